@@ -1,0 +1,57 @@
+package io.rediskit.lock;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Runs the annotated method while holding a distributed lock. With the redis-kit Spring Boot starter, any
+ * Spring bean method can carry it:
+ *
+ * <pre>{@code
+ * @DistributedLock(name = "orders", key = "#order.id", waitTime = "2s")
+ * public Receipt pay(Order order) { ... }
+ * }</pre>
+ *
+ * The lock is {@code name}, or {@code name:<key>} when a key is given. The key is a SpEL expression over the
+ * method's parameters (by name, or as {@code #p0}, {@code #a0}); its value is used as data and never
+ * evaluated again. Type references, bean references and constructors are not available in the expression.
+ * The lock is reentrant for the calling thread. If it is not acquired within the wait time the method does
+ * not run and {@link LockNotAcquiredException} is thrown.
+ */
+@Target({ ElementType.METHOD })
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface DistributedLock {
+
+	/**
+	 * Lock group name; also the {@code lock} tag of the metrics.
+	 * @return the name
+	 */
+	String name();
+
+	/**
+	 * SpEL expression over the method parameters that selects one lock within the group, such as
+	 * {@code "#order.id"}; empty for a single lock named {@link #name()}.
+	 * @return the key expression
+	 */
+	String key() default "";
+
+	/**
+	 * How long to wait for the lock, such as {@code "2s"}, {@code "500ms"}, {@code "PT2S"} or a
+	 * {@code ${placeholder}}; empty for {@code redis-kit.lock.default-wait-time}; {@code "0s"} for a single
+	 * attempt.
+	 * @return the wait time
+	 */
+	String waitTime() default "";
+
+	/**
+	 * Lease of the lock, in the same formats; empty for {@code redis-kit.lock.default-lease-time}, and when
+	 * that is unset for a lease renewed by the watchdog while the method runs.
+	 * @return the lease time
+	 */
+	String leaseTime() default "";
+
+}

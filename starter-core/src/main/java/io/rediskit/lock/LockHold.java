@@ -1,0 +1,71 @@
+package io.rediskit.lock;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * Local record of one owner's hold on one lock: what the watchdog renews, what unlock checks and what the
+ * actuator lists. Lives from the first acquisition to the last release, so memory is bounded by the locks
+ * held at a time, not by the names ever used.
+ */
+final class LockHold {
+
+	final RedisLock lock;
+
+	final String owner;
+
+	final long fencingToken;
+
+	final long leaseMillis;
+
+	final boolean watchdog;
+
+	final Instant heldSince;
+
+	final long acquiredNanos;
+
+	volatile int holdCount;
+
+	/** When the lease was last set or extended, by {@link System#nanoTime()}. */
+	volatile long extendedNanos;
+
+	/** A release is in flight: a renewal that finds the key gone is not a loss. */
+	volatile boolean releasing;
+
+	/** The lease ended before the owner released it; never renewed again. */
+	volatile boolean lost;
+
+	LockHold(RedisLock lock, String owner, long fencingToken, long leaseMillis, boolean watchdog, Instant heldSince,
+			long nowNanos) {
+		this.lock = lock;
+		this.owner = owner;
+		this.fencingToken = fencingToken;
+		this.leaseMillis = leaseMillis;
+		this.watchdog = watchdog;
+		this.heldSince = heldSince;
+		this.acquiredNanos = nowNanos;
+		this.extendedNanos = nowNanos;
+		this.holdCount = 1;
+	}
+
+	/** Whether the lease has certainly run out without a confirmed extension. */
+	boolean leaseElapsed(long nowNanos) {
+		return nowNanos - this.extendedNanos >= Duration.ofMillis(this.leaseMillis).toNanos();
+	}
+
+	Duration leaseRemaining(long nowNanos) {
+		long left = Duration.ofMillis(this.leaseMillis).toNanos() - (nowNanos - this.extendedNanos);
+		return Duration.ofNanos(Math.max(0, left));
+	}
+
+	HeldLock describe(long nowNanos) {
+		String ownerKind = this.owner.contains(":t") ? "thread:" + this.owner.substring(this.owner.lastIndexOf(":t") + 2)
+				: "lease";
+		return new HeldLock(this.lock.getName(), this.lock.getGroup(), this.heldSince, leaseRemaining(nowNanos),
+				this.fencingToken, this.holdCount, this.watchdog, ownerKind);
+	}
+
+	record Id(String key, String owner) {
+	}
+
+}

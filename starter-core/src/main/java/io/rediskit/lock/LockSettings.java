@@ -1,0 +1,92 @@
+package io.rediskit.lock;
+
+import java.time.Duration;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * How a {@link RedisLockFactory} times its locks.
+ *
+ * @param watchdogTimeout lease of a lock taken without an explicit lease time; the watchdog renews it every
+ * third of this while the owner holds the lock
+ * @param defaultLeaseTime lease of a lock taken without an explicit lease time, or {@code null} for the
+ * watchdog
+ * @param defaultWaitTime how long {@link RedisLock#acquire()} and {@code @DistributedLock} wait when they name
+ * no wait time; zero means a single attempt
+ * @param maxPollInterval longest a waiter sleeps between attempts when no release notification arrives;
+ * bounds the latency a lost pub/sub message can cost
+ */
+public record LockSettings(Duration watchdogTimeout, @Nullable Duration defaultLeaseTime, Duration defaultWaitTime,
+		Duration maxPollInterval) {
+
+	/** Default {@link #watchdogTimeout()}: 30 seconds. */
+	public static final Duration DEFAULT_WATCHDOG_TIMEOUT = Duration.ofSeconds(30);
+
+	/** Default {@link #defaultWaitTime()}: 10 seconds. */
+	public static final Duration DEFAULT_WAIT_TIME = Duration.ofSeconds(10);
+
+	/** Default {@link #maxPollInterval()}: 1 second. */
+	public static final Duration DEFAULT_MAX_POLL_INTERVAL = Duration.ofSeconds(1);
+
+	/**
+	 * Validates the settings.
+	 * @throws IllegalArgumentException naming the setting that is out of range
+	 */
+	public LockSettings {
+		requirePositive("watchdogTimeout", watchdogTimeout);
+		if (defaultLeaseTime != null) {
+			requirePositive("defaultLeaseTime", defaultLeaseTime);
+		}
+		if (defaultWaitTime.isNegative()) {
+			throw new IllegalArgumentException("defaultWaitTime must not be negative, was " + defaultWaitTime);
+		}
+		requirePositive("maxPollInterval", maxPollInterval);
+	}
+
+	/** @return the defaults: 30 s watchdog, watchdog leases, 10 s wait, 1 s longest poll */
+	public static LockSettings defaults() {
+		return new LockSettings(DEFAULT_WATCHDOG_TIMEOUT, null, DEFAULT_WAIT_TIME, DEFAULT_MAX_POLL_INTERVAL);
+	}
+
+	/**
+	 * @param timeout the new watchdog timeout
+	 * @return a copy with that watchdog timeout
+	 */
+	public LockSettings withWatchdogTimeout(Duration timeout) {
+		return new LockSettings(timeout, this.defaultLeaseTime, this.defaultWaitTime, this.maxPollInterval);
+	}
+
+	/**
+	 * @param leaseTime the new default lease, or {@code null} for the watchdog
+	 * @return a copy with that default lease
+	 */
+	public LockSettings withDefaultLeaseTime(@Nullable Duration leaseTime) {
+		return new LockSettings(this.watchdogTimeout, leaseTime, this.defaultWaitTime, this.maxPollInterval);
+	}
+
+	/**
+	 * @param waitTime the new default wait
+	 * @return a copy with that default wait
+	 */
+	public LockSettings withDefaultWaitTime(Duration waitTime) {
+		return new LockSettings(this.watchdogTimeout, this.defaultLeaseTime, waitTime, this.maxPollInterval);
+	}
+
+	/**
+	 * @param interval the new longest poll interval
+	 * @return a copy with that interval
+	 */
+	public LockSettings withMaxPollInterval(Duration interval) {
+		return new LockSettings(this.watchdogTimeout, this.defaultLeaseTime, this.defaultWaitTime, interval);
+	}
+
+	private static void requirePositive(String name, Duration value) {
+		if (value.isNegative() || value.isZero()) {
+			throw new IllegalArgumentException(name + " must be positive, was " + value);
+		}
+		if (value.toMillis() < 1) {
+			throw new IllegalArgumentException(name + " must be at least 1ms, was " + value);
+		}
+	}
+
+}

@@ -1,0 +1,527 @@
+package io.rediskit.lock;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.Lock;
+
+import io.rediskit.lock.LockListener.AcquireResult;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A distributed, reentrant lock on one Redis key, from {@link RedisLockFactory#getLock(String)}.
+ * <p>
+ * <b>Semantics.</b> Acquiring sets the key only if it is absent (or re-enters it when the same owner holds it)
+ * with an owner token and a lease, in one script; releasing checks the owner, decrements the hold count and
+ * deletes the key at zero, in one script, then wakes waiters by pub/sub. A key is never deleted by anyone but
+ * its owner. The {@link Lock} methods are owned by the calling thread (reentrant per thread, released by the
+ * same thread); {@link #acquire(Duration)} returns a {@link Lease} owned by no thread, which any thread may
+ * close.
+ * <p>
+ * <b>Leases.</b> Without an explicit lease time the lease is the factory's default lease or, when that is
+ * unset, the watchdog timeout, renewed every third of it while the owner holds the lock. If a renewal finds
+ * the lock gone or taken, or cannot reach Redis for a whole lease, the hold is <em>lost</em>: the
+ * {@link LockListener} hears of it once and the owner's later release throws {@link LockLeaseLostException}
+ * without touching the key. With an explicit lease time nothing is renewed.
+ * <p>
+ * <b>Fencing.</b> Every first acquisition gets a fencing token that strictly increases per lock name across
+ * all clients ({@link #getFencingToken()}, {@link Lease#fencingToken()}). A resource that remembers the
+ * highest token it accepted and rejects lower ones stays safe when a paused holder wakes up after losing the
+ * lock.
+ * <p>
+ * <b>Limits.</b> It is a lease, not a perfect mutex: a process pause, a network delay or a server clock jump
+ * longer than the lease, or a failover that loses the key, can let two owners overlap. Fence what matters.
+ * <b>Failures.</b> Redis errors surface as Spring's {@code DataAccessException}, a
+ * {@code QueryTimeoutException} when the command timeout elapses; an acquisition that failed that way is
+ * undone if it took effect, so it leaves no key behind beyond its lease.
+ * {@link #newCondition()} is not supported.
+ */
+public final class RedisLock implements Lock {
+
+	private static final Log logger = LogFactory.getLog(RedisLock.class);
+
+	private final RedisLockFactory factory;
+
+	private final String name;
+
+	private final String group;
+
+	private final String key;
+
+	private final String channel;
+
+	RedisLock(RedisLockFactory factory, String name, String group) {
+		this.factory = factory;
+		this.name = name;
+		this.group = group;
+		this.key = factory.key(name);
+		this.channel = this.key + ":released";
+	}
+
+	/** @return the full lock name */
+	public String getName() {
+		return this.name;
+	}
+
+	/** @return the group name, the tag its metrics carry */
+	public String getGroup() {
+		return this.group;
+	}
+
+	String key() {
+		return this.key;
+	}
+
+	/** Waits as long as it takes, ignoring interrupts (the interrupt flag is restored afterwards). */
+	@Override
+	public void lock() {
+		try {
+			acquire(this.factory.threadOwner(), null, -1, false);
+		}
+		catch (InterruptedException ex) {
+			throw new IllegalStateException("Uninterruptible wait was interrupted", ex);
+		}
+	}
+
+	/**
+	 * Waits as long as it takes, with an explicit lease that is not renewed.
+	 * @param leaseTime how long the lock is held at most
+	 */
+	public void lock(Duration leaseTime) {
+		requirePositive(leaseTime, "leaseTime");
+		try {
+			acquire(this.factory.threadOwner(), leaseTime, -1, false);
+		}
+		catch (InterruptedException ex) {
+			throw new IllegalStateException("Uninterruptible wait was interrupted", ex);
+		}
+	}
+
+	@Override
+	public void lockInterruptibly() throws InterruptedException {
+		acquire(this.factory.threadOwner(), null, -1, true);
+	}
+
+	/** One attempt, no waiting. */
+	@Override
+	public boolean tryLock() {
+		try {
+			return acquire(this.factory.threadOwner(), null, 0, false) != null;
+		}
+		catch (InterruptedException ex) {
+			throw new IllegalStateException("A single attempt does not wait", ex);
+		}
+	}
+
+	@Override
+	public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
+		return tryLock(Duration.ofNanos(unit.toNanos(time)));
+	}
+
+	/**
+	 * Waits up to {@code waitTime} for the lock.
+	 * @param waitTime how long to wait; zero or negative for a single attempt
+	 * @return whether the current thread holds the lock
+	 * @throws InterruptedException if interrupted while waiting; nothing is held then
+	 */
+	public boolean tryLock(Duration waitTime) throws InterruptedException {
+		return acquire(this.factory.threadOwner(), null, waitNanos(waitTime), true) != null;
+	}
+
+	/**
+	 * Waits up to {@code waitTime} for the lock and holds it for at most {@code leaseTime}.
+	 * @param waitTime how long to wait; zero or negative for a single attempt
+	 * @param leaseTime the lease, not renewed; {@code null} for the factory default (the watchdog if unset)
+	 * @return whether the current thread holds the lock
+	 * @throws InterruptedException if interrupted while waiting; nothing is held then
+	 */
+	public boolean tryLock(Duration waitTime, @Nullable Duration leaseTime) throws InterruptedException {
+		if (leaseTime != null) {
+			requirePositive(leaseTime, "leaseTime");
+		}
+		return acquire(this.factory.threadOwner(), leaseTime, waitNanos(waitTime), true) != null;
+	}
+
+	/**
+	 * Releases one hold of the current thread; the lock is free when the last hold is released.
+	 * @throws IllegalMonitorStateException if the current thread does not hold the lock
+	 * @throws LockLeaseLostException if the hold was lost before this release
+	 */
+	@Override
+	public void unlock() {
+		LockHold hold = this.factory.hold(this.key, this.factory.threadOwner());
+		if (hold == null) {
+			throw new IllegalMonitorStateException("Lock '" + this.name + "' is not held by the current thread");
+		}
+		release(hold);
+	}
+
+	/** @throws UnsupportedOperationException always */
+	@Override
+	public Condition newCondition() {
+		throw new UnsupportedOperationException("RedisLock does not support conditions");
+	}
+
+	/** @return whether any owner holds the lock now (one round trip) */
+	public boolean isLocked() {
+		return this.factory.isLocked(this.key);
+	}
+
+	/** @return whether the current thread holds the lock, as Redis sees it now (one round trip) */
+	public boolean isHeldByCurrentThread() {
+		return getHoldCount() > 0;
+	}
+
+	/** @return how many times the current thread holds the lock, as Redis sees it now (one round trip) */
+	public int getHoldCount() {
+		return this.factory.holdCount(this.key, this.factory.threadOwner());
+	}
+
+	/**
+	 * The fencing token of the current thread's hold.
+	 * @return the token
+	 * @throws IllegalMonitorStateException if the current thread does not hold the lock
+	 */
+	public long getFencingToken() {
+		LockHold hold = this.factory.hold(this.key, this.factory.threadOwner());
+		if (hold == null || hold.lost) {
+			throw new IllegalMonitorStateException("Lock '" + this.name + "' is not held by the current thread");
+		}
+		return hold.fencingToken;
+	}
+
+	/**
+	 * Acquires the lock for a lease owned by no thread, waiting up to the factory's default wait time.
+	 * @return the lease; close it to release the lock
+	 * @throws LockNotAcquiredException if the wait time ran out or the thread was interrupted (the interrupt
+	 * flag is then set)
+	 */
+	public Lease acquire() {
+		return acquire(this.factory.getSettings().defaultWaitTime());
+	}
+
+	/**
+	 * Acquires the lock for a lease owned by no thread:
+	 * <pre>{@code
+	 * try (RedisLock.Lease lease = lock.acquire(Duration.ofSeconds(2))) {
+	 *     store.write(record, lease.fencingToken());
+	 * }
+	 * }</pre>
+	 * A lease is not reentrant: a second {@code acquire} waits like any other owner.
+	 * @param waitTime how long to wait; zero for a single attempt
+	 * @return the lease; close it, from any thread, to release the lock
+	 * @throws LockNotAcquiredException if the wait time ran out or the thread was interrupted (the interrupt
+	 * flag is then set)
+	 */
+	public Lease acquire(Duration waitTime) {
+		return acquire(waitTime, null);
+	}
+
+	/**
+	 * Acquires the lock for a lease owned by no thread, with an explicit lease time.
+	 * @param waitTime how long to wait; zero for a single attempt
+	 * @param leaseTime the lease, not renewed; {@code null} for the factory default (the watchdog if unset)
+	 * @return the lease; close it, from any thread, to release the lock
+	 * @throws LockNotAcquiredException if the wait time ran out or the thread was interrupted
+	 */
+	public Lease acquire(Duration waitTime, @Nullable Duration leaseTime) {
+		return tryAcquire(waitTime, leaseTime)
+			.orElseThrow(() -> new LockNotAcquiredException(this.name, waitTime, null));
+	}
+
+	/**
+	 * Like {@link #acquire(Duration, Duration)}, but an empty result instead of an exception on timeout.
+	 * @param waitTime how long to wait; zero for a single attempt
+	 * @param leaseTime the lease, not renewed; {@code null} for the factory default (the watchdog if unset)
+	 * @return the lease, or empty if the wait time ran out
+	 * @throws LockNotAcquiredException if the thread was interrupted (the interrupt flag is then set)
+	 */
+	public Optional<Lease> tryAcquire(Duration waitTime, @Nullable Duration leaseTime) {
+		if (leaseTime != null) {
+			requirePositive(leaseTime, "leaseTime");
+		}
+		try {
+			LockHold hold = acquire(this.factory.leaseOwner(), leaseTime, waitNanos(waitTime), true);
+			return Optional.ofNullable(hold).map(LeaseHandle::new);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new LockNotAcquiredException(this.name, waitTime, ex);
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "RedisLock[" + this.name + "]";
+	}
+
+	/**
+	 * Acquires for {@code owner}.
+	 * @param waitNanos how long to wait, {@code 0} for one attempt, negative for ever
+	 * @param interruptible whether an interrupt ends the wait, else it is remembered and restored
+	 * @return the hold, or {@code null} when the wait ran out
+	 */
+	private @Nullable LockHold acquire(String owner, @Nullable Duration leaseTime, long waitNanos,
+			boolean interruptible) throws InterruptedException {
+		long started = System.nanoTime();
+		if (interruptible && Thread.interrupted()) {
+			report(AcquireResult.INTERRUPTED, started);
+			throw new InterruptedException("Interrupted before acquiring lock '" + this.name + "'");
+		}
+		Duration effectiveLease = (leaseTime != null) ? leaseTime : this.factory.getSettings().defaultLeaseTime();
+		boolean watchdog = effectiveLease == null;
+		long leaseMillis = watchdog ? this.factory.getSettings().watchdogTimeout().toMillis() : effectiveLease.toMillis();
+		long maxPollNanos = this.factory.getSettings().maxPollInterval().toNanos();
+		boolean interruptedMeanwhile = false;
+		ReleaseSignals.Subscription subscription = null;
+		try {
+			while (true) {
+				List<Object> reply;
+				try {
+					reply = attempt(owner, leaseMillis);
+				}
+				catch (RuntimeException ex) {
+					if (Thread.interrupted()) {
+						if (interruptible) {
+							report(AcquireResult.INTERRUPTED, started);
+							InterruptedException interrupted = new InterruptedException(
+									"Interrupted while acquiring lock '" + this.name + "'");
+							interrupted.initCause(ex);
+							throw interrupted;
+						}
+						interruptedMeanwhile = true;
+						continue;
+					}
+					report(AcquireResult.ERROR, started);
+					throw ex;
+				}
+				if (((Long) reply.get(0)) == 1L) {
+					LockHold hold = held(owner, reply, leaseMillis, watchdog);
+					report(AcquireResult.ACQUIRED, started);
+					return hold;
+				}
+				long remaining = (waitNanos < 0) ? Long.MAX_VALUE : waitNanos - (System.nanoTime() - started);
+				if (remaining <= 0) {
+					report(AcquireResult.TIMEOUT, started);
+					return null;
+				}
+				if (subscription == null) {
+					// Subscribe, then try again at once: a release between the attempt and the subscription
+					// would otherwise go unnoticed until the next poll.
+					subscription = this.factory.signals().subscribe(this.channel);
+					continue;
+				}
+				long ttlMillis = (Long) reply.get(1);
+				long sleep = Math.min(remaining, maxPollNanos);
+				if (ttlMillis > 0) {
+					sleep = Math.min(sleep, TimeUnit.MILLISECONDS.toNanos(ttlMillis));
+				}
+				try {
+					subscription.await(sleep);
+				}
+				catch (InterruptedException ex) {
+					if (interruptible) {
+						report(AcquireResult.INTERRUPTED, started);
+						throw ex;
+					}
+					interruptedMeanwhile = true;
+				}
+			}
+		}
+		finally {
+			if (subscription != null) {
+				subscription.close();
+			}
+			if (interruptedMeanwhile) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	/** One run of the acquire script; if it fails with its outcome unknown, undoes it should it have applied. */
+	private List<Object> attempt(String owner, long leaseMillis) {
+		String requestId = this.factory.nextRequestId();
+		try {
+			return this.factory.acquire(this.key, owner, leaseMillis, requestId);
+		}
+		catch (RuntimeException ex) {
+			undo(owner, leaseMillis, requestId, ex);
+			throw ex;
+		}
+	}
+
+	private void undo(String owner, long leaseMillis, String requestId, RuntimeException failure) {
+		// The undo must run even when an interrupt caused the failure: clear the flag for it, then restore it.
+		boolean interrupted = Thread.interrupted();
+		try {
+			this.factory.release(this.key, owner, leaseMillis, requestId, true);
+		}
+		catch (RuntimeException ex) {
+			failure.addSuppressed(ex);
+			logger.debug("Could not undo a failed acquisition of lock '" + this.name + "'; its lease will end it", ex);
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	private LockHold held(String owner, List<Object> reply, long leaseMillis, boolean watchdog) {
+		long token = (Long) reply.get(1);
+		int count = ((Long) reply.get(2)).intValue();
+		LockHold hold = this.factory.hold(this.key, owner);
+		if (count == 1 || hold == null || hold.lost) {
+			hold = new LockHold(this, owner, token, leaseMillis, watchdog, Instant.now(this.factory.clock()),
+					System.nanoTime());
+			this.factory.register(this.key, hold);
+		}
+		else {
+			hold.extendedNanos = System.nanoTime();
+		}
+		hold.holdCount = count;
+		return hold;
+	}
+
+	private void release(LockHold hold) {
+		if (hold.lost) {
+			releaseLost(hold);
+			return;
+		}
+		hold.releasing = true;
+		long left;
+		try {
+			left = this.factory.release(this.key, hold.owner, hold.leaseMillis, this.factory.nextRequestId(), false);
+		}
+		catch (RuntimeException ex) {
+			// Give the hold up: nobody renews it any more and its lease ends it. Never a renewed orphan.
+			this.factory.forget(this.key, hold);
+			throw ex;
+		}
+		if (left > 0) {
+			hold.holdCount = (int) left;
+			hold.releasing = false;
+			return;
+		}
+		if (left == 0) {
+			this.factory.forget(this.key, hold);
+			this.factory.listener().onRelease(this.group, Duration.ofNanos(System.nanoTime() - hold.acquiredNanos));
+			return;
+		}
+		this.factory.markLost(hold);
+		releaseLost(hold);
+	}
+
+	private void releaseLost(LockHold hold) {
+		hold.holdCount--;
+		if (hold.holdCount <= 0) {
+			this.factory.forget(this.key, hold);
+		}
+		throw new LockLeaseLostException(this.name, hold.fencingToken);
+	}
+
+	private static long waitNanos(Duration waitTime) {
+		Objects.requireNonNull(waitTime, "waitTime");
+		return waitTime.isNegative() ? 0 : saturatedNanos(waitTime);
+	}
+
+	private static long saturatedNanos(Duration duration) {
+		try {
+			return duration.toNanos();
+		}
+		catch (ArithmeticException ex) {
+			return Long.MAX_VALUE;
+		}
+	}
+
+	private static void requirePositive(Duration value, String name) {
+		if (value.isNegative() || value.isZero() || value.toMillis() < 1) {
+			throw new IllegalArgumentException(name + " must be at least 1ms, was " + value);
+		}
+	}
+
+	private void report(AcquireResult result, long startedNanos) {
+		this.factory.listener().onAcquire(this.group, result, Duration.ofNanos(System.nanoTime() - startedNanos));
+	}
+
+	/**
+	 * A hold on the lock owned by no thread, from {@link RedisLock#acquire(Duration)}. Close it, from any
+	 * thread, to release the lock; closing again does nothing.
+	 */
+	public interface Lease extends AutoCloseable {
+
+		/** @return the full lock name */
+		String lockName();
+
+		/**
+		 * The fencing token of this hold: strictly greater than every token handed out for this lock name
+		 * before. Pass it with every write to the protected resource and have the resource reject tokens lower
+		 * than the highest it has seen.
+		 * @return the token
+		 */
+		long fencingToken();
+
+		/** @return whether this lease is neither released nor known to be lost */
+		boolean isActive();
+
+		/**
+		 * Releases the lock.
+		 * @throws LockLeaseLostException if the lease was lost before this release
+		 */
+		@Override
+		void close();
+
+	}
+
+	private final class LeaseHandle implements Lease {
+
+		private final LockHold hold;
+
+		private boolean closed;
+
+		LeaseHandle(LockHold hold) {
+			this.hold = hold;
+		}
+
+		@Override
+		public String lockName() {
+			return RedisLock.this.name;
+		}
+
+		@Override
+		public long fencingToken() {
+			return this.hold.fencingToken;
+		}
+
+		@Override
+		public boolean isActive() {
+			synchronized (this) {
+				return !this.closed && !this.hold.lost;
+			}
+		}
+
+		@Override
+		public void close() {
+			synchronized (this) {
+				if (this.closed) {
+					return;
+				}
+				this.closed = true;
+			}
+			release(this.hold);
+		}
+
+		@Override
+		public String toString() {
+			return "Lease[" + RedisLock.this.name + ", token " + this.hold.fencingToken + "]";
+		}
+
+	}
+
+}

@@ -1,0 +1,27 @@
+-- Releases one hold of a lock, or undoes one acquisition whose reply never arrived.
+-- KEYS[1] lock hash (see acquire.lua)
+-- ARGV[1] owner, ARGV[2] lease in ms for the holds that remain, ARGV[3] request id,
+-- ARGV[4] channel told when the lock becomes free, ARGV[5] '1' to undo only the acquisition ARGV[3]
+-- Returns the holds left (0: the lock is free now), -1 when the owner does not hold the lock,
+--         -2 when the acquisition to undo never took effect.
+-- A replay of the same release request changes nothing.
+if redis.call('HGET', KEYS[1], 'o') ~= ARGV[1] then
+  return -1
+end
+local last = redis.call('HGET', KEYS[1], 'r')
+if ARGV[5] == '1' then
+  if last ~= ARGV[3] then
+    return -2
+  end
+elseif last == ARGV[3] then
+  return tonumber(redis.call('HGET', KEYS[1], 'c'))
+end
+local count = redis.call('HINCRBY', KEYS[1], 'c', -1)
+if count > 0 then
+  redis.call('HSET', KEYS[1], 'r', ARGV[3])
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return count
+end
+redis.call('DEL', KEYS[1])
+redis.call('PUBLISH', ARGV[4], '1')
+return 0
