@@ -278,7 +278,8 @@ public final class RedisLock implements Lock {
 		boolean watchdog = effectiveLease == null;
 		long leaseMillis = watchdog ? this.factory.getSettings().watchdogTimeout().toMillis() : effectiveLease.toMillis();
 		long maxPollNanos = this.factory.getSettings().maxPollInterval().toNanos();
-		boolean interruptedMeanwhile = false;
+		// An uninterruptible wait remembers the interrupt and restores it at the end.
+		boolean interruptedMeanwhile = !interruptible && Thread.interrupted();
 		ReleaseSignals.Subscription subscription = null;
 		try {
 			while (true) {
@@ -357,19 +358,13 @@ public final class RedisLock implements Lock {
 	}
 
 	private void undo(String owner, long leaseMillis, String requestId, RuntimeException failure) {
-		// The undo must run even when an interrupt caused the failure: clear the flag for it, then restore it.
-		boolean interrupted = Thread.interrupted();
+		// Runs even when an interrupt caused the failure: release ignores the interrupt flag.
 		try {
 			this.factory.release(this.key, owner, leaseMillis, requestId, true);
 		}
 		catch (RuntimeException ex) {
 			failure.addSuppressed(ex);
 			logger.debug("Could not undo a failed acquisition of lock '" + this.name + "'; its lease will end it", ex);
-		}
-		finally {
-			if (interrupted) {
-				Thread.currentThread().interrupt();
-			}
 		}
 	}
 

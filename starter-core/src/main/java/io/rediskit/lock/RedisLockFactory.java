@@ -11,6 +11,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.LuaScript;
@@ -216,8 +217,9 @@ public class RedisLockFactory implements AutoCloseable {
 	 * @return holds left, {@code -1} when not the owner, {@code -2} when there was nothing to undo
 	 */
 	long release(String key, String owner, long leaseMillis, String requestId, boolean undo) {
-		Long reply = RELEASE.execute(this.connectionFactory, ReturnType.INTEGER, 1, bytes(key), bytes(owner),
-				ascii(leaseMillis), bytes(requestId), bytes(key + ":released"), undo ? ONE : ZERO);
+		// An interrupted thread must still be able to release what it holds.
+		Long reply = uninterruptibly(() -> RELEASE.execute(this.connectionFactory, ReturnType.INTEGER, 1, bytes(key),
+				bytes(owner), ascii(leaseMillis), bytes(requestId), bytes(key + ":released"), undo ? ONE : ZERO));
 		if (reply == null) {
 			throw new IllegalStateException("Redis returned no reply to the lock release script");
 		}
@@ -232,13 +234,18 @@ public class RedisLockFactory implements AutoCloseable {
 	}
 
 	boolean isLocked(String key) {
-		try (var connection = this.connectionFactory.getConnection()) {
-			Boolean exists = connection.keyCommands().exists(bytes(key));
-			return Boolean.TRUE.equals(exists);
-		}
+		return uninterruptibly(() -> {
+			try (var connection = this.connectionFactory.getConnection()) {
+				return Boolean.TRUE.equals(connection.keyCommands().exists(bytes(key)));
+			}
+		});
 	}
 
 	int holdCount(String key, String owner) {
+		return uninterruptibly(() -> readHoldCount(key, owner));
+	}
+
+	private int readHoldCount(String key, String owner) {
 		try (var connection = this.connectionFactory.getConnection()) {
 			List<byte[]> fields = connection.hashCommands().hMGet(bytes(key), bytes("o"), bytes("c"));
 			if (fields == null || fields.get(0) == null || !owner.equals(new String(fields.get(0), StandardCharsets.UTF_8))) {
@@ -259,6 +266,22 @@ public class RedisLockFactory implements AutoCloseable {
 			logger.warn("Lock '" + hold.lock.getName() + "' (fencing token " + hold.fencingToken
 					+ ") was lost before its owner released it");
 			this.listener.onLeaseLost(hold.lock.getGroup(), hold.fencingToken);
+		}
+	}
+
+	/**
+	 * Runs a short Redis call that must not fail because the calling thread was interrupted earlier (the
+	 * driver fails any wait of an interrupted thread at once); the interrupt flag is restored afterwards.
+	 */
+	static <T> T uninterruptibly(Supplier<T> call) {
+		boolean interrupted = Thread.interrupted();
+		try {
+			return call.get();
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
 		}
 	}
 

@@ -1,0 +1,187 @@
+package io.rediskit.lock;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import io.rediskit.support.TestConnections;
+import io.rediskit.testsupport.RedisServerExtension;
+import io.rediskit.testsupport.RedisServerProcess;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.data.redis.connection.ReturnType;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The lock's Lua scripts, run directly. */
+class LockScriptsTests {
+
+	@RegisterExtension
+	static final RedisServerExtension redis = RedisServerExtension.standalone();
+
+	static LettuceConnectionFactory connections;
+
+	RedisServerProcess server;
+
+	@BeforeAll
+	static void connect() {
+		connections = TestConnections.lettuce(redis.server());
+	}
+
+	@AfterAll
+	static void disconnect() {
+		connections.destroy();
+	}
+
+	@BeforeEach
+	void clean() {
+		redis.flushAll();
+		this.server = redis.server();
+	}
+
+	@Test
+	void acquireSetsOwnerCountTokenAndLease() {
+		List<Object> reply = acquire("a", 10_000, "r1");
+		assertThat(reply.get(0)).isEqualTo(1L);
+		assertThat(reply.get(2)).isEqualTo(1L);
+		long token = (Long) reply.get(1);
+		assertThat(this.server.command("HGET", "L", "o")).isEqualTo("a");
+		assertThat(this.server.command("HGET", "L", "f")).isEqualTo(Long.toString(token));
+		assertThat((Long) this.server.command("PTTL", "L")).isBetween(9_000L, 10_000L);
+		assertThat((Long) this.server.command("PTTL", "L:fence")).isGreaterThan(86_000_000L);
+		assertThat(this.server.command("GET", "L:fence")).isEqualTo(Long.toString(token));
+	}
+
+	@Test
+	void sameOwnerReentersAndKeepsItsToken() {
+		long token = (Long) acquire("a", 10_000, "r1").get(1);
+		List<Object> again = acquire("a", 20_000, "r2");
+		assertThat(again).containsExactly(1L, token, 2L);
+		assertThat((Long) this.server.command("PTTL", "L")).isGreaterThan(10_000L);
+	}
+
+	@Test
+	void replayedAcquireChangesNothing() {
+		acquire("a", 10_000, "r1");
+		List<Object> replay = acquire("a", 10_000, "r1");
+		assertThat(replay.get(2)).isEqualTo(1L);
+		assertThat(this.server.command("HGET", "L", "c")).isEqualTo("1");
+	}
+
+	@Test
+	void otherOwnerGetsTheRemainingLease() {
+		acquire("a", 10_000, "r1");
+		List<Object> reply = acquire("b", 10_000, "r2");
+		assertThat(reply.get(0)).isEqualTo(0L);
+		assertThat((Long) reply.get(1)).isBetween(1L, 10_000L);
+		assertThat(this.server.command("HGET", "L", "o")).isEqualTo("a");
+	}
+
+	@Test
+	void tokensIncreaseAcrossOwnersAndSurviveALostFenceKey() {
+		long first = (Long) acquire("a", 10_000, "r1").get(1);
+		release("a", "r2", false);
+		long second = (Long) acquire("b", 10_000, "r3").get(1);
+		assertThat(second).isGreaterThan(first);
+		release("b", "r4", false);
+		// A token far in the future (as after a server clock that jumped back): the next is one more.
+		this.server.command("SET", "L:fence", "9000000000000000");
+		assertThat((Long) acquire("c", 10_000, "r5").get(1)).isEqualTo(9000000000000001L);
+		release("c", "r6", false);
+		// Without the fencing key the server clock in microseconds is the floor.
+		this.server.command("DEL", "L:fence");
+		long serverMicros = serverMicros();
+		long fromClock = (Long) acquire("d", 10_000, "r7").get(1);
+		assertThat(fromClock).isGreaterThanOrEqualTo(serverMicros).isGreaterThan(second);
+	}
+
+	@Test
+	void releaseChecksTheOwnerDecrementsAndDeletesAtZero() {
+		acquire("a", 10_000, "r1");
+		acquire("a", 10_000, "r2");
+		assertThat(release("b", "x1", false)).isEqualTo(-1L);
+		assertThat(this.server.command("HGET", "L", "c")).isEqualTo("2");
+		assertThat(release("a", "x2", false)).isEqualTo(1L);
+		assertThat(release("a", "x2", false)).as("replayed release").isEqualTo(1L);
+		assertThat(release("a", "x3", false)).isEqualTo(0L);
+		assertThat(this.server.command("EXISTS", "L")).isEqualTo(0L);
+		assertThat(release("a", "x4", false)).isEqualTo(-1L);
+	}
+
+	@Test
+	void releasePublishesWhenTheLockBecomesFree() throws Exception {
+		acquire("a", 10_000, "r1");
+		try (var socket = new java.net.Socket(this.server.host(), this.server.port())) {
+			socket.setSoTimeout(5000);
+			var out = socket.getOutputStream();
+			out.write("SUBSCRIBE L:released\r\n".getBytes(StandardCharsets.US_ASCII));
+			out.flush();
+			var in = new java.io.BufferedReader(new java.io.InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
+			for (int i = 0; i < 6; i++) {
+				in.readLine(); // *3 $9 subscribe $n channel :1
+			}
+			assertThat(release("a", "x1", false)).isEqualTo(0L);
+			StringBuilder message = new StringBuilder();
+			for (int i = 0; i < 7; i++) {
+				message.append(in.readLine()).append('|');
+			}
+			assertThat(message.toString()).contains("message|").contains("L:released|").endsWith("1|");
+		}
+	}
+
+	@Test
+	void undoRemovesOnlyTheNamedAcquisition() {
+		acquire("a", 10_000, "r1");
+		acquire("a", 10_000, "r2");
+		assertThat(release("a", "r1", true)).as("r1 is no longer the last acquisition").isEqualTo(-2L);
+		assertThat(release("a", "r2", true)).isEqualTo(1L);
+		assertThat(this.server.command("HGET", "L", "c")).isEqualTo("1");
+		this.server.command("DEL", "L");
+		acquire("a", 10_000, "r3");
+		assertThat(release("a", "r3", true)).isEqualTo(0L);
+		assertThat(this.server.command("EXISTS", "L")).isEqualTo(0L);
+		assertThat(release("a", "never", true)).isEqualTo(-1L);
+	}
+
+	@Test
+	void renewExtendsOnlyTheOwnersLeaseAndNeverRevives() {
+		acquire("a", 1_000, "r1");
+		assertThat(renew("b", 50_000)).isZero();
+		assertThat((Long) this.server.command("PTTL", "L")).isLessThanOrEqualTo(1_000L);
+		assertThat(renew("a", 50_000)).isOne();
+		assertThat((Long) this.server.command("PTTL", "L")).isGreaterThan(40_000L);
+		this.server.command("DEL", "L");
+		assertThat(renew("a", 50_000)).isZero();
+		assertThat(this.server.command("EXISTS", "L")).isEqualTo(0L);
+	}
+
+	private long serverMicros() {
+		@SuppressWarnings("unchecked")
+		List<String> time = (List<String>) this.server.command("TIME");
+		return Long.parseLong(time.get(0)) * 1_000_000 + Long.parseLong(time.get(1));
+	}
+
+	private static List<Object> acquire(String owner, long leaseMillis, String requestId) {
+		return RedisLockFactory.ACQUIRE.execute(connections, ReturnType.MULTI, 2, b("L"), b("L:fence"), b(owner),
+				b(Long.toString(leaseMillis)), b(requestId), b("86400000"));
+	}
+
+	private static long release(String owner, String requestId, boolean undo) {
+		return RedisLockFactory.RELEASE.execute(connections, ReturnType.INTEGER, 1, b("L"), b(owner), b("10000"),
+				b(requestId), b("L:released"), b(undo ? "1" : "0"));
+	}
+
+	private static long renew(String owner, long leaseMillis) {
+		return RedisLockFactory.RENEW.execute(connections, ReturnType.INTEGER, 1, b("L"), b(owner),
+				b(Long.toString(leaseMillis)));
+	}
+
+	private static byte[] b(String value) {
+		return value.getBytes(StandardCharsets.UTF_8);
+	}
+
+}

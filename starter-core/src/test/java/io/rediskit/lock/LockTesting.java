@@ -1,0 +1,90 @@
+package io.rediskit.lock;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
+
+import io.rediskit.support.LuaScript;
+
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.ReturnType;
+
+/** Shared pieces of the lock tests: a fenced resource, a recording listener, waiting on conditions. */
+final class LockTesting {
+
+	static final LuaScript FENCED_WRITE = LuaScript.fromClasspath("io/rediskit/lock/fenced-write.lua");
+
+	private LockTesting() {
+	}
+
+	/** Writes to the fenced test resource; true when the resource accepted the token. */
+	static boolean fencedWrite(RedisConnectionFactory connections, String resource, long token, String value) {
+		Long accepted = FENCED_WRITE.execute(connections, ReturnType.INTEGER, 1, bytes(resource),
+				bytes(Long.toString(token)), bytes(value));
+		return accepted != null && accepted == 1L;
+	}
+
+	/** Non-atomic read-modify-write: only mutual exclusion keeps the count exact. */
+	static void unsafeIncrement(RedisConnection connection, String counter) {
+		byte[] key = bytes(counter);
+		byte[] current = connection.stringCommands().get(key);
+		long value = (current == null) ? 0 : Long.parseLong(new String(current, StandardCharsets.US_ASCII));
+		connection.stringCommands().set(key, bytes(Long.toString(value + 1)));
+	}
+
+	/** Polls a condition that a later event makes true; fails after the timeout. */
+	static void awaitCondition(String what, Duration timeout, BooleanSupplier condition) {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		while (!condition.getAsBoolean()) {
+			if (System.nanoTime() > deadline) {
+				throw new AssertionError("Timed out after " + timeout + " waiting for " + what);
+			}
+			try {
+				Thread.sleep(5);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new AssertionError("Interrupted waiting for " + what, ex);
+			}
+		}
+	}
+
+	static byte[] bytes(String value) {
+		return value.getBytes(StandardCharsets.UTF_8);
+	}
+
+	/** Records every event as text, for assertions. */
+	static final class RecordingListener implements LockListener {
+
+		final List<String> events = new CopyOnWriteArrayList<>();
+
+		@Override
+		public void onAcquire(String lockName, AcquireResult result, Duration waited) {
+			this.events.add("acquire " + lockName + " " + result);
+		}
+
+		@Override
+		public void onRelease(String lockName, Duration held) {
+			this.events.add("release " + lockName);
+		}
+
+		@Override
+		public void onRenewal(String lockName, RenewalResult result) {
+			this.events.add("renewal " + lockName + " " + result);
+		}
+
+		@Override
+		public void onLeaseLost(String lockName, long fencingToken) {
+			this.events.add("lost " + lockName + " " + fencingToken);
+		}
+
+		long count(String prefix) {
+			return this.events.stream().filter((event) -> event.startsWith(prefix)).count();
+		}
+
+	}
+
+}

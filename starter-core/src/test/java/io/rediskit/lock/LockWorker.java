@@ -1,0 +1,103 @@
+package io.rediskit.lock;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.rediskit.support.KeyNaming;
+
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * A second JVM for the lock tests, started with {@link ProcessBuilder}.
+ * <ul>
+ * <li>{@code count <port> <lock> <counter> <resource> <threads> <iterations>}: increments the counter under the
+ * lock, with a fenced write each time; prints {@code done <rejected fenced writes>}.</li>
+ * <li>{@code hold <port> <lock> <watchdogMillis>}: takes the lock, prints {@code held <token>} and waits to be
+ * killed.</li>
+ * </ul>
+ */
+public final class LockWorker {
+
+	private LockWorker() {
+	}
+
+	public static void main(String[] args) throws Exception {
+		LettuceConnectionFactory connections = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration("127.0.0.1", Integer.parseInt(args[1])),
+				LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(10)).build());
+		connections.afterPropertiesSet();
+		connections.start();
+		switch (args[0]) {
+			case "count" -> count(connections, args);
+			case "hold" -> hold(connections, args);
+			default -> throw new IllegalArgumentException(args[0]);
+		}
+	}
+
+	private static void count(LettuceConnectionFactory connections, String[] args) throws Exception {
+		String counter = args[3];
+		String resource = args[4];
+		int threads = Integer.parseInt(args[5]);
+		int iterations = Integer.parseInt(args[6]);
+		AtomicLong rejected = new AtomicLong();
+		try (RedisLockFactory factory = new RedisLockFactory(connections)) {
+			RedisLock lock = factory.getLock(args[2]);
+			List<Thread> workers = new ArrayList<>();
+			for (int t = 0; t < threads; t++) {
+				Thread worker = new Thread(() -> {
+					for (int i = 0; i < iterations; i++) {
+						lock.lock();
+						try (RedisConnection connection = connections.getConnection()) {
+							LockTesting.unsafeIncrement(connection, counter);
+							if (!LockTesting.fencedWrite(connections, resource, lock.getFencingToken(), "worker")) {
+								rejected.incrementAndGet();
+							}
+						}
+						finally {
+							lock.unlock();
+						}
+					}
+				});
+				workers.add(worker);
+				worker.start();
+			}
+			for (Thread worker : workers) {
+				worker.join();
+			}
+		}
+		System.out.println("done " + rejected.get());
+		System.out.flush();
+		connections.destroy();
+	}
+
+	private static void hold(LettuceConnectionFactory connections, String[] args) throws Exception {
+		LockSettings settings = LockSettings.defaults()
+			.withWatchdogTimeout(Duration.ofMillis(Long.parseLong(args[3])));
+		RedisLockFactory factory = new RedisLockFactory(connections, KeyNaming.defaults(), settings,
+				LockListener.NONE, java.time.Clock.systemUTC());
+		RedisLock lock = factory.getLock(args[2]);
+		lock.lock();
+		System.out.println("held " + lock.getFencingToken());
+		System.out.flush();
+		Thread.sleep(Long.MAX_VALUE);
+	}
+
+	/** Starts this class in a new JVM with the test class path. */
+	static Process start(String... args) throws java.io.IOException {
+		List<String> command = new ArrayList<>(List.of(
+				System.getProperty("java.home") + "/bin/java", "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+				LockWorker.class.getName()));
+		command.addAll(List.of(args));
+		return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+	}
+
+	static String key(String name) {
+		return KeyNaming.defaults().key("lock", name);
+	}
+
+}
