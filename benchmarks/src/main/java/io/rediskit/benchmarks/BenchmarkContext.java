@@ -1,0 +1,227 @@
+package io.rediskit.benchmarks;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.rediskit.testsupport.RedisServerProcess;
+import org.jspecify.annotations.Nullable;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
+
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * The server and the two clients every {@link Benchmark} of one run shares, and where it reports trouble.
+ * <p>
+ * The server is the one {@code REDIS_URL} names ({@code redis://host:port}, no password, no TLS) or, without
+ * it, a {@code redis-server} started for this run on a free loopback port and stopped by {@link #close()}.
+ * redis-kit talks to it through a {@link LettuceConnectionFactory} with Spring Data Redis defaults (one
+ * shared connection) and a 10 second command timeout; Redisson through a single-server client with its own
+ * defaults (a connection pool). Both sides keep their defaults on purpose: the comparison is what an
+ * application gets out of the box.
+ */
+public final class BenchmarkContext implements AutoCloseable {
+
+	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(10);
+
+	private final BenchmarkOptions options;
+
+	private final @Nullable RedisServerProcess server;
+
+	private final String host;
+
+	private final int port;
+
+	private final LettuceConnectionFactory connectionFactory;
+
+	private final RedissonClient redisson;
+
+	private final String redisVersion;
+
+	private final AtomicInteger anomalies = new AtomicInteger();
+
+	private BenchmarkContext(BenchmarkOptions options, @Nullable RedisServerProcess server, String host, int port,
+			LettuceConnectionFactory connectionFactory, RedissonClient redisson, String redisVersion) {
+		this.options = options;
+		this.server = server;
+		this.host = host;
+		this.port = port;
+		this.connectionFactory = connectionFactory;
+		this.redisson = redisson;
+		this.redisVersion = redisVersion;
+	}
+
+	/**
+	 * Connects both clients to the server of {@code REDIS_URL}, or to one started here when it is unset.
+	 * @param options the options of this run
+	 * @return the context; close it to disconnect and stop a server started here
+	 */
+	public static BenchmarkContext open(BenchmarkOptions options) {
+		String url = System.getenv("REDIS_URL");
+		RedisServerProcess server = null;
+		String host;
+		int port;
+		if (url != null && !url.isBlank()) {
+			URI uri = parseRedisUrl(url);
+			host = uri.getHost();
+			port = (uri.getPort() != -1) ? uri.getPort() : 6379;
+		}
+		else {
+			server = RedisServerProcess.start();
+			host = server.host();
+			port = server.port();
+		}
+		LettuceConnectionFactory connectionFactory = null;
+		try {
+			connectionFactory = new LettuceConnectionFactory(new RedisStandaloneConfiguration(host, port),
+					LettuceClientConfiguration.builder().commandTimeout(COMMAND_TIMEOUT).build());
+			connectionFactory.afterPropertiesSet();
+			connectionFactory.start();
+			String version = serverVersion(connectionFactory);
+			Config config = new Config();
+			config.useSingleServer().setAddress("redis://" + host + ":" + port);
+			RedissonClient redisson = Redisson.create(config);
+			return new BenchmarkContext(options, server, host, port, connectionFactory, redisson, version);
+		}
+		catch (RuntimeException ex) {
+			if (connectionFactory != null) {
+				connectionFactory.destroy();
+			}
+			if (server != null) {
+				server.close();
+			}
+			throw ex;
+		}
+	}
+
+	/** @return the options of this run */
+	public BenchmarkOptions options() {
+		return this.options;
+	}
+
+	/** @return the version the server reports, such as {@code 7.0.15} */
+	public String redisVersion() {
+		return this.redisVersion;
+	}
+
+	/** @return the connections redis-kit runs on */
+	public RedisConnectionFactory connectionFactory() {
+		return this.connectionFactory;
+	}
+
+	/** @return the Redisson client, with its defaults */
+	public RedissonClient redisson() {
+		return this.redisson;
+	}
+
+	/**
+	 * Prepares one measured run with this run's thread count, warmup and duration.
+	 * @param label names the run in progress messages and anomaly reports, such as
+	 * {@code lock.contended redis-kit}
+	 * @return a load that has not started yet
+	 */
+	public ConcurrentLoad load(String label) {
+		return new ConcurrentLoad(label, this.options.threads(), this.options.warmup(), this.options.duration(), this);
+	}
+
+	/** @return one line naming the server, the JVM and the options, printed before any result */
+	public String describe() {
+		String where = (this.server != null) ? "started here from " + this.server.binary().path() : "REDIS_URL";
+		return "Redis " + this.redisVersion + " at " + this.host + ":" + this.port + " (" + where + "), Java "
+				+ Runtime.version() + " (" + System.getProperty("java.vm.name") + "), "
+				+ Runtime.getRuntime().availableProcessors() + " cores; " + this.options.threads() + " threads, warmup "
+				+ BenchmarkOptions.format(this.options.warmup()) + ", measure "
+				+ BenchmarkOptions.format(this.options.duration()) + " per library and scenario";
+	}
+
+	/** @return the server, the JVM and the options, as the fields every result file starts with */
+	public Map<String, Object> environment() {
+		Map<String, Object> environment = new LinkedHashMap<>();
+		environment.put("redisVersion", this.redisVersion);
+		environment.put("javaVersion", Runtime.version().toString());
+		environment.put("javaVm", System.getProperty("java.vm.name"));
+		environment.put("availableProcessors", Runtime.getRuntime().availableProcessors());
+		environment.put("threads", this.options.threads());
+		environment.put("warmupSeconds", this.options.warmup().toMillis() / 1000.0);
+		environment.put("durationSeconds", this.options.duration().toMillis() / 1000.0);
+		return environment;
+	}
+
+	/**
+	 * Tells what is going on, on standard error so that standard output keeps only results.
+	 * @param message the message
+	 */
+	public void progress(String message) {
+		System.err.println(message);
+	}
+
+	/**
+	 * Reports something that makes a result doubtful: an operation that failed, threads that never finished,
+	 * a lock held by two threads at once. Printed at once on standard error; the run exits non-zero at the end.
+	 * @param message what happened, naming the scenario and library
+	 * @param cause the first failure of its kind, printed with its stack trace, or {@code null}
+	 */
+	public void reportAnomaly(String message, @Nullable Throwable cause) {
+		this.anomalies.incrementAndGet();
+		System.err.println("WARNING " + message);
+		if (cause != null) {
+			cause.printStackTrace();
+		}
+	}
+
+	/** @return how many anomalies were reported so far */
+	public int anomalies() {
+		return this.anomalies.get();
+	}
+
+	/** Shuts both clients down and stops the server if it was started here. */
+	@Override
+	public void close() {
+		try {
+			this.redisson.shutdown();
+		}
+		finally {
+			try {
+				this.connectionFactory.destroy();
+			}
+			finally {
+				if (this.server != null) {
+					this.server.close();
+				}
+			}
+		}
+	}
+
+	private static URI parseRedisUrl(String url) {
+		URI uri;
+		try {
+			uri = URI.create(url.trim());
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException("REDIS_URL must look like redis://host:port, was '" + url + "'", ex);
+		}
+		if (!"redis".equals(uri.getScheme()) || uri.getHost() == null || uri.getUserInfo() != null) {
+			throw new IllegalArgumentException(
+					"REDIS_URL must look like redis://host:port (no password, no TLS), was '" + url + "'");
+		}
+		return uri;
+	}
+
+	private static String serverVersion(RedisConnectionFactory connectionFactory) {
+		try (RedisConnection connection = connectionFactory.getConnection()) {
+			Properties info = connection.serverCommands().info("server");
+			String version = (info != null) ? info.getProperty("redis_version") : null;
+			return (version != null) ? version : "unknown";
+		}
+	}
+
+}

@@ -1,0 +1,83 @@
+package io.rediskit.benchmarks;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.rediskit.benchmarks.lock.LockBenchmark;
+
+/**
+ * Runs benchmarks by name:
+ * <pre>
+ * java -jar benchmarks/target/redis-kit-benchmarks.jar [--warmup=3s] [--duration=10s] [--threads=16]
+ *     [--out=docs/benchmarks] lock
+ * </pre>
+ * Results go to standard output, one line per scenario, after a header line that names the server and the
+ * JVM; progress and warnings go to standard error. The exit status is {@code 0} for a clean run, {@code 1}
+ * when a benchmark reported anomalies (its numbers are written but doubtful) or failed, and {@code 2} for a
+ * bad command line. See {@link BenchmarkOptions} for the options and {@link BenchmarkContext} for how the
+ * server is chosen.
+ */
+public final class BenchmarkMain {
+
+	private BenchmarkMain() {
+	}
+
+	/** @return every benchmark, by subcommand name; a new area adds its benchmark here */
+	static Map<String, Benchmark> benchmarks() {
+		Map<String, Benchmark> benchmarks = new LinkedHashMap<>();
+		for (Benchmark benchmark : List.of(new LockBenchmark())) {
+			benchmarks.put(benchmark.name(), benchmark);
+		}
+		return benchmarks;
+	}
+
+	/**
+	 * Runs the benchmarks the arguments name.
+	 * @param args options and benchmark names
+	 * @throws Exception if a benchmark cannot run
+	 */
+	public static void main(String[] args) throws Exception {
+		// Charts are drawn with AWT, which must not look for a display on a server.
+		System.setProperty("java.awt.headless", "true");
+		Map<String, Benchmark> available = benchmarks();
+		BenchmarkOptions options;
+		List<Benchmark> selected = new ArrayList<>();
+		try {
+			options = BenchmarkOptions.parse(args, System.getProperties());
+			if (options.benchmarks().isEmpty()) {
+				throw new IllegalArgumentException("Name at least one benchmark");
+			}
+			for (String name : options.benchmarks()) {
+				Benchmark benchmark = available.get(name);
+				if (benchmark == null) {
+					throw new IllegalArgumentException("Unknown benchmark '" + name + "'");
+				}
+				selected.add(benchmark);
+			}
+		}
+		catch (IllegalArgumentException ex) {
+			System.err.println(ex.getMessage());
+			System.err.println("Usage: java -jar redis-kit-benchmarks.jar [--warmup=3s] [--duration=10s] "
+					+ "[--threads=16] [--out=docs/benchmarks] <benchmark>...  (benchmarks: "
+					+ String.join(", ", available.keySet()) + ")");
+			System.exit(2);
+			return;
+		}
+		int anomalies;
+		try (BenchmarkContext context = BenchmarkContext.open(options)) {
+			System.out.println(context.describe());
+			for (Benchmark benchmark : selected) {
+				benchmark.run(context);
+			}
+			anomalies = context.anomalies();
+		}
+		if (anomalies > 0) {
+			System.err.println(anomalies + " anomalies reported above: the results are doubtful");
+		}
+		// Workers that never finished are daemon threads, and the clients' threads may linger: exit explicitly.
+		System.exit((anomalies > 0) ? 1 : 0);
+	}
+
+}

@@ -1,0 +1,239 @@
+package io.rediskit.benchmarks.lock;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.Lock;
+import java.util.function.Function;
+
+import io.rediskit.benchmarks.Benchmark;
+import io.rediskit.benchmarks.BenchmarkContext;
+import io.rediskit.benchmarks.ConcurrentLoad;
+import io.rediskit.benchmarks.ConcurrentLoad.Outcome;
+import io.rediskit.benchmarks.JsonWriter;
+import io.rediskit.benchmarks.LatencySample;
+import io.rediskit.benchmarks.OpsChart;
+import io.rediskit.lock.RedisLockFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * {@code lock}: {@code lock()} then {@code unlock()} in a loop, redis-kit's {@link io.rediskit.lock.RedisLock}
+ * against Redisson's {@code RLock}, both with their watchdog defaults.
+ * <ul>
+ * <li>{@code lock.uncontended}: each thread has a lock of its own, so every pair is two round trips and
+ * nobody waits.</li>
+ * <li>{@code lock.contended}: all threads share one lock. Besides pairs per second it measures the hand-off
+ * latency, from the holder's {@code unlock()} call to the return of {@code lock()} in the next thread, which
+ * includes the release notification and the waiter's next attempt.</li>
+ * </ul>
+ * Each scenario runs both libraries one after the other against the same server, the first one alternating
+ * between scenarios so that neither always runs on a fresher server. Lock names carry the library name, so
+ * the two never share a key. A thread count above 1 in the contended scenario also checks that no two threads
+ * hold the lock at once; the check sees only overlaps that reach into the few instructions the threads spend
+ * inside the lock, so a clean result is a weak guarantee, a dirty one a certain bug.
+ */
+public final class LockBenchmark implements Benchmark {
+
+	/** Each thread locks a name of its own. */
+	public static final String UNCONTENDED = "lock.uncontended";
+
+	/** All threads lock one name. */
+	public static final String CONTENDED = "lock.contended";
+
+	// Enough for minutes of hand-offs at loopback rates; beyond it the sample stays uniform (reservoir).
+	private static final int HANDOFF_SAMPLE_CAPACITY = 1 << 20;
+
+	@Override
+	public String name() {
+		return "lock";
+	}
+
+	@Override
+	public void run(BenchmarkContext context) throws Exception {
+		String timestamp = Instant.now().toString();
+		try (RedisLockFactory factory = new RedisLockFactory(context.connectionFactory())) {
+			Library redisKit = new Library("redis-kit", (name) -> factory.getLock("bench:redis-kit:" + name));
+			Library redisson = new Library("redisson", (name) -> context.redisson().getLock("bench:redisson:" + name));
+
+			Map<String, Run> uncontended = runEach(List.of(redisKit, redisson), (library) -> uncontended(context, library));
+			System.out.println(throughputLine(UNCONTENDED, uncontended));
+
+			Map<String, Run> contended = runEach(List.of(redisson, redisKit), (library) -> contended(context, library));
+			System.out.println(throughputLine(CONTENDED, contended));
+			System.out.println(handoffLine(contended));
+
+			writeResults(context, timestamp, List.of(redisKit.name(), redisson.name()),
+					Map.of(UNCONTENDED, uncontended, CONTENDED, contended));
+		}
+	}
+
+	private Run uncontended(BenchmarkContext context, Library library) throws InterruptedException {
+		List<Lock> locks = new ArrayList<>();
+		for (int i = 0; i < context.options().threads(); i++) {
+			locks.add(library.lock("uncontended:" + i));
+		}
+		ConcurrentLoad load = context.load(UNCONTENDED + " " + library.name());
+		Outcome outcome = load.run((thread) -> {
+			Lock lock = locks.get(thread);
+			lock.lock();
+			lock.unlock();
+		});
+		return new Run(outcome, 0, null);
+	}
+
+	private Run contended(BenchmarkContext context, Library library) throws InterruptedException {
+		Lock lock = library.lock("contended");
+		HandoffRecorder handoffs = new HandoffRecorder(new LatencySample(HANDOFF_SAMPLE_CAPACITY));
+		AtomicInteger holders = new AtomicInteger();
+		LongAdder overlaps = new LongAdder();
+		ConcurrentLoad load = context.load(CONTENDED + " " + library.name());
+		Outcome outcome = load.run((thread) -> {
+			lock.lock();
+			long acquiredAt = System.nanoTime();
+			if (holders.incrementAndGet() != 1) {
+				overlaps.increment();
+			}
+			handoffs.acquired(thread, acquiredAt, load.isMeasuring());
+			holders.decrementAndGet();
+			handoffs.releasing();
+			lock.unlock();
+		});
+		if (overlaps.sum() > 0) {
+			context.reportAnomaly(CONTENDED + " " + library.name() + ": " + overlaps.sum()
+					+ " times a thread got the lock while another thread still held it", null);
+		}
+		return new Run(outcome, overlaps.sum(), handoffs);
+	}
+
+	private void writeResults(BenchmarkContext context, String timestamp, List<String> libraries,
+			Map<String, Map<String, Run>> runsByScenario) throws Exception {
+		Path directory = context.options().outputDirectory();
+		List<String> scenarios = List.of(UNCONTENDED, CONTENDED);
+		Map<String, Object> json = new LinkedHashMap<>();
+		json.put("benchmark", name());
+		json.put("timestamp", timestamp);
+		json.putAll(context.environment());
+		List<Object> scenarioJson = new ArrayList<>();
+		Map<String, List<? extends Number>> chartSeries = new LinkedHashMap<>();
+		for (String library : libraries) {
+			List<Long> opsPerSecond = new ArrayList<>();
+			for (String scenario : scenarios) {
+				opsPerSecond.add(Math.round(runsByScenario.get(scenario).get(library).opsPerSecond()));
+			}
+			chartSeries.put(library, opsPerSecond);
+		}
+		for (String scenario : scenarios) {
+			Map<String, Run> runs = runsByScenario.get(scenario);
+			Map<String, Object> entry = new LinkedHashMap<>();
+			entry.put("scenario", scenario);
+			double ratio = ratio(runs);
+			entry.put("ratio", Double.isFinite(ratio) ? Math.round(ratio * 100) / 100.0 : ratio);
+			Map<String, Object> byLibrary = new LinkedHashMap<>();
+			for (String library : libraries) {
+				byLibrary.put(library, runs.get(library).toJson());
+			}
+			entry.put("libraries", byLibrary);
+			scenarioJson.add(entry);
+		}
+		json.put("scenarios", scenarioJson);
+		Path jsonFile = directory.resolve(name() + ".json");
+		JsonWriter.write(jsonFile, json);
+		Path chartFile = directory.resolve(name() + ".png");
+		OpsChart.write(chartFile, "Lock: lock() + unlock() pairs per second, " + context.options().threads()
+				+ " threads, Redis " + context.redisVersion(), scenarios, chartSeries);
+		context.progress("Wrote " + jsonFile + " and " + chartFile);
+	}
+
+	private static Map<String, Run> runEach(List<Library> libraries, Scenario scenario) throws InterruptedException {
+		Map<String, Run> runs = new LinkedHashMap<>();
+		for (Library library : libraries) {
+			runs.put(library.name(), scenario.run(library));
+		}
+		return runs;
+	}
+
+	private static String throughputLine(String scenario, Map<String, Run> runs) {
+		return String.format(Locale.ROOT, "%s redis-kit=%d redisson=%d ratio=%.2f", scenario,
+				Math.round(runs.get("redis-kit").opsPerSecond()), Math.round(runs.get("redisson").opsPerSecond()),
+				ratio(runs));
+	}
+
+	private static String handoffLine(Map<String, Run> runs) {
+		return CONTENDED + ".handoff redis-kit=" + percentiles(runs.get("redis-kit")) + " redisson="
+				+ percentiles(runs.get("redisson"));
+	}
+
+	private static String percentiles(Run run) {
+		double[] micros = run.handoffMicros();
+		return "p50 " + micros(micros[0]) + "us p99 " + micros(micros[1]) + "us";
+	}
+
+	private static String micros(double value) {
+		return Double.isNaN(value) ? "n/a" : Long.toString(Math.round(value));
+	}
+
+	private static double ratio(Map<String, Run> runs) {
+		return runs.get("redis-kit").opsPerSecond() / runs.get("redisson").opsPerSecond();
+	}
+
+	/** One library's way to get a lock by name. */
+	private record Library(String name, Function<String, Lock> locks) {
+
+		Lock lock(String name) {
+			return this.locks.apply(name);
+		}
+
+	}
+
+	/** One scenario, run for one library. */
+	@FunctionalInterface
+	private interface Scenario {
+
+		Run run(Library library) throws InterruptedException;
+
+	}
+
+	/** What one library did in one scenario. */
+	private record Run(Outcome outcome, long overlaps, @Nullable HandoffRecorder handoffs) {
+
+		double opsPerSecond() {
+			return this.outcome.opsPerSecond();
+		}
+
+		double[] handoffMicros() {
+			return (this.handoffs != null) ? this.handoffs.latencies().percentilesMicros(50, 99)
+					: new double[] { Double.NaN, Double.NaN };
+		}
+
+		Map<String, Object> toJson() {
+			Map<String, Object> json = new LinkedHashMap<>();
+			json.put("opsPerSecond", Math.round(opsPerSecond()));
+			json.put("operations", this.outcome.operations());
+			json.put("measuredSeconds", this.outcome.measured().toMillis() / 1000.0);
+			json.put("errors", this.outcome.errors());
+			json.put("hungThreads", this.outcome.hungThreads());
+			if (this.handoffs != null) {
+				double[] micros = handoffMicros();
+				json.put("overlaps", this.overlaps);
+				json.put("acquisitions", this.handoffs.acquisitions());
+				json.put("handoffs", this.handoffs.latencies().count());
+				json.put("handoffP50Micros", oneDecimal(micros[0]));
+				json.put("handoffP99Micros", oneDecimal(micros[1]));
+			}
+			return json;
+		}
+
+		/** Rounds for the file; NaN, for no samples, stays NaN and is written as {@code null}. */
+		private static double oneDecimal(double value) {
+			return Double.isNaN(value) ? value : Math.round(value * 10) / 10.0;
+		}
+
+	}
+
+}

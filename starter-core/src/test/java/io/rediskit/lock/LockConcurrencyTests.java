@@ -1,0 +1,201 @@
+package io.rediskit.lock;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.rediskit.support.TestConnections;
+import io.rediskit.testsupport.RedisServerExtension;
+import io.rediskit.testsupport.RedisServerProcess;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import static io.rediskit.lock.LockTesting.fencedWrite;
+import static io.rediskit.lock.LockTesting.unsafeIncrement;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Mutual exclusion checked independently: a counter in Redis incremented by GET then SET is exact only if no
+ * two holders overlap, and a fenced resource accepts every holder's write only if tokens strictly increase.
+ */
+class LockConcurrencyTests {
+
+	private static final int THREADS = 64;
+
+	private static final int ITERATIONS_PER_THREAD = 250;
+
+	private static final int WORKER_THREADS = 16;
+
+	private static final int WORKER_ITERATIONS = 600;
+
+	@RegisterExtension
+	static final RedisServerExtension redis = RedisServerExtension.standalone();
+
+	static LettuceConnectionFactory connections;
+
+	RedisServerProcess server;
+
+	@BeforeAll
+	static void connect() {
+		connections = TestConnections.lettuce(redis.server(), Duration.ofSeconds(10));
+	}
+
+	@AfterAll
+	static void disconnect() {
+		connections.destroy();
+	}
+
+	@BeforeEach
+	void clean() {
+		redis.flushAll();
+		this.server = redis.server();
+	}
+
+	@Test
+	void sixtyFourThreadsAndASecondJvmNeverOverlap() throws Exception {
+		Process worker = LockWorker.start("count", Integer.toString(this.server.port()), "counter-lock", "counter",
+				"resource", Integer.toString(WORKER_THREADS), Integer.toString(WORKER_ITERATIONS));
+		AtomicLong rejected = new AtomicLong();
+		ExecutorService executor = Executors.newFixedThreadPool(THREADS);
+		try (RedisLockFactory factory = new RedisLockFactory(connections)) {
+			RedisLock lock = factory.getLock("counter-lock");
+			List<Future<?>> tasks = new ArrayList<>();
+			for (int t = 0; t < THREADS; t++) {
+				tasks.add(executor.submit(() -> {
+					try (RedisConnection connection = connections.getConnection()) {
+						for (int i = 0; i < ITERATIONS_PER_THREAD; i++) {
+							lock.lock();
+							try {
+								unsafeIncrement(connection, "counter");
+								if (!fencedWrite(connections, "resource", lock.getFencingToken(), "local")) {
+									rejected.incrementAndGet();
+								}
+							}
+							finally {
+								lock.unlock();
+							}
+						}
+					}
+				}));
+			}
+			for (Future<?> task : tasks) {
+				task.get(5, TimeUnit.MINUTES);
+			}
+			assertThat(factory.heldLocks()).isEmpty();
+		}
+		finally {
+			executor.shutdownNow();
+		}
+		String workerResult = readLine(worker);
+		assertThat(worker.waitFor(5, TimeUnit.MINUTES)).isTrue();
+		assertThat(workerResult).isEqualTo("done 0");
+		assertThat(rejected.get()).isZero();
+		long expected = (long) THREADS * ITERATIONS_PER_THREAD + (long) WORKER_THREADS * WORKER_ITERATIONS;
+		assertThat(this.server.command("GET", "counter")).isEqualTo(Long.toString(expected));
+		assertThat(this.server.command("EXISTS", "rk:lock:{counter-lock}")).isEqualTo(0L);
+	}
+
+	@Test
+	void aKilledHolderJvmFreesTheLockWhenItsLeaseEnds() throws Exception {
+		Process holder = LockWorker.start("hold", Integer.toString(this.server.port()), "killed", "1000");
+		String held = readLine(holder);
+		assertThat(held).startsWith("held ");
+		long staleToken = Long.parseLong(held.substring(5));
+		try (RedisLockFactory factory = new RedisLockFactory(connections)) {
+			RedisLock lock = factory.getLock("killed");
+			assertThat(lock.tryLock()).isFalse();
+			holder.destroyForcibly();
+			assertThat(holder.waitFor(10, TimeUnit.SECONDS)).isTrue();
+			// The watchdog died with the JVM: the lease (1 s) runs out and a waiter gets the lock.
+			try (RedisLock.Lease lease = lock.acquire(Duration.ofSeconds(10))) {
+				assertThat(lease.fencingToken()).isGreaterThan(staleToken);
+			}
+		}
+	}
+
+	@Test
+	void scriptFlushUnderLoadFailsNothingAndAppliesNothingTwice() throws Exception {
+		int threads = 16;
+		int iterations = 300;
+		AtomicBoolean running = new AtomicBoolean(true);
+		AtomicLong flushes = new AtomicLong();
+		CountDownLatch started = new CountDownLatch(1);
+		Thread flusher = new Thread(() -> {
+			started.countDown();
+			// Bounded: at most 2000 flushes, stopping as soon as the load ends.
+			for (int i = 0; i < 2000 && running.get(); i++) {
+				this.server.command("SCRIPT", "FLUSH");
+				flushes.incrementAndGet();
+				try {
+					Thread.sleep(5);
+				}
+				catch (InterruptedException ex) {
+					return;
+				}
+			}
+		});
+		flusher.start();
+		started.await();
+		ExecutorService executor = Executors.newFixedThreadPool(threads);
+		try (RedisLockFactory factory = new RedisLockFactory(connections)) {
+			List<Future<?>> tasks = new ArrayList<>();
+			for (int t = 0; t < threads; t++) {
+				int id = t;
+				tasks.add(executor.submit(() -> {
+					try (RedisConnection connection = connections.getConnection()) {
+						RedisLock shared = factory.getLock("flushed");
+						RedisLock own = factory.getLock("own", Integer.toString(id));
+						for (int i = 0; i < iterations; i++) {
+							shared.lock();
+							own.lock();
+							own.lock();
+							try {
+								unsafeIncrement(connection, "flush-counter");
+							}
+							finally {
+								own.unlock();
+								own.unlock();
+								shared.unlock();
+							}
+						}
+					}
+					return null;
+				}));
+			}
+			for (Future<?> task : tasks) {
+				task.get(5, TimeUnit.MINUTES);
+			}
+		}
+		finally {
+			running.set(false);
+			flusher.join();
+			executor.shutdownNow();
+		}
+		assertThat(flushes.get()).isPositive();
+		assertThat(this.server.command("GET", "flush-counter")).isEqualTo(Long.toString((long) threads * iterations));
+		assertThat(this.server.command("KEYS", "rk:lock:{*}")).isEqualTo(List.of());
+	}
+
+	private static String readLine(Process process) throws Exception {
+		BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+		String line = reader.readLine();
+		return (line != null) ? line : "(no output, exit " + (process.isAlive() ? "running" : process.exitValue()) + ")";
+	}
+
+}

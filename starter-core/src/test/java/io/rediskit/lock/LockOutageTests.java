@@ -1,0 +1,138 @@
+package io.rediskit.lock;
+
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import io.rediskit.support.KeyNaming;
+import io.rediskit.support.TestConnections;
+import io.rediskit.testsupport.RedisServerExtension;
+import io.rediskit.testsupport.RedisServerProcess;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.dao.QueryTimeoutException;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import static io.rediskit.lock.LockTesting.awaitCondition;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/** A Redis server that stops answering ({@code SIGSTOP}) and comes back ({@code SIGCONT}). */
+class LockOutageTests {
+
+	private static final Duration COMMAND_TIMEOUT = Duration.ofMillis(500);
+
+	@RegisterExtension
+	static final RedisServerExtension redis = RedisServerExtension.standalone();
+
+	RedisServerProcess server;
+
+	LettuceConnectionFactory connections;
+
+	LockTesting.RecordingListener listener = new LockTesting.RecordingListener();
+
+	RedisLockFactory factory;
+
+	@BeforeEach
+	void setUp() {
+		redis.flushAll();
+		this.server = redis.server();
+		this.connections = TestConnections.lettuce(this.server, COMMAND_TIMEOUT);
+		this.factory = new RedisLockFactory(this.connections, KeyNaming.defaults(),
+				LockSettings.defaults().withWatchdogTimeout(Duration.ofMillis(900)), this.listener,
+				java.time.Clock.systemUTC());
+	}
+
+	@AfterEach
+	void tearDown() {
+		if (this.server.isAlive()) {
+			this.server.resume();
+		}
+		this.factory.close();
+		this.connections.destroy();
+	}
+
+	@Test
+	void callsFailAtTheCommandTimeoutWhilePausedAndRecoverAfterwards() throws Exception {
+		RedisLock lock = this.factory.getLock("paused");
+		// Connect first: a pause before the first connection would fail with a connection error instead.
+		assertThat(lock.isLocked()).isFalse();
+		this.server.pause();
+		try {
+			long started = System.nanoTime();
+			assertThatExceptionOfType(QueryTimeoutException.class).isThrownBy(() -> lock.tryLock(Duration.ofSeconds(5)))
+				.withMessageContaining("timed out");
+			// The failed attempt and its undo each wait one command timeout at most.
+			assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(COMMAND_TIMEOUT.multipliedBy(6));
+			assertThat(this.listener.events).contains("acquire paused ERROR");
+		}
+		finally {
+			this.server.resume();
+		}
+		// The undo may have been dropped with the timeout; either way no key outlives its lease.
+		assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
+		lock.unlock();
+		assertThat(lock.isLocked()).isFalse();
+	}
+
+	@Test
+	void aHolderCutOffFromRedisLosesTheLockAndDoesNotReviveIt() throws Exception {
+		RedisLock lock = this.factory.getLock("cut-off");
+		RedisLock.Lease lease = lock.acquire(Duration.ZERO);
+		RedisLock other = this.factory.getLock("other");
+		this.server.pause();
+		try {
+			awaitCondition("the watchdog to give the lease up", Duration.ofSeconds(10),
+					() -> this.listener.count("lost cut-off") == 1);
+			assertThat(this.listener.events).contains("renewal cut-off ERROR");
+		}
+		finally {
+			this.server.resume();
+		}
+		assertThat(lease.isActive()).isFalse();
+		// The key expired while the server was paused (expiry follows the server's clock).
+		awaitCondition("the lost key to expire", Duration.ofSeconds(5),
+				() -> Long.valueOf(0).equals(this.server.command("EXISTS", "rk:lock:{cut-off}")));
+		assertThatExceptionOfType(LockLeaseLostException.class).isThrownBy(lease::close);
+		// Renewal of other locks resumes after healing.
+		other.lock();
+		int renewedBefore = (int) this.listener.count("renewal other RENEWED");
+		awaitCondition("renewals to resume", Duration.ofSeconds(10),
+				() -> this.listener.count("renewal other RENEWED") >= renewedBefore + 2);
+		assertThat(this.server.command("EXISTS", "rk:lock:{cut-off}")).isEqualTo(0L);
+		other.unlock();
+	}
+
+	@Test
+	void anUnlockThatCannotReachRedisAbandonsTheHoldInsteadOfRenewingIt() throws Exception {
+		RedisLock lock = this.factory.getLock("abandoned");
+		ExecutorService executor = Executors.newSingleThreadExecutor();
+		try {
+			Future<?> holder = executor.submit(() -> {
+				lock.lock();
+				this.server.pause();
+				try {
+					lock.unlock();
+				}
+				finally {
+					this.server.resume();
+				}
+			});
+			assertThatExceptionOfType(java.util.concurrent.ExecutionException.class)
+				.isThrownBy(() -> holder.get(10, TimeUnit.SECONDS))
+				.withCauseInstanceOf(QueryTimeoutException.class);
+			assertThat(this.factory.heldLocks()).isEmpty();
+			// Whether or not the timed-out release ran, nobody renews the key: it is gone within its lease.
+			awaitCondition("the abandoned lock to end", Duration.ofSeconds(5), () -> !lock.isLocked());
+		}
+		finally {
+			executor.shutdownNow();
+		}
+	}
+
+}
