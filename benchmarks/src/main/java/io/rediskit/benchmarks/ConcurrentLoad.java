@@ -67,6 +67,8 @@ public final class ConcurrentLoad {
 		if (!this.started.compareAndSet(false, true)) {
 			throw new IllegalStateException("Load '" + this.label + "' has already run");
 		}
+		this.context.progress(this.label + ": warming up " + BenchmarkOptions.format(this.warmup) + ", measuring "
+				+ BenchmarkOptions.format(this.duration) + " on " + this.threads + " threads");
 		LongAdder completed = new LongAdder();
 		Map<String, Failure> failures = new ConcurrentHashMap<>();
 		CountDownLatch ready = new CountDownLatch(this.threads);

@@ -11,6 +11,7 @@ import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.BitmapEncoder.BitmapFormat;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.style.Styler.LegendLayout;
 import org.knowm.xchart.style.Styler.LegendPosition;
 
 /**
@@ -44,7 +45,9 @@ public final class OpsChart {
 			.xAxisTitle("Scenario")
 			.yAxisTitle("ops/s")
 			.build();
-		chart.getStyler().setLegendPosition(LegendPosition.InsideNW);
+		// Below the plot: inside it, the legend would cover the tallest bar.
+		chart.getStyler().setLegendPosition(LegendPosition.OutsideS);
+		chart.getStyler().setLegendLayout(LegendLayout.Horizontal);
 		chart.getStyler().setLabelsVisible(true);
 		chart.getStyler().setYAxisMin(0.0);
 		chart.getStyler().setYAxisDecimalPattern("#,###");

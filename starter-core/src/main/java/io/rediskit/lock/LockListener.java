@@ -1,6 +1,7 @@
 package io.rediskit.lock;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Observes locks, for metrics and logging. Every method has an empty default; implementations must be
@@ -14,6 +15,44 @@ public interface LockListener {
 	/** A listener that does nothing. */
 	LockListener NONE = new LockListener() {
 	};
+
+	/**
+	 * One listener that tells several, in order.
+	 * @param listeners the listeners
+	 * @return {@link #NONE} for none, the listener itself for one, else a listener that calls each
+	 */
+	static LockListener composite(List<? extends LockListener> listeners) {
+		if (listeners.isEmpty()) {
+			return NONE;
+		}
+		if (listeners.size() == 1) {
+			return listeners.get(0);
+		}
+		List<LockListener> all = List.copyOf(listeners);
+		return new LockListener() {
+
+			@Override
+			public void onAcquire(String lockName, AcquireResult result, Duration waited) {
+				all.forEach((listener) -> listener.onAcquire(lockName, result, waited));
+			}
+
+			@Override
+			public void onRelease(String lockName, Duration held) {
+				all.forEach((listener) -> listener.onRelease(lockName, held));
+			}
+
+			@Override
+			public void onRenewal(String lockName, RenewalResult result) {
+				all.forEach((listener) -> listener.onRenewal(lockName, result));
+			}
+
+			@Override
+			public void onLeaseLost(String lockName, long fencingToken) {
+				all.forEach((listener) -> listener.onLeaseLost(lockName, fencingToken));
+			}
+
+		};
+	}
 
 	/**
 	 * An acquisition attempt ended.

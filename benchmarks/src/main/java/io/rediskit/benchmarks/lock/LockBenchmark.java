@@ -34,9 +34,9 @@ import org.jspecify.annotations.Nullable;
  * </ul>
  * Each scenario runs both libraries one after the other against the same server, the first one alternating
  * between scenarios so that neither always runs on a fresher server. Lock names carry the library name, so
- * the two never share a key. A thread count above 1 in the contended scenario also checks that no two threads
- * hold the lock at once; the check sees only overlaps that reach into the few instructions the threads spend
- * inside the lock, so a clean result is a weak guarantee, a dirty one a certain bug.
+ * the two never share a key. The contended scenario also checks that no two threads hold the lock at once;
+ * the check sees only overlaps that reach into the few instructions a thread spends inside the lock, so a
+ * clean result is a weak guarantee and a dirty one a certain bug.
  */
 public final class LockBenchmark implements Benchmark {
 
@@ -59,12 +59,13 @@ public final class LockBenchmark implements Benchmark {
 		String timestamp = Instant.now().toString();
 		try (RedisLockFactory factory = new RedisLockFactory(context.connectionFactory())) {
 			Library redisKit = new Library("redis-kit", (name) -> factory.getLock("bench:redis-kit:" + name));
-			Library redisson = new Library("redisson", (name) -> context.redisson().getLock("bench:redisson:" + name));
-
-			Map<String, Run> uncontended = runEach(List.of(redisKit, redisson), (library) -> uncontended(context, library));
+			Library redisson = new Library("redisson",
+					(name) -> context.redisson().getLock("bench:redisson:" + name));
+			Map<String, Run> uncontended = runEach(List.of(redisKit, redisson),
+					(library) -> uncontended(context, library));
 			System.out.println(throughputLine(UNCONTENDED, uncontended));
-
-			Map<String, Run> contended = runEach(List.of(redisson, redisKit), (library) -> contended(context, library));
+			Map<String, Run> contended = runEach(List.of(redisson, redisKit),
+					(library) -> contended(context, library));
 			System.out.println(throughputLine(CONTENDED, contended));
 			System.out.println(handoffLine(contended));
 

@@ -1,0 +1,54 @@
+package io.rediskit.autoconfigure.lock;
+
+import java.time.Clock;
+
+import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.lock.DistributedLock;
+import io.rediskit.lock.LockListener;
+import io.rediskit.lock.RedisLockFactory;
+import io.rediskit.support.KeyNaming;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * Auto-configures the distributed lock: a {@link RedisLockFactory} on the application's
+ * {@link RedisConnectionFactory}, told about every {@link LockListener} bean, and the advisor that applies
+ * {@link DistributedLock @DistributedLock}. Off with {@code redis-kit.lock.enabled=false}; each bean backs off
+ * when the application defines its own.
+ */
+@AutoConfiguration(after = { DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class })
+@ConditionalOnBean(RedisConnectionFactory.class)
+@ConditionalOnBooleanProperty(name = "redis-kit.lock.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(LockProperties.class)
+public final class LockAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	RedisLockFactory redisLockFactory(RedisConnectionFactory connectionFactory, KeyNaming keyNaming,
+			LockProperties properties, ObjectProvider<LockListener> listeners) {
+		return new RedisLockFactory(connectionFactory, keyNaming, properties.toSettings(),
+				LockListener.composite(listeners.orderedStream().toList()), Clock.systemUTC());
+	}
+
+	// Static and lazy about the factory: advisors are created while post-processors are being set up, before
+	// the Redis beans should be.
+	@Bean
+	@ConditionalOnMissingBean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static DistributedLockAdvisor distributedLockAdvisor(ObjectProvider<RedisLockFactory> lockFactory,
+			Environment environment) {
+		return new DistributedLockAdvisor(new DistributedLockInterceptor(lockFactory, environment));
+	}
+
+}

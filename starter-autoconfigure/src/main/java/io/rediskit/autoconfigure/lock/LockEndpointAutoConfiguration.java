@@ -1,0 +1,29 @@
+package io.rediskit.autoconfigure.lock;
+
+import io.rediskit.lock.RedisLockFactory;
+
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Registers the {@code redislocks} actuator endpoint when Actuator is present and the endpoint is available
+ * (exposed with {@code management.endpoints.web.exposure.include=redislocks}).
+ */
+@AutoConfiguration(after = LockAutoConfiguration.class)
+@ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
+@ConditionalOnBean(RedisLockFactory.class)
+@ConditionalOnAvailableEndpoint(RedisLocksEndpoint.class)
+public final class LockEndpointAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	RedisLocksEndpoint redisLocksEndpoint(RedisLockFactory lockFactory) {
+		return new RedisLocksEndpoint(lockFactory);
+	}
+
+}

@@ -1,0 +1,84 @@
+package io.rediskit.autoconfigure.lock;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.rediskit.lock.LockListener;
+
+/**
+ * Records lock events as Micrometer meters. The {@code lock} tag is the lock group's name (never a per-call
+ * key), so cardinality stays bounded.
+ * <ul>
+ * <li>{@code rediskit.lock.acquire} (timer; {@code lock}, {@code result} = acquired | timeout | interrupted |
+ * error): time from the call until it held the lock or gave up.</li>
+ * <li>{@code rediskit.lock.held} (timer; {@code lock}): time from acquisition to final release.</li>
+ * <li>{@code rediskit.lock.renewals} (counter; {@code lock}, {@code result} = renewed | lost | error): watchdog
+ * lease renewals.</li>
+ * <li>{@code rediskit.lock.lost} (counter; {@code lock}): holds lost before their release.</li>
+ * </ul>
+ */
+public class MicrometerLockListener implements LockListener {
+
+	private final MeterRegistry registry;
+
+	private final Map<String, Timer> acquireTimers = new ConcurrentHashMap<>();
+
+	private final Map<String, Timer> heldTimers = new ConcurrentHashMap<>();
+
+	private final Map<String, Counter> renewalCounters = new ConcurrentHashMap<>();
+
+	private final Map<String, Counter> lostCounters = new ConcurrentHashMap<>();
+
+	/**
+	 * @param registry where the meters go
+	 */
+	public MicrometerLockListener(MeterRegistry registry) {
+		this.registry = registry;
+	}
+
+	@Override
+	public void onAcquire(String lockName, AcquireResult result, Duration waited) {
+		String outcome = tagValue(result);
+		this.acquireTimers.computeIfAbsent(lockName + '\0' + outcome, (key) -> Timer.builder("rediskit.lock.acquire")
+			.description("Time to acquire a distributed lock, by outcome")
+			.tag("lock", lockName)
+			.tag("result", outcome)
+			.register(this.registry)).record(waited);
+	}
+
+	@Override
+	public void onRelease(String lockName, Duration held) {
+		this.heldTimers.computeIfAbsent(lockName, (key) -> Timer.builder("rediskit.lock.held")
+			.description("Time a distributed lock was held, from acquisition to release")
+			.tag("lock", lockName)
+			.register(this.registry)).record(held);
+	}
+
+	@Override
+	public void onRenewal(String lockName, RenewalResult result) {
+		String outcome = tagValue(result);
+		this.renewalCounters.computeIfAbsent(lockName + '\0' + outcome, (key) -> Counter.builder("rediskit.lock.renewals")
+			.description("Watchdog renewals of distributed lock leases, by outcome")
+			.tag("lock", lockName)
+			.tag("result", outcome)
+			.register(this.registry)).increment();
+	}
+
+	@Override
+	public void onLeaseLost(String lockName, long fencingToken) {
+		this.lostCounters.computeIfAbsent(lockName, (key) -> Counter.builder("rediskit.lock.lost")
+			.description("Distributed lock holds lost before their release (lease ended or taken over)")
+			.tag("lock", lockName)
+			.register(this.registry)).increment();
+	}
+
+	private static String tagValue(Enum<?> value) {
+		return value.name().toLowerCase(Locale.ROOT);
+	}
+
+}

@@ -1,0 +1,241 @@
+package io.rediskit.autoconfigure.lock;
+
+import java.time.Duration;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.lock.LockListener;
+import io.rediskit.lock.RedisLock;
+import io.rediskit.lock.RedisLockFactory;
+import io.rediskit.support.KeyNaming;
+import io.rediskit.testsupport.RedisServerExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatException;
+
+/** Wiring of the lock auto-configuration. */
+@ExtendWith(OutputCaptureExtension.class)
+class LockAutoConfigurationTests {
+
+	@RegisterExtension
+	static final RedisServerExtension redis = RedisServerExtension.standalone();
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class,
+				LockAutoConfiguration.class, LockMetricsAutoConfiguration.class, LockEndpointAutoConfiguration.class,
+				LockWebAutoConfiguration.class))
+		.withPropertyValues("spring.data.redis.port=" + redis.server().port());
+
+	@Test
+	void providesTheLockBeansByDefault() {
+		this.runner.run((context) -> {
+			assertThat(context).hasSingleBean(RedisLockFactory.class).hasSingleBean(DistributedLockAdvisor.class)
+				.hasSingleBean(KeyNaming.class)
+				.doesNotHaveBean(MicrometerLockListener.class)
+				.doesNotHaveBean(RedisLocksEndpoint.class)
+				.doesNotHaveBean(LockExceptionHandler.class);
+			RedisLockFactory factory = context.getBean(RedisLockFactory.class);
+			assertThat(factory.getSettings().watchdogTimeout()).isEqualTo(Duration.ofSeconds(30));
+			assertThat(factory.getSettings().defaultLeaseTime()).isNull();
+			assertThat(factory.getSettings().defaultWaitTime()).isEqualTo(Duration.ofSeconds(10));
+			assertThat(factory.getKeyNaming().prefix()).isEqualTo("rk:");
+		});
+	}
+
+	@Test
+	void propertiesReachTheFactory() {
+		this.runner
+			.withPropertyValues("redis-kit.key-prefix=app:", "redis-kit.lock.watchdog-timeout=12s",
+					"redis-kit.lock.default-wait-time=0", "redis-kit.lock.default-lease-time=1m",
+					"redis-kit.lock.max-poll-interval=250ms")
+			.run((context) -> {
+				RedisLockFactory factory = context.getBean(RedisLockFactory.class);
+				assertThat(factory.getSettings().watchdogTimeout()).isEqualTo(Duration.ofSeconds(12));
+				assertThat(factory.getSettings().defaultWaitTime()).isZero();
+				assertThat(factory.getSettings().defaultLeaseTime()).isEqualTo(Duration.ofMinutes(1));
+				assertThat(factory.getSettings().maxPollInterval()).isEqualTo(Duration.ofMillis(250));
+				RedisLock lock = factory.getLock("wired");
+				lock.lock();
+				try {
+					assertThat(redis.server().command("EXISTS", "app:lock:{wired}")).isEqualTo(1L);
+					assertThat((Long) redis.server().command("PTTL", "app:lock:{wired}")).isGreaterThan(50_000L);
+				}
+				finally {
+					lock.unlock();
+				}
+			});
+	}
+
+	@Test
+	void canBeSwitchedOff() {
+		this.runner.withPropertyValues("redis-kit.lock.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(RedisLockFactory.class)
+				.doesNotHaveBean(DistributedLockAdvisor.class));
+	}
+
+	@Test
+	void backsOffWithoutRedis() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(RedisKitAutoConfiguration.class, LockAutoConfiguration.class))
+			.run((context) -> assertThat(context).doesNotHaveBean(RedisLockFactory.class));
+	}
+
+	@Test
+	void userBeansWin() {
+		this.runner.withUserConfiguration(UserBeans.class).run((context) -> {
+			assertThat(context).hasSingleBean(RedisLockFactory.class).hasSingleBean(KeyNaming.class);
+			assertThat(context.getBean(RedisLockFactory.class)).isSameAs(context.getBean("userLockFactory"));
+			assertThat(context.getBean(KeyNaming.class).prefix()).isEqualTo("user:");
+		});
+	}
+
+	@Test
+	void metricsWhenAMeterRegistryExists() {
+		this.runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new).run((context) -> {
+			assertThat(context).hasSingleBean(MicrometerLockListener.class);
+			RedisLock lock = context.getBean(RedisLockFactory.class).getLock("metered", "42");
+			lock.lock();
+			lock.unlock();
+			MeterRegistry registry = context.getBean(MeterRegistry.class);
+			assertThat(registry.get("rediskit.lock.acquire").tag("lock", "metered").tag("result", "acquired").timer()
+				.count()).isEqualTo(1);
+			assertThat(registry.get("rediskit.lock.held").tag("lock", "metered").timer().count()).isEqualTo(1);
+			assertThat(registry.find("rediskit.lock.acquire").tag("lock", "metered:42").timer()).isNull();
+			assertThat(registry.get("rediskit.lock.acquire").timer().getId().getDescription()).isNotBlank();
+		});
+	}
+
+	@Test
+	void userListenersAreToldToo() {
+		RecordingListener recording = new RecordingListener();
+		this.runner.withBean(LockListener.class, () -> recording).run((context) -> {
+			RedisLock lock = context.getBean(RedisLockFactory.class).getLock("listened");
+			lock.lock();
+			lock.unlock();
+			assertThat(recording.acquired).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void endpointWhenExposed() {
+		this.runner.withPropertyValues("management.endpoints.web.exposure.include=redislocks").run((context) -> {
+			assertThat(context).hasSingleBean(RedisLocksEndpoint.class);
+			RedisLocksEndpoint endpoint = context.getBean(RedisLocksEndpoint.class);
+			RedisLock lock = context.getBean(RedisLockFactory.class).getLock("listed");
+			lock.lock();
+			try {
+				assertThat(endpoint.heldLocks().locks()).singleElement().satisfies((held) -> {
+					assertThat(held.name()).isEqualTo("listed");
+					assertThat(held.fencingToken()).isEqualTo(lock.getFencingToken());
+					assertThat(held.holdCount()).isEqualTo(1);
+					assertThat(held.leaseRemainingMillis()).isPositive();
+				});
+			}
+			finally {
+				lock.unlock();
+			}
+			assertThat(endpoint.heldLocks().locks()).isEmpty();
+		});
+	}
+
+	@Test
+	void conflictHandlerInWebApplications() {
+		new WebApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class,
+					LockAutoConfiguration.class, LockWebAutoConfiguration.class))
+			.withPropertyValues("spring.data.redis.port=" + redis.server().port())
+			.run((context) -> assertThat(context).hasSingleBean(LockExceptionHandler.class));
+		new WebApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class,
+					LockAutoConfiguration.class, LockWebAutoConfiguration.class))
+			.withPropertyValues("spring.data.redis.port=" + redis.server().port(), "redis-kit.lock.web.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(LockExceptionHandler.class));
+	}
+
+	@Test
+	void negativeWatchdogTimeoutFailsStartupNamingTheProperty(CapturedOutput output) {
+		assertStartupFails(output, "redis-kit.lock.watchdog-timeout=-1s", "redis-kit.lock.watchdog-timeout",
+				"must be positive");
+	}
+
+	@Test
+	void zeroLeaseTimeFailsStartupNamingTheProperty(CapturedOutput output) {
+		assertStartupFails(output, "redis-kit.lock.default-lease-time=0s", "redis-kit.lock.default-lease-time",
+				"must be positive");
+	}
+
+	@Test
+	void negativeWaitTimeFailsStartupNamingTheProperty(CapturedOutput output) {
+		assertStartupFails(output, "redis-kit.lock.default-wait-time=-5s", "redis-kit.lock.default-wait-time",
+				"must be zero");
+	}
+
+	@Test
+	void bracesInTheKeyPrefixFailStartupNamingTheProperty(CapturedOutput output) {
+		assertStartupFails(output, "redis-kit.key-prefix={app}:", "redis-kit.key-prefix", "must not contain");
+	}
+
+	@Test
+	void malformedDurationFailsStartupNamingTheProperty(CapturedOutput output) {
+		assertStartupFails(output, "redis-kit.lock.watchdog-timeout=soon", "redis-kit.lock.watchdog-timeout",
+				"java.time.Duration");
+	}
+
+	private static void assertStartupFails(CapturedOutput output, String property, String name, String reason) {
+		assertThatException().isThrownBy(() -> new SpringApplicationBuilder(MinimalApplication.class)
+			.web(WebApplicationType.NONE)
+			.properties("spring.data.redis.port=" + redis.server().port(), "spring.main.banner-mode=off", property)
+			.run()
+			.close());
+		assertThat(output).contains("APPLICATION FAILED TO START").contains(name).contains(reason);
+	}
+
+	@SpringBootApplication
+	static class MinimalApplication {
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserBeans {
+
+		@Bean
+		RedisLockFactory userLockFactory(RedisConnectionFactory connectionFactory) {
+			return new RedisLockFactory(connectionFactory);
+		}
+
+		@Bean
+		KeyNaming userKeyNaming() {
+			return new KeyNaming("user:");
+		}
+
+	}
+
+	static class RecordingListener implements LockListener {
+
+		int acquired;
+
+		@Override
+		public void onAcquire(String lockName, AcquireResult result, Duration waited) {
+			this.acquired++;
+		}
+
+	}
+
+}
