@@ -278,16 +278,25 @@ public final class RedisLock implements Lock {
 		boolean watchdog = effectiveLease == null;
 		long leaseMillis = watchdog ? this.factory.getSettings().watchdogTimeout().toMillis() : effectiveLease.toMillis();
 		long maxPollNanos = this.factory.getSettings().maxPollInterval().toNanos();
+		LockHold current = this.factory.hold(this.key, owner);
+		boolean reentry = current != null && !current.lost;
 		// An uninterruptible wait remembers the interrupt and restores it at the end.
 		boolean interruptedMeanwhile = !interruptible && Thread.interrupted();
-		ReleaseSignals.Subscription subscription = null;
+		ReleaseSignals.Waiter waiter = null;
 		try {
 			while (true) {
+				String requestId = this.factory.nextRequestId();
 				List<Object> reply;
 				try {
-					reply = attempt(owner, leaseMillis);
+					reply = this.factory.acquire(this.key, owner, leaseMillis, requestId, reentry);
 				}
 				catch (RuntimeException ex) {
+					LockHold handed = settle(waiter, owner, leaseMillis, watchdog);
+					if (handed != null) {
+						report(AcquireResult.ACQUIRED, started);
+						return handed;
+					}
+					undo(owner, leaseMillis, requestId, ex);
 					if (Thread.interrupted()) {
 						if (interruptible) {
 							report(AcquireResult.INTERRUPTED, started);
@@ -303,19 +312,23 @@ public final class RedisLock implements Lock {
 					throw ex;
 				}
 				if (((Long) reply.get(0)) == 1L) {
-					LockHold hold = held(owner, reply, leaseMillis, watchdog);
+					// A claim racing this attempt handed over the same hold: settle it, then keep this result.
+					settle(waiter, owner, leaseMillis, watchdog);
+					LockHold hold = held(owner, (Long) reply.get(1), ((Long) reply.get(2)).intValue(), leaseMillis,
+							watchdog);
 					report(AcquireResult.ACQUIRED, started);
 					return hold;
 				}
 				long remaining = (waitNanos < 0) ? Long.MAX_VALUE : waitNanos - (System.nanoTime() - started);
 				if (remaining <= 0) {
-					report(AcquireResult.TIMEOUT, started);
-					return null;
+					LockHold late = settle(waiter, owner, leaseMillis, watchdog);
+					report((late != null) ? AcquireResult.ACQUIRED : AcquireResult.TIMEOUT, started);
+					return late;
 				}
-				if (subscription == null) {
-					// Subscribe, then try again at once: a release between the attempt and the subscription
-					// would otherwise go unnoticed until the next poll.
-					subscription = this.factory.signals().subscribe(this.channel);
+				if (waiter == null) {
+					// Join the waiters, then try again at once: a release between the attempt and the
+					// subscription would otherwise go unnoticed until the next poll.
+					waiter = this.factory.signals().join(this.channel, owner, leaseMillis);
 					continue;
 				}
 				long ttlMillis = (Long) reply.get(1);
@@ -323,21 +336,34 @@ public final class RedisLock implements Lock {
 				if (ttlMillis > 0) {
 					sleep = Math.min(sleep, TimeUnit.MILLISECONDS.toNanos(ttlMillis));
 				}
-				try {
-					subscription.await(sleep);
-				}
-				catch (InterruptedException ex) {
+				if (waiter.park(sleep)) {
 					if (interruptible) {
+						LockHold handed = settle(waiter, owner, leaseMillis, watchdog);
+						if (handed != null) {
+							// Handed over as the interrupt came: the lock is held, the interrupt stays pending.
+							Thread.currentThread().interrupt();
+							report(AcquireResult.ACQUIRED, started);
+							return handed;
+						}
 						report(AcquireResult.INTERRUPTED, started);
-						throw ex;
+						throw new InterruptedException("Interrupted while waiting for lock '" + this.name + "'");
 					}
 					interruptedMeanwhile = true;
+				}
+				if (waiter.isClaimed()) {
+					long token = waiter.awaitResolution();
+					if (token > 0) {
+						LockHold hold = held(owner, token, 1, leaseMillis, watchdog);
+						report(AcquireResult.ACQUIRED, started);
+						return hold;
+					}
+					waiter.rearm();
 				}
 			}
 		}
 		finally {
-			if (subscription != null) {
-				subscription.close();
+			if (waiter != null) {
+				this.factory.signals().leave(waiter);
 			}
 			if (interruptedMeanwhile) {
 				Thread.currentThread().interrupt();
@@ -345,22 +371,23 @@ public final class RedisLock implements Lock {
 		}
 	}
 
-	/** One run of the acquire script; if it fails with its outcome unknown, undoes it should it have applied. */
-	private List<Object> attempt(String owner, long leaseMillis) {
-		String requestId = this.factory.nextRequestId();
-		try {
-			return this.factory.acquire(this.key, owner, leaseMillis, requestId);
+	/**
+	 * Leaves the wait; a waiter a releaser has already claimed takes what it is handed.
+	 * @return the hold handed over, or {@code null}
+	 */
+	private @Nullable LockHold settle(ReleaseSignals.@Nullable Waiter waiter, String owner, long leaseMillis,
+			boolean watchdog) {
+		if (waiter == null || waiter.withdraw()) {
+			return null;
 		}
-		catch (RuntimeException ex) {
-			undo(owner, leaseMillis, requestId, ex);
-			throw ex;
-		}
+		long token = waiter.awaitResolution();
+		return (token > 0) ? held(owner, token, 1, leaseMillis, watchdog) : null;
 	}
 
 	private void undo(String owner, long leaseMillis, String requestId, RuntimeException failure) {
-		// Runs even when an interrupt caused the failure: release ignores the interrupt flag.
+		// The outcome of the failed attempt is unknown: undo it should it have taken effect.
 		try {
-			this.factory.release(this.key, owner, leaseMillis, requestId, true);
+			this.factory.release(this.key, owner, leaseMillis, requestId, true, null, 0);
 		}
 		catch (RuntimeException ex) {
 			failure.addSuppressed(ex);
@@ -368,9 +395,7 @@ public final class RedisLock implements Lock {
 		}
 	}
 
-	private LockHold held(String owner, List<Object> reply, long leaseMillis, boolean watchdog) {
-		long token = (Long) reply.get(1);
-		int count = ((Long) reply.get(2)).intValue();
+	private LockHold held(String owner, long token, int count, long leaseMillis, boolean watchdog) {
 		LockHold hold = this.factory.hold(this.key, owner);
 		if (count == 1 || hold == null || hold.lost) {
 			hold = new LockHold(this, owner, token, leaseMillis, watchdog, Instant.now(this.factory.clock()),
@@ -390,14 +415,30 @@ public final class RedisLock implements Lock {
 			return;
 		}
 		hold.releasing = true;
-		long left;
+		// The last hold goes straight to a local waiter when there is one: no pub/sub, no race.
+		ReleaseSignals.Waiter next = (hold.holdCount == 1) ? this.factory.signals().claimNext(this.channel) : null;
+		long[] reply;
 		try {
-			left = this.factory.release(this.key, hold.owner, hold.leaseMillis, this.factory.nextRequestId(), false);
+			reply = this.factory.release(this.key, hold.owner, hold.leaseMillis, this.factory.nextRequestId(), false,
+					(next != null) ? next.owner : null, (next != null) ? next.leaseMillis : 0);
 		}
 		catch (RuntimeException ex) {
-			// Give the hold up: nobody renews it any more and its lease ends it. Never a renewed orphan.
+			// Give the hold up: nobody renews it any more and its lease ends it. Never a renewed orphan. A claimed
+			// waiter tries again itself; should the hand-off have happened, its attempt adopts the lock.
 			this.factory.forget(this.key, hold);
+			if (next != null) {
+				next.retry();
+			}
 			throw ex;
+		}
+		long left = reply[0];
+		if (next != null) {
+			if (left == 0 && reply[1] > 0) {
+				next.handOver(reply[1]);
+			}
+			else {
+				next.retry();
+			}
 		}
 		if (left > 0) {
 			hold.holdCount = (int) left;

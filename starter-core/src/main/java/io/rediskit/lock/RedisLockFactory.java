@@ -201,11 +201,13 @@ public class RedisLockFactory implements AutoCloseable {
 
 	/**
 	 * Runs the acquire script.
+	 * @param reentry whether the owner already holds the lock
 	 * @return {@code [1, token, count]} or {@code [0, pttl]}
 	 */
-	List<Object> acquire(String key, String owner, long leaseMillis, String requestId) {
+	List<Object> acquire(String key, String owner, long leaseMillis, String requestId, boolean reentry) {
 		List<Object> reply = ACQUIRE.execute(this.connectionFactory, ReturnType.MULTI, 2, bytes(key),
-				bytes(key + ":fence"), bytes(owner), ascii(leaseMillis), bytes(requestId), FENCE_TTL_MILLIS);
+				bytes(key + ":fence"), bytes(owner), ascii(leaseMillis), bytes(requestId), FENCE_TTL_MILLIS,
+				reentry ? ONE : ZERO);
 		if (reply == null) {
 			throw new IllegalStateException("Redis returned no reply to the lock acquire script");
 		}
@@ -214,16 +216,23 @@ public class RedisLockFactory implements AutoCloseable {
 
 	/**
 	 * Runs the release script.
-	 * @return holds left, {@code -1} when not the owner, {@code -2} when there was nothing to undo
+	 * @param undo whether to undo only the acquisition {@code requestId}
+	 * @param nextOwner owner to hand the lock to if this was the last hold, or {@code null}
+	 * @param nextLeaseMillis the next owner's lease
+	 * @return {@code [holds left, fencing token of the next owner or 0]}; holds left is {@code -1} when not
+	 * the owner, {@code -2} when there was nothing to undo
 	 */
-	long release(String key, String owner, long leaseMillis, String requestId, boolean undo) {
+	long[] release(String key, String owner, long leaseMillis, String requestId, boolean undo,
+			@Nullable String nextOwner, long nextLeaseMillis) {
 		// An interrupted thread must still be able to release what it holds.
-		Long reply = uninterruptibly(() -> RELEASE.execute(this.connectionFactory, ReturnType.INTEGER, 1, bytes(key),
-				bytes(owner), ascii(leaseMillis), bytes(requestId), bytes(key + ":released"), undo ? ONE : ZERO));
+		List<Object> reply = uninterruptibly(() -> RELEASE.execute(this.connectionFactory, ReturnType.MULTI, 2,
+				bytes(key), bytes(key + ":fence"), bytes(owner), ascii(leaseMillis), bytes(requestId),
+				bytes(key + ":released"), undo ? ONE : ZERO, (nextOwner != null) ? bytes(nextOwner) : EMPTY,
+				ascii(nextLeaseMillis), bytes(nextRequestId()), FENCE_TTL_MILLIS));
 		if (reply == null) {
 			throw new IllegalStateException("Redis returned no reply to the lock release script");
 		}
-		return reply;
+		return new long[] { (Long) reply.get(0), (Long) reply.get(1) };
 	}
 
 	boolean renew(LockHold hold) {
@@ -288,6 +297,8 @@ public class RedisLockFactory implements AutoCloseable {
 	private static final byte[] ONE = { '1' };
 
 	private static final byte[] ZERO = { '0' };
+
+	private static final byte[] EMPTY = {};
 
 	static byte[] bytes(String value) {
 		return value.getBytes(StandardCharsets.UTF_8);

@@ -2,9 +2,13 @@ package io.rediskit.lock;
 
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.Message;
 import org.springframework.data.redis.connection.MessageListener;
@@ -13,12 +17,21 @@ import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 
 /**
- * Wakes waiters when a lock is released. A channel is subscribed while at least one local thread waits for
- * that lock and unsubscribed when the last one leaves, so subscriptions are bounded by the waiting threads.
- * Each message wakes one local waiter; waiters also wake on their own after a bounded time, so a lost
- * message costs latency, never progress.
+ * The threads of one factory that wait for locks, and how they are woken.
+ * <ul>
+ * <li>A lock's release channel is subscribed while at least one local thread waits for it and unsubscribed
+ * when the last one leaves, so subscriptions are bounded by the waiting threads. Each release message wakes
+ * one local waiter; waiters also wake on their own after a bounded time, so a lost message costs latency,
+ * never progress.</li>
+ * <li>When a local owner releases a lock that local threads wait for, it may hand the lock straight to the
+ * longest-waiting of them in its release script ({@link #claimNext(String)}): no pub/sub round trip and no
+ * race with other clients. At most {@value #MAX_LOCAL_HANDOFFS} hand-offs in a row, then the lock is
+ * released to everyone, so waiters in other JVMs get their turn.</li>
+ * </ul>
  */
 final class ReleaseSignals implements AutoCloseable {
+
+	static final int MAX_LOCAL_HANDOFFS = 8;
 
 	private final RedisMessageListenerContainer container;
 
@@ -30,17 +43,15 @@ final class ReleaseSignals implements AutoCloseable {
 	ReleaseSignals(RedisConnectionFactory connectionFactory) {
 		this.container = new RedisMessageListenerContainer();
 		this.container.setConnectionFactory(connectionFactory);
-		// The listener only releases a permit: run it on the driver's thread instead of a thread per message.
+		// The listener only unparks a thread: run it on the driver's thread instead of a thread per message.
 		this.container.setTaskExecutor(Runnable::run);
 		this.container.setBeanName("redis-kit-lock-signals");
 		this.container.afterPropertiesSet();
 		this.container.start();
 	}
 
-	/**
-	 * Starts listening for releases of a lock; close the returned subscription when done waiting.
-	 */
-	Subscription subscribe(String channelName) {
+	/** Registers the calling thread as a waiter for a lock; {@link #leave(Waiter)} when done waiting. */
+	Waiter join(String channelName, String owner, long leaseMillis) {
 		this.lock.lock();
 		try {
 			Channel channel = this.channels.get(channelName);
@@ -49,12 +60,61 @@ final class ReleaseSignals implements AutoCloseable {
 				this.container.addMessageListener(channel, channel.topic);
 				this.channels.put(channelName, channel);
 			}
-			channel.waiters++;
-			return new Subscription(channel);
+			channel.members++;
+			Waiter waiter = new Waiter(channel, owner, leaseMillis);
+			channel.queue.add(waiter);
+			return waiter;
 		}
 		finally {
 			this.lock.unlock();
 		}
+	}
+
+	void leave(Waiter waiter) {
+		Channel channel = waiter.channel;
+		channel.queue.remove(waiter);
+		this.lock.lock();
+		try {
+			channel.members--;
+			if (channel.members == 0) {
+				this.channels.remove(channel.topic.getTopic());
+				this.container.removeMessageListener(channel, channel.topic);
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Claims the longest-waiting local waiter of a lock for a hand-off, unless the lock was handed over locally
+	 * {@value #MAX_LOCAL_HANDOFFS} times in a row. The caller must resolve the claimed waiter with
+	 * {@link Waiter#handOver(long)} or {@link Waiter#retry()}.
+	 * @return the claimed waiter, or {@code null} for a release to everyone
+	 */
+	@Nullable Waiter claimNext(String channelName) {
+		Channel channel;
+		this.lock.lock();
+		try {
+			channel = this.channels.get(channelName);
+		}
+		finally {
+			this.lock.unlock();
+		}
+		if (channel == null) {
+			return null;
+		}
+		if (channel.handoffs.incrementAndGet() > MAX_LOCAL_HANDOFFS) {
+			channel.handoffs.set(0);
+			return null;
+		}
+		for (Waiter waiter : channel.queue) {
+			if (waiter.state.compareAndSet(Waiter.WAITING, Waiter.CLAIMED)) {
+				return waiter;
+			}
+		}
+		channel.handoffs.set(0);
+		return null;
 	}
 
 	/** @return how many channels are subscribed now, for tests of bounded state */
@@ -62,20 +122,6 @@ final class ReleaseSignals implements AutoCloseable {
 		this.lock.lock();
 		try {
 			return this.channels.size();
-		}
-		finally {
-			this.lock.unlock();
-		}
-	}
-
-	private void leave(Channel channel) {
-		this.lock.lock();
-		try {
-			channel.waiters--;
-			if (channel.waiters == 0) {
-				this.channels.remove(channel.topic.getTopic());
-				this.container.removeMessageListener(channel, channel.topic);
-			}
 		}
 		finally {
 			this.lock.unlock();
@@ -91,9 +137,12 @@ final class ReleaseSignals implements AutoCloseable {
 
 		final ChannelTopic topic;
 
-		final Semaphore releases = new Semaphore(0);
+		final Queue<Waiter> queue = new ConcurrentLinkedQueue<>();
 
-		int waiters;
+		final AtomicInteger handoffs = new AtomicInteger();
+
+		/** Waiters joined and not yet left; guarded by the signals' lock. */
+		int members;
 
 		Channel(String name) {
 			this.topic = new ChannelTopic(name);
@@ -101,36 +150,123 @@ final class ReleaseSignals implements AutoCloseable {
 
 		@Override
 		public void onMessage(Message message, byte[] pattern) {
-			this.releases.release();
+			for (Waiter waiter : this.queue) {
+				if (waiter.state.get() == Waiter.WAITING && !waiter.signalled) {
+					waiter.signal();
+					return;
+				}
+			}
 		}
 
 	}
 
-	/** One waiter's interest in one lock. */
-	final class Subscription implements AutoCloseable {
+	/**
+	 * One thread waiting for one lock. {@code WAITING}: it retries on a signal or after its sleep.
+	 * {@code CLAIMED}: a releaser is handing the lock to it and will resolve the claim. {@code GONE}: it left.
+	 */
+	static final class Waiter {
 
-		private final Channel channel;
+		static final int WAITING = 0;
 
-		private boolean closed;
+		static final int CLAIMED = 1;
 
-		private Subscription(Channel channel) {
+		static final int GONE = 2;
+
+		final Channel channel;
+
+		final String owner;
+
+		/** The lease the waiter asked for, which a hand-off gives it. */
+		final long leaseMillis;
+
+		final Thread thread = Thread.currentThread();
+
+		final AtomicInteger state = new AtomicInteger(WAITING);
+
+		volatile boolean signalled;
+
+		private volatile boolean resolved;
+
+		private volatile long handedToken;
+
+		private Waiter(Channel channel, String owner, long leaseMillis) {
 			this.channel = channel;
+			this.owner = owner;
+			this.leaseMillis = leaseMillis;
+		}
+
+		void signal() {
+			this.signalled = true;
+			LockSupport.unpark(this.thread);
 		}
 
 		/**
-		 * Waits for a release message or the timeout.
-		 * @return whether a release was signalled
+		 * Sleeps until signalled, claimed, interrupted or the time is up.
+		 * @return whether the thread was interrupted (the flag is cleared)
 		 */
-		boolean await(long timeoutNanos) throws InterruptedException {
-			return this.channel.releases.tryAcquire(timeoutNanos, TimeUnit.NANOSECONDS);
+		boolean park(long nanos) {
+			long deadline = System.nanoTime() + nanos;
+			while (!this.signalled && this.state.get() == WAITING) {
+				long left = deadline - System.nanoTime();
+				if (left <= 0) {
+					break;
+				}
+				LockSupport.parkNanos(this, left);
+				if (Thread.interrupted()) {
+					return true;
+				}
+			}
+			this.signalled = false;
+			return false;
 		}
 
-		@Override
-		public void close() {
-			if (!this.closed) {
-				this.closed = true;
-				leave(this.channel);
+		boolean isClaimed() {
+			return this.state.get() == CLAIMED;
+		}
+
+		/** @return true if the waiter left; false if it was claimed and must take its resolution */
+		boolean withdraw() {
+			return this.state.compareAndSet(WAITING, GONE) || this.state.get() == GONE;
+		}
+
+		/**
+		 * Waits for the releaser that claimed this waiter; short, since the releaser only runs its script.
+		 * @return the fencing token handed over, or 0 when the waiter must try again itself
+		 */
+		long awaitResolution() {
+			boolean interrupted = false;
+			while (!this.resolved) {
+				LockSupport.park(this);
+				if (Thread.interrupted()) {
+					interrupted = true;
+				}
 			}
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+			return this.handedToken;
+		}
+
+		/** After a claim that handed nothing over: wait again. */
+		void rearm() {
+			this.resolved = false;
+			this.state.set(WAITING);
+		}
+
+		/** The release script made this waiter's owner the holder. */
+		void handOver(long fencingToken) {
+			this.handedToken = fencingToken;
+			this.resolved = true;
+			LockSupport.unpark(this.thread);
+		}
+
+		/**
+		 * Nothing was handed over, or the outcome is unknown: the waiter tries again itself; should the hand-off
+		 * have taken effect after all, its attempt adopts the lock as one hold.
+		 */
+		void retry() {
+			this.resolved = true;
+			LockSupport.unpark(this.thread);
 		}
 
 	}

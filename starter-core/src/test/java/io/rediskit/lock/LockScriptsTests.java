@@ -66,10 +66,43 @@ class LockScriptsTests {
 
 	@Test
 	void replayedAcquireChangesNothing() {
-		acquire("a", 10_000, "r1");
-		List<Object> replay = acquire("a", 10_000, "r1");
+		acquire("a", 10_000, "r1", false);
+		List<Object> replay = acquire("a", 10_000, "r1", false);
 		assertThat(replay.get(2)).isEqualTo(1L);
 		assertThat(this.server.command("HGET", "L", "c")).isEqualTo("1");
+		acquire("a", 10_000, "r2", true);
+		assertThat(acquire("a", 10_000, "r2", true).get(2)).as("replayed re-entry").isEqualTo(2L);
+		assertThat(this.server.command("HGET", "L", "c")).isEqualTo("2");
+	}
+
+	@Test
+	void aFirstAcquisitionThatFindsItsOwnOwnerAdoptsOneHold() {
+		acquire("a", 10_000, "r1", false);
+		acquire("a", 10_000, "r2", true);
+		List<Object> adopted = acquire("a", 20_000, "r3", false);
+		assertThat(adopted.get(2)).isEqualTo(1L);
+		assertThat(this.server.command("HGET", "L", "c")).isEqualTo("1");
+		assertThat((Long) this.server.command("PTTL", "L")).isGreaterThan(10_000L);
+	}
+
+	@Test
+	void theLastReleaseHandsTheLockToTheNextOwnerWithANewToken() {
+		long first = (Long) acquire("a", 10_000, "r1").get(1);
+		acquire("a", 10_000, "r2");
+		assertThat(release("a", "x1", false, "b")).as("not the last hold: nothing handed").containsExactly(1L, 0L);
+		List<Long> handed = release("a", "x2", false, "b");
+		assertThat(handed.get(0)).isZero();
+		assertThat(handed.get(1)).isGreaterThan(first);
+		assertThat(this.server.command("HGET", "L", "o")).isEqualTo("b");
+		assertThat(this.server.command("HGET", "L", "c")).isEqualTo("1");
+		assertThat(this.server.command("HGET", "L", "f")).isEqualTo(Long.toString(handed.get(1)));
+		assertThat(this.server.command("GET", "L:fence")).isEqualTo(Long.toString(handed.get(1)));
+		assertThat((Long) this.server.command("PTTL", "L")).isBetween(1L, 5_000L);
+		assertThat(release("a", "x3", false, "c")).as("the old owner has nothing left").containsExactly(-1L, 0L);
+		// The new owner's own attempt, racing the hand-off, adopts it without a second hold.
+		assertThat(acquire("b", 5_000, "r3", false)).containsExactly(1L, handed.get(1), 1L);
+		assertThat(release("b", "x4", false)).isZero();
+		assertThat(this.server.command("EXISTS", "L")).isEqualTo(0L);
 	}
 
 	@Test
@@ -165,14 +198,25 @@ class LockScriptsTests {
 		return Long.parseLong(time.get(0)) * 1_000_000 + Long.parseLong(time.get(1));
 	}
 
-	private static List<Object> acquire(String owner, long leaseMillis, String requestId) {
+	/** A first acquisition, or a re-entry when the owner already holds the lock. */
+	private List<Object> acquire(String owner, long leaseMillis, String requestId) {
+		boolean reentry = owner.equals(this.server.command("HGET", "L", "o"));
+		return acquire(owner, leaseMillis, requestId, reentry);
+	}
+
+	private static List<Object> acquire(String owner, long leaseMillis, String requestId, boolean reentry) {
 		return RedisLockFactory.ACQUIRE.execute(connections, ReturnType.MULTI, 2, b("L"), b("L:fence"), b(owner),
-				b(Long.toString(leaseMillis)), b(requestId), b("86400000"));
+				b(Long.toString(leaseMillis)), b(requestId), b("86400000"), b(reentry ? "1" : "0"));
 	}
 
 	private static long release(String owner, String requestId, boolean undo) {
-		return RedisLockFactory.RELEASE.execute(connections, ReturnType.INTEGER, 1, b("L"), b(owner), b("10000"),
-				b(requestId), b("L:released"), b(undo ? "1" : "0"));
+		return release(owner, requestId, undo, "").get(0);
+	}
+
+	private static List<Long> release(String owner, String requestId, boolean undo, String nextOwner) {
+		return RedisLockFactory.RELEASE.execute(connections, ReturnType.MULTI, 2, b("L"), b("L:fence"), b(owner),
+				b("10000"), b(requestId), b("L:released"), b(undo ? "1" : "0"), b(nextOwner), b("5000"), b("h1"),
+				b("86400000"));
 	}
 
 	private static long renew(String owner, long leaseMillis) {

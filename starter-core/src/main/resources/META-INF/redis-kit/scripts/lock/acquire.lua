@@ -1,7 +1,8 @@
 -- Acquires a lock, or re-enters it when the same owner already holds it.
 -- KEYS[1] lock hash {o = owner, c = hold count, f = fencing token, r = last request id}
 -- KEYS[2] last fencing token handed out for this name
--- ARGV[1] owner, ARGV[2] lease in ms, ARGV[3] request id, ARGV[4] ttl of the fencing key in ms
+-- ARGV[1] owner, ARGV[2] lease in ms, ARGV[3] request id, ARGV[4] ttl of the fencing key in ms,
+-- ARGV[5] '1' when the caller already holds the lock (re-entry), '0' for a first acquisition
 -- Returns {1, fencing token, hold count} when the owner holds the lock,
 --         {0, ms until the current lease ends} when another owner holds it.
 -- A replay of the same request id (a client retry after a lost reply) changes nothing.
@@ -22,7 +23,12 @@ if not owner then
 end
 if owner == ARGV[1] then
   local count
-  if redis.call('HGET', KEYS[1], 'r') == ARGV[3] then
+  if ARGV[5] ~= '1' then
+    -- A first acquisition that finds its own owner: the lock was handed to it by a release, or an attempt
+    -- whose reply was lost took it. It is one hold, whatever the count said.
+    count = 1
+    redis.call('HSET', KEYS[1], 'c', '1', 'r', ARGV[3])
+  elseif redis.call('HGET', KEYS[1], 'r') == ARGV[3] then
     count = tonumber(redis.call('HGET', KEYS[1], 'c'))
   else
     count = redis.call('HINCRBY', KEYS[1], 'c', 1)
