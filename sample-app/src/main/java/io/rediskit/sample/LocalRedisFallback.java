@@ -1,0 +1,67 @@
+package io.rediskit.sample;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.util.Map;
+
+import io.rediskit.testsupport.RedisServerProcess;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.event.ApplicationEnvironmentPreparedEvent;
+import org.springframework.context.ApplicationListener;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.MapPropertySource;
+
+/**
+ * Lets the sample start on a machine with only a JDK: when no Redis is configured
+ * ({@code spring.data.redis.host}, {@code .port}, {@code .url}, {@code .cluster.nodes} and
+ * {@code .sentinel.nodes} all unset) and nothing answers on localhost:6379, it starts a local
+ * {@code redis-server} (from the {@code PATH}, else the binary inside the embedded-redis jar) on a free port,
+ * points the application at it and stops it when the JVM exits. Applications of your own configure Redis
+ * with {@code spring.data.redis.*} instead.
+ */
+class LocalRedisFallback implements ApplicationListener<ApplicationEnvironmentPreparedEvent> {
+
+	private static final Log logger = LogFactory.getLog(LocalRedisFallback.class);
+
+	private static final String[] CONNECTION_PROPERTIES = { "spring.data.redis.host", "spring.data.redis.port",
+			"spring.data.redis.url", "spring.data.redis.cluster.nodes", "spring.data.redis.sentinel.nodes" };
+
+	private @Nullable RedisServerProcess server;
+
+	@Override
+	public void onApplicationEvent(ApplicationEnvironmentPreparedEvent event) {
+		ConfigurableEnvironment environment = event.getEnvironment();
+		for (String property : CONNECTION_PROPERTIES) {
+			if (environment.containsProperty(property)) {
+				return;
+			}
+		}
+		if (answers("localhost", 6379)) {
+			logger.info("Using the Redis server on localhost:6379");
+			return;
+		}
+		RedisServerProcess started = RedisServerProcess.start();
+		this.server = started;
+		Runtime.getRuntime().addShutdownHook(new Thread(started::close, "redis-kit-sample-redis-stop"));
+		environment.getPropertySources()
+			.addFirst(new MapPropertySource("localRedisFallback",
+					Map.of("spring.data.redis.host", started.host(), "spring.data.redis.port", started.port())));
+		logger.info("No Redis configured and none on localhost:6379: started " + started + " from "
+				+ started.binary().path() + " (" + started.binary().source() + "); it stops with this application");
+	}
+
+	private static boolean answers(String host, int port) {
+		try (Socket socket = new Socket()) {
+			socket.connect(new InetSocketAddress(host, port), 300);
+			return true;
+		}
+		catch (IOException ex) {
+			return false;
+		}
+	}
+
+}

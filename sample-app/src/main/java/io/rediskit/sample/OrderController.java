@@ -1,0 +1,32 @@
+package io.rediskit.sample;
+
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * {@code POST /orders/{id}/pay} and {@code POST /orders/{id}/pay-programmatic}: 200 with the outcome, or 409
+ * with a problem detail while another request pays the same order.
+ */
+@RestController
+@RequestMapping("/orders")
+public class OrderController {
+
+	private final PaymentService payments;
+
+	OrderController(PaymentService payments) {
+		this.payments = payments;
+	}
+
+	@PostMapping("/{id}/pay")
+	PaymentOutcome pay(@PathVariable String id) {
+		return this.payments.pay(id);
+	}
+
+	@PostMapping("/{id}/pay-programmatic")
+	PaymentOutcome payProgrammatically(@PathVariable String id) {
+		return this.payments.payProgrammatically(id);
+	}
+
+}

@@ -1,0 +1,19 @@
+package io.rediskit.sample;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+
+/**
+ * The redis-kit sample. Run it with {@code ./mvnw -pl sample-app -am spring-boot:run}; with no Redis
+ * configured and none on localhost:6379 it starts a local redis-server of its own.
+ */
+@SpringBootApplication
+public class SampleApplication {
+
+	public static void main(String[] args) {
+		SpringApplication application = new SpringApplication(SampleApplication.class);
+		application.addListeners(new LocalRedisFallback());
+		application.run(args);
+	}
+
+}
