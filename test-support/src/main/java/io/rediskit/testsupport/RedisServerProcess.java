@@ -29,6 +29,9 @@ public final class RedisServerProcess implements AutoCloseable {
 
 	private static final Duration START_TIMEOUT = Duration.ofSeconds(15);
 
+	private static final String KILL = Files.isExecutable(Path.of("/bin/kill")) ? "/bin/kill"
+			: Files.isExecutable(Path.of("/usr/bin/kill")) ? "/usr/bin/kill" : "kill";
+
 	private final RedisServerBinary binary;
 
 	private final List<String> extraArguments;
@@ -253,7 +256,7 @@ public final class RedisServerProcess implements AutoCloseable {
 	private void signal(String signal) {
 		Process current = requireProcess();
 		try {
-			Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(current.pid())).start();
+			Process kill = new ProcessBuilder(KILL, "-" + signal, Long.toString(current.pid())).start();
 			if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
 				throw new IllegalStateException("kill -" + signal + " " + current.pid() + " failed");
 			}
