@@ -33,7 +33,7 @@ public class RedisKitProperties implements Validator {
 		String prefix = ((RedisKitProperties) target).getKeyPrefix();
 		if (prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
 			errors.rejectValue("keyPrefix", "braces",
-					"must not contain '{' or '}': they would move keys to other hash slots");
+					"redis-kit.key-prefix must not contain '{' or '}': they would move keys to other hash slots");
 		}
 	}
 

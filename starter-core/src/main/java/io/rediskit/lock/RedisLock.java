@@ -326,10 +326,11 @@ public final class RedisLock implements Lock {
 					return late;
 				}
 				if (waiter == null) {
-					// Join the waiters, then try again at once: a release between the attempt and the
-					// subscription would otherwise go unnoticed until the next poll.
 					waiter = this.factory.signals().join(this.channel, owner, leaseMillis);
-					continue;
+					if (waiter.subscribed) {
+						// A release between the attempt and the subscription woke nobody: try again at once.
+						continue;
+					}
 				}
 				long ttlMillis = (Long) reply.get(1);
 				long sleep = Math.min(remaining, maxPollNanos);

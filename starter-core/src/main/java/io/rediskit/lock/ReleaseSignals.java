@@ -55,13 +55,14 @@ final class ReleaseSignals implements AutoCloseable {
 		this.lock.lock();
 		try {
 			Channel channel = this.channels.get(channelName);
-			if (channel == null) {
+			boolean subscribed = channel == null;
+			if (subscribed) {
 				channel = new Channel(channelName);
 				this.container.addMessageListener(channel, channel.topic);
 				this.channels.put(channelName, channel);
 			}
 			channel.members++;
-			Waiter waiter = new Waiter(channel, owner, leaseMillis);
+			Waiter waiter = new Waiter(channel, owner, leaseMillis, subscribed);
 			channel.queue.add(waiter);
 			return waiter;
 		}
@@ -179,6 +180,12 @@ final class ReleaseSignals implements AutoCloseable {
 		/** The lease the waiter asked for, which a hand-off gives it. */
 		final long leaseMillis;
 
+		/**
+		 * Whether joining subscribed the channel: a release just before could not have woken anyone, so the
+		 * waiter tries again at once. Otherwise earlier waiters were already listening and one of them moves on.
+		 */
+		final boolean subscribed;
+
 		final Thread thread = Thread.currentThread();
 
 		final AtomicInteger state = new AtomicInteger(WAITING);
@@ -189,10 +196,11 @@ final class ReleaseSignals implements AutoCloseable {
 
 		private volatile long handedToken;
 
-		private Waiter(Channel channel, String owner, long leaseMillis) {
+		private Waiter(Channel channel, String owner, long leaseMillis, boolean subscribed) {
 			this.channel = channel;
 			this.owner = owner;
 			this.leaseMillis = leaseMillis;
+			this.subscribed = subscribed;
 		}
 
 		void signal() {

@@ -38,11 +38,11 @@ class LockConcurrencyTests {
 
 	private static final int THREADS = 64;
 
-	private static final int ITERATIONS_PER_THREAD = 250;
+	private static final int ITERATIONS_PER_THREAD = 200;
 
 	private static final int WORKER_THREADS = 16;
 
-	private static final int WORKER_ITERATIONS = 600;
+	private static final int WORKER_ITERATIONS = 500;
 
 	@RegisterExtension
 	static final RedisServerExtension redis = RedisServerExtension.standalone();

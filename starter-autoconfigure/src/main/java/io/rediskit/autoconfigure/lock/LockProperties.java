@@ -96,20 +96,24 @@ public class LockProperties implements Validator {
 	@Override
 	public void validate(Object target, Errors errors) {
 		LockProperties properties = (LockProperties) target;
-		requireAtLeastOneMilli(errors, "watchdogTimeout", properties.getWatchdogTimeout());
-		requireAtLeastOneMilli(errors, "maxPollInterval", properties.getMaxPollInterval());
+		requireAtLeastOneMilli(errors, "watchdogTimeout", "watchdog-timeout", properties.getWatchdogTimeout());
+		requireAtLeastOneMilli(errors, "maxPollInterval", "max-poll-interval", properties.getMaxPollInterval());
 		if (properties.getDefaultLeaseTime() != null) {
-			requireAtLeastOneMilli(errors, "defaultLeaseTime", properties.getDefaultLeaseTime());
+			requireAtLeastOneMilli(errors, "defaultLeaseTime", "default-lease-time", properties.getDefaultLeaseTime());
 		}
 		if (properties.getDefaultWaitTime().isNegative()) {
-			errors.rejectValue("defaultWaitTime", "negative", "must be zero (a single attempt) or positive, such as 10s");
+			errors.rejectValue("defaultWaitTime", "negative",
+					PREFIX + "default-wait-time must be zero (a single attempt) or positive, such as 10s");
 		}
 	}
 
-	private static void requireAtLeastOneMilli(Errors errors, String field, Duration value) {
+	// The message names the property itself: the failure report shows the Java field name for YAML sources.
+	private static void requireAtLeastOneMilli(Errors errors, String field, String property, Duration value) {
 		if (value.isNegative() || value.toMillis() < 1) {
-			errors.rejectValue(field, "positive", "must be positive (at least 1ms), such as 30s");
+			errors.rejectValue(field, "positive", PREFIX + property + " must be positive (at least 1ms), such as 30s");
 		}
 	}
+
+	private static final String PREFIX = "redis-kit.lock.";
 
 }

@@ -176,6 +176,13 @@ class LockAutoConfigurationTests {
 	}
 
 	@Test
+	void invalidYamlFailsStartupNamingTheProperty(CapturedOutput output) {
+		assertStartupFails(output, "spring.config.name=invalid-watchdog", "redis-kit.lock.watchdog-timeout",
+				"must be positive");
+		assertThat(output).contains("invalid-watchdog.yml");
+	}
+
+	@Test
 	void zeroLeaseTimeFailsStartupNamingTheProperty(CapturedOutput output) {
 		assertStartupFails(output, "redis-kit.lock.default-lease-time=0s", "redis-kit.lock.default-lease-time",
 				"must be positive");
