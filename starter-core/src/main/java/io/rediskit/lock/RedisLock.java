@@ -275,71 +275,56 @@ public final class RedisLock implements Lock {
 			throw new InterruptedException("Interrupted before acquiring lock '" + this.name + "'");
 		}
 		Duration effectiveLease = (leaseTime != null) ? leaseTime : this.factory.getSettings().defaultLeaseTime();
-		boolean watchdog = effectiveLease == null;
-		long leaseMillis = watchdog ? this.factory.getSettings().watchdogTimeout().toMillis() : effectiveLease.toMillis();
-		long maxPollNanos = this.factory.getSettings().maxPollInterval().toNanos();
+		Request request = new Request(owner, started,
+				(effectiveLease != null) ? effectiveLease.toMillis() : this.factory.getSettings().watchdogTimeout().toMillis(),
+				effectiveLease == null, interruptible);
 		LockHold current = this.factory.hold(this.key, owner);
 		boolean reentry = current != null && !current.lost;
+		long maxPollNanos = this.factory.getSettings().maxPollInterval().toNanos();
 		// An uninterruptible wait remembers the interrupt and restores it at the end.
 		boolean interruptedMeanwhile = !interruptible && Thread.interrupted();
 		ReleaseSignals.Waiter waiter = null;
+		// Local threads already wait: queue behind them rather than race them, and be handed the lock in turn.
+		boolean attempt = !(waitNanos != 0 && !reentry && this.factory.signals().hasWaiters(this.channel));
+		if (!attempt) {
+			waiter = this.factory.signals().join(this.channel, owner, request.leaseMillis);
+		}
+		long ttlMillis = -1;
 		try {
 			while (true) {
-				String requestId = this.factory.nextRequestId();
-				List<Object> reply;
-				try {
-					reply = this.factory.acquire(this.key, owner, leaseMillis, requestId, reentry);
-				}
-				catch (RuntimeException ex) {
-					LockHold handed = settle(waiter, owner, leaseMillis, watchdog);
-					if (handed != null) {
+				if (attempt) {
+					Attempt result = attempt(request, reentry, waiter);
+					if (result.hold != null) {
 						report(AcquireResult.ACQUIRED, started);
-						return handed;
+						return result.hold;
 					}
-					undo(owner, leaseMillis, requestId, ex);
-					if (Thread.interrupted()) {
-						if (interruptible) {
-							report(AcquireResult.INTERRUPTED, started);
-							InterruptedException interrupted = new InterruptedException(
-									"Interrupted while acquiring lock '" + this.name + "'");
-							interrupted.initCause(ex);
-							throw interrupted;
-						}
+					if (result.interrupted) {
 						interruptedMeanwhile = true;
 						continue;
 					}
-					report(AcquireResult.ERROR, started);
-					throw ex;
+					ttlMillis = result.ttlMillis;
 				}
-				if (((Long) reply.get(0)) == 1L) {
-					// A claim racing this attempt handed over the same hold: settle it, then keep this result.
-					settle(waiter, owner, leaseMillis, watchdog);
-					LockHold hold = held(owner, (Long) reply.get(1), ((Long) reply.get(2)).intValue(), leaseMillis,
-							watchdog);
-					report(AcquireResult.ACQUIRED, started);
-					return hold;
-				}
+				attempt = true;
 				long remaining = (waitNanos < 0) ? Long.MAX_VALUE : waitNanos - (System.nanoTime() - started);
 				if (remaining <= 0) {
-					LockHold late = settle(waiter, owner, leaseMillis, watchdog);
+					LockHold late = settle(waiter, request);
 					report((late != null) ? AcquireResult.ACQUIRED : AcquireResult.TIMEOUT, started);
 					return late;
 				}
 				if (waiter == null) {
-					waiter = this.factory.signals().join(this.channel, owner, leaseMillis);
+					waiter = this.factory.signals().join(this.channel, owner, request.leaseMillis);
 					if (waiter.subscribed) {
 						// A release between the attempt and the subscription woke nobody: try again at once.
 						continue;
 					}
 				}
-				long ttlMillis = (Long) reply.get(1);
 				long sleep = Math.min(remaining, maxPollNanos);
 				if (ttlMillis > 0) {
 					sleep = Math.min(sleep, TimeUnit.MILLISECONDS.toNanos(ttlMillis));
 				}
 				if (waiter.park(sleep)) {
 					if (interruptible) {
-						LockHold handed = settle(waiter, owner, leaseMillis, watchdog);
+						LockHold handed = settle(waiter, request);
 						if (handed != null) {
 							// Handed over as the interrupt came: the lock is held, the interrupt stays pending.
 							Thread.currentThread().interrupt();
@@ -354,9 +339,8 @@ public final class RedisLock implements Lock {
 				if (waiter.isClaimed()) {
 					long token = waiter.awaitResolution();
 					if (token > 0) {
-						LockHold hold = held(owner, token, 1, leaseMillis, watchdog);
 						report(AcquireResult.ACQUIRED, started);
-						return hold;
+						return held(request, token, 1);
 					}
 					waiter.rearm();
 				}
@@ -373,22 +357,59 @@ public final class RedisLock implements Lock {
 	}
 
 	/**
+	 * One run of the acquire script. If it fails with its outcome unknown it is undone, unless a releaser
+	 * handed the lock to this waiter meanwhile.
+	 */
+	private Attempt attempt(Request request, boolean reentry, ReleaseSignals.@Nullable Waiter waiter)
+			throws InterruptedException {
+		String requestId = this.factory.nextRequestId();
+		List<Object> reply;
+		try {
+			reply = this.factory.acquire(this.key, request.owner, request.leaseMillis, requestId, reentry);
+		}
+		catch (RuntimeException ex) {
+			LockHold handed = settle(waiter, request);
+			if (handed != null) {
+				return new Attempt(handed, 0, false);
+			}
+			undo(request, requestId, ex);
+			if (Thread.interrupted()) {
+				if (request.interruptible) {
+					report(AcquireResult.INTERRUPTED, request.startedNanos);
+					InterruptedException interrupted = new InterruptedException(
+							"Interrupted while acquiring lock '" + this.name + "'");
+					interrupted.initCause(ex);
+					throw interrupted;
+				}
+				return new Attempt(null, 0, true);
+			}
+			report(AcquireResult.ERROR, request.startedNanos);
+			throw ex;
+		}
+		if (((Long) reply.get(0)) == 1L) {
+			// A claim racing this attempt handed over the same hold: settle it, then keep this result.
+			settle(waiter, request);
+			return new Attempt(held(request, (Long) reply.get(1), ((Long) reply.get(2)).intValue()), 0, false);
+		}
+		return new Attempt(null, (Long) reply.get(1), false);
+	}
+
+	/**
 	 * Leaves the wait; a waiter a releaser has already claimed takes what it is handed.
 	 * @return the hold handed over, or {@code null}
 	 */
-	private @Nullable LockHold settle(ReleaseSignals.@Nullable Waiter waiter, String owner, long leaseMillis,
-			boolean watchdog) {
+	private @Nullable LockHold settle(ReleaseSignals.@Nullable Waiter waiter, Request request) {
 		if (waiter == null || waiter.withdraw()) {
 			return null;
 		}
 		long token = waiter.awaitResolution();
-		return (token > 0) ? held(owner, token, 1, leaseMillis, watchdog) : null;
+		return (token > 0) ? held(request, token, 1) : null;
 	}
 
-	private void undo(String owner, long leaseMillis, String requestId, RuntimeException failure) {
+	private void undo(Request request, String requestId, RuntimeException failure) {
 		// The outcome of the failed attempt is unknown: undo it should it have taken effect.
 		try {
-			this.factory.release(this.key, owner, leaseMillis, requestId, true, null, 0);
+			this.factory.release(this.key, request.owner, request.leaseMillis, requestId, true, null, 0);
 		}
 		catch (RuntimeException ex) {
 			failure.addSuppressed(ex);
@@ -396,11 +417,11 @@ public final class RedisLock implements Lock {
 		}
 	}
 
-	private LockHold held(String owner, long token, int count, long leaseMillis, boolean watchdog) {
-		LockHold hold = this.factory.hold(this.key, owner);
+	private LockHold held(Request request, long token, int count) {
+		LockHold hold = this.factory.hold(this.key, request.owner);
 		if (count == 1 || hold == null || hold.lost) {
-			hold = new LockHold(this, owner, token, leaseMillis, watchdog, Instant.now(this.factory.clock()),
-					System.nanoTime());
+			hold = new LockHold(this, request.owner, token, request.leaseMillis, request.watchdog,
+					Instant.now(this.factory.clock()), System.nanoTime());
 			this.factory.register(this.key, hold);
 		}
 		else {
@@ -485,6 +506,15 @@ public final class RedisLock implements Lock {
 
 	private void report(AcquireResult result, long startedNanos) {
 		this.factory.listener().onAcquire(this.group, result, Duration.ofNanos(System.nanoTime() - startedNanos));
+	}
+
+	/** What one acquisition asks for. */
+	private record Request(String owner, long startedNanos, long leaseMillis, boolean watchdog,
+			boolean interruptible) {
+	}
+
+	/** The outcome of one attempt: a hold, or the current owner's remaining lease, or an interrupt to retry. */
+	private record Attempt(@Nullable LockHold hold, long ttlMillis, boolean interrupted) {
 	}
 
 	/**

@@ -118,6 +118,19 @@ final class ReleaseSignals implements AutoCloseable {
 		return null;
 	}
 
+	/** @return whether local threads wait for the lock now */
+	boolean hasWaiters(String channelName) {
+		Channel channel;
+		this.lock.lock();
+		try {
+			channel = this.channels.get(channelName);
+		}
+		finally {
+			this.lock.unlock();
+		}
+		return channel != null && !channel.queue.isEmpty();
+	}
+
 	/** @return how many channels are subscribed now, for tests of bounded state */
 	int subscribedChannels() {
 		this.lock.lock();
