@@ -39,7 +39,13 @@ final class LockWatchdog implements AutoCloseable {
 	private void renewAll() {
 		for (LockHold hold : this.holds) {
 			if (hold.watchdog && !hold.lost && !hold.releasing) {
-				renew(hold);
+				// An escaping exception would cancel the periodic task: every other lease would then run out.
+				try {
+					renew(hold);
+				}
+				catch (Throwable ex) {
+					logger.error("Renewal of lock '" + hold.lock.getName() + "' failed unexpectedly", ex);
+				}
 			}
 		}
 	}

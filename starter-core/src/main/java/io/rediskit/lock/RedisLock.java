@@ -274,12 +274,19 @@ public final class RedisLock implements Lock {
 			report(AcquireResult.INTERRUPTED, started);
 			throw new InterruptedException("Interrupted before acquiring lock '" + this.name + "'");
 		}
-		Duration effectiveLease = (leaseTime != null) ? leaseTime : this.factory.getSettings().defaultLeaseTime();
-		Request request = new Request(owner, started,
-				(effectiveLease != null) ? effectiveLease.toMillis() : this.factory.getSettings().watchdogTimeout().toMillis(),
-				effectiveLease == null, interruptible);
 		LockHold current = this.factory.hold(this.key, owner);
 		boolean reentry = current != null && !current.lost;
+		Request request;
+		if (reentry) {
+			// A re-entry keeps the lease the lock was taken with: a shorter one would cut the outer hold short.
+			request = new Request(owner, started, current.leaseMillis, current.watchdog, interruptible);
+		}
+		else {
+			Duration lease = (leaseTime != null) ? leaseTime : this.factory.getSettings().defaultLeaseTime();
+			request = new Request(owner, started,
+					(lease != null) ? lease.toMillis() : this.factory.getSettings().watchdogTimeout().toMillis(),
+					lease == null, interruptible);
+		}
 		long maxPollNanos = this.factory.getSettings().maxPollInterval().toNanos();
 		// An uninterruptible wait remembers the interrupt and restores it at the end.
 		boolean interruptedMeanwhile = !interruptible && Thread.interrupted();
@@ -288,6 +295,8 @@ public final class RedisLock implements Lock {
 		boolean attempt = !(waitNanos != 0 && !reentry && this.factory.signals().hasWaiters(this.channel));
 		if (!attempt) {
 			waiter = this.factory.signals().join(this.channel, owner, request.leaseMillis);
+			// The others left meanwhile and this thread subscribed anew: nobody else will notice a release.
+			attempt = waiter.subscribed;
 		}
 		long ttlMillis = -1;
 		try {
@@ -300,7 +309,16 @@ public final class RedisLock implements Lock {
 					}
 					if (result.interrupted) {
 						interruptedMeanwhile = true;
+						if (waiter != null) {
+							waiter.rejoin();
+						}
 						continue;
+					}
+					if (reentry) {
+						// The owner thought it held the lock, but another owner has it: the hold was lost.
+						this.factory.markLost(current);
+						report(AcquireResult.ERROR, started);
+						throw new LockLeaseLostException(this.name, current.fencingToken);
 					}
 					ttlMillis = result.ttlMillis;
 				}
@@ -343,6 +361,13 @@ public final class RedisLock implements Lock {
 						return held(request, token, 1);
 					}
 					waiter.rearm();
+					if (Thread.interrupted()) {
+						if (interruptible) {
+							report(AcquireResult.INTERRUPTED, started);
+							throw new InterruptedException("Interrupted while waiting for lock '" + this.name + "'");
+						}
+						interruptedMeanwhile = true;
+					}
 				}
 			}
 		}
@@ -409,7 +434,7 @@ public final class RedisLock implements Lock {
 	private void undo(Request request, String requestId, RuntimeException failure) {
 		// The outcome of the failed attempt is unknown: undo it should it have taken effect.
 		try {
-			this.factory.release(this.key, request.owner, request.leaseMillis, requestId, true, null, 0);
+			this.factory.release(this.key, request.owner, request.leaseMillis, requestId, true, false, null, 0);
 		}
 		catch (RuntimeException ex) {
 			failure.addSuppressed(ex);
@@ -417,6 +442,10 @@ public final class RedisLock implements Lock {
 		}
 	}
 
+	/**
+	 * Records a successful acquisition. Hold counts are the client's: the stored count only backs replays
+	 * and re-entries up, since a re-entry whose reply was lost may have raised it.
+	 */
 	private LockHold held(Request request, long token, int count) {
 		LockHold hold = this.factory.hold(this.key, request.owner);
 		if (count == 1 || hold == null || hold.lost) {
@@ -426,8 +455,8 @@ public final class RedisLock implements Lock {
 		}
 		else {
 			hold.extendedNanos = System.nanoTime();
+			hold.holdCount++;
 		}
-		hold.holdCount = count;
 		return hold;
 	}
 
@@ -437,33 +466,36 @@ public final class RedisLock implements Lock {
 			return;
 		}
 		hold.releasing = true;
+		boolean lastHold = hold.holdCount == 1;
 		// The last hold goes straight to a local waiter when there is one: no pub/sub, no race.
-		ReleaseSignals.Waiter next = (hold.holdCount == 1) ? this.factory.signals().claimNext(this.channel) : null;
-		long[] reply;
+		ReleaseSignals.Waiter next = lastHold ? this.factory.signals().claimNext(this.channel) : null;
+		long handedToken = 0;
+		long left;
 		try {
-			reply = this.factory.release(this.key, hold.owner, hold.leaseMillis, this.factory.nextRequestId(), false,
-					(next != null) ? next.owner : null, (next != null) ? next.leaseMillis : 0);
+			long[] reply = this.factory.release(this.key, hold.owner, hold.leaseMillis, this.factory.nextRequestId(),
+					false, lastHold, (next != null) ? next.owner : null, (next != null) ? next.leaseMillis : 0);
+			left = reply[0];
+			handedToken = (left == 0) ? reply[1] : 0;
 		}
 		catch (RuntimeException ex) {
-			// Give the hold up: nobody renews it any more and its lease ends it. Never a renewed orphan. A claimed
-			// waiter tries again itself; should the hand-off have happened, its attempt adopts the lock.
+			// Give the hold up: nobody renews it any more and its lease ends it. Never a renewed orphan.
 			this.factory.forget(this.key, hold);
-			if (next != null) {
-				next.retry();
-			}
 			throw ex;
 		}
-		long left = reply[0];
-		if (next != null) {
-			if (left == 0 && reply[1] > 0) {
-				next.handOver(reply[1]);
-			}
-			else {
-				next.retry();
+		finally {
+			if (next != null) {
+				// Resolve the claim whatever happened. Without a hand-off the waiter tries again itself; should
+				// a hand-off whose reply was lost have happened after all, its attempt adopts the lock.
+				if (handedToken > 0) {
+					next.handOver(handedToken);
+				}
+				else {
+					next.retry();
+				}
 			}
 		}
 		if (left > 0) {
-			hold.holdCount = (int) left;
+			hold.holdCount--;
 			hold.releasing = false;
 			return;
 		}

@@ -93,9 +93,9 @@ public class RedisLockFactory implements AutoCloseable {
 		this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
 		this.keyNaming = Objects.requireNonNull(keyNaming, "keyNaming");
 		this.settings = Objects.requireNonNull(settings, "settings");
-		this.listener = Objects.requireNonNull(listener, "listener");
+		this.listener = new SafeLockListener(Objects.requireNonNull(listener, "listener"));
 		this.clock = Objects.requireNonNull(clock, "clock");
-		this.signals = new ReleaseSignals(connectionFactory);
+		this.signals = new ReleaseSignals(connectionFactory, keyNaming.prefix() + "lock:keep-alive");
 		this.watchdog = new LockWatchdog(this, this.holds.values(), settings.watchdogTimeout());
 	}
 
@@ -217,18 +217,20 @@ public class RedisLockFactory implements AutoCloseable {
 	/**
 	 * Runs the release script.
 	 * @param undo whether to undo only the acquisition {@code requestId}
+	 * @param lastHold whether this is the owner's last hold as counted locally: the lock goes whatever the
+	 * stored count says
 	 * @param nextOwner owner to hand the lock to if this was the last hold, or {@code null}
 	 * @param nextLeaseMillis the next owner's lease
 	 * @return {@code [holds left, fencing token of the next owner or 0]}; holds left is {@code -1} when not
 	 * the owner, {@code -2} when there was nothing to undo
 	 */
-	long[] release(String key, String owner, long leaseMillis, String requestId, boolean undo,
+	long[] release(String key, String owner, long leaseMillis, String requestId, boolean undo, boolean lastHold,
 			@Nullable String nextOwner, long nextLeaseMillis) {
 		// An interrupted thread must still be able to release what it holds.
 		List<Object> reply = uninterruptibly(() -> RELEASE.execute(this.connectionFactory, ReturnType.MULTI, 2,
 				bytes(key), bytes(key + ":fence"), bytes(owner), ascii(leaseMillis), bytes(requestId),
 				bytes(key + ":released"), undo ? ONE : ZERO, (nextOwner != null) ? bytes(nextOwner) : EMPTY,
-				ascii(nextLeaseMillis), bytes(nextRequestId()), FENCE_TTL_MILLIS));
+				ascii(nextLeaseMillis), bytes(nextRequestId()), FENCE_TTL_MILLIS, lastHold ? ONE : ZERO));
 		if (reply == null) {
 			throw new IllegalStateException("Redis returned no reply to the lock release script");
 		}

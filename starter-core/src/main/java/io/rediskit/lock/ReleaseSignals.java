@@ -1,14 +1,18 @@
 package io.rediskit.lock;
 
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+
+import org.springframework.core.task.SimpleAsyncTaskExecutor;
 
 import org.springframework.data.redis.connection.Message;
 import org.springframework.data.redis.connection.MessageListener;
@@ -33,18 +37,28 @@ final class ReleaseSignals implements AutoCloseable {
 
 	static final int MAX_LOCAL_HANDOFFS = 8;
 
+	private static final Log logger = LogFactory.getLog(ReleaseSignals.class);
+
 	private final RedisMessageListenerContainer container;
 
-	// Subscribing does I/O: a ReentrantLock, not synchronized, keeps virtual threads unpinned.
+	private final ChannelTopic keepAlive;
+
+	// Joining and leaving may subscribe and unsubscribe: a ReentrantLock, not synchronized, keeps virtual
+	// threads unpinned. Releases only read the map, without the lock.
 	private final ReentrantLock lock = new ReentrantLock();
 
-	private final Map<String, Channel> channels = new HashMap<>();
+	private final Map<String, Channel> channels = new ConcurrentHashMap<>();
 
-	ReleaseSignals(RedisConnectionFactory connectionFactory) {
+	private boolean listening;
+
+	ReleaseSignals(RedisConnectionFactory connectionFactory, String keepAliveChannel) {
+		this.keepAlive = new ChannelTopic(keepAliveChannel);
 		this.container = new RedisMessageListenerContainer();
 		this.container.setConnectionFactory(connectionFactory);
 		// The listener only unparks a thread: run it on the driver's thread instead of a thread per message.
 		this.container.setTaskExecutor(Runnable::run);
+		// Only drivers with blocking subscriptions use this thread; Lettuce subscribes without one.
+		this.container.setSubscriptionExecutor(new SimpleAsyncTaskExecutor("redis-kit-lock-subscriber-"));
 		this.container.setBeanName("redis-kit-lock-signals");
 		this.container.afterPropertiesSet();
 		this.container.start();
@@ -58,7 +72,7 @@ final class ReleaseSignals implements AutoCloseable {
 			boolean subscribed = channel == null;
 			if (subscribed) {
 				channel = new Channel(channelName);
-				this.container.addMessageListener(channel, channel.topic);
+				subscribe(channel);
 				this.channels.put(channelName, channel);
 			}
 			channel.members++;
@@ -74,16 +88,49 @@ final class ReleaseSignals implements AutoCloseable {
 	void leave(Waiter waiter) {
 		Channel channel = waiter.channel;
 		channel.queue.remove(waiter);
+		if (waiter.signalled) {
+			// A wake-up this waiter did not use goes to the next one.
+			channel.signalNext();
+		}
 		this.lock.lock();
 		try {
 			channel.members--;
 			if (channel.members == 0) {
 				this.channels.remove(channel.topic.getTopic());
-				this.container.removeMessageListener(channel, channel.topic);
+				unsubscribe(channel);
 			}
 		}
 		finally {
 			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Subscribes a lock's channel. The first subscription also subscribes a channel that is never left, so the
+	 * container keeps its pub/sub connection instead of reconnecting whenever the last waiter leaves. A
+	 * failure costs latency only: the waiters poll.
+	 */
+	private void subscribe(Channel channel) {
+		try {
+			if (!this.listening) {
+				this.container.addMessageListener((message, pattern) -> {
+				}, this.keepAlive);
+				this.listening = true;
+			}
+			this.container.addMessageListener(channel, channel.topic);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Cannot subscribe to lock releases on " + channel.topic.getTopic()
+					+ "; waiters poll until the subscription works", ex);
+		}
+	}
+
+	private void unsubscribe(Channel channel) {
+		try {
+			this.container.removeMessageListener(channel, channel.topic);
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Cannot unsubscribe from " + channel.topic.getTopic(), ex);
 		}
 	}
 
@@ -94,14 +141,7 @@ final class ReleaseSignals implements AutoCloseable {
 	 * @return the claimed waiter, or {@code null} for a release to everyone
 	 */
 	@Nullable Waiter claimNext(String channelName) {
-		Channel channel;
-		this.lock.lock();
-		try {
-			channel = this.channels.get(channelName);
-		}
-		finally {
-			this.lock.unlock();
-		}
+		Channel channel = this.channels.get(channelName);
 		if (channel == null) {
 			return null;
 		}
@@ -120,26 +160,13 @@ final class ReleaseSignals implements AutoCloseable {
 
 	/** @return whether local threads wait for the lock now */
 	boolean hasWaiters(String channelName) {
-		Channel channel;
-		this.lock.lock();
-		try {
-			channel = this.channels.get(channelName);
-		}
-		finally {
-			this.lock.unlock();
-		}
+		Channel channel = this.channels.get(channelName);
 		return channel != null && !channel.queue.isEmpty();
 	}
 
 	/** @return how many channels are subscribed now, for tests of bounded state */
 	int subscribedChannels() {
-		this.lock.lock();
-		try {
-			return this.channels.size();
-		}
-		finally {
-			this.lock.unlock();
-		}
+		return this.channels.size();
 	}
 
 	@Override
@@ -164,6 +191,10 @@ final class ReleaseSignals implements AutoCloseable {
 
 		@Override
 		public void onMessage(Message message, byte[] pattern) {
+			signalNext();
+		}
+
+		void signalNext() {
 			for (Waiter waiter : this.queue) {
 				if (waiter.state.get() == Waiter.WAITING && !waiter.signalled) {
 					waiter.signal();
@@ -272,6 +303,11 @@ final class ReleaseSignals implements AutoCloseable {
 		void rearm() {
 			this.resolved = false;
 			this.state.set(WAITING);
+		}
+
+		/** After a withdrawal that did not end the wait (an interrupt an uninterruptible wait ignores). */
+		void rejoin() {
+			this.state.compareAndSet(GONE, WAITING);
 		}
 
 		/** The release script made this waiter's owner the holder. */

@@ -354,6 +354,66 @@ class RedisLockTests {
 	}
 
 	@Test
+	void aReentryKeepsTheLeaseTheLockWasTakenWith() throws Exception {
+		RedisLock lock = this.factory.getLock("orders");
+		lock.lock();
+		assertThat(lock.tryLock(Duration.ZERO, Duration.ofMillis(500))).isTrue();
+		assertThat((Long) this.server.command("PTTL", "rk:lock:{orders}")).isGreaterThan(20_000L);
+		lock.unlock();
+		lock.unlock();
+		assertThat(lock.isLocked()).isFalse();
+	}
+
+	@Test
+	void reenteringALockThatWasTakenAwayReportsTheLoss() {
+		RedisLock lock = this.factory.getLock("orders");
+		lock.lock();
+		long token = lock.getFencingToken();
+		this.server.command("HSET", "rk:lock:{orders}", "o", "someone-else");
+		assertThatExceptionOfType(LockLeaseLostException.class).isThrownBy(lock::tryLock)
+			.satisfies((ex) -> assertThat(ex.getFencingToken()).isEqualTo(token));
+		assertThat(this.listener.events).contains("lost orders " + token);
+		assertThatExceptionOfType(LockLeaseLostException.class).isThrownBy(lock::unlock);
+		assertThat(this.server.command("HGET", "rk:lock:{orders}", "o")).isEqualTo("someone-else");
+		assertThat(this.factory.heldLocks()).isEmpty();
+	}
+
+	@Test
+	void failingListenersBreakNeitherLocksNorTheWatchdog() {
+		this.factory.close();
+		LockTesting.RecordingListener recording = this.listener;
+		LockListener failing = new LockListener() {
+
+			@Override
+			public void onAcquire(String lockName, AcquireResult result, Duration waited) {
+				recording.onAcquire(lockName, result, waited);
+				throw new IllegalStateException("listener bug");
+			}
+
+			@Override
+			public void onRelease(String lockName, Duration held) {
+				throw new IllegalStateException("listener bug");
+			}
+
+			@Override
+			public void onRenewal(String lockName, RenewalResult result) {
+				recording.onRenewal(lockName, result);
+				throw new IllegalStateException("listener bug");
+			}
+
+		};
+		this.factory = new RedisLockFactory(connections, KeyNaming.defaults(),
+				LockSettings.defaults().withWatchdogTimeout(Duration.ofMillis(300)), failing, Clock.systemUTC());
+		RedisLock lock = this.factory.getLock("orders");
+		lock.lock();
+		awaitCondition("renewals despite the failing listener", Duration.ofSeconds(10),
+				() -> this.listener.count("renewal orders RENEWED") >= 3);
+		assertThat(lock.isHeldByCurrentThread()).isTrue();
+		lock.unlock();
+		assertThat(lock.isLocked()).isFalse();
+	}
+
+	@Test
 	void conditionsAreNotSupported() {
 		assertThatExceptionOfType(UnsupportedOperationException.class)
 			.isThrownBy(() -> this.factory.getLock("orders").newCondition());

@@ -4,7 +4,9 @@
 -- ARGV[1] owner, ARGV[2] lease in ms for the holds that remain, ARGV[3] request id,
 -- ARGV[4] channel told when the lock becomes free, ARGV[5] '1' to undo only the acquisition ARGV[3],
 -- ARGV[6] owner to hand the lock to when the last hold goes ('' for none), ARGV[7] its lease in ms,
--- ARGV[8] its request id, ARGV[9] ttl of the fencing key in ms
+-- ARGV[8] its request id, ARGV[9] ttl of the fencing key in ms,
+-- ARGV[10] '1' when this is the owner's last hold as the client counts them: the lock goes whatever the
+-- stored count says (a re-entry whose reply was lost may have raised it)
 -- Returns {holds left, fencing token of the new owner or 0}: holds left is 0 when the lock is free or handed
 -- over, -1 when the owner does not hold the lock, -2 when the acquisition to undo never took effect.
 -- A replay of the same release request changes nothing.
@@ -12,16 +14,22 @@ if redis.call('HGET', KEYS[1], 'o') ~= ARGV[1] then
   return {-1, 0}
 end
 local last = redis.call('HGET', KEYS[1], 'r')
+local applied = ARGV[3]
 if ARGV[5] == '1' then
   if last ~= ARGV[3] then
     return {-2, 0}
   end
+  -- Mark the undo done, so that a replay of it finds nothing to undo.
+  applied = 'u' .. ARGV[3]
 elseif last == ARGV[3] then
   return {tonumber(redis.call('HGET', KEYS[1], 'c')), 0}
 end
-local count = redis.call('HINCRBY', KEYS[1], 'c', -1)
+local count = 0
+if ARGV[10] ~= '1' then
+  count = redis.call('HINCRBY', KEYS[1], 'c', -1)
+end
 if count > 0 then
-  redis.call('HSET', KEYS[1], 'r', ARGV[3])
+  redis.call('HSET', KEYS[1], 'r', applied)
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
   return {count, 0}
 end
