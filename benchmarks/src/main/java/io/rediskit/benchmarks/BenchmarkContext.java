@@ -140,7 +140,8 @@ public final class BenchmarkContext implements AutoCloseable {
 				+ Runtime.version() + " (" + System.getProperty("java.vm.name") + "), "
 				+ Runtime.getRuntime().availableProcessors() + " cores; " + this.options.threads() + " threads, warmup "
 				+ BenchmarkOptions.format(this.options.warmup()) + ", measure "
-				+ BenchmarkOptions.format(this.options.duration()) + " per library and scenario";
+				+ BenchmarkOptions.format(this.options.duration()) + " per library, scenario and round, "
+				+ this.options.rounds() + " rounds (median reported)";
 	}
 
 	/** @return the server, the JVM and the options, as the fields every result file starts with */
@@ -151,6 +152,7 @@ public final class BenchmarkContext implements AutoCloseable {
 		environment.put("javaVm", System.getProperty("java.vm.name"));
 		environment.put("availableProcessors", Runtime.getRuntime().availableProcessors());
 		environment.put("threads", this.options.threads());
+		environment.put("rounds", this.options.rounds());
 		environment.put("warmupSeconds", this.options.warmup().toMillis() / 1000.0);
 		environment.put("durationSeconds", this.options.duration().toMillis() / 1000.0);
 		return environment;

@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What to run and for how long, from the command line:
- * {@code [--warmup=3s] [--duration=10s] [--threads=16] [--out=docs/benchmarks] <benchmark>...}.
+ * {@code [--warmup=2s] [--duration=5s] [--threads=16] [--rounds=3] [--out=docs/benchmarks] <benchmark>...}.
  * <p>
  * Each option may also be given as a system property with the prefix {@value #PROPERTY_PREFIX}, such as
  * {@code -Drediskit.benchmark.duration=30s}; an argument wins over a property. Durations take a unit
@@ -22,19 +22,24 @@ import org.jspecify.annotations.Nullable;
  * @param warmup how long each library runs a scenario before it is measured
  * @param duration how long each library is measured per scenario
  * @param threads how many threads call the library at once
+ * @param rounds how many times each scenario runs both libraries, alternating which goes first; results are
+ * the median round of each library, which keeps a burst of noise on a shared machine out of the ratio
  * @param outputDirectory where the JSON and PNG files go, relative to the working directory unless absolute
  */
 public record BenchmarkOptions(List<String> benchmarks, Duration warmup, Duration duration, int threads,
-		Path outputDirectory) {
+		int rounds, Path outputDirectory) {
 
 	/** Prefix of the system properties that set options. */
 	public static final String PROPERTY_PREFIX = "rediskit.benchmark.";
 
-	/** Default {@link #warmup()}: 3 seconds. */
-	public static final Duration DEFAULT_WARMUP = Duration.ofSeconds(3);
+	/** Default {@link #warmup()}: 2 seconds. */
+	public static final Duration DEFAULT_WARMUP = Duration.ofSeconds(2);
 
-	/** Default {@link #duration()}: 10 seconds. */
-	public static final Duration DEFAULT_DURATION = Duration.ofSeconds(10);
+	/** Default {@link #duration()}: 5 seconds. */
+	public static final Duration DEFAULT_DURATION = Duration.ofSeconds(5);
+
+	/** Default {@link #rounds()}: 3. */
+	public static final int DEFAULT_ROUNDS = 3;
 
 	/** Default {@link #threads()}: 16. */
 	public static final int DEFAULT_THREADS = 16;
@@ -42,7 +47,7 @@ public record BenchmarkOptions(List<String> benchmarks, Duration warmup, Duratio
 	/** Default {@link #outputDirectory()}: {@code docs/benchmarks}. */
 	public static final Path DEFAULT_OUTPUT_DIRECTORY = Path.of("docs", "benchmarks");
 
-	private static final List<String> OPTION_NAMES = List.of("warmup", "duration", "threads", "out");
+	private static final List<String> OPTION_NAMES = List.of("warmup", "duration", "threads", "rounds", "out");
 
 	/**
 	 * Validates the options.
@@ -58,6 +63,9 @@ public record BenchmarkOptions(List<String> benchmarks, Duration warmup, Duratio
 		}
 		if (threads < 1) {
 			throw new IllegalArgumentException("--threads must be at least 1, was " + threads);
+		}
+		if (rounds < 1) {
+			throw new IllegalArgumentException("--rounds must be at least 1, was " + rounds);
 		}
 	}
 
@@ -95,7 +103,8 @@ public record BenchmarkOptions(List<String> benchmarks, Duration warmup, Duratio
 		return new BenchmarkOptions(benchmarks,
 				durationOption("warmup", given.getProperty("warmup"), DEFAULT_WARMUP),
 				durationOption("duration", given.getProperty("duration"), DEFAULT_DURATION),
-				threadsOption(given.getProperty("threads")),
+				countOption("threads", given.getProperty("threads"), DEFAULT_THREADS),
+				countOption("rounds", given.getProperty("rounds"), DEFAULT_ROUNDS),
 				outOption(given.getProperty("out")));
 	}
 
@@ -135,15 +144,15 @@ public record BenchmarkOptions(List<String> benchmarks, Duration warmup, Duratio
 				+ value + "'");
 	}
 
-	private static int threadsOption(@Nullable String value) {
+	private static int countOption(String name, @Nullable String value, int defaultValue) {
 		if (value == null) {
-			return DEFAULT_THREADS;
+			return defaultValue;
 		}
 		try {
 			return Integer.parseInt(value.trim());
 		}
 		catch (NumberFormatException ex) {
-			throw new IllegalArgumentException("--threads must be a whole number, was '" + value + "'");
+			throw new IllegalArgumentException("--" + name + " must be a whole number, was '" + value + "'");
 		}
 	}
 

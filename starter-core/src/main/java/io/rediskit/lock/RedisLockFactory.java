@@ -93,7 +93,8 @@ public class RedisLockFactory implements AutoCloseable {
 		this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
 		this.keyNaming = Objects.requireNonNull(keyNaming, "keyNaming");
 		this.settings = Objects.requireNonNull(settings, "settings");
-		this.listener = new SafeLockListener(Objects.requireNonNull(listener, "listener"));
+		Objects.requireNonNull(listener, "listener");
+		this.listener = (listener == LockListener.NONE) ? listener : new SafeLockListener(listener);
 		this.clock = Objects.requireNonNull(clock, "clock");
 		this.signals = new ReleaseSignals(connectionFactory, keyNaming.prefix() + "lock:keep-alive");
 		this.watchdog = new LockWatchdog(this, this.holds.values(), settings.watchdogTimeout());

@@ -21,31 +21,46 @@ final class SafeLockListener implements LockListener {
 
 	@Override
 	public void onAcquire(String lockName, AcquireResult result, Duration waited) {
-		run(() -> this.delegate.onAcquire(lockName, result, waited));
+		try {
+			this.delegate.onAcquire(lockName, result, waited);
+		}
+		catch (RuntimeException ex) {
+			failed(ex);
+		}
 	}
 
 	@Override
 	public void onRelease(String lockName, Duration held) {
-		run(() -> this.delegate.onRelease(lockName, held));
+		try {
+			this.delegate.onRelease(lockName, held);
+		}
+		catch (RuntimeException ex) {
+			failed(ex);
+		}
 	}
 
 	@Override
 	public void onRenewal(String lockName, RenewalResult result) {
-		run(() -> this.delegate.onRenewal(lockName, result));
+		try {
+			this.delegate.onRenewal(lockName, result);
+		}
+		catch (RuntimeException ex) {
+			failed(ex);
+		}
 	}
 
 	@Override
 	public void onLeaseLost(String lockName, long fencingToken) {
-		run(() -> this.delegate.onLeaseLost(lockName, fencingToken));
-	}
-
-	private static void run(Runnable call) {
 		try {
-			call.run();
+			this.delegate.onLeaseLost(lockName, fencingToken);
 		}
 		catch (RuntimeException ex) {
-			logger.warn("A LockListener failed; the lock carries on", ex);
+			failed(ex);
 		}
+	}
+
+	private static void failed(RuntimeException ex) {
+		logger.warn("A LockListener failed; the lock carries on", ex);
 	}
 
 }

@@ -132,7 +132,7 @@ class LockConcurrencyTests {
 	@Test
 	void scriptFlushUnderLoadFailsNothingAndAppliesNothingTwice() throws Exception {
 		int threads = 16;
-		int iterations = 300;
+		int iterations = 200;
 		AtomicBoolean running = new AtomicBoolean(true);
 		AtomicLong flushes = new AtomicLong();
 		CountDownLatch started = new CountDownLatch(1);

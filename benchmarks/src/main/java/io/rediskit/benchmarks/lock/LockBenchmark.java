@@ -3,6 +3,9 @@ package io.rediskit.benchmarks.lock;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -32,8 +35,10 @@ import org.jspecify.annotations.Nullable;
  * latency, from the holder's {@code unlock()} call to the return of {@code lock()} in the next thread, which
  * includes the release notification and the waiter's next attempt.</li>
  * </ul>
- * Each scenario runs both libraries one after the other against the same server, the first one alternating
- * between scenarios so that neither always runs on a fresher server. Lock names carry the library name, so
+ * Each scenario runs both libraries one after the other against the same server, for several rounds; the
+ * library that goes first alternates between rounds so that neither always runs on a fresher server, and
+ * each library's median round is reported, which keeps a burst of noise on a shared machine out of the
+ * ratio. Lock names carry the library name, so
  * the two never share a key. The contended scenario also checks that no two threads hold the lock at once;
  * the check sees only overlaps that reach into the few instructions a thread spends inside the lock, so a
  * clean result is a weak guarantee and a dirty one a certain bug.
@@ -61,10 +66,11 @@ public final class LockBenchmark implements Benchmark {
 			Library redisKit = new Library("redis-kit", (name) -> factory.getLock("bench:redis-kit:" + name));
 			Library redisson = new Library("redisson",
 					(name) -> context.redisson().getLock("bench:redisson:" + name));
-			Map<String, Run> uncontended = runEach(List.of(redisKit, redisson),
+			int rounds = context.options().rounds();
+			Map<String, Run> uncontended = runEach(List.of(redisKit, redisson), rounds,
 					(library) -> uncontended(context, library));
 			System.out.println(throughputLine(UNCONTENDED, uncontended));
-			Map<String, Run> contended = runEach(List.of(redisson, redisKit),
+			Map<String, Run> contended = runEach(List.of(redisson, redisKit), rounds,
 					(library) -> contended(context, library));
 			System.out.println(throughputLine(CONTENDED, contended));
 			System.out.println(handoffLine(contended));
@@ -151,12 +157,27 @@ public final class LockBenchmark implements Benchmark {
 		context.progress("Wrote " + jsonFile + " and " + chartFile);
 	}
 
-	private static Map<String, Run> runEach(List<Library> libraries, Scenario scenario) throws InterruptedException {
-		Map<String, Run> runs = new LinkedHashMap<>();
-		for (Library library : libraries) {
-			runs.put(library.name(), scenario.run(library));
+	/** Runs each library {@code rounds} times, alternating the order, and keeps each one's median round. */
+	private static Map<String, Run> runEach(List<Library> libraries, int rounds, Scenario scenario)
+			throws InterruptedException {
+		Map<String, List<Run>> runs = new LinkedHashMap<>();
+		for (int round = 0; round < rounds; round++) {
+			List<Library> order = new ArrayList<>(libraries);
+			if (round % 2 == 1) {
+				Collections.reverse(order);
+			}
+			for (Library library : order) {
+				runs.computeIfAbsent(library.name(), (name) -> new ArrayList<>()).add(scenario.run(library));
+			}
 		}
-		return runs;
+		Map<String, Run> medians = new LinkedHashMap<>();
+		runs.forEach((name, all) -> {
+			List<Run> sorted = new ArrayList<>(all);
+			sorted.sort(Comparator.comparingDouble(Run::opsPerSecond));
+			Run median = sorted.get(sorted.size() / 2);
+			medians.put(name, median.withRounds(all.stream().mapToLong((run) -> Math.round(run.opsPerSecond())).toArray()));
+		});
+		return medians;
 	}
 
 	private static String throughputLine(String scenario, Map<String, Run> runs) {
@@ -201,7 +222,15 @@ public final class LockBenchmark implements Benchmark {
 	}
 
 	/** What one library did in one scenario. */
-	private record Run(Outcome outcome, long overlaps, @Nullable HandoffRecorder handoffs) {
+	private record Run(Outcome outcome, long overlaps, @Nullable HandoffRecorder handoffs, long[] rounds) {
+
+		Run(Outcome outcome, long overlaps, @Nullable HandoffRecorder handoffs) {
+			this(outcome, overlaps, handoffs, new long[0]);
+		}
+
+		Run withRounds(long[] opsPerSecondByRound) {
+			return new Run(this.outcome, this.overlaps, this.handoffs, opsPerSecondByRound);
+		}
 
 		double opsPerSecond() {
 			return this.outcome.opsPerSecond();
@@ -215,6 +244,7 @@ public final class LockBenchmark implements Benchmark {
 		Map<String, Object> toJson() {
 			Map<String, Object> json = new LinkedHashMap<>();
 			json.put("opsPerSecond", Math.round(opsPerSecond()));
+			json.put("opsPerSecondByRound", Arrays.stream(this.rounds).boxed().toList());
 			json.put("operations", this.outcome.operations());
 			json.put("measuredSeconds", this.outcome.measured().toMillis() / 1000.0);
 			json.put("errors", this.outcome.errors());
