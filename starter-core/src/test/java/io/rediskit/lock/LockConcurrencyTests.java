@@ -14,17 +14,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.rediskit.support.TestConnections;
-import io.rediskit.testsupport.RedisServerExtension;
+import io.rediskit.support.RedisTestServer;
 import io.rediskit.testsupport.RedisServerProcess;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static io.rediskit.lock.LockTesting.fencedWrite;
 import static io.rediskit.lock.LockTesting.unsafeIncrement;
@@ -45,21 +41,9 @@ class LockConcurrencyTests {
 	private static final int WORKER_ITERATIONS = 500;
 
 	@RegisterExtension
-	static final RedisServerExtension redis = RedisServerExtension.standalone();
-
-	static LettuceConnectionFactory connections;
+	static final RedisTestServer redis = RedisTestServer.withCommandTimeout(Duration.ofSeconds(10));
 
 	RedisServerProcess server;
-
-	@BeforeAll
-	static void connect() {
-		connections = TestConnections.lettuce(redis.server(), Duration.ofSeconds(10));
-	}
-
-	@AfterAll
-	static void disconnect() {
-		connections.destroy();
-	}
 
 	@BeforeEach
 	void clean() {
@@ -73,17 +57,17 @@ class LockConcurrencyTests {
 				"resource", Integer.toString(WORKER_THREADS), Integer.toString(WORKER_ITERATIONS));
 		AtomicLong rejected = new AtomicLong();
 		ExecutorService executor = Executors.newFixedThreadPool(THREADS);
-		try (RedisLockFactory factory = new RedisLockFactory(connections)) {
+		try (RedisLockFactory factory = new RedisLockFactory(redis.connections())) {
 			RedisLock lock = factory.getLock("counter-lock");
 			List<Future<?>> tasks = new ArrayList<>();
 			for (int t = 0; t < THREADS; t++) {
 				tasks.add(executor.submit(() -> {
-					try (RedisConnection connection = connections.getConnection()) {
+					try (RedisConnection connection = redis.connections().getConnection()) {
 						for (int i = 0; i < ITERATIONS_PER_THREAD; i++) {
 							lock.lock();
 							try {
 								unsafeIncrement(connection, "counter");
-								if (!fencedWrite(connections, "resource", lock.getFencingToken(), "local")) {
+								if (!fencedWrite(redis.connections(), "resource", lock.getFencingToken(), "local")) {
 									rejected.incrementAndGet();
 								}
 							}
@@ -117,7 +101,7 @@ class LockConcurrencyTests {
 		String held = readLine(holder);
 		assertThat(held).startsWith("held ");
 		long staleToken = Long.parseLong(held.substring(5));
-		try (RedisLockFactory factory = new RedisLockFactory(connections)) {
+		try (RedisLockFactory factory = new RedisLockFactory(redis.connections())) {
 			RedisLock lock = factory.getLock("killed");
 			assertThat(lock.tryLock()).isFalse();
 			holder.destroyForcibly();
@@ -153,12 +137,12 @@ class LockConcurrencyTests {
 		flusher.start();
 		started.await();
 		ExecutorService executor = Executors.newFixedThreadPool(threads);
-		try (RedisLockFactory factory = new RedisLockFactory(connections)) {
+		try (RedisLockFactory factory = new RedisLockFactory(redis.connections())) {
 			List<Future<?>> tasks = new ArrayList<>();
 			for (int t = 0; t < threads; t++) {
 				int id = t;
 				tasks.add(executor.submit(() -> {
-					try (RedisConnection connection = connections.getConnection()) {
+					try (RedisConnection connection = redis.connections().getConnection()) {
 						RedisLock shared = factory.getLock("flushed");
 						RedisLock own = factory.getLock("own", Integer.toString(id));
 						for (int i = 0; i < iterations; i++) {

@@ -3,17 +3,13 @@ package io.rediskit.lock;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
-import io.rediskit.support.TestConnections;
-import io.rediskit.testsupport.RedisServerExtension;
+import io.rediskit.support.RedisTestServer;
 import io.rediskit.testsupport.RedisServerProcess;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.data.redis.connection.ReturnType;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -21,21 +17,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class LockScriptsTests {
 
 	@RegisterExtension
-	static final RedisServerExtension redis = RedisServerExtension.standalone();
-
-	static LettuceConnectionFactory connections;
+	static final RedisTestServer redis = RedisTestServer.start();
 
 	RedisServerProcess server;
-
-	@BeforeAll
-	static void connect() {
-		connections = TestConnections.lettuce(redis.server());
-	}
-
-	@AfterAll
-	static void disconnect() {
-		connections.destroy();
-	}
 
 	@BeforeEach
 	void clean() {
@@ -224,7 +208,7 @@ class LockScriptsTests {
 	}
 
 	private static List<Object> acquire(String owner, long leaseMillis, String requestId, boolean reentry) {
-		return RedisLockFactory.ACQUIRE.execute(connections, ReturnType.MULTI, 2, b("L"), b("L:fence"), b(owner),
+		return RedisLockFactory.ACQUIRE.execute(redis.connections(), ReturnType.MULTI, 2, b("L"), b("L:fence"), b(owner),
 				b(Long.toString(leaseMillis)), b(requestId), b("86400000"), b(reentry ? "1" : "0"));
 	}
 
@@ -238,13 +222,13 @@ class LockScriptsTests {
 
 	private static List<Long> release(String owner, String requestId, boolean undo, String nextOwner,
 			boolean lastHold) {
-		return RedisLockFactory.RELEASE.execute(connections, ReturnType.MULTI, 2, b("L"), b("L:fence"), b(owner),
+		return RedisLockFactory.RELEASE.execute(redis.connections(), ReturnType.MULTI, 2, b("L"), b("L:fence"), b(owner),
 				b("10000"), b(requestId), b("L:released"), b(undo ? "1" : "0"), b(nextOwner), b("5000"), b("h1"),
 				b("86400000"), b(lastHold ? "1" : "0"));
 	}
 
 	private static long renew(String owner, long leaseMillis) {
-		return RedisLockFactory.RENEW.execute(connections, ReturnType.INTEGER, 1, b("L"), b(owner),
+		return RedisLockFactory.RENEW.execute(redis.connections(), ReturnType.INTEGER, 1, b("L"), b(owner),
 				b(Long.toString(leaseMillis)));
 	}
 

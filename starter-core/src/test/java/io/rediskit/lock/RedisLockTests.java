@@ -13,17 +13,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.rediskit.support.KeyNaming;
-import io.rediskit.support.TestConnections;
-import io.rediskit.testsupport.RedisServerExtension;
+import io.rediskit.support.RedisTestServer;
 import io.rediskit.testsupport.RedisServerProcess;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static io.rediskit.lock.LockTesting.awaitCondition;
 import static io.rediskit.lock.LockTesting.fencedWrite;
@@ -35,9 +31,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class RedisLockTests {
 
 	@RegisterExtension
-	static final RedisServerExtension redis = RedisServerExtension.standalone();
-
-	static LettuceConnectionFactory connections;
+	static final RedisTestServer redis = RedisTestServer.start();
 
 	RedisServerProcess server;
 
@@ -46,16 +40,6 @@ class RedisLockTests {
 	RedisLockFactory factory;
 
 	ExecutorService executor;
-
-	@BeforeAll
-	static void connect() {
-		connections = TestConnections.lettuce(redis.server());
-	}
-
-	@AfterAll
-	static void disconnect() {
-		connections.destroy();
-	}
 
 	@BeforeEach
 	void setUp() {
@@ -73,7 +57,7 @@ class RedisLockTests {
 	}
 
 	private RedisLockFactory factory(LockSettings settings) {
-		return new RedisLockFactory(connections, KeyNaming.defaults(), settings, this.listener, Clock.systemUTC());
+		return new RedisLockFactory(redis.connections(), KeyNaming.defaults(), settings, this.listener, Clock.systemUTC());
 	}
 
 	@Test
@@ -265,12 +249,12 @@ class RedisLockTests {
 		RedisLock lock = this.factory.getLock("orders");
 		assertThat(lock.tryLock(Duration.ZERO, Duration.ofMillis(200))).isTrue();
 		long staleToken = lock.getFencingToken();
-		assertThat(fencedWrite(connections, "resource", staleToken, "first")).isTrue();
+		assertThat(fencedWrite(redis.connections(), "resource", staleToken, "first")).isTrue();
 		// The holder overruns its lease; another owner takes the lock once it has expired.
 		RedisLock.Lease newOwner = this.executor.submit(() -> lock.acquire(Duration.ofSeconds(5))).get();
 		assertThat(newOwner.fencingToken()).isGreaterThan(staleToken);
-		assertThat(fencedWrite(connections, "resource", newOwner.fencingToken(), "second")).isTrue();
-		assertThat(fencedWrite(connections, "resource", staleToken, "stale")).isFalse();
+		assertThat(fencedWrite(redis.connections(), "resource", newOwner.fencingToken(), "second")).isTrue();
+		assertThat(fencedWrite(redis.connections(), "resource", staleToken, "stale")).isFalse();
 		Object newOwnerKey = this.server.command("HGETALL", "rk:lock:{orders}");
 		assertThatExceptionOfType(LockLeaseLostException.class).isThrownBy(lock::unlock)
 			.satisfies((ex) -> assertThat(ex.getFencingToken()).isEqualTo(staleToken))
@@ -402,7 +386,7 @@ class RedisLockTests {
 			}
 
 		};
-		this.factory = new RedisLockFactory(connections, KeyNaming.defaults(),
+		this.factory = new RedisLockFactory(redis.connections(), KeyNaming.defaults(),
 				LockSettings.defaults().withWatchdogTimeout(Duration.ofMillis(300)), failing, Clock.systemUTC());
 		RedisLock lock = this.factory.getLock("orders");
 		lock.lock();
@@ -465,7 +449,7 @@ class RedisLockTests {
 	/** A counter in Redis incremented without atomicity: only the lock keeps it exact. */
 	private static final class RedisConnectionCounter implements AutoCloseable {
 
-		private final org.springframework.data.redis.connection.RedisConnection connection = connections.getConnection();
+		private final org.springframework.data.redis.connection.RedisConnection connection = redis.connections().getConnection();
 
 		void increment() {
 			LockTesting.unsafeIncrement(this.connection, "vt-counter");

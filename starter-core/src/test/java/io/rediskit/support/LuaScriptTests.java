@@ -2,14 +2,10 @@ package io.rediskit.support;
 
 import java.nio.charset.StandardCharsets;
 
-import io.rediskit.testsupport.RedisServerExtension;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.data.redis.connection.ReturnType;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
@@ -17,30 +13,18 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 class LuaScriptTests {
 
 	@RegisterExtension
-	static final RedisServerExtension redis = RedisServerExtension.standalone();
-
-	static LettuceConnectionFactory connections;
-
-	@BeforeAll
-	static void connect() {
-		connections = TestConnections.lettuce(redis.server());
-	}
-
-	@AfterAll
-	static void disconnect() {
-		connections.destroy();
-	}
+	static final RedisTestServer redis = RedisTestServer.start();
 
 	@Test
 	void runsByShaAndRecoversOnceFromScriptFlush() {
 		LuaScript script = LuaScript.fromClasspath("META-INF/redis-kit/scripts/lock/renew.lua");
 		byte[] key = "k".getBytes(StandardCharsets.UTF_8);
 		redis.server().command("HSET", "k", "o", "me");
-		Long first = script.execute(connections, ReturnType.INTEGER, 1, key, bytes("me"), bytes("10000"));
+		Long first = script.execute(redis.connections(), ReturnType.INTEGER, 1, key, bytes("me"), bytes("10000"));
 		assertThat(first).isEqualTo(1L);
 		assertThat(redis.server().command("SCRIPT", "EXISTS", script.sha1())).isEqualTo(java.util.List.of(1L));
 		redis.server().command("SCRIPT", "FLUSH");
-		Long afterFlush = script.execute(connections, ReturnType.INTEGER, 1, key, bytes("me"), bytes("20000"));
+		Long afterFlush = script.execute(redis.connections(), ReturnType.INTEGER, 1, key, bytes("me"), bytes("20000"));
 		assertThat(afterFlush).isEqualTo(1L);
 		assertThat((Long) redis.server().command("PTTL", "k")).isGreaterThan(10_000L);
 		assertThat(redis.server().command("SCRIPT", "EXISTS", script.sha1())).isEqualTo(java.util.List.of(1L));
