@@ -84,6 +84,24 @@ class LockAutoConfigurationTests {
 	}
 
 	@Test
+	void startsWhileRedisIsDownAndFailsCallsClearly() throws Exception {
+		int closedPort;
+		try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+			closedPort = socket.getLocalPort();
+		}
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class,
+					LockAutoConfiguration.class))
+			.withPropertyValues("spring.data.redis.port=" + closedPort, "spring.data.redis.connect-timeout=500ms")
+			.run((context) -> {
+				assertThat(context).hasNotFailed().hasSingleBean(RedisLockFactory.class);
+				RedisLock lock = context.getBean(RedisLockFactory.class).getLock("down");
+				assertThatException().isThrownBy(lock::tryLock)
+					.isInstanceOf(org.springframework.dao.DataAccessResourceFailureException.class);
+			});
+	}
+
+	@Test
 	void canBeSwitchedOff() {
 		this.runner.withPropertyValues("redis-kit.lock.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean(RedisLockFactory.class)
