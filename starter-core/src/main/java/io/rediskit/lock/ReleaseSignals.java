@@ -164,6 +164,12 @@ final class ReleaseSignals implements AutoCloseable {
 		return channel != null && !channel.queue.isEmpty();
 	}
 
+	/** @return how many local threads wait for the lock now, for tests */
+	int waiting(String channelName) {
+		Channel channel = this.channels.get(channelName);
+		return (channel != null) ? channel.queue.size() : 0;
+	}
+
 	/** @return how many channels are subscribed now, for tests of bounded state */
 	int subscribedChannels() {
 		return this.channels.size();

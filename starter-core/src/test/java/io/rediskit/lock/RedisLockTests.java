@@ -104,27 +104,54 @@ class RedisLockTests {
 	}
 
 	@Test
-	void waitersAreWokenByTheReleaseNotPolling() throws Exception {
-		// Polls at most every 10 minutes and the holder's lease is 30 s: only the release message can wake
-		// the waiter within its 10 s wait.
-		this.factory.close();
-		this.factory = factory(LockSettings.defaults().withMaxPollInterval(Duration.ofMinutes(10)));
+	void waitersInAnotherClientAreWokenByTheReleaseNotPolling() throws Exception {
+		// The waiter belongs to another factory (as in another JVM), polls at most every 10 minutes, and the
+		// holder's lease is 30 s: only the release message can wake it within its 10 s wait.
 		RedisLock lock = this.factory.getLock("orders");
 		lock.lock();
-		CountDownLatch attempted = new CountDownLatch(1);
-		Future<Long> waiter = this.executor.submit(() -> {
-			attempted.countDown();
-			RedisLock.Lease lease = lock.acquire(Duration.ofSeconds(10));
-			long token = lease.fencingToken();
-			lease.close();
-			return token;
-		});
-		attempted.await();
-		awaitCondition("the waiter to subscribe", Duration.ofSeconds(5),
-				() -> this.factory.signals().subscribedChannels() == 1);
-		long first = lock.getFencingToken();
+		try (RedisLockFactory other = factory(LockSettings.defaults().withMaxPollInterval(Duration.ofMinutes(10)))) {
+			RedisLock remote = other.getLock("orders");
+			Future<Long> waiter = this.executor.submit(() -> {
+				try (RedisLock.Lease lease = remote.acquire(Duration.ofSeconds(10))) {
+					return lease.fencingToken();
+				}
+			});
+			awaitCondition("the other client to wait", Duration.ofSeconds(5),
+					() -> other.signals().subscribedChannels() == 1);
+			long first = lock.getFencingToken();
+			lock.unlock();
+			assertThat(waiter.get(9, TimeUnit.SECONDS)).isGreaterThan(first);
+		}
+	}
+
+	@Test
+	void localWaitersAreHandedTheLockInArrivalOrder() throws Exception {
+		RedisLock lock = this.factory.getLock("orders");
+		lock.lock();
+		List<Integer> order = new java.util.concurrent.CopyOnWriteArrayList<>();
+		List<Future<?>> waiters = new ArrayList<>();
+		for (int i = 0; i < 3; i++) {
+			int id = i;
+			waiters.add(this.executor.submit(() -> {
+				lock.lock();
+				order.add(id);
+				lock.unlock();
+				return null;
+			}));
+			int expected = i + 1;
+			awaitCondition("waiter " + i + " to queue", Duration.ofSeconds(5),
+					() -> queued(lock) == expected);
+		}
 		lock.unlock();
-		assertThat(waiter.get(9, TimeUnit.SECONDS)).isGreaterThan(first);
+		for (Future<?> waiter : waiters) {
+			waiter.get(10, TimeUnit.SECONDS);
+		}
+		assertThat(order).containsExactly(0, 1, 2);
+		assertThat(lock.isLocked()).isFalse();
+	}
+
+	private int queued(RedisLock lock) {
+		return this.factory.signals().waiting(lock.key() + ":released");
 	}
 
 	@Test
