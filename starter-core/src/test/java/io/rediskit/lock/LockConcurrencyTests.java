@@ -1,7 +1,5 @@
 package io.rediskit.lock;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -86,7 +84,7 @@ class LockConcurrencyTests {
 		finally {
 			executor.shutdownNow();
 		}
-		String workerResult = readLine(worker);
+		String workerResult = readLine(worker, "done ");
 		assertThat(worker.waitFor(5, TimeUnit.MINUTES)).isTrue();
 		assertThat(workerResult).isEqualTo("done 0");
 		assertThat(rejected.get()).isZero();
@@ -98,7 +96,7 @@ class LockConcurrencyTests {
 	@Test
 	void aKilledHolderJvmFreesTheLockWhenItsLeaseEnds() throws Exception {
 		Process holder = LockWorker.start("hold", Integer.toString(this.server.port()), "killed", "1000");
-		String held = readLine(holder);
+		String held = readLine(holder, "held ");
 		assertThat(held).startsWith("held ");
 		long staleToken = Long.parseLong(held.substring(5));
 		try (RedisLockFactory factory = new RedisLockFactory(redis.connections())) {
@@ -111,6 +109,41 @@ class LockConcurrencyTests {
 				assertThat(lease.fencingToken()).isGreaterThan(staleToken);
 			}
 		}
+	}
+
+	@Test
+	void aHolderJvmPausedPastItsLeaseLosesTheLockAndItsStaleWriteIsFenced() throws Exception {
+		Process holder = LockWorker.start("stale", Integer.toString(this.server.port()), "paused", "1000", "ledger");
+		try {
+			String held = readLine(holder, "held ");
+			assertThat(held).startsWith("held ");
+			long staleToken = Long.parseLong(held.substring(5));
+			signal(holder, "STOP");
+			try (RedisLockFactory factory = new RedisLockFactory(redis.connections())) {
+				// The paused holder's watchdog cannot renew: its 1 s lease runs out and this client gets the lock.
+				try (RedisLock.Lease lease = factory.getLock("paused").acquire(Duration.ofSeconds(10))) {
+					assertThat(lease.fencingToken()).isGreaterThan(staleToken);
+					assertThat(fencedWrite(redis.connections(), "ledger", lease.fencingToken(), "new")).isTrue();
+					signal(holder, "CONT");
+					holder.getOutputStream().write("go\n".getBytes(StandardCharsets.UTF_8));
+					holder.getOutputStream().flush();
+					assertThat(readLine(holder, "write=")).isEqualTo("write=false unlock=lost");
+					assertThat(this.server.command("HGET", "rk:lock:{paused}", "f"))
+						.isEqualTo(Long.toString(lease.fencingToken()));
+				}
+			}
+			assertThat(this.server.command("HGET", "ledger", "value")).isEqualTo("new");
+			assertThat(holder.waitFor(30, TimeUnit.SECONDS)).isTrue();
+		}
+		finally {
+			holder.destroyForcibly();
+		}
+	}
+
+	private static void signal(Process process, String signal) throws Exception {
+		Process kill = new ProcessBuilder("/bin/kill", "-" + signal, Long.toString(process.pid())).start();
+		assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
+		assertThat(kill.exitValue()).isZero();
 	}
 
 	@Test
@@ -176,10 +209,27 @@ class LockConcurrencyTests {
 		assertThat(this.server.command("KEYS", "rk:lock:{*}")).isEqualTo(List.of());
 	}
 
+	/** Reads lines until one starts with the prefix, skipping the worker's log output. */
+	private static String readLine(Process process, String prefix) throws Exception {
+		String line;
+		do {
+			line = readLine(process);
+		}
+		while (!line.startsWith(prefix) && !line.startsWith("(no output"));
+		return line;
+	}
+
+	/** Reads one line without buffering beyond it, so that later lines stay for the next call. */
 	private static String readLine(Process process) throws Exception {
-		BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-		String line = reader.readLine();
-		return (line != null) ? line : "(no output, exit " + (process.isAlive() ? "running" : process.exitValue()) + ")";
+		java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+		int b;
+		while ((b = process.getInputStream().read()) != -1 && b != '\n') {
+			line.write(b);
+		}
+		if (b == -1 && line.size() == 0) {
+			return "(no output, exit " + (process.isAlive() ? "running" : process.exitValue()) + ")";
+		}
+		return line.toString(StandardCharsets.UTF_8);
 	}
 
 }

@@ -19,6 +19,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * lock, with a fenced write each time; prints {@code done <rejected fenced writes>}.</li>
  * <li>{@code hold <port> <lock> <watchdogMillis>}: takes the lock, prints {@code held <token>} and waits to be
  * killed.</li>
+ * <li>{@code stale <port> <lock> <watchdogMillis> <resource>}: takes the lock, prints {@code held <token>},
+ * waits for a line on standard input (meanwhile the test pauses it past its lease), then makes a fenced write
+ * and unlocks; prints {@code write=<accepted> unlock=<released|lost>}.</li>
  * </ul>
  */
 public final class LockWorker {
@@ -35,6 +38,7 @@ public final class LockWorker {
 		switch (args[0]) {
 			case "count" -> count(connections, args);
 			case "hold" -> hold(connections, args);
+			case "stale" -> stale(connections, args);
 			default -> throw new IllegalArgumentException(args[0]);
 		}
 	}
@@ -85,6 +89,32 @@ public final class LockWorker {
 		System.out.println("held " + lock.getFencingToken());
 		System.out.flush();
 		Thread.sleep(Long.MAX_VALUE);
+	}
+
+	private static void stale(LettuceConnectionFactory connections, String[] args) throws Exception {
+		LockSettings settings = LockSettings.defaults()
+			.withWatchdogTimeout(Duration.ofMillis(Long.parseLong(args[3])));
+		try (RedisLockFactory factory = new RedisLockFactory(connections, KeyNaming.defaults(), settings,
+				LockListener.NONE, java.time.Clock.systemUTC())) {
+			RedisLock lock = factory.getLock(args[2]);
+			lock.lock();
+			long token = lock.getFencingToken();
+			System.out.println("held " + token);
+			System.out.flush();
+			new java.io.BufferedReader(new java.io.InputStreamReader(System.in)).readLine();
+			boolean accepted = LockTesting.fencedWrite(connections, args[4], token, "stale");
+			String unlock;
+			try {
+				lock.unlock();
+				unlock = "released";
+			}
+			catch (LockLeaseLostException ex) {
+				unlock = "lost";
+			}
+			System.out.println("write=" + accepted + " unlock=" + unlock);
+			System.out.flush();
+		}
+		connections.destroy();
 	}
 
 	/** Starts this class in a new JVM with the test class path. */
