@@ -13,6 +13,8 @@ import io.rediskit.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -175,22 +177,27 @@ class LockAutoConfigurationTests {
 
 	@Test
 	void conflictHandlerInWebApplications() {
-		new WebApplicationContextRunner()
+		WebApplicationContextRunner web = new WebApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class,
 					LockAutoConfiguration.class, LockWebAutoConfiguration.class))
-			.withPropertyValues("spring.data.redis.port=" + redis.server().port())
-			.run((context) -> assertThat(context).hasSingleBean(LockExceptionHandler.class));
-		new WebApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class,
-					LockAutoConfiguration.class, LockWebAutoConfiguration.class))
-			.withPropertyValues("spring.data.redis.port=" + redis.server().port(), "redis-kit.lock.web.enabled=false")
+			.withPropertyValues("spring.data.redis.port=" + redis.server().port());
+		web.run((context) -> assertThat(context).hasSingleBean(LockExceptionHandler.class));
+		web.withPropertyValues("redis-kit.lock.web.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean(LockExceptionHandler.class));
 	}
 
-	@Test
-	void negativeWatchdogTimeoutFailsStartupNamingTheProperty(CapturedOutput output) {
-		assertStartupFails(output, "redis-kit.lock.watchdog-timeout=-1s", "redis-kit.lock.watchdog-timeout",
-				"must be positive");
+	@ParameterizedTest
+	@CsvSource(delimiter = '|', textBlock = """
+			redis-kit.lock.watchdog-timeout=-1s   | redis-kit.lock.watchdog-timeout    | must be positive
+			redis-kit.lock.max-poll-interval=0s   | redis-kit.lock.max-poll-interval   | must be positive
+			redis-kit.lock.default-lease-time=0s  | redis-kit.lock.default-lease-time  | must be positive
+			redis-kit.lock.default-wait-time=-5s  | redis-kit.lock.default-wait-time   | must be zero
+			redis-kit.key-prefix={app}:           | redis-kit.key-prefix               | must not contain
+			redis-kit.lock.watchdog-timeout=soon  | redis-kit.lock.watchdog-timeout    | java.time.Duration
+			""")
+	void invalidPropertiesFailStartupNamingTheProperty(String property, String name, String reason,
+			CapturedOutput output) {
+		assertStartupFails(output, property, name, reason);
 	}
 
 	@Test
@@ -198,29 +205,6 @@ class LockAutoConfigurationTests {
 		assertStartupFails(output, "spring.config.name=invalid-watchdog", "redis-kit.lock.watchdog-timeout",
 				"must be positive");
 		assertThat(output).contains("invalid-watchdog.yml");
-	}
-
-	@Test
-	void zeroLeaseTimeFailsStartupNamingTheProperty(CapturedOutput output) {
-		assertStartupFails(output, "redis-kit.lock.default-lease-time=0s", "redis-kit.lock.default-lease-time",
-				"must be positive");
-	}
-
-	@Test
-	void negativeWaitTimeFailsStartupNamingTheProperty(CapturedOutput output) {
-		assertStartupFails(output, "redis-kit.lock.default-wait-time=-5s", "redis-kit.lock.default-wait-time",
-				"must be zero");
-	}
-
-	@Test
-	void bracesInTheKeyPrefixFailStartupNamingTheProperty(CapturedOutput output) {
-		assertStartupFails(output, "redis-kit.key-prefix={app}:", "redis-kit.key-prefix", "must not contain");
-	}
-
-	@Test
-	void malformedDurationFailsStartupNamingTheProperty(CapturedOutput output) {
-		assertStartupFails(output, "redis-kit.lock.watchdog-timeout=soon", "redis-kit.lock.watchdog-timeout",
-				"java.time.Duration");
 	}
 
 	private static void assertStartupFails(CapturedOutput output, String property, String name, String reason) {
