@@ -1,0 +1,99 @@
+package io.rediskit.ratelimit;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+import io.rediskit.support.LuaScript;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.ReturnType;
+
+/**
+ * The script of each algorithm, the arguments it takes and the reading of its reply. Every script returns
+ * {@code {flag, limit, remaining, retry-after µs, reset-after µs, server time µs}}; only GCRA's flag means
+ * "limited", as in redis-cell.
+ */
+final class RateLimitScripts {
+
+	private static final Map<RateLimitAlgorithm, LuaScript> SCRIPTS = new EnumMap<>(RateLimitAlgorithm.class);
+
+	static {
+		for (RateLimitAlgorithm algorithm : RateLimitAlgorithm.values()) {
+			SCRIPTS.put(algorithm, LuaScript.fromClasspath("META-INF/redis-kit/scripts/ratelimit/"
+					+ algorithm.keyPart().replace('-', '_') + ".lua"));
+		}
+	}
+
+	private static final byte[] SERVER_TIME = new byte[0];
+
+	private RateLimitScripts() {
+	}
+
+	static LuaScript script(RateLimitAlgorithm algorithm) {
+		return SCRIPTS.get(algorithm);
+	}
+
+	/**
+	 * Runs one decision.
+	 * @param connection where to run it
+	 * @param spec the spec in force
+	 * @param key the Redis key
+	 * @param permits permits asked for
+	 * @param member for the sliding log, a prefix unique to this call
+	 * @param pinnedNowMicros time to decide at, for tests; {@code null} for the server's clock
+	 * @return the decision and the server time it was made at
+	 */
+	static Evaluation evaluate(RedisConnection connection, RateLimitSpec spec, byte[] key, int permits,
+			@Nullable String member, @Nullable Long pinnedNowMicros) {
+		byte[] now = (pinnedNowMicros != null) ? number(pinnedNowMicros) : SERVER_TIME;
+		byte[] limit = number(spec.limit());
+		byte[] period = number(spec.periodMicros());
+		byte[] asked = number(permits);
+		byte[][] keysAndArgs = switch (spec.algorithm()) {
+			case SLIDING_LOG -> new byte[][] { key, limit, period, asked, utf8(member), now };
+			case SLIDING_WINDOW, FIXED_WINDOW -> new byte[][] { key, limit, period, asked, now };
+			case TOKEN_BUCKET -> new byte[][] { key, number(spec.capacity()), limit, period, asked, now };
+			// redis-cell's max_burst counts the permits beyond the first: a burst of n is max_burst n - 1.
+			case GCRA -> new byte[][] { key, number(spec.capacity() - 1), limit, period, asked, now };
+		};
+		List<Object> reply = script(spec.algorithm()).execute(connection, ReturnType.MULTI, 1, keysAndArgs);
+		if (reply == null || reply.size() != 6) {
+			throw new IllegalStateException("Unexpected reply from the " + spec.algorithm() + " script: " + reply);
+		}
+		long flag = (Long) reply.get(0);
+		boolean allowed = (spec.algorithm() == RateLimitAlgorithm.GCRA) ? flag == 0 : flag == 1;
+		long retryMicros = (Long) reply.get(3);
+		Duration retryAfter = allowed ? Duration.ZERO
+				// -1 (never) only when the capacity dropped below the permits since they were checked.
+				: (retryMicros < 0) ? spec.period() : micros(retryMicros);
+		RateLimitDecision decision = new RateLimitDecision(
+				allowed ? RateLimitDecision.Outcome.ALLOWED : RateLimitDecision.Outcome.REJECTED, (Long) reply.get(1),
+				(Long) reply.get(2), retryAfter, micros((Long) reply.get(4)));
+		return new Evaluation(decision, (Long) reply.get(5));
+	}
+
+	private static Duration micros(long micros) {
+		return Duration.ofNanos(Math.max(0, micros) * 1000);
+	}
+
+	private static byte[] number(long value) {
+		return Long.toString(value).getBytes(StandardCharsets.US_ASCII);
+	}
+
+	private static byte[] utf8(@Nullable String value) {
+		return (value != null) ? value.getBytes(StandardCharsets.UTF_8) : SERVER_TIME;
+	}
+
+	/**
+	 * A decision with the server time it was made at.
+	 * @param decision the decision
+	 * @param serverMicros the server's clock, in microseconds since the epoch
+	 */
+	record Evaluation(RateLimitDecision decision, long serverMicros) {
+	}
+
+}

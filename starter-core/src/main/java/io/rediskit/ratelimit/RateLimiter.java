@@ -1,0 +1,60 @@
+package io.rediskit.ratelimit;
+
+import java.time.Duration;
+
+/**
+ * A named rate limit applied per key (a user, a client IP, an API token...). Each decision is one script call
+ * on Redis, timed by the server's clock, so every instance of the application shares one count per key and
+ * skewed client clocks change nothing. Thread-safe.
+ * <p>
+ * When Redis cannot answer within the command timeout, the limiter's {@link FailurePolicy} decides, and the
+ * decision says so. Other Redis errors (a wrong type at the key, a missing permission) are thrown as Spring's
+ * {@link org.springframework.dao.DataAccessException}s: they are misconfigurations, not outages.
+ */
+public interface RateLimiter {
+
+	/** @return the limiter's name */
+	String name();
+
+	/** @return the spec in force now */
+	RateLimitSpec spec();
+
+	/**
+	 * Asks for one permit.
+	 * @param key what is limited, such as a user name; any string, used as data
+	 * @return the decision
+	 */
+	default RateLimitDecision tryAcquire(String key) {
+		return tryAcquire(key, 1);
+	}
+
+	/**
+	 * Asks for permits, all or none.
+	 * @param key what is limited
+	 * @param permits how many, from 1 up to the spec's {@link RateLimitSpec#capacity() capacity}
+	 * @return the decision
+	 * @throws IllegalArgumentException if {@code permits} is below 1 or could never be granted
+	 */
+	RateLimitDecision tryAcquire(String key, int permits);
+
+	/**
+	 * Asks for permits, waiting for them as long as the wait stays within {@code maxWait}. Each rejection says
+	 * how long until the permits could be granted; the call sleeps that long and asks again, so it does not
+	 * spin. It gives up at once, returning the rejection, when the next wait would end after {@code maxWait},
+	 * or when the failure policy answered (Redis is unreachable).
+	 * @param key what is limited
+	 * @param permits how many
+	 * @param maxWait the longest time to wait; zero for a single attempt
+	 * @return the allowed decision, or the last rejection
+	 * @throws InterruptedException if the thread is interrupted while it waits
+	 * @throws IllegalArgumentException if {@code permits} is out of range or {@code maxWait} negative
+	 */
+	RateLimitDecision acquire(String key, int permits, Duration maxWait) throws InterruptedException;
+
+	/**
+	 * Forgets a key's usage, giving it full capacity again; for example after a successful login.
+	 * @param key what is limited
+	 */
+	void reset(String key);
+
+}
