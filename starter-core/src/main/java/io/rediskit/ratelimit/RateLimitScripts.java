@@ -45,7 +45,7 @@ final class RateLimitScripts {
 	 * @param permits permits asked for
 	 * @param member for the sliding log, a prefix unique to this call
 	 * @param pinnedNowMicros time to decide at, for tests; {@code null} for the server's clock
-	 * @return the decision and the server time it was made at
+	 * @return the decision, the server time it was made at and the spec
 	 */
 	static Evaluation evaluate(RedisConnection connection, RateLimitSpec spec, byte[] key, int permits,
 			@Nullable String member, @Nullable Long pinnedNowMicros) {
@@ -73,7 +73,7 @@ final class RateLimitScripts {
 		RateLimitDecision decision = new RateLimitDecision(
 				allowed ? RateLimitDecision.Outcome.ALLOWED : RateLimitDecision.Outcome.REJECTED, (Long) reply.get(1),
 				(Long) reply.get(2), retryAfter, micros((Long) reply.get(4)));
-		return new Evaluation(decision, (Long) reply.get(5));
+		return new Evaluation(decision, (Long) reply.get(5), spec);
 	}
 
 	private static Duration micros(long micros) {
@@ -89,11 +89,12 @@ final class RateLimitScripts {
 	}
 
 	/**
-	 * A decision with the server time it was made at.
+	 * A decision with the server time it was made at and the spec it applied.
 	 * @param decision the decision
-	 * @param serverMicros the server's clock, in microseconds since the epoch
+	 * @param serverMicros the server's clock, in microseconds since the epoch; -1 for the failure policy's
+	 * @param spec the spec the decision applied
 	 */
-	record Evaluation(RateLimitDecision decision, long serverMicros) {
+	record Evaluation(RateLimitDecision decision, long serverMicros, RateLimitSpec spec) {
 	}
 
 }

@@ -105,7 +105,8 @@ final class RedisRateLimiter implements RateLimiter {
 				throw ex;
 			}
 			failed(ex);
-			evaluation = new Evaluation(RateLimitDecision.ofFailure(current.failurePolicy(), current.capacity()), -1);
+			evaluation = new Evaluation(RateLimitDecision.ofFailure(current.failurePolicy(), current.capacity()), -1,
+					current);
 		}
 		Duration latency = Duration.ofNanos(System.nanoTime() - start);
 		try {
