@@ -3,10 +3,10 @@ package io.rediskit.autoconfigure.ratelimit;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 import io.rediskit.ratelimit.FailurePolicy;
 import io.rediskit.ratelimit.RateLimitAlgorithm;
@@ -43,10 +43,10 @@ public class RateLimitProperties implements Validator {
 	// The registry's rule: the name becomes part of Redis keys, where ':' separates it from the key.
 	private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
 
-	private static final String BURST_ALGORITHMS = Arrays.stream(RateLimitAlgorithm.values())
+	private static final List<String> BURST_ALGORITHMS = Arrays.stream(RateLimitAlgorithm.values())
 		.filter(RateLimitAlgorithm::supportsBurst)
 		.map(Enum::name)
-		.collect(Collectors.joining(", "));
+		.toList();
 
 	/**
 	 * Whether to auto-configure the rate limiters and @RateLimited.
@@ -120,9 +120,11 @@ public class RateLimitProperties implements Validator {
 		Long burst = limiter.getBurst();
 		if (burst != null) {
 			if (!limiter.getAlgorithm().supportsBurst()) {
-				errors.rejectValue(field + "burst", "algorithm", property + "burst applies to " + BURST_ALGORITHMS
-						+ " only (allowed: " + BURST_ALGORITHMS + "), not to " + limiter.getAlgorithm()
-						+ "; remove it or change " + property + "algorithm");
+				String names = String.join(", ", BURST_ALGORITHMS.subList(0, BURST_ALGORITHMS.size() - 1)) + " and "
+						+ BURST_ALGORITHMS.get(BURST_ALGORITHMS.size() - 1);
+				errors.rejectValue(field + "burst", "algorithm", property + "burst applies to " + names
+						+ " only (allowed: " + String.join(", ", BURST_ALGORITHMS) + "), not to "
+						+ limiter.getAlgorithm() + "; remove it or change " + property + "algorithm");
 			}
 			else if (burst < 1) {
 				errors.rejectValue(field + "burst", "min", property + "burst must be at least 1, was " + burst);
