@@ -14,6 +14,8 @@ import io.rediskit.ratelimit.RateLimitSpec;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
 import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
 
@@ -83,51 +85,56 @@ public class RateLimitProperties implements Validator {
 		return this.web;
 	}
 
+	/**
+	 * Validates each limiter as it is bound, so that failures name the limiter's own properties and their
+	 * origin (file and line).
+	 */
 	@Override
 	public boolean supports(Class<?> type) {
-		return RateLimitProperties.class.isAssignableFrom(type);
+		return Limiter.class.isAssignableFrom(type);
 	}
 
+	/**
+	 * Validates a limiter bound by Spring Boot, whose binder names the errors after the limiter's property,
+	 * such as {@code redis-kit.rate-limit.limiters.login}.
+	 */
 	@Override
 	public void validate(Object target, Errors errors) {
-		RateLimitProperties properties = (RateLimitProperties) target;
-		properties.getLimiters().forEach((name, limiter) -> validate(name, limiter, errors));
-	}
-
-	// Messages name the property themselves: the failure report shows the Java field path for some sources.
-	private static void validate(String name, Limiter limiter, Errors errors) {
+		Limiter limiter = (Limiter) target;
+		ConfigurationPropertyName bound = ConfigurationPropertyName.ofIfValid(errors.getObjectName());
+		String name = (bound != null && !bound.isEmpty()) ? bound.getLastElement(Form.ORIGINAL) : errors.getObjectName();
+		// Messages name the property themselves: the report names a field only when it can trace its source.
+		String property = ((bound != null) ? bound.toString() : PREFIX + "limiters." + name) + ".";
 		if (!NAME.matcher(name).matches()) {
-			errors.rejectValue("limiters", "name", PREFIX + "limiters[" + name + "] has an invalid limiter name: names"
-					+ " are 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit");
+			errors.reject("name", property.substring(0, property.length() - 1) + " has an invalid limiter name '"
+					+ name + "': names are 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit");
 			return;
 		}
-		String property = PREFIX + "limiters." + name + ".";
-		String field = "limiters[" + name + "].";
 		Long limit = limiter.getLimit();
 		if (limit == null) {
-			errors.rejectValue(field + "limit", "required", property + "limit is required, such as 100");
+			errors.rejectValue("limit", "required", property + "limit is required, such as 100");
 		}
 		else if (limit < 1) {
-			errors.rejectValue(field + "limit", "min", property + "limit must be at least 1, was " + limit);
+			errors.rejectValue("limit", "min", property + "limit must be at least 1, was " + limit);
 		}
 		Duration period = limiter.getPeriod();
 		if (period == null) {
-			errors.rejectValue(field + "period", "required", property + "period is required, such as 1m");
+			errors.rejectValue("period", "required", property + "period is required, such as 1m");
 		}
 		else if (period.compareTo(RateLimitSpec.MIN_PERIOD) < 0) {
-			errors.rejectValue(field + "period", "min", property + "period must be at least 1ms, was " + period);
+			errors.rejectValue("period", "min", property + "period must be at least 1ms, was " + period);
 		}
 		Long burst = limiter.getBurst();
 		if (burst != null) {
 			if (!limiter.getAlgorithm().supportsBurst()) {
 				String names = String.join(", ", BURST_ALGORITHMS.subList(0, BURST_ALGORITHMS.size() - 1)) + " and "
 						+ BURST_ALGORITHMS.get(BURST_ALGORITHMS.size() - 1);
-				errors.rejectValue(field + "burst", "algorithm", property + "burst applies to " + names
+				errors.rejectValue("burst", "algorithm", property + "burst applies to " + names
 						+ " only (allowed: " + String.join(", ", BURST_ALGORITHMS) + "), not to "
 						+ limiter.getAlgorithm() + "; remove it or change " + property + "algorithm");
 			}
 			else if (burst < 1) {
-				errors.rejectValue(field + "burst", "min", property + "burst must be at least 1, was " + burst);
+				errors.rejectValue("burst", "min", property + "burst must be at least 1, was " + burst);
 			}
 		}
 	}

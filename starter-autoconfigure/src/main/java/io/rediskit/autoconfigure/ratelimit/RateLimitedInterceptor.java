@@ -26,6 +26,7 @@ import org.springframework.core.MethodClassKey;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
+import org.springframework.util.function.SingletonSupplier;
 
 /**
  * Runs a {@link RateLimited @RateLimited} method only when its limiter grants the permits: it asks
@@ -46,7 +47,8 @@ import org.springframework.util.ReflectionUtils;
  */
 public class RateLimitedInterceptor implements MethodInterceptor {
 
-	private final ObjectProvider<RateLimiterRegistry> registry;
+	// Looked up on the first call, not per call: the lookup costs more than the map lookups around it.
+	private final SingletonSupplier<RateLimiterRegistry> registry;
 
 	private final MethodKeyEvaluator keys = new MethodKeyEvaluator();
 
@@ -57,7 +59,7 @@ public class RateLimitedInterceptor implements MethodInterceptor {
 	 * @param registry where limiters come from, resolved on first use
 	 */
 	public RateLimitedInterceptor(ObjectProvider<RateLimiterRegistry> registry) {
-		this.registry = registry;
+		this.registry = SingletonSupplier.of(registry::getObject);
 	}
 
 	@Override
@@ -71,7 +73,7 @@ public class RateLimitedInterceptor implements MethodInterceptor {
 		if (annotation == null) {
 			return invocation.proceed();
 		}
-		RateLimiter limiter = this.registry.getObject().get(annotation.name());
+		RateLimiter limiter = this.registry.obtain().get(annotation.name());
 		String key = annotation.key().isEmpty() ? ""
 				: this.keys.evaluate(annotation.key(), resolved.method(), invocation.getArguments(),
 						resolved.description());

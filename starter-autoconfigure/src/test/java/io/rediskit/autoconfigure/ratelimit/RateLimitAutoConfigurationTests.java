@@ -273,6 +273,20 @@ class RateLimitAutoConfigurationTests {
 			.contains("redis-kit.rate-limit.limiters.login.burst applies to TOKEN_BUCKET and GCRA only");
 	}
 
+	@Test
+	void invalidYamlFailsStartupNamingThePropertyAndItsOrigin(CapturedOutput output) {
+		assertThatException().isThrownBy(() -> new SpringApplicationBuilder(MinimalApplication.class)
+			.web(WebApplicationType.NONE)
+			.properties("spring.data.redis.port=" + redis.server().port(), "spring.main.banner-mode=off",
+					"spring.config.name=invalid-rate-limit")
+			.run()
+			.close());
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("Property: redis-kit.rate-limit.limiters.login.limit")
+			.contains("redis-kit.rate-limit.limiters.login.limit must be at least 1, was 0")
+			.contains("invalid-rate-limit.yml");
+	}
+
 	private static String messages(Throwable failure) {
 		StringBuilder all = new StringBuilder();
 		for (Throwable ex = failure; ex != null; ex = ex.getCause()) {
