@@ -3,6 +3,7 @@ package io.rediskit.autoconfigure.ratelimit;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -27,6 +28,9 @@ import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
@@ -117,6 +121,14 @@ class RateLimitAutoConfigurationTests {
 				assertThat(registry.get("search")).isSameAs(limiter);
 				assertThat(limiter.spec()).isEqualTo(RateLimitSpec.of(RateLimitAlgorithm.GCRA, 7, Duration.ofMinutes(1)));
 				assertThat(configured.toSpec()).isNotSameAs(first);
+				// What a Spring Cloud refresh does: bind the changed environment onto the same bean.
+				RateLimitProperties properties = context.getBean(RateLimitProperties.class);
+				new Binder(new MapConfigurationPropertySource(Map.of("redis-kit.rate-limit.limiters.search.limit", "9",
+						"redis-kit.rate-limit.limiters.search.period", "2h",
+						"redis-kit.rate-limit.limiters.search.algorithm", "token-bucket")))
+					.bind("redis-kit.rate-limit", Bindable.ofInstance(properties));
+				assertThat(registry.get("search").spec())
+					.isEqualTo(RateLimitSpec.of(RateLimitAlgorithm.TOKEN_BUCKET, 9, Duration.ofHours(2)));
 			});
 	}
 
