@@ -1,0 +1,57 @@
+package io.rediskit.autoconfigure.ratelimit;
+
+import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.autoconfigure.ratelimit.RateLimitProperties.Limiter;
+import io.rediskit.ratelimit.RateLimitListener;
+import io.rediskit.ratelimit.RateLimited;
+import io.rediskit.ratelimit.RateLimiterRegistry;
+import io.rediskit.support.KeyNaming;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Role;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * Auto-configures rate limiting: a {@link RateLimiterRegistry} on the application's
+ * {@link RedisConnectionFactory} serving the limiters of {@code redis-kit.rate-limit.limiters} and telling every
+ * {@link RateLimitListener} bean of each decision, and the advisor that applies {@link RateLimited @RateLimited}.
+ * Off with {@code redis-kit.rate-limit.enabled=false}; each bean backs off when the application defines its own.
+ * <p>
+ * The registry reads the properties bean on every {@code get(name)}, so when a configuration refresh (such as
+ * Spring Cloud's) rebinds it, the next call uses the new limit, keeping the usage already counted.
+ */
+@AutoConfiguration(after = { DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class })
+@ConditionalOnBean(RedisConnectionFactory.class)
+@ConditionalOnBooleanProperty(name = "redis-kit.rate-limit.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(RateLimitProperties.class)
+public final class RateLimitAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	RateLimiterRegistry rateLimiterRegistry(RedisConnectionFactory connectionFactory, KeyNaming keyNaming,
+			RateLimitProperties properties, ObjectProvider<RateLimitListener> listeners) {
+		return new RateLimiterRegistry(connectionFactory, keyNaming,
+				RateLimitListener.composite(listeners.orderedStream().toList()), (name) -> {
+					Limiter limiter = properties.getLimiters().get(name);
+					return (limiter != null) ? limiter.toSpec() : null;
+				});
+	}
+
+	// Static and lazy about the registry: advisors are created while post-processors are being set up, before
+	// the Redis beans should be.
+	@Bean
+	@ConditionalOnMissingBean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static RateLimitedAdvisor rateLimitedAdvisor(ObjectProvider<RateLimiterRegistry> registry) {
+		return new RateLimitedAdvisor(new RateLimitedInterceptor(registry));
+	}
+
+}

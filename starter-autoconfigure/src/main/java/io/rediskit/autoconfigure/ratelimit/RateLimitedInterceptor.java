@@ -1,0 +1,252 @@
+package io.rediskit.autoconfigure.ratelimit;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+
+import io.rediskit.autoconfigure.support.MethodKeyEvaluator;
+import io.rediskit.ratelimit.RateLimitDecision;
+import io.rediskit.ratelimit.RateLimitExceededException;
+import io.rediskit.ratelimit.RateLimited;
+import io.rediskit.ratelimit.RateLimiter;
+import io.rediskit.ratelimit.RateLimiterRegistry;
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.core.MethodClassKey;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.ReflectionUtils;
+import org.springframework.util.function.SingletonSupplier;
+
+/**
+ * Runs a {@link RateLimited @RateLimited} method only when its limiter grants the permits: it asks
+ * {@link RateLimiterRegistry#get(String) registry.get(name)}{@code .tryAcquire(key, permits)}, where the key is
+ * the value of the {@code key} expression (evaluated by {@link MethodKeyEvaluator}, so argument values are data)
+ * or {@code ""}, one count for all calls, when there is none.
+ * <p>
+ * Over the limit the method does not run. With a {@code fallbackMethod}, that method runs instead, on the same
+ * target object and with the same arguments, followed by the {@link RateLimitExceededException} if it takes
+ * one; its result is returned and what it throws is thrown. Without one, {@link RateLimitExceededException} is
+ * thrown. When Redis cannot answer, the limiter's failure policy decides as if Redis had.
+ * <p>
+ * The annotation and the fallback of each method are resolved on its first call and cached; an unknown fallback
+ * fails that first call with {@link IllegalStateException}, before any permit is taken, rather than the first
+ * call over the limit. Fallbacks are called on the target itself, not through its proxy, so their own
+ * annotations do not apply. The check runs when the method is called: for a method returning a reactive type
+ * that is when the publisher is created, on the calling thread (one blocking Redis call).
+ */
+public class RateLimitedInterceptor implements MethodInterceptor {
+
+	// Looked up on the first call, not per call: the lookup costs more than the map lookups around it.
+	private final SingletonSupplier<RateLimiterRegistry> registry;
+
+	private final MethodKeyEvaluator keys = new MethodKeyEvaluator();
+
+	// Bounded by the advised methods and their target classes.
+	private final Map<MethodClassKey, Resolved> resolved = new ConcurrentHashMap<>();
+
+	/**
+	 * @param registry where limiters come from, resolved on first use
+	 */
+	public RateLimitedInterceptor(ObjectProvider<RateLimiterRegistry> registry) {
+		this.registry = SingletonSupplier.of(registry::getObject);
+	}
+
+	@Override
+	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
+		Method method = invocation.getMethod();
+		Object target = invocation.getThis();
+		Class<?> targetClass = (target != null) ? AopUtils.getTargetClass(target) : method.getDeclaringClass();
+		Resolved resolved = this.resolved.computeIfAbsent(new MethodClassKey(method, targetClass),
+				(key) -> resolve(method, targetClass));
+		RateLimited annotation = resolved.annotation();
+		if (annotation == null) {
+			return invocation.proceed();
+		}
+		RateLimiter limiter = this.registry.obtain().get(annotation.name());
+		String key = annotation.key().isEmpty() ? ""
+				: this.keys.evaluate(annotation.key(), resolved.method(), invocation.getArguments(),
+						resolved.description());
+		RateLimitDecision decision = limiter.tryAcquire(key, annotation.permits());
+		if (decision.allowed()) {
+			return invocation.proceed();
+		}
+		RateLimitExceededException exceeded = new RateLimitExceededException(limiter.name(), limiter.spec(), decision);
+		Fallback fallback = resolved.fallback();
+		if (fallback == null) {
+			throw exceeded;
+		}
+		return fallback.invoke(target, invocation.getArguments(), exceeded);
+	}
+
+	private static Resolved resolve(Method method, Class<?> targetClass) {
+		Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
+		RateLimited annotation = AnnotatedElementUtils.findMergedAnnotation(specific, RateLimited.class);
+		if (annotation == null) {
+			annotation = AnnotatedElementUtils.findMergedAnnotation(method, RateLimited.class);
+		}
+		if (annotation == null) {
+			return new Resolved(null, specific, "", null);
+		}
+		String description = "@RateLimited(name = \"" + annotation.name() + "\")";
+		Fallback fallback = annotation.fallbackMethod().isEmpty() ? null
+				: Fallback.find(annotation, specific, targetClass);
+		return new Resolved(annotation, specific, description, fallback);
+	}
+
+	/**
+	 * What the interceptor needs of one advised method, resolved once.
+	 * @param annotation the annotation, {@code null} if the method has none
+	 * @param method the method as declared on the target class, whose parameter names the key expression uses
+	 * @param description the annotation as error messages show it
+	 * @param fallback the fallback, if the annotation names one
+	 */
+	private record Resolved(@Nullable RateLimited annotation, Method method, String description,
+			@Nullable Fallback fallback) {
+	}
+
+	/**
+	 * A fallback method.
+	 * @param method the method, made accessible
+	 * @param takesException whether it takes the exception as its last parameter
+	 */
+	private record Fallback(Method method, boolean takesException) {
+
+		@Nullable Object invoke(@Nullable Object target, @Nullable Object[] arguments,
+				RateLimitExceededException exceeded) throws Throwable {
+			boolean isStatic = Modifier.isStatic(this.method.getModifiers());
+			if (target == null && !isStatic) {
+				throw new IllegalStateException("Cannot call fallback " + describe(this.method)
+						+ ": the proxy has no target object", exceeded);
+			}
+			Object[] actual = arguments;
+			if (this.takesException) {
+				actual = Arrays.copyOf(arguments, arguments.length + 1);
+				actual[arguments.length] = exceeded;
+			}
+			try {
+				return this.method.invoke(isStatic ? null : target, actual);
+			}
+			catch (InvocationTargetException ex) {
+				throw ex.getTargetException();
+			}
+		}
+
+		/**
+		 * Finds the fallback: on the target class or its superclasses, a method of the given name taking the
+		 * annotated method's parameters, optionally followed by one its exception can be passed as; any
+		 * visibility. Nearest class first; in one class, one taking the exception is preferred, the most specific
+		 * one if several do.
+		 */
+		static Fallback find(RateLimited annotation, Method annotated, Class<?> targetClass) {
+			String name = annotation.fallbackMethod();
+			Class<?>[] parameters = annotated.getParameterTypes();
+			List<Method> named = new ArrayList<>();
+			for (Class<?> type = targetClass; type != null && type != Object.class; type = type.getSuperclass()) {
+				Method found = null;
+				for (Method candidate : type.getDeclaredMethods()) {
+					if (!candidate.getName().equals(name) || candidate.isBridge() || candidate.isSynthetic()) {
+						continue;
+					}
+					named.add(candidate);
+					if (matches(candidate, parameters, annotated.getReturnType())
+							&& (found == null || better(candidate, found))) {
+						found = candidate;
+					}
+				}
+				if (found != null) {
+					ReflectionUtils.makeAccessible(found);
+					return new Fallback(found, found.getParameterCount() > parameters.length);
+				}
+			}
+			throw new IllegalStateException(missing(annotation, annotated, targetClass, named));
+		}
+
+		private static boolean matches(Method candidate, Class<?>[] parameters, Class<?> returnType) {
+			Class<?>[] types = candidate.getParameterTypes();
+			if (types.length != parameters.length && types.length != parameters.length + 1) {
+				return false;
+			}
+			for (int i = 0; i < parameters.length; i++) {
+				if (types[i] != parameters[i]) {
+					return false;
+				}
+			}
+			if (types.length > parameters.length && !types[parameters.length].isAssignableFrom(RateLimitExceededException.class)) {
+				return false;
+			}
+			return ClassUtils.isAssignable(returnType, candidate.getReturnType());
+		}
+
+		// One taking the exception beats one without; of two taking it, the narrower exception type wins.
+		private static boolean better(Method candidate, Method found) {
+			int count = candidate.getParameterCount();
+			if (count != found.getParameterCount()) {
+				return count > found.getParameterCount();
+			}
+			return count > 0 && found.getParameterTypes()[count - 1].isAssignableFrom(candidate.getParameterTypes()[count - 1]);
+		}
+
+		private static String missing(RateLimited annotation, Method annotated, Class<?> targetClass,
+				List<Method> named) {
+			String name = annotation.fallbackMethod();
+			String parameters = parameterList(annotated);
+			String returnType = annotated.getReturnType().getSimpleName();
+			StringBuilder message = new StringBuilder("@RateLimited(name = \"").append(annotation.name())
+				.append("\") on ")
+				.append(describe(annotated))
+				.append(" names fallbackMethod \"")
+				.append(name)
+				.append("\", but ")
+				.append(targetClass.getName())
+				.append(" has no matching method: expected ")
+				.append(returnType)
+				.append(' ')
+				.append(name)
+				.append('(')
+				.append(parameters)
+				.append(") or ")
+				.append(returnType)
+				.append(' ')
+				.append(name)
+				.append('(')
+				.append(parameters.isEmpty() ? "" : parameters + ", ")
+				.append("RateLimitExceededException)")
+				.append(", of any visibility, returning ")
+				.append(returnType)
+				.append(annotated.getReturnType().isPrimitive() ? "" : " or a subtype")
+				.append(" (the exception parameter may be a supertype)");
+			if (!named.isEmpty()) {
+				message.append("; found ")
+					.append(named.stream()
+						.map((method) -> method.getReturnType().getSimpleName() + " " + describe(method))
+						.collect(Collectors.joining(", ")))
+					.append(", which ")
+					.append((named.size() == 1) ? "does" : "do")
+					.append(" not match");
+			}
+			return message.toString();
+		}
+
+		private static String describe(Method method) {
+			return method.getDeclaringClass().getSimpleName() + "." + method.getName() + "(" + parameterList(method)
+					+ ")";
+		}
+
+		private static String parameterList(Method method) {
+			return Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName).collect(Collectors.joining(", "));
+		}
+
+	}
+
+}
