@@ -20,7 +20,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 /**
  * A second JVM for the rate-limit tests, started with {@link ProcessBuilder} (optionally under
  * {@code faketime}, to skew its clock). Arguments: {@code <port> <algorithm> <limit> <period ms> <burst or 0>
- * <threads> <duration ms, or calls=n for n calls in one thread> <limiter> <key> <max permits>}. It prints {@code clock <its System.currentTimeMillis()>}
+ * <threads> <duration ms> <limiter> <key> <max permits>}, or {@code sequential <port>} for {@link #sequential}. It prints {@code clock <its System.currentTimeMillis()>}
  * and {@code ready}, waits for a line on standard input, runs the load, then prints one
  * {@code a <server µs> <permits> <limit>} line per admission and {@code done}.
  */
@@ -30,6 +30,10 @@ public final class RateLimitWorker {
 	}
 
 	public static void main(String[] args) throws Exception {
+		if (args[0].equals("sequential")) {
+			sequential(Integer.parseInt(args[1]));
+			return;
+		}
 		LettuceConnectionFactory connections = new LettuceConnectionFactory(
 				new RedisStandaloneConfiguration("127.0.0.1", Integer.parseInt(args[0])),
 				LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(10)).build());
@@ -49,25 +53,46 @@ public final class RateLimitWorker {
 		out.println("ready");
 		out.flush();
 		new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
-		List<Granted> admitted;
-		if (args[6].startsWith("calls=")) {
-			admitted = new ArrayList<>();
-			for (int i = Integer.parseInt(args[6].substring("calls=".length())); i > 0; i--) {
-				RateLimitScripts.Evaluation evaluation = limiter.evaluate(args[8], 1, null);
-				if (evaluation.decision().allowed()) {
-					admitted.add(new Granted(evaluation.serverMicros(), 1, evaluation.spec()));
-				}
-			}
-		}
-		else {
-			admitted = RateLimitLoad.run(limiter, args[8], Integer.parseInt(args[5]),
-					TimeUnit.MILLISECONDS.toNanos(Long.parseLong(args[6])), Integer.parseInt(args[9]));
-		}
+		List<Granted> admitted = RateLimitLoad.run(limiter, args[8], Integer.parseInt(args[5]),
+				TimeUnit.MILLISECONDS.toNanos(Long.parseLong(args[6])), Integer.parseInt(args[9]));
 		for (Granted granted : admitted) {
 			out.println(granted.toLine());
 		}
 		out.println("done");
 		out.flush();
+		connections.destroy();
+	}
+
+	/**
+	 * Serves requests from standard input, one per line: {@code <algorithm> <limit> <period ms> <limiter> <key>
+	 * <calls>}. Each makes that many one-permit calls in one thread and answers like the load does.
+	 */
+	private static void sequential(int port) throws Exception {
+		LettuceConnectionFactory connections = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration("127.0.0.1", port),
+				LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(10)).build());
+		connections.afterPropertiesSet();
+		connections.start();
+		RateLimiterRegistry registry = new RateLimiterRegistry(connections, KeyNaming.defaults(), RateLimitListener.NONE);
+		PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
+		out.println("clock " + System.currentTimeMillis());
+		out.println("ready");
+		out.flush();
+		BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+		for (String line = in.readLine(); line != null && !line.isEmpty(); line = in.readLine()) {
+			String[] request = line.split(" ");
+			RateLimitSpec spec = RateLimitSpec.of(RateLimitAlgorithm.valueOf(request[0]), Long.parseLong(request[1]),
+					Duration.ofMillis(Long.parseLong(request[2])));
+			RedisRateLimiter limiter = RateLimitTesting.internal(registry.create(request[3], spec));
+			for (int i = Integer.parseInt(request[5]); i > 0; i--) {
+				RateLimitScripts.Evaluation evaluation = limiter.evaluate(request[4], 1, null);
+				if (evaluation.decision().allowed()) {
+					out.println(new Granted(evaluation.serverMicros(), 1, spec).toLine());
+				}
+			}
+			out.println("done");
+			out.flush();
+		}
 		connections.destroy();
 	}
 
@@ -89,7 +114,11 @@ public final class RateLimitWorker {
 		}
 
 		void go() throws IOException {
-			this.process.getOutputStream().write('\n');
+			send("");
+		}
+
+		void send(String line) throws IOException {
+			this.process.getOutputStream().write((line + "\n").getBytes(StandardCharsets.UTF_8));
 			this.process.getOutputStream().flush();
 		}
 
@@ -102,7 +131,6 @@ public final class RateLimitWorker {
 				String[] parts = line.split(" ");
 				admitted.add(new Granted(Long.parseLong(parts[1]), Integer.parseInt(parts[2]), spec));
 			}
-			this.process.waitFor(30, TimeUnit.SECONDS);
 			return admitted;
 		}
 
