@@ -1,0 +1,90 @@
+package io.rediskit.sample;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+
+import io.rediskit.testsupport.RedisServerExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The sample with its redis-server stopped: the {@code login} limiter fails closed, the API limiters fail open,
+ * each within the command timeout. A class of its own, as the server does not come back.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = "spring.data.redis.timeout=500ms")
+class RateLimitSampleOutageTests {
+
+	@RegisterExtension
+	static final RedisServerExtension redis = RedisServerExtension.standalone();
+
+	@DynamicPropertySource
+	static void redisProperties(DynamicPropertyRegistry registry) {
+		registry.add("spring.data.redis.host", () -> redis.server().host());
+		registry.add("spring.data.redis.port", () -> redis.server().port());
+	}
+
+	@LocalServerPort
+	int port;
+
+	final HttpClient http = HttpClient.newHttpClient();
+
+	@Test
+	void withRedisStoppedLoginFailsClosedAndTheApiFailsOpen() throws Exception {
+		// Connected and counting first: the outage starts on a live connection.
+		assertThat(login("ada", "wrong").statusCode()).isEqualTo(401);
+		assertThat(get("/api/ratelimit/gcra").statusCode()).isEqualTo(200);
+		redis.server().stop();
+
+		long started = System.nanoTime();
+		HttpResponse<String> login = login("ada", "lovelace");
+		Duration took = Duration.ofNanos(System.nanoTime() - started);
+		assertThat(login.statusCode()).isEqualTo(429);
+		assertThat(login.headers().firstValue("Retry-After")).hasValue("1");
+		assertThat(login.headers().firstValue("RateLimit-Policy")).hasValue("\"login\";q=5;w=60");
+		assertThat(login.headers().firstValue("RateLimit")).as("usage unknown while Redis is down").isEmpty();
+		Map<?, ?> problem = JsonMapper.builder().build().readValue(login.body(), Map.class);
+		assertThat(problem.get("limiter")).isEqualTo("login");
+		assertThat(problem.get("retryAfterSeconds")).isEqualTo(1);
+		// One command timeout (500 ms), with generous slack for a loaded machine.
+		assertThat(took).isLessThan(Duration.ofSeconds(5));
+
+		for (int i = 0; i < 8; i++) {
+			assertThat(get("/api/ratelimit/gcra").statusCode()).as("fail-open call %d", i).isEqualTo(200);
+		}
+		assertThat(get("/actuator/metrics/rediskit.ratelimit.decisions?tag=limiter:login&tag=result:error-rejected")
+			.body()).contains("\"value\":1.0");
+		assertThat(get("/actuator/metrics/rediskit.ratelimit.decisions?tag=limiter:api-gcra&tag=result:error-allowed")
+			.body()).contains("\"value\":8.0");
+	}
+
+	private HttpResponse<String> login(String username, String password) throws Exception {
+		HttpRequest request = HttpRequest.newBuilder(uri("/api/login"))
+			.header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers
+				.ofString("{\"username\":\"" + username + "\",\"password\":\"" + password + "\"}"))
+			.build();
+		return this.http.send(request, HttpResponse.BodyHandlers.ofString());
+	}
+
+	private HttpResponse<String> get(String path) throws Exception {
+		return this.http.send(HttpRequest.newBuilder(uri(path)).GET().build(), HttpResponse.BodyHandlers.ofString());
+	}
+
+	private URI uri(String path) {
+		return URI.create("http://127.0.0.1:" + this.port + path);
+	}
+
+}

@@ -1,0 +1,162 @@
+package io.rediskit.ratelimit;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.rediskit.ratelimit.RateLimitDecision.Outcome;
+import io.rediskit.ratelimit.RateLimitLoad.Granted;
+import io.rediskit.support.KeyNaming;
+import io.rediskit.support.TestConnections;
+import io.rediskit.testsupport.RedisServerExtension;
+import io.rediskit.testsupport.RedisServerProcess;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Redis paused ({@code SIGSTOP}), killed and restarted, scripts flushed: the failure policy answers within the
+ * command timeout, and decisions resume when Redis is back.
+ */
+class RateLimitOutageTests {
+
+	private static final Duration COMMAND_TIMEOUT = Duration.ofMillis(500);
+
+	@RegisterExtension
+	static final RedisServerExtension redis = RedisServerExtension.standalone();
+
+	RedisServerProcess server;
+
+	LettuceConnectionFactory connections;
+
+	final List<String> failures = new CopyOnWriteArrayList<>();
+
+	RateLimiterRegistry registry;
+
+	@BeforeEach
+	void setUp() {
+		redis.flushAll();
+		this.server = redis.server();
+		this.connections = TestConnections.lettuce(this.server, COMMAND_TIMEOUT);
+		this.registry = new RateLimiterRegistry(this.connections, KeyNaming.defaults(), new RateLimitListener() {
+
+			@Override
+			public void onFailure(String limiterName, RuntimeException failure) {
+				RateLimitOutageTests.this.failures.add(limiterName + " " + failure.getClass().getSimpleName());
+			}
+
+		});
+	}
+
+	@AfterEach
+	void tearDown() {
+		if (this.server.isAlive()) {
+			this.server.resume();
+		}
+		this.connections.destroy();
+	}
+
+	@Test
+	void aPausedServerGetsEachLimiterItsPolicyWithinTheCommandTimeout() {
+		RateLimiter open = this.registry.create("open", RateLimitSpec.of(RateLimitAlgorithm.GCRA, 5, Duration.ofMinutes(1)));
+		RateLimiter closed = this.registry.create("closed", RateLimitSpec.of(RateLimitAlgorithm.SLIDING_LOG, 5,
+				Duration.ofMinutes(1)).withFailurePolicy(FailurePolicy.FAIL_CLOSED));
+		// Connect first: a pause before the first connection would fail with a connection error instead.
+		assertThat(open.tryAcquire("k").outcome()).isEqualTo(Outcome.ALLOWED);
+		assertThat(closed.tryAcquire("k").outcome()).isEqualTo(Outcome.ALLOWED);
+		this.server.pause();
+		try {
+			long started = System.nanoTime();
+			RateLimitDecision allowed = open.tryAcquire("k");
+			RateLimitDecision denied = closed.tryAcquire("k");
+			Duration took = Duration.ofNanos(System.nanoTime() - started);
+			assertThat(allowed).isEqualTo(new RateLimitDecision(Outcome.ERROR_ALLOWED, 5, 0, Duration.ZERO, Duration.ZERO));
+			assertThat(denied).isEqualTo(new RateLimitDecision(Outcome.ERROR_REJECTED, 5, 0,
+					RateLimitDecision.FAILURE_RETRY_AFTER, Duration.ZERO));
+			// Two decisions, each waiting one command timeout and no more (generous slack for a loaded machine).
+			assertThat(took).isGreaterThanOrEqualTo(COMMAND_TIMEOUT.multipliedBy(2)).isLessThan(COMMAND_TIMEOUT.multipliedBy(8));
+			assertThat(this.failures).containsExactly("open QueryTimeoutException", "closed QueryTimeoutException");
+		}
+		finally {
+			this.server.resume();
+		}
+		assertThat(open.tryAcquire("k").outcome()).isEqualTo(Outcome.ALLOWED);
+		assertThat(closed.tryAcquire("k").outcome()).isEqualTo(Outcome.ALLOWED);
+	}
+
+	@Test
+	void aKilledServerGetsThePolicyAtOnceAndARestartedOneDecidesAgain() throws Exception {
+		RateLimiter closed = this.registry.create("closed", RateLimitSpec.of(RateLimitAlgorithm.TOKEN_BUCKET, 5,
+				Duration.ofMinutes(1)).withFailurePolicy(FailurePolicy.FAIL_CLOSED));
+		assertThat(closed.tryAcquire("k").allowed()).isTrue();
+		this.server.kill();
+		RateLimitDecision whileDown = closed.tryAcquire("k");
+		assertThat(whileDown.outcome()).isEqualTo(Outcome.ERROR_REJECTED);
+		assertThat(whileDown.fromFailurePolicy()).isTrue();
+		// acquire() does not wait for a server that is down: each attempt already cost a timeout.
+		assertThat(closed.acquire("k", 1, Duration.ofSeconds(30)).outcome()).isEqualTo(Outcome.ERROR_REJECTED);
+		this.server.restart();
+		RateLimitDecision afterRestart = null;
+		for (int attempt = 0; attempt < 100; attempt++) {
+			afterRestart = closed.tryAcquire("k");
+			if (!afterRestart.fromFailurePolicy()) {
+				break;
+			}
+			TimeUnit.MILLISECONDS.sleep(100);
+		}
+		// The restarted server lost its data (no persistence) and its scripts: a fresh bucket, script re-sent.
+		assertThat(afterRestart).isNotNull();
+		assertThat(afterRestart.outcome()).isEqualTo(Outcome.ALLOWED);
+		assertThat(afterRestart.remaining()).isEqualTo(4);
+	}
+
+	@Test
+	void anErrorThatIsNotAnOutageIsThrownNotHiddenByThePolicy() {
+		RateLimiter limiter = this.registry.create("typed", RateLimitSpec.of(RateLimitAlgorithm.SLIDING_LOG, 5,
+				Duration.ofMinutes(1)));
+		this.server.command("SET", RateLimitTesting.redisKey(RateLimitAlgorithm.SLIDING_LOG, "typed", "k"), "a string");
+		assertThatExceptionOfType(DataAccessException.class).isThrownBy(() -> limiter.tryAcquire("k"))
+			.withStackTraceContaining("WRONGTYPE");
+		assertThat(this.failures).isEmpty();
+	}
+
+	@Test
+	void scriptsFlushedUnderLoadAreReloadedAndEveryDecisionStillCounts() throws Exception {
+		RateLimitSpec spec = RateLimitSpec.of(RateLimitAlgorithm.SLIDING_LOG, 50, Duration.ofMillis(200));
+		RedisRateLimiter limiter = RateLimitTesting.internal(this.registry.create("flushed", spec));
+		AtomicBoolean running = new AtomicBoolean(true);
+		Thread flusher = new Thread(() -> {
+			while (running.get()) {
+				this.server.command("SCRIPT", "FLUSH");
+				try {
+					TimeUnit.MILLISECONDS.sleep(20);
+				}
+				catch (InterruptedException ex) {
+					return;
+				}
+			}
+		});
+		flusher.start();
+		List<Granted> admitted;
+		try {
+			admitted = RateLimitLoad.run(limiter, "k", 16, TimeUnit.MILLISECONDS.toNanos(1000), 1);
+		}
+		finally {
+			running.set(false);
+			flusher.join();
+		}
+		AdmissionChecker.assertHolds(spec, admitted.stream().map(Granted::admission).toList());
+		assertThat(admitted).hasSizeGreaterThan(50);
+		assertThat(this.failures).isEmpty();
+	}
+
+}
