@@ -68,7 +68,7 @@ final class RateLimitScripts {
 		boolean allowed = (spec.algorithm() == RateLimitAlgorithm.GCRA) ? flag == 0 : flag == 1;
 		long retryMicros = (Long) reply.get(3);
 		Duration retryAfter = allowed ? Duration.ZERO
-				// -1 (never) only when the capacity dropped below the permits since they were checked.
+				// -1 means never; the caller checked the permits against this spec's capacity, so it cannot come.
 				: (retryMicros < 0) ? spec.period() : micros(retryMicros);
 		RateLimitDecision decision = new RateLimitDecision(
 				allowed ? RateLimitDecision.Outcome.ALLOWED : RateLimitDecision.Outcome.REJECTED, (Long) reply.get(1),

@@ -28,7 +28,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  */
 public class RateLimiterRegistry {
 
-	private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+	private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,63}");
 
 	private final RedisConnectionFactory connectionFactory;
 
@@ -93,7 +93,8 @@ public class RateLimiterRegistry {
 
 	/**
 	 * Creates a limiter, or gives the existing limiter of that name a new spec (keeping its stored usage).
-	 * @param name letters, digits, {@code .}, {@code _} and {@code -}, at most 64 characters
+	 * @param name letters, digits, {@code _} and {@code -}, at most 64 characters; no {@code .}, which would
+	 * split the name in a property path
 	 * @param spec what it allows
 	 * @return the limiter
 	 * @throws IllegalArgumentException if the name is not valid
@@ -121,7 +122,7 @@ public class RateLimiterRegistry {
 	private static String checkName(String name) {
 		Objects.requireNonNull(name, "name must not be null");
 		if (!NAME.matcher(name).matches()) {
-			throw new IllegalArgumentException("Rate limiter name must be 1 to 64 letters, digits, '.', '_' or '-',"
+			throw new IllegalArgumentException("Rate limiter name must be 1 to 64 letters, digits, '_' or '-',"
 					+ " starting with a letter or digit, was '" + name + "'");
 		}
 		return name;

@@ -104,7 +104,7 @@ final class RedisRateLimiter implements RateLimiter {
 			if (!isUnavailable(ex)) {
 				throw ex;
 			}
-			failed(ex);
+			failed(ex, current.failurePolicy());
 			evaluation = new Evaluation(RateLimitDecision.ofFailure(current.failurePolicy(), current.capacity()), -1,
 					current);
 		}
@@ -163,7 +163,7 @@ final class RedisRateLimiter implements RateLimiter {
 		}
 	}
 
-	private void failed(DataAccessException ex) {
+	private void failed(DataAccessException ex, FailurePolicy policy) {
 		try {
 			this.listener.onFailure(this.name, ex);
 		}
@@ -175,7 +175,7 @@ final class RedisRateLimiter implements RateLimiter {
 		// One warning per interval: an outage must not flood the log with one line per request.
 		if (now - last >= FAILURE_LOG_INTERVAL_NANOS) {
 			this.lastFailureLog = now;
-			logger.warn("Rate limiter '" + this.name + "' cannot reach Redis; applying " + this.spec.failurePolicy()
+			logger.warn("Rate limiter '" + this.name + "' cannot reach Redis; applying " + policy
 					+ " (further failures in the next 10s are counted, not logged): " + ex.getMessage());
 		}
 	}

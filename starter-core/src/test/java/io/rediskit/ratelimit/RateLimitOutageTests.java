@@ -94,7 +94,7 @@ class RateLimitOutageTests {
 	}
 
 	@Test
-	void aKilledServerGetsThePolicyAtOnceAndARestartedOneDecidesAgain() throws Exception {
+	void aKilledServerGetsThePolicyAndARestartedOneDecidesAgain() throws Exception {
 		RateLimiter closed = this.registry.create("closed", RateLimitSpec.of(RateLimitAlgorithm.TOKEN_BUCKET, 5,
 				Duration.ofMinutes(1)).withFailurePolicy(FailurePolicy.FAIL_CLOSED));
 		assertThat(closed.tryAcquire("k").allowed()).isTrue();

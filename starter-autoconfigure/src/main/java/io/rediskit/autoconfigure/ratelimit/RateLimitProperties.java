@@ -43,7 +43,7 @@ public class RateLimitProperties implements Validator {
 	private static final String PREFIX = "redis-kit.rate-limit.";
 
 	// The registry's rule: the name becomes part of Redis keys, where ':' separates it from the key.
-	private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+	private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,63}");
 
 	private static final List<String> BURST_ALGORITHMS = Arrays.stream(RateLimitAlgorithm.values())
 		.filter(RateLimitAlgorithm::supportsBurst)
@@ -56,7 +56,7 @@ public class RateLimitProperties implements Validator {
 	private boolean enabled = true;
 
 	/**
-	 * Rate limiters by name: letters, digits, '.', '_' and '-', at most 64 characters.
+	 * Rate limiters by name: letters, digits, '_' and '-', at most 64 characters.
 	 */
 	private Map<String, Limiter> limiters = new LinkedHashMap<>();
 
@@ -107,7 +107,7 @@ public class RateLimitProperties implements Validator {
 		String property = ((bound != null) ? bound.toString() : PREFIX + "limiters." + name) + ".";
 		if (!NAME.matcher(name).matches()) {
 			errors.reject("name", property.substring(0, property.length() - 1) + " has an invalid limiter name '"
-					+ name + "': names are 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit");
+					+ name + "': names are 1 to 64 letters, digits, '_' or '-', starting with a letter or digit");
 			return;
 		}
 		Long limit = limiter.getLimit();
