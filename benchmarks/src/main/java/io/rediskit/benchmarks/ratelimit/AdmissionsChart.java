@@ -103,8 +103,9 @@ final class AdmissionsChart {
 		chart.getStyler().setYAxisMax(0, admittedMax);
 		chart.getStyler().setYAxisMin(1, 0.0);
 		chart.getStyler().setYAxisDecimalPattern("#,###");
+		chart.getStyler().setXAxisMin(0.0);
+		chart.getStyler().setXAxisMax(panel.admitted().length * bucketMillis / 1000.0);
 		chart.getStyler().setXAxisDecimalPattern("0.#");
-		chart.getStyler().setXAxisTickMarkSpacingHint(60);
 		List<Double> seconds = new ArrayList<>();
 		List<Long> offered = new ArrayList<>();
 		List<Long> admitted = new ArrayList<>();
