@@ -18,14 +18,13 @@ import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.XYSeries.XYSeriesRenderStyle;
-import org.knowm.xchart.style.Styler.LegendPosition;
 import org.knowm.xchart.style.Styler.YAxisPosition;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * Draws admissions over time as small multiples, one panel per limiter, two panels to a row, into one PNG:
- * in each panel the permits admitted per time bucket (left axis, the same scale in every panel) over the
- * calls offered per bucket (grey, right axis).
+ * in each panel the permits admitted per time bucket (blue, left axis, the same scale in every panel) over
+ * the calls made per bucket (grey, right axis).
  * <p>
  * Drawing needs no display: {@link io.rediskit.benchmarks.BenchmarkMain} runs AWT headless.
  */
@@ -37,7 +36,7 @@ final class AdmissionsChart {
 
 	private static final int COLUMNS = 2;
 
-	private static final int TITLE_HEIGHT = 40;
+	private static final int TITLE_HEIGHT = 64;
 
 	private static final Color OFFERED = new Color(190, 190, 190);
 
@@ -71,8 +70,12 @@ final class AdmissionsChart {
 			graphics.fillRect(0, 0, image.getWidth(), image.getHeight());
 			graphics.setColor(Color.BLACK);
 			graphics.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 16));
-			int titleWidth = graphics.getFontMetrics().stringWidth(title);
-			graphics.drawString(title, (image.getWidth() - titleWidth) / 2, TITLE_HEIGHT - 14);
+			drawCentered(graphics, title, image.getWidth(), 26);
+			// One key for all panels, in place of a legend in each that would cover the last burst.
+			graphics.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
+			drawCentered(graphics, "blue: permits admitted per " + bucketMillis
+					+ " ms (left axis, same scale in every panel); grey: calls made per " + bucketMillis
+					+ " ms (right axis)", image.getWidth(), 50);
 			for (int i = 0; i < panels.size(); i++) {
 				BufferedImage panel = BitmapEncoder.getBufferedImage(panel(panels.get(i), bucketMillis,
 						Math.ceil(admittedMax * 1.1)));
@@ -89,6 +92,10 @@ final class AdmissionsChart {
 		ImageIO.write(image, "png", file.toFile());
 	}
 
+	private static void drawCentered(Graphics2D graphics, String text, int width, int baseline) {
+		graphics.drawString(text, (width - graphics.getFontMetrics().stringWidth(text)) / 2, baseline);
+	}
+
 	private static XYChart panel(Panel panel, long bucketMillis, double admittedMax) {
 		XYChart chart = new XYChartBuilder().width(PANEL_WIDTH)
 			.height(PANEL_HEIGHT)
@@ -97,31 +104,31 @@ final class AdmissionsChart {
 			.yAxisTitle("admitted / " + bucketMillis + " ms")
 			.build();
 		chart.setYAxisGroupTitle(1, "calls / " + bucketMillis + " ms");
-		chart.getStyler().setLegendPosition(LegendPosition.InsideNE);
+		chart.getStyler().setLegendVisible(false);
 		chart.getStyler().setYAxisGroupPosition(1, YAxisPosition.Right);
 		chart.getStyler().setYAxisMin(0, 0.0);
 		chart.getStyler().setYAxisMax(0, admittedMax);
 		chart.getStyler().setYAxisMin(1, 0.0);
 		chart.getStyler().setYAxisDecimalPattern("#,###");
-		chart.getStyler().setXAxisMin(0.0);
-		chart.getStyler().setXAxisMax(panel.admitted().length * bucketMillis / 1000.0);
-		chart.getStyler().setXAxisDecimalPattern("0.#");
-		List<Double> seconds = new ArrayList<>();
+		// A label per whole second: left to itself, XChart labels every n-th bucket, at odd fractions of a second.
+		chart.setCustomXAxisTickLabelsFormatter(
+				(value) -> (value % 1000 == 0) ? Long.toString(Math.round(value / 1000)) : "");
+		List<Long> millis = new ArrayList<>();
 		List<Long> offered = new ArrayList<>();
 		List<Long> admitted = new ArrayList<>();
 		for (int i = 0; i < panel.admitted().length; i++) {
-			seconds.add(i * bucketMillis / 1000.0);
+			millis.add(i * bucketMillis);
 			offered.add(panel.offered()[i]);
 			admitted.add(panel.admitted()[i]);
 		}
 		// Offered first, so the admissions are drawn over it.
-		XYSeries offeredSeries = chart.addSeries("offered", seconds, offered);
+		XYSeries offeredSeries = chart.addSeries("offered", millis, offered);
 		offeredSeries.setXYSeriesRenderStyle(XYSeriesRenderStyle.StepArea);
 		offeredSeries.setYAxisGroup(1);
 		offeredSeries.setLineColor(OFFERED);
 		offeredSeries.setFillColor(OFFERED);
 		offeredSeries.setMarker(SeriesMarkers.NONE);
-		XYSeries admittedSeries = chart.addSeries("admitted", seconds, admitted);
+		XYSeries admittedSeries = chart.addSeries("admitted", millis, admitted);
 		admittedSeries.setXYSeriesRenderStyle(XYSeriesRenderStyle.Step);
 		admittedSeries.setLineColor(ADMITTED);
 		admittedSeries.setMarker(SeriesMarkers.NONE);
