@@ -33,6 +33,7 @@ import io.rediskit.benchmarks.ConcurrentLoad.Outcome;
 import io.rediskit.benchmarks.JsonWriter;
 import io.rediskit.benchmarks.OpsChart;
 import io.rediskit.benchmarks.ratelimit.AdmissionsChart.Panel;
+import io.rediskit.benchmarks.ratelimit.CpuMeter.Cost;
 import io.rediskit.ratelimit.RateLimitAlgorithm;
 import io.rediskit.ratelimit.RateLimitDecision;
 import io.rediskit.ratelimit.RateLimitListener;
@@ -183,14 +184,17 @@ public final class RateLimitBenchmark implements Benchmark {
 			throws InterruptedException {
 		LongAdder admitted = new LongAdder();
 		LongAdder rejected = new LongAdder();
+		LongAdder calls = new LongAdder();
 		ConcurrentLoad load = context.load(scenario + " " + library);
+		CpuMeter cpu = CpuMeter.start(context);
 		Outcome outcome = load.run((thread) -> {
 			boolean allowed = limiter.tryAcquire(ThreadLocalRandom.current().nextInt(KEYS));
+			calls.increment();
 			if (load.isMeasuring()) {
 				(allowed ? admitted : rejected).increment();
 			}
 		});
-		return new Run(outcome, admitted.sum(), rejected.sum());
+		return new Run(outcome, admitted.sum(), rejected.sum(), cpu.stop(calls.sum()));
 	}
 
 	private Run floor(BenchmarkContext context, StatefulRedisConnection<byte[], byte[]> lettuce)
@@ -198,9 +202,14 @@ public final class RateLimitBenchmark implements Benchmark {
 		RedisCommands<byte[], byte[]> commands = lettuce.sync();
 		String sha = commands.scriptLoad("return 1");
 		byte[] key = "bench:lettuce:floor".getBytes(StandardCharsets.UTF_8);
+		LongAdder calls = new LongAdder();
 		ConcurrentLoad load = context.load(PREFIX + "floor " + LETTUCE);
-		Outcome outcome = load.run((thread) -> commands.evalsha(sha, ScriptOutputType.INTEGER, key));
-		return new Run(outcome, 0, 0);
+		CpuMeter cpu = CpuMeter.start(context);
+		Outcome outcome = load.run((thread) -> {
+			commands.evalsha(sha, ScriptOutputType.INTEGER, key);
+			calls.increment();
+		});
+		return new Run(outcome, 0, 0, cpu.stop(calls.sum()));
 	}
 
 	private Admission contended(BenchmarkContext context, Contender contender) throws Exception {
@@ -294,6 +303,7 @@ public final class RateLimitBenchmark implements Benchmark {
 				entry.put("ratioToBucket4j", twoDecimals(throughput.ratio(BUCKET4J)));
 			}
 			entry.put("fractionOfFloor", twoDecimals(throughput.opsPerSecond(REDIS_KIT) / floor.opsPerSecond()));
+			entry.put("cpuRatio", twoDecimals(throughput.cpuRatio(REDISSON)));
 			Map<String, Object> byLibrary = new LinkedHashMap<>();
 			throughput.runs().forEach((library, run) -> byLibrary.put(library, run.toJson()));
 			entry.put("libraries", byLibrary);
@@ -355,8 +365,11 @@ public final class RateLimitBenchmark implements Benchmark {
 			List<Run> all = runs.get(library);
 			List<Run> sorted = new ArrayList<>(all);
 			sorted.sort(Comparator.comparingDouble(Run::opsPerSecond));
+			List<Cost> costs = new ArrayList<>(all.stream().map(Run::cpu).toList());
+			costs.sort(Comparator.comparingDouble(Cost::totalMicros));
 			medians.put(library, sorted.get(sorted.size() / 2)
-				.withRounds(all.stream().mapToLong((run) -> Math.round(run.opsPerSecond())).toArray()));
+				.withRounds(all.stream().mapToLong((run) -> Math.round(run.opsPerSecond())).toArray(),
+						costs.get(costs.size() / 2)));
 		}
 		return medians;
 	}
@@ -393,6 +406,10 @@ public final class RateLimitBenchmark implements Benchmark {
 
 	private static double twoDecimals(double value) {
 		return Double.isFinite(value) ? Math.round(value * 100) / 100.0 : value;
+	}
+
+	private static double oneDecimal(double value) {
+		return Double.isFinite(value) ? Math.round(value * 10) / 10.0 : value;
 	}
 
 	private static double threeDecimals(double value) {
@@ -602,14 +619,15 @@ public final class RateLimitBenchmark implements Benchmark {
 	}
 
 	/** What one library did in one throughput run. */
-	private record Run(Outcome outcome, long admitted, long rejected, long[] rounds) {
+	private record Run(Outcome outcome, long admitted, long rejected, Cost cpu, long[] rounds, Cost medianCpu) {
 
-		Run(Outcome outcome, long admitted, long rejected) {
-			this(outcome, admitted, rejected, new long[0]);
+		Run(Outcome outcome, long admitted, long rejected, Cost cpu) {
+			this(outcome, admitted, rejected, cpu, new long[0], cpu);
 		}
 
-		Run withRounds(long[] opsPerSecondByRound) {
-			return new Run(this.outcome, this.admitted, this.rejected, opsPerSecondByRound);
+		/** The run with every round's throughput and the round of median processor time per call. */
+		Run withRounds(long[] opsPerSecondByRound, Cost medianCpu) {
+			return new Run(this.outcome, this.admitted, this.rejected, this.cpu, opsPerSecondByRound, medianCpu);
 		}
 
 		double opsPerSecond() {
@@ -626,6 +644,8 @@ public final class RateLimitBenchmark implements Benchmark {
 			json.put("measuredSeconds", this.outcome.measured().toMillis() / 1000.0);
 			json.put("errors", this.outcome.errors());
 			json.put("hungThreads", this.outcome.hungThreads());
+			json.put("clientCpuMicrosPerCall", oneDecimal(this.medianCpu.clientMicros()));
+			json.put("serverCpuMicrosPerCall", oneDecimal(this.medianCpu.serverMicros()));
 			return json;
 		}
 
@@ -640,6 +660,11 @@ public final class RateLimitBenchmark implements Benchmark {
 
 		double ratio(String library) {
 			return opsPerSecond(REDIS_KIT) / opsPerSecond(library);
+		}
+
+		/** How many times more processor time, client and server together, a call of the library takes. */
+		double cpuRatio(String library) {
+			return this.runs.get(library).medianCpu().totalMicros() / this.runs.get(REDIS_KIT).medianCpu().totalMicros();
 		}
 
 		String line() {
