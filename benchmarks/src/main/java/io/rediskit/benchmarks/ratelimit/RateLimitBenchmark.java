@@ -58,7 +58,8 @@ import org.springframework.data.redis.connection.RedisConnection;
  * key, Bucket4j one bucket per key, all created before the load starts. Rounds and medians as in the lock
  * benchmark; each algorithm runs against its own Redisson rounds, so every ratio compares runs made minutes
  * apart at most. Before the first scenario each library runs the load once unmeasured, so that the first
- * scenario does not meet colder code than the last.</li>
+ * scenario does not meet colder code than the last. Each run also records the processor time per call of
+ * this JVM and of the server ({@link CpuMeter}), which a shared machine disturbs less than throughput.</li>
  * <li>{@code ratelimit.floor}: a bare Lettuce {@code EVALSHA} of {@code return 1} on one connection, the
  * least one script call costs from this JVM; redis-kit runs one script call per decision.</li>
  * <li>{@code ratelimit.<limiter>-contended}: every thread on one key limited to {@value #CONTENDED_LIMIT} per
