@@ -7,6 +7,9 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
 import io.rediskit.testsupport.RedisServerProcess;
 import org.jspecify.annotations.Nullable;
 import org.redisson.Redisson;
@@ -130,7 +133,28 @@ public final class BenchmarkContext implements AutoCloseable {
 	 * @return a load that has not started yet
 	 */
 	public ConcurrentLoad load(String label) {
-		return new ConcurrentLoad(label, this.options.threads(), this.options.warmup(), this.options.duration(), this);
+		return load(label, this.options.warmup(), this.options.duration());
+	}
+
+	/**
+	 * Prepares one run with this run's thread count and a warmup and duration of its own, for scenarios whose
+	 * length is part of what they measure.
+	 * @param label names the run in progress messages and anomaly reports
+	 * @param warmup how long the threads run before the window opens, possibly zero
+	 * @param duration how long the window stays open
+	 * @return a load that has not started yet
+	 */
+	public ConcurrentLoad load(String label, Duration warmup, Duration duration) {
+		return new ConcurrentLoad(label, this.options.threads(), warmup, duration, this);
+	}
+
+	/**
+	 * Opens a Lettuce connection of its own to the server, on the client behind {@link #connectionFactory()},
+	 * for a library that takes a Lettuce connection rather than a Spring one, or for measuring Lettuce bare.
+	 * @return a connection with byte array keys and values; the caller closes it
+	 */
+	public StatefulRedisConnection<byte[], byte[]> connectLettuce() {
+		return ((RedisClient) this.connectionFactory.getRequiredNativeClient()).connect(ByteArrayCodec.INSTANCE);
 	}
 
 	/** @return one line naming the server, the JVM and the options, printed before any result */
