@@ -1,12 +1,8 @@
 package io.rediskit.autoconfigure.lock;
 
+import io.rediskit.autoconfigure.support.AnnotationAdvisor;
 import io.rediskit.lock.DistributedLock;
 
-import org.aopalliance.aop.Advice;
-
-import org.springframework.aop.Pointcut;
-import org.springframework.aop.support.AbstractPointcutAdvisor;
-import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
 import org.springframework.core.Ordered;
 
 /**
@@ -15,33 +11,18 @@ import org.springframework.core.Ordered;
  * advisor. Ordered {@link #DEFAULT_ORDER}, outside {@code @Transactional} (whose advisor is ordered last by
  * default), so that the lock is released only after the transaction has committed.
  */
-public class DistributedLockAdvisor extends AbstractPointcutAdvisor {
+public class DistributedLockAdvisor extends AnnotationAdvisor {
 
 	/** Order of the advisor unless set otherwise: just before the lowest precedence. */
 	public static final int DEFAULT_ORDER = Ordered.LOWEST_PRECEDENCE - 100;
 
 	private static final long serialVersionUID = 1L;
 
-	private final transient Pointcut pointcut = new AnnotationMatchingPointcut(null, DistributedLock.class, true);
-
-	private final transient DistributedLockInterceptor interceptor;
-
 	/**
 	 * @param interceptor what runs around annotated methods
 	 */
 	public DistributedLockAdvisor(DistributedLockInterceptor interceptor) {
-		this.interceptor = interceptor;
-		setOrder(DEFAULT_ORDER);
-	}
-
-	@Override
-	public Pointcut getPointcut() {
-		return this.pointcut;
-	}
-
-	@Override
-	public Advice getAdvice() {
-		return this.interceptor;
+		super(DistributedLock.class, interceptor, DEFAULT_ORDER);
 	}
 
 }

@@ -1,12 +1,8 @@
 package io.rediskit.autoconfigure.ratelimit;
 
 import io.rediskit.autoconfigure.lock.DistributedLockAdvisor;
+import io.rediskit.autoconfigure.support.AnnotationAdvisor;
 import io.rediskit.ratelimit.RateLimited;
-import org.aopalliance.aop.Advice;
-
-import org.springframework.aop.Pointcut;
-import org.springframework.aop.support.AbstractPointcutAdvisor;
-import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
 
 /**
  * Applies {@link RateLimitedInterceptor} to methods annotated with {@link RateLimited}, on classes and on the
@@ -17,7 +13,7 @@ import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
  * {@link io.rediskit.lock.DistributedLock @DistributedLock} or opens a transaction, so a rejected call costs
  * neither, and the fallback of a rejected call runs outside both.
  */
-public class RateLimitedAdvisor extends AbstractPointcutAdvisor {
+public class RateLimitedAdvisor extends AnnotationAdvisor {
 
 	/**
 	 * Order of the advisor unless set otherwise: before (outside) {@link DistributedLockAdvisor#DEFAULT_ORDER},
@@ -27,26 +23,11 @@ public class RateLimitedAdvisor extends AbstractPointcutAdvisor {
 
 	private static final long serialVersionUID = 1L;
 
-	private final transient Pointcut pointcut = new AnnotationMatchingPointcut(null, RateLimited.class, true);
-
-	private final transient RateLimitedInterceptor interceptor;
-
 	/**
 	 * @param interceptor what runs around annotated methods
 	 */
 	public RateLimitedAdvisor(RateLimitedInterceptor interceptor) {
-		this.interceptor = interceptor;
-		setOrder(DEFAULT_ORDER);
-	}
-
-	@Override
-	public Pointcut getPointcut() {
-		return this.pointcut;
-	}
-
-	@Override
-	public Advice getAdvice() {
-		return this.interceptor;
+		super(RateLimited.class, interceptor, DEFAULT_ORDER);
 	}
 
 }
