@@ -4,7 +4,7 @@ import java.time.Duration;
 
 import io.rediskit.lock.DistributedLock;
 import io.rediskit.lock.RedisLock;
-import io.rediskit.lock.RedisLockFactory;
+import io.rediskit.lock.LockRegistry;
 
 import org.springframework.stereotype.Service;
 
@@ -16,11 +16,11 @@ public class PaymentService {
 
 	private final Orders orders;
 
-	private final RedisLockFactory lockFactory;
+	private final LockRegistry lockRegistry;
 
-	PaymentService(Orders orders, RedisLockFactory lockFactory) {
+	PaymentService(Orders orders, LockRegistry lockRegistry) {
 		this.orders = orders;
-		this.lockFactory = lockFactory;
+		this.lockRegistry = lockRegistry;
 	}
 
 	/**
@@ -45,7 +45,7 @@ public class PaymentService {
 	 * @return what happened
 	 */
 	public PaymentOutcome payProgrammatically(String orderId) {
-		RedisLock lock = this.lockFactory.getLock("orders", orderId);
+		RedisLock lock = this.lockRegistry.getLock("orders", orderId);
 		try (RedisLock.Lease lease = lock.acquire(Duration.ZERO)) {
 			if (this.orders.isPaid(orderId)) {
 				return new PaymentOutcome(orderId, "ALREADY_PAID", this.orders.charges(orderId), lease.fencingToken());

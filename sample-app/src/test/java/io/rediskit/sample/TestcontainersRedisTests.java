@@ -3,7 +3,7 @@ package io.rediskit.sample;
 import java.time.Duration;
 
 import io.rediskit.lock.RedisLock;
-import io.rediskit.lock.RedisLockFactory;
+import io.rediskit.lock.LockRegistry;
 import org.junit.jupiter.api.Test;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.junit.jupiter.Container;
@@ -28,11 +28,11 @@ class TestcontainersRedisTests {
 	static final GenericContainer<?> redis = new GenericContainer<>("redis:7.4-alpine").withExposedPorts(6379);
 
 	@Autowired
-	RedisLockFactory lockFactory;
+	LockRegistry lockRegistry;
 
 	@Test
 	void locksAgainstTheContainer() throws Exception {
-		RedisLock lock = this.lockFactory.getLock("orders", "container");
+		RedisLock lock = this.lockRegistry.getLock("orders", "container");
 		try (RedisLock.Lease lease = lock.acquire(Duration.ofSeconds(1))) {
 			assertThat(lease.fencingToken()).isPositive();
 			assertThat(lock.isLocked()).isTrue();

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * A lock this factory's owners hold right now, as reported by {@link RedisLockFactory#heldLocks()}.
+ * A lock this factory's owners hold right now, as reported by {@link LockRegistry#heldLocks()}.
  *
  * @param name the full lock name
  * @param group the lock group's name (the metric tag)

@@ -7,7 +7,7 @@ import java.util.List;
  * Observes locks, for metrics and logging. Every method has an empty default; implementations must be
  * fast and must not throw, since they run on the caller's thread or on the watchdog's.
  * <p>
- * {@code lockName} is the name a lock group was created with ({@link RedisLockFactory#getLock(String, String)}'s
+ * {@code lockName} is the name a lock group was created with ({@link LockRegistry#getLock(String, String)}'s
  * first argument), never the per-call key, so it is safe as a metric tag.
  */
 public interface LockListener {

@@ -22,9 +22,9 @@ final class LockWatchdog implements AutoCloseable {
 
 	private final Collection<LockHold> holds;
 
-	private final RedisLockFactory factory;
+	private final LockRegistry factory;
 
-	LockWatchdog(RedisLockFactory factory, Collection<LockHold> holds, Duration watchdogTimeout) {
+	LockWatchdog(LockRegistry factory, Collection<LockHold> holds, Duration watchdogTimeout) {
 		this.factory = factory;
 		this.holds = holds;
 		this.scheduler = Executors.newSingleThreadScheduledExecutor((runnable) -> {

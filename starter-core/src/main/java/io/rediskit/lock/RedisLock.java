@@ -15,7 +15,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A distributed, reentrant lock on one Redis key, from {@link RedisLockFactory#getLock(String)}.
+ * A distributed, reentrant lock on one Redis key, from {@link LockRegistry#getLock(String)}.
  * <p>
  * <b>Semantics.</b> Acquiring sets the key only if it is absent (or re-enters it when the same owner holds it)
  * with an owner token and a lease, in one script; releasing checks the owner, decrements the hold count and
@@ -46,7 +46,7 @@ public final class RedisLock implements Lock {
 
 	private static final Log logger = LogFactory.getLog(RedisLock.class);
 
-	private final RedisLockFactory factory;
+	private final LockRegistry factory;
 
 	private final String name;
 
@@ -56,7 +56,7 @@ public final class RedisLock implements Lock {
 
 	private final String channel;
 
-	RedisLock(RedisLockFactory factory, String name, String group) {
+	RedisLock(LockRegistry factory, String name, String group) {
 		this.factory = factory;
 		this.name = name;
 		this.group = group;
@@ -203,7 +203,7 @@ public final class RedisLock implements Lock {
 	 * flag is then set)
 	 */
 	public Lease acquire() {
-		return acquire(this.factory.getSettings().defaultWaitTime());
+		return acquire(this.factory.spec().defaultWaitTime());
 	}
 
 	/**
@@ -282,12 +282,12 @@ public final class RedisLock implements Lock {
 			request = new Request(owner, started, current.leaseMillis, current.watchdog, interruptible);
 		}
 		else {
-			Duration lease = (leaseTime != null) ? leaseTime : this.factory.getSettings().defaultLeaseTime();
+			Duration lease = (leaseTime != null) ? leaseTime : this.factory.spec().defaultLeaseTime();
 			request = new Request(owner, started,
-					(lease != null) ? lease.toMillis() : this.factory.getSettings().watchdogTimeout().toMillis(),
+					(lease != null) ? lease.toMillis() : this.factory.spec().watchdogTimeout().toMillis(),
 					lease == null, interruptible);
 		}
-		long maxPollNanos = this.factory.getSettings().maxPollInterval().toNanos();
+		long maxPollNanos = this.factory.spec().maxPollInterval().toNanos();
 		// An uninterruptible wait remembers the interrupt and restores it at the end.
 		boolean interruptedMeanwhile = !interruptible && Thread.interrupted();
 		ReleaseSignals.Waiter waiter = null;

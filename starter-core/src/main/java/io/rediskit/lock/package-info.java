@@ -1,5 +1,5 @@
 /**
- * Distributed lock: {@link io.rediskit.lock.RedisLockFactory} hands out {@link io.rediskit.lock.RedisLock}s,
+ * Distributed lock: {@link io.rediskit.lock.LockRegistry} hands out {@link io.rediskit.lock.RedisLock}s,
  * leases on Redis keys with owner tokens, reentrancy, watchdog renewal, fencing tokens and pub/sub wake-up.
  */
 @NullMarked

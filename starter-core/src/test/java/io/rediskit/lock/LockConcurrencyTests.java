@@ -55,7 +55,7 @@ class LockConcurrencyTests {
 				"resource", Integer.toString(WORKER_THREADS), Integer.toString(WORKER_ITERATIONS));
 		AtomicLong rejected = new AtomicLong();
 		ExecutorService executor = Executors.newFixedThreadPool(THREADS);
-		try (RedisLockFactory factory = new RedisLockFactory(redis.connections())) {
+		try (LockRegistry factory = new LockRegistry(redis.connections())) {
 			RedisLock lock = factory.getLock("counter-lock");
 			List<Future<?>> tasks = new ArrayList<>();
 			for (int t = 0; t < THREADS; t++) {
@@ -99,7 +99,7 @@ class LockConcurrencyTests {
 		String held = readLine(holder, "held ");
 		assertThat(held).startsWith("held ");
 		long staleToken = Long.parseLong(held.substring(5));
-		try (RedisLockFactory factory = new RedisLockFactory(redis.connections())) {
+		try (LockRegistry factory = new LockRegistry(redis.connections())) {
 			RedisLock lock = factory.getLock("killed");
 			assertThat(lock.tryLock()).isFalse();
 			holder.destroyForcibly();
@@ -119,7 +119,7 @@ class LockConcurrencyTests {
 			assertThat(held).startsWith("held ");
 			long staleToken = Long.parseLong(held.substring(5));
 			signal(holder, "STOP");
-			try (RedisLockFactory factory = new RedisLockFactory(redis.connections())) {
+			try (LockRegistry factory = new LockRegistry(redis.connections())) {
 				// The paused holder's watchdog cannot renew: its 1 s lease runs out and this client gets the lock.
 				try (RedisLock.Lease lease = factory.getLock("paused").acquire(Duration.ofSeconds(10))) {
 					assertThat(lease.fencingToken()).isGreaterThan(staleToken);
@@ -170,7 +170,7 @@ class LockConcurrencyTests {
 		flusher.start();
 		started.await();
 		ExecutorService executor = Executors.newFixedThreadPool(threads);
-		try (RedisLockFactory factory = new RedisLockFactory(redis.connections())) {
+		try (LockRegistry factory = new LockRegistry(redis.connections())) {
 			List<Future<?>> tasks = new ArrayList<>();
 			for (int t = 0; t < threads; t++) {
 				int id = t;

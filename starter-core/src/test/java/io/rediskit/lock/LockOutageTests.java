@@ -36,15 +36,15 @@ class LockOutageTests {
 
 	LockTesting.RecordingListener listener = new LockTesting.RecordingListener();
 
-	RedisLockFactory factory;
+	LockRegistry factory;
 
 	@BeforeEach
 	void setUp() {
 		redis.flushAll();
 		this.server = redis.server();
 		this.connections = TestConnections.lettuce(this.server, COMMAND_TIMEOUT);
-		this.factory = new RedisLockFactory(this.connections, KeyNaming.defaults(),
-				LockSettings.defaults().withWatchdogTimeout(Duration.ofMillis(900)), this.listener,
+		this.factory = new LockRegistry(this.connections, KeyNaming.defaults(),
+				LockSpec.defaults().withWatchdogTimeout(Duration.ofMillis(900)), this.listener,
 				java.time.Clock.systemUTC());
 	}
 

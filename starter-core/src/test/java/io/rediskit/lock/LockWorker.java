@@ -49,7 +49,7 @@ public final class LockWorker {
 		int threads = Integer.parseInt(args[5]);
 		int iterations = Integer.parseInt(args[6]);
 		AtomicLong rejected = new AtomicLong();
-		try (RedisLockFactory factory = new RedisLockFactory(connections)) {
+		try (LockRegistry factory = new LockRegistry(connections)) {
 			RedisLock lock = factory.getLock(args[2]);
 			List<Thread> workers = new ArrayList<>();
 			for (int t = 0; t < threads; t++) {
@@ -80,9 +80,9 @@ public final class LockWorker {
 	}
 
 	private static void hold(LettuceConnectionFactory connections, String[] args) throws Exception {
-		LockSettings settings = LockSettings.defaults()
+		LockSpec settings = LockSpec.defaults()
 			.withWatchdogTimeout(Duration.ofMillis(Long.parseLong(args[3])));
-		RedisLockFactory factory = new RedisLockFactory(connections, KeyNaming.defaults(), settings,
+		LockRegistry factory = new LockRegistry(connections, KeyNaming.defaults(), settings,
 				LockListener.NONE, java.time.Clock.systemUTC());
 		RedisLock lock = factory.getLock(args[2]);
 		lock.lock();
@@ -92,9 +92,9 @@ public final class LockWorker {
 	}
 
 	private static void stale(LettuceConnectionFactory connections, String[] args) throws Exception {
-		LockSettings settings = LockSettings.defaults()
+		LockSpec settings = LockSpec.defaults()
 			.withWatchdogTimeout(Duration.ofMillis(Long.parseLong(args[3])));
-		try (RedisLockFactory factory = new RedisLockFactory(connections, KeyNaming.defaults(), settings,
+		try (LockRegistry factory = new LockRegistry(connections, KeyNaming.defaults(), settings,
 				LockListener.NONE, java.time.Clock.systemUTC())) {
 			RedisLock lock = factory.getLock(args[2]);
 			lock.lock();

@@ -36,7 +36,7 @@ class RedisLockTests {
 
 	LockTesting.RecordingListener listener;
 
-	RedisLockFactory factory;
+	LockRegistry factory;
 
 	ExecutorService executor;
 
@@ -45,7 +45,7 @@ class RedisLockTests {
 		redis.flushAll();
 		this.server = redis.server();
 		this.listener = new LockTesting.RecordingListener();
-		this.factory = factory(LockSettings.defaults());
+		this.factory = factory(LockSpec.defaults());
 		this.executor = Executors.newCachedThreadPool();
 	}
 
@@ -55,8 +55,8 @@ class RedisLockTests {
 		this.factory.close();
 	}
 
-	private RedisLockFactory factory(LockSettings settings) {
-		return new RedisLockFactory(redis.connections(), KeyNaming.defaults(), settings, this.listener, Clock.systemUTC());
+	private LockRegistry factory(LockSpec settings) {
+		return new LockRegistry(redis.connections(), KeyNaming.defaults(), settings, this.listener, Clock.systemUTC());
 	}
 
 	@Test
@@ -108,7 +108,7 @@ class RedisLockTests {
 		// holder's lease is 30 s: only the release message can wake it within its 10 s wait.
 		RedisLock lock = this.factory.getLock("orders");
 		lock.lock();
-		try (RedisLockFactory other = factory(LockSettings.defaults().withMaxPollInterval(Duration.ofMinutes(10)))) {
+		try (LockRegistry other = factory(LockSpec.defaults().withMaxPollInterval(Duration.ofMinutes(10)))) {
 			RedisLock remote = other.getLock("orders");
 			Future<Long> waiter = this.executor.submit(() -> {
 				try (RedisLock.Lease lease = remote.acquire(Duration.ofSeconds(10))) {
@@ -246,7 +246,7 @@ class RedisLockTests {
 	@Test
 	void watchdogKeepsALockThreeTimesLongerThanItsTimeoutThenStops() {
 		this.factory.close();
-		this.factory = factory(LockSettings.defaults().withWatchdogTimeout(Duration.ofMillis(300)));
+		this.factory = factory(LockSpec.defaults().withWatchdogTimeout(Duration.ofMillis(300)));
 		RedisLock lock = this.factory.getLock("orders");
 		lock.lock();
 		long started = System.nanoTime();
@@ -295,7 +295,7 @@ class RedisLockTests {
 	@Test
 	void watchdogReportsALockTakenAwayAndNeverRevivesIt() {
 		this.factory.close();
-		this.factory = factory(LockSettings.defaults().withWatchdogTimeout(Duration.ofMillis(300)));
+		this.factory = factory(LockSpec.defaults().withWatchdogTimeout(Duration.ofMillis(300)));
 		RedisLock lock = this.factory.getLock("orders");
 		RedisLock.Lease lease = lock.acquire(Duration.ZERO);
 		// Someone else's lock now (as after expiry during a pause and a new owner).
@@ -412,8 +412,8 @@ class RedisLockTests {
 			}
 
 		};
-		this.factory = new RedisLockFactory(redis.connections(), KeyNaming.defaults(),
-				LockSettings.defaults().withWatchdogTimeout(Duration.ofMillis(300)), failing, Clock.systemUTC());
+		this.factory = new LockRegistry(redis.connections(), KeyNaming.defaults(),
+				LockSpec.defaults().withWatchdogTimeout(Duration.ofMillis(300)), failing, Clock.systemUTC());
 		RedisLock lock = this.factory.getLock("orders");
 		lock.lock();
 		awaitCondition("renewals despite the failing listener", Duration.ofSeconds(10),
@@ -434,7 +434,7 @@ class RedisLockTests {
 		assertThatThrownBy(() -> this.factory.getLock("")).hasMessageContaining("must not be empty");
 		RedisLock lock = this.factory.getLock("orders");
 		assertThatThrownBy(() -> lock.tryLock(Duration.ZERO, Duration.ZERO)).hasMessageContaining("leaseTime");
-		assertThatThrownBy(() -> LockSettings.defaults().withWatchdogTimeout(Duration.ofSeconds(-1)))
+		assertThatThrownBy(() -> LockSpec.defaults().withWatchdogTimeout(Duration.ofSeconds(-1)))
 			.hasMessageContaining("watchdogTimeout");
 	}
 

@@ -22,7 +22,7 @@ import io.rediskit.benchmarks.ConcurrentLoad.Outcome;
 import io.rediskit.benchmarks.JsonWriter;
 import io.rediskit.benchmarks.LatencySample;
 import io.rediskit.benchmarks.OpsChart;
-import io.rediskit.lock.RedisLockFactory;
+import io.rediskit.lock.LockRegistry;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -62,7 +62,7 @@ public final class LockBenchmark implements Benchmark {
 	@Override
 	public void run(BenchmarkContext context) throws Exception {
 		String timestamp = Instant.now().toString();
-		try (RedisLockFactory factory = new RedisLockFactory(context.connectionFactory())) {
+		try (LockRegistry factory = new LockRegistry(context.connectionFactory())) {
 			Library redisKit = new Library("redis-kit", (name) -> factory.getLock("bench:redis-kit:" + name));
 			Library redisson = new Library("redisson",
 					(name) -> context.redisson().getLock("bench:redisson:" + name));

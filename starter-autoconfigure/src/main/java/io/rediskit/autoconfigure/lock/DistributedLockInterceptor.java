@@ -8,7 +8,7 @@ import io.rediskit.autoconfigure.support.MethodKeyEvaluator;
 import io.rediskit.lock.DistributedLock;
 import io.rediskit.lock.LockNotAcquiredException;
 import io.rediskit.lock.RedisLock;
-import io.rediskit.lock.RedisLockFactory;
+import io.rediskit.lock.LockRegistry;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
@@ -27,18 +27,18 @@ import org.springframework.core.env.PropertyResolver;
  */
 public class DistributedLockInterceptor implements MethodInterceptor {
 
-	private final ObjectProvider<RedisLockFactory> lockFactory;
+	private final ObjectProvider<LockRegistry> lockRegistry;
 
 	private final MethodKeyEvaluator keys = new MethodKeyEvaluator();
 
 	private final AnnotationDurations durations;
 
 	/**
-	 * @param lockFactory where locks come from, resolved on first use
+	 * @param lockRegistry where locks come from, resolved on first use
 	 * @param placeholders resolves placeholders in duration attributes
 	 */
-	public DistributedLockInterceptor(ObjectProvider<RedisLockFactory> lockFactory, PropertyResolver placeholders) {
-		this.lockFactory = lockFactory;
+	public DistributedLockInterceptor(ObjectProvider<LockRegistry> lockRegistry, PropertyResolver placeholders) {
+		this.lockRegistry = lockRegistry;
 		this.durations = new AnnotationDurations(placeholders);
 	}
 
@@ -56,11 +56,11 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 			return invocation.proceed();
 		}
 		String description = "@DistributedLock(name = \"" + annotation.name() + "\")";
-		RedisLockFactory factory = this.lockFactory.getObject();
+		LockRegistry factory = this.lockRegistry.getObject();
 		RedisLock lock = annotation.key().isEmpty() ? factory.getLock(annotation.name())
 				: factory.getLock(annotation.name(),
 						this.keys.evaluate(annotation.key(), specific, invocation.getArguments(), description));
-		Duration waitTime = annotation.waitTime().isEmpty() ? factory.getSettings().defaultWaitTime()
+		Duration waitTime = annotation.waitTime().isEmpty() ? factory.spec().defaultWaitTime()
 				: this.durations.parse(annotation.waitTime(), "waitTime", description, specific);
 		Duration leaseTime = annotation.leaseTime().isEmpty() ? null
 				: this.durations.parse(annotation.leaseTime(), "leaseTime", description, specific);

@@ -5,7 +5,7 @@ import java.time.Clock;
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.lock.DistributedLock;
 import io.rediskit.lock.LockListener;
-import io.rediskit.lock.RedisLockFactory;
+import io.rediskit.lock.LockRegistry;
 import io.rediskit.support.KeyNaming;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -22,7 +22,7 @@ import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
- * Auto-configures the distributed lock: a {@link RedisLockFactory} on the application's
+ * Auto-configures the distributed lock: a {@link LockRegistry} on the application's
  * {@link RedisConnectionFactory}, told about every {@link LockListener} bean, and the advisor that applies
  * {@link DistributedLock @DistributedLock}. Off with {@code redis-kit.lock.enabled=false}; each bean backs off
  * when the application defines its own.
@@ -35,9 +35,9 @@ public final class LockAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RedisLockFactory redisLockFactory(RedisConnectionFactory connectionFactory, KeyNaming keyNaming,
+	LockRegistry lockRegistry(RedisConnectionFactory connectionFactory, KeyNaming keyNaming,
 			LockProperties properties, ObjectProvider<LockListener> listeners) {
-		return new RedisLockFactory(connectionFactory, keyNaming, properties.toSettings(),
+		return new LockRegistry(connectionFactory, keyNaming, properties.toSpec(),
 				LockListener.composite(listeners.orderedStream().toList()), Clock.systemUTC());
 	}
 
@@ -46,9 +46,9 @@ public final class LockAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-	static DistributedLockAdvisor distributedLockAdvisor(ObjectProvider<RedisLockFactory> lockFactory,
+	static DistributedLockAdvisor distributedLockAdvisor(ObjectProvider<LockRegistry> lockRegistry,
 			Environment environment) {
-		return new DistributedLockAdvisor(new DistributedLockInterceptor(lockFactory, environment));
+		return new DistributedLockAdvisor(new DistributedLockInterceptor(lockRegistry, environment));
 	}
 
 }

@@ -1,6 +1,6 @@
 package io.rediskit.autoconfigure.lock;
 
-import io.rediskit.lock.RedisLockFactory;
+import io.rediskit.lock.LockRegistry;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -16,14 +16,14 @@ import org.springframework.context.annotation.Bean;
  */
 @AutoConfiguration(after = LockAutoConfiguration.class)
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
-@ConditionalOnBean(RedisLockFactory.class)
+@ConditionalOnBean(LockRegistry.class)
 @ConditionalOnAvailableEndpoint(RedisLocksEndpoint.class)
 public final class LockEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RedisLocksEndpoint redisLocksEndpoint(RedisLockFactory lockFactory) {
-		return new RedisLocksEndpoint(lockFactory);
+	RedisLocksEndpoint redisLocksEndpoint(LockRegistry lockRegistry) {
+		return new RedisLocksEndpoint(lockRegistry);
 	}
 
 }

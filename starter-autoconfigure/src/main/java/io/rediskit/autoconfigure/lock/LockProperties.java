@@ -2,7 +2,7 @@ package io.rediskit.autoconfigure.lock;
 
 import java.time.Duration;
 
-import io.rediskit.lock.LockSettings;
+import io.rediskit.lock.LockSpec;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -84,8 +84,8 @@ public class LockProperties implements Validator {
 	}
 
 	/** @return the core settings these properties describe */
-	public LockSettings toSettings() {
-		return new LockSettings(this.watchdogTimeout, this.defaultLeaseTime, this.defaultWaitTime, this.maxPollInterval);
+	public LockSpec toSpec() {
+		return new LockSpec(this.watchdogTimeout, this.defaultLeaseTime, this.defaultWaitTime, this.maxPollInterval);
 	}
 
 	@Override

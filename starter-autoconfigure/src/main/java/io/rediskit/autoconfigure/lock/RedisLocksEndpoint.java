@@ -3,7 +3,7 @@ package io.rediskit.autoconfigure.lock;
 import java.util.List;
 
 import io.rediskit.lock.HeldLock;
-import io.rediskit.lock.RedisLockFactory;
+import io.rediskit.lock.LockRegistry;
 
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -14,19 +14,19 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 @Endpoint(id = "redislocks")
 public class RedisLocksEndpoint {
 
-	private final RedisLockFactory lockFactory;
+	private final LockRegistry lockRegistry;
 
 	/**
-	 * @param lockFactory the factory whose holds are listed
+	 * @param lockRegistry the factory whose holds are listed
 	 */
-	public RedisLocksEndpoint(RedisLockFactory lockFactory) {
-		this.lockFactory = lockFactory;
+	public RedisLocksEndpoint(LockRegistry lockRegistry) {
+		this.lockRegistry = lockRegistry;
 	}
 
 	/** @return the held locks, oldest first */
 	@ReadOperation
 	public HeldLocksDescriptor heldLocks() {
-		return new HeldLocksDescriptor(this.lockFactory.heldLocks().stream().map(HeldLockDescriptor::of).toList());
+		return new HeldLocksDescriptor(this.lockRegistry.heldLocks().stream().map(HeldLockDescriptor::of).toList());
 	}
 
 	/**

@@ -1,5 +1,5 @@
 /**
- * Auto-configuration of the distributed lock: the {@link io.rediskit.lock.RedisLockFactory} bean,
+ * Auto-configuration of the distributed lock: the {@link io.rediskit.lock.LockRegistry} bean,
  * {@link io.rediskit.lock.DistributedLock @DistributedLock} on bean methods, Micrometer meters, the
  * {@code redislocks} actuator endpoint and HTTP 409 for locks not acquired.
  */

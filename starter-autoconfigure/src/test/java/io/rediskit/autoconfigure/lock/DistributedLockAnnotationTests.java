@@ -12,7 +12,7 @@ import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.lock.DistributedLock;
 import io.rediskit.lock.LockNotAcquiredException;
 import io.rediskit.lock.RedisLock;
-import io.rediskit.lock.RedisLockFactory;
+import io.rediskit.lock.LockRegistry;
 import io.rediskit.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -73,7 +73,7 @@ class DistributedLockAnnotationTests {
 	void aBusyLockFailsFastWithTheLockName() {
 		this.runner.run((context) -> {
 			Counter counter = context.getBean(Counter.class);
-			RedisLock lock = context.getBean(RedisLockFactory.class).getLock("counter", "busy");
+			RedisLock lock = context.getBean(LockRegistry.class).getLock("counter", "busy");
 			CountDownLatch held = new CountDownLatch(1);
 			CountDownLatch done = new CountDownLatch(1);
 			Thread holder = new Thread(() -> {

@@ -7,7 +7,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.lock.LockListener;
 import io.rediskit.lock.RedisLock;
-import io.rediskit.lock.RedisLockFactory;
+import io.rediskit.lock.LockRegistry;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;
@@ -48,15 +48,15 @@ class LockAutoConfigurationTests {
 	@Test
 	void providesTheLockBeansByDefault() {
 		this.runner.run((context) -> {
-			assertThat(context).hasSingleBean(RedisLockFactory.class).hasSingleBean(DistributedLockAdvisor.class)
+			assertThat(context).hasSingleBean(LockRegistry.class).hasSingleBean(DistributedLockAdvisor.class)
 				.hasSingleBean(KeyNaming.class)
 				.doesNotHaveBean(MicrometerLockListener.class)
 				.doesNotHaveBean(RedisLocksEndpoint.class)
 				.doesNotHaveBean(LockExceptionHandler.class);
-			RedisLockFactory factory = context.getBean(RedisLockFactory.class);
-			assertThat(factory.getSettings().watchdogTimeout()).isEqualTo(Duration.ofSeconds(30));
-			assertThat(factory.getSettings().defaultLeaseTime()).isNull();
-			assertThat(factory.getSettings().defaultWaitTime()).isEqualTo(Duration.ofSeconds(10));
+			LockRegistry factory = context.getBean(LockRegistry.class);
+			assertThat(factory.spec().watchdogTimeout()).isEqualTo(Duration.ofSeconds(30));
+			assertThat(factory.spec().defaultLeaseTime()).isNull();
+			assertThat(factory.spec().defaultWaitTime()).isEqualTo(Duration.ofSeconds(10));
 			assertThat(factory.getKeyNaming().prefix()).isEqualTo("rk:");
 		});
 	}
@@ -68,11 +68,11 @@ class LockAutoConfigurationTests {
 					"redis-kit.lock.default-wait-time=0", "redis-kit.lock.default-lease-time=1m",
 					"redis-kit.lock.max-poll-interval=250ms")
 			.run((context) -> {
-				RedisLockFactory factory = context.getBean(RedisLockFactory.class);
-				assertThat(factory.getSettings().watchdogTimeout()).isEqualTo(Duration.ofSeconds(12));
-				assertThat(factory.getSettings().defaultWaitTime()).isZero();
-				assertThat(factory.getSettings().defaultLeaseTime()).isEqualTo(Duration.ofMinutes(1));
-				assertThat(factory.getSettings().maxPollInterval()).isEqualTo(Duration.ofMillis(250));
+				LockRegistry factory = context.getBean(LockRegistry.class);
+				assertThat(factory.spec().watchdogTimeout()).isEqualTo(Duration.ofSeconds(12));
+				assertThat(factory.spec().defaultWaitTime()).isZero();
+				assertThat(factory.spec().defaultLeaseTime()).isEqualTo(Duration.ofMinutes(1));
+				assertThat(factory.spec().maxPollInterval()).isEqualTo(Duration.ofMillis(250));
 				RedisLock lock = factory.getLock("wired");
 				lock.lock();
 				try {
@@ -96,8 +96,8 @@ class LockAutoConfigurationTests {
 					LockAutoConfiguration.class))
 			.withPropertyValues("spring.data.redis.port=" + closedPort, "spring.data.redis.connect-timeout=500ms")
 			.run((context) -> {
-				assertThat(context).hasNotFailed().hasSingleBean(RedisLockFactory.class);
-				RedisLock lock = context.getBean(RedisLockFactory.class).getLock("down");
+				assertThat(context).hasNotFailed().hasSingleBean(LockRegistry.class);
+				RedisLock lock = context.getBean(LockRegistry.class).getLock("down");
 				assertThatException().isThrownBy(lock::tryLock)
 					.isInstanceOf(org.springframework.dao.DataAccessResourceFailureException.class);
 			});
@@ -106,7 +106,7 @@ class LockAutoConfigurationTests {
 	@Test
 	void canBeSwitchedOff() {
 		this.runner.withPropertyValues("redis-kit.lock.enabled=false")
-			.run((context) -> assertThat(context).doesNotHaveBean(RedisLockFactory.class)
+			.run((context) -> assertThat(context).doesNotHaveBean(LockRegistry.class)
 				.doesNotHaveBean(DistributedLockAdvisor.class));
 	}
 
@@ -114,14 +114,14 @@ class LockAutoConfigurationTests {
 	void backsOffWithoutRedis() {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(RedisKitAutoConfiguration.class, LockAutoConfiguration.class))
-			.run((context) -> assertThat(context).doesNotHaveBean(RedisLockFactory.class));
+			.run((context) -> assertThat(context).doesNotHaveBean(LockRegistry.class));
 	}
 
 	@Test
 	void userBeansWin() {
 		this.runner.withUserConfiguration(UserBeans.class).run((context) -> {
-			assertThat(context).hasSingleBean(RedisLockFactory.class).hasSingleBean(KeyNaming.class);
-			assertThat(context.getBean(RedisLockFactory.class)).isSameAs(context.getBean("userLockFactory"));
+			assertThat(context).hasSingleBean(LockRegistry.class).hasSingleBean(KeyNaming.class);
+			assertThat(context.getBean(LockRegistry.class)).isSameAs(context.getBean("userLockRegistry"));
 			assertThat(context.getBean(KeyNaming.class).prefix()).isEqualTo("user:");
 		});
 	}
@@ -130,7 +130,7 @@ class LockAutoConfigurationTests {
 	void metricsWhenAMeterRegistryExists() {
 		this.runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new).run((context) -> {
 			assertThat(context).hasSingleBean(MicrometerLockListener.class);
-			RedisLock lock = context.getBean(RedisLockFactory.class).getLock("metered", "42");
+			RedisLock lock = context.getBean(LockRegistry.class).getLock("metered", "42");
 			lock.lock();
 			lock.unlock();
 			MeterRegistry registry = context.getBean(MeterRegistry.class);
@@ -146,7 +146,7 @@ class LockAutoConfigurationTests {
 	void userListenersAreToldToo() {
 		RecordingListener recording = new RecordingListener();
 		this.runner.withBean(LockListener.class, () -> recording).run((context) -> {
-			RedisLock lock = context.getBean(RedisLockFactory.class).getLock("listened");
+			RedisLock lock = context.getBean(LockRegistry.class).getLock("listened");
 			lock.lock();
 			lock.unlock();
 			assertThat(recording.acquired).isEqualTo(1);
@@ -158,7 +158,7 @@ class LockAutoConfigurationTests {
 		this.runner.withPropertyValues("management.endpoints.web.exposure.include=redislocks").run((context) -> {
 			assertThat(context).hasSingleBean(RedisLocksEndpoint.class);
 			RedisLocksEndpoint endpoint = context.getBean(RedisLocksEndpoint.class);
-			RedisLock lock = context.getBean(RedisLockFactory.class).getLock("listed");
+			RedisLock lock = context.getBean(LockRegistry.class).getLock("listed");
 			lock.lock();
 			try {
 				assertThat(endpoint.heldLocks().locks()).singleElement().satisfies((held) -> {
@@ -225,8 +225,8 @@ class LockAutoConfigurationTests {
 	static class UserBeans {
 
 		@Bean
-		RedisLockFactory userLockFactory(RedisConnectionFactory connectionFactory) {
-			return new RedisLockFactory(connectionFactory);
+		LockRegistry userLockRegistry(RedisConnectionFactory connectionFactory) {
+			return new LockRegistry(connectionFactory);
 		}
 
 		@Bean

@@ -37,9 +37,9 @@ import org.springframework.data.redis.connection.ReturnType;
  * its TTL; {@code <prefix>lock:{<name>}:fence} keeps the last fencing token for a day after the last
  * acquisition. Both share one hash slot.
  */
-public class RedisLockFactory implements AutoCloseable {
+public class LockRegistry implements AutoCloseable {
 
-	private static final Log logger = LogFactory.getLog(RedisLockFactory.class);
+	private static final Log logger = LogFactory.getLog(LockRegistry.class);
 
 	static final LuaScript ACQUIRE = LuaScript.fromClasspath("META-INF/redis-kit/scripts/lock/acquire.lua");
 
@@ -56,7 +56,7 @@ public class RedisLockFactory implements AutoCloseable {
 
 	private final KeyNaming keyNaming;
 
-	private final LockSettings settings;
+	private final LockSpec spec;
 
 	private final LockListener listener;
 
@@ -76,8 +76,8 @@ public class RedisLockFactory implements AutoCloseable {
 	 * Creates a factory with default key naming and settings.
 	 * @param connectionFactory the application's Redis connections
 	 */
-	public RedisLockFactory(RedisConnectionFactory connectionFactory) {
-		this(connectionFactory, KeyNaming.defaults(), LockSettings.defaults(), LockListener.NONE, Clock.systemUTC());
+	public LockRegistry(RedisConnectionFactory connectionFactory) {
+		this(connectionFactory, KeyNaming.defaults(), LockSpec.defaults(), LockListener.NONE, Clock.systemUTC());
 	}
 
 	/**
@@ -88,11 +88,11 @@ public class RedisLockFactory implements AutoCloseable {
 	 * @param listener told about acquisitions, releases, renewals and lost leases
 	 * @param clock the clock {@link HeldLock#heldSince()} is read from
 	 */
-	public RedisLockFactory(RedisConnectionFactory connectionFactory, KeyNaming keyNaming, LockSettings settings,
+	public LockRegistry(RedisConnectionFactory connectionFactory, KeyNaming keyNaming, LockSpec settings,
 			LockListener listener, Clock clock) {
 		this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
 		this.keyNaming = Objects.requireNonNull(keyNaming, "keyNaming");
-		this.settings = Objects.requireNonNull(settings, "settings");
+		this.spec = Objects.requireNonNull(settings, "settings");
 		Objects.requireNonNull(listener, "listener");
 		this.listener = (listener == LockListener.NONE) ? listener : new SafeLockListener(listener);
 		this.clock = Objects.requireNonNull(clock, "clock");
@@ -136,9 +136,9 @@ public class RedisLockFactory implements AutoCloseable {
 		return held;
 	}
 
-	/** @return the settings this factory runs with */
-	public LockSettings getSettings() {
-		return this.settings;
+	/** @return the spec this registry runs with */
+	public LockSpec spec() {
+		return this.spec;
 	}
 
 	/** @return the key naming this factory uses */

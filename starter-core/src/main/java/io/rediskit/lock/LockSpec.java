@@ -5,7 +5,7 @@ import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How a {@link RedisLockFactory} times its locks.
+ * How a {@link LockRegistry} times its locks.
  *
  * @param watchdogTimeout lease of a lock taken without an explicit lease time; the watchdog renews it every
  * third of this while the owner holds the lock
@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  * @param maxPollInterval longest a waiter sleeps between attempts when no release notification arrives;
  * bounds the latency a lost pub/sub message can cost
  */
-public record LockSettings(Duration watchdogTimeout, @Nullable Duration defaultLeaseTime, Duration defaultWaitTime,
+public record LockSpec(Duration watchdogTimeout, @Nullable Duration defaultLeaseTime, Duration defaultWaitTime,
 		Duration maxPollInterval) {
 
 	/** Default {@link #watchdogTimeout()}: 30 seconds. */
@@ -32,7 +32,7 @@ public record LockSettings(Duration watchdogTimeout, @Nullable Duration defaultL
 	 * Validates the settings.
 	 * @throws IllegalArgumentException naming the setting that is out of range
 	 */
-	public LockSettings {
+	public LockSpec {
 		requirePositive("watchdogTimeout", watchdogTimeout);
 		if (defaultLeaseTime != null) {
 			requirePositive("defaultLeaseTime", defaultLeaseTime);
@@ -44,40 +44,40 @@ public record LockSettings(Duration watchdogTimeout, @Nullable Duration defaultL
 	}
 
 	/** @return the defaults: 30 s watchdog, watchdog leases, 10 s wait, 1 s longest poll */
-	public static LockSettings defaults() {
-		return new LockSettings(DEFAULT_WATCHDOG_TIMEOUT, null, DEFAULT_WAIT_TIME, DEFAULT_MAX_POLL_INTERVAL);
+	public static LockSpec defaults() {
+		return new LockSpec(DEFAULT_WATCHDOG_TIMEOUT, null, DEFAULT_WAIT_TIME, DEFAULT_MAX_POLL_INTERVAL);
 	}
 
 	/**
 	 * @param timeout the new watchdog timeout
 	 * @return a copy with that watchdog timeout
 	 */
-	public LockSettings withWatchdogTimeout(Duration timeout) {
-		return new LockSettings(timeout, this.defaultLeaseTime, this.defaultWaitTime, this.maxPollInterval);
+	public LockSpec withWatchdogTimeout(Duration timeout) {
+		return new LockSpec(timeout, this.defaultLeaseTime, this.defaultWaitTime, this.maxPollInterval);
 	}
 
 	/**
 	 * @param leaseTime the new default lease, or {@code null} for the watchdog
 	 * @return a copy with that default lease
 	 */
-	public LockSettings withDefaultLeaseTime(@Nullable Duration leaseTime) {
-		return new LockSettings(this.watchdogTimeout, leaseTime, this.defaultWaitTime, this.maxPollInterval);
+	public LockSpec withDefaultLeaseTime(@Nullable Duration leaseTime) {
+		return new LockSpec(this.watchdogTimeout, leaseTime, this.defaultWaitTime, this.maxPollInterval);
 	}
 
 	/**
 	 * @param waitTime the new default wait
 	 * @return a copy with that default wait
 	 */
-	public LockSettings withDefaultWaitTime(Duration waitTime) {
-		return new LockSettings(this.watchdogTimeout, this.defaultLeaseTime, waitTime, this.maxPollInterval);
+	public LockSpec withDefaultWaitTime(Duration waitTime) {
+		return new LockSpec(this.watchdogTimeout, this.defaultLeaseTime, waitTime, this.maxPollInterval);
 	}
 
 	/**
 	 * @param interval the new longest poll interval
 	 * @return a copy with that interval
 	 */
-	public LockSettings withMaxPollInterval(Duration interval) {
-		return new LockSettings(this.watchdogTimeout, this.defaultLeaseTime, this.defaultWaitTime, interval);
+	public LockSpec withMaxPollInterval(Duration interval) {
+		return new LockSpec(this.watchdogTimeout, this.defaultLeaseTime, this.defaultWaitTime, interval);
 	}
 
 	private static void requirePositive(String name, Duration value) {
