@@ -1,8 +1,12 @@
 package io.rediskit.autoconfigure;
 
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.ScriptExecutor;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -11,17 +15,33 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
- * What every redis-kit area shares: the {@code redis-kit} properties and the {@link KeyNaming} bean.
+ * What every redis-kit area shares: the {@code redis-kit} properties, the {@link KeyNaming} bean and the
+ * {@link ScriptExecutor} every primitive runs its scripts with (on the application's Lettuce connection).
  */
 @AutoConfiguration(after = DataRedisAutoConfiguration.class)
 @ConditionalOnClass(RedisConnectionFactory.class)
 @EnableConfigurationProperties(RedisKitProperties.class)
 public final class RedisKitAutoConfiguration {
 
+	private static final Log logger = LogFactory.getLog(RedisKitAutoConfiguration.class);
+
 	@Bean
 	@ConditionalOnMissingBean
 	KeyNaming redisKitKeyNaming(RedisKitProperties properties) {
 		return new KeyNaming(properties.getKeyPrefix());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(RedisConnectionFactory.class)
+	ScriptExecutor redisKitScriptExecutor(RedisConnectionFactory connectionFactory) {
+		ScriptExecutor executor = ScriptExecutor.of(connectionFactory);
+		if (!executor.isNative()) {
+			logger.info("redis-kit runs its scripts on a connection borrowed per call from "
+					+ connectionFactory.getClass().getSimpleName() + ", and its async methods complete on the calling"
+					+ " thread: Lettuce with a shared native connection (Spring Boot's default) is faster");
+		}
+		return executor;
 	}
 
 }

@@ -15,6 +15,7 @@ import java.util.function.Supplier;
 
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.LuaScript;
+import io.rediskit.support.ScriptExecutor;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -54,6 +55,8 @@ public class LockRegistry implements AutoCloseable {
 
 	private final RedisConnectionFactory connectionFactory;
 
+	private final ScriptExecutor scripts;
+
 	private final KeyNaming keyNaming;
 
 	private final LockSpec spec;
@@ -91,6 +94,7 @@ public class LockRegistry implements AutoCloseable {
 	public LockRegistry(RedisConnectionFactory connectionFactory, KeyNaming keyNaming, LockSpec settings,
 			LockListener listener, Clock clock) {
 		this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
+		this.scripts = ScriptExecutor.of(this.connectionFactory);
 		this.keyNaming = Objects.requireNonNull(keyNaming, "keyNaming");
 		this.spec = Objects.requireNonNull(settings, "settings");
 		Objects.requireNonNull(listener, "listener");
@@ -206,7 +210,7 @@ public class LockRegistry implements AutoCloseable {
 	 * @return {@code [1, token, count]} or {@code [0, pttl]}
 	 */
 	List<Object> acquire(String key, String owner, long leaseMillis, String requestId, boolean reentry) {
-		List<Object> reply = ACQUIRE.execute(this.connectionFactory, ReturnType.MULTI, 2, bytes(key),
+		List<Object> reply = this.scripts.execute(ACQUIRE, ReturnType.MULTI, 2, bytes(key),
 				bytes(key + ":fence"), bytes(owner), ascii(leaseMillis), bytes(requestId), FENCE_TTL_MILLIS,
 				reentry ? ONE : ZERO);
 		if (reply == null) {
@@ -228,7 +232,7 @@ public class LockRegistry implements AutoCloseable {
 	long[] release(String key, String owner, long leaseMillis, String requestId, boolean undo, boolean lastHold,
 			@Nullable String nextOwner, long nextLeaseMillis) {
 		// An interrupted thread must still be able to release what it holds.
-		List<Object> reply = uninterruptibly(() -> RELEASE.execute(this.connectionFactory, ReturnType.MULTI, 2,
+		List<Object> reply = uninterruptibly(() -> this.scripts.execute(RELEASE, ReturnType.MULTI, 2,
 				bytes(key), bytes(key + ":fence"), bytes(owner), ascii(leaseMillis), bytes(requestId),
 				bytes(key + ":released"), undo ? ONE : ZERO, (nextOwner != null) ? bytes(nextOwner) : EMPTY,
 				ascii(nextLeaseMillis), bytes(nextRequestId()), FENCE_TTL_MILLIS, lastHold ? ONE : ZERO));
@@ -240,7 +244,7 @@ public class LockRegistry implements AutoCloseable {
 
 	boolean renew(LockHold hold) {
 		String key = hold.lock.key();
-		Long reply = RENEW.execute(this.connectionFactory, ReturnType.INTEGER, 1, bytes(key), bytes(hold.owner),
+		Long reply = this.scripts.execute(RENEW, ReturnType.INTEGER, 1, bytes(key), bytes(hold.owner),
 				ascii(hold.leaseMillis));
 		return reply != null && reply == 1L;
 	}

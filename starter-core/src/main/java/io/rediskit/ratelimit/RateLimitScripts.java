@@ -9,11 +9,10 @@ import java.util.Map;
 import io.rediskit.support.LuaScript;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.connection.ReturnType;
 
 /**
- * The script of each algorithm, the arguments it takes and the reading of its reply. Every script returns
+ * The script of each algorithm, the arguments it takes and the reading of its reply; the limiter runs them
+ * through the {@link io.rediskit.support.ScriptExecutor}. Every script returns
  * {@code {flag, limit, remaining, retry-after µs, reset-after µs, server time µs}}; only GCRA's flag means
  * "limited", as in redis-cell.
  */
@@ -38,29 +37,36 @@ final class RateLimitScripts {
 	}
 
 	/**
-	 * Runs one decision.
-	 * @param connection where to run it
+	 * The keys and arguments of one decision.
 	 * @param spec the spec in force
 	 * @param key the Redis key
 	 * @param permits permits asked for
 	 * @param member for the sliding log, a prefix unique to this call
 	 * @param pinnedNowMicros time to decide at, for tests; {@code null} for the server's clock
-	 * @return the decision, the server time it was made at and the spec
+	 * @return the one key, then the arguments
 	 */
-	static Evaluation evaluate(RedisConnection connection, RateLimitSpec spec, byte[] key, int permits,
-			@Nullable String member, @Nullable Long pinnedNowMicros) {
+	static byte[][] keysAndArgs(RateLimitSpec spec, byte[] key, int permits, @Nullable String member,
+			@Nullable Long pinnedNowMicros) {
 		byte[] now = (pinnedNowMicros != null) ? number(pinnedNowMicros) : SERVER_TIME;
 		byte[] limit = number(spec.limit());
 		byte[] period = number(spec.periodMicros());
 		byte[] asked = number(permits);
-		byte[][] keysAndArgs = switch (spec.algorithm()) {
+		return switch (spec.algorithm()) {
 			case SLIDING_LOG -> new byte[][] { key, limit, period, asked, utf8(member), now };
 			case SLIDING_WINDOW, FIXED_WINDOW -> new byte[][] { key, limit, period, asked, now };
 			case TOKEN_BUCKET -> new byte[][] { key, number(spec.capacity()), limit, period, asked, now };
 			// redis-cell's max_burst counts the permits beyond the first: a burst of n is max_burst n - 1.
 			case GCRA -> new byte[][] { key, number(spec.capacity() - 1), limit, period, asked, now };
 		};
-		List<Object> reply = script(spec.algorithm()).execute(connection, ReturnType.MULTI, 1, keysAndArgs);
+	}
+
+	/**
+	 * Reads the reply of a decision.
+	 * @param reply the script's reply
+	 * @param spec the spec the script ran with
+	 * @return the decision, the server time it was made at and the spec
+	 */
+	static Evaluation read(@Nullable List<Object> reply, RateLimitSpec spec) {
 		if (reply == null || reply.size() != 6) {
 			throw new IllegalStateException("Unexpected reply from the " + spec.algorithm() + " script: " + reply);
 		}

@@ -1,6 +1,7 @@
 package io.rediskit.ratelimit;
 
 import java.time.Duration;
+import java.util.concurrent.CompletionStage;
 
 /**
  * A named rate limit applied per key (a user, a client IP, an API token...). Each decision is one script call
@@ -36,6 +37,27 @@ public interface RateLimiter {
 	 * @throws IllegalArgumentException if {@code permits} is below 1 or could never be granted
 	 */
 	RateLimitDecision tryAcquire(String key, int permits);
+
+	/**
+	 * Asks for one permit without blocking the calling thread.
+	 * @param key what is limited
+	 * @return the decision, completed on the driver's thread; the failure policy applies as in
+	 * {@link #tryAcquire(String)}
+	 */
+	default CompletionStage<RateLimitDecision> tryAcquireAsync(String key) {
+		return tryAcquireAsync(key, 1);
+	}
+
+	/**
+	 * Asks for permits, all or none, without blocking the calling thread: one script call whose reply
+	 * completes the stage. An outage gives the failure policy's decision, as in {@link #tryAcquire(String, int)};
+	 * other Redis errors complete the stage exceptionally with a {@code DataAccessException}.
+	 * @param key what is limited
+	 * @param permits how many, from 1 up to the spec's {@link RateLimitSpec#capacity() capacity}
+	 * @return the decision
+	 * @throws IllegalArgumentException if {@code permits} is below 1 or could never be granted
+	 */
+	CompletionStage<RateLimitDecision> tryAcquireAsync(String key, int permits);
 
 	/**
 	 * Asks for permits, waiting for them as long as the wait stays within {@code maxWait}. Each rejection says

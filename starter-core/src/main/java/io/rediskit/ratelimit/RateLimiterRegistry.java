@@ -1,14 +1,17 @@
 package io.rediskit.ratelimit;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.Function;
-import java.util.regex.Pattern;
 
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.Listeners;
+import io.rediskit.support.Names;
+import io.rediskit.support.ScriptExecutor;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -28,13 +31,13 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  */
 public class RateLimiterRegistry {
 
-	private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,63}");
+	private final ScriptExecutor scripts;
 
 	private final RedisConnectionFactory connectionFactory;
 
 	private final KeyNaming keyNaming;
 
-	private final RateLimitListener listener;
+	private final Listeners<RateLimitListener> listeners;
 
 	private final Function<String, @Nullable RateLimitSpec> configuredSpecs;
 
@@ -48,22 +51,24 @@ public class RateLimiterRegistry {
 	 */
 	public RateLimiterRegistry(RedisConnectionFactory connectionFactory, KeyNaming keyNaming,
 			RateLimitListener listener) {
-		this(connectionFactory, keyNaming, listener, (name) -> null);
+		this(ScriptExecutor.of(connectionFactory), connectionFactory, keyNaming, List.of(listener), (name) -> null);
 	}
 
 	/**
 	 * A registry that also serves configured limiters.
-	 * @param connectionFactory where limiters run their scripts
+	 * @param scripts runs the limiters' scripts
+	 * @param connectionFactory for the commands that are not scripts ({@link RateLimiter#reset(String)})
 	 * @param keyNaming names the Redis keys
-	 * @param listener told of every decision
+	 * @param listeners told of every decision, in order
 	 * @param configuredSpecs the configured spec of a name, or {@code null}; asked on every {@link #get(String)},
 	 * so it must be cheap, and its answer may change over time
 	 */
-	public RateLimiterRegistry(RedisConnectionFactory connectionFactory, KeyNaming keyNaming,
-			RateLimitListener listener, Function<String, @Nullable RateLimitSpec> configuredSpecs) {
+	public RateLimiterRegistry(ScriptExecutor scripts, RedisConnectionFactory connectionFactory, KeyNaming keyNaming,
+			List<? extends RateLimitListener> listeners, Function<String, @Nullable RateLimitSpec> configuredSpecs) {
+		this.scripts = Objects.requireNonNull(scripts, "scripts must not be null");
 		this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
 		this.keyNaming = Objects.requireNonNull(keyNaming, "keyNaming must not be null");
-		this.listener = Objects.requireNonNull(listener, "listener must not be null");
+		this.listeners = Listeners.of("rate limit", listeners);
 		this.configuredSpecs = Objects.requireNonNull(configuredSpecs, "configuredSpecs must not be null");
 	}
 
@@ -116,16 +121,11 @@ public class RateLimiterRegistry {
 	}
 
 	private RedisRateLimiter newLimiter(String name, RateLimitSpec spec) {
-		return new RedisRateLimiter(name, spec, this.connectionFactory, this.keyNaming, this.listener);
+		return new RedisRateLimiter(name, spec, this.scripts, this.connectionFactory, this.keyNaming, this.listeners);
 	}
 
 	private static String checkName(String name) {
-		Objects.requireNonNull(name, "name must not be null");
-		if (!NAME.matcher(name).matches()) {
-			throw new IllegalArgumentException("Rate limiter name must be 1 to 64 letters, digits, '_' or '-',"
-					+ " starting with a letter or digit, was '" + name + "'");
-		}
-		return name;
+		return Names.requireValid("Rate limiter", name);
 	}
 
 }

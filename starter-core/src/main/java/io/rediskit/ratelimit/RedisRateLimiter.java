@@ -3,21 +3,27 @@ package io.rediskit.ratelimit;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.rediskit.ratelimit.RateLimitScripts.Evaluation;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.Listeners;
+import io.rediskit.support.RedisFailures;
+import io.rediskit.support.ScriptExecutor;
+import io.rediskit.support.ThrottledLog;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.dao.DataAccessException;
-import org.springframework.dao.DataAccessResourceFailureException;
-import org.springframework.dao.TransientDataAccessException;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.ReturnType;
 
 /**
  * The {@link RateLimiter} of a {@link RateLimiterRegistry}: one script call per decision. Its spec can be
@@ -28,8 +34,6 @@ final class RedisRateLimiter implements RateLimiter {
 
 	private static final Log logger = LogFactory.getLog(RedisRateLimiter.class);
 
-	private static final long FAILURE_LOG_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
-
 	// Sliding-log members: unique across JVMs by the random part, within one by the counter.
 	private static final String MEMBER_PREFIX = Long.toString(new SecureRandom().nextLong() & Long.MAX_VALUE, 36) + ".";
 
@@ -37,25 +41,30 @@ final class RedisRateLimiter implements RateLimiter {
 
 	private final String name;
 
+	private final ScriptExecutor scripts;
+
 	private final RedisConnectionFactory connectionFactory;
 
 	private final KeyNaming keyNaming;
 
-	private final RateLimitListener listener;
+	private final Listeners<RateLimitListener> listeners;
+
+	private final ThrottledLog outages;
 
 	private volatile RateLimitSpec spec;
 
 	private volatile @Nullable RateLimitSpec lastConfigured;
 
-	private volatile long lastFailureLog = System.nanoTime() - FAILURE_LOG_INTERVAL_NANOS;
-
-	RedisRateLimiter(String name, RateLimitSpec spec, RedisConnectionFactory connectionFactory, KeyNaming keyNaming,
-			RateLimitListener listener) {
+	RedisRateLimiter(String name, RateLimitSpec spec, ScriptExecutor scripts, RedisConnectionFactory connectionFactory,
+			KeyNaming keyNaming, Listeners<RateLimitListener> listeners) {
 		this.name = name;
 		this.spec = spec;
+		this.scripts = scripts;
 		this.connectionFactory = connectionFactory;
 		this.keyNaming = keyNaming;
-		this.listener = listener;
+		this.listeners = listeners;
+		this.outages = new ThrottledLog(logger, Duration.ofSeconds(10),
+				"Rate limiter '" + name + "' cannot reach Redis; its failure policy decides");
 	}
 
 	@Override
@@ -85,36 +94,78 @@ final class RedisRateLimiter implements RateLimiter {
 		return evaluate(key, permits, null).decision();
 	}
 
+	@Override
+	public CompletionStage<RateLimitDecision> tryAcquireAsync(String key, int permits) {
+		return evaluateAsync(key, permits, null).thenApply(Evaluation::decision);
+	}
+
 	/**
 	 * Decides, reporting the server time of the decision; with {@code pinnedNowMicros} at that time instead of
-	 * the server's (tests only). Failures become the failure policy's decision, with server time {@code -1}.
+	 * the server's (tests only). Outages become the failure policy's decision, with server time {@code -1}.
 	 */
 	Evaluation evaluate(String key, int permits, @Nullable Long pinnedNowMicros) {
 		RateLimitSpec current = this.spec;
-		checkPermits(current, permits);
+		byte[][] keysAndArgs = keysAndArgs(current, key, permits, pinnedNowMicros);
 		long start = System.nanoTime();
 		Evaluation evaluation;
-		try (RedisConnection connection = this.connectionFactory.getConnection()) {
-			String member = (current.algorithm() == RateLimitAlgorithm.SLIDING_LOG)
-					? MEMBER_PREFIX + Long.toString(memberSequence.incrementAndGet(), 36) + "." : null;
-			evaluation = RateLimitScripts.evaluate(connection, current, redisKey(current, key), permits, member,
-					pinnedNowMicros);
-		}
-		catch (DataAccessException ex) {
-			if (!isUnavailable(ex)) {
-				throw ex;
-			}
-			failed(ex, current.failurePolicy());
-			evaluation = new Evaluation(RateLimitDecision.ofFailure(current.failurePolicy(), current.capacity()), -1,
-					current);
-		}
-		Duration latency = Duration.ofNanos(System.nanoTime() - start);
 		try {
-			this.listener.onDecision(this.name, evaluation.decision(), latency);
+			List<Object> reply = this.scripts.execute(RateLimitScripts.script(current.algorithm()), ReturnType.MULTI,
+					1, keysAndArgs);
+			evaluation = RateLimitScripts.read(reply, current);
 		}
 		catch (RuntimeException ex) {
-			logger.warn("Rate limit listener failed on a decision of '" + this.name + "'", ex);
+			evaluation = onFailure(ex, current);
 		}
+		return decided(evaluation, start);
+	}
+
+	/** {@link #evaluate} without blocking: the stage completes on the driver's thread. */
+	CompletionStage<Evaluation> evaluateAsync(String key, int permits, @Nullable Long pinnedNowMicros) {
+		RateLimitSpec current = this.spec;
+		byte[][] keysAndArgs;
+		try {
+			keysAndArgs = keysAndArgs(current, key, permits, pinnedNowMicros);
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+		long start = System.nanoTime();
+		return this.scripts.<List<Object>>executeAsync(RateLimitScripts.script(current.algorithm()), ReturnType.MULTI,
+				1, keysAndArgs)
+			.handle((reply, failure) -> {
+				Evaluation evaluation;
+				try {
+					evaluation = (failure == null) ? RateLimitScripts.read(reply, current)
+							: onFailure(unwrap(failure), current);
+				}
+				catch (RuntimeException ex) {
+					throw new CompletionException(ex);
+				}
+				return decided(evaluation, start);
+			});
+	}
+
+	private byte[][] keysAndArgs(RateLimitSpec current, String key, int permits, @Nullable Long pinnedNowMicros) {
+		checkPermits(current, permits);
+		String member = (current.algorithm() == RateLimitAlgorithm.SLIDING_LOG)
+				? MEMBER_PREFIX + Long.toString(memberSequence.incrementAndGet(), 36) + "." : null;
+		return RateLimitScripts.keysAndArgs(current, redisKey(current, key), permits, member, pinnedNowMicros);
+	}
+
+	/** An outage is the failure policy's to decide; any other failure is the caller's to see. */
+	private Evaluation onFailure(Throwable failure, RateLimitSpec current) {
+		if (!RedisFailures.isUnavailable(failure)) {
+			throw (failure instanceof RuntimeException runtime) ? runtime : new CompletionException(failure);
+		}
+		RuntimeException outage = (RuntimeException) failure;
+		this.listeners.notify((listener) -> listener.onFailure(this.name, outage));
+		this.outages.warn(failure);
+		return new Evaluation(RateLimitDecision.ofFailure(current.failurePolicy(), current.capacity()), -1, current);
+	}
+
+	private Evaluation decided(Evaluation evaluation, long startNanos) {
+		Duration latency = Duration.ofNanos(System.nanoTime() - startNanos);
+		this.listeners.notify((listener) -> listener.onDecision(this.name, evaluation.decision(), latency));
 		return evaluation;
 	}
 
@@ -148,7 +199,7 @@ final class RedisRateLimiter implements RateLimiter {
 
 	private byte[] redisKey(RateLimitSpec spec, String key) {
 		Objects.requireNonNull(key, "key must not be null");
-		// The limiter name holds no ':' (the registry checks), so name and key cannot run into each other.
+		// The limiter name holds no ':' (see Names), so name and key cannot run into each other.
 		return this.keyNaming.key("ratelimit:" + spec.algorithm().keyPart(), this.name + ":" + key)
 			.getBytes(StandardCharsets.UTF_8);
 	}
@@ -163,39 +214,8 @@ final class RedisRateLimiter implements RateLimiter {
 		}
 	}
 
-	private void failed(DataAccessException ex, FailurePolicy policy) {
-		try {
-			this.listener.onFailure(this.name, ex);
-		}
-		catch (RuntimeException listenerFailure) {
-			logger.warn("Rate limit listener failed on a failure of '" + this.name + "'", listenerFailure);
-		}
-		long now = System.nanoTime();
-		long last = this.lastFailureLog;
-		// One warning per interval: an outage must not flood the log with one line per request.
-		if (now - last >= FAILURE_LOG_INTERVAL_NANOS) {
-			this.lastFailureLog = now;
-			logger.warn("Rate limiter '" + this.name + "' cannot reach Redis; applying " + policy
-					+ " (further failures in the next 10s are counted, not logged): " + ex.getMessage());
-		}
-	}
-
-	/** Whether Redis could not answer (down, unreachable, too slow, loading), as opposed to rejecting the command. */
-	static boolean isUnavailable(DataAccessException ex) {
-		if (ex instanceof DataAccessResourceFailureException || ex instanceof TransientDataAccessException) {
-			return true;
-		}
-		for (Throwable cause = ex.getCause(); cause != null && cause != cause.getCause(); cause = cause.getCause()) {
-			String type = cause.getClass().getName();
-			if (type.equals("io.lettuce.core.RedisCommandTimeoutException")
-					|| type.equals("io.lettuce.core.RedisConnectionException")
-					|| type.equals("io.lettuce.core.RedisLoadingException")
-					|| type.equals("io.lettuce.core.RedisBusyException")
-					|| type.equals("io.lettuce.core.RedisReadOnlyException")) {
-				return true;
-			}
-		}
-		return false;
+	private static Throwable unwrap(Throwable failure) {
+		return (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause() : failure;
 	}
 
 }

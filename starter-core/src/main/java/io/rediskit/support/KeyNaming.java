@@ -61,7 +61,8 @@ public final class KeyNaming {
 	}
 
 	/**
-	 * A further key in the same hash slot as {@link #key(String, String)}.
+	 * A further key or channel in the same hash slot as {@link #key(String, String)}, such as a lock's
+	 * {@code :fence} key or {@code :released} channel.
 	 * @param area the feature
 	 * @param name the user-given name
 	 * @param suffix a fixed suffix chosen by redis-kit, such as {@code fence}
@@ -69,6 +70,16 @@ public final class KeyNaming {
 	 */
 	public String key(String area, String name, String suffix) {
 		return key(area, name) + ":" + suffix;
+	}
+
+	/**
+	 * A key or channel of an area as a whole, not of one name, such as the lock's keep-alive channel.
+	 * @param area the feature
+	 * @param suffix a fixed suffix chosen by redis-kit
+	 * @return {@code <prefix><area>:<suffix>}
+	 */
+	public String areaKey(String area, String suffix) {
+		return this.prefix + area + ":" + suffix;
 	}
 
 	/**

@@ -7,17 +7,9 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
-import org.jspecify.annotations.Nullable;
-
-import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.connection.ReturnType;
-
 /**
- * A Lua script read once from a {@code .lua} resource and run by {@code EVALSHA}. When the server answers
- * {@code NOSCRIPT} (after a restart, a failover or {@code SCRIPT FLUSH}) the script is sent once with
- * {@code EVAL}, which runs it and caches it again; nothing is retried otherwise, so an operation is never
- * applied twice by this class. Keep one instance per script and share it.
+ * A Lua script read once from a {@code .lua} resource, known to the server by its SHA-1 and run by a
+ * {@link ScriptExecutor}. Keep one instance per script and share it.
  */
 public final class LuaScript {
 
@@ -61,65 +53,14 @@ public final class LuaScript {
 		return new String(this.source, StandardCharsets.UTF_8);
 	}
 
-	/**
-	 * Runs the script on a connection from the factory.
-	 * @param <T> the reply type: {@code Long} for {@link ReturnType#INTEGER}, {@code List<Object>} for
-	 * {@link ReturnType#MULTI}
-	 * @param connectionFactory where to run it
-	 * @param returnType how to read the reply
-	 * @param numKeys how many of {@code keysAndArgs} are keys
-	 * @param keysAndArgs the keys, then the arguments
-	 * @return the reply
-	 */
-	public <T> @Nullable T execute(RedisConnectionFactory connectionFactory, ReturnType returnType, int numKeys,
-			byte[]... keysAndArgs) {
-		try (RedisConnection connection = connectionFactory.getConnection()) {
-			return execute(connection, returnType, numKeys, keysAndArgs);
-		}
-	}
-
-	/**
-	 * Runs the script on a connection the caller manages.
-	 * @param <T> the reply type
-	 * @param connection where to run it
-	 * @param returnType how to read the reply
-	 * @param numKeys how many of {@code keysAndArgs} are keys
-	 * @param keysAndArgs the keys, then the arguments
-	 * @return the reply
-	 */
-	public <T> @Nullable T execute(RedisConnection connection, ReturnType returnType, int numKeys, byte[]... keysAndArgs) {
-		try {
-			return connection.scriptingCommands().evalSha(this.sha1, returnType, numKeys, keysAndArgs);
-		}
-		catch (RuntimeException ex) {
-			if (!isNoScript(ex)) {
-				throw ex;
-			}
-			// NOSCRIPT means the server ran nothing: sending the body once applies the operation exactly once.
-			return connection.scriptingCommands().eval(this.source, returnType, numKeys, keysAndArgs);
-		}
+	/** @return the script text as sent with {@code EVAL} */
+	byte[] body() {
+		return this.source;
 	}
 
 	@Override
 	public String toString() {
 		return this.resource + " (" + sha1() + ")";
-	}
-
-	static boolean isNoScript(Throwable ex) {
-		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
-			if (cause.getClass().getName().equals("io.lettuce.core.RedisNoScriptException")) {
-				return true;
-			}
-			// Other drivers keep the server's error code at the start of the message: NOSCRIPT is that code.
-			String message = cause.getMessage();
-			if (message != null && message.startsWith("NOSCRIPT")) {
-				return true;
-			}
-			if (cause.getCause() == cause) {
-				break;
-			}
-		}
-		return false;
 	}
 
 	private static String sha1Hex(byte[] source) {

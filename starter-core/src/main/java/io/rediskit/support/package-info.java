@@ -1,6 +1,9 @@
 /**
- * What every primitive shares: key naming with hash tags, and Lua scripts loaded once and run by
- * {@code EVALSHA}.
+ * What every primitive shares: the rule for configured names ({@link io.rediskit.support.Names}), key and
+ * channel naming with hash tags ({@link io.rediskit.support.KeyNaming}), the one executor of Lua scripts, sync
+ * and async ({@link io.rediskit.support.ScriptExecutor}), the classifier of Redis failures
+ * ({@link io.rediskit.support.RedisFailures}), guarded listeners ({@link io.rediskit.support.Listeners}) and a
+ * warning logged once per interval ({@link io.rediskit.support.ThrottledLog}).
  */
 @NullMarked
 package io.rediskit.support;

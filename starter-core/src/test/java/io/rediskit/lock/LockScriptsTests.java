@@ -208,7 +208,7 @@ class LockScriptsTests {
 	}
 
 	private static List<Object> acquire(String owner, long leaseMillis, String requestId, boolean reentry) {
-		return LockRegistry.ACQUIRE.execute(redis.connections(), ReturnType.MULTI, 2, b("L"), b("L:fence"), b(owner),
+		return redis.scripts().execute(LockRegistry.ACQUIRE, ReturnType.MULTI, 2, b("L"), b("L:fence"), b(owner),
 				b(Long.toString(leaseMillis)), b(requestId), b("86400000"), b(reentry ? "1" : "0"));
 	}
 
@@ -222,13 +222,13 @@ class LockScriptsTests {
 
 	private static List<Long> release(String owner, String requestId, boolean undo, String nextOwner,
 			boolean lastHold) {
-		return LockRegistry.RELEASE.execute(redis.connections(), ReturnType.MULTI, 2, b("L"), b("L:fence"), b(owner),
+		return redis.scripts().execute(LockRegistry.RELEASE, ReturnType.MULTI, 2, b("L"), b("L:fence"), b(owner),
 				b("10000"), b(requestId), b("L:released"), b(undo ? "1" : "0"), b(nextOwner), b("5000"), b("h1"),
 				b("86400000"), b(lastHold ? "1" : "0"));
 	}
 
 	private static long renew(String owner, long leaseMillis) {
-		return LockRegistry.RENEW.execute(redis.connections(), ReturnType.INTEGER, 1, b("L"), b(owner),
+		return redis.scripts().execute(LockRegistry.RENEW, ReturnType.INTEGER, 1, b("L"), b(owner),
 				b(Long.toString(leaseMillis)));
 	}
 

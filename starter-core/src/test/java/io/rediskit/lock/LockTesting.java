@@ -7,6 +7,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
 
 import io.rediskit.support.LuaScript;
+import io.rediskit.support.ScriptExecutor;
 
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -22,7 +23,7 @@ final class LockTesting {
 
 	/** Writes to the fenced test resource; true when the resource accepted the token. */
 	static boolean fencedWrite(RedisConnectionFactory connections, String resource, long token, String value) {
-		Long accepted = FENCED_WRITE.execute(connections, ReturnType.INTEGER, 1, bytes(resource),
+		Long accepted = ScriptExecutor.of(connections).execute(FENCED_WRITE, ReturnType.INTEGER, 1, bytes(resource),
 				bytes(Long.toString(token)), bytes(value));
 		return accepted != null && accepted == 1L;
 	}

@@ -76,8 +76,8 @@ class GcraRedisCellTests {
 	/** The script's reply in the form CL.THROTTLE gives it: durations in whole seconds, truncated. */
 	private static List<Long> throttle(String key, long maxBurst, long count, long periodMicros, long quantity,
 			long nowMicros) {
-		List<Object> reply = RateLimitScripts.script(RateLimitAlgorithm.GCRA)
-			.execute(redis.connections(), ReturnType.MULTI, 1, bytes(key), bytes(maxBurst), bytes(count),
+		List<Object> reply = redis.scripts()
+			.execute(RateLimitScripts.script(RateLimitAlgorithm.GCRA), ReturnType.MULTI, 1, bytes(key), bytes(maxBurst), bytes(count),
 					bytes(periodMicros), bytes(quantity), bytes(nowMicros));
 		assertThat(reply).hasSize(6);
 		long retryAfter = (Long) reply.get(3);

@@ -1,6 +1,7 @@
 package io.rediskit.ratelimit;
 
 import java.time.Duration;
+import java.util.List;
 
 import io.rediskit.ratelimit.RateLimitDecision.Outcome;
 import io.rediskit.support.KeyNaming;
@@ -133,8 +134,8 @@ class RateLimitScriptsTests {
 	@Test
 	void aChangedConfigurationIsAppliedOnTheNextGetWithoutLosingTheUsage() {
 		RateLimitSpec[] configured = { RateLimitSpec.of(RateLimitAlgorithm.GCRA, 4, Duration.ofSeconds(10)) };
-		RateLimiterRegistry configuredRegistry = new RateLimiterRegistry(redis.connections(), KeyNaming.defaults(),
-				RateLimitListener.NONE, (name) -> name.equals("api") ? configured[0] : null);
+		RateLimiterRegistry configuredRegistry = new RateLimiterRegistry(redis.scripts(), redis.connections(),
+				KeyNaming.defaults(), List.of(), (name) -> name.equals("api") ? configured[0] : null);
 		RedisRateLimiter limiter = RateLimitTesting.internal(configuredRegistry.get("api"));
 		assertThat(limiter.evaluate("k", 4, T0).decision().allowed()).isTrue();
 		configured[0] = RateLimitSpec.of(RateLimitAlgorithm.GCRA, 8, Duration.ofSeconds(10));

@@ -22,6 +22,8 @@ public final class RedisTestServer implements BeforeAllCallback, AfterAllCallbac
 
 	private LettuceConnectionFactory connections;
 
+	private ScriptExecutor scripts;
+
 	private RedisTestServer(Duration commandTimeout) {
 		this.commandTimeout = commandTimeout;
 	}
@@ -43,6 +45,7 @@ public final class RedisTestServer implements BeforeAllCallback, AfterAllCallbac
 	public void beforeAll(ExtensionContext context) {
 		this.servers.beforeAll(context);
 		this.connections = TestConnections.lettuce(this.servers.server(), this.commandTimeout);
+		this.scripts = ScriptExecutor.of(this.connections);
 	}
 
 	@Override
@@ -59,6 +62,11 @@ public final class RedisTestServer implements BeforeAllCallback, AfterAllCallbac
 	/** @return the connection factory the code under test uses */
 	public LettuceConnectionFactory connections() {
 		return this.connections;
+	}
+
+	/** @return the script executor the code under test uses */
+	public ScriptExecutor scripts() {
+		return this.scripts;
 	}
 
 	/** Deletes every key on the server, restarting it first if a test killed it. */

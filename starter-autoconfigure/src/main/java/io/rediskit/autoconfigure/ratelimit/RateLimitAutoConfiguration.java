@@ -6,6 +6,7 @@ import io.rediskit.ratelimit.RateLimitListener;
 import io.rediskit.ratelimit.RateLimited;
 import io.rediskit.ratelimit.RateLimiterRegistry;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.ScriptExecutor;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -36,10 +37,10 @@ public final class RateLimitAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RateLimiterRegistry rateLimiterRegistry(RedisConnectionFactory connectionFactory, KeyNaming keyNaming,
-			RateLimitProperties properties, ObjectProvider<RateLimitListener> listeners) {
-		return new RateLimiterRegistry(connectionFactory, keyNaming,
-				RateLimitListener.composite(listeners.orderedStream().toList()), (name) -> {
+	RateLimiterRegistry rateLimiterRegistry(ScriptExecutor scripts, RedisConnectionFactory connectionFactory,
+			KeyNaming keyNaming, RateLimitProperties properties, ObjectProvider<RateLimitListener> listeners) {
+		return new RateLimiterRegistry(scripts, connectionFactory, keyNaming, listeners.orderedStream().toList(),
+				(name) -> {
 					Limiter limiter = properties.getLimiters().get(name);
 					return (limiter != null) ? limiter.toSpec() : null;
 				});

@@ -1,0 +1,57 @@
+package io.rediskit.support;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.ReturnType;
+
+/**
+ * Runs scripts on a connection borrowed from the factory per call: the path for factories without a shared
+ * native Lettuce connection (Jedis, or Lettuce with {@code shareNativeConnection=false}).
+ */
+final class ConnectionScriptExecutor implements ScriptExecutor {
+
+	private final RedisConnectionFactory connectionFactory;
+
+	ConnectionScriptExecutor(RedisConnectionFactory connectionFactory) {
+		this.connectionFactory = connectionFactory;
+	}
+
+	@Override
+	public boolean isNative() {
+		return false;
+	}
+
+	@Override
+	public <T> @Nullable T execute(LuaScript script, ReturnType returnType, int numKeys, byte[]... keysAndArgs) {
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			try {
+				return connection.scriptingCommands().evalSha(script.sha1(), returnType, numKeys, keysAndArgs);
+			}
+			catch (RuntimeException ex) {
+				if (!RedisFailures.isNoScript(ex)) {
+					throw ex;
+				}
+				// NOSCRIPT means the server ran nothing: sending the body once applies the call exactly once.
+				return connection.scriptingCommands().eval(script.body(), returnType, numKeys, keysAndArgs);
+			}
+		}
+	}
+
+	/** Runs on the calling thread: this path has no driver to wait on without blocking. */
+	@Override
+	public <T> CompletionStage<@Nullable T> executeAsync(LuaScript script, ReturnType returnType, int numKeys,
+			byte[]... keysAndArgs) {
+		try {
+			return CompletableFuture.completedFuture(execute(script, returnType, numKeys, keysAndArgs));
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+	}
+
+}

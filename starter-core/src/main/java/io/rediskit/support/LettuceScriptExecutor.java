@@ -1,0 +1,201 @@
+package io.rediskit.support;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+
+import io.lettuce.core.LettuceFutures;
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.ReturnType;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
+
+/**
+ * Runs scripts on the factory's shared native Lettuce connection, taken once on the first call and again only
+ * when the factory has closed it (a reset); Lettuce itself reconnects it after a network failure.
+ */
+final class LettuceScriptExecutor implements ScriptExecutor {
+
+	private static final LettuceExceptionConverter exceptionConverter = new LettuceExceptionConverter();
+
+	private final LettuceConnectionFactory connectionFactory;
+
+	private volatile @Nullable Shared shared;
+
+	LettuceScriptExecutor(LettuceConnectionFactory connectionFactory) {
+		this.connectionFactory = connectionFactory;
+	}
+
+	@Override
+	public boolean isNative() {
+		return true;
+	}
+
+	@Override
+	public <T> @Nullable T execute(LuaScript script, ReturnType returnType, int numKeys, byte[]... keysAndArgs) {
+		Shared connection = connection();
+		byte[][] keys = Arrays.copyOfRange(keysAndArgs, 0, numKeys);
+		byte[][] args = Arrays.copyOfRange(keysAndArgs, numKeys, keysAndArgs.length);
+		ScriptOutputType outputType = outputType(returnType);
+		try {
+			try {
+				return await(connection, connection.commands.evalsha(script.sha1(), outputType, keys, args));
+			}
+			catch (RedisNoScriptException ex) {
+				// NOSCRIPT means the server ran nothing: sending the body once applies the call exactly once.
+				return await(connection, connection.commands.eval(script.body(), outputType, keys, args));
+			}
+		}
+		catch (RuntimeException ex) {
+			throw translate(ex);
+		}
+	}
+
+	@Override
+	public <T> CompletionStage<@Nullable T> executeAsync(LuaScript script, ReturnType returnType, int numKeys,
+			byte[]... keysAndArgs) {
+		Shared connection;
+		try {
+			connection = connection();
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(translate(ex));
+		}
+		byte[][] keys = Arrays.copyOfRange(keysAndArgs, 0, numKeys);
+		byte[][] args = Arrays.copyOfRange(keysAndArgs, numKeys, keysAndArgs.length);
+		ScriptOutputType outputType = outputType(returnType);
+		CompletableFuture<@Nullable T> result = new CompletableFuture<>();
+		RedisFuture<T> first = connection.commands.evalsha(script.sha1(), outputType, keys, args);
+		first.whenComplete((reply, failure) -> {
+			if (failure == null) {
+				result.complete(reply);
+			}
+			else if (unwrap(failure) instanceof RedisNoScriptException) {
+				RedisFuture<T> again = connection.commands.eval(script.body(), outputType, keys, args);
+				again.whenComplete((retried, retryFailure) -> complete(result, retried, retryFailure));
+				bound(again, connection);
+			}
+			else {
+				complete(result, null, failure);
+			}
+		});
+		bound(first, connection);
+		return result;
+	}
+
+	private static <T> void complete(CompletableFuture<@Nullable T> result, @Nullable T reply,
+			@Nullable Throwable failure) {
+		if (failure == null) {
+			result.complete(reply);
+		}
+		else {
+			result.completeExceptionally(translate(unwrap(failure)));
+		}
+	}
+
+	/**
+	 * Ends a command that outlives the command timeout, as the sync path does. Lettuce does this itself unless
+	 * the application turned its {@code TimeoutOptions} off.
+	 */
+	private static void bound(RedisFuture<?> future, Shared connection) {
+		if (connection.driverTimesOut || future.isDone()) {
+			return;
+		}
+		Duration timeout = connection.timeout;
+		CompletableFuture.delayedExecutor(timeout.toNanos(), TimeUnit.NANOSECONDS).execute(() -> future
+			.toCompletableFuture()
+			.completeExceptionally(new RedisCommandTimeoutException(
+					"Command timed out after " + timeout.toMillis() + " millisecond(s)")));
+	}
+
+	private static <T> T await(Shared connection, RedisFuture<T> future) {
+		return LettuceFutures.awaitOrCancel(future, connection.timeout.toNanos(), TimeUnit.NANOSECONDS);
+	}
+
+	private Shared connection() {
+		Shared current = this.shared;
+		if (current != null && current.stateful.isOpen()) {
+			return current;
+		}
+		synchronized (this) {
+			current = this.shared;
+			if (current == null || !current.stateful.isOpen()) {
+				current = open();
+				this.shared = current;
+			}
+			return current;
+		}
+	}
+
+	@SuppressWarnings("unchecked")
+	private Shared open() {
+		// The wrapper hands out the factory's shared connection; closing the wrapper leaves that open.
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			Object nativeConnection = connection.getNativeConnection();
+			if (nativeConnection instanceof RedisAdvancedClusterAsyncCommands<?, ?> cluster) {
+				var commands = (RedisAdvancedClusterAsyncCommands<byte[], byte[]>) cluster;
+				return new Shared(commands, commands.getStatefulConnection());
+			}
+			if (nativeConnection instanceof RedisAsyncCommands<?, ?> standalone) {
+				var commands = (RedisAsyncCommands<byte[], byte[]>) standalone;
+				return new Shared(commands, commands.getStatefulConnection());
+			}
+			throw new IllegalStateException("Unexpected native Lettuce connection " + nativeConnection.getClass().getName());
+		}
+	}
+
+	private static ScriptOutputType outputType(ReturnType returnType) {
+		return switch (returnType) {
+			case BOOLEAN -> ScriptOutputType.BOOLEAN;
+			case INTEGER -> ScriptOutputType.INTEGER;
+			case MULTI -> ScriptOutputType.MULTI;
+			case STATUS -> ScriptOutputType.STATUS;
+			case VALUE -> ScriptOutputType.VALUE;
+		};
+	}
+
+	private static Throwable unwrap(Throwable failure) {
+		Throwable cause = failure;
+		while (cause instanceof CompletionException && cause.getCause() != null) {
+			cause = cause.getCause();
+		}
+		return cause;
+	}
+
+	private static RuntimeException translate(Throwable failure) {
+		if (failure instanceof DataAccessException dataAccess) {
+			return dataAccess;
+		}
+		if (failure instanceof Exception exception) {
+			DataAccessException translated = exceptionConverter.convert(exception);
+			if (translated != null) {
+				return translated;
+			}
+		}
+		return (failure instanceof RuntimeException runtime) ? runtime : new CompletionException(failure);
+	}
+
+	private record Shared(RedisClusterAsyncCommands<byte[], byte[]> commands, StatefulConnection<byte[], byte[]> stateful,
+			Duration timeout, boolean driverTimesOut) {
+
+		Shared(RedisClusterAsyncCommands<byte[], byte[]> commands, StatefulConnection<byte[], byte[]> stateful) {
+			this(commands, stateful, stateful.getTimeout(), stateful.getOptions().getTimeoutOptions().isTimeoutCommands());
+		}
+
+	}
+
+}
