@@ -5,7 +5,6 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -122,13 +121,8 @@ final class RedisRateLimiter implements RateLimiter {
 	/** {@link #evaluate} without blocking: the stage completes on the driver's thread. */
 	CompletionStage<Evaluation> evaluateAsync(String key, int permits, @Nullable Long pinnedNowMicros) {
 		RateLimitSpec current = this.spec;
-		byte[][] keysAndArgs;
-		try {
-			keysAndArgs = keysAndArgs(current, key, permits, pinnedNowMicros);
-		}
-		catch (RuntimeException ex) {
-			return CompletableFuture.failedFuture(ex);
-		}
+		// Invalid arguments are the caller's error: thrown at once, as by the sync path.
+		byte[][] keysAndArgs = keysAndArgs(current, key, permits, pinnedNowMicros);
 		long start = System.nanoTime();
 		return this.scripts.<List<Object>>executeAsync(RateLimitScripts.script(current.algorithm()), ReturnType.MULTI,
 				1, keysAndArgs)
