@@ -1,6 +1,7 @@
 package io.rediskit.sample;
 
 import java.time.Duration;
+import java.util.concurrent.CompletionStage;
 
 import io.rediskit.autoconfigure.ratelimit.RateLimitExceptionHandler;
 import io.rediskit.ratelimit.RateLimitAlgorithm;
@@ -27,8 +28,8 @@ import org.springframework.web.server.ResponseStatusException;
  * starter answers 429 with {@code Retry-After}, the rate-limit headers and a problem detail.
  * <p>
  * Also {@code /api/ratelimit/programmatic}, a limiter created and asked in code, which sends the rate-limit
- * headers on every answer, and {@code /api/ratelimit/fallback}, which answers from a fallback method instead of
- * 429.
+ * headers on every answer, {@code /api/ratelimit/async}, a limiter asked without blocking the request thread,
+ * and {@code /api/ratelimit/fallback}, which answers from a fallback method instead of 429.
  */
 @RestController
 @RequestMapping("/api/ratelimit")
@@ -40,10 +41,13 @@ public class RateLimitController {
 
 	private final RateLimiter programmatic;
 
+	private final RateLimiter async;
+
 	RateLimitController(RateLimiterRegistry rateLimiters) {
 		// Created in code instead of configured: a bucket of 10 tokens, refilled at 5 per 10 seconds.
 		this.programmatic = rateLimiters.create("api-programmatic",
 				RateLimitSpec.of(RateLimitAlgorithm.TOKEN_BUCKET, 5, Duration.ofSeconds(10)).withBurst(10));
+		this.async = rateLimiters.create("api-async", RateLimitSpec.of(RateLimitAlgorithm.GCRA, 5, Duration.ofSeconds(10)));
 	}
 
 	@RateLimited(name = "api-sliding-log", key = "#client")
@@ -124,6 +128,23 @@ public class RateLimitController {
 					policy + ";r=" + decision.remaining() + ";t=" + ceilSeconds(decision.resetAfter()));
 		}
 		return ResponseEntity.ok().headers(headers).body(DecisionView.of(this.programmatic.name(), decision));
+	}
+
+	/**
+	 * Asks a limiter without blocking the request thread: Spring MVC releases it while Redis decides, and the
+	 * answer is written when the stage completes. A rejection completes the stage with
+	 * {@link RateLimitExceededException}, which the starter answers with 429 as for {@code @RateLimited}.
+	 * @param client the client
+	 * @return the decision, when Redis has made it
+	 */
+	@GetMapping("/async")
+	public CompletionStage<DecisionView> async(@RequestHeader(name = CLIENT, defaultValue = ANONYMOUS) String client) {
+		return this.async.tryAcquireAsync(client).thenApply((decision) -> {
+			if (!decision.allowed()) {
+				throw new RateLimitExceededException(this.async.name(), this.async.spec(), decision);
+			}
+			return DecisionView.of(this.async.name(), decision);
+		});
 	}
 
 	private static long ceilSeconds(Duration duration) {

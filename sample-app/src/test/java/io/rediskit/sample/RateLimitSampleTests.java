@@ -92,6 +92,21 @@ class RateLimitSampleTests {
 	}
 
 	@Test
+	void theAsyncEndpointDecidesWithoutBlockingAndAnswers429LikeTheAnnotation() throws Exception {
+		// GCRA, 5 per 10 s, burst 5: five at once, then one every 2 s.
+		List<Integer> statuses = new ArrayList<>();
+		for (int i = 0; i < 6; i++) {
+			statuses.add(get("/api/ratelimit/async", "async-client").statusCode());
+		}
+		assertThat(statuses.subList(0, 5)).containsOnly(200);
+		HttpResponse<String> rejected = get("/api/ratelimit/async", "async-client");
+		assertThat(rejected.statusCode()).isEqualTo(429);
+		assertThat(rejected.headers().firstValue("Retry-After")).isPresent();
+		assertThat(this.json.readValue(rejected.body(), Map.class).get("limiter")).isEqualTo("api-async");
+		assertThat(rejected.body()).doesNotContain("async-client");
+	}
+
+	@Test
 	void aRejectionAnswers429WithRetryAfterRateLimitHeadersAndAProblemDetail() throws Exception {
 		for (int i = 0; i < 5; i++) {
 			assertThat(get("/api/ratelimit/sliding-log", "client-secret-7").statusCode()).isEqualTo(200);
