@@ -40,6 +40,8 @@ class RateLimitOutageTests {
 
 	final List<String> failures = new CopyOnWriteArrayList<>();
 
+	final List<Throwable> causes = new CopyOnWriteArrayList<>();
+
 	RateLimiterRegistry registry;
 
 	@BeforeEach
@@ -52,6 +54,9 @@ class RateLimitOutageTests {
 			@Override
 			public void onFailure(String limiterName, RuntimeException failure) {
 				RateLimitOutageTests.this.failures.add(limiterName + " " + failure.getClass().getSimpleName());
+				for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+					RateLimitOutageTests.this.causes.add(cause);
+				}
 			}
 
 		});
@@ -91,6 +96,64 @@ class RateLimitOutageTests {
 		}
 		assertThat(open.tryAcquire("k").outcome()).isEqualTo(Outcome.ALLOWED);
 		assertThat(closed.tryAcquire("k").outcome()).isEqualTo(Outcome.ALLOWED);
+	}
+
+	@Test
+	void aServerBusyWithAScriptGetsThePolicyAndDecidesAgainOnceTheScriptIsKilled() throws Exception {
+		RateLimiter closed = this.registry.create("closed", RateLimitSpec.of(RateLimitAlgorithm.SLIDING_WINDOW, 5,
+				Duration.ofMinutes(1)).withFailurePolicy(FailurePolicy.FAIL_CLOSED));
+		assertThat(closed.tryAcquire("k").allowed()).isTrue();
+		this.server.command("CONFIG", "SET", "lua-time-limit", "50");
+		Thread busy = new Thread(() -> {
+			try {
+				this.server.command("EVAL", "while true do end", "0");
+			}
+			catch (RuntimeException ex) {
+				// Ended by SCRIPT KILL: its error reply is expected.
+			}
+		});
+		busy.start();
+		try {
+			// Redis answers BUSY once the script has run past lua-time-limit: ask until it does.
+			RateLimitDecision decision = awaitPolicyDecision(closed);
+			assertThat(decision.outcome()).isEqualTo(Outcome.ERROR_REJECTED);
+			assertThat(this.failures).last().isEqualTo("closed RedisSystemException");
+			assertThat(this.causes).anyMatch((cause) -> cause instanceof io.lettuce.core.RedisBusyException);
+		}
+		finally {
+			this.server.command("SCRIPT", "KILL");
+			busy.join(10_000);
+		}
+		assertThat(closed.tryAcquire("k").outcome()).isEqualTo(Outcome.ALLOWED);
+	}
+
+	@Test
+	void aServerTurnedReadOnlyReplicaGetsThePolicyAndDecidesAgainWhenPromoted() {
+		RateLimiter open = this.registry.create("open", RateLimitSpec.of(RateLimitAlgorithm.GCRA, 5,
+				Duration.ofMinutes(1)));
+		assertThat(open.tryAcquire("k").allowed()).isTrue();
+		// A replica of a master that is not there, as a client still pointed at a demoted master sees it.
+		this.server.command("REPLICAOF", "127.0.0.1", "1");
+		try {
+			RateLimitDecision decision = open.tryAcquire("k");
+			assertThat(decision.outcome()).isEqualTo(Outcome.ERROR_ALLOWED);
+			assertThat(this.causes).anyMatch((cause) -> cause instanceof io.lettuce.core.RedisReadOnlyException);
+		}
+		finally {
+			this.server.command("REPLICAOF", "NO", "ONE");
+		}
+		assertThat(open.tryAcquire("k").outcome()).isEqualTo(Outcome.ALLOWED);
+	}
+
+	private static RateLimitDecision awaitPolicyDecision(RateLimiter limiter) {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (true) {
+			RateLimitDecision decision = limiter.tryAcquire("k");
+			if (decision.fromFailurePolicy() || System.nanoTime() - deadline > 0) {
+				return decision;
+			}
+			Thread.onSpinWait();
+		}
 	}
 
 	@Test
