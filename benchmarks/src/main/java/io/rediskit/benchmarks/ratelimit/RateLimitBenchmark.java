@@ -109,9 +109,10 @@ public final class RateLimitBenchmark implements Benchmark {
 	private static final String ASYNC = PREFIX + "async";
 
 	/**
-	 * redis-kit's algorithm in {@value #ASYNC}. Redisson's {@code RRateLimiter} is configured and documented as a
-	 * token bucket: {@code rate} permits per interval, held as a count of available permits that refills, with
-	 * no burst beyond the rate; redis-kit's token bucket with its default burst (the limit) is the same contract.
+	 * redis-kit's algorithm in {@value #ASYNC}. Redisson's {@code RRateLimiter} is configured as a token bucket
+	 * ({@code rate} permits per interval) and keeps one: a count of available permits that starts full at
+	 * {@code rate}, has no burst beyond it and refills as permits handed out grow one interval old. redis-kit's
+	 * token bucket with its default burst (the limit) is the same contract over the same kind of state.
 	 */
 	private static final RateLimitAlgorithm ASYNC_ALGORITHM = RateLimitAlgorithm.TOKEN_BUCKET;
 
