@@ -12,9 +12,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.Lock;
 import java.util.function.Function;
 
+import io.lettuce.core.api.StatefulRedisConnection;
 import io.rediskit.benchmarks.Benchmark;
 import io.rediskit.benchmarks.BenchmarkContext;
 import io.rediskit.benchmarks.ConcurrentLoad;
@@ -30,7 +30,9 @@ import org.jspecify.annotations.Nullable;
  * against Redisson's {@code RLock}, both with their watchdog defaults.
  * <ul>
  * <li>{@code lock.uncontended}: each thread has a lock of its own, so every pair is two round trips and
- * nobody waits.</li>
+ * nobody waits. Next to both libraries, the same-script floor ({@code lettuce-evalsha},
+ * {@link LockScriptFloor}): redis-kit's acquire and release scripts by bare Lettuce {@code EVALSHA} with the
+ * arguments redis-kit sends, on one shared connection.</li>
  * <li>{@code lock.contended}: all threads share one lock. Besides pairs per second it measures the hand-off
  * latency, from the holder's {@code unlock()} call to the return of {@code lock()} in the next thread, which
  * includes the release notification and the waiter's next attempt.</li>
@@ -51,6 +53,9 @@ public final class LockBenchmark implements Benchmark {
 	/** All threads lock one name. */
 	public static final String CONTENDED = "lock.contended";
 
+	/** The same-script floor's name in lines and files. */
+	private static final String FLOOR = "lettuce-evalsha";
+
 	// Enough for minutes of hand-offs at loopback rates; beyond it the sample stays uniform (reservoir).
 	private static final int HANDOFF_SAMPLE_CAPACITY = 1 << 20;
 
@@ -62,12 +67,16 @@ public final class LockBenchmark implements Benchmark {
 	@Override
 	public void run(BenchmarkContext context) throws Exception {
 		String timestamp = Instant.now().toString();
-		try (LockRegistry factory = new LockRegistry(context.connectionFactory())) {
-			Library redisKit = new Library("redis-kit", (name) -> factory.getLock("bench:redis-kit:" + name));
+		try (LockRegistry factory = new LockRegistry(context.connectionFactory());
+				StatefulRedisConnection<byte[], byte[]> floorConnection = context.connectLettuce()) {
+			Library redisKit = new Library("redis-kit",
+					(name) -> LockCycle.of(factory.getLock("bench:redis-kit:" + name)));
 			Library redisson = new Library("redisson",
-					(name) -> context.redisson().getLock("bench:redisson:" + name));
+					(name) -> LockCycle.of(context.redisson().getLock("bench:redisson:" + name)));
+			LockScriptFloor floorScripts = new LockScriptFloor(floorConnection);
+			Library floor = new Library(FLOOR, (name) -> floorScripts.lock("bench:" + FLOOR + ":" + name));
 			int rounds = context.options().rounds();
-			Map<String, Run> uncontended = runEach(List.of(redisKit, redisson), rounds,
+			Map<String, Run> uncontended = runEach(List.of(redisKit, redisson, floor), rounds,
 					(library) -> uncontended(context, library));
 			System.out.println(throughputLine(UNCONTENDED, uncontended));
 			Map<String, Run> contended = runEach(List.of(redisson, redisKit), rounds,
@@ -75,19 +84,19 @@ public final class LockBenchmark implements Benchmark {
 			System.out.println(throughputLine(CONTENDED, contended));
 			System.out.println(handoffLine(contended));
 
-			writeResults(context, timestamp, List.of(redisKit.name(), redisson.name()),
+			writeResults(context, timestamp, List.of(redisKit.name(), redisson.name(), floor.name()),
 					Map.of(UNCONTENDED, uncontended, CONTENDED, contended));
 		}
 	}
 
 	private Run uncontended(BenchmarkContext context, Library library) throws InterruptedException {
-		List<Lock> locks = new ArrayList<>();
+		List<LockCycle> locks = new ArrayList<>();
 		for (int i = 0; i < context.options().threads(); i++) {
 			locks.add(library.lock("uncontended:" + i));
 		}
 		ConcurrentLoad load = context.load(UNCONTENDED + " " + library.name());
 		Outcome outcome = load.run((thread) -> {
-			Lock lock = locks.get(thread);
+			LockCycle lock = locks.get(thread);
 			lock.lock();
 			lock.unlock();
 		});
@@ -95,7 +104,7 @@ public final class LockBenchmark implements Benchmark {
 	}
 
 	private Run contended(BenchmarkContext context, Library library) throws InterruptedException {
-		Lock lock = library.lock("contended");
+		LockCycle lock = library.lock("contended");
 		HandoffRecorder handoffs = new HandoffRecorder(new LatencySample(HANDOFF_SAMPLE_CAPACITY));
 		AtomicInteger holders = new AtomicInteger();
 		LongAdder overlaps = new LongAdder();
@@ -131,7 +140,9 @@ public final class LockBenchmark implements Benchmark {
 		for (String library : libraries) {
 			List<Long> opsPerSecond = new ArrayList<>();
 			for (String scenario : scenarios) {
-				opsPerSecond.add(Math.round(runsByScenario.get(scenario).get(library).opsPerSecond()));
+				Run run = runsByScenario.get(scenario).get(library);
+				// A bar of 0 where the floor has no such scenario, rather than none, keeps the groups aligned.
+				opsPerSecond.add((run != null) ? Math.round(run.opsPerSecond()) : 0L);
 			}
 			chartSeries.put(library, opsPerSecond);
 		}
@@ -140,10 +151,16 @@ public final class LockBenchmark implements Benchmark {
 			Map<String, Object> entry = new LinkedHashMap<>();
 			entry.put("scenario", scenario);
 			double ratio = ratio(runs);
-			entry.put("ratio", Double.isFinite(ratio) ? Math.round(ratio * 100) / 100.0 : ratio);
+			entry.put("ratio", twoDecimals(ratio));
+			if (runs.containsKey(FLOOR)) {
+				entry.put("floorOpsPerSecond", Math.round(runs.get(FLOOR).opsPerSecond()));
+				entry.put("ofFloor", twoDecimals(ofFloor(runs)));
+			}
 			Map<String, Object> byLibrary = new LinkedHashMap<>();
 			for (String library : libraries) {
-				byLibrary.put(library, runs.get(library).toJson());
+				if (runs.containsKey(library)) {
+					byLibrary.put(library, runs.get(library).toJson());
+				}
 			}
 			entry.put("libraries", byLibrary);
 			scenarioJson.add(entry);
@@ -181,9 +198,14 @@ public final class LockBenchmark implements Benchmark {
 	}
 
 	private static String throughputLine(String scenario, Map<String, Run> runs) {
-		return String.format(Locale.ROOT, "%s redis-kit=%d redisson=%d ratio=%.2f", scenario,
+		String line = String.format(Locale.ROOT, "%s redis-kit=%d redisson=%d ratio=%.2f", scenario,
 				Math.round(runs.get("redis-kit").opsPerSecond()), Math.round(runs.get("redisson").opsPerSecond()),
 				ratio(runs));
+		if (runs.containsKey(FLOOR)) {
+			line += String.format(Locale.ROOT, " floor=%d of-floor=%.2f", Math.round(runs.get(FLOOR).opsPerSecond()),
+					ofFloor(runs));
+		}
+		return line;
 	}
 
 	private static String handoffLine(Map<String, Run> runs) {
@@ -204,10 +226,19 @@ public final class LockBenchmark implements Benchmark {
 		return runs.get("redis-kit").opsPerSecond() / runs.get("redisson").opsPerSecond();
 	}
 
-	/** One library's way to get a lock by name. */
-	private record Library(String name, Function<String, Lock> locks) {
+	/** How much of the same scripts' bare {@code EVALSHA} rate redis-kit reaches. */
+	private static double ofFloor(Map<String, Run> runs) {
+		return runs.get("redis-kit").opsPerSecond() / runs.get(FLOOR).opsPerSecond();
+	}
 
-		Lock lock(String name) {
+	private static double twoDecimals(double value) {
+		return Double.isFinite(value) ? Math.round(value * 100) / 100.0 : value;
+	}
+
+	/** One library's way to get a lock by name. */
+	private record Library(String name, Function<String, LockCycle> locks) {
+
+		LockCycle lock(String name) {
 			return this.locks.apply(name);
 		}
 

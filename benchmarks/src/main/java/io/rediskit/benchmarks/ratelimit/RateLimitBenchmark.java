@@ -12,10 +12,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
 import io.github.bucket4j.BucketConfiguration;
@@ -43,6 +46,7 @@ import io.rediskit.ratelimit.RateLimiterRegistry;
 import io.rediskit.support.KeyNaming;
 import org.redisson.api.RRateLimiter;
 import org.redisson.api.RateType;
+import org.jspecify.annotations.Nullable;
 import org.redisson.api.RedissonClient;
 
 import org.springframework.data.redis.connection.RedisConnection;
@@ -50,18 +54,28 @@ import org.springframework.data.redis.connection.RedisConnection;
 /**
  * {@code ratelimit}: redis-kit's {@link RateLimiter}, once per {@link RateLimitAlgorithm}, against Redisson's
  * {@code RRateLimiter} (a log of permits over a sliding interval) and, for the token bucket, Bucket4j on
- * Lettuce (compare-and-swap of the serialized bucket).
+ * Lettuce (compare-and-swap of the serialized bucket), each next to its same-script floor.
  * <ul>
  * <li>{@code ratelimit.<algorithm>}: {@code tryAcquire()} of one permit on a key picked at random among
  * {@value #KEYS} per limiter, with a limit of {@value #THROUGHPUT_LIMIT} per second per key, so nearly every
  * call is admitted and the cost measured is the decision itself. Redisson gets one {@code RRateLimiter} per
- * key, Bucket4j one bucket per key, all created before the load starts. Rounds and medians as in the lock
- * benchmark; each algorithm runs against its own Redisson rounds, so every ratio compares runs made minutes
- * apart at most. Before the first scenario each library runs the load once unmeasured, so that the first
- * scenario does not meet colder code than the last. Each run also records the processor time per call of
- * this JVM and of the server ({@link CpuMeter}), which a shared machine disturbs less than throughput.</li>
- * <li>{@code ratelimit.floor}: a bare Lettuce {@code EVALSHA} of {@code return 1} on one connection, the
- * least one script call costs from this JVM; redis-kit runs one script call per decision.</li>
+ * key, Bucket4j one bucket per key, all created before the load starts. The floor ({@code lettuce-evalsha},
+ * {@link ScriptFloor}) runs the algorithm's own script by a bare Lettuce {@code EVALSHA} with the arguments
+ * redis-kit sends, on one shared connection, keys picked the same way among keys of its own; redis-kit's
+ * figure over it ({@code of-floor}) is what the limiter keeps of the driver's rate. Rounds and medians as in
+ * the lock benchmark; each algorithm runs against its own Redisson and floor rounds, so every ratio compares
+ * runs made minutes apart at most. Before the first scenario each library and the floor run the load once
+ * unmeasured, so that the first scenario does not meet colder code than the last. Each run also records the
+ * processor time per call of this JVM and of the server ({@link CpuMeter}), which a shared machine disturbs
+ * less than throughput.</li>
+ * <li>{@value #ASYNC}: the same keys and limit through the async APIs: redis-kit's
+ * {@code tryAcquireAsync(key)} on its token bucket ({@link #ASYNC_ALGORITHM} says why that algorithm),
+ * Redisson's {@code RRateLimiter.tryAcquireAsync()}, and the token bucket's script by Lettuce's async
+ * {@code EVALSHA}. Every thread asks without waiting while fewer than {@value #ASYNC_IN_FLIGHT} decisions are
+ * in flight across all threads; decisions are counted as they complete in the window. One unmeasured pass of
+ * each first.</li>
+ * <li>{@code ratelimit.empty-script}: a bare Lettuce {@code EVALSHA} of {@code return 1} on one connection, the
+ * least any script call costs from this JVM; a reference, not the floor of any limiter.</li>
  * <li>{@code ratelimit.<limiter>-contended}: every thread on one key limited to {@value #CONTENDED_LIMIT} per
  * second for the measured duration, from empty state; the permits admitted divided by the most the algorithm
  * allows between two readings of the server's {@code TIME} around the load (see {@link AdmissionBound}).
@@ -86,7 +100,21 @@ public final class RateLimitBenchmark implements Benchmark {
 
 	static final long BURSTY_LIMIT = 100;
 
-	private static final Duration PERIOD = Duration.ofSeconds(1);
+	/** Decisions of {@value #ASYNC} in flight at most, across all threads. */
+	static final int ASYNC_IN_FLIGHT = 64;
+
+	static final Duration PERIOD = Duration.ofSeconds(1);
+
+	/** Asks without waiting: the async API of each library, {@value #ASYNC_IN_FLIGHT} decisions in flight. */
+	private static final String ASYNC = PREFIX + "async";
+
+	/**
+	 * redis-kit's algorithm in {@value #ASYNC}. Redisson's {@code RRateLimiter} is configured as a token bucket
+	 * ({@code rate} permits per interval) and keeps one: a count of available permits that starts full at
+	 * {@code rate}, has no burst beyond it and refills as permits handed out grow one interval old. redis-kit's
+	 * token bucket with its default burst (the limit) is the same contract over the same kind of state.
+	 */
+	private static final RateLimitAlgorithm ASYNC_ALGORITHM = RateLimitAlgorithm.TOKEN_BUCKET;
 
 	private static final Duration BURSTY_DURATION = Duration.ofSeconds(6);
 
@@ -117,7 +145,9 @@ public final class RateLimitBenchmark implements Benchmark {
 		String timestamp = Instant.now().toString();
 		RateLimiterRegistry registry = new RateLimiterRegistry(context.connectionFactory(), KeyNaming.defaults(),
 				RateLimitListener.NONE);
-		try (StatefulRedisConnection<byte[], byte[]> lettuce = context.connectLettuce()) {
+		try (StatefulRedisConnection<byte[], byte[]> lettuce = context.connectLettuce();
+				StatefulRedisConnection<byte[], byte[]> floorConnection = context.connectLettuce()) {
+			ScriptFloor floor = new ScriptFloor(floorConnection);
 			ProxyManager<byte[]> buckets = Bucket4jLettuce.casBasedBuilder(lettuce)
 				.expirationAfterWrite(ExpirationAfterWriteStrategy.basedOnTimeForRefillingBucketUpToMax(PERIOD))
 				.build();
@@ -126,11 +156,12 @@ public final class RateLimitBenchmark implements Benchmark {
 			for (RateLimitAlgorithm algorithm : RateLimitAlgorithm.values()) {
 				redisKit.add(new RedisKitContender(registry, algorithm));
 			}
-			Contender redisson = new RedissonContender(context.redisson());
+			RedissonContender redisson = new RedissonContender(context.redisson());
 			Contender bucket4j = new Bucket4jContender(buckets);
 
 			List<Throughput> throughputs = new ArrayList<>();
-			KeyedLimiter redissonLimiter = redisson.create("throughput", THROUGHPUT_LIMIT, KEYS);
+			Throughput async;
+			RedissonLimiter redissonLimiter = redisson.create("throughput", THROUGHPUT_LIMIT, KEYS);
 			try {
 				// Unmeasured: without it the first scenario would meet colder code than the last, Redisson's most.
 				try (KeyedLimiter redisKitLimiter = redisKit.get(0).create("warmup", THROUGHPUT_LIMIT, KEYS);
@@ -138,12 +169,17 @@ public final class RateLimitBenchmark implements Benchmark {
 					throughput(context, PREFIX + "jit-warmup", REDIS_KIT, redisKitLimiter);
 					throughput(context, PREFIX + "jit-warmup", REDISSON, redissonLimiter);
 					throughput(context, PREFIX + "jit-warmup", BUCKET4J, bucket4jLimiter);
+					throughput(context, PREFIX + "jit-warmup", LETTUCE,
+							floor.create(redisKit.get(0).algorithm(), floorName(redisKit.get(0), "warmup"),
+									THROUGHPUT_LIMIT, KEYS));
 				}
 				for (RedisKitContender contender : redisKit) {
 					String scenario = PREFIX + contender.algorithmName();
 					Map<String, KeyedLimiter> libraries = new LinkedHashMap<>();
 					libraries.put(REDIS_KIT, contender.create("throughput", THROUGHPUT_LIMIT, KEYS));
 					libraries.put(REDISSON, redissonLimiter);
+					libraries.put(LETTUCE, floor.create(contender.algorithm(), floorName(contender, "throughput"),
+							THROUGHPUT_LIMIT, KEYS));
 					if (contender.algorithm() == RateLimitAlgorithm.TOKEN_BUCKET) {
 						libraries.put(BUCKET4J, bucket4j.create("throughput", THROUGHPUT_LIMIT, KEYS));
 					}
@@ -153,13 +189,16 @@ public final class RateLimitBenchmark implements Benchmark {
 					throughputs.add(throughput);
 					System.out.println(throughput.line());
 				}
+				async = async(context, redisKit, redissonLimiter, floor);
+				System.out.println(async.line() + " algorithm=" + algorithmName(ASYNC_ALGORITHM) + " in-flight="
+						+ ASYNC_IN_FLIGHT);
 			}
 			finally {
 				redissonLimiter.close();
 			}
-			Map<String, Run> floor = runEach(Map.of(LETTUCE, lettuce), rounds,
-					(library, connection) -> floor(context, connection));
-			System.out.println(floorLine(floor.get(LETTUCE), throughputs));
+			Map<String, Run> emptyScript = runEach(Map.of(LETTUCE, floorConnection), rounds,
+					(library, connection) -> emptyScript(context, connection));
+			System.out.println(emptyScriptLine(emptyScript.get(LETTUCE), throughputs));
 
 			List<Contender> all = new ArrayList<>(redisKit);
 			all.add(redisson);
@@ -177,7 +216,7 @@ public final class RateLimitBenchmark implements Benchmark {
 			for (Contender contender : bursty) {
 				bursts.add(bursty(context, contender));
 			}
-			writeResults(context, timestamp, throughputs, floor.get(LETTUCE), contended, bursts);
+			writeResults(context, timestamp, throughputs, async, emptyScript.get(LETTUCE), contended, bursts);
 		}
 	}
 
@@ -198,13 +237,87 @@ public final class RateLimitBenchmark implements Benchmark {
 		return new Run(outcome, admitted.sum(), rejected.sum(), cpu.stop(calls.sum()));
 	}
 
-	private Run floor(BenchmarkContext context, StatefulRedisConnection<byte[], byte[]> lettuce)
+	/**
+	 * {@value #ASYNC}: redis-kit's {@code tryAcquireAsync(key)} against Redisson's {@code tryAcquireAsync()} and
+	 * the same script's async {@code EVALSHA}, after one unmeasured pass of each.
+	 */
+	private Throughput async(BenchmarkContext context, List<RedisKitContender> redisKit,
+			RedissonLimiter redissonLimiter, ScriptFloor floor) throws Exception {
+		RedisKitContender contender = redisKit.stream()
+			.filter((candidate) -> candidate.algorithm() == ASYNC_ALGORITHM)
+			.findFirst()
+			.orElseThrow();
+		Map<String, AsyncKeyedLimiter> libraries = new LinkedHashMap<>();
+		libraries.put(REDIS_KIT, contender.create("async", THROUGHPUT_LIMIT, KEYS));
+		libraries.put(REDISSON, redissonLimiter);
+		libraries.put(LETTUCE, floor.create(ASYNC_ALGORITHM, floorName(contender, "async"), THROUGHPUT_LIMIT, KEYS));
+		for (Map.Entry<String, AsyncKeyedLimiter> library : libraries.entrySet()) {
+			asyncThroughput(context, PREFIX + "async-jit-warmup", library.getKey(), library.getValue());
+		}
+		Map<String, Run> runs = runEach(libraries, context.options().rounds(),
+				(library, limiter) -> asyncThroughput(context, ASYNC, library, limiter));
+		return new Throughput(ASYNC, ASYNC_ALGORITHM, runs);
+	}
+
+	/**
+	 * Every thread asks without waiting for the answer, as long as fewer than {@value #ASYNC_IN_FLIGHT}
+	 * decisions are in flight across all threads; decisions are counted as they complete in the window.
+	 */
+	private Run asyncThroughput(BenchmarkContext context, String scenario, String library, AsyncKeyedLimiter limiter)
+			throws InterruptedException {
+		String label = scenario + " " + library;
+		Semaphore inFlight = new Semaphore(ASYNC_IN_FLIGHT);
+		LongAdder admitted = new LongAdder();
+		LongAdder rejected = new LongAdder();
+		LongAdder completed = new LongAdder();
+		LongAdder failed = new LongAdder();
+		AtomicReference<@Nullable Throwable> firstFailure = new AtomicReference<>();
+		ConcurrentLoad load = context.load(label);
+		CpuMeter cpu = CpuMeter.start(context);
+		Outcome issued = load.run((thread) -> {
+			inFlight.acquire();
+			CompletionStage<Boolean> decision;
+			try {
+				decision = limiter.tryAcquireAsync(ThreadLocalRandom.current().nextInt(KEYS));
+			}
+			catch (RuntimeException ex) {
+				inFlight.release();
+				throw ex;
+			}
+			decision.whenComplete((allowed, failure) -> {
+				inFlight.release();
+				completed.increment();
+				if (failure != null) {
+					failed.increment();
+					firstFailure.compareAndSet(null, failure);
+				}
+				else if (load.isMeasuring()) {
+					(allowed ? admitted : rejected).increment();
+				}
+			});
+		});
+		// The next run starts on quiet connections: wait for the last answers.
+		if (!inFlight.tryAcquire(ASYNC_IN_FLIGHT, 60, TimeUnit.SECONDS)) {
+			context.reportAnomaly(label + ": " + (ASYNC_IN_FLIGHT - inFlight.availablePermits())
+					+ " decisions still unanswered 60s after the window closed", null);
+		}
+		Cost cost = cpu.stop(completed.sum());
+		if (failed.sum() > 0) {
+			context.reportAnomaly(label + ": " + failed.sum() + " decisions completed exceptionally",
+					firstFailure.get());
+		}
+		Outcome answered = new Outcome(admitted.sum() + rejected.sum(), issued.measured(),
+				issued.errors() + failed.sum(), issued.hungThreads());
+		return new Run(answered, admitted.sum(), rejected.sum(), cost);
+	}
+
+	private Run emptyScript(BenchmarkContext context, StatefulRedisConnection<byte[], byte[]> lettuce)
 			throws InterruptedException {
 		RedisCommands<byte[], byte[]> commands = lettuce.sync();
 		String sha = commands.scriptLoad("return 1");
-		byte[] key = "bench:lettuce:floor".getBytes(StandardCharsets.UTF_8);
+		byte[] key = "bench:lettuce:empty-script".getBytes(StandardCharsets.UTF_8);
 		LongAdder calls = new LongAdder();
-		ConcurrentLoad load = context.load(PREFIX + "floor " + LETTUCE);
+		ConcurrentLoad load = context.load(PREFIX + "empty-script " + LETTUCE);
 		CpuMeter cpu = CpuMeter.start(context);
 		Outcome outcome = load.run((thread) -> {
 			commands.evalsha(sha, ScriptOutputType.INTEGER, key);
@@ -278,8 +391,8 @@ public final class RateLimitBenchmark implements Benchmark {
 		}
 	}
 
-	private void writeResults(BenchmarkContext context, String timestamp, List<Throughput> throughputs, Run floor,
-			List<Admission> contended, List<Burst> bursts) throws Exception {
+	private void writeResults(BenchmarkContext context, String timestamp, List<Throughput> throughputs,
+			Throughput async, Run emptyScript, List<Admission> contended, List<Burst> bursts) throws Exception {
 		Path directory = context.options().outputDirectory();
 		Map<String, Object> json = new LinkedHashMap<>();
 		json.put("benchmark", name());
@@ -290,24 +403,14 @@ public final class RateLimitBenchmark implements Benchmark {
 		List<Object> scenarioJson = new ArrayList<>();
 		List<String> scenarios = new ArrayList<>();
 		Map<String, List<Long>> chartSeries = new LinkedHashMap<>();
-		for (String library : List.of(REDIS_KIT, REDISSON, BUCKET4J)) {
+		for (String library : List.of(REDIS_KIT, REDISSON, BUCKET4J, LETTUCE)) {
 			chartSeries.put(library, new ArrayList<>());
 		}
 		for (Throughput throughput : throughputs) {
 			// The prefix is the same for all and would only make the labels run into each other.
 			scenarios.add(throughput.scenario().substring(PREFIX.length()));
-			Map<String, Object> entry = new LinkedHashMap<>();
-			entry.put("scenario", throughput.scenario());
-			entry.put("algorithm", throughput.algorithm().name());
-			entry.put("ratio", twoDecimals(throughput.ratio(REDISSON)));
-			if (throughput.runs().containsKey(BUCKET4J)) {
-				entry.put("ratioToBucket4j", twoDecimals(throughput.ratio(BUCKET4J)));
-			}
-			entry.put("fractionOfFloor", twoDecimals(throughput.opsPerSecond(REDIS_KIT) / floor.opsPerSecond()));
-			entry.put("cpuRatio", twoDecimals(throughput.cpuRatio(REDISSON)));
-			Map<String, Object> byLibrary = new LinkedHashMap<>();
-			throughput.runs().forEach((library, run) -> byLibrary.put(library, run.toJson()));
-			entry.put("libraries", byLibrary);
+			Map<String, Object> entry = throughput.toJson();
+			entry.put("ofEmptyScript", twoDecimals(throughput.opsPerSecond(REDIS_KIT) / emptyScript.opsPerSecond()));
 			scenarioJson.add(entry);
 			chartSeries.forEach((library, values) -> {
 				Run run = throughput.runs().get(library);
@@ -316,14 +419,17 @@ public final class RateLimitBenchmark implements Benchmark {
 			});
 		}
 		json.put("scenarios", scenarioJson);
-		Map<String, Object> floorRun = floor.toJson();
-		// Every call of the floor is the same script, not a decision.
-		floorRun.remove("admitted");
-		floorRun.remove("rejected");
-		Map<String, Object> floorJson = new LinkedHashMap<>();
-		floorJson.put("scenario", PREFIX + "floor");
-		floorJson.put("libraries", Map.of(LETTUCE, floorRun));
-		json.put("floor", floorJson);
+		Map<String, Object> asyncJson = async.toJson();
+		asyncJson.put("decisionsInFlight", ASYNC_IN_FLIGHT);
+		json.put("async", asyncJson);
+		Map<String, Object> emptyScriptRun = emptyScript.toJson();
+		// Every call is the same script, not a decision.
+		emptyScriptRun.remove("admitted");
+		emptyScriptRun.remove("rejected");
+		Map<String, Object> emptyScriptJson = new LinkedHashMap<>();
+		emptyScriptJson.put("scenario", PREFIX + "empty-script");
+		emptyScriptJson.put("libraries", Map.of(LETTUCE, emptyScriptRun));
+		json.put("emptyScript", emptyScriptJson);
 		json.put("overAdmission", contended.stream().map(Admission::toJson).toList());
 		Map<String, Object> burstyJson = new LinkedHashMap<>();
 		burstyJson.put("limitPerSecond", BURSTY_LIMIT);
@@ -375,16 +481,26 @@ public final class RateLimitBenchmark implements Benchmark {
 		return medians;
 	}
 
-	private static String floorLine(Run floor, List<Throughput> throughputs) {
+	private static String emptyScriptLine(Run emptyScript, List<Throughput> throughputs) {
 		double lowest = Double.MAX_VALUE;
 		double highest = 0;
 		for (Throughput throughput : throughputs) {
-			double fraction = throughput.opsPerSecond(REDIS_KIT) / floor.opsPerSecond();
+			double fraction = throughput.opsPerSecond(REDIS_KIT) / emptyScript.opsPerSecond();
 			lowest = Math.min(lowest, fraction);
 			highest = Math.max(highest, fraction);
 		}
-		return String.format(Locale.ROOT, "%sfloor %s=%d redis-kit=%.0f%%..%.0f%% of it", PREFIX, LETTUCE,
-				Math.round(floor.opsPerSecond()), lowest * 100, highest * 100);
+		return String.format(Locale.ROOT, "%sempty-script %s=%d redis-kit=%.0f%%..%.0f%% of it", PREFIX, LETTUCE,
+				Math.round(emptyScript.opsPerSecond()), lowest * 100, highest * 100);
+	}
+
+	/** @return the algorithm as scenarios name it, such as {@code token-bucket} */
+	private static String algorithmName(RateLimitAlgorithm algorithm) {
+		return algorithm.name().toLowerCase(Locale.ROOT).replace('_', '-');
+	}
+
+	/** @return a limiter name for the floor's keys that no redis-kit limiter of the run has */
+	private static String floorName(RedisKitContender contender, String scenario) {
+		return "bench-floor-" + contender.algorithmName() + "-" + scenario;
 	}
 
 	private static long serverMicros(BenchmarkContext context) {
@@ -415,23 +531,6 @@ public final class RateLimitBenchmark implements Benchmark {
 
 	private static double threeDecimals(double value) {
 		return Double.isFinite(value) ? Math.round(value * 1000) / 1000.0 : value;
-	}
-
-	/** One library's limiter over keys {@code 0} to {@code keys - 1}, each starting at full capacity. */
-	private interface KeyedLimiter extends AutoCloseable {
-
-		/**
-		 * Asks for one permit.
-		 * @param key the key's index
-		 * @return whether it was granted
-		 */
-		boolean tryAcquire(int key);
-
-		/** Removes what only this run needs and would not expire by itself. */
-		@Override
-		default void close() {
-		}
-
 	}
 
 	/** A library, or one of redis-kit's algorithms, as a maker of limiters. */
@@ -468,7 +567,7 @@ public final class RateLimitBenchmark implements Benchmark {
 
 		/** @return the algorithm as scenarios name it, such as {@code token-bucket} */
 		String algorithmName() {
-			return this.algorithm.name().toLowerCase(Locale.ROOT).replace('_', '-');
+			return RateLimitBenchmark.algorithmName(this.algorithm);
 		}
 
 		@Override
@@ -482,32 +581,42 @@ public final class RateLimitBenchmark implements Benchmark {
 		}
 
 		@Override
-		public KeyedLimiter create(String scenario, long limit, int keys) {
+		public RedisKitLimiter create(String scenario, long limit, int keys) {
 			RateLimiter limiter = this.registry.create("bench-" + algorithmName() + "-" + scenario,
 					RateLimitSpec.of(this.algorithm, limit, PERIOD));
 			String[] names = keyNames(keys);
 			for (String name : names) {
 				limiter.reset(name);
 			}
-			return new KeyedLimiter() {
-
-				@Override
-				public boolean tryAcquire(int key) {
-					RateLimitDecision decision = limiter.tryAcquire(names[key]);
-					if (decision.fromFailurePolicy()) {
-						// Thrown so that the load counts and reports it: a guess of the policy is no decision.
-						throw new IllegalStateException("Redis did not answer; the failure policy decided");
-					}
-					return decision.allowed();
-				}
-
-			};
+			return new RedisKitLimiter(limiter, names);
 		}
 
 		@Override
 		public double bound(long limit, long startMicros, long endMicros) {
 			// The burst defaults to the limit.
 			return AdmissionBound.of(this.algorithm, limit, limit, PERIOD.toNanos() / 1000, startMicros, endMicros);
+		}
+
+	}
+
+	private record RedisKitLimiter(RateLimiter limiter, String[] names) implements KeyedLimiter, AsyncKeyedLimiter {
+
+		@Override
+		public boolean tryAcquire(int key) {
+			return allowed(this.limiter.tryAcquire(this.names[key]));
+		}
+
+		@Override
+		public CompletionStage<Boolean> tryAcquireAsync(int key) {
+			return this.limiter.tryAcquireAsync(this.names[key]).thenApply(RedisKitLimiter::allowed);
+		}
+
+		private static boolean allowed(RateLimitDecision decision) {
+			if (decision.fromFailurePolicy()) {
+				// Thrown so that the load counts and reports it: a guess of the policy is no decision.
+				throw new IllegalStateException("Redis did not answer; the failure policy decided");
+			}
+			return decision.allowed();
 		}
 
 	}
@@ -525,7 +634,7 @@ public final class RateLimitBenchmark implements Benchmark {
 		}
 
 		@Override
-		public KeyedLimiter create(String scenario, long limit, int keys) {
+		public RedissonLimiter create(String scenario, long limit, int keys) {
 			RRateLimiter[] limiters = new RRateLimiter[keys];
 			String[] names = keyNames(keys);
 			for (int i = 0; i < keys; i++) {
@@ -533,22 +642,7 @@ public final class RateLimitBenchmark implements Benchmark {
 				limiters[i].delete();
 				limiters[i].trySetRate(RateType.OVERALL, limit, PERIOD);
 			}
-			return new KeyedLimiter() {
-
-				@Override
-				public boolean tryAcquire(int key) {
-					return limiters[key].tryAcquire();
-				}
-
-				@Override
-				public void close() {
-					// Redisson's limiters never expire unless told to, which would cost it work on every call.
-					for (RRateLimiter limiter : limiters) {
-						limiter.delete();
-					}
-				}
-
-			};
+			return new RedissonLimiter(limiters);
 		}
 
 		@Override
@@ -556,6 +650,28 @@ public final class RateLimitBenchmark implements Benchmark {
 			// Redisson stamps permits with the client's milliseconds.
 			return AdmissionBound.slidingLog(limit, PERIOD.toNanos() / 1000, MILLISECOND_MICROS, startMicros,
 					endMicros);
+		}
+
+	}
+
+	private record RedissonLimiter(RRateLimiter[] limiters) implements KeyedLimiter, AsyncKeyedLimiter {
+
+		@Override
+		public boolean tryAcquire(int key) {
+			return this.limiters[key].tryAcquire();
+		}
+
+		@Override
+		public CompletionStage<Boolean> tryAcquireAsync(int key) {
+			return this.limiters[key].tryAcquireAsync();
+		}
+
+		@Override
+		public void close() {
+			// Redisson's limiters never expire unless told to, which would cost it work on every call.
+			for (RRateLimiter limiter : this.limiters) {
+				limiter.delete();
+			}
 		}
 
 	}
@@ -668,14 +784,39 @@ public final class RateLimitBenchmark implements Benchmark {
 			return this.runs.get(library).medianCpu().totalMicros() / this.runs.get(REDIS_KIT).medianCpu().totalMicros();
 		}
 
+		/** How much of the same script's bare {@code EVALSHA} rate redis-kit reaches. */
+		double ofFloor() {
+			return opsPerSecond(REDIS_KIT) / opsPerSecond(LETTUCE);
+		}
+
 		String line() {
-			String line = String.format(Locale.ROOT, "%s redis-kit=%d redisson=%d ratio=%.2f", this.scenario,
-					Math.round(opsPerSecond(REDIS_KIT)), Math.round(opsPerSecond(REDISSON)), ratio(REDISSON));
+			String line = String.format(Locale.ROOT, "%s redis-kit=%d redisson=%d ratio=%.2f floor=%d of-floor=%.2f",
+					this.scenario, Math.round(opsPerSecond(REDIS_KIT)), Math.round(opsPerSecond(REDISSON)),
+					ratio(REDISSON), Math.round(opsPerSecond(LETTUCE)), ofFloor());
 			if (this.runs.containsKey(BUCKET4J)) {
 				line += String.format(Locale.ROOT, " bucket4j=%d bucket4j-ratio=%.2f",
 						Math.round(opsPerSecond(BUCKET4J)), ratio(BUCKET4J));
 			}
 			return line;
+		}
+
+		Map<String, Object> toJson() {
+			Map<String, Object> json = new LinkedHashMap<>();
+			json.put("scenario", this.scenario);
+			json.put("algorithm", this.algorithm.name());
+			json.put("ratio", twoDecimals(ratio(REDISSON)));
+			if (this.runs.containsKey(BUCKET4J)) {
+				json.put("ratioToBucket4j", twoDecimals(ratio(BUCKET4J)));
+			}
+			json.put("floorOpsPerSecond", Math.round(opsPerSecond(LETTUCE)));
+			json.put("ofFloor", twoDecimals(ofFloor()));
+			json.put("cpuRatio", twoDecimals(cpuRatio(REDISSON)));
+			json.put("cpuOfFloor", twoDecimals(this.runs.get(REDIS_KIT).medianCpu().totalMicros()
+					/ this.runs.get(LETTUCE).medianCpu().totalMicros()));
+			Map<String, Object> byLibrary = new LinkedHashMap<>();
+			this.runs.forEach((library, run) -> byLibrary.put(library, run.toJson()));
+			json.put("libraries", byLibrary);
+			return json;
 		}
 
 	}
