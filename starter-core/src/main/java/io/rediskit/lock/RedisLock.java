@@ -337,8 +337,10 @@ public final class RedisLock implements Lock {
 					}
 				}
 				long sleep = Math.min(remaining, maxPollNanos);
-				if (ttlMillis > 0) {
-					sleep = Math.min(sleep, TimeUnit.MILLISECONDS.toNanos(ttlMillis));
+				if (ttlMillis != -1) {
+					// PTTL 0 (the lease's last millisecond) or -2 (just expired): the lock is free within a
+					// millisecond, and an expiry publishes nothing, so only a prompt retry notices.
+					sleep = Math.min(sleep, TimeUnit.MILLISECONDS.toNanos(Math.max(ttlMillis, 1)));
 				}
 				if (waiter.park(sleep)) {
 					if (interruptible) {
