@@ -1,12 +1,14 @@
 package io.rediskit.lock;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.TestConnections;
 import io.rediskit.testsupport.RedisServerExtension;
 import io.rediskit.testsupport.RedisServerProcess;
@@ -43,8 +45,8 @@ class LockOutageTests {
 		redis.flushAll();
 		this.server = redis.server();
 		this.connections = TestConnections.lettuce(this.server, COMMAND_TIMEOUT);
-		this.factory = new LockRegistry(this.connections, KeyNaming.defaults(),
-				LockSpec.defaults().withWatchdogTimeout(Duration.ofMillis(900)), this.listener,
+		this.factory = new LockRegistry(ScriptExecutor.of(this.connections), this.connections, KeyNaming.defaults(),
+				LockSpec.defaults().withWatchdogTimeout(Duration.ofMillis(900)), List.of(this.listener),
 				java.time.Clock.systemUTC());
 	}
 

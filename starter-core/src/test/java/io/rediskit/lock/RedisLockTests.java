@@ -56,7 +56,8 @@ class RedisLockTests {
 	}
 
 	private LockRegistry factory(LockSpec settings) {
-		return new LockRegistry(redis.connections(), KeyNaming.defaults(), settings, this.listener, Clock.systemUTC());
+		return new LockRegistry(redis.scripts(), redis.connections(), KeyNaming.defaults(), settings,
+				List.of(this.listener), Clock.systemUTC());
 	}
 
 	@Test
@@ -170,7 +171,7 @@ class RedisLockTests {
 	}
 
 	private int queued(RedisLock lock) {
-		return this.factory.signals().waiting(lock.key() + ":released");
+		return this.factory.signals().waiting(lock.keys().released);
 	}
 
 	@Test
@@ -432,8 +433,8 @@ class RedisLockTests {
 			}
 
 		};
-		this.factory = new LockRegistry(redis.connections(), KeyNaming.defaults(),
-				LockSpec.defaults().withWatchdogTimeout(Duration.ofMillis(300)), failing, Clock.systemUTC());
+		this.factory = new LockRegistry(redis.scripts(), redis.connections(), KeyNaming.defaults(),
+				LockSpec.defaults().withWatchdogTimeout(Duration.ofMillis(300)), List.of(failing), Clock.systemUTC());
 		RedisLock lock = this.factory.getLock("orders");
 		lock.lock();
 		awaitCondition("renewals despite the failing listener", Duration.ofSeconds(10),
