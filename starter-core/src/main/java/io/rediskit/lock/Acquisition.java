@@ -46,6 +46,13 @@ final class Acquisition {
 
 	private boolean interruptedMeanwhile;
 
+	/**
+	 * @param owner the owner to acquire for
+	 * @param leaseMillis the explicit or the registry's default lease, not renewed; {@code null} for a lease of
+	 * the watchdog timeout that the watchdog renews. A re-entry keeps the lease of the hold it re-enters.
+	 * @param waitNanos how long to wait: {@code 0} for one attempt, negative for as long as it takes
+	 * @param interruptible whether an interrupt ends the wait, else it is remembered and restored
+	 */
 	Acquisition(RedisLock lock, LockParts parts, String owner, @Nullable Long leaseMillis, long waitNanos,
 			boolean interruptible) {
 		this.lock = lock;
