@@ -486,7 +486,9 @@ public final class RedisLock implements Lock {
 		boolean isActive();
 
 		/**
-		 * Releases the lock and waits for Redis to confirm it.
+		 * Releases the lock and waits for Redis to confirm it. Do not call it on the driver's thread, such as in
+		 * a {@code thenApply} of {@link RedisLock#acquireAsync(Duration)}: it would wait for a reply that thread
+		 * has to read, until the command timeout. Use {@link #releaseAsync()} there.
 		 * @throws LockLeaseLostException if the lease was lost before this release
 		 */
 		@Override
