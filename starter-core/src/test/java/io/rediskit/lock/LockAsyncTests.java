@@ -215,14 +215,16 @@ class LockAsyncTests {
 		int before = schedulerThreads();
 		LockRegistry registry = registry(LockSpec.defaults());
 		assertThat(registry.isRunning()).isFalse();
-		assertThat(schedulerThreads()).isEqualTo(before);
+		// At most as many as before: a scheduler of a registry closed by an earlier test may still be ending.
+		assertThat(schedulerThreads()).isLessThanOrEqualTo(before);
 		RedisLock lock = registry.getLock("lifecycle");
 		lock.lock();
 		assertThat(registry.isRunning()).isTrue();
+		assertThat(schedulerThreads()).isPositive();
 		lock.unlock();
 		registry.close();
 		assertThat(registry.isRunning()).isFalse();
-		awaitCondition("the scheduler thread to end", Duration.ofSeconds(5), () -> schedulerThreads() == before);
+		awaitCondition("the scheduler thread to end", Duration.ofSeconds(5), () -> schedulerThreads() <= before);
 		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(lock::tryLock).withMessageContaining("closed");
 	}
 
@@ -257,7 +259,7 @@ class LockAsyncTests {
 			this.registry.setSubscriptionExecutor(this.executor);
 			int before = schedulerThreads();
 			this.registry.start();
-			assertThat(schedulerThreads()).as("no scheduler thread of its own").isEqualTo(before);
+			assertThat(schedulerThreads()).as("no scheduler thread of its own").isLessThanOrEqualTo(before);
 			RedisLock lock = this.registry.getLock("orders");
 			lock.lock();
 			awaitCondition("renewals", Duration.ofSeconds(10), () -> this.listener.count("renewal orders RENEWED") >= 2);
