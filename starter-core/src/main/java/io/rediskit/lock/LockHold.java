@@ -2,6 +2,7 @@ package io.rediskit.lock;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Local record of one owner's hold on one lock: what the watchdog renews, what unlock checks and what the
@@ -35,6 +36,9 @@ final class LockHold {
 	/** The lease ended before the owner released it; never renewed again. */
 	volatile boolean lost;
 
+	/** A renewal is in flight: the watchdog does not send another one for this hold. */
+	final AtomicBoolean renewing = new AtomicBoolean();
+
 	LockHold(RedisLock lock, String owner, long fencingToken, long leaseMillis, boolean watchdog, Instant heldSince,
 			long nowNanos) {
 		this.lock = lock;
@@ -63,9 +67,6 @@ final class LockHold {
 				: "lease";
 		return new HeldLock(this.lock.getName(), this.lock.getGroup(), this.heldSince, leaseRemaining(nowNanos),
 				this.fencingToken, this.holdCount, this.watchdog, ownerKind);
-	}
-
-	record Id(String key, String owner) {
 	}
 
 }

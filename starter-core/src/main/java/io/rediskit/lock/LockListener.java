@@ -1,11 +1,12 @@
 package io.rediskit.lock;
 
 import java.time.Duration;
-import java.util.List;
 
 /**
  * Observes locks, for metrics and logging. Every method has an empty default; implementations must be
- * fast and must not throw, since they run on the caller's thread or on the watchdog's.
+ * fast and should not block, since they run on the caller's thread, the scheduler's or the driver's (for
+ * asynchronous acquisitions, releases and renewals). An exception a listener throws is logged, at most once per
+ * interval, and never breaks a lock call, the watchdog or the other listeners.
  * <p>
  * {@code lockName} is the name a lock group was created with ({@link LockRegistry#getLock(String, String)}'s
  * first argument), never the per-call key, so it is safe as a metric tag.
@@ -15,44 +16,6 @@ public interface LockListener {
 	/** A listener that does nothing. */
 	LockListener NONE = new LockListener() {
 	};
-
-	/**
-	 * One listener that tells several, in order.
-	 * @param listeners the listeners
-	 * @return {@link #NONE} for none, the listener itself for one, else a listener that calls each
-	 */
-	static LockListener composite(List<? extends LockListener> listeners) {
-		if (listeners.isEmpty()) {
-			return NONE;
-		}
-		if (listeners.size() == 1) {
-			return listeners.get(0);
-		}
-		List<LockListener> all = List.copyOf(listeners);
-		return new LockListener() {
-
-			@Override
-			public void onAcquire(String lockName, AcquireResult result, Duration waited) {
-				all.forEach((listener) -> listener.onAcquire(lockName, result, waited));
-			}
-
-			@Override
-			public void onRelease(String lockName, Duration held) {
-				all.forEach((listener) -> listener.onRelease(lockName, held));
-			}
-
-			@Override
-			public void onRenewal(String lockName, RenewalResult result) {
-				all.forEach((listener) -> listener.onRenewal(lockName, result));
-			}
-
-			@Override
-			public void onLeaseLost(String lockName, long fencingToken) {
-				all.forEach((listener) -> listener.onLeaseLost(lockName, fencingToken));
-			}
-
-		};
-	}
 
 	/**
 	 * An acquisition attempt ended.

@@ -1,107 +1,132 @@
 package io.rediskit.lock;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
-import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
+import java.util.concurrent.Executor;
 
 import io.rediskit.support.KeyNaming;
-import io.rediskit.support.LuaScript;
+import io.rediskit.support.Listeners;
 import io.rediskit.support.ScriptExecutor;
+import io.rediskit.support.ThrottledLog;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.connection.ReturnType;
+import org.springframework.scheduling.TaskScheduler;
 
 /**
- * Hands out {@link RedisLock}s and runs what they share: the Lua scripts, one watchdog thread that renews
- * the leases of all its locks, one pub/sub subscriber that wakes waiters, and the record of the holds its
- * owners have now.
+ * Hands out {@link RedisLock}s; the entry point of the lock. Create one per application and share it (the
+ * Spring Boot starter registers one as a bean); locks are cheap, so {@code getLock} returns a new handle each
+ * time and keeps no cache: client memory is bounded by the locks held and waited for at a time, however many
+ * names are used.
  * <p>
- * Create one per application and share it (the Spring Boot starter registers one as a bean); locks are cheap,
- * so {@code getLock} returns a new handle each time and keeps no cache: client memory is bounded by the locks
- * held and waited for at a time, however many names are used. Each factory has its own random instance id;
- * owners are that id plus the thread id ({@link java.util.concurrent.locks.Lock} methods) or plus a lease
- * number ({@link RedisLock.Lease}). Close the factory on shutdown to stop its threads.
+ * <b>Owners.</b> Each registry has its own random instance id; owners are that id plus the thread id
+ * ({@link java.util.concurrent.locks.Lock} methods) or plus a lease number ({@link RedisLock.Lease}).
+ * {@link #heldLocks()} lists what this registry's owners hold.
  * <p>
- * Keys: {@code <prefix>lock:{<name>}} holds the owner, hold count and fencing token and carries the lease as
- * its TTL; {@code <prefix>lock:{<name>}:fence} keeps the last fencing token for a day after the last
- * acquisition. Both share one hash slot.
+ * <b>Lifecycle.</b> The constructor starts nothing. {@link #start()} (called by the Spring container, as a
+ * {@link SmartLifecycle}) starts the background work: the watchdog, which renews the leases of all its locks
+ * every third of the watchdog timeout, the pub/sub subscription that wakes waiters, and the scheduler both run
+ * on. Used outside a container, the registry starts on the first acquisition. {@link #stop()} stops that work
+ * (held locks are not released: their leases run out unless the registry starts again), and {@link #close()}
+ * stops it for good. By default the scheduler is one daemon thread, which never blocks on Redis, and work that
+ * may block (subscribing) runs on a new thread per task, virtual on Java 21 and later; the application can give
+ * its own {@link TaskScheduler} and {@link Executor} before the registry starts.
+ * <p>
+ * <b>Keys.</b> {@code <prefix>lock:{<name>}} holds the owner, hold count and fencing token and carries the lease
+ * as its TTL; {@code <prefix>lock:{<name>}:fence} keeps the last fencing token for a day after the last
+ * acquisition; {@code <prefix>lock:{<name>}:released} is the channel told when the lock becomes free. All share
+ * one hash slot. {@code <prefix>lock:keep-alive} is a channel that is never published to, subscribed so that
+ * the pub/sub connection stays open between waits.
+ * <p>
+ * <b>Failures.</b> While Redis is unavailable, each call fails after one command timeout and the registry logs
+ * one warning per {@value #OUTAGE_LOG_INTERVAL_SECONDS} seconds, not a stack trace per call.
  */
-public class LockRegistry implements AutoCloseable {
+public class LockRegistry implements SmartLifecycle, AutoCloseable {
+
+	/**
+	 * The lifecycle phase: after the connection factory (phase 0) starts and before it stops, and before the web
+	 * server starts and after it stopped, so that requests finishing in a graceful shutdown can still lock.
+	 */
+	public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
+
+	static final long OUTAGE_LOG_INTERVAL_SECONDS = 10;
 
 	private static final Log logger = LogFactory.getLog(LockRegistry.class);
-
-	static final LuaScript ACQUIRE = LuaScript.fromClasspath("META-INF/redis-kit/scripts/lock/acquire.lua");
-
-	static final LuaScript RELEASE = LuaScript.fromClasspath("META-INF/redis-kit/scripts/lock/release.lua");
-
-	static final LuaScript RENEW = LuaScript.fromClasspath("META-INF/redis-kit/scripts/lock/renew.lua");
-
-	/** How long the last fencing token of a name is kept after its last acquisition. */
-	static final Duration FENCE_TTL = Duration.ofDays(1);
-
-	private static final byte[] FENCE_TTL_MILLIS = ascii(FENCE_TTL.toMillis());
-
-	private final RedisConnectionFactory connectionFactory;
-
-	private final ScriptExecutor scripts;
 
 	private final KeyNaming keyNaming;
 
 	private final LockSpec spec;
 
-	private final LockListener listener;
-
-	private final Clock clock;
-
-	private final String instanceId = UUID.randomUUID().toString();
-
-	private final AtomicLong sequence = new AtomicLong();
-
-	private final ConcurrentMap<LockHold.Id, LockHold> holds = new ConcurrentHashMap<>();
-
-	private final LockWatchdog watchdog;
+	private final LockHolds holds;
 
 	private final ReleaseSignals signals;
 
+	private final LockBackground background;
+
+	private final LockParts parts;
+
 	/**
-	 * Creates a factory with default key naming and settings.
+	 * Creates a registry with default key naming and spec, no listeners, and scripts run on the factory's
+	 * connections.
 	 * @param connectionFactory the application's Redis connections
 	 */
 	public LockRegistry(RedisConnectionFactory connectionFactory) {
-		this(connectionFactory, KeyNaming.defaults(), LockSpec.defaults(), LockListener.NONE, Clock.systemUTC());
+		this(ScriptExecutor.of(connectionFactory), connectionFactory, KeyNaming.defaults(), LockSpec.defaults(),
+				List.of(), Clock.systemUTC());
 	}
 
 	/**
-	 * Creates a factory.
-	 * @param connectionFactory the application's Redis connections
+	 * Creates a registry. It starts nothing until {@link #start()} or its first acquisition.
+	 * @param scripts runs the lock's scripts
+	 * @param connectionFactory for the release subscription and the plain reads ({@link RedisLock#isLocked()})
 	 * @param keyNaming how keys are named
-	 * @param settings lease, watchdog and wait defaults
-	 * @param listener told about acquisitions, releases, renewals and lost leases
+	 * @param spec lease, watchdog and wait defaults
+	 * @param listeners told about acquisitions, releases, renewals and lost leases, in order
 	 * @param clock the clock {@link HeldLock#heldSince()} is read from
 	 */
-	public LockRegistry(RedisConnectionFactory connectionFactory, KeyNaming keyNaming, LockSpec settings,
-			LockListener listener, Clock clock) {
-		this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
-		this.scripts = ScriptExecutor.of(this.connectionFactory);
-		this.keyNaming = Objects.requireNonNull(keyNaming, "keyNaming");
-		this.spec = Objects.requireNonNull(settings, "settings");
-		Objects.requireNonNull(listener, "listener");
-		this.listener = (listener == LockListener.NONE) ? listener : new SafeLockListener(listener);
-		this.clock = Objects.requireNonNull(clock, "clock");
-		this.signals = new ReleaseSignals(connectionFactory, keyNaming.prefix() + "lock:keep-alive");
-		this.watchdog = new LockWatchdog(this, this.holds.values(), settings.watchdogTimeout());
+	public LockRegistry(ScriptExecutor scripts, RedisConnectionFactory connectionFactory, KeyNaming keyNaming,
+			LockSpec spec, List<? extends LockListener> listeners, Clock clock) {
+		Objects.requireNonNull(scripts, "scripts must not be null");
+		Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
+		this.keyNaming = Objects.requireNonNull(keyNaming, "keyNaming must not be null");
+		this.spec = Objects.requireNonNull(spec, "spec must not be null");
+		Objects.requireNonNull(clock, "clock must not be null");
+		Listeners<LockListener> guarded = Listeners.of("lock", listeners);
+		ThrottledLog outages = new ThrottledLog(logger, Duration.ofSeconds(OUTAGE_LOG_INTERVAL_SECONDS),
+				"Locks cannot reach Redis; lock calls fail after the command timeout");
+		LockScripts lockScripts = new LockScripts(scripts, connectionFactory);
+		this.holds = new LockHolds(guarded, clock);
+		this.signals = new ReleaseSignals(connectionFactory, keyNaming.areaKey("lock", "keep-alive"));
+		LockWatchdog watchdog = new LockWatchdog(lockScripts, this.holds, guarded, outages, spec.watchdogTimeout());
+		this.background = new LockBackground(watchdog, this.signals);
+		this.parts = new LockParts(spec, lockScripts, this.holds, this.signals, this.background, guarded, outages);
+	}
+
+	/**
+	 * Gives the scheduler the watchdog and the retries of asynchronous waiters run on, instead of a daemon
+	 * thread of the registry's own. Its tasks never block on Redis. Set it before the registry starts.
+	 * @param taskScheduler the application's scheduler, or {@code null} for the default
+	 * @throws IllegalStateException if the registry has started
+	 */
+	public void setTaskScheduler(@Nullable TaskScheduler taskScheduler) {
+		this.background.setScheduler(taskScheduler);
+	}
+
+	/**
+	 * Gives the executor for work that may block: subscribing to and unsubscribing from release channels for
+	 * asynchronous waiters, and the subscription thread of drivers with blocking subscriptions. Set it before
+	 * the registry starts.
+	 * @param executor the application's executor, or {@code null} for the default (a thread per task, virtual
+	 * on Java 21 and later)
+	 * @throws IllegalStateException if the registry has started
+	 */
+	public void setSubscriptionExecutor(@Nullable Executor executor) {
+		this.background.setExecutor(executor);
 	}
 
 	/**
@@ -111,7 +136,7 @@ public class LockRegistry implements AutoCloseable {
 	 */
 	public RedisLock getLock(String name) {
 		requireName(name);
-		return new RedisLock(this, name, name);
+		return newLock(name, name);
 	}
 
 	/**
@@ -124,20 +149,16 @@ public class LockRegistry implements AutoCloseable {
 	public RedisLock getLock(String group, String key) {
 		requireName(group);
 		Objects.requireNonNull(key, "key");
-		return new RedisLock(this, group + ":" + key, group);
+		return newLock(group + ":" + key, group);
 	}
 
-	/** @return the locks this factory's owners hold now, oldest first; lost holds are left out */
+	private RedisLock newLock(String name, String group) {
+		return new RedisLock(name, group, LockScripts.Keys.of(this.keyNaming, name), this.parts);
+	}
+
+	/** @return the locks this registry's owners hold now, oldest first; lost holds are left out */
 	public List<HeldLock> heldLocks() {
-		long now = System.nanoTime();
-		List<HeldLock> held = new ArrayList<>();
-		for (LockHold hold : this.holds.values()) {
-			if (!hold.lost) {
-				held.add(hold.describe(now));
-			}
-		}
-		held.sort(Comparator.comparing(HeldLock::heldSince));
-		return held;
+		return this.holds.describe();
 	}
 
 	/** @return the spec this registry runs with */
@@ -145,174 +166,47 @@ public class LockRegistry implements AutoCloseable {
 		return this.spec;
 	}
 
-	/** @return the key naming this factory uses */
+	/** @return the key naming this registry uses */
 	public KeyNaming getKeyNaming() {
 		return this.keyNaming;
 	}
 
-	/** Stops the watchdog and the subscriber. Held locks are not released: their leases run out. */
+	/** Starts the watchdog, the scheduler and the release subscription; does nothing when running. */
+	@Override
+	public void start() {
+		this.background.start();
+	}
+
+	/**
+	 * Stops the watchdog, the scheduler (unless the application gave it) and the subscription. Held locks are
+	 * not released: their leases run out unless the registry starts again. Asynchronous acquisitions still
+	 * waiting complete exceptionally with {@link IllegalStateException}; waiting threads poll. A later
+	 * acquisition starts the registry again.
+	 */
+	@Override
+	public void stop() {
+		this.background.stop();
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.background.isRunning();
+	}
+
+	@Override
+	public int getPhase() {
+		return PHASE;
+	}
+
+	/** Stops for good, as {@link #stop()} does; a later acquisition fails with {@link IllegalStateException}. */
 	@Override
 	public void close() {
-		this.watchdog.close();
-		try {
-			this.signals.close();
-		}
-		catch (Exception ex) {
-			logger.debug("Closing the lock subscriber failed", ex);
-		}
+		this.background.close();
 	}
 
-	// The methods below are the shared machinery of RedisLock.
-
-	LockListener listener() {
-		return this.listener;
-	}
-
-	Clock clock() {
-		return this.clock;
-	}
-
+	/** @return the release signals, for tests of the waiting state */
 	ReleaseSignals signals() {
 		return this.signals;
-	}
-
-	String key(String name) {
-		return this.keyNaming.key("lock", name);
-	}
-
-	String threadOwner() {
-		return this.instanceId + ":t" + Thread.currentThread().getId();
-	}
-
-	String leaseOwner() {
-		return this.instanceId + ":l" + this.sequence.incrementAndGet();
-	}
-
-	String nextRequestId() {
-		return Long.toString(this.sequence.incrementAndGet(), 36);
-	}
-
-	@Nullable LockHold hold(String key, String owner) {
-		return this.holds.get(new LockHold.Id(key, owner));
-	}
-
-	void register(String key, LockHold hold) {
-		this.holds.put(new LockHold.Id(key, hold.owner), hold);
-	}
-
-	void forget(String key, LockHold hold) {
-		this.holds.remove(new LockHold.Id(key, hold.owner), hold);
-	}
-
-	/**
-	 * Runs the acquire script.
-	 * @param reentry whether the owner already holds the lock
-	 * @return {@code [1, token, count]} or {@code [0, pttl]}
-	 */
-	List<Object> acquire(String key, String owner, long leaseMillis, String requestId, boolean reentry) {
-		List<Object> reply = this.scripts.execute(ACQUIRE, ReturnType.MULTI, 2, bytes(key),
-				bytes(key + ":fence"), bytes(owner), ascii(leaseMillis), bytes(requestId), FENCE_TTL_MILLIS,
-				reentry ? ONE : ZERO);
-		if (reply == null) {
-			throw new IllegalStateException("Redis returned no reply to the lock acquire script");
-		}
-		return reply;
-	}
-
-	/**
-	 * Runs the release script.
-	 * @param undo whether to undo only the acquisition {@code requestId}
-	 * @param lastHold whether this is the owner's last hold as counted locally: the lock goes whatever the
-	 * stored count says
-	 * @param nextOwner owner to hand the lock to if this was the last hold, or {@code null}
-	 * @param nextLeaseMillis the next owner's lease
-	 * @return {@code [holds left, fencing token of the next owner or 0]}; holds left is {@code -1} when not
-	 * the owner, {@code -2} when there was nothing to undo
-	 */
-	long[] release(String key, String owner, long leaseMillis, String requestId, boolean undo, boolean lastHold,
-			@Nullable String nextOwner, long nextLeaseMillis) {
-		// An interrupted thread must still be able to release what it holds.
-		List<Object> reply = uninterruptibly(() -> this.scripts.execute(RELEASE, ReturnType.MULTI, 2,
-				bytes(key), bytes(key + ":fence"), bytes(owner), ascii(leaseMillis), bytes(requestId),
-				bytes(key + ":released"), undo ? ONE : ZERO, (nextOwner != null) ? bytes(nextOwner) : EMPTY,
-				ascii(nextLeaseMillis), bytes(nextRequestId()), FENCE_TTL_MILLIS, lastHold ? ONE : ZERO));
-		if (reply == null) {
-			throw new IllegalStateException("Redis returned no reply to the lock release script");
-		}
-		return new long[] { (Long) reply.get(0), (Long) reply.get(1) };
-	}
-
-	boolean renew(LockHold hold) {
-		String key = hold.lock.key();
-		Long reply = this.scripts.execute(RENEW, ReturnType.INTEGER, 1, bytes(key), bytes(hold.owner),
-				ascii(hold.leaseMillis));
-		return reply != null && reply == 1L;
-	}
-
-	boolean isLocked(String key) {
-		return uninterruptibly(() -> {
-			try (var connection = this.connectionFactory.getConnection()) {
-				return Boolean.TRUE.equals(connection.keyCommands().exists(bytes(key)));
-			}
-		});
-	}
-
-	int holdCount(String key, String owner) {
-		return uninterruptibly(() -> readHoldCount(key, owner));
-	}
-
-	private int readHoldCount(String key, String owner) {
-		try (var connection = this.connectionFactory.getConnection()) {
-			List<byte[]> fields = connection.hashCommands().hMGet(bytes(key), bytes("o"), bytes("c"));
-			if (fields == null || fields.get(0) == null || !owner.equals(new String(fields.get(0), StandardCharsets.UTF_8))) {
-				return 0;
-			}
-			return Integer.parseInt(new String(fields.get(1), StandardCharsets.US_ASCII));
-		}
-	}
-
-	/** Records a lost hold once: never renewed again, reported to the listener, and unlock will say so. */
-	void markLost(LockHold hold) {
-		boolean first;
-		synchronized (hold) {
-			first = !hold.lost;
-			hold.lost = true;
-		}
-		if (first) {
-			logger.warn("Lock '" + hold.lock.getName() + "' (fencing token " + hold.fencingToken
-					+ ") was lost before its owner released it");
-			this.listener.onLeaseLost(hold.lock.getGroup(), hold.fencingToken);
-		}
-	}
-
-	/**
-	 * Runs a short Redis call that must not fail because the calling thread was interrupted earlier (the
-	 * driver fails any wait of an interrupted thread at once); the interrupt flag is restored afterwards.
-	 */
-	static <T> T uninterruptibly(Supplier<T> call) {
-		boolean interrupted = Thread.interrupted();
-		try {
-			return call.get();
-		}
-		finally {
-			if (interrupted) {
-				Thread.currentThread().interrupt();
-			}
-		}
-	}
-
-	private static final byte[] ONE = { '1' };
-
-	private static final byte[] ZERO = { '0' };
-
-	private static final byte[] EMPTY = {};
-
-	static byte[] bytes(String value) {
-		return value.getBytes(StandardCharsets.UTF_8);
-	}
-
-	static byte[] ascii(long value) {
-		return Long.toString(value).getBytes(StandardCharsets.US_ASCII);
 	}
 
 	private static void requireName(String name) {

@@ -1,17 +1,17 @@
 package io.rediskit.lock;
 
 import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 
 import io.rediskit.lock.LockListener.AcquireResult;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
+import io.rediskit.support.RedisFailures;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -21,10 +21,10 @@ import org.jspecify.annotations.Nullable;
  * with an owner token and a lease, in one script; releasing checks the owner, decrements the hold count and
  * deletes the key at zero, in one script, then wakes waiters by pub/sub. A key is never deleted by anyone but
  * its owner. The {@link Lock} methods are owned by the calling thread (reentrant per thread, released by the
- * same thread); {@link #acquire(Duration)} returns a {@link Lease} owned by no thread, which any thread may
- * close.
+ * same thread); {@link #acquire(Duration)} and {@link #acquireAsync(Duration)} return a {@link Lease} owned by
+ * no thread, which any thread may close.
  * <p>
- * <b>Leases.</b> Without an explicit lease time the lease is the factory's default lease or, when that is
+ * <b>Leases.</b> Without an explicit lease time the lease is the registry's default lease or, when that is
  * unset, the watchdog timeout, renewed every third of it while the owner holds the lock. If a renewal finds
  * the lock gone or taken, or cannot reach Redis for a whole lease, the hold is <em>lost</em>: the
  * {@link LockListener} hears of it once and the owner's later release throws {@link LockLeaseLostException}
@@ -35,33 +35,35 @@ import org.jspecify.annotations.Nullable;
  * highest token it accepted and rejects lower ones stays safe when a paused holder wakes up after losing the
  * lock.
  * <p>
+ * <b>Waiting.</b> A waiter retries when the lock's release message arrives, when the holder's lease ends, or
+ * after the registry's {@code maxPollInterval}, whichever comes first. Threads of one registry waiting for one
+ * lock are served in arrival order, the lock handed from one to the next in the release script.
+ * {@link #acquireAsync(Duration, Duration)} waits without a thread: its retries run on the registry's
+ * scheduler and the driver's threads.
+ * <p>
  * <b>Limits.</b> It is a lease, not a perfect mutex: a process pause, a network delay or a server clock jump
  * longer than the lease, or a failover that loses the key, can let two owners overlap. Fence what matters.
  * <b>Failures.</b> Redis errors surface as Spring's {@code DataAccessException}, a
- * {@code QueryTimeoutException} when the command timeout elapses; an acquisition that failed that way is
- * undone if it took effect, so it leaves no key behind beyond its lease.
- * {@link #newCondition()} is not supported.
+ * {@code QueryTimeoutException} when the command timeout elapses, after one command timeout; an acquisition
+ * that failed that way is undone in the background should it have taken effect (when a paused server answers
+ * again), so it leaves no key behind beyond its lease. While Redis is unavailable the registry logs one warning
+ * per interval, not one per call. {@link #newCondition()} is not supported.
  */
 public final class RedisLock implements Lock {
-
-	private static final Log logger = LogFactory.getLog(RedisLock.class);
-
-	private final LockRegistry factory;
 
 	private final String name;
 
 	private final String group;
 
-	private final String key;
+	private final LockScripts.Keys keys;
 
-	private final String channel;
+	private final LockParts parts;
 
-	RedisLock(LockRegistry factory, String name, String group) {
-		this.factory = factory;
+	RedisLock(String name, String group, LockScripts.Keys keys, LockParts parts) {
 		this.name = name;
 		this.group = group;
-		this.key = factory.key(name);
-		this.channel = this.key + ":released";
+		this.keys = keys;
+		this.parts = parts;
 	}
 
 	/** @return the full lock name */
@@ -74,15 +76,15 @@ public final class RedisLock implements Lock {
 		return this.group;
 	}
 
-	String key() {
-		return this.key;
+	LockScripts.Keys keys() {
+		return this.keys;
 	}
 
 	/** Waits as long as it takes, ignoring interrupts (the interrupt flag is restored afterwards). */
 	@Override
 	public void lock() {
 		try {
-			acquire(this.factory.threadOwner(), null, -1, false);
+			acquire(threadOwner(), null, -1, false);
 		}
 		catch (InterruptedException ex) {
 			throw new IllegalStateException("Uninterruptible wait was interrupted", ex);
@@ -96,7 +98,7 @@ public final class RedisLock implements Lock {
 	public void lock(Duration leaseTime) {
 		requirePositive(leaseTime, "leaseTime");
 		try {
-			acquire(this.factory.threadOwner(), leaseTime, -1, false);
+			acquire(threadOwner(), leaseTime, -1, false);
 		}
 		catch (InterruptedException ex) {
 			throw new IllegalStateException("Uninterruptible wait was interrupted", ex);
@@ -105,14 +107,14 @@ public final class RedisLock implements Lock {
 
 	@Override
 	public void lockInterruptibly() throws InterruptedException {
-		acquire(this.factory.threadOwner(), null, -1, true);
+		acquire(threadOwner(), null, -1, true);
 	}
 
 	/** One attempt, no waiting. */
 	@Override
 	public boolean tryLock() {
 		try {
-			return acquire(this.factory.threadOwner(), null, 0, false) != null;
+			return acquire(threadOwner(), null, 0, false) != null;
 		}
 		catch (InterruptedException ex) {
 			throw new IllegalStateException("A single attempt does not wait", ex);
@@ -131,13 +133,13 @@ public final class RedisLock implements Lock {
 	 * @throws InterruptedException if interrupted while waiting; nothing is held then
 	 */
 	public boolean tryLock(Duration waitTime) throws InterruptedException {
-		return acquire(this.factory.threadOwner(), null, waitNanos(waitTime), true) != null;
+		return acquire(threadOwner(), null, waitNanos(waitTime), true) != null;
 	}
 
 	/**
 	 * Waits up to {@code waitTime} for the lock and holds it for at most {@code leaseTime}.
 	 * @param waitTime how long to wait; zero or negative for a single attempt
-	 * @param leaseTime the lease, not renewed; {@code null} for the factory default (the watchdog if unset)
+	 * @param leaseTime the lease, not renewed; {@code null} for the registry default (the watchdog if unset)
 	 * @return whether the current thread holds the lock
 	 * @throws InterruptedException if interrupted while waiting; nothing is held then
 	 */
@@ -145,7 +147,7 @@ public final class RedisLock implements Lock {
 		if (leaseTime != null) {
 			requirePositive(leaseTime, "leaseTime");
 		}
-		return acquire(this.factory.threadOwner(), leaseTime, waitNanos(waitTime), true) != null;
+		return acquire(threadOwner(), leaseTime, waitNanos(waitTime), true) != null;
 	}
 
 	/**
@@ -155,11 +157,11 @@ public final class RedisLock implements Lock {
 	 */
 	@Override
 	public void unlock() {
-		LockHold hold = this.factory.hold(this.key, this.factory.threadOwner());
+		LockHold hold = this.parts.holds().get(this, threadOwner());
 		if (hold == null) {
 			throw new IllegalMonitorStateException("Lock '" + this.name + "' is not held by the current thread");
 		}
-		release(hold);
+		releaseAndWait(hold);
 	}
 
 	/** @throws UnsupportedOperationException always */
@@ -170,7 +172,7 @@ public final class RedisLock implements Lock {
 
 	/** @return whether any owner holds the lock now (one round trip) */
 	public boolean isLocked() {
-		return this.factory.isLocked(this.key);
+		return this.parts.scripts().isLocked(this.keys);
 	}
 
 	/** @return whether the current thread holds the lock, as Redis sees it now (one round trip) */
@@ -180,7 +182,7 @@ public final class RedisLock implements Lock {
 
 	/** @return how many times the current thread holds the lock, as Redis sees it now (one round trip) */
 	public int getHoldCount() {
-		return this.factory.holdCount(this.key, this.factory.threadOwner());
+		return this.parts.scripts().holdCount(this.keys, threadOwner());
 	}
 
 	/**
@@ -189,7 +191,7 @@ public final class RedisLock implements Lock {
 	 * @throws IllegalMonitorStateException if the current thread does not hold the lock
 	 */
 	public long getFencingToken() {
-		LockHold hold = this.factory.hold(this.key, this.factory.threadOwner());
+		LockHold hold = this.parts.holds().get(this, threadOwner());
 		if (hold == null || hold.lost) {
 			throw new IllegalMonitorStateException("Lock '" + this.name + "' is not held by the current thread");
 		}
@@ -197,13 +199,13 @@ public final class RedisLock implements Lock {
 	}
 
 	/**
-	 * Acquires the lock for a lease owned by no thread, waiting up to the factory's default wait time.
+	 * Acquires the lock for a lease owned by no thread, waiting up to the registry's default wait time.
 	 * @return the lease; close it to release the lock
 	 * @throws LockNotAcquiredException if the wait time ran out or the thread was interrupted (the interrupt
 	 * flag is then set)
 	 */
 	public Lease acquire() {
-		return acquire(this.factory.spec().defaultWaitTime());
+		return acquire(this.parts.spec().defaultWaitTime());
 	}
 
 	/**
@@ -226,7 +228,7 @@ public final class RedisLock implements Lock {
 	/**
 	 * Acquires the lock for a lease owned by no thread, with an explicit lease time.
 	 * @param waitTime how long to wait; zero for a single attempt
-	 * @param leaseTime the lease, not renewed; {@code null} for the factory default (the watchdog if unset)
+	 * @param leaseTime the lease, not renewed; {@code null} for the registry default (the watchdog if unset)
 	 * @return the lease; close it, from any thread, to release the lock
 	 * @throws LockNotAcquiredException if the wait time ran out or the thread was interrupted
 	 */
@@ -238,7 +240,7 @@ public final class RedisLock implements Lock {
 	/**
 	 * Like {@link #acquire(Duration, Duration)}, but an empty result instead of an exception on timeout.
 	 * @param waitTime how long to wait; zero for a single attempt
-	 * @param leaseTime the lease, not renewed; {@code null} for the factory default (the watchdog if unset)
+	 * @param leaseTime the lease, not renewed; {@code null} for the registry default (the watchdog if unset)
 	 * @return the lease, or empty if the wait time ran out
 	 * @throws LockNotAcquiredException if the thread was interrupted (the interrupt flag is then set)
 	 */
@@ -247,13 +249,60 @@ public final class RedisLock implements Lock {
 			requirePositive(leaseTime, "leaseTime");
 		}
 		try {
-			LockHold hold = acquire(this.factory.leaseOwner(), leaseTime, waitNanos(waitTime), true);
-			return Optional.ofNullable(hold).map(LeaseHandle::new);
+			LockHold hold = acquire(this.parts.holds().leaseOwner(), leaseTime, waitNanos(waitTime), true);
+			return Optional.ofNullable(hold).map(this::lease);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			throw new LockNotAcquiredException(this.name, waitTime, ex);
 		}
+	}
+
+	/**
+	 * Acquires the lock for a lease owned by no thread without blocking the calling thread; like
+	 * {@link #acquireAsync(Duration, Duration)} with the registry's default lease.
+	 * @param waitTime how long to wait; zero for a single attempt
+	 * @return the lease, or completed exceptionally with {@link LockNotAcquiredException} when the wait time ran
+	 * out
+	 */
+	public CompletionStage<Lease> acquireAsync(Duration waitTime) {
+		return acquireAsync(waitTime, null);
+	}
+
+	/**
+	 * Acquires the lock for a lease owned by no thread without blocking the calling thread:
+	 * <pre>{@code
+	 * lock.acquireAsync(Duration.ofSeconds(2), null)
+	 *     .thenCompose((lease) -> store.writeAsync(record, lease.fencingToken())
+	 *         .whenComplete((written, failure) -> lease.releaseAsync()));
+	 * }</pre>
+	 * Attempts are asynchronous script calls; while another owner holds the lock, the next attempt comes when
+	 * the lock's release message arrives or, on the registry's scheduler, when the holder's lease ends or after
+	 * {@code maxPollInterval}, whichever is first. The stage completes on the driver's or the scheduler's
+	 * thread: continue with the {@code ...Async} methods of {@link CompletionStage} for work that blocks. Should
+	 * the caller cancel the stage, a lease acquired meanwhile is released. A local release hands the lock to
+	 * waiting threads, not to asynchronous waiters, which try again when woken.
+	 * @param waitTime how long to wait; zero or negative for a single attempt
+	 * @param leaseTime the lease, not renewed; {@code null} for the registry default (the watchdog if unset,
+	 * which renews asynchronous leases as it renews any other)
+	 * @return the lease, releasable from any thread; completed exceptionally with
+	 * {@link LockNotAcquiredException} when the wait time ran out, with Spring's {@code DataAccessException}
+	 * when Redis failed, or with {@link IllegalStateException} when the registry stopped meanwhile
+	 */
+	public CompletionStage<Lease> acquireAsync(Duration waitTime, @Nullable Duration leaseTime) {
+		long waitNanos = waitNanos(waitTime);
+		if (leaseTime != null) {
+			requirePositive(leaseTime, "leaseTime");
+		}
+		try {
+			this.parts.background().ensureRunning();
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+		return new AsyncAcquisition(this, this.parts, this.parts.holds().leaseOwner(), explicitLeaseMillis(leaseTime),
+				waitTime, waitNanos)
+			.start();
 	}
 
 	@Override
@@ -269,229 +318,84 @@ public final class RedisLock implements Lock {
 	 */
 	private @Nullable LockHold acquire(String owner, @Nullable Duration leaseTime, long waitNanos,
 			boolean interruptible) throws InterruptedException {
-		long started = System.nanoTime();
-		if (interruptible && Thread.interrupted()) {
-			report(AcquireResult.INTERRUPTED, started);
-			throw new InterruptedException("Interrupted before acquiring lock '" + this.name + "'");
-		}
-		LockHold current = this.factory.hold(this.key, owner);
-		boolean reentry = current != null && !current.lost;
-		Request request;
-		if (reentry) {
-			// A re-entry keeps the lease the lock was taken with: a shorter one would cut the outer hold short.
-			request = new Request(owner, started, current.leaseMillis, current.watchdog, interruptible);
-		}
-		else {
-			Duration lease = (leaseTime != null) ? leaseTime : this.factory.spec().defaultLeaseTime();
-			request = new Request(owner, started,
-					(lease != null) ? lease.toMillis() : this.factory.spec().watchdogTimeout().toMillis(),
-					lease == null, interruptible);
-		}
-		long maxPollNanos = this.factory.spec().maxPollInterval().toNanos();
-		// An uninterruptible wait remembers the interrupt and restores it at the end.
-		boolean interruptedMeanwhile = !interruptible && Thread.interrupted();
-		ReleaseSignals.Waiter waiter = null;
-		// Local threads already wait: queue behind them rather than race them, and be handed the lock in turn.
-		boolean attempt = !(waitNanos != 0 && !reentry && this.factory.signals().hasWaiters(this.channel));
-		if (!attempt) {
-			waiter = this.factory.signals().join(this.channel, owner, request.leaseMillis);
-			// The others left meanwhile and this thread subscribed anew: nobody else will notice a release.
-			attempt = waiter.subscribed;
-		}
-		long ttlMillis = -1;
-		try {
-			while (true) {
-				if (attempt) {
-					Attempt result = attempt(request, reentry, waiter);
-					if (result.hold != null) {
-						report(AcquireResult.ACQUIRED, started);
-						return result.hold;
-					}
-					if (result.interrupted) {
-						interruptedMeanwhile = true;
-						if (waiter != null) {
-							waiter.rejoin();
-						}
-						continue;
-					}
-					if (reentry) {
-						// The owner thought it held the lock, but another owner has it: the hold was lost.
-						this.factory.markLost(current);
-						report(AcquireResult.ERROR, started);
-						throw new LockLeaseLostException(this.name, current.fencingToken);
-					}
-					ttlMillis = result.ttlMillis;
-				}
-				attempt = true;
-				long remaining = (waitNanos < 0) ? Long.MAX_VALUE : waitNanos - (System.nanoTime() - started);
-				if (remaining <= 0) {
-					LockHold late = settle(waiter, request);
-					report((late != null) ? AcquireResult.ACQUIRED : AcquireResult.TIMEOUT, started);
-					return late;
-				}
-				if (waiter == null) {
-					waiter = this.factory.signals().join(this.channel, owner, request.leaseMillis);
-					if (waiter.subscribed) {
-						// A release between the attempt and the subscription woke nobody: try again at once.
-						continue;
-					}
-				}
-				long sleep = Math.min(remaining, maxPollNanos);
-				if (ttlMillis > 0) {
-					sleep = Math.min(sleep, TimeUnit.MILLISECONDS.toNanos(ttlMillis));
-				}
-				if (waiter.park(sleep)) {
-					if (interruptible) {
-						LockHold handed = settle(waiter, request);
-						if (handed != null) {
-							// Handed over as the interrupt came: the lock is held, the interrupt stays pending.
-							Thread.currentThread().interrupt();
-							report(AcquireResult.ACQUIRED, started);
-							return handed;
-						}
-						report(AcquireResult.INTERRUPTED, started);
-						throw new InterruptedException("Interrupted while waiting for lock '" + this.name + "'");
-					}
-					interruptedMeanwhile = true;
-				}
-				if (waiter.isClaimed()) {
-					long token = waiter.awaitResolution();
-					if (token > 0) {
-						report(AcquireResult.ACQUIRED, started);
-						return held(request, token, 1);
-					}
-					waiter.rearm();
-					if (Thread.interrupted()) {
-						if (interruptible) {
-							report(AcquireResult.INTERRUPTED, started);
-							throw new InterruptedException("Interrupted while waiting for lock '" + this.name + "'");
-						}
-						interruptedMeanwhile = true;
-					}
-				}
-			}
-		}
-		finally {
-			if (waiter != null) {
-				this.factory.signals().leave(waiter);
-			}
-			if (interruptedMeanwhile) {
-				Thread.currentThread().interrupt();
-			}
-		}
+		this.parts.background().ensureRunning();
+		return new Acquisition(this, this.parts, owner, explicitLeaseMillis(leaseTime), waitNanos, interruptible)
+			.run();
+	}
+
+	/** @return the lease asked for or the registry's default lease, or {@code null} for the watchdog */
+	private @Nullable Long explicitLeaseMillis(@Nullable Duration leaseTime) {
+		Duration lease = (leaseTime != null) ? leaseTime : this.parts.spec().defaultLeaseTime();
+		return (lease != null) ? lease.toMillis() : null;
+	}
+
+	private String threadOwner() {
+		return this.parts.holds().threadOwner();
+	}
+
+	Lease lease(LockHold hold) {
+		return new LeaseHandle(hold);
+	}
+
+	/** Releases one hold and waits for the outcome, whether or not the thread was interrupted before. */
+	private void releaseAndWait(LockHold hold) {
+		LockScripts.uninterruptibly(() -> LockScripts.await(release(hold)));
 	}
 
 	/**
-	 * One run of the acquire script. If it fails with its outcome unknown it is undone, unless a releaser
-	 * handed the lock to this waiter meanwhile.
+	 * Releases one hold. The client's last hold goes straight to the longest-waiting local thread when there is
+	 * one (no pub/sub, no race); otherwise the lock is freed and its channel told.
+	 * @return completed when Redis confirmed the release; exceptionally with {@link LockLeaseLostException} when
+	 * the hold was lost before, or with the failure of the call, after which the hold is given up (nobody renews
+	 * it, its lease ends it)
 	 */
-	private Attempt attempt(Request request, boolean reentry, ReleaseSignals.@Nullable Waiter waiter)
-			throws InterruptedException {
-		String requestId = this.factory.nextRequestId();
-		List<Object> reply;
-		try {
-			reply = this.factory.acquire(this.key, request.owner, request.leaseMillis, requestId, reentry);
-		}
-		catch (RuntimeException ex) {
-			LockHold handed = settle(waiter, request);
-			if (handed != null) {
-				return new Attempt(handed, 0, false);
-			}
-			undo(request, requestId, ex);
-			if (Thread.interrupted()) {
-				if (request.interruptible) {
-					report(AcquireResult.INTERRUPTED, request.startedNanos);
-					InterruptedException interrupted = new InterruptedException(
-							"Interrupted while acquiring lock '" + this.name + "'");
-					interrupted.initCause(ex);
-					throw interrupted;
-				}
-				return new Attempt(null, 0, true);
-			}
-			report(AcquireResult.ERROR, request.startedNanos);
-			throw ex;
-		}
-		if (((Long) reply.get(0)) == 1L) {
-			// A claim racing this attempt handed over the same hold: settle it, then keep this result.
-			settle(waiter, request);
-			return new Attempt(held(request, (Long) reply.get(1), ((Long) reply.get(2)).intValue()), 0, false);
-		}
-		return new Attempt(null, (Long) reply.get(1), false);
-	}
-
-	/**
-	 * Leaves the wait; a waiter a releaser has already claimed takes what it is handed.
-	 * @return the hold handed over, or {@code null}
-	 */
-	private @Nullable LockHold settle(ReleaseSignals.@Nullable Waiter waiter, Request request) {
-		if (waiter == null || waiter.withdraw()) {
-			return null;
-		}
-		long token = waiter.awaitResolution();
-		return (token > 0) ? held(request, token, 1) : null;
-	}
-
-	private void undo(Request request, String requestId, RuntimeException failure) {
-		// The outcome of the failed attempt is unknown: undo it should it have taken effect.
-		try {
-			this.factory.release(this.key, request.owner, request.leaseMillis, requestId, true, false, null, 0);
-		}
-		catch (RuntimeException ex) {
-			failure.addSuppressed(ex);
-			logger.debug("Could not undo a failed acquisition of lock '" + this.name + "'; its lease will end it", ex);
-		}
-	}
-
-	/**
-	 * Records a successful acquisition. Hold counts are the client's: the stored count only backs replays
-	 * and re-entries up, since a re-entry whose reply was lost may have raised it.
-	 */
-	private LockHold held(Request request, long token, int count) {
-		LockHold hold = this.factory.hold(this.key, request.owner);
-		if (count == 1 || hold == null || hold.lost) {
-			hold = new LockHold(this, request.owner, token, request.leaseMillis, request.watchdog,
-					Instant.now(this.factory.clock()), System.nanoTime());
-			this.factory.register(this.key, hold);
-		}
-		else {
-			hold.extendedNanos = System.nanoTime();
-			hold.holdCount++;
-		}
-		return hold;
-	}
-
-	private void release(LockHold hold) {
+	private CompletionStage<@Nullable Void> release(LockHold hold) {
 		if (hold.lost) {
-			releaseLost(hold);
-			return;
+			return CompletableFuture.failedFuture(releaseLost(hold));
 		}
 		hold.releasing = true;
 		boolean lastHold = hold.holdCount == 1;
-		// The last hold goes straight to a local waiter when there is one: no pub/sub, no race.
-		ReleaseSignals.Waiter next = lastHold ? this.factory.signals().claimNext(this.channel) : null;
-		long handedToken = 0;
-		long left;
+		ReleaseSignals.Waiter next = lastHold ? this.parts.signals().claimNext(this.keys.released) : null;
+		CompletionStage<Long> call;
 		try {
-			long[] reply = this.factory.release(this.key, hold.owner, hold.leaseMillis, this.factory.nextRequestId(),
-					false, lastHold, (next != null) ? next.owner : null, (next != null) ? next.leaseMillis : 0);
-			left = reply[0];
-			handedToken = (left == 0) ? reply[1] : 0;
+			if (next != null) {
+				call = this.parts.scripts().handOff(this.keys, hold.owner, next.owner, next.leaseMillis,
+						this.parts.holds().nextRequestId());
+			}
+			else if (lastHold) {
+				call = this.parts.scripts().releaseLast(this.keys, hold.owner);
+			}
+			else {
+				call = this.parts.scripts().release(this.keys, hold.owner, hold.leaseMillis,
+						this.parts.holds().nextRequestId());
+			}
 		}
 		catch (RuntimeException ex) {
-			// Give the hold up: nobody renews it any more and its lease ends it. Never a renewed orphan.
-			this.factory.forget(this.key, hold);
-			throw ex;
+			call = CompletableFuture.failedFuture(ex);
 		}
-		finally {
-			if (next != null) {
-				// Resolve the claim whatever happened. Without a hand-off the waiter tries again itself; should
-				// a hand-off whose reply was lost have happened after all, its attempt adopts the lock.
-				if (handedToken > 0) {
-					next.handOver(handedToken);
-				}
-				else {
-					next.retry();
-				}
+		return call.handle((reply, failure) -> {
+			if (failure != null) {
+				throw releaseFailed(hold, next, failure);
+			}
+			released(hold, next, reply);
+			return null;
+		});
+	}
+
+	/**
+	 * Applies a confirmed release: resolves the claimed waiter, counts the hold down or forgets it.
+	 * @param reply holds left, or for a hand-off the next owner's token; {@code -1} when the hold was lost
+	 */
+	private void released(LockHold hold, ReleaseSignals.@Nullable Waiter next, long reply) {
+		long left = reply;
+		if (next != null) {
+			// Without a hand-off the waiter tries again itself.
+			if (reply > 0) {
+				next.handOver(reply);
+				left = 0;
+			}
+			else {
+				next.retry();
 			}
 		}
 		if (left > 0) {
@@ -500,20 +404,44 @@ public final class RedisLock implements Lock {
 			return;
 		}
 		if (left == 0) {
-			this.factory.forget(this.key, hold);
-			this.factory.listener().onRelease(this.group, Duration.ofNanos(System.nanoTime() - hold.acquiredNanos));
+			this.parts.holds().forget(hold);
+			Duration held = Duration.ofNanos(System.nanoTime() - hold.acquiredNanos);
+			this.parts.listeners().notify((listener) -> listener.onRelease(this.group, held));
 			return;
 		}
-		this.factory.markLost(hold);
-		releaseLost(hold);
+		this.parts.holds().markLost(hold);
+		throw releaseLost(hold);
 	}
 
-	private void releaseLost(LockHold hold) {
+	/**
+	 * A release whose outcome is unknown. The claimed waiter tries again itself; should a hand-off whose reply
+	 * was lost have happened after all, its attempt adopts the lock. The hold is given up: nobody renews it any
+	 * more and its lease ends it, never a renewed orphan.
+	 */
+	private RuntimeException releaseFailed(LockHold hold, ReleaseSignals.@Nullable Waiter next, Throwable failure) {
+		if (next != null) {
+			next.retry();
+		}
+		this.parts.holds().forget(hold);
+		Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
+				: failure;
+		if (RedisFailures.isUnavailable(cause)) {
+			this.parts.outages().warn(cause);
+		}
+		return (cause instanceof RuntimeException runtime) ? runtime : new CompletionException(cause);
+	}
+
+	private LockLeaseLostException releaseLost(LockHold hold) {
 		hold.holdCount--;
 		if (hold.holdCount <= 0) {
-			this.factory.forget(this.key, hold);
+			this.parts.holds().forget(hold);
 		}
-		throw new LockLeaseLostException(this.name, hold.fencingToken);
+		return new LockLeaseLostException(this.name, hold.fencingToken);
+	}
+
+	void report(AcquireResult result, long startedNanos) {
+		Duration waited = Duration.ofNanos(System.nanoTime() - startedNanos);
+		this.parts.listeners().notify((listener) -> listener.onAcquire(this.group, result, waited));
 	}
 
 	private static long waitNanos(Duration waitTime) {
@@ -536,22 +464,10 @@ public final class RedisLock implements Lock {
 		}
 	}
 
-	private void report(AcquireResult result, long startedNanos) {
-		this.factory.listener().onAcquire(this.group, result, Duration.ofNanos(System.nanoTime() - startedNanos));
-	}
-
-	/** What one acquisition asks for. */
-	private record Request(String owner, long startedNanos, long leaseMillis, boolean watchdog,
-			boolean interruptible) {
-	}
-
-	/** The outcome of one attempt: a hold, or the current owner's remaining lease, or an interrupt to retry. */
-	private record Attempt(@Nullable LockHold hold, long ttlMillis, boolean interrupted) {
-	}
-
 	/**
-	 * A hold on the lock owned by no thread, from {@link RedisLock#acquire(Duration)}. Close it, from any
-	 * thread, to release the lock; closing again does nothing.
+	 * A hold on the lock owned by no thread, from {@link RedisLock#acquire(Duration)} or
+	 * {@link RedisLock#acquireAsync(Duration)}. Release it, from any thread, with {@link #close()} or
+	 * {@link #releaseAsync()}; releasing again does nothing.
 	 */
 	public interface Lease extends AutoCloseable {
 
@@ -570,11 +486,22 @@ public final class RedisLock implements Lock {
 		boolean isActive();
 
 		/**
-		 * Releases the lock.
+		 * Releases the lock and waits for Redis to confirm it. Do not call it on the driver's thread, such as in
+		 * a {@code thenApply} of {@link RedisLock#acquireAsync(Duration)}: it would wait for a reply that thread
+		 * has to read, until the command timeout. Use {@link #releaseAsync()} there.
 		 * @throws LockLeaseLostException if the lease was lost before this release
 		 */
 		@Override
 		void close();
+
+		/**
+		 * Releases the lock without blocking the calling thread.
+		 * @return completed, on the driver's thread, when Redis confirmed the release (at once when the lease
+		 * was released before); exceptionally with {@link LockLeaseLostException} if the lease was lost before
+		 * this release, or with Spring's {@code DataAccessException} if Redis failed (the lease then ends on its
+		 * own)
+		 */
+		CompletionStage<@Nullable Void> releaseAsync();
 
 	}
 
@@ -607,13 +534,22 @@ public final class RedisLock implements Lock {
 
 		@Override
 		public void close() {
-			synchronized (this) {
-				if (this.closed) {
-					return;
-				}
-				this.closed = true;
+			if (markClosed()) {
+				releaseAndWait(this.hold);
 			}
-			release(this.hold);
+		}
+
+		@Override
+		public CompletionStage<@Nullable Void> releaseAsync() {
+			return markClosed() ? release(this.hold) : CompletableFuture.completedFuture(null);
+		}
+
+		private synchronized boolean markClosed() {
+			if (this.closed) {
+				return false;
+			}
+			this.closed = true;
+			return true;
 		}
 
 		@Override

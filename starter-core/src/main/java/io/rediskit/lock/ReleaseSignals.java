@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -12,8 +13,6 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.core.task.SimpleAsyncTaskExecutor;
-
 import org.springframework.data.redis.connection.Message;
 import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -21,7 +20,7 @@ import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 
 /**
- * The threads of one factory that wait for locks, and how they are woken.
+ * The local waiters of one registry (blocked threads and asynchronous acquisitions), and how they are woken.
  * <ul>
  * <li>A lock's release channel is subscribed while at least one local thread waits for it and unsubscribed
  * when the last one leaves, so subscriptions are bounded by the waiting threads. Each release message wakes
@@ -30,18 +29,23 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
  * <li>When a local owner releases a lock that local threads wait for, it may hand the lock straight to the
  * longest-waiting of them in its release script ({@link #claimNext(String)}): no pub/sub round trip and no
  * race with other clients. At most {@value #MAX_LOCAL_HANDOFFS} hand-offs in a row, then the lock is
- * released to everyone, so waiters in other JVMs get their turn.</li>
+ * released to everyone, so waiters in other JVMs get their turn. Only blocked threads are handed the lock;
+ * asynchronous waiters are woken by the release message and try again.</li>
  * </ul>
+ * The subscription container is created by {@link #start(Executor)} and destroyed by {@link #stop()}, never by
+ * the constructor; while stopped, waiters poll.
  */
-final class ReleaseSignals implements AutoCloseable {
+final class ReleaseSignals {
 
 	static final int MAX_LOCAL_HANDOFFS = 8;
 
 	private static final Log logger = LogFactory.getLog(ReleaseSignals.class);
 
-	private final RedisMessageListenerContainer container;
+	private final RedisConnectionFactory connectionFactory;
 
 	private final ChannelTopic keepAlive;
+
+	private @Nullable RedisMessageListenerContainer container;
 
 	// Joining and leaving may subscribe and unsubscribe: a ReentrantLock, not synchronized, keeps virtual
 	// threads unpinned. Releases only read the map, without the lock.
@@ -52,20 +56,78 @@ final class ReleaseSignals implements AutoCloseable {
 	private boolean listening;
 
 	ReleaseSignals(RedisConnectionFactory connectionFactory, String keepAliveChannel) {
+		this.connectionFactory = connectionFactory;
 		this.keepAlive = new ChannelTopic(keepAliveChannel);
-		this.container = new RedisMessageListenerContainer();
-		this.container.setConnectionFactory(connectionFactory);
-		// The listener only unparks a thread: run it on the driver's thread instead of a thread per message.
-		this.container.setTaskExecutor(Runnable::run);
-		// Only drivers with blocking subscriptions use this thread; Lettuce subscribes without one.
-		this.container.setSubscriptionExecutor(new SimpleAsyncTaskExecutor("redis-kit-lock-subscriber-"));
-		this.container.setBeanName("redis-kit-lock-signals");
-		this.container.afterPropertiesSet();
-		this.container.start();
 	}
 
-	/** Registers the calling thread as a waiter for a lock; {@link #leave(Waiter)} when done waiting. */
+	/**
+	 * Starts the subscription container and subscribes the channels local waiters wait on.
+	 * @param subscriptionExecutor runs blocking subscriptions (drivers other than Lettuce)
+	 */
+	void start(Executor subscriptionExecutor) {
+		this.lock.lock();
+		try {
+			if (this.container != null) {
+				return;
+			}
+			RedisMessageListenerContainer container = new RedisMessageListenerContainer();
+			container.setConnectionFactory(this.connectionFactory);
+			// The listener only wakes a waiter: run it on the driver's thread instead of a thread per message.
+			container.setTaskExecutor(Runnable::run);
+			container.setSubscriptionExecutor(subscriptionExecutor);
+			container.setBeanName("redis-kit-lock-signals");
+			container.afterPropertiesSet();
+			container.start();
+			this.container = container;
+			this.channels.values().forEach(this::subscribe);
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/** Destroys the subscription container; waiters that remain poll. */
+	void stop() {
+		RedisMessageListenerContainer stopped;
+		this.lock.lock();
+		try {
+			stopped = this.container;
+			this.container = null;
+			this.listening = false;
+		}
+		finally {
+			this.lock.unlock();
+		}
+		if (stopped != null) {
+			try {
+				stopped.destroy();
+			}
+			catch (Exception ex) {
+				logger.debug("Closing the lock subscriber failed", ex);
+			}
+		}
+	}
+
+	/**
+	 * Registers the calling thread as a waiter for a lock; {@link #leave(Waiter)} when done waiting.
+	 * @param owner the owner it acquires for
+	 * @param leaseMillis the lease it asks for, which a hand-off gives it
+	 */
 	Waiter join(String channelName, String owner, long leaseMillis) {
+		Thread thread = Thread.currentThread();
+		return join(channelName, owner, leaseMillis, true, () -> LockSupport.unpark(thread));
+	}
+
+	/**
+	 * Registers an asynchronous waiter, which is never handed the lock; {@link #leave(Waiter)} when done
+	 * waiting. Joining may subscribe, which blocks: call it on a thread that may block.
+	 * @param wake called, on the driver's thread, when a release message is for this waiter
+	 */
+	Waiter joinAsync(String channelName, String owner, long leaseMillis, Runnable wake) {
+		return join(channelName, owner, leaseMillis, false, wake);
+	}
+
+	private Waiter join(String channelName, String owner, long leaseMillis, boolean claimable, Runnable wake) {
 		this.lock.lock();
 		try {
 			Channel channel = this.channels.get(channelName);
@@ -76,7 +138,7 @@ final class ReleaseSignals implements AutoCloseable {
 				this.channels.put(channelName, channel);
 			}
 			channel.members++;
-			Waiter waiter = new Waiter(channel, owner, leaseMillis, subscribed);
+			Waiter waiter = new Waiter(channel, owner, leaseMillis, subscribed, claimable, wake);
 			channel.queue.add(waiter);
 			return waiter;
 		}
@@ -111,13 +173,17 @@ final class ReleaseSignals implements AutoCloseable {
 	 * failure costs latency only: the waiters poll.
 	 */
 	private void subscribe(Channel channel) {
+		RedisMessageListenerContainer container = this.container;
+		if (container == null) {
+			return;
+		}
 		try {
 			if (!this.listening) {
-				this.container.addMessageListener((message, pattern) -> {
+				container.addMessageListener((message, pattern) -> {
 				}, this.keepAlive);
 				this.listening = true;
 			}
-			this.container.addMessageListener(channel, channel.topic);
+			container.addMessageListener(channel, channel.topic);
 		}
 		catch (RuntimeException ex) {
 			logger.warn("Cannot subscribe to lock releases on " + channel.topic.getTopic()
@@ -126,8 +192,12 @@ final class ReleaseSignals implements AutoCloseable {
 	}
 
 	private void unsubscribe(Channel channel) {
+		RedisMessageListenerContainer container = this.container;
+		if (container == null) {
+			return;
+		}
 		try {
-			this.container.removeMessageListener(channel, channel.topic);
+			container.removeMessageListener(channel, channel.topic);
 		}
 		catch (RuntimeException ex) {
 			logger.debug("Cannot unsubscribe from " + channel.topic.getTopic(), ex);
@@ -150,7 +220,7 @@ final class ReleaseSignals implements AutoCloseable {
 			return null;
 		}
 		for (Waiter waiter : channel.queue) {
-			if (waiter.state.compareAndSet(Waiter.WAITING, Waiter.CLAIMED)) {
+			if (waiter.claimable && waiter.state.compareAndSet(Waiter.WAITING, Waiter.CLAIMED)) {
 				return waiter;
 			}
 		}
@@ -173,11 +243,6 @@ final class ReleaseSignals implements AutoCloseable {
 	/** @return how many channels are subscribed now, for tests of bounded state */
 	int subscribedChannels() {
 		return this.channels.size();
-	}
-
-	@Override
-	public void close() throws Exception {
-		this.container.destroy();
 	}
 
 	private static final class Channel implements MessageListener {
@@ -212,8 +277,9 @@ final class ReleaseSignals implements AutoCloseable {
 	}
 
 	/**
-	 * One thread waiting for one lock. {@code WAITING}: it retries on a signal or after its sleep.
-	 * {@code CLAIMED}: a releaser is handing the lock to it and will resolve the claim. {@code GONE}: it left.
+	 * One thread or asynchronous acquisition waiting for one lock. {@code WAITING}: it retries on a signal or
+	 * after its sleep. {@code CLAIMED}: a releaser is handing the lock to it and will resolve the claim (threads
+	 * only). {@code GONE}: it left.
 	 */
 	static final class Waiter {
 
@@ -236,7 +302,10 @@ final class ReleaseSignals implements AutoCloseable {
 		 */
 		final boolean subscribed;
 
-		final Thread thread = Thread.currentThread();
+		/** Whether a releaser may hand the lock to this waiter: a blocked thread, which awaits the resolution. */
+		final boolean claimable;
+
+		private final Runnable wake;
 
 		final AtomicInteger state = new AtomicInteger(WAITING);
 
@@ -246,16 +315,30 @@ final class ReleaseSignals implements AutoCloseable {
 
 		private volatile long handedToken;
 
-		private Waiter(Channel channel, String owner, long leaseMillis, boolean subscribed) {
+		private Waiter(Channel channel, String owner, long leaseMillis, boolean subscribed, boolean claimable,
+				Runnable wake) {
 			this.channel = channel;
 			this.owner = owner;
 			this.leaseMillis = leaseMillis;
 			this.subscribed = subscribed;
+			this.claimable = claimable;
+			this.wake = wake;
 		}
 
 		void signal() {
 			this.signalled = true;
-			LockSupport.unpark(this.thread);
+			this.wake.run();
+		}
+
+		/**
+		 * Takes the pending signal, if any: an asynchronous waiter calls it as it starts an attempt, so that a
+		 * wake-up it used is not passed on when it leaves.
+		 * @return whether a signal was pending
+		 */
+		boolean consumeSignal() {
+			boolean signalled = this.signalled;
+			this.signalled = false;
+			return signalled;
 		}
 
 		/**
@@ -320,7 +403,7 @@ final class ReleaseSignals implements AutoCloseable {
 		void handOver(long fencingToken) {
 			this.handedToken = fencingToken;
 			this.resolved = true;
-			LockSupport.unpark(this.thread);
+			this.wake.run();
 		}
 
 		/**
@@ -329,7 +412,7 @@ final class ReleaseSignals implements AutoCloseable {
 		 */
 		void retry() {
 			this.resolved = true;
-			LockSupport.unpark(this.thread);
+			this.wake.run();
 		}
 
 	}

@@ -1,19 +1,26 @@
 package io.rediskit.lock;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.TestConnections;
 import io.rediskit.testsupport.RedisServerExtension;
 import io.rediskit.testsupport.RedisServerProcess;
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -43,8 +50,8 @@ class LockOutageTests {
 		redis.flushAll();
 		this.server = redis.server();
 		this.connections = TestConnections.lettuce(this.server, COMMAND_TIMEOUT);
-		this.factory = new LockRegistry(this.connections, KeyNaming.defaults(),
-				LockSpec.defaults().withWatchdogTimeout(Duration.ofMillis(900)), this.listener,
+		this.factory = new LockRegistry(ScriptExecutor.of(this.connections), this.connections, KeyNaming.defaults(),
+				LockSpec.defaults().withWatchdogTimeout(Duration.ofMillis(900)), List.of(this.listener),
 				java.time.Clock.systemUTC());
 	}
 
@@ -78,6 +85,46 @@ class LockOutageTests {
 		assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
 		lock.unlock();
 		assertThat(lock.isLocked()).isFalse();
+	}
+
+	@Test
+	void anAcquisitionFailsAfterOneCommandTimeoutWhilePausedAndItsUndoRunsWhenRedisAnswersAgain() {
+		RedisLock lock = this.factory.getLock("one-timeout");
+		// Connect and start first: a pause before the first connection would fail with a connection error instead.
+		assertThat(lock.tryLock()).isTrue();
+		lock.unlock();
+		ListAppender<ILoggingEvent> log = new ListAppender<>();
+		log.start();
+		Logger registryLogger = (Logger) LoggerFactory.getLogger(LockRegistry.class);
+		registryLogger.addAppender(log);
+		this.server.pause();
+		try {
+			for (int i = 0; i < 3; i++) {
+				long started = System.nanoTime();
+				// A lease of a minute: only the undo, not the lease, can end what the attempts take on resume.
+				assertThatExceptionOfType(QueryTimeoutException.class)
+					.isThrownBy(() -> lock.tryLock(Duration.ofSeconds(5), Duration.ofMinutes(1)));
+				assertThat(Duration.ofNanos(System.nanoTime() - started)).as("attempt %d", i)
+					.isGreaterThanOrEqualTo(COMMAND_TIMEOUT)
+					.isLessThan(COMMAND_TIMEOUT.multipliedBy(2));
+			}
+		}
+		finally {
+			this.server.resume();
+			registryLogger.detachAppender(log);
+		}
+		// The paused server runs each attempt and then its undo: nothing is left, long before the lease would end.
+		awaitCondition("the undone acquisitions to leave no key", Duration.ofSeconds(5),
+				() -> Long.valueOf(0).equals(this.server.command("EXISTS", "rk:lock:{one-timeout}")));
+		assertThat(this.factory.heldLocks()).isEmpty();
+		assertThat(this.listener.count("acquire one-timeout ERROR")).isEqualTo(3);
+		assertThat(log.list).as("one warning for the outage, without a stack trace").singleElement().satisfies((event) -> {
+			assertThat(event.getLevel()).isEqualTo(Level.WARN);
+			assertThat(event.getFormattedMessage()).contains("cannot reach Redis");
+			assertThat(event.getThrowableProxy()).isNull();
+		});
+		assertThat(lock.tryLock()).isTrue();
+		lock.unlock();
 	}
 
 	@Test

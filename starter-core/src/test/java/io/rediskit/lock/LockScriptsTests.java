@@ -13,18 +13,23 @@ import org.springframework.data.redis.connection.ReturnType;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The lock's Lua scripts, run directly. */
+/** The lock's Lua scripts, run directly (acquire) or through {@link LockScripts}, with its argument order. */
 class LockScriptsTests {
 
 	@RegisterExtension
 	static final RedisTestServer redis = RedisTestServer.start();
 
+	private static final LockScripts.Keys KEYS = new LockScripts.Keys("L", "L:fence", "L:released");
+
 	RedisServerProcess server;
+
+	LockScripts scripts;
 
 	@BeforeEach
 	void clean() {
 		redis.flushAll();
 		this.server = redis.server();
+		this.scripts = new LockScripts(redis.scripts(), redis.connections());
 	}
 
 	@Test
@@ -73,19 +78,19 @@ class LockScriptsTests {
 	void theLastReleaseHandsTheLockToTheNextOwnerWithANewToken() {
 		long first = (Long) acquire("a", 10_000, "r1").get(1);
 		acquire("a", 10_000, "r2");
-		assertThat(release("a", "x1", false, "b")).as("not the last hold: nothing handed").containsExactly(1L, 0L);
-		List<Long> handed = release("a", "x2", false, "b");
-		assertThat(handed.get(0)).isZero();
-		assertThat(handed.get(1)).isGreaterThan(first);
+		assertThat(release("a", "x1")).as("not the last hold: nothing handed").isEqualTo(1L);
+		long handed = handOff("a", "b");
+		assertThat(handed).isGreaterThan(first);
 		assertThat(this.server.command("HGET", "L", "o")).isEqualTo("b");
 		assertThat(this.server.command("HGET", "L", "c")).isEqualTo("1");
-		assertThat(this.server.command("HGET", "L", "f")).isEqualTo(Long.toString(handed.get(1)));
-		assertThat(this.server.command("GET", "L:fence")).isEqualTo(Long.toString(handed.get(1)));
+		assertThat(this.server.command("HGET", "L", "f")).isEqualTo(Long.toString(handed));
+		assertThat(this.server.command("GET", "L:fence")).isEqualTo(Long.toString(handed));
 		assertThat((Long) this.server.command("PTTL", "L")).isBetween(1L, 5_000L);
-		assertThat(release("a", "x3", false, "c")).as("the old owner has nothing left").containsExactly(-1L, 0L);
+		assertThat(handOff("a", "c")).as("the old owner has nothing left").isEqualTo(-1L);
+		assertThat(this.server.command("HGET", "L", "o")).isEqualTo("b");
 		// The new owner's own attempt, racing the hand-off, adopts it without a second hold.
-		assertThat(acquire("b", 5_000, "r3", false)).containsExactly(1L, handed.get(1), 1L);
-		assertThat(release("b", "x4", false)).isZero();
+		assertThat(acquire("b", 5_000, "r3", false)).containsExactly(1L, handed, 1L);
+		assertThat(release("b", "x4")).isZero();
 		assertThat(this.server.command("EXISTS", "L")).isEqualTo(0L);
 	}
 
@@ -101,14 +106,14 @@ class LockScriptsTests {
 	@Test
 	void tokensIncreaseAcrossOwnersAndSurviveALostFenceKey() {
 		long first = (Long) acquire("a", 10_000, "r1").get(1);
-		release("a", "r2", false);
+		release("a", "r2");
 		long second = (Long) acquire("b", 10_000, "r3").get(1);
 		assertThat(second).isGreaterThan(first);
-		release("b", "r4", false);
+		release("b", "r4");
 		// A token far in the future (as after a server clock that jumped back): the next is one more.
 		this.server.command("SET", "L:fence", "9000000000000000");
 		assertThat((Long) acquire("c", 10_000, "r5").get(1)).isEqualTo(9000000000000001L);
-		release("c", "r6", false);
+		release("c", "r6");
 		// Without the fencing key the server clock in microseconds is the floor.
 		this.server.command("DEL", "L:fence");
 		long serverMicros = serverMicros();
@@ -120,13 +125,13 @@ class LockScriptsTests {
 	void releaseChecksTheOwnerDecrementsAndDeletesAtZero() {
 		acquire("a", 10_000, "r1");
 		acquire("a", 10_000, "r2");
-		assertThat(release("b", "x1", false)).isEqualTo(-1L);
+		assertThat(release("b", "x1")).isEqualTo(-1L);
 		assertThat(this.server.command("HGET", "L", "c")).isEqualTo("2");
-		assertThat(release("a", "x2", false)).isEqualTo(1L);
-		assertThat(release("a", "x2", false)).as("replayed release").isEqualTo(1L);
-		assertThat(release("a", "x3", false)).isEqualTo(0L);
+		assertThat(release("a", "x2")).isEqualTo(1L);
+		assertThat(release("a", "x2")).as("replayed release").isEqualTo(1L);
+		assertThat(release("a", "x3")).isEqualTo(0L);
 		assertThat(this.server.command("EXISTS", "L")).isEqualTo(0L);
-		assertThat(release("a", "x4", false)).isEqualTo(-1L);
+		assertThat(release("a", "x4")).isEqualTo(-1L);
 	}
 
 	@Test
@@ -141,7 +146,7 @@ class LockScriptsTests {
 			for (int i = 0; i < 6; i++) {
 				in.readLine(); // *3 $9 subscribe $n channel :1
 			}
-			assertThat(release("a", "x1", false)).isEqualTo(0L);
+			assertThat(releaseLast("a")).isEqualTo(0L);
 			StringBuilder message = new StringBuilder();
 			for (int i = 0; i < 7; i++) {
 				message.append(in.readLine()).append('|');
@@ -154,14 +159,14 @@ class LockScriptsTests {
 	void undoRemovesOnlyTheNamedAcquisition() {
 		acquire("a", 10_000, "r1");
 		acquire("a", 10_000, "r2");
-		assertThat(release("a", "r1", true)).as("r1 is no longer the last acquisition").isEqualTo(-2L);
-		assertThat(release("a", "r2", true)).isEqualTo(1L);
+		assertThat(undo("a", "r1")).as("r1 is no longer the last acquisition").isEqualTo(-2L);
+		assertThat(undo("a", "r2")).isEqualTo(1L);
 		assertThat(this.server.command("HGET", "L", "c")).isEqualTo("1");
 		this.server.command("DEL", "L");
 		acquire("a", 10_000, "r3");
-		assertThat(release("a", "r3", true)).isEqualTo(0L);
+		assertThat(undo("a", "r3")).isEqualTo(0L);
 		assertThat(this.server.command("EXISTS", "L")).isEqualTo(0L);
-		assertThat(release("a", "never", true)).isEqualTo(-1L);
+		assertThat(undo("a", "never")).isEqualTo(-1L);
 	}
 
 	@Test
@@ -169,8 +174,11 @@ class LockScriptsTests {
 		acquire("a", 10_000, "r1");
 		// A re-entry whose reply was lost and whose undo failed: the stored count is one too high.
 		acquire("a", 10_000, "r2");
-		assertThat(release("a", "x1", false, "", true)).containsExactly(0L, 0L);
+		assertThat(releaseLast("b")).as("another owner").isEqualTo(-1L);
+		assertThat(this.server.command("HGET", "L", "c")).isEqualTo("2");
+		assertThat(releaseLast("a")).isEqualTo(0L);
 		assertThat(this.server.command("EXISTS", "L")).isEqualTo(0L);
+		assertThat(releaseLast("a")).as("replayed").isEqualTo(-1L);
 	}
 
 	@Test
@@ -178,20 +186,20 @@ class LockScriptsTests {
 		acquire("a", 10_000, "r1");
 		acquire("a", 10_000, "r2");
 		acquire("a", 10_000, "r3");
-		assertThat(release("a", "r3", true)).isEqualTo(2L);
-		assertThat(release("a", "r3", true)).as("replayed undo").isEqualTo(-2L);
+		assertThat(undo("a", "r3")).isEqualTo(2L);
+		assertThat(undo("a", "r3")).as("replayed undo").isEqualTo(-2L);
 		assertThat(this.server.command("HGET", "L", "c")).isEqualTo("2");
 	}
 
 	@Test
 	void renewExtendsOnlyTheOwnersLeaseAndNeverRevives() {
 		acquire("a", 1_000, "r1");
-		assertThat(renew("b", 50_000)).isZero();
+		assertThat(renew("b", 50_000)).isFalse();
 		assertThat((Long) this.server.command("PTTL", "L")).isLessThanOrEqualTo(1_000L);
-		assertThat(renew("a", 50_000)).isOne();
+		assertThat(renew("a", 50_000)).isTrue();
 		assertThat((Long) this.server.command("PTTL", "L")).isGreaterThan(40_000L);
 		this.server.command("DEL", "L");
-		assertThat(renew("a", 50_000)).isZero();
+		assertThat(renew("a", 50_000)).isFalse();
 		assertThat(this.server.command("EXISTS", "L")).isEqualTo(0L);
 	}
 
@@ -208,28 +216,28 @@ class LockScriptsTests {
 	}
 
 	private static List<Object> acquire(String owner, long leaseMillis, String requestId, boolean reentry) {
-		return redis.scripts().execute(LockRegistry.ACQUIRE, ReturnType.MULTI, 2, b("L"), b("L:fence"), b(owner),
+		return redis.scripts().execute(LockScripts.ACQUIRE, ReturnType.MULTI, 2, b("L"), b("L:fence"), b(owner),
 				b(Long.toString(leaseMillis)), b(requestId), b("86400000"), b(reentry ? "1" : "0"));
 	}
 
-	private static long release(String owner, String requestId, boolean undo) {
-		return release(owner, requestId, undo, "").get(0);
+	private long release(String owner, String requestId) {
+		return LockScripts.await(this.scripts.release(KEYS, owner, 10_000, requestId));
 	}
 
-	private static List<Long> release(String owner, String requestId, boolean undo, String nextOwner) {
-		return release(owner, requestId, undo, nextOwner, false);
+	private long releaseLast(String owner) {
+		return LockScripts.await(this.scripts.releaseLast(KEYS, owner));
 	}
 
-	private static List<Long> release(String owner, String requestId, boolean undo, String nextOwner,
-			boolean lastHold) {
-		return redis.scripts().execute(LockRegistry.RELEASE, ReturnType.MULTI, 2, b("L"), b("L:fence"), b(owner),
-				b("10000"), b(requestId), b("L:released"), b(undo ? "1" : "0"), b(nextOwner), b("5000"), b("h1"),
-				b("86400000"), b(lastHold ? "1" : "0"));
+	private long handOff(String owner, String nextOwner) {
+		return LockScripts.await(this.scripts.handOff(KEYS, owner, nextOwner, 5_000, "h1"));
 	}
 
-	private static long renew(String owner, long leaseMillis) {
-		return redis.scripts().execute(LockRegistry.RENEW, ReturnType.INTEGER, 1, b("L"), b(owner),
-				b(Long.toString(leaseMillis)));
+	private long undo(String owner, String requestId) {
+		return LockScripts.await(this.scripts.undo(KEYS, owner, 10_000, requestId));
+	}
+
+	private boolean renew(String owner, long leaseMillis) {
+		return LockScripts.await(this.scripts.renew(KEYS, owner, leaseMillis));
 	}
 
 	private static byte[] b(String value) {

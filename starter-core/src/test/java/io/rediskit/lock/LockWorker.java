@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.ScriptExecutor;
 
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -82,8 +83,8 @@ public final class LockWorker {
 	private static void hold(LettuceConnectionFactory connections, String[] args) throws Exception {
 		LockSpec settings = LockSpec.defaults()
 			.withWatchdogTimeout(Duration.ofMillis(Long.parseLong(args[3])));
-		LockRegistry factory = new LockRegistry(connections, KeyNaming.defaults(), settings,
-				LockListener.NONE, java.time.Clock.systemUTC());
+		LockRegistry factory = new LockRegistry(ScriptExecutor.of(connections), connections, KeyNaming.defaults(),
+				settings, List.of(), java.time.Clock.systemUTC());
 		RedisLock lock = factory.getLock(args[2]);
 		lock.lock();
 		System.out.println("held " + lock.getFencingToken());
@@ -94,8 +95,8 @@ public final class LockWorker {
 	private static void stale(LettuceConnectionFactory connections, String[] args) throws Exception {
 		LockSpec settings = LockSpec.defaults()
 			.withWatchdogTimeout(Duration.ofMillis(Long.parseLong(args[3])));
-		try (LockRegistry factory = new LockRegistry(connections, KeyNaming.defaults(), settings,
-				LockListener.NONE, java.time.Clock.systemUTC())) {
+		try (LockRegistry factory = new LockRegistry(ScriptExecutor.of(connections), connections, KeyNaming.defaults(),
+				settings, List.of(), java.time.Clock.systemUTC())) {
 			RedisLock lock = factory.getLock(args[2]);
 			lock.lock();
 			long token = lock.getFencingToken();

@@ -56,7 +56,8 @@ class RedisLockTests {
 	}
 
 	private LockRegistry factory(LockSpec settings) {
-		return new LockRegistry(redis.connections(), KeyNaming.defaults(), settings, this.listener, Clock.systemUTC());
+		return new LockRegistry(redis.scripts(), redis.connections(), KeyNaming.defaults(), settings,
+				List.of(this.listener), Clock.systemUTC());
 	}
 
 	@Test
@@ -124,6 +125,26 @@ class RedisLockTests {
 	}
 
 	@Test
+	void aWaiterThatMeetsTheLastMillisecondOfALeaseRetriesPromptly() {
+		// Leases of 1 to 3 ms that run out (expiry publishes nothing) and a waiter that polls every 30 s at most:
+		// an attempt in a lease's last millisecond sees a PTTL of 0, which must not mean a 30 s sleep.
+		try (LockRegistry other = factory(LockSpec.defaults().withMaxPollInterval(Duration.ofSeconds(30)))) {
+			RedisLock holder = this.factory.getLock("expiring");
+			RedisLock waiter = other.getLock("expiring");
+			for (int i = 0; i < 100; i++) {
+				RedisLock.Lease expiring = holder.acquire(Duration.ZERO, Duration.ofMillis(1 + i % 3));
+				long started = System.nanoTime();
+				try (RedisLock.Lease lease = waiter.acquire(Duration.ofSeconds(10))) {
+					assertThat(lease.fencingToken()).isGreaterThan(expiring.fencingToken());
+				}
+				assertThat(Duration.ofNanos(System.nanoTime() - started)).as("wait of attempt %d", i)
+					.isLessThan(Duration.ofSeconds(5));
+				assertThatExceptionOfType(LockLeaseLostException.class).isThrownBy(expiring::close);
+			}
+		}
+	}
+
+	@Test
 	void localWaitersAreHandedTheLockInArrivalOrder() throws Exception {
 		RedisLock lock = this.factory.getLock("orders");
 		lock.lock();
@@ -150,7 +171,7 @@ class RedisLockTests {
 	}
 
 	private int queued(RedisLock lock) {
-		return this.factory.signals().waiting(lock.key() + ":released");
+		return this.factory.signals().waiting(lock.keys().released);
 	}
 
 	@Test
@@ -412,8 +433,8 @@ class RedisLockTests {
 			}
 
 		};
-		this.factory = new LockRegistry(redis.connections(), KeyNaming.defaults(),
-				LockSpec.defaults().withWatchdogTimeout(Duration.ofMillis(300)), failing, Clock.systemUTC());
+		this.factory = new LockRegistry(redis.scripts(), redis.connections(), KeyNaming.defaults(),
+				LockSpec.defaults().withWatchdogTimeout(Duration.ofMillis(300)), List.of(failing), Clock.systemUTC());
 		RedisLock lock = this.factory.getLock("orders");
 		lock.lock();
 		awaitCondition("renewals despite the failing listener", Duration.ofSeconds(10),

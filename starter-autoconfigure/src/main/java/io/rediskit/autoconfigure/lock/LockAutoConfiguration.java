@@ -7,6 +7,7 @@ import io.rediskit.lock.DistributedLock;
 import io.rediskit.lock.LockListener;
 import io.rediskit.lock.LockRegistry;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.ScriptExecutor;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -20,11 +21,13 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.scheduling.TaskScheduler;
 
 /**
- * Auto-configures the distributed lock: a {@link LockRegistry} on the application's
- * {@link RedisConnectionFactory}, told about every {@link LockListener} bean, and the advisor that applies
- * {@link DistributedLock @DistributedLock}. Off with {@code redis-kit.lock.enabled=false}; each bean backs off
+ * Auto-configures the distributed lock: a {@link LockRegistry} that runs its scripts with the shared
+ * {@link ScriptExecutor}, tells every {@link LockListener} bean, in order, and runs its watchdog on the
+ * application's {@link TaskScheduler} when there is exactly one (else on a daemon thread of its own), started and
+ * stopped by the context; and the advisor that applies {@link DistributedLock @DistributedLock}. Off with {@code redis-kit.lock.enabled=false}; each bean backs off
  * when the application defines its own.
  */
 @AutoConfiguration(after = { DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class })
@@ -35,10 +38,13 @@ public final class LockAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	LockRegistry lockRegistry(RedisConnectionFactory connectionFactory, KeyNaming keyNaming,
-			LockProperties properties, ObjectProvider<LockListener> listeners) {
-		return new LockRegistry(connectionFactory, keyNaming, properties.toSpec(),
-				LockListener.composite(listeners.orderedStream().toList()), Clock.systemUTC());
+	LockRegistry lockRegistry(ScriptExecutor scriptExecutor, RedisConnectionFactory connectionFactory,
+			KeyNaming keyNaming, LockProperties properties, ObjectProvider<LockListener> listeners,
+			ObjectProvider<TaskScheduler> taskScheduler) {
+		LockRegistry registry = new LockRegistry(scriptExecutor, connectionFactory, keyNaming, properties.toSpec(),
+				listeners.orderedStream().toList(), Clock.systemUTC());
+		taskScheduler.ifUnique(registry::setTaskScheduler);
+		return registry;
 	}
 
 	// Static and lazy about the factory: advisors are created while post-processors are being set up, before

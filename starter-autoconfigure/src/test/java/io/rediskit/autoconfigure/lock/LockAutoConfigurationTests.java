@@ -1,6 +1,7 @@
 package io.rediskit.autoconfigure.lock;
 
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -28,6 +29,8 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.scheduling.TaskScheduler;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
@@ -101,6 +104,47 @@ class LockAutoConfigurationTests {
 				assertThatException().isThrownBy(lock::tryLock)
 					.isInstanceOf(org.springframework.dao.DataAccessResourceFailureException.class);
 			});
+	}
+
+	@Test
+	void startsWithTheContextRunsTheWatchdogOnTheApplicationsSchedulerAndStopsWithTheContext() throws Exception {
+		RecordingListener recording = new RecordingListener();
+		java.util.concurrent.atomic.AtomicInteger periodicTasks = new java.util.concurrent.atomic.AtomicInteger();
+		ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler() {
+
+			@Override
+			public java.util.concurrent.ScheduledFuture<?> scheduleWithFixedDelay(Runnable task,
+					java.time.Instant startTime, Duration delay) {
+				periodicTasks.incrementAndGet();
+				return super.scheduleWithFixedDelay(task, startTime, delay);
+			}
+
+		};
+		AtomicReference<LockRegistry> started = new AtomicReference<>();
+		this.runner.withBean(TaskScheduler.class, () -> scheduler)
+			.withBean(LockListener.class, () -> recording)
+			.withPropertyValues("redis-kit.lock.watchdog-timeout=300ms")
+			.run((context) -> {
+				LockRegistry registry = context.getBean(LockRegistry.class);
+				started.set(registry);
+				assertThat(registry.isRunning()).isTrue();
+				assertThat(periodicTasks).hasValue(1);
+				RedisLock lock = registry.getLock("scheduled");
+				lock.lock();
+				try {
+					long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+					while (recording.renewed.get() < 2 && System.nanoTime() < deadline) {
+						Thread.sleep(10);
+					}
+					assertThat(recording.renewed.get()).as("renewals on the application's scheduler")
+						.isGreaterThanOrEqualTo(2);
+				}
+				finally {
+					lock.unlock();
+				}
+			});
+		assertThat(started.get().isRunning()).isFalse();
+		assertThat(periodicTasks).hasValue(1);
 	}
 
 	@Test
@@ -240,9 +284,18 @@ class LockAutoConfigurationTests {
 
 		int acquired;
 
+		final java.util.concurrent.atomic.AtomicInteger renewed = new java.util.concurrent.atomic.AtomicInteger();
+
 		@Override
 		public void onAcquire(String lockName, AcquireResult result, Duration waited) {
 			this.acquired++;
+		}
+
+		@Override
+		public void onRenewal(String lockName, RenewalResult result) {
+			if (result == RenewalResult.RENEWED) {
+				this.renewed.incrementAndGet();
+			}
 		}
 
 	}

@@ -1,0 +1,333 @@
+package io.rediskit.lock;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ScheduledFuture;
+
+import io.rediskit.lock.LockListener.AcquireResult;
+import io.rediskit.support.RedisFailures;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One acquisition of a {@link RedisLock.Lease} that blocks no thread: each attempt is an asynchronous script
+ * call, and while another owner holds the lock the next attempt comes when that lock's release message arrives
+ * or, on the scheduler, after the holder's remaining lease or the poll interval, whichever is first, until
+ * the wait time runs out. At most one attempt is in flight; a release message that arrives during one makes
+ * the next follow at once.
+ * <p>
+ * Joining and leaving the lock's channel may subscribe and unsubscribe, which blocks: that runs on the
+ * registry's blocking executor, never on the driver's or the scheduler's thread. An asynchronous waiter is not
+ * handed the lock by a local release (only blocked threads are); it tries again when woken. Stopping the
+ * registry ends the wait with an {@link IllegalStateException}.
+ */
+final class AsyncAcquisition {
+
+	private static final Log logger = LogFactory.getLog(AsyncAcquisition.class);
+
+	private final RedisLock lock;
+
+	private final LockParts parts;
+
+	private final String owner;
+
+	private final long leaseMillis;
+
+	private final boolean watchdog;
+
+	private final Duration waitTime;
+
+	private final long waitNanos;
+
+	private final long startedNanos = System.nanoTime();
+
+	private final CompletableFuture<RedisLock.Lease> result = new CompletableFuture<>();
+
+	private final Runnable stopHook = this::stopped;
+
+	// The fields below are guarded by this.
+
+	private boolean attempting;
+
+	private boolean wokenWhileAttempting;
+
+	private boolean stopping;
+
+	private boolean done;
+
+	private ReleaseSignals.@Nullable Waiter waiter;
+
+	private @Nullable ScheduledFuture<?> timer;
+
+	private LockScripts.@Nullable Attempt lastAttempt;
+
+	AsyncAcquisition(RedisLock lock, LockParts parts, String owner, @Nullable Long leaseMillis, Duration waitTime,
+			long waitNanos) {
+		this.lock = lock;
+		this.parts = parts;
+		this.owner = owner;
+		this.leaseMillis = (leaseMillis != null) ? leaseMillis : parts.spec().watchdogTimeout().toMillis();
+		this.watchdog = leaseMillis == null;
+		this.waitTime = waitTime;
+		this.waitNanos = waitNanos;
+	}
+
+	/** @return the lease, completed on the driver's or the scheduler's thread */
+	CompletableFuture<RedisLock.Lease> start() {
+		synchronized (this) {
+			this.attempting = true;
+		}
+		this.parts.background().onStop(this.stopHook);
+		attempt();
+		return this.result;
+	}
+
+	/** Runs the acquire script; the caller has set {@code attempting}. */
+	private void attempt() {
+		ReleaseSignals.Waiter waiter;
+		synchronized (this) {
+			waiter = this.waiter;
+		}
+		if (waiter != null) {
+			waiter.consumeSignal();
+		}
+		String requestId = this.parts.holds().nextRequestId();
+		try {
+			this.parts.scripts()
+				.acquireAsync(this.lock.keys(), this.owner, this.leaseMillis, requestId)
+				.whenComplete((reply, failure) -> {
+					if (failure != null) {
+						failed(requestId, unwrap(failure));
+					}
+					else {
+						replied(reply);
+					}
+				});
+		}
+		catch (RuntimeException ex) {
+			failed(requestId, ex);
+		}
+	}
+
+	private void replied(LockScripts.Attempt reply) {
+		if (reply.acquired()) {
+			LockHold hold = this.parts.holds().acquired(this.lock, this.owner, reply.fencingToken(), reply.holdCount(),
+					this.leaseMillis, this.watchdog);
+			finish(AcquireResult.ACQUIRED, hold, null);
+			return;
+		}
+		boolean join;
+		synchronized (this) {
+			this.lastAttempt = reply;
+			join = this.waiter == null && remainingNanos() > 0 && !this.stopping;
+		}
+		if (join) {
+			joinInBackground();
+		}
+		else {
+			rest();
+		}
+	}
+
+	/** Joins the lock's channel on the blocking executor; a wake-up until then is remembered. */
+	private void joinInBackground() {
+		try {
+			this.parts.background().executeBlocking(() -> {
+				ReleaseSignals.Waiter joined;
+				try {
+					joined = this.parts.signals().joinAsync(this.lock.keys().released, this.owner, this.leaseMillis,
+							this::woken);
+				}
+				catch (RuntimeException ex) {
+					finish(AcquireResult.ERROR, null, ex);
+					return;
+				}
+				boolean leave;
+				synchronized (this) {
+					leave = this.done;
+					if (!leave) {
+						this.waiter = joined;
+						// A release between the attempt and the subscription woke nobody: try again at once.
+						this.wokenWhileAttempting |= joined.subscribed;
+					}
+				}
+				if (leave) {
+					this.parts.signals().leave(joined);
+				}
+				else {
+					rest();
+				}
+			});
+		}
+		catch (RuntimeException ex) {
+			finish(AcquireResult.ERROR, null, ex);
+		}
+	}
+
+	/**
+	 * After an attempt found the lock held: ends the wait when the time is up, tries again at once when woken
+	 * meanwhile, else sleeps on the scheduler until woken or the sleep ends.
+	 */
+	private void rest() {
+		long remaining = remainingNanos();
+		Runnable next;
+		synchronized (this) {
+			if (this.done) {
+				return;
+			}
+			if (this.stopping) {
+				next = () -> finish(AcquireResult.ERROR, null, stoppedException());
+			}
+			else if (remaining <= 0) {
+				next = () -> finish(AcquireResult.TIMEOUT, null, null);
+			}
+			else if (this.wokenWhileAttempting) {
+				this.wokenWhileAttempting = false;
+				next = this::attempt;
+			}
+			else {
+				long sleep = Math.min(remaining, this.parts.spec().maxPollInterval().toNanos());
+				if (this.lastAttempt != null) {
+					sleep = this.lastAttempt.sleepNanos(sleep);
+				}
+				try {
+					this.timer = this.parts.background().schedule(this::timerFired, sleep);
+					this.attempting = false;
+					return;
+				}
+				catch (RuntimeException ex) {
+					next = () -> finish(AcquireResult.ERROR, null, ex);
+				}
+			}
+		}
+		next.run();
+	}
+
+	/** A release message for this waiter, on the driver's thread. */
+	private void woken() {
+		synchronized (this) {
+			if (this.done || this.stopping) {
+				return;
+			}
+			if (this.attempting) {
+				this.wokenWhileAttempting = true;
+				return;
+			}
+			if (this.timer != null) {
+				this.timer.cancel(false);
+				this.timer = null;
+			}
+			this.attempting = true;
+		}
+		attempt();
+	}
+
+	private void timerFired() {
+		synchronized (this) {
+			if (this.done || this.attempting) {
+				return;
+			}
+			this.timer = null;
+			this.attempting = true;
+		}
+		attempt();
+	}
+
+	/** The registry stopped: its scheduler and subscription with it. */
+	private void stopped() {
+		boolean now;
+		synchronized (this) {
+			this.stopping = true;
+			// An attempt in flight finishes the wait when its reply comes, so that a lock it took is not lost.
+			now = !this.attempting;
+		}
+		if (now) {
+			finish(AcquireResult.ERROR, null, stoppedException());
+		}
+	}
+
+	private IllegalStateException stoppedException() {
+		return new IllegalStateException("The lock registry stopped while waiting for lock '" + this.lock.getName()
+				+ "'");
+	}
+
+	/** The outcome of the attempt is unknown: undo it in the background, should it have taken effect. */
+	private void failed(String requestId, Throwable failure) {
+		try {
+			this.parts.scripts().undo(this.lock.keys(), this.owner, this.leaseMillis, requestId)
+				.whenComplete((left, undoFailure) -> {
+					if (undoFailure != null && logger.isDebugEnabled()) {
+						logger.debug("Could not undo a failed acquisition of lock '" + this.lock.getName()
+								+ "'; its lease will end it", undoFailure);
+					}
+				});
+		}
+		catch (RuntimeException ex) {
+			failure.addSuppressed(ex);
+		}
+		if (RedisFailures.isUnavailable(failure)) {
+			this.parts.outages().warn(failure);
+		}
+		finish(AcquireResult.ERROR, null, failure);
+	}
+
+	/**
+	 * Ends the acquisition once: leaves the channel, reports and completes the stage.
+	 * @param hold the hold when acquired
+	 * @param failure the failure, or {@code null} for a result
+	 */
+	private void finish(AcquireResult outcome, @Nullable LockHold hold, @Nullable Throwable failure) {
+		ReleaseSignals.Waiter waiter;
+		synchronized (this) {
+			if (this.done) {
+				return;
+			}
+			this.done = true;
+			waiter = this.waiter;
+			this.waiter = null;
+			if (this.timer != null) {
+				this.timer.cancel(false);
+				this.timer = null;
+			}
+		}
+		this.parts.background().removeOnStop(this.stopHook);
+		if (waiter != null) {
+			leaveInBackground(waiter);
+		}
+		this.lock.report(outcome, this.startedNanos);
+		if (hold != null) {
+			RedisLock.Lease lease = this.lock.lease(hold);
+			if (!this.result.complete(lease)) {
+				// The caller cancelled the stage: nobody will close this lease, so release it now.
+				lease.releaseAsync();
+			}
+		}
+		else if (failure != null) {
+			this.result.completeExceptionally(failure);
+		}
+		else {
+			this.result.completeExceptionally(new LockNotAcquiredException(this.lock.getName(), this.waitTime, null));
+		}
+	}
+
+	private void leaveInBackground(ReleaseSignals.Waiter waiter) {
+		try {
+			this.parts.background().executeBlocking(() -> this.parts.signals().leave(waiter));
+		}
+		catch (RuntimeException ex) {
+			// Stopped: there is no subscription left to end, so leaving does not block.
+			this.parts.signals().leave(waiter);
+		}
+	}
+
+	private long remainingNanos() {
+		return this.waitNanos - (System.nanoTime() - this.startedNanos);
+	}
+
+	private static Throwable unwrap(Throwable failure) {
+		return (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause() : failure;
+	}
+
+}

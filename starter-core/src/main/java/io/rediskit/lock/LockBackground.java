@@ -1,0 +1,213 @@
+package io.rediskit.lock;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.locks.ReentrantLock;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.core.task.SimpleAsyncTaskExecutor;
+import org.springframework.scheduling.TaskScheduler;
+import org.springframework.scheduling.concurrent.ConcurrentTaskScheduler;
+
+/**
+ * The background work of one registry: a scheduler (watchdog ticks, the retries of asynchronous waiters), an
+ * executor for work that may block (pub/sub subscriptions) and the release subscription. Nothing runs before
+ * {@link #start()}, called by the registry's lifecycle or on a lock's first acquisition, and everything this
+ * class created is stopped by {@link #stop()}; what the application gave is left running.
+ * <p>
+ * Defaults: one daemon scheduler thread, which never blocks on Redis; for blocking work a new thread per task,
+ * virtual on Java 21 and later.
+ */
+final class LockBackground {
+
+	private enum State {
+
+		STOPPED, RUNNING, CLOSED
+
+	}
+
+	private final LockWatchdog watchdog;
+
+	private final ReleaseSignals signals;
+
+	// Starting may subscribe: a ReentrantLock, not synchronized, keeps virtual threads unpinned.
+	private final ReentrantLock lock = new ReentrantLock();
+
+	private @Nullable TaskScheduler givenScheduler;
+
+	private @Nullable Executor givenExecutor;
+
+	private @Nullable ScheduledExecutorService ownScheduler;
+
+	private volatile @Nullable TaskScheduler scheduler;
+
+	private volatile @Nullable Executor executor;
+
+	private volatile State state = State.STOPPED;
+
+	private final Set<Runnable> stopHooks = ConcurrentHashMap.newKeySet();
+
+	LockBackground(LockWatchdog watchdog, ReleaseSignals signals) {
+		this.watchdog = watchdog;
+		this.signals = signals;
+	}
+
+	void setScheduler(@Nullable TaskScheduler scheduler) {
+		this.lock.lock();
+		try {
+			requireStopped("task scheduler");
+			this.givenScheduler = scheduler;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	void setExecutor(@Nullable Executor executor) {
+		this.lock.lock();
+		try {
+			requireStopped("subscription executor");
+			this.givenExecutor = executor;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	private void requireStopped(String what) {
+		if (this.state != State.STOPPED) {
+			throw new IllegalStateException("The " + what + " of a lock registry must be set before it starts");
+		}
+	}
+
+	/** Starts unless running: the first acquisition of a registry that no container started. */
+	void ensureRunning() {
+		if (this.state != State.RUNNING) {
+			start();
+		}
+	}
+
+	void start() {
+		this.lock.lock();
+		try {
+			if (this.state == State.CLOSED) {
+				throw new IllegalStateException("The lock registry is closed");
+			}
+			if (this.state == State.RUNNING) {
+				return;
+			}
+			TaskScheduler scheduler = this.givenScheduler;
+			if (scheduler == null) {
+				this.ownScheduler = Executors.newSingleThreadScheduledExecutor((runnable) -> {
+					Thread thread = new Thread(runnable, "redis-kit-lock-scheduler");
+					thread.setDaemon(true);
+					return thread;
+				});
+				scheduler = new ConcurrentTaskScheduler(this.ownScheduler);
+			}
+			Executor executor = (this.givenExecutor != null) ? this.givenExecutor : defaultExecutor();
+			this.scheduler = scheduler;
+			this.executor = executor;
+			this.signals.start(executor);
+			this.watchdog.start(scheduler);
+			this.state = State.RUNNING;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/** Stops what was started; held locks are not released, and a later acquisition starts again. */
+	void stop() {
+		this.lock.lock();
+		try {
+			stopRunning();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/** Stops for good: a later acquisition fails. */
+	void close() {
+		this.lock.lock();
+		try {
+			stopRunning();
+			this.state = State.CLOSED;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	private void stopRunning() {
+		if (this.state != State.RUNNING) {
+			return;
+		}
+		this.state = State.STOPPED;
+		this.watchdog.stop();
+		this.signals.stop();
+		if (this.ownScheduler != null) {
+			this.ownScheduler.shutdownNow();
+			this.ownScheduler = null;
+		}
+		List<Runnable> hooks = List.copyOf(this.stopHooks);
+		this.stopHooks.clear();
+		hooks.forEach(Runnable::run);
+	}
+
+	/**
+	 * Registers a task to run on {@link #stop()}: an asynchronous waiter ends its wait there, since its timer
+	 * and its wake-up stop with the scheduler and the subscription.
+	 */
+	void onStop(Runnable hook) {
+		this.stopHooks.add(hook);
+	}
+
+	void removeOnStop(Runnable hook) {
+		this.stopHooks.remove(hook);
+	}
+
+	boolean isRunning() {
+		return this.state == State.RUNNING;
+	}
+
+	/**
+	 * Runs a task once after a delay, on the scheduler.
+	 * @return the scheduled task, to cancel
+	 */
+	ScheduledFuture<?> schedule(Runnable task, long delayNanos) {
+		TaskScheduler current = running(this.scheduler);
+		return current.schedule(task, current.getClock().instant().plus(Duration.ofNanos(delayNanos)));
+	}
+
+	/** Runs a task that may block, such as a subscription. */
+	void executeBlocking(Runnable task) {
+		running(this.executor).execute(task);
+	}
+
+	private <T> T running(@Nullable T resource) {
+		if (resource == null || this.state != State.RUNNING) {
+			throw new IllegalStateException("The lock registry is "
+					+ ((this.state == State.CLOSED) ? "closed" : "stopped"));
+		}
+		return resource;
+	}
+
+	private static Executor defaultExecutor() {
+		SimpleAsyncTaskExecutor executor = new SimpleAsyncTaskExecutor("redis-kit-lock-");
+		executor.setDaemon(true);
+		if (Runtime.version().feature() >= 21) {
+			executor.setVirtualThreads(true);
+		}
+		return executor;
+	}
+
+}

@@ -1,0 +1,124 @@
+package io.rediskit.lock;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.rediskit.support.Listeners;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The holds of one registry's owners and the ids they go by. Each registry has a random instance id; an owner
+ * is that id plus the thread id ({@link java.util.concurrent.locks.Lock} methods) or plus a lease number
+ * ({@link RedisLock.Lease}); request ids, unique within the registry, let the scripts recognise a replay.
+ * A hold lives from its first acquisition to its last release, so memory is bounded by the locks held at a
+ * time, not by the names ever used.
+ */
+final class LockHolds {
+
+	private static final Log logger = LogFactory.getLog(LockHolds.class);
+
+	private final String instanceId = UUID.randomUUID().toString();
+
+	private final AtomicLong sequence = new AtomicLong();
+
+	private final ConcurrentMap<Id, LockHold> holds = new ConcurrentHashMap<>();
+
+	private final Listeners<LockListener> listeners;
+
+	private final Clock clock;
+
+	LockHolds(Listeners<LockListener> listeners, Clock clock) {
+		this.listeners = listeners;
+		this.clock = clock;
+	}
+
+	/** @return the owner the calling thread acquires as */
+	String threadOwner() {
+		return this.instanceId + ":t" + Thread.currentThread().getId();
+	}
+
+	/** @return a new owner for one lease */
+	String leaseOwner() {
+		return this.instanceId + ":l" + this.sequence.incrementAndGet();
+	}
+
+	String nextRequestId() {
+		return Long.toString(this.sequence.incrementAndGet(), 36);
+	}
+
+	@Nullable LockHold get(RedisLock lock, String owner) {
+		return this.holds.get(new Id(lock.keys().lock, owner));
+	}
+
+	/**
+	 * Records a successful acquisition. Hold counts are the client's: the stored count only backs replays and
+	 * re-entries up, since a re-entry whose reply was lost may have raised it.
+	 * @param count the hold count the script reported; {@code 1} for a first hold
+	 * @return the hold, new or with one more hold counted
+	 */
+	LockHold acquired(RedisLock lock, String owner, long fencingToken, int count, long leaseMillis,
+			boolean watchdog) {
+		Id id = new Id(lock.keys().lock, owner);
+		LockHold hold = this.holds.get(id);
+		if (count == 1 || hold == null || hold.lost) {
+			hold = new LockHold(lock, owner, fencingToken, leaseMillis, watchdog, Instant.now(this.clock),
+					System.nanoTime());
+			this.holds.put(id, hold);
+		}
+		else {
+			hold.extendedNanos = System.nanoTime();
+			hold.holdCount++;
+		}
+		return hold;
+	}
+
+	void forget(LockHold hold) {
+		this.holds.remove(new Id(hold.lock.keys().lock, hold.owner), hold);
+	}
+
+	/** Records a lost hold once: never renewed again, reported to the listeners, and unlock will say so. */
+	void markLost(LockHold hold) {
+		boolean first;
+		synchronized (hold) {
+			first = !hold.lost;
+			hold.lost = true;
+		}
+		if (first) {
+			logger.warn("Lock '" + hold.lock.getName() + "' (fencing token " + hold.fencingToken
+					+ ") was lost before its owner released it");
+			this.listeners.notify((listener) -> listener.onLeaseLost(hold.lock.getGroup(), hold.fencingToken));
+		}
+	}
+
+	/** @return the holds now, for the watchdog */
+	Collection<LockHold> all() {
+		return this.holds.values();
+	}
+
+	/** @return the holds that are not lost, oldest first */
+	List<HeldLock> describe() {
+		long now = System.nanoTime();
+		List<HeldLock> held = new ArrayList<>();
+		for (LockHold hold : this.holds.values()) {
+			if (!hold.lost) {
+				held.add(hold.describe(now));
+			}
+		}
+		held.sort(Comparator.comparing(HeldLock::heldSince));
+		return held;
+	}
+
+	private record Id(String key, String owner) {
+	}
+
+}

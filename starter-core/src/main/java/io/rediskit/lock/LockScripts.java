@@ -1,0 +1,283 @@
+package io.rediskit.lock;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
+
+import io.rediskit.support.KeyNaming;
+import io.rediskit.support.LuaScript;
+import io.rediskit.support.ScriptExecutor;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.ReturnType;
+
+/**
+ * Every Redis call of the lock: one method per operation, each running its own script through the
+ * {@link ScriptExecutor} with its arguments in order and its reply read, plus the two plain reads behind
+ * {@link RedisLock#isLocked()} and {@link RedisLock#getHoldCount()}. The keys of one call are those of one
+ * {@link Keys}, all in the lock name's hash slot.
+ * <p>
+ * Fencing rule, the same in {@code acquire.lua} and {@code hand_off.lua}: a new holder's token is the server's
+ * clock in microseconds, or one more than the last token handed out for the name if that is not lower.
+ */
+final class LockScripts {
+
+	static final LuaScript ACQUIRE = script("acquire");
+
+	static final LuaScript RELEASE = script("release");
+
+	static final LuaScript RELEASE_LAST = script("release_last");
+
+	static final LuaScript HAND_OFF = script("hand_off");
+
+	static final LuaScript UNDO = script("undo");
+
+	static final LuaScript RENEW = script("renew");
+
+	/** How long the last fencing token of a name is kept after its last acquisition. */
+	static final Duration FENCE_TTL = Duration.ofDays(1);
+
+	private static final byte[] FENCE_TTL_MILLIS = number(FENCE_TTL.toMillis());
+
+	private static final byte[] FIRST = { '0' };
+
+	private static final byte[] REENTRY = { '1' };
+
+	private final ScriptExecutor executor;
+
+	private final RedisConnectionFactory connectionFactory;
+
+	LockScripts(ScriptExecutor executor, RedisConnectionFactory connectionFactory) {
+		this.executor = executor;
+		this.connectionFactory = connectionFactory;
+	}
+
+	/**
+	 * A first acquisition: takes a free lock, or adopts as one hold a lock this owner already has (handed over
+	 * by a release, or taken by an attempt whose reply was lost).
+	 */
+	Attempt acquire(Keys keys, String owner, long leaseMillis, String requestId) {
+		return Attempt.of(this.executor.execute(ACQUIRE, ReturnType.MULTI, 2,
+				acquireArguments(keys, owner, leaseMillis, requestId, FIRST)));
+	}
+
+	/** {@link #acquire} without blocking; the stage completes on the driver's thread. */
+	CompletionStage<Attempt> acquireAsync(Keys keys, String owner, long leaseMillis, String requestId) {
+		return this.executor.<List<Object>>executeAsync(ACQUIRE, ReturnType.MULTI, 2,
+				acquireArguments(keys, owner, leaseMillis, requestId, FIRST))
+			.thenApply(Attempt::of);
+	}
+
+	/** One more hold for an owner that holds the lock; a replay of the same request counts once. */
+	Attempt reenter(Keys keys, String owner, long leaseMillis, String requestId) {
+		return Attempt.of(this.executor.execute(ACQUIRE, ReturnType.MULTI, 2,
+				acquireArguments(keys, owner, leaseMillis, requestId, REENTRY)));
+	}
+
+	private static byte[][] acquireArguments(Keys keys, String owner, long leaseMillis, String requestId,
+			byte[] mode) {
+		return new byte[][] { keys.lockBytes, keys.fenceBytes, utf8(owner), number(leaseMillis), utf8(requestId),
+				FENCE_TTL_MILLIS, mode };
+	}
+
+	/**
+	 * Releases one of several holds, as the client counts them.
+	 * @return the holds left, {@code 0} if the lock became free, {@code -1} if the owner does not hold it
+	 */
+	CompletionStage<Long> release(Keys keys, String owner, long leaseMillis, String requestId) {
+		return integer(RELEASE, keys.lockBytes, utf8(owner), number(leaseMillis), utf8(requestId),
+				keys.releasedBytes);
+	}
+
+	/**
+	 * Releases the client's last hold, whatever the stored count, and tells the channel.
+	 * @return {@code 0}, or {@code -1} if the owner does not hold the lock
+	 */
+	CompletionStage<Long> releaseLast(Keys keys, String owner) {
+		return integer(RELEASE_LAST, keys.lockBytes, utf8(owner), keys.releasedBytes);
+	}
+
+	/**
+	 * Gives the client's last hold straight to another owner of the same client.
+	 * @return the next owner's fencing token, or {@code -1} if the owner does not hold the lock
+	 */
+	CompletionStage<Long> handOff(Keys keys, String owner, String nextOwner, long nextLeaseMillis,
+			String nextRequestId) {
+		return this.executor.<Long>executeAsync(HAND_OFF, ReturnType.INTEGER, 2, keys.lockBytes, keys.fenceBytes,
+				utf8(owner), utf8(nextOwner), number(nextLeaseMillis), utf8(nextRequestId), FENCE_TTL_MILLIS)
+			.thenApply((reply) -> required(reply, HAND_OFF));
+	}
+
+	/**
+	 * Undoes the acquisition {@code requestId} should it have taken effect.
+	 * @return the holds left, {@code -1} if the owner does not hold the lock, {@code -2} if there was nothing
+	 * to undo
+	 */
+	CompletionStage<Long> undo(Keys keys, String owner, long leaseMillis, String requestId) {
+		return integer(UNDO, keys.lockBytes, utf8(owner), number(leaseMillis), utf8(requestId), keys.releasedBytes);
+	}
+
+	/**
+	 * Extends the lease while the owner holds the lock; never revives it.
+	 * @return whether the lease was extended
+	 */
+	CompletionStage<Boolean> renew(Keys keys, String owner, long leaseMillis) {
+		return integer(RENEW, keys.lockBytes, utf8(owner), number(leaseMillis)).thenApply((reply) -> reply == 1L);
+	}
+
+	private CompletionStage<Long> integer(LuaScript script, byte[] key, byte[]... args) {
+		byte[][] keysAndArgs = new byte[args.length + 1][];
+		keysAndArgs[0] = key;
+		System.arraycopy(args, 0, keysAndArgs, 1, args.length);
+		return this.executor.<Long>executeAsync(script, ReturnType.INTEGER, 1, keysAndArgs)
+			.thenApply((reply) -> required(reply, script));
+	}
+
+	/** @return whether any owner holds the lock now */
+	boolean isLocked(Keys keys) {
+		return uninterruptibly(() -> {
+			try (RedisConnection connection = this.connectionFactory.getConnection()) {
+				return Boolean.TRUE.equals(connection.keyCommands().exists(keys.lockBytes));
+			}
+		});
+	}
+
+	/** @return how many holds the stored lock counts for this owner, {@code 0} when another owner or none holds it */
+	int holdCount(Keys keys, String owner) {
+		return uninterruptibly(() -> {
+			try (RedisConnection connection = this.connectionFactory.getConnection()) {
+				List<byte[]> fields = connection.hashCommands().hMGet(keys.lockBytes, utf8("o"), utf8("c"));
+				if (fields == null || fields.get(0) == null
+						|| !owner.equals(new String(fields.get(0), StandardCharsets.UTF_8))) {
+					return 0;
+				}
+				return Integer.parseInt(new String(fields.get(1), StandardCharsets.US_ASCII));
+			}
+		});
+	}
+
+	/**
+	 * Waits for a release call: an interrupted thread must still be able to release what it holds, so the wait
+	 * ignores interrupts and leaves the flag as it was.
+	 */
+	static <T> T await(CompletionStage<T> call) {
+		try {
+			return call.toCompletableFuture().join();
+		}
+		catch (CompletionException ex) {
+			Throwable cause = ex.getCause();
+			if (cause instanceof RuntimeException runtime) {
+				throw runtime;
+			}
+			throw ex;
+		}
+	}
+
+	/**
+	 * Runs a short Redis call that must not fail because the calling thread was interrupted earlier (the
+	 * driver fails any wait of an interrupted thread at once); the interrupt flag is restored afterwards.
+	 */
+	static <T> T uninterruptibly(Supplier<T> call) {
+		boolean interrupted = Thread.interrupted();
+		try {
+			return call.get();
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	private static long required(@Nullable Long reply, LuaScript script) {
+		if (reply == null) {
+			throw new IllegalStateException("Redis returned no reply to " + script);
+		}
+		return reply;
+	}
+
+	private static LuaScript script(String name) {
+		return LuaScript.fromClasspath("META-INF/redis-kit/scripts/lock/" + name + ".lua");
+	}
+
+	private static byte[] utf8(String value) {
+		return value.getBytes(StandardCharsets.UTF_8);
+	}
+
+	private static byte[] number(long value) {
+		return Long.toString(value).getBytes(StandardCharsets.US_ASCII);
+	}
+
+	/** The keys and the channel of one lock name, all in its hash slot. */
+	static final class Keys {
+
+		/** The hash holding owner, hold count, fencing token and last request id; its TTL is the lease. */
+		final String lock;
+
+		/** The last fencing token handed out for the name. */
+		final String fence;
+
+		/** The channel told when the lock becomes free. */
+		final String released;
+
+		final byte[] lockBytes;
+
+		final byte[] fenceBytes;
+
+		final byte[] releasedBytes;
+
+		Keys(String lock, String fence, String released) {
+			this.lock = lock;
+			this.fence = fence;
+			this.released = released;
+			this.lockBytes = utf8(lock);
+			this.fenceBytes = utf8(fence);
+			this.releasedBytes = utf8(released);
+		}
+
+		static Keys of(KeyNaming naming, String name) {
+			return new Keys(naming.key("lock", name), naming.key("lock", name, "fence"),
+					naming.key("lock", name, "released"));
+		}
+
+	}
+
+	/**
+	 * The reply of an acquisition: the lock is held ({@code fencingToken}, {@code holdCount}), or another owner
+	 * holds it for {@code ttlMillis} more (the script's {@code PTTL}: {@code 0} in the lease's last millisecond,
+	 * {@code -1} for a lock without a lease).
+	 */
+	record Attempt(boolean acquired, long fencingToken, int holdCount, long ttlMillis) {
+
+		static Attempt of(@Nullable List<Object> reply) {
+			if (reply == null) {
+				throw new IllegalStateException("Redis returned no reply to " + ACQUIRE);
+			}
+			if ((Long) reply.get(0) == 1L) {
+				return new Attempt(true, (Long) reply.get(1), ((Long) reply.get(2)).intValue(), 0);
+			}
+			return new Attempt(false, 0, 0, (Long) reply.get(1));
+		}
+
+		/**
+		 * How long a waiter may sleep before its next attempt without missing the lease's end, which publishes
+		 * nothing.
+		 * @param maxNanos the longest sleep otherwise
+		 * @return the sleep in nanoseconds
+		 */
+		long sleepNanos(long maxNanos) {
+			if (this.ttlMillis == -1) {
+				return maxNanos;
+			}
+			// PTTL 0 (the lease's last millisecond) or -2 (just expired): the lock is free within a millisecond.
+			return Math.min(maxNanos, Duration.ofMillis(Math.max(this.ttlMillis, 1)).toNanos());
+		}
+
+	}
+
+}
