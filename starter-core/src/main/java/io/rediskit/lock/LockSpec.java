@@ -1,7 +1,9 @@
 package io.rediskit.lock;
 
 import java.time.Duration;
+import java.util.Objects;
 
+import io.rediskit.support.InvalidSpecException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -19,6 +21,8 @@ import org.jspecify.annotations.Nullable;
 public record LockSpec(Duration watchdogTimeout, @Nullable Duration defaultLeaseTime, Duration defaultWaitTime,
 		Duration maxPollInterval) {
 
+	private static final Duration MIN_DURATION = Duration.ofMillis(1);
+
 	/** Default {@link #watchdogTimeout()}: 30 seconds. */
 	public static final Duration DEFAULT_WATCHDOG_TIMEOUT = Duration.ofSeconds(30);
 
@@ -29,17 +33,27 @@ public record LockSpec(Duration watchdogTimeout, @Nullable Duration defaultLease
 	public static final Duration DEFAULT_MAX_POLL_INTERVAL = Duration.ofSeconds(1);
 
 	/**
+	 * Longest duration accepted for any setting, and for the wait and lease times of a call: 100 years. Waits
+	 * are timed in nanoseconds, which overflow a {@code long} after about 292 years.
+	 */
+	public static final Duration MAX_DURATION = Duration.ofDays(365 * 100);
+
+	/**
 	 * Validates the settings.
-	 * @throws IllegalArgumentException naming the setting that is out of range
+	 * @throws InvalidSpecException naming the setting that is out of range
+	 * @throws NullPointerException if a setting other than {@code defaultLeaseTime} is missing
 	 */
 	public LockSpec {
 		requirePositive("watchdogTimeout", watchdogTimeout);
 		if (defaultLeaseTime != null) {
 			requirePositive("defaultLeaseTime", defaultLeaseTime);
 		}
+		Objects.requireNonNull(defaultWaitTime, "defaultWaitTime must not be null");
 		if (defaultWaitTime.isNegative()) {
-			throw new IllegalArgumentException("defaultWaitTime must not be negative, was " + defaultWaitTime);
+			throw new InvalidSpecException("defaultWaitTime",
+					"must be zero (a single attempt) or positive, was " + defaultWaitTime);
 		}
+		requireAtMostMax("defaultWaitTime", defaultWaitTime);
 		requirePositive("maxPollInterval", maxPollInterval);
 	}
 
@@ -81,11 +95,20 @@ public record LockSpec(Duration watchdogTimeout, @Nullable Duration defaultLease
 	}
 
 	private static void requirePositive(String name, Duration value) {
+		Objects.requireNonNull(value, () -> name + " must not be null");
 		if (value.isNegative() || value.isZero()) {
-			throw new IllegalArgumentException(name + " must be positive, was " + value);
+			throw new InvalidSpecException(name, "must be positive, was " + value);
 		}
-		if (value.toMillis() < 1) {
-			throw new IllegalArgumentException(name + " must be at least 1ms, was " + value);
+		if (value.compareTo(MIN_DURATION) < 0) {
+			throw new InvalidSpecException(name, "must be at least 1ms, was " + value);
+		}
+		requireAtMostMax(name, value);
+	}
+
+	private static void requireAtMostMax(String name, Duration value) {
+		if (value.compareTo(MAX_DURATION) > 0) {
+			throw new InvalidSpecException(name,
+					"must be at most " + MAX_DURATION.toDays() + " days (100 years), was " + value);
 		}
 	}
 

@@ -1,8 +1,11 @@
 package io.rediskit.ratelimit;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Objects;
+import java.util.stream.Collectors;
 
+import io.rediskit.support.InvalidSpecException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -15,8 +18,8 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  *
  * @param algorithm how permits are counted
- * @param limit permits per period, at least 1
- * @param period the period, from 1 ms up; held in whole microseconds
+ * @param limit permits per period, from 1 to {@link #MAX_COUNT 2<sup>53</sup>}
+ * @param period the period, from 1 ms to {@link #MAX_PERIOD 50 years}; held in whole microseconds
  * @param burst for {@link RateLimitAlgorithm#TOKEN_BUCKET} and {@link RateLimitAlgorithm#GCRA} the most permits
  * admitted at once after a quiet spell; {@code null} for the limit
  * @param failurePolicy the answer when Redis cannot be reached
@@ -28,29 +31,71 @@ public record RateLimitSpec(RateLimitAlgorithm algorithm, long limit, Duration p
 	public static final Duration MIN_PERIOD = Duration.ofMillis(1);
 
 	/**
+	 * Longest period accepted: 50 years. The scripts compute times of up to twice the period in microseconds
+	 * on the server's clock, in Lua numbers (doubles), which are exact only up to 2<sup>53</sup>.
+	 */
+	public static final Duration MAX_PERIOD = Duration.ofDays(365 * 50);
+
+	/**
+	 * Longest time a key may take to refill from empty to its capacity, {@code period * capacity / limit}:
+	 * 100 years, for the same reason as {@link #MAX_PERIOD}.
+	 */
+	public static final Duration MAX_REFILL = Duration.ofDays(365 * 100);
+
+	/** Largest limit or burst accepted: 2<sup>53</sup>, the largest count Lua numbers hold exactly. */
+	public static final long MAX_COUNT = 1L << 53;
+
+	/**
 	 * Validates the spec.
-	 * @throws IllegalArgumentException with the reason, when a value is out of range or a burst is given to an
-	 * algorithm without one
+	 * @throws InvalidSpecException naming the component and the reason, when a value is out of range (too
+	 * large ones included: they would overflow in the scripts) or a burst is given to an algorithm without one
+	 * @throws NullPointerException if the algorithm, period or failure policy is missing
 	 */
 	public RateLimitSpec {
 		Objects.requireNonNull(algorithm, "algorithm must not be null");
 		Objects.requireNonNull(period, "period must not be null");
 		Objects.requireNonNull(failurePolicy, "failurePolicy must not be null");
 		if (limit < 1) {
-			throw new IllegalArgumentException("limit must be at least 1, was " + limit);
+			throw new InvalidSpecException("limit", "must be at least 1, was " + limit);
+		}
+		if (limit > MAX_COUNT) {
+			throw new InvalidSpecException("limit", "must be at most " + MAX_COUNT
+					+ " (2^53, the largest count the scripts' Lua numbers hold exactly), was " + limit);
 		}
 		if (period.compareTo(MIN_PERIOD) < 0) {
-			throw new IllegalArgumentException("period must be at least 1ms, was " + period);
+			throw new InvalidSpecException("period", "must be at least 1ms, was " + period);
+		}
+		if (period.compareTo(MAX_PERIOD) > 0) {
+			throw new InvalidSpecException("period", "must be at most " + MAX_PERIOD.toDays()
+					+ " days (50 years; the scripts compute in microseconds, exact only up to 2^53), was " + period);
 		}
 		if (burst != null) {
 			if (!algorithm.supportsBurst()) {
-				throw new IllegalArgumentException("burst applies to TOKEN_BUCKET and GCRA only, not to " + algorithm
-						+ "; remove it or change the algorithm");
+				throw new InvalidSpecException("burst", "applies to " + burstAlgorithms() + " only, not to "
+						+ algorithm + "; remove it or change the algorithm");
 			}
 			if (burst < 1) {
-				throw new IllegalArgumentException("burst must be at least 1, was " + burst);
+				throw new InvalidSpecException("burst", "must be at least 1, was " + burst);
+			}
+			if (burst > MAX_COUNT) {
+				throw new InvalidSpecException("burst", "must be at most " + MAX_COUNT
+						+ " (2^53, the largest count the scripts' Lua numbers hold exactly), was " + burst);
+			}
+			// Only a burst above the limit can make the refill longer than the period.
+			double refillMicros = (double) (period.toNanos() / 1000) * burst / limit;
+			if (refillMicros > MAX_REFILL.toNanos() / 1000) {
+				throw new InvalidSpecException("burst", "of " + burst + " at " + limit + " per " + period
+						+ " takes longer than " + MAX_REFILL.toDays()
+						+ " days (100 years) to refill, which the scripts cannot compute exactly; lower it");
 			}
 		}
+	}
+
+	private static String burstAlgorithms() {
+		return Arrays.stream(RateLimitAlgorithm.values())
+			.filter(RateLimitAlgorithm::supportsBurst)
+			.map(Enum::name)
+			.collect(Collectors.joining(" and "));
 	}
 
 	/**

@@ -51,6 +51,15 @@ class GcraRedisCellTests {
 		assertThat(throttle("other", 15, 30, 60 * SECOND, 17, T0)).containsExactly(1L, 16L, 16L, -1L, 0L);
 	}
 
+	@Test
+	void aPartialSecondIsRoundedUpAsRedisCellRoundsIt() {
+		// CL.THROTTLE k 0 2 3 1: one request per 1.5 s; redis-cell answers 2 seconds, never 1 (too early).
+		assertThat(throttle("k", 0, 2, 3 * SECOND, 1, T0)).containsExactly(0L, 1L, 0L, -1L, 2L);
+		assertThat(throttle("k", 0, 2, 3 * SECOND, 1, T0)).containsExactly(1L, 1L, 0L, 2L, 2L);
+		assertThat(new RedisCellModel(0, 2, 3_000_000_000L).throttle(1, T0 * 1000)).containsExactly(0L, 1L, 0L, -1L,
+				2L);
+	}
+
 	@ParameterizedTest(name = "random calls, seed {0}")
 	@ValueSource(longs = { 1, 2, 3, 4, 5, 6, 7, 8 })
 	void randomCallsGiveTheRepliesRedisCellWould(long seed) {
@@ -73,7 +82,10 @@ class GcraRedisCellTests {
 		}
 	}
 
-	/** The script's reply in the form CL.THROTTLE gives it: durations in whole seconds, truncated. */
+	/**
+	 * The script's reply in the form CL.THROTTLE gives it: durations in whole seconds, a partial second rounded
+	 * up, as redis-cell rounds it and as redis-kit's 429 handler does.
+	 */
 	private static List<Long> throttle(String key, long maxBurst, long count, long periodMicros, long quantity,
 			long nowMicros) {
 		List<Object> reply = redis.scripts()
@@ -82,7 +94,12 @@ class GcraRedisCellTests {
 		assertThat(reply).hasSize(6);
 		long retryAfter = (Long) reply.get(3);
 		return List.of((Long) reply.get(0), (Long) reply.get(1), (Long) reply.get(2),
-				(retryAfter < 0) ? -1L : retryAfter / SECOND, (Long) reply.get(4) / SECOND);
+				(retryAfter < 0) ? -1L : ceilDiv(retryAfter, SECOND), ceilDiv((Long) reply.get(4), SECOND));
+	}
+
+	// Math.ceilDiv arrived in Java 18; durations here are never negative.
+	static long ceilDiv(long dividend, long divisor) {
+		return (dividend + divisor - 1) / divisor;
 	}
 
 	private static byte[] bytes(Object value) {
@@ -116,7 +133,7 @@ class GcraRedisCellTests {
 			long newTat = ((now > stored) ? now : stored) + increment;
 			long diff = now - (newTat - this.tolerance);
 			boolean limited = diff < 0;
-			long retryAfter = -1_000_000_000L;
+			long retryAfter = -1;
 			long ttl;
 			if (limited) {
 				if (increment <= this.tolerance) {
@@ -133,8 +150,9 @@ class GcraRedisCellTests {
 			if (next > -this.emission) {
 				remaining = (long) ((double) (next / 1000) / (this.emission / 1000));
 			}
-			return new ArrayList<>(List.of(limited ? 1L : 0L, this.limit, remaining, retryAfter / 1_000_000_000L,
-					ttl / 1_000_000_000L));
+			// redis-cell rounds a partial second up, so that a client never retries too early.
+			return new ArrayList<>(List.of(limited ? 1L : 0L, this.limit, remaining,
+					(retryAfter < 0) ? -1L : ceilDiv(retryAfter, 1_000_000_000L), ceilDiv(ttl, 1_000_000_000L)));
 		}
 
 	}

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.rediskit.ratelimit.RateLimitDecision.Outcome;
+import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.RedisTestServer;
 import org.junit.jupiter.api.BeforeEach;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /** The registry and the limiter API: names, arguments, waiting, reset, keys as data, listeners. */
@@ -66,6 +68,50 @@ class RateLimiterTests {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> RateLimitSpec.of(RateLimitAlgorithm.TOKEN_BUCKET, 1, second).withBurst(0))
 			.withMessage("burst must be at least 1, was 0");
+	}
+
+	@Test
+	void valuesTheScriptsCannotComputeExactlyAreRejectedWithTheComponentAndReason() {
+		// 100000 days, from a report: before the bound, every decision failed with an ArithmeticException.
+		assertThatExceptionOfType(InvalidSpecException.class)
+			.isThrownBy(() -> RateLimitSpec.of(RateLimitAlgorithm.GCRA, 10, Duration.ofDays(100_000)))
+			.satisfies((ex) -> assertThat(ex.getComponent()).isEqualTo("period"))
+			.withMessageContaining("period must be at most 18250 days");
+		assertThatExceptionOfType(InvalidSpecException.class)
+			.isThrownBy(() -> RateLimitSpec.of(RateLimitAlgorithm.GCRA, 10, Duration.ofSeconds(Long.MAX_VALUE)))
+			.satisfies((ex) -> assertThat(ex.getComponent()).isEqualTo("period"));
+		assertThatExceptionOfType(InvalidSpecException.class)
+			.isThrownBy(() -> RateLimitSpec.of(RateLimitAlgorithm.SLIDING_WINDOW, Long.MAX_VALUE, Duration.ofSeconds(1)))
+			.satisfies((ex) -> assertThat(ex.getComponent()).isEqualTo("limit"))
+			.withMessageContaining("2^53");
+		assertThatExceptionOfType(InvalidSpecException.class)
+			.isThrownBy(() -> RateLimitSpec.of(RateLimitAlgorithm.TOKEN_BUCKET, 1, RateLimitSpec.MAX_PERIOD)
+				.withBurst(3))
+			.satisfies((ex) -> assertThat(ex.getComponent()).isEqualTo("burst"))
+			.withMessageContaining("to refill");
+	}
+
+	@Test
+	void theLongestPeriodDecidesExactlyWithEveryAlgorithm() {
+		for (RateLimitAlgorithm algorithm : RateLimitAlgorithm.values()) {
+			RateLimitSpec spec = RateLimitSpec.of(algorithm, 1, RateLimitSpec.MAX_PERIOD);
+			if (algorithm.supportsBurst()) {
+				spec = spec.withBurst(2);
+			}
+			RateLimiter limiter = this.registry.create("longest-" + algorithm.name().toLowerCase().replace('_', '-'),
+					spec);
+			for (long i = 0; i < spec.capacity(); i++) {
+				assertThat(limiter.tryAcquire("k").allowed()).as(algorithm.name()).isTrue();
+			}
+			RateLimitDecision rejected = limiter.tryAcquire("k");
+			assertThat(rejected.outcome()).as(algorithm.name()).isEqualTo(Outcome.REJECTED);
+			assertThat(rejected.retryAfter()).as(algorithm.name())
+				.isPositive()
+				.isLessThanOrEqualTo(RateLimitSpec.MAX_PERIOD.multipliedBy(2));
+			assertThat(rejected.resetAfter()).as(algorithm.name())
+				.isPositive()
+				.isLessThanOrEqualTo(RateLimitSpec.MAX_REFILL);
+		}
 	}
 
 	@Test

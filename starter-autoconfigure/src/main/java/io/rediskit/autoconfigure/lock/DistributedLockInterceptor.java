@@ -2,28 +2,40 @@ package io.rediskit.autoconfigure.lock;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import io.rediskit.autoconfigure.support.AnnotationDurations;
 import io.rediskit.autoconfigure.support.MethodKeyEvaluator;
 import io.rediskit.lock.DistributedLock;
 import io.rediskit.lock.LockNotAcquiredException;
-import io.rediskit.lock.RedisLock;
 import io.rediskit.lock.LockRegistry;
+import io.rediskit.lock.LockSpec;
+import io.rediskit.lock.RedisLock;
+import io.rediskit.support.RedisFailures;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.core.MethodClassKey;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.env.PropertyResolver;
+import org.springframework.dao.DataAccessException;
 
 /**
  * Runs a {@link DistributedLock @DistributedLock} method while holding its lock: {@code name}, or
  * {@code name:<key>} with the key expression's value. The lock is thread-owned, so the method may call other
  * annotated methods on the same lock (reentrancy), and it is released when the method returns or throws.
- * Not acquired in time: {@link LockNotAcquiredException} and the method does not run. A lease lost while the
- * method ran is reported by {@link io.rediskit.lock.LockLeaseLostException} after it returns.
+ * Not acquired in time: {@link LockNotAcquiredException} and the method does not run. Redis unavailable while
+ * acquiring (down, unreachable, too slow: {@link RedisFailures#isUnavailable(Throwable)}): the same exception,
+ * with the Redis failure as its cause, which web applications answer with 503 rather than 409. A lease lost
+ * while the method ran is reported by {@link io.rediskit.lock.LockLeaseLostException} after it returns.
+ * <p>
+ * {@link DistributedLockAdvisor} checks every annotated method of the application's beans at startup through
+ * {@link #check(Method, Class)}; at run time each method's annotation and durations are resolved on its first
+ * call and cached.
  */
 public class DistributedLockInterceptor implements MethodInterceptor {
 
@@ -32,6 +44,9 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 	private final MethodKeyEvaluator keys = new MethodKeyEvaluator();
 
 	private final AnnotationDurations durations;
+
+	// Bounded by the advised methods and their target classes.
+	private final Map<MethodClassKey, Resolved> resolved = new ConcurrentHashMap<>();
 
 	/**
 	 * @param lockRegistry where locks come from, resolved on first use
@@ -42,38 +57,50 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		this.durations = new AnnotationDurations(placeholders);
 	}
 
+	/**
+	 * Checks an annotated method as {@link #invoke} would find it, so that what would fail every call fails
+	 * startup instead: a key expression that does not parse or names no parameter, a {@code waitTime} or
+	 * {@code leaseTime} that is not a duration, is negative, too long, or a zero lease.
+	 * @param method the annotated method, as declared on the target class
+	 * @param targetClass the class of the bean behind any proxy
+	 * @throws IllegalArgumentException naming the method and the attribute
+	 */
+	public void check(Method method, Class<?> targetClass) {
+		Resolved resolved = resolve(method, targetClass);
+		DistributedLock annotation = resolved.annotation();
+		if (annotation != null && !annotation.key().isEmpty()) {
+			this.keys.check(annotation.key(), resolved.method(), resolved.description());
+		}
+	}
+
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
 		Method method = invocation.getMethod();
 		Class<?> targetClass = (invocation.getThis() != null) ? AopUtils.getTargetClass(invocation.getThis())
 				: method.getDeclaringClass();
-		Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
-		DistributedLock annotation = AnnotatedElementUtils.findMergedAnnotation(specific, DistributedLock.class);
-		if (annotation == null) {
-			annotation = AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class);
-		}
+		Resolved resolved = this.resolved.computeIfAbsent(new MethodClassKey(method, targetClass),
+				(key) -> resolve(method, targetClass));
+		DistributedLock annotation = resolved.annotation();
 		if (annotation == null) {
 			return invocation.proceed();
 		}
-		String description = "@DistributedLock(name = \"" + annotation.name() + "\")";
-		LockRegistry factory = this.lockRegistry.getObject();
-		RedisLock lock = annotation.key().isEmpty() ? factory.getLock(annotation.name())
-				: factory.getLock(annotation.name(),
-						this.keys.evaluate(annotation.key(), specific, invocation.getArguments(), description));
-		Duration waitTime = annotation.waitTime().isEmpty() ? factory.spec().defaultWaitTime()
-				: this.durations.parse(annotation.waitTime(), "waitTime", description, specific);
-		Duration leaseTime = annotation.leaseTime().isEmpty() ? null
-				: this.durations.parse(annotation.leaseTime(), "leaseTime", description, specific);
-		if (leaseTime != null && leaseTime.isZero()) {
-			throw new IllegalArgumentException("leaseTime of " + description + " on " + specific.getName()
-					+ " must be positive; leave it empty for a watchdog-renewed lease");
-		}
+		LockRegistry registry = this.lockRegistry.getObject();
+		RedisLock lock = annotation.key().isEmpty() ? registry.getLock(annotation.name())
+				: registry.getLock(annotation.name(), this.keys.evaluate(annotation.key(), resolved.method(),
+						invocation.getArguments(), resolved.description()));
+		Duration waitTime = (resolved.waitTime() != null) ? resolved.waitTime() : registry.spec().defaultWaitTime();
 		boolean acquired;
 		try {
-			acquired = lock.tryLock(waitTime, leaseTime);
+			acquired = lock.tryLock(waitTime, resolved.leaseTime());
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
+			throw new LockNotAcquiredException(lock.getName(), waitTime, ex);
+		}
+		catch (DataAccessException ex) {
+			if (!RedisFailures.isUnavailable(ex)) {
+				throw ex;
+			}
 			throw new LockNotAcquiredException(lock.getName(), waitTime, ex);
 		}
 		if (!acquired) {
@@ -98,6 +125,51 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 				failure.addSuppressed(ex);
 			}
 		}
+	}
+
+	private Resolved resolve(Method method, Class<?> targetClass) {
+		Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
+		DistributedLock annotation = AnnotatedElementUtils.findMergedAnnotation(specific, DistributedLock.class);
+		if (annotation == null) {
+			annotation = AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class);
+		}
+		if (annotation == null) {
+			return new Resolved(null, specific, "", null, null);
+		}
+		String description = "@DistributedLock(name = \"" + annotation.name() + "\")";
+		Duration waitTime = duration(annotation.waitTime(), "waitTime", description, specific);
+		Duration leaseTime = duration(annotation.leaseTime(), "leaseTime", description, specific);
+		if (leaseTime != null && leaseTime.isZero()) {
+			throw new IllegalArgumentException("leaseTime of " + description + " on "
+					+ MethodKeyEvaluator.describe(specific)
+					+ " must be positive; leave it empty for the default lease or a watchdog-renewed one");
+		}
+		return new Resolved(annotation, specific, description, waitTime, leaseTime);
+	}
+
+	private @Nullable Duration duration(String text, String attribute, String description, Method method) {
+		if (text.isEmpty()) {
+			return null;
+		}
+		Duration duration = this.durations.parse(text, attribute, description, method);
+		if (duration.compareTo(LockSpec.MAX_DURATION) > 0) {
+			throw new IllegalArgumentException(attribute + " '" + text + "' of " + description + " on "
+					+ MethodKeyEvaluator.describe(method) + " must be at most " + LockSpec.MAX_DURATION.toDays()
+					+ " days, was " + duration);
+		}
+		return duration;
+	}
+
+	/**
+	 * What the interceptor needs of one advised method, resolved once.
+	 * @param annotation the annotation, {@code null} if the method has none
+	 * @param method the method as declared on the target class, whose parameter names the key expression uses
+	 * @param description the annotation as error messages show it
+	 * @param waitTime the wait, {@code null} for the registry's default
+	 * @param leaseTime the lease, {@code null} for the registry's default
+	 */
+	private record Resolved(@Nullable DistributedLock annotation, Method method, String description,
+			@Nullable Duration waitTime, @Nullable Duration leaseTime) {
 	}
 
 }

@@ -1,8 +1,10 @@
 package io.rediskit.autoconfigure.lock;
 
 import java.time.Duration;
+import java.util.Locale;
 
 import io.rediskit.lock.LockSpec;
+import io.rediskit.support.InvalidSpecException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -10,11 +12,13 @@ import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
 
 /**
- * Distributed lock settings, under {@code redis-kit.lock}. Validated when bound: an out-of-range value fails
- * startup with a message that names the property.
+ * Distributed lock settings, under {@code redis-kit.lock}. Validated when bound, by the rules of
+ * {@link LockSpec}: an out-of-range value fails startup with a message that names the property.
  */
 @ConfigurationProperties("redis-kit.lock")
 public class LockProperties implements Validator {
+
+	private static final String PREFIX = "redis-kit.lock.";
 
 	/**
 	 * Whether to auto-configure the distributed lock.
@@ -42,6 +46,11 @@ public class LockProperties implements Validator {
 	 * Longest a waiter sleeps between attempts when no release notification arrives.
 	 */
 	private Duration maxPollInterval = Duration.ofSeconds(1);
+
+	/**
+	 * HTTP answers to calls that did not get their lock.
+	 */
+	private final Web web = new Web();
 
 	public boolean isEnabled() {
 		return this.enabled;
@@ -83,7 +92,15 @@ public class LockProperties implements Validator {
 		this.maxPollInterval = maxPollInterval;
 	}
 
-	/** @return the core settings these properties describe */
+	public Web getWeb() {
+		return this.web;
+	}
+
+	/**
+	 * @return the core spec these properties describe
+	 * @throws io.rediskit.support.InvalidSpecException if a value is out of range (startup validation
+	 * prevents it)
+	 */
 	public LockSpec toSpec() {
 		return new LockSpec(this.watchdogTimeout, this.defaultLeaseTime, this.defaultWaitTime, this.maxPollInterval);
 	}
@@ -93,27 +110,44 @@ public class LockProperties implements Validator {
 		return LockProperties.class.isAssignableFrom(type);
 	}
 
+	/**
+	 * Validates the properties by building their {@link LockSpec}, whose constructor holds the rules.
+	 */
 	@Override
 	public void validate(Object target, Errors errors) {
-		LockProperties properties = (LockProperties) target;
-		requireAtLeastOneMilli(errors, "watchdogTimeout", "watchdog-timeout", properties.getWatchdogTimeout());
-		requireAtLeastOneMilli(errors, "maxPollInterval", "max-poll-interval", properties.getMaxPollInterval());
-		if (properties.getDefaultLeaseTime() != null) {
-			requireAtLeastOneMilli(errors, "defaultLeaseTime", "default-lease-time", properties.getDefaultLeaseTime());
+		try {
+			((LockProperties) target).toSpec();
 		}
-		if (properties.getDefaultWaitTime().isNegative()) {
-			errors.rejectValue("defaultWaitTime", "negative",
-					PREFIX + "default-wait-time must be zero (a single attempt) or positive, such as 10s");
+		catch (InvalidSpecException ex) {
+			// The message names the property itself: the report shows the Java field name for YAML sources.
+			String field = ex.getComponent();
+			errors.rejectValue(field, "invalid", PREFIX + kebabCase(field) + " " + ex.getReason());
 		}
 	}
 
-	// The message names the property itself: the failure report shows the Java field name for YAML sources.
-	private static void requireAtLeastOneMilli(Errors errors, String field, String property, Duration value) {
-		if (value.isNegative() || value.toMillis() < 1) {
-			errors.rejectValue(field, "positive", PREFIX + property + " must be positive (at least 1ms), such as 30s");
-		}
+	private static String kebabCase(String field) {
+		return field.replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT);
 	}
 
-	private static final String PREFIX = "redis-kit.lock.";
+	/**
+	 * How web applications answer {@link io.rediskit.lock.LockNotAcquiredException}.
+	 */
+	public static class Web {
+
+		/**
+		 * Whether to answer LockNotAcquiredException with HTTP 409, or 503 when Redis could not be reached, and a
+		 * problem detail in web applications.
+		 */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+	}
 
 }

@@ -15,9 +15,11 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
@@ -25,6 +27,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * {@link RedisConnectionFactory} serving the limiters of {@code redis-kit.rate-limit.limiters} and telling every
  * {@link RateLimitListener} bean of each decision, and the advisor that applies {@link RateLimited @RateLimited}.
  * Off with {@code redis-kit.rate-limit.enabled=false}; each bean backs off when the application defines its own.
+ * The advisor checks every {@code @RateLimited} method of the application's beans at startup.
  * <p>
  * The registry reads the properties bean on every {@code get(name)}, so when a configuration refresh (such as
  * Spring Cloud's) rebinds it, the next call uses the new limit, keeping the usage already counted.
@@ -47,12 +50,17 @@ public final class RateLimitAutoConfiguration {
 	}
 
 	// Static and lazy about the registry: advisors are created while post-processors are being set up, before
-	// the Redis beans should be.
+	// the Redis beans should be, and before the properties beans are bound, so the one switch it needs is read
+	// from the environment.
 	@Bean
 	@ConditionalOnMissingBean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-	static RateLimitedAdvisor rateLimitedAdvisor(ObjectProvider<RateLimiterRegistry> registry) {
-		return new RateLimitedAdvisor(new RateLimitedInterceptor(registry));
+	static RateLimitedAdvisor rateLimitedAdvisor(ObjectProvider<RateLimiterRegistry> registry,
+			Environment environment) {
+		boolean checkNames = Binder.get(environment)
+			.bind("redis-kit.rate-limit.check-names", Boolean.class)
+			.orElse(true);
+		return new RateLimitedAdvisor(new RateLimitedInterceptor(registry, checkNames));
 	}
 
 }

@@ -1,16 +1,15 @@
 package io.rediskit.autoconfigure.ratelimit;
 
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
-import java.util.regex.Pattern;
 
 import io.rediskit.ratelimit.FailurePolicy;
 import io.rediskit.ratelimit.RateLimitAlgorithm;
 import io.rediskit.ratelimit.RateLimitSpec;
+import io.rediskit.support.InvalidSpecException;
+import io.rediskit.support.Names;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -35,20 +34,15 @@ import org.springframework.validation.Validator;
  *         failure-policy: fail-closed
  * }</pre>
  *
- * Validated when bound: an out-of-range or missing value fails startup with a message that names the property.
+ * Validated when bound, by the rules of {@link RateLimitSpec} and {@link Names}: an out-of-range or missing
+ * value fails startup with a message that names the property. So does a property under
+ * {@code redis-kit.rate-limit} that binds to nothing, such as one of a limiter whose name contains a dot
+ * ({@code limiters: api.v1: ...} reads as limiter {@code api} with an unknown {@code v1} setting).
  */
-@ConfigurationProperties("redis-kit.rate-limit")
+@ConfigurationProperties(prefix = "redis-kit.rate-limit", ignoreUnknownFields = false)
 public class RateLimitProperties implements Validator {
 
 	private static final String PREFIX = "redis-kit.rate-limit.";
-
-	// The registry's rule: the name becomes part of Redis keys, where ':' separates it from the key.
-	private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,63}");
-
-	private static final List<String> BURST_ALGORITHMS = Arrays.stream(RateLimitAlgorithm.values())
-		.filter(RateLimitAlgorithm::supportsBurst)
-		.map(Enum::name)
-		.toList();
 
 	/**
 	 * Whether to auto-configure the rate limiters and @RateLimited.
@@ -56,7 +50,13 @@ public class RateLimitProperties implements Validator {
 	private boolean enabled = true;
 
 	/**
-	 * Rate limiters by name: letters, digits, '_' and '-', at most 64 characters.
+	 * Whether startup fails when @RateLimited names a limiter that is neither configured nor created in code
+	 * while the application starts; turn off for limiters created in code later.
+	 */
+	private boolean checkNames = true;
+
+	/**
+	 * Rate limiters by name: letters, digits, '_' and '-', at most 64 characters, no '.'.
 	 */
 	private Map<String, Limiter> limiters = new LinkedHashMap<>();
 
@@ -71,6 +71,14 @@ public class RateLimitProperties implements Validator {
 
 	public void setEnabled(boolean enabled) {
 		this.enabled = enabled;
+	}
+
+	public boolean isCheckNames() {
+		return this.checkNames;
+	}
+
+	public void setCheckNames(boolean checkNames) {
+		this.checkNames = checkNames;
 	}
 
 	public Map<String, Limiter> getLimiters() {
@@ -96,7 +104,8 @@ public class RateLimitProperties implements Validator {
 
 	/**
 	 * Validates a limiter bound by Spring Boot, whose binder names the errors after the limiter's property,
-	 * such as {@code redis-kit.rate-limit.limiters.login}.
+	 * such as {@code redis-kit.rate-limit.limiters.login}: the name by {@link Names}, the presence of the
+	 * required values here, their ranges by {@link RateLimitSpec}'s constructor.
 	 */
 	@Override
 	public void validate(Object target, Errors errors) {
@@ -105,38 +114,31 @@ public class RateLimitProperties implements Validator {
 		String name = (bound != null && !bound.isEmpty()) ? bound.getLastElement(Form.ORIGINAL) : errors.getObjectName();
 		// Messages name the property themselves: the report names a field only when it can trace its source.
 		String property = ((bound != null) ? bound.toString() : PREFIX + "limiters." + name) + ".";
-		if (!NAME.matcher(name).matches()) {
+		if (!Names.isValid(name)) {
 			errors.reject("name", property.substring(0, property.length() - 1) + " has an invalid limiter name '"
-					+ name + "': names are 1 to 64 letters, digits, '_' or '-', starting with a letter or digit");
+					+ name + "': names are " + Names.RULE);
 			return;
 		}
-		Long limit = limiter.getLimit();
-		if (limit == null) {
+		if (limiter.getLimit() == null) {
 			errors.rejectValue("limit", "required", property + "limit is required, such as 100");
 		}
-		else if (limit < 1) {
-			errors.rejectValue("limit", "min", property + "limit must be at least 1, was " + limit);
-		}
-		Duration period = limiter.getPeriod();
-		if (period == null) {
+		if (limiter.getPeriod() == null) {
 			errors.rejectValue("period", "required", property + "period is required, such as 1m");
 		}
-		else if (period.compareTo(RateLimitSpec.MIN_PERIOD) < 0) {
-			errors.rejectValue("period", "min", property + "period must be at least 1ms, was " + period);
+		if (errors.hasErrors()) {
+			return;
 		}
-		Long burst = limiter.getBurst();
-		if (burst != null) {
-			if (!limiter.getAlgorithm().supportsBurst()) {
-				String names = String.join(", ", BURST_ALGORITHMS.subList(0, BURST_ALGORITHMS.size() - 1)) + " and "
-						+ BURST_ALGORITHMS.get(BURST_ALGORITHMS.size() - 1);
-				errors.rejectValue("burst", "algorithm", property + "burst applies to " + names
-						+ " only (allowed: " + String.join(", ", BURST_ALGORITHMS) + "), not to "
-						+ limiter.getAlgorithm() + "; remove it or change " + property + "algorithm");
-			}
-			else if (burst < 1) {
-				errors.rejectValue("burst", "min", property + "burst must be at least 1, was " + burst);
-			}
+		try {
+			limiter.toSpec();
 		}
+		catch (InvalidSpecException ex) {
+			String field = ex.getComponent();
+			errors.rejectValue(field, "invalid", property + kebabCase(field) + " " + ex.getReason());
+		}
+	}
+
+	private static String kebabCase(String field) {
+		return field.replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT);
 	}
 
 	/**
@@ -151,12 +153,12 @@ public class RateLimitProperties implements Validator {
 		private RateLimitAlgorithm algorithm = RateLimitAlgorithm.GCRA;
 
 		/**
-		 * Permits per period, at least 1; required.
+		 * Permits per period, at least 1 (and at most 2^53); required.
 		 */
 		private @Nullable Long limit;
 
 		/**
-		 * Period the limit applies to, at least 1ms; required.
+		 * Period the limit applies to, from 1ms to 50 years; required.
 		 */
 		private @Nullable Duration period;
 
@@ -169,9 +171,6 @@ public class RateLimitProperties implements Validator {
 		 * Answer when Redis cannot be reached in time: fail-open allows the call, fail-closed rejects it.
 		 */
 		private FailurePolicy failurePolicy = FailurePolicy.FAIL_OPEN;
-
-		// The registry asks for the spec on every get(name): built once per change, not per call.
-		private volatile @Nullable RateLimitSpec spec;
 
 		public RateLimitAlgorithm getAlgorithm() {
 			return this.algorithm;
@@ -214,32 +213,19 @@ public class RateLimitProperties implements Validator {
 		}
 
 		/**
-		 * The core spec these settings describe. Cheap enough for every call: built again only after a setting
-		 * changed, such as when a configuration refresh rebinds the properties.
+		 * The core spec these settings describe, built anew on each call: these properties are data, and the
+		 * registry keeps the limiter.
 		 * @return the spec
 		 * @throws IllegalStateException if {@code limit} or {@code period} is not set
-		 * @throws IllegalArgumentException if a value is out of range (startup validation prevents both)
+		 * @throws InvalidSpecException if a value is out of range (startup validation prevents both)
 		 */
 		public RateLimitSpec toSpec() {
-			RateLimitSpec current = this.spec;
-			if (current == null || !describes(current)) {
-				Long limit = this.limit;
-				Duration period = this.period;
-				if (limit == null || period == null) {
-					throw new IllegalStateException("A rate limiter needs both a limit and a period");
-				}
-				current = new RateLimitSpec(this.algorithm, limit, period, this.burst, this.failurePolicy);
-				this.spec = current;
-			}
-			return current;
-		}
-
-		// Compared rather than invalidated by the setters: a spec built while a setter ran is never kept stale.
-		private boolean describes(RateLimitSpec spec) {
 			Long limit = this.limit;
-			return spec.algorithm() == this.algorithm && limit != null && spec.limit() == limit
-					&& spec.period().equals(this.period) && Objects.equals(spec.burst(), this.burst)
-					&& spec.failurePolicy() == this.failurePolicy;
+			Duration period = this.period;
+			if (limit == null || period == null) {
+				throw new IllegalStateException("A rate limiter needs both a limit and a period");
+			}
+			return new RateLimitSpec(this.algorithm, limit, period, this.burst, this.failurePolicy);
 		}
 
 	}

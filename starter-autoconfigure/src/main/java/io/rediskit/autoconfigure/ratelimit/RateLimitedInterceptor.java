@@ -39,10 +39,11 @@ import org.springframework.util.function.SingletonSupplier;
  * one; its result is returned and what it throws is thrown. Without one, {@link RateLimitExceededException} is
  * thrown. When Redis cannot answer, the limiter's failure policy decides as if Redis had.
  * <p>
- * The annotation and the fallback of each method are resolved on its first call and cached; an unknown fallback
- * fails that first call with {@link IllegalStateException}, before any permit is taken, rather than the first
- * call over the limit. Fallbacks are called on the target itself, not through its proxy, so their own
- * annotations do not apply. The check runs when the method is called: for a method returning a reactive type
+ * {@link RateLimitedAdvisor} checks every annotated method of the application's beans at startup through
+ * {@link #check(Method, Class)}: the limiter name (unless {@code redis-kit.rate-limit.check-names=false}), the
+ * permits, the key expression and the fallback. At run time the annotation and the fallback of each method are
+ * resolved on its first call and cached. Fallbacks are called on the target itself, not through its proxy, so
+ * their own annotations do not apply. The check runs when the method is called: for a method returning a reactive type
  * that is when the publisher is created, on the calling thread (one blocking Redis call).
  */
 public class RateLimitedInterceptor implements MethodInterceptor {
@@ -55,11 +56,61 @@ public class RateLimitedInterceptor implements MethodInterceptor {
 	// Bounded by the advised methods and their target classes.
 	private final Map<MethodClassKey, Resolved> resolved = new ConcurrentHashMap<>();
 
+	private final ObjectProvider<RateLimiterRegistry> registryProvider;
+
+	private final boolean checkNames;
+
 	/**
 	 * @param registry where limiters come from, resolved on first use
+	 * @param checkNames whether {@link #check(Method, Class)} requires the limiter a method names to exist
 	 */
-	public RateLimitedInterceptor(ObjectProvider<RateLimiterRegistry> registry) {
+	public RateLimitedInterceptor(ObjectProvider<RateLimiterRegistry> registry, boolean checkNames) {
+		this.registryProvider = registry;
 		this.registry = SingletonSupplier.of(registry::getObject);
+		this.checkNames = checkNames;
+	}
+
+	/**
+	 * Checks an annotated method as {@link #invoke} would find it, so that what would fail every call fails
+	 * startup instead: a limiter that does not exist (yet: limiters created in code after startup cannot be
+	 * told from a typo, which is why this check can be turned off), permits outside 1 to the limiter's capacity,
+	 * a key expression that does not parse or names no parameter, a fallback that does not match.
+	 * @param method the annotated method, as declared on the target class
+	 * @param targetClass the class of the bean behind any proxy
+	 * @throws IllegalArgumentException or {@link IllegalStateException} naming the method and the attribute
+	 */
+	public void check(Method method, Class<?> targetClass) {
+		Resolved resolved = resolve(method, targetClass);
+		RateLimited annotation = resolved.annotation();
+		if (annotation == null) {
+			return;
+		}
+		String on = resolved.description() + " on " + MethodKeyEvaluator.describe(resolved.method());
+		if (annotation.permits() < 1) {
+			throw new IllegalArgumentException(on + ": permits must be at least 1, was " + annotation.permits());
+		}
+		if (!annotation.key().isEmpty()) {
+			this.keys.check(annotation.key(), resolved.method(), resolved.description());
+		}
+		RateLimiterRegistry registry = this.registryProvider.getIfAvailable();
+		if (!this.checkNames || registry == null) {
+			return;
+		}
+		RateLimiter limiter;
+		try {
+			limiter = registry.get(annotation.name());
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException(on + ": name \"" + annotation.name() + "\" is no limiter: configure "
+					+ "redis-kit.rate-limit.limiters." + annotation.name() + " or create it in code while the application"
+					+ " starts (with RateLimiterRegistry.create); for limiters created later, turn this check off with"
+					+ " redis-kit.rate-limit.check-names=false", ex);
+		}
+		long capacity = limiter.spec().capacity();
+		if (annotation.permits() > capacity) {
+			throw new IllegalArgumentException(on + ": permits " + annotation.permits()
+					+ " can never be granted: the limiter's capacity is " + capacity);
+		}
 	}
 
 	@Override

@@ -236,6 +236,8 @@ class LockAutoConfigurationTests {
 			redis-kit.lock.max-poll-interval=0s   | redis-kit.lock.max-poll-interval   | must be positive
 			redis-kit.lock.default-lease-time=0s  | redis-kit.lock.default-lease-time  | must be positive
 			redis-kit.lock.default-wait-time=-5s  | redis-kit.lock.default-wait-time   | must be zero
+			redis-kit.lock.default-wait-time=1000000d | redis-kit.lock.default-wait-time | must be at most 36500 days
+			redis-kit.lock.watchdog-timeout=1000000d  | redis-kit.lock.watchdog-timeout  | must be at most 36500 days
 			redis-kit.key-prefix={app}:           | redis-kit.key-prefix               | must not contain
 			redis-kit.lock.watchdog-timeout=soon  | redis-kit.lock.watchdog-timeout    | java.time.Duration
 			""")

@@ -114,13 +114,12 @@ class RateLimitAutoConfigurationTests {
 					.getLimiters()
 					.get("search");
 				RateLimitSpec first = configured.toSpec();
-				assertThat(configured.toSpec()).isSameAs(first);
 				// What a configuration refresh does: rebind the same properties bean.
 				configured.setLimit(7L);
 				configured.setPeriod(Duration.ofMinutes(1));
 				assertThat(registry.get("search")).isSameAs(limiter);
 				assertThat(limiter.spec()).isEqualTo(RateLimitSpec.of(RateLimitAlgorithm.GCRA, 7, Duration.ofMinutes(1)));
-				assertThat(configured.toSpec()).isNotSameAs(first);
+				assertThat(configured.toSpec()).isNotEqualTo(first);
 				// What a Spring Cloud refresh does: bind the changed environment onto the same bean.
 				RateLimitProperties properties = context.getBean(RateLimitProperties.class);
 				new Binder(new MapConfigurationPropertySource(Map.of("redis-kit.rate-limit.limiters.search.limit", "9",
@@ -226,11 +225,14 @@ class RateLimitAutoConfigurationTests {
 			redis-kit.rate-limit.limiters.login.limit=0        | redis-kit.rate-limit.limiters.login.limit must be at least 1, was 0
 			redis-kit.rate-limit.limiters.login.period=-1s     | redis-kit.rate-limit.limiters.login.period must be at least 1ms
 			redis-kit.rate-limit.limiters.login.period=0       | redis-kit.rate-limit.limiters.login.period must be at least 1ms
-			redis-kit.rate-limit.limiters.login.burst=5        | redis-kit.rate-limit.limiters.login.burst applies to TOKEN_BUCKET and GCRA only (allowed: TOKEN_BUCKET, GCRA), not to SLIDING_LOG
+			redis-kit.rate-limit.limiters.login.burst=5        | redis-kit.rate-limit.limiters.login.burst applies to TOKEN_BUCKET and GCRA only, not to SLIDING_LOG
 			redis-kit.rate-limit.limiters.login.algorithm=leaky | redis-kit.rate-limit.limiters.login.algorithm
 			redis-kit.rate-limit.limiters.login.period=         | redis-kit.rate-limit.limiters.login.period is required
 			redis-kit.rate-limit.limiters[bad name].limit=1     | redis-kit.rate-limit.limiters[bad name] has an invalid limiter name
 			redis-kit.rate-limit.limiters[-login].limit=1       | redis-kit.rate-limit.limiters[-login] has an invalid limiter name
+			redis-kit.rate-limit.limiters.login.period=100000d  | redis-kit.rate-limit.limiters.login.period must be at most 18250 days
+			redis-kit.rate-limit.limiters.login.limit=9007199254740993 | redis-kit.rate-limit.limiters.login.limit must be at most 9007199254740992
+			redis-kit.rate-limit.limiters.login.period=9223372036854775807s | redis-kit.rate-limit.limiters.login.period must be at most
 			""")
 	void invalidPropertiesFailNamingTheProperty(String property, String message) {
 		this.runner
@@ -297,6 +299,32 @@ class RateLimitAutoConfigurationTests {
 			.contains("Property: redis-kit.rate-limit.limiters.login.limit")
 			.contains("redis-kit.rate-limit.limiters.login.limit must be at least 1, was 0")
 			.contains("invalid-rate-limit.yml");
+	}
+
+	@Test
+	void aLimiterNameWithADotFailsStartupNamingThePropertyAndItsOrigin(CapturedOutput output) {
+		// Plain YAML reads "api.v1:" as limiter "api" with a setting "v1": it used to be dropped without a word.
+		assertThatException().isThrownBy(() -> new SpringApplicationBuilder(MinimalApplication.class)
+			.web(WebApplicationType.NONE)
+			.properties("spring.data.redis.port=" + redis.server().port(), "spring.main.banner-mode=off",
+					"spring.config.name=dotted-limiter")
+			.run()
+			.close());
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("Property: redis-kit.rate-limit.limiters.api.v1.limit")
+			.contains("dotted-limiter.yml");
+	}
+
+	@Test
+	void anyPropertyThatBindsToNothingFailsStartup() {
+		this.runner
+			.withPropertyValues("redis-kit.rate-limit.limiters.login.limit=5",
+					"redis-kit.rate-limit.limiters.login.period=1h", "redis-kit.rate-limit.limiters.login.perod=2h")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(messages(context.getStartupFailure()))
+					.contains("redis-kit.rate-limit.limiters.login.perod");
+			});
 	}
 
 	private static String messages(Throwable failure) {

@@ -33,7 +33,6 @@ import org.springframework.transaction.support.DefaultTransactionStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
-import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * {@code @RateLimited} on real beans against a real redis-server. Limits of a few calls per hour make every
@@ -180,30 +179,6 @@ class RateLimitedAnnotationTests {
 				.withMessage("no more for ada")
 				.withCauseInstanceOf(RateLimitExceededException.class);
 		});
-	}
-
-	@Test
-	void aMissingFallbackFailsTheFirstCallClearlyWithoutTakingAPermit() {
-		this.runner.run((context) -> {
-			Greeter greeter = context.getBean(Greeter.class);
-			assertThatIllegalStateException().isThrownBy(() -> greeter.withMissingFallback("ada"))
-				.withMessageContaining("@RateLimited(name = \"single\") on Greeter.withMissingFallback(String)")
-				.withMessageContaining("fallbackMethod \"noSuchMethod\"")
-				.withMessageContaining(Greeter.class.getName() + " has no matching method")
-				.withMessageContaining("expected String noSuchMethod(String) or "
-						+ "String noSuchMethod(String, RateLimitExceededException)");
-			assertThat(keys()).isEmpty();
-			assertThatIllegalStateException().isThrownBy(() -> greeter.withWrongFallback("ada"))
-				.withMessageContaining("fallbackMethod \"wrongFallback\"")
-				.withMessageContaining("found Integer Greeter.wrongFallback(String), which does not match");
-		});
-	}
-
-	@Test
-	void anUnknownLimiterIsReportedWithThePropertyToSet() {
-		this.runner.run((context) -> assertThatIllegalArgumentException()
-			.isThrownBy(() -> context.getBean(Greeter.class).unconfigured("ada"))
-			.withMessageContaining("redis-kit.rate-limit.limiters.nowhere"));
 	}
 
 	@Test
@@ -372,25 +347,6 @@ class RateLimitedAnnotationTests {
 
 		String fail(String name, RuntimeException ex) {
 			throw new IllegalArgumentException("no more for " + name, ex);
-		}
-
-		@RateLimited(name = "single", fallbackMethod = "noSuchMethod")
-		public String withMissingFallback(String name) {
-			return name;
-		}
-
-		@RateLimited(name = "single", fallbackMethod = "wrongFallback")
-		public String withWrongFallback(String name) {
-			return name;
-		}
-
-		Integer wrongFallback(String name) {
-			return 0;
-		}
-
-		@RateLimited(name = "nowhere")
-		public String unconfigured(String name) {
-			return name;
 		}
 
 	}

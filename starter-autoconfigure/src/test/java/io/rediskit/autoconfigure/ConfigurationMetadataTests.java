@@ -1,0 +1,72 @@
+package io.rediskit.autoconfigure;
+
+import java.io.InputStream;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.core.io.ClassPathResource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The configuration metadata the build generates (the processor's output merged with
+ * {@code additional-spring-configuration-metadata.json}), as an IDE reads it from the jar.
+ */
+class ConfigurationMetadataTests {
+
+	@Test
+	void limiterNamesAndSettingsComplete() throws Exception {
+		Map<?, ?> metadata = read();
+		assertThat(property(metadata, "redis-kit.rate-limit.limiters").get("type"))
+			.isEqualTo("java.util.Map<java.lang.String,io.rediskit.autoconfigure.ratelimit.RateLimitProperties$Limiter>");
+		Map<?, ?> keys = hint(metadata, "redis-kit.rate-limit.limiters.keys");
+		assertThat((String) ((Map<?, ?>) ((List<?>) keys.get("values")).get(0)).get("description"))
+			.contains("algorithm, limit, period, burst and failure-policy");
+		Map<?, ?> values = hint(metadata, "redis-kit.rate-limit.limiters.values");
+		Map<?, ?> provider = (Map<?, ?>) ((List<?>) values.get("providers")).get(0);
+		assertThat(provider.get("name")).isEqualTo("handle-as");
+		assertThat(((Map<?, ?>) provider.get("parameters")).get("target"))
+			.isEqualTo("io.rediskit.autoconfigure.ratelimit.RateLimitProperties$Limiter");
+	}
+
+	@Test
+	void bothWebSwitchesAreRealPropertiesWithDescriptionsAndDefaults() throws Exception {
+		Map<?, ?> metadata = read();
+		for (String name : List.of("redis-kit.lock.web.enabled", "redis-kit.rate-limit.web.enabled")) {
+			Map<?, ?> property = property(metadata, name);
+			assertThat(property.get("type")).isEqualTo("java.lang.Boolean");
+			assertThat(property.get("defaultValue")).isEqualTo(true);
+			assertThat((String) property.get("description")).startsWith("Whether to answer");
+			assertThat((String) property.get("sourceType")).endsWith("$Web");
+		}
+		assertThat(property(metadata, "redis-kit.rate-limit.check-names").get("defaultValue")).isEqualTo(true);
+	}
+
+	private static Map<?, ?> read() throws Exception {
+		try (InputStream in = new ClassPathResource("META-INF/spring-configuration-metadata.json").getInputStream()) {
+			return JsonMapper.builder().build().readValue(in, Map.class);
+		}
+	}
+
+	private static Map<?, ?> property(Map<?, ?> metadata, String name) {
+		return find(metadata, "properties", name);
+	}
+
+	private static Map<?, ?> hint(Map<?, ?> metadata, String name) {
+		return find(metadata, "hints", name);
+	}
+
+	private static Map<?, ?> find(Map<?, ?> metadata, String section, String name) {
+		List<?> entries = (List<?>) metadata.get(section);
+		assertThat(entries).as(section).isNotNull();
+		return entries.stream()
+			.map(Map.class::cast)
+			.filter((entry) -> name.equals(entry.get("name")))
+			.findFirst()
+			.orElseThrow(() -> new AssertionError("No " + section + " entry " + name));
+	}
+
+}

@@ -1,0 +1,377 @@
+package io.rediskit.autoconfigure.support;
+
+import java.io.IOException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+
+import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.autoconfigure.lock.LockAutoConfiguration;
+import io.rediskit.autoconfigure.ratelimit.RateLimitAutoConfiguration;
+import io.rediskit.lock.DistributedLock;
+import io.rediskit.ratelimit.RateLimitExceededException;
+import io.rediskit.ratelimit.RateLimitSpec;
+import io.rediskit.ratelimit.RateLimited;
+import io.rediskit.ratelimit.RateLimitAlgorithm;
+import io.rediskit.ratelimit.RateLimiterRegistry;
+import io.rediskit.testsupport.RedisServerExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/**
+ * {@code @RateLimited} and {@code @DistributedLock} are checked when the context starts: what would fail every
+ * call fails startup, naming the bean, class, method and attribute.
+ */
+class AnnotationStartupCheckTests {
+
+	@RegisterExtension
+	static final RedisServerExtension redis = RedisServerExtension.standalone();
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DataRedisAutoConfiguration.class,
+				RedisKitAutoConfiguration.class, LockAutoConfiguration.class, RateLimitAutoConfiguration.class))
+		.withPropertyValues("spring.data.redis.port=" + redis.server().port(),
+				"redis-kit.rate-limit.limiters.single.limit=1", "redis-kit.rate-limit.limiters.single.period=1h");
+
+	@Test
+	void validAnnotationsStart() {
+		this.runner.withBean(Valid.class).withBean(Polite.class).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(AopUtils.isAopProxy(context.getBean(Valid.class))).isTrue();
+		});
+	}
+
+	@Test
+	void anUnknownLimiterFailsStartupNamingTheClassMethodAndPropertyToSet() {
+		this.runner.withBean(UnknownLimiter.class)
+			.run((context) -> assertFailure(context, UnknownLimiter.class,
+					"@RateLimited(name = \"nowhere\") on UnknownLimiter.call(String): name \"nowhere\" is no limiter",
+					"configure redis-kit.rate-limit.limiters.nowhere", "redis-kit.rate-limit.check-names=false"));
+	}
+
+	@Test
+	void aLimiterCreatedInCodeWhileStartingIsKnown() {
+		this.runner.withBean(UnknownLimiter.class)
+			.withUserConfiguration(CreatesNowhere.class)
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
+	void theNameCheckCanBeTurnedOffForLimitersCreatedLater() {
+		this.runner.withBean(UnknownLimiter.class)
+			.withPropertyValues("redis-kit.rate-limit.check-names=false")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThatIllegalArgumentException().isThrownBy(() -> context.getBean(UnknownLimiter.class).call("x"))
+					.withMessageContaining("redis-kit.rate-limit.limiters.nowhere");
+			});
+	}
+
+	@Test
+	void keyExpressionsThatDoNotParseOrNameNoParameterFailStartup() {
+		this.runner.withBean(BadKeys.class)
+			.run((context) -> assertFailure(context, BadKeys.class,
+					"key '#name +' of @RateLimited(name = \"single\") on BadKeys.unparsable(String) does not parse",
+					"key '#nosuch' of @RateLimited(name = \"single\") on BadKeys.noSuchParameter(String) names #nosuch,"
+							+ " which is not a parameter; parameters: #name; #p0 (or #a0) always work"));
+		this.runner.withBean(BadLockKeys.class)
+			.run((context) -> assertFailure(context, BadLockKeys.class,
+					"key '#p1' of @DistributedLock(name = \"orders\") on BadLockKeys.beyondTheParameters(String)",
+					"key 'T(java.lang.System).getProperty('user.home')' of @DistributedLock(name = \"evil\") on"
+							+ " BadLockKeys.typeReference(String) uses a type reference"));
+	}
+
+	@Test
+	void badDurationsFailStartup() {
+		this.runner.withBean(BadDurations.class)
+			.withPropertyValues("sample.wait=2s")
+			.run((context) -> assertFailure(context, BadDurations.class,
+					"waitTime 'soon' of @DistributedLock(name = \"orders\") on BadDurations.badWait(String) is not a"
+							+ " duration",
+					"leaseTime of @DistributedLock(name = \"orders\") on BadDurations.zeroLease(String) must be"
+							+ " positive",
+					"waitTime '-1s' of @DistributedLock(name = \"orders\") on BadDurations.negativeWait(String) must not"
+							+ " be negative",
+					"leaseTime '1000000d' of @DistributedLock(name = \"orders\") on BadDurations.endlessLease(String)"
+							+ " must be at most 36500 days",
+					"waitTime '${no.such.property}' of @DistributedLock(name = \"orders\") on"
+							+ " BadDurations.unresolved(String)"));
+	}
+
+	@Test
+	void missingOrMismatchedFallbacksAndImpossiblePermitsFailStartup() {
+		this.runner.withBean(BadFallbacks.class)
+			.run((context) -> assertFailure(context, BadFallbacks.class,
+					"@RateLimited(name = \"single\") on BadFallbacks.withMissingFallback(String) names fallbackMethod"
+							+ " \"noSuchMethod\", but " + BadFallbacks.class.getName() + " has no matching method:"
+							+ " expected String noSuchMethod(String) or"
+							+ " String noSuchMethod(String, RateLimitExceededException)",
+					"fallbackMethod \"wrongFallback\"",
+					"found Integer BadFallbacks.wrongFallback(String), which does not match",
+					"BadFallbacks.twoPermits(String): permits 2 can never be granted: the limiter's capacity is 1",
+					"BadFallbacks.noPermits(String): permits must be at least 1, was 0"));
+	}
+
+	@Test
+	void annotationsOnInterfacesAreCheckedBehindJdkProxies() {
+		this.runner.withBean(BadInterface.class, BadImplementation::new)
+			.withPropertyValues("spring.aop.proxy-target-class=false")
+			.run((context) -> assertFailure(context, BadImplementation.class,
+					"key '#nosuch' of @DistributedLock(name = \"greet\") on BadImplementation.greet(String)"));
+	}
+
+	@Test
+	void withoutParameterNamesTheFailureSaysHowToCompileAndThatPositionsWork(@TempDir Path sources)
+			throws Exception {
+		Class<?> type = compileWithoutParameterNames(sources);
+		Object bean = type.getDeclaredConstructor().newInstance();
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class,
+					RateLimitAutoConfiguration.class))
+			.withPropertyValues("spring.data.redis.port=" + redis.server().port(),
+					"redis-kit.rate-limit.limiters.single.limit=1", "redis-kit.rate-limit.limiters.single.period=1h")
+			.withBean("unnamed", Object.class, () -> bean)
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				String message = context.getStartupFailure().getMessage();
+				assertThat(message).contains("bean 'unnamed' (" + type.getName() + ")")
+					.contains("key '#username' of @RateLimited(name = \"single\") on Unnamed.byName(String) names"
+							+ " #username, but the parameter names of Unnamed.byName(String) are not available:"
+							+ " compile with -parameters")
+					.contains("or refer to parameters by position: #p0 (or #a0) always work")
+					.doesNotContain("byPosition");
+			});
+	}
+
+	@Test
+	void aKeyExpressionThatThrowsAtRunTimeIsAnIllegalArgumentNamingTheMethod() {
+		this.runner.withBean(Valid.class).run((context) -> {
+			Valid valid = context.getBean(Valid.class);
+			assertThatIllegalArgumentException().isThrownBy(() -> valid.shortKey("ada"))
+				.withMessageContaining("key '#name.substring(100)' of @RateLimited(name = \"single\") on"
+						+ " Valid.shortKey(String) threw java.lang.StringIndexOutOfBoundsException")
+				.withCauseInstanceOf(StringIndexOutOfBoundsException.class);
+		});
+	}
+
+	private static void assertFailure(AssertableApplicationContext context, Class<?> beanClass, String... parts) {
+		assertThat(context).hasFailed();
+		String message = context.getStartupFailure().getMessage();
+		assertThat(message).contains("(" + beanClass.getName() + "): ");
+		for (String part : parts) {
+			assertThat(message).contains(part);
+		}
+	}
+
+	// javac as a build without the Spring Boot parent runs it: no -parameters.
+	private static Class<?> compileWithoutParameterNames(Path sources) throws IOException, ClassNotFoundException {
+		Path source = sources.resolve("Unnamed.java");
+		Files.writeString(source, """
+				public class Unnamed {
+
+					@io.rediskit.ratelimit.RateLimited(name = "single", key = "#username")
+					public String byName(String username) {
+						return username;
+					}
+
+					@io.rediskit.ratelimit.RateLimited(name = "single", key = "#p0 + #a0")
+					public String byPosition(String username) {
+						return username;
+					}
+
+				}
+				""");
+		JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+		int status = javac.run(null, null, null, "-classpath", System.getProperty("java.class.path"), "-d",
+				sources.toString(), source.toString());
+		assertThat(status).isZero();
+		URLClassLoader loader = new URLClassLoader(new URL[] { sources.toUri().toURL() },
+				AnnotationStartupCheckTests.class.getClassLoader());
+		return loader.loadClass("Unnamed");
+	}
+
+	static class Valid {
+
+		@RateLimited(name = "single", key = "#name + ':' + #p0.length() + #a0", permits = 1)
+		@DistributedLock(name = "orders", key = "#name", waitTime = "${sample.missing:1s}", leaseTime = "PT10S")
+		public String call(String name) {
+			return name;
+		}
+
+		@RateLimited(name = "single", key = "#name.substring(100)")
+		public String shortKey(String name) {
+			return name;
+		}
+
+		@RateLimited(name = "single", fallbackMethod = "fallback")
+		public String withFallback(String name) {
+			return name;
+		}
+
+		String fallback(String name, RateLimitExceededException ex) {
+			return "later";
+		}
+
+	}
+
+	interface Greeter {
+
+		@DistributedLock(name = "greet", key = "#name")
+		String greet(String name);
+
+	}
+
+	static class Polite implements Greeter {
+
+		@Override
+		public String greet(String name) {
+			return "hello " + name;
+		}
+
+	}
+
+	static class UnknownLimiter {
+
+		@RateLimited(name = "nowhere")
+		public String call(String name) {
+			return name;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class CreatesNowhere {
+
+		@Bean
+		Object nowhereLimiter(RateLimiterRegistry registry) {
+			return registry.create("nowhere",
+					RateLimitSpec.of(RateLimitAlgorithm.GCRA, 1, java.time.Duration.ofMinutes(1)));
+		}
+
+	}
+
+	static class BadKeys {
+
+		@RateLimited(name = "single", key = "#name +")
+		public String unparsable(String name) {
+			return name;
+		}
+
+		@RateLimited(name = "single", key = "#nosuch")
+		public String noSuchParameter(String name) {
+			return name;
+		}
+
+	}
+
+	static class BadLockKeys {
+
+		@DistributedLock(name = "orders", key = "#p1")
+		public String beyondTheParameters(String name) {
+			return name;
+		}
+
+		@DistributedLock(name = "evil", key = "T(java.lang.System).getProperty('user.home')")
+		public String typeReference(String name) {
+			return name;
+		}
+
+	}
+
+	static class BadDurations {
+
+		@DistributedLock(name = "orders", key = "#name", waitTime = "soon")
+		public String badWait(String name) {
+			return name;
+		}
+
+		@DistributedLock(name = "orders", leaseTime = "0s")
+		public String zeroLease(String name) {
+			return name;
+		}
+
+		@DistributedLock(name = "orders", waitTime = "-1s")
+		public String negativeWait(String name) {
+			return name;
+		}
+
+		@DistributedLock(name = "orders", leaseTime = "1000000d")
+		public String endlessLease(String name) {
+			return name;
+		}
+
+		@DistributedLock(name = "orders", waitTime = "${no.such.property}")
+		public String unresolved(String name) {
+			return name;
+		}
+
+		@DistributedLock(name = "orders", waitTime = "${sample.wait}")
+		public String resolved(String name) {
+			return name;
+		}
+
+	}
+
+	static class BadFallbacks {
+
+		@RateLimited(name = "single", fallbackMethod = "noSuchMethod")
+		public String withMissingFallback(String name) {
+			return name;
+		}
+
+		@RateLimited(name = "single", fallbackMethod = "wrongFallback")
+		public String withWrongFallback(String name) {
+			return name;
+		}
+
+		Integer wrongFallback(String name) {
+			return 0;
+		}
+
+		@RateLimited(name = "single", permits = 2)
+		public String twoPermits(String name) {
+			return name;
+		}
+
+		@RateLimited(name = "single", permits = 0)
+		public String noPermits(String name) {
+			return name;
+		}
+
+	}
+
+	interface BadInterface {
+
+		@DistributedLock(name = "greet", key = "#nosuch")
+		String greet(String name);
+
+	}
+
+	static class BadImplementation implements BadInterface {
+
+		@Override
+		public String greet(String name) {
+			return name;
+		}
+
+	}
+
+}
