@@ -20,17 +20,15 @@ import io.rediskit.support.LuaScript;
  * connection all threads share. What redis-kit adds on top (holds, the watchdog's bookkeeping, the local
  * queue, listeners, its executor) is what its figure loses against this one.
  * <p>
- * <b>Written against the lock as it is on this branch</b> ({@code LockRegistry.acquire} and
- * {@code LockRegistry.release}, which the benchmark cannot call): change this class with the lock's scripts.
- * It assumes two scripts, {@code META-INF/redis-kit/scripts/lock/acquire.lua} and {@code release.lua}, both with
- * {@code KEYS = [<prefix>lock:{<name>}, <prefix>lock:{<name>}:fence]}, and these arguments, all strings:
+ * <b>Written against the lock's scripts</b> ({@code LockScripts.acquire} and {@code LockScripts.releaseLast},
+ * package-private in the starter, which the benchmark cannot call): change this class with them.
  * <ul>
- * <li>acquire: owner, lease in ms (the watchdog timeout, 30000 by default), request id, fence key ttl in ms
- * (one day), {@code "0"} (not a re-entry). Answers {@code {1, token, 1}} when it took the lock.</li>
- * <li>release: owner, lease in ms, request id, channel {@code <key>:released}, {@code "0"} (not an undo),
- * {@code ""} (no owner to hand over to), {@code "0"} (its lease), a further request id (for the hand-off),
- * fence key ttl in ms, {@code "1"} (the owner's last hold). Answers {@code {0, 0}} when the lock is free,
- * after a {@code DEL} and a {@code PUBLISH} to the channel.</li>
+ * <li>{@code acquire.lua}: {@code KEYS = [<prefix>lock:{<name>}, <prefix>lock:{<name>}:fence]}; owner, lease in
+ * ms (the watchdog timeout, 30000 by default), request id, fence key ttl in ms (one day), {@code "0"} (not a
+ * re-entry). Answers {@code {1, token, 1}} when it took the lock.</li>
+ * <li>{@code release_last.lua}, the release of an owner's only hold when no local thread waits:
+ * {@code KEYS = [<prefix>lock:{<name>}]}; owner, channel {@code <key>:released}. Answers {@code 0} when the lock
+ * is free, after a {@code DEL} and a {@code PUBLISH} to the channel.</li>
  * </ul>
  * Owners are an id per floor plus {@code :t<thread id>}, request ids a counter in base 36, as redis-kit makes
  * them. Lock names are the caller's, so the floor's keys stay apart from redis-kit's.
@@ -41,9 +39,9 @@ final class LockScriptFloor {
 
 	private static final LuaScript ACQUIRE = LuaScript.fromClasspath(SCRIPTS + "acquire.lua");
 
-	private static final LuaScript RELEASE = LuaScript.fromClasspath(SCRIPTS + "release.lua");
+	private static final LuaScript RELEASE = LuaScript.fromClasspath(SCRIPTS + "release_last.lua");
 
-	// LockRegistry.FENCE_TTL, package-private in the starter.
+	// LockScripts.FENCE_TTL, package-private in the starter.
 	private static final byte[] FENCE_TTL_MILLIS = ascii(Duration.ofDays(1).toMillis());
 
 	// lock() without a lease time takes a watchdog lease of the watchdog timeout.
@@ -51,9 +49,6 @@ final class LockScriptFloor {
 
 	private static final byte[] ZERO = ascii(0);
 
-	private static final byte[] ONE = ascii(1);
-
-	private static final byte[] NOBODY = new byte[0];
 
 	private final String instanceId = UUID.randomUUID().toString();
 
@@ -83,9 +78,9 @@ final class LockScriptFloor {
 	 * @return the pair
 	 */
 	LockCycle lock(String name) {
-		String key = this.keyNaming.key("lock", name);
-		byte[][] keys = { bytes(key), bytes(key + ":fence") };
-		byte[] channel = bytes(key + ":released");
+		byte[][] keys = { bytes(this.keyNaming.key("lock", name)), bytes(this.keyNaming.key("lock", name, "fence")) };
+		byte[][] lockKey = { keys[0] };
+		byte[] channel = bytes(this.keyNaming.key("lock", name, "released"));
 		return new LockCycle() {
 
 			@Override
@@ -99,10 +94,9 @@ final class LockScriptFloor {
 
 			@Override
 			public void unlock() {
-				List<Object> reply = LockScriptFloor.this.commands.evalsha(RELEASE.sha1(), ScriptOutputType.MULTI, keys,
-						owner(), LEASE_MILLIS, requestId(), channel, ZERO, NOBODY, ZERO, requestId(), FENCE_TTL_MILLIS,
-						ONE);
-				if ((Long) reply.get(0) != 0L) {
+				Long reply = LockScriptFloor.this.commands.evalsha(RELEASE.sha1(), ScriptOutputType.INTEGER, lockKey,
+						owner(), channel);
+				if (reply != 0L) {
 					throw new IllegalStateException("Lock '" + name + "' was not freed: " + reply);
 				}
 			}
