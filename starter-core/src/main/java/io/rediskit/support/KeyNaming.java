@@ -88,6 +88,10 @@ public final class KeyNaming {
 	 * @return the encoded, length-bounded form
 	 */
 	public static String encode(String name) {
+		if (name.length() <= MAX_ENCODED_NAME_LENGTH && !needsEncoding(name)) {
+			// The common case, on every call of every primitive: nothing to escape, nothing to shorten.
+			return name;
+		}
 		StringBuilder encoded = new StringBuilder(name.length() + 8);
 		for (int i = 0; i < name.length(); i++) {
 			char c = name.charAt(i);
@@ -104,6 +108,19 @@ public final class KeyNaming {
 		}
 		// '~' never appears in an encoded name, so a hashed name cannot equal any other name's encoding.
 		return encoded.substring(0, KEPT_PREFIX_LENGTH) + "~" + sha256(name);
+	}
+
+	private static boolean needsEncoding(String name) {
+		for (int i = 0; i < name.length(); i++) {
+			switch (name.charAt(i)) {
+				case '%', '{', '}', '~' -> {
+					return true;
+				}
+				default -> {
+				}
+			}
+		}
+		return false;
 	}
 
 	private static String sha256(String value) {

@@ -78,33 +78,19 @@ final class LettuceScriptExecutor implements ScriptExecutor {
 		byte[][] keys = Arrays.copyOfRange(keysAndArgs, 0, numKeys);
 		byte[][] args = Arrays.copyOfRange(keysAndArgs, numKeys, keysAndArgs.length);
 		ScriptOutputType outputType = outputType(returnType);
-		CompletableFuture<@Nullable T> result = new CompletableFuture<>();
 		RedisFuture<T> first = connection.commands.evalsha(script.sha1(), outputType, keys, args);
-		first.whenComplete((reply, failure) -> {
-			if (failure == null) {
-				result.complete(reply);
-			}
-			else if (unwrap(failure) instanceof RedisNoScriptException) {
-				RedisFuture<T> again = connection.commands.eval(script.body(), outputType, keys, args);
-				again.whenComplete((retried, retryFailure) -> complete(result, retried, retryFailure));
-				bound(again, connection);
-			}
-			else {
-				complete(result, null, failure);
-			}
-		});
 		bound(first, connection);
-		return result;
-	}
-
-	private static <T> void complete(CompletableFuture<@Nullable T> result, @Nullable T reply,
-			@Nullable Throwable failure) {
-		if (failure == null) {
-			result.complete(reply);
-		}
-		else {
-			result.completeExceptionally(translate(unwrap(failure)));
-		}
+		// One stage on the success path: the reply as the driver completes it.
+		return first.exceptionallyCompose((failure) -> {
+			Throwable cause = unwrap(failure);
+			if (!(cause instanceof RedisNoScriptException)) {
+				return CompletableFuture.failedFuture(translate(cause));
+			}
+			// NOSCRIPT means the server ran nothing: sending the body once applies the call exactly once.
+			RedisFuture<T> again = connection.commands.eval(script.body(), outputType, keys, args);
+			bound(again, connection);
+			return again.exceptionallyCompose((retryFailure) -> CompletableFuture.failedFuture(translate(unwrap(retryFailure))));
+		});
 	}
 
 	/**

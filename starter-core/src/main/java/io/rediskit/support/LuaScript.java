@@ -17,12 +17,12 @@ public final class LuaScript {
 
 	private final byte[] source;
 
-	private final byte[] sha1;
+	private final String sha1;
 
 	private LuaScript(String resource, byte[] source) {
 		this.resource = resource;
 		this.source = source;
-		this.sha1 = sha1Hex(source).getBytes(StandardCharsets.US_ASCII);
+		this.sha1 = sha1Hex(source);
 	}
 
 	/**
@@ -45,7 +45,7 @@ public final class LuaScript {
 
 	/** @return the SHA-1 the server knows the script by */
 	public String sha1() {
-		return new String(this.sha1, StandardCharsets.US_ASCII);
+		return this.sha1;
 	}
 
 	/** @return the script text */
