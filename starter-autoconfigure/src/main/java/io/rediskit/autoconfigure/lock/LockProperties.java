@@ -1,9 +1,9 @@
 package io.rediskit.autoconfigure.lock;
 
 import java.time.Duration;
-import java.util.Locale;
 
 import io.rediskit.lock.LockSpec;
+import io.rediskit.autoconfigure.support.SpecErrors;
 import io.rediskit.support.InvalidSpecException;
 import org.jspecify.annotations.Nullable;
 
@@ -119,14 +119,8 @@ public class LockProperties implements Validator {
 			((LockProperties) target).toSpec();
 		}
 		catch (InvalidSpecException ex) {
-			// The message names the property itself: the report shows the Java field name for YAML sources.
-			String field = ex.getComponent();
-			errors.rejectValue(field, "invalid", PREFIX + kebabCase(field) + " " + ex.getReason());
+			SpecErrors.reject(errors, PREFIX, ex);
 		}
-	}
-
-	private static String kebabCase(String field) {
-		return field.replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT);
 	}
 
 	/**

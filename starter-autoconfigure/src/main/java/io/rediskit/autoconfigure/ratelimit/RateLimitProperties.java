@@ -2,12 +2,12 @@ package io.rediskit.autoconfigure.ratelimit;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 
 import io.rediskit.ratelimit.FailurePolicy;
 import io.rediskit.ratelimit.RateLimitAlgorithm;
 import io.rediskit.ratelimit.RateLimitSpec;
+import io.rediskit.autoconfigure.support.SpecErrors;
 import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.Names;
 import org.jspecify.annotations.Nullable;
@@ -132,13 +132,8 @@ public class RateLimitProperties implements Validator {
 			limiter.toSpec();
 		}
 		catch (InvalidSpecException ex) {
-			String field = ex.getComponent();
-			errors.rejectValue(field, "invalid", property + kebabCase(field) + " " + ex.getReason());
+			SpecErrors.reject(errors, property, ex);
 		}
-	}
-
-	private static String kebabCase(String field) {
-		return field.replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT);
 	}
 
 	/**
