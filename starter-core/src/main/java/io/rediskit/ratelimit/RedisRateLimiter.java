@@ -63,7 +63,7 @@ final class RedisRateLimiter implements RateLimiter {
 		this.keyNaming = keyNaming;
 		this.listeners = listeners;
 		this.outages = new ThrottledLog(logger, Duration.ofSeconds(10),
-				"Rate limiter '" + name + "' cannot reach Redis; its failure policy decides");
+				"Rate limiter '" + name + "' cannot reach Redis");
 	}
 
 	@Override
@@ -153,7 +153,7 @@ final class RedisRateLimiter implements RateLimiter {
 		}
 		RuntimeException outage = (RuntimeException) failure;
 		this.listeners.notify((listener) -> listener.onFailure(this.name, outage));
-		this.outages.warn(failure);
+		this.outages.warn(failure, "applying " + current.failurePolicy());
 		return new Evaluation(RateLimitDecision.ofFailure(current.failurePolicy(), current.capacity()), -1, current);
 	}
 

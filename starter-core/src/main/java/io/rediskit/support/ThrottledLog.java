@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.commons.logging.Log;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A warning logged at most once per interval, with how many were left out since the last one: an outage under
@@ -40,6 +41,15 @@ public final class ThrottledLog {
 	 * @param failure what went wrong
 	 */
 	public void warn(Throwable failure) {
+		warn(failure, null);
+	}
+
+	/**
+	 * Logs the warning, with what is done about the failure, unless one was logged within the interval.
+	 * @param failure what went wrong
+	 * @param consequence what is done about it, such as {@code applying FAIL_CLOSED}; appended to the message
+	 */
+	public void warn(Throwable failure, @Nullable String consequence) {
 		long now = System.nanoTime();
 		long last = this.lastLogged;
 		if (now - last < this.intervalNanos) {
@@ -54,7 +64,7 @@ public final class ThrottledLog {
 			this.lastLogged = now;
 		}
 		long left = this.suppressed.getAndSet(0);
-		String text = this.message + ": " + failure.getMessage()
+		String text = this.message + ((consequence != null) ? "; " + consequence : "") + ": " + failure.getMessage()
 				+ ((left > 0) ? " (" + left + " more since the last warning)" : "") + "; next warning in "
 				+ Duration.ofNanos(this.intervalNanos).toSeconds() + "s at the earliest";
 		if (this.logger.isDebugEnabled()) {

@@ -15,7 +15,7 @@ import org.springframework.validation.Validator;
  * Distributed lock settings, under {@code redis-kit.lock}. Validated when bound, by the rules of
  * {@link LockSpec}: an out-of-range value fails startup with a message that names the property.
  */
-@ConfigurationProperties("redis-kit.lock")
+@ConfigurationProperties(prefix = "redis-kit.lock", ignoreUnknownFields = false)
 public class LockProperties implements Validator {
 
 	private static final String PREFIX = "redis-kit.lock.";

@@ -62,9 +62,12 @@ public class RateLimitExceptionHandler {
 	public ResponseEntity<ProblemDetail> rateLimitExceeded(RateLimitExceededException ex) {
 		RateLimitDecision decision = ex.getDecision();
 		long retryAfter = Math.max(1, ceilSeconds(decision.retryAfter()));
-		ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.TOO_MANY_REQUESTS,
-				"Rate limit '" + ex.getLimiterName() + "' exceeded; retry after " + retryAfter
-						+ ((retryAfter == 1) ? " second." : " seconds."));
+		String seconds = retryAfter + ((retryAfter == 1) ? " second." : " seconds.");
+		// Refused by the fail-closed policy, nothing was counted: say so rather than "exceeded".
+		String detail = decision.fromFailurePolicy()
+				? "Rate limit '" + ex.getLimiterName() + "' cannot be checked now; retry after " + seconds
+				: "Rate limit '" + ex.getLimiterName() + "' exceeded; retry after " + seconds;
+		ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.TOO_MANY_REQUESTS, detail);
 		problem.setTitle("Too Many Requests");
 		problem.setProperty("limiter", ex.getLimiterName());
 		problem.setProperty("retryAfterSeconds", retryAfter);

@@ -37,7 +37,7 @@ import org.springframework.util.ClassUtils;
  * Annotations are checked when startup has created the singletons, not on the first call: every annotated
  * method of every bean class (singletons by their target class, behind any proxy; other beans by their
  * declared type) goes through {@link #check(Method, Class)}, and what fails stops startup with one
- * {@link IllegalStateException} listing each bean, class, method and attribute at fault. Beans created only
+ * {@link InvalidAnnotationException} listing each bean, class, method and attribute at fault. Beans created only
  * later (registered by hand after startup, say) are checked on their first call, as before.
  */
 public abstract class AnnotationAdvisor extends AbstractPointcutAdvisor
@@ -119,9 +119,7 @@ public abstract class AnnotationAdvisor extends AbstractPointcutAdvisor
 			}
 		}
 		if (!failures.isEmpty()) {
-			throw new IllegalStateException("Invalid @" + this.annotationType.getSimpleName()
-					+ ((failures.size() == 1) ? " annotation" : " annotations") + ":\n - "
-					+ String.join("\n - ", failures));
+			throw new InvalidAnnotationException(this.annotationType.getSimpleName(), failures);
 		}
 	}
 

@@ -240,6 +240,7 @@ class LockAutoConfigurationTests {
 			redis-kit.lock.watchdog-timeout=1000000d  | redis-kit.lock.watchdog-timeout  | must be at most 36500 days
 			redis-kit.key-prefix={app}:           | redis-kit.key-prefix               | must not contain
 			redis-kit.lock.watchdog-timeout=soon  | redis-kit.lock.watchdog-timeout    | java.time.Duration
+			redis-kit.lock.watchdog-timout=10s    | redis-kit.lock.watchdog-timout     | were left unbound
 			""")
 	void invalidPropertiesFailStartupNamingTheProperty(String property, String name, String reason,
 			CapturedOutput output) {

@@ -56,6 +56,9 @@ class RateLimitExceptionHandlerTests {
 		assertThat(response.getHeaders().getFirst("Retry-After")).isEqualTo("1");
 		assertThat(response.getHeaders().getFirst("RateLimit-Policy")).isEqualTo("\"search\";q=10;w=91");
 		assertThat(response.getHeaders().containsHeader("RateLimit")).isFalse();
+		// Nothing was counted: the limit was not exceeded, it could not be checked.
+		assertThat(response.getBody().getDetail())
+			.isEqualTo("Rate limit 'search' cannot be checked now; retry after 1 second.");
 	}
 
 	@Test

@@ -21,25 +21,34 @@ import io.rediskit.ratelimit.RateLimitAlgorithm;
 import io.rediskit.ratelimit.RateLimiterRegistry;
 import io.rediskit.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.aop.support.AopUtils;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
  * {@code @RateLimited} and {@code @DistributedLock} are checked when the context starts: what would fail every
  * call fails startup, naming the bean, class, method and attribute.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class AnnotationStartupCheckTests {
 
 	@RegisterExtension
@@ -65,6 +74,18 @@ class AnnotationStartupCheckTests {
 			.run((context) -> assertFailure(context, UnknownLimiter.class,
 					"@RateLimited(name = \"nowhere\") on UnknownLimiter.call(String): name \"nowhere\" is no limiter",
 					"configure redis-kit.rate-limit.limiters.nowhere", "redis-kit.rate-limit.check-names=false"));
+	}
+
+	@Test
+	void springApplicationReportsInvalidAnnotationsAsAFailureAnalysisNotAStackTrace(CapturedOutput output) {
+		SpringApplication application = new SpringApplication(BadApplication.class);
+		application.setWebApplicationType(WebApplicationType.NONE);
+		assertThatExceptionOfType(InvalidAnnotationException.class)
+			.isThrownBy(() -> application.run("--spring.data.redis.port=" + redis.server().port()));
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("redis-kit found 1 invalid @RateLimited annotation:")
+			.contains("UnknownLimiter.call(String): name \"nowhere\" is no limiter")
+			.contains("Correct the attributes named above.");
 	}
 
 	@Test
@@ -245,6 +266,13 @@ class AnnotationStartupCheckTests {
 		public String greet(String name) {
 			return "hello " + name;
 		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableAutoConfiguration
+	@Import(UnknownLimiter.class)
+	static class BadApplication {
 
 	}
 
