@@ -3,6 +3,7 @@ package io.rediskit.support;
 import io.lettuce.core.RedisBusyException;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisConnectionException;
+import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisLoadingException;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.RedisReadOnlyException;
@@ -12,7 +13,7 @@ import org.springframework.dao.TransientDataAccessException;
 
 /**
  * Tells apart the two kinds of Redis failure every primitive handles differently: Redis <em>unavailable</em>
- * (down, unreachable, too slow, loading, busy with a script, a replica after a failover), where a failure
+ * (down, unreachable, too slow, disconnected, loading, busy with a script, a replica after a failover), where a failure
  * policy or a retry applies, and a <em>command error</em> (WRONGTYPE, NOPERM, a script error), which is a bug or
  * a misconfiguration and is thrown as it is.
  */
@@ -32,6 +33,11 @@ public final class RedisFailures {
 					|| cause instanceof RedisCommandTimeoutException || cause instanceof RedisConnectionException
 					|| cause instanceof RedisLoadingException || cause instanceof RedisBusyException
 					|| cause instanceof RedisReadOnlyException) {
+				return true;
+			}
+			// Lettuce raises its base type itself, never for a server's error reply (those are subtypes), when
+			// the connection cannot carry the command: not connected with REJECT_COMMANDS, or closed.
+			if (cause.getClass() == RedisException.class) {
 				return true;
 			}
 		}

@@ -6,6 +6,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.lettuce.core.ClientOptions;
 import io.rediskit.ratelimit.RateLimitDecision.Outcome;
 import io.rediskit.ratelimit.RateLimitLoad.Granted;
 import io.rediskit.support.KeyNaming;
@@ -18,6 +19,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -153,6 +156,36 @@ class RateLimitOutageTests {
 				return decision;
 			}
 			Thread.onSpinWait();
+		}
+	}
+
+	@Test
+	void aClientThatRejectsCommandsWhileDisconnectedGetsThePolicyAtOnce() {
+		LettuceConnectionFactory rejecting = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration(this.server.host(), this.server.port()),
+				LettuceClientConfiguration.builder()
+					.commandTimeout(Duration.ofSeconds(30))
+					.clientOptions(ClientOptions.builder()
+						.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+						.build())
+					.build());
+		rejecting.afterPropertiesSet();
+		rejecting.start();
+		try {
+			RateLimiter closed = new RateLimiterRegistry(rejecting, KeyNaming.defaults(), RateLimitListener.NONE)
+				.create("rejecting", RateLimitSpec.of(RateLimitAlgorithm.GCRA, 5, Duration.ofMinutes(1))
+					.withFailurePolicy(FailurePolicy.FAIL_CLOSED));
+			assertThat(closed.tryAcquire("k").allowed()).isTrue();
+			this.server.kill();
+			long started = System.nanoTime();
+			RateLimitDecision whileDown = closed.tryAcquire("k");
+			// Rejected by the client, not timed out: well before the 30 s command timeout.
+			assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+			assertThat(whileDown.outcome()).isEqualTo(Outcome.ERROR_REJECTED);
+		}
+		finally {
+			rejecting.destroy();
+			this.server.restart();
 		}
 	}
 
