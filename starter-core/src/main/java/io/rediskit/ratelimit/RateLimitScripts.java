@@ -29,6 +29,8 @@ final class RateLimitScripts {
 
 	private static final byte[] SERVER_TIME = new byte[0];
 
+	private static final byte[] ONE = number(1);
+
 	private RateLimitScripts() {
 	}
 
@@ -38,25 +40,22 @@ final class RateLimitScripts {
 
 	/**
 	 * The keys and arguments of one decision.
-	 * @param spec the spec in force
+	 * @param prepared the spec in force, with its numbers encoded
 	 * @param key the Redis key
 	 * @param permits permits asked for
 	 * @param member for the sliding log, a prefix unique to this call
 	 * @param pinnedNowMicros time to decide at, for tests; {@code null} for the server's clock
 	 * @return the one key, then the arguments
 	 */
-	static byte[][] keysAndArgs(RateLimitSpec spec, byte[] key, int permits, @Nullable String member,
+	static byte[][] keysAndArgs(Prepared prepared, byte[] key, int permits, @Nullable String member,
 			@Nullable Long pinnedNowMicros) {
 		byte[] now = (pinnedNowMicros != null) ? number(pinnedNowMicros) : SERVER_TIME;
-		byte[] limit = number(spec.limit());
-		byte[] period = number(spec.periodMicros());
-		byte[] asked = number(permits);
-		return switch (spec.algorithm()) {
-			case SLIDING_LOG -> new byte[][] { key, limit, period, asked, utf8(member), now };
-			case SLIDING_WINDOW, FIXED_WINDOW -> new byte[][] { key, limit, period, asked, now };
-			case TOKEN_BUCKET -> new byte[][] { key, number(spec.capacity()), limit, period, asked, now };
-			// redis-cell's max_burst counts the permits beyond the first: a burst of n is max_burst n - 1.
-			case GCRA -> new byte[][] { key, number(spec.capacity() - 1), limit, period, asked, now };
+		byte[] asked = (permits == 1) ? ONE : number(permits);
+		return switch (prepared.spec().algorithm()) {
+			case SLIDING_LOG -> new byte[][] { key, prepared.limit(), prepared.period(), asked, utf8(member), now };
+			case SLIDING_WINDOW, FIXED_WINDOW -> new byte[][] { key, prepared.limit(), prepared.period(), asked, now };
+			case TOKEN_BUCKET, GCRA -> new byte[][] { key, prepared.burst(), prepared.limit(), prepared.period(), asked,
+					now };
 		};
 	}
 
@@ -92,6 +91,23 @@ final class RateLimitScripts {
 
 	private static byte[] utf8(@Nullable String value) {
 		return (value != null) ? value.getBytes(StandardCharsets.UTF_8) : SERVER_TIME;
+	}
+
+	/**
+	 * A spec with the numbers its script takes, encoded once when the spec is applied rather than on every call.
+	 * @param spec the spec
+	 * @param limit its limit
+	 * @param period its period in microseconds
+	 * @param burst for the token bucket its capacity; for GCRA redis-cell's max_burst, which counts the permits
+	 * beyond the first, so a burst of n is max_burst n - 1
+	 */
+	record Prepared(RateLimitSpec spec, byte[] limit, byte[] period, byte[] burst) {
+
+		static Prepared of(RateLimitSpec spec) {
+			long burst = (spec.algorithm() == RateLimitAlgorithm.GCRA) ? spec.capacity() - 1 : spec.capacity();
+			return new Prepared(spec, number(spec.limit()), number(spec.periodMicros()), number(burst));
+		}
+
 	}
 
 	/**

@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.rediskit.ratelimit.RateLimitScripts.Evaluation;
+import io.rediskit.ratelimit.RateLimitScripts.Prepared;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
 import io.rediskit.support.RedisFailures;
@@ -50,14 +51,14 @@ final class RedisRateLimiter implements RateLimiter {
 
 	private final ThrottledLog outages;
 
-	private volatile RateLimitSpec spec;
+	private volatile Prepared prepared;
 
 	private volatile @Nullable RateLimitSpec lastConfigured;
 
 	RedisRateLimiter(String name, RateLimitSpec spec, ScriptExecutor scripts, RedisConnectionFactory connectionFactory,
 			KeyNaming keyNaming, Listeners<RateLimitListener> listeners) {
 		this.name = name;
-		this.spec = spec;
+		this.prepared = Prepared.of(spec);
 		this.scripts = scripts;
 		this.connectionFactory = connectionFactory;
 		this.keyNaming = keyNaming;
@@ -73,18 +74,18 @@ final class RedisRateLimiter implements RateLimiter {
 
 	@Override
 	public RateLimitSpec spec() {
-		return this.spec;
+		return this.prepared.spec();
 	}
 
 	void update(RateLimitSpec spec) {
-		this.spec = spec;
+		this.prepared = Prepared.of(spec);
 	}
 
 	/** Applies a configured spec unless it is the one applied last, so specs set in code survive until config changes. */
 	void applyConfigured(RateLimitSpec configured) {
 		if (!configured.equals(this.lastConfigured)) {
 			this.lastConfigured = configured;
-			this.spec = configured;
+			this.prepared = Prepared.of(configured);
 		}
 	}
 
@@ -103,8 +104,9 @@ final class RedisRateLimiter implements RateLimiter {
 	 * the server's (tests only). Outages become the failure policy's decision, with server time {@code -1}.
 	 */
 	Evaluation evaluate(String key, int permits, @Nullable Long pinnedNowMicros) {
-		RateLimitSpec current = this.spec;
-		byte[][] keysAndArgs = keysAndArgs(current, key, permits, pinnedNowMicros);
+		Prepared prepared = this.prepared;
+		RateLimitSpec current = prepared.spec();
+		byte[][] keysAndArgs = keysAndArgs(prepared, key, permits, pinnedNowMicros);
 		long start = System.nanoTime();
 		Evaluation evaluation;
 		try {
@@ -120,9 +122,10 @@ final class RedisRateLimiter implements RateLimiter {
 
 	/** {@link #evaluate} without blocking: the stage completes on the driver's thread. */
 	CompletionStage<Evaluation> evaluateAsync(String key, int permits, @Nullable Long pinnedNowMicros) {
-		RateLimitSpec current = this.spec;
+		Prepared prepared = this.prepared;
+		RateLimitSpec current = prepared.spec();
 		// Invalid arguments are the caller's error: thrown at once, as by the sync path.
-		byte[][] keysAndArgs = keysAndArgs(current, key, permits, pinnedNowMicros);
+		byte[][] keysAndArgs = keysAndArgs(prepared, key, permits, pinnedNowMicros);
 		long start = System.nanoTime();
 		return this.scripts.<List<Object>>executeAsync(RateLimitScripts.script(current.algorithm()), ReturnType.MULTI,
 				1, keysAndArgs)
@@ -139,11 +142,12 @@ final class RedisRateLimiter implements RateLimiter {
 			});
 	}
 
-	private byte[][] keysAndArgs(RateLimitSpec current, String key, int permits, @Nullable Long pinnedNowMicros) {
+	private byte[][] keysAndArgs(Prepared prepared, String key, int permits, @Nullable Long pinnedNowMicros) {
+		RateLimitSpec current = prepared.spec();
 		checkPermits(current, permits);
 		String member = (current.algorithm() == RateLimitAlgorithm.SLIDING_LOG)
 				? MEMBER_PREFIX + Long.toString(memberSequence.incrementAndGet(), 36) + "." : null;
-		return RateLimitScripts.keysAndArgs(current, redisKey(current, key), permits, member, pinnedNowMicros);
+		return RateLimitScripts.keysAndArgs(prepared, redisKey(current, key), permits, member, pinnedNowMicros);
 	}
 
 	/** An outage is the failure policy's to decide; any other failure is the caller's to see. */
@@ -185,7 +189,7 @@ final class RedisRateLimiter implements RateLimiter {
 
 	@Override
 	public void reset(String key) {
-		byte[] redisKey = redisKey(this.spec, key);
+		byte[] redisKey = redisKey(spec(), key);
 		try (RedisConnection connection = this.connectionFactory.getConnection()) {
 			connection.keyCommands().del(redisKey);
 		}
