@@ -1,13 +1,15 @@
 package io.rediskit.sample;
 
+import java.util.concurrent.CompletionStage;
+
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code POST /orders/{id}/pay} and {@code POST /orders/{id}/pay-programmatic}: 200 with the outcome, or 409
- * with a problem detail while another request pays the same order.
+ * {@code POST /orders/{id}/pay}, {@code POST /orders/{id}/pay-programmatic} and {@code POST /orders/{id}/pay-async}:
+ * 200 with the outcome, or 409 with a problem detail while another request pays the same order.
  */
 @RestController
 @RequestMapping("/orders")
@@ -27,6 +29,11 @@ public class OrderController {
 	@PostMapping("/{id}/pay-programmatic")
 	PaymentOutcome payProgrammatically(@PathVariable String id) {
 		return this.payments.payProgrammatically(id);
+	}
+
+	@PostMapping("/{id}/pay-async")
+	CompletionStage<PaymentOutcome> payAsync(@PathVariable String id) {
+		return this.payments.payAsync(id);
 	}
 
 }

@@ -1,11 +1,15 @@
 package io.rediskit.sample;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 
 import io.rediskit.lock.DistributedLock;
 import io.rediskit.lock.RedisLock;
 import io.rediskit.lock.LockRegistry;
 
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.stereotype.Service;
 
 /**
@@ -18,9 +22,13 @@ public class PaymentService {
 
 	private final LockRegistry lockRegistry;
 
-	PaymentService(Orders orders, LockRegistry lockRegistry) {
+	private final Executor executor;
+
+	PaymentService(Orders orders, LockRegistry lockRegistry,
+			@Qualifier("applicationTaskExecutor") Executor executor) {
 		this.orders = orders;
 		this.lockRegistry = lockRegistry;
+		this.executor = executor;
 	}
 
 	/**
@@ -47,12 +55,39 @@ public class PaymentService {
 	public PaymentOutcome payProgrammatically(String orderId) {
 		RedisLock lock = this.lockRegistry.getLock("orders", orderId);
 		try (RedisLock.Lease lease = lock.acquire(Duration.ZERO)) {
-			if (this.orders.isPaid(orderId)) {
-				return new PaymentOutcome(orderId, "ALREADY_PAID", this.orders.charges(orderId), lease.fencingToken());
-			}
-			String outcome = this.orders.chargeFenced(orderId, lease.fencingToken()) ? "PAID" : "REJECTED_STALE";
-			return new PaymentOutcome(orderId, outcome, this.orders.charges(orderId), lease.fencingToken());
+			return chargeFenced(orderId, lease.fencingToken());
 		}
+	}
+
+	/**
+	 * Asynchronous: no thread waits for the lock. The lease comes on the driver's thread; the payment, which
+	 * makes blocking Redis calls, moves to the application's task executor, and the lease is released with
+	 * {@code releaseAsync()}, also when the payment fails. A busy lock for more than a second completes the stage
+	 * with {@code LockNotAcquiredException}, which the starter answers with 409.
+	 * @param orderId the order
+	 * @return what happened, when it has happened
+	 */
+	public CompletionStage<PaymentOutcome> payAsync(String orderId) {
+		return this.lockRegistry.getLock("orders", orderId)
+			.acquireAsync(Duration.ofSeconds(1))
+			.thenComposeAsync((lease) -> {
+				PaymentOutcome outcome;
+				try {
+					outcome = chargeFenced(orderId, lease.fencingToken());
+				}
+				catch (RuntimeException ex) {
+					return lease.releaseAsync().thenCompose((released) -> CompletableFuture.failedFuture(ex));
+				}
+				return lease.releaseAsync().thenApply((released) -> outcome);
+			}, this.executor);
+	}
+
+	private PaymentOutcome chargeFenced(String orderId, long fencingToken) {
+		if (this.orders.isPaid(orderId)) {
+			return new PaymentOutcome(orderId, "ALREADY_PAID", this.orders.charges(orderId), fencingToken);
+		}
+		String outcome = this.orders.chargeFenced(orderId, fencingToken) ? "PAID" : "REJECTED_STALE";
+		return new PaymentOutcome(orderId, outcome, this.orders.charges(orderId), fencingToken);
 	}
 
 }

@@ -74,6 +74,19 @@ class SampleApplicationTests {
 	}
 
 	@Test
+	void asyncPaymentsWaitWithoutAThreadAreFencedAndChargeOnce() throws Exception {
+		List<HttpResponse<String>> responses = concurrently(6, "/orders/9/pay-async");
+		// Each waits up to a second for the lock without a blocked thread; a payment takes milliseconds, so the
+		// waits normally succeed (a 409 only on a machine too slow to pay six times in a second).
+		assertThat(responses).extracting(HttpResponse::statusCode).allMatch((status) -> status == 200 || status == 409)
+			.contains(200);
+		assertThat(responses).extracting(HttpResponse::body).filteredOn((body) -> body.contains("\"PAID\""))
+			.hasSize(1);
+		assertThat(redis.server().command("HGET", "sample:order:9", "charges")).isEqualTo("1");
+		assertThat(redis.server().command("EXISTS", "rk:lock:{orders:9}")).isEqualTo(0L);
+	}
+
+	@Test
 	void hostileOrderIdsAreJustData() throws Exception {
 		HttpResponse<String> response = post("/orders/T(java.lang.Runtime)%7Bx%7D/pay");
 		assertThat(response.statusCode()).isEqualTo(200);
