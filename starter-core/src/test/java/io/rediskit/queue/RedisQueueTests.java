@@ -31,6 +31,8 @@ class RedisQueueTests {
 	@RegisterExtension
 	static final RedisTestServer redis = RedisTestServer.start();
 
+	static final java.util.concurrent.atomic.AtomicBoolean GADGET_INITIALISED = new java.util.concurrent.atomic.AtomicBoolean();
+
 	RedisServerProcess server;
 
 	Recorder recorder = new Recorder();
@@ -247,7 +249,7 @@ class RedisQueueTests {
 		assertThat(this.queue.poll(10, Duration.ofMillis(300))).isEmpty();
 		awaitDead(this.queue, 1);
 		assertThat(this.queue.deadLetters(1).get(0).reason()).startsWith("payload cannot be read as");
-		assertThat(Gadget.loaded).as("the gadget class was never initialised").isFalse();
+		assertThat(GADGET_INITIALISED).as("the gadget class was never initialised").isFalse();
 	}
 
 	@Test
@@ -305,10 +307,8 @@ class RedisQueueTests {
 	/** Stands for a deserialization gadget: loading it would flip the flag. */
 	static final class Gadget {
 
-		static volatile boolean loaded;
-
 		static {
-			loaded = true;
+			GADGET_INITIALISED.set(true);
 		}
 
 		public String command;
