@@ -3,6 +3,7 @@ package io.rediskit.autoconfigure.queue;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 
 import io.micrometer.core.instrument.Gauge;
@@ -22,17 +23,17 @@ public class QueueMetrics implements MeterBinder {
 
 	static final long CACHE_SECONDS = 5;
 
-	private final QueueRegistry registry;
+	private final Supplier<QueueRegistry> registry;
 
 	private final Iterable<String> queues;
 
 	private final Map<String, Cached> cache = new ConcurrentHashMap<>();
 
 	/**
-	 * @param registry the queues
+	 * @param registry the queues, asked for on the first reading
 	 * @param queues the names to report on
 	 */
-	public QueueMetrics(QueueRegistry registry, Iterable<String> queues) {
+	public QueueMetrics(Supplier<QueueRegistry> registry, Iterable<String> queues) {
 		this.registry = registry;
 		this.queues = queues;
 	}
@@ -74,7 +75,7 @@ public class QueueMetrics implements MeterBinder {
 		}
 		QueueStats stats;
 		try {
-			stats = this.registry.get(queue, Object.class).stats();
+			stats = this.registry.get().get(queue, Object.class).stats();
 		}
 		catch (RuntimeException ex) {
 			stats = null;
