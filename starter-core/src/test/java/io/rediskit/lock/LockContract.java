@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -11,9 +12,11 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.rediskit.support.HostileNames;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Topology;
 import io.rediskit.support.TopologyContract;
+import io.rediskit.testsupport.RedisServerProcess;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -168,6 +171,36 @@ abstract class LockContract extends TopologyContract {
 		lease.releaseAsync().toCompletableFuture().get(10, TimeUnit.SECONDS);
 		assertThat(lease.isActive()).isFalse();
 		assertThat(this.redis.exists(key(name))).isFalse();
+	}
+
+	@Test
+	void tenThousandHostileNamesLockAndSpreadOverEveryMaster() throws Exception {
+		String prefix = this.redis.unique("hostile");
+		List<String> names = HostileNames.generate(prefix, 10_000, 8);
+		int threads = 8;
+		List<Future<?>> tasks = new ArrayList<>();
+		for (int t = 0; t < threads; t++) {
+			int first = t;
+			tasks.add(this.executor.submit(() -> {
+				for (int i = first; i < names.size(); i += threads) {
+					// Any CROSSSLOT or MOVED reaching the caller fails the test here.
+					try (RedisLock.Lease lease = this.registry.getLock(names.get(i)).acquire(Duration.ZERO)) {
+						assertThat(lease.fencingToken()).isPositive();
+					}
+				}
+				return null;
+			}));
+		}
+		for (Future<?> task : tasks) {
+			task.get(5, TimeUnit.MINUTES);
+		}
+		// Each name keeps its :fence key after release: count those per master.
+		Map<RedisServerProcess, Long> spread = this.redis.keysPerMaster("rk:lock:{" + prefix + "*}:fence");
+		assertThat(spread.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(names.size());
+		int masters = (this.topology == Topology.CLUSTER) ? 3 : 1;
+		assertThat(spread).hasSize(masters);
+		assertThat(spread.values()).as("keys per master").allMatch((count) -> count > names.size() / masters / 2);
+		assertThat(this.registry.heldLocks()).isEmpty();
 	}
 
 	@Test

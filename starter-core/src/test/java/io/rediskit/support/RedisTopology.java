@@ -167,6 +167,27 @@ public final class RedisTopology implements AutoCloseable {
 		return Long.valueOf(1).equals(masterFor(key).command("EXISTS", key));
 	}
 
+	/**
+	 * Counts the keys matching a pattern on each server that accepts writes, with {@code SCAN}.
+	 * @param pattern a {@code SCAN MATCH} pattern
+	 * @return the count per master
+	 */
+	public java.util.Map<RedisServerProcess, Long> keysPerMaster(String pattern) {
+		java.util.Map<RedisServerProcess, Long> counts = new java.util.LinkedHashMap<>();
+		for (RedisServerProcess master : masters()) {
+			long count = 0;
+			String cursor = "0";
+			do {
+				List<?> reply = (List<?>) master.command("SCAN", cursor, "MATCH", pattern, "COUNT", "1000");
+				cursor = (String) reply.get(0);
+				count += ((List<?>) reply.get(1)).size();
+			}
+			while (!"0".equals(cursor));
+			counts.put(master, count);
+		}
+		return counts;
+	}
+
 	/** @return the single server of a standalone deployment */
 	public RedisServerProcess standalone() {
 		return require(this.standalone, Topology.STANDALONE);
