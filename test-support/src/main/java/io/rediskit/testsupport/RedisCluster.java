@@ -240,14 +240,16 @@ public final class RedisCluster implements AutoCloseable {
 		await("a settled cluster", () -> {
 			List<RedisServerProcess> live = this.nodes.stream().filter(RedisServerProcess::isAlive).toList();
 			Set<TreeMap<Integer, String>> views = new HashSet<>();
+			Set<TreeMap<String, String>> replicaViews = new HashSet<>();
 			for (RedisServerProcess node : live) {
 				String info = (String) node.command("CLUSTER", "INFO");
 				if (!info.contains("cluster_state:ok")) {
 					return false;
 				}
 				views.add(slotOwners(node));
+				replicaViews.add(replicasToMasters(node));
 			}
-			if (views.size() != 1) {
+			if (views.size() != 1 || replicaViews.size() != 1) {
 				return false;
 			}
 			Set<String> owners = new HashSet<>(views.iterator().next().values());
@@ -340,6 +342,18 @@ public final class RedisCluster implements AutoCloseable {
 			}
 		}
 		return null;
+	}
+
+	/** Each healthy replica's id mapped to its master's id, as the node sees it. */
+	private static TreeMap<String, String> replicasToMasters(RedisServerProcess node) {
+		TreeMap<String, String> replicas = new TreeMap<>();
+		for (String line : ((String) node.command("CLUSTER", "NODES")).split("\n")) {
+			String[] fields = line.split(" ");
+			if (fields.length >= 8 && !fields[2].contains("fail") && !fields[3].equals("-")) {
+				replicas.put(fields[0], fields[3]);
+			}
+		}
+		return replicas;
 	}
 
 	/** The first slot of each range mapped to the id of the master serving it, as the node sees it. */
