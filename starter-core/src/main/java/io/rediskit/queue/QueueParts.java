@@ -45,7 +45,17 @@ final class QueueParts {
 
 	String newMessageId() {
 		long count = this.sequence.incrementAndGet();
-		return String.format("%012x%08x%s", System.currentTimeMillis(), count & 0xffffffffL, this.instance);
+		StringBuilder id = new StringBuilder(30);
+		appendHex(id, System.currentTimeMillis(), 12);
+		appendHex(id, count & 0xffffffffL, 8);
+		return id.append(this.instance).toString();
+	}
+
+	/** Fixed-width lower-case hex, so that ids sort by time, then by count. */
+	private static void appendHex(StringBuilder out, long value, int digits) {
+		for (int shift = (digits - 1) * 4; shift >= 0; shift -= 4) {
+			out.append(Character.forDigit((int) ((value >>> shift) & 0xf), 16));
+		}
 	}
 
 	String newRequestId() {
