@@ -14,6 +14,9 @@ final class QueueState {
 
 	final QueueWakeup pollWakeup = new QueueWakeup();
 
+	/** Wakes the polling callers; one instance, so that watching the channel again adds nothing. */
+	final Runnable pollSignal = this.pollWakeup::signal;
+
 	private final AtomicLong lastRequeue = new AtomicLong(System.nanoTime() - Long.MAX_VALUE / 2);
 
 	private volatile QueueSpec spec;

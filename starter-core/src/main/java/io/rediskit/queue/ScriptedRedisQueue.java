@@ -166,7 +166,7 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 			}
 			if (!watching) {
 				// The channel stays subscribed, one per queue; the wake-up is the queue's, shared by its callers.
-				this.parts.signals.watch(keys().channel, this.state.pollWakeup::signal);
+				this.parts.signals.watch(keys().channel, this.state.pollSignal);
 				watching = true;
 			}
 			this.state.pollWakeup.await(seen, Math.min(left, batch.sleepNanos(spec())));
