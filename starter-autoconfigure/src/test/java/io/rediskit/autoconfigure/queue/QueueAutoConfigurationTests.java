@@ -1,8 +1,6 @@
 package io.rediskit.autoconfigure.queue;
 
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
