@@ -99,7 +99,7 @@ public class LockRegistry implements SmartLifecycle, AutoCloseable {
 		Listeners<LockListener> guarded = Listeners.of("lock", listeners);
 		ThrottledLog outages = new ThrottledLog(logger, Duration.ofSeconds(OUTAGE_LOG_INTERVAL_SECONDS),
 				"Locks cannot reach Redis; lock calls fail after the command timeout");
-		LockScripts lockScripts = new LockScripts(scripts, connectionFactory);
+		LockScripts lockScripts = new LockScripts(scripts, connectionFactory, spec.replicaWait(), guarded);
 		this.holds = new LockHolds(guarded, clock);
 		this.signals = new ReleaseSignals(connectionFactory, keyNaming.areaKey("lock", "keep-alive"));
 		LockWatchdog watchdog = new LockWatchdog(lockScripts, this.holds, guarded, outages, spec.watchdogTimeout());
@@ -153,7 +153,7 @@ public class LockRegistry implements SmartLifecycle, AutoCloseable {
 	}
 
 	private RedisLock newLock(String name, String group) {
-		return new RedisLock(name, group, LockScripts.Keys.of(this.keyNaming, name), this.parts);
+		return new RedisLock(name, group, LockScripts.Keys.of(this.keyNaming, name, group), this.parts);
 	}
 
 	/** @return the locks this registry's owners hold now, oldest first; lost holds are left out */
