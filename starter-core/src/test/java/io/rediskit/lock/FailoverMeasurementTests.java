@@ -1,0 +1,265 @@
+package io.rediskit.lock;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.rediskit.ratelimit.LimiterFailoverLoad;
+import io.rediskit.ratelimit.RateLimitAlgorithm;
+import io.rediskit.ratelimit.RateLimitListener;
+import io.rediskit.ratelimit.RateLimitSpec;
+import io.rediskit.ratelimit.RateLimiter;
+import io.rediskit.ratelimit.RateLimiterRegistry;
+import io.rediskit.support.KeyNaming;
+import io.rediskit.support.RedisTopology;
+import io.rediskit.support.ReplicaWait;
+import io.rediskit.support.Topology;
+import io.rediskit.testsupport.RedisServerProcess;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What a failover ({@code kill -9} of the master holding the keys) costs, measured under load on a cluster and
+ * a Sentinel group of their own, with and without {@link LockSpec#replicaWait()}. The lock: 8 threads over two
+ * registries take one lock over and over and write to an in-JVM fenced resource; an independent checker counts
+ * overlapping holds, token regressions and rejected writes. Each limiter algorithm: 3 threads on one key of the
+ * same master; {@code AdmissionChecker} finds admissions beyond the bound.
+ * <p>
+ * The figures are printed and appended to {@code target/failover-figures.md}. CI runs a short load; set
+ * {@code -Drediskit.failover.seconds=20} for the longer run whose figures are in {@code docs/reliability.md}.
+ * Asserted is only what is guaranteed: fencing tokens never go backwards, locking and every limiter work again
+ * within 30 s of the kill (the killed node is restarted as soon as the new master serves, as an operator's
+ * supervisor would), and with the replica wait no two holds overlap.
+ */
+class FailoverMeasurementTests {
+
+	private static final long LOAD_MILLIS = Long.getLong("rediskit.failover.seconds", 2) * 1000;
+
+	private static final int LOCK_THREADS = 8;
+
+	private static final int LIMITER_THREADS = 3;
+
+	@ParameterizedTest(name = "{0}, replica wait {1}")
+	@CsvSource({ "CLUSTER, false", "CLUSTER, true", "SENTINEL, false", "SENTINEL, true" })
+	void killingTheMasterUnderLoad(Topology topology, boolean replicaWait) throws Exception {
+		try (RedisTopology redis = RedisTopology.start(topology, Duration.ofSeconds(2))) {
+			LockSpec spec = LockSpec.defaults().withWatchdogTimeout(Duration.ofSeconds(3));
+			if (replicaWait) {
+				spec = spec.withReplicaWait(ReplicaWait.failing(1, Duration.ofMillis(100)));
+			}
+			String lockName = "failover";
+			RedisServerProcess master = redis.masterFor(KeyNaming.defaults().key("lock", lockName));
+			RateLimiterRegistry limiters = new RateLimiterRegistry(redis.connections(), KeyNaming.defaults(),
+					RateLimitListener.NONE);
+			try (LockRegistry first = registry(redis, spec); LockRegistry second = registry(redis, spec)) {
+				LockLoad lockLoad = new LockLoad(first.getLock(lockName), second.getLock(lockName));
+				List<LimiterFailoverLoad> limiterLoads = new ArrayList<>();
+				for (RateLimitAlgorithm algorithm : RateLimitAlgorithm.values()) {
+					RateLimiter limiter = limiters.create(algorithm.name().toLowerCase().replace('_', '-'),
+							RateLimitSpec.of(algorithm, 50, Duration.ofMillis(500)));
+					limiterLoads.add(LimiterFailoverLoad.start(limiter, keyOn(redis, master, limiter), LIMITER_THREADS));
+				}
+				lockLoad.start(LOCK_THREADS);
+				Thread.sleep(LOAD_MILLIS);
+				long killed = System.nanoTime();
+				RedisServerProcess promoted = (topology == Topology.CLUSTER) ? redis.cluster().killMaster(master)
+						: redis.sentinel().killMaster();
+				long promotedMillis = (System.nanoTime() - killed) / 1_000_000;
+				if (topology == Topology.CLUSTER) {
+					redis.cluster().restart(master);
+				}
+				else {
+					redis.sentinel().restart(master);
+				}
+				long rejoinedMillis = (System.nanoTime() - killed) / 1_000_000;
+				assertThat(promoted).isNotSameAs(master);
+				Thread.sleep(LOAD_MILLIS);
+				LockLoad.Result lock = lockLoad.stop(killed);
+				List<LimiterFailoverLoad.Result> limits = new ArrayList<>();
+				for (LimiterFailoverLoad load : limiterLoads) {
+					limits.add(load.stop(killed));
+				}
+				report(topology, replicaWait, promotedMillis, rejoinedMillis, lock, limits);
+
+				assertThat(lock.tokenRegressions()).as("fencing tokens that went backwards").isZero();
+				assertThat(lock.recoveryMillis()).as("ms until locking worked again").isBetween(0L, 30_000L);
+				if (replicaWait) {
+					assertThat(lock.overlaps()).as("overlapping holds with the replica wait").isZero();
+				}
+				for (LimiterFailoverLoad.Result limit : limits) {
+					assertThat(limit.recoveryMillis()).as("%s: ms until Redis decided again", limit.algorithm())
+						.isBetween(0L, 30_000L);
+				}
+				try (RedisLock.Lease lease = first.getLock(lockName).acquire(Duration.ofSeconds(10))) {
+					assertThat(lease.fencingToken()).isGreaterThan(lock.maxToken());
+				}
+			}
+		}
+	}
+
+	private static LockRegistry registry(RedisTopology redis, LockSpec spec) {
+		return new LockRegistry(redis.scripts(), redis.connections(), KeyNaming.defaults(), spec, List.of(),
+				Clock.systemUTC());
+	}
+
+	/** A key of the limiter that lives on the given master, so that the kill hits the limiter too. */
+	private static String keyOn(RedisTopology redis, RedisServerProcess master, RateLimiter limiter) {
+		for (int i = 0;; i++) {
+			String key = "k" + i;
+			if (redis.masterFor(LimiterFailoverLoad.redisKey(limiter, key)) == master) {
+				return key;
+			}
+		}
+	}
+
+	private static void report(Topology topology, boolean replicaWait, long promotedMillis, long rejoinedMillis,
+			LockLoad.Result lock, List<LimiterFailoverLoad.Result> limits) throws IOException {
+		StringBuilder text = new StringBuilder();
+		text.append(String.format("| %s | %s | lock | %d holds, %d overlapping, %d stale writes rejected, %d token "
+				+ "regressions, %d not replicated, %d errors | %d ms (promoted after %d ms, old master back after %d ms) |%n",
+				topology, replicaWait ? "WAIT 1" : "off", lock.holds(), lock.overlaps(), lock.rejectedWrites(),
+				lock.tokenRegressions(), lock.notReplicated(), lock.errors(), lock.recoveryMillis(), promotedMillis,
+				rejoinedMillis));
+		for (LimiterFailoverLoad.Result limit : limits) {
+			text.append(String.format("| %s | %s | %s | %d admitted, worst window %.2f of the bound, %d policy "
+					+ "decisions, %d errors | %d ms |%n", topology, replicaWait ? "WAIT 1" : "off", limit.algorithm(),
+					limit.admitted(), limit.worstRatio(), limit.fromPolicy(), limit.thrown(), limit.recoveryMillis()));
+		}
+		System.out.print(text);
+		Files.writeString(Path.of("target", "failover-figures.md"), text, StandardOpenOption.CREATE,
+				StandardOpenOption.APPEND);
+	}
+
+	/** Threads taking one lock over two registries, with an independent record of every hold. */
+	static final class LockLoad {
+
+		private final RedisLock[] locks;
+
+		private final AtomicBoolean running = new AtomicBoolean(true);
+
+		private final List<Thread> threads = new ArrayList<>();
+
+		private final List<Hold> holds = new ArrayList<>();
+
+		private final AtomicLong notReplicated = new AtomicLong();
+
+		private final AtomicLong errors = new AtomicLong();
+
+		private long resourceToken;
+
+		private long rejectedWrites;
+
+		LockLoad(RedisLock... locks) {
+			this.locks = locks;
+		}
+
+		void start(int threads) {
+			for (int t = 0; t < threads; t++) {
+				RedisLock lock = this.locks[t % this.locks.length];
+				Thread thread = new Thread(() -> run(lock), "lock-load-" + t);
+				this.threads.add(thread);
+				thread.start();
+			}
+		}
+
+		private void run(RedisLock lock) {
+			while (this.running.get()) {
+				RedisLock.Lease lease;
+				try {
+					lease = lock.acquire(Duration.ofMillis(500));
+				}
+				catch (LockNotReplicatedException ex) {
+					this.notReplicated.incrementAndGet();
+					continue;
+				}
+				catch (LockNotAcquiredException ex) {
+					continue;
+				}
+				catch (RuntimeException ex) {
+					this.errors.incrementAndGet();
+					continue;
+				}
+				long start = System.nanoTime();
+				write(lease.fencingToken());
+				Thread.onSpinWait();
+				write(lease.fencingToken());
+				long end = System.nanoTime();
+				synchronized (this) {
+					this.holds.add(new Hold(lease.fencingToken(), start, end));
+				}
+				try {
+					lease.close();
+				}
+				catch (RuntimeException ex) {
+					// Lease lost or Redis unreachable: the hold is recorded either way.
+					this.errors.incrementAndGet();
+				}
+			}
+		}
+
+		/** The fenced resource: accepts a write only with a token above every token it accepted. */
+		private synchronized void write(long token) {
+			if (token < this.resourceToken) {
+				this.rejectedWrites++;
+			}
+			else {
+				this.resourceToken = token;
+			}
+		}
+
+		Result stop(long failoverNanos) throws InterruptedException {
+			this.running.set(false);
+			for (Thread thread : this.threads) {
+				thread.join();
+			}
+			synchronized (this) {
+				List<Hold> sorted = new ArrayList<>(this.holds);
+				sorted.sort(Comparator.comparingLong(Hold::start));
+				long overlaps = 0;
+				long regressions = 0;
+				long latestEnd = Long.MIN_VALUE;
+				long maxToken = 0;
+				long gap = 0;
+				long gapEnd = failoverNanos;
+				for (int i = 0; i < sorted.size(); i++) {
+					Hold hold = sorted.get(i);
+					if (i > 0 && hold.start() < latestEnd) {
+						overlaps++;
+					}
+					if (hold.token() < maxToken) {
+						regressions++;
+					}
+					if (i > 0 && hold.start() - sorted.get(i - 1).start() > gap) {
+						gap = hold.start() - sorted.get(i - 1).start();
+						gapEnd = hold.start();
+					}
+					latestEnd = Math.max(latestEnd, hold.end());
+					maxToken = Math.max(maxToken, hold.token());
+				}
+				boolean heldAfter = !sorted.isEmpty() && sorted.get(sorted.size() - 1).start() > failoverNanos;
+				long recovery = heldAfter ? Math.max(0, gapEnd - failoverNanos) / 1_000_000 : -1;
+				return new Result(sorted.size(), overlaps, this.rejectedWrites, regressions, this.notReplicated.get(),
+						this.errors.get(), recovery, maxToken);
+			}
+		}
+
+		record Hold(long token, long start, long end) {
+		}
+
+		record Result(long holds, long overlaps, long rejectedWrites, long tokenRegressions, long notReplicated,
+				long errors, long recoveryMillis, long maxToken) {
+		}
+
+	}
+
+}
