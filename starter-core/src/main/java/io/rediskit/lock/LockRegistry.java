@@ -45,6 +45,10 @@ import org.springframework.scheduling.TaskScheduler;
  * <p>
  * <b>Failures.</b> While Redis is unavailable, each call fails after one command timeout and the registry logs
  * one warning per {@value #OUTAGE_LOG_INTERVAL_SECONDS} seconds, not a stack trace per call.
+ * <p>
+ * <b>Replication.</b> Redis replicates asynchronously: on Sentinel or Cluster a failover can lose a lock the
+ * old master acknowledged. With {@link LockSpec#replicaWait()} enabled, acquisitions and renewals wait for
+ * replicas ({@code WAIT}) and a shortfall fails the acquisition or is reported, as the spec says.
  */
 public class LockRegistry implements SmartLifecycle, AutoCloseable {
 

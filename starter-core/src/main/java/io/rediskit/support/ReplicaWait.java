@@ -1,5 +1,6 @@
 package io.rediskit.support;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -73,7 +74,8 @@ public record ReplicaWait(int replicas, Duration timeout, Shortfall onShortfall)
 	 */
 	public static boolean waitAofAvailable(RedisConnectionFactory connectionFactory) {
 		try (RedisConnection connection = connectionFactory.getConnection()) {
-			Object reply = connection.execute("COMMAND", "INFO".getBytes(), "WAITAOF".getBytes());
+			Object reply = connection.execute("COMMAND", "INFO".getBytes(StandardCharsets.US_ASCII),
+					"WAITAOF".getBytes(StandardCharsets.US_ASCII));
 			return reply instanceof List<?> list && !list.isEmpty() && list.get(0) != null;
 		}
 	}
