@@ -58,10 +58,12 @@ class FailoverMeasurementTests {
 
 	private static final Duration LIMIT_PERIOD = Duration.ofSeconds(10);
 
-	@ParameterizedTest(name = "{0}, replica wait {1}, lagging replica {2}")
-	@CsvSource({ "CLUSTER, false, false", "CLUSTER, false, true", "CLUSTER, true, true", "SENTINEL, false, false",
-			"SENTINEL, false, true", "SENTINEL, true, true" })
-	void killingTheMasterUnderLoad(Topology topology, boolean replicaWait, boolean laggingReplica) throws Exception {
+	@ParameterizedTest(name = "{0}, replica wait {1}, {2}")
+	@CsvSource({ "CLUSTER, false, KILL", "CLUSTER, false, KILL_LAGGING", "CLUSTER, true, KILL_LAGGING",
+			"CLUSTER, false, COORDINATED", "SENTINEL, false, KILL", "SENTINEL, false, KILL_LAGGING",
+			"SENTINEL, true, KILL_LAGGING", "SENTINEL, false, COORDINATED" })
+	void failingOverUnderLoad(Topology topology, boolean replicaWait, Fault fault) throws Exception {
+		boolean laggingReplica = fault == Fault.KILL_LAGGING;
 		try (RedisTopology redis = RedisTopology.start(topology, Duration.ofSeconds(2))) {
 			LockSpec spec = LockSpec.defaults().withWatchdogTimeout(Duration.ofSeconds(3));
 			if (replicaWait) {
@@ -103,23 +105,28 @@ class FailoverMeasurementTests {
 					Thread.sleep(Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
 				}
 				long killed = System.nanoTime();
-				master.kill();
-				if (laggingReplica) {
-					replica.resume();
-				}
 				RedisServerProcess promoted;
-				if (topology == Topology.CLUSTER) {
-					redis.cluster().awaitPromoted(replica, master);
-					promoted = replica;
+				if (fault == Fault.COORDINATED) {
+					promoted = (topology == Topology.CLUSTER) ? redis.cluster().failover(master) : redis.sentinel().failover();
 				}
 				else {
-					promoted = redis.sentinel().awaitNewMaster(master);
+					master.kill();
+					if (laggingReplica) {
+						replica.resume();
+					}
+					if (topology == Topology.CLUSTER) {
+						redis.cluster().awaitPromoted(replica, master);
+						promoted = replica;
+					}
+					else {
+						promoted = redis.sentinel().awaitNewMaster(master);
+					}
 				}
 				long promotedMillis = (System.nanoTime() - killed) / 1_000_000;
-				if (topology == Topology.CLUSTER) {
+				if (fault != Fault.COORDINATED && topology == Topology.CLUSTER) {
 					redis.cluster().restart(master);
 				}
-				else {
+				else if (fault != Fault.COORDINATED) {
 					redis.sentinel().restart(master);
 				}
 				long rejoinedMillis = (System.nanoTime() - killed) / 1_000_000;
@@ -131,7 +138,7 @@ class FailoverMeasurementTests {
 				}
 				LockLoad.Result lock = lockLoad.stop(killed);
 				LockLoad.Result longLock = longLoad.stop(killed);
-				report(topology, replicaWait, laggingReplica, promotedMillis, rejoinedMillis, lock, longLock, limits);
+				report(topology, replicaWait, fault, promotedMillis, rejoinedMillis, lock, longLock, limits);
 
 				assertThat(lock.tokenRegressions()).as("fencing tokens that went backwards").isZero();
 				assertThat(longLock.tokenRegressions()).as("fencing tokens that went backwards").isZero();
@@ -184,17 +191,17 @@ class FailoverMeasurementTests {
 		}
 	}
 
-	private static void report(Topology topology, boolean replicaWait, boolean laggingReplica, long promotedMillis,
+	private static void report(Topology topology, boolean replicaWait, Fault fault, long promotedMillis,
 			long rejoinedMillis, LockLoad.Result lock, LockLoad.Result longLock, List<LimiterFailoverLoad.Result> limits)
 			throws IOException {
 		String scenario = String.format("| %s | %s | %s", topology.name().toLowerCase(Locale.ROOT),
-				laggingReplica ? "kill -9, replica lagging" : "kill -9", replicaWait ? "WAIT 1" : "off");
+				fault.description, replicaWait ? "WAIT 1" : "off");
 		StringBuilder text = new StringBuilder();
 		text.append(String.format("%s | lock, short holds | %d holds, %d overlapping, %d stale writes rejected, %d token "
 				+ "regressions, %d not replicated | %d ms (new master after %d ms, old one back as replica after %d ms) |%n",
 				scenario, lock.holds(), lock.overlaps(), lock.rejectedWrites(), lock.tokenRegressions(),
 				lock.notReplicated(), lock.recoveryMillis(), promotedMillis, rejoinedMillis));
-		if (laggingReplica) {
+		if (fault == Fault.KILL_LAGGING) {
 			text.append(String.format("%s | lock, %d s holds | %d holds, %d overlapping, %d stale writes rejected, %d "
 					+ "token regressions, %d not replicated | |%n", scenario, LONG_HOLD_MILLIS / 1000, longLock.holds(),
 					longLock.overlaps(), longLock.rejectedWrites(), longLock.tokenRegressions(),
@@ -208,6 +215,26 @@ class FailoverMeasurementTests {
 		System.out.print(text);
 		Files.writeString(Path.of("target", "failover-figures.md"), text, StandardOpenOption.CREATE,
 				StandardOpenOption.APPEND);
+	}
+
+	/** How the master is replaced. */
+	enum Fault {
+
+		/** {@code kill -9} of the master; its replica is promoted. */
+		KILL("kill -9"),
+
+		/** {@code kill -9} of the master while its replica lags behind. */
+		KILL_LAGGING("kill -9, replica lagging"),
+
+		/** {@code CLUSTER FAILOVER} on the replica or {@code SENTINEL FAILOVER}: the replica catches up first. */
+		COORDINATED("CLUSTER/SENTINEL FAILOVER");
+
+		final String description;
+
+		Fault(String description) {
+			this.description = description;
+		}
+
 	}
 
 	/** Threads taking one lock over two registries, with an independent record of every hold. */
