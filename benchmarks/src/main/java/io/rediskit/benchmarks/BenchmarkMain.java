@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.rediskit.benchmarks.cluster.ClusterBenchmark;
 import io.rediskit.benchmarks.lock.LockBenchmark;
 import io.rediskit.benchmarks.queue.QueueBenchmark;
 import io.rediskit.benchmarks.ratelimit.RateLimitBenchmark;
@@ -13,7 +14,7 @@ import io.rediskit.benchmarks.ratelimit.RateLimitBenchmark;
  * Runs benchmarks by name:
  * <pre>
  * java -jar benchmarks/target/redis-kit-benchmarks.jar [--warmup=3s] [--duration=10s] [--threads=16]
- *     [--out=docs/benchmarks] lock ratelimit queue
+ *     [--out=docs/benchmarks] lock ratelimit queue cluster
  * </pre>
  * Results go to standard output, one line per scenario, after a header line that names the server and the
  * JVM; progress and warnings go to standard error. The exit status is {@code 0} for a clean run, {@code 1}
@@ -29,7 +30,9 @@ public final class BenchmarkMain {
 	/** @return every benchmark, by subcommand name; a new area adds its benchmark here */
 	static Map<String, Benchmark> benchmarks() {
 		Map<String, Benchmark> benchmarks = new LinkedHashMap<>();
-		for (Benchmark benchmark : List.of(new LockBenchmark(), new RateLimitBenchmark(), new QueueBenchmark())) {
+		List<Benchmark> all = List.of(new LockBenchmark(), new RateLimitBenchmark(), new QueueBenchmark(),
+				new ClusterBenchmark());
+		for (Benchmark benchmark : all) {
 			benchmarks.put(benchmark.name(), benchmark);
 		}
 		return benchmarks;

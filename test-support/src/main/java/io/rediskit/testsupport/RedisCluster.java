@@ -287,7 +287,13 @@ public final class RedisCluster implements AutoCloseable {
 		return "Redis Cluster on " + nodeAddresses();
 	}
 
-	private void awaitPromoted(RedisServerProcess replica, RedisServerProcess formerMaster) {
+	/**
+	 * Waits until the replica serves in place of its former master and the cluster is healthy, after a fault the
+	 * test caused itself (such as a kill while the replica was paused).
+	 * @param replica the replica expected to take over
+	 * @param formerMaster the master it replaces
+	 */
+	public void awaitPromoted(RedisServerProcess replica, RedisServerProcess formerMaster) {
 		await(replica + " promoted in place of " + formerMaster, () -> {
 			String replication = (String) replica.command("INFO", "replication");
 			return replication.contains("role:master");

@@ -262,7 +262,13 @@ public final class RedisSentinelGroup implements AutoCloseable {
 		return "Redis Sentinel group " + MASTER_NAME + " with Sentinels on " + sentinelAddresses();
 	}
 
-	private RedisServerProcess awaitNewMaster(RedisServerProcess former) {
+	/**
+	 * Waits until every Sentinel names a master other than {@code former} and it accepts writes, after a fault
+	 * the test caused itself (such as a kill while the replica was paused).
+	 * @param former the master being replaced
+	 * @return the new master
+	 */
+	public RedisServerProcess awaitNewMaster(RedisServerProcess former) {
 		RedisCluster.await("a new master in place of " + former, () -> {
 			for (RedisServerProcess sentinel : this.sentinels) {
 				if (sentinel.isAlive() && masterPort(sentinel) == former.port()) {

@@ -254,6 +254,24 @@ public final class RedisServerProcess implements AutoCloseable {
 	}
 
 	/**
+	 * Sends {@code READONLY} and then one command over a fresh connection: how a cluster replica answers reads
+	 * of the slots its master serves instead of redirecting them.
+	 * @param arguments the command and its arguments
+	 * @return the reply, as for {@link #command(String...)}
+	 */
+	public @Nullable Object readOnlyCommand(String... arguments) {
+		try (Socket socket = new Socket()) {
+			socket.connect(new InetSocketAddress(host(), this.port), 2000);
+			socket.setSoTimeout(10_000);
+			Resp.call(socket, "READONLY");
+			return Resp.call(socket, arguments);
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("Cannot reach redis-server on port " + this.port + ": " + ex.getMessage(), ex);
+		}
+	}
+
+	/**
 	 * Counts the keys in database 0.
 	 * @return {@code DBSIZE}
 	 */
