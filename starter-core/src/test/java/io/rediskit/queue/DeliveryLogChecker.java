@@ -13,10 +13,10 @@ import java.util.Set;
  * consumers wrote, never the queue's own state. A log is one consumer incarnation's lines, in order:
  * {@code D <id> <delivery count>} as a handler starts, {@code a <id>} as it asks for the ack, {@code A <id>}
  * once the ack was applied, {@code S <id>} when it was refused as stale, {@code F <id>} when it failed (Redis
- * unreachable). A killed incarnation may end in a torn line, which is ignored.
+ * unreachable: it may have been applied, its reply lost). A killed incarnation may end in a torn line, which is ignored.
  * <p>
  * Rules: every enqueued id was delivered and acknowledged (an {@code A}, or, in a killed incarnation, an ack
- * asked for as its last step for that id); no id was delivered that was not enqueued; no two deliveries of one
+ * asked for as its last step for that id, or an ack that failed as the id's last delivery); no id was delivered that was not enqueued; no two deliveries of one
  * id carry the same delivery count (a claim applied twice); and an id is delivered again only after a delivery
  * that did not finish: its consumer was killed before the ack was applied, or the ack was refused as stale or
  * failed. A delivery after an applied ack is a violation.
@@ -85,7 +85,11 @@ final class DeliveryLogChecker {
 						switch (parts[0]) {
 							case "a" -> delivery.askedAck = true;
 							case "A" -> delivery.acked = true;
-							case "S", "F" -> delivery.unfinished = true;
+							case "S" -> delivery.unfinished = true;
+							case "F" -> {
+								delivery.unfinished = true;
+								delivery.ackUnknown = delivery.askedAck;
+							}
 							default -> throw new IllegalStateException();
 						}
 					}
@@ -111,7 +115,11 @@ final class DeliveryLogChecker {
 				violations.add("lost: " + id + " was never delivered");
 				continue;
 			}
-			boolean done = all.stream().anyMatch((d) -> d.acked || (d.killed && d.askedAck));
+			// An ack that failed in an outage may have been applied all the same (its reply was lost): like an ack
+			// asked for by a killed consumer, it settles the message when no later delivery came.
+			int last = all.stream().mapToInt((d) -> d.count).max().orElseThrow();
+			boolean done = all.stream()
+				.anyMatch((d) -> d.acked || (d.killed && d.askedAck) || (d.ackUnknown && d.count == last));
 			if (!done) {
 				violations.add("lost: " + id + " was never acknowledged");
 			}
@@ -150,6 +158,9 @@ final class DeliveryLogChecker {
 		boolean acked;
 
 		boolean unfinished;
+
+		/** Its ack failed in an outage: applied or not, the reply cannot say. */
+		boolean ackUnknown;
 
 		boolean killed;
 
