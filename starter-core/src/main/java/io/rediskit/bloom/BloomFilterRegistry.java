@@ -6,6 +6,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.Function;
 
@@ -148,6 +149,15 @@ public class BloomFilterRegistry {
 	 */
 	public boolean nativeFiltersAvailable() {
 		return RedisBloomFilter.await(this.capabilities.nativeFilters());
+	}
+
+	/**
+	 * Asks the server, without waiting, whether it offers native {@code BF.*} filters, so that the first call
+	 * of a filter need not; the answer is logged. An outage is ignored here and asked again on first use.
+	 * @return the answer
+	 */
+	public CompletionStage<Boolean> detectNativeFiltersAsync() {
+		return this.capabilities.nativeFilters();
 	}
 
 	/** Splits filters into shards of at most this many bits: tests use small shards rather than gigabytes. */
