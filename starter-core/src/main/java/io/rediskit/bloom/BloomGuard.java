@@ -2,6 +2,7 @@ package io.rediskit.bloom;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
@@ -88,6 +89,15 @@ public final class BloomGuard {
 		boolean added = this.filter.add(id);
 		this.commands.execute("DEL", ReturnType.INTEGER, markerKey(id));
 		return added;
+	}
+
+	/**
+	 * Registers ids that exist in one round trip, leaving null markers alone: for a bulk load at startup,
+	 * before lookups can have left markers. Use {@link #add(String)} for an id created later.
+	 * @param ids the ids
+	 */
+	public void addAll(Collection<String> ids) {
+		this.filter.addAll(ids);
 	}
 
 	/**

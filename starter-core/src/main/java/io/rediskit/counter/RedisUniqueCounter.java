@@ -141,6 +141,13 @@ final class RedisUniqueCounter implements UniqueCounter {
 	@Override
 	public CompletionStage<Long> countAsync(Instant from, Instant to) {
 		List<String> names = this.buckets.range(from, to, MAX_RANGE_BUCKETS);
+		if (names.size() == 1) {
+			// One bucket needs no merge, and is never stale: PFCOUNT it.
+			byte[] bucket = bucketKey(names.get(0));
+			return observed("count", () -> this.commands.<Long>executeAsync(UniqueCounterScripts.COUNT,
+					ReturnType.INTEGER, bucket)
+				.thenApply(UniqueCounterScripts::readCount));
+		}
 		byte[] cacheKey = bucketKey("range:" + names.get(0) + ".." + names.get(names.size() - 1));
 		List<byte[]> bucketKeys = names.stream().map(this::bucketKey).toList();
 		byte[][] keysAndArgs = UniqueCounterScripts.countRange(cacheKey, bucketKeys,

@@ -14,7 +14,8 @@ import java.util.concurrent.CompletionStage;
  * Two kinds of count, kept apart: {@link #add(String...)} and {@link #count()} are all time;
  * {@link #add(String, Instant)} puts a member in the hourly or daily bucket of that instant in the spec's zone,
  * and {@link #count(Instant, Instant)} counts the distinct members of a range of buckets by merging them
- * ({@code PFMERGE}) into a cached key reused for {@link UniqueCounterSpec#rangeCacheTtl()}. Every call is one
+ * ({@code PFMERGE}) into a cached key reused for {@link UniqueCounterSpec#rangeCacheTtl()} (a range of one
+ * bucket is counted directly, never from a cache). Every call is one
  * round trip; all keys of one counter share its hash tag, so merges work on Redis Cluster.
  * <p>
  * An outage fails the call with Spring's {@code DataAccessException}, tells the listeners and logs a throttled
