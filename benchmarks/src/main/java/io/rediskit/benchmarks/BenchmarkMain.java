@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.rediskit.benchmarks.bloom.BloomBenchmark;
 import io.rediskit.benchmarks.lock.LockBenchmark;
 import io.rediskit.benchmarks.ratelimit.RateLimitBenchmark;
 
@@ -28,7 +29,7 @@ public final class BenchmarkMain {
 	/** @return every benchmark, by subcommand name; a new area adds its benchmark here */
 	static Map<String, Benchmark> benchmarks() {
 		Map<String, Benchmark> benchmarks = new LinkedHashMap<>();
-		for (Benchmark benchmark : List.of(new LockBenchmark(), new RateLimitBenchmark())) {
+		for (Benchmark benchmark : List.of(new LockBenchmark(), new RateLimitBenchmark(), new BloomBenchmark())) {
 			benchmarks.put(benchmark.name(), benchmark);
 		}
 		return benchmarks;
