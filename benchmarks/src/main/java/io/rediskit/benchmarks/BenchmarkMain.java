@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.rediskit.benchmarks.bloom.BloomBenchmark;
 import io.rediskit.benchmarks.cluster.ClusterBenchmark;
 import io.rediskit.benchmarks.lock.LockBenchmark;
 import io.rediskit.benchmarks.queue.QueueBenchmark;
@@ -14,7 +15,7 @@ import io.rediskit.benchmarks.ratelimit.RateLimitBenchmark;
  * Runs benchmarks by name:
  * <pre>
  * java -jar benchmarks/target/redis-kit-benchmarks.jar [--warmup=3s] [--duration=10s] [--threads=16]
- *     [--out=docs/benchmarks] lock ratelimit queue cluster
+ *     [--out=docs/benchmarks] lock ratelimit queue cluster bloom
  * </pre>
  * Results go to standard output, one line per scenario, after a header line that names the server and the
  * JVM; progress and warnings go to standard error. The exit status is {@code 0} for a clean run, {@code 1}
@@ -31,7 +32,7 @@ public final class BenchmarkMain {
 	static Map<String, Benchmark> benchmarks() {
 		Map<String, Benchmark> benchmarks = new LinkedHashMap<>();
 		List<Benchmark> all = List.of(new LockBenchmark(), new RateLimitBenchmark(), new QueueBenchmark(),
-				new ClusterBenchmark());
+				new ClusterBenchmark(), new BloomBenchmark());
 		for (Benchmark benchmark : all) {
 			benchmarks.put(benchmark.name(), benchmark);
 		}
