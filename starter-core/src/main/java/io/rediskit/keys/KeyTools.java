@@ -245,7 +245,9 @@ public class KeyTools {
 					break;
 				}
 			}
-			long keys = this.nodes.await(commands.unlink(raw));
+			// An emptied collection is gone already (Redis deletes empty collections): it counts as deleted.
+			long unlinked = this.nodes.await(commands.unlink(raw));
+			long keys = (unlinked > 0 || elements > 0) ? 1 : 0;
 			long total = elements;
 			this.listeners.notify((listener) -> listener.onDeleteProgress("delete-key", keys, total, elapsed(start)));
 			return new DeletionReport(false, keys, elements, List.of(), elapsed(start));
