@@ -249,6 +249,7 @@ public class KeyTools {
 			long unlinked = this.nodes.await(commands.unlink(raw));
 			long keys = (unlinked > 0 || elements > 0) ? 1 : 0;
 			long total = elements;
+			this.listeners.notify((listener) -> listener.onDeleted("delete-key", keys, 0));
 			this.listeners.notify((listener) -> listener.onDeleteProgress("delete-key", keys, total, elapsed(start)));
 			return new DeletionReport(false, keys, elements, List.of(), elapsed(start));
 		}
@@ -298,6 +299,8 @@ public class KeyTools {
 			}
 			removed += step;
 			long soFar = removed;
+			long stepped = step;
+			this.listeners.notify((listener) -> listener.onDeleted("delete-key", 0, stepped));
 			this.listeners.notify((listener) -> listener.onDeleteProgress("delete-key", 0, soFar, elapsed(start)));
 			if (done) {
 				return removed;
@@ -347,10 +350,14 @@ public class KeyTools {
 							.toArray(byte[][]::new)));
 					}
 				}
+				long unlinked = 0;
 				for (RedisFuture<Long> unlink : unlinks) {
-					count += this.nodes.await(unlink);
+					unlinked += this.nodes.await(unlink);
 				}
+				count += unlinked;
 				long soFar = count;
+				long batchKeys = unlinked;
+				this.listeners.notify((listener) -> listener.onDeleted("delete-pattern", batchKeys, 0));
 				this.listeners.notify((listener) -> listener.onDeleteProgress("delete-pattern", soFar, 0, elapsed(start)));
 				if (!batch.isEmpty()) {
 					pause(options.pause());

@@ -23,6 +23,15 @@ public interface KeyToolsListener {
 	}
 
 	/**
+	 * A batch of a deletion completed: what it removed, for counters.
+	 * @param operation {@code delete-key} or {@code delete-pattern}
+	 * @param keys keys deleted by this batch
+	 * @param elements elements removed by this batch
+	 */
+	default void onDeleted(String operation, long keys, long elements) {
+	}
+
+	/**
 	 * A big-key report is complete.
 	 * @param report the report
 	 */
