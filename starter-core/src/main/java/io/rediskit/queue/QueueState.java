@@ -1,5 +1,7 @@
 package io.rediskit.queue;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -21,10 +23,25 @@ final class QueueState {
 
 	private volatile QueueSpec spec;
 
+	private @Nullable EnqueueBatcher enqueueBatcher;
+
 	QueueState(String name, QueueScripts.Keys keys, QueueSpec spec) {
 		this.name = name;
 		this.keys = keys;
 		this.spec = spec;
+	}
+
+	/**
+	 * @param scripts the registry's scripts
+	 * @return the queue's batcher of single-message enqueues, created on first use
+	 */
+	synchronized EnqueueBatcher enqueueBatcher(QueueScripts scripts) {
+		EnqueueBatcher batcher = this.enqueueBatcher;
+		if (batcher == null) {
+			batcher = new EnqueueBatcher((messages) -> scripts.enqueue(this.keys, messages, null));
+			this.enqueueBatcher = batcher;
+		}
+		return batcher;
 	}
 
 	QueueSpec spec() {

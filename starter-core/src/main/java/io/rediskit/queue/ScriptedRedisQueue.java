@@ -88,7 +88,28 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 
 	@Override
 	public CompletionStage<String> enqueueAsync(QueueEntry<T> entry) {
-		return enqueueAllAsync(List.of(entry)).thenApply((ids) -> ids.get(0));
+		Objects.requireNonNull(entry, "entry must not be null");
+		Outgoing message = outgoing(entry, spec().maxPayloadSize());
+		// Concurrent single enqueues of a queue share script calls (see EnqueueBatcher); a lone one goes at once.
+		return this.state.enqueueBatcher(this.parts.scripts).enqueue(message).handle((added, failure) -> {
+			if (failure != null) {
+				throw failed(failure);
+			}
+			if (added) {
+				this.parts.listeners.notify((l) -> l.onEnqueued(name(), 1));
+			}
+			return message.id();
+		});
+	}
+
+	private Outgoing outgoing(QueueEntry<T> entry, long maxPayloadSize) {
+		byte[] payload = this.parts.codec.encode(entry.payload());
+		if (payload.length > maxPayloadSize) {
+			throw new PayloadTooLargeException(name(), payload.length, maxPayloadSize);
+		}
+		String id = (entry.id() != null) ? entry.id() : this.parts.newMessageId();
+		long dueAt = (entry.dueAt() != null) ? Math.max(0, entry.dueAt().toEpochMilli()) : 0;
+		return new Outgoing(id, payload, entry.delay().toMillis(), dueAt);
 	}
 
 	@Override
@@ -110,14 +131,9 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 		List<String> ids = new ArrayList<>(entries.size());
 		for (QueueEntry<T> entry : entries) {
 			Objects.requireNonNull(entry, "entries must not contain null");
-			byte[] payload = this.parts.codec.encode(entry.payload());
-			if (payload.length > max) {
-				throw new PayloadTooLargeException(name(), payload.length, max);
-			}
-			String id = (entry.id() != null) ? entry.id() : this.parts.newMessageId();
-			long dueAt = (entry.dueAt() != null) ? Math.max(0, entry.dueAt().toEpochMilli()) : 0;
-			outgoing.add(new Outgoing(id, payload, entry.delay().toMillis(), dueAt));
-			ids.add(id);
+			Outgoing message = outgoing(entry, max);
+			outgoing.add(message);
+			ids.add(message.id());
 		}
 		return this.parts.scripts.enqueue(keys(), outgoing, null).handle((enqueued, failure) -> {
 			if (failure != null) {

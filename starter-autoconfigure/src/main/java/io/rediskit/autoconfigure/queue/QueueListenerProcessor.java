@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.rediskit.autoconfigure.support.InvalidAnnotationException;
+import io.rediskit.autoconfigure.support.MethodKeyEvaluator;
 import io.rediskit.queue.QueueHandler;
 import io.rediskit.queue.QueueListener;
 import io.rediskit.queue.QueueListenerContainer;
@@ -17,24 +19,31 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.context.EmbeddedValueResolverAware;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.annotation.AnnotationUtils;
+import org.springframework.util.ClassUtils;
 import org.springframework.util.StringValueResolver;
 
 /**
  * Finds {@link QueueListener @QueueListener} methods on the application's beans and runs a
- * {@link QueueListenerContainer} for each: created and started when the application starts (so an unknown queue
- * or a bad method fails startup, naming the method), stopped gracefully when it stops.
+ * {@link QueueListenerContainer} for each: checked once the singletons exist (an unknown queue, a bad parameter or
+ * a bad concurrency fails startup with an {@link InvalidAnnotationException}, naming bean, class, method and
+ * attribute), started when the application starts, stopped gracefully when it stops.
  */
-final class QueueListenerProcessor implements BeanPostProcessor, SmartLifecycle, EmbeddedValueResolverAware {
+final class QueueListenerProcessor
+		implements BeanPostProcessor, SmartLifecycle, SmartInitializingSingleton, EmbeddedValueResolverAware {
 
 	private final ObjectProvider<QueueRegistry> registry;
 
 	private final ObjectProvider<QueueProperties> properties;
+
+	private final List<Candidate> pending = new CopyOnWriteArrayList<>();
 
 	private final List<Target> targets = new CopyOnWriteArrayList<>();
 
@@ -57,43 +66,121 @@ final class QueueListenerProcessor implements BeanPostProcessor, SmartLifecycle,
 	@Override
 	public Object postProcessAfterInitialization(Object bean, String beanName) {
 		Class<?> type = AopUtils.getTargetClass(bean);
+		if (!AnnotationUtils.isCandidateClass(type, QueueListener.class)) {
+			return bean;
+		}
 		Map<Method, QueueListener> methods = MethodIntrospector.selectMethods(type,
 				(MethodIntrospector.MetadataLookup<QueueListener>) (method) -> AnnotatedElementUtils
 					.findMergedAnnotation(method, QueueListener.class));
-		methods.forEach((method, annotation) -> this.targets.add(target(bean, beanName, type, method, annotation)));
+		methods.forEach((method, annotation) -> this.pending
+			.add(new Candidate(bean, beanName, type, method, annotation)));
 		return bean;
 	}
 
-	private Target target(Object bean, String beanName, Class<?> type, Method method, QueueListener annotation) {
-		String where = "@QueueListener method " + type.getName() + "." + method.getName() + " of bean '" + beanName
-				+ "'";
-		if (method.getParameterCount() != 1) {
-			throw new IllegalStateException(where + " must take one parameter: the payload or QueueMessage<T>");
+	/**
+	 * Checks every {@code @QueueListener} found while the singletons were created, before anything starts: an
+	 * unknown queue, a method that does not take one payload or {@code QueueMessage<T>}, or a bad concurrency
+	 * fails startup with one {@link InvalidAnnotationException} naming each bean, class, method and attribute.
+	 */
+	@Override
+	public void afterSingletonsInstantiated() {
+		checkPending();
+	}
+
+	private void checkPending() {
+		QueueRegistry queues = this.registry.getIfAvailable();
+		List<String> failures = new ArrayList<>();
+		List<Candidate> candidates = new ArrayList<>(this.pending);
+		this.pending.removeAll(candidates);
+		for (Candidate candidate : candidates) {
+			try {
+				this.targets.add(target(queues, candidate));
+			}
+			catch (IllegalArgumentException | IllegalStateException ex) {
+				failures.add("bean '" + candidate.beanName + "' (" + candidate.type.getName() + "): "
+						+ describe(candidate) + ": " + ex.getMessage());
+			}
 		}
-		boolean wantsMessage = QueueMessage.class.equals(method.getParameterTypes()[0]);
-		Class<?> payloadType = wantsMessage
-				? ResolvableType.forMethodParameter(method, 0).getGeneric(0).resolve(Object.class)
-				: method.getParameterTypes()[0];
-		String concurrencyText = resolve(annotation.concurrency());
+		if (!failures.isEmpty()) {
+			throw new InvalidAnnotationException(QueueListener.class.getSimpleName(), failures);
+		}
+	}
+
+	private static String describe(Candidate candidate) {
+		return "@QueueListener(queue = \"" + candidate.annotation.queue() + "\") on "
+				+ MethodKeyEvaluator.describe(candidate.method);
+	}
+
+	private Target target(@Nullable QueueRegistry queues, Candidate candidate) {
+		Method method = candidate.method;
+		if (method.getParameterCount() != 1) {
+			throw new IllegalStateException("the method must take one parameter, the payload or QueueMessage<T>;"
+					+ " it takes " + method.getParameterCount());
+		}
+		Class<?> parameter = method.getParameterTypes()[0];
+		boolean wantsMessage = QueueMessage.class.equals(parameter);
+		Class<?> payloadType;
+		if (wantsMessage) {
+			Class<?> resolved = ResolvableType.forMethodParameter(method, 0).getGeneric(0).resolve();
+			if (resolved == null) {
+				throw new IllegalStateException("the parameter QueueMessage needs a payload type argument, such as"
+						+ " QueueMessage<Email>");
+			}
+			payloadType = resolved;
+		}
+		else {
+			payloadType = parameter;
+		}
+		if (QueueMessage.class.isAssignableFrom(payloadType) || RedisQueue.class.isAssignableFrom(payloadType)
+				|| void.class.equals(payloadType)) {
+			throw new IllegalStateException("the payload type " + payloadType.getSimpleName()
+					+ " cannot be read from JSON; take the payload type, or QueueMessage<T> with it");
+		}
+		payloadType = ClassUtils.resolvePrimitiveIfNecessary(payloadType);
+		String concurrencyText = resolve("concurrency", candidate.annotation.concurrency());
 		int concurrency;
 		try {
 			concurrency = Integer.parseInt(concurrencyText.trim());
 		}
 		catch (NumberFormatException ex) {
-			throw new IllegalStateException(where + ": concurrency must be a number, was '" + concurrencyText + "'");
+			throw new IllegalStateException("concurrency '" + concurrencyText + "' is not a number");
 		}
 		if (concurrency < 1 || concurrency > 1000) {
-			throw new IllegalStateException(where + ": concurrency must be between 1 and 1000, was " + concurrency);
+			throw new IllegalStateException("concurrency must be between 1 and 1000, was " + concurrency);
 		}
-		Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
+		String queue = resolve("queue", candidate.annotation.queue());
+		if (queue.isBlank()) {
+			throw new IllegalStateException("queue must name a queue");
+		}
+		if (queues != null) {
+			try {
+				queues.get(queue, payloadType);
+			}
+			catch (IllegalArgumentException ex) {
+				throw new IllegalStateException("queue \"" + queue + "\": " + ex.getMessage(), ex);
+			}
+		}
+		Method invocable = AopUtils.selectInvocableMethod(method, candidate.bean.getClass());
 		invocable.trySetAccessible();
-		return new Target(bean, invocable, resolve(annotation.queue()), payloadType, wantsMessage, concurrency, where);
+		String where = "@QueueListener method " + candidate.type.getName() + "." + method.getName() + " of bean '"
+				+ candidate.beanName + "'";
+		return new Target(candidate.bean, invocable, queue, payloadType, wantsMessage, concurrency, where);
 	}
 
-	private String resolve(String value) {
+	private String resolve(String attribute, String value) {
 		StringValueResolver current = this.resolver;
-		String resolved = (current != null) ? current.resolveStringValue(value) : value;
-		return (resolved != null) ? resolved : value;
+		try {
+			String resolved = (current != null) ? current.resolveStringValue(value) : value;
+			resolved = (resolved != null) ? resolved : value;
+			if (resolved.contains("${")) {
+				// A lenient resolver leaves what it cannot resolve in place.
+				throw new IllegalStateException(attribute + " '" + value + "' does not resolve: no such property");
+			}
+			return resolved;
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalStateException(attribute + " '" + value + "' does not resolve: " + ex.getMessage(), ex);
+		}
 	}
 
 	@Override
@@ -105,6 +192,7 @@ final class QueueListenerProcessor implements BeanPostProcessor, SmartLifecycle,
 		if (!settings.getListener().isAutoStartup()) {
 			return;
 		}
+		checkPending();
 		QueueRegistry queues = this.registry.getObject();
 		for (Target target : this.targets) {
 			QueueListenerContainer<?> container = container(queues, target);
@@ -174,6 +262,9 @@ final class QueueListenerProcessor implements BeanPostProcessor, SmartLifecycle,
 	/** @return the running containers, for the endpoint and tests */
 	List<QueueListenerContainer<?>> containers() {
 		return List.copyOf(this.containers);
+	}
+
+	private record Candidate(Object bean, String beanName, Class<?> type, Method method, QueueListener annotation) {
 	}
 
 	private record Target(Object bean, Method method, String queue, Class<?> payloadType, boolean wantsMessage,
