@@ -13,6 +13,7 @@ import java.util.concurrent.CompletionStage;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ScriptExecutor;
+import io.rediskit.support.Stages;
 
 import org.springframework.data.redis.connection.ReturnType;
 
@@ -57,7 +58,7 @@ final class RedisCheckInCalendar implements CheckInCalendar {
 
 	@Override
 	public boolean checkIn(String user, LocalDate date) {
-		return BitmapCalls.await(checkInAsync(user, date));
+		return Stages.join(checkInAsync(user, date));
 	}
 
 	@Override
@@ -76,7 +77,7 @@ final class RedisCheckInCalendar implements CheckInCalendar {
 	@Override
 	public boolean hasCheckedIn(String user, LocalDate date) {
 		byte[] key = key(user, YearMonth.from(date));
-		return BitmapCalls.await(this.calls.observed("has-checked-in", () -> this.commands
+		return Stages.join(this.calls.observed("has-checked-in", () -> this.commands
 			.<List<Object>>executeAsync(BitmapScripts.READ_FIELD, ReturnType.MULTI, key, BitmapScripts.hasCheckedIn(date))
 			.thenApply(BitmapScripts::readBit)));
 	}
@@ -84,7 +85,7 @@ final class RedisCheckInCalendar implements CheckInCalendar {
 	@Override
 	public int countInMonth(String user, YearMonth month) {
 		byte[] key = key(user, month);
-		return BitmapCalls.await(this.calls.observed("count", () -> this.commands
+		return Stages.join(this.calls.observed("count", () -> this.commands
 			.<Long>executeAsync(BitmapScripts.COUNT, ReturnType.INTEGER, key)
 			.thenApply((count) -> (count != null) ? count.intValue() : 0)));
 	}
@@ -92,7 +93,7 @@ final class RedisCheckInCalendar implements CheckInCalendar {
 	@Override
 	public Optional<LocalDate> firstCheckIn(String user, YearMonth month) {
 		byte[] key = key(user, month);
-		return BitmapCalls.await(this.calls.observed("first", () -> this.commands
+		return Stages.join(this.calls.observed("first", () -> this.commands
 			.<Long>executeAsync(BitmapScripts.POSITION, ReturnType.INTEGER, key, BitmapScripts.firstCheckIn())
 			.thenApply((position) -> BitmapScripts.readFirst(position, month))));
 	}
@@ -100,14 +101,14 @@ final class RedisCheckInCalendar implements CheckInCalendar {
 	@Override
 	public List<Boolean> calendar(String user, YearMonth month) {
 		byte[] key = key(user, month);
-		return BitmapCalls.await(this.calls.observed("calendar", () -> this.commands
+		return Stages.join(this.calls.observed("calendar", () -> this.commands
 			.<List<Object>>executeAsync(BitmapScripts.READ_FIELD, ReturnType.MULTI, key, BitmapScripts.calendar(month))
 			.thenApply((reply) -> BitmapScripts.readCalendar(reply, month))));
 	}
 
 	@Override
 	public int streak(String user, LocalDate date) {
-		return BitmapCalls.await(streakAsync(user, date));
+		return Stages.join(streakAsync(user, date));
 	}
 
 	@Override

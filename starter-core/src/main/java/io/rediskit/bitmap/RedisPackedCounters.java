@@ -8,6 +8,7 @@ import java.util.concurrent.CompletionStage;
 
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.Stages;
 
 import org.springframework.data.redis.connection.ReturnType;
 
@@ -49,7 +50,7 @@ final class RedisPackedCounters implements PackedCounters {
 
 	@Override
 	public OptionalLong incrementBy(String key, long index, long delta) {
-		return BitmapCalls.await(incrementByAsync(key, index, delta));
+		return Stages.join(incrementByAsync(key, index, delta));
 	}
 
 	@Override
@@ -65,7 +66,7 @@ final class RedisPackedCounters implements PackedCounters {
 	public long get(String key, long index) {
 		byte[] redisKey = key(key);
 		byte[][] args = BitmapScripts.get(this.spec, checkIndex(index));
-		return BitmapCalls.await(this.calls.observed("get", () -> this.commands
+		return Stages.join(this.calls.observed("get", () -> this.commands
 			.<List<Object>>executeAsync(BitmapScripts.READ_FIELD, ReturnType.MULTI, redisKey, args)
 			.thenApply(BitmapScripts::readValue)));
 	}
@@ -78,7 +79,7 @@ final class RedisPackedCounters implements PackedCounters {
 		}
 		byte[] redisKey = key(key);
 		byte[][] args = BitmapScripts.set(this.spec, checkIndex(index), value);
-		return BitmapCalls.await(this.calls.observed("set", () -> this.commands
+		return Stages.join(this.calls.observed("set", () -> this.commands
 			.<List<Object>>executeAsync(BitmapScripts.FIELD, ReturnType.MULTI, redisKey, args)
 			.thenApply(BitmapScripts::readValue)));
 	}

@@ -17,6 +17,7 @@ import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
 import io.rediskit.support.RedisFailures;
 import io.rediskit.support.ScriptExecutor;
+import io.rediskit.support.Stages;
 import io.rediskit.support.ThrottledLog;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -99,12 +100,12 @@ final class RedisBloomFilter implements BloomFilter {
 
 	@Override
 	public List<Boolean> addAllBytes(Collection<byte[]> items) {
-		return await(addAllBytesAsync(items));
+		return Stages.join(addAllBytesAsync(items));
 	}
 
 	@Override
 	public List<Boolean> mightContainAllBytes(Collection<byte[]> items) {
-		return await(mightContainAllBytesAsync(items));
+		return Stages.join(mightContainAllBytesAsync(items));
 	}
 
 	@Override
@@ -290,7 +291,7 @@ final class RedisBloomFilter implements BloomFilter {
 				this.listeners.notify((listener) -> listener.onOperation(this.name, operation, items, counted, latency));
 				return answers;
 			}
-			Throwable cause = unwrap(failure);
+			Throwable cause = Stages.unwrap(failure);
 			if (RedisFailures.isUnavailable(cause) && cause instanceof RuntimeException outage) {
 				this.listeners.notify((listener) -> listener.onFailure(this.name, operation, outage));
 				this.outages.warn(cause, "the " + operation.tag() + " call fails");
@@ -301,7 +302,7 @@ final class RedisBloomFilter implements BloomFilter {
 
 	@Override
 	public BloomFilterInfo info() {
-		boolean nativeFilter = await(useNative());
+		boolean nativeFilter = Stages.join(useNative());
 		long m = this.layout.bits();
 		int k = this.layout.hashes();
 		if (nativeFilter) {
@@ -338,30 +339,7 @@ final class RedisBloomFilter implements BloomFilter {
 		this.opened.set(null);
 	}
 
-	/** Waits for a stage, throwing what it failed with as the sync API's exception. */
-	static <T> T await(CompletionStage<T> stage) {
-		try {
-			return stage.toCompletableFuture().join();
-		}
-		catch (CompletionException ex) {
-			Throwable cause = unwrap(ex);
-			if (cause instanceof RuntimeException runtime) {
-				throw runtime;
-			}
-			if (cause instanceof Error error) {
-				throw error;
-			}
-			throw ex;
-		}
-	}
 
-	private static Throwable unwrap(Throwable failure) {
-		Throwable cause = failure;
-		while (cause instanceof CompletionException && cause.getCause() != null) {
-			cause = cause.getCause();
-		}
-		return cause;
-	}
 
 	@FunctionalInterface
 	private interface ShardCall {

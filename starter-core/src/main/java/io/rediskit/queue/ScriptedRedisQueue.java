@@ -17,6 +17,7 @@ import io.rediskit.queue.QueueScripts.Outgoing;
 import io.rediskit.queue.QueueScripts.Promoted;
 import io.rediskit.queue.QueueScripts.Settled;
 import io.rediskit.support.RedisFailures;
+import io.rediskit.support.Stages;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -83,7 +84,7 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 
 	@Override
 	public String enqueue(QueueEntry<T> entry) {
-		return await(enqueueAsync(entry));
+		return Stages.join(enqueueAsync(entry));
 	}
 
 	@Override
@@ -114,7 +115,7 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 
 	@Override
 	public List<String> enqueueAll(List<QueueEntry<T>> entries) {
-		return await(enqueueAllAsync(entries));
+		return Stages.join(enqueueAllAsync(entries));
 	}
 
 	@Override
@@ -153,7 +154,7 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 
 	@Override
 	public boolean cancel(String id) {
-		return await(cancelAsync(id));
+		return Stages.join(cancelAsync(id));
 	}
 
 	@Override
@@ -264,7 +265,7 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 
 	@Override
 	public QueueStats stats() {
-		return await(statsAsync());
+		return Stages.join(statsAsync());
 	}
 
 	@Override
@@ -282,7 +283,7 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 		if (max < 1) {
 			throw new IllegalArgumentException("max must be at least 1, was " + max);
 		}
-		return await(this.parts.scripts.deadLetters(keys(), max).handle((letters, failure) -> {
+		return Stages.join(this.parts.scripts.deadLetters(keys(), max).handle((letters, failure) -> {
 			if (failure != null) {
 				throw failed(failure);
 			}
@@ -295,7 +296,7 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 		if (max < 1) {
 			throw new IllegalArgumentException("max must be at least 1, was " + max);
 		}
-		return await(this.parts.scripts.redrive(keys(), max, null).handle((count, failure) -> {
+		return Stages.join(this.parts.scripts.redrive(keys(), max, null).handle((count, failure) -> {
 			if (failure != null) {
 				throw failed(failure);
 			}
@@ -305,7 +306,7 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 
 	@Override
 	public long purge() {
-		return await(this.parts.scripts.purge(keys()).handle((count, failure) -> {
+		return Stages.join(this.parts.scripts.purge(keys()).handle((count, failure) -> {
 			if (failure != null) {
 				throw failed(failure);
 			}
@@ -318,7 +319,7 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 	 * either way the failure is passed on as it is.
 	 */
 	CompletionException failed(Throwable failure) {
-		Throwable cause = unwrap(failure);
+		Throwable cause = Stages.unwrap(failure);
 		if (RedisFailures.isUnavailable(cause) && cause instanceof RuntimeException outage) {
 			this.parts.listeners.notify((l) -> l.onFailure(name(), outage));
 			this.parts.outages.warn(cause);
@@ -326,25 +327,7 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 		return (failure instanceof CompletionException completion) ? completion : new CompletionException(cause);
 	}
 
-	static Throwable unwrap(Throwable failure) {
-		return (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause() : failure;
-	}
 
-	static <V> V await(CompletionStage<V> stage) {
-		try {
-			return stage.toCompletableFuture().join();
-		}
-		catch (CompletionException ex) {
-			Throwable cause = unwrap(ex);
-			if (cause instanceof RuntimeException runtime) {
-				throw runtime;
-			}
-			if (cause instanceof Error error) {
-				throw error;
-			}
-			throw ex;
-		}
-	}
 
 	private static <V> V awaitInterruptibly(CompletionStage<V> stage) throws InterruptedException {
 		try {
