@@ -110,8 +110,9 @@ class GeoOutageTests {
 		finally {
 			this.server.resume();
 		}
-		assertThat(this.failures).containsExactly("bikes put", "bikes nearby", "bikes put", "bikes nearby", "flat put",
-				"flat nearby", "flat put", "flat nearby");
+		// Each failure told once (the two async calls of an index may time out in either order).
+		assertThat(this.failures).containsExactlyInAnyOrder("bikes put", "bikes nearby", "bikes put", "bikes nearby",
+				"flat put", "flat nearby", "flat put", "flat nearby");
 		// The timed-out puts were sent before the pause ended: the server applied them when it resumed.
 		for (GeoIndex index : List.of(bikes, flat)) {
 			assertThat(index.nearby(NEAR_LOUVRE)).extracting(GeoMatch::member).containsExactly("a", "c", "b");
