@@ -14,6 +14,7 @@ import java.util.function.Supplier;
 
 import io.rediskit.geo.GeoScripts.Call;
 import io.rediskit.support.RedisFailures;
+import io.rediskit.support.Stages;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.ReturnType;
@@ -97,7 +98,7 @@ final class RedisGeoIndex implements GeoIndex {
 
 	@Override
 	public void put(String member, GeoPoint position) {
-		join(putAsync(member, position));
+		Stages.join(putAsync(member, position));
 	}
 
 	@Override
@@ -109,7 +110,7 @@ final class RedisGeoIndex implements GeoIndex {
 
 	@Override
 	public void putAll(Map<String, GeoPoint> positions) {
-		join(putAllAsync(positions));
+		Stages.join(putAllAsync(positions));
 	}
 
 	@Override
@@ -144,7 +145,7 @@ final class RedisGeoIndex implements GeoIndex {
 
 	@Override
 	public boolean remove(String member) {
-		return join(removeAsync(member));
+		return Stages.join(removeAsync(member));
 	}
 
 	@Override
@@ -158,7 +159,7 @@ final class RedisGeoIndex implements GeoIndex {
 
 	@Override
 	public @Nullable GeoPoint position(String member) {
-		return join(positionAsync(member));
+		return Stages.join(positionAsync(member));
 	}
 
 	@Override
@@ -170,7 +171,7 @@ final class RedisGeoIndex implements GeoIndex {
 
 	@Override
 	public @Nullable Double distance(String member, String other, GeoUnit unit) {
-		return join(distanceAsync(member, other, unit));
+		return Stages.join(distanceAsync(member, other, unit));
 	}
 
 	@Override
@@ -200,7 +201,7 @@ final class RedisGeoIndex implements GeoIndex {
 
 	@Override
 	public List<GeoMatch> nearby(GeoQuery query) {
-		return join(nearbyAsync(query));
+		return Stages.join(nearbyAsync(query));
 	}
 
 	@Override
@@ -222,7 +223,7 @@ final class RedisGeoIndex implements GeoIndex {
 
 	@Override
 	public List<GeoMatch> nearby(GeoQuery query, Collection<String> regions) {
-		return join(nearbyAsync(query, regions));
+		return Stages.join(nearbyAsync(query, regions));
 	}
 
 	@Override
@@ -268,7 +269,7 @@ final class RedisGeoIndex implements GeoIndex {
 
 	@Override
 	public long sweepExpired() {
-		return join(sweepExpiredAsync());
+		return Stages.join(sweepExpiredAsync());
 	}
 
 	@Override
@@ -334,7 +335,7 @@ final class RedisGeoIndex implements GeoIndex {
 		}
 		return stage.handle((result, failure) -> {
 			java.time.Duration latency = java.time.Duration.ofNanos(System.nanoTime() - start);
-			Throwable cause = (failure != null) ? unwrap(failure) : null;
+			Throwable cause = (failure != null) ? Stages.unwrap(failure) : null;
 			this.parts.listeners().notify((listener) -> listener.onOperation(name(), operation, latency, cause));
 			if (cause == null) {
 				return result;
@@ -346,29 +347,7 @@ final class RedisGeoIndex implements GeoIndex {
 		});
 	}
 
-	private static <R> R join(CompletionStage<R> stage) {
-		try {
-			return stage.toCompletableFuture().join();
-		}
-		catch (CompletionException ex) {
-			Throwable cause = unwrap(ex);
-			if (cause instanceof RuntimeException runtime) {
-				throw runtime;
-			}
-			if (cause instanceof Error error) {
-				throw error;
-			}
-			throw ex;
-		}
-	}
 
-	private static Throwable unwrap(Throwable failure) {
-		Throwable cause = failure;
-		while (cause instanceof CompletionException && cause.getCause() != null) {
-			cause = cause.getCause();
-		}
-		return cause;
-	}
 
 	private static byte[] utf8(String value) {
 		return value.getBytes(StandardCharsets.UTF_8);
