@@ -146,7 +146,9 @@ final class RateLimitRules implements SmartInitializingSingleton {
 		ProblemDetail problem = response.getBody();
 		Map<String, Object> body = new LinkedHashMap<>();
 		if (problem != null) {
-			body.put("type", problem.getType().toString());
+			if (problem.getType() != null) {
+				body.put("type", problem.getType().toString());
+			}
 			body.put("title", problem.getTitle());
 			body.put("status", problem.getStatus());
 			body.put("detail", problem.getDetail());
