@@ -237,6 +237,12 @@ public class RateLimitProperties implements Validator {
 	public static class Web {
 
 		/**
+		 * Order of the rule filters unless set otherwise: just after Spring Security's filter chain (-100 on both
+		 * stacks), so that the principal is known, and well before the dispatcher and its controllers.
+		 */
+		public static final int DEFAULT_ORDER = -90;
+
+		/**
 		 * Whether to answer RateLimitExceededException with HTTP 429, Retry-After and a problem detail in web
 		 * applications.
 		 */
@@ -258,7 +264,7 @@ public class RateLimitProperties implements Validator {
 		 * Order of the filter that applies the rules, in the servlet filter chain and among WebFlux WebFilters:
 		 * by default after Spring Security's (-100), so the principal is known, and before the controllers.
 		 */
-		private int order = RateLimitRule.DEFAULT_ORDER;
+		private int order = DEFAULT_ORDER;
 
 		/**
 		 * Rate limits for routes, without an annotation; the first rule whose path and method match a request

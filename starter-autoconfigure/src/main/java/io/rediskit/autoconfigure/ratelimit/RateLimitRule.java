@@ -29,12 +29,6 @@ import org.springframework.web.util.pattern.PatternParseException;
 record RateLimitRule(String property, List<PathPattern> patterns, Set<String> methods, String limiter,
 		RequestKey key, int permits) {
 
-	/**
-	 * Order of the rule filters unless set otherwise: just after Spring Security's filter chain (-100 on both
-	 * stacks), so that the principal is known, and well before the dispatcher and its controllers.
-	 */
-	static final int DEFAULT_ORDER = -90;
-
 	private static final String PREFIX = "redis-kit.rate-limit.web.rules";
 
 	private static final Set<String> METHODS = Set.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS",

@@ -60,7 +60,7 @@ final class RateLimitRuleFilter extends OncePerRequestFilter {
 		RateLimiter limiter = this.rules.limiter(rule);
 		RateLimitDecision decision = limiter.tryAcquire(key(rule.key(), request, path), rule.permits());
 		if (!decision.allowed()) {
-			Rejection rejection = this.rules.reject(limiter, decision);
+			Rejection rejection = this.rules.reject(limiter, decision, request.getRequestURI());
 			response.setStatus(429);
 			for (Map.Entry<String, List<String>> header : rejection.headers().headerSet()) {
 				for (String value : header.getValue()) {

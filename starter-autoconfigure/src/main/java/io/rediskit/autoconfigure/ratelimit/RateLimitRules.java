@@ -138,9 +138,10 @@ final class RateLimitRules implements SmartInitializingSingleton {
 	 * The answer to a rejected request: the same as {@link RateLimitExceptionHandler}'s.
 	 * @param limiter the limiter
 	 * @param decision its rejection
+	 * @param path the request's path, the problem's {@code instance} (as Spring sets it for the handler's answer)
 	 * @return the headers (with {@code Content-Type: application/problem+json}) and the JSON body
 	 */
-	Rejection reject(RateLimiter limiter, RateLimitDecision decision) {
+	Rejection reject(RateLimiter limiter, RateLimitDecision decision, String path) {
 		ResponseEntity<ProblemDetail> response = RateLimitExceptionHandler.tooManyRequests(
 				new RateLimitExceededException(limiter.name(), limiter.spec(), decision), this.rateLimitHeaders);
 		ProblemDetail problem = response.getBody();
@@ -152,6 +153,7 @@ final class RateLimitRules implements SmartInitializingSingleton {
 			body.put("title", problem.getTitle());
 			body.put("status", problem.getStatus());
 			body.put("detail", problem.getDetail());
+			body.put("instance", path);
 			Map<String, Object> properties = problem.getProperties();
 			if (properties != null) {
 				body.putAll(properties);

@@ -84,15 +84,16 @@ final class ReactiveRateLimitRuleFilter implements WebFilter, Ordered, SmartInit
 			.flatMap((key) -> Mono.fromCompletionStage(() -> limiter.tryAcquireAsync(key, rule.permits())))
 			.flatMap((decision) -> {
 				if (!decision.allowed()) {
-					return reject(exchange.getResponse(), limiter, decision);
+					return reject(exchange, limiter, decision);
 				}
 				this.rules.addSuccessHeaders(exchange.getResponse().getHeaders()::add, limiter, decision);
 				return chain.filter(exchange);
 			});
 	}
 
-	private Mono<Void> reject(ServerHttpResponse response, RateLimiter limiter, RateLimitDecision decision) {
-		Rejection rejection = this.rules.reject(limiter, decision);
+	private Mono<Void> reject(ServerWebExchange exchange, RateLimiter limiter, RateLimitDecision decision) {
+		ServerHttpResponse response = exchange.getResponse();
+		Rejection rejection = this.rules.reject(limiter, decision, exchange.getRequest().getPath().value());
 		response.setStatusCode(HttpStatus.TOO_MANY_REQUESTS);
 		response.getHeaders().addAll(rejection.headers());
 		return response.writeWith(Mono.just(response.bufferFactory().wrap(rejection.body())));

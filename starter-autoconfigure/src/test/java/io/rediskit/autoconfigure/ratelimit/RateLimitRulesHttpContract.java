@@ -118,6 +118,7 @@ abstract class RateLimitRulesHttpContract {
 		assertThat(problem.get("status")).isEqualTo(429);
 		assertThat(problem.get("title")).isEqualTo("Too Many Requests");
 		assertThat(problem.get("limiter")).isEqualTo("two");
+		assertThat(problem.get("instance")).isEqualTo("/ip/c");
 		assertThat(((Number) problem.get("retryAfterSeconds")).longValue()).isEqualTo(retryAfter);
 		assertThat((String) problem.get("detail")).isEqualTo("Rate limit 'two' exceeded; retry after " + retryAfter
 				+ " seconds.");
