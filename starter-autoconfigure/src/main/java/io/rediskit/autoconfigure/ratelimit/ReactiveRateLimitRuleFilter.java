@@ -77,10 +77,10 @@ final class ReactiveRateLimitRuleFilter implements WebFilter, Ordered, SmartInit
 		PathContainer path = request.getPath().pathWithinApplication();
 		RateLimitRule rule = this.rules.match(request.getMethod().name(), path);
 		if (rule == null) {
-			return chain.filter(exchange);
+			return successHeaders(chain.filter(exchange), exchange);
 		}
 		RateLimiter limiter = this.rules.limiter(rule);
-		return key(rule.key(), exchange, path)
+		Mono<Void> decided = key(rule.key(), exchange, path)
 			.flatMap((key) -> Mono.fromCompletionStage(() -> limiter.tryAcquireAsync(key, rule.permits())))
 			.flatMap((decision) -> {
 				if (!decision.allowed()) {
@@ -89,6 +89,15 @@ final class ReactiveRateLimitRuleFilter implements WebFilter, Ordered, SmartInit
 				this.rules.addSuccessHeaders(exchange.getResponse().getHeaders()::add, limiter, decision);
 				return chain.filter(exchange);
 			});
+		return successHeaders(decided, exchange);
+	}
+
+	// Lets limiters asked further down the chain add their success headers (ReactiveSuccessHeaders).
+	private Mono<Void> successHeaders(Mono<Void> chain, ServerWebExchange exchange) {
+		if (!this.rules.headersOnSuccess()) {
+			return chain;
+		}
+		return chain.contextWrite((context) -> ReactiveSuccessHeaders.enable(context, exchange.getResponse()));
 	}
 
 	private Mono<Void> reject(ServerWebExchange exchange, RateLimiter limiter, RateLimitDecision decision) {

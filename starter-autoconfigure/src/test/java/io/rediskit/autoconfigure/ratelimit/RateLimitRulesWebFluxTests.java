@@ -3,6 +3,8 @@ package io.rediskit.autoconfigure.ratelimit;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
+import io.rediskit.ratelimit.RateLimiter;
+import io.rediskit.ratelimit.RateLimiterRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -100,6 +102,19 @@ class RateLimitRulesWebFluxTests extends RateLimitRulesHttpContract {
 			.satisfies((call) -> assertThat(call).contains("sleep").contains("parallel"));
 	}
 
+	@Test
+	void aLimiterAskedInTheRequestsReactiveChainAddsItsSuccessHeaders() throws Exception {
+		HttpResponse<String> first = get("/reactive-limited");
+		assertThat(first.statusCode()).isEqualTo(200);
+		assertThat(first.headers().allValues("RateLimit-Policy")).containsExactly("\"annotated\";q=2;w=3600");
+		assertRemaining(first, "annotated", 1);
+		try (ConfigurableApplicationContext off = run("redis-kit.rate-limit.web.headers-on-success=false")) {
+			HttpResponse<String> quiet = getFrom(base(off), "/reactive-limited");
+			assertThat(quiet.statusCode()).isEqualTo(200);
+			assertThat(quiet.headers().firstValue("RateLimit-Policy")).isEmpty();
+		}
+	}
+
 	// Auto-configuration without component scanning, which would find the other tests' configurations.
 	@SpringBootConfiguration(proxyBeanMethods = false)
 	@EnableAutoConfiguration
@@ -110,6 +125,23 @@ class RateLimitRulesWebFluxTests extends RateLimitRulesHttpContract {
 
 	@RestController
 	static class FluxEndpoints {
+
+		private final RateLimiterRegistry limiters;
+
+		FluxEndpoints(RateLimiterRegistry limiters) {
+			this.limiters = limiters;
+		}
+
+		// What a reactive interceptor does: decide inside the request's chain, then hand the decision over.
+		@GetMapping("/reactive-limited")
+		Mono<String> reactiveLimited() {
+			RateLimiter limiter = this.limiters.get("annotated");
+			return Mono.deferContextual((context) -> Mono.fromCompletionStage(() -> limiter.tryAcquireAsync("k"))
+				.map((decision) -> {
+					ReactiveSuccessHeaders.allowed(limiter, decision, context);
+					return "ok";
+				}));
+		}
 
 		@GetMapping("/start-session")
 		Mono<String> startSession(WebSession session) {
@@ -134,6 +166,8 @@ class RateLimitRulesWebFluxTests extends RateLimitRulesHttpContract {
 		ReactorResourceFactory reactorResourceFactory() {
 			ReactorResourceFactory factory = new ReactorResourceFactory();
 			factory.setUseGlobalResources(false);
+			// Netty waits 2 s for quiet by default when its loops close: nothing is in flight when a test ends.
+			factory.setShutdownQuietPeriod(Duration.ZERO);
 			return factory;
 		}
 
