@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import io.rediskit.ratelimit.RateLimitDecision;
 import io.rediskit.ratelimit.RateLimitExceededException;
+import io.rediskit.ratelimit.RateLimitSpec;
 
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
@@ -60,6 +61,17 @@ public class RateLimitExceptionHandler {
 	 */
 	@ExceptionHandler(RateLimitExceededException.class)
 	public ResponseEntity<ProblemDetail> rateLimitExceeded(RateLimitExceededException ex) {
+		return tooManyRequests(ex, this.headers);
+	}
+
+	/**
+	 * The 429 answer to a rejection, as this handler and the filters of {@code redis-kit.rate-limit.web.rules}
+	 * give it.
+	 * @param ex the rejection
+	 * @param rateLimitHeaders whether to add the {@code RateLimit-Policy} and {@code RateLimit} headers
+	 * @return the response
+	 */
+	static ResponseEntity<ProblemDetail> tooManyRequests(RateLimitExceededException ex, boolean rateLimitHeaders) {
 		RateLimitDecision decision = ex.getDecision();
 		long retryAfter = Math.max(1, ceilSeconds(decision.retryAfter()));
 		String seconds = retryAfter + ((retryAfter == 1) ? " second." : " seconds.");
@@ -73,16 +85,31 @@ public class RateLimitExceptionHandler {
 		problem.setProperty("retryAfterSeconds", retryAfter);
 		HttpHeaders headers = new HttpHeaders();
 		headers.set(HttpHeaders.RETRY_AFTER, Long.toString(retryAfter));
-		if (this.headers) {
-			String policy = sfString(ex.getLimiterName());
-			headers.set(POLICY_HEADER,
-					policy + ";q=" + ex.getSpec().limit() + ";w=" + ceilSeconds(ex.getSpec().period()));
+		if (rateLimitHeaders) {
+			headers.set(POLICY_HEADER, policy(ex.getLimiterName(), ex.getSpec()));
 			if (!decision.fromFailurePolicy()) {
-				headers.set(RATE_LIMIT_HEADER,
-						policy + ";r=" + decision.remaining() + ";t=" + ceilSeconds(decision.resetAfter()));
+				headers.set(RATE_LIMIT_HEADER, rateLimit(ex.getLimiterName(), decision));
 			}
 		}
 		return ResponseEntity.status(HttpStatus.TOO_MANY_REQUESTS).headers(headers).body(problem);
+	}
+
+	/**
+	 * @param limiterName the limiter's name
+	 * @param spec its spec
+	 * @return the {@code RateLimit-Policy} field of the limiter, such as {@code "login";q=5;w=900}
+	 */
+	static String policy(String limiterName, RateLimitSpec spec) {
+		return sfString(limiterName) + ";q=" + spec.limit() + ";w=" + ceilSeconds(spec.period());
+	}
+
+	/**
+	 * @param limiterName the limiter's name
+	 * @param decision a decision of Redis (not of the failure policy, which knows no usage)
+	 * @return the {@code RateLimit} field of the decision, such as {@code "login";r=0;t=540}
+	 */
+	static String rateLimit(String limiterName, RateLimitDecision decision) {
+		return sfString(limiterName) + ";r=" + decision.remaining() + ";t=" + ceilSeconds(decision.resetAfter());
 	}
 
 	private static long ceilSeconds(Duration duration) {

@@ -1,7 +1,9 @@
 package io.rediskit.autoconfigure.ratelimit;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import io.rediskit.ratelimit.FailurePolicy;
@@ -99,7 +101,7 @@ public class RateLimitProperties implements Validator {
 	 */
 	@Override
 	public boolean supports(Class<?> type) {
-		return Limiter.class.isAssignableFrom(type);
+		return Limiter.class.isAssignableFrom(type) || Rule.class.isAssignableFrom(type);
 	}
 
 	/**
@@ -109,6 +111,10 @@ public class RateLimitProperties implements Validator {
 	 */
 	@Override
 	public void validate(Object target, Errors errors) {
+		if (target instanceof Rule rule) {
+			RateLimitRule.validate(rule, errors);
+			return;
+		}
 		Limiter limiter = (Limiter) target;
 		ConfigurationPropertyName bound = ConfigurationPropertyName.ofIfValid(errors.getObjectName());
 		String name = (bound != null && !bound.isEmpty()) ? bound.getLastElement(Form.ORIGINAL) : errors.getObjectName();
@@ -231,6 +237,12 @@ public class RateLimitProperties implements Validator {
 	public static class Web {
 
 		/**
+		 * Order of the rule filters unless set otherwise: just after Spring Security's filter chain (-100 on both
+		 * stacks), so that the principal is known, and well before the dispatcher and its controllers.
+		 */
+		public static final int DEFAULT_ORDER = -90;
+
+		/**
 		 * Whether to answer RateLimitExceededException with HTTP 429, Retry-After and a problem detail in web
 		 * applications.
 		 */
@@ -241,6 +253,24 @@ public class RateLimitProperties implements Validator {
 		 * (draft-ietf-httpapi-ratelimit-headers).
 		 */
 		private boolean headers = true;
+
+		/**
+		 * Whether allowed calls of a rule or of a @RateLimited controller method (Spring MVC) answer with the
+		 * RateLimit-Policy and RateLimit headers too.
+		 */
+		private boolean headersOnSuccess = true;
+
+		/**
+		 * Order of the filter that applies the rules, in the servlet filter chain and among WebFlux WebFilters:
+		 * by default after Spring Security's (-100), so the principal is known, and before the controllers.
+		 */
+		private int order = DEFAULT_ORDER;
+
+		/**
+		 * Rate limits for routes, without an annotation; the first rule whose path and method match a request
+		 * applies, and no other.
+		 */
+		private List<Rule> rules = new ArrayList<>();
 
 		public boolean isEnabled() {
 			return this.enabled;
@@ -256,6 +286,106 @@ public class RateLimitProperties implements Validator {
 
 		public void setHeaders(boolean headers) {
 			this.headers = headers;
+		}
+
+		public boolean isHeadersOnSuccess() {
+			return this.headersOnSuccess;
+		}
+
+		public void setHeadersOnSuccess(boolean headersOnSuccess) {
+			this.headersOnSuccess = headersOnSuccess;
+		}
+
+		public int getOrder() {
+			return this.order;
+		}
+
+		public void setOrder(int order) {
+			this.order = order;
+		}
+
+		public List<Rule> getRules() {
+			return this.rules;
+		}
+
+		public void setRules(List<Rule> rules) {
+			this.rules = rules;
+		}
+
+	}
+
+	/**
+	 * A rate limit for the requests whose path matches {@code path} (and whose method is one of
+	 * {@code methods}, if set): each asks {@code limiter} for {@code permits} under the key {@code key} names.
+	 */
+	public static class Rule {
+
+		/**
+		 * Path patterns of the requests the rule limits, in Spring's PathPattern syntax, such as /api/**; required.
+		 */
+		private List<String> path = new ArrayList<>();
+
+		/**
+		 * HTTP methods the rule limits, such as GET or POST; unset for all.
+		 */
+		private List<String> methods = new ArrayList<>();
+
+		/**
+		 * Name of the limiter that counts the requests: one of redis-kit.rate-limit.limiters, or one created in
+		 * code while the application starts; required.
+		 */
+		private @Nullable String limiter;
+
+		/**
+		 * What a request is counted under: ip (the client address, as server.forward-headers-strategy resolves
+		 * it), header:<Name>, principal, session, or a SpEL expression over #request such as
+		 * #request.header('X-Tenant'); required. Requests without a value share one count.
+		 */
+		private @Nullable String key;
+
+		/**
+		 * Permits each request takes, from 1 to the limiter's capacity.
+		 */
+		private int permits = 1;
+
+		public List<String> getPath() {
+			return this.path;
+		}
+
+		public void setPath(List<String> path) {
+			this.path = path;
+		}
+
+		public List<String> getMethods() {
+			return this.methods;
+		}
+
+		public void setMethods(List<String> methods) {
+			this.methods = methods;
+		}
+
+		public @Nullable String getLimiter() {
+			return this.limiter;
+		}
+
+		public void setLimiter(@Nullable String limiter) {
+			this.limiter = limiter;
+		}
+
+		public @Nullable String getKey() {
+			return this.key;
+		}
+
+		public void setKey(@Nullable String key) {
+			this.key = key;
+		}
+
+		public int getPermits() {
+			return this.permits;
+		}
+
+		public void setPermits(int permits) {
+			this.permits = permits;
 		}
 
 	}

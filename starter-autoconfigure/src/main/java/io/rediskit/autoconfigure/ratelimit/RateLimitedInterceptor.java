@@ -130,6 +130,7 @@ public class RateLimitedInterceptor implements MethodInterceptor {
 						resolved.description());
 		RateLimitDecision decision = limiter.tryAcquire(key, annotation.permits());
 		if (decision.allowed()) {
+			SuccessHeaders.allowed(limiter, decision);
 			return invocation.proceed();
 		}
 		RateLimitExceededException exceeded = new RateLimitExceededException(limiter.name(), limiter.spec(), decision);
