@@ -5,6 +5,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A named Bloom filter in Redis: "seen before?" in constant space, with no false negatives and false positives
  * at about the {@link BloomFilterSpec#falsePositiveRate() configured rate} while it holds at most its
@@ -158,6 +160,12 @@ public interface BloomFilter {
 
 	/** Deletes the filter's keys: it starts over empty, and may then be created with other sizing. */
 	void delete();
+
+	/**
+	 * {@link #delete()} without blocking.
+	 * @return completed when every shard is deleted
+	 */
+	CompletionStage<@Nullable Void> deleteAsync();
 
 	private static byte[] utf8(String item) {
 		return item.getBytes(StandardCharsets.UTF_8);

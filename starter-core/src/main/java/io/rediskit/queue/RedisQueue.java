@@ -132,6 +132,13 @@ public interface RedisQueue<T> {
 	List<DeadLetter> deadLetters(int max);
 
 	/**
+	 * {@link #deadLetters(int)} without blocking.
+	 * @param max most to list
+	 * @return dead letters, oldest first
+	 */
+	CompletionStage<List<DeadLetter>> deadLettersAsync(int max);
+
+	/**
 	 * Moves dead letters back to the queue, oldest first, with their delivery counts reset.
 	 * @param max most to move
 	 * @return how many moved
@@ -139,10 +146,20 @@ public interface RedisQueue<T> {
 	long redrive(int max);
 
 	/**
+	 * {@link #redrive(int)} without blocking.
+	 * @param max most to move
+	 * @return how many moved
+	 */
+	CompletionStage<Long> redriveAsync(int max);
+
+	/**
 	 * Removes every message in every state. Consumers holding deliveries get {@link StaleDeliveryException}
 	 * when they settle.
 	 * @return how many messages there were
 	 */
 	long purge();
+
+	/** @return {@link #purge()} without blocking */
+	CompletionStage<Long> purgeAsync();
 
 }
