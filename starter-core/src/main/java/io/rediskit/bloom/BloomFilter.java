@@ -153,7 +153,8 @@ public interface BloomFilter {
 	CompletionStage<List<Boolean>> mightContainAllBytesAsync(Collection<byte[]> items);
 
 	/**
-	 * Reads the filter's state: one {@code BITCOUNT} per shard (or {@code BF.INFO}).
+	 * Reads the filter's state: one {@code BITCOUNT} per shard (or {@code BF.INFO}). A report for operators,
+	 * with no asynchronous form: it makes several round trips in turn, so call it from a thread that may wait.
 	 * @return bits, hashes, approximate items, fill ratio and the estimated false-positive rate now
 	 */
 	BloomFilterInfo info();
