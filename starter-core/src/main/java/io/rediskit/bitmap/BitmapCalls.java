@@ -49,16 +49,5 @@ final class BitmapCalls {
 		});
 	}
 
-	static <T> T await(CompletionStage<T> stage) {
-		try {
-			return stage.toCompletableFuture().join();
-		}
-		catch (CompletionException ex) {
-			if (ex.getCause() instanceof RuntimeException runtime) {
-				throw runtime;
-			}
-			throw ex;
-		}
-	}
 
 }

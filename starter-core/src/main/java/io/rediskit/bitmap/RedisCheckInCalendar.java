@@ -13,6 +13,7 @@ import java.util.concurrent.CompletionStage;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ScriptExecutor;
+import io.rediskit.support.Stages;
 
 import org.springframework.data.redis.connection.ReturnType;
 
@@ -57,7 +58,7 @@ final class RedisCheckInCalendar implements CheckInCalendar {
 
 	@Override
 	public boolean checkIn(String user, LocalDate date) {
-		return BitmapCalls.await(checkInAsync(user, date));
+		return Stages.join(checkInAsync(user, date));
 	}
 
 	@Override
@@ -75,7 +76,7 @@ final class RedisCheckInCalendar implements CheckInCalendar {
 
 	@Override
 	public boolean hasCheckedIn(String user, LocalDate date) {
-		return BitmapCalls.await(hasCheckedInAsync(user, date));
+		return Stages.join(hasCheckedInAsync(user, date));
 	}
 
 	@Override
@@ -88,7 +89,7 @@ final class RedisCheckInCalendar implements CheckInCalendar {
 
 	@Override
 	public int countInMonth(String user, YearMonth month) {
-		return BitmapCalls.await(countInMonthAsync(user, month));
+		return Stages.join(countInMonthAsync(user, month));
 	}
 
 	@Override
@@ -101,7 +102,7 @@ final class RedisCheckInCalendar implements CheckInCalendar {
 
 	@Override
 	public Optional<LocalDate> firstCheckIn(String user, YearMonth month) {
-		return BitmapCalls.await(firstCheckInAsync(user, month));
+		return Stages.join(firstCheckInAsync(user, month));
 	}
 
 	@Override
@@ -114,7 +115,7 @@ final class RedisCheckInCalendar implements CheckInCalendar {
 
 	@Override
 	public List<Boolean> calendar(String user, YearMonth month) {
-		return BitmapCalls.await(calendarAsync(user, month));
+		return Stages.join(calendarAsync(user, month));
 	}
 
 	@Override
@@ -127,7 +128,7 @@ final class RedisCheckInCalendar implements CheckInCalendar {
 
 	@Override
 	public int streak(String user, LocalDate date) {
-		return BitmapCalls.await(streakAsync(user, date));
+		return Stages.join(streakAsync(user, date));
 	}
 
 	@Override

@@ -8,6 +8,7 @@ import java.util.concurrent.CompletionStage;
 
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.Stages;
 
 import org.springframework.data.redis.connection.ReturnType;
 
@@ -49,7 +50,7 @@ final class RedisPackedCounters implements PackedCounters {
 
 	@Override
 	public OptionalLong incrementBy(String key, long index, long delta) {
-		return BitmapCalls.await(incrementByAsync(key, index, delta));
+		return Stages.join(incrementByAsync(key, index, delta));
 	}
 
 	@Override
@@ -63,7 +64,7 @@ final class RedisPackedCounters implements PackedCounters {
 
 	@Override
 	public long get(String key, long index) {
-		return BitmapCalls.await(getAsync(key, index));
+		return Stages.join(getAsync(key, index));
 	}
 
 	@Override
@@ -77,7 +78,7 @@ final class RedisPackedCounters implements PackedCounters {
 
 	@Override
 	public long set(String key, long index, long value) {
-		return BitmapCalls.await(setAsync(key, index, value));
+		return Stages.join(setAsync(key, index, value));
 	}
 
 	@Override

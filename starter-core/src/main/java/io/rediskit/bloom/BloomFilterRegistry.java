@@ -16,6 +16,7 @@ import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
 import io.rediskit.support.Names;
 import io.rediskit.support.ScriptExecutor;
+import io.rediskit.support.Stages;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -148,7 +149,7 @@ public class BloomFilterRegistry {
 	 * @throws org.springframework.dao.DataAccessException if Redis cannot be reached
 	 */
 	public boolean nativeFiltersAvailable() {
-		return RedisBloomFilter.await(this.capabilities.nativeFilters());
+		return Stages.join(this.capabilities.nativeFilters());
 	}
 
 	/**

@@ -24,6 +24,10 @@ final class BloomScripts {
 
 	private static final byte[] U1 = ascii("u1");
 
+	private static final byte[] SET = ascii("SET");
+
+	private static final byte[] ONE = ascii("1");
+
 	// The header as the add script writes it: i64 bits at 0, u16 hashes at 64, u16 shards at 80, u32 magic at 96.
 	private static final byte[][] HEADER = { GET, ascii("i64"), ascii("0"), GET, ascii("u16"), ascii("64"), GET,
 			ascii("u16"), ascii("80"), GET, ascii("u32"), ascii("96") };
@@ -37,7 +41,8 @@ final class BloomScripts {
 	}
 
 	/**
-	 * The keys and arguments of the {@code add} script for one shard.
+	 * The keys and arguments of the {@code add} script for one shard: the sizing, then {@code SET u1 <offset> 1}
+	 * per bit, built here so that the script only unpacks them.
 	 * @param key the shard's key
 	 * @param layout the filter's layout
 	 * @param ttlMillis the filter's TTL, 0 for none
@@ -45,21 +50,25 @@ final class BloomScripts {
 	 * @return the key, then the arguments
 	 */
 	static byte[][] add(byte[] key, BloomLayout layout, long ttlMillis, long[] offsets) {
-		byte[][] keysAndArgs = new byte[6 + offsets.length][];
+		byte[][] keysAndArgs = new byte[6 + 4 * offsets.length][];
 		keysAndArgs[0] = key;
 		keysAndArgs[1] = number(layout.bits());
 		keysAndArgs[2] = number(layout.hashes());
 		keysAndArgs[3] = number(layout.shards());
 		keysAndArgs[4] = number(BloomLayout.MAGIC);
 		keysAndArgs[5] = number(ttlMillis);
-		for (int i = 0; i < offsets.length; i++) {
-			keysAndArgs[6 + i] = number(offsets[i]);
+		int at = 6;
+		for (long offset : offsets) {
+			keysAndArgs[at++] = SET;
+			keysAndArgs[at++] = U1;
+			keysAndArgs[at++] = number(offset);
+			keysAndArgs[at++] = ONE;
 		}
 		return keysAndArgs;
 	}
 
 	/**
-	 * Reads the {@code add} script's reply.
+	 * Reads the {@code add} script's reply: an item is new when one of its bits was unset before.
 	 * @param reply the reply
 	 * @param name the filter's name, for the error
 	 * @param layout the layout the call was made with
@@ -71,16 +80,25 @@ final class BloomScripts {
 		if (reply == null || reply.isEmpty()) {
 			throw new IllegalStateException("Unexpected reply from the Bloom filter add script: " + reply);
 		}
-		if ((Long) reply.get(0) == 0) {
+		if (Long.valueOf(0).equals(reply.get(0))) {
 			throw mismatch(name, layout, reply.subList(1, reply.size()));
 		}
-		if (reply.size() != items + 1) {
-			throw new IllegalStateException("Bloom filter add script answered for " + (reply.size() - 1)
-					+ " items, asked for " + items);
+		List<Object> old = new ArrayList<>(items * layout.hashes());
+		for (Object chunk : reply.subList(1, reply.size())) {
+			old.addAll((List<?>) chunk);
+		}
+		int hashes = layout.hashes();
+		if (old.size() != items * hashes) {
+			throw new IllegalStateException("Bloom filter add script answered for " + old.size() + " bits, asked for "
+					+ items * hashes);
 		}
 		List<Boolean> added = new ArrayList<>(items);
-		for (int i = 1; i <= items; i++) {
-			added.add((Long) reply.get(i) == 1);
+		for (int item = 0; item < items; item++) {
+			boolean isNew = false;
+			for (int i = 0; i < hashes && !isNew; i++) {
+				isNew = (Long) old.get(item * hashes + i) == 0;
+			}
+			added.add(isNew);
 		}
 		return added;
 	}

@@ -18,6 +18,7 @@ import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
 import io.rediskit.support.RedisFailures;
 import io.rediskit.support.ScriptExecutor;
+import io.rediskit.support.Stages;
 import io.rediskit.support.ThrottledLog;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -81,22 +82,22 @@ final class RedisUniqueCounter implements UniqueCounter {
 
 	@Override
 	public boolean addAll(Collection<String> members) {
-		return await(addAllAsync(members));
+		return Stages.join(addAllAsync(members));
 	}
 
 	@Override
 	public long count() {
-		return await(countAsync());
+		return Stages.join(countAsync());
 	}
 
 	@Override
 	public boolean addAll(Collection<String> members, Instant at) {
-		return await(addAllAsync(members, at));
+		return Stages.join(addAllAsync(members, at));
 	}
 
 	@Override
 	public long count(Instant from, Instant to) {
-		return await(countAsync(from, to));
+		return Stages.join(countAsync(from, to));
 	}
 
 	@Override
@@ -185,17 +186,6 @@ final class RedisUniqueCounter implements UniqueCounter {
 		});
 	}
 
-	private static <T> T await(CompletionStage<T> stage) {
-		try {
-			return stage.toCompletableFuture().join();
-		}
-		catch (CompletionException ex) {
-			if (ex.getCause() instanceof RuntimeException runtime) {
-				throw runtime;
-			}
-			throw ex;
-		}
-	}
 
 	private static byte[] bytes(String value) {
 		return value.getBytes(StandardCharsets.UTF_8);

@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.rediskit.queue.QueueScripts.ClaimedMessage;
 import io.rediskit.queue.QueueScripts.Settled;
+import io.rediskit.support.Stages;
 
 /** One delivery of a message, settled once through its token. */
 final class Delivery<T> implements QueueMessage<T> {
@@ -68,7 +69,7 @@ final class Delivery<T> implements QueueMessage<T> {
 
 	@Override
 	public void ack() {
-		ScriptedRedisQueue.await(ackAsync());
+		Stages.join(ackAsync());
 	}
 
 	@Override
@@ -83,12 +84,12 @@ final class Delivery<T> implements QueueMessage<T> {
 	@Override
 	public void retry(String reason) {
 		Objects.requireNonNull(reason, "reason must not be null");
-		ScriptedRedisQueue.await(retryAsync(this.queue.spec().jitteredBackoff(deliveryCount()), reason));
+		Stages.join(retryAsync(this.queue.spec().jitteredBackoff(deliveryCount()), reason));
 	}
 
 	@Override
 	public void retry(Duration delay) {
-		ScriptedRedisQueue.await(retryAsync(delay, "retried by the consumer"));
+		Stages.join(retryAsync(delay, "retried by the consumer"));
 	}
 
 	@Override
@@ -113,7 +114,7 @@ final class Delivery<T> implements QueueMessage<T> {
 
 	@Override
 	public void deadLetter(String reason) {
-		ScriptedRedisQueue.await(deadLetterAsync(reason));
+		Stages.join(deadLetterAsync(reason));
 	}
 
 	@Override
@@ -134,7 +135,7 @@ final class Delivery<T> implements QueueMessage<T> {
 
 	@Override
 	public void extendVisibility(Duration visibility) {
-		ScriptedRedisQueue.await(extendVisibilityAsync(visibility));
+		Stages.join(extendVisibilityAsync(visibility));
 	}
 
 	@Override

@@ -19,6 +19,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 
+import io.rediskit.support.Stages;
 import io.rediskit.support.ThrottledLog;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -268,7 +269,7 @@ public class QueueListenerContainer<T> implements SmartLifecycle {
 					batch = this.queue.claimBatch(free).toCompletableFuture().get();
 				}
 				catch (ExecutionException ex) {
-					this.pollFailures.warn(ScriptedRedisQueue.unwrap(ex.getCause()));
+					this.pollFailures.warn(Stages.unwrap(ex.getCause()));
 					this.wakeup.await(seen, this.queue.spec().pollInterval().toNanos());
 					continue;
 				}
@@ -365,7 +366,7 @@ public class QueueListenerContainer<T> implements SmartLifecycle {
 
 	private void release(Tracked<T> tracked) {
 		try {
-			ScriptedRedisQueue.await(tracked.delivery.releaseAsync());
+			Stages.join(tracked.delivery.releaseAsync());
 		}
 		catch (RuntimeException ex) {
 			logger.debug("Cannot give back " + tracked.delivery + "; it comes back after the visibility timeout", ex);
@@ -432,7 +433,7 @@ public class QueueListenerContainer<T> implements SmartLifecycle {
 			pairs.add(new String[] { delivery.id(), delivery.token() });
 		}
 		try {
-			boolean[] extended = ScriptedRedisQueue.await(this.queue.parts().scripts.extend(this.queue.keys(), pairs,
+			boolean[] extended = Stages.join(this.queue.parts().scripts.extend(this.queue.keys(), pairs,
 					this.queue.spec().visibilityTimeout().toMillis(), null));
 			for (int i = 0; i < extended.length; i++) {
 				if (!extended[i] && !held.get(i).isSettled()) {

@@ -17,6 +17,7 @@ import io.rediskit.queue.QueueScripts.Outgoing;
 import io.rediskit.queue.QueueScripts.Promoted;
 import io.rediskit.queue.QueueScripts.Settled;
 import io.rediskit.support.RedisFailures;
+import io.rediskit.support.Stages;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -83,7 +84,7 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 
 	@Override
 	public String enqueue(QueueEntry<T> entry) {
-		return await(enqueueAsync(entry));
+		return Stages.join(enqueueAsync(entry));
 	}
 
 	@Override
@@ -114,7 +115,7 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 
 	@Override
 	public List<String> enqueueAll(List<QueueEntry<T>> entries) {
-		return await(enqueueAllAsync(entries));
+		return Stages.join(enqueueAllAsync(entries));
 	}
 
 	@Override
@@ -153,7 +154,7 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 
 	@Override
 	public boolean cancel(String id) {
-		return await(cancelAsync(id));
+		return Stages.join(cancelAsync(id));
 	}
 
 	@Override
@@ -264,7 +265,7 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 
 	@Override
 	public QueueStats stats() {
-		return await(statsAsync());
+		return Stages.join(statsAsync());
 	}
 
 	@Override
@@ -279,7 +280,7 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 
 	@Override
 	public List<DeadLetter> deadLetters(int max) {
-		return await(deadLettersAsync(max));
+		return Stages.join(deadLettersAsync(max));
 	}
 
 	@Override
@@ -297,7 +298,7 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 
 	@Override
 	public long redrive(int max) {
-		return await(redriveAsync(max));
+		return Stages.join(redriveAsync(max));
 	}
 
 	@Override
@@ -315,7 +316,7 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 
 	@Override
 	public long purge() {
-		return await(purgeAsync());
+		return Stages.join(purgeAsync());
 	}
 
 	@Override
@@ -333,7 +334,7 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 	 * either way the failure is passed on as it is.
 	 */
 	CompletionException failed(Throwable failure) {
-		Throwable cause = unwrap(failure);
+		Throwable cause = Stages.unwrap(failure);
 		if (RedisFailures.isUnavailable(cause) && cause instanceof RuntimeException outage) {
 			this.parts.listeners.notify((l) -> l.onFailure(name(), outage));
 			this.parts.outages.warn(cause);
@@ -341,25 +342,7 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 		return (failure instanceof CompletionException completion) ? completion : new CompletionException(cause);
 	}
 
-	static Throwable unwrap(Throwable failure) {
-		return (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause() : failure;
-	}
 
-	static <V> V await(CompletionStage<V> stage) {
-		try {
-			return stage.toCompletableFuture().join();
-		}
-		catch (CompletionException ex) {
-			Throwable cause = unwrap(ex);
-			if (cause instanceof RuntimeException runtime) {
-				throw runtime;
-			}
-			if (cause instanceof Error error) {
-				throw error;
-			}
-			throw ex;
-		}
-	}
 
 	private static <V> V awaitInterruptibly(CompletionStage<V> stage) throws InterruptedException {
 		try {

@@ -17,6 +17,7 @@ import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
 import io.rediskit.support.RedisFailures;
 import io.rediskit.support.ScriptExecutor;
+import io.rediskit.support.Stages;
 import io.rediskit.support.ThrottledLog;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -188,13 +189,7 @@ final class RedisRateLimiter implements RateLimiter {
 
 	@Override
 	public void reset(String key) {
-		try {
-			resetAsync(key).toCompletableFuture().join();
-		}
-		catch (CompletionException ex) {
-			Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
-			throw (cause instanceof RuntimeException runtime) ? runtime : ex;
-		}
+		Stages.join(resetAsync(key));
 	}
 
 	@Override

@@ -1,8 +1,8 @@
 package io.rediskit.bitmap;
 
-import java.util.concurrent.TimeUnit;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
 
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.InvalidSpecException;

@@ -155,6 +155,33 @@ class BloomFilterTests {
 	}
 
 	@Test
+	void aBatchLargerThanOneCallGoesAsSeveralCallsAndAnswersInOrder() {
+		BloomFilter filter = this.registry.create("batches", BloomFilterSpec.of(100_000, 0.01));
+		int items = 2 * RedisBloomFilter.ITEMS_PER_CALL + 500;
+		filter.addAll(items("even-", 0, items).stream().filter((item) -> item.hashCode() % 2 == 0).toList());
+		long scriptsBefore = evalshaCalls();
+		List<Boolean> added = filter.addAll(items("even-", 0, items));
+		assertThat(evalshaCalls() - scriptsBefore).as("add script calls for %d items", items).isEqualTo(3);
+		for (int i = 0; i < items; i++) {
+			// Items added before are not new (a false positive may also say "not new", never the reverse).
+			if (("even-" + i).hashCode() % 2 == 0) {
+				assertThat(added.get(i)).as("item %d was added before", i).isFalse();
+			}
+		}
+		assertThat(added.stream().filter((isNew) -> isNew).count()).as("new items").isGreaterThan(items / 3);
+		assertThat(filter.mightContainAll(items("even-", 0, items))).hasSize(items).containsOnly(true);
+	}
+
+	private static long evalshaCalls() {
+		String stats = (String) redis.server().command("INFO", "commandstats");
+		return stats.lines()
+			.filter((line) -> line.startsWith("cmdstat_evalsha:"))
+			.mapToLong((line) -> Long.parseLong(line.replaceAll("^cmdstat_evalsha:calls=(\\d+),.*", "$1")))
+			.findFirst()
+			.orElse(0);
+	}
+
+	@Test
 	void stringsAreTheirUtf8BytesAndHostileItemsAreData() {
 		BloomFilter filter = this.registry.create("hostile", BloomFilterSpec.of(1000, 0.001));
 		String unicode = "Zoë 🚀 日本";

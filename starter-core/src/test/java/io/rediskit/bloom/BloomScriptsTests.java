@@ -33,15 +33,23 @@ class BloomScriptsTests {
 		return redis.scripts().execute(BloomScripts.ADD, ReturnType.MULTI, 1, BloomScripts.add(KEY, layout, ttlMillis, offsets));
 	}
 
+	/** Per item whether it was new, as the filter reads the script's reply. */
+	private List<Boolean> added(BloomLayout layout, long ttlMillis, long... offsets) {
+		return BloomScripts.readAdd(add(layout, ttlMillis, offsets), "f", layout, offsets.length / layout.hashes());
+	}
+
 	@Test
 	void createsTheHeaderWithTheFirstBitsAndRepliesPerItem() {
-		assertThat(add(this.layout, 0, 128, 129, 130, 130, 131, 132)).containsExactly(1L, 1L, 1L);
+		assertThat(add(this.layout, 0, 128, 129, 130, 130, 131, 132))
+			.as("the bits' old values, one list per BITFIELD").containsExactly(1L, List.of(0L, 0L, 0L, 1L, 0L, 0L));
+		redis.flushAll();
+		assertThat(added(this.layout, 0, 128, 129, 130, 130, 131, 132)).containsExactly(true, true);
 		assertThat(redis.server().command("BITFIELD", "f", "GET", "i64", "0", "GET", "u16", "64", "GET", "u16", "80",
 				"GET", "u32", "96")).isEqualTo(List.of(1000L, 3L, 1L, BloomLayout.MAGIC));
 		// The second item shared bit 130 with the first but had new ones; now both are in.
-		assertThat(add(this.layout, 0, 128, 129, 130, 132, 131, 128)).containsExactly(1L, 0L, 0L);
+		assertThat(added(this.layout, 0, 128, 129, 133, 132, 131, 128)).containsExactly(true, false);
 		assertThat(redis.server().command("TTL", "f")).isEqualTo(-1L);
-		assertThat(redis.server().command("BITCOUNT", "f", "16", "-1")).isEqualTo(5L);
+		assertThat(redis.server().command("BITCOUNT", "f", "16", "-1")).isEqualTo(6L);
 	}
 
 	@Test
@@ -67,16 +75,17 @@ class BloomScriptsTests {
 
 	@Test
 	void batchesBeyondOneUnpackAreSetInChunks() {
-		// 3000 items x 3 offsets = 9000 offsets, over the 8000 values Lua's unpack takes at once.
+		// 3000 items x 3 offsets = 9000 operations of 4 values, over the 8000 values Lua's unpack takes at once.
 		long[] offsets = new long[9000];
 		for (int i = 0; i < offsets.length; i++) {
 			offsets[i] = 128 + (i % 1000);
 		}
 		BloomLayout wide = new BloomLayout(1000, 3, 1, 1000);
 		List<Object> reply = add(wide, 0, offsets);
-		assertThat(reply).hasSize(3001);
-		assertThat(reply.subList(1, 335)).containsOnly(1L);
-		assertThat(reply.subList(335, 3001)).containsOnly(0L);
+		assertThat(reply).as("1, then the old bits of 1996 operations per BITFIELD").hasSize(6);
+		List<Boolean> added = BloomScripts.readAdd(reply, "f", wide, 3000);
+		assertThat(added.subList(0, 334)).containsOnly(true);
+		assertThat(added.subList(334, 3000)).containsOnly(false);
 		assertThat(redis.server().command("BITCOUNT", "f", "16", "-1")).isEqualTo(1000L);
 	}
 

@@ -66,14 +66,15 @@ public final class RedisCluster implements AutoCloseable {
 			throw new IllegalArgumentException("Need at least one master and no negative replica count");
 		}
 		int count = masters * (1 + replicasPerMaster);
-		List<RedisServerProcess> started = startInParallel(count, () -> {
+		// A fresh bus port for every attempt: one taken between probing and binding fails the attempt.
+		List<RedisServerProcess> started = startInParallel(count, () -> RedisServerProcess.startWith(() -> {
 			List<String> arguments = new ArrayList<>(List.of("--cluster-enabled", "yes", BUS_PORT_OPTION,
 					Integer.toString(RedisServerProcess.freeLoopbackPort()), "--cluster-node-timeout",
 					Integer.toString(NODE_TIMEOUT_MILLIS), "--cluster-replica-validity-factor", "0",
 					"--cluster-require-full-coverage", "yes", "--repl-diskless-sync-delay", "0"));
 			arguments.addAll(List.of(extraArguments));
-			return RedisServerProcess.start(arguments.toArray(String[]::new));
-		});
+			return arguments.toArray(String[]::new);
+		}));
 		RedisCluster cluster = new RedisCluster(started);
 		try {
 			cluster.form(masters, replicasPerMaster);

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -75,11 +76,22 @@ public final class RedisServerProcess implements AutoCloseable {
 	 * @return the running server
 	 */
 	public static RedisServerProcess start(String... extraArguments) {
+		return startWith(() -> extraArguments);
+	}
+
+	/**
+	 * Starts a server on a free loopback port, with arguments made anew for each attempt: for arguments that name
+	 * further ports (such as the cluster bus port), which another process may take between probing and binding
+	 * as it may take the server's own.
+	 * @param extraArguments makes the further {@code redis-server} arguments of one attempt
+	 * @return the running server
+	 */
+	public static RedisServerProcess startWith(Supplier<String[]> extraArguments) {
 		RedisServerBinary binary = RedisServerBinary.locate();
 		IllegalStateException last = null;
 		for (int attempt = 0; attempt < 5; attempt++) {
 			try {
-				RedisServerProcess server = new RedisServerProcess(binary, freePort(), List.of(extraArguments));
+				RedisServerProcess server = new RedisServerProcess(binary, freePort(), List.of(extraArguments.get()));
 				server.launch();
 				return server;
 			}

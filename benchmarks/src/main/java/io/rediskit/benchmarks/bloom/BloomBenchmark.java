@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.lettuce.core.api.StatefulRedisConnection;
 import io.rediskit.benchmarks.Benchmark;
 import io.rediskit.benchmarks.BenchmarkContext;
 import io.rediskit.benchmarks.ConcurrentLoad;
@@ -22,7 +23,8 @@ import org.redisson.api.RBloomFilter;
 /**
  * {@code bloom}: adds and lookups per second, one item per call (with the run's threads) and in batches of
  * 1 000 and 10 000 items (one thread, one batch after another), for redis-kit's {@link BloomFilter} and
- * Redisson's {@link RBloomFilter} in the same run, both sized for 10^6 items at 1%. Writes {@code bloom.json}.
+ * Redisson's {@link RBloomFilter} in the same run, both sized for 10^6 items at 1%, and for the floor: bare Lettuce
+ * sending the {@code BITFIELD} redis-kit sends ({@link BloomFloor}). Writes {@code bloom.json}.
  */
 public final class BloomBenchmark implements Benchmark {
 
@@ -45,18 +47,24 @@ public final class BloomBenchmark implements Benchmark {
 		redisson.tryInit(EXPECTED, RATE);
 		Map<String, Object> results = new LinkedHashMap<>();
 		AtomicLong sequence = new AtomicLong();
-
-		results.put("add.single", compare(context, "bloom.add.single",
-				(thread) -> kit.add("i-" + sequence.incrementAndGet()),
-				(thread) -> redisson.add("i-" + sequence.incrementAndGet())));
-		results.put("contains.single", compare(context, "bloom.contains.single",
-				(thread) -> kit.mightContain("i-" + (sequence.incrementAndGet() % 100_000)),
-				(thread) -> redisson.contains("i-" + (sequence.incrementAndGet() % 100_000))));
-		for (int size : new int[] { 1_000, 10_000 }) {
-			results.put("add.batch" + size, compareBatches(context, "bloom.add.batch" + size, size, sequence,
-					(batch) -> kit.addAll(batch), (batch) -> redisson.add(batch)));
-			results.put("contains.batch" + size, compareBatches(context, "bloom.contains.batch" + size, size, sequence,
-					(batch) -> kit.mightContainAll(batch), (batch) -> redisson.contains(batch)));
+		try (StatefulRedisConnection<byte[], byte[]> connection = context.connectLettuce()) {
+			BloomFloor floor = new BloomFloor(connection, "bench-floor-" + run, kit.info().bits(), kit.info().hashes());
+			results.put("add.single", compare(context, "bloom.add.single",
+					(thread) -> kit.add("i-" + sequence.incrementAndGet()),
+					(thread) -> redisson.add("i-" + sequence.incrementAndGet()),
+					(thread) -> floor.add("i-" + sequence.incrementAndGet())));
+			results.put("contains.single", compare(context, "bloom.contains.single",
+					(thread) -> kit.mightContain("i-" + (sequence.incrementAndGet() % 100_000)),
+					(thread) -> redisson.contains("i-" + (sequence.incrementAndGet() % 100_000)),
+					(thread) -> floor.mightContain("i-" + (sequence.incrementAndGet() % 100_000))));
+			for (int size : new int[] { 1_000, 10_000 }) {
+				results.put("add.batch" + size, compareBatches(context, "bloom.add.batch" + size, size, sequence,
+						(batch) -> kit.addAll(batch), (batch) -> redisson.add(batch), floor::addAll));
+				results.put("contains.batch" + size, compareBatches(context, "bloom.contains.batch" + size, size,
+						sequence, (batch) -> kit.mightContainAll(batch), (batch) -> redisson.contains(batch),
+						floor::mightContainAll));
+			}
+			floor.delete();
 		}
 		kit.delete();
 		redisson.delete();
@@ -66,17 +74,19 @@ public final class BloomBenchmark implements Benchmark {
 	}
 
 	private static Map<String, Object> compare(BenchmarkContext context, String label, ConcurrentLoad.Operation kit,
-			ConcurrentLoad.Operation redisson) throws InterruptedException {
+			ConcurrentLoad.Operation redisson, ConcurrentLoad.Operation floor) throws InterruptedException {
 		double kitRate = context.load(label + " redis-kit").run(kit).opsPerSecond();
 		double redissonRate = context.load(label + " redisson").run(redisson).opsPerSecond();
-		return report(label, kitRate, redissonRate);
+		double floorRate = context.load(label + " floor").run(floor).opsPerSecond();
+		return report(label, kitRate, redissonRate, floorRate);
 	}
 
 	private static Map<String, Object> compareBatches(BenchmarkContext context, String label, int size,
-			AtomicLong sequence, Batch kit, Batch redisson) {
+			AtomicLong sequence, Batch kit, Batch redisson, Batch floor) {
 		double kitRate = batches(context, size, sequence, kit);
 		double redissonRate = batches(context, size, sequence, redisson);
-		return report(label, kitRate, redissonRate);
+		double floorRate = batches(context, size, sequence, floor);
+		return report(label, kitRate, redissonRate, floorRate);
 	}
 
 	/** Items per second of one thread sending batches back to back for the run's duration. */
@@ -96,13 +106,15 @@ public final class BloomBenchmark implements Benchmark {
 		return items / ((System.nanoTime() - start) / 1e9);
 	}
 
-	private static Map<String, Object> report(String label, double kitRate, double redissonRate) {
-		System.out.printf("%-26s redis-kit %,12.0f/s  redisson %,12.0f/s  ratio %.2fx%n", label, kitRate, redissonRate,
-				kitRate / redissonRate);
+	private static Map<String, Object> report(String label, double kitRate, double redissonRate, double floorRate) {
+		System.out.printf("%-26s redis-kit %,12.0f/s  redisson %,12.0f/s  floor %,12.0f/s  ratio %.2fx  of floor %.2f%n",
+				label, kitRate, redissonRate, floorRate, kitRate / redissonRate, kitRate / floorRate);
 		Map<String, Object> result = new LinkedHashMap<>();
 		result.put("redis-kit", kitRate);
 		result.put("redisson", redissonRate);
+		result.put("floor", floorRate);
 		result.put("ratio", kitRate / redissonRate);
+		result.put("ofFloor", kitRate / floorRate);
 		return result;
 	}
 

@@ -39,7 +39,8 @@ import tools.jackson.databind.json.JsonMapper;
  * redis-kit's delay queue against Redisson's {@code RDelayedQueue} feeding an {@code RBlockingQueue}, on one
  * server, in one run:
  * <ul>
- * <li>{@code queue.enqueue}: messages enqueued per second by the benchmark's threads, each due in an hour;</li>
+ * <li>{@code queue.enqueue}: messages enqueued per second by the benchmark's threads, each due in an hour, and
+ * the same-script floor ({@link QueueScriptFloor});</li>
  * <li>{@code queue.end-to-end}: one producer enqueues {@value #RATE} messages a second, each due
  * {@value #DELAY_MILLIS} ms later, for the run's duration; {@value #CONSUMERS} consumers take them (redis-kit: a
  * listener container of that concurrency; Redisson: that many threads in {@code poll}). Reported: deliveries
@@ -59,6 +60,8 @@ public final class QueueBenchmark implements Benchmark {
 
 	private static final String REDISSON = "Redisson";
 
+	private static final String FLOOR = "floor";
+
 	@Override
 	public String name() {
 		return "queue";
@@ -75,6 +78,7 @@ public final class QueueBenchmark implements Benchmark {
 			Map<String, Double> enqueue = new LinkedHashMap<>();
 			enqueue.put(REDIS_KIT, enqueueRedisKit(context, registry));
 			enqueue.put(REDISSON, enqueueRedisson(context));
+			enqueue.put(FLOOR, enqueueFloor(context, naming));
 			json.put("enqueuePerSecond", enqueue);
 			for (Map.Entry<String, Double> entry : enqueue.entrySet()) {
 				System.out.printf("queue.enqueue %-10s %10.0f enqueues/s%n", entry.getKey(), entry.getValue());
@@ -105,6 +109,20 @@ public final class QueueBenchmark implements Benchmark {
 		}
 		finally {
 			queue.purge();
+		}
+	}
+
+	private double enqueueFloor(BenchmarkContext context, KeyNaming naming) throws InterruptedException {
+		try (var connection = context.connectLettuce()) {
+			QueueScriptFloor floor = new QueueScriptFloor(connection, naming, "floor-" + System.nanoTime());
+			try {
+				return context.load("queue.enqueue " + FLOOR)
+					.run((thread) -> floor.enqueue("\"payload-" + thread + "\"", Duration.ofHours(1).toMillis()))
+					.opsPerSecond();
+			}
+			finally {
+				floor.purge();
+			}
 		}
 	}
 

@@ -5,15 +5,13 @@ import java.time.ZoneId;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import io.rediskit.autoconfigure.support.SpecErrors;
 import io.rediskit.bitmap.CheckInCalendarSpec;
+import io.rediskit.autoconfigure.support.NamedEntry;
 import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.Names;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
-import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
 import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
 
@@ -70,20 +68,11 @@ public class BitmapProperties implements Validator {
 	@Override
 	public void validate(Object target, Errors errors) {
 		Calendar calendar = (Calendar) target;
-		ConfigurationPropertyName bound = ConfigurationPropertyName.ofIfValid(errors.getObjectName());
-		String name = (bound != null && !bound.isEmpty()) ? bound.getLastElement(Form.ORIGINAL) : errors.getObjectName();
-		String property = ((bound != null) ? bound.toString() : PREFIX + "calendars." + name) + ".";
-		if (!Names.isValid(name)) {
-			errors.reject("name", property.substring(0, property.length() - 1) + " has an invalid calendar name '" + name
-					+ "': names are " + Names.RULE);
+		String property = NamedEntry.property(errors, PREFIX + "calendars.", "calendar");
+		if (property == null) {
 			return;
 		}
-		try {
-			calendar.toSpec();
-		}
-		catch (InvalidSpecException ex) {
-			SpecErrors.reject(errors, property, ex);
-		}
+		NamedEntry.checkSpec(errors, property, calendar::toSpec);
 	}
 
 	/**

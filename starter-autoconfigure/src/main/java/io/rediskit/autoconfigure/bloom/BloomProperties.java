@@ -4,16 +4,14 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import io.rediskit.autoconfigure.support.SpecErrors;
 import io.rediskit.bloom.BloomFilterSpec;
 import io.rediskit.bloom.BloomMode;
+import io.rediskit.autoconfigure.support.NamedEntry;
 import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.Names;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
-import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
 import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
 
@@ -99,24 +97,15 @@ public class BloomProperties implements Validator {
 	@Override
 	public void validate(Object target, Errors errors) {
 		Filter filter = (Filter) target;
-		ConfigurationPropertyName bound = ConfigurationPropertyName.ofIfValid(errors.getObjectName());
-		String name = (bound != null && !bound.isEmpty()) ? bound.getLastElement(Form.ORIGINAL) : errors.getObjectName();
-		String property = ((bound != null) ? bound.toString() : PREFIX + "filters." + name) + ".";
-		if (!Names.isValid(name)) {
-			errors.reject("name", property.substring(0, property.length() - 1) + " has an invalid filter name '" + name
-					+ "': names are " + Names.RULE);
+		String property = NamedEntry.property(errors, PREFIX + "filters.", "filter");
+		if (property == null) {
 			return;
 		}
 		if (filter.getExpectedInsertions() == null) {
 			errors.rejectValue("expectedInsertions", "required", property + "expected-insertions is required, such as 1000000");
 			return;
 		}
-		try {
-			filter.toSpec();
-		}
-		catch (InvalidSpecException ex) {
-			SpecErrors.reject(errors, property, ex);
-		}
+		NamedEntry.checkSpec(errors, property, filter::toSpec);
 	}
 
 	/**

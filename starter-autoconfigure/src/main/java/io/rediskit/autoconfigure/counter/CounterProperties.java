@@ -5,16 +5,14 @@ import java.time.ZoneId;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import io.rediskit.autoconfigure.support.SpecErrors;
 import io.rediskit.counter.BucketSize;
 import io.rediskit.counter.UniqueCounterSpec;
+import io.rediskit.autoconfigure.support.NamedEntry;
 import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.Names;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
-import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
 import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
 
@@ -72,20 +70,11 @@ public class CounterProperties implements Validator {
 	@Override
 	public void validate(Object target, Errors errors) {
 		Counter counter = (Counter) target;
-		ConfigurationPropertyName bound = ConfigurationPropertyName.ofIfValid(errors.getObjectName());
-		String name = (bound != null && !bound.isEmpty()) ? bound.getLastElement(Form.ORIGINAL) : errors.getObjectName();
-		String property = ((bound != null) ? bound.toString() : PREFIX + "counters." + name) + ".";
-		if (!Names.isValid(name)) {
-			errors.reject("name", property.substring(0, property.length() - 1) + " has an invalid counter name '" + name
-					+ "': names are " + Names.RULE);
+		String property = NamedEntry.property(errors, PREFIX + "counters.", "counter");
+		if (property == null) {
 			return;
 		}
-		try {
-			counter.toSpec();
-		}
-		catch (InvalidSpecException ex) {
-			SpecErrors.reject(errors, property, ex);
-		}
+		NamedEntry.checkSpec(errors, property, counter::toSpec);
 	}
 
 	/**

@@ -4,16 +4,14 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import io.rediskit.autoconfigure.support.SpecErrors;
 import io.rediskit.geo.GeoIndexSpec;
 import io.rediskit.geo.GeoSharding;
+import io.rediskit.autoconfigure.support.NamedEntry;
 import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.Names;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
-import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
 import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
 
@@ -77,20 +75,11 @@ public class GeoProperties implements Validator {
 	@Override
 	public void validate(Object target, Errors errors) {
 		Index index = (Index) target;
-		ConfigurationPropertyName bound = ConfigurationPropertyName.ofIfValid(errors.getObjectName());
-		String name = (bound != null && !bound.isEmpty()) ? bound.getLastElement(Form.ORIGINAL) : errors.getObjectName();
-		String property = ((bound != null) ? bound.toString() : PREFIX + "indexes." + name) + ".";
-		if (!Names.isValid(name)) {
-			errors.reject("name", property.substring(0, property.length() - 1) + " has an invalid geo index name '"
-					+ name + "': names are " + Names.RULE);
+		String property = NamedEntry.property(errors, PREFIX + "indexes.", "geo index");
+		if (property == null) {
 			return;
 		}
-		try {
-			index.toSpec();
-		}
-		catch (InvalidSpecException ex) {
-			SpecErrors.reject(errors, property, ex);
-		}
+		NamedEntry.checkSpec(errors, property, index::toSpec);
 	}
 
 	/**

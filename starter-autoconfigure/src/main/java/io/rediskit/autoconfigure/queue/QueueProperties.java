@@ -4,14 +4,12 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import io.rediskit.autoconfigure.support.SpecErrors;
 import io.rediskit.queue.QueueSpec;
+import io.rediskit.autoconfigure.support.NamedEntry;
 import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.Names;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
-import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
 import org.springframework.util.unit.DataSize;
 import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
@@ -95,20 +93,11 @@ public class QueueProperties implements Validator {
 	@Override
 	public void validate(Object target, Errors errors) {
 		Queue queue = (Queue) target;
-		ConfigurationPropertyName bound = ConfigurationPropertyName.ofIfValid(errors.getObjectName());
-		String name = (bound != null && !bound.isEmpty()) ? bound.getLastElement(Form.ORIGINAL) : errors.getObjectName();
-		String property = ((bound != null) ? bound.toString() : PREFIX + "queues." + name) + ".";
-		if (!Names.isValid(name)) {
-			errors.reject("name", property.substring(0, property.length() - 1) + " has an invalid queue name '"
-					+ name + "': names are " + Names.RULE);
+		String property = NamedEntry.property(errors, PREFIX + "queues.", "queue");
+		if (property == null) {
 			return;
 		}
-		try {
-			queue.toSpec();
-		}
-		catch (InvalidSpecException ex) {
-			SpecErrors.reject(errors, property, ex);
-		}
+		NamedEntry.checkSpec(errors, property, queue::toSpec);
 	}
 
 	/**

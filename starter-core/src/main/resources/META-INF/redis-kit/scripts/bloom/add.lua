@@ -2,9 +2,12 @@
 -- absent, so that bits never exist without the sizing they were set under.
 -- KEYS[1]: the shard's key.
 -- ARGV[1] total bits, ARGV[2] hashes, ARGV[3] shards, ARGV[4] magic, ARGV[5] ttl in ms (0: none),
--- ARGV[6..]: the bit offsets, ARGV[2] per item, in item order.
--- Returns {1, new...}: per item 1 when one of its bits was unset before (the item is new), else 0;
--- or {0, bits, hashes, shards, magic} as stored, when the shard holds a filter of other sizing (nothing set).
+-- ARGV[6..]: the BITFIELD operations, 'SET' 'u1' <offset> '1' per bit, ARGV[2] bits per item, in item order.
+-- The client builds the operations, so this script only unpacks them: a loop over the bits in Lua cost as much
+-- again as the BITFIELD itself.
+-- Returns {1, old bits...}: one list of the bits' old values per BITFIELD call (in order; the client decides
+-- which items were new); or {0, bits, hashes, shards, magic} as stored, when the shard holds a filter of other
+-- sizing (nothing set).
 local key = KEYS[1]
 local bits = tonumber(ARGV[1])
 local hashes = tonumber(ARGV[2])
@@ -23,33 +26,10 @@ elseif header[1] ~= bits or header[2] ~= hashes or header[3] ~= shards or header
   return {0, header[1], header[2], header[3], header[4]}
 end
 
--- One BITFIELD call per chunk of offsets: unpack() of Redis's Lua takes at most 8000 values.
-local offsets = #ARGV - 5
-local old = {}
-local chunk = 1900
-for first = 6, #ARGV, chunk do
-  local last = math.min(first + chunk - 1, #ARGV)
-  local args = {}
-  for i = first, last do
-    args[#args + 1] = 'SET'
-    args[#args + 1] = 'u1'
-    args[#args + 1] = ARGV[i]
-    args[#args + 1] = 1
-  end
-  local replies = redis.call('BITFIELD', key, unpack(args))
-  for i = 1, #replies do
-    old[#old + 1] = replies[i]
-  end
-end
-
+-- unpack() of Redis's Lua takes at most 8000 values: chunks of 1996 operations of 4 values.
 local result = {1}
-for item = 0, offsets / hashes - 1 do
-  local new = 0
-  for i = 1, hashes do
-    if old[item * hashes + i] == 0 then
-      new = 1
-    end
-  end
-  result[#result + 1] = new
+local chunk = 7984
+for first = 6, #ARGV, chunk do
+  result[#result + 1] = redis.call('BITFIELD', key, unpack(ARGV, first, math.min(first + chunk - 1, #ARGV)))
 end
 return result
