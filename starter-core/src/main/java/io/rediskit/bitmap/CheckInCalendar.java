@@ -52,11 +52,27 @@ public interface CheckInCalendar {
 	boolean hasCheckedIn(String user, LocalDate date);
 
 	/**
+	 * Like {@link #hasCheckedIn(String, LocalDate)}, without blocking the calling thread.
+	 * @param user who
+	 * @param date the day
+	 * @return the same answer, completed on the driver's thread
+	 */
+	CompletionStage<Boolean> hasCheckedInAsync(String user, LocalDate date);
+
+	/**
 	 * @param user who
 	 * @param month the month
 	 * @return the days of the month the user checked in ({@code BITCOUNT})
 	 */
 	int countInMonth(String user, YearMonth month);
+
+	/**
+	 * Like {@link #countInMonth(String, YearMonth)}, without blocking the calling thread.
+	 * @param user who
+	 * @param month the month
+	 * @return the same answer, completed on the driver's thread
+	 */
+	CompletionStage<Integer> countInMonthAsync(String user, YearMonth month);
 
 	/**
 	 * @param user who
@@ -66,12 +82,28 @@ public interface CheckInCalendar {
 	Optional<LocalDate> firstCheckIn(String user, YearMonth month);
 
 	/**
+	 * Like {@link #firstCheckIn(String, YearMonth)}, without blocking the calling thread.
+	 * @param user who
+	 * @param month the month
+	 * @return the same answer, completed on the driver's thread
+	 */
+	CompletionStage<Optional<LocalDate>> firstCheckInAsync(String user, YearMonth month);
+
+	/**
 	 * The month as a calendar, read with one {@code BITFIELD GET u<days> 0}.
 	 * @param user who
 	 * @param month the month
 	 * @return per day of the month, from the 1st, whether the user checked in
 	 */
 	List<Boolean> calendar(String user, YearMonth month);
+
+	/**
+	 * Like {@link #calendar(String, YearMonth)}, without blocking the calling thread.
+	 * @param user who
+	 * @param month the month
+	 * @return the same answer, completed on the driver's thread
+	 */
+	CompletionStage<List<Boolean>> calendarAsync(String user, YearMonth month);
 
 	/**
 	 * The consecutive days with a check-in ending on a day, across month ends, in one script call reading at

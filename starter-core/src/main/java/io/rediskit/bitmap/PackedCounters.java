@@ -57,4 +57,21 @@ public interface PackedCounters {
 	 */
 	CompletionStage<OptionalLong> incrementByAsync(String key, long index, long delta);
 
+	/**
+	 * {@link #get(String, long)} without blocking.
+	 * @param key whose counters
+	 * @param index which counter
+	 * @return its value
+	 */
+	CompletionStage<Long> getAsync(String key, long index);
+
+	/**
+	 * {@link #set(String, long, long)} without blocking; a value out of range throws at once.
+	 * @param key whose counters
+	 * @param index which counter
+	 * @param value the value, within the counter's range
+	 * @return the old value
+	 */
+	CompletionStage<Long> setAsync(String key, long index, long value);
+
 }

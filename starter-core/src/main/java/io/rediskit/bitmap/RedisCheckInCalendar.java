@@ -76,34 +76,54 @@ final class RedisCheckInCalendar implements CheckInCalendar {
 
 	@Override
 	public boolean hasCheckedIn(String user, LocalDate date) {
+		return Stages.join(hasCheckedInAsync(user, date));
+	}
+
+	@Override
+	public CompletionStage<Boolean> hasCheckedInAsync(String user, LocalDate date) {
 		byte[] key = key(user, YearMonth.from(date));
-		return Stages.join(this.calls.observed("has-checked-in", () -> this.commands
+		return this.calls.observed("has-checked-in", () -> this.commands
 			.<List<Object>>executeAsync(BitmapScripts.READ_FIELD, ReturnType.MULTI, key, BitmapScripts.hasCheckedIn(date))
-			.thenApply(BitmapScripts::readBit)));
+			.thenApply(BitmapScripts::readBit));
 	}
 
 	@Override
 	public int countInMonth(String user, YearMonth month) {
+		return Stages.join(countInMonthAsync(user, month));
+	}
+
+	@Override
+	public CompletionStage<Integer> countInMonthAsync(String user, YearMonth month) {
 		byte[] key = key(user, month);
-		return Stages.join(this.calls.observed("count", () -> this.commands
+		return this.calls.observed("count", () -> this.commands
 			.<Long>executeAsync(BitmapScripts.COUNT, ReturnType.INTEGER, key)
-			.thenApply((count) -> (count != null) ? count.intValue() : 0)));
+			.thenApply((count) -> (count != null) ? count.intValue() : 0));
 	}
 
 	@Override
 	public Optional<LocalDate> firstCheckIn(String user, YearMonth month) {
+		return Stages.join(firstCheckInAsync(user, month));
+	}
+
+	@Override
+	public CompletionStage<Optional<LocalDate>> firstCheckInAsync(String user, YearMonth month) {
 		byte[] key = key(user, month);
-		return Stages.join(this.calls.observed("first", () -> this.commands
+		return this.calls.observed("first", () -> this.commands
 			.<Long>executeAsync(BitmapScripts.POSITION, ReturnType.INTEGER, key, BitmapScripts.firstCheckIn())
-			.thenApply((position) -> BitmapScripts.readFirst(position, month))));
+			.thenApply((position) -> BitmapScripts.readFirst(position, month)));
 	}
 
 	@Override
 	public List<Boolean> calendar(String user, YearMonth month) {
+		return Stages.join(calendarAsync(user, month));
+	}
+
+	@Override
+	public CompletionStage<List<Boolean>> calendarAsync(String user, YearMonth month) {
 		byte[] key = key(user, month);
-		return Stages.join(this.calls.observed("calendar", () -> this.commands
+		return this.calls.observed("calendar", () -> this.commands
 			.<List<Object>>executeAsync(BitmapScripts.READ_FIELD, ReturnType.MULTI, key, BitmapScripts.calendar(month))
-			.thenApply((reply) -> BitmapScripts.readCalendar(reply, month))));
+			.thenApply((reply) -> BitmapScripts.readCalendar(reply, month)));
 	}
 
 	@Override

@@ -64,24 +64,34 @@ final class RedisPackedCounters implements PackedCounters {
 
 	@Override
 	public long get(String key, long index) {
+		return Stages.join(getAsync(key, index));
+	}
+
+	@Override
+	public CompletionStage<Long> getAsync(String key, long index) {
 		byte[] redisKey = key(key);
 		byte[][] args = BitmapScripts.get(this.spec, checkIndex(index));
-		return Stages.join(this.calls.observed("get", () -> this.commands
+		return this.calls.observed("get", () -> this.commands
 			.<List<Object>>executeAsync(BitmapScripts.READ_FIELD, ReturnType.MULTI, redisKey, args)
-			.thenApply(BitmapScripts::readValue)));
+			.thenApply(BitmapScripts::readValue));
 	}
 
 	@Override
 	public long set(String key, long index, long value) {
+		return Stages.join(setAsync(key, index, value));
+	}
+
+	@Override
+	public CompletionStage<Long> setAsync(String key, long index, long value) {
 		if (value < this.spec.min() || value > this.spec.max()) {
 			throw new IllegalArgumentException("value must be from " + this.spec.min() + " to " + this.spec.max()
 					+ " for " + this.spec.type() + " counters, was " + value);
 		}
 		byte[] redisKey = key(key);
 		byte[][] args = BitmapScripts.set(this.spec, checkIndex(index), value);
-		return Stages.join(this.calls.observed("set", () -> this.commands
+		return this.calls.observed("set", () -> this.commands
 			.<List<Object>>executeAsync(BitmapScripts.FIELD, ReturnType.MULTI, redisKey, args)
-			.thenApply(BitmapScripts::readValue)));
+			.thenApply(BitmapScripts::readValue));
 	}
 
 	/** Refuses before Redis what would grow the string past the bound: Redis would allocate it. */

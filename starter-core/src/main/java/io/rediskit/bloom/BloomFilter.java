@@ -5,6 +5,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A named Bloom filter in Redis: "seen before?" in constant space, with no false negatives and false positives
  * at about the {@link BloomFilterSpec#falsePositiveRate() configured rate} while it holds at most its
@@ -151,13 +153,20 @@ public interface BloomFilter {
 	CompletionStage<List<Boolean>> mightContainAllBytesAsync(Collection<byte[]> items);
 
 	/**
-	 * Reads the filter's state: one {@code BITCOUNT} per shard (or {@code BF.INFO}).
+	 * Reads the filter's state: one {@code BITCOUNT} per shard (or {@code BF.INFO}). A report for operators,
+	 * with no asynchronous form: it makes several round trips in turn, so call it from a thread that may wait.
 	 * @return bits, hashes, approximate items, fill ratio and the estimated false-positive rate now
 	 */
 	BloomFilterInfo info();
 
 	/** Deletes the filter's keys: it starts over empty, and may then be created with other sizing. */
 	void delete();
+
+	/**
+	 * {@link #delete()} without blocking.
+	 * @return completed when every shard is deleted
+	 */
+	CompletionStage<@Nullable Void> deleteAsync();
 
 	private static byte[] utf8(String item) {
 		return item.getBytes(StandardCharsets.UTF_8);

@@ -365,10 +365,17 @@ final class RedisBloomFilter implements BloomFilter {
 
 	@Override
 	public void delete() {
-		for (byte[] key : this.shardKeys) {
-			this.commands.execute("DEL", ReturnType.INTEGER, key);
+		Stages.join(deleteAsync());
+	}
+
+	@Override
+	public CompletionStage<@Nullable Void> deleteAsync() {
+		// Shards live in different slots on a cluster: one DEL each, all in flight at once.
+		CompletableFuture<?>[] deletions = new CompletableFuture<?>[this.shardKeys.length];
+		for (int i = 0; i < this.shardKeys.length; i++) {
+			deletions[i] = this.commands.executeAsync("DEL", ReturnType.INTEGER, this.shardKeys[i]).toCompletableFuture();
 		}
-		this.opened.set(null);
+		return CompletableFuture.allOf(deletions).thenRun(() -> this.opened.set(null));
 	}
 
 

@@ -107,6 +107,12 @@ final class RedisUniqueCounter implements UniqueCounter {
 	}
 
 	@Override
+	public CompletionStage<Long> countAsync(LocalDate from, LocalDate to) {
+		Instant[] range = this.buckets.days(from, to);
+		return countAsync(range[0], range[1]);
+	}
+
+	@Override
 	public CompletionStage<Boolean> addAllAsync(Collection<String> members) {
 		byte[][] args = UniqueCounterScripts.add(List.copyOf(members));
 		if (args.length == 0) {

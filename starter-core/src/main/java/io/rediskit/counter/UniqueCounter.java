@@ -111,4 +111,12 @@ public interface UniqueCounter {
 	 */
 	CompletionStage<Long> countAsync(Instant from, Instant to);
 
+	/**
+	 * {@link #count(LocalDate, LocalDate)} without blocking; a range that is invalid throws at once.
+	 * @param from the first day, inclusive, in the counter's zone
+	 * @param to the last day, inclusive
+	 * @return the estimated distinct members over the days
+	 */
+	CompletionStage<Long> countAsync(LocalDate from, LocalDate to);
+
 }

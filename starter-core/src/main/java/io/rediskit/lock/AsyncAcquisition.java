@@ -21,7 +21,9 @@ import org.jspecify.annotations.Nullable;
  * Joining and leaving the lock's channel may subscribe and unsubscribe, which blocks: that runs on the
  * registry's blocking executor, never on the driver's or the scheduler's thread. An asynchronous waiter is not
  * handed the lock by a local release (only blocked threads are); it tries again when woken. Stopping the
- * registry ends the wait with an {@link IllegalStateException}.
+ * registry ends the wait with an {@link IllegalStateException}. Cancelling the returned stage ends the wait
+ * (reported as {@link AcquireResult#INTERRUPTED}); an attempt in flight then finishes first, and a lock it took
+ * is released at once.
  */
 final class AsyncAcquisition {
 
@@ -55,6 +57,8 @@ final class AsyncAcquisition {
 
 	private boolean stopping;
 
+	private boolean cancelled;
+
 	private boolean done;
 
 	private ReleaseSignals.@Nullable Waiter waiter;
@@ -80,6 +84,11 @@ final class AsyncAcquisition {
 			this.attempting = true;
 		}
 		this.parts.background().onStop(this.stopHook);
+		this.result.whenComplete((lease, failure) -> {
+			if (this.result.isCancelled()) {
+				cancelled();
+			}
+		});
 		attempt();
 		return this.result;
 	}
@@ -121,7 +130,7 @@ final class AsyncAcquisition {
 		boolean join;
 		synchronized (this) {
 			this.lastAttempt = reply;
-			join = this.waiter == null && remainingNanos() > 0 && !this.stopping;
+			join = this.waiter == null && remainingNanos() > 0 && !this.stopping && !this.cancelled;
 		}
 		if (join) {
 			joinInBackground();
@@ -180,6 +189,9 @@ final class AsyncAcquisition {
 			if (this.stopping) {
 				next = () -> finish(AcquireResult.ERROR, null, stoppedException());
 			}
+			else if (this.cancelled) {
+				next = () -> finish(AcquireResult.INTERRUPTED, null, null);
+			}
 			else if (remaining <= 0) {
 				next = () -> finish(AcquireResult.TIMEOUT, null, null);
 			}
@@ -208,7 +220,7 @@ final class AsyncAcquisition {
 	/** A release message for this waiter, on the driver's thread. */
 	private void woken() {
 		synchronized (this) {
-			if (this.done || this.stopping) {
+			if (this.done || this.stopping || this.cancelled) {
 				return;
 			}
 			if (this.attempting) {
@@ -233,6 +245,22 @@ final class AsyncAcquisition {
 			this.attempting = true;
 		}
 		attempt();
+	}
+
+	/** The caller cancelled the stage: no more attempts. */
+	private void cancelled() {
+		boolean now;
+		synchronized (this) {
+			if (this.done) {
+				return;
+			}
+			this.cancelled = true;
+			// An attempt in flight finishes the wait when its reply comes, releasing a lock it took.
+			now = !this.attempting;
+		}
+		if (now) {
+			finish(AcquireResult.INTERRUPTED, null, null);
+		}
 	}
 
 	/** The registry stopped: its scheduler and subscription with it. */

@@ -20,6 +20,11 @@ import java.lang.annotation.Target;
  * evaluated again. Type references, bean references and constructors are not available in the expression.
  * The lock is reentrant for the calling thread. If it is not acquired within the wait time the method does
  * not run and {@link LockNotAcquiredException} is thrown.
+ * <p>
+ * On a method returning a {@code Mono}, a {@code Flux}, a {@code CompletionStage} or another reactive type, the
+ * lock is a lease owned by no thread (not reentrant), acquired without blocking a thread on each subscription
+ * (for a {@code CompletionStage}, when the method is called), held until the publisher completes, fails or is
+ * cancelled, and renewed by the watchdog meanwhile; failures are error signals.
  */
 @Target({ ElementType.METHOD })
 @Retention(RetentionPolicy.RUNTIME)

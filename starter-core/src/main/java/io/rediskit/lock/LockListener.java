@@ -71,7 +71,7 @@ public interface LockListener {
 		/** The wait time ran out first. */
 		TIMEOUT,
 
-		/** The waiting thread was interrupted. */
+		/** The waiting thread was interrupted, or the caller cancelled an asynchronous acquisition. */
 		INTERRUPTED,
 
 		/** Redis failed to answer. */

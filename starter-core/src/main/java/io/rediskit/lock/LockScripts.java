@@ -7,6 +7,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
+import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
 import io.rediskit.support.LuaScript;
@@ -54,6 +55,8 @@ final class LockScripts {
 
 	private final RedisConnectionFactory connectionFactory;
 
+	private final CommandExecutor commands;
+
 	private final ReplicaWait replicaWait;
 
 	private final Listeners<LockListener> listeners;
@@ -70,6 +73,7 @@ final class LockScripts {
 			Listeners<LockListener> listeners) {
 		this.executor = executor;
 		this.connectionFactory = connectionFactory;
+		this.commands = CommandExecutor.of(connectionFactory);
 		this.replicaWait = replicaWait;
 		this.listeners = listeners;
 	}
@@ -198,6 +202,11 @@ final class LockScripts {
 				return Boolean.TRUE.equals(connection.keyCommands().exists(keys.lockBytes));
 			}
 		});
+	}
+
+	CompletionStage<Boolean> isLockedAsync(Keys keys) {
+		return this.commands.<Long>executeAsync("EXISTS", ReturnType.INTEGER, keys.lockBytes)
+			.thenApply((count) -> count != null && count > 0);
 	}
 
 	/** @return how many holds the stored lock counts for this owner, {@code 0} when another owner or none holds it */

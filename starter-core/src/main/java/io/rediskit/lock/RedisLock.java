@@ -175,6 +175,16 @@ public final class RedisLock implements Lock {
 		return this.parts.scripts().isLocked(this.keys);
 	}
 
+	/**
+	 * {@link #isLocked()} without blocking the calling thread. The thread-owned queries
+	 * ({@link #isHeldByCurrentThread()}, {@link #getHoldCount()}) have no asynchronous form: the thread that
+	 * asks is what they ask about.
+	 * @return whether any owner holds the lock now, completed on the driver's thread
+	 */
+	public CompletionStage<Boolean> isLockedAsync() {
+		return this.parts.scripts().isLockedAsync(this.keys);
+	}
+
 	/** @return whether the current thread holds the lock, as Redis sees it now (one round trip) */
 	public boolean isHeldByCurrentThread() {
 		return getHoldCount() > 0;

@@ -104,7 +104,8 @@ public interface RedisQueue<T> {
 	 * Claims due messages, waiting for some up to {@code wait}: woken when one becomes due (a timer at the
 	 * earliest due time, a notification for new ones, and a poll every {@link QueueSpec#pollInterval()} in case
 	 * a notification is lost). Messages are not extended automatically: settle them within the visibility
-	 * timeout or extend it.
+	 * timeout or extend it. Its wait blocks the thread; without a thread, {@link #pollAsync(int)} takes what is
+	 * due now, and a {@link QueueListenerContainer} waits for you.
 	 * @param max most messages, 1 to 1000
 	 * @param wait how long to wait for the first; zero to take only what is due
 	 * @return the messages, possibly none
@@ -132,6 +133,13 @@ public interface RedisQueue<T> {
 	List<DeadLetter> deadLetters(int max);
 
 	/**
+	 * {@link #deadLetters(int)} without blocking.
+	 * @param max most to list
+	 * @return dead letters, oldest first
+	 */
+	CompletionStage<List<DeadLetter>> deadLettersAsync(int max);
+
+	/**
 	 * Moves dead letters back to the queue, oldest first, with their delivery counts reset.
 	 * @param max most to move
 	 * @return how many moved
@@ -139,10 +147,20 @@ public interface RedisQueue<T> {
 	long redrive(int max);
 
 	/**
+	 * {@link #redrive(int)} without blocking.
+	 * @param max most to move
+	 * @return how many moved
+	 */
+	CompletionStage<Long> redriveAsync(int max);
+
+	/**
 	 * Removes every message in every state. Consumers holding deliveries get {@link StaleDeliveryException}
 	 * when they settle.
 	 * @return how many messages there were
 	 */
 	long purge();
+
+	/** @return {@link #purge()} without blocking */
+	CompletionStage<Long> purgeAsync();
 
 }

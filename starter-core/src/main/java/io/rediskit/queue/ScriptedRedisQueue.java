@@ -280,38 +280,53 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 
 	@Override
 	public List<DeadLetter> deadLetters(int max) {
+		return Stages.join(deadLettersAsync(max));
+	}
+
+	@Override
+	public CompletionStage<List<DeadLetter>> deadLettersAsync(int max) {
 		if (max < 1) {
 			throw new IllegalArgumentException("max must be at least 1, was " + max);
 		}
-		return Stages.join(this.parts.scripts.deadLetters(keys(), max).handle((letters, failure) -> {
+		return this.parts.scripts.deadLetters(keys(), max).handle((letters, failure) -> {
 			if (failure != null) {
 				throw failed(failure);
 			}
 			return letters;
-		}));
+		});
 	}
 
 	@Override
 	public long redrive(int max) {
+		return Stages.join(redriveAsync(max));
+	}
+
+	@Override
+	public CompletionStage<Long> redriveAsync(int max) {
 		if (max < 1) {
 			throw new IllegalArgumentException("max must be at least 1, was " + max);
 		}
-		return Stages.join(this.parts.scripts.redrive(keys(), max, null).handle((count, failure) -> {
+		return this.parts.scripts.redrive(keys(), max, null).handle((count, failure) -> {
 			if (failure != null) {
 				throw failed(failure);
 			}
 			return count;
-		}));
+		});
 	}
 
 	@Override
 	public long purge() {
-		return Stages.join(this.parts.scripts.purge(keys()).handle((count, failure) -> {
+		return Stages.join(purgeAsync());
+	}
+
+	@Override
+	public CompletionStage<Long> purgeAsync() {
+		return this.parts.scripts.purge(keys()).handle((count, failure) -> {
 			if (failure != null) {
 				throw failed(failure);
 			}
 			return count;
-		}));
+		});
 	}
 
 	/**

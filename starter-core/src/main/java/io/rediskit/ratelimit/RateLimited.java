@@ -21,6 +21,11 @@ import java.lang.annotation.Target;
  * hash slot of other keys, and long values are hashed to a bounded length. Type references, bean references and
  * constructors are not available in the expression. Over the limit the method does not run: the
  * {@link #fallbackMethod()} runs instead if there is one, else {@link RateLimitExceededException} is thrown.
+ * <p>
+ * On a method returning a {@code Mono}, a {@code Flux}, a {@code CompletionStage} or another reactive type, the
+ * limiter is asked without blocking a thread: on each subscription (for a {@code CompletionStage}, when the
+ * method is called), and a rejection is an error signal carrying {@link RateLimitExceededException}; the
+ * fallback may return the same type.
  */
 @Target({ ElementType.METHOD })
 @Retention(RetentionPolicy.RUNTIME)

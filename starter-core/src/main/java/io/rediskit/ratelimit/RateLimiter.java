@@ -3,6 +3,8 @@ package io.rediskit.ratelimit;
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A named rate limit applied per key (a user, a client IP, an API token...). Each decision is one script call
  * on Redis, timed by the server's clock, so every instance of the application shares one count per key and
@@ -63,7 +65,9 @@ public interface RateLimiter {
 	 * Asks for permits, waiting for them as long as the wait stays within {@code maxWait}. Each rejection says
 	 * how long until the permits could be granted; the call sleeps that long and asks again, so it does not
 	 * spin. It gives up at once, returning the rejection, when the next wait would end after {@code maxWait},
-	 * or when the failure policy answered (Redis is unreachable).
+	 * or when the failure policy answered (Redis is unreachable). It has no asynchronous form, since its wait is a
+	 * sleep: without a thread, call {@link #tryAcquireAsync(String, int)} and ask again after the rejection's
+	 * {@code retryAfter} on a scheduler of your own.
 	 * @param key what is limited
 	 * @param permits how many
 	 * @param maxWait the longest time to wait; zero for a single attempt
@@ -78,5 +82,12 @@ public interface RateLimiter {
 	 * @param key what is limited
 	 */
 	void reset(String key);
+
+	/**
+	 * {@link #reset(String)} without blocking the calling thread.
+	 * @param key what is limited
+	 * @return completed when the key's usage is gone
+	 */
+	CompletionStage<@Nullable Void> resetAsync(String key);
 
 }

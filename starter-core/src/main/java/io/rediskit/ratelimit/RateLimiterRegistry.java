@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.Function;
 
+import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
 import io.rediskit.support.Names;
@@ -33,7 +34,7 @@ public class RateLimiterRegistry {
 
 	private final ScriptExecutor scripts;
 
-	private final RedisConnectionFactory connectionFactory;
+	private final CommandExecutor commands;
 
 	private final KeyNaming keyNaming;
 
@@ -66,7 +67,7 @@ public class RateLimiterRegistry {
 	public RateLimiterRegistry(ScriptExecutor scripts, RedisConnectionFactory connectionFactory, KeyNaming keyNaming,
 			List<? extends RateLimitListener> listeners, Function<String, @Nullable RateLimitSpec> configuredSpecs) {
 		this.scripts = Objects.requireNonNull(scripts, "scripts must not be null");
-		this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
+		this.commands = CommandExecutor.of(Objects.requireNonNull(connectionFactory, "connectionFactory must not be null"));
 		this.keyNaming = Objects.requireNonNull(keyNaming, "keyNaming must not be null");
 		this.listeners = Listeners.of("rate limit", listeners);
 		this.configuredSpecs = Objects.requireNonNull(configuredSpecs, "configuredSpecs must not be null");
@@ -121,7 +122,7 @@ public class RateLimiterRegistry {
 	}
 
 	private RedisRateLimiter newLimiter(String name, RateLimitSpec spec) {
-		return new RedisRateLimiter(name, spec, this.scripts, this.connectionFactory, this.keyNaming, this.listeners);
+		return new RedisRateLimiter(name, spec, this.scripts, this.commands, this.keyNaming, this.listeners);
 	}
 
 	private static String checkName(String name) {

@@ -12,17 +12,17 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.rediskit.ratelimit.RateLimitScripts.Evaluation;
 import io.rediskit.ratelimit.RateLimitScripts.Prepared;
+import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
 import io.rediskit.support.RedisFailures;
 import io.rediskit.support.ScriptExecutor;
+import io.rediskit.support.Stages;
 import io.rediskit.support.ThrottledLog;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.ReturnType;
 
 /**
@@ -43,7 +43,7 @@ final class RedisRateLimiter implements RateLimiter {
 
 	private final ScriptExecutor scripts;
 
-	private final RedisConnectionFactory connectionFactory;
+	private final CommandExecutor commands;
 
 	private final KeyNaming keyNaming;
 
@@ -55,12 +55,12 @@ final class RedisRateLimiter implements RateLimiter {
 
 	private volatile @Nullable RateLimitSpec lastConfigured;
 
-	RedisRateLimiter(String name, RateLimitSpec spec, ScriptExecutor scripts, RedisConnectionFactory connectionFactory,
+	RedisRateLimiter(String name, RateLimitSpec spec, ScriptExecutor scripts, CommandExecutor commands,
 			KeyNaming keyNaming, Listeners<RateLimitListener> listeners) {
 		this.name = name;
 		this.prepared = Prepared.of(spec);
 		this.scripts = scripts;
-		this.connectionFactory = connectionFactory;
+		this.commands = commands;
 		this.keyNaming = keyNaming;
 		this.listeners = listeners;
 		this.outages = new ThrottledLog(logger, Duration.ofSeconds(10),
@@ -189,10 +189,13 @@ final class RedisRateLimiter implements RateLimiter {
 
 	@Override
 	public void reset(String key) {
+		Stages.join(resetAsync(key));
+	}
+
+	@Override
+	public CompletionStage<@Nullable Void> resetAsync(String key) {
 		byte[] redisKey = redisKey(spec(), key);
-		try (RedisConnection connection = this.connectionFactory.getConnection()) {
-			connection.keyCommands().del(redisKey);
-		}
+		return this.commands.executeAsync("DEL", ReturnType.INTEGER, redisKey).thenApply((deleted) -> null);
 	}
 
 	private byte[] redisKey(RateLimitSpec spec, String key) {

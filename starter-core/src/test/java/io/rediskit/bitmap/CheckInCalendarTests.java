@@ -113,4 +113,19 @@ class CheckInCalendarTests {
 			.withMessageContaining("redis-kit.bitmap.calendars.unknown");
 	}
 
+	@Test
+	void theReadsHaveAsyncFormsWithTheSameAnswers() throws Exception {
+		LocalDate day = LocalDate.of(2024, 5, 3);
+		this.calendar.checkIn("carol", day);
+		YearMonth may = YearMonth.of(2024, 5);
+		assertThat(this.calendar.hasCheckedInAsync("carol", day).toCompletableFuture().get(5, TimeUnit.SECONDS)).isTrue();
+		assertThat(this.calendar.hasCheckedInAsync("carol", day.plusDays(1)).toCompletableFuture().get(5, TimeUnit.SECONDS))
+			.isFalse();
+		assertThat(this.calendar.countInMonthAsync("carol", may).toCompletableFuture().get(5, TimeUnit.SECONDS)).isEqualTo(1);
+		assertThat(this.calendar.firstCheckInAsync("carol", may).toCompletableFuture().get(5, TimeUnit.SECONDS))
+			.contains(day);
+		assertThat(this.calendar.calendarAsync("carol", may).toCompletableFuture().get(5, TimeUnit.SECONDS))
+			.isEqualTo(this.calendar.calendar("carol", may));
+	}
+
 }

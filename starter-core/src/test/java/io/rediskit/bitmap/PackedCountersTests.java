@@ -2,6 +2,7 @@ package io.rediskit.bitmap;
 
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
 
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.InvalidSpecException;
@@ -81,6 +82,15 @@ class PackedCountersTests {
 		}
 		assertThat(counters.incrementBy("k", PackedCounterSpec.DEFAULT_MAX_BITS / 8 - 1, 1)).hasValue(1);
 		assertThat(redis.server().command("STRLEN", "rk:bitmap:{bounded:k}:packed")).isEqualTo(1L << 20);
+	}
+
+	@Test
+	void getAndSetHaveAsyncForms() throws Exception {
+		PackedCounters counters = this.registry.createPackedCounters("async", PackedCounterSpec.unsigned(8, Overflow.SAT));
+		assertThat(counters.setAsync("u1", 5, 42).toCompletableFuture().get(5, TimeUnit.SECONDS)).isZero();
+		assertThat(counters.getAsync("u1", 5).toCompletableFuture().get(5, TimeUnit.SECONDS)).isEqualTo(42L);
+		assertThat(counters.setAsync("u1", 5, 7).toCompletableFuture().get(5, TimeUnit.SECONDS)).isEqualTo(42L);
+		assertThatIllegalArgumentException().isThrownBy(() -> counters.setAsync("u1", 5, 256));
 	}
 
 }

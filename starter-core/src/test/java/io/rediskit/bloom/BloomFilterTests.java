@@ -304,4 +304,14 @@ class BloomFilterTests {
 		}
 	}
 
+	@Test
+	void deleteAsyncRemovesEveryShard() throws Exception {
+		BloomFilter filter = this.registry.create("async-delete", BloomFilterSpec.of(1000, 0.01));
+		assertThat(filter.addAsync("a").toCompletableFuture().get(5, TimeUnit.SECONDS)).isTrue();
+		assertThat(redis.server().dbSize()).isPositive();
+		filter.deleteAsync().toCompletableFuture().get(5, TimeUnit.SECONDS);
+		assertThat(redis.server().dbSize()).isZero();
+		assertThat(filter.mightContainAsync("a").toCompletableFuture().get(5, TimeUnit.SECONDS)).isFalse();
+	}
+
 }

@@ -157,4 +157,16 @@ class UniqueCounterTests {
 		return (List<String>) redis.server().command("KEYS", "*");
 	}
 
+	@Test
+	void countAsyncOverDaysMatchesTheBlockingCount() throws Exception {
+		UniqueCounter counter = this.registry.create("days-async", UniqueCounterSpec.daily(PARIS));
+		LocalDate day = LocalDate.of(2024, 3, 10);
+		counter.addAll(List.of("alice", "bob"), day.atStartOfDay(PARIS).toInstant().plusSeconds(60));
+		counter.addAll(List.of("bob", "carol"), day.plusDays(1).atStartOfDay(PARIS).toInstant().plusSeconds(60));
+		assertThat(counter.countAsync(day, day.plusDays(1)).toCompletableFuture().get(5, TimeUnit.SECONDS))
+			.isEqualTo(3L)
+			.isEqualTo(counter.count(day, day.plusDays(1)));
+		assertThat(counter.countAsync(day, day).toCompletableFuture().get(5, TimeUnit.SECONDS)).isEqualTo(2L);
+	}
+
 }

@@ -282,4 +282,32 @@ class LockAsyncTests {
 			.count();
 	}
 
+	@Test
+	void isLockedAsyncSeesAnyOwner() throws Exception {
+		RedisLock lock = this.registry.getLock("probe");
+		assertThat(lock.isLockedAsync().toCompletableFuture().get(5, TimeUnit.SECONDS)).isFalse();
+		RedisLock.Lease lease = lock.acquireAsync(Duration.ZERO).toCompletableFuture().get(5, TimeUnit.SECONDS);
+		assertThat(lock.isLockedAsync().toCompletableFuture().get(5, TimeUnit.SECONDS)).isTrue();
+		lease.releaseAsync().toCompletableFuture().get(5, TimeUnit.SECONDS);
+		assertThat(lock.isLockedAsync().toCompletableFuture().get(5, TimeUnit.SECONDS)).isFalse();
+	}
+
+	@Test
+	void cancellingAnAsyncWaitEndsItAndTakesNothing() throws Exception {
+		RedisLock lock = this.registry.getLock("cancelled");
+		RedisLock.Lease holder = lock.acquire(Duration.ZERO);
+		CompletableFuture<RedisLock.Lease> waiting = lock.acquireAsync(Duration.ofMinutes(5)).toCompletableFuture();
+		// The waiter is in its busy wait once it has joined the lock's release channel.
+		awaitCondition("waiter subscribed", Duration.ofSeconds(20),
+				() -> Long.valueOf(1).equals(((List<?>) this.server.command("PUBSUB", "NUMSUB", "rk:lock:{cancelled}:released")).get(1)));
+		assertThat(waiting.cancel(false)).isTrue();
+		awaitCondition("wait ended", Duration.ofSeconds(20),
+				() -> this.listener.events.contains("acquire cancelled INTERRUPTED"));
+		holder.close();
+		awaitCondition("channel left", Duration.ofSeconds(20),
+				() -> Long.valueOf(0).equals(((List<?>) this.server.command("PUBSUB", "NUMSUB", "rk:lock:{cancelled}:released")).get(1)));
+		assertThat(this.server.command("EXISTS", "rk:lock:{cancelled}")).isEqualTo(0L);
+		assertThat(this.listener.events).containsOnlyOnce("acquire cancelled ACQUIRED");
+	}
+
 }

@@ -85,4 +85,19 @@ class RedisQueueAsyncTests {
 		}
 	}
 
+	@Test
+	void deadLettersRedriveAndPurgeWithoutBlocking() throws Exception {
+		join(this.queue.enqueueAsync(QueueEntry.of(new Job("d", 4))));
+		QueueMessage<Job> message = this.queue.poll(1, Duration.ofSeconds(5)).get(0);
+		join(message.deadLetterAsync("bad"));
+		assertThat(join(this.queue.deadLettersAsync(10))).singleElement()
+			.satisfies((letter) -> assertThat(letter.id()).isEqualTo(message.id()));
+		assertThat(join(this.queue.redriveAsync(10))).isEqualTo(1L);
+		assertThat(join(this.queue.deadLettersAsync(10))).isEmpty();
+		assertThat(join(this.queue.purgeAsync())).isEqualTo(1L);
+		assertThat(join(this.queue.statsAsync())).isEqualTo(new QueueStats(0, 0, 0, 0, Duration.ZERO));
+		assertThatIllegalArgumentException().isThrownBy(() -> this.queue.redriveAsync(0));
+		assertThatIllegalArgumentException().isThrownBy(() -> this.queue.deadLettersAsync(0));
+	}
+
 }

@@ -141,4 +141,15 @@ class RateLimiterAsyncTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> limiter.tryAcquireAsync("k", 6));
 	}
 
+	@Test
+	void resetAsyncGivesAKeyFullCapacityAgain() throws Exception {
+		RateLimiter limiter = this.registry.create("reset-async",
+				RateLimitSpec.of(RateLimitAlgorithm.GCRA, 1, Duration.ofHours(1)));
+		assertThat(limiter.tryAcquireAsync("k").toCompletableFuture().get(5, TimeUnit.SECONDS).allowed()).isTrue();
+		assertThat(limiter.tryAcquireAsync("k").toCompletableFuture().get(5, TimeUnit.SECONDS).allowed()).isFalse();
+		assertThat(limiter.resetAsync("k").toCompletableFuture().get(5, TimeUnit.SECONDS)).isNull();
+		assertThat(limiter.tryAcquireAsync("k").toCompletableFuture().get(5, TimeUnit.SECONDS).allowed()).isTrue();
+		assertThatExceptionOfType(NullPointerException.class).isThrownBy(() -> limiter.resetAsync(null));
+	}
+
 }

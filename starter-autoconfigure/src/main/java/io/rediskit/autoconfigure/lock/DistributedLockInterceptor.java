@@ -3,9 +3,12 @@ package io.rediskit.autoconfigure.lock;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.rediskit.autoconfigure.support.AnnotationDurations;
+import io.rediskit.autoconfigure.support.AsyncResults;
 import io.rediskit.autoconfigure.support.MethodKeyEvaluator;
 import io.rediskit.lock.DistributedLock;
 import io.rediskit.lock.LockNotAcquiredException;
@@ -20,6 +23,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.core.MethodClassKey;
+import org.springframework.core.ReactiveAdapter;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.env.PropertyResolver;
 import org.springframework.dao.DataAccessException;
@@ -32,6 +36,20 @@ import org.springframework.dao.DataAccessException;
  * acquiring (down, unreachable, too slow: {@link RedisFailures#isUnavailable(Throwable)}): the same exception,
  * with the Redis failure as its cause, which web applications answer with 503 rather than 409. A lease lost
  * while the method ran is reported by {@link io.rediskit.lock.LockLeaseLostException} after it returns.
+ * <p>
+ * <b>Asynchronous methods.</b> A method returning a {@link CompletionStage} or a reactive type (a {@code Mono},
+ * a {@code Flux}, or any type Spring's {@code ReactiveAdapterRegistry} adapts, with Reactor on the class path)
+ * is locked without blocking a thread, with a lease owned by no thread ({@link RedisLock#acquireAsync}): a
+ * busy lock is waited for with the release message and a bounded poll, not a sleeping thread. For a reactive
+ * type nothing happens when the method is called, apart from evaluating the key: each subscription acquires
+ * the lock, calls the method, subscribes to its publisher, and releases the lock when that publisher
+ * completes, fails or is cancelled, from whichever thread that happens on; the watchdog renews the lease
+ * meanwhile. A subscription cancelled while the lock is being acquired leaves no key: a lease taken after the
+ * cancellation is released at once. For a {@link CompletionStage} the lock is acquired when the method is
+ * called and released when its stage completes; cancelling the returned stage before the lock is held stops
+ * the acquisition. The failures are those of the blocking path, as error signals. Leases are not reentrant: an
+ * asynchronous method must not call another one on the same lock inside its publisher, it would wait for
+ * itself. The method runs on the thread that delivered the lock, the Redis driver's or the lock scheduler's.
  * <p>
  * {@link DistributedLockAdvisor} checks every annotated method of the application's beans at startup through
  * {@link #check(Method, Class)}; at run time each method's annotation and durations are resolved on its first
@@ -89,6 +107,16 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 				: registry.getLock(annotation.name(), this.keys.evaluate(annotation.key(), resolved.method(),
 						invocation.getArguments(), resolved.description()));
 		Duration waitTime = (resolved.waitTime() != null) ? resolved.waitTime() : registry.spec().defaultWaitTime();
+		if (resolved.kind() == AsyncResults.Kind.STAGE) {
+			return lockStage(lock, waitTime, resolved.leaseTime(), AsyncResults.defer(invocation));
+		}
+		ReactiveAdapter adapter = (resolved.kind() == AsyncResults.Kind.REACTIVE)
+				? AsyncResults.adapter(resolved.method().getReturnType()) : null;
+		if (adapter != null) {
+			Duration leaseTime = resolved.leaseTime();
+			return ReactiveLocking.lock(adapter, () -> lock.acquireAsync(waitTime, leaseTime).toCompletableFuture(),
+					(failure) -> acquireFailure(lock, waitTime, failure), AsyncResults.defer(invocation));
+		}
 		boolean acquired;
 		try {
 			acquired = lock.tryLock(waitTime, resolved.leaseTime());
@@ -127,6 +155,55 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		}
 	}
 
+	private static CompletionStage<?> lockStage(RedisLock lock, Duration waitTime, @Nullable Duration leaseTime,
+			AsyncResults.Deferred call) {
+		CompletableFuture<@Nullable Object> result = new CompletableFuture<>();
+		CompletableFuture<RedisLock.Lease> acquiring = lock.acquireAsync(waitTime, leaseTime).toCompletableFuture();
+		// The acquisition releases a lease it takes after being cancelled.
+		result.whenComplete((value, failure) -> acquiring.cancel(false));
+		acquiring.whenComplete((lease, failure) -> {
+			if (failure != null) {
+				result.completeExceptionally(acquireFailure(lock, waitTime, AsyncResults.unwrap(failure)));
+				return;
+			}
+			if (result.isDone()) {
+				lease.releaseAsync();
+				return;
+			}
+			CompletionStage<?> work;
+			try {
+				work = AsyncResults.stage(call.proceed());
+			}
+			catch (Throwable ex) {
+				work = CompletableFuture.failedFuture(ex);
+			}
+			work.whenComplete((value, error) -> lease.releaseAsync().whenComplete((released, releaseFailure) -> {
+				if (error != null) {
+					Throwable cause = AsyncResults.unwrap(error);
+					if (releaseFailure != null) {
+						cause.addSuppressed(AsyncResults.unwrap(releaseFailure));
+					}
+					result.completeExceptionally(cause);
+				}
+				else if (releaseFailure != null) {
+					result.completeExceptionally(AsyncResults.unwrap(releaseFailure));
+				}
+				else {
+					result.complete(value);
+				}
+			}));
+		});
+		return result;
+	}
+
+	/** Redis unavailable while acquiring: not acquired, with the cause, as on the blocking path. */
+	private static Throwable acquireFailure(RedisLock lock, Duration waitTime, Throwable failure) {
+		if (failure instanceof DataAccessException && RedisFailures.isUnavailable(failure)) {
+			return new LockNotAcquiredException(lock.getName(), waitTime, failure);
+		}
+		return failure;
+	}
+
 	private Resolved resolve(Method method, Class<?> targetClass) {
 		Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
 		DistributedLock annotation = AnnotatedElementUtils.findMergedAnnotation(specific, DistributedLock.class);
@@ -134,7 +211,7 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 			annotation = AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class);
 		}
 		if (annotation == null) {
-			return new Resolved(null, specific, "", null, null);
+			return new Resolved(null, specific, "", null, null, AsyncResults.Kind.PLAIN);
 		}
 		String description = "@DistributedLock(name = \"" + annotation.name() + "\")";
 		Duration waitTime = duration(annotation.waitTime(), "waitTime", description, specific);
@@ -144,7 +221,7 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 					+ MethodKeyEvaluator.describe(specific)
 					+ " must be positive; leave it empty for the default lease or a watchdog-renewed one");
 		}
-		return new Resolved(annotation, specific, description, waitTime, leaseTime);
+		return new Resolved(annotation, specific, description, waitTime, leaseTime, AsyncResults.kind(specific));
 	}
 
 	private @Nullable Duration duration(String text, String attribute, String description, Method method) {
@@ -167,9 +244,10 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 	 * @param description the annotation as error messages show it
 	 * @param waitTime the wait, {@code null} for the registry's default
 	 * @param leaseTime the lease, {@code null} for the registry's default
+	 * @param kind how the method returns its result
 	 */
 	private record Resolved(@Nullable DistributedLock annotation, Method method, String description,
-			@Nullable Duration waitTime, @Nullable Duration leaseTime) {
+			@Nullable Duration waitTime, @Nullable Duration leaseTime, AsyncResults.Kind kind) {
 	}
 
 }

@@ -7,9 +7,12 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
+import io.rediskit.autoconfigure.support.AsyncResults;
 import io.rediskit.autoconfigure.support.MethodKeyEvaluator;
 import io.rediskit.ratelimit.RateLimitDecision;
 import io.rediskit.ratelimit.RateLimitExceededException;
@@ -23,6 +26,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.core.MethodClassKey;
+import org.springframework.core.ReactiveAdapter;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
@@ -43,8 +47,19 @@ import org.springframework.util.function.SingletonSupplier;
  * {@link #check(Method, Class)}: the limiter name (unless {@code redis-kit.rate-limit.check-names=false}), the
  * permits, the key expression and the fallback. At run time the annotation and the fallback of each method are
  * resolved on its first call and cached. Fallbacks are called on the target itself, not through its proxy, so
- * their own annotations do not apply. The check runs when the method is called: for a method returning a reactive type
- * that is when the publisher is created, on the calling thread (one blocking Redis call).
+ * their own annotations do not apply.
+ * <p>
+ * <b>Asynchronous methods.</b> A method returning a {@link CompletionStage} or a reactive type (a {@code Mono},
+ * a {@code Flux}, or any type Spring's {@code ReactiveAdapterRegistry} adapts, with Reactor on the class path)
+ * is limited without blocking a thread, through {@link RateLimiter#tryAcquireAsync(String, int)}. For a
+ * reactive type nothing happens when the method is called, apart from evaluating the key: each subscription
+ * asks the limiter, then, when allowed, calls the method and subscribes to its publisher; so re-subscribing
+ * (a {@code retry()}, a {@code repeat()}) asks again and calls the method again. For a {@link CompletionStage}
+ * the limiter is asked when the method is called, and the method runs when the answer arrives. A rejection is
+ * an error signal (a stage completed exceptionally) carrying {@link RateLimitExceededException}, unless a
+ * fallback, which may return the same asynchronous type, answers instead. The failure policy applies as on
+ * the blocking path. The method and the fallback run on the thread that delivered the answer, the Redis
+ * driver's: a method that blocks must move its work elsewhere ({@code subscribeOn}, an executor).
  */
 public class RateLimitedInterceptor implements MethodInterceptor {
 
@@ -128,17 +143,65 @@ public class RateLimitedInterceptor implements MethodInterceptor {
 		String key = annotation.key().isEmpty() ? ""
 				: this.keys.evaluate(annotation.key(), resolved.method(), invocation.getArguments(),
 						resolved.description());
-		RateLimitDecision decision = limiter.tryAcquire(key, annotation.permits());
+		int permits = annotation.permits();
+		if (resolved.kind() == AsyncResults.Kind.STAGE) {
+			return limitStage(limiter, key, permits, resolved, target, invocation);
+		}
+		ReactiveAdapter adapter = (resolved.kind() == AsyncResults.Kind.REACTIVE)
+				? AsyncResults.adapter(resolved.method().getReturnType()) : null;
+		if (adapter != null) {
+			AsyncResults.Deferred call = AsyncResults.defer(invocation);
+			Object[] arguments = invocation.getArguments();
+			return ReactiveRateLimiting.limit(adapter, limiter, () -> limiter.tryAcquireAsync(key, permits),
+					(decision) -> decided(decision, limiter, resolved, target, arguments, call));
+		}
+		return decided(limiter.tryAcquire(key, permits), limiter, resolved, target, invocation.getArguments(),
+				invocation::proceed);
+	}
+
+	private CompletionStage<?> limitStage(RateLimiter limiter, String key, int permits, Resolved resolved,
+			@Nullable Object target, MethodInvocation invocation) {
+		AsyncResults.Deferred call = AsyncResults.defer(invocation);
+		Object[] arguments = invocation.getArguments();
+		CompletableFuture<@Nullable Object> result = new CompletableFuture<>();
+		limiter.tryAcquireAsync(key, permits).whenComplete((decision, failure) -> {
+			if (failure != null) {
+				result.completeExceptionally(AsyncResults.unwrap(failure));
+				return;
+			}
+			CompletionStage<?> answer;
+			try {
+				answer = AsyncResults.stage(decided(decision, limiter, resolved, target, arguments, call));
+			}
+			catch (Throwable ex) {
+				result.completeExceptionally(ex);
+				return;
+			}
+			answer.whenComplete((value, error) -> {
+				if (error != null) {
+					result.completeExceptionally(AsyncResults.unwrap(error));
+				}
+				else {
+					result.complete(value);
+				}
+			});
+		});
+		return result;
+	}
+
+	/** Runs the method when allowed, else the fallback, else throws the rejection. */
+	private static @Nullable Object decided(RateLimitDecision decision, RateLimiter limiter, Resolved resolved,
+			@Nullable Object target, @Nullable Object[] arguments, AsyncResults.Deferred call) throws Throwable {
 		if (decision.allowed()) {
 			SuccessHeaders.allowed(limiter, decision);
-			return invocation.proceed();
+			return call.proceed();
 		}
 		RateLimitExceededException exceeded = new RateLimitExceededException(limiter.name(), limiter.spec(), decision);
 		Fallback fallback = resolved.fallback();
 		if (fallback == null) {
 			throw exceeded;
 		}
-		return fallback.invoke(target, invocation.getArguments(), exceeded);
+		return fallback.invoke(target, arguments, exceeded);
 	}
 
 	private static Resolved resolve(Method method, Class<?> targetClass) {
@@ -148,12 +211,12 @@ public class RateLimitedInterceptor implements MethodInterceptor {
 			annotation = AnnotatedElementUtils.findMergedAnnotation(method, RateLimited.class);
 		}
 		if (annotation == null) {
-			return new Resolved(null, specific, "", null);
+			return new Resolved(null, specific, "", null, AsyncResults.Kind.PLAIN);
 		}
 		String description = "@RateLimited(name = \"" + annotation.name() + "\")";
 		Fallback fallback = annotation.fallbackMethod().isEmpty() ? null
 				: Fallback.find(annotation, specific, targetClass);
-		return new Resolved(annotation, specific, description, fallback);
+		return new Resolved(annotation, specific, description, fallback, AsyncResults.kind(specific));
 	}
 
 	/**
@@ -162,9 +225,10 @@ public class RateLimitedInterceptor implements MethodInterceptor {
 	 * @param method the method as declared on the target class, whose parameter names the key expression uses
 	 * @param description the annotation as error messages show it
 	 * @param fallback the fallback, if the annotation names one
+	 * @param kind how the method returns its result
 	 */
 	private record Resolved(@Nullable RateLimited annotation, Method method, String description,
-			@Nullable Fallback fallback) {
+			@Nullable Fallback fallback, AsyncResults.Kind kind) {
 	}
 
 	/**

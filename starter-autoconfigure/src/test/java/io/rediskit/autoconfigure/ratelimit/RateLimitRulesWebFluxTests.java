@@ -3,6 +3,7 @@ package io.rediskit.autoconfigure.ratelimit;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
+import io.rediskit.autoconfigure.reactive.BlockHoundGate;
 import io.rediskit.ratelimit.RateLimiter;
 import io.rediskit.ratelimit.RateLimiterRegistry;
 import org.junit.jupiter.api.AfterAll;
@@ -59,19 +60,21 @@ class RateLimitRulesWebFluxTests extends RateLimitRulesHttpContract {
 		return cookie.substring(0, cookie.indexOf(';'));
 	}
 
+	private BlockHoundGate blockHound;
+
 	@BeforeAll
 	void checkBlockingCalls() {
-		BlockHoundGate.open();
+		this.blockHound = BlockHoundGate.open();
 	}
 
 	@AfterAll
 	void stopCheckingBlockingCalls() {
-		BlockHoundGate.close();
+		this.blockHound.close();
 	}
 
 	@AfterEach
 	void noBlockingCalls() {
-		assertThat(BlockHoundGate.takeCaught()).isEmpty();
+		assertThat(BlockHoundGate.takeViolations()).isEmpty();
 	}
 
 	@Test
@@ -86,7 +89,7 @@ class RateLimitRulesWebFluxTests extends RateLimitRulesHttpContract {
 	void blockHoundCatchesABlockingCallInARequest() throws Exception {
 		// The handler runs on whichever non-blocking thread the filters before it left the request on.
 		assertThat(get("/blocking").statusCode()).isEqualTo(500);
-		assertThat(BlockHoundGate.takeCaught()).singleElement()
+		assertThat(BlockHoundGate.takeViolations()).singleElement()
 			.satisfies((call) -> assertThat(call).startsWith("java.lang.Thread.sleep on "));
 	}
 
@@ -98,7 +101,7 @@ class RateLimitRulesWebFluxTests extends RateLimitRulesHttpContract {
 				return "slept";
 			}).subscribeOn(Schedulers.parallel()).block(Duration.ofSeconds(30)))
 			.withRootCauseInstanceOf(BlockingOperationError.class);
-		assertThat(BlockHoundGate.takeCaught()).singleElement()
+		assertThat(BlockHoundGate.takeViolations()).singleElement()
 			.satisfies((call) -> assertThat(call).contains("sleep").contains("parallel"));
 	}
 
