@@ -15,6 +15,7 @@ import io.rediskit.testsupport.RedisServerExtension;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -38,8 +39,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A real Spring Cloud Gateway on Reactor Netty, routing to a backend on another loopback port through the
  * {@code RequestRateLimiter} filter with redis-kit's limiter: one route and one limiter (3 per hour) per
- * algorithm, and two routes whose limiters fail open and closed while Redis is paused.
+ * algorithm, and two routes whose limiters fail open and closed while Redis is paused. Tagged: the gateway's
+ * tests run in a JVM of their own, with Spring Cloud on the class path (see the module's pom).
  */
+@Tag("gateway")
 class GatewayRateLimiterTests {
 
 	@RegisterExtension
