@@ -28,6 +28,7 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.cloud.configuration.CompatibilityVerifierAutoConfiguration;
 import org.springframework.cloud.gateway.filter.factory.RequestRateLimiterGatewayFilterFactory;
 import org.springframework.cloud.gateway.filter.ratelimit.KeyResolver;
 import org.springframework.cloud.gateway.filter.ratelimit.RedisRateLimiter;
@@ -38,7 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A real Spring Cloud Gateway on Reactor Netty, routing to a backend on another loopback port through the
- * {@code RequestRateLimiter} filter with redis-kit's limiter: one route and one limiter (3 per hour) per
+ * {@code RequestRateLimiter} filter with redis-kit's limiter: one route and one limiter (3 per 1000 hours) per
  * algorithm, and two routes whose limiters fail open and closed while Redis is paused. Tagged: the gateway's
  * tests run in a JVM of their own, with Spring Cloud on the class path (see the module's pom).
  */
@@ -73,7 +74,8 @@ class GatewayRateLimiterTests {
 			String name = limiterName(algorithm);
 			properties.add("redis-kit.rate-limit.limiters." + name + ".algorithm=" + name);
 			properties.add("redis-kit.rate-limit.limiters." + name + ".limit=3");
-			properties.add("redis-kit.rate-limit.limiters." + name + ".period=1h");
+			// A long period: a fixed window that rolled over between the calls would admit a fourth one.
+			properties.add("redis-kit.rate-limit.limiters." + name + ".period=1000h");
 			route(properties, name, name);
 		}
 		properties.add("redis-kit.rate-limit.limiters.closed.limit=100");
@@ -83,6 +85,12 @@ class GatewayRateLimiterTests {
 		properties.add("redis-kit.rate-limit.limiters.open.limit=100");
 		properties.add("redis-kit.rate-limit.limiters.open.period=1s");
 		route(properties, "open", "open");
+		properties.add("redis-kit.rate-limit.limiters.pairs.algorithm=fixed-window");
+		properties.add("redis-kit.rate-limit.limiters.pairs.limit=3");
+		properties.add("redis-kit.rate-limit.limiters.pairs.period=1000h");
+		route(properties, "pairs", "pairs");
+		properties.add("spring.cloud.gateway.server.webflux.routes[" + lastRoute(properties)
+				+ "].filters[0].args[redis-kit-rate-limiter.permits]=2");
 		route(properties, "unnamed", null);
 		gateway = new SpringApplicationBuilder(GatewayApplication.class).web(WebApplicationType.REACTIVE)
 			.properties(properties.toArray(String[]::new))
@@ -90,8 +98,12 @@ class GatewayRateLimiterTests {
 		base = "http://127.0.0.1:" + gateway.getEnvironment().getProperty("local.server.port");
 	}
 
+	private static int lastRoute(List<String> properties) {
+		return (int) properties.stream().filter((property) -> property.contains("].id=")).count() - 1;
+	}
+
 	private static void route(List<String> properties, String id, @Nullable String limiter) {
-		int index = (int) properties.stream().filter((property) -> property.contains("].id=")).count();
+		int index = lastRoute(properties) + 1;
 		String route = "spring.cloud.gateway.server.webflux.routes[" + index + "].";
 		properties.add(route + "id=" + id);
 		properties.add(route + "uri=http://127.0.0.1:" + backend.port());
@@ -119,6 +131,21 @@ class GatewayRateLimiterTests {
 	}
 
 	@Test
+	void springCloudsCompatibilityCheckAcceptedThisSpringBoot() {
+		assertThat(gateway.getBeansOfType(CompatibilityVerifierAutoConfiguration.class)).hasSize(1);
+	}
+
+	@Test
+	void aRouteCanTakeSeveralPermitsPerRequest() throws Exception {
+		String client = "client-" + clients.incrementAndGet();
+		HttpResponse<String> admitted = get("/pairs/hello", client);
+		assertThat(admitted.statusCode()).isEqualTo(200);
+		assertThat(admitted.headers().firstValue("X-RateLimit-Remaining")).hasValue("1");
+		assertThat(admitted.headers().firstValue("X-RateLimit-Requested-Tokens")).hasValue("2");
+		assertThat(get("/pairs/hello", client).statusCode()).isEqualTo(429);
+	}
+
+	@Test
 	void theGatewaysOwnRedisRateLimiterStaysTheFiltersDefault() {
 		assertThat(gateway.getBean(RequestRateLimiterGatewayFilterFactory.class).getDefaultRateLimiter())
 			.isInstanceOf(RedisRateLimiter.class);
@@ -138,7 +165,7 @@ class GatewayRateLimiterTests {
 			assertThat(admitted.headers().firstValue("X-RateLimit-Remaining")).hasValue(Long.toString(3 - i));
 			assertThat(admitted.headers().firstValue("X-RateLimit-Burst-Capacity")).hasValue("3");
 			assertThat(admitted.headers().firstValue("X-RateLimit-Requested-Tokens")).hasValue("1");
-			assertThat(admitted.headers().firstValue("RateLimit-Policy")).hasValue("\"" + name + "\";q=3;w=3600");
+			assertThat(admitted.headers().firstValue("RateLimit-Policy")).hasValue("\"" + name + "\";q=3;w=3600000");
 			assertThat(admitted.headers().firstValue("Retry-After")).isEmpty();
 		}
 		HttpResponse<String> rejected = get("/" + name + "/hello", client);
@@ -147,7 +174,9 @@ class GatewayRateLimiterTests {
 		assertThat(rejected.headers().firstValue("X-RateLimit-Remaining")).hasValue("0");
 		assertThat(rejected.headers().firstValue("RateLimit")).hasValueSatisfying(
 				(value) -> assertThat(value).matches("\"" + name + "\";r=0;t=\\d+"));
-		assertThat(Long.parseLong(rejected.headers().firstValue("Retry-After").orElseThrow())).isBetween(1L, 3600L);
+		// Up to two periods: the sliding window still weighs the previous window's calls after it ended.
+		long retryAfter = Long.parseLong(rejected.headers().firstValue("Retry-After").orElseThrow());
+		assertThat(retryAfter).isBetween(1L, 7_200_000L);
 		// Another key has its own count.
 		assertThat(get("/" + name + "/hello", client + "-other").statusCode()).isEqualTo(200);
 	}
