@@ -12,12 +12,13 @@ import io.rediskit.benchmarks.keys.KeysBenchmark;
 import io.rediskit.benchmarks.lock.LockBenchmark;
 import io.rediskit.benchmarks.queue.QueueBenchmark;
 import io.rediskit.benchmarks.ratelimit.RateLimitBenchmark;
+import io.rediskit.benchmarks.web.WebBenchmark;
 
 /**
  * Runs benchmarks by name:
  * <pre>
  * java -jar benchmarks/target/redis-kit-benchmarks.jar [--warmup=3s] [--duration=10s] [--threads=16]
- *     [--out=docs/benchmarks] lock ratelimit queue cluster bloom geo keys
+ *     [--out=docs/benchmarks] lock ratelimit queue cluster bloom geo keys web
  * </pre>
  * Results go to standard output, one line per scenario, after a header line that names the server and the
  * JVM; progress and warnings go to standard error. The exit status is {@code 0} for a clean run, {@code 1}
@@ -34,7 +35,8 @@ public final class BenchmarkMain {
 	static Map<String, Benchmark> benchmarks() {
 		Map<String, Benchmark> benchmarks = new LinkedHashMap<>();
 		List<Benchmark> all = List.of(new LockBenchmark(), new RateLimitBenchmark(), new QueueBenchmark(),
-				new ClusterBenchmark(), new BloomBenchmark(), new GeoBenchmark(), new KeysBenchmark());
+				new ClusterBenchmark(), new BloomBenchmark(), new GeoBenchmark(), new KeysBenchmark(),
+				new WebBenchmark());
 		for (Benchmark benchmark : all) {
 			benchmarks.put(benchmark.name(), benchmark);
 		}

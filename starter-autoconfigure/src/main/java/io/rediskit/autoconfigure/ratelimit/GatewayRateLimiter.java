@@ -1,0 +1,224 @@
+package io.rediskit.autoconfigure.ratelimit;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+import io.rediskit.ratelimit.RateLimitDecision;
+import io.rediskit.ratelimit.RateLimitSpec;
+import io.rediskit.ratelimit.RateLimiterRegistry;
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
+
+import org.springframework.cloud.gateway.event.FilterArgsEvent;
+import org.springframework.cloud.gateway.filter.ratelimit.AbstractRateLimiter;
+import org.springframework.cloud.gateway.route.RouteDefinitionRouteLocator;
+import org.springframework.cloud.gateway.support.ConfigurationService;
+
+/**
+ * A Spring Cloud Gateway {@code RateLimiter} on redis-kit's limiters, for the gateway's
+ * {@code RequestRateLimiter} filter: each route names a limiter of
+ * {@code redis-kit.rate-limit.limiters} (any of the five algorithms) and the filter's key resolver says what
+ * is limited.
+ *
+ * <pre>{@code
+ * spring.cloud.gateway.server.webflux.routes:
+ *   - id: api
+ *     uri: http://backend:8080
+ *     predicates: [ "Path=/api/**" ]
+ *     filters:
+ *       - name: RequestRateLimiter
+ *         args:
+ *           rate-limiter: "#{@redisKitRateLimiter}"
+ *           key-resolver: "#{@userKeyResolver}"
+ *           redis-kit-rate-limiter.limiter: api
+ *           redis-kit-rate-limiter.permits: 1
+ * }</pre>
+ *
+ * A route without {@code redis-kit-rate-limiter.*} arguments takes those of the gateway's default filters.
+ * <p>
+ * Each request is one script call through {@link io.rediskit.ratelimit.RateLimiter#tryAcquireAsync(String, int)}:
+ * no thread waits for Redis. The count belongs to the limiter and the key, not to the route, so routes naming
+ * the same limiter share it. When Redis cannot answer within the command timeout, the limiter's failure
+ * policy decides (fail-open lets the request through); any other Redis error (a wrong type at the key, a
+ * missing permission) fails the request, as does a route whose limiter is not configured.
+ * <p>
+ * The response carries the headers of the gateway's own {@code RedisRateLimiter} ({@code X-RateLimit-Remaining},
+ * {@code -1} when the failure policy answered, {@code X-RateLimit-Burst-Capacity} and
+ * {@code X-RateLimit-Requested-Tokens}), and those of the handler of {@code @RateLimited}: {@code RateLimit-Policy}
+ * and {@code RateLimit} (IETF draft, left out when the failure policy answered) and, when rejected,
+ * {@code Retry-After}. {@code redis-kit-rate-limiter.headers: false} leaves them all out.
+ */
+public class GatewayRateLimiter extends AbstractRateLimiter<GatewayRateLimiter.Config> {
+
+	/** The prefix of this limiter's arguments in a {@code RequestRateLimiter} filter. */
+	public static final String CONFIGURATION_PROPERTY_NAME = "redis-kit-rate-limiter";
+
+	/** Name of the header saying how many permits the key has left, as the gateway's own limiter names it. */
+	public static final String REMAINING_HEADER = "X-RateLimit-Remaining";
+
+	/** Name of the header saying the most permits a key can be granted at once. */
+	public static final String BURST_CAPACITY_HEADER = "X-RateLimit-Burst-Capacity";
+
+	/** Name of the header saying how many permits a request takes. */
+	public static final String REQUESTED_TOKENS_HEADER = "X-RateLimit-Requested-Tokens";
+
+	private final RateLimiterRegistry registry;
+
+	/**
+	 * @param registry the limiters routes name
+	 * @param configurationService binds the routes' {@code redis-kit-rate-limiter.*} arguments
+	 */
+	public GatewayRateLimiter(RateLimiterRegistry registry, ConfigurationService configurationService) {
+		super(Config.class, CONFIGURATION_PROPERTY_NAME, configurationService);
+		this.registry = Objects.requireNonNull(registry, "registry must not be null");
+	}
+
+	/**
+	 * Binds a route's arguments and checks them, so that a route without a limiter fails when routes load.
+	 * @param event the arguments of one filter of one route
+	 */
+	@Override
+	public void onApplicationEvent(FilterArgsEvent event) {
+		super.onApplicationEvent(event);
+		Config config = getConfig().get(event.getRouteId());
+		if (config != null) {
+			config.check(event.getRouteId());
+		}
+	}
+
+	/**
+	 * Asks the route's limiter for the route's permits for one key.
+	 * @param routeId the route
+	 * @param id the key the filter's key resolver gave
+	 * @return the decision and its headers; an error when the route has no limiter or Redis answers with an
+	 * error that is not an outage
+	 */
+	@Override
+	public Mono<Response> isAllowed(String routeId, String id) {
+		return Mono.defer(() -> {
+			Config config = configOf(routeId);
+			io.rediskit.ratelimit.RateLimiter limiter = this.registry.get(config.requireLimiter(routeId));
+			RateLimitSpec spec = limiter.spec();
+			return Mono.fromCompletionStage(limiter.tryAcquireAsync(id, config.getPermits()))
+				.map((decision) -> new Response(decision.allowed(), headers(config, limiter.name(), spec, decision)));
+		});
+	}
+
+	private Config configOf(String routeId) {
+		Config config = getConfig().get(routeId);
+		if (config == null) {
+			config = getConfig().get(RouteDefinitionRouteLocator.DEFAULT_FILTERS);
+		}
+		if (config == null) {
+			throw new IllegalArgumentException("Route '" + routeId + "' names no redis-kit rate limiter: give its "
+					+ "RequestRateLimiter filter the argument " + CONFIGURATION_PROPERTY_NAME + ".limiter");
+		}
+		return config;
+	}
+
+	private static Map<String, String> headers(Config config, String name, RateLimitSpec spec,
+			RateLimitDecision decision) {
+		Map<String, String> headers = new LinkedHashMap<>();
+		if (!config.isHeaders()) {
+			return headers;
+		}
+		headers.put(REMAINING_HEADER, decision.fromFailurePolicy() ? "-1" : Long.toString(decision.remaining()));
+		headers.put(BURST_CAPACITY_HEADER, Long.toString(spec.capacity()));
+		headers.put(REQUESTED_TOKENS_HEADER, Integer.toString(config.getPermits()));
+		String policy = structuredString(name);
+		headers.put(RateLimitExceptionHandler.POLICY_HEADER,
+				policy + ";q=" + spec.limit() + ";w=" + ceilSeconds(spec.period()));
+		if (!decision.fromFailurePolicy()) {
+			headers.put(RateLimitExceptionHandler.RATE_LIMIT_HEADER,
+					policy + ";r=" + decision.remaining() + ";t=" + ceilSeconds(decision.resetAfter()));
+		}
+		if (!decision.allowed()) {
+			headers.put("Retry-After", Long.toString(Math.max(1, ceilSeconds(decision.retryAfter()))));
+		}
+		return headers;
+	}
+
+	private static long ceilSeconds(Duration duration) {
+		return duration.getSeconds() + ((duration.getNano() > 0) ? 1 : 0);
+	}
+
+	// A structured-field string (RFC 9651), as RateLimitExceptionHandler writes it.
+	private static String structuredString(String value) {
+		StringBuilder quoted = new StringBuilder(value.length() + 2).append('"');
+		for (int i = 0; i < value.length(); i++) {
+			char c = value.charAt(i);
+			if (c == '"' || c == '\\') {
+				quoted.append('\\');
+			}
+			quoted.append(c);
+		}
+		return quoted.append('"').toString();
+	}
+
+	/**
+	 * The {@code redis-kit-rate-limiter.*} arguments of one route's {@code RequestRateLimiter} filter.
+	 */
+	public static class Config {
+
+		private @Nullable String limiter;
+
+		private int permits = 1;
+
+		private boolean headers = true;
+
+		/** @return the name of the limiter under {@code redis-kit.rate-limit.limiters}, or one created in code */
+		public @Nullable String getLimiter() {
+			return this.limiter;
+		}
+
+		/** @param limiter the name of the limiter */
+		public void setLimiter(@Nullable String limiter) {
+			this.limiter = limiter;
+		}
+
+		/** @return how many permits one request takes, 1 unless set */
+		public int getPermits() {
+			return this.permits;
+		}
+
+		/** @param permits how many permits one request takes, from 1 to the limiter's capacity */
+		public void setPermits(int permits) {
+			this.permits = permits;
+		}
+
+		/** @return whether responses carry the rate-limit headers */
+		public boolean isHeaders() {
+			return this.headers;
+		}
+
+		/** @param headers whether responses carry the rate-limit headers */
+		public void setHeaders(boolean headers) {
+			this.headers = headers;
+		}
+
+		String requireLimiter(String routeId) {
+			if (this.limiter == null || this.limiter.isBlank()) {
+				throw new IllegalArgumentException("Route '" + routeId + "' names no redis-kit rate limiter: set "
+						+ CONFIGURATION_PROPERTY_NAME + ".limiter");
+			}
+			return this.limiter;
+		}
+
+		void check(String routeId) {
+			requireLimiter(routeId);
+			if (this.permits < 1) {
+				throw new IllegalArgumentException("Route '" + routeId + "': " + CONFIGURATION_PROPERTY_NAME
+						+ ".permits must be at least 1, was " + this.permits);
+			}
+		}
+
+		@Override
+		public String toString() {
+			return "Config{limiter=" + this.limiter + ", permits=" + this.permits + ", headers=" + this.headers + "}";
+		}
+
+	}
+
+}
