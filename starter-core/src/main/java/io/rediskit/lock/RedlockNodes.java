@@ -1,0 +1,187 @@
+package io.rediskit.lock;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+
+import io.rediskit.support.RedisFailures;
+import io.rediskit.support.ThrottledLog;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.dao.QueryTimeoutException;
+import org.springframework.data.redis.RedisConnectionFailureException;
+
+/**
+ * The independent Redis servers of one {@link RedlockRegistry}, each with its own {@link LockScripts}: every
+ * operation is sent to all of them at once, each reply waited for at most the node timeout, and the replies are
+ * counted. A node that does not answer in time counts as failed for this round; its request is not cancelled
+ * (it may still apply), which is why a failed acquisition releases on every node. Requests to one node share
+ * one connection, so a later release reaches a paused node after the acquisition it undoes.
+ */
+final class RedlockNodes {
+
+	private final List<Node> nodes;
+
+	private final Duration nodeTimeout;
+
+	private final ThrottledLog outages;
+
+	RedlockNodes(List<Node> nodes, Duration nodeTimeout, ThrottledLog outages) {
+		this.nodes = List.copyOf(nodes);
+		this.nodeTimeout = nodeTimeout;
+		this.outages = outages;
+	}
+
+	int size() {
+		return this.nodes.size();
+	}
+
+	/** @return how many nodes make a majority: {@code N/2 + 1} */
+	int quorum() {
+		return this.nodes.size() / 2 + 1;
+	}
+
+	/** @return the acquisition's reply of every node, in node order, each within the node timeout */
+	CompletionStage<List<Reply<LockScripts.Attempt>>> acquire(LockScripts.Keys keys, String owner, long leaseMillis,
+			String requestId) {
+		return onEach((node) -> node.scripts().acquireAsync(keys, owner, leaseMillis, requestId));
+	}
+
+	/** @return how many nodes of {@code on} stored the token, within the node timeout */
+	CompletionStage<Integer> raiseFence(LockScripts.Keys keys, long token, List<Node> on) {
+		List<CompletableFuture<Reply<Long>>> calls = new ArrayList<>();
+		for (Node node : on) {
+			calls.add(bounded(node, (n) -> n.scripts().raiseFence(keys, token)));
+		}
+		return all(calls).thenApply((replies) -> (int) replies.stream()
+			.filter((reply) -> reply.value() != null && reply.value() >= token)
+			.count());
+	}
+
+	/** Releases on every node, whether or not it answered the acquisition. */
+	CompletionStage<Tally> release(LockScripts.Keys keys, String owner) {
+		return onEach((node) -> node.scripts().releaseLast(keys, owner))
+			.thenApply((replies) -> tally(replies, (reply) -> reply == 0L));
+	}
+
+	/** Extends the lease on every node where the owner still holds the lock. */
+	CompletionStage<Tally> renew(LockScripts.Keys keys, String owner, long leaseMillis) {
+		return onEach((node) -> node.scripts().renew(keys, owner, leaseMillis)).thenApply((replies) -> tally(replies,
+				Boolean::booleanValue));
+	}
+
+	/** Releases on every node and forgets the outcome: the leases end the keys should a release not arrive. */
+	void releaseQuietly(LockScripts.Keys keys, String owner) {
+		release(keys, owner);
+	}
+
+	private <T> CompletionStage<List<Reply<T>>> onEach(Function<Node, CompletionStage<T>> call) {
+		List<CompletableFuture<Reply<T>>> calls = new ArrayList<>(this.nodes.size());
+		for (Node node : this.nodes) {
+			calls.add(bounded(node, call));
+		}
+		return all(calls);
+	}
+
+	private static <T> CompletionStage<List<Reply<T>>> all(List<CompletableFuture<Reply<T>>> calls) {
+		return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new))
+			.thenApply((done) -> calls.stream().map(CompletableFuture::join).toList());
+	}
+
+	/** One node's call, never failing: a failure or a missed node timeout becomes a failed reply. */
+	private <T> CompletableFuture<Reply<T>> bounded(Node node, Function<Node, CompletionStage<T>> call) {
+		CompletableFuture<T> future;
+		try {
+			future = call.apply(node).toCompletableFuture().copy();
+		}
+		catch (RuntimeException ex) {
+			future = CompletableFuture.failedFuture(ex);
+		}
+		return future.orTimeout(this.nodeTimeout.toNanos(), TimeUnit.NANOSECONDS).handle((value, failure) -> {
+			if (failure == null) {
+				return new Reply<T>(node, value, null);
+			}
+			RuntimeException cause = translate(node, failure);
+			if (RedisFailures.isUnavailable(cause)) {
+				this.outages.warn(cause);
+			}
+			return new Reply<T>(node, null, cause);
+		});
+	}
+
+	private RuntimeException translate(Node node, Throwable failure) {
+		Throwable cause = failure;
+		while (cause instanceof CompletionException && cause.getCause() != null) {
+			cause = cause.getCause();
+		}
+		if (cause instanceof TimeoutException) {
+			return new QueryTimeoutException(
+					"Redlock " + node.name() + " did not answer within the node timeout of " + this.nodeTimeout);
+		}
+		return (cause instanceof RuntimeException runtime) ? runtime : new CompletionException(cause);
+	}
+
+	private static <T> Tally tally(List<Reply<T>> replies, java.util.function.Predicate<T> succeeded) {
+		int done = 0;
+		int refused = 0;
+		RuntimeException failure = null;
+		for (Reply<T> reply : replies) {
+			if (reply.failure() != null) {
+				failure = (failure != null) ? failure : reply.failure();
+			}
+			else if (reply.value() != null && succeeded.test(reply.value())) {
+				done++;
+			}
+			else {
+				refused++;
+			}
+		}
+		return new Tally(done, refused, replies.size() - done - refused, failure);
+	}
+
+	/**
+	 * An exception for a round in which too few nodes answered to reach a majority.
+	 * @param what the operation, as messages say it
+	 * @param tally the round's counts
+	 * @return a {@code RedisConnectionFailureException}, which {@link RedisFailures#isUnavailable} recognises
+	 */
+	RuntimeException unavailable(String what, Tally tally) {
+		return new RedisConnectionFailureException("Redlock " + what + ": only " + (tally.done() + tally.refused())
+				+ " of " + size() + " nodes answered within " + this.nodeTimeout + ", a majority needs " + quorum(),
+				tally.failure());
+	}
+
+	/**
+	 * One independent Redis server.
+	 * @param name how messages name it, such as {@code node 2 (127.0.0.1:6381)}
+	 * @param scripts the lock's scripts on that server
+	 */
+	record Node(String name, LockScripts scripts) {
+	}
+
+	/**
+	 * One node's reply in a round.
+	 * @param node the node
+	 * @param value its reply, {@code null} when it failed
+	 * @param failure why it failed (down, too slow: a {@code QueryTimeoutException}, an error)
+	 */
+	record Reply<T>(Node node, @Nullable T value, @Nullable RuntimeException failure) {
+	}
+
+	/**
+	 * The counts of a round.
+	 * @param done nodes where the operation succeeded
+	 * @param refused nodes that answered that the owner does not hold the lock there
+	 * @param failed nodes that did not answer in time or failed
+	 * @param failure the first failure, if any
+	 */
+	record Tally(int done, int refused, int failed, @Nullable RuntimeException failure) {
+	}
+
+}
