@@ -266,6 +266,8 @@ public final class RedlockLock implements LeaseLock {
 	 */
 	private CompletionStage<@Nullable Void> release(RedlockHold hold) {
 		if (hold.lost) {
+			// The script deletes only this owner's keys: the nodes it still holds are freed before their lease ends.
+			this.parts.nodes().releaseQuietly(this.keys, hold.owner);
 			return CompletableFuture.failedFuture(releaseLost(hold));
 		}
 		if (hold.holdCount > 1) {
@@ -291,8 +293,10 @@ public final class RedlockLock implements LeaseLock {
 	}
 
 	private LockLeaseLostException releaseLost(RedlockHold hold) {
-		hold.holdCount = 0;
-		this.parts.holds().forget(hold);
+		hold.holdCount--;
+		if (hold.holdCount <= 0) {
+			this.parts.holds().forget(hold);
+		}
 		return new LockLeaseLostException(this.name, hold.fencingToken);
 	}
 

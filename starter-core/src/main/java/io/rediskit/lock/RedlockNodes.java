@@ -9,6 +9,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 import io.rediskit.support.RedisFailures;
 import io.rediskit.support.ThrottledLog;
@@ -47,33 +48,49 @@ final class RedlockNodes {
 		return this.nodes.size() / 2 + 1;
 	}
 
-	/** @return the acquisition's reply of every node, in node order, each within the node timeout */
+	/**
+	 * @return the replies to the acquisition, in the order they came, once the outcome is decided: a majority
+	 * took the lock, or so many nodes refused or failed that no majority is possible, or every node answered
+	 * (each within the node timeout). A node still silent then is left out; its request may still apply.
+	 */
 	CompletionStage<List<Reply<LockScripts.Attempt>>> acquire(LockScripts.Keys keys, String owner, long leaseMillis,
 			String requestId) {
-		return onEach((node) -> node.scripts().acquireAsync(keys, owner, leaseMillis, requestId));
+		int quorum = quorum();
+		int tolerated = size() - quorum;
+		return onEach(this.nodes, (node) -> node.scripts().acquireAsync(keys, owner, leaseMillis, requestId),
+				(replies) -> {
+					long acquired = count(replies, LockScripts.Attempt::acquired);
+					return acquired >= quorum || replies.size() - acquired > tolerated;
+				});
 	}
 
-	/** @return how many nodes of {@code on} stored the token, within the node timeout */
+	/** @return how many nodes of {@code on} stored the token, once a majority did or all answered */
 	CompletionStage<Integer> raiseFence(LockScripts.Keys keys, long token, List<Node> on) {
-		List<CompletableFuture<Reply<Long>>> calls = new ArrayList<>();
-		for (Node node : on) {
-			calls.add(bounded(node, (n) -> n.scripts().raiseFence(keys, token)));
-		}
-		return all(calls).thenApply((replies) -> (int) replies.stream()
-			.filter((reply) -> reply.value() != null && reply.value() >= token)
-			.count());
+		Predicate<Long> stored = (reply) -> reply >= token;
+		return onEach(on, (node) -> node.scripts().raiseFence(keys, token), (replies) -> count(replies, stored) >= quorum())
+			.thenApply((replies) -> (int) count(replies, stored));
 	}
 
-	/** Releases on every node, whether or not it answered the acquisition. */
+	/**
+	 * Releases on every node, whether or not it answered the acquisition.
+	 * @return the counts once a majority released or all answered
+	 */
 	CompletionStage<Tally> release(LockScripts.Keys keys, String owner) {
-		return onEach((node) -> node.scripts().releaseLast(keys, owner))
-			.thenApply((replies) -> tally(replies, (reply) -> reply == 0L));
+		Predicate<Long> released = (reply) -> reply == 0L;
+		return onEach(this.nodes, (node) -> node.scripts().releaseLast(keys, owner),
+				(replies) -> count(replies, released) >= quorum())
+			.thenApply((replies) -> tally(replies, released));
 	}
 
-	/** Extends the lease on every node where the owner still holds the lock. */
+	/**
+	 * Extends the lease on every node where the owner still holds the lock.
+	 * @return the counts once a majority renewed or all answered
+	 */
 	CompletionStage<Tally> renew(LockScripts.Keys keys, String owner, long leaseMillis) {
-		return onEach((node) -> node.scripts().renew(keys, owner, leaseMillis)).thenApply((replies) -> tally(replies,
-				Boolean::booleanValue));
+		Predicate<Boolean> renewed = Boolean::booleanValue;
+		return onEach(this.nodes, (node) -> node.scripts().renew(keys, owner, leaseMillis),
+				(replies) -> count(replies, renewed) >= quorum())
+			.thenApply((replies) -> tally(replies, renewed));
 	}
 
 	/** Releases on every node and forgets the outcome: the leases end the keys should a release not arrive. */
@@ -81,17 +98,32 @@ final class RedlockNodes {
 		release(keys, owner);
 	}
 
-	private <T> CompletionStage<List<Reply<T>>> onEach(Function<Node, CompletionStage<T>> call) {
-		List<CompletableFuture<Reply<T>>> calls = new ArrayList<>(this.nodes.size());
-		for (Node node : this.nodes) {
-			calls.add(bounded(node, call));
-		}
-		return all(calls);
+	private static <T> long count(List<Reply<T>> replies, Predicate<T> succeeded) {
+		return replies.stream().filter((reply) -> reply.value() != null && succeeded.test(reply.value())).count();
 	}
 
-	private static <T> CompletionStage<List<Reply<T>>> all(List<CompletableFuture<Reply<T>>> calls) {
-		return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new))
-			.thenApply((done) -> calls.stream().map(CompletableFuture::join).toList());
+	/**
+	 * Sends one call to each node at once.
+	 * @param decided whether the replies so far settle the outcome, so that silent nodes need not be waited for
+	 * @return the replies in the order they came, when decided or when every node answered or timed out
+	 */
+	private <T> CompletionStage<List<Reply<T>>> onEach(List<Node> targets, Function<Node, CompletionStage<T>> call,
+			Predicate<List<Reply<T>>> decided) {
+		CompletableFuture<List<Reply<T>>> result = new CompletableFuture<>();
+		List<Reply<T>> replies = new ArrayList<>(targets.size());
+		for (Node node : targets) {
+			bounded(node, call).thenAccept((reply) -> {
+				List<Reply<T>> sofar;
+				synchronized (replies) {
+					replies.add(reply);
+					sofar = List.copyOf(replies);
+				}
+				if (!result.isDone() && (sofar.size() == targets.size() || decided.test(sofar))) {
+					result.complete(sofar);
+				}
+			});
+		}
+		return result;
 	}
 
 	/** One node's call, never failing: a failure or a missed node timeout becomes a failed reply. */
@@ -127,7 +159,7 @@ final class RedlockNodes {
 		return (cause instanceof RuntimeException runtime) ? runtime : new CompletionException(cause);
 	}
 
-	private static <T> Tally tally(List<Reply<T>> replies, java.util.function.Predicate<T> succeeded) {
+	private <T> Tally tally(List<Reply<T>> replies, Predicate<T> succeeded) {
 		int done = 0;
 		int refused = 0;
 		RuntimeException failure = null;
@@ -142,7 +174,8 @@ final class RedlockNodes {
 				refused++;
 			}
 		}
-		return new Tally(done, refused, replies.size() - done - refused, failure);
+		// Nodes still silent when the outcome was decided count as failed.
+		return new Tally(done, refused, size() - done - refused, failure);
 	}
 
 	/**

@@ -23,6 +23,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * <li>{@code stale <port> <lock> <watchdogMillis> <resource>}: takes the lock, prints {@code held <token>},
  * waits for a line on standard input (meanwhile the test pauses it past its lease), then makes a fenced write
  * and unlocks; prints {@code write=<accepted> unlock=<released|lost>}.</li>
+ * <li>{@code redlock-count <port> <lock> <counter> <resource> <threads> <iterations> <node ports>}: as
+ * {@code count}, under a {@link RedlockLock} over the comma-separated node ports; counter and resource live on
+ * {@code <port>}, a server that is none of the nodes.</li>
  * </ul>
  */
 public final class LockWorker {
@@ -40,6 +43,7 @@ public final class LockWorker {
 			case "count" -> count(connections, args);
 			case "hold" -> hold(connections, args);
 			case "stale" -> stale(connections, args);
+			case "redlock-count" -> redlockCount(connections, args);
 			default -> throw new IllegalArgumentException(args[0]);
 		}
 	}
@@ -77,6 +81,53 @@ public final class LockWorker {
 		}
 		System.out.println("done " + rejected.get());
 		System.out.flush();
+		connections.destroy();
+	}
+
+	private static void redlockCount(LettuceConnectionFactory connections, String[] args) throws Exception {
+		String counter = args[3];
+		String resource = args[4];
+		int threads = Integer.parseInt(args[5]);
+		int iterations = Integer.parseInt(args[6]);
+		List<LettuceConnectionFactory> nodes = new ArrayList<>();
+		for (String port : args[7].split(",")) {
+			LettuceConnectionFactory node = new LettuceConnectionFactory(
+					new RedisStandaloneConfiguration("127.0.0.1", Integer.parseInt(port)),
+					LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(10)).build());
+			node.afterPropertiesSet();
+			node.start();
+			nodes.add(node);
+		}
+		AtomicLong rejected = new AtomicLong();
+		try (RedlockRegistry registry = new RedlockRegistry(nodes, KeyNaming.defaults(), RedlockTesting.spec(),
+				List.of(), java.time.Clock.systemUTC())) {
+			RedlockLock lock = registry.getLock(args[2]);
+			List<Thread> workers = new ArrayList<>();
+			for (int t = 0; t < threads; t++) {
+				Thread worker = new Thread(() -> {
+					for (int i = 0; i < iterations; i++) {
+						lock.lock();
+						try (RedisConnection connection = connections.getConnection()) {
+							LockTesting.unsafeIncrement(connection, counter);
+							if (!LockTesting.fencedWrite(connections, resource, lock.getFencingToken(), "worker")) {
+								rejected.incrementAndGet();
+							}
+						}
+						finally {
+							lock.unlock();
+						}
+					}
+				});
+				workers.add(worker);
+				worker.start();
+			}
+			for (Thread worker : workers) {
+				worker.join();
+			}
+		}
+		System.out.println("done " + rejected.get());
+		System.out.flush();
+		nodes.forEach(LettuceConnectionFactory::destroy);
 		connections.destroy();
 	}
 
