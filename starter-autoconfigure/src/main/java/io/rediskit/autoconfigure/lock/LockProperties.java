@@ -52,6 +52,11 @@ public class LockProperties implements Validator {
 	 */
 	private final Web web = new Web();
 
+	/**
+	 * Redlock over several independent Redis servers.
+	 */
+	private final RedlockProperties redlock = new RedlockProperties();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -96,6 +101,10 @@ public class LockProperties implements Validator {
 		return this.web;
 	}
 
+	public RedlockProperties getRedlock() {
+		return this.redlock;
+	}
+
 	/**
 	 * @return the core spec these properties describe
 	 * @throws io.rediskit.support.InvalidSpecException if a value is out of range (startup validation
@@ -121,6 +130,9 @@ public class LockProperties implements Validator {
 		catch (InvalidSpecException ex) {
 			SpecErrors.reject(errors, PREFIX, ex);
 		}
+		errors.pushNestedPath("redlock");
+		((LockProperties) target).getRedlock().validate(errors, PREFIX + "redlock.");
+		errors.popNestedPath();
 	}
 
 	/**
