@@ -189,9 +189,11 @@ final class RedlockAcquisition {
 				if (!acquired.isEmpty() || failed > 0) {
 					nodes.releaseQuietly(keys, this.owner);
 				}
+				// An outage only when enough nodes actually failed: a round decided without waiting for nodes that
+				// failed before is retried, since they may answer now.
 				if (failed > nodes.size() - nodes.quorum()) {
-					return CompletableFuture.completedFuture(new Round(null,
-							nodes.unavailable("acquire", new RedlockNodes.Tally(acquired.size(), refused, failed, failure))));
+					return CompletableFuture.completedFuture(new Round(null, nodes.unavailable("acquire",
+							new RedlockNodes.Tally(acquired.size(), refused, failed, failure), replies)));
 				}
 				return CompletableFuture.completedFuture(Round.BUSY);
 			}

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -16,9 +18,11 @@ import org.springframework.scheduling.concurrent.ConcurrentTaskScheduler;
 
 /**
  * The background work of one {@link RedlockRegistry}: a scheduler for the watchdog and the retries of
- * asynchronous waiters. Nothing runs before {@link #start()}, called by the registry's lifecycle or on a lock's
+ * asynchronous waiters, and an executor for calls to nodes that did not answer their last call (opening a
+ * connection blocks, and must not happen on the driver's threads). Nothing runs before {@link #start()}, called by the registry's lifecycle or on a lock's
  * first acquisition; {@link #stop()} stops what this class created and leaves a scheduler the application gave
- * running. Default: one daemon thread, which never blocks on Redis.
+ * running. Defaults: one daemon scheduler thread, which never blocks on Redis, and a cached pool of daemon threads
+ * that is only used while a node is down.
  */
 final class RedlockBackground {
 
@@ -29,6 +33,12 @@ final class RedlockBackground {
 	}
 
 	private final RedlockWatchdog watchdog;
+
+	private final RedlockNodes nodes;
+
+	private @Nullable Executor givenExecutor;
+
+	private @Nullable ExecutorService ownExecutor;
 
 	private final ReentrantLock lock = new ReentrantLock();
 
@@ -42,8 +52,22 @@ final class RedlockBackground {
 
 	private final Set<Runnable> stopHooks = ConcurrentHashMap.newKeySet();
 
-	RedlockBackground(RedlockWatchdog watchdog) {
+	RedlockBackground(RedlockWatchdog watchdog, RedlockNodes nodes) {
 		this.watchdog = watchdog;
+		this.nodes = nodes;
+	}
+
+	void setExecutor(@Nullable Executor executor) {
+		this.lock.lock();
+		try {
+			if (this.state != State.STOPPED) {
+				throw new IllegalStateException("The executor of a Redlock registry must be set before it starts");
+			}
+			this.givenExecutor = executor;
+		}
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	void setScheduler(@Nullable TaskScheduler scheduler) {
@@ -84,6 +108,17 @@ final class RedlockBackground {
 				});
 				current = new ConcurrentTaskScheduler(this.ownScheduler);
 			}
+			Executor executor = this.givenExecutor;
+			if (executor == null) {
+				// Threads only while a node is down (its calls may open a connection), reused, gone when idle.
+				this.ownExecutor = Executors.newCachedThreadPool((runnable) -> {
+					Thread thread = new Thread(runnable, "redis-kit-redlock-connect");
+					thread.setDaemon(true);
+					return thread;
+				});
+				executor = this.ownExecutor;
+			}
+			this.nodes.setExecutor(executor);
 			this.scheduler = current;
 			this.watchdog.start(current);
 			this.state = State.RUNNING;
@@ -123,6 +158,11 @@ final class RedlockBackground {
 		if (this.ownScheduler != null) {
 			this.ownScheduler.shutdownNow();
 			this.ownScheduler = null;
+		}
+		this.nodes.setExecutor(null);
+		if (this.ownExecutor != null) {
+			this.ownExecutor.shutdown();
+			this.ownExecutor = null;
 		}
 		this.scheduler = null;
 		List<Runnable> hooks = List.copyOf(this.stopHooks);

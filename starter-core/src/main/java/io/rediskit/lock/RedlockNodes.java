@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
@@ -33,6 +34,8 @@ final class RedlockNodes {
 
 	private final ThrottledLog outages;
 
+	private volatile @Nullable Executor executor;
+
 	RedlockNodes(List<Node> nodes, Duration nodeTimeout, ThrottledLog outages) {
 		this.nodes = List.copyOf(nodes);
 		this.nodeTimeout = nodeTimeout;
@@ -56,11 +59,16 @@ final class RedlockNodes {
 	CompletionStage<List<Reply<LockScripts.Attempt>>> acquire(LockScripts.Keys keys, String owner, long leaseMillis,
 			String requestId) {
 		int quorum = quorum();
-		int tolerated = size() - quorum;
 		return onEach(this.nodes, (node) -> node.scripts().acquireAsync(keys, owner, leaseMillis, requestId),
 				(replies) -> {
 					long acquired = count(replies, LockScripts.Attempt::acquired);
-					return acquired >= quorum || replies.size() - acquired > tolerated;
+					// Nodes that failed their last call are not waited for when only they could still make a majority:
+					// with exactly a majority up, rounds that split the live nodes would otherwise each cost a node
+					// timeout while holding some of them.
+					long hopeful = this.nodes.stream()
+						.filter((node) -> !node.suspect && replies.stream().noneMatch((reply) -> reply.node() == node))
+						.count();
+					return acquired >= quorum || acquired + hopeful < quorum;
 				});
 	}
 
@@ -126,16 +134,38 @@ final class RedlockNodes {
 		return result;
 	}
 
-	/** One node's call, never failing: a failure or a missed node timeout becomes a failed reply. */
+	/**
+	 * Gives the executor calls to nodes that did not answer their last call are sent from; {@code null} sends
+	 * them from the calling thread.
+	 */
+	void setExecutor(@Nullable Executor executor) {
+		this.executor = executor;
+	}
+
+	/**
+	 * One node's call, never failing: a failure or a missed node timeout becomes a failed reply. A node that never
+	 * answered or failed its last call may have no connection, and opening one blocks (up to the connect
+	 * timeout): its call is sent from the executor, never from the driver's or the timer's thread this may run
+	 * on.
+	 */
 	private <T> CompletableFuture<Reply<T>> bounded(Node node, Function<Node, CompletionStage<T>> call) {
 		CompletableFuture<T> future;
-		try {
-			future = call.apply(node).toCompletableFuture().copy();
+		Executor offThread = this.executor;
+		synchronized (node) {
+			if (offThread == null || (node.connected && !node.suspect && node.dispatched.isDone())) {
+				future = send(node, call);
+			}
+			else {
+				// Chained per node, so that a release sent this way reaches the node after the acquisition it undoes.
+				CompletableFuture<CompletableFuture<T>> dispatch = node.dispatched
+					.thenApplyAsync((previous) -> send(node, call), offThread);
+				node.dispatched = dispatch.handle((sent, failure) -> null);
+				future = dispatch.thenCompose(Function.identity());
+			}
 		}
-		catch (RuntimeException ex) {
-			future = CompletableFuture.failedFuture(ex);
-		}
-		return future.orTimeout(this.nodeTimeout.toNanos(), TimeUnit.NANOSECONDS).handle((value, failure) -> {
+		return future.handle((value, failure) -> {
+			node.suspect = failure != null;
+			node.connected |= failure == null;
 			if (failure == null) {
 				return new Reply<T>(node, value, null);
 			}
@@ -145,6 +175,20 @@ final class RedlockNodes {
 			}
 			return new Reply<T>(node, null, cause);
 		});
+	}
+
+	/**
+	 * Sends one call, and times its reply from then on: opening a connection, which happens first, is bounded by
+	 * the connect timeout instead.
+	 */
+	private <T> CompletableFuture<T> send(Node node, Function<Node, CompletionStage<T>> call) {
+		try {
+			return call.apply(node).toCompletableFuture().copy().orTimeout(this.nodeTimeout.toNanos(),
+					TimeUnit.NANOSECONDS);
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
 	}
 
 	private RuntimeException translate(Node node, Throwable failure) {
@@ -185,17 +229,62 @@ final class RedlockNodes {
 	 * @return a {@code RedisConnectionFailureException}, which {@link RedisFailures#isUnavailable} recognises
 	 */
 	RuntimeException unavailable(String what, Tally tally) {
-		return new RedisConnectionFailureException("Redlock " + what + ": only " + (tally.done() + tally.refused())
-				+ " of " + size() + " nodes answered within " + this.nodeTimeout + ", a majority needs " + quorum(),
-				tally.failure());
+		return unavailable(what, tally, List.of());
 	}
 
 	/**
-	 * One independent Redis server.
-	 * @param name how messages name it, such as {@code node 2 (127.0.0.1:6381)}
-	 * @param scripts the lock's scripts on that server
+	 * @param replies the replies that came, to name the nodes that failed or stayed silent
 	 */
-	record Node(String name, LockScripts scripts) {
+	<T> RuntimeException unavailable(String what, Tally tally, List<Reply<T>> replies) {
+		List<String> silentNodes = new ArrayList<>();
+		for (Node node : this.nodes) {
+			Reply<T> reply = replies.stream().filter((candidate) -> candidate.node() == node).findFirst().orElse(null);
+			if (reply == null) {
+				silentNodes.add(node.name() + " no answer yet");
+			}
+			else if (reply.failure() != null) {
+				silentNodes.add(node.name() + " " + reply.failure().getClass().getSimpleName());
+			}
+		}
+		String silent = String.join(", ", silentNodes);
+		return new RedisConnectionFailureException("Redlock " + what + ": " + tally.failed() + " of " + size()
+				+ " nodes failed or did not answer within " + this.nodeTimeout + " (a majority needs " + quorum()
+				+ " answers)" + (replies.isEmpty() ? "" : ": " + silent), tally.failure());
+	}
+
+	/** One independent Redis server. */
+	static final class Node {
+
+		private final String name;
+
+		private final LockScripts scripts;
+
+		/** Whether the node ever answered: its connection was opened. */
+		volatile boolean connected;
+
+		/** Whether the node's last call failed or timed out: it may be down, its connection may need opening. */
+		volatile boolean suspect;
+
+		/** Completes when the calls handed to the executor for this node were sent. */
+		CompletableFuture<@Nullable Void> dispatched = CompletableFuture.completedFuture(null);
+
+		/**
+		 * @param name how messages name it, such as {@code node 2 (127.0.0.1:6381)}
+		 * @param scripts the lock's scripts on that server
+		 */
+		Node(String name, LockScripts scripts) {
+			this.name = name;
+			this.scripts = scripts;
+		}
+
+		String name() {
+			return this.name;
+		}
+
+		LockScripts scripts() {
+			return this.scripts;
+		}
+
 	}
 
 	/**

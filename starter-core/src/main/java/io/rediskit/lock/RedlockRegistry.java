@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.Executor;
 
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
@@ -96,7 +97,7 @@ public class RedlockRegistry implements SmartLifecycle, AutoCloseable {
 		RedlockNodes redlockNodes = new RedlockNodes(servers, spec.nodeTimeout(), outages);
 		this.holds = new RedlockHolds(guarded, clock);
 		this.watchdog = new RedlockWatchdog(redlockNodes, this.holds, spec, guarded);
-		this.background = new RedlockBackground(this.watchdog);
+		this.background = new RedlockBackground(this.watchdog, redlockNodes);
 		this.parts = new RedlockParts(spec, redlockNodes, this.holds, this.background, guarded);
 	}
 
@@ -108,6 +109,18 @@ public class RedlockRegistry implements SmartLifecycle, AutoCloseable {
 	 */
 	public void setTaskScheduler(@Nullable TaskScheduler taskScheduler) {
 		this.background.setScheduler(taskScheduler);
+	}
+
+	/**
+	 * Gives the executor that sends calls to nodes which did not answer their last call: such a call may open a
+	 * connection, which blocks for up to the connect timeout, so it never runs on the driver's threads. Set it
+	 * before the registry starts.
+	 * @param executor the application's executor, or {@code null} for the default (a cached pool of daemon
+	 * threads, used only while a node is down)
+	 * @throws IllegalStateException if the registry has started
+	 */
+	public void setExecutor(@Nullable Executor executor) {
+		this.background.setExecutor(executor);
 	}
 
 	/**

@@ -54,7 +54,9 @@ class RedlockLockTests {
 		try (RedisLock.Lease lease = lock.acquire(Duration.ofSeconds(5))) {
 			assertThat(lease.isActive()).isTrue();
 			assertThat(lease.fencingToken()).isPositive();
-			assertThat(this.nodes.nodesHolding("report")).isEqualTo(5);
+			// Held once a majority took it; the others follow.
+			assertThat(this.nodes.nodesHolding("report")).isGreaterThanOrEqualTo(3);
+			awaitCondition("every node to be taken", Duration.ofSeconds(5), () -> this.nodes.nodesHolding("report") == 5);
 			assertThat(this.registry.heldLocks()).singleElement()
 				.satisfies((held) -> assertThat(held.owner()).isEqualTo("lease"));
 			assertThat(this.registry.nodeCount()).isEqualTo(5);
@@ -97,13 +99,16 @@ class RedlockLockTests {
 			try (RedisLock.Lease lease = lock.acquire(Duration.ofSeconds(5))) {
 				assertThat(lease.fencingToken()).isGreaterThan(previous);
 				previous = lease.fencingToken();
+				// The token is stored on at least a majority before the lease is handed out.
+				long stored = 0;
 				for (int node = 0; node < RedlockTesting.NODES; node++) {
-					if (node != round) {
-						assertThat(Long.parseLong((String) this.nodes.node(node)
-							.command("GET", io.rediskit.support.KeyNaming.defaults().key("lock", "fenced", "fence"))))
-							.isGreaterThanOrEqualTo(previous);
+					Object fence = this.nodes.node(node)
+						.command("GET", io.rediskit.support.KeyNaming.defaults().key("lock", "fenced", "fence"));
+					if (fence != null && Long.parseLong((String) fence) >= previous) {
+						stored++;
 					}
 				}
+				assertThat(stored).isGreaterThanOrEqualTo(3);
 			}
 			this.nodes.node(round).command("DEL", io.rediskit.support.KeyNaming.defaults().key("lock", "fenced"));
 		}
@@ -133,8 +138,8 @@ class RedlockLockTests {
 		long started = System.nanoTime();
 		assertThatExceptionOfType(RedisConnectionFailureException.class)
 			.isThrownBy(() -> lock.tryLock(Duration.ofSeconds(60)))
-			.withMessageContaining("only 2 of 5 nodes answered")
-			.withMessageContaining("a majority needs 3");
+			.withMessageContaining("of 5 nodes failed or did not answer")
+			.withMessageContaining("a majority needs 3 answers");
 		// One round: the node timeout (1 s) bounds every node; generous for a loaded machine.
 		assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
 		assertThat(this.listener.events).containsExactly("acquire three-down ERROR");
@@ -185,6 +190,7 @@ class RedlockLockTests {
 	void renewalKeepsTheLockWhileAMajorityHoldsIt() {
 		RedlockLock lock = this.registry.getLock("renewed");
 		lock.lock();
+		awaitCondition("every node to be taken", Duration.ofSeconds(5), () -> this.nodes.nodesHolding("renewed") == 5);
 		this.nodes.node(0).command("DEL", io.rediskit.support.KeyNaming.defaults().key("lock", "renewed"));
 		this.nodes.node(1).kill();
 		this.registry.renewNow();
@@ -198,6 +204,7 @@ class RedlockLockTests {
 	void renewalThatFindsNoMajorityReportsTheLeaseLost() {
 		RedlockLock lock = this.registry.getLock("lost");
 		RedisLock.Lease lease = lock.acquire(Duration.ofSeconds(5));
+		awaitCondition("every node to be taken", Duration.ofSeconds(5), () -> this.nodes.nodesHolding("lost") == 5);
 		for (int node = 0; node < 3; node++) {
 			this.nodes.node(node).command("DEL", io.rediskit.support.KeyNaming.defaults().key("lock", "lost"));
 		}
@@ -248,7 +255,8 @@ class RedlockLockTests {
 		this.nodes.node(4).kill();
 		RedlockLock first = this.registry.getLock("hazard");
 		RedisLock.Lease firstLease = first.acquire(Duration.ofSeconds(10));
-		assertThat(this.nodes.nodesHolding("hazard", 0, 1, 2)).isEqualTo(3);
+		awaitCondition("the live nodes to be taken", Duration.ofSeconds(5),
+				() -> this.nodes.nodesHolding("hazard", 0, 1, 2) == 3);
 		this.nodes.node(3).restart();
 		this.nodes.node(4).restart();
 		// Node 2 crashes and comes back at once, empty.

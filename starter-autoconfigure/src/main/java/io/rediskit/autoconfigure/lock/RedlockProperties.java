@@ -208,13 +208,14 @@ public class RedlockProperties {
 			try {
 				RedlockNodeUrl node = RedlockNodeUrl.parse(this.nodes.get(i));
 				Integer first = seen.putIfAbsent(node.address() + "/" + node.database(), i);
+				// Errors without the rejected value: a URL may carry a password.
 				if (first != null) {
-					errors.rejectValue(field, "duplicate", prefix + field + " names the same server as " + prefix
-							+ "nodes[" + first + "]: a majority needs independent servers");
+					errors.reject("duplicate", prefix + field + " names the same server as " + prefix + "nodes["
+							+ first + "]: a majority needs independent servers");
 				}
 			}
 			catch (IllegalArgumentException ex) {
-				errors.rejectValue(field, "invalid", prefix + field + " " + ex.getMessage());
+				errors.reject("invalid", prefix + field + " " + ex.getMessage());
 			}
 		}
 		requirePositive(errors, prefix, "connectTimeout", this.connectTimeout);
