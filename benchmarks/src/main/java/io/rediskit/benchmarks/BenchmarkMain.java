@@ -6,13 +6,14 @@ import java.util.List;
 import java.util.Map;
 
 import io.rediskit.benchmarks.lock.LockBenchmark;
+import io.rediskit.benchmarks.lock.RedlockBenchmark;
 import io.rediskit.benchmarks.ratelimit.RateLimitBenchmark;
 
 /**
  * Runs benchmarks by name:
  * <pre>
  * java -jar benchmarks/target/redis-kit-benchmarks.jar [--warmup=3s] [--duration=10s] [--threads=16]
- *     [--out=docs/benchmarks] lock ratelimit
+ *     [--out=docs/benchmarks] lock ratelimit redlock
  * </pre>
  * Results go to standard output, one line per scenario, after a header line that names the server and the
  * JVM; progress and warnings go to standard error. The exit status is {@code 0} for a clean run, {@code 1}
@@ -28,7 +29,7 @@ public final class BenchmarkMain {
 	/** @return every benchmark, by subcommand name; a new area adds its benchmark here */
 	static Map<String, Benchmark> benchmarks() {
 		Map<String, Benchmark> benchmarks = new LinkedHashMap<>();
-		for (Benchmark benchmark : List.of(new LockBenchmark(), new RateLimitBenchmark())) {
+		for (Benchmark benchmark : List.of(new LockBenchmark(), new RateLimitBenchmark(), new RedlockBenchmark())) {
 			benchmarks.put(benchmark.name(), benchmark);
 		}
 		return benchmarks;
