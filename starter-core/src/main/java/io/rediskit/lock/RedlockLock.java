@@ -239,6 +239,8 @@ public final class RedlockLock implements LeaseLock {
 		RedlockHold held = this.parts.holds().get(this, owner);
 		if (held != null && !held.lost) {
 			held.holdCount++;
+			this.parts.listeners().notify((listener) -> listener.onAcquire(this.group,
+					LockListener.AcquireResult.ACQUIRED, Duration.ZERO));
 			return held;
 		}
 		return new RedlockAcquisition(this, this.parts, owner, explicitLeaseMillis(leaseTime), waitTime, waitNanos)
