@@ -8,6 +8,7 @@ import io.rediskit.support.InvalidSpecException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
 
@@ -55,6 +56,7 @@ public class LockProperties implements Validator {
 	/**
 	 * Redlock over several independent Redis servers.
 	 */
+	@NestedConfigurationProperty
 	private final RedlockProperties redlock = new RedlockProperties();
 
 	public boolean isEnabled() {

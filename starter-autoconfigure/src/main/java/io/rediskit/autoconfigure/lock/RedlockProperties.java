@@ -30,7 +30,7 @@ public class RedlockProperties {
 	/**
 	 * Longest wait for one node's reply in a round, much smaller than any lease.
 	 */
-	private Duration nodeTimeout = RedlockSpec.DEFAULT_NODE_TIMEOUT;
+	private Duration nodeTimeout = Duration.ofMillis(100);
 
 	/**
 	 * Longest wait for a connection to a node; the first call to a node connects on the calling thread.
@@ -60,22 +60,22 @@ public class RedlockProperties {
 	/**
 	 * Part of the lease allowed for clock drift between client and nodes, from 0 to 0.5.
 	 */
-	private double clockDriftFactor = RedlockSpec.DEFAULT_CLOCK_DRIFT_FACTOR;
+	private double clockDriftFactor = 0.01;
 
 	/**
 	 * Fixed clock-drift allowance added to every lease's.
 	 */
-	private Duration clockDriftMargin = RedlockSpec.DEFAULT_CLOCK_DRIFT_MARGIN;
+	private Duration clockDriftMargin = Duration.ofMillis(2);
 
 	/**
 	 * Shortest pause before another attempt after one failed.
 	 */
-	private Duration retryDelay = RedlockSpec.DEFAULT_RETRY_DELAY;
+	private Duration retryDelay = Duration.ofMillis(50);
 
 	/**
 	 * Longest random extra pause before another attempt.
 	 */
-	private Duration retryJitter = RedlockSpec.DEFAULT_RETRY_JITTER;
+	private Duration retryJitter = Duration.ofMillis(100);
 
 	public List<String> getNodes() {
 		return this.nodes;
