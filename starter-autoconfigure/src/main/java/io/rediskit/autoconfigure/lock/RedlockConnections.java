@@ -8,6 +8,8 @@ import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
 import io.rediskit.lock.LockRegistry;
 
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.InitializingBean;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisPassword;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -16,11 +18,13 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 
 /**
  * One Lettuce connection factory per configured Redlock node, owned by the context: created in the constructor
- * without starting anything, started before the {@link io.rediskit.lock.RedlockRegistry} and stopped after it.
+ * without starting anything, started when the bean is initialised (as Spring Boot starts its own connection
+ * factory; no connection is opened before the first call), stopped after the
+ * {@link io.rediskit.lock.RedlockRegistry} and destroyed with the context.
  * They are not {@code RedisConnectionFactory} beans, so the application's own Redis connection stays the only
  * one Spring Boot and redis-kit's other primitives see.
  */
-public final class RedlockConnections implements SmartLifecycle {
+public final class RedlockConnections implements SmartLifecycle, InitializingBean, DisposableBean {
 
 	private final List<LettuceConnectionFactory> factories;
 
@@ -60,13 +64,21 @@ public final class RedlockConnections implements SmartLifecycle {
 		return this.factories;
 	}
 
+	/** Starts the factories when the bean is initialised, as Spring Boot does with its own connection factory. */
+	@Override
+	public void afterPropertiesSet() {
+		for (LettuceConnectionFactory factory : this.factories) {
+			factory.afterPropertiesSet();
+		}
+		start();
+	}
+
 	@Override
 	public synchronized void start() {
 		if (this.running) {
 			return;
 		}
 		for (LettuceConnectionFactory factory : this.factories) {
-			factory.afterPropertiesSet();
 			factory.start();
 		}
 		this.running = true;
@@ -78,6 +90,14 @@ public final class RedlockConnections implements SmartLifecycle {
 			return;
 		}
 		this.running = false;
+		for (LettuceConnectionFactory factory : this.factories) {
+			factory.stop();
+		}
+	}
+
+	@Override
+	public void destroy() {
+		stop();
 		for (LettuceConnectionFactory factory : this.factories) {
 			factory.destroy();
 		}
