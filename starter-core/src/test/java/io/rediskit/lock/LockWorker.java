@@ -105,8 +105,9 @@ public final class LockWorker {
 			List<Thread> workers = new ArrayList<>();
 			for (int t = 0; t < threads; t++) {
 				Thread worker = new Thread(() -> {
+					AtomicLong outages = new AtomicLong();
 					for (int i = 0; i < iterations; i++) {
-						lock.lock();
+						RedlockConcurrencyTests.lockThroughOutages(lock, outages);
 						try (RedisConnection connection = connections.getConnection()) {
 							LockTesting.unsafeIncrement(connection, counter);
 							if (!LockTesting.fencedWrite(connections, resource, lock.getFencingToken(), "worker")) {
@@ -114,7 +115,7 @@ public final class LockWorker {
 							}
 						}
 						finally {
-							lock.unlock();
+							RedlockConcurrencyTests.unlockThroughOutages(lock, outages);
 						}
 					}
 				});
