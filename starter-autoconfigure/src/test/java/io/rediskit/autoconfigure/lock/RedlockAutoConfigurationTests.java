@@ -74,6 +74,12 @@ class RedlockAutoConfigurationTests {
 			assertThat(registry.isRunning()).isTrue();
 			assertThat(context.getBean(RedlockConnections.class).isRunning()).isTrue();
 			try (RedisLock.Lease lease = registry.getLock("wired").acquire(Duration.ofSeconds(5))) {
+				// Held once a majority took it; the other nodes follow within a node timeout.
+				long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+				while (servers.all().stream().anyMatch((server) -> !Long.valueOf(1).equals(server.command("EXISTS", "rk:lock:{wired}")))
+						&& System.nanoTime() < deadline) {
+					Thread.sleep(10);
+				}
 				for (RedisServerProcess server : servers.all()) {
 					assertThat(server.command("EXISTS", "rk:lock:{wired}")).isEqualTo(1L);
 				}
