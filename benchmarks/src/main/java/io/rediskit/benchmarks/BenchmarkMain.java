@@ -5,15 +5,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.rediskit.benchmarks.bloom.BloomBenchmark;
+import io.rediskit.benchmarks.cluster.ClusterBenchmark;
 import io.rediskit.benchmarks.lock.LockBenchmark;
 import io.rediskit.benchmarks.lock.RedlockBenchmark;
+import io.rediskit.benchmarks.queue.QueueBenchmark;
 import io.rediskit.benchmarks.ratelimit.RateLimitBenchmark;
 
 /**
  * Runs benchmarks by name:
  * <pre>
  * java -jar benchmarks/target/redis-kit-benchmarks.jar [--warmup=3s] [--duration=10s] [--threads=16]
- *     [--out=docs/benchmarks] lock ratelimit redlock
+ *     [--out=docs/benchmarks] lock ratelimit queue cluster bloom redlock
  * </pre>
  * Results go to standard output, one line per scenario, after a header line that names the server and the
  * JVM; progress and warnings go to standard error. The exit status is {@code 0} for a clean run, {@code 1}
@@ -29,7 +32,9 @@ public final class BenchmarkMain {
 	/** @return every benchmark, by subcommand name; a new area adds its benchmark here */
 	static Map<String, Benchmark> benchmarks() {
 		Map<String, Benchmark> benchmarks = new LinkedHashMap<>();
-		for (Benchmark benchmark : List.of(new LockBenchmark(), new RateLimitBenchmark(), new RedlockBenchmark())) {
+		List<Benchmark> all = List.of(new LockBenchmark(), new RateLimitBenchmark(), new QueueBenchmark(),
+				new ClusterBenchmark(), new BloomBenchmark(), new RedlockBenchmark());
+		for (Benchmark benchmark : all) {
 			benchmarks.put(benchmark.name(), benchmark);
 		}
 		return benchmarks;

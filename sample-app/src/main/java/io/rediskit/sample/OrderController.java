@@ -17,13 +17,19 @@ public class OrderController {
 
 	private final PaymentService payments;
 
-	OrderController(PaymentService payments) {
+	private final OrderTimeouts timeouts;
+
+	OrderController(PaymentService payments, OrderTimeouts timeouts) {
 		this.payments = payments;
+		this.timeouts = timeouts;
 	}
 
+	/** Pays, and cancels the order's pending cancellation for non-payment (see {@link OrderTimeouts}). */
 	@PostMapping("/{id}/pay")
 	PaymentOutcome pay(@PathVariable String id) {
-		return this.payments.pay(id);
+		PaymentOutcome outcome = this.payments.pay(id);
+		this.timeouts.paid(id);
+		return outcome;
 	}
 
 	@PostMapping("/{id}/pay-programmatic")

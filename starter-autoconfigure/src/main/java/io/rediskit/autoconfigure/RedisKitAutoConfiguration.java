@@ -1,5 +1,6 @@
 package io.rediskit.autoconfigure;
 
+import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ScriptExecutor;
 import org.apache.commons.logging.Log;
@@ -16,7 +17,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * What every redis-kit area shares: the {@code redis-kit} properties, the {@link KeyNaming} bean and the
- * {@link ScriptExecutor} every primitive runs its scripts with (on the application's Lettuce connection).
+ * {@link ScriptExecutor} and {@link CommandExecutor} every primitive runs its scripts and commands with (on the
+ * application's Lettuce connection).
  */
 @AutoConfiguration(after = DataRedisAutoConfiguration.class)
 @ConditionalOnClass(RedisConnectionFactory.class)
@@ -42,6 +44,13 @@ public final class RedisKitAutoConfiguration {
 					+ " thread: Lettuce with a shared native connection (Spring Boot's default) is faster");
 		}
 		return executor;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(RedisConnectionFactory.class)
+	CommandExecutor redisKitCommandExecutor(RedisConnectionFactory connectionFactory) {
+		return CommandExecutor.of(connectionFactory);
 	}
 
 }

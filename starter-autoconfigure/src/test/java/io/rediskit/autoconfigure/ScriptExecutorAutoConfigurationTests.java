@@ -1,6 +1,8 @@
 package io.rediskit.autoconfigure;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import io.rediskit.autoconfigure.lock.LockAutoConfiguration;
@@ -12,6 +14,7 @@ import io.rediskit.ratelimit.RateLimitDecision;
 import io.rediskit.ratelimit.RateLimiter;
 import io.rediskit.ratelimit.RateLimiterRegistry;
 import io.rediskit.ratelimit.RateLimitSpec;
+import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;
@@ -24,6 +27,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -51,6 +55,8 @@ class ScriptExecutorAutoConfigurationTests {
 			assertThat(context.getBean(RedisConnectionFactory.class)).isInstanceOf(LettuceConnectionFactory.class);
 			assertThat(context).hasSingleBean(ScriptExecutor.class);
 			assertThat(context.getBean(ScriptExecutor.class).isNative()).isTrue();
+			assertThat(context.getBean(CommandExecutor.class).isNative()).isTrue();
+			assertCommandsWork(context.getBean(CommandExecutor.class), "lettuce");
 			assertLimiterAndLockWork(context.getBean(RateLimiterRegistry.class), context.getBean(LockRegistry.class));
 		});
 	}
@@ -61,10 +67,24 @@ class ScriptExecutorAutoConfigurationTests {
 			assertThat(context).hasNotFailed();
 			assertThat(context.getBean(RedisConnectionFactory.class)).isInstanceOf(JedisConnectionFactory.class);
 			assertThat(context.getBean(ScriptExecutor.class).isNative()).isFalse();
+			assertThat(context.getBean(CommandExecutor.class).isNative()).isFalse();
+			assertCommandsWork(context.getBean(CommandExecutor.class), "jedis");
 			assertLimiterAndLockWork(context.getBean(RateLimiterRegistry.class), context.getBean(LockRegistry.class));
 		});
 		assertThat(output).containsOnlyOnce("redis-kit runs its scripts on a connection borrowed per call from"
 				+ " JedisConnectionFactory");
+	}
+
+	private static void assertCommandsWork(CommandExecutor commands, String client) {
+		assertThat((Long) commands.execute("PFADD", ReturnType.INTEGER, bytes("hll-" + client), bytes("a")))
+			.isEqualTo(1L);
+		List<Object> bits = commands.execute("BITFIELD_RO", ReturnType.MULTI, bytes("bits-" + client), bytes("GET"),
+				bytes("u1"), bytes("0"));
+		assertThat(bits).containsExactly(0L);
+	}
+
+	private static byte[] bytes(String value) {
+		return value.getBytes(StandardCharsets.UTF_8);
 	}
 
 	private static void assertLimiterAndLockWork(RateLimiterRegistry limiters, LockRegistry locks) throws Exception {

@@ -52,6 +52,17 @@ public interface LockListener {
 	}
 
 	/** How an acquisition attempt ended. */
+	/**
+	 * Fired when fewer replicas acknowledged an acquisition or a renewal than {@link LockSpec#replicaWait()}
+	 * requires and the write stood (an acquisition under {@code ACCEPT}, or any renewal): a failover now could
+	 * lose it.
+	 * @param lockName the lock's configured name
+	 * @param acknowledged how many replicas acknowledged
+	 * @param required how many were required
+	 */
+	default void onReplicaShortfall(String lockName, long acknowledged, int required) {
+	}
+
 	enum AcquireResult {
 
 		/** The lock is held. */

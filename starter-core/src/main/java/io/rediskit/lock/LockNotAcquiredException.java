@@ -29,6 +29,19 @@ public class LockNotAcquiredException extends RuntimeException {
 		this.waitTime = waitTime;
 	}
 
+	/**
+	 * For subclasses with a message of their own.
+	 * @param lockName the full lock name
+	 * @param waitTime how long the caller waited
+	 * @param cause what ended the wait, or {@code null}
+	 * @param message the message
+	 */
+	protected LockNotAcquiredException(String lockName, Duration waitTime, @Nullable Throwable cause, String message) {
+		super(message, cause);
+		this.lockName = lockName;
+		this.waitTime = waitTime;
+	}
+
 	/** @return the full name of the lock that was not acquired */
 	public String getLockName() {
 		return this.lockName;

@@ -45,6 +45,10 @@ import org.springframework.scheduling.TaskScheduler;
  * <p>
  * <b>Failures.</b> While Redis is unavailable, each call fails after one command timeout and the registry logs
  * one warning per {@value #OUTAGE_LOG_INTERVAL_SECONDS} seconds, not a stack trace per call.
+ * <p>
+ * <b>Replication.</b> Redis replicates asynchronously: on Sentinel or Cluster a failover can lose a lock the
+ * old master acknowledged. With {@link LockSpec#replicaWait()} enabled, acquisitions and renewals wait for
+ * replicas ({@code WAIT}) and a shortfall fails the acquisition or is reported, as the spec says.
  */
 public class LockRegistry implements SmartLifecycle, AutoCloseable {
 
@@ -99,7 +103,7 @@ public class LockRegistry implements SmartLifecycle, AutoCloseable {
 		Listeners<LockListener> guarded = Listeners.of("lock", listeners);
 		ThrottledLog outages = new ThrottledLog(logger, Duration.ofSeconds(OUTAGE_LOG_INTERVAL_SECONDS),
 				"Locks cannot reach Redis; lock calls fail after the command timeout");
-		LockScripts lockScripts = new LockScripts(scripts, connectionFactory);
+		LockScripts lockScripts = new LockScripts(scripts, connectionFactory, spec.replicaWait(), guarded);
 		this.holds = new LockHolds(guarded, clock);
 		this.signals = new ReleaseSignals(connectionFactory, keyNaming.areaKey("lock", "keep-alive"));
 		LockWatchdog watchdog = new LockWatchdog(lockScripts, this.holds, guarded, outages, spec.watchdogTimeout());
@@ -153,7 +157,7 @@ public class LockRegistry implements SmartLifecycle, AutoCloseable {
 	}
 
 	private RedisLock newLock(String name, String group) {
-		return new RedisLock(name, group, LockScripts.Keys.of(this.keyNaming, name), this.parts);
+		return new RedisLock(name, group, LockScripts.Keys.of(this.keyNaming, name, group), this.parts);
 	}
 
 	/** @return the locks this registry's owners hold now, oldest first; lost holds are left out */

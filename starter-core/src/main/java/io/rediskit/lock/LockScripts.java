@@ -8,7 +8,9 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.Listeners;
 import io.rediskit.support.LuaScript;
+import io.rediskit.support.ReplicaWait;
 import io.rediskit.support.ScriptExecutor;
 import org.jspecify.annotations.Nullable;
 
@@ -54,25 +56,64 @@ final class LockScripts {
 
 	private final RedisConnectionFactory connectionFactory;
 
+	private final ReplicaWait replicaWait;
+
+	private final Listeners<LockListener> listeners;
+
 	LockScripts(ScriptExecutor executor, RedisConnectionFactory connectionFactory) {
+		this(executor, connectionFactory, ReplicaWait.NONE, Listeners.of("lock", List.of()));
+	}
+
+	/**
+	 * @param replicaWait whether acquisitions and renewals wait for replicas
+	 * @param listeners told of a replica shortfall that let a write stand
+	 */
+	LockScripts(ScriptExecutor executor, RedisConnectionFactory connectionFactory, ReplicaWait replicaWait,
+			Listeners<LockListener> listeners) {
 		this.executor = executor;
 		this.connectionFactory = connectionFactory;
+		this.replicaWait = replicaWait;
+		this.listeners = listeners;
 	}
 
 	/**
 	 * A first acquisition: takes a free lock, or adopts as one hold a lock this owner already has (handed over
 	 * by a release, or taken by an attempt whose reply was lost).
+	 * @throws LockNotReplicatedException if too few replicas acknowledged and the spec says to fail; the caller
+	 * undoes the acquisition, as after any failed attempt
 	 */
 	Attempt acquire(Keys keys, String owner, long leaseMillis, String requestId) {
+		if (this.replicaWait.enabled()) {
+			return await(acquireAsync(keys, owner, leaseMillis, requestId));
+		}
 		return Attempt.of(this.executor.execute(ACQUIRE, ReturnType.MULTI, 2,
 				acquireArguments(keys, owner, leaseMillis, requestId, FIRST)));
 	}
 
 	/** {@link #acquire} without blocking; the stage completes on the driver's thread. */
 	CompletionStage<Attempt> acquireAsync(Keys keys, String owner, long leaseMillis, String requestId) {
-		return this.executor.<List<Object>>executeAsync(ACQUIRE, ReturnType.MULTI, 2,
-				acquireArguments(keys, owner, leaseMillis, requestId, FIRST))
-			.thenApply(Attempt::of);
+		byte[][] arguments = acquireArguments(keys, owner, leaseMillis, requestId, FIRST);
+		if (!this.replicaWait.enabled()) {
+			return this.executor.<List<Object>>executeAsync(ACQUIRE, ReturnType.MULTI, 2, arguments)
+				.thenApply(Attempt::of);
+		}
+		return this.executor.<List<Object>>executeAndWaitAsync(ACQUIRE, ReturnType.MULTI, this.replicaWait, 2, arguments)
+			.thenApply((acknowledged) -> {
+				Attempt attempt = Attempt.of(acknowledged.reply());
+				if (attempt.acquired() && acknowledged.acknowledged() < this.replicaWait.replicas()) {
+					if (this.replicaWait.onShortfall() == ReplicaWait.Shortfall.FAIL) {
+						throw new LockNotReplicatedException(keys.name, acknowledged.acknowledged(),
+								this.replicaWait.replicas());
+					}
+					reportShortfall(keys, acknowledged.acknowledged());
+				}
+				return attempt;
+			});
+	}
+
+	private void reportShortfall(Keys keys, long acknowledged) {
+		this.listeners.notify((listener) -> listener.onReplicaShortfall(keys.group, acknowledged,
+				this.replicaWait.replicas()));
 	}
 
 	/** One more hold for an owner that holds the lock; a replay of the same request counts once. */
@@ -129,7 +170,19 @@ final class LockScripts {
 	 * @return whether the lease was extended
 	 */
 	CompletionStage<Boolean> renew(Keys keys, String owner, long leaseMillis) {
-		return integer(RENEW, keys.lockBytes, utf8(owner), number(leaseMillis)).thenApply((reply) -> reply == 1L);
+		if (!this.replicaWait.enabled()) {
+			return integer(RENEW, keys.lockBytes, utf8(owner), number(leaseMillis)).thenApply((reply) -> reply == 1L);
+		}
+		// A renewal cannot be undone: a shortfall is reported whatever the policy.
+		return this.executor.<Long>executeAndWaitAsync(RENEW, ReturnType.INTEGER, this.replicaWait, 1, keys.lockBytes,
+				utf8(owner), number(leaseMillis))
+			.thenApply((acknowledged) -> {
+				boolean renewed = required(acknowledged.reply(), RENEW) == 1L;
+				if (renewed && acknowledged.acknowledged() < this.replicaWait.replicas()) {
+					reportShortfall(keys, acknowledged.acknowledged());
+				}
+				return renewed;
+			});
 	}
 
 	/**
@@ -227,6 +280,12 @@ final class LockScripts {
 	/** The keys and the channel of one lock name, all in its hash slot. */
 	static final class Keys {
 
+		/** The full lock name. */
+		final String name;
+
+		/** The name metrics are tagged with. */
+		final String group;
+
 		/** The hash holding owner, hold count, fencing token and last request id; its TTL is the lease. */
 		final String lock;
 
@@ -243,6 +302,12 @@ final class LockScripts {
 		final byte[] releasedBytes;
 
 		Keys(String lock, String fence, String released) {
+			this(lock, fence, released, lock, lock);
+		}
+
+		Keys(String lock, String fence, String released, String name, String group) {
+			this.name = name;
+			this.group = group;
 			this.lock = lock;
 			this.fence = fence;
 			this.released = released;
@@ -252,8 +317,12 @@ final class LockScripts {
 		}
 
 		static Keys of(KeyNaming naming, String name) {
+			return of(naming, name, name);
+		}
+
+		static Keys of(KeyNaming naming, String name, String group) {
 			return new Keys(naming.key("lock", name), naming.key("lock", name, "fence"),
-					naming.key("lock", name, "released"));
+					naming.key("lock", name, "released"), name, group);
 		}
 
 	}

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 
 import io.rediskit.support.InvalidSpecException;
+import io.rediskit.support.ReplicaWait;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -17,9 +18,13 @@ import org.jspecify.annotations.Nullable;
  * no wait time; zero means a single attempt
  * @param maxPollInterval longest a waiter sleeps between attempts when no release notification arrives;
  * bounds the latency a lost pub/sub message can cost
+ * @param replicaWait whether an acquisition and a renewal wait for replicas ({@code WAIT}) before they count,
+ * and what a shortfall does: {@link ReplicaWait.Shortfall#FAIL} releases the acquisition and throws
+ * {@link LockNotReplicatedException}, {@link ReplicaWait.Shortfall#ACCEPT} keeps it and tells
+ * {@link LockListener#onReplicaShortfall}; a renewal's shortfall is only reported. Off by default.
  */
 public record LockSpec(Duration watchdogTimeout, @Nullable Duration defaultLeaseTime, Duration defaultWaitTime,
-		Duration maxPollInterval) {
+		Duration maxPollInterval, ReplicaWait replicaWait) {
 
 	private static final Duration MIN_DURATION = Duration.ofMillis(1);
 
@@ -55,6 +60,19 @@ public record LockSpec(Duration watchdogTimeout, @Nullable Duration defaultLease
 		}
 		requireAtMostMax("defaultWaitTime", defaultWaitTime);
 		requirePositive("maxPollInterval", maxPollInterval);
+		Objects.requireNonNull(replicaWait, "replicaWait must not be null");
+	}
+
+	/**
+	 * A spec whose writes do not wait for replicas.
+	 * @param watchdogTimeout as in the canonical constructor
+	 * @param defaultLeaseTime as in the canonical constructor
+	 * @param defaultWaitTime as in the canonical constructor
+	 * @param maxPollInterval as in the canonical constructor
+	 */
+	public LockSpec(Duration watchdogTimeout, @Nullable Duration defaultLeaseTime, Duration defaultWaitTime,
+			Duration maxPollInterval) {
+		this(watchdogTimeout, defaultLeaseTime, defaultWaitTime, maxPollInterval, ReplicaWait.NONE);
 	}
 
 	/** @return the defaults: 30 s watchdog, watchdog leases, 10 s wait, 1 s longest poll */
@@ -67,7 +85,7 @@ public record LockSpec(Duration watchdogTimeout, @Nullable Duration defaultLease
 	 * @return a copy with that watchdog timeout
 	 */
 	public LockSpec withWatchdogTimeout(Duration timeout) {
-		return new LockSpec(timeout, this.defaultLeaseTime, this.defaultWaitTime, this.maxPollInterval);
+		return new LockSpec(timeout, this.defaultLeaseTime, this.defaultWaitTime, this.maxPollInterval, this.replicaWait);
 	}
 
 	/**
@@ -75,7 +93,7 @@ public record LockSpec(Duration watchdogTimeout, @Nullable Duration defaultLease
 	 * @return a copy with that default lease
 	 */
 	public LockSpec withDefaultLeaseTime(@Nullable Duration leaseTime) {
-		return new LockSpec(this.watchdogTimeout, leaseTime, this.defaultWaitTime, this.maxPollInterval);
+		return new LockSpec(this.watchdogTimeout, leaseTime, this.defaultWaitTime, this.maxPollInterval, this.replicaWait);
 	}
 
 	/**
@@ -83,7 +101,7 @@ public record LockSpec(Duration watchdogTimeout, @Nullable Duration defaultLease
 	 * @return a copy with that default wait
 	 */
 	public LockSpec withDefaultWaitTime(Duration waitTime) {
-		return new LockSpec(this.watchdogTimeout, this.defaultLeaseTime, waitTime, this.maxPollInterval);
+		return new LockSpec(this.watchdogTimeout, this.defaultLeaseTime, waitTime, this.maxPollInterval, this.replicaWait);
 	}
 
 	/**
@@ -91,7 +109,16 @@ public record LockSpec(Duration watchdogTimeout, @Nullable Duration defaultLease
 	 * @return a copy with that interval
 	 */
 	public LockSpec withMaxPollInterval(Duration interval) {
-		return new LockSpec(this.watchdogTimeout, this.defaultLeaseTime, this.defaultWaitTime, interval);
+		return new LockSpec(this.watchdogTimeout, this.defaultLeaseTime, this.defaultWaitTime, interval, this.replicaWait);
+	}
+
+	/**
+	 * @param wait whether and how acquisitions and renewals wait for replicas
+	 * @return a copy with that replica wait
+	 */
+	public LockSpec withReplicaWait(ReplicaWait wait) {
+		return new LockSpec(this.watchdogTimeout, this.defaultLeaseTime, this.defaultWaitTime, this.maxPollInterval,
+				wait);
 	}
 
 	private static void requirePositive(String name, Duration value) {

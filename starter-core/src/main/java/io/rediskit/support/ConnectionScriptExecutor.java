@@ -1,10 +1,13 @@
 package io.rediskit.support;
 
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.dao.InvalidDataAccessApiUsageException;
+import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.ReturnType;
@@ -40,6 +43,41 @@ final class ConnectionScriptExecutor implements ScriptExecutor {
 				return connection.scriptingCommands().eval(script.body(), returnType, numKeys, keysAndArgs);
 			}
 		}
+	}
+
+	/**
+	 * Runs the script and {@code WAIT} on one borrowed connection, on the calling thread. Not on Redis Cluster,
+	 * where a borrowed connection does not pin the node the script ran on.
+	 */
+	@Override
+	public <T> CompletionStage<ReplicaWait.Acknowledged<@Nullable T>> executeAndWaitAsync(LuaScript script,
+			ReturnType returnType, ReplicaWait wait, int numKeys, byte[]... keysAndArgs) {
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			if (connection instanceof RedisClusterConnection) {
+				throw new InvalidDataAccessApiUsageException("Waiting for replicas on Redis Cluster needs a "
+						+ "LettuceConnectionFactory that shares its native connection (the default)");
+			}
+			T reply;
+			try {
+				reply = connection.scriptingCommands().evalSha(script.sha1(), returnType, numKeys, keysAndArgs);
+			}
+			catch (RuntimeException ex) {
+				if (!RedisFailures.isNoScript(ex)) {
+					throw ex;
+				}
+				reply = connection.scriptingCommands().eval(script.body(), returnType, numKeys, keysAndArgs);
+			}
+			Object acknowledged = connection.execute("WAIT", number(wait.replicas()), number(wait.timeout().toMillis()));
+			return CompletableFuture.completedFuture(
+					new ReplicaWait.Acknowledged<>(reply, (acknowledged instanceof Long count) ? count : 0L));
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+	}
+
+	private static byte[] number(long value) {
+		return Long.toString(value).getBytes(StandardCharsets.US_ASCII);
 	}
 
 	/** Runs on the calling thread: this path has no driver to wait on without blocking. */

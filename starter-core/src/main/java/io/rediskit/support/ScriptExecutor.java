@@ -55,6 +55,23 @@ public interface ScriptExecutor {
 			byte[]... keysAndArgs);
 
 	/**
+	 * Runs a script, then {@code WAIT} for replicas on the same connection, so that the wait covers the
+	 * script's writes: pipelined after the script on the shared connection (standalone, Sentinel), or both sent
+	 * to the master of the first key's slot (Cluster, where a redirect is followed once). {@code WAIT} cannot run
+	 * inside a script. The caller decides what a shortfall means ({@link ReplicaWait#onShortfall()}).
+	 * @param <T> the reply type, as for {@link #execute}
+	 * @param script the script
+	 * @param returnType how to read the reply
+	 * @param wait how many replicas to wait for, and how long; must be {@link ReplicaWait#enabled() enabled}
+	 * @param numKeys how many of {@code keysAndArgs} are keys, at least one
+	 * @param keysAndArgs the keys, then the arguments
+	 * @return the reply and the number of replicas that acknowledged, completed exceptionally as
+	 * {@link #executeAsync} is
+	 */
+	<T> CompletionStage<ReplicaWait.Acknowledged<@Nullable T>> executeAndWaitAsync(LuaScript script,
+			ReturnType returnType, ReplicaWait wait, int numKeys, byte[]... keysAndArgs);
+
+	/**
 	 * The executor for a connection factory: the shared native Lettuce connection where the factory has one,
 	 * else a connection borrowed per call.
 	 * @param connectionFactory the application's connection factory

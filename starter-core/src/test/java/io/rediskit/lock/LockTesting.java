@@ -82,6 +82,11 @@ final class LockTesting {
 			this.events.add("lost " + lockName + " " + fencingToken);
 		}
 
+		@Override
+		public void onReplicaShortfall(String lockName, long acknowledged, int required) {
+			this.events.add("shortfall " + lockName + " " + acknowledged + "/" + required);
+		}
+
 		long count(String prefix) {
 			return this.events.stream().filter((event) -> event.startsWith(prefix)).count();
 		}

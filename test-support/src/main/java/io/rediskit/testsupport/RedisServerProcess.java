@@ -14,6 +14,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
@@ -24,6 +26,9 @@ import org.jspecify.annotations.Nullable;
  * {@code SIGCONT}, {@link #kill()} sends {@code SIGKILL}, {@link #restart()} starts it again on the same port.
  * {@link #command(String...)} talks RESP over a plain socket, so tests can inspect and disturb the server
  * without going through the client under test.
+ * <p>
+ * Every process still running when the JVM exits is killed by a shutdown hook, so a test that fails before
+ * its clean-up, or a run interrupted with Ctrl-C, leaves no server behind.
  */
 public final class RedisServerProcess implements AutoCloseable {
 
@@ -32,7 +37,16 @@ public final class RedisServerProcess implements AutoCloseable {
 	private static final String KILL = Files.isExecutable(Path.of("/bin/kill")) ? "/bin/kill"
 			: Files.isExecutable(Path.of("/usr/bin/kill")) ? "/usr/bin/kill" : "kill";
 
+	private static final Set<Process> running = ConcurrentHashMap.newKeySet();
+
+	static {
+		Runtime.getRuntime().addShutdownHook(new Thread(() -> running.forEach(Process::destroyForcibly),
+				"redis-kit-server-reaper"));
+	}
+
 	private final RedisServerBinary binary;
+
+	private final @Nullable Path configFile;
 
 	private final List<String> extraArguments;
 
@@ -43,7 +57,13 @@ public final class RedisServerProcess implements AutoCloseable {
 	private @Nullable Process process;
 
 	private RedisServerProcess(RedisServerBinary binary, int port, List<String> extraArguments) throws IOException {
+		this(binary, port, null, extraArguments);
+	}
+
+	private RedisServerProcess(RedisServerBinary binary, int port, @Nullable Path configFile,
+			List<String> extraArguments) throws IOException {
 		this.binary = binary;
+		this.configFile = configFile;
 		this.port = port;
 		this.extraArguments = List.copyOf(extraArguments);
 		this.workDirectory = Files.createTempDirectory("redis-kit-server-" + port);
@@ -85,6 +105,42 @@ public final class RedisServerProcess implements AutoCloseable {
 		}
 		catch (IOException ex) {
 			throw new IllegalStateException("Cannot start redis-server on port " + port, ex);
+		}
+	}
+
+	/**
+	 * Starts a server that reads a configuration file first, such as a Sentinel's (which Sentinel rewrites, so
+	 * it must be writable and belong to this server alone).
+	 * @param configFile the configuration file
+	 * @param extraArguments further {@code redis-server} arguments, such as {@code "--sentinel"}
+	 * @return the running server
+	 */
+	public static RedisServerProcess startWithConfig(Path configFile, String... extraArguments) {
+		RedisServerBinary binary = RedisServerBinary.locate();
+		IllegalStateException last = null;
+		for (int attempt = 0; attempt < 5; attempt++) {
+			try {
+				RedisServerProcess server = new RedisServerProcess(binary, freePort(), configFile, List.of(extraArguments));
+				server.launch();
+				return server;
+			}
+			catch (IOException | IllegalStateException ex) {
+				last = new IllegalStateException("Cannot start " + binary.path() + ": " + ex.getMessage(), ex);
+			}
+		}
+		throw last;
+	}
+
+	/**
+	 * A loopback port nothing listens on now (never 6379), for a server's further ports such as the cluster bus.
+	 * @return the port
+	 */
+	public static int freeLoopbackPort() {
+		try {
+			return freePort();
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("No free loopback port", ex);
 		}
 	}
 
@@ -134,6 +190,7 @@ public final class RedisServerProcess implements AutoCloseable {
 		Process current = requireProcess();
 		current.destroyForcibly();
 		waitForExit(current);
+		running.remove(current);
 		this.process = null;
 	}
 
@@ -169,6 +226,7 @@ public final class RedisServerProcess implements AutoCloseable {
 				Thread.currentThread().interrupt();
 			}
 		}
+		running.remove(current);
 		this.process = null;
 	}
 
@@ -196,6 +254,24 @@ public final class RedisServerProcess implements AutoCloseable {
 	}
 
 	/**
+	 * Sends {@code READONLY} and then one command over a fresh connection: how a cluster replica answers reads
+	 * of the slots its master serves instead of redirecting them.
+	 * @param arguments the command and its arguments
+	 * @return the reply, as for {@link #command(String...)}
+	 */
+	public @Nullable Object readOnlyCommand(String... arguments) {
+		try (Socket socket = new Socket()) {
+			socket.connect(new InetSocketAddress(host(), this.port), 2000);
+			socket.setSoTimeout(10_000);
+			Resp.call(socket, "READONLY");
+			return Resp.call(socket, arguments);
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("Cannot reach redis-server on port " + this.port + ": " + ex.getMessage(), ex);
+		}
+	}
+
+	/**
 	 * Counts the keys in database 0.
 	 * @return {@code DBSIZE}
 	 */
@@ -214,7 +290,12 @@ public final class RedisServerProcess implements AutoCloseable {
 	}
 
 	private void launch() throws IOException {
-		List<String> commandLine = new ArrayList<>(List.of(this.binary.path().toString(), "--port",
+		List<String> commandLine = new ArrayList<>(List.of(this.binary.path().toString()));
+		if (this.configFile != null) {
+			// redis-server reads a configuration file only as its first argument.
+			commandLine.add(this.configFile.toString());
+		}
+		commandLine.addAll(List.of("--port",
 				Integer.toString(this.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
 				"--dir", this.workDirectory.toString(), "--daemonize", "no"));
 		if (this.binary.atLeast(7)) {
@@ -226,9 +307,11 @@ public final class RedisServerProcess implements AutoCloseable {
 			.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
 			.start();
 		this.process = started;
+		running.add(started);
 		long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
 		while (System.nanoTime() < deadline) {
 			if (!started.isAlive()) {
+				running.remove(started);
 				this.process = null;
 				throw new IllegalStateException("redis-server exited with " + started.exitValue() + ": " + tail(log));
 			}
@@ -238,6 +321,7 @@ public final class RedisServerProcess implements AutoCloseable {
 			sleepBriefly();
 		}
 		started.destroyForcibly();
+		running.remove(started);
 		this.process = null;
 		throw new IllegalStateException("redis-server did not answer PING within " + START_TIMEOUT + ": " + tail(log));
 	}

@@ -59,6 +59,11 @@ public class LockProperties implements Validator {
 	@NestedConfigurationProperty
 	private final RedlockProperties redlock = new RedlockProperties();
 
+	/**
+	 * Whether acquisitions and renewals wait for replicas (WAIT) before they count.
+	 */
+	private final ReplicaWait replicaWait = new ReplicaWait();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -107,13 +112,25 @@ public class LockProperties implements Validator {
 		return this.redlock;
 	}
 
+	public ReplicaWait getReplicaWait() {
+		return this.replicaWait;
+	}
+
 	/**
 	 * @return the core spec these properties describe
 	 * @throws io.rediskit.support.InvalidSpecException if a value is out of range (startup validation
 	 * prevents it)
 	 */
 	public LockSpec toSpec() {
-		return new LockSpec(this.watchdogTimeout, this.defaultLeaseTime, this.defaultWaitTime, this.maxPollInterval);
+		io.rediskit.support.ReplicaWait wait;
+		try {
+			wait = this.replicaWait.toReplicaWait();
+		}
+		catch (InvalidSpecException ex) {
+			throw new InvalidSpecException("replicaWait." + ex.getComponent(), ex.getReason());
+		}
+		return new LockSpec(this.watchdogTimeout, this.defaultLeaseTime, this.defaultWaitTime, this.maxPollInterval,
+				wait);
 	}
 
 	@Override
@@ -135,6 +152,57 @@ public class LockProperties implements Validator {
 		errors.pushNestedPath("redlock");
 		((LockProperties) target).getRedlock().validate(errors, PREFIX + "redlock.");
 		errors.popNestedPath();
+	}
+
+	/**
+	 * Replica acknowledgement of lock writes: {@code WAIT replicas timeout} after each acquisition and renewal.
+	 */
+	public static class ReplicaWait {
+
+		/**
+		 * How many replicas must acknowledge an acquisition or renewal; 0 turns the wait off.
+		 */
+		private int replicas;
+
+		/**
+		 * How long the server waits for the replicas; keep it well below the command timeout.
+		 */
+		private Duration timeout = Duration.ofMillis(100);
+
+		/**
+		 * What an acquisition does when fewer replicas acknowledge: FAIL releases it and throws
+		 * LockNotReplicatedException, ACCEPT keeps it and counts it in rediskit.lock.replica.shortfalls.
+		 */
+		private io.rediskit.support.ReplicaWait.Shortfall onShortfall = io.rediskit.support.ReplicaWait.Shortfall.FAIL;
+
+		public int getReplicas() {
+			return this.replicas;
+		}
+
+		public void setReplicas(int replicas) {
+			this.replicas = replicas;
+		}
+
+		public Duration getTimeout() {
+			return this.timeout;
+		}
+
+		public void setTimeout(Duration timeout) {
+			this.timeout = timeout;
+		}
+
+		public io.rediskit.support.ReplicaWait.Shortfall getOnShortfall() {
+			return this.onShortfall;
+		}
+
+		public void setOnShortfall(io.rediskit.support.ReplicaWait.Shortfall onShortfall) {
+			this.onShortfall = onShortfall;
+		}
+
+		io.rediskit.support.ReplicaWait toReplicaWait() {
+			return new io.rediskit.support.ReplicaWait(this.replicas, this.timeout, this.onShortfall);
+		}
+
 	}
 
 	/**

@@ -21,6 +21,8 @@ import io.rediskit.lock.LockListener;
  * <li>{@code rediskit.lock.renewals} (counter; {@code lock}, {@code kind}, {@code result} = renewed | lost | error): watchdog
  * lease renewals.</li>
  * <li>{@code rediskit.lock.lost} (counter; {@code lock}, {@code kind}): holds lost before their release.</li>
+ * <li>{@code rediskit.lock.replica.shortfalls} (counter; {@code lock}, {@code kind}): acquisitions and renewals that fewer
+ * replicas acknowledged than {@code redis-kit.lock.replica-wait.replicas} requires, and that stood.</li>
  * </ul>
  */
 public class MicrometerLockListener implements LockListener {
@@ -42,6 +44,8 @@ public class MicrometerLockListener implements LockListener {
 	private final Map<String, Counter> renewalCounters = new ConcurrentHashMap<>();
 
 	private final Map<String, Counter> lostCounters = new ConcurrentHashMap<>();
+
+	private final Map<String, Counter> shortfallCounters = new ConcurrentHashMap<>();
 
 	/**
 	 * @param registry where the meters go
@@ -102,6 +106,15 @@ public class MicrometerLockListener implements LockListener {
 	public void onLeaseLost(String lockName, long fencingToken) {
 		this.lostCounters.computeIfAbsent(lockName, (key) -> Counter.builder("rediskit.lock.lost")
 			.description("Distributed lock holds lost before their release (lease ended or taken over)")
+			.tag("lock", lockName)
+			.tag("kind", this.kind)
+			.register(this.registry)).increment();
+	}
+
+	@Override
+	public void onReplicaShortfall(String lockName, long acknowledged, int required) {
+		this.shortfallCounters.computeIfAbsent(lockName, (key) -> Counter.builder("rediskit.lock.replica.shortfalls")
+			.description("Lock acquisitions and renewals that fewer replicas acknowledged than required, and that stood")
 			.tag("lock", lockName)
 			.tag("kind", this.kind)
 			.register(this.registry)).increment();

@@ -60,6 +60,7 @@ class LockAutoConfigurationTests {
 			assertThat(factory.spec().watchdogTimeout()).isEqualTo(Duration.ofSeconds(30));
 			assertThat(factory.spec().defaultLeaseTime()).isNull();
 			assertThat(factory.spec().defaultWaitTime()).isEqualTo(Duration.ofSeconds(10));
+			assertThat(factory.spec().replicaWait().enabled()).as("replica wait off by default").isFalse();
 			assertThat(factory.getKeyNaming().prefix()).isEqualTo("rk:");
 		});
 	}
@@ -69,13 +70,16 @@ class LockAutoConfigurationTests {
 		this.runner
 			.withPropertyValues("redis-kit.key-prefix=app:", "redis-kit.lock.watchdog-timeout=12s",
 					"redis-kit.lock.default-wait-time=0", "redis-kit.lock.default-lease-time=1m",
-					"redis-kit.lock.max-poll-interval=250ms")
+					"redis-kit.lock.max-poll-interval=250ms", "redis-kit.lock.replica-wait.replicas=1",
+					"redis-kit.lock.replica-wait.timeout=50ms", "redis-kit.lock.replica-wait.on-shortfall=accept")
 			.run((context) -> {
 				LockRegistry factory = context.getBean(LockRegistry.class);
 				assertThat(factory.spec().watchdogTimeout()).isEqualTo(Duration.ofSeconds(12));
 				assertThat(factory.spec().defaultWaitTime()).isZero();
 				assertThat(factory.spec().defaultLeaseTime()).isEqualTo(Duration.ofMinutes(1));
 				assertThat(factory.spec().maxPollInterval()).isEqualTo(Duration.ofMillis(250));
+				assertThat(factory.spec().replicaWait())
+					.isEqualTo(io.rediskit.support.ReplicaWait.accepting(1, Duration.ofMillis(50)));
 				RedisLock lock = factory.getLock("wired");
 				lock.lock();
 				try {
@@ -241,6 +245,9 @@ class LockAutoConfigurationTests {
 			redis-kit.key-prefix={app}:           | redis-kit.key-prefix               | must not contain
 			redis-kit.lock.watchdog-timeout=soon  | redis-kit.lock.watchdog-timeout    | java.time.Duration
 			redis-kit.lock.watchdog-timout=10s    | redis-kit.lock.watchdog-timout     | were left unbound
+			redis-kit.lock.replica-wait.replicas=-1   | redis-kit.lock.replica-wait.replicas | must be 0 (no wait) or more
+			redis-kit.lock.replica-wait.timeout=0ms   | redis-kit.lock.replica-wait.timeout  | must be between 1ms and 1m
+			redis-kit.lock.replica-wait.on-shortfall=maybe | redis-kit.lock.replica-wait.on-shortfall | ReplicaWait$Shortfall
 			""")
 	void invalidPropertiesFailStartupNamingTheProperty(String property, String name, String reason,
 			CapturedOutput output) {

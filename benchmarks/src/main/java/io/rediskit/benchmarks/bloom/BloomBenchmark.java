@@ -1,0 +1,116 @@
+package io.rediskit.benchmarks.bloom;
+
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.rediskit.benchmarks.Benchmark;
+import io.rediskit.benchmarks.BenchmarkContext;
+import io.rediskit.benchmarks.ConcurrentLoad;
+import io.rediskit.benchmarks.JsonWriter;
+import io.rediskit.bloom.BloomFilter;
+import io.rediskit.bloom.BloomFilterListener;
+import io.rediskit.bloom.BloomFilterRegistry;
+import io.rediskit.bloom.BloomFilterSpec;
+import io.rediskit.support.KeyNaming;
+import org.redisson.api.RBloomFilter;
+
+/**
+ * {@code bloom}: adds and lookups per second, one item per call (with the run's threads) and in batches of
+ * 1 000 and 10 000 items (one thread, one batch after another), for redis-kit's {@link BloomFilter} and
+ * Redisson's {@link RBloomFilter} in the same run, both sized for 10^6 items at 1%. Writes {@code bloom.json}.
+ */
+public final class BloomBenchmark implements Benchmark {
+
+	private static final long EXPECTED = 1_000_000;
+
+	private static final double RATE = 0.01;
+
+	@Override
+	public String name() {
+		return "bloom";
+	}
+
+	@Override
+	public void run(BenchmarkContext context) throws Exception {
+		BloomFilterRegistry registry = new BloomFilterRegistry(context.connectionFactory(), KeyNaming.defaults(),
+				BloomFilterListener.NONE);
+		String run = Long.toString(System.nanoTime(), 36);
+		BloomFilter kit = registry.create("bench-" + run, BloomFilterSpec.of(EXPECTED, RATE));
+		RBloomFilter<String> redisson = context.redisson().getBloomFilter("bench-redisson-" + run);
+		redisson.tryInit(EXPECTED, RATE);
+		Map<String, Object> results = new LinkedHashMap<>();
+		AtomicLong sequence = new AtomicLong();
+
+		results.put("add.single", compare(context, "bloom.add.single",
+				(thread) -> kit.add("i-" + sequence.incrementAndGet()),
+				(thread) -> redisson.add("i-" + sequence.incrementAndGet())));
+		results.put("contains.single", compare(context, "bloom.contains.single",
+				(thread) -> kit.mightContain("i-" + (sequence.incrementAndGet() % 100_000)),
+				(thread) -> redisson.contains("i-" + (sequence.incrementAndGet() % 100_000))));
+		for (int size : new int[] { 1_000, 10_000 }) {
+			results.put("add.batch" + size, compareBatches(context, "bloom.add.batch" + size, size, sequence,
+					(batch) -> kit.addAll(batch), (batch) -> redisson.add(batch)));
+			results.put("contains.batch" + size, compareBatches(context, "bloom.contains.batch" + size, size, sequence,
+					(batch) -> kit.mightContainAll(batch), (batch) -> redisson.contains(batch)));
+		}
+		kit.delete();
+		redisson.delete();
+		Files.createDirectories(context.options().outputDirectory());
+		JsonWriter.write(context.options().outputDirectory().resolve("bloom.json"),
+				Map.of("environment", context.environment(), "unit", "items per second", "results", results));
+	}
+
+	private static Map<String, Object> compare(BenchmarkContext context, String label, ConcurrentLoad.Operation kit,
+			ConcurrentLoad.Operation redisson) throws InterruptedException {
+		double kitRate = context.load(label + " redis-kit").run(kit).opsPerSecond();
+		double redissonRate = context.load(label + " redisson").run(redisson).opsPerSecond();
+		return report(label, kitRate, redissonRate);
+	}
+
+	private static Map<String, Object> compareBatches(BenchmarkContext context, String label, int size,
+			AtomicLong sequence, Batch kit, Batch redisson) {
+		double kitRate = batches(context, size, sequence, kit);
+		double redissonRate = batches(context, size, sequence, redisson);
+		return report(label, kitRate, redissonRate);
+	}
+
+	/** Items per second of one thread sending batches back to back for the run's duration. */
+	private static double batches(BenchmarkContext context, int size, AtomicLong sequence, Batch batch) {
+		Duration duration = context.options().duration();
+		long items = 0;
+		long start = System.nanoTime();
+		do {
+			List<String> members = new ArrayList<>(size);
+			for (int i = 0; i < size; i++) {
+				members.add("b-" + sequence.incrementAndGet());
+			}
+			batch.send(members);
+			items += size;
+		}
+		while (System.nanoTime() - start < duration.toNanos());
+		return items / ((System.nanoTime() - start) / 1e9);
+	}
+
+	private static Map<String, Object> report(String label, double kitRate, double redissonRate) {
+		System.out.printf("%-26s redis-kit %,12.0f/s  redisson %,12.0f/s  ratio %.2fx%n", label, kitRate, redissonRate,
+				kitRate / redissonRate);
+		Map<String, Object> result = new LinkedHashMap<>();
+		result.put("redis-kit", kitRate);
+		result.put("redisson", redissonRate);
+		result.put("ratio", kitRate / redissonRate);
+		return result;
+	}
+
+	@FunctionalInterface
+	private interface Batch {
+
+		void send(List<String> items);
+
+	}
+
+}

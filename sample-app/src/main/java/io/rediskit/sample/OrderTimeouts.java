@@ -1,0 +1,77 @@
+package io.rediskit.sample;
+
+import java.time.Duration;
+import java.util.Map;
+
+import io.rediskit.queue.QueueEntry;
+import io.rediskit.queue.QueueListener;
+import io.rediskit.queue.QueueRegistry;
+import io.rediskit.queue.RedisQueue;
+
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * Cancels an order that is not paid within {@code sample.unpaid-timeout}: placing it schedules a delayed job on
+ * the {@code order-timeouts} queue, paying cancels the job, and the listener cancels the order if the job comes
+ * due first. The job's id is the order's, so placing an order twice schedules one job.
+ */
+@Component
+public class OrderTimeouts {
+
+	/** The job: cancel this order unless it was paid. */
+	public record CancelUnpaid(String orderId) {
+	}
+
+	private final RedisQueue<CancelUnpaid> timeouts;
+
+	private final Orders orders;
+
+	private final StringRedisTemplate redis;
+
+	private final Duration unpaidTimeout;
+
+	OrderTimeouts(QueueRegistry queues, Orders orders, StringRedisTemplate redis,
+			@Value("${sample.unpaid-timeout:30s}") Duration unpaidTimeout) {
+		this.timeouts = queues.get("order-timeouts", CancelUnpaid.class);
+		this.orders = orders;
+		this.redis = redis;
+		this.unpaidTimeout = unpaidTimeout;
+	}
+
+	/** @return the job's id and when it is due */
+	Map<String, Object> placed(String orderId) {
+		this.redis.opsForHash().putIfAbsent(key(orderId), "status", "PLACED");
+		String job = this.timeouts.enqueue(QueueEntry.of(new CancelUnpaid(orderId)).withId(jobId(orderId))
+			.withDelay(this.unpaidTimeout));
+		return Map.of("order", orderId, "cancellationJob", job, "cancelledIfUnpaidAfter", this.unpaidTimeout.toString());
+	}
+
+	/** @return whether a pending cancellation was removed */
+	boolean paid(String orderId) {
+		return this.timeouts.cancel(jobId(orderId));
+	}
+
+	String status(String orderId) {
+		Object status = this.redis.opsForHash().get(key(orderId), "status");
+		return (status != null) ? status.toString() : "UNKNOWN";
+	}
+
+	@QueueListener(queue = "order-timeouts", concurrency = "2")
+	void cancelUnpaid(CancelUnpaid job) {
+		// At least once: idempotent, and a payment that won the race keeps the order paid.
+		if (!this.orders.isPaid(job.orderId())) {
+			this.redis.opsForHash().put(key(job.orderId()), "status", "CANCELLED");
+		}
+	}
+
+	private static String jobId(String orderId) {
+		return "unpaid-" + orderId;
+	}
+
+	private static String key(String orderId) {
+		return "sample:order:" + orderId;
+	}
+
+}

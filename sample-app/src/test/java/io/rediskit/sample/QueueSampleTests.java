@@ -1,0 +1,81 @@
+package io.rediskit.sample;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+import io.rediskit.testsupport.RedisServerExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The README's queue story over HTTP: unpaid orders cancelled, paid ones kept, a poison report dead-lettered. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = { "sample.unpaid-timeout=1s", "sample.payment-delay=10ms" })
+class QueueSampleTests {
+
+	@RegisterExtension
+	static final RedisServerExtension redis = RedisServerExtension.standalone();
+
+	@DynamicPropertySource
+	static void redisProperties(DynamicPropertyRegistry registry) {
+		registry.add("spring.data.redis.host", () -> redis.server().host());
+		registry.add("spring.data.redis.port", () -> redis.server().port());
+	}
+
+	@LocalServerPort
+	int port;
+
+	final HttpClient http = HttpClient.newHttpClient();
+
+	@Test
+	void anUnpaidOrderIsCancelledAndAPaidOneIsNot() throws Exception {
+		assertThat(post("/orders/q1/place").body()).contains("\"cancellationJob\":\"unpaid-q1\"");
+		assertThat(post("/orders/q2/place").statusCode()).isEqualTo(200);
+		assertThat(post("/orders/q2/pay").body()).contains("PAID");
+		awaitBody("/orders/q1", "CANCELLED");
+		// The paid order's job was cancelled: nothing is left in the queue, and it stays paid.
+		awaitBody("/actuator/redisqueues", "\"order-timeouts\":{\"delayed\":0,\"ready\":0,\"inFlight\":0,\"dead\":0");
+		assertThat(get("/orders/q2").body()).contains("PAID");
+	}
+
+	@Test
+	void aPoisonReportLandsInTheDeadLetterQueueWithTheReason() throws Exception {
+		post("/reports/poison");
+		post("/reports/monthly");
+		String reports = awaitBody("/actuator/redisqueues/reports", "\"dead\":1");
+		assertThat(reports).contains("cannot build report 'poison' (delivery 3)").contains("\"deliveries\":3");
+		assertThat(get("/actuator/health").body()).contains("redisQueues");
+	}
+
+	private String awaitBody(String path, String expected) throws Exception {
+		long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+		while (true) {
+			String body = get(path).body();
+			if (body.contains(expected)) {
+				return body;
+			}
+			assertThat(System.nanoTime()).as(path + " shows " + expected + "; last: " + body).isLessThan(deadline);
+			Thread.sleep(100);
+		}
+	}
+
+	private HttpResponse<String> post(String path) throws Exception {
+		return this.http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path))
+			.POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+	}
+
+	private HttpResponse<String> get(String path) throws Exception {
+		return this.http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path)).build(),
+				HttpResponse.BodyHandlers.ofString());
+	}
+
+}

@@ -1,0 +1,30 @@
+package io.rediskit.autoconfigure.bitmap;
+
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Registers {@link MicrometerBitmapListener} when the application has a {@link MeterRegistry}.
+ */
+@AutoConfiguration(afterName = {
+		"org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+		"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" },
+		before = BitmapAutoConfiguration.class)
+@ConditionalOnClass(MeterRegistry.class)
+@ConditionalOnBean(MeterRegistry.class)
+@ConditionalOnBooleanProperty(name = "redis-kit.bitmap.enabled", matchIfMissing = true)
+public final class BitmapMetricsAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	MicrometerBitmapListener micrometerBitmapListener(MeterRegistry registry) {
+		return new MicrometerBitmapListener(registry);
+	}
+
+}

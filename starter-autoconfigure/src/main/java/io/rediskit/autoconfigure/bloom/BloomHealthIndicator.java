@@ -1,0 +1,58 @@
+package io.rediskit.autoconfigure.bloom;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+import io.rediskit.bloom.BloomFilterInfo;
+import io.rediskit.bloom.BloomFilterRegistry;
+
+import org.springframework.boot.health.contributor.AbstractHealthIndicator;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+
+/**
+ * Health of the Bloom filters ({@code redisbloom}): each configured or created filter's fill and estimated
+ * false-positive rate in the details, and a warning naming the filters past their expected insertions. Such a
+ * filter still works, at a higher false-positive rate, so the status is UP unless
+ * {@code redis-kit.bloom.health.over-capacity-status} says otherwise. DOWN when Redis cannot answer.
+ */
+public class BloomHealthIndicator extends AbstractHealthIndicator {
+
+	private final BloomFilterRegistry filters;
+
+	private final BloomProperties properties;
+
+	/**
+	 * @param filters the registry
+	 * @param properties the configured filters and the over-capacity status
+	 */
+	public BloomHealthIndicator(BloomFilterRegistry filters, BloomProperties properties) {
+		super("Bloom filter health check failed");
+		this.filters = filters;
+		this.properties = properties;
+	}
+
+	@Override
+	protected void doHealthCheck(Health.Builder builder) {
+		Set<String> names = new TreeSet<>(this.properties.getFilters().keySet());
+		names.addAll(this.filters.names());
+		List<String> overCapacity = new ArrayList<>();
+		for (String name : names) {
+			BloomFilterInfo info = this.filters.get(name).info();
+			builder.withDetail(name, info);
+			if (info.overCapacity()) {
+				overCapacity.add(name);
+			}
+		}
+		if (overCapacity.isEmpty()) {
+			builder.up();
+			return;
+		}
+		builder.status(new Status(this.properties.getHealth().getOverCapacityStatus()))
+			.withDetail("warning", "Bloom filters past their expected insertions, with false-positive rates above the"
+					+ " configured ones: " + overCapacity);
+	}
+
+}

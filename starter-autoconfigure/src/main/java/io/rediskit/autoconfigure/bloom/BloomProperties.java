@@ -1,0 +1,203 @@
+package io.rediskit.autoconfigure.bloom;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import io.rediskit.autoconfigure.support.SpecErrors;
+import io.rediskit.bloom.BloomFilterSpec;
+import io.rediskit.bloom.BloomMode;
+import io.rediskit.support.InvalidSpecException;
+import io.rediskit.support.Names;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
+import org.springframework.validation.Errors;
+import org.springframework.validation.Validator;
+
+/**
+ * Bloom filter settings, under {@code redis-kit.bloom}. Each entry of {@code filters} is a filter that
+ * {@link io.rediskit.bloom.BloomFilterRegistry#get(String)} finds by its name:
+ *
+ * <pre>{@code
+ * redis-kit:
+ *   bloom:
+ *     filters:
+ *       usernames:
+ *         expected-insertions: 1000000
+ *         false-positive-rate: 0.01
+ * }</pre>
+ *
+ * Validated when bound by the rules of {@link BloomFilterSpec} and {@link Names}: a bad value fails startup
+ * naming the property, as does a property that binds to nothing.
+ */
+@ConfigurationProperties(prefix = "redis-kit.bloom", ignoreUnknownFields = false)
+public class BloomProperties implements Validator {
+
+	private static final String PREFIX = "redis-kit.bloom.";
+
+	/**
+	 * Whether to auto-configure the Bloom filters.
+	 */
+	private boolean enabled = true;
+
+	/**
+	 * Where filters keep their bits: auto (native BF.* filters when the server offers them and the filter has no
+	 * ttl, else bitmaps), native or bitmap.
+	 */
+	private BloomMode mode = BloomMode.AUTO;
+
+	/**
+	 * Bloom filters by name: letters, digits, '_' and '-', at most 64 characters, no '.'.
+	 */
+	private Map<String, Filter> filters = new LinkedHashMap<>();
+
+	/**
+	 * Health indicator settings.
+	 */
+	private final Health health = new Health();
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public BloomMode getMode() {
+		return this.mode;
+	}
+
+	public void setMode(BloomMode mode) {
+		this.mode = mode;
+	}
+
+	public Map<String, Filter> getFilters() {
+		return this.filters;
+	}
+
+	public void setFilters(Map<String, Filter> filters) {
+		this.filters = filters;
+	}
+
+	public Health getHealth() {
+		return this.health;
+	}
+
+	@Override
+	public boolean supports(Class<?> type) {
+		return Filter.class.isAssignableFrom(type);
+	}
+
+	/**
+	 * Validates a filter bound by Spring Boot: the name by {@link Names}, the presence of the required values,
+	 * their ranges by {@link BloomFilterSpec}'s constructor.
+	 */
+	@Override
+	public void validate(Object target, Errors errors) {
+		Filter filter = (Filter) target;
+		ConfigurationPropertyName bound = ConfigurationPropertyName.ofIfValid(errors.getObjectName());
+		String name = (bound != null && !bound.isEmpty()) ? bound.getLastElement(Form.ORIGINAL) : errors.getObjectName();
+		String property = ((bound != null) ? bound.toString() : PREFIX + "filters." + name) + ".";
+		if (!Names.isValid(name)) {
+			errors.reject("name", property.substring(0, property.length() - 1) + " has an invalid filter name '" + name
+					+ "': names are " + Names.RULE);
+			return;
+		}
+		if (filter.getExpectedInsertions() == null) {
+			errors.rejectValue("expectedInsertions", "required", property + "expected-insertions is required, such as 1000000");
+			return;
+		}
+		try {
+			filter.toSpec();
+		}
+		catch (InvalidSpecException ex) {
+			SpecErrors.reject(errors, property, ex);
+		}
+	}
+
+	/**
+	 * One Bloom filter.
+	 */
+	public static class Filter {
+
+		/**
+		 * Items the filter is sized for, at least 1; required.
+		 */
+		private @Nullable Long expectedInsertions;
+
+		/**
+		 * False-positive rate at the expected insertions, above 0 and below 1.
+		 */
+		private double falsePositiveRate = 0.01;
+
+		/**
+		 * How long the filter lives from its first insertion before it starts over empty; unset for ever.
+		 */
+		private @Nullable Duration ttl;
+
+		public @Nullable Long getExpectedInsertions() {
+			return this.expectedInsertions;
+		}
+
+		public void setExpectedInsertions(@Nullable Long expectedInsertions) {
+			this.expectedInsertions = expectedInsertions;
+		}
+
+		public double getFalsePositiveRate() {
+			return this.falsePositiveRate;
+		}
+
+		public void setFalsePositiveRate(double falsePositiveRate) {
+			this.falsePositiveRate = falsePositiveRate;
+		}
+
+		public @Nullable Duration getTtl() {
+			return this.ttl;
+		}
+
+		public void setTtl(@Nullable Duration ttl) {
+			this.ttl = ttl;
+		}
+
+		/**
+		 * The core spec these settings describe, built anew on each call.
+		 * @return the spec
+		 * @throws IllegalStateException if {@code expected-insertions} is not set
+		 * @throws InvalidSpecException if a value is out of range
+		 */
+		public BloomFilterSpec toSpec() {
+			Long expected = this.expectedInsertions;
+			if (expected == null) {
+				throw new IllegalStateException("A Bloom filter needs expected-insertions");
+			}
+			return new BloomFilterSpec(expected, this.falsePositiveRate, this.ttl);
+		}
+
+	}
+
+	/**
+	 * How the redisbloom health indicator reports filters past their expected insertions.
+	 */
+	public static class Health {
+
+		/**
+		 * Health status reported while a filter holds more items than it is sized for (its false-positive rate is
+		 * then above the configured one), such as UP (with the filters in the details) or OUT_OF_SERVICE.
+		 */
+		private String overCapacityStatus = "UP";
+
+		public String getOverCapacityStatus() {
+			return this.overCapacityStatus;
+		}
+
+		public void setOverCapacityStatus(String overCapacityStatus) {
+			this.overCapacityStatus = overCapacityStatus;
+		}
+
+	}
+
+}

@@ -1,0 +1,68 @@
+package io.rediskit.autoconfigure.bloom;
+
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+import io.rediskit.bloom.BloomFilterInfo;
+import io.rediskit.bloom.BloomFilterRegistry;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+
+/**
+ * Actuator endpoint {@code redisbloom}: every configured or created Bloom filter with its
+ * {@link io.rediskit.bloom.BloomFilter#info() info}, read from Redis on each request.
+ */
+@Endpoint(id = "redisbloom")
+public class RedisBloomEndpoint {
+
+	private final BloomFilterRegistry filters;
+
+	private final BloomProperties properties;
+
+	/**
+	 * @param filters the registry
+	 * @param properties the configured filters
+	 */
+	public RedisBloomEndpoint(BloomFilterRegistry filters, BloomProperties properties) {
+		this.filters = filters;
+		this.properties = properties;
+	}
+
+	/** @return the filters, by name */
+	@ReadOperation
+	public FiltersDescriptor filters() {
+		Set<String> names = new TreeSet<>(this.properties.getFilters().keySet());
+		names.addAll(this.filters.names());
+		return new FiltersDescriptor(this.filters.mode().name(), names.stream().map(this::describe).toList());
+	}
+
+	private FilterDescriptor describe(String name) {
+		try {
+			return new FilterDescriptor(name, this.filters.get(name).info(), null);
+		}
+		catch (RuntimeException ex) {
+			return new FilterDescriptor(name, null, ex.getMessage());
+		}
+	}
+
+	/**
+	 * The endpoint's response.
+	 * @param mode the configured mode
+	 * @param filters the filters, by name
+	 */
+	public record FiltersDescriptor(String mode, List<FilterDescriptor> filters) {
+	}
+
+	/**
+	 * One filter.
+	 * @param name its name
+	 * @param info its state, or {@code null} when it could not be read
+	 * @param error why it could not be read
+	 */
+	public record FilterDescriptor(String name, @Nullable BloomFilterInfo info, @Nullable String error) {
+	}
+
+}

@@ -1,0 +1,8 @@
+/**
+ * Auto-configuration of Bloom filters: properties, the registry, metrics, the {@code redisbloom} endpoint and
+ * health indicator.
+ */
+@NullMarked
+package io.rediskit.autoconfigure.bloom;
+
+import org.jspecify.annotations.NullMarked;

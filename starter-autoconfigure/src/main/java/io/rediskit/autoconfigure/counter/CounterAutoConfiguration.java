@@ -1,0 +1,42 @@
+package io.rediskit.autoconfigure.counter;
+
+import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.autoconfigure.counter.CounterProperties.Counter;
+import io.rediskit.counter.UniqueCounterListener;
+import io.rediskit.counter.UniqueCounterRegistry;
+import io.rediskit.support.CommandExecutor;
+import io.rediskit.support.KeyNaming;
+import io.rediskit.support.ScriptExecutor;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * Auto-configures unique counters: a {@link UniqueCounterRegistry} serving the counters of
+ * {@code redis-kit.counter.counters}. Off with {@code redis-kit.counter.enabled=false}; backs off when the
+ * application defines its own registry.
+ */
+@AutoConfiguration(after = { DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class })
+@ConditionalOnBean(RedisConnectionFactory.class)
+@ConditionalOnBooleanProperty(name = "redis-kit.counter.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(CounterProperties.class)
+public final class CounterAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	UniqueCounterRegistry uniqueCounterRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
+			CounterProperties properties, ObjectProvider<UniqueCounterListener> listeners) {
+		return new UniqueCounterRegistry(scripts, commands, keyNaming, listeners.orderedStream().toList(), (name) -> {
+			Counter counter = properties.getCounters().get(name);
+			return (counter != null) ? counter.toSpec() : null;
+		});
+	}
+
+}

@@ -1,0 +1,158 @@
+package io.rediskit.autoconfigure.counter;
+
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import io.rediskit.autoconfigure.support.SpecErrors;
+import io.rediskit.counter.BucketSize;
+import io.rediskit.counter.UniqueCounterSpec;
+import io.rediskit.support.InvalidSpecException;
+import io.rediskit.support.Names;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
+import org.springframework.validation.Errors;
+import org.springframework.validation.Validator;
+
+/**
+ * Unique counter settings, under {@code redis-kit.counter}:
+ *
+ * <pre>{@code
+ * redis-kit:
+ *   counter:
+ *     counters:
+ *       page-views:
+ *         bucket: daily
+ *         zone: Europe/Paris
+ *         retention: 400d
+ * }</pre>
+ *
+ * Validated when bound by the rules of {@link UniqueCounterSpec} and {@link Names}.
+ */
+@ConfigurationProperties(prefix = "redis-kit.counter", ignoreUnknownFields = false)
+public class CounterProperties implements Validator {
+
+	private static final String PREFIX = "redis-kit.counter.";
+
+	/**
+	 * Whether to auto-configure the unique counters.
+	 */
+	private boolean enabled = true;
+
+	/**
+	 * Unique counters by name: letters, digits, '_' and '-', at most 64 characters, no '.'.
+	 */
+	private Map<String, Counter> counters = new LinkedHashMap<>();
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public Map<String, Counter> getCounters() {
+		return this.counters;
+	}
+
+	public void setCounters(Map<String, Counter> counters) {
+		this.counters = counters;
+	}
+
+	@Override
+	public boolean supports(Class<?> type) {
+		return Counter.class.isAssignableFrom(type);
+	}
+
+	@Override
+	public void validate(Object target, Errors errors) {
+		Counter counter = (Counter) target;
+		ConfigurationPropertyName bound = ConfigurationPropertyName.ofIfValid(errors.getObjectName());
+		String name = (bound != null && !bound.isEmpty()) ? bound.getLastElement(Form.ORIGINAL) : errors.getObjectName();
+		String property = ((bound != null) ? bound.toString() : PREFIX + "counters." + name) + ".";
+		if (!Names.isValid(name)) {
+			errors.reject("name", property.substring(0, property.length() - 1) + " has an invalid counter name '" + name
+					+ "': names are " + Names.RULE);
+			return;
+		}
+		try {
+			counter.toSpec();
+		}
+		catch (InvalidSpecException ex) {
+			SpecErrors.reject(errors, property, ex);
+		}
+	}
+
+	/**
+	 * One unique counter.
+	 */
+	public static class Counter {
+
+		/**
+		 * Time buckets of the counter: hourly or daily.
+		 */
+		private BucketSize bucket = BucketSize.DAILY;
+
+		/**
+		 * Time zone whose days or hours are the buckets, such as Europe/Paris.
+		 */
+		private ZoneId zone = ZoneId.of("UTC");
+
+		/**
+		 * How long a bucket is kept after it ends; unset for ever.
+		 */
+		private @Nullable Duration retention;
+
+		/**
+		 * How long the merge of a range is reused by counts of the same range, from 1ms to 1h.
+		 */
+		private Duration rangeCacheTtl = UniqueCounterSpec.DEFAULT_RANGE_CACHE_TTL;
+
+		public BucketSize getBucket() {
+			return this.bucket;
+		}
+
+		public void setBucket(BucketSize bucket) {
+			this.bucket = bucket;
+		}
+
+		public ZoneId getZone() {
+			return this.zone;
+		}
+
+		public void setZone(ZoneId zone) {
+			this.zone = zone;
+		}
+
+		public @Nullable Duration getRetention() {
+			return this.retention;
+		}
+
+		public void setRetention(@Nullable Duration retention) {
+			this.retention = retention;
+		}
+
+		public Duration getRangeCacheTtl() {
+			return this.rangeCacheTtl;
+		}
+
+		public void setRangeCacheTtl(Duration rangeCacheTtl) {
+			this.rangeCacheTtl = rangeCacheTtl;
+		}
+
+		/**
+		 * @return the core spec these settings describe, built anew on each call
+		 * @throws InvalidSpecException if a value is out of range
+		 */
+		public UniqueCounterSpec toSpec() {
+			return new UniqueCounterSpec(this.bucket, this.zone, this.retention, this.rangeCacheTtl);
+		}
+
+	}
+
+}

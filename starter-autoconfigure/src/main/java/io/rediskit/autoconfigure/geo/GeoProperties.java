@@ -1,0 +1,193 @@
+package io.rediskit.autoconfigure.geo;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import io.rediskit.autoconfigure.support.SpecErrors;
+import io.rediskit.geo.GeoIndexSpec;
+import io.rediskit.geo.GeoSharding;
+import io.rediskit.support.InvalidSpecException;
+import io.rediskit.support.Names;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
+import org.springframework.validation.Errors;
+import org.springframework.validation.Validator;
+
+/**
+ * Geo index settings, under {@code redis-kit.geo}. Each entry of {@code indexes} is an index that
+ * {@link io.rediskit.geo.GeoIndexRegistry#get(String)} finds by its name:
+ *
+ * <pre>{@code
+ * redis-kit:
+ *   geo:
+ *     indexes:
+ *       bikes:
+ *         sharding: geohash-cell
+ *         precision: 20
+ *         member-ttl: 5m
+ * }</pre>
+ *
+ * Validated when bound, by the rules of {@link GeoIndexSpec} and {@link Names}; a property that binds to
+ * nothing fails startup.
+ */
+@ConfigurationProperties(prefix = "redis-kit.geo", ignoreUnknownFields = false)
+public class GeoProperties implements Validator {
+
+	private static final String PREFIX = "redis-kit.geo.";
+
+	/**
+	 * Whether to auto-configure the geo index registry.
+	 */
+	private boolean enabled = true;
+
+	/**
+	 * Geo indexes by name: letters, digits, '_' and '-', at most 64 characters, no '.'.
+	 */
+	private Map<String, Index> indexes = new LinkedHashMap<>();
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public Map<String, Index> getIndexes() {
+		return this.indexes;
+	}
+
+	public void setIndexes(Map<String, Index> indexes) {
+		this.indexes = indexes;
+	}
+
+	@Override
+	public boolean supports(Class<?> type) {
+		return Index.class.isAssignableFrom(type);
+	}
+
+	/**
+	 * Validates an index bound by Spring Boot, whose binder names the errors after the index's property: the
+	 * name by {@link Names}, the values by {@link GeoIndexSpec}'s constructor.
+	 */
+	@Override
+	public void validate(Object target, Errors errors) {
+		Index index = (Index) target;
+		ConfigurationPropertyName bound = ConfigurationPropertyName.ofIfValid(errors.getObjectName());
+		String name = (bound != null && !bound.isEmpty()) ? bound.getLastElement(Form.ORIGINAL) : errors.getObjectName();
+		String property = ((bound != null) ? bound.toString() : PREFIX + "indexes." + name) + ".";
+		if (!Names.isValid(name)) {
+			errors.reject("name", property.substring(0, property.length() - 1) + " has an invalid geo index name '"
+					+ name + "': names are " + Names.RULE);
+			return;
+		}
+		try {
+			index.toSpec();
+		}
+		catch (InvalidSpecException ex) {
+			SpecErrors.reject(errors, property, ex);
+		}
+	}
+
+	/**
+	 * One geo index.
+	 */
+	public static class Index {
+
+		/**
+		 * How members are split over keys: none (one geo set), geohash-cell (a set per cell, searched together) or
+		 * region (a set per caller-given region, spread over cluster masters).
+		 */
+		private GeoSharding sharding = GeoSharding.NONE;
+
+		/**
+		 * For geohash-cell sharding, the geohash bits that name a cell: even, from 2 to 40 (20: cells of about 39
+		 * km by 17 km at the equator).
+		 */
+		private int precision = GeoIndexSpec.DEFAULT_PRECISION;
+
+		/**
+		 * How long a member's position stays valid after its last put; unset for ever.
+		 */
+		private @Nullable Duration memberTtl;
+
+		/**
+		 * Largest search radius accepted, in meters (for a box, half its width plus half its height).
+		 */
+		private double maxRadiusMeters = GeoIndexSpec.DEFAULT_MAX_RADIUS_METERS;
+
+		/**
+		 * Most matches one search may ask for, from 1 to 100000.
+		 */
+		private int maxLimit = GeoIndexSpec.DEFAULT_MAX_LIMIT;
+
+		/**
+		 * Most expired members one put or sweep removes, from 1 to 10000.
+		 */
+		private int sweepBatch = GeoIndexSpec.DEFAULT_SWEEP_BATCH;
+
+		public GeoSharding getSharding() {
+			return this.sharding;
+		}
+
+		public void setSharding(GeoSharding sharding) {
+			this.sharding = sharding;
+		}
+
+		public int getPrecision() {
+			return this.precision;
+		}
+
+		public void setPrecision(int precision) {
+			this.precision = precision;
+		}
+
+		public @Nullable Duration getMemberTtl() {
+			return this.memberTtl;
+		}
+
+		public void setMemberTtl(@Nullable Duration memberTtl) {
+			this.memberTtl = memberTtl;
+		}
+
+		public double getMaxRadiusMeters() {
+			return this.maxRadiusMeters;
+		}
+
+		public void setMaxRadiusMeters(double maxRadiusMeters) {
+			this.maxRadiusMeters = maxRadiusMeters;
+		}
+
+		public int getMaxLimit() {
+			return this.maxLimit;
+		}
+
+		public void setMaxLimit(int maxLimit) {
+			this.maxLimit = maxLimit;
+		}
+
+		public int getSweepBatch() {
+			return this.sweepBatch;
+		}
+
+		public void setSweepBatch(int sweepBatch) {
+			this.sweepBatch = sweepBatch;
+		}
+
+		/**
+		 * The core spec these settings describe, built anew on each call.
+		 * @return the spec
+		 * @throws InvalidSpecException if a value is out of range (startup validation prevents it)
+		 */
+		public GeoIndexSpec toSpec() {
+			return new GeoIndexSpec(this.sharding, this.precision, this.memberTtl, this.maxRadiusMeters, this.maxLimit,
+					this.sweepBatch);
+		}
+
+	}
+
+}

@@ -1,0 +1,34 @@
+package io.rediskit.autoconfigure.keys;
+
+import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.keys.KeyTools;
+import io.rediskit.keys.KeyToolsListener;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * Auto-configures {@link KeyTools} on the application's {@link LettuceConnectionFactory} (the tools need
+ * Lettuce's per-node cluster connections), telling every {@link KeyToolsListener} bean of progress. Off with
+ * {@code redis-kit.keys.enabled=false}; backs off when the application defines its own.
+ */
+@AutoConfiguration(after = { DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class })
+@ConditionalOnBean(LettuceConnectionFactory.class)
+@ConditionalOnBooleanProperty(name = "redis-kit.keys.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(KeysProperties.class)
+public final class KeysAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	KeyTools keyTools(LettuceConnectionFactory connectionFactory, ObjectProvider<KeyToolsListener> listeners) {
+		return new KeyTools(connectionFactory, listeners.orderedStream().toList());
+	}
+
+}

@@ -1,0 +1,123 @@
+package io.rediskit.autoconfigure.queue;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.rediskit.queue.QueueEventListener;
+
+/**
+ * Records queue events as Micrometer meters, tagged with the configured queue name ({@code queue}), never with
+ * message ids or reasons, so cardinality stays bounded.
+ * <ul>
+ * <li>{@code rediskit.queue.enqueued}, {@code .delivered}, {@code .acked}, {@code .retried},
+ * {@code .dead-lettered}, {@code .stale} (counters): messages added, deliveries, acknowledgements, failed
+ * deliveries waiting for a retry, messages sent to the dead-letter queue, settling calls refused as stale.</li>
+ * <li>{@code rediskit.queue.lateness} (timer): the server's time at a first delivery minus the due time, the
+ * figure a delay queue exists for.</li>
+ * <li>{@code rediskit.queue.processing} (timer): time from delivery to acknowledgement.</li>
+ * </ul>
+ * The gauges of messages by state are {@link QueueMetrics}'.
+ */
+public class MicrometerQueueListener implements QueueEventListener {
+
+	private final MeterRegistry registry;
+
+	private final Map<String, QueueMeters> meters = new ConcurrentHashMap<>();
+
+	/**
+	 * @param registry where the meters go
+	 */
+	public MicrometerQueueListener(MeterRegistry registry) {
+		this.registry = registry;
+	}
+
+	private QueueMeters meters(String queue) {
+		return this.meters.computeIfAbsent(queue, QueueMeters::new);
+	}
+
+	@Override
+	public void onEnqueued(String queue, int count) {
+		meters(queue).enqueued.increment(count);
+	}
+
+	@Override
+	public void onDelivered(String queue, int deliveries, Duration lateness) {
+		QueueMeters meters = meters(queue);
+		meters.delivered.increment();
+		if (deliveries == 1) {
+			meters.lateness.record(lateness);
+		}
+	}
+
+	@Override
+	public void onAcked(String queue, Duration processing) {
+		QueueMeters meters = meters(queue);
+		meters.acked.increment();
+		meters.processing.record(processing);
+	}
+
+	@Override
+	public void onRetried(String queue, Duration delay) {
+		meters(queue).retried.increment();
+	}
+
+	@Override
+	public void onDeadLettered(String queue, String reason) {
+		meters(queue).deadLettered.increment();
+	}
+
+	@Override
+	public void onStale(String queue, String operation) {
+		meters(queue).stale.increment();
+	}
+
+	private final class QueueMeters {
+
+		final Counter enqueued;
+
+		final Counter delivered;
+
+		final Counter acked;
+
+		final Counter retried;
+
+		final Counter deadLettered;
+
+		final Counter stale;
+
+		final Timer lateness;
+
+		final Timer processing;
+
+		QueueMeters(String queue) {
+			this.enqueued = counter("enqueued", queue, "Messages added to the queue");
+			this.delivered = counter("delivered", queue, "Deliveries to consumers");
+			this.acked = counter("acked", queue, "Deliveries acknowledged");
+			this.retried = counter("retried", queue, "Failed deliveries waiting for another");
+			this.deadLettered = counter("dead-lettered", queue, "Messages sent to the dead-letter queue");
+			this.stale = counter("stale", queue, "Settling calls refused because the delivery was stale");
+			this.lateness = Timer.builder("rediskit.queue.lateness")
+				.description("Server time at the first delivery minus the due time")
+				.tag("queue", queue)
+				.publishPercentileHistogram()
+				.register(MicrometerQueueListener.this.registry);
+			this.processing = Timer.builder("rediskit.queue.processing")
+				.description("Time from delivery to acknowledgement")
+				.tag("queue", queue)
+				.register(MicrometerQueueListener.this.registry);
+		}
+
+		private Counter counter(String name, String queue, String description) {
+			return Counter.builder("rediskit.queue." + name)
+				.description(description)
+				.tag("queue", queue)
+				.register(MicrometerQueueListener.this.registry);
+		}
+
+	}
+
+}

@@ -1,0 +1,29 @@
+package io.rediskit.autoconfigure.queue;
+
+import io.rediskit.queue.QueueRegistry;
+
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Registers the {@code redisqueues} actuator endpoint when Actuator is present and the endpoint is available
+ * (exposed with {@code management.endpoints.web.exposure.include=redisqueues}).
+ */
+@AutoConfiguration(after = QueueAutoConfiguration.class)
+@ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
+@ConditionalOnBean(QueueRegistry.class)
+@ConditionalOnAvailableEndpoint(RedisQueuesEndpoint.class)
+public final class QueueEndpointAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	RedisQueuesEndpoint redisQueuesEndpoint(QueueRegistry registry, QueueProperties properties) {
+		return new RedisQueuesEndpoint(registry, properties);
+	}
+
+}

@@ -1,0 +1,274 @@
+package io.rediskit.autoconfigure.queue;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.rediskit.autoconfigure.support.InvalidAnnotationException;
+import io.rediskit.autoconfigure.support.MethodKeyEvaluator;
+import io.rediskit.queue.QueueHandler;
+import io.rediskit.queue.QueueListener;
+import io.rediskit.queue.QueueListenerContainer;
+import io.rediskit.queue.QueueMessage;
+import io.rediskit.queue.QueueRegistry;
+import io.rediskit.queue.RedisQueue;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.context.EmbeddedValueResolverAware;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.core.MethodIntrospector;
+import org.springframework.core.ResolvableType;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.annotation.AnnotationUtils;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.StringValueResolver;
+
+/**
+ * Finds {@link QueueListener @QueueListener} methods on the application's beans and runs a
+ * {@link QueueListenerContainer} for each: checked once the singletons exist (an unknown queue, a bad parameter or
+ * a bad concurrency fails startup with an {@link InvalidAnnotationException}, naming bean, class, method and
+ * attribute), started when the application starts, stopped gracefully when it stops.
+ */
+final class QueueListenerProcessor
+		implements BeanPostProcessor, SmartLifecycle, SmartInitializingSingleton, EmbeddedValueResolverAware {
+
+	private final ObjectProvider<QueueRegistry> registry;
+
+	private final ObjectProvider<QueueProperties> properties;
+
+	private final List<Candidate> pending = new CopyOnWriteArrayList<>();
+
+	private final List<Target> targets = new CopyOnWriteArrayList<>();
+
+	private final List<QueueListenerContainer<?>> containers = new CopyOnWriteArrayList<>();
+
+	private @Nullable StringValueResolver resolver;
+
+	private volatile boolean running;
+
+	QueueListenerProcessor(ObjectProvider<QueueRegistry> registry, ObjectProvider<QueueProperties> properties) {
+		this.registry = registry;
+		this.properties = properties;
+	}
+
+	@Override
+	public void setEmbeddedValueResolver(StringValueResolver resolver) {
+		this.resolver = resolver;
+	}
+
+	@Override
+	public Object postProcessAfterInitialization(Object bean, String beanName) {
+		Class<?> type = AopUtils.getTargetClass(bean);
+		if (!AnnotationUtils.isCandidateClass(type, QueueListener.class)) {
+			return bean;
+		}
+		Map<Method, QueueListener> methods = MethodIntrospector.selectMethods(type,
+				(MethodIntrospector.MetadataLookup<QueueListener>) (method) -> AnnotatedElementUtils
+					.findMergedAnnotation(method, QueueListener.class));
+		methods.forEach((method, annotation) -> this.pending
+			.add(new Candidate(bean, beanName, type, method, annotation)));
+		return bean;
+	}
+
+	/**
+	 * Checks every {@code @QueueListener} found while the singletons were created, before anything starts: an
+	 * unknown queue, a method that does not take one payload or {@code QueueMessage<T>}, or a bad concurrency
+	 * fails startup with one {@link InvalidAnnotationException} naming each bean, class, method and attribute.
+	 */
+	@Override
+	public void afterSingletonsInstantiated() {
+		checkPending();
+	}
+
+	private void checkPending() {
+		QueueRegistry queues = this.registry.getIfAvailable();
+		List<String> failures = new ArrayList<>();
+		List<Candidate> candidates = new ArrayList<>(this.pending);
+		this.pending.removeAll(candidates);
+		for (Candidate candidate : candidates) {
+			try {
+				this.targets.add(target(queues, candidate));
+			}
+			catch (IllegalArgumentException | IllegalStateException ex) {
+				failures.add("bean '" + candidate.beanName + "' (" + candidate.type.getName() + "): "
+						+ describe(candidate) + ": " + ex.getMessage());
+			}
+		}
+		if (!failures.isEmpty()) {
+			throw new InvalidAnnotationException(QueueListener.class.getSimpleName(), failures);
+		}
+	}
+
+	private static String describe(Candidate candidate) {
+		return "@QueueListener(queue = \"" + candidate.annotation.queue() + "\") on "
+				+ MethodKeyEvaluator.describe(candidate.method);
+	}
+
+	private Target target(@Nullable QueueRegistry queues, Candidate candidate) {
+		Method method = candidate.method;
+		if (method.getParameterCount() != 1) {
+			throw new IllegalStateException("the method must take one parameter, the payload or QueueMessage<T>;"
+					+ " it takes " + method.getParameterCount());
+		}
+		Class<?> parameter = method.getParameterTypes()[0];
+		boolean wantsMessage = QueueMessage.class.equals(parameter);
+		Class<?> payloadType;
+		if (wantsMessage) {
+			Class<?> resolved = ResolvableType.forMethodParameter(method, 0).getGeneric(0).resolve();
+			if (resolved == null) {
+				throw new IllegalStateException("the parameter QueueMessage needs a payload type argument, such as"
+						+ " QueueMessage<Email>");
+			}
+			payloadType = resolved;
+		}
+		else {
+			payloadType = parameter;
+		}
+		if (QueueMessage.class.isAssignableFrom(payloadType) || RedisQueue.class.isAssignableFrom(payloadType)
+				|| void.class.equals(payloadType)) {
+			throw new IllegalStateException("the payload type " + payloadType.getSimpleName()
+					+ " cannot be read from JSON; take the payload type, or QueueMessage<T> with it");
+		}
+		payloadType = ClassUtils.resolvePrimitiveIfNecessary(payloadType);
+		String concurrencyText = resolve("concurrency", candidate.annotation.concurrency());
+		int concurrency;
+		try {
+			concurrency = Integer.parseInt(concurrencyText.trim());
+		}
+		catch (NumberFormatException ex) {
+			throw new IllegalStateException("concurrency '" + concurrencyText + "' is not a number");
+		}
+		if (concurrency < 1 || concurrency > 1000) {
+			throw new IllegalStateException("concurrency must be between 1 and 1000, was " + concurrency);
+		}
+		String queue = resolve("queue", candidate.annotation.queue());
+		if (queue.isBlank()) {
+			throw new IllegalStateException("queue must name a queue");
+		}
+		if (queues != null) {
+			try {
+				queues.get(queue, payloadType);
+			}
+			catch (IllegalArgumentException ex) {
+				throw new IllegalStateException("queue \"" + queue + "\": " + ex.getMessage(), ex);
+			}
+		}
+		Method invocable = AopUtils.selectInvocableMethod(method, candidate.bean.getClass());
+		invocable.trySetAccessible();
+		String where = "@QueueListener method " + candidate.type.getName() + "." + method.getName() + " of bean '"
+				+ candidate.beanName + "'";
+		return new Target(candidate.bean, invocable, queue, payloadType, wantsMessage, concurrency, where);
+	}
+
+	private String resolve(String attribute, String value) {
+		StringValueResolver current = this.resolver;
+		try {
+			String resolved = (current != null) ? current.resolveStringValue(value) : value;
+			resolved = (resolved != null) ? resolved : value;
+			if (resolved.contains("${")) {
+				// A lenient resolver leaves what it cannot resolve in place.
+				throw new IllegalStateException(attribute + " '" + value + "' does not resolve: no such property");
+			}
+			return resolved;
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalStateException(attribute + " '" + value + "' does not resolve: " + ex.getMessage(), ex);
+		}
+	}
+
+	@Override
+	public void start() {
+		if (this.running) {
+			return;
+		}
+		QueueProperties settings = this.properties.getObject();
+		if (!settings.getListener().isAutoStartup()) {
+			return;
+		}
+		checkPending();
+		QueueRegistry queues = this.registry.getObject();
+		for (Target target : this.targets) {
+			QueueListenerContainer<?> container = container(queues, target);
+			container.setShutdownTimeout(settings.getListener().getShutdownTimeout());
+			this.containers.add(container);
+		}
+		this.containers.forEach(QueueListenerContainer::start);
+		this.running = true;
+	}
+
+	private static QueueListenerContainer<?> container(QueueRegistry queues, Target target) {
+		RedisQueue<Object> queue;
+		try {
+			@SuppressWarnings("unchecked")
+			RedisQueue<Object> typed = (RedisQueue<Object>) queues.get(target.queue, target.payloadType);
+			queue = typed;
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalStateException(target.where + ": " + ex.getMessage(), ex);
+		}
+		QueueHandler<Object> handler = (message) -> {
+			try {
+				target.method.invoke(target.bean, target.wantsMessage ? message : message.payload());
+			}
+			catch (InvocationTargetException ex) {
+				Throwable cause = ex.getCause();
+				if (cause instanceof Exception exception) {
+					throw exception;
+				}
+				throw (Error) cause;
+			}
+		};
+		return queues.createContainer(queue, handler, target.concurrency);
+	}
+
+	@Override
+	public void stop() {
+		List<Thread> stopping = new ArrayList<>();
+		// Containers stop in parallel, so the shutdown takes one shutdown timeout, not one per container.
+		for (QueueListenerContainer<?> container : this.containers) {
+			Thread thread = new Thread(container::stop, "redis-kit-queue-stop");
+			stopping.add(thread);
+			thread.start();
+		}
+		for (Thread thread : stopping) {
+			try {
+				thread.join();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+		this.containers.clear();
+		this.running = false;
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	@Override
+	public int getPhase() {
+		return QueueListenerContainer.PHASE;
+	}
+
+	/** @return the running containers, for the endpoint and tests */
+	List<QueueListenerContainer<?>> containers() {
+		return List.copyOf(this.containers);
+	}
+
+	private record Candidate(Object bean, String beanName, Class<?> type, Method method, QueueListener annotation) {
+	}
+
+	private record Target(Object bean, Method method, String queue, Class<?> payloadType, boolean wantsMessage,
+			int concurrency, String where) {
+	}
+
+}

@@ -1,0 +1,123 @@
+package io.rediskit.autoconfigure.queue;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+import io.rediskit.queue.DeadLetter;
+import io.rediskit.queue.QueueRegistry;
+import io.rediskit.queue.QueueStats;
+import io.rediskit.queue.RedisQueue;
+
+import org.springframework.boot.actuate.endpoint.Access;
+import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+
+/**
+ * Actuator endpoint {@code redisqueues}: every queue's counts by state and oldest due age
+ * ({@code GET /actuator/redisqueues}), one queue's with its oldest dead letters
+ * ({@code GET /actuator/redisqueues/{name}}), and, only with
+ * {@code management.endpoint.redisqueues.access=unrestricted} (read-only by default, like other write
+ * operations), redrive ({@code POST /actuator/redisqueues/{name}} with {@code {"max": 100}}) and purge
+ * ({@code DELETE /actuator/redisqueues/{name}}).
+ */
+@Endpoint(id = "redisqueues", defaultAccess = Access.READ_ONLY)
+public class RedisQueuesEndpoint {
+
+	static final int DEAD_LETTERS_LISTED = 20;
+
+	private final QueueRegistry registry;
+
+	private final QueueProperties properties;
+
+	/**
+	 * @param registry the queues
+	 * @param properties the configured queue names
+	 */
+	public RedisQueuesEndpoint(QueueRegistry registry, QueueProperties properties) {
+		this.registry = registry;
+		this.properties = properties;
+	}
+
+	/** @return the stats of every configured queue and every queue used so far */
+	@ReadOperation
+	public QueuesDescriptor queues() {
+		TreeSet<String> names = new TreeSet<>(this.properties.getQueues().keySet());
+		names.addAll(this.registry.names());
+		Map<String, StatsDescriptor> queues = new LinkedHashMap<>();
+		for (String name : names) {
+			queues.put(name, StatsDescriptor.of(handle(name).stats()));
+		}
+		return new QueuesDescriptor(queues);
+	}
+
+	/**
+	 * @param name the queue
+	 * @return its stats and oldest dead letters
+	 */
+	@ReadOperation
+	public QueueDescriptor queue(@Selector String name) {
+		RedisQueue<Object> queue = handle(name);
+		return new QueueDescriptor(name, StatsDescriptor.of(queue.stats()), queue.deadLetters(DEAD_LETTERS_LISTED));
+	}
+
+	/**
+	 * Moves dead letters back to the queue, oldest first.
+	 * @param name the queue
+	 * @param max most to move
+	 * @return how many moved
+	 */
+	@WriteOperation
+	public Map<String, Long> redrive(@Selector String name, int max) {
+		return Map.of("redriven", handle(name).redrive(max));
+	}
+
+	/**
+	 * Removes every message of a queue.
+	 * @param name the queue
+	 * @return how many there were
+	 */
+	@DeleteOperation
+	public Map<String, Long> purge(@Selector String name) {
+		return Map.of("purged", handle(name).purge());
+	}
+
+	private RedisQueue<Object> handle(String name) {
+		return this.registry.get(name, Object.class);
+	}
+
+	/**
+	 * @param queues stats by queue name
+	 */
+	public record QueuesDescriptor(Map<String, StatsDescriptor> queues) {
+	}
+
+	/**
+	 * @param name the queue
+	 * @param stats its stats
+	 * @param deadLetters its oldest dead letters, at most 20
+	 */
+	public record QueueDescriptor(String name, StatsDescriptor stats, List<DeadLetter> deadLetters) {
+	}
+
+	/**
+	 * @param delayed not due yet
+	 * @param ready due, waiting for a consumer
+	 * @param inFlight delivered, not settled
+	 * @param dead in the dead-letter queue
+	 * @param oldestDueAgeMillis how long the oldest ready message has been due
+	 */
+	public record StatsDescriptor(long delayed, long ready, long inFlight, long dead, long oldestDueAgeMillis) {
+
+		static StatsDescriptor of(QueueStats stats) {
+			return new StatsDescriptor(stats.delayed(), stats.ready(), stats.inFlight(), stats.dead(),
+					stats.oldestDueAge().toMillis());
+		}
+
+	}
+
+}

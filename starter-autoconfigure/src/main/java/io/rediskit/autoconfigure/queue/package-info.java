@@ -1,0 +1,8 @@
+/**
+ * Auto-configuration of delay queues: properties, the registry, {@code @QueueListener} containers, metrics,
+ * the {@code redisqueues} endpoint and the health indicator.
+ */
+@NullMarked
+package io.rediskit.autoconfigure.queue;
+
+import org.jspecify.annotations.NullMarked;

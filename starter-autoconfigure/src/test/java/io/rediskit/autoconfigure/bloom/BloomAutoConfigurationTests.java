@@ -1,0 +1,172 @@
+package io.rediskit.autoconfigure.bloom;
+
+import java.time.LocalDate;
+import java.time.YearMonth;
+import java.time.ZoneId;
+import java.util.List;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.autoconfigure.bitmap.BitmapAutoConfiguration;
+import io.rediskit.autoconfigure.bitmap.BitmapMetricsAutoConfiguration;
+import io.rediskit.autoconfigure.counter.CounterAutoConfiguration;
+import io.rediskit.autoconfigure.counter.CounterMetricsAutoConfiguration;
+import io.rediskit.bitmap.BitmapRegistry;
+import io.rediskit.bitmap.CheckInCalendar;
+import io.rediskit.bloom.BloomFilter;
+import io.rediskit.bloom.BloomFilterRegistry;
+import io.rediskit.bloom.BloomFilterSpec;
+import io.rediskit.bloom.BloomMode;
+import io.rediskit.counter.BucketSize;
+import io.rediskit.counter.UniqueCounter;
+import io.rediskit.counter.UniqueCounterRegistry;
+import io.rediskit.testsupport.RedisServerExtension;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Wiring of the Bloom filter, unique counter and bitmap auto-configurations: beans, back-off, metrics, the
+ * endpoint and health indicator, and startup failures that name the property.
+ */
+class BloomAutoConfigurationTests {
+
+	@RegisterExtension
+	static final RedisServerExtension redis = RedisServerExtension.standalone();
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class,
+				BloomAutoConfiguration.class, BloomMetricsAutoConfiguration.class, BloomEndpointAutoConfiguration.class,
+				BloomHealthAutoConfiguration.class, EndpointAutoConfiguration.class, CounterAutoConfiguration.class,
+				CounterMetricsAutoConfiguration.class, BitmapAutoConfiguration.class,
+				BitmapMetricsAutoConfiguration.class))
+		.withPropertyValues("spring.data.redis.port=" + redis.server().port());
+
+	@BeforeEach
+	void flush() {
+		redis.flushAll();
+	}
+
+	@Test
+	void configuredFiltersCountersAndCalendarsAreServedWithMetricsEndpointAndHealth() {
+		this.runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.withPropertyValues("redis-kit.bloom.filters.usernames.expected-insertions=1000",
+					"redis-kit.bloom.filters.usernames.false-positive-rate=0.001",
+					"redis-kit.bloom.filters.tiny.expected-insertions=10", "redis-kit.bloom.mode=bitmap",
+					"redis-kit.counter.counters.page-views.bucket=hourly",
+					"redis-kit.counter.counters.page-views.zone=Europe/Paris",
+					"redis-kit.bitmap.calendars.daily-login.zone=Asia/Tokyo",
+					"management.endpoints.web.exposure.include=redisbloom")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				BloomFilterRegistry filters = context.getBean(BloomFilterRegistry.class);
+				assertThat(filters.mode()).isEqualTo(BloomMode.BITMAP);
+				BloomFilter usernames = filters.get("usernames");
+				assertThat(usernames.spec()).isEqualTo(BloomFilterSpec.of(1000, 0.001));
+				assertThat(usernames.addAll(List.of("alice", "bob", "alice"))).containsExactly(true, true, false);
+				MeterRegistry meters = context.getBean(MeterRegistry.class);
+				assertThat(meters.get("rediskit.bloom.operations").tag("filter", "usernames").tag("result", "new")
+					.counter().count()).isEqualTo(2);
+				assertThat(meters.get("rediskit.bloom.operations").tag("result", "existing").counter().count())
+					.isEqualTo(1);
+				// Spring Boot's metrics auto-configuration binds MeterBinder beans; this context has none of it.
+				context.getBean(BloomFilterMetrics.class).bindTo(meters);
+				assertThat(meters.get("rediskit.bloom.fill").tag("filter", "usernames").gauge().value()).isPositive();
+				filters.get("tiny").addAll(java.util.stream.IntStream.range(0, 100).mapToObj(Integer::toString).toList());
+				assertThat(meters.get("rediskit.bloom.over-capacity").tag("filter", "tiny").gauge().value()).isEqualTo(1);
+				RedisBloomEndpoint.FiltersDescriptor described = context.getBean(RedisBloomEndpoint.class).filters();
+				assertThat(described.filters()).extracting(RedisBloomEndpoint.FilterDescriptor::name)
+					.containsExactly("tiny", "usernames");
+				assertThat(described.filters().get(1).info().hashes()).isEqualTo(10);
+				Health health = context.getBean(BloomHealthIndicator.class).health(true);
+				assertThat(health.getStatus()).isEqualTo(Status.UP);
+				assertThat(health.getDetails()).containsKeys("usernames", "tiny");
+				assertThat((String) health.getDetails().get("warning")).contains("[tiny]");
+
+				UniqueCounter pageViews = context.getBean(UniqueCounterRegistry.class).get("page-views");
+				assertThat(pageViews.spec().bucket()).isEqualTo(BucketSize.HOURLY);
+				assertThat(pageViews.spec().zone()).isEqualTo(ZoneId.of("Europe/Paris"));
+				pageViews.add("v1", "v2");
+				assertThat(pageViews.count()).isEqualTo(2);
+				assertThat(meters.get("rediskit.counter.operations").tag("counter", "page-views").tag("operation", "add")
+					.timer().count()).isEqualTo(1);
+				CheckInCalendar logins = context.getBean(BitmapRegistry.class).calendar("daily-login");
+				assertThat(logins.checkIn("alice", LocalDate.of(2024, 2, 29))).isTrue();
+				assertThat(logins.countInMonth("alice", YearMonth.of(2024, 2))).isEqualTo(1);
+				assertThat(meters.get("rediskit.bitmap.operations").tag("name", "daily-login").tag("operation", "check-in")
+					.timer().count()).isEqualTo(1);
+			});
+	}
+
+	@Test
+	void overCapacityCanBeReportedWithAnotherStatus() {
+		this.runner.withPropertyValues("redis-kit.bloom.filters.tiny.expected-insertions=10",
+				"redis-kit.bloom.health.over-capacity-status=OUT_OF_SERVICE")
+			.run((context) -> {
+				context.getBean(BloomFilterRegistry.class).get("tiny")
+					.addAll(java.util.stream.IntStream.range(0, 100).mapToObj(Integer::toString).toList());
+				assertThat(context.getBean(BloomHealthIndicator.class).health(true).getStatus())
+					.isEqualTo(Status.OUT_OF_SERVICE);
+			});
+	}
+
+	@Test
+	void eachAreaCanBeSwitchedOffAndEveryBeanBacksOff() {
+		this.runner
+			.withPropertyValues("redis-kit.bloom.enabled=false", "redis-kit.counter.enabled=false",
+					"redis-kit.bitmap.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(BloomFilterRegistry.class)
+				.doesNotHaveBean(UniqueCounterRegistry.class)
+				.doesNotHaveBean(BitmapRegistry.class)
+				.doesNotHaveBean(BloomHealthIndicator.class));
+		BloomFilterRegistry own = new BloomFilterRegistry(
+				new org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory(),
+				io.rediskit.support.KeyNaming.defaults(), io.rediskit.bloom.BloomFilterListener.NONE);
+		this.runner.withBean(BloomFilterRegistry.class, () -> own)
+			.run((context) -> assertThat(context.getBean(BloomFilterRegistry.class)).isSameAs(own));
+	}
+
+	@ParameterizedTest
+	@CsvSource(delimiter = '|', textBlock = """
+			redis-kit.bloom.filters.f.false-positive-rate=0.01            | redis-kit.bloom.filters.f.expected-insertions is required
+			redis-kit.bloom.filters.f.expected-insertions=0               | redis-kit.bloom.filters.f.expected-insertions must be at least 1
+			redis-kit.bloom.filters.f.expected-insertions=10,redis-kit.bloom.filters.f.false-positive-rate=1 | redis-kit.bloom.filters.f.false-positive-rate must be at least
+			redis-kit.bloom.filters.f.expected-insertions=10,redis-kit.bloom.filters.f.ttl=0s | redis-kit.bloom.filters.f.ttl must be at least 1ms
+			redis-kit.bloom.filters[bad name].expected-insertions=10      | redis-kit.bloom.filters[bad name] has an invalid filter name
+			redis-kit.bloom.filters.f.capacity=10                         | capacity
+			redis-kit.bloom.mode=fast                                     | redis-kit.bloom.mode
+			redis-kit.counter.counters.c.bucket=weekly                    | redis-kit.counter.counters.c.bucket
+			redis-kit.counter.counters.c.zone=Mars/Olympus                | redis-kit.counter.counters.c.zone
+			redis-kit.counter.counters.c.range-cache-ttl=2h               | redis-kit.counter.counters.c.range-cache-ttl must be from 1ms to 1h
+			redis-kit.counter.counters.c.retention=0s                     | redis-kit.counter.counters.c.retention must be at least 1s
+			redis-kit.bitmap.calendars.c.retention=0s                     | redis-kit.bitmap.calendars.c.retention must be at least 1s
+			redis-kit.bitmap.calendars[x.y].zone=UTC                      | redis-kit.bitmap.calendars
+			""")
+	void invalidPropertiesFailStartupNamingTheProperty(String properties, String message) {
+		this.runner.withPropertyValues(properties.split(",")).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(messages(context.getStartupFailure())).contains(message);
+		});
+	}
+
+	private static String messages(Throwable failure) {
+		StringBuilder all = new StringBuilder();
+		for (Throwable ex = failure; ex != null; ex = ex.getCause()) {
+			all.append(ex.getMessage()).append('\n');
+		}
+		return all.toString();
+	}
+
+}

@@ -1,0 +1,64 @@
+package io.rediskit.autoconfigure.keys;
+
+import java.time.Duration;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.keys.BigKeyReport;
+import io.rediskit.keys.DeleteOptions;
+import io.rediskit.keys.KeyTools;
+import io.rediskit.testsupport.RedisServerExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Wiring of the key tools: the bean, the gauges of the largest keys, the endpoint off by default. */
+class KeysAutoConfigurationTests {
+
+	@RegisterExtension
+	static final RedisServerExtension redis = RedisServerExtension.standalone();
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class,
+				KeysAutoConfiguration.class, KeysMetricsAutoConfiguration.class, EndpointAutoConfiguration.class,
+				KeysEndpointAutoConfiguration.class))
+		.withPropertyValues("spring.data.redis.port=" + redis.server().port());
+
+	@Test
+	void theEndpointIsOffByDefaultAndReportsWhenTurnedOn() {
+		redis.server().flushAll();
+		for (int i = 0; i < 300; i++) {
+			redis.server().command("HSET", "sample:big", "f" + i, "v");
+		}
+		redis.server().command("SET", "sample:small", "v");
+		this.runner.withPropertyValues("management.endpoints.web.exposure.include=rediskeys").run((context) -> assertThat(context).hasSingleBean(KeyTools.class)
+			.doesNotHaveBean(RedisKeysEndpoint.class));
+		this.runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.withPropertyValues("management.endpoint.rediskeys.access=READ_ONLY", "management.endpoints.web.exposure.include=rediskeys", "redis-kit.keys.report.top=1")
+			.run((context) -> {
+				BigKeyReport report = context.getBean(RedisKeysEndpoint.class).report();
+				assertThat(report.keysScanned()).isEqualTo(2);
+				assertThat(report.largestByMemory()).singleElement().satisfies((info) -> assertThat(info.key()).isEqualTo("sample:big"));
+				MeterRegistry meters = context.getBean(MeterRegistry.class);
+				assertThat(meters.get("rediskit.keys.largest.elements").tag("type", "hash").gauge().value()).isEqualTo(300);
+				assertThat(meters.get("rediskit.keys.largest.bytes").tag("type", "hash").gauge().value()).isPositive();
+				context.getBean(KeyTools.class).deleteKey("sample:big", DeleteOptions.defaults().withBatchSize(100).withPause(Duration.ZERO));
+				assertThat(meters.get("rediskit.keys.deleted.elements").counter().count()).isEqualTo(300);
+				assertThat(meters.get("rediskit.keys.deleted").tag("operation", "delete-key").counter().count()).isEqualTo(1);
+			});
+	}
+
+	@Test
+	void backsOffWhenDisabled() {
+		this.runner.withPropertyValues("redis-kit.keys.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(KeyTools.class));
+	}
+
+}

@@ -1,0 +1,232 @@
+package io.rediskit.autoconfigure.queue;
+
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.queue.QueueListener;
+import io.rediskit.queue.QueueMessage;
+import io.rediskit.queue.QueueRegistry;
+import io.rediskit.queue.QueueSpec;
+import io.rediskit.queue.RedisQueue;
+import io.rediskit.testsupport.RedisServerExtension;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Wiring of the queue auto-configurations, and @QueueListener end to end against a real server. */
+class QueueAutoConfigurationTests {
+
+	@RegisterExtension
+	static final RedisServerExtension redis = RedisServerExtension.standalone();
+
+	private static final AutoConfigurations CONFIGURATIONS = AutoConfigurations.of(DataRedisAutoConfiguration.class,
+			RedisKitAutoConfiguration.class, QueueAutoConfiguration.class, QueueMetricsAutoConfiguration.class,
+			QueueEndpointAutoConfiguration.class, QueueHealthAutoConfiguration.class);
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(CONFIGURATIONS)
+		.withPropertyValues("spring.data.redis.port=" + redis.server().port(),
+				"management.endpoints.web.exposure.include=redisqueues");
+
+	@BeforeEach
+	void clean() {
+		redis.flushAll();
+	}
+
+	@Test
+	void providesTheQueueBeansWithDefaults() {
+		this.runner.withPropertyValues("redis-kit.queue.queues.emails.max-deliveries=3").run((context) -> {
+			assertThat(context).hasSingleBean(QueueRegistry.class)
+				.hasSingleBean(QueueListenerProcessor.class)
+				.hasSingleBean(QueueHealthIndicator.class)
+				.hasSingleBean(RedisQueuesEndpoint.class)
+				.doesNotHaveBean(MicrometerQueueListener.class);
+			RedisQueue<String> emails = context.getBean(QueueRegistry.class).get("emails", String.class);
+			assertThat(emails.spec()).isEqualTo(QueueSpec.defaults().withMaxDeliveries(3));
+			QueueProperties properties = context.getBean(QueueProperties.class);
+			assertThat(properties.getListener().getShutdownTimeout()).isEqualTo(Duration.ofSeconds(10));
+			assertThat(properties.getHealth().getMaxOldestDueAge()).isEqualTo(Duration.ofMinutes(5));
+		});
+	}
+
+	@Test
+	void backsOffWhenDisabled() {
+		this.runner.withPropertyValues("redis-kit.queue.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(QueueRegistry.class)
+				.doesNotHaveBean(QueueListenerProcessor.class)
+				.doesNotHaveBean(RedisQueuesEndpoint.class));
+	}
+
+	@Test
+	void theApplicationsBeansWin() {
+		this.runner.withUserConfiguration(OwnRegistry.class).run((context) -> {
+			assertThat(context.getBean(QueueRegistry.class)).isSameAs(context.getBean("ownRegistry"));
+		});
+	}
+
+	@Test
+	void metricsWhenThereIsAMeterRegistry() {
+		this.runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.withPropertyValues("redis-kit.queue.queues.emails.visibility-timeout=10s")
+			.run((context) -> {
+				assertThat(context).hasSingleBean(MicrometerQueueListener.class).hasSingleBean(QueueMetrics.class);
+				MeterRegistry meters = context.getBean(MeterRegistry.class);
+				// Spring Boot's metrics auto-configuration binds every MeterBinder bean; this runner has none.
+				context.getBean(QueueMetrics.class).bindTo(meters);
+				RedisQueue<String> emails = context.getBean(QueueRegistry.class).get("emails", String.class);
+				emails.enqueue("hello");
+				emails.enqueue("later", Duration.ofMinutes(1));
+				emails.poll(1, Duration.ofSeconds(5)).get(0).ack();
+				assertThat(meters.get("rediskit.queue.enqueued").tag("queue", "emails").counter().count()).isEqualTo(2);
+				assertThat(meters.get("rediskit.queue.acked").tag("queue", "emails").counter().count()).isEqualTo(1);
+				assertThat(meters.get("rediskit.queue.lateness").tag("queue", "emails").timer().count()).isEqualTo(1);
+				assertThat(meters.get("rediskit.queue.messages").tags("queue", "emails", "state", "delayed").gauge()
+					.value()).isEqualTo(1);
+			});
+	}
+
+	@ParameterizedTest
+	@CsvSource(delimiter = '|', value = {
+			"redis-kit.queue.queues.emails.max-deliveries=0|redis-kit.queue.queues.emails.max-deliveries must be between 1 and 1000",
+			"redis-kit.queue.queues.emails.visibility-timeout=10ms|redis-kit.queue.queues.emails.visibility-timeout must be between",
+			"redis-kit.queue.queues.emails.backoff-jitter=2|redis-kit.queue.queues.emails.backoff-jitter must be between 0 and 1",
+			"redis-kit.queue.queues.emails.poll-interval=2m|redis-kit.queue.queues.emails.poll-interval must be between",
+			"redis-kit.queue.queues.a.b.max-deliveries=3|redis-kit.queue.queues.a",
+			"redis-kit.queue.queues.emails.visibilty-timeout=1s|visibilty-timeout" })
+	void invalidPropertiesFailStartupNamingTheProperty(String property, String message) {
+		this.runner.withPropertyValues(property).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause().hasMessageContaining(message.split(" must")[0]);
+			assertThat(stackMessages(context.getStartupFailure())).contains(message);
+		});
+	}
+
+	@Test
+	void aQueueListenerMethodConsumesItsQueueAndTheEndpointAndHealthReportIt() {
+		this.runner.withUserConfiguration(Listeners.class)
+			.withPropertyValues("redis-kit.queue.queues.emails.poll-interval=100ms",
+					"redis-kit.queue.queues.orders.max-deliveries=2", "redis-kit.queue.queues.orders.initial-backoff=10ms")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				QueueRegistry registry = context.getBean(QueueRegistry.class);
+				Listeners listeners = context.getBean(Listeners.class);
+				registry.get("emails", Email.class).enqueue(new Email("a@example.com", "hi"));
+				registry.get("orders", Order.class).enqueue(new Order(7));
+				registry.get("orders", Order.class).enqueue(new Order(-1));
+				await(() -> listeners.sent.contains("a@example.com") && listeners.orders.contains(7L)
+						&& registry.get("orders", Order.class).stats().dead() == 1);
+				RedisQueuesEndpoint endpoint = context.getBean(RedisQueuesEndpoint.class);
+				assertThat(endpoint.queues().queues()).containsKeys("emails", "orders");
+				RedisQueuesEndpoint.QueueDescriptor orders = endpoint.queue("orders");
+				assertThat(orders.stats().dead()).isEqualTo(1);
+				assertThat(orders.deadLetters().get(0).reason()).contains("IllegalArgumentException: negative order -1");
+				Health health = context.getBean(QueueHealthIndicator.class).health();
+				assertThat(health.getStatus()).isEqualTo(Status.UP);
+				assertThat(endpoint.redrive("orders", 10)).containsEntry("redriven", 1L);
+				assertThat(endpoint.purge("orders")).containsEntry("purged", 1L);
+			});
+	}
+
+	@Test
+	void anUnconfiguredQueueFailsStartupNamingTheMethod() {
+		this.runner.withUserConfiguration(UnknownQueue.class).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(stackMessages(context.getStartupFailure())).contains("UnknownQueue.consume")
+				.contains("redis-kit.queue.queues.nowhere");
+		});
+	}
+
+	@Test
+	void theHealthIsDownWhenDueMessagesWaitTooLong() throws Exception {
+		this.runner.withPropertyValues("redis-kit.queue.queues.idle.poll-interval=1s",
+				"redis-kit.queue.health.max-oldest-due-age=0s").run((context) -> {
+					context.getBean(QueueRegistry.class).get("idle", String.class).enqueue("waiting");
+					Thread.sleep(1100);
+					Health health = context.getBean(QueueHealthIndicator.class).health();
+					assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+					assertThat(health.getDetails()).containsKey("late");
+				});
+	}
+
+	private static String stackMessages(Throwable failure) {
+		StringBuilder messages = new StringBuilder();
+		for (Throwable t = failure; t != null; t = t.getCause()) {
+			messages.append(t.getMessage()).append('\n');
+		}
+		return messages.toString();
+	}
+
+	private static void await(java.util.function.BooleanSupplier condition) throws InterruptedException {
+		long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+		while (!condition.getAsBoolean()) {
+			assertThat(System.nanoTime()).as("condition met in time").isLessThan(deadline);
+			Thread.sleep(20);
+		}
+	}
+
+	record Email(String to, String subject) {
+	}
+
+	record Order(long id) {
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class OwnRegistry {
+
+		@Bean
+		QueueRegistry ownRegistry(RedisConnectionFactory connectionFactory) {
+			return new QueueRegistry(connectionFactory, JsonMapper.builder().build());
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class Listeners {
+
+		final Set<String> sent = ConcurrentHashMap.newKeySet();
+
+		final Set<Long> orders = ConcurrentHashMap.newKeySet();
+
+		@QueueListener(queue = "emails", concurrency = "${emails.concurrency:2}")
+		void send(Email email) {
+			this.sent.add(email.to());
+		}
+
+		@QueueListener(queue = "orders")
+		void cancel(QueueMessage<Order> message) {
+			if (message.payload().id() < 0) {
+				throw new IllegalArgumentException("negative order " + message.payload().id());
+			}
+			this.orders.add(message.payload().id());
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UnknownQueue {
+
+		@QueueListener(queue = "nowhere")
+		void consume(String text) {
+		}
+
+	}
+
+
+}

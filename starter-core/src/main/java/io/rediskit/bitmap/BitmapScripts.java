@@ -1,0 +1,136 @@
+package io.rediskit.bitmap;
+
+import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
+import java.time.YearMonth;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+import io.rediskit.support.LuaScript;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The bitmap calls, one method per operation with the reading of its reply: the check-in and streak scripts,
+ * and the {@code BITFIELD}, {@code BITFIELD_RO}, {@code BITCOUNT} and {@code BITPOS} commands.
+ */
+final class BitmapScripts {
+
+	static final LuaScript CHECK_IN = LuaScript.fromClasspath("META-INF/redis-kit/scripts/bitmap/check_in.lua");
+
+	static final LuaScript STREAK = LuaScript.fromClasspath("META-INF/redis-kit/scripts/bitmap/streak.lua");
+
+	static final String FIELD = "BITFIELD";
+
+	static final String READ_FIELD = "BITFIELD_RO";
+
+	static final String COUNT = "BITCOUNT";
+
+	static final String POSITION = "BITPOS";
+
+	private static final byte[] GET = ascii("GET");
+
+	private static final byte[] SET = ascii("SET");
+
+	private static final byte[] INCRBY = ascii("INCRBY");
+
+	private static final byte[] OVERFLOW = ascii("OVERFLOW");
+
+	private static final byte[] U1 = ascii("u1");
+
+	private static final byte[] ONE = ascii("1");
+
+	private BitmapScripts() {
+	}
+
+	/** @return the key and arguments of the check-in script */
+	static byte[][] checkIn(byte[] key, LocalDate date, long expiresAtMillis) {
+		return new byte[][] { key, number(date.getDayOfMonth() - 1), number(expiresAtMillis) };
+	}
+
+	/** @return the arguments of {@code BITFIELD_RO key GET u1 <day - 1>} */
+	static byte[][] hasCheckedIn(LocalDate date) {
+		return new byte[][] { GET, U1, number(date.getDayOfMonth() - 1) };
+	}
+
+	/** @return the arguments of {@code BITFIELD_RO key GET u<days> 0} */
+	static byte[][] calendar(YearMonth month) {
+		return new byte[][] { GET, ascii("u" + month.lengthOfMonth()), ascii("0") };
+	}
+
+	/** @return the arguments of {@code BITPOS key 1} */
+	static byte[][] firstCheckIn() {
+		return new byte[][] { ONE };
+	}
+
+	/**
+	 * @param monthKeys the months' keys, the day's month first, going back
+	 * @param months the months in the same order
+	 * @param date the streak's last day
+	 * @return the keys and arguments of the streak script
+	 */
+	static byte[][] streak(List<byte[]> monthKeys, List<YearMonth> months, LocalDate date) {
+		byte[][] keysAndArgs = new byte[monthKeys.size() * 2 + 1][];
+		for (int i = 0; i < monthKeys.size(); i++) {
+			keysAndArgs[i] = monthKeys.get(i);
+			keysAndArgs[monthKeys.size() + 1 + i] = number(months.get(i).lengthOfMonth());
+		}
+		keysAndArgs[monthKeys.size()] = number(date.getDayOfMonth());
+		return keysAndArgs;
+	}
+
+	static boolean readBit(@Nullable List<Object> reply) {
+		return reply != null && !reply.isEmpty() && Long.valueOf(1).equals(reply.get(0));
+	}
+
+	static List<Boolean> readCalendar(@Nullable List<Object> reply, YearMonth month) {
+		long bits = (reply != null && !reply.isEmpty() && reply.get(0) instanceof Long value) ? value : 0;
+		int days = month.lengthOfMonth();
+		List<Boolean> calendar = new ArrayList<>(days);
+		for (int day = 1; day <= days; day++) {
+			calendar.add(((bits >>> (days - day)) & 1) == 1);
+		}
+		return calendar;
+	}
+
+	static Optional<LocalDate> readFirst(@Nullable Long position, YearMonth month) {
+		return (position == null || position < 0 || position >= month.lengthOfMonth()) ? Optional.empty()
+				: Optional.of(month.atDay((int) (position + 1)));
+	}
+
+	/** @return the arguments of {@code BITFIELD key OVERFLOW <mode> INCRBY <type> #<index> <delta>} */
+	static byte[][] incrementBy(PackedCounterSpec spec, long index, long delta) {
+		return new byte[][] { OVERFLOW, ascii(spec.overflow().name()), INCRBY, ascii(spec.type()), ascii("#" + index),
+				number(delta) };
+	}
+
+	/** @return the arguments of {@code BITFIELD_RO key GET <type> #<index>} */
+	static byte[][] get(PackedCounterSpec spec, long index) {
+		return new byte[][] { GET, ascii(spec.type()), ascii("#" + index) };
+	}
+
+	/** @return the arguments of {@code BITFIELD key SET <type> #<index> <value>} */
+	static byte[][] set(PackedCounterSpec spec, long index, long value) {
+		return new byte[][] { SET, ascii(spec.type()), ascii("#" + index), number(value) };
+	}
+
+	/** An {@code OVERFLOW FAIL} refusal replies nil. */
+	static OptionalLong readIncrement(@Nullable List<Object> reply) {
+		return (reply != null && !reply.isEmpty() && reply.get(0) instanceof Long value) ? OptionalLong.of(value)
+				: OptionalLong.empty();
+	}
+
+	static long readValue(@Nullable List<Object> reply) {
+		return (reply != null && !reply.isEmpty() && reply.get(0) instanceof Long value) ? value : 0;
+	}
+
+	static byte[] number(long value) {
+		return Long.toString(value).getBytes(StandardCharsets.US_ASCII);
+	}
+
+	private static byte[] ascii(String value) {
+		return value.getBytes(StandardCharsets.US_ASCII);
+	}
+
+}

@@ -1,0 +1,137 @@
+package io.rediskit.bitmap;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.YearMonth;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
+
+import io.rediskit.support.CommandExecutor;
+import io.rediskit.support.KeyNaming;
+import io.rediskit.support.ScriptExecutor;
+
+import org.springframework.data.redis.connection.ReturnType;
+
+/**
+ * The {@link CheckInCalendar} of a {@link BitmapRegistry}.
+ */
+final class RedisCheckInCalendar implements CheckInCalendar {
+
+	private static final String AREA = "bitmap";
+
+	private final String name;
+
+	private final CheckInCalendarSpec spec;
+
+	private final ScriptExecutor scripts;
+
+	private final CommandExecutor commands;
+
+	private final KeyNaming keyNaming;
+
+	private final BitmapCalls calls;
+
+	RedisCheckInCalendar(String name, CheckInCalendarSpec spec, ScriptExecutor scripts, CommandExecutor commands,
+			KeyNaming keyNaming, BitmapCalls calls) {
+		this.name = name;
+		this.spec = spec;
+		this.scripts = scripts;
+		this.commands = commands;
+		this.keyNaming = keyNaming;
+		this.calls = calls;
+	}
+
+	@Override
+	public String name() {
+		return this.name;
+	}
+
+	@Override
+	public CheckInCalendarSpec spec() {
+		return this.spec;
+	}
+
+	@Override
+	public boolean checkIn(String user, LocalDate date) {
+		return BitmapCalls.await(checkInAsync(user, date));
+	}
+
+	@Override
+	public CompletionStage<Boolean> checkInAsync(String user, LocalDate date) {
+		Objects.requireNonNull(date, "date must not be null");
+		YearMonth month = YearMonth.from(date);
+		Duration retention = this.spec.retention();
+		long expiresAt = (retention != null)
+				? month.plusMonths(1).atDay(1).atStartOfDay(this.spec.zone()).toInstant().plus(retention).toEpochMilli() : 0;
+		byte[][] keysAndArgs = BitmapScripts.checkIn(key(user, month), date, expiresAt);
+		return this.calls.observed("check-in", () -> this.scripts.<Long>executeAsync(BitmapScripts.CHECK_IN,
+				ReturnType.INTEGER, 1, keysAndArgs)
+			.thenApply((old) -> old != null && old == 0));
+	}
+
+	@Override
+	public boolean hasCheckedIn(String user, LocalDate date) {
+		byte[] key = key(user, YearMonth.from(date));
+		return BitmapCalls.await(this.calls.observed("has-checked-in", () -> this.commands
+			.<List<Object>>executeAsync(BitmapScripts.READ_FIELD, ReturnType.MULTI, key, BitmapScripts.hasCheckedIn(date))
+			.thenApply(BitmapScripts::readBit)));
+	}
+
+	@Override
+	public int countInMonth(String user, YearMonth month) {
+		byte[] key = key(user, month);
+		return BitmapCalls.await(this.calls.observed("count", () -> this.commands
+			.<Long>executeAsync(BitmapScripts.COUNT, ReturnType.INTEGER, key)
+			.thenApply((count) -> (count != null) ? count.intValue() : 0)));
+	}
+
+	@Override
+	public Optional<LocalDate> firstCheckIn(String user, YearMonth month) {
+		byte[] key = key(user, month);
+		return BitmapCalls.await(this.calls.observed("first", () -> this.commands
+			.<Long>executeAsync(BitmapScripts.POSITION, ReturnType.INTEGER, key, BitmapScripts.firstCheckIn())
+			.thenApply((position) -> BitmapScripts.readFirst(position, month))));
+	}
+
+	@Override
+	public List<Boolean> calendar(String user, YearMonth month) {
+		byte[] key = key(user, month);
+		return BitmapCalls.await(this.calls.observed("calendar", () -> this.commands
+			.<List<Object>>executeAsync(BitmapScripts.READ_FIELD, ReturnType.MULTI, key, BitmapScripts.calendar(month))
+			.thenApply((reply) -> BitmapScripts.readCalendar(reply, month))));
+	}
+
+	@Override
+	public int streak(String user, LocalDate date) {
+		return BitmapCalls.await(streakAsync(user, date));
+	}
+
+	@Override
+	public CompletionStage<Integer> streakAsync(String user, LocalDate date) {
+		Objects.requireNonNull(date, "date must not be null");
+		List<YearMonth> months = new ArrayList<>(MAX_STREAK_MONTHS);
+		List<byte[]> keys = new ArrayList<>(MAX_STREAK_MONTHS);
+		for (int i = 0; i < MAX_STREAK_MONTHS; i++) {
+			YearMonth month = YearMonth.from(date).minusMonths(i);
+			months.add(month);
+			keys.add(key(user, month));
+		}
+		byte[][] keysAndArgs = BitmapScripts.streak(keys, months, date);
+		return this.calls.observed("streak", () -> this.scripts.<Long>executeAsync(BitmapScripts.STREAK,
+				ReturnType.INTEGER, keys.size(), keysAndArgs)
+			.thenApply((streak) -> (streak != null) ? streak.intValue() : 0));
+	}
+
+	/** A user's month; every month of a user shares the tag {@code {<calendar>:<user>}}. */
+	private byte[] key(String user, YearMonth month) {
+		Objects.requireNonNull(user, "user must not be null");
+		Objects.requireNonNull(month, "month must not be null");
+		// The calendar name holds no ':' (see Names), so name and user cannot run into each other.
+		return this.keyNaming.key(AREA, this.name + ":" + user, month.toString()).getBytes(StandardCharsets.UTF_8);
+	}
+
+}

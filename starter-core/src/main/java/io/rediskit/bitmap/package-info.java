@@ -1,0 +1,9 @@
+/**
+ * Bitmaps: {@link io.rediskit.bitmap.BitmapRegistry} hands out {@link io.rediskit.bitmap.CheckInCalendar}s (a
+ * bit per day, a key per user per month) and {@link io.rediskit.bitmap.PackedCounters} (many small counters in
+ * one string, over {@code BITFIELD} with an explicit overflow mode), each call one round trip.
+ */
+@NullMarked
+package io.rediskit.bitmap;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,169 @@
+package io.rediskit.bloom;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentMap;
+import java.util.function.Function;
+
+import io.rediskit.support.CommandExecutor;
+import io.rediskit.support.InvalidSpecException;
+import io.rediskit.support.KeyNaming;
+import io.rediskit.support.Listeners;
+import io.rediskit.support.Names;
+import io.rediskit.support.ScriptExecutor;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * Hands out {@link BloomFilter}s by name: those configured (in Spring Boot, under
+ * {@code redis-kit.bloom.filters}) through {@link #get(String)}, and those built in code through
+ * {@link #create(String, BloomFilterSpec)}. One handle exists per name.
+ * <p>
+ * A filter's sizing is stored with its bits in Redis; a handle whose spec differs from the stored sizing fails
+ * every call with {@link BloomFilterSizingException} until the filter is deleted. Keys are
+ * {@code <prefix>bloom:{<name>}}, and {@code <prefix>bloom:{<name>:<i>}} for the further shards of a filter
+ * above 2<sup>32</sup> bits.
+ * <p>
+ * The {@link BloomMode mode} decides where bits live; in {@link BloomMode#AUTO} the server is asked once, on
+ * the first call of a filter that could be native, with {@code COMMAND INFO}.
+ */
+public class BloomFilterRegistry {
+
+	private final ScriptExecutor scripts;
+
+	private final CommandExecutor commands;
+
+	private final KeyNaming keyNaming;
+
+	private final BloomMode mode;
+
+	private final Listeners<BloomFilterListener> listeners;
+
+	private final Function<String, @Nullable BloomFilterSpec> configuredSpecs;
+
+	private final BloomCapabilities capabilities;
+
+	private final ConcurrentMap<String, RedisBloomFilter> filters = new ConcurrentHashMap<>();
+
+	private volatile long maxShardBits = BloomFilterSpec.MAX_SHARD_BITS;
+
+	/**
+	 * A registry of bitmap or native filters ({@link BloomMode#AUTO}) created in code only.
+	 * @param connectionFactory where filters run
+	 * @param keyNaming names the Redis keys
+	 * @param listener told of every call
+	 */
+	public BloomFilterRegistry(RedisConnectionFactory connectionFactory, KeyNaming keyNaming,
+			BloomFilterListener listener) {
+		this(ScriptExecutor.of(connectionFactory), CommandExecutor.of(connectionFactory), keyNaming, BloomMode.AUTO,
+				List.of(listener), (name) -> null);
+	}
+
+	/**
+	 * A registry that also serves configured filters.
+	 * @param scripts runs the add script
+	 * @param commands runs lookups and native commands
+	 * @param keyNaming names the Redis keys
+	 * @param mode where bits live
+	 * @param listeners told of every call, in order
+	 * @param configuredSpecs the configured spec of a name, or {@code null}; asked on every {@link #get(String)},
+	 * so it must be cheap
+	 */
+	public BloomFilterRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming, BloomMode mode,
+			List<? extends BloomFilterListener> listeners, Function<String, @Nullable BloomFilterSpec> configuredSpecs) {
+		this.scripts = Objects.requireNonNull(scripts, "scripts must not be null");
+		this.commands = Objects.requireNonNull(commands, "commands must not be null");
+		this.keyNaming = Objects.requireNonNull(keyNaming, "keyNaming must not be null");
+		this.mode = Objects.requireNonNull(mode, "mode must not be null");
+		this.listeners = Listeners.of("bloom filter", listeners);
+		this.configuredSpecs = Objects.requireNonNull(configuredSpecs, "configuredSpecs must not be null");
+		this.capabilities = new BloomCapabilities(commands);
+	}
+
+	/**
+	 * The filter of a name, with its configured spec if the configuration changed.
+	 * @param name a configured name, or one passed to {@link #create(String, BloomFilterSpec)}
+	 * @return the filter
+	 * @throws IllegalArgumentException if no filter has the name
+	 */
+	public BloomFilter get(String name) {
+		Objects.requireNonNull(name, "name must not be null");
+		BloomFilterSpec configured = this.configuredSpecs.apply(name);
+		RedisBloomFilter filter = this.filters.get(name);
+		if (filter != null && (configured == null || configured.equals(filter.spec()))) {
+			return filter;
+		}
+		if (configured == null) {
+			throw new IllegalArgumentException("No Bloom filter named '" + name
+					+ "': configure redis-kit.bloom.filters." + name + " or create it in code first");
+		}
+		return create(name, configured);
+	}
+
+	/**
+	 * Creates the handle of a filter, or gives the name a handle with a new spec. Nothing is written to Redis
+	 * until the first add.
+	 * @param name letters, digits, {@code _} and {@code -}, at most 64 characters
+	 * @param spec the filter's sizing
+	 * @return the filter
+	 * @throws IllegalArgumentException if the name is not valid
+	 * @throws InvalidSpecException if the mode is {@link BloomMode#NATIVE} and the spec has a TTL
+	 */
+	public BloomFilter create(String name, BloomFilterSpec spec) {
+		Objects.requireNonNull(spec, "spec must not be null");
+		Names.requireValid("Bloom filter", name);
+		if (this.mode == BloomMode.NATIVE && spec.ttl() != null) {
+			throw new InvalidSpecException("ttl", "is not supported by native (BF.*) filters, which cannot be created"
+					+ " with a TTL in one step; use mode auto or bitmap for filters with a ttl");
+		}
+		return this.filters.compute(name, (key, existing) -> (existing != null && existing.spec().equals(spec))
+				? existing : new RedisBloomFilter(key, spec, this.mode, this.maxShardBits, this.scripts, this.commands,
+						this.keyNaming, this.capabilities, this.listeners));
+	}
+
+	/** @return the names of the filters used so far */
+	public Set<String> names() {
+		return new TreeSet<>(this.filters.keySet());
+	}
+
+	/** @return the filters used so far */
+	public Collection<BloomFilter> filters() {
+		return List.copyOf(this.filters.values());
+	}
+
+	/** @return the configured mode */
+	public BloomMode mode() {
+		return this.mode;
+	}
+
+	/**
+	 * Asks the server whether it offers native {@code BF.*} filters (once; the answer is kept).
+	 * @return whether it does
+	 * @throws org.springframework.dao.DataAccessException if Redis cannot be reached
+	 */
+	public boolean nativeFiltersAvailable() {
+		return RedisBloomFilter.await(this.capabilities.nativeFilters());
+	}
+
+	/**
+	 * Asks the server, without waiting, whether it offers native {@code BF.*} filters, so that the first call
+	 * of a filter need not; the answer is logged. An outage is ignored here and asked again on first use.
+	 * @return the answer
+	 */
+	public CompletionStage<Boolean> detectNativeFiltersAsync() {
+		return this.capabilities.nativeFilters();
+	}
+
+	/** Splits filters into shards of at most this many bits: tests use small shards rather than gigabytes. */
+	BloomFilterRegistry maxShardBits(long bits) {
+		this.maxShardBits = bits;
+		return this;
+	}
+
+}

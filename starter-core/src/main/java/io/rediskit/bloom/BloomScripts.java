@@ -1,0 +1,182 @@
+package io.rediskit.bloom;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.rediskit.support.LuaScript;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The bitmap filter's Redis calls, one method per operation with the reading of its reply: the {@code add}
+ * script, the {@code BITFIELD_RO} lookup, the {@code BITCOUNT} of {@code info()}, the header check of a sharded
+ * filter.
+ */
+final class BloomScripts {
+
+	static final LuaScript ADD = LuaScript.fromClasspath("META-INF/redis-kit/scripts/bloom/add.lua");
+
+	static final String LOOKUP = "BITFIELD_RO";
+
+	static final String COUNT = "BITCOUNT";
+
+	private static final byte[] GET = ascii("GET");
+
+	private static final byte[] U1 = ascii("u1");
+
+	// The header as the add script writes it: i64 bits at 0, u16 hashes at 64, u16 shards at 80, u32 magic at 96.
+	private static final byte[][] HEADER = { GET, ascii("i64"), ascii("0"), GET, ascii("u16"), ascii("64"), GET,
+			ascii("u16"), ascii("80"), GET, ascii("u32"), ascii("96") };
+
+	private static final int HEADER_FIELDS = 4;
+
+	// BITCOUNT's range is in bytes: the bits start after the 16-byte header.
+	private static final byte[][] BITS_RANGE = { ascii(Integer.toString(BloomLayout.HEADER_BITS / 8)), ascii("-1") };
+
+	private BloomScripts() {
+	}
+
+	/**
+	 * The keys and arguments of the {@code add} script for one shard.
+	 * @param key the shard's key
+	 * @param layout the filter's layout
+	 * @param ttlMillis the filter's TTL, 0 for none
+	 * @param offsets the items' bit offsets, {@code hashes} per item
+	 * @return the key, then the arguments
+	 */
+	static byte[][] add(byte[] key, BloomLayout layout, long ttlMillis, long[] offsets) {
+		byte[][] keysAndArgs = new byte[6 + offsets.length][];
+		keysAndArgs[0] = key;
+		keysAndArgs[1] = number(layout.bits());
+		keysAndArgs[2] = number(layout.hashes());
+		keysAndArgs[3] = number(layout.shards());
+		keysAndArgs[4] = number(BloomLayout.MAGIC);
+		keysAndArgs[5] = number(ttlMillis);
+		for (int i = 0; i < offsets.length; i++) {
+			keysAndArgs[6 + i] = number(offsets[i]);
+		}
+		return keysAndArgs;
+	}
+
+	/**
+	 * Reads the {@code add} script's reply.
+	 * @param reply the reply
+	 * @param name the filter's name, for the error
+	 * @param layout the layout the call was made with
+	 * @param items how many items the call carried
+	 * @return per item whether it was new
+	 * @throws BloomFilterSizingException if the shard holds a filter of other sizing
+	 */
+	static List<Boolean> readAdd(@Nullable List<Object> reply, String name, BloomLayout layout, int items) {
+		if (reply == null || reply.isEmpty()) {
+			throw new IllegalStateException("Unexpected reply from the Bloom filter add script: " + reply);
+		}
+		if ((Long) reply.get(0) == 0) {
+			throw mismatch(name, layout, reply.subList(1, reply.size()));
+		}
+		if (reply.size() != items + 1) {
+			throw new IllegalStateException("Bloom filter add script answered for " + (reply.size() - 1)
+					+ " items, asked for " + items);
+		}
+		List<Boolean> added = new ArrayList<>(items);
+		for (int i = 1; i <= items; i++) {
+			added.add((Long) reply.get(i) == 1);
+		}
+		return added;
+	}
+
+	/**
+	 * The arguments of a lookup in one shard: {@code BITFIELD_RO key GET <header> GET u1 <offset>...}.
+	 * @param offsets the items' bit offsets, {@code hashes} per item
+	 * @return the arguments after the key
+	 */
+	static byte[][] lookup(long[] offsets) {
+		byte[][] args = new byte[HEADER.length + 3 * offsets.length][];
+		System.arraycopy(HEADER, 0, args, 0, HEADER.length);
+		int at = HEADER.length;
+		for (long offset : offsets) {
+			args[at++] = GET;
+			args[at++] = U1;
+			args[at++] = number(offset);
+		}
+		return args;
+	}
+
+	/** @return the arguments of a header read: {@code BITFIELD_RO key GET <header>} */
+	static byte[][] header() {
+		return HEADER.clone();
+	}
+
+	/**
+	 * Reads a lookup's reply. A shard that does not exist reads as all zeros: an empty filter, which contains
+	 * nothing.
+	 * @param reply the reply
+	 * @param name the filter's name, for the error
+	 * @param layout the layout
+	 * @param items how many items
+	 * @return per item whether all its bits are set
+	 * @throws BloomFilterSizingException if the shard holds a filter of other sizing
+	 */
+	static List<Boolean> readLookup(@Nullable List<Object> reply, String name, BloomLayout layout, int items) {
+		checkHeader(reply, name, layout);
+		int hashes = layout.hashes();
+		if (reply.size() != HEADER_FIELDS + items * hashes) {
+			throw new IllegalStateException("Unexpected reply size " + reply.size() + " for a lookup of " + items + " items");
+		}
+		List<Boolean> found = new ArrayList<>(items);
+		for (int item = 0; item < items; item++) {
+			boolean all = true;
+			for (int i = 0; i < hashes && all; i++) {
+				all = (Long) reply.get(HEADER_FIELDS + item * hashes + i) == 1;
+			}
+			found.add(all);
+		}
+		return found;
+	}
+
+	/**
+	 * Checks a header read by {@link #header()} or at the start of a lookup.
+	 * @param reply the reply
+	 * @param name the filter's name
+	 * @param layout the expected layout
+	 * @throws BloomFilterSizingException if the header is of another sizing
+	 */
+	static void checkHeader(@Nullable List<Object> reply, String name, BloomLayout layout) {
+		if (reply == null || reply.size() < HEADER_FIELDS) {
+			throw new IllegalStateException("Unexpected reply from BITFIELD_RO: " + reply);
+		}
+		long magic = (Long) reply.get(3);
+		if (magic == 0) {
+			return;
+		}
+		if ((Long) reply.get(0) != layout.bits() || (Long) reply.get(1) != layout.hashes()
+				|| (Long) reply.get(2) != layout.shards() || magic != BloomLayout.MAGIC) {
+			throw mismatch(name, layout, reply.subList(0, HEADER_FIELDS));
+		}
+	}
+
+	/** @return the arguments of {@code BITCOUNT key 16 -1}: the bits set after the header */
+	static byte[][] count() {
+		return BITS_RANGE.clone();
+	}
+
+	private static BloomFilterSizingException mismatch(String name, BloomLayout layout, List<Object> stored) {
+		long magic = (Long) stored.get(3);
+		String what = (magic == BloomLayout.MAGIC)
+				? stored.get(0) + " bits, " + stored.get(1) + " hashes, " + stored.get(2) + " shard(s)"
+				: "an unknown header (magic " + Long.toHexString(magic) + ")";
+		return new BloomFilterSizingException("Bloom filter '" + name + "' is stored in Redis with " + what
+				+ ", but its spec now needs " + layout.bits() + " bits, " + layout.hashes() + " hashes, " + layout.shards()
+				+ " shard(s): its bits mean nothing under other sizing. Use the spec it was created with, or delete the"
+				+ " filter (BloomFilter.delete()) to start over empty.");
+	}
+
+	static byte[] number(long value) {
+		return Long.toString(value).getBytes(StandardCharsets.US_ASCII);
+	}
+
+	private static byte[] ascii(String value) {
+		return value.getBytes(StandardCharsets.US_ASCII);
+	}
+
+}

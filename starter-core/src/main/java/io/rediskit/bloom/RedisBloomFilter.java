@@ -1,0 +1,373 @@
+package io.rediskit.bloom;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+
+import io.rediskit.support.CommandExecutor;
+import io.rediskit.support.KeyNaming;
+import io.rediskit.support.Listeners;
+import io.rediskit.support.RedisFailures;
+import io.rediskit.support.ScriptExecutor;
+import io.rediskit.support.ThrottledLog;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.ReturnType;
+
+/**
+ * The {@link BloomFilter} of a {@link BloomFilterRegistry}. Every call goes through one async pipeline (the
+ * sync methods wait for it): choose bitmap or native once, group the items by shard, one call per shard, read
+ * the replies, tell the listeners.
+ */
+final class RedisBloomFilter implements BloomFilter {
+
+	private static final Log logger = LogFactory.getLog(RedisBloomFilter.class);
+
+	private static final String AREA = "bloom";
+
+	private final String name;
+
+	private final BloomFilterSpec spec;
+
+	private final BloomMode mode;
+
+	private final BloomLayout layout;
+
+	private final byte[][] shardKeys;
+
+	private final long ttlMillis;
+
+	private final ScriptExecutor scripts;
+
+	private final CommandExecutor commands;
+
+	private final BloomCapabilities capabilities;
+
+	private final Listeners<BloomFilterListener> listeners;
+
+	private final ThrottledLog outages;
+
+	// Checked once per handle: a sharded filter's shard 0 (which every sizing has) and a native filter's capacity.
+	private final AtomicReference<@Nullable CompletableFuture<Void>> opened = new AtomicReference<>();
+
+	RedisBloomFilter(String name, BloomFilterSpec spec, BloomMode mode, long maxShardBits, ScriptExecutor scripts,
+			CommandExecutor commands, KeyNaming keyNaming, BloomCapabilities capabilities,
+			Listeners<BloomFilterListener> listeners) {
+		this.name = name;
+		this.spec = spec;
+		this.mode = mode;
+		this.layout = BloomLayout.of(spec, maxShardBits);
+		this.shardKeys = new byte[this.layout.shards()][];
+		for (int i = 0; i < this.shardKeys.length; i++) {
+			// Shard 0 keeps the filter's own tag under every sizing; the others get tags of their own, so a large
+			// filter spreads over a cluster's masters. Configured names hold no ':', so no filter owns these.
+			this.shardKeys[i] = keyNaming.key(AREA, (i == 0) ? name : name + ":" + i).getBytes(StandardCharsets.UTF_8);
+		}
+		Duration ttl = spec.ttl();
+		this.ttlMillis = (ttl != null) ? Math.max(1, ttl.toMillis()) : 0;
+		this.scripts = scripts;
+		this.commands = commands;
+		this.capabilities = capabilities;
+		this.listeners = listeners;
+		this.outages = new ThrottledLog(logger, Duration.ofSeconds(10), "Bloom filter '" + name + "' cannot reach Redis");
+	}
+
+	@Override
+	public String name() {
+		return this.name;
+	}
+
+	@Override
+	public BloomFilterSpec spec() {
+		return this.spec;
+	}
+
+	/** @return the keys of the filter's shards, for tests */
+	List<String> keys() {
+		return Arrays.stream(this.shardKeys).map((key) -> new String(key, StandardCharsets.UTF_8)).toList();
+	}
+
+	@Override
+	public List<Boolean> addAllBytes(Collection<byte[]> items) {
+		return await(addAllBytesAsync(items));
+	}
+
+	@Override
+	public List<Boolean> mightContainAllBytes(Collection<byte[]> items) {
+		return await(mightContainAllBytesAsync(items));
+	}
+
+	@Override
+	public CompletionStage<List<Boolean>> addAllBytesAsync(Collection<byte[]> items) {
+		List<byte[]> list = List.copyOf(items);
+		if (list.isEmpty()) {
+			return CompletableFuture.completedFuture(List.of());
+		}
+		long start = System.nanoTime();
+		CompletionStage<List<Boolean>> added = useNative().thenCompose((nativeFilter) -> nativeFilter
+				? openNative().thenCompose((ignored) -> this.commands.<List<Object>>executeAsync(NativeBloomCommands.INSERT,
+						ReturnType.MULTI, this.shardKeys[0], NativeBloomCommands.insert(this.spec, list)))
+					.thenApply((reply) -> NativeBloomCommands.readFlags(reply, list.size()))
+				: openSharded().thenCompose((ignored) -> perShard(list, this::addToShard)));
+		return finish(added, BloomOperation.ADD, list.size(), start);
+	}
+
+	@Override
+	public CompletionStage<List<Boolean>> mightContainAllBytesAsync(Collection<byte[]> items) {
+		List<byte[]> list = List.copyOf(items);
+		if (list.isEmpty()) {
+			return CompletableFuture.completedFuture(List.of());
+		}
+		long start = System.nanoTime();
+		CompletionStage<List<Boolean>> found = useNative().thenCompose((nativeFilter) -> nativeFilter
+				? openNative().thenCompose((ignored) -> this.commands.<List<Object>>executeAsync(NativeBloomCommands.EXISTS,
+						ReturnType.MULTI, this.shardKeys[0], NativeBloomCommands.exists(list)))
+					.thenApply((reply) -> NativeBloomCommands.readFlags(reply, list.size()))
+				: openSharded().thenCompose((ignored) -> perShard(list, this::lookUpInShard)));
+		return finish(found, BloomOperation.CONTAINS, list.size(), start);
+	}
+
+	private CompletionStage<List<Boolean>> addToShard(int shard, long[] offsets, int items) {
+		return this.scripts.<List<Object>>executeAsync(BloomScripts.ADD, ReturnType.MULTI, 1,
+				BloomScripts.add(this.shardKeys[shard], this.layout, this.ttlMillis, offsets))
+			.thenApply((reply) -> BloomScripts.readAdd(reply, this.name, this.layout, items));
+	}
+
+	private CompletionStage<List<Boolean>> lookUpInShard(int shard, long[] offsets, int items) {
+		return this.commands.<List<Object>>executeAsync(BloomScripts.LOOKUP, ReturnType.MULTI, this.shardKeys[shard],
+				BloomScripts.lookup(offsets))
+			.thenApply((reply) -> BloomScripts.readLookup(reply, this.name, this.layout, items));
+	}
+
+	/** Hashes the items, sends one call per shard they fall in, and puts the answers back in item order. */
+	private CompletionStage<List<Boolean>> perShard(List<byte[]> items, ShardCall call) {
+		int hashes = this.layout.hashes();
+		if (this.layout.shards() == 1) {
+			long[] offsets = new long[items.size() * hashes];
+			for (int i = 0; i < items.size(); i++) {
+				this.layout.offsets(BloomHashing.hash128(items.get(i)), offsets, i * hashes);
+			}
+			return call.run(0, offsets, items.size());
+		}
+		int shards = this.layout.shards();
+		long[][] hashed = new long[items.size()][];
+		int[] shardOf = new int[items.size()];
+		int[] counts = new int[shards];
+		for (int i = 0; i < items.size(); i++) {
+			hashed[i] = BloomHashing.hash128(items.get(i));
+			shardOf[i] = this.layout.shard(hashed[i]);
+			counts[shardOf[i]]++;
+		}
+		List<CompletableFuture<List<Boolean>>> replies = new ArrayList<>();
+		int[][] members = new int[shards][];
+		for (int shard = 0; shard < shards; shard++) {
+			if (counts[shard] == 0) {
+				continue;
+			}
+			members[shard] = new int[counts[shard]];
+			long[] offsets = new long[counts[shard] * hashes];
+			int n = 0;
+			for (int i = 0; i < items.size(); i++) {
+				if (shardOf[i] == shard) {
+					members[shard][n] = i;
+					this.layout.offsets(hashed[i], offsets, n * hashes);
+					n++;
+				}
+			}
+			replies.add(call.run(shard, offsets, n).toCompletableFuture());
+		}
+		return CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new)).thenApply((done) -> {
+			Boolean[] answers = new Boolean[items.size()];
+			int reply = 0;
+			for (int shard = 0; shard < shards; shard++) {
+				if (members[shard] == null) {
+					continue;
+				}
+				List<Boolean> shardAnswers = replies.get(reply++).join();
+				for (int j = 0; j < members[shard].length; j++) {
+					answers[members[shard][j]] = shardAnswers.get(j);
+				}
+			}
+			return Arrays.asList(answers);
+		});
+	}
+
+	private CompletionStage<Boolean> useNative() {
+		return switch (this.mode) {
+			case BITMAP -> CompletableFuture.completedFuture(false);
+			// Native filters cannot carry a TTL set atomically with them, nor shard: those stay bitmaps.
+			case AUTO -> (this.spec.ttl() != null || this.layout.shards() > 1) ? CompletableFuture.completedFuture(false)
+					: this.capabilities.nativeFilters();
+			case NATIVE -> this.capabilities.nativeFilters().thenApply((available) -> {
+				if (!available) {
+					throw new IllegalStateException("Bloom filter '" + this.name + "' is in native mode, but the Redis"
+							+ " server offers no BF.* commands (RedisBloom, or Redis 8): set redis-kit.bloom.mode to auto"
+							+ " or bitmap");
+				}
+				return true;
+			});
+		};
+	}
+
+	/** A sharded filter checks shard 0's header once: a filter of other sizing always has a shard 0. */
+	private CompletionStage<Void> openSharded() {
+		if (this.layout.shards() == 1) {
+			return CompletableFuture.completedFuture(null);
+		}
+		return once(() -> this.commands.<List<Object>>executeAsync(BloomScripts.LOOKUP, ReturnType.MULTI,
+				this.shardKeys[0], BloomScripts.header())
+			.thenAccept((reply) -> BloomScripts.checkHeader(reply, this.name, this.layout)));
+	}
+
+	/**
+	 * A native filter is reserved with its sizing if absent ({@code BF.RESERVE}), and its capacity compared
+	 * once ({@code BF.INFO}); adds use {@code BF.INSERT} with the sizing, so a filter deleted later is recreated
+	 * with it.
+	 */
+	private CompletionStage<Void> openNative() {
+		byte[] key = this.shardKeys[0];
+		return once(() -> this.commands.<Long>executeAsync("EXISTS", ReturnType.INTEGER, key)
+			.thenCompose((exists) -> (exists != null && exists == 1) ? CompletableFuture.completedFuture(null)
+					: this.commands.executeAsync(NativeBloomCommands.RESERVE, ReturnType.STATUS, key,
+							NativeBloomCommands.reserve(this.spec))
+						// Another instance may have reserved it first: the capacity check below decides.
+						.exceptionally((failure) -> null))
+			.thenCompose((reserved) -> this.commands.<List<Object>>executeAsync(NativeBloomCommands.INFO,
+					ReturnType.MULTI, key))
+			.thenAccept((info) -> {
+				long capacity = NativeBloomCommands.readInfo(info, "Capacity");
+				if (capacity != this.spec.expectedInsertions()) {
+					throw new BloomFilterSizingException("Bloom filter '" + this.name + "' is stored in Redis as a"
+							+ " native filter of capacity " + capacity + ", but its spec now expects "
+							+ this.spec.expectedInsertions() + " insertions. Use the spec it was created with, or delete"
+							+ " the filter (BloomFilter.delete()) to start over empty.");
+				}
+			}));
+	}
+
+	private CompletionStage<Void> once(Supplier<CompletionStage<Void>> check) {
+		CompletableFuture<Void> current = this.opened.get();
+		if (current != null) {
+			return current;
+		}
+		CompletableFuture<Void> mine = new CompletableFuture<>();
+		if (!this.opened.compareAndSet(null, mine)) {
+			return this.opened.get();
+		}
+		check.get().whenComplete((done, failure) -> {
+			if (failure != null) {
+				// Asked again next time: an outage or a mismatch that a delete() may clear.
+				this.opened.compareAndSet(mine, null);
+				mine.completeExceptionally(failure);
+			}
+			else {
+				mine.complete(null);
+			}
+		});
+		return mine;
+	}
+
+	private CompletionStage<List<Boolean>> finish(CompletionStage<List<Boolean>> reply, BloomOperation operation,
+			int items, long startNanos) {
+		return reply.handle((answers, failure) -> {
+			if (failure == null) {
+				int hits = 0;
+				for (Boolean answer : answers) {
+					hits += answer ? 1 : 0;
+				}
+				int counted = hits;
+				Duration latency = Duration.ofNanos(System.nanoTime() - startNanos);
+				this.listeners.notify((listener) -> listener.onOperation(this.name, operation, items, counted, latency));
+				return answers;
+			}
+			Throwable cause = unwrap(failure);
+			if (RedisFailures.isUnavailable(cause) && cause instanceof RuntimeException outage) {
+				this.listeners.notify((listener) -> listener.onFailure(this.name, operation, outage));
+				this.outages.warn(cause, "the " + operation.tag() + " call fails");
+			}
+			throw new CompletionException(cause);
+		});
+	}
+
+	@Override
+	public BloomFilterInfo info() {
+		boolean nativeFilter = await(useNative());
+		long m = this.layout.bits();
+		int k = this.layout.hashes();
+		if (nativeFilter) {
+			Long exists = this.commands.execute("EXISTS", ReturnType.INTEGER, this.shardKeys[0]);
+			long items = 0;
+			if (exists != null && exists == 1) {
+				items = Math.max(0, NativeBloomCommands.readInfo(
+						this.commands.execute(NativeBloomCommands.INFO, ReturnType.MULTI, this.shardKeys[0]),
+						"Number of items inserted"));
+			}
+			double fill = 1 - Math.exp(-(double) k * items / m);
+			return new BloomFilterInfo(this.name, BloomMode.NATIVE, m, k, 1, this.spec.expectedInsertions(),
+					this.spec.falsePositiveRate(), items, fill, Math.pow(fill, k));
+		}
+		List<Object> header = this.commands.execute(BloomScripts.LOOKUP, ReturnType.MULTI, this.shardKeys[0],
+				BloomScripts.header());
+		BloomScripts.checkHeader(header, this.name, this.layout);
+		long set = 0;
+		for (byte[] key : this.shardKeys) {
+			Long count = this.commands.execute(BloomScripts.COUNT, ReturnType.INTEGER, key, BloomScripts.count());
+			set += (count != null) ? count : 0;
+		}
+		double fill = Math.min(1.0, (double) set / m);
+		long items = (fill >= 1.0) ? Long.MAX_VALUE : Math.round(-((double) m / k) * Math.log(1 - fill));
+		return new BloomFilterInfo(this.name, BloomMode.BITMAP, m, k, this.layout.shards(),
+				this.spec.expectedInsertions(), this.spec.falsePositiveRate(), items, fill, Math.pow(fill, k));
+	}
+
+	@Override
+	public void delete() {
+		for (byte[] key : this.shardKeys) {
+			this.commands.execute("DEL", ReturnType.INTEGER, key);
+		}
+		this.opened.set(null);
+	}
+
+	/** Waits for a stage, throwing what it failed with as the sync API's exception. */
+	static <T> T await(CompletionStage<T> stage) {
+		try {
+			return stage.toCompletableFuture().join();
+		}
+		catch (CompletionException ex) {
+			Throwable cause = unwrap(ex);
+			if (cause instanceof RuntimeException runtime) {
+				throw runtime;
+			}
+			if (cause instanceof Error error) {
+				throw error;
+			}
+			throw ex;
+		}
+	}
+
+	private static Throwable unwrap(Throwable failure) {
+		Throwable cause = failure;
+		while (cause instanceof CompletionException && cause.getCause() != null) {
+			cause = cause.getCause();
+		}
+		return cause;
+	}
+
+	@FunctionalInterface
+	private interface ShardCall {
+
+		CompletionStage<List<Boolean>> run(int shard, long[] offsets, int items);
+
+	}
+
+}

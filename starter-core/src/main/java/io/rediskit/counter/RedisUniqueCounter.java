@@ -1,0 +1,198 @@
+package io.rediskit.counter;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZonedDateTime;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
+
+import io.rediskit.support.CommandExecutor;
+import io.rediskit.support.KeyNaming;
+import io.rediskit.support.Listeners;
+import io.rediskit.support.RedisFailures;
+import io.rediskit.support.ScriptExecutor;
+import io.rediskit.support.ThrottledLog;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.data.redis.connection.ReturnType;
+
+/**
+ * The {@link UniqueCounter} of a {@link UniqueCounterRegistry}. Keys, all in the counter's hash tag:
+ * {@code <prefix>counter:{<name>}} all time, {@code ...:{<name>}:d:2024-02-29} per bucket and
+ * {@code ...:{<name>}:range:<first>..<last>} per cached range.
+ */
+final class RedisUniqueCounter implements UniqueCounter {
+
+	/** Most buckets one range count merges: over ten years of days. */
+	static final int MAX_RANGE_BUCKETS = 4000;
+
+	private static final Log logger = LogFactory.getLog(RedisUniqueCounter.class);
+
+	private static final String AREA = "counter";
+
+	private final String name;
+
+	private final UniqueCounterSpec spec;
+
+	private final CounterBuckets buckets;
+
+	private final byte[] totalKey;
+
+	private final ScriptExecutor scripts;
+
+	private final CommandExecutor commands;
+
+	private final KeyNaming keyNaming;
+
+	private final Listeners<UniqueCounterListener> listeners;
+
+	private final ThrottledLog outages;
+
+	RedisUniqueCounter(String name, UniqueCounterSpec spec, ScriptExecutor scripts, CommandExecutor commands,
+			KeyNaming keyNaming, Listeners<UniqueCounterListener> listeners) {
+		this.name = name;
+		this.spec = spec;
+		this.buckets = new CounterBuckets(spec);
+		this.totalKey = bytes(keyNaming.key(AREA, name));
+		this.scripts = scripts;
+		this.commands = commands;
+		this.keyNaming = keyNaming;
+		this.listeners = listeners;
+		this.outages = new ThrottledLog(logger, Duration.ofSeconds(10), "Unique counter '" + name + "' cannot reach Redis");
+	}
+
+	@Override
+	public String name() {
+		return this.name;
+	}
+
+	@Override
+	public UniqueCounterSpec spec() {
+		return this.spec;
+	}
+
+	@Override
+	public boolean addAll(Collection<String> members) {
+		return await(addAllAsync(members));
+	}
+
+	@Override
+	public long count() {
+		return await(countAsync());
+	}
+
+	@Override
+	public boolean addAll(Collection<String> members, Instant at) {
+		return await(addAllAsync(members, at));
+	}
+
+	@Override
+	public long count(Instant from, Instant to) {
+		return await(countAsync(from, to));
+	}
+
+	@Override
+	public long count(LocalDate from, LocalDate to) {
+		Instant[] range = this.buckets.days(from, to);
+		return count(range[0], range[1]);
+	}
+
+	@Override
+	public CompletionStage<Boolean> addAllAsync(Collection<String> members) {
+		byte[][] args = UniqueCounterScripts.add(List.copyOf(members));
+		if (args.length == 0) {
+			return CompletableFuture.completedFuture(false);
+		}
+		return observed("add", () -> this.commands.<Long>executeAsync(UniqueCounterScripts.ADD, ReturnType.INTEGER,
+				this.totalKey, args)
+			.thenApply(UniqueCounterScripts::readChanged));
+	}
+
+	@Override
+	public CompletionStage<Long> countAsync() {
+		return observed("count", () -> this.commands.<Long>executeAsync(UniqueCounterScripts.COUNT, ReturnType.INTEGER,
+				this.totalKey)
+			.thenApply(UniqueCounterScripts::readCount));
+	}
+
+	@Override
+	public CompletionStage<Boolean> addAllAsync(Collection<String> members, Instant at) {
+		List<String> list = List.copyOf(members);
+		Objects.requireNonNull(at, "at must not be null");
+		if (list.isEmpty()) {
+			return CompletableFuture.completedFuture(false);
+		}
+		ZonedDateTime bucket = this.buckets.start(at);
+		byte[][] keysAndArgs = UniqueCounterScripts.addToBucket(bucketKey(this.buckets.name(bucket)),
+				this.buckets.expiresAtMillis(bucket), list);
+		return observed("add", () -> this.scripts.<Long>executeAsync(UniqueCounterScripts.ADD_TO_BUCKET,
+				ReturnType.INTEGER, 1, keysAndArgs)
+			.thenApply(UniqueCounterScripts::readChanged));
+	}
+
+	@Override
+	public CompletionStage<Long> countAsync(Instant from, Instant to) {
+		List<String> names = this.buckets.range(from, to, MAX_RANGE_BUCKETS);
+		if (names.size() == 1) {
+			// One bucket needs no merge, and is never stale: PFCOUNT it.
+			byte[] bucket = bucketKey(names.get(0));
+			return observed("count", () -> this.commands.<Long>executeAsync(UniqueCounterScripts.COUNT,
+					ReturnType.INTEGER, bucket)
+				.thenApply(UniqueCounterScripts::readCount));
+		}
+		byte[] cacheKey = bucketKey("range:" + names.get(0) + ".." + names.get(names.size() - 1));
+		List<byte[]> bucketKeys = names.stream().map(this::bucketKey).toList();
+		byte[][] keysAndArgs = UniqueCounterScripts.countRange(cacheKey, bucketKeys,
+				Math.max(1, this.spec.rangeCacheTtl().toMillis()));
+		return observed("count", () -> this.scripts.<Long>executeAsync(UniqueCounterScripts.COUNT_RANGE,
+				ReturnType.INTEGER, bucketKeys.size() + 1, keysAndArgs)
+			.thenApply(UniqueCounterScripts::readCount));
+	}
+
+	private byte[] bucketKey(String suffix) {
+		return bytes(this.keyNaming.key(AREA, this.name, suffix));
+	}
+
+	private <T> CompletionStage<T> observed(String operation, Supplier<CompletionStage<T>> call) {
+		long start = System.nanoTime();
+		return call.get().handle((result, failure) -> {
+			if (failure == null) {
+				Duration latency = Duration.ofNanos(System.nanoTime() - start);
+				this.listeners.notify((listener) -> listener.onOperation(this.name, operation, latency));
+				return result;
+			}
+			Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
+					: failure;
+			if (RedisFailures.isUnavailable(cause) && cause instanceof RuntimeException outage) {
+				this.listeners.notify((listener) -> listener.onFailure(this.name, operation, outage));
+				this.outages.warn(cause, "the " + operation + " call fails");
+			}
+			throw new CompletionException(cause);
+		});
+	}
+
+	private static <T> T await(CompletionStage<T> stage) {
+		try {
+			return stage.toCompletableFuture().join();
+		}
+		catch (CompletionException ex) {
+			if (ex.getCause() instanceof RuntimeException runtime) {
+				throw runtime;
+			}
+			throw ex;
+		}
+	}
+
+	private static byte[] bytes(String value) {
+		return value.getBytes(StandardCharsets.UTF_8);
+	}
+
+}

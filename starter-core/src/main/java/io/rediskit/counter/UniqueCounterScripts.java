@@ -1,0 +1,83 @@
+package io.rediskit.counter;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Collection;
+import java.util.List;
+
+import io.rediskit.support.LuaScript;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The counter's Redis calls, one method per operation: {@code PFADD} and {@code PFCOUNT} of the all-time key,
+ * the bucket add script ({@code PFADD} and {@code PEXPIREAT}), and the range count script ({@code PFMERGE} into a
+ * cached key, then {@code PFCOUNT}).
+ */
+final class UniqueCounterScripts {
+
+	static final LuaScript ADD_TO_BUCKET = LuaScript.fromClasspath("META-INF/redis-kit/scripts/counter/add.lua");
+
+	static final LuaScript COUNT_RANGE = LuaScript.fromClasspath("META-INF/redis-kit/scripts/counter/count_range.lua");
+
+	static final String ADD = "PFADD";
+
+	static final String COUNT = "PFCOUNT";
+
+	private UniqueCounterScripts() {
+	}
+
+	/** @return the members as the arguments of {@code PFADD key <member>...} */
+	static byte[][] add(Collection<String> members) {
+		byte[][] args = new byte[members.size()][];
+		int i = 0;
+		for (String member : members) {
+			args[i++] = member.getBytes(StandardCharsets.UTF_8);
+		}
+		return args;
+	}
+
+	/**
+	 * @param bucketKey the bucket
+	 * @param expiresAtMillis when it expires, 0 for never
+	 * @param members the members
+	 * @return the key and arguments of the bucket add script
+	 */
+	static byte[][] addToBucket(byte[] bucketKey, long expiresAtMillis, Collection<String> members) {
+		byte[][] keysAndArgs = new byte[members.size() + 2][];
+		keysAndArgs[0] = bucketKey;
+		keysAndArgs[1] = number(expiresAtMillis);
+		int i = 2;
+		for (String member : members) {
+			keysAndArgs[i++] = member.getBytes(StandardCharsets.UTF_8);
+		}
+		return keysAndArgs;
+	}
+
+	/**
+	 * @param cacheKey the range's cached merge
+	 * @param bucketKeys the buckets of the range
+	 * @param cacheTtlMillis how long the merge is kept
+	 * @return the keys and argument of the range count script
+	 */
+	static byte[][] countRange(byte[] cacheKey, List<byte[]> bucketKeys, long cacheTtlMillis) {
+		byte[][] keysAndArgs = new byte[bucketKeys.size() + 2][];
+		keysAndArgs[0] = cacheKey;
+		for (int i = 0; i < bucketKeys.size(); i++) {
+			keysAndArgs[i + 1] = bucketKeys.get(i);
+		}
+		keysAndArgs[keysAndArgs.length - 1] = number(cacheTtlMillis);
+		return keysAndArgs;
+	}
+
+	static boolean readChanged(@Nullable Long reply) {
+		return reply != null && reply == 1;
+	}
+
+	static long readCount(@Nullable Long reply) {
+		return (reply != null) ? reply : 0;
+	}
+
+	private static byte[] number(long value) {
+		return Long.toString(value).getBytes(StandardCharsets.US_ASCII);
+	}
+
+}

@@ -1,0 +1,217 @@
+package io.rediskit.keys;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Set;
+import java.util.Spliterator;
+import java.util.Spliterators;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+
+import io.lettuce.core.KeyScanArgs;
+import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.ScanCursor;
+import io.rediskit.keys.KeyNodes.Node;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One scan of the key space: {@code SCAN} on every master, a round at a time (the masters of a cluster in
+ * parallel), keys decoded as UTF-8. Not thread-safe; get one from {@link KeyTools#scan(KeyScanOptions)}.
+ * <p>
+ * Guarantees, those of {@code SCAN}: every key that exists from the start to the end of the scan and matches is
+ * returned; a key added or removed meanwhile may or may not be. With {@link KeyScanOptions#dedupe()} a key is
+ * returned once (SCAN can return one twice while a node rehashes, and a key can show on two nodes while its slot
+ * migrates); the scan then remembers every key it returned.
+ * <p>
+ * Resuming: {@link #cursor()} is the position after the last batch returned by {@link #nextBatch()};
+ * {@link KeyTools#scan(KeyScanOptions, String)} continues from it, in this process or another (without the
+ * memory of returned keys, so a key can come again). A cluster cursor names nodes: after a failover the new
+ * master's scan starts over.
+ */
+public final class KeyScan implements Iterator<String> {
+
+	private final KeyNodes nodes;
+
+	private final KeyScanOptions options;
+
+	private final KeyScanArgs args;
+
+	private final Map<String, String> cursors;
+
+	private final @Nullable Set<ByteBuffer> seen;
+
+	private final ArrayDeque<String> buffer = new ArrayDeque<>();
+
+	private final long startNanos = System.nanoTime();
+
+	private long returned;
+
+	private long rounds;
+
+	KeyScan(KeyNodes nodes, KeyScanOptions options, @Nullable String cursor) {
+		this.nodes = nodes;
+		this.options = options;
+		this.args = new KeyScanArgs();
+		this.args.match(options.pattern().getBytes(StandardCharsets.UTF_8));
+		this.args.limit(options.batchSize());
+		if (options.type() != null) {
+			this.args.type(options.type());
+		}
+		this.cursors = (cursor != null) ? parse(cursor) : fresh(nodes);
+		this.seen = options.dedupe() ? new HashSet<>() : null;
+	}
+
+	private static Map<String, String> fresh(KeyNodes nodes) {
+		Map<String, String> cursors = new LinkedHashMap<>();
+		for (Node node : nodes.masters()) {
+			cursors.put(node.id(), "0");
+		}
+		return cursors;
+	}
+
+	private static Map<String, String> parse(String cursor) {
+		Map<String, String> cursors = new LinkedHashMap<>();
+		if (!cursor.startsWith("v1;")) {
+			throw new IllegalArgumentException("Not a key scan cursor: '" + cursor + "'");
+		}
+		for (String part : cursor.substring(3).split(";")) {
+			if (part.isEmpty()) {
+				continue;
+			}
+			int equals = part.indexOf('=');
+			if (equals < 1 || !part.substring(equals + 1).matches("[0-9]+")) {
+				throw new IllegalArgumentException("Not a key scan cursor: '" + cursor + "'");
+			}
+			cursors.put(part.substring(0, equals), part.substring(equals + 1));
+		}
+		return cursors;
+	}
+
+	/**
+	 * The next batch: one round of {@code SCAN} on every master not finished, deduplicated; may be empty while
+	 * the scan is not done (a round can match nothing).
+	 * @return the keys
+	 */
+	public List<String> nextBatch() {
+		if (!this.buffer.isEmpty()) {
+			List<String> rest = new ArrayList<>(this.buffer);
+			this.buffer.clear();
+			return rest;
+		}
+		return fetch();
+	}
+
+	/** @return whether every master has been scanned to its end */
+	public boolean isDone() {
+		return this.cursors.isEmpty() && this.buffer.isEmpty();
+	}
+
+	/**
+	 * @return where {@link KeyTools#scan(KeyScanOptions, String)} resumes: after the last batch fetched
+	 */
+	public String cursor() {
+		StringBuilder cursor = new StringBuilder("v1;");
+		this.cursors.forEach((node, position) -> cursor.append(node).append('=').append(position).append(';'));
+		return cursor.toString();
+	}
+
+	/** @return how many keys were returned so far */
+	public long returned() {
+		return this.returned;
+	}
+
+	@Override
+	public boolean hasNext() {
+		while (this.buffer.isEmpty() && !this.cursors.isEmpty()) {
+			this.buffer.addAll(fetch());
+		}
+		return !this.buffer.isEmpty();
+	}
+
+	@Override
+	public String next() {
+		if (!hasNext()) {
+			throw new NoSuchElementException();
+		}
+		return this.buffer.poll();
+	}
+
+	/** @return the remaining keys as a sequential stream, fetched lazily */
+	public Stream<String> stream() {
+		return StreamSupport.stream(Spliterators.spliteratorUnknownSize(this, Spliterator.ORDERED | Spliterator.NONNULL),
+				false);
+	}
+
+	private List<String> fetch() {
+		if (this.cursors.isEmpty()) {
+			return List.of();
+		}
+		Map<String, RedisFuture<KeyScanCursor<byte[]>>> replies = new LinkedHashMap<>();
+		Map<String, Node> masters = new LinkedHashMap<>();
+		for (Node node : this.nodes.masters()) {
+			masters.put(node.id(), node);
+		}
+		try {
+			// One SCAN per master, all sent before any reply is awaited: the masters work in parallel.
+			for (Map.Entry<String, String> entry : this.cursors.entrySet()) {
+				Node node = masters.get(entry.getKey());
+				if (node == null) {
+					// The node left (a failover): its keys are now served by a master scanned under its own id.
+					continue;
+				}
+				replies.put(entry.getKey(), node.commands().scan(ScanCursor.of(entry.getValue()), this.args));
+			}
+			this.cursors.keySet().retainAll(replies.keySet());
+			List<String> batch = new ArrayList<>();
+			for (Map.Entry<String, RedisFuture<KeyScanCursor<byte[]>>> reply : replies.entrySet()) {
+				KeyScanCursor<byte[]> page = this.nodes.await(reply.getValue());
+				for (byte[] key : page.getKeys()) {
+					if (this.seen == null || this.seen.add(ByteBuffer.wrap(key))) {
+						batch.add(new String(key, StandardCharsets.UTF_8));
+					}
+				}
+				if (page.isFinished()) {
+					this.cursors.remove(reply.getKey());
+				}
+				else {
+					this.cursors.put(reply.getKey(), page.getCursor());
+				}
+			}
+			this.returned += batch.size();
+			this.rounds++;
+			pace();
+			return batch;
+		}
+		catch (RuntimeException ex) {
+			throw KeyNodes.translate(ex);
+		}
+	}
+
+	private void pace() {
+		long waitNanos = this.options.pause().toNanos();
+		if (this.options.keysPerSecond() > 0) {
+			long due = this.startNanos + TimeUnit.SECONDS.toNanos(1) * this.returned / this.options.keysPerSecond();
+			waitNanos = Math.max(waitNanos, due - System.nanoTime());
+		}
+		if (waitNanos > 0 && !this.cursors.isEmpty()) {
+			try {
+				TimeUnit.NANOSECONDS.sleep(waitNanos);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("Key scan interrupted after " + this.rounds + " rounds", ex);
+			}
+		}
+	}
+
+}

@@ -1,0 +1,436 @@
+package io.rediskit.keys;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.PriorityQueue;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.lettuce.core.MapScanCursor;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
+import io.lettuce.core.ValueScanCursor;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.output.IntegerOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
+import io.rediskit.keys.KeyNodes.Node;
+import io.rediskit.support.Listeners;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * Key-space tools an operator can trust on production: nothing here sends {@code KEYS}, {@code DEL} of a big
+ * key or any other command whose run time grows with the data.
+ * <ul>
+ * <li>{@link #scan(KeyScanOptions)}: {@code SCAN} on every master (on a cluster, each master's own connection,
+ * in parallel), duplicates removed, paced, resumable.</li>
+ * <li>{@link #bigKeys(BigKeyOptions)}: the largest keys by memory and by elements per type, with totals.</li>
+ * <li>{@link #deleteKey(String, DeleteOptions)}: a big collection emptied in batches ({@code HSCAN}+{@code HDEL},
+ * {@code SSCAN}+{@code SREM}, {@code ZREMRANGEBYRANK}, {@code LTRIM}), then {@code UNLINK}.</li>
+ * <li>{@link #deleteByPattern(KeyScanOptions, DeleteOptions)}: the scan, then {@code UNLINK} in batches of one
+ * hash slot each; a dry run lists what would go.</li>
+ * <li>{@link #lazyfreeWarnings()}: the server settings that make an expiry or eviction of a big key block.</li>
+ * </ul>
+ * Works on a {@link LettuceConnectionFactory} that shares its native connection (the default), standalone,
+ * Sentinel or Cluster. Keys are decoded and encoded as UTF-8: a key that is not valid UTF-8 is reported with
+ * replacement characters and cannot be deleted through these tools. The methods block the calling thread for
+ * as long as the work and its pacing take (minutes on a big key space): run them on a thread of your own, not
+ * on a request thread; interrupting that thread stops them between batches. Failures are Spring's
+ * {@code DataAccessException}s.
+ */
+public class KeyTools {
+
+	private static final Log logger = LogFactory.getLog(KeyTools.class);
+
+	private static final List<String> COLLECTION_TYPES = List.of("hash", "set", "zset", "list");
+
+	private final KeyNodes nodes;
+
+	private final Listeners<KeyToolsListener> listeners;
+
+	private final AtomicBoolean lazyfreeChecked = new AtomicBoolean();
+
+	/**
+	 * @param connectionFactory the application's Lettuce connection factory
+	 * @param listeners told of progress, in order
+	 */
+	public KeyTools(LettuceConnectionFactory connectionFactory, List<? extends KeyToolsListener> listeners) {
+		this.nodes = new KeyNodes(Objects.requireNonNull(connectionFactory, "connectionFactory must not be null"));
+		this.listeners = Listeners.of("key tools", listeners);
+	}
+
+	/**
+	 * Starts a scan; it sends nothing until its first batch is asked for.
+	 * @param options what to scan and how fast
+	 * @return the scan
+	 */
+	public KeyScan scan(KeyScanOptions options) {
+		return new KeyScan(this.nodes, Objects.requireNonNull(options, "options must not be null"), null);
+	}
+
+	/**
+	 * Resumes a scan from its {@link KeyScan#cursor()}.
+	 * @param options the options of the scan resumed (the pattern and type must be the same for SCAN's guarantee)
+	 * @param cursor the cursor
+	 * @return the scan
+	 * @throws IllegalArgumentException if the cursor is not one
+	 */
+	public KeyScan scan(KeyScanOptions options, String cursor) {
+		return new KeyScan(this.nodes, Objects.requireNonNull(options, "options must not be null"),
+				Objects.requireNonNull(cursor, "cursor must not be null"));
+	}
+
+	/**
+	 * Reads type, memory, element count, TTL and encoding of every scanned key (a few pipelined commands per
+	 * batch, none of whose cost grows with a key's size except {@code MEMORY USAGE} with {@code samples} 0).
+	 * @param options what to look at
+	 * @return the report
+	 */
+	public BigKeyReport bigKeys(BigKeyOptions options) {
+		long start = System.nanoTime();
+		KeyScan scan = scan(options.scan());
+		Comparator<KeyInfo> byMemory = Comparator.comparingLong(KeyInfo::memoryBytes);
+		Comparator<KeyInfo> byElements = Comparator.comparingLong(KeyInfo::elements);
+		PriorityQueue<KeyInfo> largest = new PriorityQueue<>(byMemory);
+		Map<String, PriorityQueue<KeyInfo>> largestPerType = new TreeMap<>();
+		Map<String, KeyTotals> byType = new TreeMap<>();
+		Map<String, KeyTotals> byPrefix = new TreeMap<>();
+		long scanned = 0;
+		try {
+			while (!scan.isDone()) {
+				for (KeyInfo info : describe(scan.nextBatch(), options.samples())) {
+					scanned++;
+					keepTop(largest, info, options.top());
+					keepTop(largestPerType.computeIfAbsent(info.type(), (type) -> new PriorityQueue<>(byElements)), info,
+							options.top());
+					byType.merge(info.type(), new KeyTotals(0, 0, 0).plus(info), (a, b) -> a.plus(info));
+					byPrefix.merge(prefix(info.key(), options.prefixDelimiter()), new KeyTotals(0, 0, 0).plus(info),
+							(a, b) -> a.plus(info));
+				}
+			}
+		}
+		catch (RuntimeException ex) {
+			throw KeyNodes.translate(ex);
+		}
+		Map<String, List<KeyInfo>> topPerType = new TreeMap<>();
+		largestPerType.forEach((type, queue) -> topPerType.put(type, descending(queue, byElements)));
+		BigKeyReport report = new BigKeyReport(scanned, descending(largest, byMemory), topPerType, byType, byPrefix,
+				Duration.ofNanos(System.nanoTime() - start));
+		this.listeners.notify((listener) -> listener.onBigKeyReport(report));
+		return report;
+	}
+
+	private List<KeyInfo> describe(List<String> keys, int samples) {
+		RedisClusterAsyncCommands<byte[], byte[]> commands = this.nodes.routing();
+		int n = keys.size();
+		List<byte[]> raw = new ArrayList<>(n);
+		List<RedisFuture<String>> types = new ArrayList<>(n);
+		List<RedisFuture<Long>> memory = new ArrayList<>(n);
+		List<RedisFuture<Long>> ttls = new ArrayList<>(n);
+		List<RedisFuture<String>> encodings = new ArrayList<>(n);
+		for (String key : keys) {
+			byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
+			raw.add(bytes);
+			types.add(commands.type(bytes));
+			memory.add(commands.dispatch(CommandType.MEMORY, new IntegerOutput<>(ByteArrayCodec.INSTANCE),
+					new CommandArgs<>(ByteArrayCodec.INSTANCE).add("USAGE").addKey(bytes).add("SAMPLES").add(samples)));
+			ttls.add(commands.pttl(bytes));
+			encodings.add(commands.objectEncoding(bytes));
+		}
+		List<@Nullable RedisFuture<Long>> counts = new ArrayList<>(n);
+		for (int i = 0; i < n; i++) {
+			byte[] key = raw.get(i);
+			counts.add(switch (this.nodes.await(types.get(i))) {
+				case "hash" -> commands.hlen(key);
+				case "set" -> commands.scard(key);
+				case "zset" -> commands.zcard(key);
+				case "list" -> commands.llen(key);
+				case "string" -> commands.strlen(key);
+				case "stream" -> commands.xlen(key);
+				default -> null;
+			});
+		}
+		List<KeyInfo> infos = new ArrayList<>(n);
+		for (int i = 0; i < n; i++) {
+			String type = this.nodes.await(types.get(i));
+			Long bytes = awaitOrNull(memory.get(i));
+			Long ttl = awaitOrNull(ttls.get(i));
+			String encoding = awaitOrNull(encodings.get(i));
+			RedisFuture<Long> count = counts.get(i);
+			Long elements = (count != null) ? awaitOrNull(count) : null;
+			if ("none".equals(type) || bytes == null) {
+				// Gone between the scan and the read.
+				continue;
+			}
+			infos.add(new KeyInfo(keys.get(i), type, bytes, (elements != null) ? elements : 0,
+					(ttl != null && ttl >= 0) ? ttl : -1, (encoding != null) ? encoding : "unknown"));
+		}
+		return infos;
+	}
+
+	private <T> @Nullable T awaitOrNull(RedisFuture<T> future) {
+		try {
+			return this.nodes.await(future);
+		}
+		catch (RuntimeException ex) {
+			// A key that vanished between the commands of its batch answers errors or nil; skip it.
+			if (io.rediskit.support.RedisFailures.isUnavailable(ex)) {
+				throw ex;
+			}
+			return null;
+		}
+	}
+
+	private static void keepTop(PriorityQueue<KeyInfo> queue, KeyInfo info, int top) {
+		queue.add(info);
+		if (queue.size() > top) {
+			queue.poll();
+		}
+	}
+
+	private static List<KeyInfo> descending(PriorityQueue<KeyInfo> queue, Comparator<KeyInfo> order) {
+		List<KeyInfo> list = new ArrayList<>(queue);
+		list.sort(order.reversed().thenComparing(KeyInfo::key));
+		return List.copyOf(list);
+	}
+
+	private static String prefix(String key, char delimiter) {
+		int end = key.indexOf(delimiter);
+		return (end >= 0) ? key.substring(0, end + 1) : key;
+	}
+
+	/**
+	 * Deletes one key without blocking the server: a hash, set, sorted set or list is emptied in batches (with
+	 * the pause between them), then unlinked; any other type is unlinked at once ({@code UNLINK} frees it in
+	 * the background). Elements added while it runs are removed too, for up to three passes; then the key is
+	 * unlinked as it is.
+	 * @param key the key
+	 * @param options batch size and pause; a dry run reports the key and its element count
+	 * @return what was deleted
+	 */
+	public DeletionReport deleteKey(String key, DeleteOptions options) {
+		Objects.requireNonNull(key, "key must not be null");
+		Objects.requireNonNull(options, "options must not be null");
+		warnLazyfreeOnce();
+		long start = System.nanoTime();
+		RedisClusterAsyncCommands<byte[], byte[]> commands = this.nodes.routing();
+		byte[] raw = key.getBytes(StandardCharsets.UTF_8);
+		try {
+			String type = this.nodes.await(commands.type(raw));
+			if ("none".equals(type)) {
+				return new DeletionReport(options.dryRun(), 0, 0, List.of(), elapsed(start));
+			}
+			if (options.dryRun()) {
+				return new DeletionReport(true, 1, 0, (options.listLimit() > 0) ? List.of(key) : List.of(), elapsed(start));
+			}
+			long elements = 0;
+			for (int pass = 0; pass < 3 && COLLECTION_TYPES.contains(type); pass++) {
+				long removed = empty(commands, raw, type, options, start);
+				elements += removed;
+				if (removed == 0) {
+					break;
+				}
+			}
+			// An emptied collection is gone already (Redis deletes empty collections): it counts as deleted.
+			long unlinked = this.nodes.await(commands.unlink(raw));
+			long keys = (unlinked > 0 || elements > 0) ? 1 : 0;
+			long total = elements;
+			this.listeners.notify((listener) -> listener.onDeleted("delete-key", keys, 0));
+			this.listeners.notify((listener) -> listener.onDeleteProgress("delete-key", keys, total, elapsed(start)));
+			return new DeletionReport(false, keys, elements, List.of(), elapsed(start));
+		}
+		catch (RuntimeException ex) {
+			throw KeyNodes.translate(ex);
+		}
+	}
+
+	/** One pass over a collection, in batches; returns the elements removed. */
+	private long empty(RedisClusterAsyncCommands<byte[], byte[]> commands, byte[] key, String type,
+			DeleteOptions options, long start) {
+		int batch = options.batchSize();
+		ScanArgs limit = ScanArgs.Builder.limit(batch);
+		long removed = 0;
+		ScanCursor cursor = ScanCursor.INITIAL;
+		while (true) {
+			long step;
+			boolean done;
+			switch (type) {
+				case "hash" -> {
+					MapScanCursor<byte[], byte[]> page = this.nodes.await(commands.hscan(key, cursor, limit));
+					step = page.getMap().isEmpty() ? 0
+							: this.nodes.await(commands.hdel(key, page.getMap().keySet().toArray(byte[][]::new)));
+					cursor = page;
+					done = page.isFinished();
+				}
+				case "set" -> {
+					ValueScanCursor<byte[]> page = this.nodes.await(commands.sscan(key, cursor, limit));
+					step = page.getValues().isEmpty() ? 0
+							: this.nodes.await(commands.srem(key, page.getValues().toArray(byte[][]::new)));
+					cursor = page;
+					done = page.isFinished();
+				}
+				case "zset" -> {
+					step = this.nodes.await(commands.zremrangebyrank(key, 0, batch - 1));
+					done = step == 0;
+				}
+				case "list" -> {
+					long length = this.nodes.await(commands.llen(key));
+					if (length > 0) {
+						this.nodes.await(commands.ltrim(key, batch, -1));
+					}
+					step = Math.min(length, batch);
+					done = length <= batch;
+				}
+				default -> throw new IllegalStateException("Not a collection type: " + type);
+			}
+			removed += step;
+			long soFar = removed;
+			long stepped = step;
+			this.listeners.notify((listener) -> listener.onDeleted("delete-key", 0, stepped));
+			this.listeners.notify((listener) -> listener.onDeleteProgress("delete-key", 0, soFar, elapsed(start)));
+			if (done) {
+				return removed;
+			}
+			pause(options.pause());
+		}
+	}
+
+	/**
+	 * Deletes every key a scan finds, with {@code UNLINK} in batches whose keys share a hash slot (so a cluster
+	 * runs each on one master), pausing between batches. A dry run only counts and lists.
+	 * @param scan which keys, and the scan's pace
+	 * @param options batch size, pause, dry run
+	 * @return what was deleted
+	 */
+	public DeletionReport deleteByPattern(KeyScanOptions scan, DeleteOptions options) {
+		Objects.requireNonNull(options, "options must not be null");
+		if (!options.dryRun()) {
+			warnLazyfreeOnce();
+		}
+		long start = System.nanoTime();
+		KeyScan keys = scan(scan);
+		List<String> listed = new ArrayList<>();
+		long count = 0;
+		try {
+			RedisClusterAsyncCommands<byte[], byte[]> commands = this.nodes.routing();
+			while (!keys.isDone()) {
+				List<String> batch = keys.nextBatch();
+				if (options.dryRun()) {
+					count += batch.size();
+					for (String key : batch) {
+						if (listed.size() < options.listLimit()) {
+							listed.add(key);
+						}
+					}
+					continue;
+				}
+				Map<Integer, List<byte[]>> bySlot = new LinkedHashMap<>();
+				for (String key : batch) {
+					byte[] raw = key.getBytes(StandardCharsets.UTF_8);
+					bySlot.computeIfAbsent(SlotHash.getSlot(raw), (slot) -> new ArrayList<>()).add(raw);
+				}
+				List<RedisFuture<Long>> unlinks = new ArrayList<>();
+				for (List<byte[]> slotKeys : bySlot.values()) {
+					for (int from = 0; from < slotKeys.size(); from += options.batchSize()) {
+						unlinks.add(commands.unlink(slotKeys.subList(from, Math.min(slotKeys.size(), from + options.batchSize()))
+							.toArray(byte[][]::new)));
+					}
+				}
+				long unlinked = 0;
+				for (RedisFuture<Long> unlink : unlinks) {
+					unlinked += this.nodes.await(unlink);
+				}
+				count += unlinked;
+				long soFar = count;
+				long batchKeys = unlinked;
+				this.listeners.notify((listener) -> listener.onDeleted("delete-pattern", batchKeys, 0));
+				this.listeners.notify((listener) -> listener.onDeleteProgress("delete-pattern", soFar, 0, elapsed(start)));
+				if (!batch.isEmpty()) {
+					pause(options.pause());
+				}
+			}
+		}
+		catch (RuntimeException ex) {
+			throw KeyNodes.translate(ex);
+		}
+		return new DeletionReport(options.dryRun(), count, 0, List.copyOf(listed), elapsed(start));
+	}
+
+	/**
+	 * Reads {@code lazyfree-lazy-*} on every master and says which settings make the server free a big key in
+	 * its main thread (blocking every client meanwhile): an expiry with {@code lazyfree-lazy-expire no}, an
+	 * eviction with {@code lazyfree-lazy-eviction no}, a plain {@code DEL} with {@code lazyfree-lazy-user-del no}.
+	 * @return one line per finding, empty when none; a master whose configuration cannot be read (CONFIG
+	 * disabled or denied) gets a line saying so
+	 */
+	public List<String> lazyfreeWarnings() {
+		List<String> warnings = new ArrayList<>();
+		for (Node node : this.nodes.masters()) {
+			String where = KeyNodes.STANDALONE.equals(node.id()) ? "Redis" : "Master " + node.id();
+			Map<String, String> config;
+			try {
+				config = this.nodes.await(node.commands().configGet("lazyfree-lazy-*"));
+			}
+			catch (RuntimeException ex) {
+				warnings.add(where + ": cannot read lazyfree-lazy-* (" + ex.getMessage()
+						+ "); check that an expiring big key does not block");
+				continue;
+			}
+			if ("no".equals(config.get("lazyfree-lazy-expire"))) {
+				warnings.add(where + ": lazyfree-lazy-expire is no, so a big key that expires is freed in the main "
+						+ "thread and blocks the server; set it to yes, or delete big keys with deleteKey");
+			}
+			if ("no".equals(config.get("lazyfree-lazy-eviction"))) {
+				warnings.add(where + ": lazyfree-lazy-eviction is no, so evicting a big key blocks the server");
+			}
+			if ("no".equals(config.get("lazyfree-lazy-user-del"))) {
+				warnings.add(where + ": lazyfree-lazy-user-del is no, so a plain DEL of a big key blocks the server "
+						+ "(these tools use UNLINK)");
+			}
+		}
+		return warnings;
+	}
+
+	private void warnLazyfreeOnce() {
+		if (this.lazyfreeChecked.compareAndSet(false, true)) {
+			try {
+				lazyfreeWarnings().forEach(logger::warn);
+			}
+			catch (RuntimeException ex) {
+				logger.debug("Cannot check lazyfree settings", ex);
+			}
+		}
+	}
+
+	private static void pause(Duration pause) {
+		if (pause.isZero()) {
+			return;
+		}
+		try {
+			TimeUnit.NANOSECONDS.sleep(pause.toNanos());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Deletion interrupted between batches", ex);
+		}
+	}
+
+	private static Duration elapsed(long startNanos) {
+		return Duration.ofNanos(System.nanoTime() - startNanos);
+	}
+
+}

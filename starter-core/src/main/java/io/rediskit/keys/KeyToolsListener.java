@@ -1,0 +1,41 @@
+package io.rediskit.keys;
+
+import java.time.Duration;
+
+/**
+ * Observes the key tools' long-running work, for progress bars, logs and metrics. Methods have empty defaults
+ * and run on the thread doing the work.
+ */
+public interface KeyToolsListener {
+
+	/** A listener that does nothing. */
+	KeyToolsListener NONE = new KeyToolsListener() {
+	};
+
+	/**
+	 * A deletion made progress: after each batch.
+	 * @param operation {@code delete-key} or {@code delete-pattern}
+	 * @param keys keys deleted so far
+	 * @param elements elements removed so far
+	 * @param elapsed time since it began
+	 */
+	default void onDeleteProgress(String operation, long keys, long elements, Duration elapsed) {
+	}
+
+	/**
+	 * A batch of a deletion completed: what it removed, for counters.
+	 * @param operation {@code delete-key} or {@code delete-pattern}
+	 * @param keys keys deleted by this batch
+	 * @param elements elements removed by this batch
+	 */
+	default void onDeleted(String operation, long keys, long elements) {
+	}
+
+	/**
+	 * A big-key report is complete.
+	 * @param report the report
+	 */
+	default void onBigKeyReport(BigKeyReport report) {
+	}
+
+}

@@ -1,0 +1,194 @@
+package io.rediskit.queue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.rediskit.queue.QueueScripts.ClaimedMessage;
+import io.rediskit.queue.QueueScripts.Settled;
+
+/** One delivery of a message, settled once through its token. */
+final class Delivery<T> implements QueueMessage<T> {
+
+	private final ScriptedRedisQueue<T> queue;
+
+	private final ClaimedMessage claimed;
+
+	private final T payload;
+
+	private final long deliveredAtMillis;
+
+	private final long receivedNanos = System.nanoTime();
+
+	private final AtomicBoolean settled = new AtomicBoolean();
+
+	Delivery(ScriptedRedisQueue<T> queue, ClaimedMessage claimed, T payload, long deliveredAtMillis) {
+		this.queue = queue;
+		this.claimed = claimed;
+		this.payload = payload;
+		this.deliveredAtMillis = deliveredAtMillis;
+	}
+
+	@Override
+	public String id() {
+		return this.claimed.id();
+	}
+
+	@Override
+	public T payload() {
+		return this.payload;
+	}
+
+	@Override
+	public int deliveryCount() {
+		return this.claimed.deliveries();
+	}
+
+	@Override
+	public Instant dueAt() {
+		return Instant.ofEpochMilli(this.claimed.dueMillis());
+	}
+
+	@Override
+	public Instant deliveredAt() {
+		return Instant.ofEpochMilli(this.deliveredAtMillis);
+	}
+
+	String token() {
+		return this.claimed.token();
+	}
+
+	boolean isSettled() {
+		return this.settled.get();
+	}
+
+	@Override
+	public void ack() {
+		ScriptedRedisQueue.await(ackAsync());
+	}
+
+	@Override
+	public CompletionStage<Void> ackAsync() {
+		return settle("ack", () -> this.queue.parts().scripts.ack(this.queue.keys(), id(), token(), null),
+				(outcome) -> {
+					Duration processing = Duration.ofNanos(System.nanoTime() - this.receivedNanos);
+					this.queue.parts().listeners.notify((l) -> l.onAcked(this.queue.name(), processing));
+				});
+	}
+
+	@Override
+	public void retry(String reason) {
+		Objects.requireNonNull(reason, "reason must not be null");
+		ScriptedRedisQueue.await(retryAsync(this.queue.spec().jitteredBackoff(deliveryCount()), reason));
+	}
+
+	@Override
+	public void retry(Duration delay) {
+		ScriptedRedisQueue.await(retryAsync(delay, "retried by the consumer"));
+	}
+
+	@Override
+	public CompletionStage<Void> retryAsync(Duration delay, String reason) {
+		Objects.requireNonNull(delay, "delay must not be null");
+		Objects.requireNonNull(reason, "reason must not be null");
+		if (delay.isNegative()) {
+			throw new IllegalArgumentException("delay must not be negative, was " + delay);
+		}
+		QueueSpec spec = this.queue.spec();
+		String stored = "delivery " + deliveryCount() + " of " + spec.maxDeliveries() + " failed: " + reason;
+		return settle("retry", () -> this.queue.parts().scripts.retry(this.queue.keys(), id(), token(),
+				delay.toMillis(), spec, stored, null), (outcome) -> {
+					if (outcome == Settled.DEAD_LETTERED) {
+						this.queue.parts().listeners.notify((l) -> l.onDeadLettered(this.queue.name(), stored));
+					}
+					else {
+						this.queue.parts().listeners.notify((l) -> l.onRetried(this.queue.name(), delay));
+					}
+				});
+	}
+
+	@Override
+	public void deadLetter(String reason) {
+		ScriptedRedisQueue.await(deadLetterAsync(reason));
+	}
+
+	@Override
+	public CompletionStage<Void> deadLetterAsync(String reason) {
+		Objects.requireNonNull(reason, "reason must not be null");
+		QueueSpec spec = this.queue.spec();
+		return settle("dead-letter", () -> this.queue.parts().scripts.deadLetter(this.queue.keys(), id(), token(),
+				reason, spec, null),
+				(outcome) -> this.queue.parts().listeners.notify((l) -> l.onDeadLettered(this.queue.name(), reason)));
+	}
+
+	/** Gives the delivery back at once, uncounted: a stopping container's messages. */
+	CompletionStage<Void> releaseAsync() {
+		return settle("release", () -> this.queue.parts().scripts.release(this.queue.keys(), id(), token(), null),
+				(outcome) -> {
+				});
+	}
+
+	@Override
+	public void extendVisibility(Duration visibility) {
+		ScriptedRedisQueue.await(extendVisibilityAsync(visibility));
+	}
+
+	@Override
+	public CompletionStage<Void> extendVisibilityAsync(Duration visibility) {
+		Objects.requireNonNull(visibility, "visibility must not be null");
+		if (visibility.toMillis() < 1) {
+			throw new IllegalArgumentException("visibility must be at least 1ms, was " + visibility);
+		}
+		return this.queue.parts().scripts
+			.extend(this.queue.keys(), List.<String[]>of(new String[] { id(), token() }), visibility.toMillis(), null)
+			.handle((extended, failure) -> {
+				if (failure != null) {
+					throw this.queue.failed(failure);
+				}
+				if (!extended[0]) {
+					this.queue.parts().listeners.notify((l) -> l.onStale(this.queue.name(), "extend"));
+					throw new CompletionException(new StaleDeliveryException(this.queue.name(), id(), "extend"));
+				}
+				return null;
+			});
+	}
+
+	private CompletionStage<Void> settle(String operation, java.util.function.Supplier<CompletionStage<Settled>> call,
+			java.util.function.Consumer<Settled> done) {
+		if (!this.settled.compareAndSet(false, true)) {
+			throw new IllegalStateException("Message " + id() + " of queue '" + this.queue.name()
+					+ "' was settled already by this delivery");
+		}
+		CompletionStage<Settled> stage;
+		try {
+			stage = call.get();
+		}
+		catch (RuntimeException ex) {
+			this.settled.set(false);
+			throw ex;
+		}
+		return stage.handle((outcome, failure) -> {
+			if (failure != null) {
+				// Not applied (or unknown): the consumer may try again; a replay of an applied one is harmless.
+				this.settled.set(false);
+				throw this.queue.failed(failure);
+			}
+			if (outcome == Settled.STALE) {
+				this.queue.parts().listeners.notify((l) -> l.onStale(this.queue.name(), operation));
+				throw new CompletionException(new StaleDeliveryException(this.queue.name(), id(), operation));
+			}
+			done.accept(outcome);
+			return null;
+		});
+	}
+
+	@Override
+	public String toString() {
+		return "QueueMessage[queue=" + this.queue.name() + ", id=" + id() + ", delivery=" + deliveryCount() + "]";
+	}
+
+}

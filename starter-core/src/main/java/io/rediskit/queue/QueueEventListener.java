@@ -1,0 +1,76 @@
+package io.rediskit.queue;
+
+import java.time.Duration;
+
+/**
+ * Observes queue events, for metrics and logging. Methods have empty defaults; they run on the caller's thread
+ * or the driver's, so they must be fast and must not block. An exception thrown by a listener is logged and
+ * ignored. ({@code QueueListener} is the annotation that marks consumer methods, hence this name.)
+ * <p>
+ * {@code queue} is the configured queue name, safe as a metric tag; reasons are free text, never tags.
+ */
+public interface QueueEventListener {
+
+	/** A listener that does nothing. */
+	QueueEventListener NONE = new QueueEventListener() {
+	};
+
+	/**
+	 * Messages were added (duplicates of held ids not counted).
+	 * @param queue the queue name
+	 * @param count how many
+	 */
+	default void onEnqueued(String queue, int count) {
+	}
+
+	/**
+	 * A message was delivered to a consumer.
+	 * @param queue the queue name
+	 * @param deliveries its deliveries so far, this one included
+	 * @param lateness the server's time at the claim minus the due time. For a redelivery the due time is the
+	 * retry's, or after a visibility timeout still the first one, so metrics take first deliveries only
+	 */
+	default void onDelivered(String queue, int deliveries, Duration lateness) {
+	}
+
+	/**
+	 * A delivery was acknowledged.
+	 * @param queue the queue name
+	 * @param processing time from its delivery to its acknowledgement, on this JVM's clock
+	 */
+	default void onAcked(String queue, Duration processing) {
+	}
+
+	/**
+	 * A delivery failed and the message waits for another.
+	 * @param queue the queue name
+	 * @param delay the backoff before it is due again
+	 */
+	default void onRetried(String queue, Duration delay) {
+	}
+
+	/**
+	 * A message went to the dead-letter queue.
+	 * @param queue the queue name
+	 * @param reason why (free text)
+	 */
+	default void onDeadLettered(String queue, String reason) {
+	}
+
+	/**
+	 * A consumer settled or extended a stale delivery and was refused.
+	 * @param queue the queue name
+	 * @param operation {@code ack}, {@code retry}, {@code dead-letter}, {@code release} or {@code extend}
+	 */
+	default void onStale(String queue, String operation) {
+	}
+
+	/**
+	 * Redis could not be reached for a queue call.
+	 * @param queue the queue name
+	 * @param failure what went wrong
+	 */
+	default void onFailure(String queue, RuntimeException failure) {
+	}
+
+}

@@ -1,0 +1,210 @@
+package io.rediskit.queue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
+
+import io.rediskit.support.KeyNaming;
+import io.rediskit.support.Listeners;
+import io.rediskit.support.Names;
+import io.rediskit.support.ScriptExecutor;
+import io.rediskit.support.ThrottledLog;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.context.SmartLifecycle;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * Hands out {@link RedisQueue}s by name, and {@link QueueListenerContainer}s that consume them; the entry point
+ * of the queue. Create one per application and share it (the Spring Boot starter registers one as a bean).
+ * <p>
+ * Queues configured (in Spring Boot, under {@code redis-kit.queue.queues}) are served by
+ * {@link #get(String, Class)}, which picks up a changed configuration; {@link #create(String, QueueSpec, Class)}
+ * defines or redefines one in code. A name has one spec, whatever payload types its handles use.
+ * <p>
+ * <b>Keys.</b> {@code <prefix>queue:{<name>}:delayed|ready|in-flight|dead|meta|payloads|reasons|settled}, all
+ * in one hash slot, plus {@code :claim:<request>} records that expire after the visibility timeout and the
+ * {@code :wake} channel. The message keys carry no TTL: they are the queue's data and vanish when empty; the
+ * settled tokens expire after {@link QueueScripts#SETTLED_RETENTION 10 minutes}.
+ * <p>
+ * <b>Lifecycle.</b> The constructor starts nothing; the wake-up subscription is opened by the first consumer
+ * that waits and closed by {@link #stop()}. While stopped, consumers poll.
+ */
+public class QueueRegistry implements SmartLifecycle, AutoCloseable {
+
+	/** The lifecycle phase: before the containers start and after they stopped. */
+	public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
+
+	private static final Log logger = LogFactory.getLog(QueueRegistry.class);
+
+	private final KeyNaming keyNaming;
+
+	private final Function<String, @Nullable QueueSpec> configuredSpecs;
+
+	private final QueueParts parts;
+
+	private final ConcurrentMap<String, QueueState> queues = new ConcurrentHashMap<>();
+
+	private volatile boolean running;
+
+	/**
+	 * A registry of queues created in code, with default key naming and no listeners.
+	 * @param connectionFactory the application's Redis connections
+	 * @param jsonMapper writes and reads payloads; must not have default typing
+	 */
+	public QueueRegistry(RedisConnectionFactory connectionFactory, JsonMapper jsonMapper) {
+		this(ScriptExecutor.of(connectionFactory), connectionFactory, KeyNaming.defaults(), jsonMapper, List.of(),
+				(name) -> null);
+	}
+
+	/**
+	 * Creates a registry. It starts nothing.
+	 * @param scripts runs the queue scripts
+	 * @param connectionFactory for the wake-up subscription
+	 * @param keyNaming names the keys
+	 * @param jsonMapper writes and reads payloads; must not have default typing
+	 * @param listeners told of queue events, in order
+	 * @param configuredSpecs the configured spec of a name, or {@code null}; asked on every {@code get}, so it
+	 * must be cheap
+	 * @throws IllegalArgumentException if the mapper has default typing enabled
+	 */
+	public QueueRegistry(ScriptExecutor scripts, RedisConnectionFactory connectionFactory, KeyNaming keyNaming,
+			JsonMapper jsonMapper, List<? extends QueueEventListener> listeners,
+			Function<String, @Nullable QueueSpec> configuredSpecs) {
+		Objects.requireNonNull(scripts, "scripts must not be null");
+		Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
+		this.keyNaming = Objects.requireNonNull(keyNaming, "keyNaming must not be null");
+		Objects.requireNonNull(jsonMapper, "jsonMapper must not be null");
+		this.configuredSpecs = Objects.requireNonNull(configuredSpecs, "configuredSpecs must not be null");
+		ThrottledLog outages = new ThrottledLog(logger, Duration.ofSeconds(10),
+				"Queues cannot reach Redis; queue calls fail after the command timeout and consumers keep polling");
+		this.parts = new QueueParts(new QueueScripts(scripts), new PayloadCodec(jsonMapper),
+				Listeners.of("queue", listeners), outages, new QueueSignals(connectionFactory));
+	}
+
+	/**
+	 * Gives the executor that runs the wake-up subscription of drivers with blocking subscriptions. Set it
+	 * before the first consumer waits.
+	 * @param executor the executor, or {@code null} for a daemon thread per task
+	 */
+	public void setSubscriptionExecutor(@Nullable Executor executor) {
+		this.parts.signals.setExecutor(executor);
+	}
+
+	/**
+	 * The queue of a name, with its configured spec applied if it changed.
+	 * @param <T> the payload type
+	 * @param name a configured name, or one passed to {@link #create}
+	 * @param payloadType the payload type, read from JSON
+	 * @return a handle on the queue
+	 * @throws IllegalArgumentException if no queue has the name
+	 */
+	public <T> RedisQueue<T> get(String name, Class<T> payloadType) {
+		Objects.requireNonNull(name, "name must not be null");
+		Objects.requireNonNull(payloadType, "payloadType must not be null");
+		QueueSpec configured = this.configuredSpecs.apply(name);
+		QueueState state = this.queues.get(name);
+		if (state == null) {
+			if (configured == null) {
+				throw new IllegalArgumentException("No queue named '" + name
+						+ "': configure redis-kit.queue.queues." + name + " or create it in code first");
+			}
+			state = this.queues.computeIfAbsent(Names.requireValid("Queue", name), (key) -> newState(key, configured));
+		}
+		if (configured != null && !configured.equals(state.spec())) {
+			state.setSpec(configured);
+		}
+		return new ScriptedRedisQueue<>(state, payloadType, this.parts);
+	}
+
+	/**
+	 * Creates a queue, or gives the existing queue of that name a new spec (its messages are kept).
+	 * @param <T> the payload type
+	 * @param name 1 to 64 letters, digits, {@code -} or {@code _}
+	 * @param spec how it delivers
+	 * @param payloadType the payload type, read from JSON
+	 * @return a handle on the queue
+	 */
+	public <T> RedisQueue<T> create(String name, QueueSpec spec, Class<T> payloadType) {
+		Objects.requireNonNull(spec, "spec must not be null");
+		Objects.requireNonNull(payloadType, "payloadType must not be null");
+		QueueState state = this.queues.compute(Names.requireValid("Queue", name), (key, existing) -> {
+			if (existing == null) {
+				return newState(key, spec);
+			}
+			existing.setSpec(spec);
+			return existing;
+		});
+		return new ScriptedRedisQueue<>(state, payloadType, this.parts);
+	}
+
+	/**
+	 * A container that consumes a queue with a handler; start it, or let the Spring container start it.
+	 * @param <T> the payload type
+	 * @param queue the queue, from this registry
+	 * @param handler processes each delivery
+	 * @param concurrency most messages handled at once, 1 to 1000
+	 * @return the container, not started
+	 */
+	public <T> QueueListenerContainer<T> createContainer(RedisQueue<T> queue, QueueHandler<T> handler,
+			int concurrency) {
+		if (!(queue instanceof ScriptedRedisQueue<T> scripted) || scripted.parts() != this.parts) {
+			throw new IllegalArgumentException("The queue must come from this registry");
+		}
+		return new QueueListenerContainer<>(scripted, handler, concurrency);
+	}
+
+	/** @return the names of the queues used so far */
+	public Set<String> names() {
+		return new TreeSet<>(this.queues.keySet());
+	}
+
+	/** @return the key naming this registry uses */
+	public KeyNaming getKeyNaming() {
+		return this.keyNaming;
+	}
+
+	private QueueState newState(String name, QueueSpec spec) {
+		return new QueueState(name, QueueScripts.Keys.of(this.keyNaming, name), spec);
+	}
+
+	/** Marks the registry running; the subscription opens when the first consumer waits. */
+	@Override
+	public void start() {
+		this.running = true;
+	}
+
+	/** Closes the wake-up subscription; consumers that keep running poll, and a later wait subscribes again. */
+	@Override
+	public void stop() {
+		this.running = false;
+		this.parts.signals.stop();
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	@Override
+	public int getPhase() {
+		return PHASE;
+	}
+
+	/** Closes the subscription for good. */
+	@Override
+	public void close() {
+		this.running = false;
+		this.parts.signals.close();
+	}
+
+}

@@ -1,0 +1,148 @@
+package io.rediskit.queue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * A delay queue on Redis with at-least-once delivery, from {@link QueueRegistry#get(String, Class)}.
+ * <p>
+ * <b>States.</b> Every message is in exactly one of: <em>delayed</em> (not due), <em>ready</em> (due),
+ * <em>in flight</em> (delivered, with a visibility deadline and a token) or <em>dead</em> (in the
+ * dead-letter queue). Each operation is one Lua script, so no message is ever seen in two states or none.
+ * Acknowledged and cancelled messages leave no data behind.
+ * <p>
+ * <b>At-least-once.</b> A claim moves due messages to in flight; a consumer that dies or stalls past the
+ * visibility timeout loses them to the next claim. Its late settling calls are then refused
+ * ({@link StaleDeliveryException}), like a lock's fencing. A message may so be processed twice; never lost.
+ * <p>
+ * <b>Time.</b> Due times and deadlines are on the server's clock ({@code TIME}); {@link #enqueueAt} takes an
+ * absolute time and compares it with that clock.
+ * <p>
+ * <b>Order.</b> Messages are claimed in due order; equal due times (to the millisecond) in id order, which for
+ * generated ids of one producer is enqueue order. With more than one consumer, or concurrency above one,
+ * processing overlaps and may finish out of order; a retried message is due again after its backoff.
+ * <p>
+ * <b>Payloads</b> are JSON through the registry's Jackson {@code JsonMapper}, at most
+ * {@link QueueSpec#maxPayloadSize()} bytes. A payload that cannot be decoded as the queue's type is
+ * dead-lettered with the reason at the claim, never handed to a consumer.
+ * <p>
+ * <b>Failures.</b> While Redis is unavailable every call fails with Spring's {@code DataAccessException} after
+ * the command timeout; nothing half-done is left behind, since each call is one script. A call the driver
+ * replays after reconnecting is applied once.
+ *
+ * @param <T> the payload type
+ */
+public interface RedisQueue<T> {
+
+	/** @return the queue name */
+	String name();
+
+	/** @return the spec in force */
+	QueueSpec spec();
+
+	/** @return the payload type */
+	Class<T> payloadType();
+
+	/**
+	 * Enqueues a message due now.
+	 * @param payload the payload
+	 * @return the generated message id
+	 * @throws PayloadTooLargeException if the JSON is larger than the spec allows
+	 */
+	String enqueue(T payload);
+
+	/**
+	 * Enqueues a message due after a delay.
+	 * @param payload the payload
+	 * @param delay from the server's now, not negative
+	 * @return the generated message id
+	 */
+	String enqueue(T payload, Duration delay);
+
+	/**
+	 * Enqueues a message due at a time.
+	 * @param payload the payload
+	 * @param due when, compared with the server's clock; a past time means now
+	 * @return the generated message id
+	 */
+	String enqueueAt(T payload, Instant due);
+
+	/**
+	 * Enqueues a message with options. With an id the queue holds already, nothing changes and that id is
+	 * returned (deduplication).
+	 * @param entry the message
+	 * @return its id
+	 */
+	String enqueue(QueueEntry<T> entry);
+
+	/** @param entry the message; @return {@link #enqueue(QueueEntry)} without blocking */
+	CompletionStage<String> enqueueAsync(QueueEntry<T> entry);
+
+	/**
+	 * Enqueues many messages in one round trip and one script: all or none.
+	 * @param entries the messages, at most 10 000
+	 * @return their ids, in order
+	 */
+	List<String> enqueueAll(List<QueueEntry<T>> entries);
+
+	/** @param entries the messages; @return {@link #enqueueAll(List)} without blocking */
+	CompletionStage<List<String>> enqueueAllAsync(List<QueueEntry<T>> entries);
+
+	/**
+	 * Removes a message that has not been delivered yet (delayed or ready).
+	 * @param id its id
+	 * @return whether it was removed; {@code false} if it is in flight, dead or unknown
+	 */
+	boolean cancel(String id);
+
+	/** @param id its id; @return {@link #cancel(String)} without blocking */
+	CompletionStage<Boolean> cancelAsync(String id);
+
+	/**
+	 * Claims due messages, waiting for some up to {@code wait}: woken when one becomes due (a timer at the
+	 * earliest due time, a notification for new ones, and a poll every {@link QueueSpec#pollInterval()} in case
+	 * a notification is lost). Messages are not extended automatically: settle them within the visibility
+	 * timeout or extend it.
+	 * @param max most messages, 1 to 1000
+	 * @param wait how long to wait for the first; zero to take only what is due
+	 * @return the messages, possibly none
+	 * @throws InterruptedException if interrupted while waiting
+	 */
+	List<QueueMessage<T>> poll(int max, Duration wait) throws InterruptedException;
+
+	/**
+	 * Claims what is due now, without blocking.
+	 * @param max most messages, 1 to 1000
+	 * @return the messages, possibly none
+	 */
+	CompletionStage<List<QueueMessage<T>>> pollAsync(int max);
+
+	/** @return counts by state and the oldest due age */
+	QueueStats stats();
+
+	/** @return {@link #stats()} without blocking */
+	CompletionStage<QueueStats> statsAsync();
+
+	/**
+	 * @param max most to list
+	 * @return dead letters, oldest first
+	 */
+	List<DeadLetter> deadLetters(int max);
+
+	/**
+	 * Moves dead letters back to the queue, oldest first, with their delivery counts reset.
+	 * @param max most to move
+	 * @return how many moved
+	 */
+	long redrive(int max);
+
+	/**
+	 * Removes every message in every state. Consumers holding deliveries get {@link StaleDeliveryException}
+	 * when they settle.
+	 * @return how many messages there were
+	 */
+	long purge();
+
+}

@@ -1,0 +1,385 @@
+package io.rediskit.queue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+
+import io.rediskit.queue.PayloadCodec.UndecodablePayloadException;
+import io.rediskit.queue.QueueScripts.Claimed;
+import io.rediskit.queue.QueueScripts.ClaimedMessage;
+import io.rediskit.queue.QueueScripts.Outgoing;
+import io.rediskit.queue.QueueScripts.Promoted;
+import io.rediskit.queue.QueueScripts.Settled;
+import io.rediskit.support.RedisFailures;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/** The {@link RedisQueue} of one name and payload type: its operations as calls of {@link QueueScripts}. */
+final class ScriptedRedisQueue<T> implements RedisQueue<T> {
+
+	static final int MAX_BATCH = 10_000;
+
+	private static final Log logger = LogFactory.getLog(ScriptedRedisQueue.class);
+
+	private final QueueState state;
+
+	private final Class<T> type;
+
+	private final QueueParts parts;
+
+	ScriptedRedisQueue(QueueState state, Class<T> type, QueueParts parts) {
+		this.state = state;
+		this.type = type;
+		this.parts = parts;
+	}
+
+	@Override
+	public String name() {
+		return this.state.name;
+	}
+
+	@Override
+	public QueueSpec spec() {
+		return this.state.spec();
+	}
+
+	@Override
+	public Class<T> payloadType() {
+		return this.type;
+	}
+
+	QueueParts parts() {
+		return this.parts;
+	}
+
+	QueueScripts.Keys keys() {
+		return this.state.keys;
+	}
+
+	QueueState state() {
+		return this.state;
+	}
+
+	@Override
+	public String enqueue(T payload) {
+		return enqueue(QueueEntry.of(payload));
+	}
+
+	@Override
+	public String enqueue(T payload, Duration delay) {
+		return enqueue(QueueEntry.of(payload).withDelay(delay));
+	}
+
+	@Override
+	public String enqueueAt(T payload, Instant due) {
+		return enqueue(QueueEntry.of(payload).withDueAt(due));
+	}
+
+	@Override
+	public String enqueue(QueueEntry<T> entry) {
+		return await(enqueueAsync(entry));
+	}
+
+	@Override
+	public CompletionStage<String> enqueueAsync(QueueEntry<T> entry) {
+		Objects.requireNonNull(entry, "entry must not be null");
+		Outgoing message = outgoing(entry, spec().maxPayloadSize());
+		// Concurrent single enqueues of a queue share script calls (see EnqueueBatcher); a lone one goes at once.
+		return this.state.enqueueBatcher(this.parts.scripts).enqueue(message).handle((added, failure) -> {
+			if (failure != null) {
+				throw failed(failure);
+			}
+			if (added) {
+				this.parts.listeners.notify((l) -> l.onEnqueued(name(), 1));
+			}
+			return message.id();
+		});
+	}
+
+	private Outgoing outgoing(QueueEntry<T> entry, long maxPayloadSize) {
+		byte[] payload = this.parts.codec.encode(entry.payload());
+		if (payload.length > maxPayloadSize) {
+			throw new PayloadTooLargeException(name(), payload.length, maxPayloadSize);
+		}
+		String id = (entry.id() != null) ? entry.id() : this.parts.newMessageId();
+		long dueAt = (entry.dueAt() != null) ? Math.max(0, entry.dueAt().toEpochMilli()) : 0;
+		return new Outgoing(id, payload, entry.delay().toMillis(), dueAt);
+	}
+
+	@Override
+	public List<String> enqueueAll(List<QueueEntry<T>> entries) {
+		return await(enqueueAllAsync(entries));
+	}
+
+	@Override
+	public CompletionStage<List<String>> enqueueAllAsync(List<QueueEntry<T>> entries) {
+		Objects.requireNonNull(entries, "entries must not be null");
+		if (entries.size() > MAX_BATCH) {
+			throw new IllegalArgumentException("At most " + MAX_BATCH + " messages per batch, was " + entries.size());
+		}
+		if (entries.isEmpty()) {
+			return CompletableFuture.completedFuture(List.of());
+		}
+		long max = spec().maxPayloadSize();
+		List<Outgoing> outgoing = new ArrayList<>(entries.size());
+		List<String> ids = new ArrayList<>(entries.size());
+		for (QueueEntry<T> entry : entries) {
+			Objects.requireNonNull(entry, "entries must not contain null");
+			Outgoing message = outgoing(entry, max);
+			outgoing.add(message);
+			ids.add(message.id());
+		}
+		return this.parts.scripts.enqueue(keys(), outgoing, null).handle((enqueued, failure) -> {
+			if (failure != null) {
+				throw failed(failure);
+			}
+			int added = 0;
+			for (boolean one : enqueued.added()) {
+				added += one ? 1 : 0;
+			}
+			if (added > 0) {
+				int count = added;
+				this.parts.listeners.notify((l) -> l.onEnqueued(name(), count));
+			}
+			return List.copyOf(ids);
+		});
+	}
+
+	@Override
+	public boolean cancel(String id) {
+		return await(cancelAsync(id));
+	}
+
+	@Override
+	public CompletionStage<Boolean> cancelAsync(String id) {
+		Objects.requireNonNull(id, "id must not be null");
+		return this.parts.scripts.cancel(keys(), id, this.parts.newRequestId(), null).handle((settled, failure) -> {
+			if (failure != null) {
+				throw failed(failure);
+			}
+			return settled != Settled.STALE;
+		});
+	}
+
+	@Override
+	public List<QueueMessage<T>> poll(int max, Duration wait) throws InterruptedException {
+		checkMax(max);
+		Objects.requireNonNull(wait, "wait must not be null");
+		long deadline = System.nanoTime() + wait.toNanos();
+		boolean watching = false;
+		while (true) {
+			long seen = this.state.pollWakeup.generation();
+			Batch<T> batch = awaitInterruptibly(claimBatch(max));
+			long left = deadline - System.nanoTime();
+			if (!batch.messages().isEmpty() || left <= 0) {
+				return List.copyOf(batch.messages());
+			}
+			if (!watching) {
+				// The channel stays subscribed, one per queue; the wake-up is the queue's, shared by its callers.
+				this.parts.signals.watch(keys().channel, this.state.pollSignal);
+				watching = true;
+			}
+			this.state.pollWakeup.await(seen, Math.min(left, batch.sleepNanos(spec())));
+		}
+	}
+
+	@Override
+	public CompletionStage<List<QueueMessage<T>>> pollAsync(int max) {
+		checkMax(max);
+		return claimBatch(max).thenApply((batch) -> List.copyOf(batch.messages()));
+	}
+
+	private static void checkMax(int max) {
+		if (max < 1 || max > QueueScripts.MAX_CLAIM) {
+			throw new IllegalArgumentException("max must be between 1 and " + QueueScripts.MAX_CLAIM + ", was " + max);
+		}
+	}
+
+	/**
+	 * One consumer round trip: takes back expired deliveries (at most once per poll interval), promotes due
+	 * messages and claims; the scripts are sent back to back on one connection, so they run in that order
+	 * without waiting for each other's replies.
+	 */
+	CompletionStage<Batch<T>> claimBatch(int max) {
+		QueueSpec spec = spec();
+		if (this.state.requeueDue()) {
+			this.parts.scripts.requeueExpired(keys(), spec, null).whenComplete((counts, failure) -> {
+				if (failure == null && counts[1] > 0) {
+					for (long i = 0; i < counts[1]; i++) {
+						this.parts.listeners.notify((l) -> l.onDeadLettered(name(), "visibility timeout expired"));
+					}
+				}
+			});
+		}
+		CompletionStage<Promoted> promoted = this.parts.scripts.promote(keys(), null);
+		CompletionStage<Claimed> claimed = this.parts.scripts.claim(keys(), this.parts.newRequestId(), max,
+				spec.visibilityTimeout().toMillis(), null);
+		return promoted.thenCombine(claimed, (promotion, claim) -> toBatch(promotion, claim, spec))
+			.handle((batch, failure) -> {
+				if (failure != null) {
+					throw failed(failure);
+				}
+				return batch;
+			});
+	}
+
+	private Batch<T> toBatch(Promoted promotion, Claimed claim, QueueSpec spec) {
+		List<Delivery<T>> messages = new ArrayList<>(claim.messages().size());
+		for (ClaimedMessage message : claim.messages()) {
+			T payload;
+			try {
+				payload = this.parts.codec.decode(message.payload(), this.type, spec.maxPayloadSize());
+			}
+			catch (UndecodablePayloadException ex) {
+				deadLetterUndecodable(message, ex.getMessage(), spec);
+				continue;
+			}
+			messages.add(new Delivery<>(this, message, payload, claim.serverMillis()));
+			Duration lateness = Duration.ofMillis(Math.max(0, claim.serverMillis() - message.dueMillis()));
+			this.parts.listeners.notify((l) -> l.onDelivered(name(), message.deliveries(), lateness));
+		}
+		return new Batch<>(messages, promotion.nextDueMillis(), claim.serverMillis(),
+				promotion.ready() - claim.messages().size());
+	}
+
+	private void deadLetterUndecodable(ClaimedMessage message, String reason, QueueSpec spec) {
+		this.parts.scripts.deadLetter(keys(), message.id(), message.token(), reason, spec, null)
+			.whenComplete((settled, failure) -> {
+				if (failure != null) {
+					// It stays in flight and is taken back after the visibility timeout, to be tried again.
+					this.parts.outages.warn(failure, "an undecodable message is dead-lettered later");
+				}
+				else {
+					this.parts.listeners.notify((l) -> l.onDeadLettered(name(), reason));
+				}
+			});
+		logger.warn("Message " + message.id() + " of queue '" + name() + "' dead-lettered: " + reason);
+	}
+
+	@Override
+	public QueueStats stats() {
+		return await(statsAsync());
+	}
+
+	@Override
+	public CompletionStage<QueueStats> statsAsync() {
+		return this.parts.scripts.stats(keys(), null).handle((stats, failure) -> {
+			if (failure != null) {
+				throw failed(failure);
+			}
+			return stats;
+		});
+	}
+
+	@Override
+	public List<DeadLetter> deadLetters(int max) {
+		if (max < 1) {
+			throw new IllegalArgumentException("max must be at least 1, was " + max);
+		}
+		return await(this.parts.scripts.deadLetters(keys(), max).handle((letters, failure) -> {
+			if (failure != null) {
+				throw failed(failure);
+			}
+			return letters;
+		}));
+	}
+
+	@Override
+	public long redrive(int max) {
+		if (max < 1) {
+			throw new IllegalArgumentException("max must be at least 1, was " + max);
+		}
+		return await(this.parts.scripts.redrive(keys(), max, null).handle((count, failure) -> {
+			if (failure != null) {
+				throw failed(failure);
+			}
+			return count;
+		}));
+	}
+
+	@Override
+	public long purge() {
+		return await(this.parts.scripts.purge(keys()).handle((count, failure) -> {
+			if (failure != null) {
+				throw failed(failure);
+			}
+			return count;
+		}));
+	}
+
+	/**
+	 * The exception a failed call completes with: an outage is logged (throttled) and told to the listeners;
+	 * either way the failure is passed on as it is.
+	 */
+	CompletionException failed(Throwable failure) {
+		Throwable cause = unwrap(failure);
+		if (RedisFailures.isUnavailable(cause) && cause instanceof RuntimeException outage) {
+			this.parts.listeners.notify((l) -> l.onFailure(name(), outage));
+			this.parts.outages.warn(cause);
+		}
+		return (failure instanceof CompletionException completion) ? completion : new CompletionException(cause);
+	}
+
+	static Throwable unwrap(Throwable failure) {
+		return (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause() : failure;
+	}
+
+	static <V> V await(CompletionStage<V> stage) {
+		try {
+			return stage.toCompletableFuture().join();
+		}
+		catch (CompletionException ex) {
+			Throwable cause = unwrap(ex);
+			if (cause instanceof RuntimeException runtime) {
+				throw runtime;
+			}
+			if (cause instanceof Error error) {
+				throw error;
+			}
+			throw ex;
+		}
+	}
+
+	private static <V> V awaitInterruptibly(CompletionStage<V> stage) throws InterruptedException {
+		try {
+			return stage.toCompletableFuture().get();
+		}
+		catch (java.util.concurrent.ExecutionException ex) {
+			Throwable cause = ex.getCause();
+			if (cause instanceof RuntimeException runtime) {
+				throw runtime;
+			}
+			throw new CompletionException(cause);
+		}
+	}
+
+	/**
+	 * What one claim round trip brought.
+	 * @param messages the deliveries, decodable ones only
+	 * @param nextDueMillis the earliest due time still delayed after the promotion, or -1
+	 * @param serverMillis the server's time at the claim
+	 * @param readyLeft ready messages left after the claim (as far as the promotion knew)
+	 */
+	record Batch<T>(List<Delivery<T>> messages, long nextDueMillis, long serverMillis, long readyLeft) {
+
+		/** How long a consumer may wait before it must look again: the next due time, or the poll interval. */
+		long sleepNanos(QueueSpec spec) {
+			long poll = spec.pollInterval().toNanos();
+			if (this.readyLeft > 0) {
+				return 0;
+			}
+			if (this.nextDueMillis < 0) {
+				return poll;
+			}
+			return Math.min(poll, TimeUnit.MILLISECONDS.toNanos(Math.max(0, this.nextDueMillis - this.serverMillis)));
+		}
+
+	}
+
+}

@@ -1,0 +1,27 @@
+-- Acknowledges a delivery: the message and all its data are removed. Only the delivery's token is kept, in
+-- settled, for ARGV[4] ms, so that a driver replay of this ack is recognised.
+-- KEYS: the eight queue keys (see enqueue.lua)
+-- ARGV[1] now in ms, pinned by tests; empty for the server's TIME, ARGV[2] id, ARGV[3] token,
+-- ARGV[4] how long settled tokens are kept, in ms
+-- Returns 1 (acknowledged), 2 (this token was settled before: a replay) or 0 (the token is stale: the
+-- visibility timeout passed and the message went back to the queue or to another consumer).
+local now = tonumber(ARGV[1])
+if not now then
+  local time = redis.call('TIME')
+  now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+if redis.call('ZSCORE', KEYS[8], ARGV[3]) then
+  return 2
+end
+local meta = redis.call('HGET', KEYS[5], ARGV[2])
+if not meta or string.match(meta, '^%d+|%d+|(.*)$') ~= ARGV[3] then
+  return 0
+end
+redis.call('ZREM', KEYS[3], ARGV[2])
+redis.call('HDEL', KEYS[5], ARGV[2])
+redis.call('HDEL', KEYS[6], ARGV[2])
+local keep = tonumber(ARGV[4])
+redis.call('ZADD', KEYS[8], now, ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[8], '-inf', now - keep)
+redis.call('PEXPIRE', KEYS[8], keep)
+return 1

@@ -1,0 +1,26 @@
+-- Cancels a message that has not been delivered (delayed or ready): it is removed with all its data. A
+-- message in flight or dead-lettered is left alone. ARGV[3] is recorded in settled as in ack.lua, so that a
+-- driver replay of a cancel that took effect answers 2, not 0.
+-- KEYS: the eight queue keys (see enqueue.lua)
+-- ARGV[1] now in ms, pinned by tests; empty for the server's TIME, ARGV[2] id, ARGV[3] request id,
+-- ARGV[4] how long settled request ids are kept in ms
+-- Returns 1 (cancelled), 2 (a replay of a cancel that took effect) or 0 (nothing to cancel).
+local now = tonumber(ARGV[1])
+if not now then
+  local time = redis.call('TIME')
+  now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+if redis.call('ZSCORE', KEYS[8], ARGV[3]) then
+  return 2
+end
+local id = ARGV[2]
+if redis.call('ZREM', KEYS[1], id) == 0 and redis.call('LREM', KEYS[2], 1, id) == 0 then
+  return 0
+end
+redis.call('HDEL', KEYS[5], id)
+redis.call('HDEL', KEYS[6], id)
+local keep = tonumber(ARGV[4])
+redis.call('ZADD', KEYS[8], now, ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[8], '-inf', now - keep)
+redis.call('PEXPIRE', KEYS[8], keep)
+return 1

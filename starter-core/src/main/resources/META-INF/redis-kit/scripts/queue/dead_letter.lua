@@ -1,0 +1,46 @@
+-- Dead-letters a delivery with a reason, whatever its delivery count. The token is kept in settled as in
+-- ack.lua; the dead-letter queue is bounded by age and size as in retry.lua.
+-- KEYS: the eight queue keys (see enqueue.lua)
+-- ARGV[1] now in ms, pinned by tests; empty for the server's TIME, ARGV[2] id, ARGV[3] token, ARGV[4] reason,
+-- ARGV[5] how long settled tokens are kept in ms, ARGV[6] how long dead letters are kept in ms,
+-- ARGV[7] most dead letters kept
+-- Returns 1 (dead-lettered), 2 (a replay of a settled token) or 0 (stale token).
+local now = tonumber(ARGV[1])
+if not now then
+  local time = redis.call('TIME')
+  now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+if redis.call('ZSCORE', KEYS[8], ARGV[3]) then
+  return 2
+end
+local id = ARGV[2]
+local meta = redis.call('HGET', KEYS[5], id)
+if not meta then
+  return 0
+end
+local due, deliveries, token = string.match(meta, '^(%d+)|(%d+)|(.*)$')
+if token ~= ARGV[3] then
+  return 0
+end
+redis.call('ZREM', KEYS[3], id)
+local keep = tonumber(ARGV[5])
+redis.call('ZADD', KEYS[8], now, token)
+redis.call('ZREMRANGEBYSCORE', KEYS[8], '-inf', now - keep)
+redis.call('PEXPIRE', KEYS[8], keep)
+redis.call('HSET', KEYS[5], id, due .. '|' .. deliveries .. '|')
+redis.call('ZADD', KEYS[4], now, id)
+redis.call('HSET', KEYS[7], id, ARGV[4])
+local old = redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', now - tonumber(ARGV[6]), 'LIMIT', 0, 100)
+local over = redis.call('ZCARD', KEYS[4]) - #old - tonumber(ARGV[7])
+if over > 0 then
+  for _, extra in ipairs(redis.call('ZRANGE', KEYS[4], #old, #old + math.min(over, 100) - 1)) do
+    old[#old + 1] = extra
+  end
+end
+for _, gone in ipairs(old) do
+  redis.call('ZREM', KEYS[4], gone)
+  redis.call('HDEL', KEYS[5], gone)
+  redis.call('HDEL', KEYS[6], gone)
+  redis.call('HDEL', KEYS[7], gone)
+end
+return 1

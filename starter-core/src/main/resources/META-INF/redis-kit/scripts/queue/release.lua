@@ -1,0 +1,32 @@
+-- Gives a delivery back unprocessed (a consumer stopping): the message goes to the head of ready at once and
+-- the delivery is not counted. The token is kept in settled as in ack.lua.
+-- KEYS: the eight queue keys (see enqueue.lua)
+-- ARGV[1] now in ms, pinned by tests; empty for the server's TIME, ARGV[2] id, ARGV[3] token,
+-- ARGV[4] how long settled tokens are kept in ms, ARGV[5] wake-up channel
+-- Returns 1 (released), 2 (a replay of a settled token) or 0 (stale token).
+local now = tonumber(ARGV[1])
+if not now then
+  local time = redis.call('TIME')
+  now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+if redis.call('ZSCORE', KEYS[8], ARGV[3]) then
+  return 2
+end
+local id = ARGV[2]
+local meta = redis.call('HGET', KEYS[5], id)
+if not meta then
+  return 0
+end
+local due, deliveries, token = string.match(meta, '^(%d+)|(%d+)|(.*)$')
+if token ~= ARGV[3] then
+  return 0
+end
+redis.call('ZREM', KEYS[3], id)
+redis.call('HSET', KEYS[5], id, due .. '|' .. math.max(0, tonumber(deliveries) - 1) .. '|')
+redis.call('LPUSH', KEYS[2], id)
+local keep = tonumber(ARGV[4])
+redis.call('ZADD', KEYS[8], now, token)
+redis.call('ZREMRANGEBYSCORE', KEYS[8], '-inf', now - keep)
+redis.call('PEXPIRE', KEYS[8], keep)
+redis.call('PUBLISH', ARGV[5], string.format('%d', now))
+return 1

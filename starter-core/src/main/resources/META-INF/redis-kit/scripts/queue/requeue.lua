@@ -1,0 +1,55 @@
+-- Takes back up to ARGV[2] deliveries whose visibility deadline passed (their consumer died, stalled or
+-- overran): each goes to the head of ready for another delivery, or, when it has had ARGV[3] deliveries, to
+-- the dead-letter queue with the reason. Harmless when replayed.
+-- KEYS: the eight queue keys (see enqueue.lua)
+-- ARGV[1] now in ms, pinned by tests; empty for the server's TIME, ARGV[2] most deliveries to take back,
+-- ARGV[3] delivery limit, ARGV[4] how long dead letters are kept in ms, ARGV[5] most dead letters kept,
+-- ARGV[6] wake-up channel
+-- Returns {requeued, dead-lettered}.
+local now = tonumber(ARGV[1])
+if not now then
+  local time = redis.call('TIME')
+  now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+local ids = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now, 'LIMIT', 0, tonumber(ARGV[2]))
+local limit = tonumber(ARGV[3])
+local back = {}
+local dead = 0
+for _, id in ipairs(ids) do
+  redis.call('ZREM', KEYS[3], id)
+  local meta = redis.call('HGET', KEYS[5], id)
+  if meta then
+    local due, deliveries = string.match(meta, '^(%d+)|(%d+)|')
+    redis.call('HSET', KEYS[5], id, due .. '|' .. deliveries .. '|')
+    if tonumber(deliveries) >= limit then
+      redis.call('ZADD', KEYS[4], now, id)
+      redis.call('HSET', KEYS[7], id, 'visibility timeout expired on delivery ' .. deliveries .. ' of ' .. limit)
+      dead = dead + 1
+    else
+      back[#back + 1] = id
+    end
+  end
+end
+-- The earliest deadline first at the head: LPUSH reverses, so push the latest first.
+for i = #back, 1, -1 do
+  redis.call('LPUSH', KEYS[2], back[i])
+end
+if dead > 0 then
+  local old = redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', now - tonumber(ARGV[4]), 'LIMIT', 0, 100)
+  local over = redis.call('ZCARD', KEYS[4]) - #old - tonumber(ARGV[5])
+  if over > 0 then
+    for _, extra in ipairs(redis.call('ZRANGE', KEYS[4], #old, #old + math.min(over, 100) - 1)) do
+      old[#old + 1] = extra
+    end
+  end
+  for _, gone in ipairs(old) do
+    redis.call('ZREM', KEYS[4], gone)
+    redis.call('HDEL', KEYS[5], gone)
+    redis.call('HDEL', KEYS[6], gone)
+    redis.call('HDEL', KEYS[7], gone)
+  end
+end
+if #back > 0 then
+  redis.call('PUBLISH', ARGV[6], string.format('%d', now))
+end
+return {#back, dead}

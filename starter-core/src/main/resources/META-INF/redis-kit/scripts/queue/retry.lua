@@ -1,0 +1,57 @@
+-- Fails a delivery: the message is delayed by ARGV[4] ms for another delivery, or, when it has had ARGV[5]
+-- deliveries, dead-lettered with the reason. The token is kept in settled as in ack.lua.
+-- KEYS: the eight queue keys (see enqueue.lua)
+-- ARGV[1] now in ms, pinned by tests; empty for the server's TIME, ARGV[2] id, ARGV[3] token,
+-- ARGV[4] delay ms, ARGV[5] delivery limit, ARGV[6] reason, ARGV[7] how long settled tokens are kept in ms,
+-- ARGV[8] how long dead letters are kept in ms, ARGV[9] most dead letters kept, ARGV[10] wake-up channel
+-- Returns 1 (delayed for a retry), 3 (dead-lettered), 2 (a replay of a settled token) or 0 (stale token).
+local now = tonumber(ARGV[1])
+if not now then
+  local time = redis.call('TIME')
+  now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+if redis.call('ZSCORE', KEYS[8], ARGV[3]) then
+  return 2
+end
+local id = ARGV[2]
+local meta = redis.call('HGET', KEYS[5], id)
+if not meta then
+  return 0
+end
+local due, deliveries, token = string.match(meta, '^(%d+)|(%d+)|(.*)$')
+if token ~= ARGV[3] then
+  return 0
+end
+redis.call('ZREM', KEYS[3], id)
+local keep = tonumber(ARGV[7])
+redis.call('ZADD', KEYS[8], now, token)
+redis.call('ZREMRANGEBYSCORE', KEYS[8], '-inf', now - keep)
+redis.call('PEXPIRE', KEYS[8], keep)
+if tonumber(deliveries) >= tonumber(ARGV[5]) then
+  redis.call('HSET', KEYS[5], id, due .. '|' .. deliveries .. '|')
+  redis.call('ZADD', KEYS[4], now, id)
+  redis.call('HSET', KEYS[7], id, ARGV[6])
+  -- Bounds: dead letters older than the retention, then the oldest beyond the size, 100 at a time.
+  local old = redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', now - tonumber(ARGV[8]), 'LIMIT', 0, 100)
+  local over = redis.call('ZCARD', KEYS[4]) - #old - tonumber(ARGV[9])
+  if over > 0 then
+    for _, extra in ipairs(redis.call('ZRANGE', KEYS[4], #old, #old + math.min(over, 100) - 1)) do
+      old[#old + 1] = extra
+    end
+  end
+  for _, gone in ipairs(old) do
+    redis.call('ZREM', KEYS[4], gone)
+    redis.call('HDEL', KEYS[5], gone)
+    redis.call('HDEL', KEYS[6], gone)
+    redis.call('HDEL', KEYS[7], gone)
+  end
+  return 3
+end
+local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+local next_due = now + tonumber(ARGV[4])
+redis.call('HSET', KEYS[5], id, string.format('%d|', next_due) .. deliveries .. '|')
+redis.call('ZADD', KEYS[1], next_due, id)
+if not first[2] or next_due < tonumber(first[2]) then
+  redis.call('PUBLISH', ARGV[10], string.format('%d', next_due))
+end
+return 1

@@ -1,0 +1,116 @@
+package io.rediskit.bitmap;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.YearMonth;
+import java.time.ZoneId;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+import io.rediskit.support.CommandExecutor;
+import io.rediskit.support.InvalidSpecException;
+import io.rediskit.support.KeyNaming;
+import io.rediskit.support.RedisTestServer;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/** Check-in calendars against a real redis-server, on pinned dates: month ends, leap years, zones, streaks. */
+class CheckInCalendarTests {
+
+	@RegisterExtension
+	static final RedisTestServer redis = RedisTestServer.start();
+
+	static final ZoneId TOKYO = ZoneId.of("Asia/Tokyo");
+
+	BitmapRegistry registry;
+
+	CheckInCalendar calendar;
+
+	@BeforeEach
+	void setUp() {
+		redis.flushAll();
+		this.registry = new BitmapRegistry(redis.scripts(), CommandExecutor.of(redis.connections()), KeyNaming.defaults(),
+				List.of(), (name) -> null);
+		this.calendar = this.registry.createCalendar("login", CheckInCalendarSpec.of(TOKYO));
+	}
+
+	@Test
+	void checkInsAreBitsOfOneKeyPerUserPerMonth() throws Exception {
+		LocalDate leapDay = LocalDate.of(2024, 2, 29);
+		assertThat(this.calendar.checkIn("alice", leapDay)).isTrue();
+		assertThat(this.calendar.checkIn("alice", leapDay)).isFalse();
+		assertThat(this.calendar.checkInAsync("alice", LocalDate.of(2024, 2, 1)).toCompletableFuture()
+			.get(5, TimeUnit.SECONDS)).isTrue();
+		assertThat(this.calendar.hasCheckedIn("alice", leapDay)).isTrue();
+		assertThat(this.calendar.hasCheckedIn("alice", LocalDate.of(2024, 2, 28))).isFalse();
+		assertThat(this.calendar.hasCheckedIn("bob", leapDay)).isFalse();
+		assertThat(this.calendar.countInMonth("alice", YearMonth.of(2024, 2))).isEqualTo(2);
+		assertThat(this.calendar.firstCheckIn("alice", YearMonth.of(2024, 2))).contains(LocalDate.of(2024, 2, 1));
+		assertThat(this.calendar.firstCheckIn("alice", YearMonth.of(2024, 3))).isEqualTo(Optional.empty());
+		List<Boolean> february = this.calendar.calendar("alice", YearMonth.of(2024, 2));
+		assertThat(february).hasSize(29);
+		assertThat(february.get(0)).isTrue();
+		assertThat(february.get(28)).isTrue();
+		assertThat(february.subList(1, 28)).containsOnly(false);
+		assertThat(this.calendar.calendar("alice", YearMonth.of(2023, 2))).hasSize(28).containsOnly(false);
+		assertThat(redis.server().command("KEYS", "*")).isEqualTo(List.of("rk:bitmap:{login:alice}:2024-02"));
+	}
+
+	@Test
+	void aCheckInAtAnInstantFallsOnTheCalendarsDay() {
+		// 15:30 UTC on 31 January is 00:30 on 1 February in Tokyo: a new month.
+		this.calendar.checkIn("alice", Instant.parse("2024-01-31T15:30:00Z"));
+		assertThat(this.calendar.hasCheckedIn("alice", LocalDate.of(2024, 2, 1))).isTrue();
+		assertThat(this.calendar.hasCheckedIn("alice", LocalDate.of(2024, 1, 31))).isFalse();
+	}
+
+	@Test
+	void streaksRunAcrossMonthAndYearEnds() {
+		for (LocalDate day = LocalDate.of(2023, 12, 28); !day.isAfter(LocalDate.of(2024, 3, 2)); day = day.plusDays(1)) {
+			this.calendar.checkIn("alice", day);
+		}
+		assertThat(this.calendar.streak("alice", LocalDate.of(2024, 3, 2))).isEqualTo(4 + 31 + 29 + 2);
+		assertThat(this.calendar.streak("alice", LocalDate.of(2024, 1, 1))).isEqualTo(5);
+		assertThat(this.calendar.streak("alice", LocalDate.of(2024, 3, 3))).isZero();
+		this.calendar.checkIn("bob", LocalDate.of(2024, 3, 1));
+		assertThat(this.calendar.streak("bob", LocalDate.of(2024, 3, 1))).isEqualTo(1);
+		this.calendar.checkIn("bob", LocalDate.of(2024, 2, 29));
+		this.calendar.checkIn("bob", LocalDate.of(2024, 2, 27));
+		assertThat(this.calendar.streak("bob", LocalDate.of(2024, 3, 1))).as("stops at the missing 28th").isEqualTo(2);
+	}
+
+	@Test
+	void monthsExpireTheirRetentionAfterTheMonthEnds() {
+		CheckInCalendar kept = this.registry.createCalendar("kept",
+				CheckInCalendarSpec.of(TOKYO).withRetention(Duration.ofDays(365)));
+		LocalDate today = LocalDate.now(TOKYO);
+		kept.checkIn("alice", today);
+		long expected = YearMonth.from(today).plusMonths(1).atDay(1).atStartOfDay(TOKYO).toInstant()
+			.plus(Duration.ofDays(365)).toEpochMilli();
+		assertThat(redis.server().command("PEXPIRETIME", "rk:bitmap:{kept:alice}:" + YearMonth.from(today)))
+			.isEqualTo(expected);
+	}
+
+	@Test
+	void usersAreDataInTheKey() {
+		for (String user : List.of("{x}", "a:b", "", "Zoë 🚀", "u".repeat(10_000))) {
+			assertThat(this.calendar.checkIn(user, LocalDate.of(2024, 5, 5))).as(user).isTrue();
+			assertThat(this.calendar.streak(user, LocalDate.of(2024, 5, 5))).isEqualTo(1);
+		}
+		@SuppressWarnings("unchecked")
+		List<String> keys = (List<String>) redis.server().command("KEYS", "*");
+		assertThat(keys).hasSize(5).allSatisfy((key) -> assertThat(key.length()).isLessThan(400));
+		assertThatExceptionOfType(InvalidSpecException.class)
+			.isThrownBy(() -> CheckInCalendarSpec.of(TOKYO).withRetention(Duration.ZERO));
+		assertThatIllegalArgumentException().isThrownBy(() -> this.registry.calendar("unknown"))
+			.withMessageContaining("redis-kit.bitmap.calendars.unknown");
+	}
+
+}

@@ -1,0 +1,69 @@
+package io.rediskit.bloom;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import io.rediskit.support.CommandExecutor;
+import io.rediskit.support.KeyNaming;
+import io.rediskit.support.Topology;
+import io.rediskit.support.TopologyContract;
+import io.rediskit.testsupport.RedisServerProcess;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * What a Bloom filter promises on every topology ({@link BloomContractTests} runs it on each): batches in one
+ * call, no false negatives, sizing stored with the bits, shards spread over a cluster's masters, hostile items.
+ */
+abstract class BloomContract extends TopologyContract {
+
+	BloomContract(Topology topology) {
+		super(topology);
+	}
+
+	BloomFilterRegistry registry() {
+		return new BloomFilterRegistry(this.redis.scripts(), CommandExecutor.of(this.redis.connections()),
+				KeyNaming.defaults(), BloomMode.AUTO, List.of(), (name) -> null);
+	}
+
+	@Test
+	void batchesAnswerInOrderWithNoFalseNegatives() throws Exception {
+		BloomFilter filter = registry().create(this.redis.unique("seen"), BloomFilterSpec.of(5_000, 0.01));
+		List<String> items = BloomFilterTests.items("m-", 0, 5_000);
+		assertThat(filter.addAll(items).stream().filter((added) -> added).count()).isGreaterThan(4_900);
+		assertThat(filter.mightContainAll(items)).doesNotContain(false);
+		// Into a full filter, a new item may find all its bits set already: only the count of answers is certain.
+		assertThat(filter.addAllAsync(List.of("{x}", "é", "")).toCompletableFuture().get(10, TimeUnit.SECONDS))
+			.hasSize(3);
+		assertThat(filter.mightContainAsync("{x}").toCompletableFuture().get(10, TimeUnit.SECONDS)).isTrue();
+		assertThat(this.redis.exists("rk:bloom:{" + filter.name() + "}")).isTrue();
+		assertThat(filter.info().approximateItems()).isBetween(4_900L, 5_100L);
+	}
+
+	@Test
+	void otherSizingFailsClearly() {
+		String name = this.redis.unique("sized");
+		registry().create(name, BloomFilterSpec.of(100, 0.01)).add("a");
+		BloomFilter other = registry().create(name, BloomFilterSpec.of(100, 0.001));
+		assertThatExceptionOfType(BloomFilterSizingException.class).isThrownBy(() -> other.add("b"));
+	}
+
+	@Test
+	void shardsSpreadOverTheMastersAndAnswerAsOne() {
+		BloomFilter filter = registry().maxShardBits(2_000).create(this.redis.unique("sharded"),
+				BloomFilterSpec.of(3_000, 0.01).withTtl(Duration.ofHours(1)));
+		List<String> items = BloomFilterTests.items("s-", 0, 3_000);
+		filter.addAll(items);
+		assertThat(filter.mightContainAll(items)).doesNotContain(false);
+		Map<RedisServerProcess, Long> perMaster = this.redis.keysPerMaster("rk:bloom:{" + filter.name() + "*");
+		assertThat(perMaster.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(15);
+		if (this.topology == Topology.CLUSTER) {
+			assertThat(perMaster.values()).as("shards on every master").allSatisfy((count) -> assertThat(count).isPositive());
+		}
+	}
+
+}

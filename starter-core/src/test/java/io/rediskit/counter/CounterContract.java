@@ -1,0 +1,59 @@
+package io.rediskit.counter;
+
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.List;
+
+import io.rediskit.bitmap.BitmapRegistry;
+import io.rediskit.bitmap.CheckInCalendar;
+import io.rediskit.bitmap.CheckInCalendarSpec;
+import io.rediskit.bitmap.Overflow;
+import io.rediskit.bitmap.PackedCounterSpec;
+import io.rediskit.support.CommandExecutor;
+import io.rediskit.support.KeyNaming;
+import io.rediskit.support.Topology;
+import io.rediskit.support.TopologyContract;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What unique counters and bitmaps promise on every topology ({@link CounterContractTests} runs it on each):
+ * range merges and month-spanning streaks run on one slot (no CROSSSLOT), for hostile names too.
+ */
+abstract class CounterContract extends TopologyContract {
+
+	CounterContract(Topology topology) {
+		super(topology);
+	}
+
+	@Test
+	void rangesMergeBucketsOfOneCounterInOneSlot() {
+		UniqueCounterRegistry registry = new UniqueCounterRegistry(this.redis.scripts(),
+				CommandExecutor.of(this.redis.connections()), KeyNaming.defaults(), List.of(), (name) -> null);
+		UniqueCounter counter = registry.create(this.redis.unique("uv"), UniqueCounterSpec.daily(ZoneOffset.UTC));
+		for (int day = 1; day <= 31; day++) {
+			counter.addAll(List.of("v" + day, "v" + (day + 1)), Instant.parse("2024-01-01T12:00:00Z").plusSeconds(86_400L * (day - 1)));
+		}
+		assertThat(counter.count(LocalDate.of(2024, 1, 1), LocalDate.of(2024, 1, 31))).isEqualTo(32);
+		counter.add("x", "y");
+		assertThat(counter.count()).isEqualTo(2);
+	}
+
+	@Test
+	void streaksAndPackedCountersWorkForHostileUsers() {
+		BitmapRegistry registry = new BitmapRegistry(this.redis.scripts(), CommandExecutor.of(this.redis.connections()),
+				KeyNaming.defaults(), List.of(), (name) -> null);
+		CheckInCalendar calendar = registry.createCalendar(this.redis.unique("login"), CheckInCalendarSpec.of(ZoneOffset.UTC));
+		for (String user : List.of("{u}", "a:b", "%7B", "é".repeat(300))) {
+			for (LocalDate day = LocalDate.of(2024, 2, 27); !day.isAfter(LocalDate.of(2024, 3, 2)); day = day.plusDays(1)) {
+				calendar.checkIn(user, day);
+			}
+			assertThat(calendar.streak(user, LocalDate.of(2024, 3, 2))).as(user).isEqualTo(5);
+		}
+		var counters = registry.createPackedCounters(this.redis.unique("hits"), PackedCounterSpec.unsigned(16, Overflow.SAT));
+		assertThat(counters.incrementBy("{u}", 9, 70_000)).hasValue(65_535);
+	}
+
+}

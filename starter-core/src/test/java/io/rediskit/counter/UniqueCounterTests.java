@@ -1,0 +1,160 @@
+package io.rediskit.counter;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import io.rediskit.support.CommandExecutor;
+import io.rediskit.support.InvalidSpecException;
+import io.rediskit.support.KeyNaming;
+import io.rediskit.support.RedisTestServer;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/** Unique counters against a real redis-server: accuracy, buckets on pinned dates and zones, ranges, expiry. */
+class UniqueCounterTests {
+
+	@RegisterExtension
+	static final RedisTestServer redis = RedisTestServer.start();
+
+	static final ZoneId PARIS = ZoneId.of("Europe/Paris");
+
+	UniqueCounterRegistry registry;
+
+	@BeforeEach
+	void setUp() {
+		redis.flushAll();
+		this.registry = new UniqueCounterRegistry(redis.scripts(), CommandExecutor.of(redis.connections()),
+				KeyNaming.defaults(), List.of(), (name) -> null);
+	}
+
+	@ParameterizedTest
+	@ValueSource(ints = { 1_000, 10_000, 100_000, 1_000_000 })
+	void countsDistinctMembersWithinThreeStandardErrors(int distinct) {
+		UniqueCounter counter = this.registry.create("uv" + distinct, UniqueCounterSpec.daily(ZoneOffset.UTC));
+		int batch = 10_000;
+		for (int from = 0; from < distinct; from += batch) {
+			List<String> members = new ArrayList<>(batch);
+			for (int i = from; i < Math.min(distinct, from + batch); i++) {
+				members.add("visitor-" + i);
+			}
+			counter.addAll(members);
+			// Every member again: duplicates change nothing.
+			counter.addAll(members.subList(0, members.size() / 2));
+		}
+		long counted = counter.count();
+		double error = Math.abs(counted - distinct) / (double) distinct;
+		System.out.printf("HyperLogLog: %d distinct, counted %d, error %.3f%%%n", distinct, counted, error * 100);
+		assertThat(error).isLessThanOrEqualTo(0.0243);
+	}
+
+	@Test
+	void addSaysWhetherTheEstimateChangedAndEmptyAddsSendNothing() throws Exception {
+		UniqueCounter counter = this.registry.create("page", UniqueCounterSpec.daily(PARIS));
+		assertThat(counter.add("alice", "bob")).isTrue();
+		assertThat(counter.add("alice")).isFalse();
+		assertThat(counter.add()).isFalse();
+		assertThat(counter.count()).isEqualTo(2);
+		assertThat(counter.addAllAsync(List.of("carol")).toCompletableFuture().get(5, TimeUnit.SECONDS)).isTrue();
+		assertThat(counter.countAsync().toCompletableFuture().get(5, TimeUnit.SECONDS)).isEqualTo(3);
+		assertThat(redis.server().command("KEYS", "*")).isEqualTo(List.of("rk:counter:{page}"));
+	}
+
+	@Test
+	void dailyBucketsFollowTheZonesCalendarAcrossMonthEndsAndLeapDays() {
+		UniqueCounter counter = this.registry.create("daily", UniqueCounterSpec.daily(PARIS));
+		// 23:30 UTC on 28 Feb 2024 is 00:30 on the leap day in Paris.
+		counter.add("a", Instant.parse("2024-02-28T23:30:00Z"));
+		counter.add("b", Instant.parse("2024-02-29T22:59:59Z"));
+		// 23:00 UTC on 29 Feb is midnight, 1 March, in Paris: a new month.
+		counter.add("c", Instant.parse("2024-02-29T23:00:00Z"));
+		counter.add("a", Instant.parse("2024-03-01T12:00:00Z"));
+		assertThat(keys()).containsExactlyInAnyOrder("rk:counter:{daily}:d:2024-02-29", "rk:counter:{daily}:d:2024-03-01");
+		assertThat(counter.count(LocalDate.of(2024, 2, 29), LocalDate.of(2024, 2, 29))).isEqualTo(2);
+		assertThat(counter.count(LocalDate.of(2024, 3, 1), LocalDate.of(2024, 3, 1))).isEqualTo(2);
+		assertThat(counter.count(LocalDate.of(2024, 2, 1), LocalDate.of(2024, 3, 31))).isEqualTo(3);
+		// The same instants bucketed in UTC fall on other days.
+		UniqueCounter utc = this.registry.create("utc", UniqueCounterSpec.daily(ZoneOffset.UTC));
+		utc.add("a", Instant.parse("2024-02-28T23:30:00Z"));
+		assertThat(utc.count(LocalDate.of(2024, 2, 28), LocalDate.of(2024, 2, 28))).isEqualTo(1);
+		assertThat(utc.count(LocalDate.of(2024, 2, 29), LocalDate.of(2024, 2, 29))).isZero();
+		assertThat(utc.count(LocalDate.of(2023, 2, 28), LocalDate.of(2023, 3, 1))).as("2023 has no 29 February")
+			.isZero();
+	}
+
+	@Test
+	void hourlyBucketsKeepTheRepeatedHourOfADstChangeApart() {
+		UniqueCounter counter = this.registry.create("hourly", UniqueCounterSpec.hourly(ZoneId.of("America/New_York")));
+		// 3 November 2024: 01:00-02:00 happens twice in New York, at -04:00 then at -05:00.
+		counter.add("first", Instant.parse("2024-11-03T05:30:00Z"));
+		counter.add("second", Instant.parse("2024-11-03T06:30:00Z"));
+		assertThat(keys()).containsExactlyInAnyOrder("rk:counter:{hourly}:h:2024-11-03T01:00-04:00",
+				"rk:counter:{hourly}:h:2024-11-03T01:00-05:00");
+		assertThat(counter.count(Instant.parse("2024-11-03T05:00:00Z"), Instant.parse("2024-11-03T06:59:00Z")))
+			.isEqualTo(2);
+	}
+
+	@Test
+	void rangesAreMergedIntoAShortLivedCachedKeyInTheCountersHashTag() {
+		UniqueCounter counter = this.registry.create("cached",
+				UniqueCounterSpec.daily(ZoneOffset.UTC).withRangeCacheTtl(Duration.ofMinutes(10)));
+		counter.add("a", Instant.parse("2025-01-01T10:00:00Z"));
+		counter.add("b", Instant.parse("2025-01-02T10:00:00Z"));
+		LocalDate first = LocalDate.of(2025, 1, 1);
+		LocalDate second = LocalDate.of(2025, 1, 2);
+		assertThat(counter.count(first, second)).isEqualTo(2);
+		String cache = "rk:counter:{cached}:range:d:2025-01-01..d:2025-01-02";
+		assertThat(keys()).contains(cache);
+		assertThat((Long) redis.server().command("PTTL", cache)).isBetween(1L, 600_000L);
+		counter.add("c", Instant.parse("2025-01-02T11:00:00Z"));
+		assertThat(counter.count(first, second)).as("served from the cache until it expires").isEqualTo(2);
+		redis.server().command("DEL", cache);
+		assertThat(counter.count(first, second)).isEqualTo(3);
+		assertThatIllegalArgumentException().isThrownBy(() -> counter.count(second, first));
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> counter.count(LocalDate.of(2000, 1, 1), LocalDate.of(2025, 1, 1)))
+			.withMessageContaining("at most 4000 buckets");
+	}
+
+	@Test
+	void bucketsExpireTheirRetentionAfterTheirEnd() {
+		UniqueCounter counter = this.registry.create("kept",
+				UniqueCounterSpec.daily(PARIS).withRetention(Duration.ofDays(400)));
+		Instant now = Instant.now();
+		counter.add("a", now);
+		LocalDate today = LocalDate.ofInstant(now, PARIS);
+		long expected = today.plusDays(1).atStartOfDay(PARIS).toInstant().plus(Duration.ofDays(400)).toEpochMilli();
+		assertThat(redis.server().command("PEXPIRETIME", "rk:counter:{kept}:d:" + today)).isEqualTo(expected);
+	}
+
+	@Test
+	void specsAndNamesAreValidated() {
+		assertThatExceptionOfType(InvalidSpecException.class)
+			.isThrownBy(() -> UniqueCounterSpec.daily(PARIS).withRetention(Duration.ZERO))
+			.satisfies((ex) -> assertThat(ex.getComponent()).isEqualTo("retention"));
+		assertThatExceptionOfType(InvalidSpecException.class)
+			.isThrownBy(() -> UniqueCounterSpec.daily(PARIS).withRangeCacheTtl(Duration.ofHours(2)))
+			.satisfies((ex) -> assertThat(ex.getComponent()).isEqualTo("rangeCacheTtl"));
+		assertThatIllegalArgumentException().isThrownBy(() -> this.registry.create("a:b", UniqueCounterSpec.daily(PARIS)));
+		assertThatIllegalArgumentException().isThrownBy(() -> this.registry.get("unknown"))
+			.withMessageContaining("redis-kit.counter.counters.unknown");
+	}
+
+	@SuppressWarnings("unchecked")
+	private static List<String> keys() {
+		return (List<String>) redis.server().command("KEYS", "*");
+	}
+
+}

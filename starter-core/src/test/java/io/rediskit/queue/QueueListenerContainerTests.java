@@ -1,0 +1,220 @@
+package io.rediskit.queue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+
+import io.rediskit.queue.QueueTesting.Job;
+import io.rediskit.queue.QueueTesting.Recorder;
+import io.rediskit.support.RedisTestServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@link QueueListenerContainer}: concurrency, acks, retries, dead letters, visibility, wake-ups, stopping. */
+class QueueListenerContainerTests {
+
+	@RegisterExtension
+	static final RedisTestServer redis = RedisTestServer.start();
+
+	Recorder recorder = new Recorder();
+
+	QueueRegistry registry;
+
+	List<QueueListenerContainer<?>> containers = new ArrayList<>();
+
+	@BeforeEach
+	void setUp() {
+		redis.flushAll();
+		this.registry = QueueTesting.registry(redis, this.recorder);
+	}
+
+	@AfterEach
+	void tearDown() {
+		this.containers.forEach(QueueListenerContainer::stop);
+		this.registry.close();
+	}
+
+	@Test
+	void processesEveryMessageWithTheConfiguredConcurrency() throws Exception {
+		RedisQueue<Job> queue = this.registry.create("jobs", QueueTesting.fastSpec(), Job.class);
+		Set<Integer> seen = ConcurrentHashMap.newKeySet();
+		AtomicInteger running = new AtomicInteger();
+		AtomicInteger most = new AtomicInteger();
+		start(queue, (message) -> {
+			most.accumulateAndGet(running.incrementAndGet(), Math::max);
+			Thread.sleep(5);
+			seen.add(message.payload().number());
+			running.decrementAndGet();
+		}, 4);
+		List<QueueEntry<Job>> entries = new ArrayList<>();
+		for (int i = 0; i < 300; i++) {
+			entries.add(QueueEntry.of(new Job("c", i)));
+		}
+		queue.enqueueAll(entries);
+		awaitTrue(() -> queue.stats().total() == 0, Duration.ofSeconds(30));
+		assertThat(seen).hasSize(300);
+		assertThat(most.get()).isBetween(2, 4);
+	}
+
+	@Test
+	void aHandlerThatAlwaysThrowsFollowsTheBackoffThenDeadLettersWhileOtherMessagesFlow() throws Exception {
+		RedisQueue<Job> queue = this.registry.create("jobs", QueueTesting.fastSpec().withMaxDeliveries(4)
+			.withBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 2.0, 0.0), Job.class);
+		Queue<Instant> poisonDeliveries = new ConcurrentLinkedQueue<>();
+		Set<Integer> good = ConcurrentHashMap.newKeySet();
+		start(queue, (message) -> {
+			if (message.payload().name().equals("poison")) {
+				poisonDeliveries.add(message.deliveredAt());
+				throw new IllegalStateException("cannot process " + message.payload().number());
+			}
+			good.add(message.payload().number());
+		}, 2);
+		String poison = queue.enqueue(new Job("poison", 7));
+		for (int i = 0; i < 50; i++) {
+			queue.enqueue(new Job("good", i), Duration.ofMillis(i * 20L));
+		}
+		awaitTrue(() -> queue.stats().dead() == 1 && good.size() == 50, Duration.ofSeconds(30));
+		List<Instant> times = new ArrayList<>(poisonDeliveries);
+		assertThat(times).hasSize(4);
+		// Backoff 200, 400, 800 ms between deliveries (server times; each gap at least the backoff).
+		for (int i = 1; i < times.size(); i++) {
+			long gap = Duration.between(times.get(i - 1), times.get(i)).toMillis();
+			assertThat(gap).as("gap before delivery " + (i + 1)).isGreaterThanOrEqualTo(200L << (i - 1));
+		}
+		DeadLetter dead = queue.deadLetters(1).get(0);
+		assertThat(dead.id()).isEqualTo(poison);
+		assertThat(dead.deliveries()).isEqualTo(4);
+		assertThat(dead.reason()).isEqualTo(
+				"delivery 4 of 4 failed: java.lang.IllegalStateException: cannot process 7");
+		assertThat(queue.stats().total()).isEqualTo(1);
+	}
+
+	@Test
+	void longHandlersKeepTheirVisibilityExtended() throws Exception {
+		RedisQueue<Job> queue = this.registry.create("jobs", QueueTesting.fastSpec()
+			.withVisibilityTimeout(Duration.ofMillis(600)), Job.class);
+		AtomicInteger calls = new AtomicInteger();
+		start(queue, (message) -> {
+			calls.incrementAndGet();
+			Thread.sleep(2500);
+		}, 1);
+		queue.enqueue(new Job("long", 1));
+		awaitTrue(() -> calls.get() == 1 && queue.stats().total() == 0, Duration.ofSeconds(30));
+		assertThat(calls.get()).isEqualTo(1);
+		assertThat(this.recorder.events).doesNotContain("delivered 2").contains("acked");
+	}
+
+	@Test
+	void stoppingGivesBackRunningAndUnstartedMessagesAtOnce() throws Exception {
+		RedisQueue<Job> queue = this.registry.create("jobs", QueueTesting.fastSpec()
+			.withVisibilityTimeout(Duration.ofMinutes(5)), Job.class);
+		CountDownLatch started = new CountDownLatch(2);
+		CountDownLatch never = new CountDownLatch(1);
+		QueueListenerContainer<Job> container = start(queue, (message) -> {
+			started.countDown();
+			never.await();
+		}, 2);
+		container.setShutdownTimeout(Duration.ofMillis(300));
+		for (int i = 0; i < 5; i++) {
+			queue.enqueue(new Job("stuck", i));
+		}
+		assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+		long start = System.nanoTime();
+		container.stop();
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+		// Not after the 5 minute visibility timeout: at once, and uncounted.
+		QueueStats stats = queue.stats();
+		assertThat(stats.inFlight()).isZero();
+		assertThat(stats.ready()).isEqualTo(5);
+		List<QueueMessage<Job>> back = queue.poll(5, Duration.ZERO);
+		assertThat(back).hasSize(5).allMatch((m) -> m.deliveryCount() == 1);
+		never.countDown();
+	}
+
+	@Test
+	void dueMessagesOfAQueueNobodyConsumedAreDeliveredPromptlyWhenAConsumerStarts() throws Exception {
+		RedisQueue<Job> queue = this.registry.create("jobs", QueueTesting.fastSpec()
+			.withPollInterval(Duration.ofSeconds(30)), Job.class);
+		List<QueueEntry<Job>> entries = new ArrayList<>();
+		for (int i = 0; i < 2000; i++) {
+			entries.add(QueueEntry.of(new Job("due", i)).withDelay(Duration.ofMillis(200)));
+		}
+		queue.enqueueAll(entries);
+		awaitTrue(() -> queue.stats().ready() == 2000, Duration.ofSeconds(10));
+		Set<Integer> seen = ConcurrentHashMap.newKeySet();
+		long start = System.nanoTime();
+		start(queue, (message) -> seen.add(message.payload().number()), 8);
+		awaitTrue(() -> seen.size() == 2000, Duration.ofSeconds(30));
+		// Far less than the 30 s poll interval: the consumer claims what is due as it starts.
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(25));
+		awaitTrue(() -> queue.stats().total() == 0, Duration.ofSeconds(10));
+	}
+
+	@Test
+	void withNotificationsLostThePollStillDeliversWithinThePollInterval() throws Exception {
+		Duration poll = Duration.ofMillis(500);
+		RedisQueue<Job> queue = this.registry.create("jobs", QueueTesting.fastSpec().withPollInterval(poll),
+				Job.class);
+		Map<Integer, Long> lateness = new ConcurrentHashMap<>();
+		start(queue, (message) -> lateness.put(message.payload().number(),
+				Duration.between(message.dueAt(), message.deliveredAt()).toMillis()), 2);
+		Thread.sleep(300);
+		// Cut the subscription, and keep cutting it while messages come due.
+		for (int i = 0; i < 10; i++) {
+			redis.server().command("CLIENT", "KILL", "TYPE", "pubsub");
+			queue.enqueue(new Job("n", i));
+			Thread.sleep(150);
+		}
+		awaitTrue(() -> lateness.size() == 10, Duration.ofSeconds(30));
+		// Lateness is bounded by the poll interval (plus a round trip on a loaded machine).
+		assertThat(lateness.values()).allMatch((ms) -> ms <= poll.toMillis() + 1000, "at most poll + 1 s");
+	}
+
+	@Test
+	void aDelayedMessageIsDeliveredByTheTimerNotThePoll() throws Exception {
+		RedisQueue<Job> queue = this.registry.create("jobs", QueueTesting.fastSpec()
+			.withPollInterval(Duration.ofMinutes(1)), Job.class);
+		Queue<Long> lateness = new ConcurrentLinkedQueue<>();
+		start(queue, (message) -> lateness.add(Duration.between(message.dueAt(), message.deliveredAt()).toMillis()),
+				1);
+		Thread.sleep(300);
+		for (int i = 0; i < 5; i++) {
+			queue.enqueue(new Job("t", i), Duration.ofMillis(300 + i * 200L));
+		}
+		awaitTrue(() -> lateness.size() == 5, Duration.ofSeconds(30));
+		// With a one-minute poll, only the timer (and the enqueue notifications) can deliver these in time.
+		assertThat(lateness).allMatch((ms) -> ms < 5000);
+	}
+
+	private <T> QueueListenerContainer<T> start(RedisQueue<T> queue, QueueHandler<T> handler, int concurrency) {
+		QueueListenerContainer<T> container = this.registry.createContainer(queue, handler, concurrency);
+		this.containers.add(container);
+		container.start();
+		return container;
+	}
+
+	static void awaitTrue(BooleanSupplier condition, Duration timeout) throws InterruptedException {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		while (!condition.getAsBoolean()) {
+			if (System.nanoTime() > deadline) {
+				throw new AssertionError("Condition not met within " + timeout);
+			}
+			Thread.sleep(20);
+		}
+	}
+
+}

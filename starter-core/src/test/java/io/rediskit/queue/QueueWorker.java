@@ -1,0 +1,126 @@
+package io.rediskit.queue;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.rediskit.queue.QueueTesting.Job;
+import io.rediskit.support.KeyNaming;
+import io.rediskit.support.ScriptExecutor;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * A consumer JVM for the queue tests, started with {@link ProcessBuilder}.
+ * <ul>
+ * <li>{@code consume <port> <queue> <log file> <concurrency> <visibility ms>}: consumes with a listener
+ * container, writing the {@link DeliveryLogChecker} log; prints {@code ready}; stops gracefully when standard
+ * input closes and prints {@code stopped}.</li>
+ * <li>{@code hold <port> <queue> <visibility ms>}: polls one message, prints {@code got <id>}, waits for a line
+ * on standard input (meanwhile the test pauses it past its visibility), acks and prints {@code ack=ok} or
+ * {@code ack=stale}.</li>
+ * </ul>
+ */
+public final class QueueWorker {
+
+	private QueueWorker() {
+	}
+
+	public static void main(String[] args) throws Exception {
+		LettuceConnectionFactory connections = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration("127.0.0.1", Integer.parseInt(args[1])),
+				LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(10)).build());
+		connections.afterPropertiesSet();
+		connections.start();
+		QueueRegistry registry = new QueueRegistry(ScriptExecutor.of(connections), connections, KeyNaming.defaults(),
+				JsonMapper.builder().build(), List.of(), (name) -> null);
+		switch (args[0]) {
+			case "consume" -> consume(registry, args);
+			case "hold" -> hold(registry, args);
+			default -> throw new IllegalArgumentException(args[0]);
+		}
+		registry.close();
+		connections.destroy();
+	}
+
+	private static void consume(QueueRegistry registry, String[] args) throws Exception {
+		RedisQueue<Job> queue = registry.create(args[2], spec(Long.parseLong(args[5])), Job.class);
+		try (Writer log = Files.newBufferedWriter(Path.of(args[3]), StandardCharsets.UTF_8)) {
+			QueueListenerContainer<Job> container = registry.createContainer(queue, (message) -> {
+				write(log, "D " + message.id() + " " + message.deliveryCount());
+				// A little work, so that a killed consumer always dies with messages in hand.
+				Thread.sleep(2);
+				write(log, "a " + message.id());
+				try {
+					message.ack();
+					write(log, "A " + message.id());
+				}
+				catch (StaleDeliveryException ex) {
+					write(log, "S " + message.id());
+				}
+				catch (RuntimeException ex) {
+					write(log, "F " + message.id());
+				}
+			}, Integer.parseInt(args[4]));
+			container.start();
+			System.out.println("ready");
+			System.out.flush();
+			while (System.in.read() != -1) {
+				// Runs until standard input closes (or the test kills it).
+			}
+			container.stop();
+		}
+		System.out.println("stopped");
+		System.out.flush();
+	}
+
+	private static void hold(QueueRegistry registry, String[] args) throws Exception {
+		RedisQueue<Job> queue = registry.create(args[2], spec(Long.parseLong(args[3])), Job.class);
+		List<QueueMessage<Job>> messages = new ArrayList<>();
+		while (messages.isEmpty()) {
+			messages = queue.poll(1, Duration.ofSeconds(30));
+		}
+		System.out.println("got " + messages.get(0).id());
+		System.out.flush();
+		new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+		try {
+			messages.get(0).ack();
+			System.out.println("ack=ok");
+		}
+		catch (StaleDeliveryException ex) {
+			System.out.println("ack=stale");
+		}
+		System.out.flush();
+	}
+
+	private static QueueSpec spec(long visibilityMillis) {
+		return QueueSpec.defaults().withVisibilityTimeout(Duration.ofMillis(visibilityMillis))
+			.withPollInterval(Duration.ofMillis(200));
+	}
+
+	private static void write(Writer log, String line) throws IOException {
+		synchronized (log) {
+			log.write(line);
+			log.write('\n');
+			log.flush();
+		}
+	}
+
+	static Process start(String... args) throws IOException {
+		List<String> command = new ArrayList<>(List.of(System.getProperty("java.home") + "/bin/java", "-Xmx256m",
+				"-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), QueueWorker.class.getName()));
+		command.addAll(List.of(args));
+		return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+	}
+
+}
