@@ -60,7 +60,8 @@ final class RedlockAcquisition {
 	 * @param interruptible whether an interrupt ends the wait, else it is remembered and restored
 	 * @return the hold, or {@code null} when the wait time ran out
 	 * @throws InterruptedException if interruptible and interrupted; nothing is held then
-	 * @throws org.springframework.dao.DataAccessException if too few nodes answered to make a majority
+	 * @throws org.springframework.dao.DataAccessException if too few nodes answered to make a majority, or
+	 * ({@code QueryTimeoutException}) if an attempt did not end within {@link RedlockNodes#callTimeout()}
 	 */
 	@Nullable RedlockHold run(boolean interruptible) throws InterruptedException {
 		boolean interrupted = false;
@@ -70,8 +71,9 @@ final class RedlockAcquisition {
 					report(AcquireResult.INTERRUPTED);
 					throw new InterruptedException();
 				}
-				// A round ends within about two node timeouts whatever the nodes do.
-				Round round = LockScripts.uninterruptibly(() -> LockScripts.await(attempt()));
+				// An attempt ends within two rounds of at most two node timeouts each, whatever the nodes do; the
+				// wait is bounded even so, and fails rather than hangs should a completion be lost.
+				Round round = this.parts.nodes().await(attempt(), "acquisition of '" + this.lock.getName() + "'");
 				if (round.hold() != null) {
 					report(AcquireResult.ACQUIRED);
 					return round.hold();

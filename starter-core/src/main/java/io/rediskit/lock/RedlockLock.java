@@ -144,7 +144,7 @@ public final class RedlockLock implements LeaseLock {
 		if (hold == null) {
 			throw new IllegalMonitorStateException("Redlock '" + this.name + "' is not held by the current thread");
 		}
-		LockScripts.uninterruptibly(() -> LockScripts.await(release(hold)));
+		this.parts.nodes().await(release(hold), "release of '" + this.name + "'");
 	}
 
 	/** @throws UnsupportedOperationException always */
@@ -350,7 +350,7 @@ public final class RedlockLock implements LeaseLock {
 		@Override
 		public void close() {
 			if (markClosed()) {
-				LockScripts.uninterruptibly(() -> LockScripts.await(release(this.hold)));
+				RedlockLock.this.parts.nodes().await(release(this.hold), "release of '" + RedlockLock.this.name + "'");
 			}
 		}
 

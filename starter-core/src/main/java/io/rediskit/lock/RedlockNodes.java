@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -25,8 +26,16 @@ import org.springframework.data.redis.RedisConnectionFailureException;
  * counted. A node that does not answer in time counts as failed for this round; its request is not cancelled
  * (it may still apply), which is why a failed acquisition releases on every node. Requests to one node share
  * one connection, so a later release reaches a paused node after the acquisition it undoes.
+ * <p>
+ * <b>Bounds.</b> A round completes within {@link #roundTimeout()} (two node timeouts) whatever its calls do: a
+ * node still silent then, because its call waits behind a connection being opened or its reply was lost, counts as
+ * failed for the round. A synchronous caller waits for its stage at most {@link #callTimeout()} and then fails
+ * with a {@code QueryTimeoutException} ({@link #await}), so that no completion lost anywhere can block a thread.
  */
 final class RedlockNodes {
+
+	/** Added to the bound of a synchronous wait, for scheduling delays on a loaded machine. */
+	static final Duration SYNC_MARGIN = Duration.ofSeconds(2);
 
 	private final List<Node> nodes;
 
@@ -44,6 +53,63 @@ final class RedlockNodes {
 
 	int size() {
 		return this.nodes.size();
+	}
+
+	/** @return the longest a round takes: two node timeouts */
+	Duration roundTimeout() {
+		return this.nodeTimeout.multipliedBy(2);
+	}
+
+	/**
+	 * @return the longest a synchronous caller waits for one attempt (an acquisition round, then a fence round)
+	 * or one release: two round timeouts plus {@link #SYNC_MARGIN}
+	 */
+	Duration callTimeout() {
+		return roundTimeout().multipliedBy(2).plus(SYNC_MARGIN);
+	}
+
+	/**
+	 * Waits for a stage on the calling thread, at most {@link #callTimeout()}; an interrupt does not end the wait
+	 * (the stages are bounded) and is restored afterwards.
+	 * @param what the operation, as the exception names it
+	 * @return the stage's value
+	 * @throws QueryTimeoutException if the stage did not complete in time: a completion was lost, never a slow
+	 * node (rounds end on their own within {@link #roundTimeout()})
+	 */
+	<T> T await(CompletionStage<T> stage, String what) {
+		CompletableFuture<T> future = stage.toCompletableFuture();
+		Duration bound = callTimeout();
+		long deadline = System.nanoTime() + bound.toNanos();
+		boolean interrupted = false;
+		try {
+			while (true) {
+				try {
+					return future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+				}
+				catch (InterruptedException ex) {
+					interrupted = true;
+				}
+				catch (TimeoutException ex) {
+					throw new QueryTimeoutException("Redlock " + what + " did not complete within " + bound
+							+ " (its rounds are bounded by " + roundTimeout() + "): a lost completion, please report it");
+				}
+				catch (ExecutionException ex) {
+					Throwable cause = ex.getCause();
+					if (cause instanceof RuntimeException runtime) {
+						throw runtime;
+					}
+					if (cause instanceof Error error) {
+						throw error;
+					}
+					throw new CompletionException(cause);
+				}
+			}
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
 	}
 
 	/** @return how many nodes make a majority: {@code N/2 + 1} */
@@ -113,7 +179,8 @@ final class RedlockNodes {
 	/**
 	 * Sends one call to each node at once.
 	 * @param decided whether the replies so far settle the outcome, so that silent nodes need not be waited for
-	 * @return the replies in the order they came, when decided or when every node answered or timed out
+	 * @return the replies in the order they came, when decided or when every node answered or timed out, and at
+	 * the latest after {@link #roundTimeout()} with the replies that came by then
 	 */
 	private <T> CompletionStage<List<Reply<T>>> onEach(List<Node> targets, Function<Node, CompletionStage<T>> call,
 			Predicate<List<Reply<T>>> decided) {
@@ -131,7 +198,12 @@ final class RedlockNodes {
 				}
 			});
 		}
-		return result;
+		// Each call is bounded on its own; this bounds the round even if one of their completions is lost.
+		return result.orTimeout(roundTimeout().toNanos(), TimeUnit.NANOSECONDS).exceptionally((timeout) -> {
+			synchronized (replies) {
+				return List.copyOf(replies);
+			}
+		});
 	}
 
 	/**
@@ -157,10 +229,11 @@ final class RedlockNodes {
 			}
 			else {
 				// Chained per node, so that a release sent this way reaches the node after the acquisition it undoes.
-				CompletableFuture<CompletableFuture<T>> dispatch = node.dispatched
-					.thenApplyAsync((previous) -> send(node, call), offThread);
-				node.dispatched = dispatch.handle((sent, failure) -> null);
-				future = dispatch.thenCompose(Function.identity());
+				CompletableFuture<T> reply = new CompletableFuture<>();
+				CompletableFuture<@Nullable Void> dispatched = new CompletableFuture<>();
+				node.dispatched.whenComplete((previous, failure) -> dispatch(node, call, offThread, reply, dispatched));
+				node.dispatched = dispatched;
+				future = reply;
 			}
 		}
 		return future.handle((value, failure) -> {
@@ -175,6 +248,36 @@ final class RedlockNodes {
 			}
 			return new Reply<T>(node, null, cause);
 		});
+	}
+
+	/**
+	 * Sends one call from the executor, then lets the next call chained on the node go. Every path completes
+	 * both futures: an executor that refuses the task (shut down by a stop, or saturated) fails this call instead
+	 * of leaving it, and every call chained after it on the node, waiting for ever.
+	 */
+	private <T> void dispatch(Node node, Function<Node, CompletionStage<T>> call, Executor offThread,
+			CompletableFuture<T> reply, CompletableFuture<@Nullable Void> dispatched) {
+		try {
+			offThread.execute(() -> {
+				try {
+					send(node, call).whenComplete((value, failure) -> {
+						if (failure != null) {
+							reply.completeExceptionally(failure);
+						}
+						else {
+							reply.complete(value);
+						}
+					});
+				}
+				finally {
+					dispatched.complete(null);
+				}
+			});
+		}
+		catch (RuntimeException refused) {
+			reply.completeExceptionally(refused);
+			dispatched.complete(null);
+		}
 	}
 
 	/**
