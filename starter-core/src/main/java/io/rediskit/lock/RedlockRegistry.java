@@ -207,6 +207,11 @@ public class RedlockRegistry implements SmartLifecycle, AutoCloseable {
 	}
 
 	/** Runs one watchdog round now, for tests. */
+	/** @return the nodes, whose bounds the tests read */
+	RedlockNodes nodes() {
+		return this.parts.nodes();
+	}
+
 	void renewNow() {
 		this.watchdog.renewAll();
 	}
