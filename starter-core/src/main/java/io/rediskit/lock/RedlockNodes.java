@@ -251,9 +251,10 @@ final class RedlockNodes {
 	}
 
 	/**
-	 * Sends one call from the executor, then lets the next call chained on the node go. Every path completes
-	 * both futures: an executor that refuses the task (shut down by a stop, or saturated) fails this call instead
-	 * of leaving it, and every call chained after it on the node, waiting for ever.
+	 * Sends one call from the executor, then lets the next call chained on the node go. Every path that returns
+	 * completes both futures: an executor that refuses the task (shut down by a stop, or saturated) fails this call
+	 * and lets the next one go. An executor that accepts a task and never runs it (a discarding policy) leaves the
+	 * node silent; the round deadline still ends every round, so callers see a failed node, not a hang.
 	 */
 	private <T> void dispatch(Node node, Function<Node, CompletionStage<T>> call, Executor offThread,
 			CompletableFuture<T> reply, CompletableFuture<@Nullable Void> dispatched) {

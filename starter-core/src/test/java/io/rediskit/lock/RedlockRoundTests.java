@@ -30,8 +30,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The round combinator of {@link RedlockNodes} on a real server, with the executor that sends calls to suspect
- * nodes under the test's control: every round completes, and a call chained behind one the executor refused is
- * still sent. Each of these tests hung for ever before the fix; the JUnit timeout makes them fail instead.
+ * nodes under the test's control: every round completes within its deadline even when a call's completion is
+ * lost, a synchronous wait fails with a clear exception at its bound, and a call chained behind one the executor
+ * refused is still sent. Before the round deadline and the bounded wait, the second and third tests waited for
+ * ever (the JUnit timeout, and the bounded {@code get} here, make such a regression fail instead of hang).
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class RedlockRoundTests {
@@ -144,7 +146,8 @@ class RedlockRoundTests {
 					task.run();
 				}
 				catch (RejectedExecutionException ex) {
-					// Before the fix, the refusal of the next chained call surfaced here, and that call was lost.
+					// A refusal must reach the call as a failed reply, never escape to whoever ran the previous one.
+					throw new AssertionError("A refused dispatch escaped to the executor's caller", ex);
 				}
 			}
 		}
