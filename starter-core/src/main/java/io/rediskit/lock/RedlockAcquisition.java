@@ -71,9 +71,10 @@ final class RedlockAcquisition {
 					report(AcquireResult.INTERRUPTED);
 					throw new InterruptedException();
 				}
-				// An attempt ends within two rounds of at most two node timeouts each, whatever the nodes do; the
-				// wait is bounded even so, and fails rather than hangs should a completion be lost.
-				Round round = this.parts.nodes().await(attempt(), "acquisition of '" + this.lock.getName() + "'");
+				// An attempt is two rounds at most, each bounded whatever the nodes do; the wait is bounded even so,
+				// and fails rather than hangs should a completion be lost.
+				Round round = LockScripts.uninterruptibly(
+						() -> this.parts.nodes().await(attempt(), "acquisition of '" + this.lock.getName() + "'"));
 				if (round.hold() != null) {
 					report(AcquireResult.ACQUIRED);
 					return round.hold();

@@ -144,7 +144,7 @@ public final class RedlockLock implements LeaseLock {
 		if (hold == null) {
 			throw new IllegalMonitorStateException("Redlock '" + this.name + "' is not held by the current thread");
 		}
-		this.parts.nodes().await(release(hold), "release of '" + this.name + "'");
+		LockScripts.uninterruptibly(() -> this.parts.nodes().await(release(hold), "release of '" + this.name + "'"));
 	}
 
 	/** @throws UnsupportedOperationException always */
@@ -350,7 +350,8 @@ public final class RedlockLock implements LeaseLock {
 		@Override
 		public void close() {
 			if (markClosed()) {
-				RedlockLock.this.parts.nodes().await(release(this.hold), "release of '" + RedlockLock.this.name + "'");
+				LockScripts.uninterruptibly(() -> RedlockLock.this.parts.nodes()
+					.await(release(this.hold), "release of '" + RedlockLock.this.name + "'"));
 			}
 		}
 

@@ -27,15 +27,21 @@ import org.springframework.data.redis.RedisConnectionFailureException;
  * (it may still apply), which is why a failed acquisition releases on every node. Requests to one node share
  * one connection, so a later release reaches a paused node after the acquisition it undoes.
  * <p>
- * <b>Bounds.</b> A round completes within {@link #roundTimeout()} (two node timeouts) whatever its calls do: a
- * node still silent then, because its call waits behind a connection being opened or its reply was lost, counts as
- * failed for the round. A synchronous caller waits for its stage at most {@link #callTimeout()} and then fails
+ * <b>Bounds.</b> A round completes within {@link #roundTimeout()} (two node timeouts plus {@link #ROUND_GRACE})
+ * whatever its calls do: a node still silent then, because its connection is still being opened or its reply
+ * was lost, counts as failed for the round. A synchronous caller waits for its stage at most {@link #callTimeout()} and then fails
  * with a {@code QueryTimeoutException} ({@link #await}), so that no completion lost anywhere can block a thread.
  */
 final class RedlockNodes {
 
+	/**
+	 * Added to a round's bound: a node whose connection is being opened (the starter's default connect timeout)
+	 * is waited for that long before it counts as failed for the round.
+	 */
+	static final Duration ROUND_GRACE = Duration.ofSeconds(2);
+
 	/** Added to the bound of a synchronous wait, for scheduling delays on a loaded machine. */
-	static final Duration SYNC_MARGIN = Duration.ofSeconds(2);
+	static final Duration SYNC_MARGIN = Duration.ofSeconds(1);
 
 	private final List<Node> nodes;
 
@@ -55,9 +61,9 @@ final class RedlockNodes {
 		return this.nodes.size();
 	}
 
-	/** @return the longest a round takes: two node timeouts */
+	/** @return the longest a round takes: two node timeouts plus {@link #ROUND_GRACE} */
 	Duration roundTimeout() {
-		return this.nodeTimeout.multipliedBy(2);
+		return this.nodeTimeout.multipliedBy(2).plus(ROUND_GRACE);
 	}
 
 	/**
@@ -208,10 +214,16 @@ final class RedlockNodes {
 
 	/**
 	 * Gives the executor calls to nodes that did not answer their last call are sent from; {@code null} sends
-	 * them from the calling thread.
+	 * them from the calling thread. The lines of calls waiting to be sent start afresh: a call the previous executor
+	 * accepted and never ran holds up no node after a restart.
 	 */
 	void setExecutor(@Nullable Executor executor) {
 		this.executor = executor;
+		for (Node node : this.nodes) {
+			synchronized (node) {
+				node.dispatched = CompletableFuture.completedFuture(null);
+			}
+		}
 	}
 
 	/**

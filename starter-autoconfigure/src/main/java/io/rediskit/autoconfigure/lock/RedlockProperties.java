@@ -28,7 +28,8 @@ public class RedlockProperties {
 	private List<String> nodes = new ArrayList<>();
 
 	/**
-	 * Longest wait for one node's reply in a round, much smaller than any lease.
+	 * Longest wait for one node's reply in a round, much smaller than any lease. A round ends within twice this
+	 * plus 2 s; a synchronous call waits for one attempt or release at most four times this plus 5 s.
 	 */
 	private Duration nodeTimeout = Duration.ofMillis(100);
 
