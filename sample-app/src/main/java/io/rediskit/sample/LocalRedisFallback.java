@@ -21,7 +21,8 @@ import org.springframework.core.env.MapPropertySource;
  * {@code .sentinel.nodes} all unset) and nothing answers on localhost:6379, it starts a local
  * {@code redis-server} (from the {@code PATH}, else the binary inside the embedded-redis jar) on a free port,
  * points the application at it and stops it when the JVM exits. Applications of your own configure Redis
- * with {@code spring.data.redis.*} instead.
+ * with {@code spring.data.redis.*} instead. With the {@code redlock} profile it also starts five servers for
+ * Redlock, unless {@code redis-kit.lock.redlock.nodes} lists some.
  */
 class LocalRedisFallback implements ApplicationListener<ApplicationEnvironmentPreparedEvent> {
 
@@ -35,6 +36,7 @@ class LocalRedisFallback implements ApplicationListener<ApplicationEnvironmentPr
 	@Override
 	public void onApplicationEvent(ApplicationEnvironmentPreparedEvent event) {
 		ConfigurableEnvironment environment = event.getEnvironment();
+		startRedlockNodes(environment);
 		for (String property : CONNECTION_PROPERTIES) {
 			if (environment.containsProperty(property)) {
 				return;
@@ -52,6 +54,28 @@ class LocalRedisFallback implements ApplicationListener<ApplicationEnvironmentPr
 					Map.of("spring.data.redis.host", started.host(), "spring.data.redis.port", started.port())));
 		logger.info("No Redis configured and none on localhost:6379: started " + started + " from "
 				+ started.binary().path() + " (" + started.binary().source() + "); it stops with this application");
+	}
+
+	/**
+	 * With {@code sample.redlock.local-nodes} set (the {@code redlock} profile sets 5) and no
+	 * {@code redis-kit.lock.redlock.nodes}, starts that many local servers for Redlock and lists them there. The
+	 * default profile starts none, so the sample stays quick to start.
+	 */
+	private void startRedlockNodes(ConfigurableEnvironment environment) {
+		int count = environment.getProperty("sample.redlock.local-nodes", Integer.class, 0);
+		if (count <= 0 || environment.containsProperty("redis-kit.lock.redlock.nodes")
+				|| environment.containsProperty("redis-kit.lock.redlock.nodes[0]")) {
+			return;
+		}
+		Map<String, Object> nodes = new java.util.LinkedHashMap<>();
+		for (int i = 0; i < count; i++) {
+			RedisServerProcess node = RedisServerProcess.start();
+			Runtime.getRuntime().addShutdownHook(new Thread(node::close, "redis-kit-sample-redlock-stop"));
+			nodes.put("redis-kit.lock.redlock.nodes[" + i + "]", "redis://" + node.host() + ":" + node.port());
+		}
+		environment.getPropertySources().addFirst(new MapPropertySource("localRedlockNodes", nodes));
+		logger.info("Started " + count + " local redis-servers for Redlock: " + nodes.values()
+				+ "; they stop with this application");
 	}
 
 	private static boolean answers(String host, int port) {

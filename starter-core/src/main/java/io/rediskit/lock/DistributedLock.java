@@ -59,4 +59,12 @@ public @interface DistributedLock {
 	 */
 	String leaseTime() default "";
 
+	/**
+	 * Whether to lock with Redlock, over the independent servers of {@code redis-kit.lock.redlock.nodes}
+	 * ({@link RedlockRegistry}), instead of the application's Redis; the wait and lease then default to
+	 * {@code redis-kit.lock.redlock.*}. Startup fails when Redlock is not configured.
+	 * @return whether to use Redlock
+	 */
+	boolean redlock() default false;
+
 }

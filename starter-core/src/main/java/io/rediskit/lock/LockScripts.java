@@ -42,6 +42,8 @@ final class LockScripts {
 
 	static final LuaScript RENEW = script("renew");
 
+	static final LuaScript RAISE_FENCE = script("raise_fence");
+
 	/** How long the last fencing token of a name is kept after its last acquisition. */
 	static final Duration FENCE_TTL = Duration.ofDays(1);
 
@@ -185,6 +187,15 @@ final class LockScripts {
 				}
 				return renewed;
 			});
+	}
+
+	/**
+	 * Raises the last fencing token of the name to at least {@code token}, for {@link RedlockLock}: a later
+	 * acquisition on this server then hands out a higher token.
+	 * @return the last token stored now
+	 */
+	CompletionStage<Long> raiseFence(Keys keys, long token) {
+		return integer(RAISE_FENCE, keys.fenceBytes, number(token), FENCE_TTL_MILLIS);
 	}
 
 	private CompletionStage<Long> integer(LuaScript script, byte[] key, byte[]... args) {

@@ -22,7 +22,8 @@ import org.jspecify.annotations.Nullable;
  * deletes the key at zero, in one script, then wakes waiters by pub/sub. A key is never deleted by anyone but
  * its owner. The {@link Lock} methods are owned by the calling thread (reentrant per thread, released by the
  * same thread); {@link #acquire(Duration)} and {@link #acquireAsync(Duration)} return a {@link Lease} owned by
- * no thread, which any thread may close.
+ * no thread, which any thread may close. {@link RedlockLock} offers the same API ({@link LeaseLock}) over several
+ * independent Redis servers.
  * <p>
  * <b>Leases.</b> Without an explicit lease time the lease is the registry's default lease or, when that is
  * unset, the watchdog timeout, renewed every third of it while the owner holds the lock. If a renewal finds
@@ -49,7 +50,7 @@ import org.jspecify.annotations.Nullable;
  * again), so it leaves no key behind beyond its lease. While Redis is unavailable the registry logs one warning
  * per interval, not one per call. {@link #newCondition()} is not supported.
  */
-public final class RedisLock implements Lock {
+public final class RedisLock implements LeaseLock {
 
 	private final String name;
 

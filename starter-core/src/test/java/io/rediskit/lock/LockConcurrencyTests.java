@@ -84,8 +84,15 @@ class LockConcurrencyTests {
 		finally {
 			executor.shutdownNow();
 		}
-		String workerResult = readLine(worker, "done ");
-		assertThat(worker.waitFor(5, TimeUnit.MINUTES)).isTrue();
+		String workerResult;
+		try {
+			// The worker ends itself within LockWorker.LIFETIME at the latest, so this read cannot hang.
+			workerResult = readLine(worker, "done ");
+			assertThat(worker.waitFor(1, TimeUnit.MINUTES)).isTrue();
+		}
+		finally {
+			worker.destroyForcibly();
+		}
 		assertThat(workerResult).isEqualTo("done 0");
 		assertThat(rejected.get()).isZero();
 		long expected = (long) THREADS * ITERATIONS_PER_THREAD + (long) WORKER_THREADS * WORKER_ITERATIONS;

@@ -3,6 +3,7 @@ package io.rediskit.lock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.rediskit.support.KeyNaming;
@@ -23,14 +24,24 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * <li>{@code stale <port> <lock> <watchdogMillis> <resource>}: takes the lock, prints {@code held <token>},
  * waits for a line on standard input (meanwhile the test pauses it past its lease), then makes a fenced write
  * and unlocks; prints {@code write=<accepted> unlock=<released|lost>}.</li>
+ * <li>{@code redlock-count <port> <lock> <counter> <resource> <threads> <iterations> <node ports>}: as
+ * {@code count}, under a {@link RedlockLock} over the comma-separated node ports; counter and resource live on
+ * {@code <port>}, a server that is none of the nodes.</li>
  * </ul>
+ * Every worker ends itself ({@code halt(124)}, a line on standard error) after {@link #LIFETIME}, or as soon as
+ * the JVM that started it is gone: a worker stuck in a loop, or left behind by a failed test, never outlives
+ * the test run nor keeps the build's output pipes open.
  */
 public final class LockWorker {
+
+	/** The longest a worker lives; every test that starts one finishes well within it. */
+	static final Duration LIFETIME = Duration.ofMinutes(3);
 
 	private LockWorker() {
 	}
 
 	public static void main(String[] args) throws Exception {
+		haltWhenOverdueOrOrphaned(Long.getLong("rediskit.worker.lifetime-millis", LIFETIME.toMillis()));
 		LettuceConnectionFactory connections = new LettuceConnectionFactory(
 				new RedisStandaloneConfiguration("127.0.0.1", Integer.parseInt(args[1])),
 				LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(10)).build());
@@ -40,6 +51,7 @@ public final class LockWorker {
 			case "count" -> count(connections, args);
 			case "hold" -> hold(connections, args);
 			case "stale" -> stale(connections, args);
+			case "redlock-count" -> redlockCount(connections, args);
 			default -> throw new IllegalArgumentException(args[0]);
 		}
 	}
@@ -77,6 +89,54 @@ public final class LockWorker {
 		}
 		System.out.println("done " + rejected.get());
 		System.out.flush();
+		connections.destroy();
+	}
+
+	private static void redlockCount(LettuceConnectionFactory connections, String[] args) throws Exception {
+		String counter = args[3];
+		String resource = args[4];
+		int threads = Integer.parseInt(args[5]);
+		int iterations = Integer.parseInt(args[6]);
+		List<LettuceConnectionFactory> nodes = new ArrayList<>();
+		for (String port : args[7].split(",")) {
+			LettuceConnectionFactory node = new LettuceConnectionFactory(
+					new RedisStandaloneConfiguration("127.0.0.1", Integer.parseInt(port)),
+					LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(10)).build());
+			node.afterPropertiesSet();
+			node.start();
+			nodes.add(node);
+		}
+		AtomicLong rejected = new AtomicLong();
+		try (RedlockRegistry registry = new RedlockRegistry(nodes, KeyNaming.defaults(), RedlockTesting.spec(),
+				List.of(), java.time.Clock.systemUTC())) {
+			RedlockLock lock = registry.getLock(args[2]);
+			List<Thread> workers = new ArrayList<>();
+			for (int t = 0; t < threads; t++) {
+				Thread worker = new Thread(() -> {
+					AtomicLong outages = new AtomicLong();
+					for (int i = 0; i < iterations; i++) {
+						RedlockConcurrencyTests.lockThroughOutages(lock, outages);
+						try (RedisConnection connection = connections.getConnection()) {
+							LockTesting.unsafeIncrement(connection, counter);
+							if (!LockTesting.fencedWrite(connections, resource, lock.getFencingToken(), "worker")) {
+								rejected.incrementAndGet();
+							}
+						}
+						finally {
+							RedlockConcurrencyTests.unlockThroughOutages(lock, outages);
+						}
+					}
+				});
+				workers.add(worker);
+				worker.start();
+			}
+			for (Thread worker : workers) {
+				worker.join();
+			}
+		}
+		System.out.println("done " + rejected.get());
+		System.out.flush();
+		nodes.forEach(LettuceConnectionFactory::destroy);
 		connections.destroy();
 	}
 
@@ -119,9 +179,39 @@ public final class LockWorker {
 	}
 
 	/** Starts this class in a new JVM with the test class path. */
+	/**
+	 * Starts a daemon thread that halts this JVM after {@code lifetimeMillis}, or once its parent process has
+	 * ended.
+	 */
+	static void haltWhenOverdueOrOrphaned(long lifetimeMillis) {
+		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(lifetimeMillis);
+		java.util.Optional<ProcessHandle> parent = ProcessHandle.current().parent();
+		Thread guard = new Thread(() -> {
+			while (true) {
+				boolean orphaned = parent.isPresent() && !parent.get().isAlive();
+				if (orphaned || System.nanoTime() - deadline >= 0) {
+					System.err.println("LockWorker: " + (orphaned ? "the test JVM is gone" : "hard timeout of "
+							+ lifetimeMillis + " ms reached") + ", halting");
+					System.err.flush();
+					Runtime.getRuntime().halt(124);
+				}
+				try {
+					Thread.sleep(500);
+				}
+				catch (InterruptedException ex) {
+					return;
+				}
+			}
+		}, "lock-worker-guard");
+		guard.setDaemon(true);
+		guard.start();
+	}
+
+	/** Starts a worker, which ends itself after {@link #LIFETIME} at the latest. */
 	static Process start(String... args) throws java.io.IOException {
 		List<String> command = new ArrayList<>(List.of(
-				System.getProperty("java.home") + "/bin/java", "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+				System.getProperty("java.home") + "/bin/java", "-Xmx256m",
+				"-Drediskit.worker.lifetime-millis=" + LIFETIME.toMillis(), "-cp", System.getProperty("java.class.path"),
 				LockWorker.class.getName()));
 		command.addAll(List.of(args));
 		return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();

@@ -11,10 +11,11 @@ import io.rediskit.autoconfigure.support.AnnotationDurations;
 import io.rediskit.autoconfigure.support.AsyncResults;
 import io.rediskit.autoconfigure.support.MethodKeyEvaluator;
 import io.rediskit.lock.DistributedLock;
+import io.rediskit.lock.LeaseLock;
 import io.rediskit.lock.LockNotAcquiredException;
 import io.rediskit.lock.LockRegistry;
 import io.rediskit.lock.LockSpec;
-import io.rediskit.lock.RedisLock;
+import io.rediskit.lock.RedlockRegistry;
 import io.rediskit.support.RedisFailures;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
@@ -34,7 +35,9 @@ import org.springframework.dao.DataAccessException;
  * annotated methods on the same lock (reentrancy), and it is released when the method returns or throws.
  * Not acquired in time: {@link LockNotAcquiredException} and the method does not run. Redis unavailable while
  * acquiring (down, unreachable, too slow: {@link RedisFailures#isUnavailable(Throwable)}): the same exception,
- * with the Redis failure as its cause, which web applications answer with 503 rather than 409. A lease lost
+ * with the Redis failure as its cause, which web applications answer with 503 rather than 409. With
+ * {@code redlock = true} the lock is a {@link io.rediskit.lock.RedlockLock} of the {@link RedlockRegistry}, with the
+ * same behaviour; a method asking for Redlock where none is configured fails startup. A lease lost
  * while the method ran is reported by {@link io.rediskit.lock.LockLeaseLostException} after it returns.
  * <p>
  * <b>Asynchronous methods.</b> A method returning a {@link CompletionStage} or a reactive type (a {@code Mono},
@@ -59,6 +62,8 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 
 	private final ObjectProvider<LockRegistry> lockRegistry;
 
+	private final @Nullable ObjectProvider<RedlockRegistry> redlockRegistry;
+
 	private final MethodKeyEvaluator keys = new MethodKeyEvaluator();
 
 	private final AnnotationDurations durations;
@@ -71,7 +76,19 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 	 * @param placeholders resolves placeholders in duration attributes
 	 */
 	public DistributedLockInterceptor(ObjectProvider<LockRegistry> lockRegistry, PropertyResolver placeholders) {
+		this(lockRegistry, null, placeholders);
+	}
+
+	/**
+	 * @param lockRegistry where locks come from, resolved on first use
+	 * @param redlockRegistry where {@code redlock = true} locks come from, resolved on first use; {@code null}
+	 * when Redlock is not available
+	 * @param placeholders resolves placeholders in duration attributes
+	 */
+	public DistributedLockInterceptor(ObjectProvider<LockRegistry> lockRegistry,
+			@Nullable ObjectProvider<RedlockRegistry> redlockRegistry, PropertyResolver placeholders) {
 		this.lockRegistry = lockRegistry;
+		this.redlockRegistry = redlockRegistry;
 		this.durations = new AnnotationDurations(placeholders);
 	}
 
@@ -89,6 +106,24 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		if (annotation != null && !annotation.key().isEmpty()) {
 			this.keys.check(annotation.key(), resolved.method(), resolved.description());
 		}
+		if (annotation != null && annotation.redlock()) {
+			RedlockRegistry redlock = redlock();
+			if (redlock == null) {
+				throw new IllegalArgumentException("redlock of " + resolved.description() + " on "
+						+ MethodKeyEvaluator.describe(resolved.method())
+						+ " needs Redlock, which is not configured: list its servers in redis-kit.lock.redlock.nodes");
+			}
+			Duration shortest = redlock.spec().nodeTimeout().multipliedBy(3);
+			if (resolved.leaseTime() != null && resolved.leaseTime().compareTo(shortest) < 0) {
+				throw new IllegalArgumentException("leaseTime of " + resolved.description() + " on "
+						+ MethodKeyEvaluator.describe(resolved.method()) + " must be at least three Redlock node timeouts ("
+						+ shortest + "), was " + resolved.leaseTime());
+			}
+		}
+	}
+
+	private @Nullable RedlockRegistry redlock() {
+		return (this.redlockRegistry != null) ? this.redlockRegistry.getIfAvailable() : null;
 	}
 
 	@Override
@@ -102,11 +137,26 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		if (annotation == null) {
 			return invocation.proceed();
 		}
-		LockRegistry registry = this.lockRegistry.getObject();
-		RedisLock lock = annotation.key().isEmpty() ? registry.getLock(annotation.name())
-				: registry.getLock(annotation.name(), this.keys.evaluate(annotation.key(), resolved.method(),
-						invocation.getArguments(), resolved.description()));
-		Duration waitTime = (resolved.waitTime() != null) ? resolved.waitTime() : registry.spec().defaultWaitTime();
+		LeaseLock lock;
+		Duration defaultWaitTime;
+		String key = annotation.key().isEmpty() ? null
+				: this.keys.evaluate(annotation.key(), resolved.method(), invocation.getArguments(),
+						resolved.description());
+		if (annotation.redlock()) {
+			RedlockRegistry redlock = redlock();
+			if (redlock == null) {
+				throw new IllegalStateException(resolved.description()
+						+ " uses Redlock, which is not configured: list its servers in redis-kit.lock.redlock.nodes");
+			}
+			lock = (key == null) ? redlock.getLock(annotation.name()) : redlock.getLock(annotation.name(), key);
+			defaultWaitTime = redlock.spec().defaultWaitTime();
+		}
+		else {
+			LockRegistry registry = this.lockRegistry.getObject();
+			lock = (key == null) ? registry.getLock(annotation.name()) : registry.getLock(annotation.name(), key);
+			defaultWaitTime = registry.spec().defaultWaitTime();
+		}
+		Duration waitTime = (resolved.waitTime() != null) ? resolved.waitTime() : defaultWaitTime;
 		if (resolved.kind() == AsyncResults.Kind.STAGE) {
 			return lockStage(lock, waitTime, resolved.leaseTime(), AsyncResults.defer(invocation));
 		}
@@ -155,7 +205,7 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		}
 	}
 
-	private static CompletionStage<?> lockStage(RedisLock lock, Duration waitTime, @Nullable Duration leaseTime,
+	private static CompletionStage<?> lockStage(LeaseLock lock, Duration waitTime, @Nullable Duration leaseTime,
 			AsyncResults.Deferred call) {
 		CompletableFuture<@Nullable Object> result = new CompletableFuture<>();
 		CompletableFuture<RedisLock.Lease> acquiring = lock.acquireAsync(waitTime, leaseTime).toCompletableFuture();
@@ -197,7 +247,7 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 	}
 
 	/** Redis unavailable while acquiring: not acquired, with the cause, as on the blocking path. */
-	private static Throwable acquireFailure(RedisLock lock, Duration waitTime, Throwable failure) {
+	private static Throwable acquireFailure(LeaseLock lock, Duration waitTime, Throwable failure) {
 		if (failure instanceof DataAccessException && RedisFailures.isUnavailable(failure)) {
 			return new LockNotAcquiredException(lock.getName(), waitTime, failure);
 		}
@@ -213,7 +263,8 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		if (annotation == null) {
 			return new Resolved(null, specific, "", null, null, AsyncResults.Kind.PLAIN);
 		}
-		String description = "@DistributedLock(name = \"" + annotation.name() + "\")";
+		String description = "@DistributedLock(name = \"" + annotation.name() + "\""
+				+ (annotation.redlock() ? ", redlock = true" : "") + ")";
 		Duration waitTime = duration(annotation.waitTime(), "waitTime", description, specific);
 		Duration leaseTime = duration(annotation.leaseTime(), "leaseTime", description, specific);
 		if (leaseTime != null && leaseTime.isZero()) {

@@ -6,6 +6,7 @@ import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.lock.DistributedLock;
 import io.rediskit.lock.LockListener;
 import io.rediskit.lock.LockRegistry;
+import io.rediskit.lock.RedlockRegistry;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ScriptExecutor;
 
@@ -53,8 +54,8 @@ public final class LockAutoConfiguration {
 	@ConditionalOnMissingBean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	static DistributedLockAdvisor distributedLockAdvisor(ObjectProvider<LockRegistry> lockRegistry,
-			Environment environment) {
-		return new DistributedLockAdvisor(new DistributedLockInterceptor(lockRegistry, environment));
+			ObjectProvider<RedlockRegistry> redlockRegistry, Environment environment) {
+		return new DistributedLockAdvisor(new DistributedLockInterceptor(lockRegistry, redlockRegistry, environment));
 	}
 
 }

@@ -1,6 +1,9 @@
 package io.rediskit.autoconfigure.lock;
 
 import io.rediskit.lock.LockRegistry;
+import io.rediskit.lock.RedlockRegistry;
+
+import org.springframework.beans.factory.ObjectProvider;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -14,7 +17,7 @@ import org.springframework.context.annotation.Bean;
  * Registers the {@code redislocks} actuator endpoint when Actuator is present and the endpoint is available
  * (exposed with {@code management.endpoints.web.exposure.include=redislocks}).
  */
-@AutoConfiguration(after = LockAutoConfiguration.class)
+@AutoConfiguration(after = { LockAutoConfiguration.class, RedlockAutoConfiguration.class })
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
 @ConditionalOnBean(LockRegistry.class)
 @ConditionalOnAvailableEndpoint(RedisLocksEndpoint.class)
@@ -22,8 +25,8 @@ public final class LockEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RedisLocksEndpoint redisLocksEndpoint(LockRegistry lockRegistry) {
-		return new RedisLocksEndpoint(lockRegistry);
+	RedisLocksEndpoint redisLocksEndpoint(LockRegistry lockRegistry, ObjectProvider<RedlockRegistry> redlockRegistry) {
+		return new RedisLocksEndpoint(lockRegistry, redlockRegistry.getIfAvailable());
 	}
 
 }

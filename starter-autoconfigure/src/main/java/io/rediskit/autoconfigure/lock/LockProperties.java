@@ -8,6 +8,7 @@ import io.rediskit.support.InvalidSpecException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
 
@@ -51,6 +52,12 @@ public class LockProperties implements Validator {
 	 * HTTP answers to calls that did not get their lock.
 	 */
 	private final Web web = new Web();
+
+	/**
+	 * Redlock over several independent Redis servers.
+	 */
+	@NestedConfigurationProperty
+	private final RedlockProperties redlock = new RedlockProperties();
 
 	/**
 	 * Whether acquisitions and renewals wait for replicas (WAIT) before they count.
@@ -101,6 +108,10 @@ public class LockProperties implements Validator {
 		return this.web;
 	}
 
+	public RedlockProperties getRedlock() {
+		return this.redlock;
+	}
+
 	public ReplicaWait getReplicaWait() {
 		return this.replicaWait;
 	}
@@ -138,6 +149,9 @@ public class LockProperties implements Validator {
 		catch (InvalidSpecException ex) {
 			SpecErrors.reject(errors, PREFIX, ex);
 		}
+		errors.pushNestedPath("redlock");
+		((LockProperties) target).getRedlock().validate(errors, PREFIX + "redlock.");
+		errors.popNestedPath();
 	}
 
 	/**

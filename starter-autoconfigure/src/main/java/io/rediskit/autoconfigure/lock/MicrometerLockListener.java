@@ -12,21 +12,30 @@ import io.rediskit.lock.LockListener;
 
 /**
  * Records lock events as Micrometer meters. The {@code lock} tag is the lock group's name (never a per-call
- * key), so cardinality stays bounded.
+ * key), so cardinality stays bounded; the {@code kind} tag tells the single-node lock ({@code single}) from Redlock
+ * ({@code redlock}).
  * <ul>
- * <li>{@code rediskit.lock.acquire} (timer; {@code lock}, {@code result} = acquired | timeout | interrupted |
+ * <li>{@code rediskit.lock.acquire} (timer; {@code lock}, {@code kind}, {@code result} = acquired | timeout | interrupted |
  * error): time from the call until it held the lock or gave up.</li>
- * <li>{@code rediskit.lock.held} (timer; {@code lock}): time from acquisition to final release.</li>
- * <li>{@code rediskit.lock.renewals} (counter; {@code lock}, {@code result} = renewed | lost | error): watchdog
+ * <li>{@code rediskit.lock.held} (timer; {@code lock}, {@code kind}): time from acquisition to final release.</li>
+ * <li>{@code rediskit.lock.renewals} (counter; {@code lock}, {@code kind}, {@code result} = renewed | lost | error): watchdog
  * lease renewals.</li>
- * <li>{@code rediskit.lock.lost} (counter; {@code lock}): holds lost before their release.</li>
- * <li>{@code rediskit.lock.replica.shortfalls} (counter; {@code lock}): acquisitions and renewals that fewer
+ * <li>{@code rediskit.lock.lost} (counter; {@code lock}, {@code kind}): holds lost before their release.</li>
+ * <li>{@code rediskit.lock.replica.shortfalls} (counter; {@code lock}, {@code kind}): acquisitions and renewals that fewer
  * replicas acknowledged than {@code redis-kit.lock.replica-wait.replicas} requires, and that stood.</li>
  * </ul>
  */
 public class MicrometerLockListener implements LockListener {
 
+	/** The {@code kind} tag of the single-node lock's meters. */
+	public static final String KIND_SINGLE = "single";
+
+	/** The {@code kind} tag of Redlock's meters. */
+	public static final String KIND_REDLOCK = "redlock";
+
 	private final MeterRegistry registry;
+
+	private final String kind;
 
 	private final Map<String, Timer> acquireTimers = new ConcurrentHashMap<>();
 
@@ -42,7 +51,24 @@ public class MicrometerLockListener implements LockListener {
 	 * @param registry where the meters go
 	 */
 	public MicrometerLockListener(MeterRegistry registry) {
+		this(registry, KIND_SINGLE);
+	}
+
+	/**
+	 * @param registry where the meters go
+	 * @param kind the {@code kind} tag of every meter
+	 */
+	public MicrometerLockListener(MeterRegistry registry, String kind) {
 		this.registry = registry;
+		this.kind = kind;
+	}
+
+	/**
+	 * @param kind the {@code kind} tag
+	 * @return a listener recording to the same registry with that tag
+	 */
+	public MicrometerLockListener forKind(String kind) {
+		return new MicrometerLockListener(this.registry, kind);
 	}
 
 	@Override
@@ -51,6 +77,7 @@ public class MicrometerLockListener implements LockListener {
 		this.acquireTimers.computeIfAbsent(lockName + '\0' + outcome, (key) -> Timer.builder("rediskit.lock.acquire")
 			.description("Time to acquire a distributed lock, by outcome")
 			.tag("lock", lockName)
+			.tag("kind", this.kind)
 			.tag("result", outcome)
 			.register(this.registry)).record(waited);
 	}
@@ -60,6 +87,7 @@ public class MicrometerLockListener implements LockListener {
 		this.heldTimers.computeIfAbsent(lockName, (key) -> Timer.builder("rediskit.lock.held")
 			.description("Time a distributed lock was held, from acquisition to release")
 			.tag("lock", lockName)
+			.tag("kind", this.kind)
 			.register(this.registry)).record(held);
 	}
 
@@ -69,6 +97,7 @@ public class MicrometerLockListener implements LockListener {
 		this.renewalCounters.computeIfAbsent(lockName + '\0' + outcome, (key) -> Counter.builder("rediskit.lock.renewals")
 			.description("Watchdog renewals of distributed lock leases, by outcome")
 			.tag("lock", lockName)
+			.tag("kind", this.kind)
 			.tag("result", outcome)
 			.register(this.registry)).increment();
 	}
@@ -78,6 +107,7 @@ public class MicrometerLockListener implements LockListener {
 		this.lostCounters.computeIfAbsent(lockName, (key) -> Counter.builder("rediskit.lock.lost")
 			.description("Distributed lock holds lost before their release (lease ended or taken over)")
 			.tag("lock", lockName)
+			.tag("kind", this.kind)
 			.register(this.registry)).increment();
 	}
 
@@ -86,6 +116,7 @@ public class MicrometerLockListener implements LockListener {
 		this.shortfallCounters.computeIfAbsent(lockName, (key) -> Counter.builder("rediskit.lock.replica.shortfalls")
 			.description("Lock acquisitions and renewals that fewer replicas acknowledged than required, and that stood")
 			.tag("lock", lockName)
+			.tag("kind", this.kind)
 			.register(this.registry)).increment();
 	}
 

@@ -1,9 +1,12 @@
 package io.rediskit.autoconfigure.lock;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import io.rediskit.lock.HeldLock;
 import io.rediskit.lock.LockRegistry;
+import io.rediskit.lock.RedlockRegistry;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -16,17 +19,33 @@ public class RedisLocksEndpoint {
 
 	private final LockRegistry lockRegistry;
 
+	private final @Nullable RedlockRegistry redlockRegistry;
+
 	/**
 	 * @param lockRegistry the factory whose holds are listed
 	 */
 	public RedisLocksEndpoint(LockRegistry lockRegistry) {
-		this.lockRegistry = lockRegistry;
+		this(lockRegistry, null);
 	}
 
-	/** @return the held locks, oldest first */
+	/**
+	 * @param lockRegistry the registry whose holds are listed
+	 * @param redlockRegistry the Redlock registry whose holds are listed too, if any
+	 */
+	public RedisLocksEndpoint(LockRegistry lockRegistry, @Nullable RedlockRegistry redlockRegistry) {
+		this.lockRegistry = lockRegistry;
+		this.redlockRegistry = redlockRegistry;
+	}
+
+	/** @return the held locks, single-node ones first, each kind oldest first */
 	@ReadOperation
 	public HeldLocksDescriptor heldLocks() {
-		return new HeldLocksDescriptor(this.lockRegistry.heldLocks().stream().map(HeldLockDescriptor::of).toList());
+		List<HeldLockDescriptor> locks = new ArrayList<>();
+		this.lockRegistry.heldLocks().forEach((lock) -> locks.add(HeldLockDescriptor.of(lock, "single")));
+		if (this.redlockRegistry != null) {
+			this.redlockRegistry.heldLocks().forEach((lock) -> locks.add(HeldLockDescriptor.of(lock, "redlock")));
+		}
+		return new HeldLocksDescriptor(locks);
 	}
 
 	/**
@@ -46,14 +65,16 @@ public class RedisLocksEndpoint {
 	 * @param holdCount reentrant holds
 	 * @param watchdog whether the watchdog renews it
 	 * @param owner {@code thread:<id>} or {@code lease}
+	 * @param kind {@code single} for the single-node lock, {@code redlock} for Redlock (whose remaining lease is
+	 * its validity)
 	 */
 	public record HeldLockDescriptor(String name, String group, String heldSince, long leaseRemainingMillis,
-			long fencingToken, int holdCount, boolean watchdog, String owner) {
+			long fencingToken, int holdCount, boolean watchdog, String owner, String kind) {
 
-		static HeldLockDescriptor of(HeldLock lock) {
+		static HeldLockDescriptor of(HeldLock lock, String kind) {
 			return new HeldLockDescriptor(lock.name(), lock.group(), lock.heldSince().toString(),
 					lock.leaseRemaining().toMillis(), lock.fencingToken(), lock.holdCount(), lock.watchdog(),
-					lock.owner());
+					lock.owner(), kind);
 		}
 
 	}

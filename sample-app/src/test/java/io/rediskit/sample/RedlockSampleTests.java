@@ -1,0 +1,98 @@
+package io.rediskit.sample;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import io.rediskit.testsupport.RedisServerExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The README's Redlock story over HTTP: the {@code redlock} profile on five servers the test started. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "sample.payment-delay=400ms")
+@ActiveProfiles("redlock")
+class RedlockSampleTests {
+
+	@RegisterExtension
+	static final RedisServerExtension servers = RedisServerExtension.servers(6);
+
+	@DynamicPropertySource
+	static void redisProperties(DynamicPropertyRegistry registry) {
+		registry.add("spring.data.redis.host", () -> servers.server(0).host());
+		registry.add("spring.data.redis.port", () -> servers.server(0).port());
+		for (int i = 1; i <= 5; i++) {
+			int index = i;
+			registry.add("redis-kit.lock.redlock.nodes[" + (i - 1) + "]",
+					() -> "redis://127.0.0.1:" + servers.server(index).port());
+		}
+	}
+
+	@LocalServerPort
+	int port;
+
+	final HttpClient http = HttpClient.newHttpClient();
+
+	@Test
+	void concurrentRunsOfOneReportRunItOnceAndAnswer409ToTheRest() throws Exception {
+		List<HttpResponse<String>> responses = concurrently(6, "/reports/daily/run");
+		assertThat(responses).extracting(HttpResponse::statusCode).containsOnly(200, 409).contains(200, 409);
+		assertThat(responses).filteredOn((response) -> response.statusCode() == 200)
+			.allSatisfy((response) -> assertThat(response.body()).contains("\"nodes\":5", "\"quorum\":3",
+					"\"fencingToken\":"));
+		assertThat(responses).filteredOn((response) -> response.statusCode() == 409)
+			.allSatisfy((response) -> assertThat(response.body()).contains("\"lock\":\"reports\""));
+		String metrics = this.http
+			.send(HttpRequest.newBuilder(uri("/actuator/metrics/rediskit.lock.acquire?tag=kind:redlock")).build(),
+					HttpResponse.BodyHandlers.ofString())
+			.body();
+		assertThat(metrics).contains("\"COUNT\"");
+		for (int i = 1; i <= 5; i++) {
+			assertThat(servers.server(i).command("EXISTS", "rk:lock:{reports:daily}")).isEqualTo(0L);
+		}
+	}
+
+	private List<HttpResponse<String>> concurrently(int requests, String path) throws Exception {
+		ExecutorService executor = Executors.newFixedThreadPool(requests);
+		try {
+			CountDownLatch start = new CountDownLatch(1);
+			List<Future<HttpResponse<String>>> futures = new ArrayList<>();
+			for (int i = 0; i < requests; i++) {
+				futures.add(executor.submit(() -> {
+					start.await();
+					return this.http.send(HttpRequest.newBuilder(uri(path)).POST(HttpRequest.BodyPublishers.noBody()).build(),
+							HttpResponse.BodyHandlers.ofString());
+				}));
+			}
+			start.countDown();
+			List<HttpResponse<String>> responses = new ArrayList<>();
+			for (Future<HttpResponse<String>> future : futures) {
+				responses.add(future.get(30, TimeUnit.SECONDS));
+			}
+			return responses;
+		}
+		finally {
+			executor.shutdownNow();
+		}
+	}
+
+	private URI uri(String path) {
+		return URI.create("http://localhost:" + this.port + path);
+	}
+
+}

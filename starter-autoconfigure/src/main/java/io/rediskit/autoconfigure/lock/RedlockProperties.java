@@ -1,0 +1,232 @@
+package io.rediskit.autoconfigure.lock;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.rediskit.autoconfigure.support.SpecErrors;
+import io.rediskit.lock.RedlockSpec;
+import io.rediskit.support.InvalidSpecException;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.validation.Errors;
+
+/**
+ * Redlock settings, under {@code redis-kit.lock.redlock}: the independent Redis servers a
+ * {@link io.rediskit.lock.RedlockRegistry} locks on, and how it times its rounds. Redlock is configured when
+ * {@code nodes} is not empty. Validated with the lock properties, by the rules of {@link RedlockSpec} and
+ * {@link RedlockNodeUrl}.
+ */
+public class RedlockProperties {
+
+	/**
+	 * Redis URLs of the independent servers (masters that do not replicate each other), such as
+	 * redis://:secret@redis-1:6379/0; use an odd number, 3 or 5.
+	 */
+	private List<String> nodes = new ArrayList<>();
+
+	/**
+	 * Longest wait for one node's reply in a round, much smaller than any lease. A round ends within twice this
+	 * plus 2 s; a synchronous call waits for one attempt or release at most four times this plus 5 s.
+	 */
+	private Duration nodeTimeout = Duration.ofMillis(100);
+
+	/**
+	 * Longest wait for a connection to a node; the first call to a node connects on the calling thread.
+	 */
+	private Duration connectTimeout = Duration.ofSeconds(2);
+
+	/**
+	 * How long the driver keeps a request a node has not answered; a round is decided after the node timeout.
+	 */
+	private Duration commandTimeout = Duration.ofSeconds(5);
+
+	/**
+	 * Lease of Redlocks taken without a lease time; the watchdog renews it on every node every third of this.
+	 */
+	private Duration watchdogTimeout = Duration.ofSeconds(30);
+
+	/**
+	 * Lease of Redlocks taken without a lease time, not renewed; unset to use watchdog-renewed leases.
+	 */
+	private @Nullable Duration defaultLeaseTime;
+
+	/**
+	 * How long @DistributedLock(redlock = true) and RedlockLock.acquire() wait when they name no wait time.
+	 */
+	private Duration defaultWaitTime = Duration.ofSeconds(10);
+
+	/**
+	 * Part of the lease allowed for clock drift between client and nodes, from 0 to 0.5.
+	 */
+	private double clockDriftFactor = 0.01;
+
+	/**
+	 * Fixed clock-drift allowance added to every lease's.
+	 */
+	private Duration clockDriftMargin = Duration.ofMillis(2);
+
+	/**
+	 * Shortest pause before another attempt after one failed.
+	 */
+	private Duration retryDelay = Duration.ofMillis(50);
+
+	/**
+	 * Longest random extra pause before another attempt.
+	 */
+	private Duration retryJitter = Duration.ofMillis(100);
+
+	public List<String> getNodes() {
+		return this.nodes;
+	}
+
+	public void setNodes(List<String> nodes) {
+		this.nodes = nodes;
+	}
+
+	public Duration getNodeTimeout() {
+		return this.nodeTimeout;
+	}
+
+	public void setNodeTimeout(Duration nodeTimeout) {
+		this.nodeTimeout = nodeTimeout;
+	}
+
+	public Duration getConnectTimeout() {
+		return this.connectTimeout;
+	}
+
+	public void setConnectTimeout(Duration connectTimeout) {
+		this.connectTimeout = connectTimeout;
+	}
+
+	public Duration getCommandTimeout() {
+		return this.commandTimeout;
+	}
+
+	public void setCommandTimeout(Duration commandTimeout) {
+		this.commandTimeout = commandTimeout;
+	}
+
+	public Duration getWatchdogTimeout() {
+		return this.watchdogTimeout;
+	}
+
+	public void setWatchdogTimeout(Duration watchdogTimeout) {
+		this.watchdogTimeout = watchdogTimeout;
+	}
+
+	public @Nullable Duration getDefaultLeaseTime() {
+		return this.defaultLeaseTime;
+	}
+
+	public void setDefaultLeaseTime(@Nullable Duration defaultLeaseTime) {
+		this.defaultLeaseTime = defaultLeaseTime;
+	}
+
+	public Duration getDefaultWaitTime() {
+		return this.defaultWaitTime;
+	}
+
+	public void setDefaultWaitTime(Duration defaultWaitTime) {
+		this.defaultWaitTime = defaultWaitTime;
+	}
+
+	public double getClockDriftFactor() {
+		return this.clockDriftFactor;
+	}
+
+	public void setClockDriftFactor(double clockDriftFactor) {
+		this.clockDriftFactor = clockDriftFactor;
+	}
+
+	public Duration getClockDriftMargin() {
+		return this.clockDriftMargin;
+	}
+
+	public void setClockDriftMargin(Duration clockDriftMargin) {
+		this.clockDriftMargin = clockDriftMargin;
+	}
+
+	public Duration getRetryDelay() {
+		return this.retryDelay;
+	}
+
+	public void setRetryDelay(Duration retryDelay) {
+		this.retryDelay = retryDelay;
+	}
+
+	public Duration getRetryJitter() {
+		return this.retryJitter;
+	}
+
+	public void setRetryJitter(Duration retryJitter) {
+		this.retryJitter = retryJitter;
+	}
+
+	/** @return whether any node is configured */
+	public boolean isConfigured() {
+		return !this.nodes.isEmpty();
+	}
+
+	/**
+	 * @return the core spec these properties describe
+	 * @throws InvalidSpecException if a value is out of range (startup validation prevents it)
+	 */
+	public RedlockSpec toSpec() {
+		return new RedlockSpec(this.nodeTimeout, this.watchdogTimeout, this.defaultLeaseTime, this.defaultWaitTime,
+				this.clockDriftFactor, this.clockDriftMargin, this.retryDelay, this.retryJitter);
+	}
+
+	/**
+	 * @return the configured nodes
+	 * @throws IllegalArgumentException if a URL is invalid (startup validation prevents it)
+	 */
+	List<RedlockNodeUrl> toNodeUrls() {
+		return this.nodes.stream().map(RedlockNodeUrl::parse).toList();
+	}
+
+	/**
+	 * Validates these properties, bound under {@code prefix}, when any node is configured.
+	 * @param errors the errors, their nested path at this object
+	 * @param prefix {@code redis-kit.lock.redlock.}
+	 */
+	void validate(Errors errors, String prefix) {
+		if (!isConfigured()) {
+			return;
+		}
+		try {
+			toSpec();
+		}
+		catch (InvalidSpecException ex) {
+			SpecErrors.reject(errors, prefix, ex);
+		}
+		Map<String, Integer> seen = new HashMap<>();
+		for (int i = 0; i < this.nodes.size(); i++) {
+			String field = "nodes[" + i + "]";
+			try {
+				RedlockNodeUrl node = RedlockNodeUrl.parse(this.nodes.get(i));
+				Integer first = seen.putIfAbsent(node.address() + "/" + node.database(), i);
+				// Errors without the rejected value: a URL may carry a password.
+				if (first != null) {
+					errors.reject("duplicate", prefix + field + " names the same server as " + prefix + "nodes["
+							+ first + "]: a majority needs independent servers");
+				}
+			}
+			catch (IllegalArgumentException ex) {
+				errors.reject("invalid", prefix + field + " " + ex.getMessage());
+			}
+		}
+		requirePositive(errors, prefix, "connectTimeout", this.connectTimeout);
+		requirePositive(errors, prefix, "commandTimeout", this.commandTimeout);
+	}
+
+	private static void requirePositive(Errors errors, String prefix, String field, Duration value) {
+		if (value.isNegative() || value.isZero()) {
+			SpecErrors.reject(errors, prefix, new InvalidSpecException(field, "must be positive, was " + value));
+		}
+	}
+
+}

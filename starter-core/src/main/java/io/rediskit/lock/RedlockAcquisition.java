@@ -1,0 +1,250 @@
+package io.rediskit.lock;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+import io.rediskit.lock.LockListener.AcquireResult;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One call's wait for a {@link RedlockLock}, as the published Redlock algorithm runs it. Each attempt is a round
+ * sent to all nodes at once ({@link RedlockNodes#acquire}), every reply waited for at most the node timeout. The
+ * lock is held when a majority took it and the round left a positive validity
+ * ({@link RedlockSpec#validity}); its fencing token is the highest token of that majority, which is then stored
+ * on those nodes ({@link RedlockNodes#raiseFence}) so that any later majority, which shares a node with this one,
+ * hands out a higher token. A failed attempt releases on every node, including those that did not answer. A
+ * round in which too few nodes answered to ever make a majority ends the wait with the outage; otherwise the next
+ * attempt comes after the retry delay plus a random jitter, until the wait time runs out.
+ * <p>
+ * {@link #run(boolean)} waits on the calling thread; {@link #start()} waits without one, its pauses on the
+ * registry's scheduler.
+ */
+final class RedlockAcquisition {
+
+	private final RedlockLock lock;
+
+	private final RedlockParts parts;
+
+	private final String owner;
+
+	private final long leaseMillis;
+
+	private final boolean watchdog;
+
+	private final Duration waitTime;
+
+	/** How long to wait: {@code 0} for one attempt, negative for ever. */
+	private final long waitNanos;
+
+	private final long startedNanos = System.nanoTime();
+
+	RedlockAcquisition(RedlockLock lock, RedlockParts parts, String owner, @Nullable Long explicitLeaseMillis,
+			Duration waitTime, long waitNanos) {
+		this.lock = lock;
+		this.parts = parts;
+		this.owner = owner;
+		this.watchdog = explicitLeaseMillis == null;
+		this.leaseMillis = (explicitLeaseMillis != null) ? explicitLeaseMillis
+				: parts.spec().watchdogTimeout().toMillis();
+		this.waitTime = waitTime;
+		this.waitNanos = waitNanos;
+	}
+
+	/**
+	 * Waits on the calling thread.
+	 * @param interruptible whether an interrupt ends the wait, else it is remembered and restored
+	 * @return the hold, or {@code null} when the wait time ran out
+	 * @throws InterruptedException if interruptible and interrupted; nothing is held then
+	 * @throws org.springframework.dao.DataAccessException if too few nodes answered to make a majority, or
+	 * ({@code QueryTimeoutException}) if an attempt did not end within {@link RedlockNodes#callTimeout()}
+	 */
+	@Nullable RedlockHold run(boolean interruptible) throws InterruptedException {
+		boolean interrupted = false;
+		try {
+			while (true) {
+				if (interruptible && Thread.interrupted()) {
+					report(AcquireResult.INTERRUPTED);
+					throw new InterruptedException();
+				}
+				// An attempt is two rounds at most, each bounded whatever the nodes do; the wait is bounded even so,
+				// and fails rather than hangs should a completion be lost.
+				Round round = LockScripts.uninterruptibly(
+						() -> this.parts.nodes().await(attempt(), "acquisition of '" + this.lock.getName() + "'"));
+				if (round.hold() != null) {
+					report(AcquireResult.ACQUIRED);
+					return round.hold();
+				}
+				if (round.failure() != null) {
+					report(AcquireResult.ERROR);
+					throw round.failure();
+				}
+				long pause = pauseNanos();
+				if (pause < 0) {
+					report(AcquireResult.TIMEOUT);
+					return null;
+				}
+				try {
+					TimeUnit.NANOSECONDS.sleep(pause);
+				}
+				catch (InterruptedException ex) {
+					if (interruptible) {
+						report(AcquireResult.INTERRUPTED);
+						throw ex;
+					}
+					interrupted = true;
+				}
+			}
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	/**
+	 * Waits without a thread.
+	 * @return the lease; exceptionally with {@link LockNotAcquiredException} when the wait time ran out, with
+	 * the outage when too few nodes answered, with {@link IllegalStateException} when the registry stopped
+	 */
+	CompletionStage<RedisLock.Lease> start() {
+		CompletableFuture<RedisLock.Lease> result = new CompletableFuture<>();
+		Runnable onStop = () -> result
+			.completeExceptionally(new IllegalStateException("The Redlock registry stopped while waiting"));
+		this.parts.background().onStop(onStop);
+		result.whenComplete((lease, failure) -> this.parts.background().removeOnStop(onStop));
+		next(result);
+		return result;
+	}
+
+	private void next(CompletableFuture<RedisLock.Lease> result) {
+		if (result.isDone()) {
+			return;
+		}
+		attempt().whenComplete((round, failure) -> {
+			if (failure != null) {
+				report(AcquireResult.ERROR);
+				result.completeExceptionally(failure);
+			}
+			else if (round.hold() != null) {
+				RedisLock.Lease lease = this.lock.lease(round.hold());
+				if (result.complete(lease)) {
+					report(AcquireResult.ACQUIRED);
+				}
+				else {
+					// Cancelled, or the registry stopped, while the last round was in flight.
+					lease.releaseAsync();
+				}
+			}
+			else if (round.failure() != null) {
+				report(AcquireResult.ERROR);
+				result.completeExceptionally(round.failure());
+			}
+			else {
+				long pause = pauseNanos();
+				if (pause < 0) {
+					report(AcquireResult.TIMEOUT);
+					result.completeExceptionally(new LockNotAcquiredException(this.lock.getName(), this.waitTime, null));
+					return;
+				}
+				try {
+					this.parts.background().schedule(() -> next(result), pause);
+				}
+				catch (RuntimeException ex) {
+					result.completeExceptionally(ex);
+				}
+			}
+		});
+	}
+
+	/** One round on all nodes. */
+	CompletionStage<Round> attempt() {
+		long started = System.nanoTime();
+		RedlockNodes nodes = this.parts.nodes();
+		LockScripts.Keys keys = this.lock.keys();
+		String requestId = this.parts.holds().nextRequestId();
+		return nodes.acquire(keys, this.owner, this.leaseMillis, requestId).thenCompose((replies) -> {
+			List<RedlockNodes.Node> acquired = new ArrayList<>();
+			long token = 0;
+			int refused = 0;
+			int failed = 0;
+			RuntimeException failure = null;
+			for (RedlockNodes.Reply<LockScripts.Attempt> reply : replies) {
+				LockScripts.Attempt attempt = reply.value();
+				if (attempt == null) {
+					failed++;
+					failure = (failure != null) ? failure : reply.failure();
+				}
+				else if (attempt.acquired()) {
+					acquired.add(reply.node());
+					token = Math.max(token, attempt.fencingToken());
+				}
+				else {
+					refused++;
+				}
+			}
+			if (acquired.size() < nodes.quorum()) {
+				if (!acquired.isEmpty() || failed > 0) {
+					nodes.releaseQuietly(keys, this.owner);
+				}
+				// An outage only when enough nodes actually failed: a round decided without waiting for nodes that
+				// failed before is retried, since they may answer now.
+				if (failed > nodes.size() - nodes.quorum()) {
+					return CompletableFuture.completedFuture(new Round(null, nodes.unavailable("acquire",
+							new RedlockNodes.Tally(acquired.size(), refused, failed, failure), replies)));
+				}
+				return CompletableFuture.completedFuture(Round.BUSY);
+			}
+			long chosen = token;
+			return nodes.raiseFence(keys, chosen, acquired).thenApply((raised) -> held(started, chosen, raised));
+		});
+	}
+
+	private Round held(long started, long token, int raised) {
+		long now = System.nanoTime();
+		Duration validity = this.parts.spec().validity(Duration.ofMillis(this.leaseMillis), Duration.ofNanos(now - started));
+		if (raised >= this.parts.nodes().quorum() && !validity.isNegative() && !validity.isZero()) {
+			return new Round(this.parts.holds().acquired(this.lock, this.owner, token, this.leaseMillis, this.watchdog,
+					started, now + validity.toNanos()), null);
+		}
+		// The round took longer than the lease allows, or the token did not reach a majority: not held.
+		this.parts.nodes().releaseQuietly(this.lock.keys(), this.owner);
+		return Round.BUSY;
+	}
+
+	/** @return the pause before the next attempt, or {@code -1} when the wait time has run out */
+	private long pauseNanos() {
+		if (this.waitNanos == 0) {
+			return -1;
+		}
+		RedlockSpec spec = this.parts.spec();
+		long jitter = spec.retryJitter().toNanos();
+		long pause = spec.retryDelay().toNanos() + ((jitter > 0) ? ThreadLocalRandom.current().nextLong(jitter + 1) : 0);
+		if (this.waitNanos < 0) {
+			return pause;
+		}
+		long left = this.waitNanos - (System.nanoTime() - this.startedNanos);
+		return (left <= 0) ? -1 : Math.min(pause, left);
+	}
+
+	private void report(AcquireResult result) {
+		Duration waited = Duration.ofNanos(System.nanoTime() - this.startedNanos);
+		this.parts.listeners().notify((listener) -> listener.onAcquire(this.lock.getGroup(), result, waited));
+	}
+
+	/**
+	 * The outcome of one round: held, or an outage that ends the wait, or neither (another owner holds a
+	 * majority, or the round took too long).
+	 */
+	record Round(@Nullable RedlockHold hold, @Nullable RuntimeException failure) {
+
+		static final Round BUSY = new Round(null, null);
+
+	}
+
+}

@@ -1,0 +1,350 @@
+package io.rediskit.lock;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import io.rediskit.testsupport.RedisServerExtension;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.data.redis.RedisConnectionFailureException;
+
+import static io.rediskit.lock.LockTesting.awaitCondition;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/** Redlock semantics on five independent redis-servers, and what it does when some of them fail. */
+class RedlockLockTests {
+
+	@RegisterExtension
+	static final RedisServerExtension servers = RedisServerExtension.servers(RedlockTesting.NODES);
+
+	RedlockTesting nodes;
+
+	LockTesting.RecordingListener listener;
+
+	RedlockRegistry registry;
+
+	ExecutorService executor;
+
+	@BeforeEach
+	void setUp() {
+		this.nodes = new RedlockTesting(servers);
+		this.listener = new LockTesting.RecordingListener();
+		this.registry = this.nodes.registry(RedlockTesting.spec(), this.listener);
+		this.executor = Executors.newCachedThreadPool();
+	}
+
+	@AfterEach
+	void tearDown() {
+		this.executor.shutdownNow();
+		this.nodes.close();
+	}
+
+	@Test
+	void aLeaseIsTakenOnEveryNodeAndReleasedOnEveryNode() {
+		RedlockLock lock = this.registry.getLock("report");
+		try (RedisLock.Lease lease = lock.acquire(Duration.ofSeconds(5))) {
+			assertThat(lease.isActive()).isTrue();
+			assertThat(lease.fencingToken()).isPositive();
+			// Held once a majority took it; the others follow.
+			assertThat(this.nodes.nodesHolding("report")).isGreaterThanOrEqualTo(3);
+			awaitCondition("every node to be taken", Duration.ofSeconds(5), () -> this.nodes.nodesHolding("report") == 5);
+			assertThat(this.registry.heldLocks()).singleElement()
+				.satisfies((held) -> assertThat(held.owner()).isEqualTo("lease"));
+			assertThat(this.registry.nodeCount()).isEqualTo(5);
+			assertThat(this.registry.quorum()).isEqualTo(3);
+		}
+		assertThat(this.nodes.nodesHolding("report")).isZero();
+		assertThat(this.registry.heldLocks()).isEmpty();
+		assertThat(this.listener.events).containsExactly("acquire report ACQUIRED", "release report");
+	}
+
+	@Test
+	void threadHoldsAreReentrantAndExcludeOtherOwners() throws Exception {
+		RedlockLock lock = this.registry.getLock("reentrant");
+		lock.lock();
+		assertThat(lock.tryLock()).isTrue();
+		long token = lock.getFencingToken();
+		assertThat(lock.isHeldByCurrentThread()).isTrue();
+		RedlockLock other = this.nodes.registry(RedlockTesting.spec()).getLock("reentrant");
+		assertThat(this.executor.submit(() -> other.tryLock(Duration.ofMillis(300))).get(10, TimeUnit.SECONDS))
+			.isFalse();
+		lock.unlock();
+		assertThat(this.nodes.nodesHolding("reentrant")).isEqualTo(5);
+		lock.unlock();
+		assertThat(this.nodes.nodesHolding("reentrant")).isZero();
+		assertThat(lock.isHeldByCurrentThread()).isFalse();
+		assertThatExceptionOfType(IllegalMonitorStateException.class).isThrownBy(lock::unlock);
+		try (RedisLock.Lease next = other.acquire(Duration.ofSeconds(5))) {
+			assertThat(next.fencingToken()).isGreaterThan(token);
+		}
+	}
+
+	@Test
+	void fencingTokensIncreaseAcrossHoldersEvenWhenOnlyAMajorityIsShared() {
+		RedlockLock lock = this.registry.getLock("fenced");
+		long previous = 0;
+		for (int round = 0; round < 5; round++) {
+			// The node whose key a rival holds differs each round: each majority shares only some nodes with the last.
+			this.nodes.node(round).command("HSET", io.rediskit.support.KeyNaming.defaults().key("lock", "fenced"), "o",
+					"rival", "c", "1", "f", "1");
+			try (RedisLock.Lease lease = lock.acquire(Duration.ofSeconds(5))) {
+				assertThat(lease.fencingToken()).isGreaterThan(previous);
+				previous = lease.fencingToken();
+				// The token is stored on at least a majority before the lease is handed out.
+				long stored = 0;
+				for (int node = 0; node < RedlockTesting.NODES; node++) {
+					Object fence = this.nodes.node(node)
+						.command("GET", io.rediskit.support.KeyNaming.defaults().key("lock", "fenced", "fence"));
+					if (fence != null && Long.parseLong((String) fence) >= previous) {
+						stored++;
+					}
+				}
+				assertThat(stored).isGreaterThanOrEqualTo(3);
+			}
+			this.nodes.node(round).command("DEL", io.rediskit.support.KeyNaming.defaults().key("lock", "fenced"));
+		}
+	}
+
+	@Test
+	void twoOfFiveNodesDownStillLock() {
+		this.nodes.node(0).kill();
+		this.nodes.node(3).kill();
+		RedlockLock lock = this.registry.getLock("two-down");
+		try (RedisLock.Lease lease = lock.acquire(Duration.ofSeconds(10))) {
+			assertThat(this.nodes.owner(1, "two-down")).isNotNull();
+			assertThat(this.nodes.owner(2, "two-down")).isNotNull();
+			assertThat(this.nodes.owner(4, "two-down")).isNotNull();
+			RedlockLock rival = this.nodes.registry(RedlockTesting.spec()).getLock("two-down");
+			assertThat(rival.tryAcquire(Duration.ZERO, null)).isEmpty();
+		}
+		assertThat(this.nodes.owner(1, "two-down")).isNull();
+	}
+
+	@Test
+	void threeOfFiveNodesDownFailFastNeverWaitingOutTheWaitTime() {
+		this.nodes.node(0).kill();
+		this.nodes.node(2).kill();
+		this.nodes.node(4).kill();
+		RedlockLock lock = this.registry.getLock("three-down");
+		long started = System.nanoTime();
+		assertThatExceptionOfType(RedisConnectionFailureException.class)
+			.isThrownBy(() -> lock.tryLock(Duration.ofSeconds(60)))
+			.withMessageContaining("of 5 nodes failed or did not answer")
+			.withMessageContaining("a majority needs 3 answers");
+		// One round: the node timeout (1 s) bounds every node; generous for a loaded machine.
+		assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
+		assertThat(this.listener.events).containsExactly("acquire three-down ERROR");
+		// What the live nodes took was released again.
+		assertThat(this.nodes.owner(1, "three-down")).isNull();
+		assertThat(this.nodes.owner(3, "three-down")).isNull();
+	}
+
+	@Test
+	void threePausedNodesFailTheAttemptWithinTheNodeTimeoutAndTheirLateAcquisitionsAreUndone() {
+		RedlockLock lock = this.registry.getLock("paused");
+		// Connections open before the pause: a first connection would be opened on the calling thread.
+		lock.acquire(Duration.ofSeconds(5)).close();
+		this.nodes.node(1).pause();
+		this.nodes.node(2).pause();
+		this.nodes.node(3).pause();
+		long started = System.nanoTime();
+		assertThatExceptionOfType(RedisConnectionFailureException.class)
+			.isThrownBy(() -> lock.acquire(Duration.ofSeconds(60)));
+		assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
+		this.nodes.node(1).resume();
+		this.nodes.node(2).resume();
+		this.nodes.node(3).resume();
+		// The paused nodes run the acquisition when they wake, then the release queued behind it on the same
+		// connection: no key is left.
+		awaitCondition("the late acquisitions to be released", Duration.ofSeconds(10),
+				() -> this.nodes.nodesHolding("paused") == 0);
+	}
+
+	@Test
+	void aNodePausedDuringAcquireDoesNotDelayAMajority() {
+		RedlockLock lock = this.registry.getLock("one-paused");
+		lock.acquire(Duration.ofSeconds(5)).close();
+		this.nodes.node(4).pause();
+		long started = System.nanoTime();
+		RedisLock.Lease lease = lock.acquire(Duration.ofSeconds(10));
+		// Decided by the first majority of replies: the paused node is not waited for.
+		assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(RedlockTesting.NODE_TIMEOUT);
+		awaitCondition("the other nodes to be taken", Duration.ofSeconds(5),
+				() -> this.nodes.nodesHolding("one-paused", 0, 1, 2, 3) == 4);
+		this.nodes.node(4).resume();
+		lease.close();
+		awaitCondition("every node to be free", Duration.ofSeconds(10),
+				() -> this.nodes.nodesHolding("one-paused") == 0);
+	}
+
+	@Test
+	void renewalKeepsTheLockWhileAMajorityHoldsIt() {
+		RedlockLock lock = this.registry.getLock("renewed");
+		lock.lock();
+		awaitCondition("every node to be taken", Duration.ofSeconds(5), () -> this.nodes.nodesHolding("renewed") == 5);
+		this.nodes.node(0).command("DEL", io.rediskit.support.KeyNaming.defaults().key("lock", "renewed"));
+		this.nodes.node(1).kill();
+		this.registry.renewNow();
+		awaitCondition("a renewal", Duration.ofSeconds(10), () -> this.listener.count("renewal") > 0);
+		assertThat(this.listener.events).contains("renewal renewed RENEWED").doesNotContain("lost renewed");
+		assertThat(lock.isHeldByCurrentThread()).isTrue();
+		lock.unlock();
+	}
+
+	@Test
+	void renewalThatFindsNoMajorityReportsTheLeaseLost() {
+		RedlockLock lock = this.registry.getLock("lost");
+		RedisLock.Lease lease = lock.acquire(Duration.ofSeconds(5));
+		awaitCondition("every node to be taken", Duration.ofSeconds(5), () -> this.nodes.nodesHolding("lost") == 5);
+		for (int node = 0; node < 3; node++) {
+			this.nodes.node(node).command("DEL", io.rediskit.support.KeyNaming.defaults().key("lock", "lost"));
+		}
+		this.registry.renewNow();
+		awaitCondition("the loss to be reported", Duration.ofSeconds(10), () -> this.listener.count("lost") == 1);
+		assertThat(this.listener.events).contains("renewal lost LOST", "lost lost " + lease.fencingToken());
+		assertThat(lease.isActive()).isFalse();
+		assertThatExceptionOfType(LockLeaseLostException.class).isThrownBy(lease::close);
+		assertThat(this.registry.heldLocks()).isEmpty();
+	}
+
+	@Test
+	void renewalThatCannotReachAMajorityLosesTheLeaseWhenItsValidityEnds() {
+		RedlockRegistry shortLeases = this.nodes.registry(RedlockTesting.spec().withWatchdogTimeout(Duration.ofSeconds(3)),
+				this.listener);
+		RedisLock.Lease lease = shortLeases.getLock("unreachable").acquire(Duration.ofSeconds(5));
+		this.nodes.node(0).kill();
+		this.nodes.node(1).kill();
+		this.nodes.node(2).kill();
+		// The watchdog renews every second and fails; the validity (under 3 s) ends the hold.
+		awaitCondition("the loss to be reported", Duration.ofSeconds(20), () -> this.listener.count("lost") == 1);
+		assertThat(this.listener.events).contains("renewal unreachable ERROR");
+		assertThat(lease.isActive()).isFalse();
+	}
+
+	@Test
+	void anExplicitLeaseIsNotRenewedAndEndsOnItsOwn() {
+		RedlockLock lock = this.registry.getLock("explicit");
+		RedisLock.Lease lease = lock.acquire(Duration.ofSeconds(5), Duration.ofSeconds(3));
+		RedlockLock rival = this.nodes.registry(RedlockTesting.spec()).getLock("explicit");
+		try (RedisLock.Lease next = rival.acquire(Duration.ofSeconds(20))) {
+			assertThat(next.fencingToken()).isGreaterThan(lease.fencingToken());
+		}
+		assertThatExceptionOfType(LockLeaseLostException.class).isThrownBy(lease::close);
+		assertThatIllegalArgumentException().isThrownBy(() -> lock.acquire(Duration.ZERO, Duration.ofMillis(2999)))
+			.withMessageContaining("three node timeouts");
+	}
+
+	/**
+	 * The known Redlock hazard: a node that restarts without persistence forgets the lock, and with the minority
+	 * that never had it a second client gets a majority while the first still holds its lease. Fencing still
+	 * rejects the first holder's late writes, and its watchdog reports the lease lost. Keeping a restarted node
+	 * down for longer than the longest lease (delayed restart) or persisting every write avoids the overlap.
+	 */
+	@Test
+	void aNodeRestartedWithoutPersistenceLetsASecondClientInAndFencingCatchesIt() {
+		this.nodes.node(3).kill();
+		this.nodes.node(4).kill();
+		RedlockLock first = this.registry.getLock("hazard");
+		RedisLock.Lease firstLease = first.acquire(Duration.ofSeconds(10));
+		awaitCondition("the live nodes to be taken", Duration.ofSeconds(5),
+				() -> this.nodes.nodesHolding("hazard", 0, 1, 2) == 3);
+		this.nodes.node(3).restart();
+		this.nodes.node(4).restart();
+		// Node 2 crashes and comes back at once, empty.
+		this.nodes.node(2).restart();
+		RedlockLock second = this.nodes.registry(RedlockTesting.spec()).getLock("hazard");
+		RedisLock.Lease secondLease = second.acquire(Duration.ofSeconds(10));
+		// Both believe they hold the lock: mutual exclusion is gone until the first lease ends.
+		assertThat(firstLease.isActive()).isTrue();
+		assertThat(secondLease.isActive()).isTrue();
+		assertThat(secondLease.fencingToken()).isGreaterThan(firstLease.fencingToken());
+		String ledger = "ledger-hazard";
+		assertThat(LockTesting.fencedWrite(this.nodes.connections().get(0), ledger, secondLease.fencingToken(), "second"))
+			.isTrue();
+		assertThat(LockTesting.fencedWrite(this.nodes.connections().get(0), ledger, firstLease.fencingToken(), "first"))
+			.isFalse();
+		// The first holder's watchdog finds the other owner on three nodes: no majority is left.
+		this.registry.renewNow();
+		awaitCondition("the loss to be reported", Duration.ofSeconds(10), () -> this.listener.count("lost") == 1);
+		assertThatExceptionOfType(LockLeaseLostException.class).isThrownBy(firstLease::close);
+		secondLease.close();
+		// The first holder's release freed the two nodes it still held; the second's the other three.
+		awaitCondition("every node to be free", Duration.ofSeconds(10), () -> this.nodes.nodesHolding("hazard") == 0);
+	}
+
+	@Test
+	void asyncAcquireWaitsWithoutAThreadAndReleasesAsync() throws Exception {
+		RedlockLock lock = this.registry.getLock("async");
+		RedisLock.Lease first = lock.acquireAsync(Duration.ofSeconds(5)).toCompletableFuture().get(10, TimeUnit.SECONDS);
+		CompletableFuture<RedisLock.Lease> second = lock.acquireAsync(Duration.ofSeconds(10)).toCompletableFuture();
+		assertThat(second).isNotDone();
+		first.releaseAsync().toCompletableFuture().get(10, TimeUnit.SECONDS);
+		RedisLock.Lease next = second.get(10, TimeUnit.SECONDS);
+		assertThat(next.fencingToken()).isGreaterThan(first.fencingToken());
+		CompletableFuture<RedisLock.Lease> timedOut = lock.acquireAsync(Duration.ofMillis(200)).toCompletableFuture();
+		assertThat(timedOut).failsWithin(Duration.ofSeconds(10))
+			.withThrowableThat()
+			.havingCause()
+			.isInstanceOf(LockNotAcquiredException.class);
+		next.releaseAsync().toCompletableFuture().get(10, TimeUnit.SECONDS);
+		assertThat(this.nodes.nodesHolding("async")).isZero();
+		assertThat(this.listener.events).contains("acquire async TIMEOUT");
+	}
+
+	@Test
+	void asyncAcquireWithThreeNodesDownFailsWithinTheNodeTimeout() {
+		this.nodes.node(0).kill();
+		this.nodes.node(1).kill();
+		this.nodes.node(2).kill();
+		long started = System.nanoTime();
+		CompletableFuture<RedisLock.Lease> attempt = this.registry.getLock("async-down")
+			.acquireAsync(Duration.ofSeconds(60))
+			.toCompletableFuture();
+		assertThat(attempt).failsWithin(Duration.ofSeconds(10))
+			.withThrowableThat()
+			.havingCause()
+			.isInstanceOf(RedisConnectionFailureException.class);
+		assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
+	}
+
+	@Test
+	void aCancelledAsyncAcquireReleasesWhatItGot() throws Exception {
+		RedlockLock lock = this.registry.getLock("cancelled");
+		RedisLock.Lease holder = lock.acquire(Duration.ofSeconds(5));
+		CompletableFuture<RedisLock.Lease> waiting = lock.acquireAsync(Duration.ofSeconds(30)).toCompletableFuture();
+		waiting.cancel(false);
+		holder.close();
+		// Any attempt still in flight releases what it takes: the nodes end up free, and nothing is held.
+		awaitCondition("the nodes to be free", Duration.ofSeconds(10),
+				() -> this.nodes.nodesHolding("cancelled") == 0 && this.registry.heldLocks().isEmpty());
+		try (RedisLock.Lease again = lock.acquire(Duration.ZERO)) {
+			assertThat(again.isActive()).isTrue();
+		}
+	}
+
+	@Test
+	void aStoppedRegistryEndsAsyncWaitsAndAClosedOneRefusesCalls() {
+		RedlockLock lock = this.registry.getLock("stopped");
+		RedisLock.Lease holder = lock.acquire(Duration.ofSeconds(5));
+		CompletableFuture<RedisLock.Lease> waiting = lock.acquireAsync(Duration.ofSeconds(30)).toCompletableFuture();
+		this.registry.stop();
+		assertThat(waiting).failsWithin(Duration.ofSeconds(10))
+			.withThrowableThat()
+			.havingCause()
+			.isInstanceOf(IllegalStateException.class);
+		holder.close();
+		this.registry.close();
+		assertThat(lock.acquireAsync(Duration.ZERO)).failsWithin(Duration.ofSeconds(1));
+		assertThat(List.of(this.registry.isRunning())).containsExactly(false);
+	}
+
+}
