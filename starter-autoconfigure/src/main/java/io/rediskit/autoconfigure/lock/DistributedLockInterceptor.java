@@ -15,6 +15,7 @@ import io.rediskit.lock.LeaseLock;
 import io.rediskit.lock.LockNotAcquiredException;
 import io.rediskit.lock.LockRegistry;
 import io.rediskit.lock.LockSpec;
+import io.rediskit.lock.RedisLock;
 import io.rediskit.lock.RedlockRegistry;
 import io.rediskit.support.RedisFailures;
 import org.aopalliance.intercept.MethodInterceptor;
