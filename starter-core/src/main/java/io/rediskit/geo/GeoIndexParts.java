@@ -1,5 +1,6 @@
 package io.rediskit.geo;
 
+import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
 import io.rediskit.support.ScriptExecutor;
@@ -9,6 +10,6 @@ import io.rediskit.support.ThrottledLog;
  * What every handle of one index shares, handed down by the registry: the top-level index and the indexes of
  * its regions report to the same listeners and throttle their outage warnings together.
  */
-record GeoIndexParts(String name, GeoIndexSpec spec, ScriptExecutor scripts, KeyNaming keyNaming,
+record GeoIndexParts(String name, GeoIndexSpec spec, ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
 		Listeners<GeoListener> listeners, ThrottledLog outages) {
 }

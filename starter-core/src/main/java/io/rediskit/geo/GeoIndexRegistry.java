@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.Function;
 
+import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
 import io.rediskit.support.Names;
@@ -40,28 +41,33 @@ public class GeoIndexRegistry {
 
 	private final Function<String, @Nullable GeoIndexSpec> configuredSpecs;
 
+	private final CommandExecutor commands;
+
 	private final ConcurrentMap<String, RedisGeoIndex> indexes = new ConcurrentHashMap<>();
 
 	/**
 	 * A registry of indexes created in code only.
 	 * @param scripts runs the indexes' scripts
+	 * @param commands runs the plain {@code GEOSEARCH} of an unsharded index without expiry
 	 * @param keyNaming names the Redis keys
 	 */
-	public GeoIndexRegistry(ScriptExecutor scripts, KeyNaming keyNaming) {
-		this(scripts, keyNaming, List.of(), (name) -> null);
+	public GeoIndexRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming) {
+		this(scripts, commands, keyNaming, List.of(), (name) -> null);
 	}
 
 	/**
 	 * A registry that also serves configured indexes.
 	 * @param scripts runs the indexes' scripts
+	 * @param commands runs the plain {@code GEOSEARCH} of an unsharded index without expiry
 	 * @param keyNaming names the Redis keys
 	 * @param listeners told of every operation, in order
 	 * @param configuredSpecs the configured spec of a name, or {@code null}; asked on every {@link #get(String)},
 	 * so it must be cheap
 	 */
-	public GeoIndexRegistry(ScriptExecutor scripts, KeyNaming keyNaming, List<? extends GeoListener> listeners,
-			Function<String, @Nullable GeoIndexSpec> configuredSpecs) {
+	public GeoIndexRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
+			List<? extends GeoListener> listeners, Function<String, @Nullable GeoIndexSpec> configuredSpecs) {
 		this.scripts = Objects.requireNonNull(scripts, "scripts must not be null");
+		this.commands = Objects.requireNonNull(commands, "commands must not be null");
 		this.keyNaming = Objects.requireNonNull(keyNaming, "keyNaming must not be null");
 		this.listeners = Listeners.of("geo", listeners);
 		this.configuredSpecs = Objects.requireNonNull(configuredSpecs, "configuredSpecs must not be null");
@@ -98,7 +104,7 @@ public class GeoIndexRegistry {
 		Objects.requireNonNull(spec, "spec must not be null");
 		Names.requireValid("Geo index", name);
 		return this.indexes.compute(name, (key, existing) -> (existing != null && existing.spec().equals(spec))
-				? existing : new RedisGeoIndex(new GeoIndexParts(key, spec, this.scripts, this.keyNaming,
+				? existing : new RedisGeoIndex(new GeoIndexParts(key, spec, this.scripts, this.commands, this.keyNaming,
 						this.listeners, new ThrottledLog(logger, Duration.ofSeconds(10),
 								"Geo index '" + key + "' cannot reach Redis")), null));
 	}

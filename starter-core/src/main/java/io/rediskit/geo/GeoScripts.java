@@ -137,6 +137,55 @@ final class GeoScripts {
 		return new Call(SEARCH, sets.size() + 1, values.toArray(byte[][]::new));
 	}
 
+	/** The command of a search of one set without expiry: no script, one {@code GEOSEARCH}. */
+	static final String GEOSEARCH = "GEOSEARCH";
+
+	/**
+	 * The arguments after the key of {@code GEOSEARCH key FROMLONLAT lon lat BYRADIUS r m | BYBOX w h m ASC|DESC
+	 * COUNT n WITHDIST WITHCOORD}, distances in meters, as {@code search.lua} sends it.
+	 */
+	static byte[][] geosearch(GeoPoint center, GeoQuery query) {
+		List<byte[]> values = new ArrayList<>(13);
+		values.add(utf8("FROMLONLAT"));
+		values.add(coordinate(center.longitude()));
+		values.add(coordinate(center.latitude()));
+		if (query.isCircle()) {
+			values.add(utf8("BYRADIUS"));
+			values.add(coordinate(query.unit().toMeters(query.radius())));
+		}
+		else {
+			values.add(utf8("BYBOX"));
+			values.add(coordinate(query.unit().toMeters(query.width())));
+			values.add(coordinate(query.unit().toMeters(query.height())));
+		}
+		values.add(METERS);
+		values.add(utf8((query.order() == GeoOrder.NEAREST_FIRST) ? "ASC" : "DESC"));
+		values.add(utf8("COUNT"));
+		values.add(number(query.limit()));
+		values.add(utf8("WITHDIST"));
+		values.add(utf8("WITHCOORD"));
+		return values.toArray(byte[][]::new);
+	}
+
+	/** Reads a {@code GEOSEARCH ... WITHDIST WITHCOORD} reply: per match {@code [member, distance, [lon, lat]]}. */
+	static void readGeosearch(@Nullable List<Object> reply, GeoUnit unit, List<GeoMatch> into) {
+		if (reply == null) {
+			throw new IllegalStateException("Unexpected reply from GEOSEARCH: null");
+		}
+		for (Object entry : reply) {
+			List<?> match = (List<?>) entry;
+			List<?> position = (List<?>) match.get(2);
+			into.add(new GeoMatch(new String((byte[]) match.get(0), StandardCharsets.UTF_8),
+					unit.fromMeters(decimal(match.get(1))),
+					new GeoPoint(clampLongitude(decimal(position.get(0))), decimal(position.get(1)))));
+		}
+	}
+
+	/** A number of a reply: a double where the connection speaks RESP3, a bulk string where it speaks RESP2. */
+	private static double decimal(Object value) {
+		return (value instanceof Number number) ? number.doubleValue() : parse((byte[]) value);
+	}
+
 	static Call sweepSet(byte[] set, byte[] updates, long ttlMillis, @Nullable Long now, int batch) {
 		return new Call(SWEEP_SET, 2, new byte[][] { set, updates, number(ttlMillis), time(now), number(batch) });
 	}

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 
+import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.HostileNames;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Topology;
@@ -29,7 +30,8 @@ abstract class GeoContract extends TopologyContract {
 
 	@BeforeEach
 	void setUpRegistry() {
-		this.registry = new GeoIndexRegistry(this.redis.scripts(), KeyNaming.defaults());
+		this.registry = new GeoIndexRegistry(this.redis.scripts(), CommandExecutor.of(this.redis.connections()),
+				KeyNaming.defaults());
 	}
 
 	@Test

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.RedisTestServer;
@@ -41,7 +42,8 @@ class GeoIndexTests {
 	@BeforeEach
 	void setUp() {
 		redis.flushAll();
-		this.registry = new GeoIndexRegistry(redis.scripts(), KeyNaming.defaults(), List.of(new GeoListener() {
+		this.registry = new GeoIndexRegistry(redis.scripts(), CommandExecutor.of(redis.connections()), KeyNaming.defaults(),
+				List.of(new GeoListener() {
 
 			@Override
 			public void onOperation(String indexName, String operation, Duration latency, @Nullable Throwable failure) {

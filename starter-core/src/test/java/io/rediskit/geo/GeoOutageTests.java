@@ -7,6 +7,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
+import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.RedisFailures;
 import io.rediskit.support.ScriptExecutor;
@@ -55,7 +56,8 @@ class GeoOutageTests {
 		redis.flushAll();
 		this.server = redis.server();
 		this.connections = TestConnections.lettuce(this.server, COMMAND_TIMEOUT);
-		this.registry = new GeoIndexRegistry(ScriptExecutor.of(this.connections), KeyNaming.defaults(),
+		this.registry = new GeoIndexRegistry(ScriptExecutor.of(this.connections), CommandExecutor.of(this.connections),
+				KeyNaming.defaults(),
 				List.of(new GeoListener() {
 
 					@Override

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 
+import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.RedisTestServer;
 import org.junit.jupiter.api.BeforeAll;
@@ -34,7 +35,8 @@ class GeoShardingComparisonTests {
 	@BeforeAll
 	static void load() {
 		redis.flushAll();
-		GeoIndexRegistry registry = new GeoIndexRegistry(redis.scripts(), KeyNaming.defaults());
+		GeoIndexRegistry registry = new GeoIndexRegistry(redis.scripts(), CommandExecutor.of(redis.connections()),
+				KeyNaming.defaults());
 		GeoIndexSpec bounds = GeoIndexSpec.unsharded().withMaxRadiusMeters(3_000_000).withMaxLimit(5000);
 		unsharded = registry.create("flat", bounds);
 		sharded = List.of(registry.create("cells10", new GeoIndexSpec(GeoSharding.GEOHASH_CELL, 10, null, 3_000_000, 5000, 100)),

@@ -33,6 +33,7 @@ import io.rediskit.keys.DeleteOptions;
 import io.rediskit.keys.KeyPatterns;
 import io.rediskit.keys.KeyScanOptions;
 import io.rediskit.keys.KeyTools;
+import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ScriptExecutor;
 import org.redisson.api.RGeo;
@@ -92,7 +93,8 @@ public final class GeoBenchmark implements Benchmark {
 			throw new IllegalArgumentException(MEMBERS_PROPERTY + " must be at least " + LIMIT + ", was " + members);
 		}
 		KeyNaming naming = new KeyNaming("bench:");
-		GeoIndexRegistry registry = new GeoIndexRegistry(ScriptExecutor.of(context.connectionFactory()), naming);
+		GeoIndexRegistry registry = new GeoIndexRegistry(ScriptExecutor.of(context.connectionFactory()),
+				CommandExecutor.of(context.connectionFactory()), naming);
 		String run = Long.toString(System.nanoTime(), 36);
 		GeoIndex unsharded = registry.create("flat-" + run, GeoIndexSpec.unsharded());
 		GeoIndex cells = registry.create("cells-" + run, GeoIndexSpec.byCell(PRECISION));

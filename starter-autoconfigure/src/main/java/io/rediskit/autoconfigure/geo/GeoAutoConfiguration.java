@@ -3,6 +3,7 @@ package io.rediskit.autoconfigure.geo;
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.geo.GeoIndexRegistry;
 import io.rediskit.geo.GeoListener;
+import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ScriptExecutor;
 
@@ -30,9 +31,10 @@ public final class GeoAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	GeoIndexRegistry geoIndexRegistry(ScriptExecutor scripts, KeyNaming keyNaming, GeoProperties properties,
+	GeoIndexRegistry geoIndexRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
+			GeoProperties properties,
 			ObjectProvider<GeoListener> listeners) {
-		return new GeoIndexRegistry(scripts, keyNaming, listeners.orderedStream().toList(), (name) -> {
+		return new GeoIndexRegistry(scripts, commands, keyNaming, listeners.orderedStream().toList(), (name) -> {
 			GeoProperties.Index index = properties.getIndexes().get(name);
 			return (index != null) ? index.toSpec() : null;
 		});
