@@ -1,22 +1,16 @@
 package io.rediskit.sample;
 
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import io.rediskit.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -28,21 +22,7 @@ import static org.assertj.core.api.Assertions.within;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = "redis-kit.geo.indexes.bikes.member-ttl=4s")
-class BikesSampleTests {
-
-	@RegisterExtension
-	static final RedisServerExtension redis = RedisServerExtension.standalone();
-
-	@DynamicPropertySource
-	static void redisProperties(DynamicPropertyRegistry registry) {
-		registry.add("spring.data.redis.host", () -> redis.server().host());
-		registry.add("spring.data.redis.port", () -> redis.server().port());
-	}
-
-	@LocalServerPort
-	int port;
-
-	final HttpClient http = HttpClient.newHttpClient();
+class BikesSampleTests extends SampleHttpTests {
 
 	final JsonMapper json = JsonMapper.builder().build();
 

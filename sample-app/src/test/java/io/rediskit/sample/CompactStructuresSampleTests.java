@@ -1,7 +1,6 @@
 package io.rediskit.sample;
 
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.LocalDate;
@@ -10,39 +9,20 @@ import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
 
-import io.rediskit.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The README's story of the compact structures, over HTTP against a real redis-server. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "sample.catalog-latency=20ms")
-class CompactStructuresSampleTests {
-
-	@RegisterExtension
-	static final RedisServerExtension redis = RedisServerExtension.standalone();
-
-	@DynamicPropertySource
-	static void redisProperties(DynamicPropertyRegistry registry) {
-		registry.add("spring.data.redis.host", () -> redis.server().host());
-		registry.add("spring.data.redis.port", () -> redis.server().port());
-	}
-
-	@LocalServerPort
-	int port;
+class CompactStructuresSampleTests extends SampleHttpTests {
 
 	@Autowired
 	ProductCatalog catalog;
-
-	final HttpClient http = HttpClient.newHttpClient();
 
 	final JsonMapper json = JsonMapper.builder().build();
 

@@ -1,7 +1,6 @@
 package io.rediskit.sample;
 
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
@@ -13,18 +12,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import io.rediskit.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -33,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the limiters of {@code application.yml}: 5 calls per 10 s per client, and 5 login attempts per minute.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class RateLimitSampleTests {
+class RateLimitSampleTests extends SampleHttpTests {
 
 	private static final long SECOND_MICROS = 1_000_000;
 
@@ -42,20 +36,6 @@ class RateLimitSampleTests {
 
 	// At 5 per 10 s a token bucket and GCRA give a permit back every 2 s.
 	private static final long REFILL_MICROS = 2 * SECOND_MICROS;
-
-	@RegisterExtension
-	static final RedisServerExtension redis = RedisServerExtension.standalone();
-
-	@DynamicPropertySource
-	static void redisProperties(DynamicPropertyRegistry registry) {
-		registry.add("spring.data.redis.host", () -> redis.server().host());
-		registry.add("spring.data.redis.port", () -> redis.server().port());
-	}
-
-	@LocalServerPort
-	int port;
-
-	final HttpClient http = HttpClient.newHttpClient();
 
 	final JsonMapper json = JsonMapper.builder().build();
 

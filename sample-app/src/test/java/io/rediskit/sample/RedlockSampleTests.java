@@ -50,8 +50,18 @@ class RedlockSampleTests {
 
 	@Test
 	void concurrentRunsOfOneReportRunItOnceAndAnswer409ToTheRest() throws Exception {
-		List<HttpResponse<String>> responses = concurrently(6, "/reports/daily/run");
-		assertThat(responses).extracting(HttpResponse::statusCode).containsOnly(200, 409).contains(200, 409);
+		// Six contenders over five servers can split the vote so that none reaches a majority and all answer 409:
+		// Redlock's documented behaviour with no wait time. Never two 200s in one burst; one burst of a few has one.
+		List<HttpResponse<String>> responses = List.of();
+		for (int burst = 0; burst < 5; burst++) {
+			responses = concurrently(6, "/reports/daily/run");
+			assertThat(responses).extracting(HttpResponse::statusCode).containsOnly(200, 409)
+				.filteredOn((status) -> status == 200).hasSizeLessThanOrEqualTo(1);
+			if (responses.stream().anyMatch((response) -> response.statusCode() == 200)) {
+				break;
+			}
+		}
+		assertThat(responses).extracting(HttpResponse::statusCode).contains(200, 409);
 		assertThat(responses).filteredOn((response) -> response.statusCode() == 200)
 			.allSatisfy((response) -> assertThat(response.body()).contains("\"nodes\":5", "\"quorum\":3",
 					"\"fencingToken\":"));
@@ -62,9 +72,12 @@ class RedlockSampleTests {
 					HttpResponse.BodyHandlers.ofString())
 			.body();
 		assertThat(metrics).contains("\"COUNT\"");
-		for (int i = 1; i <= 5; i++) {
-			assertThat(servers.server(i).command("EXISTS", "rk:lock:{reports:daily}")).isEqualTo(0L);
+		// Losers of a split vote release what they took without the caller waiting: the keys go within moments.
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (keysLeft() > 0 && System.nanoTime() < deadline) {
+			Thread.sleep(20);
 		}
+		assertThat(keysLeft()).as("servers still holding the report's lock").isZero();
 	}
 
 	private List<HttpResponse<String>> concurrently(int requests, String path) throws Exception {
@@ -89,6 +102,14 @@ class RedlockSampleTests {
 		finally {
 			executor.shutdownNow();
 		}
+	}
+
+	private static long keysLeft() {
+		long left = 0;
+		for (int i = 1; i <= 5; i++) {
+			left += (Long) servers.server(i).command("EXISTS", "rk:lock:{reports:daily}");
+		}
+		return left;
 	}
 
 	private URI uri(String path) {

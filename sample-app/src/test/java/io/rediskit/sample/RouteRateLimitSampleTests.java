@@ -1,20 +1,14 @@
 package io.rediskit.sample;
 
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.Map;
 
-import io.rediskit.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -23,21 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code api-per-ip}, 100 per minute per client address (sliding log, so the count is exact).
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class RouteRateLimitSampleTests {
-
-	@RegisterExtension
-	static final RedisServerExtension redis = RedisServerExtension.standalone();
-
-	@DynamicPropertySource
-	static void redisProperties(DynamicPropertyRegistry registry) {
-		registry.add("spring.data.redis.host", () -> redis.server().host());
-		registry.add("spring.data.redis.port", () -> redis.server().port());
-	}
-
-	@LocalServerPort
-	int port;
-
-	final HttpClient http = HttpClient.newHttpClient();
+class RouteRateLimitSampleTests extends SampleHttpTests {
 
 	@Test
 	void theHundredAndFirstApiRequestOfAMinuteFromOneAddressIsRejected() throws Exception {

@@ -1,7 +1,6 @@
 package io.rediskit.sample;
 
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
@@ -12,35 +11,16 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
-import io.rediskit.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Drives the sample over HTTP against a real redis-server started by the test. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "sample.payment-delay=400ms")
-class SampleApplicationTests {
-
-	@RegisterExtension
-	static final RedisServerExtension redis = RedisServerExtension.standalone();
-
-	@DynamicPropertySource
-	static void redisProperties(DynamicPropertyRegistry registry) {
-		registry.add("spring.data.redis.host", () -> redis.server().host());
-		registry.add("spring.data.redis.port", () -> redis.server().port());
-	}
-
-	@LocalServerPort
-	int port;
-
-	final HttpClient http = HttpClient.newHttpClient();
+class SampleApplicationTests extends SampleHttpTests {
 
 	@AfterEach
 	void clean() {

@@ -188,8 +188,11 @@ final class RedlockAcquisition {
 					refused++;
 				}
 			}
+			failed += nodes.silentSuspects(replies);
 			if (acquired.size() < nodes.quorum()) {
-				if (!acquired.isEmpty() || failed > 0) {
+				// A round decided before every node answered leaves acquisitions in flight: one may still take its
+				// node, so the release goes to every node then too (after the acquire, on the same connection).
+				if (!acquired.isEmpty() || failed > 0 || replies.size() < nodes.size()) {
 					nodes.releaseQuietly(keys, this.owner);
 				}
 				// An outage only when enough nodes actually failed: a round decided without waiting for nodes that

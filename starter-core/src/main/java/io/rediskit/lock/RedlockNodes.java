@@ -144,6 +144,18 @@ final class RedlockNodes {
 				});
 	}
 
+	/**
+	 * @param replies the replies of a decided round
+	 * @return how many nodes that failed their last call are among those the round did not wait for: they count
+	 * as failed, so that a majority of nodes known to be down fails the attempt at once instead of every round
+	 * ending undecided until the wait time runs out
+	 */
+	int silentSuspects(List<? extends Reply<?>> replies) {
+		return (int) this.nodes.stream()
+			.filter((node) -> node.suspect && replies.stream().noneMatch((reply) -> reply.node() == node))
+			.count();
+	}
+
 	/** @return how many nodes of {@code on} stored the token, once a majority did or all answered */
 	CompletionStage<Integer> raiseFence(LockScripts.Keys keys, long token, List<Node> on) {
 		Predicate<Long> stored = (reply) -> reply >= token;

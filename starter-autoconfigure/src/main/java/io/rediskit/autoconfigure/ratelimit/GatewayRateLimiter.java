@@ -1,6 +1,5 @@
 package io.rediskit.autoconfigure.ratelimit;
 
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -127,35 +126,16 @@ public class GatewayRateLimiter extends AbstractRateLimiter<GatewayRateLimiter.C
 		headers.put(REMAINING_HEADER, decision.fromFailurePolicy() ? "-1" : Long.toString(decision.remaining()));
 		headers.put(BURST_CAPACITY_HEADER, Long.toString(spec.capacity()));
 		headers.put(REQUESTED_TOKENS_HEADER, Integer.toString(config.getPermits()));
-		String policy = structuredString(name);
-		headers.put(RateLimitExceptionHandler.POLICY_HEADER,
-				policy + ";q=" + spec.limit() + ";w=" + ceilSeconds(spec.period()));
-		if (!decision.fromFailurePolicy()) {
-			headers.put(RateLimitExceptionHandler.RATE_LIMIT_HEADER,
-					policy + ";r=" + decision.remaining() + ";t=" + ceilSeconds(decision.resetAfter()));
-		}
+		// The fields of RateLimitExceptionHandler, so that gateway and application answers read alike.
+		RateLimitRules.addHeaders(headers::put, name, spec, decision);
 		if (!decision.allowed()) {
-			headers.put("Retry-After", Long.toString(Math.max(1, ceilSeconds(decision.retryAfter()))));
+			headers.put("Retry-After",
+					Long.toString(Math.max(1, RateLimitExceptionHandler.ceilSeconds(decision.retryAfter()))));
 		}
 		return headers;
 	}
 
-	private static long ceilSeconds(Duration duration) {
-		return duration.getSeconds() + ((duration.getNano() > 0) ? 1 : 0);
-	}
 
-	// A structured-field string (RFC 9651), as RateLimitExceptionHandler writes it.
-	private static String structuredString(String value) {
-		StringBuilder quoted = new StringBuilder(value.length() + 2).append('"');
-		for (int i = 0; i < value.length(); i++) {
-			char c = value.charAt(i);
-			if (c == '"' || c == '\\') {
-				quoted.append('\\');
-			}
-			quoted.append(c);
-		}
-		return quoted.append('"').toString();
-	}
 
 	/**
 	 * The {@code redis-kit-rate-limiter.*} arguments of one route's {@code RequestRateLimiter} filter.

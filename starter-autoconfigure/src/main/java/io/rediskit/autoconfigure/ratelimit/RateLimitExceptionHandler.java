@@ -112,7 +112,7 @@ public class RateLimitExceptionHandler {
 		return sfString(limiterName) + ";r=" + decision.remaining() + ";t=" + ceilSeconds(decision.resetAfter());
 	}
 
-	private static long ceilSeconds(Duration duration) {
+	static long ceilSeconds(Duration duration) {
 		return duration.getSeconds() + ((duration.getNano() > 0) ? 1 : 0);
 	}
 

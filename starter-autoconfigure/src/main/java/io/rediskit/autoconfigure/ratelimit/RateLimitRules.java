@@ -7,6 +7,7 @@ import java.util.function.BiConsumer;
 
 import io.rediskit.ratelimit.RateLimitDecision;
 import io.rediskit.ratelimit.RateLimitExceededException;
+import io.rediskit.ratelimit.RateLimitSpec;
 import io.rediskit.ratelimit.RateLimiter;
 import io.rediskit.ratelimit.RateLimiterRegistry;
 import org.jspecify.annotations.Nullable;
@@ -126,11 +127,23 @@ final class RateLimitRules implements SmartInitializingSingleton {
 	}
 
 	static void addHeaders(BiConsumer<String, String> header, RateLimiter limiter, RateLimitDecision decision) {
-		header.accept(RateLimitExceptionHandler.POLICY_HEADER,
-				RateLimitExceptionHandler.policy(limiter.name(), limiter.spec()));
+		addHeaders(header, limiter.name(), limiter.spec(), decision);
+	}
+
+	/**
+	 * Adds {@code RateLimit-Policy}, and {@code RateLimit} for a decision of Redis, as
+	 * {@link RateLimitExceptionHandler} writes them.
+	 * @param header receives each header's name and value
+	 * @param name the limiter's name
+	 * @param spec its spec
+	 * @param decision the decision
+	 */
+	static void addHeaders(BiConsumer<String, String> header, String name, RateLimitSpec spec,
+			RateLimitDecision decision) {
+		header.accept(RateLimitExceptionHandler.POLICY_HEADER, RateLimitExceptionHandler.policy(name, spec));
 		if (!decision.fromFailurePolicy()) {
 			header.accept(RateLimitExceptionHandler.RATE_LIMIT_HEADER,
-					RateLimitExceptionHandler.rateLimit(limiter.name(), decision));
+					RateLimitExceptionHandler.rateLimit(name, decision));
 		}
 	}
 
