@@ -195,8 +195,8 @@ final class RedlockAcquisition {
 				if (!acquired.isEmpty() || failed > 0 || replies.size() < nodes.size()) {
 					nodes.releaseQuietly(keys, this.owner);
 				}
-				// An outage only when enough nodes actually failed: a round decided without waiting for nodes that
-				// failed before is retried, since they may answer now.
+				// An outage when too many nodes failed, counting those known down that the round did not wait for;
+				// else the lock is busy and the attempt goes on.
 				if (failed > nodes.size() - nodes.quorum()) {
 					return CompletableFuture.completedFuture(new Round(null, nodes.unavailable("acquire",
 							new RedlockNodes.Tally(acquired.size(), refused, failed, failure), replies)));
