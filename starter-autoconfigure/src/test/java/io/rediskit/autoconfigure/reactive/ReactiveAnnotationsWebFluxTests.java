@@ -198,7 +198,9 @@ class ReactiveAnnotationsWebFluxTests {
 		@GetMapping("/locked-flux/{id}")
 		Flux<String> lockedFlux(@PathVariable String id) {
 			return Flux.concat(Mono.fromRunnable(() -> this.checker.enter(id)),
-					Flux.interval(Duration.ofMillis(5)).take(3).map(String::valueOf),
+					// delayElements, not interval: interval fails with an overflow when the response is written slower
+					// than it ticks (seen on a loaded CI machine)
+					Flux.range(0, 3).delayElements(Duration.ofMillis(5)).map(String::valueOf),
 					Mono.fromRunnable(() -> this.checker.exit(id)));
 		}
 
