@@ -19,7 +19,8 @@ import org.springframework.core.env.MapPropertySource;
  * Lets the sample start on a machine with only a JDK: when no Redis is configured
  * ({@code spring.data.redis.host}, {@code .port}, {@code .url}, {@code .cluster.nodes} and
  * {@code .sentinel.nodes} all unset) and nothing answers on localhost:6379, it starts a local
- * {@code redis-server} (from the {@code PATH}, else the binary inside the embedded-redis jar) on a free port,
+ * {@code redis-server} (a Redis 7 or newer from the {@code PATH}, else the Redis 7.0.15 binary bundled through
+ * Maven) on a free port,
  * points the application at it and stops it when the JVM exits. Applications of your own configure Redis
  * with {@code spring.data.redis.*} instead. With the {@code redlock} profile it also starts five servers for
  * Redlock, unless {@code redis-kit.lock.redlock.nodes} lists some.

@@ -65,6 +65,8 @@ public final class RedisCluster implements AutoCloseable {
 		if (masters < 1 || replicasPerMaster < 0) {
 			throw new IllegalArgumentException("Need at least one master and no negative replica count");
 		}
+		// The bus port on its own free port (not port + 10000) needs the cluster-port directive of Redis 7.0.
+		RedisServerBinary.assumeAtLeast(7, 0, "Redis Cluster with its bus on a free port (cluster-port)");
 		int count = masters * (1 + replicasPerMaster);
 		// A fresh bus port for every attempt: one taken between probing and binding fails the attempt.
 		List<RedisServerProcess> started = startInParallel(count, () -> RedisServerProcess.startWith(() -> {

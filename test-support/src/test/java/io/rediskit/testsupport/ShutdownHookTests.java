@@ -16,6 +16,8 @@ class ShutdownHookTests {
 
 	@Test
 	void aJvmExitingWithoutClosingLeavesNoServerRunning() throws Exception {
+		// The child starts a cluster too.
+		RedisServerBinary.assumeAtLeast(7, 0, "Redis Cluster with its bus on a free port (cluster-port)");
 		Process child = new ProcessBuilder(System.getProperty("java.home") + "/bin/java", "-cp",
 				System.getProperty("java.class.path"), Child.class.getName())
 			.redirectError(ProcessBuilder.Redirect.INHERIT)
