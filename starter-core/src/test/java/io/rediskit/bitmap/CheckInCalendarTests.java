@@ -13,6 +13,7 @@ import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.RedisTestServer;
+import io.rediskit.testsupport.RedisServerBinary;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -88,6 +89,7 @@ class CheckInCalendarTests {
 
 	@Test
 	void monthsExpireTheirRetentionAfterTheMonthEnds() {
+		RedisServerBinary.assumeAtLeast(7, 0, "PEXPIRETIME");
 		CheckInCalendar kept = this.registry.createCalendar("kept",
 				CheckInCalendarSpec.of(TOKYO).withRetention(Duration.ofDays(365)));
 		LocalDate today = LocalDate.now(TOKYO);

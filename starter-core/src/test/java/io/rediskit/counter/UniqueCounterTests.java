@@ -13,6 +13,7 @@ import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.RedisTestServer;
+import io.rediskit.testsupport.RedisServerBinary;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -130,6 +131,7 @@ class UniqueCounterTests {
 
 	@Test
 	void bucketsExpireTheirRetentionAfterTheirEnd() {
+		RedisServerBinary.assumeAtLeast(7, 0, "PEXPIRETIME");
 		UniqueCounter counter = this.registry.create("kept",
 				UniqueCounterSpec.daily(PARIS).withRetention(Duration.ofDays(400)));
 		Instant now = Instant.now();
