@@ -22,8 +22,9 @@ import org.jspecify.annotations.Nullable;
  * registry's blocking executor, never on the driver's or the scheduler's thread. An asynchronous waiter is not
  * handed the lock by a local release (only blocked threads are); it tries again when woken. Stopping the
  * registry ends the wait with an {@link IllegalStateException}. Cancelling the returned stage ends the wait
- * (reported as {@link AcquireResult#INTERRUPTED}); an attempt in flight then finishes first, and a lock it took
- * is released at once.
+ * (reported as {@link AcquireResult#INTERRUPTED}); no attempt starts after that, an attempt already in flight
+ * finishes first, and a lock it took is undone before the wait ends: a grant that arrives after the cancellation
+ * is never reported as acquired and never counts as a holder.
  */
 final class AsyncAcquisition {
 
@@ -96,8 +97,15 @@ final class AsyncAcquisition {
 	/** Runs the acquire script; the caller has set {@code attempting}. */
 	private void attempt() {
 		ReleaseSignals.Waiter waiter;
+		boolean cancelledMeanwhile;
 		synchronized (this) {
 			waiter = this.waiter;
+			cancelledMeanwhile = this.cancelled;
+		}
+		if (cancelledMeanwhile) {
+			// Cancelled between a wake-up and this attempt: send nothing that could take the lock.
+			finish(AcquireResult.INTERRUPTED, null, null);
+			return;
 		}
 		if (waiter != null) {
 			waiter.consumeSignal();
@@ -111,7 +119,7 @@ final class AsyncAcquisition {
 						failed(requestId, unwrap(failure));
 					}
 					else {
-						replied(reply);
+						replied(reply, requestId);
 					}
 				});
 		}
@@ -120,8 +128,16 @@ final class AsyncAcquisition {
 		}
 	}
 
-	private void replied(LockScripts.Attempt reply) {
+	private void replied(LockScripts.Attempt reply, String requestId) {
 		if (reply.acquired()) {
+			boolean cancelledMeanwhile;
+			synchronized (this) {
+				cancelledMeanwhile = this.cancelled;
+			}
+			if (cancelledMeanwhile) {
+				grantedAfterCancel(requestId);
+				return;
+			}
 			LockHold hold = this.parts.holds().acquired(this.lock, this.owner, reply.fencingToken(), reply.holdCount(),
 					this.leaseMillis, this.watchdog);
 			finish(AcquireResult.ACQUIRED, hold, null);
@@ -263,6 +279,26 @@ final class AsyncAcquisition {
 		}
 	}
 
+	/**
+	 * The lock was granted to an attempt the caller had cancelled while it was in flight: nobody holds it, so it
+	 * is undone (releasing it to the next waiter) before the wait ends as interrupted.
+	 */
+	private void grantedAfterCancel(String requestId) {
+		try {
+			this.parts.scripts().undo(this.lock.keys(), this.owner, this.leaseMillis, requestId)
+				.whenComplete((left, failure) -> {
+					if (failure != null) {
+						undoFailed(failure);
+					}
+					finish(AcquireResult.INTERRUPTED, null, null);
+				});
+		}
+		catch (RuntimeException ex) {
+			undoFailed(ex);
+			finish(AcquireResult.INTERRUPTED, null, null);
+		}
+	}
+
 	/** The registry stopped: its scheduler and subscription with it. */
 	private void stopped() {
 		boolean now;
@@ -286,9 +322,8 @@ final class AsyncAcquisition {
 		try {
 			this.parts.scripts().undo(this.lock.keys(), this.owner, this.leaseMillis, requestId)
 				.whenComplete((left, undoFailure) -> {
-					if (undoFailure != null && logger.isDebugEnabled()) {
-						logger.debug("Could not undo a failed acquisition of lock '" + this.lock.getName()
-								+ "'; its lease will end it", undoFailure);
+					if (undoFailure != null) {
+						undoFailed(undoFailure);
 					}
 				});
 		}
@@ -299,6 +334,13 @@ final class AsyncAcquisition {
 			this.parts.outages().warn(failure);
 		}
 		finish(AcquireResult.ERROR, null, failure);
+	}
+
+	private void undoFailed(Throwable failure) {
+		if (logger.isDebugEnabled()) {
+			logger.debug("Could not undo an acquisition of lock '" + this.lock.getName() + "' nobody holds; its lease"
+					+ " will end it", failure);
+		}
 	}
 
 	/**

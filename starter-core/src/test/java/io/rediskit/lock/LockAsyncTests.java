@@ -79,6 +79,33 @@ class LockAsyncTests {
 	}
 
 	@Test
+	void aGrantArrivingAfterTheCancellationIsUndoneAndNeverReportedAsAcquired() throws Exception {
+		RedisLock lock = this.registry.getLock("orders");
+		// Started, with its script loaded and its channel subscribed.
+		lock.acquireAsync(Duration.ZERO).toCompletableFuture().get(5, TimeUnit.SECONDS).close();
+		this.listener.events.clear();
+		CompletableFuture<RedisLock.Lease> acquiring;
+		// The attempt is sent to a paused server, so it is certainly still in flight when the caller cancels,
+		// and the server grants it once resumed: the lock is free.
+		this.server.pause();
+		try {
+			acquiring = lock.acquireAsync(Duration.ofSeconds(10)).toCompletableFuture();
+			assertThat(acquiring.cancel(false)).isTrue();
+		}
+		finally {
+			this.server.resume();
+		}
+		awaitCondition("the acquisition to end", Duration.ofSeconds(5), () -> !this.listener.events.isEmpty());
+		// It ends only once the grant is undone: the key is gone and the next caller gets the lock at once.
+		assertThat(this.server.command("EXISTS", "rk:lock:{orders}")).isEqualTo(0L);
+		assertThat(this.listener.events).containsExactly("acquire orders INTERRUPTED");
+		assertThat(this.registry.heldLocks()).isEmpty();
+		try (RedisLock.Lease next = lock.acquire(Duration.ZERO)) {
+			assertThat(next.isActive()).isTrue();
+		}
+	}
+
+	@Test
 	void aContendedAsyncWaiterIsWokenByTheReleaseAndGetsALargerToken() throws Exception {
 		// The waiter polls at most every 10 minutes and the holder's lease is 30 s: only the release message can
 		// wake it within its wait.
