@@ -3,11 +3,11 @@ package io.rediskit.lock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ScriptExecutor;
+import io.rediskit.testsupport.WorkerLifetime;
 
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -28,9 +28,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * {@code count}, under a {@link RedlockLock} over the comma-separated node ports; counter and resource live on
  * {@code <port>}, a server that is none of the nodes.</li>
  * </ul>
- * Every worker ends itself ({@code halt(124)}, a line on standard error) after {@link #LIFETIME}, or as soon as
- * the JVM that started it is gone: a worker stuck in a loop, or left behind by a failed test, never outlives
- * the test run nor keeps the build's output pipes open.
+ * Every worker ends itself after {@link #LIFETIME}, or as soon as the JVM that started it is gone
+ * ({@link WorkerLifetime}).
  */
 public final class LockWorker {
 
@@ -41,7 +40,7 @@ public final class LockWorker {
 	}
 
 	public static void main(String[] args) throws Exception {
-		haltWhenOverdueOrOrphaned(Long.getLong("rediskit.worker.lifetime-millis", LIFETIME.toMillis()));
+		WorkerLifetime.haltWhenOverdueOrOrphaned("LockWorker", LIFETIME);
 		LettuceConnectionFactory connections = new LettuceConnectionFactory(
 				new RedisStandaloneConfiguration("127.0.0.1", Integer.parseInt(args[1])),
 				LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(10)).build());
@@ -178,40 +177,11 @@ public final class LockWorker {
 		connections.destroy();
 	}
 
-	/** Starts this class in a new JVM with the test class path. */
-	/**
-	 * Starts a daemon thread that halts this JVM after {@code lifetimeMillis}, or once its parent process has
-	 * ended.
-	 */
-	static void haltWhenOverdueOrOrphaned(long lifetimeMillis) {
-		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(lifetimeMillis);
-		java.util.Optional<ProcessHandle> parent = ProcessHandle.current().parent();
-		Thread guard = new Thread(() -> {
-			while (true) {
-				boolean orphaned = parent.isPresent() && !parent.get().isAlive();
-				if (orphaned || System.nanoTime() - deadline >= 0) {
-					System.err.println("LockWorker: " + (orphaned ? "the test JVM is gone" : "hard timeout of "
-							+ lifetimeMillis + " ms reached") + ", halting");
-					System.err.flush();
-					Runtime.getRuntime().halt(124);
-				}
-				try {
-					Thread.sleep(500);
-				}
-				catch (InterruptedException ex) {
-					return;
-				}
-			}
-		}, "lock-worker-guard");
-		guard.setDaemon(true);
-		guard.start();
-	}
-
 	/** Starts a worker, which ends itself after {@link #LIFETIME} at the latest. */
 	static Process start(String... args) throws java.io.IOException {
 		List<String> command = new ArrayList<>(List.of(
 				System.getProperty("java.home") + "/bin/java", "-Xmx256m",
-				"-Drediskit.worker.lifetime-millis=" + LIFETIME.toMillis(), "-cp", System.getProperty("java.class.path"),
+				"-D" + WorkerLifetime.LIFETIME_PROPERTY + "=" + LIFETIME.toMillis(), "-cp", System.getProperty("java.class.path"),
 				LockWorker.class.getName()));
 		command.addAll(List.of(args));
 		return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();

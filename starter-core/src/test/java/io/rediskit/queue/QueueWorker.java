@@ -14,6 +14,7 @@ import java.util.List;
 import io.rediskit.queue.QueueTesting.Job;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ScriptExecutor;
+import io.rediskit.testsupport.WorkerLifetime;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -37,6 +38,8 @@ public final class QueueWorker {
 	}
 
 	public static void main(String[] args) throws Exception {
+		// Long enough for the longest run that starts one; a hung or orphaned worker never outlives the build.
+		WorkerLifetime.haltWhenOverdueOrOrphaned("QueueWorker", Duration.ofMinutes(10));
 		LettuceConnectionFactory connections = new LettuceConnectionFactory(
 				new RedisStandaloneConfiguration("127.0.0.1", Integer.parseInt(args[1])),
 				LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(10)).build());

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.rediskit.ratelimit.RateLimitLoad.Granted;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.testsupport.WorkerLifetime;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
@@ -30,6 +31,8 @@ public final class RateLimitWorker {
 	}
 
 	public static void main(String[] args) throws Exception {
+		// Long enough for the longest run that starts one; a hung or orphaned worker never outlives the build.
+		WorkerLifetime.haltWhenOverdueOrOrphaned("RateLimitWorker", Duration.ofMinutes(10));
 		if (args[0].equals("sequential")) {
 			sequential(Integer.parseInt(args[1]));
 			return;
