@@ -21,6 +21,7 @@ import io.rediskit.counter.UniqueCounterRegistry;
 import io.rediskit.lock.LockRegistry;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.RetentionPassedException;
 
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.event.EventListener;
@@ -41,7 +42,8 @@ import org.springframework.web.bind.annotation.RestController;
  * <li>{@code POST /api/users?name=ada}: registration that rejects a taken name; the Bloom filter answers
  * "never seen" without the user table, which is asked only when the filter says "maybe".</li>
  * <li>{@code GET /api/home}: a page whose unique visitors today (by {@code X-Client}) a HyperLogLog counts.</li>
- * <li>{@code POST /api/checkins/{user}}, {@code GET /api/checkins/{user}?month=2024-02}: a check-in calendar.</li>
+ * <li>{@code POST /api/checkins/{user}}, {@code GET /api/checkins/{user}?month=2024-02}: a check-in calendar; a
+ * {@code date} whose month is past the calendar's retention is refused with 400.</li>
  * <li>{@code GET /api/products/{id}}: a Bloom guard in front of a slow catalog; unknown ids never reach it.</li>
  * </ul>
  */
@@ -97,10 +99,20 @@ public class CompactStructuresController {
 	}
 
 	@PostMapping("/checkins/{user}")
-	public Map<String, Object> checkIn(@PathVariable String user, @RequestParam(required = false) LocalDate date) {
+	public ResponseEntity<Map<String, Object>> checkIn(@PathVariable String user,
+			@RequestParam(required = false) LocalDate date) {
 		LocalDate day = (date != null) ? date : LocalDate.now(this.clock.withZone(this.checkIns.spec().zone()));
-		boolean added = this.checkIns.checkIn(user, day);
-		return Map.of("user", user, "date", day.toString(), "new", added, "streak", this.checkIns.streak(user, day));
+		boolean added;
+		try {
+			added = this.checkIns.checkIn(user, day);
+		}
+		catch (RetentionPassedException ex) {
+			// Redis would drop the month as it is written: say so instead of answering "new".
+			return ResponseEntity.badRequest().body(Map.of("reason", "the date's month is past the calendar's retention",
+					"keptUntil", ex.getExpiredAt().toString()));
+		}
+		return ResponseEntity.ok(Map.of("user", user, "date", day.toString(), "new", added, "streak",
+				this.checkIns.streak(user, day)));
 	}
 
 	@GetMapping("/checkins/{user}")

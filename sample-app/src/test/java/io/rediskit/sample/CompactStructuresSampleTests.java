@@ -46,7 +46,7 @@ class CompactStructuresSampleTests extends SampleHttpTests {
 
 	@Test
 	void checkInsShowAsACalendarWithStreaks() throws Exception {
-		// Recent days: the calendar keeps a month 400 days after it ends, and drops older check-ins at once.
+		// Recent days: the calendar keeps a month 400 days after it ends, and refuses older check-ins.
 		LocalDate today = LocalDate.now(ZoneId.of("Europe/Paris"));
 		LocalDate firstOfMonth = today.withDayOfMonth(1);
 		send("POST", "/api/checkins/ada?date=" + firstOfMonth.minusDays(1), Map.of());
@@ -55,6 +55,16 @@ class CompactStructuresSampleTests extends SampleHttpTests {
 		Map<String, Object> calendar = body(send("GET", "/api/checkins/ada?month=" + YearMonth.from(today), Map.of()));
 		assertThat(calendar).containsEntry("count", 1).containsEntry("first", firstOfMonth.toString());
 		assertThat((List<?>) calendar.get("days")).hasSize(today.lengthOfMonth()).element(0).isEqualTo(true);
+	}
+
+	@Test
+	void aCheckInPastTheRetentionIsRefusedNotReportedAsNew() throws Exception {
+		LocalDate longAgo = LocalDate.now(ZoneId.of("Europe/Paris")).minusDays(500);
+		HttpResponse<String> checkIn = send("POST", "/api/checkins/grace?date=" + longAgo, Map.of());
+		assertThat(checkIn.statusCode()).isEqualTo(400);
+		assertThat(body(checkIn)).containsEntry("reason", "the date's month is past the calendar's retention");
+		Map<String, Object> calendar = body(send("GET", "/api/checkins/grace?month=" + YearMonth.from(longAgo), Map.of()));
+		assertThat(calendar).containsEntry("count", 0);
 	}
 
 	@Test

@@ -3,16 +3,14 @@ package io.rediskit.bitmap;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 import java.util.function.Function;
 
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
-import io.rediskit.support.Names;
+import io.rediskit.support.NamedSpecs;
 import io.rediskit.support.ScriptExecutor;
+import io.rediskit.support.SpecConflictException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -20,7 +18,10 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 /**
  * Hands out {@link CheckInCalendar}s and {@link PackedCounters} by name: configured calendars (in Spring Boot,
  * under {@code redis-kit.bitmap.calendars}) through {@link #calendar(String)}, others through
- * {@link #createCalendar} and {@link #createPackedCounters}.
+ * {@link #createCalendar} and {@link #createPackedCounters}. Each name has one spec: creating with the spec a name
+ * already has returns its handle, and another spec for a configured or created name throws
+ * {@link SpecConflictException} (see {@link NamedSpecs} for the rule). A changed configuration (a refresh) gives a
+ * configured calendar a new handle on the next {@link #calendar(String)}.
  */
 public class BitmapRegistry {
 
@@ -32,11 +33,9 @@ public class BitmapRegistry {
 
 	private final Listeners<BitmapListener> listeners;
 
-	private final Function<String, @Nullable CheckInCalendarSpec> configuredCalendars;
+	private final NamedSpecs<CheckInCalendarSpec, RedisCheckInCalendar> calendars;
 
-	private final ConcurrentMap<String, RedisCheckInCalendar> calendars = new ConcurrentHashMap<>();
-
-	private final ConcurrentMap<String, RedisPackedCounters> counters = new ConcurrentHashMap<>();
+	private final NamedSpecs<PackedCounterSpec, RedisPackedCounters> counters;
 
 	/**
 	 * A registry of calendars and counters created in code only.
@@ -63,55 +62,47 @@ public class BitmapRegistry {
 		this.commands = Objects.requireNonNull(commands, "commands must not be null");
 		this.keyNaming = Objects.requireNonNull(keyNaming, "keyNaming must not be null");
 		this.listeners = Listeners.of("bitmap", listeners);
-		this.configuredCalendars = Objects.requireNonNull(configuredCalendars, "configuredCalendars must not be null");
+		this.calendars = new NamedSpecs<>("check-in calendar", "redis-kit.bitmap.calendars", configuredCalendars,
+				this::newCalendar, (calendar, spec) -> newCalendar(calendar.name(), spec));
+		this.counters = new NamedSpecs<>("packed counters", null, (name) -> null, this::newPackedCounters,
+				(counters, spec) -> newPackedCounters(counters.name(), spec));
 	}
 
 	/**
-	 * The calendar of a name.
+	 * The calendar of a name; a changed configuration gives a new handle.
 	 * @param name a configured name, or one passed to {@link #createCalendar}
 	 * @return the calendar
 	 * @throws IllegalArgumentException if no calendar has the name
+	 * @throws SpecConflictException if the name was created in code with another spec than it is configured with
+	 * now
 	 */
 	public CheckInCalendar calendar(String name) {
-		Objects.requireNonNull(name, "name must not be null");
-		CheckInCalendarSpec configured = this.configuredCalendars.apply(name);
-		RedisCheckInCalendar calendar = this.calendars.get(name);
-		if (calendar != null && (configured == null || configured.equals(calendar.spec()))) {
-			return calendar;
-		}
-		if (configured == null) {
-			throw new IllegalArgumentException("No check-in calendar named '" + name
-					+ "': configure redis-kit.bitmap.calendars." + name + " or create it in code first");
-		}
-		return createCalendar(name, configured);
+		return this.calendars.get(name);
 	}
 
 	/**
-	 * Creates a calendar, or gives a name a new spec.
+	 * Creates a calendar, or returns the one a name has if it has this spec (configured or created before).
 	 * @param name letters, digits, {@code _} and {@code -}, at most 64 characters
 	 * @param spec its zone and retention
 	 * @return the calendar
+	 * @throws IllegalArgumentException if the name is not valid
+	 * @throws SpecConflictException if the name is configured, or was created, with another spec
 	 */
 	public CheckInCalendar createCalendar(String name, CheckInCalendarSpec spec) {
-		Objects.requireNonNull(spec, "spec must not be null");
-		Names.requireValid("Check-in calendar", name);
-		return this.calendars.compute(name, (key, existing) -> (existing != null && existing.spec().equals(spec)) ? existing
-				: new RedisCheckInCalendar(key, spec, this.scripts, this.commands, this.keyNaming,
-						new BitmapCalls("Check-in calendar", key, this.listeners)));
+		return this.calendars.create(name, spec);
 	}
 
 	/**
-	 * Creates packed counters, or gives a name a new spec (the stored bits are read with the new width).
+	 * Creates packed counters, or returns those a name has if they have this spec.
 	 * @param name letters, digits, {@code _} and {@code -}, at most 64 characters
 	 * @param spec width, signedness, overflow mode and bound
 	 * @return the counters
+	 * @throws IllegalArgumentException if the name is not valid
+	 * @throws SpecConflictException if the name was created with another spec: the stored bits would be read
+	 * with another width
 	 */
 	public PackedCounters createPackedCounters(String name, PackedCounterSpec spec) {
-		Objects.requireNonNull(spec, "spec must not be null");
-		Names.requireValid("Packed counters", name);
-		return this.counters.compute(name, (key, existing) -> (existing != null && existing.spec().equals(spec)) ? existing
-				: new RedisPackedCounters(key, spec, this.commands, this.keyNaming,
-						new BitmapCalls("Packed counters", key, this.listeners)));
+		return this.counters.create(name, spec);
 	}
 
 	/**
@@ -120,16 +111,22 @@ public class BitmapRegistry {
 	 * @throws IllegalArgumentException if none have the name
 	 */
 	public PackedCounters packedCounters(String name) {
-		RedisPackedCounters existing = this.counters.get(name);
-		if (existing == null) {
-			throw new IllegalArgumentException("No packed counters named '" + name + "': create them in code first");
-		}
-		return existing;
+		return this.counters.get(name);
 	}
 
 	/** @return the names of the calendars used so far */
 	public Set<String> calendarNames() {
-		return new TreeSet<>(this.calendars.keySet());
+		return this.calendars.names();
+	}
+
+	private RedisCheckInCalendar newCalendar(String name, CheckInCalendarSpec spec) {
+		return new RedisCheckInCalendar(name, spec, this.scripts, this.commands, this.keyNaming,
+				new BitmapCalls("Check-in calendar", name, this.listeners));
+	}
+
+	private RedisPackedCounters newPackedCounters(String name, PackedCounterSpec spec) {
+		return new RedisPackedCounters(name, spec, this.commands, this.keyNaming,
+				new BitmapCalls("Packed counters", name, this.listeners));
 	}
 
 }

@@ -44,9 +44,21 @@ final class BitmapScripts {
 	private BitmapScripts() {
 	}
 
-	/** @return the key and arguments of the check-in script */
-	static byte[][] checkIn(byte[] key, LocalDate date, long expiresAtMillis) {
-		return new byte[][] { key, number(date.getDayOfMonth() - 1), number(expiresAtMillis) };
+	/**
+	 * @param key the month's key
+	 * @param date the day
+	 * @param expiresAtMillis when the month expires, 0 for never
+	 * @param now the time in ms, pinned by tests; {@code null} for the server's
+	 * @return the key and arguments of the check-in script
+	 */
+	static byte[][] checkIn(byte[] key, LocalDate date, long expiresAtMillis, @Nullable Long now) {
+		return new byte[][] { key, number(date.getDayOfMonth() - 1), number(expiresAtMillis),
+				(now != null) ? number(now) : new byte[0] };
+	}
+
+	/** The check-in script's refusal: the month was past its expiry, and nothing was written. */
+	static boolean isPastRetention(@Nullable Long reply) {
+		return reply != null && reply == -1;
 	}
 
 	/** @return the arguments of {@code BITFIELD_RO key GET u1 <day - 1>} */

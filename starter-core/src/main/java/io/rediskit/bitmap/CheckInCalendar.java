@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
+import io.rediskit.support.RetentionPassedException;
+
 /**
  * Daily check-ins per user: one Redis key per user per month ({@code <prefix>bitmap:{<calendar>:<user>}:2024-02}),
  * a bit per day, 4 bytes a month. Every call is one round trip; a streak reads back across month ends in one
@@ -27,10 +29,13 @@ public interface CheckInCalendar {
 	CheckInCalendarSpec spec();
 
 	/**
-	 * Records a check-in.
+	 * Records a check-in. With a retention, a day whose month ended longer ago than the retention (by the Redis
+	 * server's clock) is refused: its key would be deleted as it is written, so nothing is written and the call
+	 * throws rather than report a check-in that is not kept.
 	 * @param user who
 	 * @param date the day
 	 * @return whether it is new (the user had not checked in that day)
+	 * @throws RetentionPassedException if the day's month is past the retention
 	 */
 	boolean checkIn(String user, LocalDate date);
 
@@ -39,6 +44,7 @@ public interface CheckInCalendar {
 	 * @param user who
 	 * @param at when
 	 * @return whether it is new
+	 * @throws RetentionPassedException if the day's month is past the retention
 	 */
 	default boolean checkIn(String user, Instant at) {
 		return checkIn(user, LocalDate.ofInstant(at, spec().zone()));
@@ -118,7 +124,8 @@ public interface CheckInCalendar {
 	 * {@link #checkIn(String, LocalDate)} without blocking.
 	 * @param user who
 	 * @param date the day
-	 * @return whether it is new
+	 * @return whether it is new; completed exceptionally with {@link RetentionPassedException} if the day's
+	 * month is past the retention (nothing written)
 	 */
 	CompletionStage<Boolean> checkInAsync(String user, LocalDate date);
 

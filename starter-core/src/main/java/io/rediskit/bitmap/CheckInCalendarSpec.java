@@ -11,7 +11,8 @@ import org.jspecify.annotations.Nullable;
  * A check-in calendar's time zone (for check-ins given as instants) and how long a month is kept after it ends.
  *
  * @param zone the zone whose calendar days are check-in days; explicit, never the JVM's default
- * @param retention how long a user's month is kept after the month ends; {@code null} for ever
+ * @param retention how long a user's month is kept after the month ends; {@code null} for ever. A check-in into
+ * a month already past it is refused ({@link io.rediskit.support.RetentionPassedException})
  */
 public record CheckInCalendarSpec(ZoneId zone, @Nullable Duration retention) {
 

@@ -2,6 +2,7 @@ package io.rediskit.bitmap;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.YearMonth;
 import java.util.ArrayList;
@@ -12,6 +13,7 @@ import java.util.concurrent.CompletionStage;
 
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.RetentionPassedException;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.Stages;
 
@@ -68,10 +70,16 @@ final class RedisCheckInCalendar implements CheckInCalendar {
 		Duration retention = this.spec.retention();
 		long expiresAt = (retention != null)
 				? month.plusMonths(1).atDay(1).atStartOfDay(this.spec.zone()).toInstant().plus(retention).toEpochMilli() : 0;
-		byte[][] keysAndArgs = BitmapScripts.checkIn(key(user, month), date, expiresAt);
+		byte[][] keysAndArgs = BitmapScripts.checkIn(key(user, month), date, expiresAt, null);
 		return this.calls.observed("check-in", () -> this.scripts.<Long>executeAsync(BitmapScripts.CHECK_IN,
 				ReturnType.INTEGER, 1, keysAndArgs)
-			.thenApply((old) -> old != null && old == 0));
+			.thenApply((old) -> {
+				if (BitmapScripts.isPastRetention(old) && retention != null) {
+					throw new RetentionPassedException("Check-in calendar '" + this.name + "'",
+							"a check-in on " + date + " (month " + month + ")", retention, Instant.ofEpochMilli(expiresAt));
+				}
+				return old != null && old == 0;
+			}));
 	}
 
 	@Override

@@ -4,18 +4,16 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentMap;
 import java.util.function.Function;
 
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
-import io.rediskit.support.Names;
+import io.rediskit.support.NamedSpecs;
 import io.rediskit.support.ScriptExecutor;
+import io.rediskit.support.SpecConflictException;
 import io.rediskit.support.Stages;
 import org.jspecify.annotations.Nullable;
 
@@ -24,7 +22,10 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 /**
  * Hands out {@link BloomFilter}s by name: those configured (in Spring Boot, under
  * {@code redis-kit.bloom.filters}) through {@link #get(String)}, and those built in code through
- * {@link #create(String, BloomFilterSpec)}. One handle exists per name.
+ * {@link #create(String, BloomFilterSpec)}. One handle exists per name, with one spec: {@code create} with the
+ * spec a name already has returns its filter, and another spec for a configured or created name throws
+ * {@link SpecConflictException} (see {@link NamedSpecs} for the rule). A changed configuration (a refresh) gives a
+ * configured name a new handle on the next {@link #get(String)}.
  * <p>
  * A filter's sizing is stored with its bits in Redis; a handle whose spec differs from the stored sizing fails
  * every call with {@link BloomFilterSizingException} until the filter is deleted. Keys are
@@ -46,11 +47,9 @@ public class BloomFilterRegistry {
 
 	private final Listeners<BloomFilterListener> listeners;
 
-	private final Function<String, @Nullable BloomFilterSpec> configuredSpecs;
-
 	private final BloomCapabilities capabilities;
 
-	private final ConcurrentMap<String, RedisBloomFilter> filters = new ConcurrentHashMap<>();
+	private final NamedSpecs<BloomFilterSpec, RedisBloomFilter> filters;
 
 	private volatile long maxShardBits = BloomFilterSpec.MAX_SHARD_BITS;
 
@@ -83,59 +82,46 @@ public class BloomFilterRegistry {
 		this.keyNaming = Objects.requireNonNull(keyNaming, "keyNaming must not be null");
 		this.mode = Objects.requireNonNull(mode, "mode must not be null");
 		this.listeners = Listeners.of("bloom filter", listeners);
-		this.configuredSpecs = Objects.requireNonNull(configuredSpecs, "configuredSpecs must not be null");
 		this.capabilities = new BloomCapabilities(commands);
+		this.filters = new NamedSpecs<>("Bloom filter", "redis-kit.bloom.filters", configuredSpecs, this::newFilter,
+				(filter, spec) -> newFilter(filter.name(), spec));
 	}
 
 	/**
-	 * The filter of a name, with its configured spec if the configuration changed.
+	 * The filter of a name; a changed configuration gives a new handle.
 	 * @param name a configured name, or one passed to {@link #create(String, BloomFilterSpec)}
 	 * @return the filter
 	 * @throws IllegalArgumentException if no filter has the name
+	 * @throws SpecConflictException if the name was created in code with another spec than it is configured with
+	 * now
 	 */
 	public BloomFilter get(String name) {
-		Objects.requireNonNull(name, "name must not be null");
-		BloomFilterSpec configured = this.configuredSpecs.apply(name);
-		RedisBloomFilter filter = this.filters.get(name);
-		if (filter != null && (configured == null || configured.equals(filter.spec()))) {
-			return filter;
-		}
-		if (configured == null) {
-			throw new IllegalArgumentException("No Bloom filter named '" + name
-					+ "': configure redis-kit.bloom.filters." + name + " or create it in code first");
-		}
-		return create(name, configured);
+		return this.filters.get(name);
 	}
 
 	/**
-	 * Creates the handle of a filter, or gives the name a handle with a new spec. Nothing is written to Redis
-	 * until the first add.
+	 * Creates the handle of a filter, or returns the one a name has if it has this spec (configured or created
+	 * before). Nothing is written to Redis until the first add.
 	 * @param name letters, digits, {@code _} and {@code -}, at most 64 characters
 	 * @param spec the filter's sizing
 	 * @return the filter
 	 * @throws IllegalArgumentException if the name is not valid
+	 * @throws SpecConflictException if the name is configured, or was created, with another spec
 	 * @throws InvalidSpecException if the mode is {@link BloomMode#NATIVE} and the spec has a TTL
 	 */
 	public BloomFilter create(String name, BloomFilterSpec spec) {
-		Objects.requireNonNull(spec, "spec must not be null");
-		Names.requireValid("Bloom filter", name);
-		if (this.mode == BloomMode.NATIVE && spec.ttl() != null) {
-			throw new InvalidSpecException("ttl", "is not supported by native (BF.*) filters, which cannot be created"
-					+ " with a TTL in one step; use mode auto or bitmap for filters with a ttl");
-		}
-		return this.filters.compute(name, (key, existing) -> (existing != null && existing.spec().equals(spec))
-				? existing : new RedisBloomFilter(key, spec, this.mode, this.maxShardBits, this.scripts, this.commands,
-						this.keyNaming, this.capabilities, this.listeners));
+		requireSupported(spec);
+		return this.filters.create(name, spec);
 	}
 
 	/** @return the names of the filters used so far */
 	public Set<String> names() {
-		return new TreeSet<>(this.filters.keySet());
+		return this.filters.names();
 	}
 
 	/** @return the filters used so far */
 	public Collection<BloomFilter> filters() {
-		return List.copyOf(this.filters.values());
+		return List.copyOf(this.filters.handles());
 	}
 
 	/** @return the configured mode */
@@ -159,6 +145,21 @@ public class BloomFilterRegistry {
 	 */
 	public CompletionStage<Boolean> detectNativeFiltersAsync() {
 		return this.capabilities.nativeFilters();
+	}
+
+	private RedisBloomFilter newFilter(String name, BloomFilterSpec spec) {
+		requireSupported(spec);
+		return new RedisBloomFilter(name, spec, this.mode, this.maxShardBits, this.scripts, this.commands,
+				this.keyNaming, this.capabilities, this.listeners);
+	}
+
+	/** A spec is checked before it is compared with a name's: a spec this mode cannot run is wrong in itself. */
+	private void requireSupported(BloomFilterSpec spec) {
+		Objects.requireNonNull(spec, "spec must not be null");
+		if (this.mode == BloomMode.NATIVE && spec.ttl() != null) {
+			throw new InvalidSpecException("ttl", "is not supported by native (BF.*) filters, which cannot be created"
+					+ " with a TTL in one step; use mode auto or bitmap for filters with a ttl");
+		}
 	}
 
 	/** Splits filters into shards of at most this many bits: tests use small shards rather than gigabytes. */

@@ -17,6 +17,7 @@ import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
 import io.rediskit.support.RedisFailures;
+import io.rediskit.support.RetentionPassedException;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.Stages;
 import io.rediskit.support.ThrottledLog;
@@ -138,11 +139,23 @@ final class RedisUniqueCounter implements UniqueCounter {
 			return CompletableFuture.completedFuture(false);
 		}
 		ZonedDateTime bucket = this.buckets.start(at);
-		byte[][] keysAndArgs = UniqueCounterScripts.addToBucket(bucketKey(this.buckets.name(bucket)),
-				this.buckets.expiresAtMillis(bucket), list);
+		String bucketName = this.buckets.name(bucket);
+		long expiresAt = this.buckets.expiresAtMillis(bucket);
+		byte[][] keysAndArgs = UniqueCounterScripts.addToBucket(bucketKey(bucketName), expiresAt, null, list);
 		return observed("add", () -> this.scripts.<Long>executeAsync(UniqueCounterScripts.ADD_TO_BUCKET,
 				ReturnType.INTEGER, 1, keysAndArgs)
-			.thenApply(UniqueCounterScripts::readChanged));
+			.thenApply((reply) -> {
+				if (UniqueCounterScripts.isPastRetention(reply)) {
+					throw pastRetention(at, bucketName, expiresAt);
+				}
+				return UniqueCounterScripts.readChanged(reply);
+			}));
+	}
+
+	private RetentionPassedException pastRetention(Instant at, String bucketName, long expiresAt) {
+		Duration retention = Objects.requireNonNull(this.spec.retention(), "only a bucket with a retention expires");
+		return new RetentionPassedException("Unique counter '" + this.name + "'",
+				"an add at " + at + " (bucket " + bucketName + ")", retention, Instant.ofEpochMilli(expiresAt));
 	}
 
 	@Override

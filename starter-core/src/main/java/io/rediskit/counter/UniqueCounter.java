@@ -6,6 +6,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 
+import io.rediskit.support.RetentionPassedException;
+
 /**
  * Counts distinct members (visitors, devices, search terms) in Redis HyperLogLogs: 12 kB per count whatever
  * the number of members, with a standard error of 0.81% (so 99.7% of counts within 2.43%). Thread-safe; every
@@ -53,16 +55,21 @@ public interface UniqueCounter {
 	 * @param member the member
 	 * @param at when it was seen; its bucket is chosen in the spec's zone
 	 * @return whether the bucket's estimate changed
+	 * @throws RetentionPassedException if the bucket ended longer ago than the retention
 	 */
 	default boolean add(String member, Instant at) {
 		return addAll(List.of(member), at);
 	}
 
 	/**
-	 * Adds members to the bucket of an instant, in one script call that also sets the bucket's expiry.
+	 * Adds members to the bucket of an instant, in one script call that also sets the bucket's expiry. With a
+	 * retention, a bucket that ended longer ago than the retention (by the Redis server's clock) is refused: its
+	 * key would be deleted as it is written, so nothing is written and the call throws rather than report an add
+	 * that is not kept.
 	 * @param members the members
 	 * @param at when they were seen
 	 * @return whether the bucket's estimate changed
+	 * @throws RetentionPassedException if the bucket is past the retention
 	 */
 	boolean addAll(Collection<String> members, Instant at);
 
@@ -99,7 +106,8 @@ public interface UniqueCounter {
 	 * {@link #addAll(Collection, Instant)} without blocking.
 	 * @param members the members
 	 * @param at when they were seen
-	 * @return whether the bucket's estimate changed
+	 * @return whether the bucket's estimate changed; completed exceptionally with
+	 * {@link RetentionPassedException} if the bucket is past the retention (nothing written)
 	 */
 	CompletionStage<Boolean> addAllAsync(Collection<String> members, Instant at);
 

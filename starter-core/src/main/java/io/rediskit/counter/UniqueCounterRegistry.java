@@ -3,16 +3,14 @@ package io.rediskit.counter;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 import java.util.function.Function;
 
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
-import io.rediskit.support.Names;
+import io.rediskit.support.NamedSpecs;
 import io.rediskit.support.ScriptExecutor;
+import io.rediskit.support.SpecConflictException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -20,8 +18,10 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 /**
  * Hands out {@link UniqueCounter}s by name: configured ones (in Spring Boot, under
  * {@code redis-kit.counter.counters}) through {@link #get(String)}, others through
- * {@link #create(String, UniqueCounterSpec)}. One counter exists per name; a new spec applies to buckets written
- * from then on.
+ * {@link #create(String, UniqueCounterSpec)}. One counter exists per name, with one spec: {@code create} with
+ * the spec a name already has returns its counter, and another spec for a configured or created name throws
+ * {@link SpecConflictException} (see {@link NamedSpecs} for the rule). A changed configuration (a refresh) applies
+ * to buckets written from then on.
  */
 public class UniqueCounterRegistry {
 
@@ -33,9 +33,7 @@ public class UniqueCounterRegistry {
 
 	private final Listeners<UniqueCounterListener> listeners;
 
-	private final Function<String, @Nullable UniqueCounterSpec> configuredSpecs;
-
-	private final ConcurrentMap<String, RedisUniqueCounter> counters = new ConcurrentHashMap<>();
+	private final NamedSpecs<UniqueCounterSpec, RedisUniqueCounter> counters;
 
 	/**
 	 * A registry of counters created in code only.
@@ -64,46 +62,41 @@ public class UniqueCounterRegistry {
 		this.commands = Objects.requireNonNull(commands, "commands must not be null");
 		this.keyNaming = Objects.requireNonNull(keyNaming, "keyNaming must not be null");
 		this.listeners = Listeners.of("unique counter", listeners);
-		this.configuredSpecs = Objects.requireNonNull(configuredSpecs, "configuredSpecs must not be null");
+		this.counters = new NamedSpecs<>("unique counter", "redis-kit.counter.counters", configuredSpecs,
+				this::newCounter, (counter, spec) -> newCounter(counter.name(), spec));
 	}
 
 	/**
-	 * The counter of a name.
+	 * The counter of a name; a changed configuration gives a new handle.
 	 * @param name a configured name, or one passed to {@link #create(String, UniqueCounterSpec)}
 	 * @return the counter
 	 * @throws IllegalArgumentException if no counter has the name
+	 * @throws SpecConflictException if the name was created in code with another spec than it is configured with
+	 * now
 	 */
 	public UniqueCounter get(String name) {
-		Objects.requireNonNull(name, "name must not be null");
-		UniqueCounterSpec configured = this.configuredSpecs.apply(name);
-		RedisUniqueCounter counter = this.counters.get(name);
-		if (counter != null && (configured == null || configured.equals(counter.spec()))) {
-			return counter;
-		}
-		if (configured == null) {
-			throw new IllegalArgumentException("No unique counter named '" + name
-					+ "': configure redis-kit.counter.counters." + name + " or create it in code first");
-		}
-		return create(name, configured);
+		return this.counters.get(name);
 	}
 
 	/**
-	 * Creates a counter, or gives a name a new spec.
+	 * Creates a counter, or returns the one a name has if it has this spec (configured or created before).
 	 * @param name letters, digits, {@code _} and {@code -}, at most 64 characters
 	 * @param spec its buckets
 	 * @return the counter
+	 * @throws IllegalArgumentException if the name is not valid
+	 * @throws SpecConflictException if the name is configured, or was created, with another spec
 	 */
 	public UniqueCounter create(String name, UniqueCounterSpec spec) {
-		Objects.requireNonNull(spec, "spec must not be null");
-		Names.requireValid("Unique counter", name);
-		return this.counters.compute(name, (key, existing) -> (existing != null && existing.spec().equals(spec))
-				? existing : new RedisUniqueCounter(key, spec, this.scripts, this.commands, this.keyNaming,
-						this.listeners));
+		return this.counters.create(name, spec);
 	}
 
 	/** @return the names of the counters used so far */
 	public Set<String> names() {
-		return new TreeSet<>(this.counters.keySet());
+		return this.counters.names();
+	}
+
+	private RedisUniqueCounter newCounter(String name, UniqueCounterSpec spec) {
+		return new RedisUniqueCounter(name, spec, this.scripts, this.commands, this.keyNaming, this.listeners);
 	}
 
 }

@@ -38,14 +38,16 @@ final class UniqueCounterScripts {
 	/**
 	 * @param bucketKey the bucket
 	 * @param expiresAtMillis when it expires, 0 for never
+	 * @param now the time in ms, pinned by tests; {@code null} for the server's
 	 * @param members the members
 	 * @return the key and arguments of the bucket add script
 	 */
-	static byte[][] addToBucket(byte[] bucketKey, long expiresAtMillis, Collection<String> members) {
-		byte[][] keysAndArgs = new byte[members.size() + 2][];
+	static byte[][] addToBucket(byte[] bucketKey, long expiresAtMillis, @Nullable Long now, Collection<String> members) {
+		byte[][] keysAndArgs = new byte[members.size() + 3][];
 		keysAndArgs[0] = bucketKey;
 		keysAndArgs[1] = number(expiresAtMillis);
-		int i = 2;
+		keysAndArgs[2] = (now != null) ? number(now) : new byte[0];
+		int i = 3;
 		for (String member : members) {
 			keysAndArgs[i++] = member.getBytes(StandardCharsets.UTF_8);
 		}
@@ -66,6 +68,11 @@ final class UniqueCounterScripts {
 		}
 		keysAndArgs[keysAndArgs.length - 1] = number(cacheTtlMillis);
 		return keysAndArgs;
+	}
+
+	/** The bucket add script's refusal: the bucket was past its expiry, and nothing was written. */
+	static boolean isPastRetention(@Nullable Long reply) {
+		return reply != null && reply == -1;
 	}
 
 	static boolean readChanged(@Nullable Long reply) {

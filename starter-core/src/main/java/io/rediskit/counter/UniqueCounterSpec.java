@@ -17,7 +17,8 @@ import org.jspecify.annotations.Nullable;
  *
  * @param bucket hourly or daily
  * @param zone the time zone buckets follow; explicit, never the JVM's default
- * @param retention how long a bucket is kept after its end; {@code null} for ever
+ * @param retention how long a bucket is kept after its end; {@code null} for ever. An add into a bucket already
+ * past it is refused ({@link io.rediskit.support.RetentionPassedException})
  * @param rangeCacheTtl how long the merge of a range is kept and reused by counts of the same range, from 1 ms to
  * 1 hour: a member added meanwhile shows in that range's count after at most this long
  */

@@ -4,16 +4,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 import java.util.function.Function;
 
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
-import io.rediskit.support.Names;
+import io.rediskit.support.NamedSpecs;
 import io.rediskit.support.ScriptExecutor;
+import io.rediskit.support.SpecConflictException;
 import io.rediskit.support.ThrottledLog;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -22,10 +20,13 @@ import org.jspecify.annotations.Nullable;
 /**
  * Hands out {@link GeoIndex}es by name: those configured (in Spring Boot, under
  * {@code redis-kit.geo.indexes}) through {@link #get(String)}, and those built in code through
- * {@link #create(String, GeoIndexSpec)}. One index exists per name; a new spec for a name gives a new handle
- * over the same keys.
+ * {@link #create(String, GeoIndexSpec)}. One index exists per name, with one spec: {@code create} with the spec
+ * a name already has returns its index, and another spec for a configured or created name throws
+ * {@link SpecConflictException} (see {@link NamedSpecs} for the rule), since an index of another layout would
+ * not see the members of the first.
  * <p>
- * A spec change that changes the layout (the sharding, or the precision of cells) does not move stored
+ * A changed configuration (a refresh) gives a configured name a new handle over the same keys on the next
+ * {@link #get(String)}. A change of layout (the sharding, or the precision of cells) does not move stored
  * members: put them again, or use a new index name. Keys are {@code <prefix>geo:{<name>}...} (see
  * {@link GeoSharding} for the layouts).
  */
@@ -39,11 +40,9 @@ public class GeoIndexRegistry {
 
 	private final Listeners<GeoListener> listeners;
 
-	private final Function<String, @Nullable GeoIndexSpec> configuredSpecs;
-
 	private final CommandExecutor commands;
 
-	private final ConcurrentMap<String, RedisGeoIndex> indexes = new ConcurrentHashMap<>();
+	private final NamedSpecs<GeoIndexSpec, RedisGeoIndex> indexes;
 
 	/**
 	 * A registry of indexes created in code only.
@@ -70,48 +69,44 @@ public class GeoIndexRegistry {
 		this.commands = Objects.requireNonNull(commands, "commands must not be null");
 		this.keyNaming = Objects.requireNonNull(keyNaming, "keyNaming must not be null");
 		this.listeners = Listeners.of("geo", listeners);
-		this.configuredSpecs = Objects.requireNonNull(configuredSpecs, "configuredSpecs must not be null");
+		this.indexes = new NamedSpecs<>("geo index", "redis-kit.geo.indexes", configuredSpecs, this::newIndex,
+				(index, spec) -> newIndex(index.name(), spec));
 	}
 
 	/**
-	 * The index of a name, with its configured spec.
+	 * The index of a name, with its configured spec; a changed configuration gives a new handle.
 	 * @param name a configured name, or one passed to {@link #create(String, GeoIndexSpec)}
 	 * @return the index
 	 * @throws IllegalArgumentException if no index has the name
+	 * @throws SpecConflictException if the name was created in code with another spec than it is configured with
+	 * now
 	 */
 	public GeoIndex get(String name) {
-		Objects.requireNonNull(name, "name must not be null");
-		GeoIndexSpec configured = this.configuredSpecs.apply(name);
-		RedisGeoIndex index = this.indexes.get(name);
-		if (configured != null && (index == null || !index.spec().equals(configured))) {
-			return create(name, configured);
-		}
-		if (index == null) {
-			throw new IllegalArgumentException("No geo index named '" + name + "': configure redis-kit.geo.indexes."
-					+ name + " or create it in code first");
-		}
-		return index;
+		return this.indexes.get(name);
 	}
 
 	/**
-	 * Creates an index, or replaces the handle of a name with one of a new spec.
+	 * Creates an index, or returns the one a name has if it has this spec (configured or created before).
 	 * @param name letters, digits, {@code _} and {@code -}, at most 64 characters
 	 * @param spec what it does
 	 * @return the index
 	 * @throws IllegalArgumentException if the name is not valid
+	 * @throws SpecConflictException if the name is configured, or was created, with another spec: two specs would
+	 * put members where the other's searches never look
 	 */
 	public GeoIndex create(String name, GeoIndexSpec spec) {
-		Objects.requireNonNull(spec, "spec must not be null");
-		Names.requireValid("Geo index", name);
-		return this.indexes.compute(name, (key, existing) -> (existing != null && existing.spec().equals(spec))
-				? existing : new RedisGeoIndex(new GeoIndexParts(key, spec, this.scripts, this.commands, this.keyNaming,
-						this.listeners, new ThrottledLog(logger, Duration.ofSeconds(10),
-								"Geo index '" + key + "' cannot reach Redis")), null));
+		return this.indexes.create(name, spec);
 	}
 
 	/** @return the names of the indexes used so far */
 	public Set<String> names() {
-		return new TreeSet<>(this.indexes.keySet());
+		return this.indexes.names();
+	}
+
+	private RedisGeoIndex newIndex(String name, GeoIndexSpec spec) {
+		return new RedisGeoIndex(new GeoIndexParts(name, spec, this.scripts, this.commands, this.keyNaming,
+				this.listeners, new ThrottledLog(logger, Duration.ofSeconds(10), "Geo index '" + name
+						+ "' cannot reach Redis")), null);
 	}
 
 }

@@ -4,16 +4,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
 
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
-import io.rediskit.support.Names;
+import io.rediskit.support.NamedSpecs;
 import io.rediskit.support.ScriptExecutor;
+import io.rediskit.support.SpecConflictException;
 import io.rediskit.support.ThrottledLog;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -28,8 +26,10 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * of the queue. Create one per application and share it (the Spring Boot starter registers one as a bean).
  * <p>
  * Queues configured (in Spring Boot, under {@code redis-kit.queue.queues}) are served by
- * {@link #get(String, Class)}, which picks up a changed configuration; {@link #create(String, QueueSpec, Class)}
- * defines or redefines one in code. A name has one spec, whatever payload types its handles use.
+ * {@link #get(String, Class)}, which picks up a changed configuration (its messages are kept);
+ * {@link #create(String, QueueSpec, Class)} defines one in code. A name has one spec, whatever payload types its
+ * handles use: {@code create} with the spec a name already has returns a handle on it, and another spec for a
+ * configured or created name throws {@link SpecConflictException} (see {@link NamedSpecs} for the rule).
  * <p>
  * <b>Keys.</b> {@code <prefix>queue:{<name>}:delayed|ready|in-flight|dead|meta|payloads|reasons|settled}, all
  * in one hash slot, plus {@code :claim:<request>} records that expire after the visibility timeout and the
@@ -48,11 +48,9 @@ public class QueueRegistry implements SmartLifecycle, AutoCloseable {
 
 	private final KeyNaming keyNaming;
 
-	private final Function<String, @Nullable QueueSpec> configuredSpecs;
-
 	private final QueueParts parts;
 
-	private final ConcurrentMap<String, QueueState> queues = new ConcurrentHashMap<>();
+	private final NamedSpecs<QueueSpec, QueueState> queues;
 
 	private volatile boolean running;
 
@@ -84,7 +82,12 @@ public class QueueRegistry implements SmartLifecycle, AutoCloseable {
 		Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
 		this.keyNaming = Objects.requireNonNull(keyNaming, "keyNaming must not be null");
 		Objects.requireNonNull(jsonMapper, "jsonMapper must not be null");
-		this.configuredSpecs = Objects.requireNonNull(configuredSpecs, "configuredSpecs must not be null");
+		this.queues = new NamedSpecs<>("queue", "redis-kit.queue.queues",
+				Objects.requireNonNull(configuredSpecs, "configuredSpecs must not be null"), this::newState,
+				(state, spec) -> {
+					state.setSpec(spec);
+					return state;
+				});
 		ThrottledLog outages = new ThrottledLog(logger, Duration.ofSeconds(10),
 				"Queues cannot reach Redis; queue calls fail after the command timeout and consumers keep polling");
 		this.parts = new QueueParts(new QueueScripts(scripts), new PayloadCodec(jsonMapper),
@@ -107,44 +110,29 @@ public class QueueRegistry implements SmartLifecycle, AutoCloseable {
 	 * @param payloadType the payload type, read from JSON
 	 * @return a handle on the queue
 	 * @throws IllegalArgumentException if no queue has the name
+	 * @throws SpecConflictException if the name was created in code with another spec than it is configured with
+	 * now
 	 */
 	public <T> RedisQueue<T> get(String name, Class<T> payloadType) {
 		Objects.requireNonNull(name, "name must not be null");
 		Objects.requireNonNull(payloadType, "payloadType must not be null");
-		QueueSpec configured = this.configuredSpecs.apply(name);
-		QueueState state = this.queues.get(name);
-		if (state == null) {
-			if (configured == null) {
-				throw new IllegalArgumentException("No queue named '" + name
-						+ "': configure redis-kit.queue.queues." + name + " or create it in code first");
-			}
-			state = this.queues.computeIfAbsent(Names.requireValid("Queue", name), (key) -> newState(key, configured));
-		}
-		if (configured != null && !configured.equals(state.spec())) {
-			state.setSpec(configured);
-		}
-		return new ScriptedRedisQueue<>(state, payloadType, this.parts);
+		return new ScriptedRedisQueue<>(this.queues.get(name), payloadType, this.parts);
 	}
 
 	/**
-	 * Creates a queue, or gives the existing queue of that name a new spec (its messages are kept).
+	 * Creates a queue, or returns a handle on the queue of that name if it has this spec (configured or created
+	 * before).
 	 * @param <T> the payload type
 	 * @param name 1 to 64 letters, digits, {@code -} or {@code _}
 	 * @param spec how it delivers
 	 * @param payloadType the payload type, read from JSON
 	 * @return a handle on the queue
+	 * @throws SpecConflictException if the name is configured, or was created, with another spec
 	 */
 	public <T> RedisQueue<T> create(String name, QueueSpec spec, Class<T> payloadType) {
 		Objects.requireNonNull(spec, "spec must not be null");
 		Objects.requireNonNull(payloadType, "payloadType must not be null");
-		QueueState state = this.queues.compute(Names.requireValid("Queue", name), (key, existing) -> {
-			if (existing == null) {
-				return newState(key, spec);
-			}
-			existing.setSpec(spec);
-			return existing;
-		});
-		return new ScriptedRedisQueue<>(state, payloadType, this.parts);
+		return new ScriptedRedisQueue<>(this.queues.create(name, spec), payloadType, this.parts);
 	}
 
 	/**
@@ -165,7 +153,7 @@ public class QueueRegistry implements SmartLifecycle, AutoCloseable {
 
 	/** @return the names of the queues used so far */
 	public Set<String> names() {
-		return new TreeSet<>(this.queues.keySet());
+		return this.queues.names();
 	}
 
 	/** @return the key naming this registry uses */

@@ -3,16 +3,14 @@ package io.rediskit.ratelimit;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 import java.util.function.Function;
 
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
-import io.rediskit.support.Names;
+import io.rediskit.support.NamedSpecs;
 import io.rediskit.support.ScriptExecutor;
+import io.rediskit.support.SpecConflictException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -22,8 +20,11 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * {@code redis-kit.rate-limit.limiters}) through {@link #get(String)}, and those built in code through
  * {@link #create(String, RateLimitSpec)}. One limiter exists per name.
  * <p>
- * Specs can change while the application runs: {@code create} with a known name gives that limiter the new
- * spec, and {@code get} picks up a changed configuration (such as a Spring Cloud refresh). The usage already
+ * One name has one spec at a time: {@code create} with the spec a name already has returns its limiter, and
+ * another spec for a configured or created name throws {@link SpecConflictException} (see {@link NamedSpecs} for
+ * the rule). Specs can still change while the application runs, on purpose: {@link #update(String, RateLimitSpec)}
+ * gives a limiter a new spec, and {@code get} picks up a changed configuration (such as a Spring Cloud refresh).
+ * The usage already
  * stored in Redis is kept, so a new limit or period applies to it within one period, with no reset to full
  * capacity. A change of algorithm starts from empty state, as each algorithm keeps its own keys.
  * <p>
@@ -40,9 +41,7 @@ public class RateLimiterRegistry {
 
 	private final Listeners<RateLimitListener> listeners;
 
-	private final Function<String, @Nullable RateLimitSpec> configuredSpecs;
-
-	private final ConcurrentMap<String, RedisRateLimiter> limiters = new ConcurrentHashMap<>();
+	private final NamedSpecs<RateLimitSpec, RedisRateLimiter> limiters;
 
 	/**
 	 * A registry of limiters created in code only.
@@ -70,7 +69,11 @@ public class RateLimiterRegistry {
 		this.commands = CommandExecutor.of(Objects.requireNonNull(connectionFactory, "connectionFactory must not be null"));
 		this.keyNaming = Objects.requireNonNull(keyNaming, "keyNaming must not be null");
 		this.listeners = Listeners.of("rate limit", listeners);
-		this.configuredSpecs = Objects.requireNonNull(configuredSpecs, "configuredSpecs must not be null");
+		this.limiters = new NamedSpecs<>("rate limiter", "redis-kit.rate-limit.limiters", configuredSpecs,
+				this::newLimiter, (limiter, spec) -> {
+					limiter.update(spec);
+					return limiter;
+				});
 	}
 
 	/**
@@ -79,54 +82,46 @@ public class RateLimiterRegistry {
 	 * @param name a configured name, or one passed to {@link #create(String, RateLimitSpec)}
 	 * @return the limiter
 	 * @throws IllegalArgumentException if no limiter has the name
+	 * @throws SpecConflictException if the name was created in code with another spec than it is configured with
+	 * now
 	 */
 	public RateLimiter get(String name) {
-		Objects.requireNonNull(name, "name must not be null");
-		RateLimitSpec configured = this.configuredSpecs.apply(name);
-		RedisRateLimiter limiter = this.limiters.get(name);
-		if (limiter == null) {
-			if (configured == null) {
-				throw new IllegalArgumentException("No rate limiter named '" + name
-						+ "': configure redis-kit.rate-limit.limiters." + name + " or create it in code first");
-			}
-			limiter = this.limiters.computeIfAbsent(checkName(name), (key) -> newLimiter(key, configured));
-		}
-		if (configured != null) {
-			limiter.applyConfigured(configured);
-		}
-		return limiter;
+		return this.limiters.get(name);
 	}
 
 	/**
-	 * Creates a limiter, or gives the existing limiter of that name a new spec (keeping its stored usage).
+	 * Creates a limiter, or returns the one a name has if it has this spec (configured or created before).
 	 * @param name letters, digits, {@code _} and {@code -}, at most 64 characters; no {@code .}, which would
 	 * split the name in a property path
 	 * @param spec what it allows
 	 * @return the limiter
 	 * @throws IllegalArgumentException if the name is not valid
+	 * @throws SpecConflictException if the name is configured, or was created, with another spec: use
+	 * {@link #update(String, RateLimitSpec)} to change a limit on purpose
 	 */
 	public RateLimiter create(String name, RateLimitSpec spec) {
-		Objects.requireNonNull(spec, "spec must not be null");
-		return this.limiters.compute(checkName(name), (key, existing) -> {
-			if (existing == null) {
-				return newLimiter(key, spec);
-			}
-			existing.update(spec);
-			return existing;
-		});
+		return this.limiters.create(name, spec);
+	}
+
+	/**
+	 * Gives a limiter a new spec on purpose, keeping its stored usage, or creates it. A configured limiter keeps
+	 * the new spec until its configuration changes.
+	 * @param name letters, digits, {@code _} and {@code -}, at most 64 characters
+	 * @param spec what it allows from now on
+	 * @return the limiter
+	 * @throws IllegalArgumentException if the name is not valid
+	 */
+	public RateLimiter update(String name, RateLimitSpec spec) {
+		return this.limiters.update(name, spec);
 	}
 
 	/** @return the names of the limiters used so far */
 	public Set<String> names() {
-		return new TreeSet<>(this.limiters.keySet());
+		return this.limiters.names();
 	}
 
 	private RedisRateLimiter newLimiter(String name, RateLimitSpec spec) {
 		return new RedisRateLimiter(name, spec, this.scripts, this.commands, this.keyNaming, this.listeners);
-	}
-
-	private static String checkName(String name) {
-		return Names.requireValid("Rate limiter", name);
 	}
 
 }

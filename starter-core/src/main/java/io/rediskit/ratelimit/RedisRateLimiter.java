@@ -53,8 +53,6 @@ final class RedisRateLimiter implements RateLimiter {
 
 	private volatile Prepared prepared;
 
-	private volatile @Nullable RateLimitSpec lastConfigured;
-
 	RedisRateLimiter(String name, RateLimitSpec spec, ScriptExecutor scripts, CommandExecutor commands,
 			KeyNaming keyNaming, Listeners<RateLimitListener> listeners) {
 		this.name = name;
@@ -79,14 +77,6 @@ final class RedisRateLimiter implements RateLimiter {
 
 	void update(RateLimitSpec spec) {
 		this.prepared = Prepared.of(spec);
-	}
-
-	/** Applies a configured spec unless it is the one applied last, so specs set in code survive until config changes. */
-	void applyConfigured(RateLimitSpec configured) {
-		if (!configured.equals(this.lastConfigured)) {
-			this.lastConfigured = configured;
-			this.prepared = Prepared.of(configured);
-		}
 	}
 
 	@Override

@@ -1,5 +1,6 @@
 package io.rediskit.bitmap;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -7,16 +8,20 @@ import java.time.YearMonth;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.RedisTestServer;
+import io.rediskit.support.RetentionPassedException;
 import io.rediskit.testsupport.RedisServerBinary;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.data.redis.connection.ReturnType;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -98,6 +103,52 @@ class CheckInCalendarTests {
 			.plus(Duration.ofDays(365)).toEpochMilli();
 		assertThat(redis.server().command("PEXPIRETIME", "rk:bitmap:{kept:alice}:" + YearMonth.from(today)))
 			.isEqualTo(expected);
+	}
+
+	@Test
+	void aCheckInPastTheRetentionIsRefusedAndWritesNothing() throws Exception {
+		// docs/counters.md's example: a 400-day retention, and a check-in into a month that ended longer ago.
+		CheckInCalendar kept = this.registry.createCalendar("kept",
+				CheckInCalendarSpec.of(TOKYO).withRetention(Duration.ofDays(400)));
+		LocalDate longAgo = LocalDate.now(TOKYO).minusDays(500);
+		assertThatExceptionOfType(RetentionPassedException.class).isThrownBy(() -> kept.checkIn("ada", longAgo))
+			.withMessageContaining("Check-in calendar 'kept'")
+			.withMessageContaining("a check-in on " + longAgo)
+			.withMessageContaining("retention of 400d")
+			.withMessageContaining("nothing was written")
+			.satisfies((ex) -> assertThat(ex.getExpiredAt()).isBefore(Instant.now()));
+		assertThat(kept.checkInAsync("ada", longAgo.minusDays(1)))
+			.failsWithin(Duration.ofSeconds(5))
+			.withThrowableOfType(ExecutionException.class)
+			.havingCause()
+			.isInstanceOf(RetentionPassedException.class);
+		assertThat(kept.hasCheckedIn("ada", longAgo)).isFalse();
+		assertThat(kept.countInMonth("ada", YearMonth.from(longAgo))).isZero();
+		assertThat(redis.server().command("KEYS", "*")).isEqualTo(List.of());
+		// A month still inside its retention is written and reported as new.
+		LocalDate recent = LocalDate.now(TOKYO).minusDays(300);
+		assertThat(kept.checkIn("ada", recent)).isTrue();
+		assertThat(kept.streak("ada", recent)).isEqualTo(1);
+	}
+
+	@Test
+	void theCheckInScriptRefusesAMonthWhoseExpiryHasComeOnTheServersClock() {
+		byte[] key = "rk:bitmap:{pinned:ada}:2024-02".getBytes(StandardCharsets.UTF_8);
+		long expiresAt = 1_000_000;
+		assertThat(runCheckIn(key, expiresAt, expiresAt)).as("expiring now").isEqualTo(-1);
+		assertThat(redis.server().command("EXISTS", "rk:bitmap:{pinned:ada}:2024-02")).isEqualTo(0L);
+		assertThat(runCheckIn(key, 0, Long.MAX_VALUE / 2)).as("no retention: never refused").isEqualTo(0);
+		redis.server().command("DEL", "rk:bitmap:{pinned:ada}:2024-02");
+		long future = System.currentTimeMillis() + 3_600_000;
+		assertThat(runCheckIn(key, future, future - 1)).as("a millisecond to go").isEqualTo(0);
+		assertThat(runCheckIn(key, future, future - 1)).as("the same day again").isEqualTo(1);
+		assertThat(redis.server().command("PEXPIRETIME", "rk:bitmap:{pinned:ada}:2024-02")).isEqualTo(future);
+	}
+
+	private long runCheckIn(byte[] key, long expiresAt, long now) {
+		Long reply = redis.scripts().execute(BitmapScripts.CHECK_IN, ReturnType.INTEGER, 1,
+				BitmapScripts.checkIn(key, LocalDate.of(2024, 2, 29), expiresAt, now));
+		return (reply != null) ? reply : Long.MIN_VALUE;
 	}
 
 	@Test

@@ -12,6 +12,7 @@ import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.RedisTestServer;
+import io.rediskit.support.SpecConflictException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -206,7 +207,10 @@ class BloomFilterTests {
 		BloomFilter small = this.registry.create("resized", BloomFilterSpec.of(1000, 0.01));
 		small.addAll(List.of("a", "b", "c"));
 		Object before = redis.server().command("GET", "rk:bloom:{resized}");
-		BloomFilter larger = this.registry.create("resized", BloomFilterSpec.of(2000, 0.01));
+		// Another application (or this one after a restart) with other sizing: one registry refuses at once.
+		assertThatExceptionOfType(SpecConflictException.class)
+			.isThrownBy(() -> this.registry.create("resized", BloomFilterSpec.of(2000, 0.01)));
+		BloomFilter larger = registry().create("resized", BloomFilterSpec.of(2000, 0.01));
 		assertThat(larger).isNotSameAs(small);
 		assertThatExceptionOfType(BloomFilterSizingException.class).isThrownBy(() -> larger.add("d"))
 			.withMessageContaining("Bloom filter 'resized' is stored in Redis with 9586 bits, 7 hashes, 1 shard(s)")

@@ -1,5 +1,6 @@
 package io.rediskit.counter;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -7,18 +8,22 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.RedisTestServer;
+import io.rediskit.support.RetentionPassedException;
 import io.rediskit.testsupport.RedisServerBinary;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+
+import org.springframework.data.redis.connection.ReturnType;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -139,6 +144,46 @@ class UniqueCounterTests {
 		LocalDate today = LocalDate.ofInstant(now, PARIS);
 		long expected = today.plusDays(1).atStartOfDay(PARIS).toInstant().plus(Duration.ofDays(400)).toEpochMilli();
 		assertThat(redis.server().command("PEXPIRETIME", "rk:counter:{kept}:d:" + today)).isEqualTo(expected);
+	}
+
+	@Test
+	void anAddIntoABucketPastTheRetentionIsRefusedAndWritesNothing() {
+		UniqueCounter counter = this.registry.create("kept",
+				UniqueCounterSpec.daily(PARIS).withRetention(Duration.ofDays(400)));
+		Instant longAgo = Instant.now().minus(Duration.ofDays(500));
+		LocalDate day = LocalDate.ofInstant(longAgo, PARIS);
+		assertThatExceptionOfType(RetentionPassedException.class).isThrownBy(() -> counter.add("a", longAgo))
+			.withMessageContaining("Unique counter 'kept'")
+			.withMessageContaining("bucket d:" + day)
+			.withMessageContaining("retention of 400d")
+			.withMessageContaining("nothing was written");
+		assertThat(counter.addAllAsync(List.of("a", "b"), longAgo))
+			.failsWithin(Duration.ofSeconds(5))
+			.withThrowableOfType(ExecutionException.class)
+			.havingCause()
+			.isInstanceOf(RetentionPassedException.class);
+		assertThat(counter.count(day, day)).isZero();
+		assertThat(redis.server().command("KEYS", "*")).isEqualTo(List.of());
+		Instant recent = Instant.now().minus(Duration.ofDays(300));
+		assertThat(counter.add("a", recent)).isTrue();
+		assertThat(counter.count(recent, recent)).isEqualTo(1);
+	}
+
+	@Test
+	void theBucketScriptRefusesABucketWhoseExpiryHasComeOnTheServersClock() {
+		byte[] key = "rk:counter:{pinned}:d:2024-02-29".getBytes(StandardCharsets.UTF_8);
+		assertThat(runAdd(key, 1_000_000, 1_000_000)).as("expiring now").isEqualTo(-1);
+		assertThat(redis.server().command("EXISTS", "rk:counter:{pinned}:d:2024-02-29")).isEqualTo(0L);
+		long future = System.currentTimeMillis() + 3_600_000;
+		assertThat(runAdd(key, future, future - 1)).as("a millisecond to go").isEqualTo(1);
+		assertThat(redis.server().command("PEXPIRETIME", "rk:counter:{pinned}:d:2024-02-29")).isEqualTo(future);
+		assertThat(runAdd(key, 0, Long.MAX_VALUE / 2)).as("no retention: never refused").isEqualTo(0);
+	}
+
+	private long runAdd(byte[] key, long expiresAt, long now) {
+		Long reply = redis.scripts().execute(UniqueCounterScripts.ADD_TO_BUCKET, ReturnType.INTEGER, 1,
+				UniqueCounterScripts.addToBucket(key, expiresAt, now, List.of("a")));
+		return (reply != null) ? reply : Long.MIN_VALUE;
 	}
 
 	@Test

@@ -42,7 +42,12 @@ class GeoIndexTests {
 	@BeforeEach
 	void setUp() {
 		redis.flushAll();
-		this.registry = new GeoIndexRegistry(redis.scripts(), CommandExecutor.of(redis.connections()), KeyNaming.defaults(),
+		this.registry = registry();
+	}
+
+	/** A registry whose listener records each operation in {@link #operations}. */
+	GeoIndexRegistry registry() {
+		return new GeoIndexRegistry(redis.scripts(), CommandExecutor.of(redis.connections()), KeyNaming.defaults(),
 				List.of(new GeoListener() {
 
 			@Override
@@ -136,8 +141,8 @@ class GeoIndexTests {
 	void expiredMembersAreNeverReturnedAndAreSweptInBoundedBatches() {
 		for (GeoIndexSpec spec : List.of(GeoIndexSpec.unsharded(), GeoIndexSpec.byCell(16))) {
 			redis.flushAll();
-			GeoIndex index = this.registry.create("bikes",
-					spec.withMemberTtl(Duration.ofHours(1)).withSweepBatch(2));
+			// A fresh registry per layout: one registry gives a name one spec.
+			GeoIndex index = registry().create("bikes", spec.withMemberTtl(Duration.ofHours(1)).withSweepBatch(2));
 			RedisGeoIndex pinned = (RedisGeoIndex) index;
 			long start = 1_000_000_000L;
 			pinned.pinnedNow = start;

@@ -100,7 +100,7 @@ class RateLimitConcurrencyTests {
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
 			}
-			this.registry.create("changing", after);
+			this.registry.update("changing", after);
 		});
 		change.start();
 		List<Granted> admitted = RateLimitLoad.run(limiter, "k", THREADS, TimeUnit.MILLISECONDS.toNanos(1600), 2);

@@ -116,14 +116,14 @@ class RateLimitScriptsTests {
 		Pinned limiter = pinned(spec);
 		limiter.expectAllowed(T0, 4);
 		limiter.expectRejected(T0 + 1, 1);
-		RateLimiter same = this.registry.create(limiter.name, RateLimitSpec.of(algorithm, 8, Duration.ofSeconds(10)));
+		RateLimiter same = this.registry.update(limiter.name, RateLimitSpec.of(algorithm, 8, Duration.ofSeconds(10)));
 		assertThat(same).isSameAs(limiter.limiter);
 		// Windows have room for the 4 extra permits at once; buckets gained no tokens in 2 µs.
 		for (int i = 0; i < moreAfterDoubling; i++) {
 			limiter.expectAllowed(T0 + 2, 1);
 		}
 		limiter.expectRejected(T0 + 2, 1);
-		this.registry.create(limiter.name, RateLimitSpec.of(algorithm, 2, Duration.ofSeconds(10)));
+		this.registry.update(limiter.name, RateLimitSpec.of(algorithm, 2, Duration.ofSeconds(10)));
 		limiter.expectRejected(T0 + 3, 1);
 		// The lower limit applied at once; the usage counted before the change fades as usual: within one period,
 		// or two for the sliding window, whose previous window weighs into the next.
@@ -142,9 +142,11 @@ class RateLimitScriptsTests {
 		assertThat(configuredRegistry.get("api").spec()).isEqualTo(configured[0]);
 		RateLimitDecision afterRefresh = limiter.evaluate("k", 1, T0 + SECOND).decision();
 		assertThat(afterRefresh.allowed()).as("usage kept: 1 s at the new rate refilled under one permit").isFalse();
-		// A spec set in code stays until the configuration changes again.
-		configuredRegistry.create("api", RateLimitSpec.of(RateLimitAlgorithm.GCRA, 100, Duration.ofSeconds(10)));
+		// A spec set in code on purpose stays until the configuration changes again.
+		configuredRegistry.update("api", RateLimitSpec.of(RateLimitAlgorithm.GCRA, 100, Duration.ofSeconds(10)));
 		assertThat(configuredRegistry.get("api").spec().limit()).isEqualTo(100);
+		configured[0] = RateLimitSpec.of(RateLimitAlgorithm.GCRA, 6, Duration.ofSeconds(10));
+		assertThat(configuredRegistry.get("api").spec()).isEqualTo(configured[0]);
 	}
 
 	private Pinned pinned(RateLimitSpec spec) {
