@@ -71,6 +71,12 @@ public final class BlockHoundGate implements AutoCloseable {
 				String name = thread.getName();
 				return name.startsWith("reactor-http-") || name.startsWith("lettuce-");
 			})).blockingMethodCallback(BlockHoundGate::blocked);
+			// Lettuce guards each write with a lock held for a counter update: under contention it parks for
+			// microseconds, which is no blocking I/O. An error thrown inside it would also leave the lock's state
+			// corrupt, and every later write on that connection would spin for ever (seen: a test JVM hung).
+			builder.allowBlockingCallsInside("io.lettuce.core.protocol.SharedLock", "incrementWriters");
+			builder.allowBlockingCallsInside("io.lettuce.core.protocol.SharedLock", "decrementWriters");
+			builder.allowBlockingCallsInside("io.lettuce.core.protocol.SharedLock", "doExclusive");
 		}
 
 		// Applied after the integrations found on the class path, so that its callback is the one in force.

@@ -133,6 +133,35 @@ class ReactiveAnnotationsWebFluxTests {
 	}
 
 	@Test
+	void streamsFailingAfterTheyEmittedReleaseTheLockAndLeaveLaterHoldersAlone() throws Exception {
+		// Two of twelve locked streams fail after their response is committed: the connection is cut, the lock
+		// released. Every other request must still hold the lock alone and release it cleanly: a release that
+		// found the lease lost would end its response in an error, not a 200.
+		OverlapChecker checker = context.getBean(OverlapChecker.class);
+		for (int round = 0; round < 3; round++) {
+			List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>();
+			for (int i = 0; i < 12; i++) {
+				String path = (i % 6 == 1) ? "/locked-flux-failing/" + round + "-" + i
+						: (i % 2 == 0) ? "/locked/" + round + "-" + i : "/locked-flux/" + round + "-" + i;
+				responses.add(this.http.sendAsync(request(path, "a"), HttpResponse.BodyHandlers.ofString()));
+			}
+			for (int i = 0; i < 12; i++) {
+				CompletableFuture<HttpResponse<String>> response = responses.get(i);
+				if (i % 6 == 1) {
+					// The status line went out before the stream failed; the body is cut short.
+					assertThat(response).failsWithin(Duration.ofMinutes(2));
+				}
+				else {
+					assertThat(response.get(2, TimeUnit.MINUTES).statusCode()).as("request %d of round %d", i, round)
+						.isEqualTo(200);
+				}
+			}
+			assertThat(checker.problems()).isEmpty();
+			assertThat(redis.server().command("EXISTS", "rk:lock:{report}")).isEqualTo(0L);
+		}
+	}
+
+	@Test
 	void aBusyLockAnswers409WithoutBlocking() throws Exception {
 		try (var lease = context.getBean(LockRegistry.class).getLock("report").acquire(Duration.ZERO);
 				BlockHoundGate gate = BlockHoundGate.open()) {
@@ -202,6 +231,16 @@ class ReactiveAnnotationsWebFluxTests {
 					// than it ticks (seen on a loaded CI machine)
 					Flux.range(0, 3).delayElements(Duration.ofMillis(5)).map(String::valueOf),
 					Mono.fromRunnable(() -> this.checker.exit(id)));
+		}
+
+		@DistributedLock(name = "report", waitTime = "60s")
+		@GetMapping("/locked-flux-failing/{id}")
+		Flux<String> lockedFluxFailing(@PathVariable String id) {
+			return Flux.concat(Mono.fromRunnable(() -> this.checker.enter(id)),
+					Flux.range(0, 3).delayElements(Duration.ofMillis(5)).map(String::valueOf),
+					// The checker hears the exit before the error, as the lock is released only after it.
+					Mono.fromRunnable(() -> this.checker.exit(id)),
+					Mono.error(new IllegalStateException("failed after emitting")));
 		}
 
 		@DistributedLock(name = "report", waitTime = "0s")
