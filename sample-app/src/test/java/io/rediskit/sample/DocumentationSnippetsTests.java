@@ -77,7 +77,6 @@ class DocumentationSnippetsTests {
 			UniqueCounterRegistry uniqueCounterRegistry;
 			BitmapRegistry bitmapRegistry;
 			GeoIndexRegistry geoIndexRegistry;
-			GeoIndexRegistry registry;
 			KeyTools keyTools;
 			CommandExecutor commandExecutor;
 			KeyNaming keyNaming;
@@ -87,22 +86,16 @@ class DocumentationSnippetsTests {
 			String tenantId;
 			String userId;
 			String id;
-			String newId;
-			List<String> allProductIds;
 			Executor executor;
 			Order order;
 			Store store;
 			Exporter exporter;
 			Gateway gateway;
-			Repository repository;
 
 			record Order(String id) {
 			}
 
 			record Receipt(String id) {
-			}
-
-			record Product(String id) {
 			}
 
 			interface Store {
@@ -116,10 +109,6 @@ class DocumentationSnippetsTests {
 
 			interface Gateway {
 				Receipt charge(Order order);
-			}
-
-			interface Repository {
-				Product findByIdOrNull(String id);
 			}
 			""";
 
