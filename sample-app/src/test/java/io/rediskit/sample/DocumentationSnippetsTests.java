@@ -219,8 +219,8 @@ class DocumentationSnippetsTests {
 		List<DynamicTest> tests = new ArrayList<>();
 		Map<Path, List<Snippet>> declaringTypes = new LinkedHashMap<>();
 		for (Snippet snippet : snippets(true)) {
-			declaringTypes.computeIfAbsent(Path.of(snippet.location().replaceAll(":\\d+$", "")), (file) -> new ArrayList<>())
-				.add(snippet);
+			Path file = Path.of(snippet.location().replaceAll(":\\d+$", ""));
+			declaringTypes.computeIfAbsent(file, (key) -> new ArrayList<>()).add(snippet);
 		}
 		for (Path file : markdownFiles()) {
 			Path relative = ROOT.relativize(file);
@@ -338,7 +338,9 @@ class DocumentationSnippetsTests {
 		Path out = Files.createTempDirectory(this.classes, "together");
 		List<String> options = List.of("-proc:none", "-d", out.toString(), "-classpath",
 				System.getProperty("java.class.path"), "-parameters");
-		List<Source> sources = snippets.stream().map((snippet) -> new Source(snippet.typeName(), snippet.code())).toList();
+		List<Source> sources = snippets.stream()
+			.map((snippet) -> new Source(snippet.typeName(), snippet.code()))
+			.toList();
 		boolean compiled = compiler.getTask(new StringWriter(), null, diagnostics, options, null, sources).call();
 		assertThat(compiled).as("the snippets %s compile together: %s", snippets, diagnostics.getDiagnostics())
 			.isTrue();

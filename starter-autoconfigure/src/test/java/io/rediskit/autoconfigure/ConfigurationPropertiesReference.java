@@ -147,7 +147,8 @@ final class ConfigurationPropertiesReference {
 	}
 
 	/** Adds a row for each setting of the entries of a map or the elements of a list. */
-	private void expand(String prefix, String className, List<Row> rows) throws IOException, ReflectiveOperationException {
+	private void expand(String prefix, String className, List<Row> rows)
+			throws IOException, ReflectiveOperationException {
 		Class<?> type;
 		try {
 			type = Class.forName(className);

@@ -18,18 +18,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ConfigurationPropertiesReferenceTests {
 
-	static final String REGENERATE = "./mvnw -pl starter-autoconfigure -am test -Dtest=ConfigurationPropertiesReferenceTests"
-			+ " -Dsurefire.failIfNoSpecifiedTests=false -Dredis-kit.docs.write=true";
+	static final String REGENERATE = "./mvnw -pl starter-autoconfigure -am test"
+			+ " -Dtest=ConfigurationPropertiesReferenceTests -Dsurefire.failIfNoSpecifiedTests=false"
+			+ " -Dredis-kit.docs.write=true";
 
 	private static final Path REFERENCE = Path.of("..", "docs", "configuration-properties.md");
 
 	@Test
 	void theCommittedReferenceIsTheOneTheMetadataGives() throws Exception {
-		String generated;
-		try (InputStream metadata = new ClassPathResource("META-INF/spring-configuration-metadata.json",
-				ConfigurationPropertiesReferenceTests.class.getClassLoader()).getInputStream()) {
-			generated = new ConfigurationPropertiesReference(Path.of("src", "main", "java")).generate(metadata);
-		}
+		String generated = generate();
 		if (Boolean.getBoolean("redis-kit.docs.write")) {
 			Files.writeString(REFERENCE, generated);
 			return;
@@ -42,18 +39,29 @@ class ConfigurationPropertiesReferenceTests {
 	}
 
 	@Test
-	void theReferenceListsTheSettingsOfNamedEntriesWithTheirJavadoc() throws Exception {
-		String generated;
-		try (InputStream metadata = new ClassPathResource("META-INF/spring-configuration-metadata.json",
-				ConfigurationPropertiesReferenceTests.class.getClassLoader()).getInputStream()) {
-			generated = new ConfigurationPropertiesReference(Path.of("src", "main", "java")).generate(metadata);
-		}
-		assertThat(generated)
+	void theSettingsOfNamedEntriesAndListElementsAreListedWithTheirJavadoc() throws Exception {
+		assertThat(generate())
 			.contains("| `redis-kit.rate-limit.limiters.<name>.limit` | `Long` |  | Permits per period, at least 1")
 			.contains("| `redis-kit.rate-limit.limiters.<name>.algorithm` | `RateLimitAlgorithm` | `gcra` |")
 			.contains("| `redis-kit.rate-limit.web.rules[n].permits` | `Integer` | `1` |")
 			.contains("| `redis-kit.queue.queues.<name>.max-payload-size` | `DataSize` | `1MB` |")
 			.contains("| `redis-kit.lock.watchdog-timeout` | `Duration` | `30s` |");
+	}
+
+	@Test
+	void everyPropertyHasADescription() throws Exception {
+		List<String> rows = generate().lines().filter((line) -> line.startsWith("| `")).toList();
+		assertThat(rows).hasSizeGreaterThan(50);
+		assertThat(rows).as("rows without a description (a field without Javadoc)")
+			.noneMatch((row) -> row.endsWith("|  |"));
+	}
+
+	private static String generate() throws Exception {
+		try (InputStream metadata = new ClassPathResource("META-INF/spring-configuration-metadata.json",
+				ConfigurationPropertiesReferenceTests.class.getClassLoader())
+			.getInputStream()) {
+			return new ConfigurationPropertiesReference(Path.of("src", "main", "java")).generate(metadata);
+		}
 	}
 
 }
