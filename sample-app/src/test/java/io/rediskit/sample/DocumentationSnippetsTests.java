@@ -3,11 +3,16 @@ package io.rediskit.sample;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.net.URI;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -19,11 +24,34 @@ import javax.tools.JavaFileObject;
 import javax.tools.SimpleJavaFileObject;
 import javax.tools.ToolProvider;
 
+import io.rediskit.sample.DocumentationYaml.Block;
+import io.rediskit.testsupport.RedisServerExtension;
+import io.rediskit.testsupport.RedisServerProcess;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.context.properties.bind.validation.BindValidationException;
+import org.springframework.boot.origin.Origin;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.env.MutablePropertySources;
+import org.springframework.core.env.PropertySource;
+import org.springframework.core.io.DefaultResourceLoader;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.SimpleDriverDataSource;
+import org.springframework.stereotype.Component;
+import org.springframework.validation.ObjectError;
+
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatNoException;
 
 /**
  * Every Java snippet of the README and of {@code docs/} compiles, against the starter and what a Spring Boot web
@@ -33,6 +61,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  * or a changed signature breaks the build as it breaks a reader's paste. Left out: outlines that elide code with a
  * line {@code ...} or an argument {@code , ...)}. The counts are checked so that a change of the extraction cannot
  * make the test pass by finding nothing.
+ * <p>
+ * Every YAML block binds, in an application that starts against a real {@code redis-server}: each block on its
+ * own, then each file's blocks together (a later block overriding an earlier one) with the file's snippets that
+ * declare a Spring bean ({@code @Service}, {@code @Configuration}, ...), so that an annotation naming a limiter no
+ * block configures fails as it fails a reader. The endpoints a block names ({@code redis-1:6379}) are replaced by
+ * the test's servers; the other {@code spring.data.redis.*} and {@code management.*} properties must exist in the
+ * configuration metadata. Markers before a block ({@link DocumentationYaml}) say that it is an excerpt of a
+ * complete block above it, checked to agree with it, or an example that fails at startup, checked to fail naming
+ * its property. A failure names the file and the line of the block.
  */
 class DocumentationSnippetsTests {
 
@@ -77,7 +114,6 @@ class DocumentationSnippetsTests {
 			UniqueCounterRegistry uniqueCounterRegistry;
 			BitmapRegistry bitmapRegistry;
 			GeoIndexRegistry geoIndexRegistry;
-			GeoIndexRegistry registry;
 			KeyTools keyTools;
 			CommandExecutor commandExecutor;
 			KeyNaming keyNaming;
@@ -87,22 +123,16 @@ class DocumentationSnippetsTests {
 			String tenantId;
 			String userId;
 			String id;
-			String newId;
-			List<String> allProductIds;
 			Executor executor;
 			Order order;
 			Store store;
 			Exporter exporter;
 			Gateway gateway;
-			Repository repository;
 
 			record Order(String id) {
 			}
 
 			record Receipt(String id) {
-			}
-
-			record Product(String id) {
 			}
 
 			interface Store {
@@ -117,13 +147,15 @@ class DocumentationSnippetsTests {
 			interface Gateway {
 				Receipt charge(Order order);
 			}
-
-			interface Repository {
-				Product findByIdOrNull(String id);
-			}
 			""";
 
 	private static final Pattern MEMBER = Pattern.compile("^\\s*(?:@|public\\s|private\\s|protected\\s)");
+
+	/** Servers for Redlock's nodes in the docs; the first one is every application's Redis. */
+	private static final int REDLOCK_NODES = 5;
+
+	@RegisterExtension
+	static final RedisServerExtension redis = RedisServerExtension.servers(REDLOCK_NODES);
 
 	@TempDir
 	Path classes;
@@ -149,14 +181,199 @@ class DocumentationSnippetsTests {
 		}));
 	}
 
-	private static List<Snippet> snippets(boolean declaringTypes) throws IOException {
+	@TestFactory
+	Stream<DynamicTest> everyYamlBlockBindsInAnApplicationThatStarts() throws IOException {
+		List<DynamicTest> tests = new ArrayList<>();
+		for (Path file : markdownFiles()) {
+			List<Block> blocks = DocumentationYaml.blocks(ROOT, file);
+			for (Block block : blocks) {
+				if (block.bound() || DocumentationYaml.INSTEAD.equals(block.marker())) {
+					tests.add(DynamicTest.dynamicTest(block.toString(),
+							() -> starts(block.location(), List.of(block), List.of(), getClass().getClassLoader())));
+				}
+				else if (DocumentationYaml.EXCERPT.equals(block.marker())) {
+					tests.add(DynamicTest.dynamicTest(block.toString(),
+							() -> agrees(block, DocumentationYaml.whole(block, blocks))));
+				}
+				else {
+					tests.add(DynamicTest.dynamicTest(block.toString(), () -> failsNamingAProperty(block)));
+				}
+			}
+		}
+		assertThat(tests).as("YAML blocks in README.md and docs/").hasSizeGreaterThan(15);
+		return tests.stream();
+	}
+
+	// A reader pastes the README's YAML into one application.yml: a second redis-kit key would not load.
+	@Test
+	void theReadmesYamlPastesIntoOneApplicationYml() throws IOException {
+		Path readme = ROOT.resolve("README.md");
+		List<Block> blocks = DocumentationYaml.blocks(ROOT, readme);
+		assertThat(blocks).filteredOn(Block::bound).as("complete YAML blocks of README.md").isNotEmpty();
+		assertThatNoException().as("README.md's YAML blocks (but excerpts and alternatives) in one file")
+			.isThrownBy(() -> DocumentationYaml.pasted(ROOT.relativize(readme), blocks));
+	}
+
+	@TestFactory
+	Stream<DynamicTest> eachFilesYamlAndBeansStartTogether() throws IOException {
+		List<DynamicTest> tests = new ArrayList<>();
+		Map<Path, List<Snippet>> declaringTypes = new LinkedHashMap<>();
+		for (Snippet snippet : snippets(true)) {
+			Path file = Path.of(snippet.location().replaceAll(":\\d+$", ""));
+			declaringTypes.computeIfAbsent(file, (key) -> new ArrayList<>()).add(snippet);
+		}
+		for (Path file : markdownFiles()) {
+			Path relative = ROOT.relativize(file);
+			List<Block> bound = DocumentationYaml.blocks(ROOT, file).stream().filter(Block::bound).toList();
+			List<Snippet> types = declaringTypes.getOrDefault(relative, List.of());
+			if (types.isEmpty() && bound.size() < 2) {
+				continue; // nothing the test of each block did not start already
+			}
+			tests.add(DynamicTest.dynamicTest(relative.toString(), () -> {
+				ClassLoader loader = compileTogether(types);
+				List<Class<?>> beans = new ArrayList<>();
+				for (Snippet snippet : types) {
+					Class<?> type = Class.forName(snippet.typeName(), false, loader);
+					if (AnnotatedElementUtils.hasAnnotation(type, Component.class)) {
+						beans.add(type);
+					}
+				}
+				String what = relative + " (YAML blocks at lines "
+						+ bound.stream().map((block) -> String.valueOf(block.line())).toList() + ", beans "
+						+ beans.stream().map(Class::getSimpleName).toList() + ")";
+				starts(what, bound, beans, loader);
+			}));
+		}
+		assertThat(tests).as("files with YAML and beans").hasSizeGreaterThan(3);
+		return tests.stream();
+	}
+
+	/** Starts a web application configured by the blocks, with the beans, and stops it. */
+	private static void starts(String what, List<Block> blocks, List<Class<?>> beans, ClassLoader loader)
+			throws IOException {
+		try (ConfigurableApplicationContext context = application(blocks, beans, loader).run()) {
+			assertThat(context.isRunning()).as("%s started", what).isTrue();
+		}
+		catch (RuntimeException ex) {
+			throw new AssertionError(what + " does not start: " + messages(ex), ex);
+		}
+	}
+
+	private static void failsNamingAProperty(Block block) throws IOException {
+		Set<String> properties = block.properties().keySet();
+		Throwable failure = null;
+		try (ConfigurableApplicationContext context = application(List.of(block), List.of(),
+				DocumentationSnippetsTests.class.getClassLoader())
+			.run()) {
+			// started: the assertion below reports it
+		}
+		catch (RuntimeException ex) {
+			failure = ex;
+		}
+		assertThat(failure).as("%s is marked '%s', but the application started", block.location(), block.marker())
+			.isNotNull();
+		String messages = messages(failure);
+		assertThat(properties).as("%s failed, but naming none of its properties: %s", block.location(), messages)
+			.anyMatch(messages::contains);
+	}
+
+	private static void agrees(Block excerpt, Block whole) throws IOException {
+		Map<String, String> all = whole.properties();
+		Map<String, String> differences = new LinkedHashMap<>();
+		excerpt.properties().forEach((name, value) -> {
+			if (!value.equals(all.get(name))) {
+				differences.put(name, value + " (in " + whole.location() + ": " + all.get(name) + ")");
+			}
+		});
+		assertThat(differences).as("%s is marked as an excerpt of %s, but differs from it", excerpt.location(),
+				whole.location()).isEmpty();
+	}
+
+	private static SpringApplicationBuilder application(List<Block> blocks, List<Class<?>> beans, ClassLoader loader)
+			throws IOException {
+		for (Block block : blocks) {
+			List<String> unknown = DocumentationYaml.unknown(block.properties());
+			assertThat(unknown).as("properties of %s that no configuration metadata names", block.location()).isEmpty();
+		}
+		RedisServerProcess server = redis.server();
+		List<PropertySource<?>> sources = DocumentationYaml.sources(blocks, server.host(), server.port(),
+				(node) -> redis.server(node % REDLOCK_NODES).uri());
+		List<Class<?>> classes = new ArrayList<>();
+		classes.add(DocsApplication.class);
+		classes.addAll(beans);
+		return new SpringApplicationBuilder(classes.toArray(Class<?>[]::new)).web(WebApplicationType.SERVLET)
+			.resourceLoader(new DefaultResourceLoader(loader))
+			// No application.yml from the class path (the sample's): only the blocks configure the application.
+			.properties("spring.config.name=redis-kit-documentation-none", "server.port=0",
+					"spring.main.banner-mode=off")
+			.initializers((context) -> {
+				MutablePropertySources environment = context.getEnvironment().getPropertySources();
+				for (int i = sources.size() - 1; i >= 0; i--) {
+					environment.addFirst(sources.get(i));
+				}
+			});
+	}
+
+	/** The failure's causes, with what a validation failure found and where (the file and line of the value). */
+	private static String messages(Throwable failure) {
+		StringBuilder messages = new StringBuilder();
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			messages.append(cause.getClass().getSimpleName()).append(": ").append(cause.getMessage()).append(" | ");
+			if (cause instanceof BindValidationException validation) {
+				for (ObjectError error : validation.getValidationErrors().getAllErrors()) {
+					messages.append(error.getDefaultMessage()).append(" (").append(Origin.from(error)).append(") | ");
+				}
+			}
+		}
+		return messages.toString();
+	}
+
+	/** Compiles a file's snippets that declare types together, for an application that uses them. */
+	private ClassLoader compileTogether(List<Snippet> snippets) throws IOException {
+		if (snippets.isEmpty()) {
+			return getClass().getClassLoader();
+		}
+		JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
+		DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
+		Path out = Files.createTempDirectory(this.classes, "together");
+		List<String> options = List.of("-proc:none", "-d", out.toString(), "-classpath",
+				System.getProperty("java.class.path"), "-parameters");
+		List<Source> sources = snippets.stream()
+			.map((snippet) -> new Source(snippet.typeName(), snippet.code()))
+			.toList();
+		boolean compiled = compiler.getTask(new StringWriter(), null, diagnostics, options, null, sources).call();
+		assertThat(compiled).as("the snippets %s compile together: %s", snippets, diagnostics.getDiagnostics())
+			.isTrue();
+		return new URLClassLoader(new URL[] { out.toUri().toURL() }, getClass().getClassLoader());
+	}
+
+	/**
+	 * What every documented application has around its snippets: auto-configuration, no component scanning (it
+	 * would find the sample), and the {@code JdbcTemplate} the README's fencing example says it needs.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@EnableAutoConfiguration
+	static class DocsApplication {
+
+		@Bean
+		JdbcTemplate jdbcTemplate() {
+			return new JdbcTemplate(new SimpleDriverDataSource());
+		}
+
+	}
+
+	static List<Path> markdownFiles() throws IOException {
 		List<Path> files = new ArrayList<>();
 		files.add(ROOT.resolve("README.md"));
 		try (Stream<Path> docs = Files.list(ROOT.resolve("docs"))) {
 			docs.filter((file) -> file.toString().endsWith(".md")).sorted().forEach(files::add);
 		}
+		return files;
+	}
+
+	private static List<Snippet> snippets(boolean declaringTypes) throws IOException {
 		List<Snippet> snippets = new ArrayList<>();
-		for (Path file : files) {
+		for (Path file : markdownFiles()) {
 			String text = Files.readString(file);
 			Matcher block = JAVA_BLOCK.matcher(text);
 			while (block.find()) {

@@ -255,8 +255,8 @@ public class RateLimitProperties implements Validator {
 		private boolean headers = true;
 
 		/**
-		 * Whether allowed calls of a rule or of a @RateLimited controller method (Spring MVC) answer with the
-		 * RateLimit-Policy and RateLimit headers too.
+		 * Whether allowed calls of a rule or of a @RateLimited method serving the request (on its thread in Spring
+		 * MVC, in its Reactor chain in WebFlux) answer with the RateLimit-Policy and RateLimit headers too.
 		 */
 		private boolean headersOnSuccess = true;
 

@@ -112,6 +112,19 @@ class ReactiveAnnotationsWebFluxTests {
 		}
 	}
 
+	// docs/rate-limiting.md "Headers on success" promises these for reactive controller methods in WebFlux.
+	@Test
+	void anAllowedRateLimitedMonoCarriesTheSuccessHeaders() throws Exception {
+		try (BlockHoundGate gate = BlockHoundGate.open()) {
+			HttpResponse<String> allowed = get("/limited", "c");
+			assertThat(allowed.statusCode()).isEqualTo(200);
+			assertThat(allowed.headers().allValues("RateLimit-Policy")).containsExactly("\"api\";q=2;w=3600");
+			assertThat(allowed.headers().allValues("RateLimit")).singleElement()
+				.satisfies((value) -> assertThat(value).startsWith("\"api\";r=1;t="));
+			assertThat(BlockHoundGate.violations()).isEmpty();
+		}
+	}
+
 	@Test
 	void concurrentRequestsOnOneLockNeverOverlapAndWaitWithoutBlocking() throws Exception {
 		OverlapChecker checker = context.getBean(OverlapChecker.class);
