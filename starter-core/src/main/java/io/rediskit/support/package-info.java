@@ -3,7 +3,8 @@
  * channel naming with hash tags ({@link io.rediskit.support.KeyNaming}), the one executor of Lua scripts, sync
  * and async ({@link io.rediskit.support.ScriptExecutor}), the classifier of Redis failures
  * ({@link io.rediskit.support.RedisFailures}), guarded listeners ({@link io.rediskit.support.Listeners}) and a
- * warning logged once per interval ({@link io.rediskit.support.ThrottledLog}).
+ * warning logged once per interval ({@link io.rediskit.support.ThrottledLog}), and the upper bound of every TTL
+ * ({@link io.rediskit.support.Expiry}).
  */
 @NullMarked
 package io.rediskit.support;
