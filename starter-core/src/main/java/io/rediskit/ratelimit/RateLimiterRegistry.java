@@ -86,8 +86,10 @@ public class RateLimiterRegistry {
 		RedisRateLimiter limiter = this.limiters.get(name);
 		if (limiter == null) {
 			if (configured == null) {
-				throw new IllegalArgumentException("No rate limiter named '" + name
-						+ "': configure redis-kit.rate-limit.limiters." + name + " or create it in code first");
+				// Advice to configure a name no property can hold (a '.' splits the path) would not work.
+				throw new IllegalArgumentException("No rate limiter named '" + name + (Names.isValid(name)
+						? "': configure redis-kit.rate-limit.limiters." + name + " or create it in code first"
+						: "', and none can be: names are " + Names.RULE));
 			}
 			limiter = this.limiters.computeIfAbsent(checkName(name), (key) -> newLimiter(key, configured));
 		}
