@@ -3,6 +3,7 @@ package io.rediskit.autoconfigure.support;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.rediskit.support.Expiry;
 import io.rediskit.support.Names;
 
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
@@ -43,7 +44,8 @@ class InvalidAnnotationFailureAnalyzer extends AbstractFailureAnalyzer<InvalidAn
 					+ " flag; #p0 and #a0 always work).");
 		}
 		if (annotations.contains("DistributedLock")) {
-			advice.add("Durations are such as \"2s\", \"500ms\" or \"PT2S\", at most 36500 days.");
+			advice.add("Durations are such as \"2s\", \"500ms\" or \"PT2S\", at most " + Expiry.MAX.toDays()
+					+ " days.");
 		}
 		if (annotations.contains("RateLimited")) {
 			advice.add("A limiter must be configured under redis-kit.rate-limit.limiters.<name> or created while the"

@@ -116,6 +116,7 @@ class AnnotationStartupCheckTests {
 							+ "; rename it, such as \"api-v1\" (configured under redis-kit.rate-limit.limiters.api-v1)")
 					.doesNotContain("limiters.api.v1");
 				assertThat(analysis.getAction()).contains("Key expressions are SpEL")
+					.contains("at most 36500 days")
 					.contains("redis-kit.rate-limit.limiters.<name>")
 					.contains("A @QueueListener method takes one parameter")
 					.doesNotContain("limiters.api.v1");
