@@ -17,21 +17,28 @@ import org.springframework.beans.BeanUtils;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
 import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
+import org.springframework.boot.context.properties.bind.validation.BindValidationException;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.origin.Origin;
 import org.springframework.core.Ordered;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.convert.ConversionFailedException;
+import org.springframework.validation.FieldError;
+import org.springframework.validation.ObjectError;
 
 /**
- * Reports two binding failures under {@code redis-kit} in the words of YAML, ahead of Spring Boot's own analyzers
- * (which print the binding target as {@code Bindable@...} and enum constants as Java names):
+ * Reports binding failures under {@code redis-kit} in the words of YAML, ahead of Spring Boot's own analyzers
+ * (which print the binding target as {@code Bindable@...}, a field as its Java name and enum constants as Java
+ * names):
  * <ul>
  * <li>properties that bind to nothing (a typo, a setting the group does not have, a name with a {@code .} read as
  * a name and a setting): each property, its value and origin, and the properties its place does have;</li>
+ * <li>values the properties' validation rejects: each property as written in YAML ({@code watchdog-timeout}, not
+ * {@code watchdogTimeout}), its value, origin and the reason;</li>
  * <li>a value that is none of an enum's: the values YAML takes, such as {@code fixed-window}, not
  * {@code FIXED_WINDOW}.</li>
  * </ul>
@@ -54,6 +61,9 @@ class PropertiesBindFailureAnalyzer extends AbstractFailureAnalyzer<BindExceptio
 		}
 		if (cause.getCause() instanceof UnboundConfigurationPropertiesException unbound) {
 			return unbound(cause, unbound);
+		}
+		if (cause.getCause() instanceof BindValidationException invalid) {
+			return invalid(cause, invalid);
 		}
 		ConversionFailedException conversion = findCause(cause, ConversionFailedException.class);
 		if (conversion != null && conversion.getTargetType().getType().isEnum()) {
@@ -127,6 +137,32 @@ class PropertiesBindFailureAnalyzer extends AbstractFailureAnalyzer<BindExceptio
 			.filter((property) -> property.getReadMethod() != null && !"class".equals(property.getName()))
 			.collect(Collectors.toMap((property) -> DataObjectPropertyName.toDashedForm(property.getName()),
 					(property) -> property, (first, second) -> first, TreeMap::new));
+	}
+
+	private FailureAnalysis invalid(BindException cause, BindValidationException invalid) {
+		List<ObjectError> errors = invalid.getValidationErrors().getAllErrors();
+		StringBuilder description = new StringBuilder(cause.getName() + " has "
+				+ ((errors.size() == 1) ? "a value" : errors.size() + " values") + " it does not take:\n");
+		for (ObjectError error : errors) {
+			String property = error.getObjectName();
+			if (error instanceof FieldError field) {
+				property += "." + Arrays.stream(field.getField().split("\\."))
+					.map(DataObjectPropertyName::toDashedForm)
+					.collect(Collectors.joining("."));
+				description.append("\n    Property: ").append(property);
+				description.append("\n    Value: \"").append(field.getRejectedValue()).append('"');
+			}
+			else {
+				description.append("\n    Property: ").append(property);
+			}
+			Origin origin = Origin.from(error);
+			if (origin != null) {
+				description.append("\n    Origin: ").append(origin);
+			}
+			description.append("\n    Reason: ").append(error.getDefaultMessage()).append('\n');
+		}
+		return new FailureAnalysis(description.toString(),
+				"Update your application's configuration: each reason says what its property allows.", cause);
 	}
 
 	private FailureAnalysis notAnEnumValue(BindException cause, Class<?> enumType) {

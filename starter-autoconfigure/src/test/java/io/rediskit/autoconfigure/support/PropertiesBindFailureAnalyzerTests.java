@@ -1,6 +1,7 @@
 package io.rediskit.autoconfigure.support;
 
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.autoconfigure.keys.KeysAutoConfiguration;
 import io.rediskit.autoconfigure.lock.LockAutoConfiguration;
 import io.rediskit.autoconfigure.ratelimit.RateLimitAutoConfiguration;
 import io.rediskit.support.Names;
@@ -35,7 +36,7 @@ class PropertiesBindFailureAnalyzerTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class,
-				LockAutoConfiguration.class, RateLimitAutoConfiguration.class))
+				LockAutoConfiguration.class, RateLimitAutoConfiguration.class, KeysAutoConfiguration.class))
 		.withPropertyValues("spring.data.redis.port=" + redis.server().port());
 
 	@Test
@@ -115,6 +116,31 @@ class PropertiesBindFailureAnalyzerTests {
 		assertThat(output).contains("APPLICATION FAILED TO START")
 			.contains("Set redis-kit.bloom.mode to one of:\n\n    auto\n    native\n    bitmap")
 			.doesNotContain("AUTO");
+	}
+
+	@Test
+	void rejectedValuesNameThePropertyAsYamlDoes(CapturedOutput output) {
+		// Spring Boot's own report names the Java field (watchdogTimeout) after a "Binding to target" line.
+		assertThatException().isThrownBy(() -> new SpringApplicationBuilder(Application.class)
+			.web(WebApplicationType.NONE)
+			.properties("spring.data.redis.port=" + redis.server().port(), "spring.main.banner-mode=off",
+					"spring.config.name=invalid-watchdog")
+			.run()
+			.close());
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("redis-kit.lock has a value it does not take:\n\n    Property: redis-kit.lock.watchdog-timeout\n"
+					+ "    Value: \"PT0S\"\n    Origin: class path resource [invalid-watchdog.yml] - ")
+			.contains("Reason: redis-kit.lock.watchdog-timeout must be positive, was PT0S")
+			.doesNotContain("watchdogTimeout")
+			.doesNotContain("Binding to target");
+		assertThat(analyze("redis-kit.keys.report.batch-size=-1").getDescription())
+			.contains("Property: redis-kit.keys.report.batch-size\n    Value: \"-1\"")
+			.doesNotContain("batchSize");
+		assertThat(analyze("redis-kit.lock.replica-wait.timeout=0ms").getDescription())
+			.contains("Property: redis-kit.lock.replica-wait.timeout\n");
+		assertThat(analyze("redis-kit.rate-limit.limiters[a.b].limit=1").getDescription())
+			.contains("Property: redis-kit.rate-limit.limiters[a.b]\n    Reason: redis-kit.rate-limit.limiters[a.b] has an"
+					+ " invalid limiter name 'a.b'");
 	}
 
 	@Test
