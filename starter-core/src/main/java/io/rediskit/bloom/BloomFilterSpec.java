@@ -2,6 +2,7 @@ package io.rediskit.bloom;
 
 import java.time.Duration;
 
+import io.rediskit.support.Expiry;
 import io.rediskit.support.InvalidSpecException;
 import org.jspecify.annotations.Nullable;
 
@@ -18,7 +19,8 @@ import org.jspecify.annotations.Nullable;
  * @param expectedInsertions n, the items the filter is sized for, from 1 to {@link #MAX_EXPECTED_INSERTIONS}
  * @param falsePositiveRate p, the false-positive rate at n items, above 0 ({@link #MIN_FALSE_POSITIVE_RATE} at
  * least) and below 1
- * @param ttl how long the filter lives from its creation (its first insertion); {@code null} for ever
+ * @param ttl how long the filter lives from its creation (its first insertion), from 1 ms to
+ * {@link Expiry#MAX 100 years}; {@code null} for ever
  */
 public record BloomFilterSpec(long expectedInsertions, double falsePositiveRate, @Nullable Duration ttl) {
 
@@ -58,6 +60,7 @@ public record BloomFilterSpec(long expectedInsertions, double falsePositiveRate,
 		if (ttl != null && ttl.compareTo(Duration.ofMillis(1)) < 0) {
 			throw new InvalidSpecException("ttl", "must be at least 1ms, was " + ttl);
 		}
+		Expiry.requireAtMostMax("ttl", ttl);
 		long bits = bits(expectedInsertions, falsePositiveRate);
 		if (bits > MAX_BITS) {
 			throw new InvalidSpecException("expectedInsertions", "of " + expectedInsertions + " at a rate of "

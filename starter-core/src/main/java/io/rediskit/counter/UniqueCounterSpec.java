@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.ZoneId;
 import java.util.Objects;
 
+import io.rediskit.support.Expiry;
 import io.rediskit.support.InvalidSpecException;
 import org.jspecify.annotations.Nullable;
 
@@ -17,8 +18,8 @@ import org.jspecify.annotations.Nullable;
  *
  * @param bucket hourly or daily
  * @param zone the time zone buckets follow; explicit, never the JVM's default
- * @param retention how long a bucket is kept after its end; {@code null} for ever. An add into a bucket already
- * past it is refused ({@link io.rediskit.support.RetentionPassedException})
+ * @param retention how long a bucket is kept after its end, from 1 s to {@link Expiry#MAX 100 years}; {@code null}
+ * for ever. An add into a bucket already past it is refused ({@link io.rediskit.support.RetentionPassedException})
  * @param rangeCacheTtl how long the merge of a range is kept and reused by counts of the same range, from 1 ms to
  * 1 hour: a member added meanwhile shows in that range's count after at most this long
  */
@@ -38,6 +39,7 @@ public record UniqueCounterSpec(BucketSize bucket, ZoneId zone, @Nullable Durati
 		if (retention != null && retention.compareTo(Duration.ofSeconds(1)) < 0) {
 			throw new InvalidSpecException("retention", "must be at least 1s, was " + retention);
 		}
+		Expiry.requireAtMostMax("retention", retention);
 		if (rangeCacheTtl.compareTo(Duration.ofMillis(1)) < 0 || rangeCacheTtl.compareTo(Duration.ofHours(1)) > 0) {
 			throw new InvalidSpecException("rangeCacheTtl", "must be from 1ms to 1h, was " + rangeCacheTtl);
 		}

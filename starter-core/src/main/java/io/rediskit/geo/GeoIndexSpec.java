@@ -3,6 +3,7 @@ package io.rediskit.geo;
 import java.time.Duration;
 import java.util.Objects;
 
+import io.rediskit.support.Expiry;
 import io.rediskit.support.InvalidSpecException;
 import org.jspecify.annotations.Nullable;
 
@@ -18,7 +19,8 @@ import org.jspecify.annotations.Nullable;
  * @param precision for {@link GeoSharding#GEOHASH_CELL}, the bits of geohash that name a cell, even, from
  * {@value #MIN_PRECISION} to {@value #MAX_PRECISION}: {@code 2^(precision/2)} columns of longitude by as many
  * rows of latitude (20 bits: cells of about 39 km by 17 km at the equator); ignored by the other shardings
- * @param memberTtl how long a member's position stays valid after its last put, or {@code null} for ever; an
+ * @param memberTtl how long a member's position stays valid after its last put, from 1 ms to
+ * {@link Expiry#MAX 100 years}, or {@code null} for ever; an
  * expired member is never returned and is removed by a bounded sweep
  * @param maxRadiusMeters the largest search radius accepted (for a box, half its width plus half its height)
  * @param maxLimit the most matches one search may ask for
@@ -70,6 +72,7 @@ public record GeoIndexSpec(GeoSharding sharding, int precision, @Nullable Durati
 		if (memberTtl != null && memberTtl.compareTo(MIN_MEMBER_TTL) < 0) {
 			throw new InvalidSpecException("memberTtl", "must be at least 1ms, was " + memberTtl);
 		}
+		Expiry.requireAtMostMax("memberTtl", memberTtl);
 		if (!(maxRadiusMeters > 0) || maxRadiusMeters > MAX_RADIUS_METERS) {
 			throw new InvalidSpecException("maxRadiusMeters", "must be above 0 and at most " + (long) MAX_RADIUS_METERS
 					+ " (half the Earth's circumference), was " + maxRadiusMeters);

@@ -3,6 +3,7 @@ package io.rediskit.lock;
 import java.time.Duration;
 import java.util.Objects;
 
+import io.rediskit.support.Expiry;
 import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.ReplicaWait;
 import org.jspecify.annotations.Nullable;
@@ -38,10 +39,10 @@ public record LockSpec(Duration watchdogTimeout, @Nullable Duration defaultLease
 	public static final Duration DEFAULT_MAX_POLL_INTERVAL = Duration.ofSeconds(1);
 
 	/**
-	 * Longest duration accepted for any setting, and for the wait and lease times of a call: 100 years. Waits
-	 * are timed in nanoseconds, which overflow a {@code long} after about 292 years.
+	 * Longest duration accepted for any setting, and for the wait and lease times of a call: {@link Expiry#MAX}
+	 * (100 years), the bound of every TTL, since a lease is one.
 	 */
-	public static final Duration MAX_DURATION = Duration.ofDays(365 * 100);
+	public static final Duration MAX_DURATION = Expiry.MAX;
 
 	/**
 	 * Validates the settings.
@@ -133,10 +134,7 @@ public record LockSpec(Duration watchdogTimeout, @Nullable Duration defaultLease
 	}
 
 	private static void requireAtMostMax(String name, Duration value) {
-		if (value.compareTo(MAX_DURATION) > 0) {
-			throw new InvalidSpecException(name,
-					"must be at most " + MAX_DURATION.toDays() + " days (100 years), was " + value);
-		}
+		Expiry.requireAtMostMax(name, value);
 	}
 
 }

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.Objects;
 import java.util.stream.Collectors;
 
+import io.rediskit.support.Expiry;
 import io.rediskit.support.InvalidSpecException;
 import org.jspecify.annotations.Nullable;
 
@@ -31,16 +32,17 @@ public record RateLimitSpec(RateLimitAlgorithm algorithm, long limit, Duration p
 	public static final Duration MIN_PERIOD = Duration.ofMillis(1);
 
 	/**
-	 * Longest period accepted: 50 years. The scripts compute times of up to twice the period in microseconds
-	 * on the server's clock, in Lua numbers (doubles), which are exact only up to 2<sup>53</sup>.
+	 * Longest period accepted: 50 years, half of {@link Expiry#MAX}, the bound of every TTL. A limiter's keys
+	 * live up to two periods, and the scripts compute times of up to twice the period in microseconds on the
+	 * server's clock, in Lua numbers (doubles), which are exact only up to 2<sup>53</sup>.
 	 */
-	public static final Duration MAX_PERIOD = Duration.ofDays(365 * 50);
+	public static final Duration MAX_PERIOD = Expiry.MAX.dividedBy(2);
 
 	/**
 	 * Longest time a key may take to refill from empty to its capacity, {@code period * capacity / limit}:
-	 * 100 years, for the same reason as {@link #MAX_PERIOD}.
+	 * {@link Expiry#MAX} (100 years), since the key lives that long.
 	 */
-	public static final Duration MAX_REFILL = Duration.ofDays(365 * 100);
+	public static final Duration MAX_REFILL = Expiry.MAX;
 
 	/** Largest limit or burst accepted: 2<sup>53</sup>, the largest count Lua numbers hold exactly. */
 	public static final long MAX_COUNT = 1L << 53;

@@ -85,9 +85,11 @@ public final class NamedSpecs<S, H> {
 		Entry<S, H> entry = this.entries.get(name);
 		if (entry == null) {
 			if (configured == null) {
-				throw new IllegalArgumentException("No " + this.kind + " named '" + name
-						+ "': " + ((this.property != null) ? "configure " + this.property + "." + name + " or " : "")
-						+ "create it in code first");
+				// Advice to configure a name no property can hold (a '.' splits the path) would not work.
+				throw new IllegalArgumentException(!Names.isValid(name)
+						? "No " + this.kind + " named '" + name + "', and none can be: names are " + Names.RULE
+						: "No " + this.kind + " named '" + name + "': " + ((this.property != null)
+								? "configure " + this.property + "." + name + " or " : "") + "create it in code first");
 			}
 			entry = this.entries.computeIfAbsent(Names.requireValid(this.capitalisedKind, name),
 					(key) -> new Entry<>(this.factory.apply(key, configured), configured, configured, false));

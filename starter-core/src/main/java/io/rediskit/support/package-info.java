@@ -3,8 +3,9 @@
  * channel naming with hash tags ({@link io.rediskit.support.KeyNaming}), the one executor of Lua scripts, sync
  * and async ({@link io.rediskit.support.ScriptExecutor}), the classifier of Redis failures
  * ({@link io.rediskit.support.RedisFailures}), guarded listeners ({@link io.rediskit.support.Listeners}) and a
- * warning logged once per interval ({@link io.rediskit.support.ThrottledLog}), and the handles of a registry by
- * name with the rule of one spec per name ({@link io.rediskit.support.NamedSpecs}).
+ * warning logged once per interval ({@link io.rediskit.support.ThrottledLog}), the handles of a registry by
+ * name with the rule of one spec per name ({@link io.rediskit.support.NamedSpecs}), and the upper bound of every
+ * TTL ({@link io.rediskit.support.Expiry}).
  */
 @NullMarked
 package io.rediskit.support;

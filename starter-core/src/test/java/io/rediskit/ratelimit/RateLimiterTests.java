@@ -7,6 +7,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import io.rediskit.ratelimit.RateLimitDecision.Outcome;
 import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.Names;
 import io.rediskit.support.RedisTestServer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -44,6 +45,9 @@ class RateLimiterTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> this.registry.get("nope"))
 			.withMessageContaining("No rate limiter named 'nope'")
 			.withMessageContaining("redis-kit.rate-limit.limiters.nope");
+		// No property can hold a dotted name: the message must not advise one.
+		assertThatIllegalArgumentException().isThrownBy(() -> this.registry.get("api.v1"))
+			.withMessage("No rate limiter named 'api.v1', and none can be: names are " + Names.RULE);
 		RateLimitSpec spec = RateLimitSpec.of(RateLimitAlgorithm.GCRA, 1, Duration.ofSeconds(1));
 		for (String name : List.of("", "a:b", "a.b", "{x}", "-x", "x".repeat(65))) {
 			assertThatIllegalArgumentException().as(name).isThrownBy(() -> this.registry.create(name, spec))

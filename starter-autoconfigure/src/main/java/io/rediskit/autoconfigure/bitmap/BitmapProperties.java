@@ -86,7 +86,7 @@ public class BitmapProperties implements Validator {
 		private ZoneId zone = ZoneId.of("UTC");
 
 		/**
-		 * How long a user's month is kept after the month ends; unset for ever.
+		 * How long a user's month is kept after the month ends, from 1s to 36500d (100 years); unset for ever.
 		 */
 		private @Nullable Duration retention;
 

@@ -119,12 +119,13 @@ public class BloomProperties implements Validator {
 		private @Nullable Long expectedInsertions;
 
 		/**
-		 * False-positive rate at the expected insertions, above 0 and below 1.
+		 * False-positive rate at the expected insertions, from 1e-12 to below 1.
 		 */
 		private double falsePositiveRate = 0.01;
 
 		/**
-		 * How long the filter lives from its first insertion before it starts over empty; unset for ever.
+		 * How long the filter lives from its first insertion before it starts over empty, from 1ms to 36500d (100
+		 * years); unset for ever.
 		 */
 		private @Nullable Duration ttl;
 

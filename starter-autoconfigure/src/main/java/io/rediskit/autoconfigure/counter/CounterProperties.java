@@ -93,7 +93,7 @@ public class CounterProperties implements Validator {
 		private ZoneId zone = ZoneId.of("UTC");
 
 		/**
-		 * How long a bucket is kept after it ends; unset for ever.
+		 * How long a bucket is kept after it ends, from 1s to 36500d (100 years); unset for ever.
 		 */
 		private @Nullable Duration retention;
 

@@ -100,7 +100,8 @@ public class GeoProperties implements Validator {
 		private int precision = GeoIndexSpec.DEFAULT_PRECISION;
 
 		/**
-		 * How long a member's position stays valid after its last put; unset for ever.
+		 * How long a member's position stays valid after its last put, from 1ms to 36500d (100 years); unset for
+		 * ever.
 		 */
 		private @Nullable Duration memberTtl;
 

@@ -1,10 +1,6 @@
 package io.rediskit.autoconfigure.keys;
 
-import java.time.Duration;
-
-import io.rediskit.keys.BigKeyOptions;
 import io.rediskit.keys.BigKeyReport;
-import io.rediskit.keys.KeyScanOptions;
 import io.rediskit.keys.KeyTools;
 
 import org.springframework.boot.actuate.endpoint.Access;
@@ -37,9 +33,7 @@ public class RedisKeysEndpoint {
 	/** @return the report */
 	@ReadOperation
 	public BigKeyReport report() {
-		KeyScanOptions scan = new KeyScanOptions(this.settings.getPattern(), null, this.settings.getBatchSize(),
-				this.settings.getKeysPerSecond(), Duration.ZERO, true);
-		return this.keyTools.bigKeys(new BigKeyOptions(scan, this.settings.getTop(), this.settings.getSamples(), ':'));
+		return this.keyTools.bigKeys(this.settings.toOptions());
 	}
 
 }

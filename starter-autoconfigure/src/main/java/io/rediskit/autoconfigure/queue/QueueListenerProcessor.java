@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.rediskit.autoconfigure.support.AnnotationCheck;
 import io.rediskit.autoconfigure.support.InvalidAnnotationException;
 import io.rediskit.autoconfigure.support.MethodKeyEvaluator;
 import io.rediskit.queue.QueueHandler;
@@ -18,6 +19,9 @@ import io.rediskit.queue.RedisQueue;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.BeanFactoryAware;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanPostProcessor;
@@ -36,8 +40,8 @@ import org.springframework.util.StringValueResolver;
  * a bad concurrency fails startup with an {@link InvalidAnnotationException}, naming bean, class, method and
  * attribute), started when the application starts, stopped gracefully when it stops.
  */
-final class QueueListenerProcessor
-		implements BeanPostProcessor, SmartLifecycle, SmartInitializingSingleton, EmbeddedValueResolverAware {
+final class QueueListenerProcessor implements BeanPostProcessor, SmartLifecycle, SmartInitializingSingleton,
+		EmbeddedValueResolverAware, BeanFactoryAware, AnnotationCheck {
 
 	private final ObjectProvider<QueueRegistry> registry;
 
@@ -51,6 +55,8 @@ final class QueueListenerProcessor
 
 	private @Nullable StringValueResolver resolver;
 
+	private @Nullable ListableBeanFactory beanFactory;
+
 	private volatile boolean running;
 
 	QueueListenerProcessor(ObjectProvider<QueueRegistry> registry, ObjectProvider<QueueProperties> properties) {
@@ -61,6 +67,11 @@ final class QueueListenerProcessor
 	@Override
 	public void setEmbeddedValueResolver(StringValueResolver resolver) {
 		this.resolver = resolver;
+	}
+
+	@Override
+	public void setBeanFactory(BeanFactory beanFactory) {
+		this.beanFactory = (beanFactory instanceof ListableBeanFactory listable) ? listable : null;
 	}
 
 	@Override
@@ -78,16 +89,39 @@ final class QueueListenerProcessor
 	}
 
 	/**
-	 * Checks every {@code @QueueListener} found while the singletons were created, before anything starts: an
-	 * unknown queue, a method that does not take one payload or {@code QueueMessage<T>}, or a bad concurrency
-	 * fails startup with one {@link InvalidAnnotationException} naming each bean, class, method and attribute.
+	 * Checks every {@code @QueueListener} found while the singletons were created, before anything starts,
+	 * together with the application's other {@link AnnotationCheck}s: an unknown queue, a method that does not
+	 * take one payload or {@code QueueMessage<T>}, or a bad concurrency fails startup with one
+	 * {@link InvalidAnnotationException} naming each bean, class, method and attribute.
 	 */
 	@Override
 	public void afterSingletonsInstantiated() {
-		checkPending();
+		ListableBeanFactory factory = this.beanFactory;
+		if (factory != null) {
+			AnnotationCheck.checkAll(factory);
+		}
+		else {
+			failOnPending();
+		}
 	}
 
-	private void checkPending() {
+	@Override
+	public String annotationName() {
+		return QueueListener.class.getSimpleName();
+	}
+
+	private void failOnPending() {
+		List<String> failures = checkPending();
+		if (!failures.isEmpty()) {
+			throw new InvalidAnnotationException(annotationName(), failures);
+		}
+	}
+
+	/**
+	 * Checks the listener methods found since the last check, keeping those that pass for {@link #start()}.
+	 */
+	@Override
+	public List<String> checkPending() {
 		QueueRegistry queues = this.registry.getIfAvailable();
 		List<String> failures = new ArrayList<>();
 		List<Candidate> candidates = new ArrayList<>(this.pending);
@@ -101,9 +135,7 @@ final class QueueListenerProcessor
 						+ describe(candidate) + ": " + ex.getMessage());
 			}
 		}
-		if (!failures.isEmpty()) {
-			throw new InvalidAnnotationException(QueueListener.class.getSimpleName(), failures);
-		}
+		return failures;
 	}
 
 	private static String describe(Candidate candidate) {
@@ -192,7 +224,7 @@ final class QueueListenerProcessor
 		if (!settings.getListener().isAutoStartup()) {
 			return;
 		}
-		checkPending();
+		failOnPending();
 		QueueRegistry queues = this.registry.getObject();
 		for (Target target : this.targets) {
 			QueueListenerContainer<?> container = container(queues, target);

@@ -1,10 +1,13 @@
 package io.rediskit.autoconfigure.ratelimit;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
 
+import io.rediskit.autoconfigure.support.InvalidPropertiesException;
+import io.rediskit.autoconfigure.support.InvalidPropertiesException.Violation;
 import io.rediskit.ratelimit.RateLimitDecision;
 import io.rediskit.ratelimit.RateLimitExceededException;
 import io.rediskit.ratelimit.RateLimitSpec;
@@ -27,8 +30,8 @@ import org.springframework.http.server.PathContainer;
  * call, per request.
  * <p>
  * Once the application's singletons exist, checks that each rule's limiter exists (unless
- * {@code redis-kit.rate-limit.check-names=false}) and can grant its permits, failing startup naming the rule's
- * property.
+ * {@code redis-kit.rate-limit.check-names=false}) and can grant its permits, failing startup with a failure
+ * analysis naming each rule's property at fault ({@code rules[n].limiter}, {@code rules[n].permits}).
  */
 final class RateLimitRules implements SmartInitializingSingleton {
 
@@ -60,28 +63,38 @@ final class RateLimitRules implements SmartInitializingSingleton {
 		this.headersOnSuccess = headersOnSuccess;
 	}
 
+	/**
+	 * Checks every rule against the limiters that exist now, and fails startup with one
+	 * {@link InvalidPropertiesException} listing each rule's property at fault.
+	 */
 	@Override
 	public void afterSingletonsInstantiated() {
 		RateLimiterRegistry registry = this.registry.getObject();
+		List<Violation> violations = new ArrayList<>();
 		for (RateLimitRule rule : this.rules) {
 			RateLimiter limiter;
 			try {
 				limiter = registry.get(rule.limiter());
 			}
 			catch (IllegalArgumentException ex) {
-				if (!this.checkNames) {
-					continue;
+				if (this.checkNames) {
+					violations.add(new Violation(rule.property() + ".limiter", rule.limiter(), rule.property()
+							+ ".limiter names \"" + rule.limiter() + "\", which is no limiter: configure"
+							+ " redis-kit.rate-limit.limiters." + rule.limiter() + " or create it in code while the"
+							+ " application starts (for limiters created later, turn this check off with"
+							+ " redis-kit.rate-limit.check-names=false)"));
 				}
-				throw new IllegalStateException(rule.property() + ".limiter names \"" + rule.limiter() + "\", which is"
-						+ " no limiter: configure redis-kit.rate-limit.limiters." + rule.limiter() + " or create it in "
-						+ "code while the application starts (for limiters created later, turn this check off with "
-						+ "redis-kit.rate-limit.check-names=false)", ex);
+				continue;
 			}
 			long capacity = limiter.spec().capacity();
 			if (rule.permits() > capacity) {
-				throw new IllegalStateException(rule.property() + ".permits " + rule.permits()
-						+ " can never be granted: the capacity of limiter \"" + rule.limiter() + "\" is " + capacity);
+				violations.add(new Violation(rule.property() + ".permits", Integer.toString(rule.permits()),
+						rule.property() + ".permits " + rule.permits() + " can never be granted: the capacity of limiter"
+								+ " \"" + rule.limiter() + "\" is " + capacity + "; ask for 1 to " + capacity));
 			}
+		}
+		if (!violations.isEmpty()) {
+			throw new InvalidPropertiesException(violations);
 		}
 	}
 

@@ -19,6 +19,7 @@ import io.rediskit.ratelimit.RateLimitExceededException;
 import io.rediskit.ratelimit.RateLimited;
 import io.rediskit.ratelimit.RateLimiter;
 import io.rediskit.ratelimit.RateLimiterRegistry;
+import io.rediskit.support.Names;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
@@ -106,6 +107,13 @@ public class RateLimitedInterceptor implements MethodInterceptor {
 		}
 		if (!annotation.key().isEmpty()) {
 			this.keys.check(annotation.key(), resolved.method(), resolved.description());
+		}
+		if (!Names.isValid(annotation.name())) {
+			// No property can configure such a name (a '.' splits the property path), nor can code create it.
+			String valid = annotation.name().replaceAll("[^A-Za-z0-9_-]", "-");
+			throw new IllegalArgumentException(on + ": name \"" + annotation.name() + "\" can name no limiter: names"
+					+ " are " + Names.RULE + (Names.isValid(valid) ? "; rename it, such as \"" + valid
+							+ "\" (configured under redis-kit.rate-limit.limiters." + valid + ")" : ""));
 		}
 		RateLimiterRegistry registry = this.registryProvider.getIfAvailable();
 		if (!this.checkNames || registry == null) {

@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.aopalliance.aop.Advice;
 import org.aopalliance.intercept.MethodInterceptor;
@@ -37,11 +38,12 @@ import org.springframework.util.ClassUtils;
  * Annotations are checked when startup has created the singletons, not on the first call: every annotated
  * method of every bean class (singletons by their target class, behind any proxy; other beans by their
  * declared type) goes through {@link #check(Method, Class)}, and what fails stops startup with one
- * {@link InvalidAnnotationException} listing each bean, class, method and attribute at fault. Beans created only
- * later (registered by hand after startup, say) are checked on their first call, as before.
+ * {@link InvalidAnnotationException} listing each bean, class, method and attribute at fault, together with what
+ * the application's other {@link AnnotationCheck}s found. Beans created only later (registered by hand after
+ * startup, say) are checked on their first call, as before.
  */
 public abstract class AnnotationAdvisor extends AbstractPointcutAdvisor
-		implements BeanFactoryAware, SmartInitializingSingleton {
+		implements BeanFactoryAware, SmartInitializingSingleton, AnnotationCheck {
 
 	private static final long serialVersionUID = 1L;
 
@@ -52,6 +54,8 @@ public abstract class AnnotationAdvisor extends AbstractPointcutAdvisor
 	private final transient MethodInterceptor interceptor;
 
 	private transient @Nullable ConfigurableListableBeanFactory beanFactory;
+
+	private final transient AtomicBoolean checked = new AtomicBoolean();
 
 	/**
 	 * @param annotationType the method annotation that selects the methods
@@ -90,11 +94,31 @@ public abstract class AnnotationAdvisor extends AbstractPointcutAdvisor
 	 */
 	protected abstract void check(Method method, Class<?> targetClass);
 
+	/**
+	 * Runs every annotation check of the application, this one's included, unless another ran them already.
+	 * @throws InvalidAnnotationException listing every method at fault, of every annotation
+	 */
 	@Override
 	public void afterSingletonsInstantiated() {
 		ConfigurableListableBeanFactory factory = this.beanFactory;
-		if (factory == null) {
-			return;
+		if (factory != null) {
+			AnnotationCheck.checkAll(factory);
+		}
+	}
+
+	@Override
+	public String annotationName() {
+		return this.annotationType.getSimpleName();
+	}
+
+	/**
+	 * Checks every annotated method of every bean class once; later calls find nothing new.
+	 */
+	@Override
+	public List<String> checkPending() {
+		ConfigurableListableBeanFactory factory = this.beanFactory;
+		if (factory == null || this.checked.getAndSet(true)) {
+			return List.of();
 		}
 		List<String> failures = new ArrayList<>();
 		Set<Class<?>> seen = new HashSet<>();
@@ -118,9 +142,7 @@ public abstract class AnnotationAdvisor extends AbstractPointcutAdvisor
 				}
 			}
 		}
-		if (!failures.isEmpty()) {
-			throw new InvalidAnnotationException(this.annotationType.getSimpleName(), failures);
-		}
+		return failures;
 	}
 
 	// The class behind a created singleton's proxy; for any other bean its declared type, without creating it.

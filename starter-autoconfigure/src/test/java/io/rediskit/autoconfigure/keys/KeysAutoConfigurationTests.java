@@ -11,6 +11,8 @@ import io.rediskit.keys.KeyTools;
 import io.rediskit.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -19,7 +21,10 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Wiring of the key tools: the bean, the gauges of the largest keys, the endpoint off by default. */
+/**
+ * Wiring of the key tools: the bean, the gauges of the largest keys, the endpoint off by default, and startup
+ * failures that name the property.
+ */
 class KeysAutoConfigurationTests {
 
 	@RegisterExtension
@@ -59,6 +64,27 @@ class KeysAutoConfigurationTests {
 	void backsOffWhenDisabled() {
 		this.runner.withPropertyValues("redis-kit.keys.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean(KeyTools.class));
+	}
+
+	@ParameterizedTest
+	@CsvSource(delimiter = '|', textBlock = """
+			redis-kit.keys.report.top=0                | redis-kit.keys.report.top must be from 1 to 10000, was 0
+			redis-kit.keys.report.top=10001            | redis-kit.keys.report.top must be from 1 to 10000, was 10001
+			redis-kit.keys.report.batch-size=-1        | redis-kit.keys.report.batch-size must be from 1 to 10000, was -1
+			redis-kit.keys.report.keys-per-second=-5   | redis-kit.keys.report.keys-per-second must not be negative, was -5
+			redis-kit.keys.report.samples=-1           | redis-kit.keys.report.samples must not be negative, was -1
+			redis-kit.keys.report.pattern=             | redis-kit.keys.report.pattern must not be empty
+			""")
+	void outOfRangeReportSettingsFailStartupNamingTheProperty(String property, String message) {
+		// Without the endpoint too: a bad value is a bad configuration, not a 500 on the first report.
+		this.runner.withPropertyValues(property).run((context) -> {
+			assertThat(context).hasFailed();
+			StringBuilder messages = new StringBuilder();
+			for (Throwable ex = context.getStartupFailure(); ex != null; ex = ex.getCause()) {
+				messages.append(ex.getMessage()).append('\n');
+			}
+			assertThat(messages.toString()).contains(message);
+		});
 	}
 
 }

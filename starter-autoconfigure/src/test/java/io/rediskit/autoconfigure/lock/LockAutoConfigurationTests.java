@@ -244,10 +244,10 @@ class LockAutoConfigurationTests {
 			redis-kit.lock.watchdog-timeout=1000000d  | redis-kit.lock.watchdog-timeout  | must be at most 36500 days
 			redis-kit.key-prefix={app}:           | redis-kit.key-prefix               | must not contain
 			redis-kit.lock.watchdog-timeout=soon  | redis-kit.lock.watchdog-timeout    | java.time.Duration
-			redis-kit.lock.watchdog-timout=10s    | redis-kit.lock.watchdog-timout     | were left unbound
+			redis-kit.lock.watchdog-timout=10s    | redis-kit.lock.watchdog-timout     | has no property
 			redis-kit.lock.replica-wait.replicas=-1   | redis-kit.lock.replica-wait.replicas | must be 0 (no wait) or more
 			redis-kit.lock.replica-wait.timeout=0ms   | redis-kit.lock.replica-wait.timeout  | must be between 1ms and 1m
-			redis-kit.lock.replica-wait.on-shortfall=maybe | redis-kit.lock.replica-wait.on-shortfall | ReplicaWait$Shortfall
+			redis-kit.lock.replica-wait.on-shortfall=maybe | redis-kit.lock.replica-wait.on-shortfall | is not one of fail, accept
 			""")
 	void invalidPropertiesFailStartupNamingTheProperty(String property, String name, String reason,
 			CapturedOutput output) {

@@ -3,6 +3,7 @@ package io.rediskit.autoconfigure.ratelimit;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -266,10 +267,12 @@ class RateLimitAutoConfigurationTests {
 		assertThat(output).contains("APPLICATION FAILED TO START")
 			.contains("redis-kit.rate-limit.limiters.login.algorithm")
 			.contains("leaky-bucket")
-			.contains("The following values are valid:");
-		String validValues = output.getOut().substring(output.getOut().indexOf("The following values are valid:"));
+			.contains("Set redis-kit.rate-limit.limiters.login.algorithm to one of:");
+		String validValues = output.getOut().substring(output.getOut().indexOf("to one of:"));
+		// As YAML takes them, not as Java names them.
 		for (RateLimitAlgorithm algorithm : RateLimitAlgorithm.values()) {
-			assertThat(validValues).contains(algorithm.name());
+			assertThat(validValues).contains("\n    " + algorithm.name().toLowerCase(Locale.ROOT).replace('_', '-'))
+				.doesNotContain(algorithm.name());
 		}
 	}
 

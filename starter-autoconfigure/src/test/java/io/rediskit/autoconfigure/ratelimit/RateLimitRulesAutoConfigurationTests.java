@@ -8,23 +8,31 @@ import io.rediskit.ratelimit.RateLimitSpec;
 import io.rediskit.ratelimit.RateLimiterRegistry;
 import io.rediskit.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.server.PathContainer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatException;
 
 /** Wiring and startup validation of {@code redis-kit.rate-limit.web.rules}. */
+@ExtendWith(OutputCaptureExtension.class)
 class RateLimitRulesAutoConfigurationTests {
 
 	@RegisterExtension
@@ -135,6 +143,27 @@ class RateLimitRulesAutoConfigurationTests {
 	}
 
 	@Test
+	void rulesThatNeedOtherBeansAreReportedAsAFailureAnalysisNamingEachPropertyAndItsOrigin(CapturedOutput output) {
+		// Checked once the limiters exist: these used to stop startup with a bare IllegalStateException, first rule only.
+		assertThatException().isThrownBy(() -> new SpringApplicationBuilder(RulesApplication.class)
+			.web(WebApplicationType.SERVLET)
+			.properties("spring.data.redis.port=" + redis.server().port(), "spring.main.banner-mode=off",
+					"server.port=0", "spring.config.name=invalid-rules")
+			.run()
+			.close());
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("redis-kit found 2 invalid properties:")
+			.contains("Property: redis-kit.rate-limit.web.rules[0].limiter\n    Value: \"nope\"\n    Origin: class path"
+					+ " resource [invalid-rules.yml] - 10:20\n    Reason: redis-kit.rate-limit.web.rules[0].limiter names"
+					+ " \"nope\", which is no limiter: configure redis-kit.rate-limit.limiters.nope")
+			.contains("Property: redis-kit.rate-limit.web.rules[1].permits\n    Value: \"6\"\n    Origin: class path"
+					+ " resource [invalid-rules.yml] - 15:20\n    Reason: redis-kit.rate-limit.web.rules[1].permits 6 can"
+					+ " never be granted: the capacity of limiter \"api\" is 5; ask for 1 to 5")
+			.contains("Update your application's configuration")
+			.doesNotContain("IllegalStateException");
+	}
+
+	@Test
 	void aRuleMayNameALimiterCreatedInCodeWhileTheApplicationStarts() {
 		this.servlet.withUserConfiguration(LimiterInCode.class)
 			.withPropertyValues("redis-kit.rate-limit.web.rules[0].path=/x", "redis-kit.rate-limit.web.rules[0].key=ip",
@@ -186,6 +215,12 @@ class RateLimitRulesAutoConfigurationTests {
 			all.append(ex.getMessage()).append('\n');
 		}
 		return all.toString();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableAutoConfiguration
+	static class RulesApplication {
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -12,8 +12,10 @@ import javax.tools.ToolProvider;
 
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.lock.LockAutoConfiguration;
+import io.rediskit.autoconfigure.queue.QueueAutoConfiguration;
 import io.rediskit.autoconfigure.ratelimit.RateLimitAutoConfiguration;
 import io.rediskit.lock.DistributedLock;
+import io.rediskit.queue.QueueListener;
 import io.rediskit.ratelimit.RateLimitExceededException;
 import io.rediskit.ratelimit.RateLimitSpec;
 import io.rediskit.ratelimit.RateLimited;
@@ -32,6 +34,7 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
@@ -86,6 +89,51 @@ class AnnotationStartupCheckTests {
 			.contains("redis-kit found 1 invalid @RateLimited annotation:")
 			.contains("UnknownLimiter.call(String): name \"nowhere\" is no limiter")
 			.contains("Correct the attributes named above.");
+	}
+
+	@Test
+	void everyBadAnnotationOfEveryKindAndBeanIsReportedInOneFailure() {
+		// The lock's advisor used to fail alone, hiding the bad @RateLimited methods of the same bean.
+		this.runner.withConfiguration(AutoConfigurations.of(QueueAutoConfiguration.class))
+			.withBean("mistakes", Mistakes.class)
+			.withBean("listener", BadListener.class)
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				FailureAnalysis analysis = new InvalidAnnotationFailureAnalyzer().analyze(context.getStartupFailure());
+				assertThat(analysis).isNotNull();
+				String mistakes = "bean 'mistakes' (" + Mistakes.class.getName() + "): ";
+				assertThat(analysis.getDescription()).startsWith("redis-kit found 4 invalid annotations:\n")
+					.contains("@DistributedLock (1):\n - " + mistakes + "key '#nosuch' of @DistributedLock(name ="
+							+ " \"orders\") on Mistakes.badLockKey(String) names #nosuch")
+					.contains("@QueueListener (1):\n - bean 'listener' (" + BadListener.class.getName()
+							+ "): @QueueListener(queue = \"nowhere\") on BadListener.onMessage(String): queue"
+							+ " \"nowhere\"")
+					.contains("@RateLimited (2):\n - ")
+					.contains(mistakes + "@RateLimited(name = \"nowhere\") on Mistakes.unknownLimiter(String): name"
+							+ " \"nowhere\" is no limiter: configure redis-kit.rate-limit.limiters.nowhere")
+					.contains(mistakes + "@RateLimited(name = \"api.v1\") on Mistakes.dottedLimiter(String): name"
+							+ " \"api.v1\" can name no limiter: names are " + io.rediskit.support.Names.RULE
+							+ "; rename it, such as \"api-v1\" (configured under redis-kit.rate-limit.limiters.api-v1)")
+					.doesNotContain("limiters.api.v1");
+				assertThat(analysis.getAction()).contains("Key expressions are SpEL")
+					.contains("at most 36500 days")
+					.contains("redis-kit.rate-limit.limiters.<name>")
+					.contains("A @QueueListener method takes one parameter")
+					.doesNotContain("limiters.api.v1");
+				InvalidAnnotationException cause = (InvalidAnnotationException) analysis.getCause();
+				assertThat(cause.getAnnotations()).containsExactly("DistributedLock", "QueueListener", "RateLimited");
+				assertThat(cause.getFailures()).hasSize(4);
+			});
+	}
+
+	@Test
+	void aDottedLimiterNameFailsStartupEvenWithoutNameChecks() {
+		this.runner.withBean(Mistakes.class)
+			.withPropertyValues("redis-kit.rate-limit.check-names=false", "redis-kit.lock.enabled=false")
+			.run((context) -> {
+				assertFailure(context, Mistakes.class, "name \"api.v1\" can name no limiter");
+				assertThat(context.getStartupFailure().getMessage()).doesNotContain("nowhere");
+			});
 	}
 
 	@Test
@@ -249,6 +297,33 @@ class AnnotationStartupCheckTests {
 
 		String fallback(String name, RateLimitExceededException ex) {
 			return "later";
+		}
+
+	}
+
+	static class Mistakes {
+
+		@DistributedLock(name = "orders", key = "#nosuch")
+		public String badLockKey(String name) {
+			return name;
+		}
+
+		@RateLimited(name = "nowhere")
+		public String unknownLimiter(String name) {
+			return name;
+		}
+
+		@RateLimited(name = "api.v1")
+		public String dottedLimiter(String name) {
+			return name;
+		}
+
+	}
+
+	static class BadListener {
+
+		@QueueListener(queue = "nowhere")
+		public void onMessage(String payload) {
 		}
 
 	}

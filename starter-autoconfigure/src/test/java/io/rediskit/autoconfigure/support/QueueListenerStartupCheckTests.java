@@ -72,7 +72,7 @@ class QueueListenerStartupCheckTests {
 			assertThat(analysis.getAction()).contains("@QueueListener method takes one parameter")
 				.contains("redis-kit.queue.queues");
 			InvalidAnnotationException cause = (InvalidAnnotationException) analysis.getCause();
-			assertThat(cause.getAnnotation()).isEqualTo("QueueListener");
+			assertThat(cause.getAnnotations()).containsExactly("QueueListener");
 			assertThat(cause.getFailures()).hasSize(8);
 		});
 	}

@@ -1,0 +1,64 @@
+package io.rediskit.autoconfigure.support;
+
+import io.rediskit.autoconfigure.support.InvalidPropertiesException.Violation;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.origin.Origin;
+import org.springframework.core.env.Environment;
+
+/**
+ * Reports an {@link InvalidPropertiesException} as Spring Boot reports a property that fails validation: an
+ * "APPLICATION FAILED TO START" banner with each property, its value, its origin (file and line, looked up in
+ * the environment) and the reason, instead of a stack trace.
+ */
+class InvalidPropertiesFailureAnalyzer extends AbstractFailureAnalyzer<InvalidPropertiesException> {
+
+	private final @Nullable Environment environment;
+
+	/**
+	 * @param environment where the origins of the properties are looked up; {@code null} when the failure came
+	 * before there was one
+	 */
+	InvalidPropertiesFailureAnalyzer(@Nullable Environment environment) {
+		this.environment = environment;
+	}
+
+	@Override
+	protected FailureAnalysis analyze(Throwable rootFailure, InvalidPropertiesException cause) {
+		int count = cause.getViolations().size();
+		StringBuilder description = new StringBuilder("redis-kit found " + count + " invalid "
+				+ ((count == 1) ? "property" : "properties") + ":\n");
+		for (Violation violation : cause.getViolations()) {
+			description.append("\n    Property: ").append(violation.property());
+			description.append("\n    Value: \"").append(violation.value()).append('"');
+			Origin origin = origin(violation.property());
+			if (origin != null) {
+				description.append("\n    Origin: ").append(origin);
+			}
+			description.append("\n    Reason: ").append(violation.reason()).append('\n');
+		}
+		return new FailureAnalysis(description.toString(),
+				"Update your application's configuration: each reason says what its property allows.", cause);
+	}
+
+	private @Nullable Origin origin(String property) {
+		ConfigurationPropertyName name = ConfigurationPropertyName.ofIfValid(property);
+		if (this.environment == null || name == null) {
+			return null;
+		}
+		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(this.environment)) {
+			ConfigurationProperty bound = source.getConfigurationProperty(name);
+			if (bound != null) {
+				return bound.getOrigin();
+			}
+		}
+		return null;
+	}
+
+}

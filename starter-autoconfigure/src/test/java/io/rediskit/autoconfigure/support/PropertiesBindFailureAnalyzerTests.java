@@ -1,0 +1,170 @@
+package io.rediskit.autoconfigure.support;
+
+import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.autoconfigure.keys.KeysAutoConfiguration;
+import io.rediskit.autoconfigure.lock.LockAutoConfiguration;
+import io.rediskit.autoconfigure.ratelimit.RateLimitAutoConfiguration;
+import io.rediskit.support.Names;
+import io.rediskit.testsupport.RedisServerExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatException;
+
+/**
+ * Properties under {@code redis-kit} that bind to nothing, and values that are none of an enum's, are reported
+ * in the words of YAML: the property, what its place allows, enum values as YAML takes them.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class PropertiesBindFailureAnalyzerTests {
+
+	@RegisterExtension
+	static final RedisServerExtension redis = RedisServerExtension.standalone();
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class,
+				LockAutoConfiguration.class, RateLimitAutoConfiguration.class, KeysAutoConfiguration.class))
+		.withPropertyValues("spring.data.redis.port=" + redis.server().port());
+
+	@Test
+	void aMisspeltPropertyIsNamedWithThePropertiesItsPlaceHas() {
+		FailureAnalysis analysis = analyze("redis-kit.lock.watchdog-timout=10s");
+		assertThat(analysis.getDescription())
+			.startsWith("redis-kit.lock has a property that binds to nothing:\n")
+			.contains("Property: redis-kit.lock.watchdog-timout\n    Value: \"10s\"\n")
+			.contains("Reason: redis-kit.lock has no property 'watchdog-timout'; its properties are"
+					+ " default-lease-time, default-wait-time, enabled, max-poll-interval, redlock, replica-wait,"
+					+ " watchdog-timeout, web\n")
+			.doesNotContain("Bindable");
+		assertThat(analysis.getAction()).startsWith("Correct or remove the properties named above");
+	}
+
+	@Test
+	void nestedGroupsMapEntriesAndListElementsAreWalked() {
+		assertThat(analyze("redis-kit.lock.replica-wait.replica=1").getDescription())
+			.contains("Reason: redis-kit.lock.replica-wait has no property 'replica'; its properties are on-shortfall,"
+					+ " replicas, timeout\n");
+		assertThat(analyze("redis-kit.rate-limit.limiters.login.limit=5", "redis-kit.rate-limit.limiters.login.period=1m",
+				"redis-kit.rate-limit.limiters.login.burts=3")
+			.getDescription())
+			.contains("Reason: redis-kit.rate-limit.limiters.login has no property 'burts'; its properties are"
+					+ " algorithm, burst, failure-policy, limit, period.");
+		assertThat(analyze("redis-kit.rate-limit.web.rules[0].path=/a", "redis-kit.rate-limit.web.rules[0].key=ip",
+				"redis-kit.rate-limit.web.rules[0].limiter=x", "redis-kit.rate-limit.web.rules[0].limitr=x")
+			.getDescription())
+			.contains("Reason: redis-kit.rate-limit.web.rules[0] has no property 'limitr'; its properties are key,"
+					+ " limiter, methods, path, permits\n");
+		assertThat(analyze("redis-kit.lock.enabled.really=true").getDescription())
+			.contains("Reason: redis-kit.lock.enabled is a single value: it has no property 'really'");
+	}
+
+	@Test
+	void aDottedLimiterNameIsReportedWithTheNameItShouldHave(CapturedOutput output) {
+		// Plain YAML reads "api.v1:" as limiter "api" with a setting "v1".
+		assertThatException().isThrownBy(() -> new SpringApplicationBuilder(Application.class)
+			.web(WebApplicationType.NONE)
+			.properties("spring.data.redis.port=" + redis.server().port(), "spring.main.banner-mode=off",
+					"spring.config.name=dotted-limiter")
+			.run()
+			.close());
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("redis-kit.rate-limit has 3 properties that bind to nothing:")
+			.contains("Property: redis-kit.rate-limit.limiters.api.v1.limit\n    Value: \"100\"\n    Origin: class path"
+					+ " resource [dotted-limiter.yml] - 6:16\n    Reason: redis-kit.rate-limit.limiters.api has no"
+					+ " property 'v1'; its properties are algorithm, burst, failure-policy, limit, period. If 'api.v1'"
+					+ " was meant as one name: names are " + Names.RULE + ", with no '.'; write 'api-v1'")
+			.contains("write 'api-v1'.")
+			.doesNotContain("Bindable@")
+			.doesNotContain("were left unbound");
+	}
+
+	@Test
+	void enumValuesAreListedAsYamlTakesThem(CapturedOutput output) {
+		FailureAnalysis analysis = analyze("redis-kit.rate-limit.limiters.login.algorithm=leaky-bucket",
+				"redis-kit.rate-limit.limiters.login.limit=5", "redis-kit.rate-limit.limiters.login.period=1m");
+		assertThat(analysis.getDescription())
+			.startsWith("redis-kit.rate-limit.limiters.login.algorithm has a value it does not take:\n")
+			.contains("Value: \"leaky-bucket\"")
+			.contains("Reason: 'leaky-bucket' is not one of ")
+			.contains("fixed-window")
+			.contains("sliding-log")
+			.doesNotContain("FIXED_WINDOW");
+		assertThat(analysis.getAction()).startsWith("Set redis-kit.rate-limit.limiters.login.algorithm to one of:\n")
+			.contains("\n    token-bucket")
+			.doesNotContain("TOKEN_BUCKET");
+		assertThat(analyze("redis-kit.lock.replica-wait.on-shortfall=maybe").getDescription())
+			.contains("Reason: 'maybe' is not one of fail, accept");
+		assertThatException().isThrownBy(() -> new SpringApplicationBuilder(Application.class)
+			.web(WebApplicationType.NONE)
+			.properties("spring.data.redis.port=" + redis.server().port(), "spring.main.banner-mode=off",
+					"redis-kit.bloom.mode=fast")
+			.run()
+			.close());
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("Set redis-kit.bloom.mode to one of:\n\n    auto\n    native\n    bitmap")
+			.doesNotContain("AUTO");
+	}
+
+	@Test
+	void rejectedValuesNameThePropertyAsYamlDoes(CapturedOutput output) {
+		// Spring Boot's own report names the Java field (watchdogTimeout) after a "Binding to target" line.
+		assertThatException().isThrownBy(() -> new SpringApplicationBuilder(Application.class)
+			.web(WebApplicationType.NONE)
+			.properties("spring.data.redis.port=" + redis.server().port(), "spring.main.banner-mode=off",
+					"spring.config.name=invalid-watchdog")
+			.run()
+			.close());
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("redis-kit.lock has a value it does not take:\n\n    Property: redis-kit.lock.watchdog-timeout\n"
+					+ "    Value: \"PT0S\"\n    Origin: class path resource [invalid-watchdog.yml] - ")
+			.contains("Reason: redis-kit.lock.watchdog-timeout must be positive, was PT0S")
+			.doesNotContain("watchdogTimeout")
+			.doesNotContain("Binding to target");
+		assertThat(analyze("redis-kit.keys.report.batch-size=-1").getDescription())
+			.contains("Property: redis-kit.keys.report.batch-size\n    Value: \"-1\"")
+			.doesNotContain("batchSize");
+		assertThat(analyze("redis-kit.lock.replica-wait.timeout=0ms").getDescription())
+			.contains("Property: redis-kit.lock.replica-wait.timeout\n");
+		assertThat(analyze("redis-kit.rate-limit.limiters[a.b].limit=1").getDescription())
+			.contains("Property: redis-kit.rate-limit.limiters[a.b]\n    Reason: redis-kit.rate-limit.limiters[a.b] has an"
+					+ " invalid limiter name 'a.b'");
+	}
+
+	@Test
+	void failuresOutsideRedisKitAreLeftToSpringBoot() {
+		this.runner.withPropertyValues("spring.data.redis.port=many").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(new PropertiesBindFailureAnalyzer().analyze(context.getStartupFailure())).isNull();
+		});
+	}
+
+	private FailureAnalysis analyze(String... properties) {
+		FailureAnalysis[] analysis = new FailureAnalysis[1];
+		this.runner.withPropertyValues(properties).run((context) -> {
+			assertThat(context).hasFailed();
+			analysis[0] = new PropertiesBindFailureAnalyzer().analyze(context.getStartupFailure());
+		});
+		assertThat(analysis[0]).as("analysis of %s", String.join(", ", properties)).isNotNull();
+		return analysis[0];
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableAutoConfiguration
+	static class Application {
+
+	}
+
+}
