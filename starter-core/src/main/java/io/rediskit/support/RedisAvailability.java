@@ -38,8 +38,8 @@ import org.springframework.scheduling.concurrent.ConcurrentTaskScheduler;
  * A log line says when refusals start and when they end.
  * <p>
  * Limits: calls already sent when Redis stalled each wait for their own timeout (they were sent before anything
- * was known); a {@code READONLY} reply does not start refusals (a live replica answers {@code PING}, so it
- * could not end them); on Redis Cluster one master that does not answer refuses calls to every slot until a
+ * was known); a caller interrupted while connecting does not start refusals, nor does a {@code READONLY} reply
+ * (a live replica answers {@code PING}, so it could not end them); on Redis Cluster one master that does not answer refuses calls to every slot until a
  * {@code PING} (sent to the cluster's default node) is answered, up to one probe interval per stall. The
  * {@code PING} runs on the shared native Lettuce connection without blocking; on any other factory it borrows
  * a connection and blocks the scheduler's thread for at most the command timeout.
@@ -170,7 +170,10 @@ public final class RedisAvailability implements AutoCloseable {
 			return call.get();
 		}
 		catch (RuntimeException ex) {
-			failed(ex, started);
+			// An interrupted caller (a cancelled task) says nothing about Redis.
+			if (!Thread.currentThread().isInterrupted()) {
+				failed(ex, started);
+			}
 			throw ex;
 		}
 	}
@@ -221,7 +224,8 @@ public final class RedisAvailability implements AutoCloseable {
 
 	private void failed(Throwable failure, long startedNanos) {
 		if (this.closed || failure instanceof RedisUnavailableException || !RedisFailures.isUnavailable(failure)
-				|| isReadOnly(failure) || startedNanos - this.availableSinceNanos < 0) {
+				|| isCause(failure, RedisReadOnlyException.class) || isCause(failure, InterruptedException.class)
+				|| startedNanos - this.availableSinceNanos < 0) {
 			return;
 		}
 		Outage found = new Outage(Instant.now(), System.nanoTime(), String.valueOf(failure.getMessage()));
@@ -234,9 +238,9 @@ public final class RedisAvailability implements AutoCloseable {
 		scheduleProbe();
 	}
 
-	private static boolean isReadOnly(Throwable failure) {
+	private static boolean isCause(Throwable failure, Class<? extends Throwable> type) {
 		for (Throwable cause = failure; cause != null; cause = (cause.getCause() == cause) ? null : cause.getCause()) {
-			if (cause instanceof RedisReadOnlyException) {
+			if (type.isInstance(cause)) {
 				return true;
 			}
 		}
