@@ -16,9 +16,17 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.rediskit.bloom.BloomFilter;
+import io.rediskit.bloom.BloomFilterRegistry;
+import io.rediskit.bloom.BloomFilterSpec;
+import io.rediskit.bloom.BloomMode;
 import io.rediskit.counter.UniqueCounter;
 import io.rediskit.counter.UniqueCounterRegistry;
 import io.rediskit.counter.UniqueCounterSpec;
+import io.rediskit.geo.GeoIndex;
+import io.rediskit.geo.GeoIndexRegistry;
+import io.rediskit.geo.GeoIndexSpec;
+import io.rediskit.geo.GeoPoint;
 import io.rediskit.lock.LockRegistry;
 import io.rediskit.lock.LockSpec;
 import io.rediskit.lock.RedisLock;
@@ -126,7 +134,18 @@ class RedisAvailabilityTests {
 		UniqueCounter counter = new UniqueCounterRegistry(scripts, commands, KeyNaming.defaults(), List.of(),
 				(name) -> null)
 			.create("gate", UniqueCounterSpec.daily(ZoneOffset.UTC));
-		this.areas = Map.of("ratelimit-fail-open", () -> decision(open.tryAcquire("k")), "ratelimit-fail-closed",
+		BloomFilter bloom = new BloomFilterRegistry(scripts, commands, KeyNaming.defaults(), BloomMode.BITMAP,
+				List.of(), (name) -> null)
+			.create("gate", BloomFilterSpec.of(1000, 0.01));
+		GeoIndex geo = new GeoIndexRegistry(scripts, commands, KeyNaming.defaults()).create("gate",
+				GeoIndexSpec.unsharded());
+		this.areas = Map.of("bloom", () -> {
+			bloom.add("item");
+			return "ok";
+		}, "geo", () -> {
+			geo.put("member", GeoPoint.ofLatLon(52.52, 13.405));
+			return "ok";
+		}, "ratelimit-fail-open", () -> decision(open.tryAcquire("k")), "ratelimit-fail-closed",
 				() -> decision(closed.tryAcquire("k")), "lock", () -> {
 					if (!lock.tryLock(Duration.ZERO, Duration.ofSeconds(30))) {
 						return "busy";
@@ -158,7 +177,7 @@ class RedisAvailabilityTests {
 	}
 
 	@ParameterizedTest(name = "{0}")
-	@ValueSource(strings = { "ratelimit-fail-open", "ratelimit-fail-closed", "lock", "queue", "counter" })
+	@ValueSource(strings = { "ratelimit-fail-open", "ratelimit-fail-closed", "lock", "queue", "counter", "bloom", "geo" })
 	void aPausedServerCostsOneTimeoutThenEachCallIsAnsweredAtOnceUntilRedisAnswersAgain(String area)
 			throws Exception {
 		Callable<String> call = this.areas.get(area);
