@@ -8,6 +8,8 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -50,6 +52,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.dao.DataAccessException;
+import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -241,6 +244,41 @@ class RedisAvailabilityTests {
 				() -> commands.execute("INCR", ReturnType.INTEGER, "rk:test:{gate}".getBytes(StandardCharsets.UTF_8)));
 		assertThat(this.availability.isAvailable()).isTrue();
 		assertThat(this.events).isEmpty();
+	}
+
+	@Test
+	void aCallSentBeforeRedisAnsweredAgainThatTimesOutLaterDoesNotStartRefusalsAgain() throws Exception {
+		// The gate's own logic, with a PING that always answers: Redis itself is not the subject here.
+		RedisAvailability gate = new RedisAvailability(() -> CompletableFuture.completedFuture("PONG"),
+				Duration.ofMillis(20), null, List.of());
+		try {
+			CompletableFuture<Object> sentEarlier = new CompletableFuture<>();
+			CompletionStage<Object> early = gate.callAsync(() -> sentEarlier);
+			assertThatExceptionOfType(QueryTimeoutException.class).isThrownBy(() -> gate.call(() -> {
+				throw new QueryTimeoutException("Redis command timed out");
+			}));
+			assertThat(gate.isAvailable()).isFalse();
+			awaitAvailable(gate);
+			sentEarlier.completeExceptionally(new QueryTimeoutException("Redis command timed out"));
+			assertThat(early.toCompletableFuture()).isCompletedExceptionally();
+			assertThat(gate.isAvailable()).isTrue();
+			// A call sent now that finds an outage starts refusals again.
+			assertThatExceptionOfType(QueryTimeoutException.class).isThrownBy(() -> gate.call(() -> {
+				throw new QueryTimeoutException("Redis command timed out");
+			}));
+			assertThat(gate.isAvailable()).isFalse();
+		}
+		finally {
+			gate.close();
+		}
+	}
+
+	private static void awaitAvailable(RedisAvailability gate) throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (!gate.isAvailable() && System.nanoTime() - deadline < 0) {
+			TimeUnit.MILLISECONDS.sleep(5);
+		}
+		assertThat(gate.isAvailable()).isTrue();
 	}
 
 	@Test
