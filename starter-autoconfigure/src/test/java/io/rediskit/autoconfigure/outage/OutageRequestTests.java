@@ -15,8 +15,10 @@ import java.util.concurrent.TimeUnit;
 import io.rediskit.lock.DistributedLock;
 import io.rediskit.ratelimit.RateLimited;
 import io.rediskit.testsupport.RedisServerExtension;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import reactor.core.publisher.Mono;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
@@ -32,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A request that passes a route rule, a {@code @RateLimited} method and a {@code @DistributedLock} while Redis is
- * paused: the requests that find the stall wait one command timeout in all (not one per limiter and lock), the
+ * paused, on Spring MVC and on WebFlux: the requests that find the stall wait one command timeout in all (not one per limiter and lock), the
  * later ones are answered at once, all with the documented 503 and never a 500, and service resumes once Redis
  * answers the availability probe.
  */
@@ -47,10 +49,13 @@ class OutageRequestTests {
 
 	private final HttpClient http = HttpClient.newHttpClient();
 
-	@Test
-	void aRequestThroughARuleAnAnnotationAndALockWaitsAtMostOneTimeout() throws Exception {
+	@ParameterizedTest
+	@EnumSource(value = WebApplicationType.class, names = { "SERVLET", "REACTIVE" })
+	void aRequestThroughARuleAnAnnotationAndALockWaitsAtMostOneTimeout(WebApplicationType stack) throws Exception {
+		// Spring MVC with a blocking method; WebFlux with a Mono, limited and locked without blocking a thread.
+		String path = (stack == WebApplicationType.SERVLET) ? "/api/orders/" : "/api/reactive-orders/";
 		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(PaymentApplication.class)
-			.web(WebApplicationType.SERVLET)
+			.web(stack)
 			.properties("server.port=0", "spring.main.banner-mode=off",
 					"spring.data.redis.port=" + redis.server().port(),
 					"spring.data.redis.timeout=" + COMMAND_TIMEOUT.toMillis() + "ms",
@@ -60,41 +65,43 @@ class OutageRequestTests {
 					"redis-kit.rate-limit.web.rules[0].key=ip", "redis-kit.rate-limit.web.rules[0].limiter=rule")
 			.run()) {
 			String base = "http://localhost:" + context.getEnvironment().getProperty("local.server.port");
-			assertThat(pay(base, 0).statusCode()).isEqualTo(200);
+			assertThat(pay(base, path, 0).statusCode()).isEqualTo(200);
 			List<Timed> found;
 			List<Timed> later;
 			redis.server().pause();
 			try {
-				found = concurrently(base, 1);
-				later = concurrently(base, 100);
+				found = concurrently(base, path, 1);
+				later = concurrently(base, path, 100);
 			}
 			finally {
 				redis.server().resume();
 			}
-			System.out.printf("outage figures request: first wave max %d ms; %d requests after it, max %d ms%n",
+			System.out.printf("outage figures request " + stack + ": first wave max %d ms; %d requests after it, max %d ms%n",
 					max(found).toMillis(), later.size(), max(later).toMillis());
 			// Rule, annotation and lock: one command timeout in all for the requests that found the stall.
 			assertThat(found).extracting(Timed::status).containsOnly(503);
 			assertThat(max(found)).isLessThan(COMMAND_TIMEOUT.multipliedBy(18).dividedBy(10));
-			// The following ones: answered without waiting for Redis.
+			// The following ones: answered without waiting for Redis (a generous bound for 32 clients on a loaded
+			// machine, half a timeout; docs/reliability.md has the measured figures).
 			assertThat(later).extracting(Timed::status).containsOnly(503);
-			assertThat(max(later)).isLessThan(Duration.ofMillis(250));
+			assertThat(max(later)).isLessThan(COMMAND_TIMEOUT.dividedBy(2));
 			AvailabilityTesting.awaitAvailable(context);
-			assertThat(pay(base, 1).statusCode()).isEqualTo(200);
+			assertThat(pay(base, path, 1).statusCode()).isEqualTo(200);
 		}
 	}
 
-	private List<Timed> concurrently(String base, int requestsEach) throws Exception {
+	private List<Timed> concurrently(String base, String path, int requestsEach) throws Exception {
 		ExecutorService threads = Executors.newFixedThreadPool(CONCURRENT);
 		try {
-			return concurrently(threads, base, requestsEach);
+			return concurrently(threads, base, path, requestsEach);
 		}
 		finally {
 			threads.shutdownNow();
 		}
 	}
 
-	private List<Timed> concurrently(ExecutorService threads, String base, int requestsEach) throws Exception {
+	private List<Timed> concurrently(ExecutorService threads, String base, String path, int requestsEach)
+			throws Exception {
 		List<CompletableFuture<List<Timed>>> callers = new ArrayList<>();
 		for (int i = 0; i < CONCURRENT; i++) {
 			int caller = i;
@@ -103,7 +110,7 @@ class OutageRequestTests {
 				for (int n = 0; n < requestsEach; n++) {
 					long started = System.nanoTime();
 					try {
-						int status = pay(base, 1000 + caller).statusCode();
+						int status = pay(base, path, 1000 + caller).statusCode();
 						timed.add(new Timed(status, Duration.ofNanos(System.nanoTime() - started)));
 					}
 					catch (Exception ex) {
@@ -120,8 +127,8 @@ class OutageRequestTests {
 		return all;
 	}
 
-	private HttpResponse<String> pay(String base, int order) throws Exception {
-		HttpRequest request = HttpRequest.newBuilder(URI.create(base + "/api/orders/" + order + "/pay"))
+	private HttpResponse<String> pay(String base, String path, int order) throws Exception {
+		HttpRequest request = HttpRequest.newBuilder(URI.create(base + path + order + "/pay"))
 			.POST(HttpRequest.BodyPublishers.noBody())
 			.build();
 		return this.http.send(request, HttpResponse.BodyHandlers.ofString());
@@ -150,6 +157,13 @@ class OutageRequestTests {
 		@PostMapping("/api/orders/{id}/pay")
 		public String pay(@PathVariable String id) {
 			return "paid";
+		}
+
+		@RateLimited(name = "method", key = "#id")
+		@DistributedLock(name = "orders", key = "#id", waitTime = "0s")
+		@PostMapping("/api/reactive-orders/{id}/pay")
+		public Mono<String> payReactive(@PathVariable String id) {
+			return Mono.just("paid");
 		}
 
 	}
