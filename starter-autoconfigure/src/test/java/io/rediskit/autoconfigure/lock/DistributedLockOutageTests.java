@@ -6,6 +6,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -78,8 +79,8 @@ class DistributedLockOutageTests {
 	void aBlockingMethodWhoseReleaseTimesOutReturnsItsResult() {
 		runner().run((context) -> {
 			Payments payments = context.getBean(Payments.class);
-			CompletableFuture<String> call = CompletableFuture.supplyAsync(() -> payments.pay("1"));
-			assertResultStandsAndLeaseKeepsOthersOut(context, "1", call, payments::finish);
+			assertResultStandsAndLeaseKeepsOthersOut(context, "1",
+					() -> CompletableFuture.supplyAsync(() -> payments.pay("1")), payments::finish);
 		});
 	}
 
@@ -87,8 +88,8 @@ class DistributedLockOutageTests {
 	void aCompletionStageWhoseReleaseTimesOutCompletesWithItsResult() {
 		runner().run((context) -> {
 			Payments payments = context.getBean(Payments.class);
-			CompletableFuture<String> call = payments.payAsync("2").toCompletableFuture();
-			assertResultStandsAndLeaseKeepsOthersOut(context, "2", call, payments::finish);
+			assertResultStandsAndLeaseKeepsOthersOut(context, "2", () -> payments.payAsync("2").toCompletableFuture(),
+					payments::finish);
 		});
 	}
 
@@ -96,15 +97,17 @@ class DistributedLockOutageTests {
 	void aMonoWhoseReleaseTimesOutEmitsItsResult() {
 		runner().run((context) -> {
 			Payments payments = context.getBean(Payments.class);
-			CompletableFuture<String> call = payments.payReactive("3").toFuture();
-			assertResultStandsAndLeaseKeepsOthersOut(context, "3", call, payments::finish);
+			assertResultStandsAndLeaseKeepsOthersOut(context, "3", () -> payments.payReactive("3").toFuture(),
+					payments::finish);
 		});
 	}
 
 	private void assertResultStandsAndLeaseKeepsOthersOut(AssertableApplicationContext context, String id,
-			CompletableFuture<String> call, Function<String, Boolean> finish) throws Exception {
+			Supplier<CompletableFuture<String>> pay, Function<String, Boolean> finish) throws Exception {
 		Payments payments = context.getBean(Payments.class);
+		// Before the call: the lock may be taken as soon as the method is called, and its lease starts then.
 		long started = System.nanoTime();
+		CompletableFuture<String> call = pay.get();
 		assertThat(payments.awaitEntered()).isTrue();
 		RedisLock other = this.checker.getLock("pay", id);
 		assertThat(other.tryLock(Duration.ZERO, Duration.ofSeconds(30))).isFalse();
