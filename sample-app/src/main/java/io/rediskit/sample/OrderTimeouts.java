@@ -7,8 +7,10 @@ import io.rediskit.queue.QueueEntry;
 import io.rediskit.queue.QueueListener;
 import io.rediskit.queue.QueueRegistry;
 import io.rediskit.queue.RedisQueue;
+import io.rediskit.support.RedisFailures;
 
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
 
@@ -50,7 +52,16 @@ public class OrderTimeouts {
 
 	/** @return whether a pending cancellation was removed */
 	boolean paid(String orderId) {
-		return this.timeouts.cancel(jobId(orderId));
+		try {
+			return this.timeouts.cancel(jobId(orderId));
+		}
+		catch (DataAccessException ex) {
+			if (!RedisFailures.isUnavailable(ex)) {
+				throw ex;
+			}
+			// The payment stands: the job, when it comes due, finds the order paid and leaves it alone.
+			return false;
+		}
 	}
 
 	String status(String orderId) {

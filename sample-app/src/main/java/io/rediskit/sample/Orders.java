@@ -2,7 +2,12 @@ package io.rediskit.sample;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Supplier;
 
+import io.rediskit.support.RedisAvailability;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
@@ -29,31 +34,47 @@ public class Orders {
 
 	private final Duration paymentDelay;
 
-	Orders(StringRedisTemplate redis, @Value("${sample.payment-delay:300ms}") Duration paymentDelay) {
+	private final @Nullable RedisAvailability availability;
+
+	Orders(StringRedisTemplate redis, @Value("${sample.payment-delay:300ms}") Duration paymentDelay,
+			ObjectProvider<RedisAvailability> availability) {
 		this.redis = redis;
 		this.paymentDelay = paymentDelay;
+		this.availability = availability.getIfAvailable();
+	}
+
+	/**
+	 * Runs one of the sample's own Redis calls through redis-kit's availability gate: refused at once while an
+	 * outage is known, and an outage it finds refuses redis-kit's calls too, so that a request waits for one
+	 * command timeout in all, not one for this call and another for the lock's release.
+	 */
+	private <T> T redis(Supplier<T> call) {
+		return (this.availability != null) ? this.availability.call(call) : call.get();
 	}
 
 	boolean isPaid(String orderId) {
-		return "PAID".equals(this.redis.opsForHash().get(key(orderId), "status"));
+		return "PAID".equals(redis(() -> this.redis.opsForHash().get(key(orderId), "status")));
 	}
 
 	/** Calls the (simulated) payment provider, then records the charge. Not atomic: callers hold the lock. */
 	void charge(String orderId) {
 		callPaymentProvider();
-		this.redis.opsForHash().put(key(orderId), "status", "PAID");
-		this.redis.opsForHash().increment(key(orderId), "charges", 1);
+		redis(() -> {
+			this.redis.opsForHash().put(key(orderId), "status", "PAID");
+			return this.redis.opsForHash().increment(key(orderId), "charges", 1);
+		});
 	}
 
 	/** Like {@link #charge(String)}, with the write fenced by the lock's token. */
 	boolean chargeFenced(String orderId, long fencingToken) {
 		callPaymentProvider();
-		Long accepted = this.redis.execute(FENCED_CHARGE, List.of(key(orderId)), Long.toString(fencingToken));
+		Long accepted = redis(
+				() -> this.redis.execute(FENCED_CHARGE, List.of(key(orderId)), Long.toString(fencingToken)));
 		return accepted != null && accepted == 1L;
 	}
 
 	long charges(String orderId) {
-		Object charges = this.redis.opsForHash().get(key(orderId), "charges");
+		Object charges = redis(() -> this.redis.opsForHash().get(key(orderId), "charges"));
 		return (charges != null) ? Long.parseLong(charges.toString()) : 0;
 	}
 

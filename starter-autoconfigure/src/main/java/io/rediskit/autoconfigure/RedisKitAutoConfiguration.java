@@ -2,23 +2,31 @@ package io.rediskit.autoconfigure;
 
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.RedisAvailability;
+import io.rediskit.support.RedisAvailabilityListener;
 import io.rediskit.support.ScriptExecutor;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.scheduling.TaskScheduler;
 
 /**
  * What every redis-kit area shares: the {@code redis-kit} properties, the {@link KeyNaming} bean and the
  * {@link ScriptExecutor} and {@link CommandExecutor} every primitive runs its scripts and commands with (on the
- * application's Lettuce connection).
+ * application's Lettuce connection), both behind the {@link RedisAvailability} gate unless
+ * {@code redis-kit.outage.enabled=false}: after a call finds Redis unavailable, calls are refused at once until
+ * Redis answers a {@code PING}, sent on the application's {@link TaskScheduler} when there is exactly one (else on
+ * a daemon thread of its own), and every {@link RedisAvailabilityListener} bean hears of it.
  */
 @AutoConfiguration(after = DataRedisAutoConfiguration.class)
 @ConditionalOnClass(RedisConnectionFactory.class)
@@ -36,21 +44,36 @@ public final class RedisKitAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnBean(RedisConnectionFactory.class)
-	ScriptExecutor redisKitScriptExecutor(RedisConnectionFactory connectionFactory) {
+	@ConditionalOnBooleanProperty(name = "redis-kit.outage.enabled", matchIfMissing = true)
+	RedisAvailability redisKitAvailability(RedisConnectionFactory connectionFactory, RedisKitProperties properties,
+			ObjectProvider<TaskScheduler> taskScheduler, ObjectProvider<RedisAvailabilityListener> listeners) {
+		return RedisAvailability.of(connectionFactory, properties.getOutage().getProbeInterval(),
+				taskScheduler.getIfUnique(), listeners.orderedStream().toList());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(RedisConnectionFactory.class)
+	ScriptExecutor redisKitScriptExecutor(RedisConnectionFactory connectionFactory,
+			ObjectProvider<RedisAvailability> availability) {
 		ScriptExecutor executor = ScriptExecutor.of(connectionFactory);
 		if (!executor.isNative()) {
 			logger.info("redis-kit runs its scripts on a connection borrowed per call from "
 					+ connectionFactory.getClass().getSimpleName() + ", and its async methods complete on the calling"
 					+ " thread: Lettuce with a shared native connection (Spring Boot's default) is faster");
 		}
-		return executor;
+		RedisAvailability gate = availability.getIfAvailable();
+		return (gate != null) ? gate.guard(executor) : executor;
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnBean(RedisConnectionFactory.class)
-	CommandExecutor redisKitCommandExecutor(RedisConnectionFactory connectionFactory) {
-		return CommandExecutor.of(connectionFactory);
+	CommandExecutor redisKitCommandExecutor(RedisConnectionFactory connectionFactory,
+			ObjectProvider<RedisAvailability> availability) {
+		CommandExecutor executor = CommandExecutor.of(connectionFactory);
+		RedisAvailability gate = availability.getIfAvailable();
+		return (gate != null) ? gate.guard(executor) : executor;
 	}
 
 }

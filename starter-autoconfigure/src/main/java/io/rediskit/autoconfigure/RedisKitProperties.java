@@ -1,5 +1,7 @@
 package io.rediskit.autoconfigure;
 
+import java.time.Duration;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
@@ -15,12 +17,21 @@ public class RedisKitProperties implements Validator {
 	 */
 	private String keyPrefix = "rk:";
 
+	/**
+	 * What redis-kit does once a call finds Redis unavailable.
+	 */
+	private final Outage outage = new Outage();
+
 	public String getKeyPrefix() {
 		return this.keyPrefix;
 	}
 
 	public void setKeyPrefix(String keyPrefix) {
 		this.keyPrefix = keyPrefix;
+	}
+
+	public Outage getOutage() {
+		return this.outage;
 	}
 
 	@Override
@@ -35,6 +46,46 @@ public class RedisKitProperties implements Validator {
 			errors.rejectValue("keyPrefix", "braces",
 					"redis-kit.key-prefix must not contain '{' or '}': they would move keys to other hash slots");
 		}
+		Duration probeInterval = ((RedisKitProperties) target).getOutage().getProbeInterval();
+		if (probeInterval.isNegative() || probeInterval.isZero()) {
+			errors.rejectValue("outage.probeInterval", "positive",
+					"redis-kit.outage.probe-interval must be positive, was " + probeInterval);
+		}
+	}
+
+	/**
+	 * Settings of the gate that refuses calls at once while Redis is known to be unavailable.
+	 */
+	public static class Outage {
+
+		/**
+		 * Whether calls are refused at once, each area applying its outage policy, after a call found Redis
+		 * unavailable and until Redis answers a PING; off, every call waits for Redis up to the command timeout.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Time from the outage found, and from each unanswered PING, to the next PING; calls go to Redis again
+		 * as soon as one is answered.
+		 */
+		private Duration probeInterval = Duration.ofSeconds(1);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public Duration getProbeInterval() {
+			return this.probeInterval;
+		}
+
+		public void setProbeInterval(Duration probeInterval) {
+			this.probeInterval = probeInterval;
+		}
+
 	}
 
 }

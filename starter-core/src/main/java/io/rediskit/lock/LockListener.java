@@ -51,6 +51,15 @@ public interface LockListener {
 	default void onLeaseLost(String lockName, long fencingToken) {
 	}
 
+	/**
+	 * The last release of a hold could not reach Redis (an outage): the hold is given up, nobody renews it, and
+	 * its lease ends it; no other owner can take the lock before then. Work done under the lock stands: the
+	 * {@code @DistributedLock} advisor returns the method's result.
+	 * @param lockName the lock group's name
+	 */
+	default void onReleaseFailed(String lockName) {
+	}
+
 	/** How an acquisition attempt ended. */
 	/**
 	 * Fired when fewer replicas acknowledged an acquisition or a renewal than {@link LockSpec#replicaWait()}

@@ -166,7 +166,11 @@ final class LockScripts {
 	 * to undo
 	 */
 	CompletionStage<Long> undo(Keys keys, String owner, long leaseMillis, String requestId) {
-		return integer(UNDO, keys.lockBytes, utf8(owner), number(leaseMillis), utf8(requestId), keys.releasedBytes);
+		// Past any availability gate: sent right behind the attempt, it runs as soon as a stalled Redis answers.
+		return this.executor.ungated()
+			.<Long>executeAsync(UNDO, ReturnType.INTEGER, 1, keys.lockBytes, utf8(owner), number(leaseMillis),
+					utf8(requestId), keys.releasedBytes)
+			.thenApply((reply) -> required(reply, UNDO));
 	}
 
 	/**

@@ -438,6 +438,7 @@ public final class RedisLock implements LeaseLock {
 				: failure;
 		if (RedisFailures.isUnavailable(cause)) {
 			this.parts.outages().warn(cause);
+			this.parts.listeners().notify((listener) -> listener.onReleaseFailed(this.group));
 		}
 		return (cause instanceof RuntimeException runtime) ? runtime : new CompletionException(cause);
 	}

@@ -290,6 +290,7 @@ public final class RedlockLock implements LeaseLock {
 				throw releaseLost(hold);
 			}
 			this.parts.holds().forget(hold);
+			this.parts.listeners().notify((listener) -> listener.onReleaseFailed(this.group));
 			throw nodes.unavailable("release", tally);
 		});
 	}

@@ -66,6 +66,16 @@ public interface QueueEventListener {
 	}
 
 	/**
+	 * A listener container could not settle a delivery after its handler ran, because Redis could not be
+	 * reached: the message is neither retried nor dead-lettered for it, and comes back after its visibility
+	 * timeout (at-least-once), unless the settling reached Redis after all.
+	 * @param queue the queue name
+	 * @param operation {@code ack} (the handler returned) or {@code retry} (it threw)
+	 */
+	default void onSettleFailed(String queue, String operation) {
+	}
+
+	/**
 	 * Redis could not be reached for a queue call.
 	 * @param queue the queue name
 	 * @param failure what went wrong

@@ -351,9 +351,10 @@ public class QueueListenerContainer<T> implements SmartLifecycle {
 			logger.debug("Cannot " + operation + " " + delivery + ": " + ex.getMessage());
 		}
 		catch (RuntimeException ex) {
-			// An outage: the delivery comes back after its visibility timeout.
+			// An outage: the handler's work stands, and the delivery comes back after its visibility timeout.
 			this.pollFailures.warn(ex, "cannot " + operation + " " + delivery
 					+ "; it is delivered again after the visibility timeout");
+			this.queue.parts().listeners.notify((l) -> l.onSettleFailed(this.queue.name(), operation));
 		}
 	}
 

@@ -85,6 +85,16 @@ public interface ScriptExecutor {
 	}
 
 	/**
+	 * This executor without a {@link RedisAvailability} gate in front, for a clean-up nobody waits for (undoing a
+	 * lock attempt whose outcome is unknown): sent even while the gate refuses calls, it reaches Redis right
+	 * behind the call it undoes, whenever Redis answers again.
+	 * @return the executor behind the gate; an executor without a gate returns itself
+	 */
+	default ScriptExecutor ungated() {
+		return this;
+	}
+
+	/**
 	 * Whether this executor uses the fast path of {@link #of(RedisConnectionFactory)}.
 	 * @return {@code true} on a shared native Lettuce connection
 	 */

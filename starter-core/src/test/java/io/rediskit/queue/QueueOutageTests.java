@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import io.rediskit.queue.DeliveryLogChecker.Log;
@@ -92,6 +93,67 @@ class QueueOutageTests {
 		}
 		finally {
 			holder.destroyForcibly();
+		}
+	}
+
+	@Test
+	void aHandlerThatReturnedIsNotRetriedWhenItsAckCannotReachRedis() throws Exception {
+		LettuceConnectionFactory impatient = TestConnections.lettuce(this.server, Duration.ofMillis(500));
+		List<String> events = new CopyOnWriteArrayList<>();
+		QueueRegistry registry = new QueueRegistry(ScriptExecutor.of(impatient), impatient, KeyNaming.defaults(),
+				JsonMapper.builder().build(), List.of(new QueueEventListener() {
+
+					@Override
+					public void onSettleFailed(String queue, String operation) {
+						events.add("settle-failed " + operation);
+					}
+
+					@Override
+					public void onRetried(String queue, Duration delay) {
+						events.add("retried");
+					}
+
+					@Override
+					public void onDeadLettered(String queue, String reason) {
+						events.add("dead-lettered");
+					}
+
+				}), (name) -> null);
+		List<Integer> deliveries = new CopyOnWriteArrayList<>();
+		try {
+			RedisQueue<Job> queue = registry.create("ack-outage", QueueTesting.fastSpec()
+				.withVisibilityTimeout(Duration.ofSeconds(2)), Job.class);
+			queue.enqueue(new Job("a", 1));
+			QueueListenerContainer<Job> container = registry.createContainer(queue, (message) -> {
+				deliveries.add(message.deliveryCount());
+				if (deliveries.size() == 1) {
+					// The work is done; Redis stalls before the ack.
+					this.server.pause();
+				}
+			}, 1);
+			this.containers.add(container);
+			container.start();
+			try {
+				long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+				while (!events.contains("settle-failed ack") && System.nanoTime() < deadline) {
+					Thread.sleep(20);
+				}
+				assertThat(events).containsExactly("settle-failed ack");
+			}
+			finally {
+				this.server.resume();
+			}
+			awaitEmpty(queue, Duration.ofSeconds(30));
+			// The ack that timed out may still run when Redis resumes; otherwise the visibility brings it back.
+			assertThat(deliveries).hasSizeBetween(1, 2);
+			assertThat(events).containsOnly("settle-failed ack");
+			assertThat(queue.deadLetters(10)).isEmpty();
+		}
+		finally {
+			this.containers.forEach(QueueListenerContainer::stop);
+			this.containers.clear();
+			registry.close();
+			impatient.destroy();
 		}
 	}
 

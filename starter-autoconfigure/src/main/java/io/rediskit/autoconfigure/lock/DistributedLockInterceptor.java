@@ -41,6 +41,12 @@ import org.springframework.dao.DataAccessException;
  * same behaviour; a method asking for Redlock where none is configured fails startup. A lease lost
  * while the method ran is reported by {@link io.rediskit.lock.LockLeaseLostException} after it returns.
  * <p>
+ * <b>Work that ran is not reported as failed.</b> When the method completed and only the release could not reach
+ * Redis (an outage), the caller gets the method's result (or the method's own exception, the release failure
+ * suppressed in it); the lock logs the outage once per interval and its listeners count the failed release
+ * ({@code rediskit.lock.release.failures}). The key stays until its lease ends, so no other holder enters before
+ * then, and none is kept out longer.
+ * <p>
  * <b>Asynchronous methods.</b> A method returning a {@link CompletionStage} or a reactive type (a {@code Mono},
  * a {@code Flux}, or any type Spring's {@code ReactiveAdapterRegistry} adapts, with Reactor on the class path)
  * is locked without blocking a thread, with a lease owned by no thread ({@link RedisLock#acquireAsync}): a
@@ -198,12 +204,23 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 				lock.unlock();
 			}
 			catch (RuntimeException ex) {
-				if (failure == null) {
+				if (failure != null) {
+					failure.addSuppressed(ex);
+				}
+				else if (!releaseUnreachable(ex)) {
 					throw ex;
 				}
-				failure.addSuppressed(ex);
 			}
 		}
+	}
+
+	/**
+	 * Whether a release failed only because Redis could not be reached, after the method completed: its work
+	 * stands, and reporting it as failed would make the client do it again. The lock already logged the outage
+	 * (once per interval) and told its listeners; the lease ends the hold, so no other owner enters before then.
+	 */
+	static boolean releaseUnreachable(Throwable failure) {
+		return failure instanceof DataAccessException && RedisFailures.isUnavailable(failure);
 	}
 
 	private static CompletionStage<?> lockStage(LeaseLock lock, Duration waitTime, @Nullable Duration leaseTime,
@@ -236,7 +253,7 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 					}
 					result.completeExceptionally(cause);
 				}
-				else if (releaseFailure != null) {
+				else if (releaseFailure != null && !releaseUnreachable(AsyncResults.unwrap(releaseFailure))) {
 					result.completeExceptionally(AsyncResults.unwrap(releaseFailure));
 				}
 				else {

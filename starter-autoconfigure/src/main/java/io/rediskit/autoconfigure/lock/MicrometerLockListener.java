@@ -21,6 +21,8 @@ import io.rediskit.lock.LockListener;
  * <li>{@code rediskit.lock.renewals} (counter; {@code lock}, {@code kind}, {@code result} = renewed | lost | error): watchdog
  * lease renewals.</li>
  * <li>{@code rediskit.lock.lost} (counter; {@code lock}, {@code kind}): holds lost before their release.</li>
+ * <li>{@code rediskit.lock.release.failures} (counter; {@code lock}, {@code kind}): last releases that could not
+ * reach Redis; the lease ends those holds.</li>
  * <li>{@code rediskit.lock.replica.shortfalls} (counter; {@code lock}, {@code kind}): acquisitions and renewals that fewer
  * replicas acknowledged than {@code redis-kit.lock.replica-wait.replicas} requires, and that stood.</li>
  * </ul>
@@ -46,6 +48,8 @@ public class MicrometerLockListener implements LockListener {
 	private final Map<String, Counter> lostCounters = new ConcurrentHashMap<>();
 
 	private final Map<String, Counter> shortfallCounters = new ConcurrentHashMap<>();
+
+	private final Map<String, Counter> releaseFailureCounters = new ConcurrentHashMap<>();
 
 	/**
 	 * @param registry where the meters go
@@ -106,6 +110,15 @@ public class MicrometerLockListener implements LockListener {
 	public void onLeaseLost(String lockName, long fencingToken) {
 		this.lostCounters.computeIfAbsent(lockName, (key) -> Counter.builder("rediskit.lock.lost")
 			.description("Distributed lock holds lost before their release (lease ended or taken over)")
+			.tag("lock", lockName)
+			.tag("kind", this.kind)
+			.register(this.registry)).increment();
+	}
+
+	@Override
+	public void onReleaseFailed(String lockName) {
+		this.releaseFailureCounters.computeIfAbsent(lockName, (key) -> Counter.builder("rediskit.lock.release.failures")
+			.description("Distributed lock releases that could not reach Redis; the lease ends the hold")
 			.tag("lock", lockName)
 			.tag("kind", this.kind)
 			.register(this.registry)).increment();

@@ -20,7 +20,8 @@ import org.springframework.core.ReactiveAdapter;
  * <p>
  * A cancellation while the lease is being acquired cancels the acquisition, which releases a lease it takes
  * after all; a lease delivered as the subscription is cancelled is released as Reactor discards it. So a
- * cancelled subscription leaves no key behind.
+ * cancelled subscription leaves no key behind. A release that cannot reach Redis (an outage) after the publisher
+ * completed is not an error signal: the work stands, and the lease ends the hold.
  */
 final class ReactiveLocking {
 
@@ -49,7 +50,10 @@ final class ReactiveLocking {
 				}
 			});
 		}).doOnDiscard(RedisLock.Lease.class, RedisLock.Lease::releaseAsync);
-		Function<RedisLock.Lease, Publisher<?>> release = (held) -> Mono.fromCompletionStage(held::releaseAsync);
+		// Work that ran is not reported as failed: a release that cannot reach Redis leaves the key to its lease.
+		Function<RedisLock.Lease, Publisher<?>> release = (held) -> Mono.fromCompletionStage(held::releaseAsync)
+			.onErrorResume((ex) -> DistributedLockInterceptor.releaseUnreachable(AsyncResults.unwrap(ex)),
+					(ex) -> Mono.empty());
 		if (adapter.isMultiValue()) {
 			return adapter.fromPublisher(Flux.usingWhen(lease, (held) -> Flux.from(run(adapter, call)), release,
 					(held, error) -> release.apply(held), release));

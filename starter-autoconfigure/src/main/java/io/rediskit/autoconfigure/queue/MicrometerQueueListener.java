@@ -19,6 +19,8 @@ import io.rediskit.queue.QueueEventListener;
  * <li>{@code rediskit.queue.lateness} (timer): the server's time at a first delivery minus the due time, the
  * figure a delay queue exists for.</li>
  * <li>{@code rediskit.queue.processing} (timer): time from delivery to acknowledgement.</li>
+ * <li>{@code rediskit.queue.settle.failures} (counter; {@code queue}, {@code operation} = ack | retry): handlers'
+ * outcomes that could not reach Redis; those messages come back after their visibility timeout.</li>
  * </ul>
  * The gauges of messages by state are {@link QueueMetrics}'.
  */
@@ -27,6 +29,8 @@ public class MicrometerQueueListener implements QueueEventListener {
 	private final MeterRegistry registry;
 
 	private final Map<String, QueueMeters> meters = new ConcurrentHashMap<>();
+
+	private final Map<String, Counter> settleFailures = new ConcurrentHashMap<>();
 
 	/**
 	 * @param registry where the meters go
@@ -73,6 +77,16 @@ public class MicrometerQueueListener implements QueueEventListener {
 	@Override
 	public void onStale(String queue, String operation) {
 		meters(queue).stale.increment();
+	}
+
+	@Override
+	public void onSettleFailed(String queue, String operation) {
+		this.settleFailures.computeIfAbsent(queue + '\0' + operation, (key) -> Counter
+			.builder("rediskit.queue.settle.failures")
+			.description("Handler outcomes (ack, retry) that could not reach Redis; the message comes back later")
+			.tag("queue", queue)
+			.tag("operation", operation)
+			.register(this.registry)).increment();
 	}
 
 	private final class QueueMeters {

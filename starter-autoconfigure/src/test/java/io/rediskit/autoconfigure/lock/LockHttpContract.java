@@ -6,6 +6,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.Map;
 
+import io.rediskit.autoconfigure.outage.AvailabilityTesting;
 import io.rediskit.lock.DistributedLock;
 import io.rediskit.lock.LockRegistry;
 import io.rediskit.lock.RedisLock;
@@ -95,6 +96,8 @@ abstract class LockHttpContract {
 			assertThat(unavailable.body()).doesNotContain("during")
 				.doesNotContainIgnoringCase("timed out")
 				.doesNotContain(Integer.toString(redis.server().port()));
+			// Refused at once until Redis answers the availability PING, sent every second; then served again.
+			AvailabilityTesting.awaitAvailable(context);
 			assertThat(post(base, "after").statusCode()).isEqualTo(200);
 		});
 	}

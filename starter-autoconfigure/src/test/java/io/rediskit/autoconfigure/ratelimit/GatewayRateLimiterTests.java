@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.rediskit.autoconfigure.outage.AvailabilityTesting;
 import io.rediskit.ratelimit.RateLimitAlgorithm;
 import io.rediskit.testsupport.RedisServerExtension;
 import org.jspecify.annotations.Nullable;
@@ -203,6 +204,8 @@ class GatewayRateLimiterTests {
 		finally {
 			redis.server().resume();
 		}
+		// Refused at once until Redis answers the availability PING; then decided by Redis again.
+		AvailabilityTesting.awaitAvailable(gateway);
 		assertThat(get("/closed/hello", client).statusCode()).isEqualTo(200);
 	}
 
