@@ -131,7 +131,9 @@ class RateLimitConcurrencyTests {
 				.isBetween(25_000L, 35_000L);
 			for (RateLimitAlgorithm algorithm : RateLimitAlgorithm.values()) {
 				RateLimitSpec spec = RateLimitSpec.of(algorithm, 30, Duration.ofHours(1));
-				RateLimiter limiter = this.registry.create("skewed", spec);
+				// One name per algorithm: a name keeps one spec.
+				String name = "skewed-" + algorithm.ordinal();
+				RateLimiter limiter = this.registry.create(name, spec);
 				long start = serverMicros();
 				// First a client on the real clock takes half, then one whose clock is 30 s ahead asks for more. Had
 				// the skewed client's time counted, it would find the window moved on, the bucket refilled, the log
@@ -139,7 +141,7 @@ class RateLimitConcurrencyTests {
 				for (int i = 0; i < 15; i++) {
 					assertThat(limiter.tryAcquire("k").allowed()).isTrue();
 				}
-				skewed.send(algorithm + " 30 " + spec.period().toMillis() + " skewed k 20");
+				skewed.send(algorithm + " 30 " + spec.period().toMillis() + " " + name + " k 20");
 				List<Granted> fromSkewedClient = skewed.admissions(spec);
 				long end = serverMicros();
 				if (start / spec.periodMicros() != end / spec.periodMicros()) {
