@@ -2,12 +2,15 @@ package io.rediskit.sample;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.scheduling.annotation.EnableScheduling;
 
 /**
  * The redis-kit sample. Run it with {@code ./mvnw -pl sample-app -am spring-boot:run}; with no Redis
- * configured and none on localhost:6379 it starts a local redis-server of its own.
+ * configured and none on localhost:6379 it starts a local redis-server of its own. Scheduling is on for
+ * {@link NightlyReport}, a job under {@code @ScheduledLock}.
  */
 @SpringBootApplication
+@EnableScheduling
 public class SampleApplication {
 
 	public static void main(String[] args) {

@@ -84,7 +84,14 @@ public interface LockListener {
 		INTERRUPTED,
 
 		/** Redis failed to answer. */
-		ERROR
+		ERROR,
+
+		/**
+		 * Another owner held the lock (or its lock-at-least time had not passed) and the caller skipped its run
+		 * without waiting: a {@link JobLock} run, such as a {@code @ScheduledLock} job on another instance.
+		 * ({@code @DistributedLock(onNotAcquired = SKIP)} waited first, so it counts as {@link #TIMEOUT}.)
+		 */
+		SKIPPED
 
 	}
 

@@ -156,6 +156,26 @@ public class LockRegistry implements SmartLifecycle, AutoCloseable {
 		return newLock(group + ":" + key, group);
 	}
 
+	/**
+	 * A lock for a scheduled job that must run once per trigger across instances, with lock-at-least and
+	 * lock-at-most bounds; it shares the key of {@link #getLock(String)} for the same name.
+	 * @param name the lock name, also the metrics' tag
+	 * @return a handle on that lock
+	 */
+	public JobLock getJobLock(String name) {
+		return new JobLock(getLock(name), this.parts);
+	}
+
+	/**
+	 * One scheduled lock of a group; the lock is {@code group:key}, its metrics are tagged with {@code group}.
+	 * @param group the group name, a small fixed set
+	 * @param key what selects the lock within the group
+	 * @return a handle on that lock
+	 */
+	public JobLock getJobLock(String group, String key) {
+		return new JobLock(getLock(group, key), this.parts);
+	}
+
 	private RedisLock newLock(String name, String group) {
 		return new RedisLock(name, group, LockScripts.Keys.of(this.keyNaming, name, group), this.parts);
 	}

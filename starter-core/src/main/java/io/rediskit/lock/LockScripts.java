@@ -44,6 +44,10 @@ final class LockScripts {
 
 	static final LuaScript RAISE_FENCE = script("raise_fence");
 
+	static final LuaScript SCHEDULED_ACQUIRE = script("scheduled_acquire");
+
+	static final LuaScript SCHEDULED_RELEASE = script("scheduled_release");
+
 	/** How long the last fencing token of a name is kept after its last acquisition. */
 	static final Duration FENCE_TTL = Duration.ofDays(1);
 
@@ -200,6 +204,25 @@ final class LockScripts {
 	 */
 	CompletionStage<Long> raiseFence(Keys keys, long token) {
 		return integer(RAISE_FENCE, keys.fenceBytes, number(token), FENCE_TTL_MILLIS);
+	}
+
+	/**
+	 * Starts a scheduled run when no key exists: a lease of {@code leaseMillis}, never renewed past
+	 * {@code atMostMillis} from now on the server's clock.
+	 * @return acquired with the run's fencing token, or not with the ms until the key ends
+	 */
+	CompletionStage<Attempt> startScheduled(Keys keys, String owner, long leaseMillis, long atMostMillis) {
+		return this.executor.<List<Object>>executeAsync(SCHEDULED_ACQUIRE, ReturnType.MULTI, 2, keys.lockBytes,
+				keys.fenceBytes, utf8(owner), number(leaseMillis), number(atMostMillis), FENCE_TTL_MILLIS)
+			.thenApply(Attempt::of);
+	}
+
+	/**
+	 * Ends a scheduled run: frees the lock, or keeps it until {@code atLeastMillis} after the run's start.
+	 * @return {@code 0} when freed, the ms it is kept for, or {@code -1} if the owner does not hold it
+	 */
+	CompletionStage<Long> endScheduled(Keys keys, String owner, long atLeastMillis) {
+		return integer(SCHEDULED_RELEASE, keys.lockBytes, utf8(owner), number(atLeastMillis), keys.releasedBytes);
 	}
 
 	private CompletionStage<Long> integer(LuaScript script, byte[] key, byte[]... args) {

@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.rediskit.autoconfigure.support.AnnotationDurations;
 import io.rediskit.autoconfigure.support.AsyncResults;
+import io.rediskit.autoconfigure.support.FallbackMethod;
 import io.rediskit.autoconfigure.support.MethodKeyEvaluator;
 import io.rediskit.lock.DistributedLock;
 import io.rediskit.lock.LeaseLock;
@@ -19,6 +20,8 @@ import io.rediskit.lock.RedisLock;
 import io.rediskit.lock.RedlockRegistry;
 import io.rediskit.support.RedisFailures;
 import org.aopalliance.intercept.MethodInterceptor;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
@@ -34,9 +37,12 @@ import org.springframework.dao.DataAccessException;
  * Runs a {@link DistributedLock @DistributedLock} method while holding its lock: {@code name}, or
  * {@code name:<key>} with the key expression's value. The lock is thread-owned, so the method may call other
  * annotated methods on the same lock (reentrancy), and it is released when the method returns or throws.
- * Not acquired in time: {@link LockNotAcquiredException} and the method does not run. Redis unavailable while
- * acquiring (down, unreachable, too slow: {@link RedisFailures#isUnavailable(Throwable)}): the same exception,
- * with the Redis failure as its cause, which web applications answer with 503 rather than 409. With
+ * Not acquired in time: the method does not run, and its {@code fallbackMethod} runs instead, or with
+ * {@code onNotAcquired = SKIP} the call returns {@code null} (a debug log line, no error), or else
+ * {@link LockNotAcquiredException} is thrown. Redis unavailable while acquiring (down, unreachable, too slow:
+ * {@link RedisFailures#isUnavailable(Throwable)}): the fallback with the same exception, whose cause is the Redis
+ * failure, or else that exception, even with {@code SKIP}, which web applications answer with 503 rather than
+ * 409. With
  * {@code redlock = true} the lock is a {@link io.rediskit.lock.RedlockLock} of the {@link RedlockRegistry}, with the
  * same behaviour; a method asking for Redlock where none is configured fails startup. A lease lost
  * while the method ran is reported by {@link io.rediskit.lock.LockLeaseLostException} after it returns.
@@ -66,6 +72,8 @@ import org.springframework.dao.DataAccessException;
  * call and cached.
  */
 public class DistributedLockInterceptor implements MethodInterceptor {
+
+	private static final Log logger = LogFactory.getLog(DistributedLockInterceptor.class);
 
 	private final ObjectProvider<LockRegistry> lockRegistry;
 
@@ -102,7 +110,9 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 	/**
 	 * Checks an annotated method as {@link #invoke} would find it, so that what would fail every call fails
 	 * startup instead: a key expression that does not parse or names no parameter, a {@code waitTime} or
-	 * {@code leaseTime} that is not a duration, is negative, too long, or a zero lease.
+	 * {@code leaseTime} that is not a duration, is negative, too long, or a zero lease, a fallback method that does
+	 * not match, {@code SKIP} together with a fallback, on a method returning a primitive value, and either on an
+	 * asynchronous method.
 	 * @param method the annotated method, as declared on the target class
 	 * @param targetClass the class of the bean behind any proxy
 	 * @throws IllegalArgumentException naming the method and the attribute
@@ -112,6 +122,9 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		DistributedLock annotation = resolved.annotation();
 		if (annotation != null && !annotation.key().isEmpty()) {
 			this.keys.check(annotation.key(), resolved.method(), resolved.description());
+		}
+		if (annotation != null) {
+			checkNotAcquired(annotation, resolved);
 		}
 		if (annotation != null && annotation.redlock()) {
 			RedlockRegistry redlock = redlock();
@@ -126,6 +139,27 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 						+ MethodKeyEvaluator.describe(resolved.method()) + " must be at least three Redlock node timeouts ("
 						+ shortest + "), was " + resolved.leaseTime());
 			}
+		}
+	}
+
+	private static void checkNotAcquired(DistributedLock annotation, Resolved resolved) {
+		String on = resolved.description() + " on " + MethodKeyEvaluator.describe(resolved.method());
+		boolean skip = annotation.onNotAcquired() == DistributedLock.OnNotAcquired.SKIP;
+		if (skip && !annotation.fallbackMethod().isEmpty()) {
+			throw new IllegalArgumentException(on + ": give either fallbackMethod or onNotAcquired = SKIP, not both"
+					+ " (the fallback would always win)");
+		}
+		if ((skip || !annotation.fallbackMethod().isEmpty()) && resolved.kind() != AsyncResults.Kind.PLAIN) {
+			throw new IllegalArgumentException(on + ": " + (skip ? "onNotAcquired = SKIP" : "fallbackMethod")
+					+ " is not supported on a method returning " + resolved.method().getReturnType().getSimpleName()
+					+ "; the lock failure arrives as an error signal carrying LockNotAcquiredException: handle it"
+					+ " there (onErrorResume, exceptionally)");
+		}
+		Class<?> returnType = resolved.method().getReturnType();
+		if (skip && returnType.isPrimitive() && returnType != void.class) {
+			throw new IllegalArgumentException(on + ": onNotAcquired = SKIP needs a method returning void or an"
+					+ " object (a skipped call returns null), not " + returnType.getSimpleName()
+					+ "; use a fallbackMethod instead");
 		}
 	}
 
@@ -186,10 +220,10 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 			if (!RedisFailures.isUnavailable(ex)) {
 				throw ex;
 			}
-			throw new LockNotAcquiredException(lock.getName(), waitTime, ex);
+			return notAcquired(resolved, invocation, new LockNotAcquiredException(lock.getName(), waitTime, ex));
 		}
 		if (!acquired) {
-			throw new LockNotAcquiredException(lock.getName(), waitTime, null);
+			return notAcquired(resolved, invocation, new LockNotAcquiredException(lock.getName(), waitTime, null));
 		}
 		Throwable failure = null;
 		try {
@@ -212,6 +246,29 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 				}
 			}
 		}
+	}
+
+	/**
+	 * The failure strategy of a blocking call that did not get the lock: the fallback (for a busy lock and an
+	 * outage alike), else a skip (only for a busy lock), else the exception.
+	 */
+	private static @Nullable Object notAcquired(Resolved resolved, MethodInvocation invocation,
+			LockNotAcquiredException exception) throws Throwable {
+		FallbackMethod fallback = resolved.fallback();
+		if (fallback != null) {
+			return fallback.invoke(invocation.getThis(), invocation.getArguments(), exception);
+		}
+		DistributedLock annotation = resolved.annotation();
+		if (annotation != null && annotation.onNotAcquired() == DistributedLock.OnNotAcquired.SKIP
+				&& exception.getCause() == null) {
+			// A busy lock is what SKIP is for: another caller does the work, so this is no error to log.
+			if (logger.isDebugEnabled()) {
+				logger.debug("Skipped " + MethodKeyEvaluator.describe(resolved.method()) + ": lock '"
+						+ exception.getLockName() + "' is held elsewhere");
+			}
+			return null;
+		}
+		throw exception;
 	}
 
 	/**
@@ -279,7 +336,7 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 			annotation = AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class);
 		}
 		if (annotation == null) {
-			return new Resolved(null, specific, "", null, null, AsyncResults.Kind.PLAIN);
+			return new Resolved(null, specific, "", null, null, AsyncResults.Kind.PLAIN, null);
 		}
 		String description = "@DistributedLock(name = \"" + annotation.name() + "\""
 				+ (annotation.redlock() ? ", redlock = true" : "") + ")";
@@ -290,7 +347,11 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 					+ MethodKeyEvaluator.describe(specific)
 					+ " must be positive; leave it empty for the default lease or a watchdog-renewed one");
 		}
-		return new Resolved(annotation, specific, description, waitTime, leaseTime, AsyncResults.kind(specific));
+		FallbackMethod fallback = annotation.fallbackMethod().isEmpty() ? null
+				: FallbackMethod.find(annotation.fallbackMethod(), description, LockNotAcquiredException.class,
+						specific, targetClass);
+		return new Resolved(annotation, specific, description, waitTime, leaseTime, AsyncResults.kind(specific),
+				fallback);
 	}
 
 	private @Nullable Duration duration(String text, String attribute, String description, Method method) {
@@ -314,9 +375,11 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 	 * @param waitTime the wait, {@code null} for the registry's default
 	 * @param leaseTime the lease, {@code null} for the registry's default
 	 * @param kind how the method returns its result
+	 * @param fallback the fallback, if the annotation names one
 	 */
 	private record Resolved(@Nullable DistributedLock annotation, Method method, String description,
-			@Nullable Duration waitTime, @Nullable Duration leaseTime, AsyncResults.Kind kind) {
+			@Nullable Duration waitTime, @Nullable Duration leaseTime, AsyncResults.Kind kind,
+			@Nullable FallbackMethod fallback) {
 	}
 
 }

@@ -28,7 +28,8 @@ import org.springframework.scheduling.TaskScheduler;
  * Auto-configures the distributed lock: a {@link LockRegistry} that runs its scripts with the shared
  * {@link ScriptExecutor}, tells every {@link LockListener} bean, in order, and runs its watchdog on the
  * application's {@link TaskScheduler} when there is exactly one (else on a daemon thread of its own), started and
- * stopped by the context; and the advisor that applies {@link DistributedLock @DistributedLock}. Off with {@code redis-kit.lock.enabled=false}; each bean backs off
+ * stopped by the context; and the advisors that apply {@link DistributedLock @DistributedLock} and
+ * {@link io.rediskit.lock.ScheduledLock @ScheduledLock}. Off with {@code redis-kit.lock.enabled=false}; each bean backs off
  * when the application defines its own.
  */
 @AutoConfiguration(after = { DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class })
@@ -56,6 +57,14 @@ public final class LockAutoConfiguration {
 	static DistributedLockAdvisor distributedLockAdvisor(ObjectProvider<LockRegistry> lockRegistry,
 			ObjectProvider<RedlockRegistry> redlockRegistry, Environment environment) {
 		return new DistributedLockAdvisor(new DistributedLockInterceptor(lockRegistry, redlockRegistry, environment));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static ScheduledLockAdvisor scheduledLockAdvisor(ObjectProvider<LockRegistry> lockRegistry,
+			Environment environment) {
+		return new ScheduledLockAdvisor(new ScheduledLockInterceptor(lockRegistry, environment));
 	}
 
 }

@@ -16,7 +16,8 @@ import io.rediskit.lock.LockListener;
  * ({@code redlock}).
  * <ul>
  * <li>{@code rediskit.lock.acquire} (timer; {@code lock}, {@code kind}, {@code result} = acquired | timeout | interrupted |
- * error): time from the call until it held the lock or gave up.</li>
+ * error | skipped): time from the call until it held the lock or gave up; {@code skipped} counts the runs of a
+ * scheduled job ({@code @ScheduledLock}) that found it running elsewhere.</li>
  * <li>{@code rediskit.lock.held} (timer; {@code lock}, {@code kind}): time from acquisition to final release.</li>
  * <li>{@code rediskit.lock.renewals} (counter; {@code lock}, {@code kind}, {@code result} = renewed | lost | error): watchdog
  * lease renewals.</li>

@@ -1,18 +1,13 @@
 package io.rediskit.autoconfigure.ratelimit;
 
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Collectors;
 
 import io.rediskit.autoconfigure.support.AsyncResults;
+import io.rediskit.autoconfigure.support.FallbackMethod;
 import io.rediskit.autoconfigure.support.MethodKeyEvaluator;
 import io.rediskit.ratelimit.RateLimitDecision;
 import io.rediskit.ratelimit.RateLimitExceededException;
@@ -29,8 +24,6 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.core.MethodClassKey;
 import org.springframework.core.ReactiveAdapter;
 import org.springframework.core.annotation.AnnotatedElementUtils;
-import org.springframework.util.ClassUtils;
-import org.springframework.util.ReflectionUtils;
 import org.springframework.util.function.SingletonSupplier;
 
 /**
@@ -205,7 +198,7 @@ public class RateLimitedInterceptor implements MethodInterceptor {
 			return call.proceed();
 		}
 		RateLimitExceededException exceeded = new RateLimitExceededException(limiter.name(), limiter.spec(), decision);
-		Fallback fallback = resolved.fallback();
+		FallbackMethod fallback = resolved.fallback();
 		if (fallback == null) {
 			throw exceeded;
 		}
@@ -222,8 +215,9 @@ public class RateLimitedInterceptor implements MethodInterceptor {
 			return new Resolved(null, specific, "", null, AsyncResults.Kind.PLAIN);
 		}
 		String description = "@RateLimited(name = \"" + annotation.name() + "\")";
-		Fallback fallback = annotation.fallbackMethod().isEmpty() ? null
-				: Fallback.find(annotation, specific, targetClass);
+		FallbackMethod fallback = annotation.fallbackMethod().isEmpty() ? null
+				: FallbackMethod.find(annotation.fallbackMethod(), description, RateLimitExceededException.class,
+						specific, targetClass);
 		return new Resolved(annotation, specific, description, fallback, AsyncResults.kind(specific));
 	}
 
@@ -236,141 +230,7 @@ public class RateLimitedInterceptor implements MethodInterceptor {
 	 * @param kind how the method returns its result
 	 */
 	private record Resolved(@Nullable RateLimited annotation, Method method, String description,
-			@Nullable Fallback fallback, AsyncResults.Kind kind) {
-	}
-
-	/**
-	 * A fallback method.
-	 * @param method the method, made accessible
-	 * @param takesException whether it takes the exception as its last parameter
-	 */
-	private record Fallback(Method method, boolean takesException) {
-
-		@Nullable Object invoke(@Nullable Object target, @Nullable Object[] arguments,
-				RateLimitExceededException exceeded) throws Throwable {
-			boolean isStatic = Modifier.isStatic(this.method.getModifiers());
-			if (target == null && !isStatic) {
-				throw new IllegalStateException("Cannot call fallback " + describe(this.method)
-						+ ": the proxy has no target object", exceeded);
-			}
-			Object[] actual = arguments;
-			if (this.takesException) {
-				actual = Arrays.copyOf(arguments, arguments.length + 1);
-				actual[arguments.length] = exceeded;
-			}
-			try {
-				return this.method.invoke(isStatic ? null : target, actual);
-			}
-			catch (InvocationTargetException ex) {
-				throw ex.getTargetException();
-			}
-		}
-
-		/**
-		 * Finds the fallback: on the target class or its superclasses, a method of the given name taking the
-		 * annotated method's parameters, optionally followed by one its exception can be passed as; any
-		 * visibility. Nearest class first; in one class, one taking the exception is preferred, the most specific
-		 * one if several do.
-		 */
-		static Fallback find(RateLimited annotation, Method annotated, Class<?> targetClass) {
-			String name = annotation.fallbackMethod();
-			Class<?>[] parameters = annotated.getParameterTypes();
-			List<Method> named = new ArrayList<>();
-			for (Class<?> type = targetClass; type != null && type != Object.class; type = type.getSuperclass()) {
-				Method found = null;
-				for (Method candidate : type.getDeclaredMethods()) {
-					if (!candidate.getName().equals(name) || candidate.isBridge() || candidate.isSynthetic()) {
-						continue;
-					}
-					named.add(candidate);
-					if (matches(candidate, parameters, annotated.getReturnType())
-							&& (found == null || better(candidate, found))) {
-						found = candidate;
-					}
-				}
-				if (found != null) {
-					ReflectionUtils.makeAccessible(found);
-					return new Fallback(found, found.getParameterCount() > parameters.length);
-				}
-			}
-			throw new IllegalStateException(missing(annotation, annotated, targetClass, named));
-		}
-
-		private static boolean matches(Method candidate, Class<?>[] parameters, Class<?> returnType) {
-			Class<?>[] types = candidate.getParameterTypes();
-			if (types.length != parameters.length && types.length != parameters.length + 1) {
-				return false;
-			}
-			for (int i = 0; i < parameters.length; i++) {
-				if (types[i] != parameters[i]) {
-					return false;
-				}
-			}
-			if (types.length > parameters.length && !types[parameters.length].isAssignableFrom(RateLimitExceededException.class)) {
-				return false;
-			}
-			return ClassUtils.isAssignable(returnType, candidate.getReturnType());
-		}
-
-		// One taking the exception beats one without; of two taking it, the narrower exception type wins.
-		private static boolean better(Method candidate, Method found) {
-			int count = candidate.getParameterCount();
-			if (count != found.getParameterCount()) {
-				return count > found.getParameterCount();
-			}
-			return count > 0 && found.getParameterTypes()[count - 1].isAssignableFrom(candidate.getParameterTypes()[count - 1]);
-		}
-
-		private static String missing(RateLimited annotation, Method annotated, Class<?> targetClass,
-				List<Method> named) {
-			String name = annotation.fallbackMethod();
-			String parameters = parameterList(annotated);
-			String returnType = annotated.getReturnType().getSimpleName();
-			StringBuilder message = new StringBuilder("@RateLimited(name = \"").append(annotation.name())
-				.append("\") on ")
-				.append(describe(annotated))
-				.append(" names fallbackMethod \"")
-				.append(name)
-				.append("\", but ")
-				.append(targetClass.getName())
-				.append(" has no matching method: expected ")
-				.append(returnType)
-				.append(' ')
-				.append(name)
-				.append('(')
-				.append(parameters)
-				.append(") or ")
-				.append(returnType)
-				.append(' ')
-				.append(name)
-				.append('(')
-				.append(parameters.isEmpty() ? "" : parameters + ", ")
-				.append("RateLimitExceededException)")
-				.append(", of any visibility, returning ")
-				.append(returnType)
-				.append(annotated.getReturnType().isPrimitive() ? "" : " or a subtype")
-				.append(" (the exception parameter may be a supertype)");
-			if (!named.isEmpty()) {
-				message.append("; found ")
-					.append(named.stream()
-						.map((method) -> method.getReturnType().getSimpleName() + " " + describe(method))
-						.collect(Collectors.joining(", ")))
-					.append(", which ")
-					.append((named.size() == 1) ? "does" : "do")
-					.append(" not match");
-			}
-			return message.toString();
-		}
-
-		private static String describe(Method method) {
-			return method.getDeclaringClass().getSimpleName() + "." + method.getName() + "(" + parameterList(method)
-					+ ")";
-		}
-
-		private static String parameterList(Method method) {
-			return Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName).collect(Collectors.joining(", "));
-		}
-
+			@Nullable FallbackMethod fallback, AsyncResults.Kind kind) {
 	}
 
 }

@@ -106,6 +106,64 @@ class DistributedLockAnnotationTests {
 	}
 
 	@Test
+	void aBusyLockRunsTheFallbackOrSkipsAsTheAnnotationSays() {
+		this.runner.run((context) -> {
+			Counter counter = context.getBean(Counter.class);
+			RedisLock lock = context.getBean(LockRegistry.class).getLock("counter", "taken");
+			CountDownLatch held = new CountDownLatch(1);
+			CountDownLatch done = new CountDownLatch(1);
+			Thread holder = new Thread(() -> {
+				lock.lock();
+				held.countDown();
+				try {
+					done.await();
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+				finally {
+					lock.unlock();
+				}
+			});
+			holder.start();
+			held.await();
+			try {
+				assertThat(counter.readOrFallBack("taken")).isEqualTo("busy: counter:taken");
+				assertThat(counter.incrementOrSkip("taken")).isNull();
+				assertThat(redis.server().command("GET", "counter:taken")).isNull();
+			}
+			finally {
+				done.countDown();
+				holder.join();
+			}
+			assertThat(counter.readOrFallBack("taken")).isEqualTo("read taken");
+			assertThat(counter.incrementOrSkip("taken")).isEqualTo("incremented");
+			assertThat(redis.server().command("GET", "counter:taken")).isEqualTo("1");
+		});
+	}
+
+	@Test
+	void skipDoesNotHideAnOutage() {
+		this.runner.withPropertyValues("spring.data.redis.port=" + unusedPort(), "spring.data.redis.timeout=500ms")
+			.run((context) -> {
+				Counter counter = context.getBean(Counter.class);
+				assertThatExceptionOfType(LockNotAcquiredException.class)
+					.isThrownBy(() -> counter.incrementOrSkip("down"))
+					.satisfies((ex) -> assertThat(ex.getCause()).isNotNull());
+				assertThat(counter.readOrFallBack("down")).isEqualTo("busy: counter:down");
+			});
+	}
+
+	private static int unusedPort() {
+		try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+			return socket.getLocalPort();
+		}
+		catch (java.io.IOException ex) {
+			throw new java.io.UncheckedIOException(ex);
+		}
+	}
+
+	@Test
 	void nestedCallsOnTheSameLockReenter() {
 		this.runner.run((context) -> {
 			// The inner call goes through the proxy with a zero wait: it only succeeds by re-entering.
@@ -187,6 +245,22 @@ class DistributedLockAnnotationTests {
 		@DistributedLock(name = "counter", key = "#p0", waitTime = "${sample.wait}")
 		public void tryOnce(String name) {
 			increment(name);
+		}
+
+		@DistributedLock(name = "counter", key = "#name", waitTime = "0s", fallbackMethod = "busy")
+		public String readOrFallBack(String name) {
+			return "read " + name;
+		}
+
+		private String busy(String name, LockNotAcquiredException ex) {
+			return "busy: " + ex.getLockName();
+		}
+
+		@DistributedLock(name = "counter", key = "#name", waitTime = "0s",
+				onNotAcquired = DistributedLock.OnNotAcquired.SKIP)
+		public String incrementOrSkip(String name) {
+			increment(name);
+			return "incremented";
 		}
 
 	}

@@ -169,6 +169,23 @@ class AnnotationStartupCheckTests {
 	}
 
 	@Test
+	void lockFallbacksThatDoNotMatchAndSkipsThatCannotApplyFailStartup() {
+		this.runner.withBean(BadLockFallbacks.class)
+			.run((context) -> assertFailure(context, BadLockFallbacks.class,
+					"@DistributedLock(name = \"orders\") on BadLockFallbacks.missing(String) names fallbackMethod"
+							+ " \"noSuchMethod\", but " + BadLockFallbacks.class.getName() + " has no matching method:"
+							+ " expected String noSuchMethod(String) or"
+							+ " String noSuchMethod(String, LockNotAcquiredException)",
+					"found Integer BadLockFallbacks.wrongType(String), which does not match",
+					"@DistributedLock(name = \"orders\") on BadLockFallbacks.both(String): give either fallbackMethod"
+							+ " or onNotAcquired = SKIP, not both",
+					"@DistributedLock(name = \"orders\") on BadLockFallbacks.count(String): onNotAcquired = SKIP needs a"
+							+ " method returning void or an object (a skipped call returns null), not int",
+					"@DistributedLock(name = \"orders\") on BadLockFallbacks.later(String): onNotAcquired = SKIP is not"
+							+ " supported on a method returning CompletableFuture"));
+	}
+
+	@Test
 	void badDurationsFailStartup() {
 		this.runner.withBean(BadDurations.class)
 			.withPropertyValues("sample.wait=2s")
@@ -395,6 +412,43 @@ class AnnotationStartupCheckTests {
 		@DistributedLock(name = "evil", key = "T(java.lang.System).getProperty('user.home')")
 		public String typeReference(String name) {
 			return name;
+		}
+
+	}
+
+	static class BadLockFallbacks {
+
+		@DistributedLock(name = "orders", fallbackMethod = "noSuchMethod")
+		public String missing(String name) {
+			return name;
+		}
+
+		@DistributedLock(name = "orders", fallbackMethod = "wrongType")
+		public String mismatched(String name) {
+			return name;
+		}
+
+		Integer wrongType(String name) {
+			return 1;
+		}
+
+		@DistributedLock(name = "orders", fallbackMethod = "fallback", onNotAcquired = DistributedLock.OnNotAcquired.SKIP)
+		public String both(String name) {
+			return name;
+		}
+
+		String fallback(String name) {
+			return name;
+		}
+
+		@DistributedLock(name = "orders", onNotAcquired = DistributedLock.OnNotAcquired.SKIP)
+		public int count(String name) {
+			return 1;
+		}
+
+		@DistributedLock(name = "orders", onNotAcquired = DistributedLock.OnNotAcquired.SKIP)
+		public java.util.concurrent.CompletableFuture<String> later(String name) {
+			return java.util.concurrent.CompletableFuture.completedFuture(name);
 		}
 
 	}

@@ -1,0 +1,199 @@
+package io.rediskit.autoconfigure.lock;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.rediskit.autoconfigure.support.AnnotationDurations;
+import io.rediskit.autoconfigure.support.AsyncResults;
+import io.rediskit.autoconfigure.support.MethodKeyEvaluator;
+import io.rediskit.lock.JobLock;
+import io.rediskit.lock.LockRegistry;
+import io.rediskit.lock.LockSpec;
+import io.rediskit.lock.ScheduledLock;
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.core.MethodClassKey;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.env.PropertyResolver;
+
+/**
+ * Runs a {@link ScheduledLock @ScheduledLock} method as one run of its
+ * {@link JobLock}: {@link JobLock#tryStart} with the annotation's bounds, the method, then the run's
+ * end, which keeps the lock until lock-at-least has passed. A lock that is taken skips the method: {@code null}
+ * is returned, a debug line logged, and the registry's listeners count {@code SKIPPED}. Redis unavailable while
+ * starting: its {@code DataAccessException} is thrown (the scheduler logs it), since skipping would hide the
+ * outage. The end of a run that cannot reach Redis is handled as for {@code @DistributedLock}: the method's
+ * result stands and the key ends with its lease; a run that outlasted lock-at-most reports
+ * {@link io.rediskit.lock.LockLeaseLostException} after the method returns.
+ * <p>
+ * {@link ScheduledLockAdvisor} checks every annotated method at startup through {@link #check(Method, Class)}.
+ */
+public class ScheduledLockInterceptor implements MethodInterceptor {
+
+	private static final Log logger = LogFactory.getLog(ScheduledLockInterceptor.class);
+
+	private final ObjectProvider<LockRegistry> lockRegistry;
+
+	private final PropertyResolver placeholders;
+
+	private final MethodKeyEvaluator keys = new MethodKeyEvaluator();
+
+	private final AnnotationDurations durations;
+
+	// Bounded by the advised methods and their target classes.
+	private final Map<MethodClassKey, Resolved> resolved = new ConcurrentHashMap<>();
+
+	/**
+	 * @param lockRegistry where locks come from, resolved on first use
+	 * @param placeholders resolves placeholders in the name and the durations
+	 */
+	public ScheduledLockInterceptor(ObjectProvider<LockRegistry> lockRegistry, PropertyResolver placeholders) {
+		this.lockRegistry = lockRegistry;
+		this.placeholders = placeholders;
+		this.durations = new AnnotationDurations(placeholders);
+	}
+
+	/**
+	 * Checks an annotated method as {@link #invoke} would find it: a name that resolves to nothing, a key
+	 * expression that does not parse or names no parameter, durations that are not durations, out of range or
+	 * with lock-at-least above lock-at-most, an asynchronous method, or one returning a primitive value.
+	 * @param method the annotated method, as declared on the target class
+	 * @param targetClass the class of the bean behind any proxy
+	 * @throws IllegalArgumentException naming the method and the attribute
+	 */
+	public void check(Method method, Class<?> targetClass) {
+		Resolved resolved = resolve(method, targetClass);
+		ScheduledLock annotation = resolved.annotation();
+		if (annotation != null && !annotation.key().isEmpty()) {
+			this.keys.check(annotation.key(), resolved.method(), resolved.description());
+		}
+	}
+
+	@Override
+	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
+		Method method = invocation.getMethod();
+		Class<?> targetClass = (invocation.getThis() != null) ? AopUtils.getTargetClass(invocation.getThis())
+				: method.getDeclaringClass();
+		Resolved resolved = this.resolved.computeIfAbsent(new MethodClassKey(method, targetClass),
+				(key) -> resolve(method, targetClass));
+		ScheduledLock annotation = resolved.annotation();
+		if (annotation == null) {
+			return invocation.proceed();
+		}
+		LockRegistry registry = this.lockRegistry.getObject();
+		JobLock lock = annotation.key().isEmpty() ? registry.getJobLock(resolved.name())
+				: registry.getJobLock(resolved.name(), this.keys.evaluate(annotation.key(), resolved.method(),
+						invocation.getArguments(), resolved.description()));
+		Optional<JobLock.Run> started = lock.tryStart(resolved.lockAtLeastFor(), resolved.lockAtMostFor());
+		if (started.isEmpty()) {
+			// Another instance runs this slot, or ran it within lock-at-least: the expected case, not an error.
+			if (logger.isDebugEnabled()) {
+				logger.debug("Skipped " + MethodKeyEvaluator.describe(resolved.method()) + ": lock '" + lock.getName()
+						+ "' is held by another run");
+			}
+			return null;
+		}
+		JobLock.Run run = started.get();
+		Throwable failure = null;
+		try {
+			return invocation.proceed();
+		}
+		catch (Throwable ex) {
+			failure = ex;
+			throw ex;
+		}
+		finally {
+			try {
+				run.close();
+			}
+			catch (RuntimeException ex) {
+				if (failure != null) {
+					failure.addSuppressed(ex);
+				}
+				else if (!DistributedLockInterceptor.releaseUnreachable(ex)) {
+					throw ex;
+				}
+			}
+		}
+	}
+
+	private Resolved resolve(Method method, Class<?> targetClass) {
+		Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
+		ScheduledLock annotation = AnnotatedElementUtils.findMergedAnnotation(specific,
+				ScheduledLock.class);
+		if (annotation == null) {
+			annotation = AnnotatedElementUtils.findMergedAnnotation(method, ScheduledLock.class);
+		}
+		if (annotation == null) {
+			return new Resolved(null, specific, "", "", Duration.ZERO, Duration.ZERO);
+		}
+		String description = "@ScheduledLock(name = \"" + annotation.name() + "\")";
+		String on = description + " on " + MethodKeyEvaluator.describe(specific);
+		String name;
+		try {
+			name = this.placeholders.resolveRequiredPlaceholders(annotation.name());
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException("name of " + on + ": " + ex.getMessage(), ex);
+		}
+		if (name.isBlank()) {
+			throw new IllegalArgumentException("name of " + on + " must not be empty");
+		}
+		if (AsyncResults.kind(specific) != AsyncResults.Kind.PLAIN) {
+			throw new IllegalArgumentException(on + " returns " + specific.getReturnType().getSimpleName()
+					+ ": a scheduled lock holds a blocking run, so the method must return void or a value");
+		}
+		Class<?> returnType = specific.getReturnType();
+		if (returnType.isPrimitive() && returnType != void.class) {
+			throw new IllegalArgumentException(on + " returns " + returnType.getSimpleName()
+					+ ": a skipped run returns null, so the method must return void or an object");
+		}
+		if (annotation.lockAtMostFor().isEmpty()) {
+			throw new IllegalArgumentException("lockAtMostFor of " + on
+					+ " must be set: the longest a run may hold the lock, such as \"10m\"");
+		}
+		Duration atMost = duration(annotation.lockAtMostFor(), "lockAtMostFor", description, specific);
+		Duration atLeast = duration(annotation.lockAtLeastFor(), "lockAtLeastFor", description, specific);
+		if (atMost.toMillis() < 1) {
+			throw new IllegalArgumentException("lockAtMostFor of " + on + " must be at least 1ms, was " + atMost);
+		}
+		if (atLeast.compareTo(atMost) > 0) {
+			throw new IllegalArgumentException("lockAtLeastFor of " + on + " (" + atLeast
+					+ ") must not be longer than lockAtMostFor (" + atMost + ")");
+		}
+		return new Resolved(annotation, specific, description, name, atLeast, atMost);
+	}
+
+	private Duration duration(String text, String attribute, String description, Method method) {
+		Duration duration = this.durations.parse(text, attribute, description, method);
+		if (duration.compareTo(LockSpec.MAX_DURATION) > 0) {
+			throw new IllegalArgumentException(attribute + " '" + text + "' of " + description + " on "
+					+ MethodKeyEvaluator.describe(method) + " must be at most " + LockSpec.MAX_DURATION.toDays()
+					+ " days, was " + duration);
+		}
+		return duration;
+	}
+
+	/**
+	 * What the interceptor needs of one advised method, resolved once.
+	 * @param annotation the annotation, {@code null} if the method has none
+	 * @param method the method as declared on the target class
+	 * @param description the annotation as error messages show it
+	 * @param name the lock name, placeholders resolved
+	 * @param lockAtLeastFor lock-at-least
+	 * @param lockAtMostFor lock-at-most
+	 */
+	private record Resolved(@Nullable ScheduledLock annotation, Method method, String description,
+			String name, Duration lockAtLeastFor, Duration lockAtMostFor) {
+	}
+
+}

@@ -1,0 +1,244 @@
+package io.rediskit.lock;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.rediskit.lock.LockListener.AcquireResult;
+import io.rediskit.support.RedisFailures;
+import io.rediskit.support.Stages;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A lock for a job that many instances trigger on the same schedule and that must run once per trigger, from
+ * {@link LockRegistry#getJobLock(String)}; {@code @ScheduledLock} applies it to a method. It is what
+ * ShedLock calls a scheduler lock, with the same two bounds:
+ * <ul>
+ * <li><b>lock-at-most</b> ({@code lockAtMostFor}): the longest the lock is held, counted on the server's clock
+ * from the start of the run. A holder that crashes frees the job after it at the latest (sooner: the lease is
+ * the watchdog's, renewed while the run lasts, so a dead holder frees it within one watchdog timeout). A run
+ * that lasts longer loses the lock when it passes, and its end reports {@link LockLeaseLostException}.</li>
+ * <li><b>lock-at-least</b> ({@code lockAtLeastFor}): the shortest. A run that ends sooner leaves the key in
+ * place, owned by nobody, until that much time has passed since it started, so an instance whose trigger fires
+ * a little later (its clock skewed, its scheduler late) finds the lock taken and skips the same slot.</li>
+ * </ul>
+ * There is no waiting: {@link #tryStart} makes one attempt, and a lock held by another run (or kept by a
+ * finished one) is a skip, reported to the listeners as {@link AcquireResult#SKIPPED}, not an error. Both bounds
+ * are measured by Redis ({@code TIME} in the scripts), not by the instances, whose clocks may differ.
+ * <p>
+ * The key is the same as {@link LockRegistry#getLock(String)}'s for the name: a {@code @DistributedLock} and a
+ * scheduled lock of one name exclude each other. Each run has its own owner and fencing token ({@link
+ * Run#fencingToken()}); runs are not reentrant.
+ * <p>
+ * <b>Limits.</b> As every Redis lock, a lease: a process pause past lock-at-most, or a failover that loses the key,
+ * can let two runs overlap; lock-at-least only covers triggers that fire within it of each other, so choose it
+ * larger than the clock skew between instances and smaller than the interval between triggers. An attempt whose
+ * reply is lost (Redis timed out) may still have taken the lock, which then stays taken until its first lease
+ * ends.
+ */
+public final class JobLock {
+
+	private final RedisLock lock;
+
+	private final LockParts parts;
+
+	JobLock(RedisLock lock, LockParts parts) {
+		this.lock = lock;
+		this.parts = parts;
+	}
+
+	/** @return the full lock name */
+	public String getName() {
+		return this.lock.getName();
+	}
+
+	/** @return the name metrics are tagged with */
+	public String getGroup() {
+		return this.lock.getGroup();
+	}
+
+	/**
+	 * Starts a run if no other run holds the lock or keeps it.
+	 * @param lockAtLeastFor how long after its start the lock stays taken even when the run ended sooner;
+	 * zero to free it as the run ends
+	 * @param lockAtMostFor how long after its start the lock is freed even when the run has not ended; at least
+	 * {@code lockAtLeastFor} and 1 ms
+	 * @return the run, to close when it ends; empty when the lock is taken (a skip)
+	 * @throws IllegalArgumentException for durations out of range, naming the argument
+	 * @throws org.springframework.dao.DataAccessException when Redis failed to answer
+	 */
+	public Optional<Run> tryStart(Duration lockAtLeastFor, Duration lockAtMostFor) {
+		return Stages.join(tryStartAsync(lockAtLeastFor, lockAtMostFor));
+	}
+
+	/**
+	 * {@link #tryStart} without blocking; the stage completes on the driver's thread.
+	 * @param lockAtLeastFor as for {@link #tryStart}
+	 * @param lockAtMostFor as for {@link #tryStart}
+	 * @return the run, or empty when the lock is taken
+	 * @throws IllegalArgumentException at once, for durations out of range
+	 */
+	public CompletionStage<Optional<Run>> tryStartAsync(Duration lockAtLeastFor, Duration lockAtMostFor) {
+		Bounds bounds = Bounds.of(lockAtLeastFor, lockAtMostFor);
+		long started = System.nanoTime();
+		try {
+			this.parts.background().ensureRunning();
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+		String owner = this.parts.holds().leaseOwner();
+		long leaseMillis = Math.min(this.parts.spec().watchdogTimeout().toMillis(), bounds.atMostMillis());
+		CompletionStage<LockScripts.Attempt> attempt;
+		try {
+			attempt = this.parts.scripts().startScheduled(this.lock.keys(), owner, leaseMillis, bounds.atMostMillis());
+		}
+		catch (RuntimeException ex) {
+			attempt = CompletableFuture.failedFuture(ex);
+		}
+		return attempt.handle((reply, failure) -> {
+			if (failure != null) {
+				Throwable cause = Stages.unwrap(failure);
+				if (RedisFailures.isUnavailable(cause)) {
+					this.parts.outages().warn(cause);
+				}
+				this.lock.report(AcquireResult.ERROR, started);
+				throw rethrowable(cause);
+			}
+			if (!reply.acquired()) {
+				this.lock.report(AcquireResult.SKIPPED, started);
+				return Optional.empty();
+			}
+			LockHold hold = this.parts.holds().acquired(this.lock, owner, reply.fencingToken(), 1, leaseMillis, true);
+			this.lock.report(AcquireResult.ACQUIRED, started);
+			return Optional.of(new Run(hold, bounds));
+		});
+	}
+
+	@Override
+	public String toString() {
+		return "JobLock[" + this.lock.getName() + "]";
+	}
+
+	private static RuntimeException rethrowable(Throwable cause) {
+		return (cause instanceof RuntimeException runtime) ? runtime : new CompletionException(cause);
+	}
+
+	/**
+	 * The two bounds of a run, checked.
+	 * @param atLeastMillis lock-at-least in ms
+	 * @param atMostMillis lock-at-most in ms
+	 */
+	private record Bounds(long atLeastMillis, long atMostMillis) {
+
+		static Bounds of(Duration lockAtLeastFor, Duration lockAtMostFor) {
+			Objects.requireNonNull(lockAtLeastFor, "lockAtLeastFor");
+			Objects.requireNonNull(lockAtMostFor, "lockAtMostFor");
+			if (lockAtLeastFor.isNegative()) {
+				throw new IllegalArgumentException("lockAtLeastFor must not be negative, was " + lockAtLeastFor);
+			}
+			if (lockAtMostFor.toMillis() < 1) {
+				throw new IllegalArgumentException("lockAtMostFor must be at least 1ms, was " + lockAtMostFor);
+			}
+			if (lockAtMostFor.compareTo(LockSpec.MAX_DURATION) > 0) {
+				throw new IllegalArgumentException("lockAtMostFor must be at most " + LockSpec.MAX_DURATION.toDays()
+						+ " days, was " + lockAtMostFor);
+			}
+			if (lockAtLeastFor.compareTo(lockAtMostFor) > 0) {
+				throw new IllegalArgumentException("lockAtLeastFor (" + lockAtLeastFor
+						+ ") must not be longer than lockAtMostFor (" + lockAtMostFor + ")");
+			}
+			return new Bounds(lockAtLeastFor.toMillis(), lockAtMostFor.toMillis());
+		}
+
+	}
+
+	/**
+	 * One run holding a {@link JobLock}; close it when the run ends, from any thread. Closing frees the lock,
+	 * or when lock-at-least has not passed since the start, leaves it taken (owned by nobody) until it has.
+	 */
+	public final class Run implements AutoCloseable {
+
+		private final LockHold hold;
+
+		private final Bounds bounds;
+
+		private final AtomicBoolean closed = new AtomicBoolean();
+
+		Run(LockHold hold, Bounds bounds) {
+			this.hold = hold;
+			this.bounds = bounds;
+		}
+
+		/** @return the run's fencing token, higher than that of every earlier holder of the name */
+		public long fencingToken() {
+			return this.hold.fencingToken;
+		}
+
+		/**
+		 * Ends the run and waits for Redis to confirm.
+		 * @throws LockLeaseLostException when the lock was lost before (lock-at-most passed, or the lease ran out
+		 * while Redis was unreachable); the key is left alone
+		 * @throws org.springframework.dao.DataAccessException when Redis failed to answer; the key then ends with
+		 * its lease
+		 */
+		@Override
+		public void close() {
+			LockScripts.uninterruptibly(() -> LockScripts.await(closeAsync()));
+		}
+
+		/**
+		 * {@link #close()} without blocking; a second call does nothing.
+		 * @return completed when Redis confirmed, or exceptionally as {@link #close()} throws
+		 */
+		public CompletionStage<@Nullable Void> closeAsync() {
+			if (!this.closed.compareAndSet(false, true)) {
+				return CompletableFuture.completedFuture(null);
+			}
+			LockHold hold = this.hold;
+			if (hold.lost) {
+				JobLock.this.parts.holds().forget(hold);
+				return CompletableFuture.failedFuture(new LockLeaseLostException(getName(), hold.fencingToken));
+			}
+			hold.releasing = true;
+			CompletionStage<Long> call;
+			try {
+				call = JobLock.this.parts.scripts()
+					.endScheduled(JobLock.this.lock.keys(), hold.owner, this.bounds.atLeastMillis());
+			}
+			catch (RuntimeException ex) {
+				call = CompletableFuture.failedFuture(ex);
+			}
+			return call.handle((reply, failure) -> {
+				LockParts parts = JobLock.this.parts;
+				parts.holds().forget(hold);
+				if (failure != null) {
+					Throwable cause = Stages.unwrap(failure);
+					if (RedisFailures.isUnavailable(cause)) {
+						parts.outages().warn(cause);
+						parts.listeners().notify((listener) -> listener.onReleaseFailed(getGroup()));
+					}
+					throw rethrowable(cause);
+				}
+				if (reply < 0) {
+					parts.holds().markLost(hold);
+					throw new LockLeaseLostException(getName(), hold.fencingToken);
+				}
+				Duration held = Duration.ofNanos(System.nanoTime() - hold.acquiredNanos);
+				parts.listeners().notify((listener) -> listener.onRelease(getGroup(), held));
+				return null;
+			});
+		}
+
+		@Override
+		public String toString() {
+			return "JobLock.Run[" + getName() + ", fencing token " + this.hold.fencingToken + "]";
+		}
+
+	}
+
+}
