@@ -91,7 +91,7 @@ class LockContractTests {
 				lock.unlock();
 				return acquired;
 			}).get(10, TimeUnit.SECONDS)).as("a thread hold").isTrue();
-			assertThat(this.engine.exists(key(name))).isFalse();
+			this.engine.assertGone(key(name));
 		}
 	}
 
@@ -273,7 +273,7 @@ class LockContractTests {
 			}
 		}
 		awaitCondition("no hold left", Duration.ofSeconds(10), () -> this.locks.heldLocks().isEmpty());
-		assertThat(this.engine.exists(key(name))).isFalse();
+		this.engine.assertGone(key(name));
 	}
 
 	@Test
@@ -303,7 +303,7 @@ class LockContractTests {
 			assertThat(next.fencingToken()).isGreaterThan(held.fencingToken());
 		}
 		assertThat(this.locks.heldLocks()).isEmpty();
-		assertThat(this.engine.exists(key(name))).isFalse();
+		this.engine.assertGone(key(name));
 	}
 
 	@Test
@@ -385,7 +385,7 @@ class LockContractTests {
 		assertThat(rejected.get()).as("fenced writes rejected").isZero();
 		assertThat(this.engine.resourceServer(counter).command("GET", counter)).as("the non-atomic counter")
 			.isEqualTo(Long.toString((long) threads * iterations));
-		assertThat(this.engine.exists(key(name))).isFalse();
+		this.engine.assertGone(key(name));
 	}
 
 }

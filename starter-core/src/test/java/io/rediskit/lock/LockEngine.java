@@ -54,8 +54,20 @@ abstract class LockEngine {
 	/** @return a name no other test uses */
 	abstract String unique(String base);
 
-	/** @return whether the key exists on any server, asked without the client under test */
+	/**
+	 * Whether the lock's key is there, asked of the servers without the client under test: on the server that
+	 * owns it, or on a majority of Redlock nodes (a Redlock release completes once a majority confirmed it).
+	 * @param key the key
+	 * @return whether it exists
+	 */
 	abstract boolean exists(String key);
+
+	/**
+	 * Checks that no server has the key any more. A Redlock release reaches the last node after it completed,
+	 * so that one is awaited (bounded); a key still there after that would be an orphan.
+	 * @param key the key
+	 */
+	abstract void assertGone(String key);
 
 	/** @return where the tests' fenced resource and counters live */
 	abstract RedisConnectionFactory resource();
@@ -156,6 +168,11 @@ abstract class LockEngine {
 		}
 
 		@Override
+		void assertGone(String key) {
+			assertThat(redis().exists(key)).as("%s left on the server", key).isFalse();
+		}
+
+		@Override
 		RedisConnectionFactory resource() {
 			return redis().connections();
 		}
@@ -235,7 +252,13 @@ abstract class LockEngine {
 
 		@Override
 		boolean exists(String key) {
-			return masters().holding(key) > 0;
+			return masters().holding(key) > REDLOCK_NODES / 2;
+		}
+
+		@Override
+		void assertGone(String key) {
+			LockTesting.awaitCondition(key + " gone from every node", Duration.ofSeconds(10),
+					() -> masters().holding(key) == 0);
 		}
 
 		@Override
