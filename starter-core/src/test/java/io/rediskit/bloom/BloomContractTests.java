@@ -1,36 +1,66 @@
 package io.rediskit.bloom;
 
-import io.rediskit.support.Topology;
-import org.junit.jupiter.api.Nested;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
-/** {@link BloomContract} on every topology. */
-class BloomContractTests {
+import io.rediskit.support.CommandExecutor;
+import io.rediskit.support.KeyNaming;
+import io.rediskit.support.TopologyScripts;
+import io.rediskit.testsupport.RedisServerProcess;
+import io.rediskit.testsupport.Topology;
+import io.rediskit.testsupport.TopologyContract;
+import org.junit.jupiter.api.Test;
 
-	@Nested
-	class Standalone extends BloomContract {
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
-		Standalone() {
-			super(Topology.STANDALONE);
-		}
+/**
+ * What a Bloom filter promises on every topology (run once per {@link Topology}): batches in one
+ * call, no false negatives, sizing stored with the bits, shards spread over a cluster's masters, hostile items.
+ */
+class BloomContractTests extends TopologyContract {
 
+	BloomFilterRegistry registry() {
+		return new BloomFilterRegistry(TopologyScripts.of(this.redis), CommandExecutor.of(this.redis.connections()),
+				KeyNaming.defaults(), BloomMode.AUTO, List.of(), (name) -> null);
 	}
 
-	@Nested
-	class Cluster extends BloomContract {
-
-		Cluster() {
-			super(Topology.CLUSTER);
-		}
-
+	@Test
+	void batchesAnswerInOrderWithNoFalseNegatives() throws Exception {
+		BloomFilter filter = registry().create(this.redis.unique("seen"), BloomFilterSpec.of(5_000, 0.01));
+		List<String> items = BloomFilterTests.items("m-", 0, 5_000);
+		assertThat(filter.addAll(items).stream().filter((added) -> added).count()).isGreaterThan(4_900);
+		assertThat(filter.mightContainAll(items)).doesNotContain(false);
+		// Into a full filter, a new item may find all its bits set already: only the count of answers is certain.
+		assertThat(filter.addAllAsync(List.of("{x}", "é", "")).toCompletableFuture().get(10, TimeUnit.SECONDS))
+			.hasSize(3);
+		assertThat(filter.mightContainAsync("{x}").toCompletableFuture().get(10, TimeUnit.SECONDS)).isTrue();
+		assertThat(this.redis.exists("rk:bloom:{" + filter.name() + "}")).isTrue();
+		assertThat(filter.info().approximateItems()).isBetween(4_900L, 5_100L);
 	}
 
-	@Nested
-	class Sentinel extends BloomContract {
+	@Test
+	void otherSizingFailsClearly() {
+		String name = this.redis.unique("sized");
+		registry().create(name, BloomFilterSpec.of(100, 0.01)).add("a");
+		BloomFilter other = registry().create(name, BloomFilterSpec.of(100, 0.001));
+		assertThatExceptionOfType(BloomFilterSizingException.class).isThrownBy(() -> other.add("b"));
+	}
 
-		Sentinel() {
-			super(Topology.SENTINEL);
+	@Test
+	void shardsSpreadOverTheMastersAndAnswerAsOne() {
+		BloomFilter filter = registry().maxShardBits(2_000).create(this.redis.unique("sharded"),
+				BloomFilterSpec.of(3_000, 0.01).withTtl(Duration.ofHours(1)));
+		List<String> items = BloomFilterTests.items("s-", 0, 3_000);
+		filter.addAll(items);
+		assertThat(filter.mightContainAll(items)).doesNotContain(false);
+		Map<RedisServerProcess, Long> perMaster = this.redis.keysPerMaster("rk:bloom:{" + filter.name() + "*");
+		assertThat(perMaster.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(15);
+		if (this.topology == Topology.CLUSTER) {
+			assertThat(perMaster.values()).as("shards on every master").allSatisfy((count) -> assertThat(count).isPositive());
 		}
-
 	}
 
 }

@@ -1,36 +1,56 @@
 package io.rediskit.counter;
 
-import io.rediskit.support.Topology;
-import org.junit.jupiter.api.Nested;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.List;
 
-/** {@link CounterContract} on every topology. */
-class CounterContractTests {
+import io.rediskit.bitmap.BitmapRegistry;
+import io.rediskit.bitmap.CheckInCalendar;
+import io.rediskit.bitmap.CheckInCalendarSpec;
+import io.rediskit.bitmap.Overflow;
+import io.rediskit.bitmap.PackedCounterSpec;
+import io.rediskit.support.CommandExecutor;
+import io.rediskit.support.KeyNaming;
+import io.rediskit.support.TopologyScripts;
+import io.rediskit.testsupport.Topology;
+import io.rediskit.testsupport.TopologyContract;
+import org.junit.jupiter.api.Test;
 
-	@Nested
-	class Standalone extends CounterContract {
+import static org.assertj.core.api.Assertions.assertThat;
 
-		Standalone() {
-			super(Topology.STANDALONE);
+/**
+ * What unique counters and bitmaps promise on every topology (run once per {@link Topology}):
+ * range merges and month-spanning streaks run on one slot (no CROSSSLOT), for hostile names too.
+ */
+class CounterContractTests extends TopologyContract {
+
+	@Test
+	void rangesMergeBucketsOfOneCounterInOneSlot() {
+		UniqueCounterRegistry registry = new UniqueCounterRegistry(TopologyScripts.of(this.redis),
+				CommandExecutor.of(this.redis.connections()), KeyNaming.defaults(), List.of(), (name) -> null);
+		UniqueCounter counter = registry.create(this.redis.unique("uv"), UniqueCounterSpec.daily(ZoneOffset.UTC));
+		for (int day = 1; day <= 31; day++) {
+			counter.addAll(List.of("v" + day, "v" + (day + 1)), Instant.parse("2024-01-01T12:00:00Z").plusSeconds(86_400L * (day - 1)));
 		}
-
+		assertThat(counter.count(LocalDate.of(2024, 1, 1), LocalDate.of(2024, 1, 31))).isEqualTo(32);
+		counter.add("x", "y");
+		assertThat(counter.count()).isEqualTo(2);
 	}
 
-	@Nested
-	class Cluster extends CounterContract {
-
-		Cluster() {
-			super(Topology.CLUSTER);
+	@Test
+	void streaksAndPackedCountersWorkForHostileUsers() {
+		BitmapRegistry registry = new BitmapRegistry(TopologyScripts.of(this.redis), CommandExecutor.of(this.redis.connections()),
+				KeyNaming.defaults(), List.of(), (name) -> null);
+		CheckInCalendar calendar = registry.createCalendar(this.redis.unique("login"), CheckInCalendarSpec.of(ZoneOffset.UTC));
+		for (String user : List.of("{u}", "a:b", "%7B", "é".repeat(300))) {
+			for (LocalDate day = LocalDate.of(2024, 2, 27); !day.isAfter(LocalDate.of(2024, 3, 2)); day = day.plusDays(1)) {
+				calendar.checkIn(user, day);
+			}
+			assertThat(calendar.streak(user, LocalDate.of(2024, 3, 2))).as(user).isEqualTo(5);
 		}
-
-	}
-
-	@Nested
-	class Sentinel extends CounterContract {
-
-		Sentinel() {
-			super(Topology.SENTINEL);
-		}
-
+		var counters = registry.createPackedCounters(this.redis.unique("hits"), PackedCounterSpec.unsigned(16, Overflow.SAT));
+		assertThat(counters.incrementBy("{u}", 9, 70_000)).hasValue(65_535);
 	}
 
 }

@@ -13,9 +13,11 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-import io.rediskit.support.Topology;
-import io.rediskit.support.TopologyContract;
+import io.rediskit.testsupport.RedisTopology;
+import io.rediskit.testsupport.SharedTopologies;
+import io.rediskit.testsupport.Topology;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -25,12 +27,21 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and deletion by pattern of them all. Keys are written with MSET, 61 keys per hash tag, so loading is a few
  * thousand pipelined commands.
  */
-class ClusterKeySpaceTests extends TopologyContract {
+@ExtendWith(SharedTopologies.class)
+class ClusterKeySpaceTests implements SharedTopologies.OnTopology {
 
 	static final int KEYS = Integer.getInteger("rediskit.keys.clusterKeys", 1_000_000);
 
-	ClusterKeySpaceTests() {
-		super(Topology.CLUSTER);
+	RedisTopology redis;
+
+	@Override
+	public Topology topology() {
+		return Topology.CLUSTER;
+	}
+
+	@Override
+	public void connect(RedisTopology redis) {
+		this.redis = redis;
 	}
 
 	@Test

@@ -21,10 +21,11 @@ import io.rediskit.ratelimit.RateLimitSpec;
 import io.rediskit.ratelimit.RateLimiter;
 import io.rediskit.ratelimit.RateLimiterRegistry;
 import io.rediskit.support.KeyNaming;
-import io.rediskit.support.RedisTopology;
 import io.rediskit.support.ReplicaWait;
-import io.rediskit.support.Topology;
+import io.rediskit.support.TopologyScripts;
 import io.rediskit.testsupport.RedisServerProcess;
+import io.rediskit.testsupport.RedisTopology;
+import io.rediskit.testsupport.Topology;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -177,7 +178,7 @@ class FailoverMeasurementTests {
 	}
 
 	private static LockRegistry registry(RedisTopology redis, LockSpec spec) {
-		return new LockRegistry(redis.scripts(), redis.connections(), KeyNaming.defaults(), spec, List.of(),
+		return new LockRegistry(TopologyScripts.of(redis), redis.connections(), KeyNaming.defaults(), spec, List.of(),
 				Clock.systemUTC());
 	}
 

@@ -7,10 +7,11 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import io.rediskit.support.KeyNaming;
-import io.rediskit.support.RedisTopology;
 import io.rediskit.support.ReplicaWait;
-import io.rediskit.support.Topology;
+import io.rediskit.support.TopologyScripts;
 import io.rediskit.testsupport.RedisServerProcess;
+import io.rediskit.testsupport.RedisTopology;
+import io.rediskit.testsupport.Topology;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -44,7 +45,7 @@ class LockReplicaWaitTests {
 	}
 
 	private static LockRegistry registry(RedisTopology redis, LockSpec spec, LockListener listener) {
-		return new LockRegistry(redis.scripts(), redis.connections(), KeyNaming.defaults(), spec, List.of(listener),
+		return new LockRegistry(TopologyScripts.of(redis), redis.connections(), KeyNaming.defaults(), spec, List.of(listener),
 				Clock.systemUTC());
 	}
 

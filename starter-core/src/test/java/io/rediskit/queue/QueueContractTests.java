@@ -1,36 +1,133 @@
 package io.rediskit.queue;
 
-import io.rediskit.support.Topology;
-import org.junit.jupiter.api.Nested;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
-/** {@link QueueContract} on every topology. */
-class QueueContractTests {
+import io.rediskit.queue.QueueTesting.Job;
+import io.rediskit.support.KeyNaming;
+import io.rediskit.support.TopologyScripts;
+import io.rediskit.testsupport.Topology;
+import io.rediskit.testsupport.TopologyContract;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
 
-	@Nested
-	class Standalone extends QueueContract {
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
-		Standalone() {
-			super(Topology.STANDALONE);
-		}
+/**
+ * What the queue promises on every topology (run once per {@link Topology}): delivery and
+ * acknowledgement with nothing left behind, deduplication, delayed delivery, retries into the dead-letter
+ * queue, stale deliveries refused, batches without CROSSSLOT, and a listener container woken by notifications.
+ */
+class QueueContractTests extends TopologyContract {
 
+	QueueRegistry registry;
+
+	@BeforeEach
+	void setUpRegistry() {
+		this.registry = new QueueRegistry(TopologyScripts.of(this.redis), this.redis.connections(), KeyNaming.defaults(),
+				JsonMapper.builder().build(), List.of(), (name) -> null);
 	}
 
-	@Nested
-	class Cluster extends QueueContract {
-
-		Cluster() {
-			super(Topology.CLUSTER);
-		}
-
+	@AfterEach
+	void closeRegistry() {
+		this.registry.close();
 	}
 
-	@Nested
-	class Sentinel extends QueueContract {
+	private RedisQueue<Job> queue(QueueSpec spec) {
+		return this.registry.create(this.redis.unique("jobs"), spec, Job.class);
+	}
 
-		Sentinel() {
-			super(Topology.SENTINEL);
+	@Test
+	void deliversWhatWasSentAndLeavesNoMessageDataBehind() throws Exception {
+		RedisQueue<Job> queue = queue(QueueTesting.fastSpec());
+		String id = queue.enqueue(new Job("a", 1));
+		QueueMessage<Job> message = queue.poll(1, Duration.ofSeconds(10)).get(0);
+		assertThat(message.id()).isEqualTo(id);
+		assertThat(message.payload()).isEqualTo(new Job("a", 1));
+		message.ack();
+		assertThat(queue.stats().total()).isZero();
+		for (String part : List.of("delayed", "ready", "in-flight", "dead", "meta", "payloads", "reasons")) {
+			assertThat(this.redis.exists(KeyNaming.defaults().key("queue", queue.name(), part))).as(part).isFalse();
 		}
+	}
 
+	@Test
+	void deduplicatesAndCancels() {
+		RedisQueue<Job> queue = queue(QueueTesting.fastSpec());
+		QueueEntry<Job> entry = QueueEntry.of(new Job("d", 1)).withId("same").withDelay(Duration.ofMinutes(1));
+		assertThat(queue.enqueue(entry)).isEqualTo("same");
+		assertThat(queue.enqueue(entry)).isEqualTo("same");
+		assertThat(queue.stats().delayed()).isEqualTo(1);
+		assertThat(queue.cancel("same")).isTrue();
+		assertThat(queue.stats().total()).isZero();
+	}
+
+	@Test
+	void aBatchIsOneScriptInOneSlotAndIsClaimedInOrder() throws Exception {
+		RedisQueue<Job> queue = queue(QueueTesting.fastSpec());
+		List<QueueEntry<Job>> entries = new ArrayList<>();
+		for (int i = 0; i < 200; i++) {
+			entries.add(QueueEntry.of(new Job("b", i)));
+		}
+		queue.enqueueAll(entries);
+		List<QueueMessage<Job>> messages = queue.poll(200, Duration.ofSeconds(10));
+		assertThat(messages).extracting((m) -> m.payload().number())
+			.containsExactlyElementsOf(java.util.stream.IntStream.range(0, 200).boxed().toList());
+		for (QueueMessage<Job> message : messages) {
+			message.ack();
+		}
+	}
+
+	@Test
+	void delaysRetriesAndDeadLetters() throws Exception {
+		RedisQueue<Job> queue = queue(QueueTesting.fastSpec().withMaxDeliveries(2));
+		queue.enqueue(new Job("late", 1), Duration.ofMillis(300));
+		QueueMessage<Job> first = queue.poll(1, Duration.ofSeconds(10)).get(0);
+		assertThat(first.deliveredAt()).isAfterOrEqualTo(first.dueAt());
+		first.retry(Duration.ofMillis(100));
+		QueueMessage<Job> second = queue.poll(1, Duration.ofSeconds(10)).get(0);
+		assertThat(second.deliveryCount()).isEqualTo(2);
+		second.retry("failed again");
+		assertThat(queue.deadLetters(1)).extracting(DeadLetter::reason).containsExactly("delivery 2 of 2 failed: failed again");
+		assertThat(queue.redrive(1)).isEqualTo(1);
+		queue.poll(1, Duration.ofSeconds(10)).get(0).ack();
+		assertThat(queue.stats().total()).isZero();
+	}
+
+	@Test
+	void aStaleDeliveryIsRefused() throws Exception {
+		RedisQueue<Job> queue = queue(QueueTesting.fastSpec().withVisibilityTimeout(Duration.ofMillis(300)));
+		queue.enqueue(new Job("s", 1));
+		QueueMessage<Job> first = queue.poll(1, Duration.ofSeconds(10)).get(0);
+		QueueMessage<Job> second = queue.poll(1, Duration.ofSeconds(10)).get(0);
+		assertThatExceptionOfType(StaleDeliveryException.class).isThrownBy(first::ack);
+		second.ack();
+	}
+
+	@Test
+	void aContainerIsWokenByNotificationsAndProcessesEverything() throws Exception {
+		RedisQueue<Job> queue = queue(QueueTesting.fastSpec().withPollInterval(Duration.ofSeconds(30)));
+		Set<Integer> seen = ConcurrentHashMap.newKeySet();
+		QueueListenerContainer<Job> container = this.registry.createContainer(queue,
+				(message) -> seen.add(message.payload().number()), 4);
+		container.start();
+		try {
+			for (int i = 0; i < 20; i++) {
+				queue.enqueue(new Job("w", i), Duration.ofMillis(i * 10L));
+			}
+			// With a 30 s poll, only the timer and the notifications deliver within the bound.
+			QueueListenerContainerTests.awaitTrue(() -> seen.size() == 20, Duration.ofSeconds(20));
+		}
+		finally {
+			container.stop();
+		}
+		assertThat(queue.stats().total()).isZero();
 	}
 
 }

@@ -19,9 +19,10 @@ import io.rediskit.queue.DeliveryLogChecker.Log;
 import io.rediskit.queue.DeliveryLogChecker.Report;
 import io.rediskit.queue.QueueTesting.Job;
 import io.rediskit.support.KeyNaming;
-import io.rediskit.support.RedisTopology;
-import io.rediskit.support.Topology;
+import io.rediskit.support.TopologyScripts;
 import io.rediskit.testsupport.RedisServerProcess;
+import io.rediskit.testsupport.RedisTopology;
+import io.rediskit.testsupport.Topology;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -43,7 +44,7 @@ class QueueFailoverTests {
 	@Test
 	void aClusterFailoverUnderLoadLosesNothing() throws Exception {
 		try (RedisTopology cluster = RedisTopology.start(Topology.CLUSTER)) {
-			QueueRegistry registry = new QueueRegistry(cluster.scripts(), cluster.connections(), KeyNaming.defaults(),
+			QueueRegistry registry = new QueueRegistry(TopologyScripts.of(cluster), cluster.connections(), KeyNaming.defaults(),
 					JsonMapper.builder().build(), List.of(), (name) -> null);
 			RedisQueue<Job> queue = registry.create("failover", QueueTesting.fastSpec()
 				.withVisibilityTimeout(Duration.ofSeconds(3)), Job.class);
@@ -108,7 +109,7 @@ class QueueFailoverTests {
 	// Load for 2 s, kill -9 the master, load 2 s more on the new master, drain, then check the delivery log.
 	private static void killMasterUnderLoad(Topology topology) throws Exception {
 		try (RedisTopology redis = RedisTopology.start(topology, Duration.ofSeconds(2))) {
-			QueueRegistry registry = new QueueRegistry(redis.scripts(), redis.connections(), KeyNaming.defaults(),
+			QueueRegistry registry = new QueueRegistry(TopologyScripts.of(redis), redis.connections(), KeyNaming.defaults(),
 					JsonMapper.builder().build(), List.of(), (name) -> null);
 			RedisQueue<Job> queue = registry.create("killed", QueueTesting.fastSpec()
 				.withVisibilityTimeout(Duration.ofSeconds(3)), Job.class);

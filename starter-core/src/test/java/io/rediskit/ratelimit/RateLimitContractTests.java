@@ -1,36 +1,128 @@
 package io.rediskit.ratelimit;
 
-import io.rediskit.support.Topology;
-import org.junit.jupiter.api.Nested;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
-/** {@link RateLimitContract} on every topology. */
-class RateLimitContractTests {
+import io.rediskit.ratelimit.RateLimitDecision.Outcome;
+import io.rediskit.ratelimit.RateLimitLoad.Granted;
+import io.rediskit.support.HostileNames;
+import io.rediskit.support.KeyNaming;
+import io.rediskit.testsupport.RedisServerProcess;
+import io.rediskit.testsupport.Topology;
+import io.rediskit.testsupport.TopologyContract;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
-	@Nested
-	class Standalone extends RateLimitContract {
+import static org.assertj.core.api.Assertions.assertThat;
 
-		Standalone() {
-			super(Topology.STANDALONE);
-		}
+/**
+ * What every rate-limit algorithm promises on every topology (run once per {@link Topology}):
+ * its decisions, the bound under many concurrent threads (checked by {@link AdmissionChecker} on the server
+ * time of each admission) and the same decisions asynchronously.
+ */
+class RateLimitContractTests extends TopologyContract {
 
+	RateLimiterRegistry registry;
+
+	@BeforeEach
+	void setUpRegistry() {
+		this.registry = new RateLimiterRegistry(this.redis.connections(), KeyNaming.defaults(), RateLimitListener.NONE);
 	}
 
-	@Nested
-	class Cluster extends RateLimitContract {
-
-		Cluster() {
-			super(Topology.CLUSTER);
+	@ParameterizedTest
+	@EnumSource(RateLimitAlgorithm.class)
+	void admitsUpToTheLimitThenRejectsUntilReset(RateLimitAlgorithm algorithm) {
+		RateLimiter limiter = this.registry.create(this.redis.unique("decide"), RateLimitSpec.of(algorithm, 5, Duration.ofHours(1)));
+		String key = "user:42";
+		for (int i = 0; i < 5; i++) {
+			RateLimitDecision decision = limiter.tryAcquire(key);
+			assertThat(decision.outcome()).as("call %d", i + 1).isEqualTo(Outcome.ALLOWED);
+			assertThat(decision.remaining()).isEqualTo(4 - i);
 		}
-
+		RateLimitDecision rejected = limiter.tryAcquire(key);
+		assertThat(rejected.outcome()).isEqualTo(Outcome.REJECTED);
+		assertThat(rejected.retryAfter()).isPositive();
+		assertThat(limiter.tryAcquire("user:43").allowed()).as("another key").isTrue();
+		limiter.reset(key);
+		assertThat(limiter.tryAcquire(key).allowed()).as("after reset").isTrue();
 	}
 
-	@Nested
-	class Sentinel extends RateLimitContract {
+	@ParameterizedTest
+	@EnumSource(RateLimitAlgorithm.class)
+	void manyThreadsNeverExceedTheBound(RateLimitAlgorithm algorithm) throws Exception {
+		RateLimitSpec spec = RateLimitSpec.of(algorithm, 40, Duration.ofMillis(200));
+		RedisRateLimiter limiter = RateLimitTesting.internal(this.registry.create(this.redis.unique("bound"), spec));
+		List<Granted> admitted = RateLimitLoad.run(limiter, "k", 32, TimeUnit.MILLISECONDS.toNanos(800), 2);
+		List<AdmissionChecker.Admission> log = admitted.stream().map(Granted::admission).toList();
+		AdmissionChecker.assertHolds(spec, log);
+		assertThat(AdmissionChecker.check(spec, log).ratio()).as("the load pressed against the limit").isGreaterThan(0.5);
+	}
 
-		Sentinel() {
-			super(Topology.SENTINEL);
+	@Test
+	void tenThousandHostileKeysDecideAndSpreadOverEveryMaster() throws Exception {
+		List<String> limiters = new ArrayList<>();
+		ExecutorService executor = Executors.newFixedThreadPool(8);
+		try {
+			List<Future<?>> tasks = new ArrayList<>();
+			for (RateLimitAlgorithm algorithm : RateLimitAlgorithm.values()) {
+				String name = this.redis.unique("hostile");
+				limiters.add(name);
+				RateLimiter limiter = this.registry.create(name, RateLimitSpec.of(algorithm, 10, Duration.ofHours(1)));
+				List<String> keys = HostileNames.generate("k", 2_000, algorithm.ordinal());
+				for (int t = 0; t < 4; t++) {
+					int first = t;
+					tasks.add(executor.submit(() -> {
+						for (int i = first; i < keys.size(); i += 4) {
+							// Any CROSSSLOT or MOVED reaching the caller fails the test here.
+							RateLimitDecision decision = limiter.tryAcquire(keys.get(i));
+							assertThat(decision.outcome()).isEqualTo(Outcome.ALLOWED);
+						}
+						return null;
+					}));
+				}
+			}
+			for (Future<?> task : tasks) {
+				task.get(5, TimeUnit.MINUTES);
+			}
 		}
+		finally {
+			executor.shutdownNow();
+		}
+		int masters = (this.topology == Topology.CLUSTER) ? 3 : 1;
+		for (String name : limiters) {
+			Map<RedisServerProcess, Long> spread = this.redis.keysPerMaster("rk:ratelimit:*{" + name + ":k*");
+			assertThat(spread.values().stream().mapToLong(Long::longValue).sum()).as(name).isEqualTo(2_000);
+			assertThat(spread).hasSize(masters);
+			assertThat(spread.values()).as("keys per master").allMatch((count) -> count > 2_000 / masters / 2);
+		}
+	}
 
+	@ParameterizedTest
+	@EnumSource(RateLimitAlgorithm.class)
+	void decidesAsynchronously(RateLimitAlgorithm algorithm) throws Exception {
+		RateLimiter limiter = this.registry.create(this.redis.unique("async"), RateLimitSpec.of(algorithm, 5, Duration.ofHours(1)));
+		List<CompletableFuture<RateLimitDecision>> decisions = new ArrayList<>();
+		for (int i = 0; i < 8; i++) {
+			decisions.add(limiter.tryAcquireAsync("k").toCompletableFuture());
+		}
+		long allowed = 0;
+		for (CompletableFuture<RateLimitDecision> decision : decisions) {
+			RateLimitDecision answered = decision.get(10, TimeUnit.SECONDS);
+			assertThat(answered.fromFailurePolicy()).isFalse();
+			allowed += answered.allowed() ? 1 : 0;
+		}
+		assertThat(allowed).isEqualTo(5);
+		assertThat(limiter.tryAcquireAsync("k").toCompletableFuture().get(10, TimeUnit.SECONDS).outcome())
+			.isEqualTo(Outcome.REJECTED);
 	}
 
 }

@@ -1,15 +1,14 @@
-package io.rediskit.support;
+package io.rediskit.testsupport;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
-import io.rediskit.testsupport.RedisCluster;
-import io.rediskit.testsupport.RedisSentinelGroup;
-import io.rediskit.testsupport.RedisServerProcess;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
@@ -22,11 +21,17 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * A running Redis deployment of one {@link Topology} and the Lettuce connection factory an application would
  * configure for it ({@link RedisStandaloneConfiguration}, {@link RedisClusterConfiguration} with adaptive and
  * periodic topology refresh as {@code spring.data.redis.lettuce.cluster.refresh.*} sets it, or
- * {@link RedisSentinelConfiguration}), with the {@link ScriptExecutor} the starter would build from it.
+ * {@link RedisSentinelConfiguration}). It knows nothing of redis-kit's own classes (this module comes before
+ * them in the build): what the starter builds from the factory, such as its script executor, the tests of that
+ * module build themselves.
  * <p>
- * Contract suites share one instance per topology and test JVM ({@link TopologyContract}): they name their keys
- * with {@link #unique(String)} and never flush. A test that injects faults starts a private one with
- * {@link #start(Topology)} and closes it.
+ * Contract suites share one instance per topology and test JVM ({@link TopologyContract},
+ * {@link SharedTopologies}): they name their keys with {@link #unique(String)} and never flush. A test that
+ * injects faults starts a private one with {@link #start(Topology)} and closes it.
+ * <p>
+ * Adding a topology is one change here and in {@link Topology}: a constant, how it starts
+ * ({@link #start(Topology, Duration)}), how an application connects to it ({@link #newConnectionFactory()}) and
+ * where its writes go ({@link #masters()}); every contract suite then runs on it.
  */
 public final class RedisTopology implements AutoCloseable {
 
@@ -49,8 +54,6 @@ public final class RedisTopology implements AutoCloseable {
 
 	private final LettuceConnectionFactory connections;
 
-	private final ScriptExecutor scripts;
-
 	private RedisTopology(Topology topology, @Nullable RedisServerProcess standalone, @Nullable RedisCluster cluster,
 			@Nullable RedisSentinelGroup sentinel, Duration commandTimeout) {
 		this.topology = topology;
@@ -59,7 +62,6 @@ public final class RedisTopology implements AutoCloseable {
 		this.sentinel = sentinel;
 		this.commandTimeout = commandTimeout;
 		this.connections = newConnectionFactory();
-		this.scripts = ScriptExecutor.of(this.connections);
 	}
 
 	/**
@@ -127,11 +129,6 @@ public final class RedisTopology implements AutoCloseable {
 		return this.connections;
 	}
 
-	/** @return the script executor the code under test uses */
-	public ScriptExecutor scripts() {
-		return this.scripts;
-	}
-
 	/**
 	 * A name no other test in this or an earlier run uses, so that suites sharing a deployment never see each
 	 * other's keys.
@@ -139,6 +136,10 @@ public final class RedisTopology implements AutoCloseable {
 	 * @return {@code base} followed by a run id and a sequence number
 	 */
 	public String unique(String base) {
+		return uniqueName(base);
+	}
+
+	static String uniqueName(String base) {
 		return base + "-" + RUN + "-" + sequence.incrementAndGet();
 	}
 
@@ -172,8 +173,8 @@ public final class RedisTopology implements AutoCloseable {
 	 * @param pattern a {@code SCAN MATCH} pattern
 	 * @return the count per master
 	 */
-	public java.util.Map<RedisServerProcess, Long> keysPerMaster(String pattern) {
-		java.util.Map<RedisServerProcess, Long> counts = new java.util.LinkedHashMap<>();
+	public Map<RedisServerProcess, Long> keysPerMaster(String pattern) {
+		Map<RedisServerProcess, Long> counts = new LinkedHashMap<>();
 		for (RedisServerProcess master : masters()) {
 			long count = 0;
 			String cursor = "0";
@@ -220,7 +221,7 @@ public final class RedisTopology implements AutoCloseable {
 
 	@Override
 	public String toString() {
-		return this.topology.name().toLowerCase(java.util.Locale.ROOT);
+		return this.topology.toString();
 	}
 
 	private <T> T require(@Nullable T part, Topology expected) {
