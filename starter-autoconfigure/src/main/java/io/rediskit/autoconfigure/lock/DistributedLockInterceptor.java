@@ -358,13 +358,7 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		if (text.isEmpty()) {
 			return null;
 		}
-		Duration duration = this.durations.parse(text, attribute, description, method);
-		if (duration.compareTo(LockSpec.MAX_DURATION) > 0) {
-			throw new IllegalArgumentException(attribute + " '" + text + "' of " + description + " on "
-					+ MethodKeyEvaluator.describe(method) + " must be at most " + LockSpec.MAX_DURATION.toDays()
-					+ " days, was " + duration);
-		}
-		return duration;
+		return this.durations.parse(text, attribute, description, method, LockSpec.MAX_DURATION);
 	}
 
 	/**

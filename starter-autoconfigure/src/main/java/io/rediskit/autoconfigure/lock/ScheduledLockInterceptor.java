@@ -174,13 +174,7 @@ public class ScheduledLockInterceptor implements MethodInterceptor {
 	}
 
 	private Duration duration(String text, String attribute, String description, Method method) {
-		Duration duration = this.durations.parse(text, attribute, description, method);
-		if (duration.compareTo(LockSpec.MAX_DURATION) > 0) {
-			throw new IllegalArgumentException(attribute + " '" + text + "' of " + description + " on "
-					+ MethodKeyEvaluator.describe(method) + " must be at most " + LockSpec.MAX_DURATION.toDays()
-					+ " days, was " + duration);
-		}
-		return duration;
+		return this.durations.parse(text, attribute, description, method, LockSpec.MAX_DURATION);
 	}
 
 	/**

@@ -57,4 +57,24 @@ public final class AnnotationDurations {
 		});
 	}
 
+	/**
+	 * Parses a duration attribute that has an upper bound.
+	 * @param text the attribute's text; not empty
+	 * @param attribute the attribute name, for error messages
+	 * @param annotation describes the annotation, for error messages
+	 * @param method the annotated method, for error messages
+	 * @param max the longest duration accepted
+	 * @return the duration, from zero to {@code max}
+	 * @throws IllegalArgumentException naming the attribute and method when the text is not a duration, is
+	 * negative or is longer than {@code max}
+	 */
+	public Duration parse(String text, String attribute, String annotation, Method method, Duration max) {
+		Duration duration = parse(text, attribute, annotation, method);
+		if (duration.compareTo(max) > 0) {
+			throw new IllegalArgumentException(attribute + " '" + text + "' of " + annotation + " on "
+					+ MethodKeyEvaluator.describe(method) + " must be at most " + max.toDays() + " days, was " + duration);
+		}
+		return duration;
+	}
+
 }
