@@ -7,6 +7,7 @@ import java.util.function.Supplier;
 
 import io.rediskit.support.Listeners;
 import io.rediskit.support.RedisFailures;
+import io.rediskit.support.RetentionPassedException;
 import io.rediskit.support.ThrottledLog;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -41,7 +42,11 @@ final class BitmapCalls {
 			}
 			Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
 					: failure;
-			if (RedisFailures.isUnavailable(cause) && cause instanceof RuntimeException outage) {
+			if (cause instanceof RetentionPassedException refusal) {
+				Duration latency = Duration.ofNanos(System.nanoTime() - start);
+				this.listeners.notify((listener) -> listener.onRefused(this.name, operation, latency, refusal));
+			}
+			else if (RedisFailures.isUnavailable(cause) && cause instanceof RuntimeException outage) {
 				this.listeners.notify((listener) -> listener.onFailure(this.name, operation, outage));
 				this.outages.warn(cause, "the " + operation + " call fails");
 			}

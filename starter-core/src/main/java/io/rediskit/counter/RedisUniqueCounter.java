@@ -191,7 +191,11 @@ final class RedisUniqueCounter implements UniqueCounter {
 			}
 			Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
 					: failure;
-			if (RedisFailures.isUnavailable(cause) && cause instanceof RuntimeException outage) {
+			if (cause instanceof RetentionPassedException refusal) {
+				Duration latency = Duration.ofNanos(System.nanoTime() - start);
+				this.listeners.notify((listener) -> listener.onRefused(this.name, operation, latency, refusal));
+			}
+			else if (RedisFailures.isUnavailable(cause) && cause instanceof RuntimeException outage) {
 				this.listeners.notify((listener) -> listener.onFailure(this.name, operation, outage));
 				this.outages.warn(cause, "the " + operation + " call fails");
 			}

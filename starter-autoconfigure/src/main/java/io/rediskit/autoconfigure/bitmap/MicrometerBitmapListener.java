@@ -7,13 +7,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.rediskit.bitmap.BitmapListener;
+import io.rediskit.support.RetentionPassedException;
 
 /**
  * Records calendar and packed-counter calls as Micrometer meters; the {@code name} tag is the configured name,
  * never a user.
  * <ul>
  * <li>{@code rediskit.bitmap.operations} (timer; {@code name}, {@code operation} such as check-in, streak or
- * increment, {@code result} = success | error): calls and their latency.</li>
+ * increment, {@code result} = success | error | refused, the last a check-in past the retention): calls and
+ * their latency.</li>
  * </ul>
  */
 public class MicrometerBitmapListener implements BitmapListener {
@@ -37,6 +39,11 @@ public class MicrometerBitmapListener implements BitmapListener {
 	@Override
 	public void onFailure(String name, String operation, RuntimeException failure) {
 		timer(name, operation, "error").record(Duration.ZERO);
+	}
+
+	@Override
+	public void onRefused(String name, String operation, Duration latency, RetentionPassedException refusal) {
+		timer(name, operation, "refused").record(latency);
 	}
 
 	private Timer timer(String name, String operation, String result) {

@@ -7,12 +7,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.rediskit.counter.UniqueCounterListener;
+import io.rediskit.support.RetentionPassedException;
 
 /**
  * Records unique counter calls as Micrometer meters; the {@code counter} tag is the configured name.
  * <ul>
  * <li>{@code rediskit.counter.operations} (timer; {@code counter}, {@code operation} = add | count,
- * {@code result} = success | error): calls and their latency.</li>
+ * {@code result} = success | error | refused, the last a write past the retention): calls and their latency.</li>
  * </ul>
  */
 public class MicrometerUniqueCounterListener implements UniqueCounterListener {
@@ -36,6 +37,11 @@ public class MicrometerUniqueCounterListener implements UniqueCounterListener {
 	@Override
 	public void onFailure(String counterName, String operation, RuntimeException failure) {
 		timer(counterName, operation, "error").record(Duration.ZERO);
+	}
+
+	@Override
+	public void onRefused(String counterName, String operation, Duration latency, RetentionPassedException refusal) {
+		timer(counterName, operation, "refused").record(latency);
 	}
 
 	private Timer timer(String counterName, String operation, String result) {

@@ -1,5 +1,7 @@
 package io.rediskit.autoconfigure.bloom;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.YearMonth;
 import java.time.ZoneId;
@@ -21,6 +23,7 @@ import io.rediskit.bloom.BloomMode;
 import io.rediskit.counter.BucketSize;
 import io.rediskit.counter.UniqueCounter;
 import io.rediskit.counter.UniqueCounterRegistry;
+import io.rediskit.support.RetentionPassedException;
 import io.rediskit.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -36,6 +39,7 @@ import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Wiring of the Bloom filter, unique counter and bitmap auto-configurations: beans, back-off, metrics, the
@@ -67,7 +71,9 @@ class BloomAutoConfigurationTests {
 					"redis-kit.bloom.filters.tiny.expected-insertions=10", "redis-kit.bloom.mode=bitmap",
 					"redis-kit.counter.counters.page-views.bucket=hourly",
 					"redis-kit.counter.counters.page-views.zone=Europe/Paris",
+					"redis-kit.counter.counters.page-views.retention=400d",
 					"redis-kit.bitmap.calendars.daily-login.zone=Asia/Tokyo",
+					"redis-kit.bitmap.calendars.daily-login.retention=3650d",
 					"management.endpoints.web.exposure.include=redisbloom")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
@@ -106,7 +112,19 @@ class BloomAutoConfigurationTests {
 				assertThat(logins.checkIn("alice", LocalDate.of(2024, 2, 29))).isTrue();
 				assertThat(logins.countInMonth("alice", YearMonth.of(2024, 2))).isEqualTo(1);
 				assertThat(meters.get("rediskit.bitmap.operations").tag("name", "daily-login").tag("operation", "check-in")
-					.timer().count()).isEqualTo(1);
+					.tag("result", "success").timer().count()).isEqualTo(1);
+				// Writes past the retention are refused by the server and counted as such, not as successes.
+				LocalDate longAgo = LocalDate.now(ZoneId.of("Asia/Tokyo")).minusDays(4000);
+				assertThatExceptionOfType(RetentionPassedException.class)
+					.isThrownBy(() -> logins.checkIn("alice", longAgo));
+				assertThat(meters.get("rediskit.bitmap.operations").tag("name", "daily-login").tag("operation", "check-in")
+					.tag("result", "refused").timer().count()).isEqualTo(1);
+				assertThatExceptionOfType(RetentionPassedException.class)
+					.isThrownBy(() -> pageViews.add("v3", Instant.now().minus(Duration.ofDays(500))));
+				assertThat(meters.get("rediskit.counter.operations").tag("counter", "page-views").tag("operation", "add")
+					.tag("result", "refused").timer().count()).isEqualTo(1);
+				assertThat(meters.get("rediskit.counter.operations").tag("counter", "page-views").tag("operation", "add")
+					.tag("result", "success").timer().count()).isEqualTo(1);
 			});
 	}
 
