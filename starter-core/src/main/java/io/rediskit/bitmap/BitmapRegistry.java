@@ -9,8 +9,10 @@ import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
 import io.rediskit.support.NamedSpecs;
+import io.rediskit.support.ObservedCalls;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.SpecConflictException;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -121,12 +123,14 @@ public class BitmapRegistry {
 
 	private RedisCheckInCalendar newCalendar(String name, CheckInCalendarSpec spec) {
 		return new RedisCheckInCalendar(name, spec, this.scripts, this.commands, this.keyNaming,
-				new BitmapCalls("Check-in calendar", name, this.listeners));
+				new ObservedCalls<>("Check-in calendar", name, this.listeners,
+						LogFactory.getLog(RedisCheckInCalendar.class)));
 	}
 
 	private RedisPackedCounters newPackedCounters(String name, PackedCounterSpec spec) {
 		return new RedisPackedCounters(name, spec, this.commands, this.keyNaming,
-				new BitmapCalls("Packed counters", name, this.listeners));
+				new ObservedCalls<>("Packed counters", name, this.listeners,
+						LogFactory.getLog(RedisPackedCounters.class)));
 	}
 
 }

@@ -16,6 +16,7 @@ import io.rediskit.support.KeyNaming;
 import io.rediskit.support.RetentionPassedException;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.Stages;
+import io.rediskit.support.ObservedCalls;
 
 import org.springframework.data.redis.connection.ReturnType;
 
@@ -36,10 +37,10 @@ final class RedisCheckInCalendar implements CheckInCalendar {
 
 	private final KeyNaming keyNaming;
 
-	private final BitmapCalls calls;
+	private final ObservedCalls<BitmapListener> calls;
 
 	RedisCheckInCalendar(String name, CheckInCalendarSpec spec, ScriptExecutor scripts, CommandExecutor commands,
-			KeyNaming keyNaming, BitmapCalls calls) {
+			KeyNaming keyNaming, ObservedCalls<BitmapListener> calls) {
 		this.name = name;
 		this.spec = spec;
 		this.scripts = scripts;

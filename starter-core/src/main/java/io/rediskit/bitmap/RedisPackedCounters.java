@@ -9,6 +9,7 @@ import java.util.concurrent.CompletionStage;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Stages;
+import io.rediskit.support.ObservedCalls;
 
 import org.springframework.data.redis.connection.ReturnType;
 
@@ -27,10 +28,10 @@ final class RedisPackedCounters implements PackedCounters {
 
 	private final KeyNaming keyNaming;
 
-	private final BitmapCalls calls;
+	private final ObservedCalls<BitmapListener> calls;
 
 	RedisPackedCounters(String name, PackedCounterSpec spec, CommandExecutor commands, KeyNaming keyNaming,
-			BitmapCalls calls) {
+			ObservedCalls<BitmapListener> calls) {
 		this.name = name;
 		this.spec = spec;
 		this.commands = commands;

@@ -9,18 +9,15 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Supplier;
 
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
-import io.rediskit.support.RedisFailures;
+import io.rediskit.support.ObservedCalls;
 import io.rediskit.support.RetentionPassedException;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.Stages;
-import io.rediskit.support.ThrottledLog;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -54,9 +51,7 @@ final class RedisUniqueCounter implements UniqueCounter {
 
 	private final KeyNaming keyNaming;
 
-	private final Listeners<UniqueCounterListener> listeners;
-
-	private final ThrottledLog outages;
+	private final ObservedCalls<UniqueCounterListener> calls;
 
 	RedisUniqueCounter(String name, UniqueCounterSpec spec, ScriptExecutor scripts, CommandExecutor commands,
 			KeyNaming keyNaming, Listeners<UniqueCounterListener> listeners) {
@@ -67,8 +62,7 @@ final class RedisUniqueCounter implements UniqueCounter {
 		this.scripts = scripts;
 		this.commands = commands;
 		this.keyNaming = keyNaming;
-		this.listeners = listeners;
-		this.outages = new ThrottledLog(logger, Duration.ofSeconds(10), "Unique counter '" + name + "' cannot reach Redis");
+		this.calls = new ObservedCalls<>("Unique counter", name, listeners, logger);
 	}
 
 	@Override
@@ -119,15 +113,15 @@ final class RedisUniqueCounter implements UniqueCounter {
 		if (args.length == 0) {
 			return CompletableFuture.completedFuture(false);
 		}
-		return observed("add", () -> this.commands.<Long>executeAsync(UniqueCounterScripts.ADD, ReturnType.INTEGER,
-				this.totalKey, args)
+		return this.calls.observed("add", () -> this.commands
+			.<Long>executeAsync(UniqueCounterScripts.ADD, ReturnType.INTEGER, this.totalKey, args)
 			.thenApply(UniqueCounterScripts::readChanged));
 	}
 
 	@Override
 	public CompletionStage<Long> countAsync() {
-		return observed("count", () -> this.commands.<Long>executeAsync(UniqueCounterScripts.COUNT, ReturnType.INTEGER,
-				this.totalKey)
+		return this.calls.observed("count", () -> this.commands
+			.<Long>executeAsync(UniqueCounterScripts.COUNT, ReturnType.INTEGER, this.totalKey)
 			.thenApply(UniqueCounterScripts::readCount));
 	}
 
@@ -142,7 +136,7 @@ final class RedisUniqueCounter implements UniqueCounter {
 		String bucketName = this.buckets.name(bucket);
 		long expiresAt = this.buckets.expiresAtMillis(bucket);
 		byte[][] keysAndArgs = UniqueCounterScripts.addToBucket(bucketKey(bucketName), expiresAt, null, list);
-		return observed("add", () -> this.scripts.<Long>executeAsync(UniqueCounterScripts.ADD_TO_BUCKET,
+		return this.calls.observed("add", () -> this.scripts.<Long>executeAsync(UniqueCounterScripts.ADD_TO_BUCKET,
 				ReturnType.INTEGER, 1, keysAndArgs)
 			.thenApply((reply) -> {
 				if (UniqueCounterScripts.isPastRetention(reply)) {
@@ -164,7 +158,7 @@ final class RedisUniqueCounter implements UniqueCounter {
 		if (names.size() == 1) {
 			// One bucket needs no merge, and is never stale: PFCOUNT it.
 			byte[] bucket = bucketKey(names.get(0));
-			return observed("count", () -> this.commands.<Long>executeAsync(UniqueCounterScripts.COUNT,
+			return this.calls.observed("count", () -> this.commands.<Long>executeAsync(UniqueCounterScripts.COUNT,
 					ReturnType.INTEGER, bucket)
 				.thenApply(UniqueCounterScripts::readCount));
 		}
@@ -172,7 +166,7 @@ final class RedisUniqueCounter implements UniqueCounter {
 		List<byte[]> bucketKeys = names.stream().map(this::bucketKey).toList();
 		byte[][] keysAndArgs = UniqueCounterScripts.countRange(cacheKey, bucketKeys,
 				Math.max(1, this.spec.rangeCacheTtl().toMillis()));
-		return observed("count", () -> this.scripts.<Long>executeAsync(UniqueCounterScripts.COUNT_RANGE,
+		return this.calls.observed("count", () -> this.scripts.<Long>executeAsync(UniqueCounterScripts.COUNT_RANGE,
 				ReturnType.INTEGER, bucketKeys.size() + 1, keysAndArgs)
 			.thenApply(UniqueCounterScripts::readCount));
 	}
@@ -180,29 +174,6 @@ final class RedisUniqueCounter implements UniqueCounter {
 	private byte[] bucketKey(String suffix) {
 		return bytes(this.keyNaming.key(AREA, this.name, suffix));
 	}
-
-	private <T> CompletionStage<T> observed(String operation, Supplier<CompletionStage<T>> call) {
-		long start = System.nanoTime();
-		return call.get().handle((result, failure) -> {
-			if (failure == null) {
-				Duration latency = Duration.ofNanos(System.nanoTime() - start);
-				this.listeners.notify((listener) -> listener.onOperation(this.name, operation, latency));
-				return result;
-			}
-			Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
-					: failure;
-			if (cause instanceof RetentionPassedException refusal) {
-				Duration latency = Duration.ofNanos(System.nanoTime() - start);
-				this.listeners.notify((listener) -> listener.onRefused(this.name, operation, latency, refusal));
-			}
-			else if (RedisFailures.isUnavailable(cause) && cause instanceof RuntimeException outage) {
-				this.listeners.notify((listener) -> listener.onFailure(this.name, operation, outage));
-				this.outages.warn(cause, "the " + operation + " call fails");
-			}
-			throw new CompletionException(cause);
-		});
-	}
-
 
 	private static byte[] bytes(String value) {
 		return value.getBytes(StandardCharsets.UTF_8);

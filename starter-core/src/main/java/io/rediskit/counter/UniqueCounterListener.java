@@ -1,48 +1,16 @@
 package io.rediskit.counter;
 
-import java.time.Duration;
-
-import io.rediskit.support.RetentionPassedException;
+import io.rediskit.support.OperationListener;
 
 /**
- * Observes unique counter calls, for metrics. Methods have empty defaults, run on the caller's (or the driver's)
- * thread and must not block; an exception thrown by a listener is logged and ignored. {@code counterName} is
- * the configured name, safe as a metric tag.
+ * Observes unique counter calls, for metrics: {@code add} and {@code count} by the counter's configured name; an
+ * add into a bucket past the retention is {@linkplain #onRefused refused}. Methods have empty defaults, run on the
+ * caller's (or the driver's) thread and must not block; an exception thrown by a listener is logged and ignored.
  */
-public interface UniqueCounterListener {
+public interface UniqueCounterListener extends OperationListener {
 
 	/** A listener that does nothing. */
 	UniqueCounterListener NONE = new UniqueCounterListener() {
 	};
-
-	/**
-	 * A call completed.
-	 * @param counterName the counter's name
-	 * @param operation {@code add} or {@code count}
-	 * @param latency time from the call to the reply
-	 */
-	default void onOperation(String counterName, String operation, Duration latency) {
-	}
-
-	/**
-	 * Redis could not answer; the call fails with the exception.
-	 * @param counterName the counter's name
-	 * @param operation {@code add} or {@code count}
-	 * @param failure what went wrong
-	 */
-	default void onFailure(String counterName, String operation, RuntimeException failure) {
-	}
-
-	/**
-	 * Redis answered, and refused the write: its month or bucket is past the retention, and nothing was written.
-	 * The call fails with the refusal.
-	 * @param counterName the configured name
-	 * @param operation the refused operation ({@code add})
-	 * @param latency time from the call to the reply
-	 * @param refusal the exception the call fails with
-	 */
-	default void onRefused(String counterName, String operation, Duration latency,
-			RetentionPassedException refusal) {
-	}
 
 }
