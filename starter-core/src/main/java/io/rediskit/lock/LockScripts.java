@@ -198,7 +198,7 @@ final class LockScripts {
 	}
 
 	/**
-	 * Raises the last fencing token of the name to at least {@code token}, for {@link RedlockLock}: a later
+	 * Raises the last fencing token of the name to at least {@code token}, for the Redlock engine: a later
 	 * acquisition on this server then hands out a higher token.
 	 * @return the last token stored now
 	 */
