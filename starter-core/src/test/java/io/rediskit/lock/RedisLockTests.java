@@ -410,6 +410,21 @@ class RedisLockTests {
 	}
 
 	@Test
+	void reenteringALockWhoseKeyIsGoneReportsTheLossInsteadOfTakingItAnew() {
+		RedisLock lock = this.factory.getLock("orders");
+		lock.lock();
+		long token = lock.getFencingToken();
+		// The lease ended (or the key was deleted) before the watchdog noticed.
+		this.server.command("DEL", "rk:lock:{orders}");
+		assertThatExceptionOfType(LockLeaseLostException.class).isThrownBy(lock::tryLock)
+			.satisfies((ex) -> assertThat(ex.getFencingToken()).isEqualTo(token));
+		assertThat(this.listener.events).contains("lost orders " + token);
+		assertThat(this.server.command("EXISTS", "rk:lock:{orders}")).as("not taken anew").isEqualTo(0L);
+		assertThatExceptionOfType(LockLeaseLostException.class).isThrownBy(lock::unlock);
+		assertThat(this.factory.heldLocks()).isEmpty();
+	}
+
+	@Test
 	void failingListenersBreakNeitherLocksNorTheWatchdog() {
 		this.factory.close();
 		LockTesting.RecordingListener recording = this.listener;
