@@ -26,27 +26,11 @@ import org.jspecify.annotations.Nullable;
  * finishes first, and a lock it took is undone before the wait ends: a grant that arrives after the cancellation
  * is never reported as acquired and never counts as a holder.
  */
-final class AsyncAcquisition {
+final class AsyncAcquisition extends LockWait {
 
 	private static final Log logger = LogFactory.getLog(AsyncAcquisition.class);
 
-	private final RedisLock lock;
-
 	private final SingleNodeEngine engine;
-
-	private final LockParts parts;
-
-	private final String owner;
-
-	private final long leaseMillis;
-
-	private final boolean watchdog;
-
-	private final Duration waitTime;
-
-	private final long waitNanos;
-
-	private final long startedNanos = System.nanoTime();
 
 	private final CompletableFuture<Lease> result = new CompletableFuture<>();
 
@@ -72,14 +56,8 @@ final class AsyncAcquisition {
 
 	AsyncAcquisition(RedisLock lock, SingleNodeEngine engine, String owner, @Nullable Long leaseMillis, Duration waitTime,
 			long waitNanos) {
-		this.lock = lock;
+		super(lock, owner, leaseMillis, waitTime, waitNanos);
 		this.engine = engine;
-		this.parts = lock.parts();
-		this.owner = owner;
-		this.leaseMillis = (leaseMillis != null) ? leaseMillis : engine.spec.watchdogTimeout().toMillis();
-		this.watchdog = leaseMillis == null;
-		this.waitTime = waitTime;
-		this.waitNanos = waitNanos;
 	}
 
 	/** @return the lease, completed on the driver's or the scheduler's thread */
@@ -369,7 +347,7 @@ final class AsyncAcquisition {
 		if (waiter != null) {
 			leaveInBackground(waiter);
 		}
-		this.lock.report(outcome, this.startedNanos);
+		report(outcome);
 		if (hold != null) {
 			Lease lease = this.lock.lease(hold);
 			if (!this.result.complete(lease)) {
@@ -381,7 +359,7 @@ final class AsyncAcquisition {
 			this.result.completeExceptionally(failure);
 		}
 		else {
-			this.result.completeExceptionally(new LockNotAcquiredException(this.lock.getName(), this.waitTime, null));
+			this.result.completeExceptionally(notAcquired());
 		}
 	}
 
@@ -393,10 +371,6 @@ final class AsyncAcquisition {
 			// Stopped: there is no subscription left to end, so leaving does not block.
 			this.engine.signals.leave(waiter);
 		}
-	}
-
-	private long remainingNanos() {
-		return this.waitNanos - (System.nanoTime() - this.startedNanos);
 	}
 
 	private static Throwable unwrap(Throwable failure) {

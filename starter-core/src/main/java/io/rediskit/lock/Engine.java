@@ -60,9 +60,10 @@ interface Engine {
 
 	/**
 	 * Waits for a stage on the calling thread, bounded as the engine's calls are.
-	 * @param what what is awaited, for the exception should it never complete
+	 * @param operation what is awaited, a constant, for the exception should it never complete
+	 * @param lock the lock it is awaited for, named in that exception
 	 */
-	<T> T await(CompletionStage<T> stage, String what);
+	<T> T await(CompletionStage<T> stage, String operation, RedisLock lock);
 
 	/** @return whether any owner holds the lock now */
 	boolean isLocked(RedisLock lock);

@@ -96,14 +96,13 @@ final class QuorumEngine implements Engine {
 	}
 
 	@Override
-	public <T> T await(CompletionStage<T> stage, String what) {
-		return this.nodes.await(stage, what);
+	public <T> T await(CompletionStage<T> stage, String operation, RedisLock lock) {
+		return this.nodes.await(stage, operation + " of '" + lock.getName() + "'");
 	}
 
 	@Override
 	public boolean isLocked(RedisLock lock) {
-		return LockScripts.uninterruptibly(() -> this.nodes.await(isLockedAsync(lock), "isLocked of '"
-				+ lock.getName() + "'"));
+		return LockScripts.uninterruptibly(() -> await(isLockedAsync(lock), "isLocked", lock));
 	}
 
 	@Override

@@ -24,38 +24,14 @@ import org.jspecify.annotations.Nullable;
  * {@link #run(boolean)} waits on the calling thread; {@link #start()} waits without one, its pauses on the
  * registry's scheduler.
  */
-final class RedlockAcquisition {
-
-	private final RedisLock lock;
+final class RedlockAcquisition extends LockWait {
 
 	private final QuorumEngine engine;
 
-	private final LockParts parts;
-
-	private final String owner;
-
-	private final long leaseMillis;
-
-	private final boolean watchdog;
-
-	private final Duration waitTime;
-
-	/** How long to wait: {@code 0} for one attempt, negative for ever. */
-	private final long waitNanos;
-
-	private final long startedNanos = System.nanoTime();
-
 	RedlockAcquisition(RedisLock lock, QuorumEngine engine, String owner, @Nullable Long explicitLeaseMillis,
 			Duration waitTime, long waitNanos) {
-		this.lock = lock;
+		super(lock, owner, explicitLeaseMillis, waitTime, waitNanos);
 		this.engine = engine;
-		this.parts = lock.parts();
-		this.owner = owner;
-		this.watchdog = explicitLeaseMillis == null;
-		this.leaseMillis = (explicitLeaseMillis != null) ? explicitLeaseMillis
-				: engine.spec.watchdogTimeout().toMillis();
-		this.waitTime = waitTime;
-		this.waitNanos = waitNanos;
 	}
 
 	/**
@@ -152,7 +128,7 @@ final class RedlockAcquisition {
 				long pause = pauseNanos();
 				if (pause < 0) {
 					report(AcquireResult.TIMEOUT);
-					result.completeExceptionally(new LockNotAcquiredException(this.lock.getName(), this.waitTime, null));
+					result.completeExceptionally(notAcquired());
 					return;
 				}
 				try {
@@ -234,12 +210,8 @@ final class RedlockAcquisition {
 		if (this.waitNanos < 0) {
 			return pause;
 		}
-		long left = this.waitNanos - (System.nanoTime() - this.startedNanos);
+		long left = remainingNanos();
 		return (left <= 0) ? -1 : Math.min(pause, left);
-	}
-
-	private void report(AcquireResult result) {
-		this.lock.report(result, this.startedNanos);
 	}
 
 	/**

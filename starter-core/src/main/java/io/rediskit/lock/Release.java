@@ -62,8 +62,8 @@ class Release implements BiFunction<@Nullable Long, @Nullable Throwable, @Nullab
 
 	/** Releases and waits for the outcome, whether or not the thread was interrupted before. */
 	void await() {
-		LockScripts.uninterruptibly(
-				() -> this.parts.engine().await(start(), "release of '" + this.hold.lock.getName() + "'"));
+		// The operation's name is a constant: an engine names the lock only in the exception it may throw.
+		LockScripts.uninterruptibly(() -> this.parts.engine().await(start(), "release", this.hold.lock));
 	}
 
 	/**

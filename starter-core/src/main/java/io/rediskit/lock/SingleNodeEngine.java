@@ -101,7 +101,7 @@ final class SingleNodeEngine implements Engine {
 	}
 
 	@Override
-	public <T> T await(CompletionStage<T> stage, String what) {
+	public <T> T await(CompletionStage<T> stage, String operation, RedisLock lock) {
 		return LockScripts.await(stage);
 	}
 
