@@ -6,8 +6,9 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 
 import io.rediskit.lock.DistributedLock;
-import io.rediskit.lock.RedisLock;
+import io.rediskit.lock.Lease;
 import io.rediskit.lock.LockRegistry;
+import io.rediskit.lock.RedisLock;
 
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.stereotype.Service;
@@ -54,7 +55,7 @@ public class PaymentService {
 	 */
 	public PaymentOutcome payProgrammatically(String orderId) {
 		RedisLock lock = this.lockRegistry.getLock("orders", orderId);
-		try (RedisLock.Lease lease = lock.acquire(Duration.ZERO)) {
+		try (Lease lease = lock.acquire(Duration.ZERO)) {
 			return chargeFenced(orderId, lease.fencingToken());
 		}
 	}

@@ -2,8 +2,9 @@ package io.rediskit.sample;
 
 import java.time.Duration;
 
-import io.rediskit.lock.RedisLock;
+import io.rediskit.lock.Lease;
 import io.rediskit.lock.LockRegistry;
+import io.rediskit.lock.RedisLock;
 import org.junit.jupiter.api.Test;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.junit.jupiter.Container;
@@ -33,7 +34,7 @@ class TestcontainersRedisTests {
 	@Test
 	void locksAgainstTheContainer() throws Exception {
 		RedisLock lock = this.lockRegistry.getLock("orders", "container");
-		try (RedisLock.Lease lease = lock.acquire(Duration.ofSeconds(1))) {
+		try (Lease lease = lock.acquire(Duration.ofSeconds(1))) {
 			assertThat(lease.fencingToken()).isPositive();
 			assertThat(lock.isLocked()).isTrue();
 		}

@@ -7,13 +7,14 @@ import java.util.concurrent.TimeUnit;
 
 import io.rediskit.autoconfigure.lock.LockAutoConfiguration;
 import io.rediskit.autoconfigure.ratelimit.RateLimitAutoConfiguration;
+import io.rediskit.lock.Lease;
 import io.rediskit.lock.LockRegistry;
 import io.rediskit.lock.RedisLock;
 import io.rediskit.ratelimit.RateLimitAlgorithm;
 import io.rediskit.ratelimit.RateLimitDecision;
+import io.rediskit.ratelimit.RateLimitSpec;
 import io.rediskit.ratelimit.RateLimiter;
 import io.rediskit.ratelimit.RateLimiterRegistry;
-import io.rediskit.ratelimit.RateLimitSpec;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.testsupport.RedisServerExtension;
@@ -97,7 +98,7 @@ class ScriptExecutorAutoConfigurationTests {
 		assertThat(async.allowed()).isTrue();
 		assertThat(limiter.tryAcquire("k").allowed()).isFalse();
 		RedisLock lock = locks.getLock("exec-" + System.nanoTime());
-		try (RedisLock.Lease lease = lock.acquire(Duration.ZERO)) {
+		try (Lease lease = lock.acquire(Duration.ZERO)) {
 			assertThat(lease.fencingToken()).isPositive();
 			assertThat(lock.tryAcquire(Duration.ZERO, null)).isEmpty();
 		}

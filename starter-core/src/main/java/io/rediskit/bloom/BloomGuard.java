@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 
+import io.rediskit.lock.Lease;
 import io.rediskit.lock.LockNotAcquiredException;
 import io.rediskit.lock.LockRegistry;
 import io.rediskit.lock.RedisLock;
@@ -117,7 +118,7 @@ public final class BloomGuard {
 			return loadAndMark(id, marker, loader);
 		}
 		RedisLock lock = this.locks.getLock(AREA, this.filter.name() + ":" + id);
-		Optional<RedisLock.Lease> lease;
+		Optional<Lease> lease;
 		try {
 			lease = lock.tryAcquire(this.spec.lockWait(), null);
 		}
@@ -137,7 +138,7 @@ public final class BloomGuard {
 			return loadAndMark(id, marker, loader);
 		}
 		finally {
-			lease.ifPresent(RedisLock.Lease::close);
+			lease.ifPresent(Lease::close);
 		}
 	}
 

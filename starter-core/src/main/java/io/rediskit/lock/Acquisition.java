@@ -22,6 +22,8 @@ final class Acquisition {
 
 	private final RedisLock lock;
 
+	private final SingleNodeEngine engine;
+
 	private final LockParts parts;
 
 	private final String owner;
@@ -53,14 +55,15 @@ final class Acquisition {
 	 * @param waitNanos how long to wait: {@code 0} for one attempt, negative for as long as it takes
 	 * @param interruptible whether an interrupt ends the wait, else it is remembered and restored
 	 */
-	Acquisition(RedisLock lock, LockParts parts, String owner, @Nullable Long leaseMillis, long waitNanos,
+	Acquisition(RedisLock lock, SingleNodeEngine engine, String owner, @Nullable Long leaseMillis, long waitNanos,
 			boolean interruptible) {
 		this.lock = lock;
-		this.parts = parts;
+		this.engine = engine;
+		this.parts = lock.parts();
 		this.owner = owner;
 		this.waitNanos = waitNanos;
 		this.interruptible = interruptible;
-		LockHold hold = parts.holds().get(lock, owner);
+		LockHold hold = this.parts.holds().get(lock, owner);
 		this.current = (hold != null && !hold.lost) ? hold : null;
 		if (this.current != null) {
 			// A re-entry keeps the lease the lock was taken with: a shorter one would cut the outer hold short.
@@ -68,7 +71,7 @@ final class Acquisition {
 			this.watchdog = this.current.watchdog;
 		}
 		else {
-			this.leaseMillis = (leaseMillis != null) ? leaseMillis : parts.spec().watchdogTimeout().toMillis();
+			this.leaseMillis = (leaseMillis != null) ? leaseMillis : engine.spec.watchdogTimeout().toMillis();
 			this.watchdog = leaseMillis == null;
 		}
 	}
@@ -99,7 +102,7 @@ final class Acquisition {
 					return timedOut();
 				}
 				if (this.waiter == null) {
-					this.waiter = this.parts.signals().join(channel(), this.owner, this.leaseMillis);
+					this.waiter = this.engine.signals.join(channel(), this.owner, this.leaseMillis);
 					if (this.waiter.subscribed) {
 						// A release between the attempt and the subscription woke nobody: try again at once.
 						continue;
@@ -113,7 +116,7 @@ final class Acquisition {
 		}
 		finally {
 			if (this.waiter != null) {
-				this.parts.signals().leave(this.waiter);
+				this.engine.signals.leave(this.waiter);
 			}
 			if (this.interruptedMeanwhile) {
 				Thread.currentThread().interrupt();
@@ -126,10 +129,10 @@ final class Acquisition {
 	 * @return whether to wait before the first attempt
 	 */
 	private boolean queueBehindLocalWaiters() {
-		if (this.waitNanos == 0 || this.current != null || !this.parts.signals().hasWaiters(channel())) {
+		if (this.waitNanos == 0 || this.current != null || !this.engine.signals.hasWaiters(channel())) {
 			return false;
 		}
-		this.waiter = this.parts.signals().join(channel(), this.owner, this.leaseMillis);
+		this.waiter = this.engine.signals.join(channel(), this.owner, this.leaseMillis);
 		// The others left meanwhile and this thread subscribed anew: nobody else will notice a release.
 		return !this.waiter.subscribed;
 	}
@@ -144,8 +147,8 @@ final class Acquisition {
 			LockScripts.Attempt reply;
 			try {
 				reply = (this.current != null)
-						? this.parts.scripts().reenter(this.lock.keys(), this.owner, this.leaseMillis, requestId)
-						: this.parts.scripts().acquire(this.lock.keys(), this.owner, this.leaseMillis, requestId);
+						? this.engine.scripts.reenter(this.lock.keys(), this.owner, this.leaseMillis, requestId)
+						: this.engine.scripts.acquire(this.lock.keys(), this.owner, this.leaseMillis, requestId);
 			}
 			catch (RuntimeException ex) {
 				LockHold handed = settle();
@@ -196,7 +199,7 @@ final class Acquisition {
 	 */
 	private void undoInBackground(String requestId) {
 		try {
-			this.parts.scripts().undo(this.lock.keys(), this.owner, this.leaseMillis, requestId)
+			this.engine.scripts.undo(this.lock.keys(), this.owner, this.leaseMillis, requestId)
 				.whenComplete((left, failure) -> {
 					if (failure != null && logger.isDebugEnabled()) {
 						logger.debug("Could not undo a failed acquisition of lock '" + this.lock.getName()
@@ -217,7 +220,7 @@ final class Acquisition {
 	 */
 	private @Nullable LockHold sleep(long remainingNanos) throws InterruptedException {
 		ReleaseSignals.Waiter waiter = this.waiter;
-		long sleep = Math.min(remainingNanos, this.parts.spec().maxPollInterval().toNanos());
+		long sleep = Math.min(remainingNanos, this.engine.spec.maxPollInterval().toNanos());
 		if (this.lastAttempt != null) {
 			sleep = this.lastAttempt.sleepNanos(sleep);
 		}

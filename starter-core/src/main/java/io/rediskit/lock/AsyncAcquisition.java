@@ -12,7 +12,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One acquisition of a {@link RedisLock.Lease} that blocks no thread: each attempt is an asynchronous script
+ * One acquisition of a {@link Lease} that blocks no thread: each attempt is an asynchronous script
  * call, and while another owner holds the lock the next attempt comes when that lock's release message arrives
  * or, on the scheduler, after the holder's remaining lease or the poll interval, whichever is first, until
  * the wait time runs out. At most one attempt is in flight; a release message that arrives during one makes
@@ -26,27 +26,13 @@ import org.jspecify.annotations.Nullable;
  * finishes first, and a lock it took is undone before the wait ends: a grant that arrives after the cancellation
  * is never reported as acquired and never counts as a holder.
  */
-final class AsyncAcquisition {
+final class AsyncAcquisition extends LockWait {
 
 	private static final Log logger = LogFactory.getLog(AsyncAcquisition.class);
 
-	private final RedisLock lock;
+	private final SingleNodeEngine engine;
 
-	private final LockParts parts;
-
-	private final String owner;
-
-	private final long leaseMillis;
-
-	private final boolean watchdog;
-
-	private final Duration waitTime;
-
-	private final long waitNanos;
-
-	private final long startedNanos = System.nanoTime();
-
-	private final CompletableFuture<RedisLock.Lease> result = new CompletableFuture<>();
+	private final CompletableFuture<Lease> result = new CompletableFuture<>();
 
 	private final Runnable stopHook = this::stopped;
 
@@ -68,19 +54,14 @@ final class AsyncAcquisition {
 
 	private LockScripts.@Nullable Attempt lastAttempt;
 
-	AsyncAcquisition(RedisLock lock, LockParts parts, String owner, @Nullable Long leaseMillis, Duration waitTime,
+	AsyncAcquisition(RedisLock lock, SingleNodeEngine engine, String owner, @Nullable Long leaseMillis, Duration waitTime,
 			long waitNanos) {
-		this.lock = lock;
-		this.parts = parts;
-		this.owner = owner;
-		this.leaseMillis = (leaseMillis != null) ? leaseMillis : parts.spec().watchdogTimeout().toMillis();
-		this.watchdog = leaseMillis == null;
-		this.waitTime = waitTime;
-		this.waitNanos = waitNanos;
+		super(lock, owner, leaseMillis, waitTime, waitNanos);
+		this.engine = engine;
 	}
 
 	/** @return the lease, completed on the driver's or the scheduler's thread */
-	CompletableFuture<RedisLock.Lease> start() {
+	CompletableFuture<Lease> start() {
 		synchronized (this) {
 			this.attempting = true;
 		}
@@ -112,7 +93,7 @@ final class AsyncAcquisition {
 		}
 		String requestId = this.parts.holds().nextRequestId();
 		try {
-			this.parts.scripts()
+			this.engine.scripts
 				.acquireAsync(this.lock.keys(), this.owner, this.leaseMillis, requestId)
 				.whenComplete((reply, failure) -> {
 					if (failure != null) {
@@ -162,7 +143,7 @@ final class AsyncAcquisition {
 			this.parts.background().executeBlocking(() -> {
 				ReleaseSignals.Waiter joined;
 				try {
-					joined = this.parts.signals().joinAsync(this.lock.keys().released, this.owner, this.leaseMillis,
+					joined = this.engine.signals.joinAsync(this.lock.keys().released, this.owner, this.leaseMillis,
 							this::woken);
 				}
 				catch (RuntimeException ex) {
@@ -179,7 +160,7 @@ final class AsyncAcquisition {
 					}
 				}
 				if (leave) {
-					this.parts.signals().leave(joined);
+					this.engine.signals.leave(joined);
 				}
 				else {
 					rest();
@@ -216,7 +197,7 @@ final class AsyncAcquisition {
 				next = this::attempt;
 			}
 			else {
-				long sleep = Math.min(remaining, this.parts.spec().maxPollInterval().toNanos());
+				long sleep = Math.min(remaining, this.engine.spec.maxPollInterval().toNanos());
 				if (this.lastAttempt != null) {
 					sleep = this.lastAttempt.sleepNanos(sleep);
 				}
@@ -285,7 +266,7 @@ final class AsyncAcquisition {
 	 */
 	private void grantedAfterCancel(String requestId) {
 		try {
-			this.parts.scripts().undo(this.lock.keys(), this.owner, this.leaseMillis, requestId)
+			this.engine.scripts.undo(this.lock.keys(), this.owner, this.leaseMillis, requestId)
 				.whenComplete((left, failure) -> {
 					if (failure != null) {
 						undoFailed(failure);
@@ -320,7 +301,7 @@ final class AsyncAcquisition {
 	/** The outcome of the attempt is unknown: undo it in the background, should it have taken effect. */
 	private void failed(String requestId, Throwable failure) {
 		try {
-			this.parts.scripts().undo(this.lock.keys(), this.owner, this.leaseMillis, requestId)
+			this.engine.scripts.undo(this.lock.keys(), this.owner, this.leaseMillis, requestId)
 				.whenComplete((left, undoFailure) -> {
 					if (undoFailure != null) {
 						undoFailed(undoFailure);
@@ -366,9 +347,9 @@ final class AsyncAcquisition {
 		if (waiter != null) {
 			leaveInBackground(waiter);
 		}
-		this.lock.report(outcome, this.startedNanos);
+		report(outcome);
 		if (hold != null) {
-			RedisLock.Lease lease = this.lock.lease(hold);
+			Lease lease = this.lock.lease(hold);
 			if (!this.result.complete(lease)) {
 				// The caller cancelled the stage: nobody will close this lease, so release it now.
 				lease.releaseAsync();
@@ -378,22 +359,18 @@ final class AsyncAcquisition {
 			this.result.completeExceptionally(failure);
 		}
 		else {
-			this.result.completeExceptionally(new LockNotAcquiredException(this.lock.getName(), this.waitTime, null));
+			this.result.completeExceptionally(notAcquired());
 		}
 	}
 
 	private void leaveInBackground(ReleaseSignals.Waiter waiter) {
 		try {
-			this.parts.background().executeBlocking(() -> this.parts.signals().leave(waiter));
+			this.parts.background().executeBlocking(() -> this.engine.signals.leave(waiter));
 		}
 		catch (RuntimeException ex) {
 			// Stopped: there is no subscription left to end, so leaving does not block.
-			this.parts.signals().leave(waiter);
+			this.engine.signals.leave(waiter);
 		}
-	}
-
-	private long remainingNanos() {
-		return this.waitNanos - (System.nanoTime() - this.startedNanos);
 	}
 
 	private static Throwable unwrap(Throwable failure) {

@@ -13,7 +13,7 @@ import java.time.Instant;
  * @param fencingToken the hold's fencing token
  * @param holdCount how many times the owner holds it (reentrancy)
  * @param watchdog whether the watchdog renews it
- * @param owner {@code thread:<id>} for thread ownership, {@code lease} for a {@link RedisLock.Lease}
+ * @param owner {@code thread:<id>} for thread ownership, {@code lease} for a {@link Lease}
  */
 public record HeldLock(String name, String group, Instant heldSince, Duration leaseRemaining, long fencingToken,
 		int holdCount, boolean watchdog, String owner) {

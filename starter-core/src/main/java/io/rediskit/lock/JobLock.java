@@ -44,11 +44,14 @@ public final class JobLock {
 
 	private final RedisLock lock;
 
+	private final SingleNodeEngine engine;
+
 	private final LockParts parts;
 
-	JobLock(RedisLock lock, LockParts parts) {
+	JobLock(RedisLock lock, SingleNodeEngine engine) {
 		this.lock = lock;
-		this.parts = parts;
+		this.engine = engine;
+		this.parts = lock.parts();
 	}
 
 	/** @return the full lock name */
@@ -92,10 +95,10 @@ public final class JobLock {
 			return CompletableFuture.failedFuture(ex);
 		}
 		String owner = this.parts.holds().leaseOwner();
-		long leaseMillis = Math.min(this.parts.spec().watchdogTimeout().toMillis(), bounds.atMostMillis());
+		long leaseMillis = Math.min(this.parts.watchdogTimeout().toMillis(), bounds.atMostMillis());
 		CompletionStage<LockScripts.Attempt> attempt;
 		try {
-			attempt = this.parts.scripts().startScheduled(this.lock.keys(), owner, leaseMillis, bounds.atMostMillis());
+			attempt = this.engine.scripts.startScheduled(this.lock.keys(), owner, leaseMillis, bounds.atMostMillis());
 		}
 		catch (RuntimeException ex) {
 			attempt = CompletableFuture.failedFuture(ex);
@@ -199,39 +202,19 @@ public final class JobLock {
 			if (!this.closed.compareAndSet(false, true)) {
 				return CompletableFuture.completedFuture(null);
 			}
-			LockHold hold = this.hold;
-			if (hold.lost) {
-				JobLock.this.parts.holds().forget(hold);
-				return CompletableFuture.failedFuture(new LockLeaseLostException(getName(), hold.fencingToken));
-			}
-			hold.releasing = true;
-			CompletionStage<Long> call;
-			try {
-				call = JobLock.this.parts.scripts()
-					.endScheduled(JobLock.this.lock.keys(), hold.owner, this.bounds.atLeastMillis());
-			}
-			catch (RuntimeException ex) {
-				call = CompletableFuture.failedFuture(ex);
-			}
-			return call.handle((reply, failure) -> {
-				LockParts parts = JobLock.this.parts;
-				parts.holds().forget(hold);
-				if (failure != null) {
-					Throwable cause = Stages.unwrap(failure);
-					if (RedisFailures.isUnavailable(cause)) {
-						parts.outages().warn(cause);
-						parts.listeners().notify((listener) -> listener.onReleaseFailed(getGroup()));
-					}
-					throw rethrowable(cause);
+			LockScripts scripts = JobLock.this.engine.scripts;
+			RedisLock lock = JobLock.this.lock;
+			long atLeastMillis = this.bounds.atLeastMillis();
+			return new Release(this.hold) {
+
+				@Override
+				CompletionStage<Long> call(LockHold hold) {
+					// Kept for the rest of lock-at-least or freed now, the run's hold ends either way.
+					return scripts.endScheduled(lock.keys(), hold.owner, atLeastMillis)
+						.thenApply((reply) -> (reply < 0) ? -1L : 0L);
 				}
-				if (reply < 0) {
-					parts.holds().markLost(hold);
-					throw new LockLeaseLostException(getName(), hold.fencingToken);
-				}
-				Duration held = Duration.ofNanos(System.nanoTime() - hold.acquiredNanos);
-				parts.listeners().notify((listener) -> listener.onRelease(getGroup(), held));
-				return null;
-			});
+
+			}.start();
 		}
 
 		@Override

@@ -2,6 +2,7 @@ package io.rediskit.lock;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -17,10 +18,11 @@ import org.springframework.scheduling.TaskScheduler;
 import org.springframework.scheduling.concurrent.ConcurrentTaskScheduler;
 
 /**
- * The background work of one registry: a scheduler (watchdog ticks, the retries of asynchronous waiters), an
- * executor for work that may block (pub/sub subscriptions) and the release subscription. Nothing runs before
- * {@link #start()}, called by the registry's lifecycle or on a lock's first acquisition, and everything this
- * class created is stopped by {@link #stop()}; what the application gave is left running.
+ * The background work of one registry, whatever its engine: a scheduler (watchdog ticks, the retries of
+ * asynchronous waiters), an executor for work that may block (the single-node engine's pub/sub subscriptions,
+ * the quorum engine's calls to nodes that may have to connect) and what the {@link Engine} runs. Nothing runs
+ * before {@link #start()}, called by the registry's lifecycle or on a lock's first acquisition, and everything
+ * this class created is stopped by {@link #stop()}; what the application gave is left running.
  * <p>
  * Defaults: one daemon scheduler thread, which never blocks on Redis; for blocking work a new thread per task,
  * virtual on Java 21 and later.
@@ -33,9 +35,11 @@ final class LockBackground {
 
 	}
 
+	private final String kind;
+
 	private final LockWatchdog watchdog;
 
-	private final ReleaseSignals signals;
+	private final Engine engine;
 
 	// Starting may subscribe: a ReentrantLock, not synchronized, keeps virtual threads unpinned.
 	private final ReentrantLock lock = new ReentrantLock();
@@ -54,9 +58,13 @@ final class LockBackground {
 
 	private final Set<Runnable> stopHooks = ConcurrentHashMap.newKeySet();
 
-	LockBackground(LockWatchdog watchdog, ReleaseSignals signals) {
+	/**
+	 * @param kind the registry's kind in thread names and messages: {@code lock} or {@code Redlock}
+	 */
+	LockBackground(String kind, LockWatchdog watchdog, Engine engine) {
+		this.kind = kind;
 		this.watchdog = watchdog;
-		this.signals = signals;
+		this.engine = engine;
 	}
 
 	void setScheduler(@Nullable TaskScheduler scheduler) {
@@ -83,7 +91,8 @@ final class LockBackground {
 
 	private void requireStopped(String what) {
 		if (this.state != State.STOPPED) {
-			throw new IllegalStateException("The " + what + " of a lock registry must be set before it starts");
+			throw new IllegalStateException(
+					"The " + what + " of a " + this.kind + " registry must be set before it starts");
 		}
 	}
 
@@ -98,7 +107,7 @@ final class LockBackground {
 		this.lock.lock();
 		try {
 			if (this.state == State.CLOSED) {
-				throw new IllegalStateException("The lock registry is closed");
+				throw new IllegalStateException("The " + this.kind + " registry is closed");
 			}
 			if (this.state == State.RUNNING) {
 				return;
@@ -106,16 +115,17 @@ final class LockBackground {
 			TaskScheduler scheduler = this.givenScheduler;
 			if (scheduler == null) {
 				this.ownScheduler = Executors.newSingleThreadScheduledExecutor((runnable) -> {
-					Thread thread = new Thread(runnable, "redis-kit-lock-scheduler");
+					Thread thread = new Thread(runnable,
+							"redis-kit-" + this.kind.toLowerCase(Locale.ROOT) + "-scheduler");
 					thread.setDaemon(true);
 					return thread;
 				});
 				scheduler = new ConcurrentTaskScheduler(this.ownScheduler);
 			}
-			Executor executor = (this.givenExecutor != null) ? this.givenExecutor : defaultExecutor();
+			Executor executor = (this.givenExecutor != null) ? this.givenExecutor : defaultExecutor(this.kind);
 			this.scheduler = scheduler;
 			this.executor = executor;
-			this.signals.start(executor);
+			this.engine.start(executor);
 			this.watchdog.start(scheduler);
 			this.state = State.RUNNING;
 		}
@@ -153,7 +163,7 @@ final class LockBackground {
 		}
 		this.state = State.STOPPED;
 		this.watchdog.stop();
-		this.signals.stop();
+		this.engine.stop();
 		if (this.ownScheduler != null) {
 			this.ownScheduler.shutdownNow();
 			this.ownScheduler = null;
@@ -195,14 +205,14 @@ final class LockBackground {
 
 	private <T> T running(@Nullable T resource) {
 		if (resource == null || this.state != State.RUNNING) {
-			throw new IllegalStateException("The lock registry is "
+			throw new IllegalStateException("The " + this.kind + " registry is "
 					+ ((this.state == State.CLOSED) ? "closed" : "stopped"));
 		}
 		return resource;
 	}
 
-	private static Executor defaultExecutor() {
-		SimpleAsyncTaskExecutor executor = new SimpleAsyncTaskExecutor("redis-kit-lock-");
+	private static Executor defaultExecutor(String kind) {
+		SimpleAsyncTaskExecutor executor = new SimpleAsyncTaskExecutor("redis-kit-" + kind.toLowerCase(Locale.ROOT) + "-");
 		executor.setDaemon(true);
 		if (Runtime.version().feature() >= 21) {
 			executor.setVirtualThreads(true);

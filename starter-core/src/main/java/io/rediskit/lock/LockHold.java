@@ -5,9 +5,9 @@ import java.time.Instant;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Local record of one owner's hold on one lock: what the watchdog renews, what unlock checks and what the
- * actuator lists. Lives from the first acquisition to the last release, so memory is bounded by the locks
- * held at a time, not by the names ever used.
+ * Local record of one owner's hold on one lock, whatever the engine: what the watchdog renews, what unlock checks
+ * and what the actuator lists. Lives from the first acquisition to the last release, so memory is bounded by the
+ * locks held at a time, not by the names ever used.
  */
 final class LockHold {
 
@@ -27,8 +27,11 @@ final class LockHold {
 
 	volatile int holdCount;
 
-	/** When the lease was last set or extended, by {@link System#nanoTime()}. */
-	volatile long extendedNanos;
+	/**
+	 * When the lease certainly still runs, by {@link System#nanoTime()}: the last confirmed acquisition or renewal
+	 * plus the lease (single node), or the validity a majority confirmed (Redlock).
+	 */
+	volatile long validUntilNanos;
 
 	/** A release is in flight: a renewal that finds the key gone is not a loss. */
 	volatile boolean releasing;
@@ -40,33 +43,29 @@ final class LockHold {
 	final AtomicBoolean renewing = new AtomicBoolean();
 
 	LockHold(RedisLock lock, String owner, long fencingToken, long leaseMillis, boolean watchdog, Instant heldSince,
-			long nowNanos) {
+			long acquiredNanos, long validUntilNanos) {
 		this.lock = lock;
 		this.owner = owner;
 		this.fencingToken = fencingToken;
 		this.leaseMillis = leaseMillis;
 		this.watchdog = watchdog;
 		this.heldSince = heldSince;
-		this.acquiredNanos = nowNanos;
-		this.extendedNanos = nowNanos;
+		this.acquiredNanos = acquiredNanos;
+		this.validUntilNanos = validUntilNanos;
 		this.holdCount = 1;
 	}
 
 	/** Whether the lease has certainly run out without a confirmed extension. */
 	boolean leaseElapsed(long nowNanos) {
-		return nowNanos - this.extendedNanos >= Duration.ofMillis(this.leaseMillis).toNanos();
-	}
-
-	Duration leaseRemaining(long nowNanos) {
-		long left = Duration.ofMillis(this.leaseMillis).toNanos() - (nowNanos - this.extendedNanos);
-		return Duration.ofNanos(Math.max(0, left));
+		return nowNanos - this.validUntilNanos >= 0;
 	}
 
 	HeldLock describe(long nowNanos) {
 		String ownerKind = this.owner.contains(":t") ? "thread:" + this.owner.substring(this.owner.lastIndexOf(":t") + 2)
 				: "lease";
-		return new HeldLock(this.lock.getName(), this.lock.getGroup(), this.heldSince, leaseRemaining(nowNanos),
-				this.fencingToken, this.holdCount, this.watchdog, ownerKind);
+		return new HeldLock(this.lock.getName(), this.lock.getGroup(), this.heldSince,
+				Duration.ofNanos(Math.max(0, this.validUntilNanos - nowNanos)), this.fencingToken, this.holdCount,
+				this.watchdog, ownerKind);
 	}
 
 }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.rediskit.support.Listeners;
@@ -17,9 +18,9 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The holds of one registry's owners and the ids they go by. Each registry has a random instance id; an owner
- * is that id plus the thread id ({@link java.util.concurrent.locks.Lock} methods) or plus a lease number
- * ({@link RedisLock.Lease}); request ids, unique within the registry, let the scripts recognise a replay.
+ * The holds of one registry's owners and the ids they go by, whatever the engine. Each registry has a random
+ * instance id; an owner is that id plus the thread id ({@link java.util.concurrent.locks.Lock} methods) or plus a
+ * lease number ({@link Lease}); request ids, unique within the registry, let the scripts recognise a replay.
  * A hold lives from its first acquisition to its last release, so memory is bounded by the locks held at a
  * time, not by the names ever used.
  */
@@ -61,22 +62,35 @@ final class LockHolds {
 	}
 
 	/**
-	 * Records a successful acquisition. Hold counts are the client's: the stored count only backs replays and
-	 * re-entries up, since a re-entry whose reply was lost may have raised it.
-	 * @param count the hold count the script reported; {@code 1} for a first hold
+	 * Records an acquisition confirmed now, whose lease runs from now.
+	 * @param count the hold count the engine reported; {@code 1} for a first hold
 	 * @return the hold, new or with one more hold counted
 	 */
-	LockHold acquired(RedisLock lock, String owner, long fencingToken, int count, long leaseMillis,
-			boolean watchdog) {
+	LockHold acquired(RedisLock lock, String owner, long fencingToken, int count, long leaseMillis, boolean watchdog) {
+		long now = System.nanoTime();
+		return acquired(lock, owner, fencingToken, count, leaseMillis, watchdog, now,
+				now + TimeUnit.MILLISECONDS.toNanos(leaseMillis));
+	}
+
+	/**
+	 * Records a successful acquisition. Hold counts are the client's: the count an engine reports only backs
+	 * replays and re-entries up, since a re-entry whose reply was lost may have raised it.
+	 * @param count the hold count the engine reported; {@code 1} for a first hold
+	 * @param nowNanos when the acquisition was confirmed, by {@link System#nanoTime()}
+	 * @param validUntilNanos until when the lease certainly runs
+	 * @return the hold, new or with one more hold counted
+	 */
+	LockHold acquired(RedisLock lock, String owner, long fencingToken, int count, long leaseMillis, boolean watchdog,
+			long nowNanos, long validUntilNanos) {
 		Id id = new Id(lock.keys().lock, owner);
 		LockHold hold = this.holds.get(id);
 		if (count == 1 || hold == null || hold.lost) {
-			hold = new LockHold(lock, owner, fencingToken, leaseMillis, watchdog, Instant.now(this.clock),
-					System.nanoTime());
+			hold = new LockHold(lock, owner, fencingToken, leaseMillis, watchdog, Instant.now(this.clock), nowNanos,
+					validUntilNanos);
 			this.holds.put(id, hold);
 		}
 		else {
-			hold.extendedNanos = System.nanoTime();
+			hold.validUntilNanos = validUntilNanos;
 			hold.holdCount++;
 		}
 		return hold;

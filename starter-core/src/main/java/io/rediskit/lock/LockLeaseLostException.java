@@ -1,10 +1,10 @@
 package io.rediskit.lock;
 
 /**
- * Thrown by {@link RedisLock#unlock()} and {@link RedisLock.Lease#close()} when the caller's hold had already
+ * Thrown by {@link RedisLock#unlock()} and {@link Lease#close()} when the caller's hold had already
  * ended: its lease ran out (a pause, a slow call, an unreachable Redis) and the lock expired or passed to
  * another owner. Nothing was changed in Redis; another owner's lock is left alone. Whatever the caller did
- * after the loss ran without mutual exclusion: fence writes with {@link RedisLock.Lease#fencingToken()} so
+ * after the loss ran without mutual exclusion: fence writes with {@link Lease#fencingToken()} so
  * that the protected resource rejects them.
  */
 public class LockLeaseLostException extends IllegalMonitorStateException {

@@ -1,20 +1,25 @@
 package io.rediskit.lock;
 
+import java.time.Duration;
+
 import io.rediskit.support.Listeners;
 import io.rediskit.support.ThrottledLog;
+import org.jspecify.annotations.Nullable;
 
 /**
- * The parts the locks of one registry share, wired once by the {@link LockRegistry}; no behaviour of its own.
- * Locks and their acquisitions use these parts and never call back into the registry.
+ * The shell the locks of one registry share, whatever the engine, wired once by the registry; no behaviour of its
+ * own. Locks and their acquisitions use these parts and never call back into the registry.
  *
- * @param spec lease, watchdog and wait defaults
- * @param scripts every Redis call of the lock
+ * @param watchdogTimeout lease of a lock taken without an explicit lease time, renewed every third of it
+ * @param defaultLeaseTime lease of a lock taken without an explicit lease time, or {@code null} for the watchdog
+ * @param defaultWaitTime how long {@link RedisLock#acquire()} waits
+ * @param engine how the locks talk to Redis
  * @param holds the holds of the registry's owners, and their ids
- * @param signals local waiters and release messages
  * @param background scheduler, blocking executor and their lifecycle
  * @param listeners told about acquisitions, releases, renewals and lost leases
  * @param outages one warning per interval while Redis is unavailable
  */
-record LockParts(LockSpec spec, LockScripts scripts, LockHolds holds, ReleaseSignals signals,
-		LockBackground background, Listeners<LockListener> listeners, ThrottledLog outages) {
+record LockParts(Duration watchdogTimeout, @Nullable Duration defaultLeaseTime, Duration defaultWaitTime,
+		Engine engine, LockHolds holds, LockBackground background, Listeners<LockListener> listeners,
+		ThrottledLog outages) {
 }

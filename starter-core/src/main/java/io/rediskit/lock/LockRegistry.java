@@ -1,7 +1,6 @@
 package io.rediskit.lock;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
@@ -9,9 +8,6 @@ import java.util.concurrent.Executor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
 import io.rediskit.support.ScriptExecutor;
-import io.rediskit.support.ThrottledLog;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.SmartLifecycle;
@@ -19,13 +15,14 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.scheduling.TaskScheduler;
 
 /**
- * Hands out {@link RedisLock}s; the entry point of the lock. Create one per application and share it (the
- * Spring Boot starter registers one as a bean); locks are cheap, so {@code getLock} returns a new handle each
- * time and keeps no cache: client memory is bounded by the locks held and waited for at a time, however many
- * names are used.
+ * Hands out {@link RedisLock}s on one Redis deployment (standalone, Sentinel or Cluster); the entry point of the
+ * lock on its single-node engine. Create one per application and share it (the Spring Boot starter
+ * registers one as a bean); locks are cheap, so {@code getLock} returns a new handle each time and keeps no
+ * cache: client memory is bounded by the locks held and waited for at a time, however many names are used.
+ * {@link RedlockRegistry} offers the same {@link Locks} over several independent servers.
  * <p>
  * <b>Owners.</b> Each registry has its own random instance id; owners are that id plus the thread id
- * ({@link java.util.concurrent.locks.Lock} methods) or plus a lease number ({@link RedisLock.Lease}).
+ * ({@link java.util.concurrent.locks.Lock} methods) or plus a lease number ({@link Lease}).
  * {@link #heldLocks()} lists what this registry's owners hold.
  * <p>
  * <b>Lifecycle.</b> The constructor starts nothing. {@link #start()} (called by the Spring container, as a
@@ -50,7 +47,7 @@ import org.springframework.scheduling.TaskScheduler;
  * old master acknowledged. With {@link LockSpec#replicaWait()} enabled, acquisitions and renewals wait for
  * replicas ({@code WAIT}) and a shortfall fails the acquisition or is reported, as the spec says.
  */
-public class LockRegistry implements SmartLifecycle, AutoCloseable {
+public class LockRegistry extends LockEntryPoint {
 
 	/**
 	 * The lifecycle phase: after the connection factory (phase 0) starts and before it stops, and before the web
@@ -60,19 +57,7 @@ public class LockRegistry implements SmartLifecycle, AutoCloseable {
 
 	static final long OUTAGE_LOG_INTERVAL_SECONDS = 10;
 
-	private static final Log logger = LogFactory.getLog(LockRegistry.class);
-
-	private final KeyNaming keyNaming;
-
 	private final LockSpec spec;
-
-	private final LockHolds holds;
-
-	private final ReleaseSignals signals;
-
-	private final LockBackground background;
-
-	private final LockParts parts;
 
 	/**
 	 * Creates a registry with default key naming and spec, no listeners, and scripts run on the factory's
@@ -95,30 +80,23 @@ public class LockRegistry implements SmartLifecycle, AutoCloseable {
 	 */
 	public LockRegistry(ScriptExecutor scripts, RedisConnectionFactory connectionFactory, KeyNaming keyNaming,
 			LockSpec spec, List<? extends LockListener> listeners, Clock clock) {
-		Objects.requireNonNull(scripts, "scripts must not be null");
-		Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
-		this.keyNaming = Objects.requireNonNull(keyNaming, "keyNaming must not be null");
-		this.spec = Objects.requireNonNull(spec, "spec must not be null");
-		Objects.requireNonNull(clock, "clock must not be null");
-		Listeners<LockListener> guarded = Listeners.of("lock", listeners);
-		ThrottledLog outages = new ThrottledLog(logger, Duration.ofSeconds(OUTAGE_LOG_INTERVAL_SECONDS),
-				"Locks cannot reach Redis; lock calls fail after the command timeout");
-		LockScripts lockScripts = new LockScripts(scripts, connectionFactory, spec.replicaWait(), guarded);
-		this.holds = new LockHolds(guarded, clock);
-		this.signals = new ReleaseSignals(connectionFactory, keyNaming.areaKey("lock", "keep-alive"));
-		LockWatchdog watchdog = new LockWatchdog(lockScripts, this.holds, guarded, outages, spec.watchdogTimeout());
-		this.background = new LockBackground(watchdog, this.signals);
-		this.parts = new LockParts(spec, lockScripts, this.holds, this.signals, this.background, guarded, outages);
+		super("lock", keyNaming, required(spec).watchdogTimeout(), spec.defaultLeaseTime(), spec.defaultWaitTime(),
+				listeners, clock, "Locks cannot reach Redis; lock calls fail after the command timeout",
+				(guarded, outages) -> engine(scripts, connectionFactory, keyNaming, spec, guarded));
+		this.spec = spec;
 	}
 
-	/**
-	 * Gives the scheduler the watchdog and the retries of asynchronous waiters run on, instead of a daemon
-	 * thread of the registry's own. Its tasks never block on Redis. Set it before the registry starts.
-	 * @param taskScheduler the application's scheduler, or {@code null} for the default
-	 * @throws IllegalStateException if the registry has started
-	 */
-	public void setTaskScheduler(@Nullable TaskScheduler taskScheduler) {
-		this.background.setScheduler(taskScheduler);
+	private static LockSpec required(LockSpec spec) {
+		return Objects.requireNonNull(spec, "spec must not be null");
+	}
+
+	private static SingleNodeEngine engine(ScriptExecutor scripts, RedisConnectionFactory connectionFactory,
+			KeyNaming keyNaming, LockSpec spec, Listeners<LockListener> listeners) {
+		Objects.requireNonNull(scripts, "scripts must not be null");
+		Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
+		Objects.requireNonNull(keyNaming, "keyNaming must not be null");
+		return new SingleNodeEngine(spec, new LockScripts(scripts, connectionFactory, spec.replicaWait(), listeners),
+				new ReleaseSignals(connectionFactory, keyNaming.areaKey("lock", "keep-alive")));
 	}
 
 	/**
@@ -130,30 +108,7 @@ public class LockRegistry implements SmartLifecycle, AutoCloseable {
 	 * @throws IllegalStateException if the registry has started
 	 */
 	public void setSubscriptionExecutor(@Nullable Executor executor) {
-		this.background.setExecutor(executor);
-	}
-
-	/**
-	 * A lock whose metrics are tagged with its own name: use it for a fixed set of names.
-	 * @param name the lock name
-	 * @return a handle on that lock
-	 */
-	public RedisLock getLock(String name) {
-		requireName(name);
-		return newLock(name, name);
-	}
-
-	/**
-	 * One lock of a group, such as the lock of one order: the lock is {@code group:key}, its metrics are
-	 * tagged with {@code group} only.
-	 * @param group the group name, a small fixed set
-	 * @param key what selects the lock within the group, such as an order id
-	 * @return a handle on that lock
-	 */
-	public RedisLock getLock(String group, String key) {
-		requireName(group);
-		Objects.requireNonNull(key, "key");
-		return newLock(group + ":" + key, group);
+		parts().background().setExecutor(executor);
 	}
 
 	/**
@@ -163,7 +118,7 @@ public class LockRegistry implements SmartLifecycle, AutoCloseable {
 	 * @return a handle on that lock
 	 */
 	public JobLock getJobLock(String name) {
-		return new JobLock(getLock(name), this.parts);
+		return new JobLock(getLock(name), engine());
 	}
 
 	/**
@@ -173,16 +128,7 @@ public class LockRegistry implements SmartLifecycle, AutoCloseable {
 	 * @return a handle on that lock
 	 */
 	public JobLock getJobLock(String group, String key) {
-		return new JobLock(getLock(group, key), this.parts);
-	}
-
-	private RedisLock newLock(String name, String group) {
-		return new RedisLock(name, group, LockScripts.Keys.of(this.keyNaming, name, group), this.parts);
-	}
-
-	/** @return the locks this registry's owners hold now, oldest first; lost holds are left out */
-	public List<HeldLock> heldLocks() {
-		return this.holds.describe();
+		return new JobLock(getLock(group, key), engine());
 	}
 
 	/** @return the spec this registry runs with */
@@ -190,54 +136,13 @@ public class LockRegistry implements SmartLifecycle, AutoCloseable {
 		return this.spec;
 	}
 
-	/** @return the key naming this registry uses */
-	public KeyNaming getKeyNaming() {
-		return this.keyNaming;
-	}
-
-	/** Starts the watchdog, the scheduler and the release subscription; does nothing when running. */
-	@Override
-	public void start() {
-		this.background.start();
-	}
-
-	/**
-	 * Stops the watchdog, the scheduler (unless the application gave it) and the subscription. Held locks are
-	 * not released: their leases run out unless the registry starts again. Asynchronous acquisitions still
-	 * waiting complete exceptionally with {@link IllegalStateException}; waiting threads poll. A later
-	 * acquisition starts the registry again.
-	 */
-	@Override
-	public void stop() {
-		this.background.stop();
-	}
-
-	@Override
-	public boolean isRunning() {
-		return this.background.isRunning();
-	}
-
-	@Override
-	public int getPhase() {
-		return PHASE;
-	}
-
-	/** Stops for good, as {@link #stop()} does; a later acquisition fails with {@link IllegalStateException}. */
-	@Override
-	public void close() {
-		this.background.close();
+	private SingleNodeEngine engine() {
+		return (SingleNodeEngine) parts().engine();
 	}
 
 	/** @return the release signals, for tests of the waiting state */
 	ReleaseSignals signals() {
-		return this.signals;
-	}
-
-	private static void requireName(String name) {
-		Objects.requireNonNull(name, "name");
-		if (name.isEmpty()) {
-			throw new IllegalArgumentException("Lock name must not be empty");
-		}
+		return engine().signals;
 	}
 
 }

@@ -32,6 +32,8 @@ final class LockScripts {
 
 	static final LuaScript ACQUIRE = script("acquire");
 
+	static final LuaScript REENTER = script("reenter");
+
 	static final LuaScript RELEASE = script("release");
 
 	static final LuaScript RELEASE_LAST = script("release_last");
@@ -52,10 +54,6 @@ final class LockScripts {
 	static final Duration FENCE_TTL = Duration.ofDays(1);
 
 	private static final byte[] FENCE_TTL_MILLIS = number(FENCE_TTL.toMillis());
-
-	private static final byte[] FIRST = { '0' };
-
-	private static final byte[] REENTRY = { '1' };
 
 	private final ScriptExecutor executor;
 
@@ -95,12 +93,12 @@ final class LockScripts {
 			return await(acquireAsync(keys, owner, leaseMillis, requestId));
 		}
 		return Attempt.of(this.executor.execute(ACQUIRE, ReturnType.MULTI, 2,
-				acquireArguments(keys, owner, leaseMillis, requestId, FIRST)));
+				acquireArguments(keys, owner, leaseMillis, requestId)));
 	}
 
 	/** {@link #acquire} without blocking; the stage completes on the driver's thread. */
 	CompletionStage<Attempt> acquireAsync(Keys keys, String owner, long leaseMillis, String requestId) {
-		byte[][] arguments = acquireArguments(keys, owner, leaseMillis, requestId, FIRST);
+		byte[][] arguments = acquireArguments(keys, owner, leaseMillis, requestId);
 		if (!this.replicaWait.enabled()) {
 			return this.executor.<List<Object>>executeAsync(ACQUIRE, ReturnType.MULTI, 2, arguments)
 				.thenApply(Attempt::of);
@@ -124,16 +122,18 @@ final class LockScripts {
 				this.replicaWait.replicas()));
 	}
 
-	/** One more hold for an owner that holds the lock; a replay of the same request counts once. */
+	/**
+	 * One more hold for an owner that holds the lock; a replay of the same request counts once.
+	 * @return acquired with the hold count, or not when the owner no longer holds the lock (its hold was lost)
+	 */
 	Attempt reenter(Keys keys, String owner, long leaseMillis, String requestId) {
-		return Attempt.of(this.executor.execute(ACQUIRE, ReturnType.MULTI, 2,
-				acquireArguments(keys, owner, leaseMillis, requestId, REENTRY)));
+		return Attempt.of(this.executor.execute(REENTER, ReturnType.MULTI, 1, keys.lockBytes, utf8(owner),
+				number(leaseMillis), utf8(requestId)));
 	}
 
-	private static byte[][] acquireArguments(Keys keys, String owner, long leaseMillis, String requestId,
-			byte[] mode) {
+	private static byte[][] acquireArguments(Keys keys, String owner, long leaseMillis, String requestId) {
 		return new byte[][] { keys.lockBytes, keys.fenceBytes, utf8(owner), number(leaseMillis), utf8(requestId),
-				FENCE_TTL_MILLIS, mode };
+				FENCE_TTL_MILLIS };
 	}
 
 	/**
@@ -198,7 +198,7 @@ final class LockScripts {
 	}
 
 	/**
-	 * Raises the last fencing token of the name to at least {@code token}, for {@link RedlockLock}: a later
+	 * Raises the last fencing token of the name to at least {@code token}, for the Redlock engine: a later
 	 * acquisition on this server then hands out a higher token.
 	 * @return the last token stored now
 	 */

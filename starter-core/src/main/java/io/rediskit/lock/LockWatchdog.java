@@ -1,8 +1,10 @@
 package io.rediskit.lock;
 
 import java.time.Duration;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ScheduledFuture;
 
+import io.rediskit.lock.LockListener.RenewalResult;
 import io.rediskit.support.Listeners;
 import io.rediskit.support.RedisFailures;
 import io.rediskit.support.ThrottledLog;
@@ -14,9 +16,10 @@ import org.springframework.scheduling.TaskScheduler;
 
 /**
  * Extends the leases of all watchdog holds of one registry, every third of the watchdog timeout, whether a
- * thread, a lease or an asynchronous acquisition took them. A hold whose key is gone or owned by someone else is
- * lost and never renewed again; so is a hold that could not be renewed for a whole lease (Redis unreachable),
- * since by then its key has expired.
+ * thread, a lease or an asynchronous acquisition took them, through the registry's {@link Engine}. A hold the
+ * engine finds gone or owned by someone else is lost and never renewed again; so is a hold that could not be
+ * renewed before its lease certainly ended ({@link LockHold#leaseElapsed}: Redis, or a majority of nodes,
+ * unreachable), since by then its key has expired.
  * <p>
  * Renewals are sent without waiting for their replies, so the tick never blocks its scheduler thread, and at
  * most one renewal per hold is in flight. The tick is scheduled by {@link #start(TaskScheduler)} and cancelled
@@ -26,7 +29,7 @@ final class LockWatchdog {
 
 	private static final Log logger = LogFactory.getLog(LockWatchdog.class);
 
-	private final LockScripts scripts;
+	private final Engine engine;
 
 	private final LockHolds holds;
 
@@ -38,9 +41,9 @@ final class LockWatchdog {
 
 	private @Nullable ScheduledFuture<?> tick;
 
-	LockWatchdog(LockScripts scripts, LockHolds holds, Listeners<LockListener> listeners, ThrottledLog outages,
+	LockWatchdog(Engine engine, LockHolds holds, Listeners<LockListener> listeners, ThrottledLog outages,
 			Duration watchdogTimeout) {
-		this.scripts = scripts;
+		this.engine = engine;
 		this.holds = holds;
 		this.listeners = listeners;
 		this.outages = outages;
@@ -61,7 +64,8 @@ final class LockWatchdog {
 		}
 	}
 
-	private void renewAll() {
+	/** One round: package-private so that tests can run one now. */
+	void renewAll() {
 		for (LockHold hold : this.holds.all()) {
 			if (hold.watchdog && !hold.lost && !hold.releasing && hold.renewing.compareAndSet(false, true)) {
 				// An escaping exception would cancel the periodic task: every other lease would then run out.
@@ -77,21 +81,17 @@ final class LockWatchdog {
 	}
 
 	private void renew(LockHold hold) {
-		long started = System.nanoTime();
-		this.scripts.renew(hold.lock.keys(), hold.owner, hold.leaseMillis).whenComplete((renewed, failure) -> {
+		this.engine.renew(hold).whenComplete((result, failure) -> {
 			try {
 				if (failure != null) {
 					failed(hold, failure);
 				}
-				else if (renewed) {
-					hold.extendedNanos = started;
-					this.listeners.notify((listener) -> listener.onRenewal(hold.lock.getGroup(),
-							LockListener.RenewalResult.RENEWED));
+				else if (result == RenewalResult.RENEWED) {
+					notify(hold, RenewalResult.RENEWED);
 				}
 				else if (!hold.releasing) {
 					// Gone or taken over while the owner still thought it held the lock.
-					this.listeners.notify((listener) -> listener.onRenewal(hold.lock.getGroup(),
-							LockListener.RenewalResult.LOST));
+					notify(hold, RenewalResult.LOST);
 					this.holds.markLost(hold);
 				}
 			}
@@ -102,17 +102,23 @@ final class LockWatchdog {
 	}
 
 	private void failed(LockHold hold, Throwable failure) {
-		this.listeners.notify((listener) -> listener.onRenewal(hold.lock.getGroup(), LockListener.RenewalResult.ERROR));
-		if (RedisFailures.isUnavailable(failure)) {
-			this.outages.warn(failure);
+		Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
+				: failure;
+		notify(hold, RenewalResult.ERROR);
+		if (RedisFailures.isUnavailable(cause)) {
+			this.outages.warn(cause);
 		}
 		else {
-			logger.warn("Renewal of lock '" + hold.lock.getName() + "' failed, retrying on the next tick", failure);
+			logger.warn("Renewal of lock '" + hold.lock.getName() + "' failed, retrying on the next tick", cause);
 		}
-		if (hold.leaseElapsed(System.nanoTime())) {
-			logger.warn("Lock '" + hold.lock.getName() + "' could not be renewed for a whole lease and is lost");
+		if (!hold.releasing && hold.leaseElapsed(System.nanoTime())) {
+			logger.warn("Lock '" + hold.lock.getName() + "' could not be renewed before its lease ended and is lost");
 			this.holds.markLost(hold);
 		}
+	}
+
+	private void notify(LockHold hold, RenewalResult result) {
+		this.listeners.notify((listener) -> listener.onRenewal(hold.lock.getGroup(), result));
 	}
 
 }

@@ -4,30 +4,31 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 
 import io.rediskit.lock.LockListener.AcquireResult;
-import io.rediskit.support.RedisFailures;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A distributed, reentrant lock on one Redis key, from {@link LockRegistry#getLock(String)}.
+ * A distributed, reentrant lock, from {@link Locks#getLock(String)}: the one handle of the lock, whichever entry
+ * point handed it out. {@link LockRegistry} locks one Redis key on one deployment (standalone, Sentinel or
+ * Cluster); {@link RedlockRegistry} locks the same key on a majority of independent servers (Redlock). The API,
+ * the guarantees below and the reports to {@link LockListener} are the same; the limits of each engine are on its
+ * registry.
  * <p>
  * <b>Semantics.</b> Acquiring sets the key only if it is absent (or re-enters it when the same owner holds it)
  * with an owner token and a lease, in one script; releasing checks the owner, decrements the hold count and
- * deletes the key at zero, in one script, then wakes waiters by pub/sub. A key is never deleted by anyone but
- * its owner. The {@link Lock} methods are owned by the calling thread (reentrant per thread, released by the
- * same thread); {@link #acquire(Duration)} and {@link #acquireAsync(Duration)} return a {@link Lease} owned by
- * no thread, which any thread may close. {@link RedlockLock} offers the same API ({@link LeaseLock}) over several
- * independent Redis servers.
+ * deletes the key at zero, in one script. A key is never deleted by anyone but its owner. The {@link Lock}
+ * methods are owned by the calling thread (reentrant per thread, released by the same thread);
+ * {@link #acquire(Duration)} and {@link #acquireAsync(Duration)} return a {@link Lease} owned by no thread, which
+ * any thread may close.
  * <p>
  * <b>Leases.</b> Without an explicit lease time the lease is the registry's default lease or, when that is
  * unset, the watchdog timeout, renewed every third of it while the owner holds the lock. If a renewal finds
- * the lock gone or taken, or cannot reach Redis for a whole lease, the hold is <em>lost</em>: the
+ * the lock gone or taken, or cannot reach Redis before the lease ends, the hold is <em>lost</em>: the
  * {@link LockListener} hears of it once and the owner's later release throws {@link LockLeaseLostException}
  * without touching the key. With an explicit lease time nothing is renewed.
  * <p>
@@ -36,11 +37,11 @@ import org.jspecify.annotations.Nullable;
  * highest token it accepted and rejects lower ones stays safe when a paused holder wakes up after losing the
  * lock.
  * <p>
- * <b>Waiting.</b> A waiter retries when the lock's release message arrives, when the holder's lease ends, or
- * after the registry's {@code maxPollInterval}, whichever comes first. Threads of one registry waiting for one
- * lock are served in arrival order, the lock handed from one to the next in the release script.
- * {@link #acquireAsync(Duration, Duration)} waits without a thread: its retries run on the registry's
- * scheduler and the driver's threads.
+ * <b>Waiting.</b> On one deployment a waiter retries when the lock's release message arrives, when the holder's
+ * lease ends, or after the registry's {@code maxPollInterval}, whichever comes first; threads of one registry
+ * waiting for one lock are served in arrival order, the lock handed from one to the next in the release script.
+ * Redlock retries after a random pause. {@link #acquireAsync(Duration, Duration)} waits without a thread: its
+ * retries run on the registry's scheduler and the driver's threads.
  * <p>
  * <b>Limits.</b> It is a lease, not a perfect mutex: a process pause, a network delay or a server clock jump
  * longer than the lease, or a failover that loses the key, can let two owners overlap. Fence what matters.
@@ -50,7 +51,7 @@ import org.jspecify.annotations.Nullable;
  * again), so it leaves no key behind beyond its lease. While Redis is unavailable the registry logs one warning
  * per interval, not one per call. {@link #newCondition()} is not supported.
  */
-public final class RedisLock implements LeaseLock {
+public final class RedisLock implements Lock {
 
 	private final String name;
 
@@ -81,6 +82,10 @@ public final class RedisLock implements LeaseLock {
 		return this.keys;
 	}
 
+	LockParts parts() {
+		return this.parts;
+	}
+
 	/** Waits as long as it takes, ignoring interrupts (the interrupt flag is restored afterwards). */
 	@Override
 	public void lock() {
@@ -97,7 +102,7 @@ public final class RedisLock implements LeaseLock {
 	 * @param leaseTime how long the lock is held at most
 	 */
 	public void lock(Duration leaseTime) {
-		requirePositive(leaseTime, "leaseTime");
+		requireLease(leaseTime);
 		try {
 			acquire(threadOwner(), leaseTime, -1, false);
 		}
@@ -146,7 +151,7 @@ public final class RedisLock implements LeaseLock {
 	 */
 	public boolean tryLock(Duration waitTime, @Nullable Duration leaseTime) throws InterruptedException {
 		if (leaseTime != null) {
-			requirePositive(leaseTime, "leaseTime");
+			requireLease(leaseTime);
 		}
 		return acquire(threadOwner(), leaseTime, waitNanos(waitTime), true) != null;
 	}
@@ -155,6 +160,8 @@ public final class RedisLock implements LeaseLock {
 	 * Releases one hold of the current thread; the lock is free when the last hold is released.
 	 * @throws IllegalMonitorStateException if the current thread does not hold the lock
 	 * @throws LockLeaseLostException if the hold was lost before this release
+	 * @throws org.springframework.dao.DataAccessException if Redis (or, for Redlock, too many nodes) could not
+	 * tell; the lease then ends the key
 	 */
 	@Override
 	public void unlock() {
@@ -162,7 +169,7 @@ public final class RedisLock implements LeaseLock {
 		if (hold == null) {
 			throw new IllegalMonitorStateException("Lock '" + this.name + "' is not held by the current thread");
 		}
-		releaseAndWait(hold);
+		new Release(hold).await();
 	}
 
 	/** @throws UnsupportedOperationException always */
@@ -171,9 +178,9 @@ public final class RedisLock implements LeaseLock {
 		throw new UnsupportedOperationException("RedisLock does not support conditions");
 	}
 
-	/** @return whether any owner holds the lock now (one round trip) */
+	/** @return whether any owner holds the lock now (one round trip; for Redlock, on a majority of nodes) */
 	public boolean isLocked() {
-		return this.parts.scripts().isLocked(this.keys);
+		return this.parts.engine().isLocked(this);
 	}
 
 	/**
@@ -183,17 +190,23 @@ public final class RedisLock implements LeaseLock {
 	 * @return whether any owner holds the lock now, completed on the driver's thread
 	 */
 	public CompletionStage<Boolean> isLockedAsync() {
-		return this.parts.scripts().isLockedAsync(this.keys);
+		return this.parts.engine().isLockedAsync(this);
 	}
 
-	/** @return whether the current thread holds the lock, as Redis sees it now (one round trip) */
+	/**
+	 * @return whether the current thread holds the lock: as Redis sees it now (one round trip), or for Redlock as
+	 * this client counts it
+	 */
 	public boolean isHeldByCurrentThread() {
 		return getHoldCount() > 0;
 	}
 
-	/** @return how many times the current thread holds the lock, as Redis sees it now (one round trip) */
+	/**
+	 * @return how many times the current thread holds the lock: as Redis sees it now (one round trip), or for
+	 * Redlock as this client counts it
+	 */
 	public int getHoldCount() {
-		return this.parts.scripts().holdCount(this.keys, threadOwner());
+		return this.parts.engine().holdCount(this, threadOwner());
 	}
 
 	/**
@@ -216,13 +229,13 @@ public final class RedisLock implements LeaseLock {
 	 * flag is then set)
 	 */
 	public Lease acquire() {
-		return acquire(this.parts.spec().defaultWaitTime());
+		return acquire(this.parts.defaultWaitTime());
 	}
 
 	/**
 	 * Acquires the lock for a lease owned by no thread:
 	 * <pre>{@code
-	 * try (RedisLock.Lease lease = lock.acquire(Duration.ofSeconds(2))) {
+	 * try (Lease lease = lock.acquire(Duration.ofSeconds(2))) {
 	 *     store.write(record, lease.fencingToken());
 	 * }
 	 * }</pre>
@@ -257,7 +270,7 @@ public final class RedisLock implements LeaseLock {
 	 */
 	public Optional<Lease> tryAcquire(Duration waitTime, @Nullable Duration leaseTime) {
 		if (leaseTime != null) {
-			requirePositive(leaseTime, "leaseTime");
+			requireLease(leaseTime);
 		}
 		try {
 			LockHold hold = acquire(this.parts.holds().leaseOwner(), leaseTime, waitNanos(waitTime), true);
@@ -287,12 +300,12 @@ public final class RedisLock implements LeaseLock {
 	 *     .thenCompose((lease) -> store.writeAsync(record, lease.fencingToken())
 	 *         .whenComplete((written, failure) -> lease.releaseAsync()));
 	 * }</pre>
-	 * Attempts are asynchronous script calls; while another owner holds the lock, the next attempt comes when
-	 * the lock's release message arrives or, on the registry's scheduler, when the holder's lease ends or after
-	 * {@code maxPollInterval}, whichever is first. The stage completes on the driver's or the scheduler's
-	 * thread: continue with the {@code ...Async} methods of {@link CompletionStage} for work that blocks. Should
-	 * the caller cancel the stage, a lease acquired meanwhile is released. A local release hands the lock to
-	 * waiting threads, not to asynchronous waiters, which try again when woken.
+	 * Attempts are asynchronous calls; between them the wait runs on the registry's scheduler (one deployment:
+	 * until the lock's release message arrives, the holder's lease ends or {@code maxPollInterval} passes; Redlock:
+	 * a random pause). The stage completes on the driver's or the scheduler's thread: continue with the
+	 * {@code ...Async} methods of {@link CompletionStage} for work that blocks. Should the caller cancel the stage,
+	 * a lease acquired meanwhile is released. A local release hands the lock to waiting threads, not to
+	 * asynchronous waiters, which try again when woken.
 	 * @param waitTime how long to wait; zero or negative for a single attempt
 	 * @param leaseTime the lease, not renewed; {@code null} for the registry default (the watchdog if unset,
 	 * which renews asynchronous leases as it renews any other)
@@ -303,7 +316,7 @@ public final class RedisLock implements LeaseLock {
 	public CompletionStage<Lease> acquireAsync(Duration waitTime, @Nullable Duration leaseTime) {
 		long waitNanos = waitNanos(waitTime);
 		if (leaseTime != null) {
-			requirePositive(leaseTime, "leaseTime");
+			requireLease(leaseTime);
 		}
 		try {
 			this.parts.background().ensureRunning();
@@ -311,9 +324,8 @@ public final class RedisLock implements LeaseLock {
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);
 		}
-		return new AsyncAcquisition(this, this.parts, this.parts.holds().leaseOwner(), explicitLeaseMillis(leaseTime),
-				waitTime, waitNanos)
-			.start();
+		return this.parts.engine().acquireAsync(this, this.parts.holds().leaseOwner(), explicitLeaseMillis(leaseTime),
+				waitTime, waitNanos);
 	}
 
 	@Override
@@ -330,13 +342,12 @@ public final class RedisLock implements LeaseLock {
 	private @Nullable LockHold acquire(String owner, @Nullable Duration leaseTime, long waitNanos,
 			boolean interruptible) throws InterruptedException {
 		this.parts.background().ensureRunning();
-		return new Acquisition(this, this.parts, owner, explicitLeaseMillis(leaseTime), waitNanos, interruptible)
-			.run();
+		return this.parts.engine().acquire(this, owner, explicitLeaseMillis(leaseTime), waitNanos, interruptible);
 	}
 
 	/** @return the lease asked for or the registry's default lease, or {@code null} for the watchdog */
 	private @Nullable Long explicitLeaseMillis(@Nullable Duration leaseTime) {
-		Duration lease = (leaseTime != null) ? leaseTime : this.parts.spec().defaultLeaseTime();
+		Duration lease = (leaseTime != null) ? leaseTime : this.parts.defaultLeaseTime();
 		return (lease != null) ? lease.toMillis() : null;
 	}
 
@@ -345,115 +356,17 @@ public final class RedisLock implements LeaseLock {
 	}
 
 	Lease lease(LockHold hold) {
-		return new LeaseHandle(hold);
-	}
-
-	/** Releases one hold and waits for the outcome, whether or not the thread was interrupted before. */
-	private void releaseAndWait(LockHold hold) {
-		LockScripts.uninterruptibly(() -> LockScripts.await(release(hold)));
-	}
-
-	/**
-	 * Releases one hold. The client's last hold goes straight to the longest-waiting local thread when there is
-	 * one (no pub/sub, no race); otherwise the lock is freed and its channel told.
-	 * @return completed when Redis confirmed the release; exceptionally with {@link LockLeaseLostException} when
-	 * the hold was lost before, or with the failure of the call, after which the hold is given up (nobody renews
-	 * it, its lease ends it)
-	 */
-	private CompletionStage<@Nullable Void> release(LockHold hold) {
-		if (hold.lost) {
-			return CompletableFuture.failedFuture(releaseLost(hold));
-		}
-		hold.releasing = true;
-		boolean lastHold = hold.holdCount == 1;
-		ReleaseSignals.Waiter next = lastHold ? this.parts.signals().claimNext(this.keys.released) : null;
-		CompletionStage<Long> call;
-		try {
-			if (next != null) {
-				call = this.parts.scripts().handOff(this.keys, hold.owner, next.owner, next.leaseMillis,
-						this.parts.holds().nextRequestId());
-			}
-			else if (lastHold) {
-				call = this.parts.scripts().releaseLast(this.keys, hold.owner);
-			}
-			else {
-				call = this.parts.scripts().release(this.keys, hold.owner, hold.leaseMillis,
-						this.parts.holds().nextRequestId());
-			}
-		}
-		catch (RuntimeException ex) {
-			call = CompletableFuture.failedFuture(ex);
-		}
-		return call.handle((reply, failure) -> {
-			if (failure != null) {
-				throw releaseFailed(hold, next, failure);
-			}
-			released(hold, next, reply);
-			return null;
-		});
-	}
-
-	/**
-	 * Applies a confirmed release: resolves the claimed waiter, counts the hold down or forgets it.
-	 * @param reply holds left, or for a hand-off the next owner's token; {@code -1} when the hold was lost
-	 */
-	private void released(LockHold hold, ReleaseSignals.@Nullable Waiter next, long reply) {
-		long left = reply;
-		if (next != null) {
-			// Without a hand-off the waiter tries again itself.
-			if (reply > 0) {
-				next.handOver(reply);
-				left = 0;
-			}
-			else {
-				next.retry();
-			}
-		}
-		if (left > 0) {
-			hold.holdCount--;
-			hold.releasing = false;
-			return;
-		}
-		if (left == 0) {
-			this.parts.holds().forget(hold);
-			Duration held = Duration.ofNanos(System.nanoTime() - hold.acquiredNanos);
-			this.parts.listeners().notify((listener) -> listener.onRelease(this.group, held));
-			return;
-		}
-		this.parts.holds().markLost(hold);
-		throw releaseLost(hold);
-	}
-
-	/**
-	 * A release whose outcome is unknown. The claimed waiter tries again itself; should a hand-off whose reply
-	 * was lost have happened after all, its attempt adopts the lock. The hold is given up: nobody renews it any
-	 * more and its lease ends it, never a renewed orphan.
-	 */
-	private RuntimeException releaseFailed(LockHold hold, ReleaseSignals.@Nullable Waiter next, Throwable failure) {
-		if (next != null) {
-			next.retry();
-		}
-		this.parts.holds().forget(hold);
-		Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
-				: failure;
-		if (RedisFailures.isUnavailable(cause)) {
-			this.parts.outages().warn(cause);
-			this.parts.listeners().notify((listener) -> listener.onReleaseFailed(this.group));
-		}
-		return (cause instanceof RuntimeException runtime) ? runtime : new CompletionException(cause);
-	}
-
-	private LockLeaseLostException releaseLost(LockHold hold) {
-		hold.holdCount--;
-		if (hold.holdCount <= 0) {
-			this.parts.holds().forget(hold);
-		}
-		return new LockLeaseLostException(this.name, hold.fencingToken);
+		return new Release.Handle(hold);
 	}
 
 	void report(AcquireResult result, long startedNanos) {
 		Duration waited = Duration.ofNanos(System.nanoTime() - startedNanos);
 		this.parts.listeners().notify((listener) -> listener.onAcquire(this.group, result, waited));
+	}
+
+	private void requireLease(Duration leaseTime) {
+		Objects.requireNonNull(leaseTime, "leaseTime");
+		this.parts.engine().requireLease(leaseTime);
 	}
 
 	private static long waitNanos(Duration waitTime) {
@@ -468,107 +381,6 @@ public final class RedisLock implements LeaseLock {
 		catch (ArithmeticException ex) {
 			return Long.MAX_VALUE;
 		}
-	}
-
-	private static void requirePositive(Duration value, String name) {
-		if (value.isNegative() || value.isZero() || value.toMillis() < 1) {
-			throw new IllegalArgumentException(name + " must be at least 1ms, was " + value);
-		}
-	}
-
-	/**
-	 * A hold on the lock owned by no thread, from {@link RedisLock#acquire(Duration)} or
-	 * {@link RedisLock#acquireAsync(Duration)}. Release it, from any thread, with {@link #close()} or
-	 * {@link #releaseAsync()}; releasing again does nothing.
-	 */
-	public interface Lease extends AutoCloseable {
-
-		/** @return the full lock name */
-		String lockName();
-
-		/**
-		 * The fencing token of this hold: strictly greater than every token handed out for this lock name
-		 * before. Pass it with every write to the protected resource and have the resource reject tokens lower
-		 * than the highest it has seen.
-		 * @return the token
-		 */
-		long fencingToken();
-
-		/** @return whether this lease is neither released nor known to be lost */
-		boolean isActive();
-
-		/**
-		 * Releases the lock and waits for Redis to confirm it. Do not call it on the driver's thread, such as in
-		 * a {@code thenApply} of {@link RedisLock#acquireAsync(Duration)}: it would wait for a reply that thread
-		 * has to read, until the command timeout. Use {@link #releaseAsync()} there.
-		 * @throws LockLeaseLostException if the lease was lost before this release
-		 */
-		@Override
-		void close();
-
-		/**
-		 * Releases the lock without blocking the calling thread.
-		 * @return completed, on the driver's thread, when Redis confirmed the release (at once when the lease
-		 * was released before); exceptionally with {@link LockLeaseLostException} if the lease was lost before
-		 * this release, or with Spring's {@code DataAccessException} if Redis failed (the lease then ends on its
-		 * own)
-		 */
-		CompletionStage<@Nullable Void> releaseAsync();
-
-	}
-
-	private final class LeaseHandle implements Lease {
-
-		private final LockHold hold;
-
-		private boolean closed;
-
-		LeaseHandle(LockHold hold) {
-			this.hold = hold;
-		}
-
-		@Override
-		public String lockName() {
-			return RedisLock.this.name;
-		}
-
-		@Override
-		public long fencingToken() {
-			return this.hold.fencingToken;
-		}
-
-		@Override
-		public boolean isActive() {
-			synchronized (this) {
-				return !this.closed && !this.hold.lost;
-			}
-		}
-
-		@Override
-		public void close() {
-			if (markClosed()) {
-				releaseAndWait(this.hold);
-			}
-		}
-
-		@Override
-		public CompletionStage<@Nullable Void> releaseAsync() {
-			return markClosed() ? release(this.hold) : CompletableFuture.completedFuture(null);
-		}
-
-		private synchronized boolean markClosed() {
-			if (this.closed) {
-				return false;
-			}
-			this.closed = true;
-			return true;
-		}
-
-		@Override
-		public String toString() {
-			return "Lease[" + RedisLock.this.name + ", token " + this.hold.fencingToken + "]";
-		}
-
 	}
 
 }

@@ -12,7 +12,7 @@ import io.rediskit.lock.LockListener.AcquireResult;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One call's wait for a {@link RedlockLock}, as the published Redlock algorithm runs it. Each attempt is a round
+ * One call's wait for a lock of the {@link QuorumEngine}, as the published Redlock algorithm runs it. Each attempt is a round
  * sent to all nodes at once ({@link RedlockNodes#acquire}), every reply waited for at most the node timeout. The
  * lock is held when a majority took it and the round left a positive validity
  * ({@link RedlockSpec#validity}); its fencing token is the highest token of that majority, which is then stored
@@ -24,35 +24,14 @@ import org.jspecify.annotations.Nullable;
  * {@link #run(boolean)} waits on the calling thread; {@link #start()} waits without one, its pauses on the
  * registry's scheduler.
  */
-final class RedlockAcquisition {
+final class RedlockAcquisition extends LockWait {
 
-	private final RedlockLock lock;
+	private final QuorumEngine engine;
 
-	private final RedlockParts parts;
-
-	private final String owner;
-
-	private final long leaseMillis;
-
-	private final boolean watchdog;
-
-	private final Duration waitTime;
-
-	/** How long to wait: {@code 0} for one attempt, negative for ever. */
-	private final long waitNanos;
-
-	private final long startedNanos = System.nanoTime();
-
-	RedlockAcquisition(RedlockLock lock, RedlockParts parts, String owner, @Nullable Long explicitLeaseMillis,
+	RedlockAcquisition(RedisLock lock, QuorumEngine engine, String owner, @Nullable Long explicitLeaseMillis,
 			Duration waitTime, long waitNanos) {
-		this.lock = lock;
-		this.parts = parts;
-		this.owner = owner;
-		this.watchdog = explicitLeaseMillis == null;
-		this.leaseMillis = (explicitLeaseMillis != null) ? explicitLeaseMillis
-				: parts.spec().watchdogTimeout().toMillis();
-		this.waitTime = waitTime;
-		this.waitNanos = waitNanos;
+		super(lock, owner, explicitLeaseMillis, waitTime, waitNanos);
+		this.engine = engine;
 	}
 
 	/**
@@ -63,7 +42,7 @@ final class RedlockAcquisition {
 	 * @throws org.springframework.dao.DataAccessException if too few nodes answered to make a majority, or
 	 * ({@code QueryTimeoutException}) if an attempt did not end within {@link RedlockNodes#callTimeout()}
 	 */
-	@Nullable RedlockHold run(boolean interruptible) throws InterruptedException {
+	@Nullable LockHold run(boolean interruptible) throws InterruptedException {
 		boolean interrupted = false;
 		try {
 			while (true) {
@@ -74,7 +53,7 @@ final class RedlockAcquisition {
 				// An attempt is two rounds at most, each bounded whatever the nodes do; the wait is bounded even so,
 				// and fails rather than hangs should a completion be lost.
 				Round round = LockScripts.uninterruptibly(
-						() -> this.parts.nodes().await(attempt(), "acquisition of '" + this.lock.getName() + "'"));
+						() -> this.engine.nodes.await(attempt(), "acquisition of '" + this.lock.getName() + "'"));
 				if (round.hold() != null) {
 					report(AcquireResult.ACQUIRED);
 					return round.hold();
@@ -112,8 +91,8 @@ final class RedlockAcquisition {
 	 * @return the lease; exceptionally with {@link LockNotAcquiredException} when the wait time ran out, with
 	 * the outage when too few nodes answered, with {@link IllegalStateException} when the registry stopped
 	 */
-	CompletionStage<RedisLock.Lease> start() {
-		CompletableFuture<RedisLock.Lease> result = new CompletableFuture<>();
+	CompletionStage<Lease> start() {
+		CompletableFuture<Lease> result = new CompletableFuture<>();
 		Runnable onStop = () -> result
 			.completeExceptionally(new IllegalStateException("The Redlock registry stopped while waiting"));
 		this.parts.background().onStop(onStop);
@@ -122,7 +101,7 @@ final class RedlockAcquisition {
 		return result;
 	}
 
-	private void next(CompletableFuture<RedisLock.Lease> result) {
+	private void next(CompletableFuture<Lease> result) {
 		if (result.isDone()) {
 			return;
 		}
@@ -132,7 +111,7 @@ final class RedlockAcquisition {
 				result.completeExceptionally(failure);
 			}
 			else if (round.hold() != null) {
-				RedisLock.Lease lease = this.lock.lease(round.hold());
+				Lease lease = this.lock.lease(round.hold());
 				if (result.complete(lease)) {
 					report(AcquireResult.ACQUIRED);
 				}
@@ -149,7 +128,7 @@ final class RedlockAcquisition {
 				long pause = pauseNanos();
 				if (pause < 0) {
 					report(AcquireResult.TIMEOUT);
-					result.completeExceptionally(new LockNotAcquiredException(this.lock.getName(), this.waitTime, null));
+					result.completeExceptionally(notAcquired());
 					return;
 				}
 				try {
@@ -165,7 +144,7 @@ final class RedlockAcquisition {
 	/** One round on all nodes. */
 	CompletionStage<Round> attempt() {
 		long started = System.nanoTime();
-		RedlockNodes nodes = this.parts.nodes();
+		RedlockNodes nodes = this.engine.nodes;
 		LockScripts.Keys keys = this.lock.keys();
 		String requestId = this.parts.holds().nextRequestId();
 		return nodes.acquire(keys, this.owner, this.leaseMillis, requestId).thenCompose((replies) -> {
@@ -210,13 +189,13 @@ final class RedlockAcquisition {
 
 	private Round held(long started, long token, int raised) {
 		long now = System.nanoTime();
-		Duration validity = this.parts.spec().validity(Duration.ofMillis(this.leaseMillis), Duration.ofNanos(now - started));
-		if (raised >= this.parts.nodes().quorum() && !validity.isNegative() && !validity.isZero()) {
-			return new Round(this.parts.holds().acquired(this.lock, this.owner, token, this.leaseMillis, this.watchdog,
-					started, now + validity.toNanos()), null);
+		Duration validity = this.engine.spec.validity(Duration.ofMillis(this.leaseMillis), Duration.ofNanos(now - started));
+		if (raised >= this.engine.nodes.quorum() && !validity.isNegative() && !validity.isZero()) {
+			return new Round(this.parts.holds().acquired(this.lock, this.owner, token, 1, this.leaseMillis,
+					this.watchdog, started, now + validity.toNanos()), null);
 		}
 		// The round took longer than the lease allows, or the token did not reach a majority: not held.
-		this.parts.nodes().releaseQuietly(this.lock.keys(), this.owner);
+		this.engine.nodes.releaseQuietly(this.lock.keys(), this.owner);
 		return Round.BUSY;
 	}
 
@@ -225,26 +204,21 @@ final class RedlockAcquisition {
 		if (this.waitNanos == 0) {
 			return -1;
 		}
-		RedlockSpec spec = this.parts.spec();
+		RedlockSpec spec = this.engine.spec;
 		long jitter = spec.retryJitter().toNanos();
 		long pause = spec.retryDelay().toNanos() + ((jitter > 0) ? ThreadLocalRandom.current().nextLong(jitter + 1) : 0);
 		if (this.waitNanos < 0) {
 			return pause;
 		}
-		long left = this.waitNanos - (System.nanoTime() - this.startedNanos);
+		long left = remainingNanos();
 		return (left <= 0) ? -1 : Math.min(pause, left);
-	}
-
-	private void report(AcquireResult result) {
-		Duration waited = Duration.ofNanos(System.nanoTime() - this.startedNanos);
-		this.parts.listeners().notify((listener) -> listener.onAcquire(this.lock.getGroup(), result, waited));
 	}
 
 	/**
 	 * The outcome of one round: held, or an outage that ends the wait, or neither (another owner holds a
 	 * majority, or the round took too long).
 	 */
-	record Round(@Nullable RedlockHold hold, @Nullable RuntimeException failure) {
+	record Round(@Nullable LockHold hold, @Nullable RuntimeException failure) {
 
 		static final Round BUSY = new Round(null, null);
 

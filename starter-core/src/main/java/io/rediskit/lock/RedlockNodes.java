@@ -185,6 +185,28 @@ final class RedlockNodes {
 			.thenApply((replies) -> tally(replies, renewed));
 	}
 
+	/**
+	 * Asks every node whether the lock's key exists.
+	 * @return whether a majority has it, once a majority answered alike or all answered; exceptionally when too
+	 * few nodes answered to tell
+	 */
+	CompletionStage<Boolean> isLocked(LockScripts.Keys keys) {
+		int quorum = quorum();
+		return onEach(this.nodes, (node) -> node.scripts().isLockedAsync(keys),
+				(replies) -> count(replies, Boolean::booleanValue) >= quorum
+						|| count(replies, (locked) -> !locked) >= quorum)
+			.thenApply((replies) -> {
+				Tally tally = tally(replies, Boolean::booleanValue);
+				if (tally.done() >= quorum) {
+					return true;
+				}
+				if (tally.refused() >= quorum) {
+					return false;
+				}
+				throw unavailable("isLocked", tally, replies);
+			});
+	}
+
 	/** Releases on every node and forgets the outcome: the leases end the keys should a release not arrive. */
 	void releaseQuietly(LockScripts.Keys keys, String owner) {
 		release(keys, owner);

@@ -22,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  * node every third of this while the owner holds the lock
  * @param defaultLeaseTime lease of a lock taken without an explicit lease time, or {@code null} for the
  * watchdog
- * @param defaultWaitTime how long {@link RedlockLock#acquire()} and {@code @DistributedLock(redlock = true)} wait
+ * @param defaultWaitTime how long {@link RedisLock#acquire()} and {@code @DistributedLock(redlock = true)} wait
  * when they name no wait time; zero means a single attempt
  * @param clockDriftFactor part of the lease allowed for clock drift between client and nodes, from 0 to 0.5
  * @param clockDriftMargin fixed clock-drift allowance added to every lease's

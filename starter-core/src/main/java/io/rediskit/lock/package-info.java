@@ -2,13 +2,16 @@
  * Distributed lock: leases on Redis keys with owner tokens, reentrancy, watchdog renewal, fencing tokens,
  * pub/sub wake-up and blocking or asynchronous acquisition.
  * <p>
- * The parts, top-down: {@link io.rediskit.lock.LockRegistry}, the entry point and the lifecycle, hands out
- * {@link io.rediskit.lock.RedisLock}s; a lock runs one {@code Acquisition} (blocking) or
- * {@code AsyncAcquisition} per call and its releases itself; {@code LockScripts} is every Redis call, one
- * method and one script per operation, through the {@link io.rediskit.support.ScriptExecutor};
- * {@code LockHolds} keeps the holds and owner ids, {@code ReleaseSignals} the local waiters and release
- * messages, {@code LockWatchdog} renews leases, and {@code LockBackground} runs the scheduler and the
- * subscription between {@code start()} and {@code stop()}. Nothing calls back up to the registry.
+ * The parts, top-down, one seam for the whole lock family: {@link io.rediskit.lock.Locks} is what every entry
+ * point offers ({@link io.rediskit.lock.LockRegistry} on one deployment, {@link io.rediskit.lock.RedlockRegistry}
+ * on a majority of independent servers); both hand out the one handle, {@link io.rediskit.lock.RedisLock} with
+ * its {@link io.rediskit.lock.Lease}. Behind the handle, the shell is written once: {@code LockEntryPoint} wires
+ * it, {@code LockHolds} keeps the holds and owner ids, {@code Release} is one release's state machine,
+ * {@code LockWatchdog} renews leases and {@code LockBackground} runs the scheduler and the engine's background
+ * work between {@code start()} and {@code stop()}. The package-private {@code Engine} is the only thing that
+ * talks to Redis: {@code SingleNodeEngine} ({@code LockScripts}, one script per operation, {@code ReleaseSignals},
+ * {@code Acquisition}, {@code AsyncAcquisition}) and {@code QuorumEngine} ({@code RedlockNodes},
+ * {@code RedlockAcquisition}). Nothing calls back up to the registry.
  */
 @NullMarked
 package io.rediskit.lock;

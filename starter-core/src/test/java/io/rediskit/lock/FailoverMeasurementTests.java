@@ -152,7 +152,7 @@ class FailoverMeasurementTests {
 					assertThat(limit.recoveryMillis()).as("%s: ms until Redis decided again", limit.algorithm())
 						.isBetween(0L, 30_000L);
 				}
-				try (RedisLock.Lease lease = first.getLock(lockName).acquire(Duration.ofSeconds(10))) {
+				try (Lease lease = first.getLock(lockName).acquire(Duration.ofSeconds(10))) {
 					assertThat(lease.fencingToken()).isGreaterThan(lock.maxToken());
 				}
 			}
@@ -283,7 +283,7 @@ class FailoverMeasurementTests {
 
 		private void run(RedisLock lock) {
 			while (this.running.get()) {
-				RedisLock.Lease lease;
+				Lease lease;
 				try {
 					lease = lock.acquire(Duration.ofMillis((this.holdMillis > 0) ? 10_000 : 500));
 				}

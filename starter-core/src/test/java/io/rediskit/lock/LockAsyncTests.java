@@ -27,7 +27,7 @@ import static io.rediskit.lock.LockTesting.awaitCondition;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
-/** {@link RedisLock#acquireAsync(Duration, Duration)}, {@link RedisLock.Lease#releaseAsync()} and the lifecycle. */
+/** {@link RedisLock#acquireAsync(Duration, Duration)}, {@link Lease#releaseAsync()} and the lifecycle. */
 class LockAsyncTests {
 
 	@RegisterExtension
@@ -64,7 +64,7 @@ class LockAsyncTests {
 	@Test
 	void acquiresAFreeLockAndReleasesItAsync() throws Exception {
 		RedisLock lock = this.registry.getLock("orders");
-		RedisLock.Lease lease = lock.acquireAsync(Duration.ZERO).toCompletableFuture().get(5, TimeUnit.SECONDS);
+		Lease lease = lock.acquireAsync(Duration.ZERO).toCompletableFuture().get(5, TimeUnit.SECONDS);
 		assertThat(lease.isActive()).isTrue();
 		assertThat(lease.lockName()).isEqualTo("orders");
 		assertThat(this.server.command("HGET", "rk:lock:{orders}", "f")).isEqualTo(Long.toString(lease.fencingToken()));
@@ -84,7 +84,7 @@ class LockAsyncTests {
 		// Started, with its script loaded and its channel subscribed.
 		lock.acquireAsync(Duration.ZERO).toCompletableFuture().get(5, TimeUnit.SECONDS).close();
 		this.listener.events.clear();
-		CompletableFuture<RedisLock.Lease> acquiring;
+		CompletableFuture<Lease> acquiring;
 		// The attempt is sent to a paused server, so it is certainly still in flight when the caller cancels,
 		// and the server grants it once resumed: the lock is free.
 		this.server.pause();
@@ -100,7 +100,7 @@ class LockAsyncTests {
 		assertThat(this.server.command("EXISTS", "rk:lock:{orders}")).isEqualTo(0L);
 		assertThat(this.listener.events).containsExactly("acquire orders INTERRUPTED");
 		assertThat(this.registry.heldLocks()).isEmpty();
-		try (RedisLock.Lease next = lock.acquire(Duration.ZERO)) {
+		try (Lease next = lock.acquire(Duration.ZERO)) {
 			assertThat(next.isActive()).isTrue();
 		}
 	}
@@ -110,15 +110,15 @@ class LockAsyncTests {
 		// The waiter polls at most every 10 minutes and the holder's lease is 30 s: only the release message can
 		// wake it within its wait.
 		try (LockRegistry waiting = registry(LockSpec.defaults().withMaxPollInterval(Duration.ofMinutes(10)))) {
-			RedisLock.Lease held = this.registry.getLock("orders").acquire(Duration.ZERO);
-			CompletableFuture<RedisLock.Lease> waiter = waiting.getLock("orders")
+			Lease held = this.registry.getLock("orders").acquire(Duration.ZERO);
+			CompletableFuture<Lease> waiter = waiting.getLock("orders")
 				.acquireAsync(Duration.ofSeconds(20))
 				.toCompletableFuture();
 			awaitCondition("the async waiter to subscribe", Duration.ofSeconds(5),
 					() -> waiting.signals().subscribedChannels() == 1);
 			assertThat(waiter).isNotDone();
 			held.close();
-			RedisLock.Lease lease = waiter.get(10, TimeUnit.SECONDS);
+			Lease lease = waiter.get(10, TimeUnit.SECONDS);
 			assertThat(lease.fencingToken()).isGreaterThan(held.fencingToken());
 			assertThat(this.server.command("HGET", "rk:lock:{orders}", "f")).isEqualTo(Long.toString(lease.fencingToken()));
 			lease.close();
@@ -131,8 +131,8 @@ class LockAsyncTests {
 	void anAsyncWaiterRetriesWhenTheHoldersLeaseEnds() throws Exception {
 		// An expiry publishes nothing and the waiter polls every 10 minutes at most: the lease's end must wake it.
 		try (LockRegistry waiting = registry(LockSpec.defaults().withMaxPollInterval(Duration.ofMinutes(10)))) {
-			RedisLock.Lease expiring = this.registry.getLock("orders").acquire(Duration.ZERO, Duration.ofMillis(300));
-			RedisLock.Lease lease = waiting.getLock("orders")
+			Lease expiring = this.registry.getLock("orders").acquire(Duration.ZERO, Duration.ofMillis(300));
+			Lease lease = waiting.getLock("orders")
 				.acquireAsync(Duration.ofSeconds(20))
 				.toCompletableFuture()
 				.get(10, TimeUnit.SECONDS);
@@ -145,9 +145,9 @@ class LockAsyncTests {
 	@Test
 	void anAsyncWaitThatRunsOutCompletesWithLockNotAcquired() throws Exception {
 		RedisLock lock = this.registry.getLock("orders");
-		try (RedisLock.Lease held = lock.acquire(Duration.ZERO)) {
+		try (Lease held = lock.acquire(Duration.ZERO)) {
 			long started = System.nanoTime();
-			CompletableFuture<RedisLock.Lease> waiter = lock.acquireAsync(Duration.ofMillis(300)).toCompletableFuture();
+			CompletableFuture<Lease> waiter = lock.acquireAsync(Duration.ofMillis(300)).toCompletableFuture();
 			assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> waiter.get(10, TimeUnit.SECONDS))
 				.havingCause()
 				.isInstanceOf(LockNotAcquiredException.class)
@@ -186,7 +186,7 @@ class LockAsyncTests {
 						criticalSection.run();
 						return lease;
 					}, critical)
-					.thenCompose(RedisLock.Lease::releaseAsync));
+					.thenCompose(Lease::releaseAsync));
 			}
 			List<Future<?>> threads = new ArrayList<>();
 			for (int t = 0; t < 4; t++) {
@@ -224,7 +224,7 @@ class LockAsyncTests {
 	void theWatchdogRenewsAnAsyncLease() throws Exception {
 		this.registry.close();
 		this.registry = registry(LockSpec.defaults().withWatchdogTimeout(Duration.ofMillis(300)));
-		RedisLock.Lease lease = this.registry.getLock("orders")
+		Lease lease = this.registry.getLock("orders")
 			.acquireAsync(Duration.ZERO)
 			.toCompletableFuture()
 			.get(5, TimeUnit.SECONDS);
@@ -258,8 +258,8 @@ class LockAsyncTests {
 	@Test
 	void stoppingEndsAsyncWaitsAndALaterAcquisitionStartsAgain() throws Exception {
 		RedisLock lock = this.registry.getLock("orders");
-		RedisLock.Lease held = lock.acquire(Duration.ZERO);
-		CompletableFuture<RedisLock.Lease> waiter = lock.acquireAsync(Duration.ofSeconds(30)).toCompletableFuture();
+		Lease held = lock.acquire(Duration.ZERO);
+		CompletableFuture<Lease> waiter = lock.acquireAsync(Duration.ofSeconds(30)).toCompletableFuture();
 		awaitCondition("the async waiter to subscribe", Duration.ofSeconds(5),
 				() -> this.registry.signals().subscribedChannels() == 1);
 		this.registry.stop();
@@ -313,7 +313,7 @@ class LockAsyncTests {
 	void isLockedAsyncSeesAnyOwner() throws Exception {
 		RedisLock lock = this.registry.getLock("probe");
 		assertThat(lock.isLockedAsync().toCompletableFuture().get(5, TimeUnit.SECONDS)).isFalse();
-		RedisLock.Lease lease = lock.acquireAsync(Duration.ZERO).toCompletableFuture().get(5, TimeUnit.SECONDS);
+		Lease lease = lock.acquireAsync(Duration.ZERO).toCompletableFuture().get(5, TimeUnit.SECONDS);
 		assertThat(lock.isLockedAsync().toCompletableFuture().get(5, TimeUnit.SECONDS)).isTrue();
 		lease.releaseAsync().toCompletableFuture().get(5, TimeUnit.SECONDS);
 		assertThat(lock.isLockedAsync().toCompletableFuture().get(5, TimeUnit.SECONDS)).isFalse();
@@ -322,8 +322,8 @@ class LockAsyncTests {
 	@Test
 	void cancellingAnAsyncWaitEndsItAndTakesNothing() throws Exception {
 		RedisLock lock = this.registry.getLock("cancelled");
-		RedisLock.Lease holder = lock.acquire(Duration.ZERO);
-		CompletableFuture<RedisLock.Lease> waiting = lock.acquireAsync(Duration.ofMinutes(5)).toCompletableFuture();
+		Lease holder = lock.acquire(Duration.ZERO);
+		CompletableFuture<Lease> waiting = lock.acquireAsync(Duration.ofMinutes(5)).toCompletableFuture();
 		// The waiter is in its busy wait once it has joined the lock's release channel.
 		awaitCondition("waiter subscribed", Duration.ofSeconds(20),
 				() -> Long.valueOf(1).equals(((List<?>) this.server.command("PUBSUB", "NUMSUB", "rk:lock:{cancelled}:released")).get(1)));

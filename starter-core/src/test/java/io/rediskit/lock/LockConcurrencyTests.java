@@ -112,7 +112,7 @@ class LockConcurrencyTests {
 			holder.destroyForcibly();
 			assertThat(holder.waitFor(10, TimeUnit.SECONDS)).isTrue();
 			// The watchdog died with the JVM: the lease (1 s) runs out and a waiter gets the lock.
-			try (RedisLock.Lease lease = lock.acquire(Duration.ofSeconds(10))) {
+			try (Lease lease = lock.acquire(Duration.ofSeconds(10))) {
 				assertThat(lease.fencingToken()).isGreaterThan(staleToken);
 			}
 		}
@@ -128,7 +128,7 @@ class LockConcurrencyTests {
 			signal(holder, "STOP");
 			try (LockRegistry factory = new LockRegistry(redis.connections())) {
 				// The paused holder's watchdog cannot renew: its 1 s lease runs out and this client gets the lock.
-				try (RedisLock.Lease lease = factory.getLock("paused").acquire(Duration.ofSeconds(10))) {
+				try (Lease lease = factory.getLock("paused").acquire(Duration.ofSeconds(10))) {
 					assertThat(lease.fencingToken()).isGreaterThan(staleToken);
 					assertThat(fencedWrite(redis.connections(), "ledger", lease.fencingToken(), "new")).isTrue();
 					signal(holder, "CONT");

@@ -34,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * What every redis-kit lock promises, written once against {@link LeaseLock} and {@link RedisLock.Lease} and run
+ * What every redis-kit lock promises, written once against {@link RedisLock} and {@link Lease} and run
  * for every engine on every deployment ({@link LockEngine.All}: the single-node lock on standalone, Cluster and
  * Sentinel, Redlock on independent masters): acquire and release, reentrancy, waits that time out, strictly
  * increasing fencing tokens, a lease that ends and the loss its owner is told of, watchdog renewal, asynchronous
@@ -78,7 +78,7 @@ class LockContractTests {
 	void acquiresAndReleases() throws Exception {
 		String name = this.engine.unique("orders");
 		try (LockEngine.Locks other = other()) {
-			RedisLock.Lease lease = this.locks.getLock(name).acquire(Duration.ZERO);
+			Lease lease = this.locks.getLock(name).acquire(Duration.ZERO);
 			assertThat(lease.isActive()).isTrue();
 			assertThat(lease.lockName()).isEqualTo(name);
 			assertThat(this.engine.exists(key(name))).as("the key, asked of the servers").isTrue();
@@ -86,7 +86,7 @@ class LockContractTests {
 			lease.close();
 			assertThat(lease.isActive()).isFalse();
 			assertThat(this.engine.exists(key(name))).isFalse();
-			LeaseLock lock = this.locks.getLock(name);
+			RedisLock lock = this.locks.getLock(name);
 			assertThat(this.executor.submit(() -> {
 				boolean acquired = lock.tryLock();
 				lock.unlock();
@@ -99,7 +99,7 @@ class LockContractTests {
 	@Test
 	void onlyTheHoldingThreadUnlocksAndTheKeyStays() throws Exception {
 		String name = this.engine.unique("owned");
-		LeaseLock lock = this.locks.getLock(name);
+		RedisLock lock = this.locks.getLock(name);
 		lock.lock();
 		try {
 			Future<?> stranger = this.executor.submit(() -> {
@@ -120,7 +120,7 @@ class LockContractTests {
 	@Test
 	void isReentrantPerThreadWithOneToken() throws Exception {
 		String name = this.engine.unique("reentrant");
-		LeaseLock lock = this.locks.getLock(name);
+		RedisLock lock = this.locks.getLock(name);
 		try (LockEngine.Locks other = other()) {
 			lock.lock();
 			long token = lock.getFencingToken();
@@ -131,7 +131,7 @@ class LockContractTests {
 			assertThat(this.engine.exists(key(name))).isTrue();
 			lock.unlock();
 			assertThat(this.engine.exists(key(name))).isFalse();
-			try (RedisLock.Lease next = other.getLock(name).acquire(Duration.ZERO)) {
+			try (Lease next = other.getLock(name).acquire(Duration.ZERO)) {
 				assertThat(next.fencingToken()).isGreaterThan(token);
 			}
 		}
@@ -140,7 +140,7 @@ class LockContractTests {
 	@Test
 	void aWaitTimesOutWhileAnotherHolds() throws Exception {
 		String name = this.engine.unique("contended");
-		try (LockEngine.Locks other = other(); RedisLock.Lease held = other.getLock(name).acquire(Duration.ZERO)) {
+		try (LockEngine.Locks other = other(); Lease held = other.getLock(name).acquire(Duration.ZERO)) {
 			Future<Long> waited = this.executor.submit(() -> {
 				long started = System.nanoTime();
 				assertThat(this.locks.getLock(name).tryLock(Duration.ofMillis(300))).isFalse();
@@ -170,7 +170,7 @@ class LockContractTests {
 		try (LockEngine.Locks other = other()) {
 			for (int i = 0; i < 10; i++) {
 				LockEngine.Locks holder = (i % 2 == 0) ? this.locks : other;
-				try (RedisLock.Lease lease = holder.getLock(name).acquire(Duration.ofSeconds(5))) {
+				try (Lease lease = holder.getLock(name).acquire(Duration.ofSeconds(5))) {
 					assertThat(lease.fencingToken()).isGreaterThan(last);
 					assertThat(fencedWrite(this.engine.resource(), resource, lease.fencingToken(), "v" + i)).isTrue();
 					last = lease.fencingToken();
@@ -185,13 +185,13 @@ class LockContractTests {
 		String name = this.engine.unique("expiring");
 		String resource = this.engine.unique("resource");
 		Duration lease = this.engine.shortLease();
-		RedisLock.Lease first = this.locks.getLock(name).acquire(Duration.ZERO, lease);
+		Lease first = this.locks.getLock(name).acquire(Duration.ZERO, lease);
 		long firstToken = first.fencingToken();
 		assertThat(fencedWrite(this.engine.resource(), resource, firstToken, "first")).isTrue();
 		try (LockEngine.Locks other = other()) {
 			// Nobody renews an explicit lease: the other instance gets the lock when it ends, not before.
 			long started = System.nanoTime();
-			RedisLock.Lease second = other.getLock(name).acquire(lease.multipliedBy(20));
+			Lease second = other.getLock(name).acquire(lease.multipliedBy(20));
 			assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(lease.multipliedBy(20));
 			assertThat(second.fencingToken()).isGreaterThan(firstToken);
 			assertThat(fencedWrite(this.engine.resource(), resource, second.fencingToken(), "second")).isTrue();
@@ -217,7 +217,7 @@ class LockContractTests {
 		Duration watchdog = this.engine.shortLease();
 		try (LockEngine.Locks renewing = this.engine.open(this.listener, watchdog)) {
 			long started = System.nanoTime();
-			RedisLock.Lease lease = renewing.getLock(name).acquire(Duration.ZERO);
+			Lease lease = renewing.getLock(name).acquire(Duration.ZERO);
 			// Renewals come every third of the lease: four of them mean the lock outlived its first lease.
 			awaitCondition("four renewals", watchdog.multipliedBy(20),
 					() -> this.listener.count("renewal " + name + " RENEWED") >= 4);
@@ -234,17 +234,17 @@ class LockContractTests {
 	@Test
 	void acquiresAsynchronouslyWhenTheHolderReleases() throws Exception {
 		String name = this.engine.unique("async");
-		RedisLock.Lease held = this.locks.getLock(name)
+		Lease held = this.locks.getLock(name)
 			.acquireAsync(Duration.ZERO)
 			.toCompletableFuture()
 			.get(10, TimeUnit.SECONDS);
 		try (LockEngine.Locks other = other()) {
-			CompletableFuture<RedisLock.Lease> waiter = other.getLock(name)
+			CompletableFuture<Lease> waiter = other.getLock(name)
 				.acquireAsync(Duration.ofSeconds(20), null)
 				.toCompletableFuture();
 			assertThat(waiter).isNotDone();
 			held.releaseAsync().toCompletableFuture().get(10, TimeUnit.SECONDS);
-			RedisLock.Lease lease = waiter.get(20, TimeUnit.SECONDS);
+			Lease lease = waiter.get(20, TimeUnit.SECONDS);
 			assertThat(lease.fencingToken()).isGreaterThan(held.fencingToken());
 			lease.releaseAsync().toCompletableFuture().get(10, TimeUnit.SECONDS);
 			assertThat(lease.isActive()).isFalse();
@@ -257,8 +257,8 @@ class LockContractTests {
 		String name = this.engine.unique("cancelled");
 		try (LockEngine.Locks other = other()) {
 			for (int round = 0; round < 20; round++) {
-				RedisLock.Lease held = this.locks.getLock(name).acquire(Duration.ofSeconds(10));
-				CompletableFuture<RedisLock.Lease> waiter = this.locks.getLock(name)
+				Lease held = this.locks.getLock(name).acquire(Duration.ofSeconds(10));
+				CompletableFuture<Lease> waiter = this.locks.getLock(name)
 					.acquireAsync(Duration.ofSeconds(30))
 					.toCompletableFuture();
 				CompletionStage<?> released = held.releaseAsync();
@@ -268,7 +268,7 @@ class LockContractTests {
 				}
 				released.toCompletableFuture().get(10, TimeUnit.SECONDS);
 				// A key the cancelled wait kept (and its watchdog renewed) would make this time out.
-				try (RedisLock.Lease checker = other.getLock(name).acquire(Duration.ofSeconds(15))) {
+				try (Lease checker = other.getLock(name).acquire(Duration.ofSeconds(15))) {
 					assertThat(checker.fencingToken()).isGreaterThan(held.fencingToken());
 				}
 			}
@@ -283,7 +283,7 @@ class LockContractTests {
 			+ "and LockRegistry.close() blocks on the ReleaseSignals lock it holds. Enable with the fix.")
 	void anInterruptedWaitLeavesNoKey() throws Exception {
 		String name = this.engine.unique("interrupted");
-		RedisLock.Lease held = this.locks.getLock(name).acquire(Duration.ZERO);
+		Lease held = this.locks.getLock(name).acquire(Duration.ZERO);
 		AtomicReference<Object> outcome = new AtomicReference<>();
 		Thread waiter = new Thread(() -> {
 			try {
@@ -303,7 +303,7 @@ class LockContractTests {
 		assertThat(outcome.get()).isInstanceOf(InterruptedException.class);
 		held.close();
 		try (LockEngine.Locks other = other();
-				RedisLock.Lease next = other.getLock(name).acquire(Duration.ofSeconds(15))) {
+				Lease next = other.getLock(name).acquire(Duration.ofSeconds(15))) {
 			assertThat(next.fencingToken()).isGreaterThan(held.fencingToken());
 		}
 		assertThat(this.locks.heldLocks()).isEmpty();
@@ -321,7 +321,7 @@ class LockContractTests {
 			tasks.add(this.executor.submit(() -> {
 				for (int i = first; i < names.size(); i += threads) {
 					// Any CROSSSLOT or MOVED reaching the caller fails the test here.
-					try (RedisLock.Lease lease = this.locks.getLock(names.get(i)).acquire(Duration.ZERO)) {
+					try (Lease lease = this.locks.getLock(names.get(i)).acquire(Duration.ZERO)) {
 						assertThat(lease.fencingToken()).isPositive();
 					}
 				}
@@ -348,13 +348,13 @@ class LockContractTests {
 		try (LockEngine.Locks second = other()) {
 			List<Future<?>> tasks = new ArrayList<>();
 			for (int t = 0; t < threads; t++) {
-				LeaseLock lock = ((t % 2 == 0) ? this.locks : second).getLock(name);
+				RedisLock lock = ((t % 2 == 0) ? this.locks : second).getLock(name);
 				// Half hold the lock with the thread-owned Lock methods, half with leases.
 				boolean threadOwned = (t % 4) < 2;
 				tasks.add(this.executor.submit(() -> {
 					try (RedisConnection connection = this.engine.resource().getConnection()) {
 						for (int i = 0; i < iterations; i++) {
-							RedisLock.Lease lease = threadOwned ? null : lock.acquire(Duration.ofMinutes(1));
+							Lease lease = threadOwned ? null : lock.acquire(Duration.ofMinutes(1));
 							if (threadOwned) {
 								lock.lock();
 							}

@@ -90,7 +90,7 @@ abstract class LockEngine {
 	/** What the contract needs of a registry, whichever engine it belongs to. */
 	interface Locks extends AutoCloseable {
 
-		LeaseLock getLock(String name);
+		RedisLock getLock(String name);
 
 		List<HeldLock> heldLocks();
 
@@ -140,7 +140,7 @@ abstract class LockEngine {
 			return new Locks() {
 
 				@Override
-				public LeaseLock getLock(String name) {
+				public RedisLock getLock(String name) {
 					return registry.getLock(name);
 				}
 
@@ -228,7 +228,7 @@ abstract class LockEngine {
 			return new Locks() {
 
 				@Override
-				public LeaseLock getLock(String name) {
+				public RedisLock getLock(String name) {
 					return registry.getLock(name);
 				}
 

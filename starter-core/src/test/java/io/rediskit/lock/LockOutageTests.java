@@ -130,7 +130,7 @@ class LockOutageTests {
 	@Test
 	void aHolderCutOffFromRedisLosesTheLockAndDoesNotReviveIt() throws Exception {
 		RedisLock lock = this.factory.getLock("cut-off");
-		RedisLock.Lease lease = lock.acquire(Duration.ZERO);
+		Lease lease = lock.acquire(Duration.ZERO);
 		RedisLock other = this.factory.getLock("other");
 		this.server.pause();
 		try {

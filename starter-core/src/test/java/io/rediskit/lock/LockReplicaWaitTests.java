@@ -72,7 +72,7 @@ class LockReplicaWaitTests {
 				String name = redis.unique("replicated");
 				String key = KeyNaming.defaults().key("lock", name);
 				RedisServerProcess replica = replicaFor(redis, key);
-				try (RedisLock.Lease lease = registry.getLock(name).acquire(Duration.ZERO)) {
+				try (Lease lease = registry.getLock(name).acquire(Duration.ZERO)) {
 					// WAIT returned 1: the replica had the write before acquire returned.
 					Object onReplica = (redis.topology() == Topology.CLUSTER) ? replica.readOnlyCommand("HGET", key, "f")
 							: replica.command("HGET", key, "f");
@@ -119,7 +119,7 @@ class LockReplicaWaitTests {
 				RedisServerProcess replica = replicaFor(redis, key);
 				replica.pause();
 				try {
-					RedisLock.Lease lease = registry.getLock(name).acquire(Duration.ZERO);
+					Lease lease = registry.getLock(name).acquire(Duration.ZERO);
 					assertThat(lease.isActive()).isTrue();
 					assertThat(listener.events).contains("shortfall " + name + " 0/1");
 					awaitCondition("a renewal's shortfall", Duration.ofSeconds(20),

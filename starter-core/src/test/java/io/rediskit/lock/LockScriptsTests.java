@@ -65,6 +65,19 @@ class LockScriptsTests {
 	}
 
 	@Test
+	void aReentryNeverTakesALockItsOwnerDoesNotHold() {
+		assertThat(acquire("a", 10_000, "r1", true)).as("free: the hold was lost").containsExactly(0L, -2L);
+		assertThat(this.server.command("EXISTS", "L")).isEqualTo(0L);
+		assertThat(this.server.command("EXISTS", "L:fence")).isEqualTo(0L);
+		acquire("b", 10_000, "r2", false);
+		List<Object> taken = acquire("a", 10_000, "r3", true);
+		assertThat(taken.get(0)).isEqualTo(0L);
+		assertThat((Long) taken.get(1)).isBetween(1L, 10_000L);
+		assertThat(this.server.command("HGET", "L", "o")).isEqualTo("b");
+		assertThat(this.server.command("HGET", "L", "c")).isEqualTo("1");
+	}
+
+	@Test
 	void aFirstAcquisitionThatFindsItsOwnOwnerAdoptsOneHold() {
 		acquire("a", 10_000, "r1", false);
 		acquire("a", 10_000, "r2", true);
@@ -216,8 +229,12 @@ class LockScriptsTests {
 	}
 
 	private static List<Object> acquire(String owner, long leaseMillis, String requestId, boolean reentry) {
+		if (reentry) {
+			return redis.scripts().execute(LockScripts.REENTER, ReturnType.MULTI, 1, b("L"), b(owner),
+					b(Long.toString(leaseMillis)), b(requestId));
+		}
 		return redis.scripts().execute(LockScripts.ACQUIRE, ReturnType.MULTI, 2, b("L"), b("L:fence"), b(owner),
-				b(Long.toString(leaseMillis)), b(requestId), b("86400000"), b(reentry ? "1" : "0"));
+				b(Long.toString(leaseMillis)), b(requestId), b("86400000"));
 	}
 
 	private long release(String owner, String requestId) {

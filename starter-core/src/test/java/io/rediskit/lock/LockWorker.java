@@ -25,7 +25,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * waits for a line on standard input (meanwhile the test pauses it past its lease), then makes a fenced write
  * and unlocks; prints {@code write=<accepted> unlock=<released|lost>}.</li>
  * <li>{@code redlock-count <port> <lock> <counter> <resource> <threads> <iterations> <node ports>}: as
- * {@code count}, under a {@link RedlockLock} over the comma-separated node ports; counter and resource live on
+ * {@code count}, under a {@link RedisLock} over the comma-separated node ports; counter and resource live on
  * {@code <port>}, a server that is none of the nodes.</li>
  * </ul>
  * Every worker ends itself after {@link #LIFETIME}, or as soon as the JVM that started it is gone
@@ -108,7 +108,7 @@ public final class LockWorker {
 		AtomicLong rejected = new AtomicLong();
 		try (RedlockRegistry registry = new RedlockRegistry(nodes, KeyNaming.defaults(), RedlockTesting.spec(),
 				List.of(), java.time.Clock.systemUTC())) {
-			RedlockLock lock = registry.getLock(args[2]);
+			RedisLock lock = registry.getLock(args[2]);
 			List<Thread> workers = new ArrayList<>();
 			for (int t = 0; t < threads; t++) {
 				Thread worker = new Thread(() -> {

@@ -112,7 +112,7 @@ class RedisLockTests {
 		try (LockRegistry other = factory(LockSpec.defaults().withMaxPollInterval(Duration.ofMinutes(10)))) {
 			RedisLock remote = other.getLock("orders");
 			Future<Long> waiter = this.executor.submit(() -> {
-				try (RedisLock.Lease lease = remote.acquire(Duration.ofSeconds(10))) {
+				try (Lease lease = remote.acquire(Duration.ofSeconds(10))) {
 					return lease.fencingToken();
 				}
 			});
@@ -132,9 +132,9 @@ class RedisLockTests {
 			RedisLock holder = this.factory.getLock("expiring");
 			RedisLock waiter = other.getLock("expiring");
 			for (int i = 0; i < 100; i++) {
-				RedisLock.Lease expiring = holder.acquire(Duration.ZERO, Duration.ofMillis(1 + i % 3));
+				Lease expiring = holder.acquire(Duration.ZERO, Duration.ofMillis(1 + i % 3));
 				long started = System.nanoTime();
-				try (RedisLock.Lease lease = waiter.acquire(Duration.ofSeconds(10))) {
+				try (Lease lease = waiter.acquire(Duration.ofSeconds(10))) {
 					assertThat(lease.fencingToken()).isGreaterThan(expiring.fencingToken());
 				}
 				assertThat(Duration.ofNanos(System.nanoTime() - started)).as("wait of attempt %d", i)
@@ -189,7 +189,7 @@ class RedisLockTests {
 	@Test
 	void aLeaseIsReleasedFromAnotherThread() throws Exception {
 		RedisLock lock = this.factory.getLock("orders");
-		RedisLock.Lease lease = lock.acquire(Duration.ZERO);
+		Lease lease = lock.acquire(Duration.ZERO);
 		assertThat(lease.isActive()).isTrue();
 		assertThat(lock.tryLock()).as("a lease is not owned by the thread").isFalse();
 		this.executor.submit(lease::close).get();
@@ -202,7 +202,7 @@ class RedisLockTests {
 	@Test
 	void acquireThrowsWhenTheWaitRunsOut() {
 		RedisLock lock = this.factory.getLock("orders");
-		try (RedisLock.Lease held = lock.acquire(Duration.ZERO)) {
+		try (Lease held = lock.acquire(Duration.ZERO)) {
 			assertThatExceptionOfType(LockNotAcquiredException.class)
 				.isThrownBy(() -> lock.acquire(Duration.ofMillis(50)))
 				.withMessageContaining("'orders'")
@@ -243,7 +243,7 @@ class RedisLockTests {
 	@Test
 	void uninterruptibleLockRestoresTheInterruptFlag() throws Exception {
 		RedisLock lock = this.factory.getLock("orders");
-		RedisLock.Lease lease = lock.acquire(Duration.ZERO);
+		Lease lease = lock.acquire(Duration.ZERO);
 		Future<Boolean> waiter = this.executor.submit(() -> {
 			Thread.currentThread().interrupt();
 			lock.lock();
@@ -298,7 +298,7 @@ class RedisLockTests {
 		long staleToken = lock.getFencingToken();
 		assertThat(fencedWrite(redis.connections(), "resource", staleToken, "first")).isTrue();
 		// The holder overruns its lease; another owner takes the lock once it has expired.
-		RedisLock.Lease newOwner = this.executor.submit(() -> lock.acquire(Duration.ofSeconds(5))).get();
+		Lease newOwner = this.executor.submit(() -> lock.acquire(Duration.ofSeconds(5))).get();
 		assertThat(newOwner.fencingToken()).isGreaterThan(staleToken);
 		assertThat(fencedWrite(redis.connections(), "resource", newOwner.fencingToken(), "second")).isTrue();
 		assertThat(fencedWrite(redis.connections(), "resource", staleToken, "stale")).isFalse();
@@ -318,7 +318,7 @@ class RedisLockTests {
 		this.factory.close();
 		this.factory = factory(LockSpec.defaults().withWatchdogTimeout(Duration.ofMillis(300)));
 		RedisLock lock = this.factory.getLock("orders");
-		RedisLock.Lease lease = lock.acquire(Duration.ZERO);
+		Lease lease = lock.acquire(Duration.ZERO);
 		// Someone else's lock now (as after expiry during a pause and a new owner).
 		this.server.command("HSET", "rk:lock:{orders}", "o", "someone-else");
 		awaitCondition("the loss to be noticed", Duration.ofSeconds(5), () -> this.listener.count("lost") == 1);
@@ -336,7 +336,7 @@ class RedisLockTests {
 		RedisLock second = this.factory.getLock("payments");
 		first.lock();
 		first.lock();
-		try (RedisLock.Lease lease = second.acquire(Duration.ZERO, Duration.ofSeconds(60))) {
+		try (Lease lease = second.acquire(Duration.ZERO, Duration.ofSeconds(60))) {
 			List<HeldLock> held = this.factory.heldLocks();
 			assertThat(held).extracting(HeldLock::name).containsExactly("orders:1", "payments");
 			assertThat(held.get(0).group()).isEqualTo("orders");
@@ -406,6 +406,21 @@ class RedisLockTests {
 		assertThat(this.listener.events).contains("lost orders " + token);
 		assertThatExceptionOfType(LockLeaseLostException.class).isThrownBy(lock::unlock);
 		assertThat(this.server.command("HGET", "rk:lock:{orders}", "o")).isEqualTo("someone-else");
+		assertThat(this.factory.heldLocks()).isEmpty();
+	}
+
+	@Test
+	void reenteringALockWhoseKeyIsGoneReportsTheLossInsteadOfTakingItAnew() {
+		RedisLock lock = this.factory.getLock("orders");
+		lock.lock();
+		long token = lock.getFencingToken();
+		// The lease ended (or the key was deleted) before the watchdog noticed.
+		this.server.command("DEL", "rk:lock:{orders}");
+		assertThatExceptionOfType(LockLeaseLostException.class).isThrownBy(lock::tryLock)
+			.satisfies((ex) -> assertThat(ex.getFencingToken()).isEqualTo(token));
+		assertThat(this.listener.events).contains("lost orders " + token);
+		assertThat(this.server.command("EXISTS", "rk:lock:{orders}")).as("not taken anew").isEqualTo(0L);
+		assertThatExceptionOfType(LockLeaseLostException.class).isThrownBy(lock::unlock);
 		assertThat(this.factory.heldLocks()).isEmpty();
 	}
 

@@ -88,7 +88,7 @@ class RedlockConcurrencyTests {
 		RedlockRegistry registry = this.nodes.registry(RedlockTesting.spec());
 		String workerResult;
 		try {
-			RedlockLock lock = registry.getLock("counter-lock");
+			RedisLock lock = registry.getLock("counter-lock");
 			List<Future<?>> tasks = new ArrayList<>();
 			for (int t = 0; t < THREADS; t++) {
 				tasks.add(executor.submit(() -> {
@@ -176,7 +176,7 @@ class RedlockConcurrencyTests {
 	 * machine makes a round fail fast, as documented, and the caller decides. Gives up after
 	 * {@link #LOCK_PATIENCE}: a client that never gets through (its nodes are gone) fails instead of looping.
 	 */
-	static void lockThroughOutages(RedlockLock lock, AtomicLong outages) {
+	static void lockThroughOutages(RedisLock lock, AtomicLong outages) {
 		long deadline = System.nanoTime() + LOCK_PATIENCE.toNanos();
 		while (true) {
 			try {
@@ -205,7 +205,7 @@ class RedlockConcurrencyTests {
 	 * Releases; a release that cannot be confirmed by a majority (a killed node forgot its key, another is
 	 * paused) throws as documented, after releasing on every node that answered; the lease ends the rest.
 	 */
-	static void unlockThroughOutages(RedlockLock lock, AtomicLong outages) {
+	static void unlockThroughOutages(RedisLock lock, AtomicLong outages) {
 		try {
 			lock.unlock();
 		}

@@ -75,7 +75,7 @@ class RedlockFaultTests {
 	@Test
 	void everyCallReturnsWithinItsBoundThroughKillsPausesRestartsAndRegistryRestarts() throws Exception {
 		RedlockRegistry registry = this.nodes.registry(RedlockTesting.spec().withNodeTimeout(NODE_TIMEOUT));
-		RedlockLock lock = registry.getLock("fault-lock");
+		RedisLock lock = registry.getLock("fault-lock");
 		Duration callBound = registry.nodes().callTimeout();
 		AtomicBoolean running = new AtomicBoolean(true);
 		AtomicLong held = new AtomicLong();

@@ -51,8 +51,8 @@ class RedlockLockTests {
 
 	@Test
 	void aLeaseIsTakenOnEveryNodeAndReleasedOnEveryNode() {
-		RedlockLock lock = this.registry.getLock("report");
-		try (RedisLock.Lease lease = lock.acquire(Duration.ofSeconds(5))) {
+		RedisLock lock = this.registry.getLock("report");
+		try (Lease lease = lock.acquire(Duration.ofSeconds(5))) {
 			assertThat(lease.isActive()).isTrue();
 			assertThat(lease.fencingToken()).isPositive();
 			// Held once a majority took it; the others follow.
@@ -71,12 +71,12 @@ class RedlockLockTests {
 
 	@Test
 	void threadHoldsAreReentrantAndExcludeOtherOwners() throws Exception {
-		RedlockLock lock = this.registry.getLock("reentrant");
+		RedisLock lock = this.registry.getLock("reentrant");
 		lock.lock();
 		assertThat(lock.tryLock()).isTrue();
 		long token = lock.getFencingToken();
 		assertThat(lock.isHeldByCurrentThread()).isTrue();
-		RedlockLock other = this.nodes.registry(RedlockTesting.spec()).getLock("reentrant");
+		RedisLock other = this.nodes.registry(RedlockTesting.spec()).getLock("reentrant");
 		assertThat(this.executor.submit(() -> other.tryLock(Duration.ofMillis(300))).get(10, TimeUnit.SECONDS))
 			.isFalse();
 		lock.unlock();
@@ -87,20 +87,20 @@ class RedlockLockTests {
 		awaitCondition("every node to be free", Duration.ofSeconds(5), () -> this.nodes.nodesHolding("reentrant") == 0);
 		assertThat(lock.isHeldByCurrentThread()).isFalse();
 		assertThatExceptionOfType(IllegalMonitorStateException.class).isThrownBy(lock::unlock);
-		try (RedisLock.Lease next = other.acquire(Duration.ofSeconds(5))) {
+		try (Lease next = other.acquire(Duration.ofSeconds(5))) {
 			assertThat(next.fencingToken()).isGreaterThan(token);
 		}
 	}
 
 	@Test
 	void fencingTokensIncreaseAcrossHoldersEvenWhenOnlyAMajorityIsShared() {
-		RedlockLock lock = this.registry.getLock("fenced");
+		RedisLock lock = this.registry.getLock("fenced");
 		long previous = 0;
 		for (int round = 0; round < 5; round++) {
 			// The node whose key a rival holds differs each round: each majority shares only some nodes with the last.
 			this.nodes.node(round).command("HSET", io.rediskit.support.KeyNaming.defaults().key("lock", "fenced"), "o",
 					"rival", "c", "1", "f", "1");
-			try (RedisLock.Lease lease = lock.acquire(Duration.ofSeconds(5))) {
+			try (Lease lease = lock.acquire(Duration.ofSeconds(5))) {
 				assertThat(lease.fencingToken()).isGreaterThan(previous);
 				previous = lease.fencingToken();
 				// The token is stored on at least a majority before the lease is handed out.
@@ -122,12 +122,12 @@ class RedlockLockTests {
 	void twoOfFiveNodesDownStillLock() {
 		this.nodes.node(0).kill();
 		this.nodes.node(3).kill();
-		RedlockLock lock = this.registry.getLock("two-down");
-		try (RedisLock.Lease lease = lock.acquire(Duration.ofSeconds(10))) {
+		RedisLock lock = this.registry.getLock("two-down");
+		try (Lease lease = lock.acquire(Duration.ofSeconds(10))) {
 			assertThat(this.nodes.owner(1, "two-down")).isNotNull();
 			assertThat(this.nodes.owner(2, "two-down")).isNotNull();
 			assertThat(this.nodes.owner(4, "two-down")).isNotNull();
-			RedlockLock rival = this.nodes.registry(RedlockTesting.spec()).getLock("two-down");
+			RedisLock rival = this.nodes.registry(RedlockTesting.spec()).getLock("two-down");
 			assertThat(rival.tryAcquire(Duration.ZERO, null)).isEmpty();
 		}
 		assertThat(this.nodes.owner(1, "two-down")).isNull();
@@ -138,7 +138,7 @@ class RedlockLockTests {
 		this.nodes.node(0).kill();
 		this.nodes.node(2).kill();
 		this.nodes.node(4).kill();
-		RedlockLock lock = this.registry.getLock("three-down");
+		RedisLock lock = this.registry.getLock("three-down");
 		long started = System.nanoTime();
 		assertThatExceptionOfType(RedisConnectionFailureException.class)
 			.isThrownBy(() -> lock.tryLock(Duration.ofSeconds(60)))
@@ -154,7 +154,7 @@ class RedlockLockTests {
 
 	@Test
 	void threePausedNodesFailTheAttemptWithinTheNodeTimeoutAndTheirLateAcquisitionsAreUndone() {
-		RedlockLock lock = this.registry.getLock("paused");
+		RedisLock lock = this.registry.getLock("paused");
 		// Connections open before the pause: a first connection would be opened on the calling thread.
 		lock.acquire(Duration.ofSeconds(5)).close();
 		this.nodes.node(1).pause();
@@ -175,8 +175,8 @@ class RedlockLockTests {
 
 	@Test
 	void anAttemptRefusedByAMajorityUndoesWhatItsSlowerNodesTakeLater() throws Exception {
-		RedlockLock lock = this.registry.getLock("refused");
-		RedisLock.Lease holder = lock.acquire(Duration.ofSeconds(5));
+		RedisLock lock = this.registry.getLock("refused");
+		Lease holder = lock.acquire(Duration.ofSeconds(5));
 		awaitCondition("every node to be taken", Duration.ofSeconds(5), () -> this.nodes.nodesHolding("refused") == 5);
 		// The holder's keys vanish on two nodes (a restart without persistence), which are then slow.
 		String key = io.rediskit.support.KeyNaming.defaults().key("lock", "refused");
@@ -196,11 +196,11 @@ class RedlockLockTests {
 
 	@Test
 	void aNodePausedDuringAcquireDoesNotDelayAMajority() {
-		RedlockLock lock = this.registry.getLock("one-paused");
+		RedisLock lock = this.registry.getLock("one-paused");
 		lock.acquire(Duration.ofSeconds(5)).close();
 		this.nodes.node(4).pause();
 		long started = System.nanoTime();
-		RedisLock.Lease lease = lock.acquire(Duration.ofSeconds(10));
+		Lease lease = lock.acquire(Duration.ofSeconds(10));
 		// Decided by the first majority of replies: the paused node is not waited for.
 		assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(RedlockTesting.NODE_TIMEOUT);
 		awaitCondition("the other nodes to be taken", Duration.ofSeconds(5),
@@ -213,7 +213,7 @@ class RedlockLockTests {
 
 	@Test
 	void renewalKeepsTheLockWhileAMajorityHoldsIt() {
-		RedlockLock lock = this.registry.getLock("renewed");
+		RedisLock lock = this.registry.getLock("renewed");
 		lock.lock();
 		awaitCondition("every node to be taken", Duration.ofSeconds(5), () -> this.nodes.nodesHolding("renewed") == 5);
 		this.nodes.node(0).command("DEL", io.rediskit.support.KeyNaming.defaults().key("lock", "renewed"));
@@ -227,8 +227,8 @@ class RedlockLockTests {
 
 	@Test
 	void renewalThatFindsNoMajorityReportsTheLeaseLost() {
-		RedlockLock lock = this.registry.getLock("lost");
-		RedisLock.Lease lease = lock.acquire(Duration.ofSeconds(5));
+		RedisLock lock = this.registry.getLock("lost");
+		Lease lease = lock.acquire(Duration.ofSeconds(5));
 		awaitCondition("every node to be taken", Duration.ofSeconds(5), () -> this.nodes.nodesHolding("lost") == 5);
 		for (int node = 0; node < 3; node++) {
 			this.nodes.node(node).command("DEL", io.rediskit.support.KeyNaming.defaults().key("lock", "lost"));
@@ -245,7 +245,7 @@ class RedlockLockTests {
 	void renewalThatCannotReachAMajorityLosesTheLeaseWhenItsValidityEnds() {
 		RedlockRegistry shortLeases = this.nodes.registry(RedlockTesting.spec().withWatchdogTimeout(Duration.ofSeconds(3)),
 				this.listener);
-		RedisLock.Lease lease = shortLeases.getLock("unreachable").acquire(Duration.ofSeconds(5));
+		Lease lease = shortLeases.getLock("unreachable").acquire(Duration.ofSeconds(5));
 		this.nodes.node(0).kill();
 		this.nodes.node(1).kill();
 		this.nodes.node(2).kill();
@@ -257,10 +257,10 @@ class RedlockLockTests {
 
 	@Test
 	void anExplicitLeaseIsNotRenewedAndEndsOnItsOwn() {
-		RedlockLock lock = this.registry.getLock("explicit");
-		RedisLock.Lease lease = lock.acquire(Duration.ofSeconds(5), Duration.ofSeconds(3));
-		RedlockLock rival = this.nodes.registry(RedlockTesting.spec()).getLock("explicit");
-		try (RedisLock.Lease next = rival.acquire(Duration.ofSeconds(20))) {
+		RedisLock lock = this.registry.getLock("explicit");
+		Lease lease = lock.acquire(Duration.ofSeconds(5), Duration.ofSeconds(3));
+		RedisLock rival = this.nodes.registry(RedlockTesting.spec()).getLock("explicit");
+		try (Lease next = rival.acquire(Duration.ofSeconds(20))) {
 			assertThat(next.fencingToken()).isGreaterThan(lease.fencingToken());
 		}
 		assertThatExceptionOfType(LockLeaseLostException.class).isThrownBy(lease::close);
@@ -278,16 +278,16 @@ class RedlockLockTests {
 	void aNodeRestartedWithoutPersistenceLetsASecondClientInAndFencingCatchesIt() {
 		this.nodes.node(3).kill();
 		this.nodes.node(4).kill();
-		RedlockLock first = this.registry.getLock("hazard");
-		RedisLock.Lease firstLease = first.acquire(Duration.ofSeconds(10));
+		RedisLock first = this.registry.getLock("hazard");
+		Lease firstLease = first.acquire(Duration.ofSeconds(10));
 		awaitCondition("the live nodes to be taken", Duration.ofSeconds(5),
 				() -> this.nodes.nodesHolding("hazard", 0, 1, 2) == 3);
 		this.nodes.node(3).restart();
 		this.nodes.node(4).restart();
 		// Node 2 crashes and comes back at once, empty.
 		this.nodes.node(2).restart();
-		RedlockLock second = this.nodes.registry(RedlockTesting.spec()).getLock("hazard");
-		RedisLock.Lease secondLease = second.acquire(Duration.ofSeconds(10));
+		RedisLock second = this.nodes.registry(RedlockTesting.spec()).getLock("hazard");
+		Lease secondLease = second.acquire(Duration.ofSeconds(10));
 		// Both believe they hold the lock: mutual exclusion is gone until the first lease ends.
 		assertThat(firstLease.isActive()).isTrue();
 		assertThat(secondLease.isActive()).isTrue();
@@ -308,14 +308,14 @@ class RedlockLockTests {
 
 	@Test
 	void asyncAcquireWaitsWithoutAThreadAndReleasesAsync() throws Exception {
-		RedlockLock lock = this.registry.getLock("async");
-		RedisLock.Lease first = lock.acquireAsync(Duration.ofSeconds(5)).toCompletableFuture().get(10, TimeUnit.SECONDS);
-		CompletableFuture<RedisLock.Lease> second = lock.acquireAsync(Duration.ofSeconds(10)).toCompletableFuture();
+		RedisLock lock = this.registry.getLock("async");
+		Lease first = lock.acquireAsync(Duration.ofSeconds(5)).toCompletableFuture().get(10, TimeUnit.SECONDS);
+		CompletableFuture<Lease> second = lock.acquireAsync(Duration.ofSeconds(10)).toCompletableFuture();
 		assertThat(second).isNotDone();
 		first.releaseAsync().toCompletableFuture().get(10, TimeUnit.SECONDS);
-		RedisLock.Lease next = second.get(10, TimeUnit.SECONDS);
+		Lease next = second.get(10, TimeUnit.SECONDS);
 		assertThat(next.fencingToken()).isGreaterThan(first.fencingToken());
-		CompletableFuture<RedisLock.Lease> timedOut = lock.acquireAsync(Duration.ofMillis(200)).toCompletableFuture();
+		CompletableFuture<Lease> timedOut = lock.acquireAsync(Duration.ofMillis(200)).toCompletableFuture();
 		assertThat(timedOut).failsWithin(Duration.ofSeconds(10))
 			.withThrowableThat()
 			.havingCause()
@@ -332,7 +332,7 @@ class RedlockLockTests {
 		this.nodes.node(1).kill();
 		this.nodes.node(2).kill();
 		long started = System.nanoTime();
-		CompletableFuture<RedisLock.Lease> attempt = this.registry.getLock("async-down")
+		CompletableFuture<Lease> attempt = this.registry.getLock("async-down")
 			.acquireAsync(Duration.ofSeconds(60))
 			.toCompletableFuture();
 		assertThat(attempt).failsWithin(Duration.ofSeconds(10))
@@ -344,24 +344,24 @@ class RedlockLockTests {
 
 	@Test
 	void aCancelledAsyncAcquireReleasesWhatItGot() throws Exception {
-		RedlockLock lock = this.registry.getLock("cancelled");
-		RedisLock.Lease holder = lock.acquire(Duration.ofSeconds(5));
-		CompletableFuture<RedisLock.Lease> waiting = lock.acquireAsync(Duration.ofSeconds(30)).toCompletableFuture();
+		RedisLock lock = this.registry.getLock("cancelled");
+		Lease holder = lock.acquire(Duration.ofSeconds(5));
+		CompletableFuture<Lease> waiting = lock.acquireAsync(Duration.ofSeconds(30)).toCompletableFuture();
 		waiting.cancel(false);
 		holder.close();
 		// Any attempt still in flight releases what it takes: the nodes end up free, and nothing is held.
 		awaitCondition("the nodes to be free", Duration.ofSeconds(10),
 				() -> this.nodes.nodesHolding("cancelled") == 0 && this.registry.heldLocks().isEmpty());
-		try (RedisLock.Lease again = lock.acquire(Duration.ZERO)) {
+		try (Lease again = lock.acquire(Duration.ZERO)) {
 			assertThat(again.isActive()).isTrue();
 		}
 	}
 
 	@Test
 	void aStoppedRegistryEndsAsyncWaitsAndAClosedOneRefusesCalls() {
-		RedlockLock lock = this.registry.getLock("stopped");
-		RedisLock.Lease holder = lock.acquire(Duration.ofSeconds(5));
-		CompletableFuture<RedisLock.Lease> waiting = lock.acquireAsync(Duration.ofSeconds(30)).toCompletableFuture();
+		RedisLock lock = this.registry.getLock("stopped");
+		Lease holder = lock.acquire(Duration.ofSeconds(5));
+		CompletableFuture<Lease> waiting = lock.acquireAsync(Duration.ofSeconds(30)).toCompletableFuture();
 		this.registry.stop();
 		assertThat(waiting).failsWithin(Duration.ofSeconds(10))
 			.withThrowableThat()

@@ -14,8 +14,8 @@ import java.util.function.Function;
 
 import io.rediskit.benchmarks.Benchmark;
 import io.rediskit.benchmarks.BenchmarkContext;
-import io.rediskit.benchmarks.ConcurrentLoad;
 import io.rediskit.benchmarks.ConcurrentLoad.Outcome;
+import io.rediskit.benchmarks.ConcurrentLoad;
 import io.rediskit.benchmarks.JsonWriter;
 import io.rediskit.benchmarks.OpsChart;
 import io.rediskit.lock.RedlockRegistry;
@@ -33,7 +33,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 
 /**
  * {@code redlock}: {@code lock()} then {@code unlock()} in a loop over 5 independent masters started for the run
- * on loopback ports, redis-kit's {@link io.rediskit.lock.RedlockLock} against Redisson's
+ * on loopback ports, redis-kit's {@link io.rediskit.lock.RedisLock} against Redisson's
  * {@link RedissonRedLock} (deprecated in Redisson 4, still shipped) over five {@code RLock}s of five
  * single-server clients, both with their defaults. Redisson's {@link RedissonMultiLock} over the same locks is
  * measured too, for reference: it needs every node, so it survives no failure and is not a Redlock.

@@ -12,10 +12,11 @@ import io.rediskit.autoconfigure.support.AsyncResults;
 import io.rediskit.autoconfigure.support.FallbackMethod;
 import io.rediskit.autoconfigure.support.MethodKeyEvaluator;
 import io.rediskit.lock.DistributedLock;
-import io.rediskit.lock.LeaseLock;
+import io.rediskit.lock.Lease;
 import io.rediskit.lock.LockNotAcquiredException;
 import io.rediskit.lock.LockRegistry;
 import io.rediskit.lock.LockSpec;
+import io.rediskit.lock.Locks;
 import io.rediskit.lock.RedisLock;
 import io.rediskit.lock.RedlockRegistry;
 import io.rediskit.support.RedisFailures;
@@ -43,7 +44,7 @@ import org.springframework.dao.DataAccessException;
  * {@link RedisFailures#isUnavailable(Throwable)}): the fallback with the same exception, whose cause is the Redis
  * failure, or else that exception, even with {@code SKIP}, which web applications answer with 503 rather than
  * 409. With
- * {@code redlock = true} the lock is a {@link io.rediskit.lock.RedlockLock} of the {@link RedlockRegistry}, with the
+ * {@code redlock = true} the lock is a {@link io.rediskit.lock.RedisLock} of the {@link RedlockRegistry}, with the
  * same behaviour; a method asking for Redlock where none is configured fails startup. A lease lost
  * while the method ran is reported by {@link io.rediskit.lock.LockLeaseLostException} after it returns.
  * <p>
@@ -126,14 +127,10 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		if (annotation != null) {
 			checkNotAcquired(annotation, resolved);
 		}
+		// A single-node lease is checked above (at least 1 ms); Redlock's shortest depends on its node timeout.
 		if (annotation != null && annotation.redlock()) {
-			RedlockRegistry redlock = redlock();
-			if (redlock == null) {
-				throw new IllegalArgumentException("redlock of " + resolved.description() + " on "
-						+ MethodKeyEvaluator.describe(resolved.method())
-						+ " needs Redlock, which is not configured: list its servers in redis-kit.lock.redlock.nodes");
-			}
-			Duration shortest = redlock.spec().nodeTimeout().multipliedBy(3);
+			Locks locks = locks(annotation, resolved, true);
+			Duration shortest = locks.minimumLeaseTime();
 			if (resolved.leaseTime() != null && resolved.leaseTime().compareTo(shortest) < 0) {
 				throw new IllegalArgumentException("leaseTime of " + resolved.description() + " on "
 						+ MethodKeyEvaluator.describe(resolved.method()) + " must be at least three Redlock node timeouts ("
@@ -163,8 +160,25 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		}
 	}
 
-	private @Nullable RedlockRegistry redlock() {
-		return (this.redlockRegistry != null) ? this.redlockRegistry.getIfAvailable() : null;
+	/**
+	 * The entry point a method locks through: Redlock when it asks for it, else the single-node registry.
+	 * @param atStartup whether the method is checked at startup, which fails with IllegalArgumentException
+	 */
+	private Locks locks(DistributedLock annotation, Resolved resolved, boolean atStartup) {
+		if (!annotation.redlock()) {
+			return this.lockRegistry.getObject();
+		}
+		RedlockRegistry redlock = (this.redlockRegistry != null) ? this.redlockRegistry.getIfAvailable() : null;
+		if (redlock != null) {
+			return redlock;
+		}
+		if (atStartup) {
+			throw new IllegalArgumentException("redlock of " + resolved.description() + " on "
+					+ MethodKeyEvaluator.describe(resolved.method())
+					+ " needs Redlock, which is not configured: list its servers in redis-kit.lock.redlock.nodes");
+		}
+		throw new IllegalStateException(resolved.description()
+				+ " uses Redlock, which is not configured: list its servers in redis-kit.lock.redlock.nodes");
 	}
 
 	@Override
@@ -178,26 +192,12 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		if (annotation == null) {
 			return invocation.proceed();
 		}
-		LeaseLock lock;
-		Duration defaultWaitTime;
 		String key = annotation.key().isEmpty() ? null
 				: this.keys.evaluate(annotation.key(), resolved.method(), invocation.getArguments(),
 						resolved.description());
-		if (annotation.redlock()) {
-			RedlockRegistry redlock = redlock();
-			if (redlock == null) {
-				throw new IllegalStateException(resolved.description()
-						+ " uses Redlock, which is not configured: list its servers in redis-kit.lock.redlock.nodes");
-			}
-			lock = (key == null) ? redlock.getLock(annotation.name()) : redlock.getLock(annotation.name(), key);
-			defaultWaitTime = redlock.spec().defaultWaitTime();
-		}
-		else {
-			LockRegistry registry = this.lockRegistry.getObject();
-			lock = (key == null) ? registry.getLock(annotation.name()) : registry.getLock(annotation.name(), key);
-			defaultWaitTime = registry.spec().defaultWaitTime();
-		}
-		Duration waitTime = (resolved.waitTime() != null) ? resolved.waitTime() : defaultWaitTime;
+		Locks locks = locks(annotation, resolved, false);
+		RedisLock lock = (key == null) ? locks.getLock(annotation.name()) : locks.getLock(annotation.name(), key);
+		Duration waitTime = (resolved.waitTime() != null) ? resolved.waitTime() : locks.defaultWaitTime();
 		if (resolved.kind() == AsyncResults.Kind.STAGE) {
 			return lockStage(lock, waitTime, resolved.leaseTime(), AsyncResults.defer(invocation));
 		}
@@ -280,10 +280,10 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		return failure instanceof DataAccessException && RedisFailures.isUnavailable(failure);
 	}
 
-	private static CompletionStage<?> lockStage(LeaseLock lock, Duration waitTime, @Nullable Duration leaseTime,
+	private static CompletionStage<?> lockStage(RedisLock lock, Duration waitTime, @Nullable Duration leaseTime,
 			AsyncResults.Deferred call) {
 		CompletableFuture<@Nullable Object> result = new CompletableFuture<>();
-		CompletableFuture<RedisLock.Lease> acquiring = lock.acquireAsync(waitTime, leaseTime).toCompletableFuture();
+		CompletableFuture<Lease> acquiring = lock.acquireAsync(waitTime, leaseTime).toCompletableFuture();
 		// The acquisition releases a lease it takes after being cancelled.
 		result.whenComplete((value, failure) -> acquiring.cancel(false));
 		acquiring.whenComplete((lease, failure) -> {
@@ -322,7 +322,7 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 	}
 
 	/** Redis unavailable while acquiring: not acquired, with the cause, as on the blocking path. */
-	private static Throwable acquireFailure(LeaseLock lock, Duration waitTime, Throwable failure) {
+	private static Throwable acquireFailure(RedisLock lock, Duration waitTime, Throwable failure) {
 		if (failure instanceof DataAccessException && RedisFailures.isUnavailable(failure)) {
 			return new LockNotAcquiredException(lock.getName(), waitTime, failure);
 		}

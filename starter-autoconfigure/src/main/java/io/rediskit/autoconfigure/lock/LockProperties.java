@@ -5,7 +5,6 @@ import java.time.Duration;
 import io.rediskit.lock.LockSpec;
 import io.rediskit.autoconfigure.support.SpecErrors;
 import io.rediskit.support.InvalidSpecException;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
@@ -17,7 +16,7 @@ import org.springframework.validation.Validator;
  * {@link LockSpec}: an out-of-range value fails startup with a message that names the property.
  */
 @ConfigurationProperties(prefix = "redis-kit.lock", ignoreUnknownFields = false)
-public class LockProperties implements Validator {
+public class LockProperties extends LockLeaseProperties implements Validator {
 
 	private static final String PREFIX = "redis-kit.lock.";
 
@@ -25,23 +24,6 @@ public class LockProperties implements Validator {
 	 * Whether to auto-configure the distributed lock.
 	 */
 	private boolean enabled = true;
-
-	/**
-	 * Lease of locks taken without a lease time; the watchdog renews it every third of this while the owner
-	 * holds the lock.
-	 */
-	private Duration watchdogTimeout = Duration.ofSeconds(30);
-
-	/**
-	 * How long @DistributedLock and RedisLock.acquire() wait when they name no wait time; 0 makes a single
-	 * attempt.
-	 */
-	private Duration defaultWaitTime = Duration.ofSeconds(10);
-
-	/**
-	 * Lease of locks taken without a lease time, not renewed; unset to use watchdog-renewed leases.
-	 */
-	private @Nullable Duration defaultLeaseTime;
 
 	/**
 	 * Longest a waiter sleeps between attempts when no release notification arrives.
@@ -70,30 +52,6 @@ public class LockProperties implements Validator {
 
 	public void setEnabled(boolean enabled) {
 		this.enabled = enabled;
-	}
-
-	public Duration getWatchdogTimeout() {
-		return this.watchdogTimeout;
-	}
-
-	public void setWatchdogTimeout(Duration watchdogTimeout) {
-		this.watchdogTimeout = watchdogTimeout;
-	}
-
-	public Duration getDefaultWaitTime() {
-		return this.defaultWaitTime;
-	}
-
-	public void setDefaultWaitTime(Duration defaultWaitTime) {
-		this.defaultWaitTime = defaultWaitTime;
-	}
-
-	public @Nullable Duration getDefaultLeaseTime() {
-		return this.defaultLeaseTime;
-	}
-
-	public void setDefaultLeaseTime(@Nullable Duration defaultLeaseTime) {
-		this.defaultLeaseTime = defaultLeaseTime;
 	}
 
 	public Duration getMaxPollInterval() {
@@ -129,7 +87,7 @@ public class LockProperties implements Validator {
 		catch (InvalidSpecException ex) {
 			throw new InvalidSpecException("replicaWait." + ex.getComponent(), ex.getReason());
 		}
-		return new LockSpec(this.watchdogTimeout, this.defaultLeaseTime, this.defaultWaitTime, this.maxPollInterval,
+		return new LockSpec(getWatchdogTimeout(), getDefaultLeaseTime(), getDefaultWaitTime(), this.maxPollInterval,
 				wait);
 	}
 

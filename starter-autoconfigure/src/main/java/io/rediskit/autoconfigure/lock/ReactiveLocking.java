@@ -5,6 +5,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.rediskit.autoconfigure.support.AsyncResults;
+import io.rediskit.lock.Lease;
 import io.rediskit.lock.RedisLock;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
@@ -15,7 +16,7 @@ import org.springframework.core.ReactiveAdapter;
 /**
  * The reactive side of {@link DistributedLockInterceptor}, loaded only with Reactor on the class path. Each
  * subscription acquires a lease without blocking ({@link RedisLock#acquireAsync}), then calls the method and
- * subscribes to its publisher, and releases the lease ({@link RedisLock.Lease#releaseAsync()}) when that
+ * subscribes to its publisher, and releases the lease ({@link Lease#releaseAsync()}) when that
  * publisher completes, fails or is cancelled, on whichever thread that happens.
  * <p>
  * A cancellation while the lease is being acquired cancels the acquisition, which releases a lease it takes
@@ -35,10 +36,10 @@ final class ReactiveLocking {
 	 * @param call the method
 	 * @return the method's reactive type
 	 */
-	static Object lock(ReactiveAdapter adapter, Supplier<CompletableFuture<RedisLock.Lease>> acquire,
+	static Object lock(ReactiveAdapter adapter, Supplier<CompletableFuture<Lease>> acquire,
 			Function<Throwable, Throwable> acquireFailure, AsyncResults.Deferred call) {
-		Mono<RedisLock.Lease> lease = Mono.<RedisLock.Lease>create((sink) -> {
-			CompletableFuture<RedisLock.Lease> acquiring = acquire.get();
+		Mono<Lease> lease = Mono.<Lease>create((sink) -> {
+			CompletableFuture<Lease> acquiring = acquire.get();
 			// The acquisition releases a lease it takes after being cancelled.
 			sink.onCancel(() -> acquiring.cancel(false));
 			acquiring.whenComplete((acquired, failure) -> {
@@ -49,9 +50,9 @@ final class ReactiveLocking {
 					sink.success(acquired);
 				}
 			});
-		}).doOnDiscard(RedisLock.Lease.class, RedisLock.Lease::releaseAsync);
+		}).doOnDiscard(Lease.class, Lease::releaseAsync);
 		// Work that ran is not reported as failed: a release that cannot reach Redis leaves the key to its lease.
-		Function<RedisLock.Lease, Publisher<?>> release = (held) -> Mono.fromCompletionStage(held::releaseAsync)
+		Function<Lease, Publisher<?>> release = (held) -> Mono.fromCompletionStage(held::releaseAsync)
 			.onErrorResume((ex) -> DistributedLockInterceptor.releaseUnreachable(AsyncResults.unwrap(ex)),
 					(ex) -> Mono.empty());
 		if (adapter.isMultiValue()) {

@@ -5,6 +5,7 @@ import java.util.List;
 
 import io.rediskit.lock.HeldLock;
 import io.rediskit.lock.LockRegistry;
+import io.rediskit.lock.Locks;
 import io.rediskit.lock.RedlockRegistry;
 import org.jspecify.annotations.Nullable;
 
@@ -17,9 +18,9 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 @Endpoint(id = "redislocks")
 public class RedisLocksEndpoint {
 
-	private final LockRegistry lockRegistry;
+	private final Locks lockRegistry;
 
-	private final @Nullable RedlockRegistry redlockRegistry;
+	private final @Nullable Locks redlockRegistry;
 
 	/**
 	 * @param lockRegistry the factory whose holds are listed

@@ -9,7 +9,6 @@ import java.util.Map;
 import io.rediskit.autoconfigure.support.SpecErrors;
 import io.rediskit.lock.RedlockSpec;
 import io.rediskit.support.InvalidSpecException;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.validation.Errors;
 
@@ -19,7 +18,7 @@ import org.springframework.validation.Errors;
  * {@code nodes} is not empty. Validated with the lock properties, by the rules of {@link RedlockSpec} and
  * {@link RedlockNodeUrl}.
  */
-public class RedlockProperties {
+public class RedlockProperties extends LockLeaseProperties {
 
 	/**
 	 * Redis URLs of the independent servers (masters that do not replicate each other), such as
@@ -42,21 +41,6 @@ public class RedlockProperties {
 	 * How long the driver keeps a request a node has not answered; a round is decided after the node timeout.
 	 */
 	private Duration commandTimeout = Duration.ofSeconds(5);
-
-	/**
-	 * Lease of Redlocks taken without a lease time; the watchdog renews it on every node every third of this.
-	 */
-	private Duration watchdogTimeout = Duration.ofSeconds(30);
-
-	/**
-	 * Lease of Redlocks taken without a lease time, not renewed; unset to use watchdog-renewed leases.
-	 */
-	private @Nullable Duration defaultLeaseTime;
-
-	/**
-	 * How long @DistributedLock(redlock = true) and RedlockLock.acquire() wait when they name no wait time.
-	 */
-	private Duration defaultWaitTime = Duration.ofSeconds(10);
 
 	/**
 	 * Part of the lease allowed for clock drift between client and nodes, from 0 to 0.5.
@@ -110,30 +94,6 @@ public class RedlockProperties {
 		this.commandTimeout = commandTimeout;
 	}
 
-	public Duration getWatchdogTimeout() {
-		return this.watchdogTimeout;
-	}
-
-	public void setWatchdogTimeout(Duration watchdogTimeout) {
-		this.watchdogTimeout = watchdogTimeout;
-	}
-
-	public @Nullable Duration getDefaultLeaseTime() {
-		return this.defaultLeaseTime;
-	}
-
-	public void setDefaultLeaseTime(@Nullable Duration defaultLeaseTime) {
-		this.defaultLeaseTime = defaultLeaseTime;
-	}
-
-	public Duration getDefaultWaitTime() {
-		return this.defaultWaitTime;
-	}
-
-	public void setDefaultWaitTime(Duration defaultWaitTime) {
-		this.defaultWaitTime = defaultWaitTime;
-	}
-
 	public double getClockDriftFactor() {
 		return this.clockDriftFactor;
 	}
@@ -176,7 +136,7 @@ public class RedlockProperties {
 	 * @throws InvalidSpecException if a value is out of range (startup validation prevents it)
 	 */
 	public RedlockSpec toSpec() {
-		return new RedlockSpec(this.nodeTimeout, this.watchdogTimeout, this.defaultLeaseTime, this.defaultWaitTime,
+		return new RedlockSpec(this.nodeTimeout, getWatchdogTimeout(), getDefaultLeaseTime(), getDefaultWaitTime(),
 				this.clockDriftFactor, this.clockDriftMargin, this.retryDelay, this.retryJitter);
 	}
 

@@ -16,6 +16,7 @@ import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.reactive.BlockHoundGate;
 import io.rediskit.autoconfigure.reactive.OverlapChecker;
 import io.rediskit.lock.DistributedLock;
+import io.rediskit.lock.Lease;
 import io.rediskit.lock.LockListener;
 import io.rediskit.lock.LockNotAcquiredException;
 import io.rediskit.lock.LockRegistry;
@@ -126,7 +127,7 @@ class ReactiveDistributedLockTests {
 	void aBusyLockIsAnErrorSignalAfterTheWaitTime() {
 		this.runner.run((context) -> {
 			Jobs jobs = context.getBean(Jobs.class);
-			try (RedisLock.Lease lease = context.getBean(LockRegistry.class).getLock("jobs").acquire(Duration.ZERO)) {
+			try (Lease lease = context.getBean(LockRegistry.class).getLock("jobs").acquire(Duration.ZERO)) {
 				assertThatThrownBy(() -> jobs.quick().block(Duration.ofSeconds(10)))
 					.isInstanceOf(LockNotAcquiredException.class);
 				assertThat(jobs.calls()).isZero();
@@ -153,7 +154,7 @@ class ReactiveDistributedLockTests {
 			Jobs jobs = context.getBean(Jobs.class);
 			Queue<LockListener.AcquireResult> results = context.getBean(Results.class).results;
 			RedisLock lock = context.getBean(LockRegistry.class).getLock("jobs");
-			RedisLock.Lease holder = lock.acquire(Duration.ZERO);
+			Lease holder = lock.acquire(Duration.ZERO);
 			results.clear();
 			Disposable subscription = jobs.patient().subscribe();
 			// The waiter has joined the lock's release channel: it is in its busy wait.

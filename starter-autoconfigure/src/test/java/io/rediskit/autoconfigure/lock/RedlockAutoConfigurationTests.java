@@ -13,9 +13,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.lock.DistributedLock;
+import io.rediskit.lock.Lease;
 import io.rediskit.lock.LockRegistry;
 import io.rediskit.lock.RedisLock;
-import io.rediskit.lock.RedlockLock;
 import io.rediskit.lock.RedlockRegistry;
 import io.rediskit.lock.RedlockSpec;
 import io.rediskit.testsupport.RedisServerExtension;
@@ -73,7 +73,7 @@ class RedlockAutoConfigurationTests {
 			assertThat(registry.spec()).isEqualTo(RedlockSpec.defaults());
 			assertThat(registry.isRunning()).isTrue();
 			assertThat(context.getBean(RedlockConnections.class).isRunning()).isTrue();
-			try (RedisLock.Lease lease = registry.getLock("wired").acquire(Duration.ofSeconds(5))) {
+			try (Lease lease = registry.getLock("wired").acquire(Duration.ofSeconds(5))) {
 				// Held once a majority took it; the other nodes follow within a node timeout.
 				long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
 				while (servers.all().stream().anyMatch((server) -> !Long.valueOf(1).equals(server.command("EXISTS", "rk:lock:{wired}")))
@@ -115,9 +115,9 @@ class RedlockAutoConfigurationTests {
 			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
 			.run((context) -> {
 				MeterRegistry meters = context.getBean(MeterRegistry.class);
-				RedlockLock redlock = context.getBean(RedlockRegistry.class).getLock("metered");
+				RedisLock redlock = context.getBean(RedlockRegistry.class).getLock("metered");
 				RedisLock single = context.getBean(LockRegistry.class).getLock("metered");
-				try (RedisLock.Lease lease = redlock.acquire(Duration.ofSeconds(5))) {
+				try (Lease lease = redlock.acquire(Duration.ofSeconds(5))) {
 					RedisLocksEndpoint endpoint = new RedisLocksEndpoint(context.getBean(LockRegistry.class),
 							context.getBean(RedlockRegistry.class));
 					assertThat(endpoint.heldLocks().locks()).singleElement()

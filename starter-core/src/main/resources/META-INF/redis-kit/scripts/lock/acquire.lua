@@ -1,8 +1,7 @@
--- Acquires a lock, or re-enters it when the same owner already holds it.
+-- A first acquisition: takes a free lock, or adopts as one hold a lock its owner already has.
 -- KEYS[1] lock hash {o = owner, c = hold count, f = fencing token, r = last request id}
 -- KEYS[2] last fencing token handed out for this name
--- ARGV[1] owner, ARGV[2] lease in ms, ARGV[3] request id, ARGV[4] ttl of the fencing key in ms,
--- ARGV[5] '1' when the caller already holds the lock (re-entry), '0' for a first acquisition
+-- ARGV[1] owner, ARGV[2] lease in ms, ARGV[3] request id, ARGV[4] ttl of the fencing key in ms
 -- Returns {1, fencing token, hold count} when the owner holds the lock,
 --         {0, ms until the current lease ends} when another owner holds it.
 -- A replay of the same request id (a client retry after a lost reply) changes nothing.
@@ -22,19 +21,10 @@ if not owner then
   return {1, token, 1}
 end
 if owner == ARGV[1] then
-  local count
-  if ARGV[5] ~= '1' then
-    -- A first acquisition that finds its own owner: the lock was handed to it by a release, or an attempt
-    -- whose reply was lost took it. It is one hold, whatever the count said.
-    count = 1
-    redis.call('HSET', KEYS[1], 'c', '1', 'r', ARGV[3])
-  elseif redis.call('HGET', KEYS[1], 'r') == ARGV[3] then
-    count = tonumber(redis.call('HGET', KEYS[1], 'c'))
-  else
-    count = redis.call('HINCRBY', KEYS[1], 'c', 1)
-    redis.call('HSET', KEYS[1], 'r', ARGV[3])
-  end
+  -- The lock was handed to this owner by a release, or an attempt whose reply was lost took it: it is one
+  -- hold, whatever the count said.
+  redis.call('HSET', KEYS[1], 'c', '1', 'r', ARGV[3])
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  return {1, tonumber(redis.call('HGET', KEYS[1], 'f')), count}
+  return {1, tonumber(redis.call('HGET', KEYS[1], 'f')), 1}
 end
 return {0, redis.call('PTTL', KEYS[1])}

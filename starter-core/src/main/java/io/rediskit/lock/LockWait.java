@@ -1,0 +1,62 @@
+package io.rediskit.lock;
+
+import java.time.Duration;
+
+import io.rediskit.lock.LockListener.AcquireResult;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What every acquisition that waits without a thread of its own knows, whatever the engine: the lock and its
+ * shell, the owner, the lease (explicit, or the watchdog timeout renewed by the watchdog), the wait and when it
+ * started, and how it reports its outcome. A subclass is one engine's wait ({@link AsyncAcquisition},
+ * {@link RedlockAcquisition}); its fields are this class's, so the common part costs no object of its own.
+ */
+abstract class LockWait {
+
+	final RedisLock lock;
+
+	final LockParts parts;
+
+	final String owner;
+
+	final long leaseMillis;
+
+	/** Whether the watchdog renews the lease: no explicit or default lease was asked for. */
+	final boolean watchdog;
+
+	/** The wait asked for, as the exception that says it ran out names it. */
+	final Duration waitTime;
+
+	/** How long to wait: {@code 0} for one attempt, negative for ever. */
+	final long waitNanos;
+
+	final long startedNanos = System.nanoTime();
+
+	/**
+	 * @param leaseMillis the explicit or default lease, not renewed; {@code null} for a lease of the watchdog
+	 * timeout that the watchdog renews
+	 */
+	LockWait(RedisLock lock, String owner, @Nullable Long leaseMillis, Duration waitTime, long waitNanos) {
+		this.lock = lock;
+		this.parts = lock.parts();
+		this.owner = owner;
+		this.leaseMillis = (leaseMillis != null) ? leaseMillis : this.parts.watchdogTimeout().toMillis();
+		this.watchdog = leaseMillis == null;
+		this.waitTime = waitTime;
+		this.waitNanos = waitNanos;
+	}
+
+	/** @return the wait left, or {@link Long#MAX_VALUE} for a wait without end */
+	final long remainingNanos() {
+		return (this.waitNanos < 0) ? Long.MAX_VALUE : this.waitNanos - (System.nanoTime() - this.startedNanos);
+	}
+
+	final void report(AcquireResult result) {
+		this.lock.report(result, this.startedNanos);
+	}
+
+	final LockNotAcquiredException notAcquired() {
+		return new LockNotAcquiredException(this.lock.getName(), this.waitTime, null);
+	}
+
+}

@@ -1,0 +1,172 @@
+package io.rediskit.lock;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.function.BiFunction;
+
+import io.rediskit.support.RedisFailures;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One release of one hold, whatever the engine: the release state machine, out of the handle. A lost hold fails
+ * at once with {@link LockLeaseLostException} (the engine frees what it may still hold); otherwise the hold is
+ * marked as releasing, so that the watchdog leaves it alone, and the {@link Engine} releases it. Its answer then
+ * counts the hold down, forgets it and reports the release, or marks it lost; a release whose outcome is unknown
+ * gives the hold up (nobody renews it any more, its lease ends it, never a renewed orphan) and reports the
+ * failure when Redis was unavailable.
+ * <p>
+ * The object is the continuation of the engine's call ({@link #apply}), so that a release allocates no more than
+ * the callback it needs anyway.
+ */
+class Release implements BiFunction<@Nullable Long, @Nullable Throwable, @Nullable Void> {
+
+	private final LockHold hold;
+
+	private final LockParts parts;
+
+	Release(LockHold hold) {
+		this.hold = hold;
+		this.parts = hold.lock.parts();
+	}
+
+	/**
+	 * Releases without waiting.
+	 * @return completed when Redis confirmed the release; exceptionally with {@link LockLeaseLostException} when
+	 * the hold was lost before, or with the failure of the call
+	 */
+	CompletionStage<@Nullable Void> start() {
+		if (this.hold.lost) {
+			this.parts.engine().releaseLost(this.hold);
+			return CompletableFuture.failedFuture(lost());
+		}
+		this.hold.releasing = true;
+		CompletionStage<Long> call;
+		try {
+			call = call(this.hold);
+		}
+		catch (RuntimeException ex) {
+			call = CompletableFuture.failedFuture(ex);
+		}
+		return call.handle(this);
+	}
+
+	/**
+	 * The release call; a lock of the family whose release is another script (a scheduled job's end) overrides it.
+	 * @return as {@link Engine#release}
+	 */
+	CompletionStage<Long> call(LockHold hold) {
+		return this.parts.engine().release(hold);
+	}
+
+	/** Releases and waits for the outcome, whether or not the thread was interrupted before. */
+	void await() {
+		// The operation's name is a constant: an engine names the lock only in the exception it may throw.
+		LockScripts.uninterruptibly(() -> this.parts.engine().await(start(), "release", this.hold.lock));
+	}
+
+	/**
+	 * Applies the engine's answer.
+	 * @param left the holds left, {@code 0} when the lock is free, {@code -1} when the owner no longer held it
+	 */
+	@Override
+	public @Nullable Void apply(@Nullable Long left, @Nullable Throwable failure) {
+		if (failure != null || left == null) {
+			throw failed(failure);
+		}
+		if (left > 0) {
+			this.hold.holdCount--;
+			this.hold.releasing = false;
+			return null;
+		}
+		if (left == 0) {
+			this.parts.holds().forget(this.hold);
+			Duration held = Duration.ofNanos(System.nanoTime() - this.hold.acquiredNanos);
+			String group = this.hold.lock.getGroup();
+			this.parts.listeners().notify((listener) -> listener.onRelease(group, held));
+			return null;
+		}
+		this.parts.holds().markLost(this.hold);
+		throw lost();
+	}
+
+	private RuntimeException failed(@Nullable Throwable failure) {
+		this.parts.holds().forget(this.hold);
+		Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
+				: failure;
+		if (cause == null) {
+			cause = new IllegalStateException("No reply to the release of '" + this.hold.lock.getName() + "'");
+		}
+		if (RedisFailures.isUnavailable(cause)) {
+			this.parts.outages().warn(cause);
+			String group = this.hold.lock.getGroup();
+			this.parts.listeners().notify((listener) -> listener.onReleaseFailed(group));
+		}
+		return (cause instanceof RuntimeException runtime) ? runtime : new CompletionException(cause);
+	}
+
+	private LockLeaseLostException lost() {
+		this.hold.holdCount--;
+		if (this.hold.holdCount <= 0) {
+			this.parts.holds().forget(this.hold);
+		}
+		return new LockLeaseLostException(this.hold.lock.getName(), this.hold.fencingToken);
+	}
+
+	/** A {@link Lease}: a hold owned by no thread, released once, from any thread. */
+	static final class Handle implements Lease {
+
+		private final LockHold hold;
+
+		private boolean closed;
+
+		Handle(LockHold hold) {
+			this.hold = hold;
+		}
+
+		@Override
+		public String lockName() {
+			return this.hold.lock.getName();
+		}
+
+		@Override
+		public long fencingToken() {
+			return this.hold.fencingToken;
+		}
+
+		@Override
+		public boolean isActive() {
+			synchronized (this) {
+				return !this.closed && !this.hold.lost;
+			}
+		}
+
+		@Override
+		public void close() {
+			if (markClosed()) {
+				new Release(this.hold).await();
+			}
+		}
+
+		@Override
+		public CompletionStage<@Nullable Void> releaseAsync() {
+			return markClosed() ? new Release(this.hold).start() : CompletableFuture.completedFuture(null);
+		}
+
+		private synchronized boolean markClosed() {
+			if (this.closed) {
+				return false;
+			}
+			this.closed = true;
+			return true;
+		}
+
+		@Override
+		public String toString() {
+			return "Lease[" + this.hold.lock.getName() + ", token " + this.hold.fencingToken + "]";
+		}
+
+	}
+
+}
