@@ -63,13 +63,11 @@ final class ReleaseSignals {
 
 	private final Map<String, Channel> channels = new ConcurrentHashMap<>();
 
-	/** Subscriptions and unsubscriptions to make, in order; run by one task at a time on the executor. */
-	private final Queue<Runnable> requests = new ConcurrentLinkedQueue<>();
+	/** Subscriptions and unsubscriptions to make on the current container, in order; replaced by a stop. */
+	private volatile Requests requests = new Requests();
 
-	private final AtomicBoolean draining = new AtomicBoolean();
-
-	/** The container the keep-alive channel is subscribed on; used by the request task only. */
-	private @Nullable RedisMessageListenerContainer keptAlive;
+	/** The container the keep-alive channel is subscribed on; used by the request tasks only. */
+	private volatile @Nullable RedisMessageListenerContainer keptAlive;
 
 	ReleaseSignals(RedisConnectionFactory connectionFactory, String keepAliveChannel) {
 		this.connectionFactory = connectionFactory;
@@ -105,8 +103,8 @@ final class ReleaseSignals {
 	}
 
 	/**
-	 * Destroys the subscription container; waiters that remain poll. Requests still queued are dropped when they
-	 * run; one in progress ends on the destroyed container.
+	 * Destroys the subscription container; waiters that remain poll. Requests still queued do nothing when they
+	 * run; one in progress ends on the destroyed container, and a later start queues its requests anew.
 	 */
 	void stop() {
 		RedisMessageListenerContainer stopped;
@@ -114,6 +112,8 @@ final class ReleaseSignals {
 		try {
 			stopped = this.container;
 			this.container = null;
+			// A request the destroyed container never lets return holds up the old queue only.
+			this.requests = new Requests();
 		}
 		finally {
 			this.lock.unlock();
@@ -211,33 +211,14 @@ final class ReleaseSignals {
 	}
 
 	/**
-	 * Runs the queued requests on the executor unless a task does already; called without the lock, so that an
-	 * executor that runs tasks on the caller's thread does not run them under it.
+	 * Runs the queued requests on the executor; called without the lock, so that an executor that runs tasks on
+	 * the caller's thread does not run them under it.
 	 */
 	private void runRequests() {
 		Executor executor = this.executor;
-		if (executor == null || this.requests.isEmpty() || !this.draining.compareAndSet(false, true)) {
-			return;
+		if (executor != null) {
+			this.requests.run(executor);
 		}
-		try {
-			executor.execute(this::drainRequests);
-		}
-		catch (RuntimeException ex) {
-			// The next join or leave tries again; until then the waiters poll.
-			this.draining.set(false);
-			logger.debug("Cannot run lock release subscriptions", ex);
-		}
-	}
-
-	private void drainRequests() {
-		do {
-			Runnable request;
-			while ((request = this.requests.poll()) != null) {
-				request.run();
-			}
-			this.draining.set(false);
-		}
-		while (!this.requests.isEmpty() && this.draining.compareAndSet(false, true));
 	}
 
 	/**
@@ -319,6 +300,49 @@ final class ReleaseSignals {
 	/** @return how many channels are subscribed now, for tests of bounded state */
 	int subscribedChannels() {
 		return this.channels.size();
+	}
+
+	/**
+	 * Requests run in order by one task at a time on the executor. The container's subscription waits for
+	 * Redis's confirmation without a time limit, and one whose connection is closed under it by a stop waits for
+	 * good: each container has a queue of its own, so that such a request holds up nothing after the stop.
+	 */
+	private static final class Requests {
+
+		private final Queue<Runnable> queue = new ConcurrentLinkedQueue<>();
+
+		private final AtomicBoolean draining = new AtomicBoolean();
+
+		void add(Runnable request) {
+			this.queue.add(request);
+		}
+
+		/** Starts a task that runs the queue unless one runs already. */
+		void run(Executor executor) {
+			if (this.queue.isEmpty() || !this.draining.compareAndSet(false, true)) {
+				return;
+			}
+			try {
+				executor.execute(this::drain);
+			}
+			catch (RuntimeException ex) {
+				// The next join or leave tries again; until then the waiters poll.
+				this.draining.set(false);
+				logger.debug("Cannot run lock release subscriptions", ex);
+			}
+		}
+
+		private void drain() {
+			do {
+				Runnable request;
+				while ((request = this.queue.poll()) != null) {
+					request.run();
+				}
+				this.draining.set(false);
+			}
+			while (!this.queue.isEmpty() && this.draining.compareAndSet(false, true));
+		}
+
 	}
 
 	private static final class Channel implements MessageListener {

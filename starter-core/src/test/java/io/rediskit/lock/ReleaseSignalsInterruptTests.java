@@ -49,6 +49,47 @@ class ReleaseSignalsInterruptTests extends TopologyContract {
 		}
 	}
 
+	/**
+	 * A stop that closes the container's connection while a subscription waits for its confirmation can leave
+	 * that subscription waiting for good; after the restart, a new waiter's subscription must not queue behind it.
+	 */
+	@Test
+	void aStopWhileSubscribingHoldsUpNoSubscriptionAfterTheRestart() throws Exception {
+		try (LockRegistry holder = registry(); LockRegistry waiting = registry()) {
+			for (int round = 0; round < ROUNDS / 2; round++) {
+				String name = this.redis.unique("restarted");
+				RedisLock.Lease held = holder.getLock(name).acquire(Duration.ZERO);
+				RedisLock lock = waiting.getLock(name);
+				Thread waiter = new Thread(() -> {
+					try {
+						lock.tryLock(Duration.ofSeconds(60));
+					}
+					catch (InterruptedException ex) {
+						// The end this test asks for.
+					}
+				}, "interrupted-waiter-restart-" + round);
+				waiter.setDaemon(true);
+				waiter.start();
+				LockTesting.awaitCondition("the waiter to join", BOUND,
+						() -> waiting.signals().waiting(lock.keys().released) == 1);
+				long until = System.nanoTime() + ThreadLocalRandom.current().nextLong(TimeUnit.MILLISECONDS.toNanos(2));
+				while (System.nanoTime() < until) {
+					Thread.onSpinWait();
+				}
+				// Stopped while its subscription may be under way, in the container's wait for the confirmation.
+				waiting.stop();
+				waiting.start();
+				waiter.interrupt();
+				waiter.join(BOUND.toMillis());
+				assertThat(waiter.isAlive()).as("waiter %d still running after %s:%n%s", round, BOUND, stack(waiter))
+					.isFalse();
+				held.close();
+				aReleaseWakesTheNextWaiter(holder, waiting);
+			}
+			closeWithin(waiting, "the restarted registry");
+		}
+	}
+
 	private void interruptedWait(LockRegistry holder, LockRegistry waiting, int attempt) throws Exception {
 		String name = this.redis.unique("interrupted");
 		RedisLock.Lease held = holder.getLock(name).acquire(Duration.ZERO);
