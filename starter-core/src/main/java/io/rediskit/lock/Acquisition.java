@@ -48,6 +48,9 @@ final class Acquisition {
 
 	private boolean interruptedMeanwhile;
 
+	/** Whether the subscription this acquisition's join requested was awaited, before the attempt after it. */
+	private boolean subscriptionAwaited;
+
 	/**
 	 * @param owner the owner to acquire for
 	 * @param leaseMillis the explicit or the registry's default lease, not renewed; {@code null} for a lease of
@@ -91,7 +94,10 @@ final class Acquisition {
 			boolean attempt = !queueBehindLocalWaiters();
 			while (true) {
 				if (attempt) {
-					LockHold hold = attempt();
+					LockHold hold = awaitSubscription();
+					if (hold == null) {
+						hold = attempt();
+					}
 					if (hold != null) {
 						return acquired(hold);
 					}
@@ -104,7 +110,7 @@ final class Acquisition {
 				if (this.waiter == null) {
 					this.waiter = this.engine.signals.join(channel(), this.owner, this.leaseMillis);
 					if (this.waiter.subscribed) {
-						// A release between the attempt and the subscription woke nobody: try again at once.
+						// A release between the attempt and the subscription woke nobody: try again once subscribed.
 						continue;
 					}
 				}
@@ -133,8 +139,37 @@ final class Acquisition {
 			return false;
 		}
 		this.waiter = this.engine.signals.join(channel(), this.owner, this.leaseMillis);
-		// The others left meanwhile and this thread subscribed anew: nobody else will notice a release.
+		// The others left meanwhile and this thread subscribes anew: nobody else will notice a release.
 		return !this.waiter.subscribed;
+	}
+
+	/**
+	 * Before the first attempt after a join that subscribed: waits until the subscription, made on the
+	 * registry's executor, is in place, so that a release after the attempt wakes this thread. The wait ends at
+	 * the poll interval at the latest (a subscription that takes longer costs latency, as a lost message does),
+	 * and on an interrupt, if interruptible; the subscription itself goes on.
+	 * @return the hold when the lock was handed over meanwhile, else {@code null} to attempt
+	 */
+	private @Nullable LockHold awaitSubscription() throws InterruptedException {
+		ReleaseSignals.Waiter waiter = this.waiter;
+		if (waiter == null || !waiter.subscribed || this.subscriptionAwaited) {
+			return null;
+		}
+		this.subscriptionAwaited = true;
+		long deadline = System.nanoTime()
+				+ Math.min(remainingNanos(), this.parts.spec().maxPollInterval().toNanos());
+		while (waiter.awaitSubscription(deadline - System.nanoTime())) {
+			if (this.interruptible) {
+				LockHold handed = settle();
+				if (handed != null) {
+					Thread.currentThread().interrupt();
+					return handed;
+				}
+				throw interrupted();
+			}
+			this.interruptedMeanwhile = true;
+		}
+		return takeClaim(waiter);
 	}
 
 	/**
@@ -236,6 +271,15 @@ final class Acquisition {
 			}
 			this.interruptedMeanwhile = true;
 		}
+		return takeClaim(waiter);
+	}
+
+	/**
+	 * Takes what a releaser that claimed this waiter hands over; a claim that handed nothing over arms the
+	 * waiter again.
+	 * @return the hold when the lock was handed over, else {@code null}
+	 */
+	private @Nullable LockHold takeClaim(ReleaseSignals.Waiter waiter) throws InterruptedException {
 		if (waiter.isClaimed()) {
 			long token = waiter.awaitResolution();
 			if (token > 0) {

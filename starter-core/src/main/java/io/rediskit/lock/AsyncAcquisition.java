@@ -154,9 +154,9 @@ final class AsyncAcquisition extends LockWait {
 				synchronized (this) {
 					leave = this.done;
 					if (!leave) {
+						// A release between the attempt and a subscription this join requested woke nobody: the
+						// subscription, once made, wakes this waiter to try again.
 						this.waiter = joined;
-						// A release between the attempt and the subscription woke nobody: try again at once.
-						this.wokenWhileAttempting |= joined.subscribed;
 					}
 				}
 				if (leave) {

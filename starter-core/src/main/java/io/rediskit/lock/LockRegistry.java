@@ -100,9 +100,10 @@ public class LockRegistry extends LockEntryPoint {
 	}
 
 	/**
-	 * Gives the executor for work that may block: subscribing to and unsubscribing from release channels for
-	 * asynchronous waiters, and the subscription thread of drivers with blocking subscriptions. Set it before
-	 * the registry starts.
+	 * Gives the executor for work that may block: subscribing to and unsubscribing from release channels, one
+	 * task at a time, so that no waiting thread ever waits inside the subscription container, and the
+	 * subscription thread of drivers with blocking subscriptions. Give one that runs tasks on threads of its
+	 * own. Set it before the registry starts.
 	 * @param executor the application's executor, or {@code null} for the default (a thread per task, virtual
 	 * on Java 21 and later)
 	 * @throws IllegalStateException if the registry has started

@@ -2,9 +2,11 @@ package io.rediskit.lock;
 
 import java.util.Map;
 import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -31,6 +33,11 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
  * race with other clients. At most {@value #MAX_LOCAL_HANDOFFS} hand-offs in a row, then the lock is
  * released to everyone, so waiters in other JVMs get their turn. Only blocked threads are handed the lock;
  * asynchronous waiters are woken by the release message and try again.</li>
+ * <li>Subscribing and unsubscribing run one at a time, in the order waiters joined and left, on the executor
+ * given to {@link #start(Executor)}, never on the waiter's thread and never under this class's lock. A waiter
+ * therefore cannot be interrupted inside the container, whose subscription waits for Redis's confirmation
+ * without heeding interrupts or a time limit; an interrupt only ends the waiter's wait for the confirmation,
+ * and stopping never waits for a subscription in progress.</li>
  * </ul>
  * The subscription container is created by {@link #start(Executor)} and destroyed by {@link #stop()}, never by
  * the constructor; while stopped, waiters poll.
@@ -45,15 +52,22 @@ final class ReleaseSignals {
 
 	private final ChannelTopic keepAlive;
 
-	private @Nullable RedisMessageListenerContainer container;
+	// Written under the lock; read without it by the subscription requests, which run later.
+	private volatile @Nullable RedisMessageListenerContainer container;
 
-	// Joining and leaving may subscribe and unsubscribe: a ReentrantLock, not synchronized, keeps virtual
-	// threads unpinned. Releases only read the map, without the lock.
+	private volatile @Nullable Executor executor;
+
+	// Guards the channels' members and the order of the requests. A ReentrantLock, not synchronized, keeps
+	// virtual threads unpinned. Releases only read the map, without the lock.
 	private final ReentrantLock lock = new ReentrantLock();
 
 	private final Map<String, Channel> channels = new ConcurrentHashMap<>();
 
-	private boolean listening;
+	/** Subscriptions and unsubscriptions to make on the current container, in order; replaced by a stop. */
+	private volatile Requests requests = new Requests();
+
+	/** The container the keep-alive channel is subscribed on; used by the request tasks only. */
+	private volatile @Nullable RedisMessageListenerContainer keptAlive;
 
 	ReleaseSignals(RedisConnectionFactory connectionFactory, String keepAliveChannel) {
 		this.connectionFactory = connectionFactory;
@@ -62,7 +76,7 @@ final class ReleaseSignals {
 
 	/**
 	 * Starts the subscription container and subscribes the channels local waiters wait on.
-	 * @param subscriptionExecutor runs blocking subscriptions (drivers other than Lettuce)
+	 * @param subscriptionExecutor runs the subscriptions, and the blocking ones of drivers other than Lettuce
 	 */
 	void start(Executor subscriptionExecutor) {
 		this.lock.lock();
@@ -70,6 +84,7 @@ final class ReleaseSignals {
 			if (this.container != null) {
 				return;
 			}
+			this.executor = subscriptionExecutor;
 			RedisMessageListenerContainer container = new RedisMessageListenerContainer();
 			container.setConnectionFactory(this.connectionFactory);
 			// The listener only wakes a waiter: run it on the driver's thread instead of a thread per message.
@@ -79,21 +94,26 @@ final class ReleaseSignals {
 			container.afterPropertiesSet();
 			container.start();
 			this.container = container;
-			this.channels.values().forEach(this::subscribe);
+			this.channels.values().forEach(this::requestSubscription);
 		}
 		finally {
 			this.lock.unlock();
 		}
+		runRequests();
 	}
 
-	/** Destroys the subscription container; waiters that remain poll. */
+	/**
+	 * Destroys the subscription container; waiters that remain poll. Requests still queued do nothing when they
+	 * run; one in progress ends on the destroyed container, and a later start queues its requests anew.
+	 */
 	void stop() {
 		RedisMessageListenerContainer stopped;
 		this.lock.lock();
 		try {
 			stopped = this.container;
 			this.container = null;
-			this.listening = false;
+			// A request the destroyed container never lets return holds up the old queue only.
+			this.requests = new Requests();
 		}
 		finally {
 			this.lock.unlock();
@@ -120,31 +140,37 @@ final class ReleaseSignals {
 
 	/**
 	 * Registers an asynchronous waiter, which is never handed the lock; {@link #leave(Waiter)} when done
-	 * waiting. Joining may subscribe, which blocks: call it on a thread that may block.
-	 * @param wake called, on the driver's thread, when a release message is for this waiter
+	 * waiting.
+	 * @param wake called, on the driver's thread, when a release message is for this waiter, and, on the
+	 * executor's, when the subscription its join requested is made
 	 */
 	Waiter joinAsync(String channelName, String owner, long leaseMillis, Runnable wake) {
 		return join(channelName, owner, leaseMillis, false, wake);
 	}
 
 	private Waiter join(String channelName, String owner, long leaseMillis, boolean claimable, Runnable wake) {
+		Waiter waiter;
 		this.lock.lock();
 		try {
 			Channel channel = this.channels.get(channelName);
 			boolean subscribed = channel == null;
 			if (subscribed) {
 				channel = new Channel(channelName);
-				subscribe(channel);
 				this.channels.put(channelName, channel);
+				requestSubscription(channel);
 			}
 			channel.members++;
-			Waiter waiter = new Waiter(channel, owner, leaseMillis, subscribed, claimable, wake);
+			waiter = new Waiter(channel, owner, leaseMillis, subscribed, claimable, wake);
 			channel.queue.add(waiter);
-			return waiter;
 		}
 		finally {
 			this.lock.unlock();
 		}
+		if (waiter.subscribed) {
+			waiter.channel.subscription.whenComplete((done, failure) -> wake.run());
+		}
+		runRequests();
+		return waiter;
 	}
 
 	void leave(Waiter waiter) {
@@ -154,40 +180,71 @@ final class ReleaseSignals {
 			// A wake-up this waiter did not use goes to the next one.
 			channel.signalNext();
 		}
+		else if (waiter.subscribed && !channel.subscription.isDone()) {
+			// Waiters that joined meanwhile count on this one to try again once subscribed: one of them will.
+			channel.subscription.whenComplete((done, failure) -> channel.signalNext());
+		}
 		this.lock.lock();
 		try {
 			channel.members--;
 			if (channel.members == 0) {
 				this.channels.remove(channel.topic.getTopic());
-				unsubscribe(channel);
+				if (this.container != null) {
+					this.requests.add(() -> unsubscribe(channel));
+				}
 			}
 		}
 		finally {
 			this.lock.unlock();
 		}
+		runRequests();
+	}
+
+	/** Queues the subscription of a channel; called under the lock, so requests keep the order of the calls. */
+	private void requestSubscription(Channel channel) {
+		if (this.container == null) {
+			// Stopped: the waiters poll.
+			channel.subscription.complete(null);
+			return;
+		}
+		this.requests.add(() -> subscribe(channel));
 	}
 
 	/**
-	 * Subscribes a lock's channel. The first subscription also subscribes a channel that is never left, so the
-	 * container keeps its pub/sub connection instead of reconnecting whenever the last waiter leaves. A
-	 * failure costs latency only: the waiters poll.
+	 * Runs the queued requests on the executor; called without the lock, so that an executor that runs tasks on
+	 * the caller's thread does not run them under it.
+	 */
+	private void runRequests() {
+		Executor executor = this.executor;
+		if (executor != null) {
+			this.requests.run(executor);
+		}
+	}
+
+	/**
+	 * Subscribes a lock's channel, on the executor, and completes the channel's subscription either way. The
+	 * first subscription on a container also subscribes a channel that is never left, so the container keeps
+	 * its pub/sub connection instead of reconnecting whenever the last waiter leaves. A failure costs latency
+	 * only: the waiters poll.
 	 */
 	private void subscribe(Channel channel) {
 		RedisMessageListenerContainer container = this.container;
-		if (container == null) {
-			return;
-		}
 		try {
-			if (!this.listening) {
-				container.addMessageListener((message, pattern) -> {
-				}, this.keepAlive);
-				this.listening = true;
+			if (container != null) {
+				if (this.keptAlive != container) {
+					container.addMessageListener((message, pattern) -> {
+					}, this.keepAlive);
+					this.keptAlive = container;
+				}
+				container.addMessageListener(channel, channel.topic);
 			}
-			container.addMessageListener(channel, channel.topic);
 		}
 		catch (RuntimeException ex) {
 			logger.warn("Cannot subscribe to lock releases on " + channel.topic.getTopic()
 					+ "; waiters poll until the subscription works", ex);
+		}
+		finally {
+			channel.subscription.complete(null);
 		}
 	}
 
@@ -245,6 +302,49 @@ final class ReleaseSignals {
 		return this.channels.size();
 	}
 
+	/**
+	 * Requests run in order by one task at a time on the executor. The container's subscription waits for
+	 * Redis's confirmation without a time limit, and one whose connection is closed under it by a stop waits for
+	 * good: each container has a queue of its own, so that such a request holds up nothing after the stop.
+	 */
+	private static final class Requests {
+
+		private final Queue<Runnable> queue = new ConcurrentLinkedQueue<>();
+
+		private final AtomicBoolean draining = new AtomicBoolean();
+
+		void add(Runnable request) {
+			this.queue.add(request);
+		}
+
+		/** Starts a task that runs the queue unless one runs already. */
+		void run(Executor executor) {
+			if (this.queue.isEmpty() || !this.draining.compareAndSet(false, true)) {
+				return;
+			}
+			try {
+				executor.execute(this::drain);
+			}
+			catch (RuntimeException ex) {
+				// The next join or leave tries again; until then the waiters poll.
+				this.draining.set(false);
+				logger.debug("Cannot run lock release subscriptions", ex);
+			}
+		}
+
+		private void drain() {
+			do {
+				Runnable request;
+				while ((request = this.queue.poll()) != null) {
+					request.run();
+				}
+				this.draining.set(false);
+			}
+			while (!this.queue.isEmpty() && this.draining.compareAndSet(false, true));
+		}
+
+	}
+
 	private static final class Channel implements MessageListener {
 
 		final ChannelTopic topic;
@@ -252,6 +352,9 @@ final class ReleaseSignals {
 		final Queue<Waiter> queue = new ConcurrentLinkedQueue<>();
 
 		final AtomicInteger handoffs = new AtomicInteger();
+
+		/** Completed once the subscription the first waiter's join requested is made, failed or dropped. */
+		final CompletableFuture<Void> subscription = new CompletableFuture<>();
 
 		/** Waiters joined and not yet left; guarded by the signals' lock. */
 		int members;
@@ -298,7 +401,9 @@ final class ReleaseSignals {
 
 		/**
 		 * Whether joining subscribed the channel: a release just before could not have woken anyone, so the
-		 * waiter tries again at once. Otherwise earlier waiters were already listening and one of them moves on.
+		 * waiter tries again once the subscription is made ({@link #awaitSubscription(long)}; an asynchronous
+		 * waiter is woken then). Otherwise earlier waiters were already listening, or will try again once
+		 * subscribed, and one of them moves on.
 		 */
 		final boolean subscribed;
 
@@ -358,6 +463,26 @@ final class ReleaseSignals {
 				}
 			}
 			this.signalled = false;
+			return false;
+		}
+
+		/**
+		 * Waits until the subscription this waiter's join requested is made, it is claimed, interrupted or the
+		 * time is up; returns at once for a waiter whose join subscribed nothing.
+		 * @return whether the thread was interrupted (the flag is cleared)
+		 */
+		boolean awaitSubscription(long nanos) {
+			long deadline = System.nanoTime() + nanos;
+			while (this.subscribed && !this.channel.subscription.isDone() && this.state.get() == WAITING) {
+				long left = deadline - System.nanoTime();
+				if (left <= 0) {
+					break;
+				}
+				LockSupport.parkNanos(this, left);
+				if (Thread.interrupted()) {
+					return true;
+				}
+			}
 			return false;
 		}
 

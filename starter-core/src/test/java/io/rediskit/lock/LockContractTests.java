@@ -17,7 +17,6 @@ import io.rediskit.support.HostileNames;
 import io.rediskit.testsupport.FailuresNameTheRun;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.Parameter;
@@ -278,9 +277,6 @@ class LockContractTests {
 	}
 
 	@Test
-	@Disabled("Hangs on the single-node lock (seen on Cluster): interrupted while its first ReleaseSignals.subscribe "
-			+ "waits in RedisMessageListenerContainer.addListener (an uninterruptible join), the waiter never returns "
-			+ "and LockRegistry.close() blocks on the ReleaseSignals lock it holds. Enable with the fix.")
 	void anInterruptedWaitLeavesNoKey() throws Exception {
 		String name = this.engine.unique("interrupted");
 		Lease held = this.locks.getLock(name).acquire(Duration.ZERO);
