@@ -157,7 +157,7 @@ final class Acquisition {
 		}
 		this.subscriptionAwaited = true;
 		long deadline = System.nanoTime()
-				+ Math.min(remainingNanos(), this.parts.spec().maxPollInterval().toNanos());
+				+ Math.min(remainingNanos(), this.engine.spec.maxPollInterval().toNanos());
 		while (waiter.awaitSubscription(deadline - System.nanoTime())) {
 			if (this.interruptible) {
 				LockHold handed = settle();

@@ -58,7 +58,7 @@ class ReleaseSignalsInterruptTests extends TopologyContract {
 		try (LockRegistry holder = registry(); LockRegistry waiting = registry()) {
 			for (int round = 0; round < ROUNDS / 2; round++) {
 				String name = this.redis.unique("restarted");
-				RedisLock.Lease held = holder.getLock(name).acquire(Duration.ZERO);
+				Lease held = holder.getLock(name).acquire(Duration.ZERO);
 				RedisLock lock = waiting.getLock(name);
 				Thread waiter = new Thread(() -> {
 					try {
@@ -92,7 +92,7 @@ class ReleaseSignalsInterruptTests extends TopologyContract {
 
 	private void interruptedWait(LockRegistry holder, LockRegistry waiting, int attempt) throws Exception {
 		String name = this.redis.unique("interrupted");
-		RedisLock.Lease held = holder.getLock(name).acquire(Duration.ZERO);
+		Lease held = holder.getLock(name).acquire(Duration.ZERO);
 		AtomicReference<Object> outcome = new AtomicReference<>();
 		Thread waiter = new Thread(() -> {
 			try {
@@ -117,7 +117,7 @@ class ReleaseSignalsInterruptTests extends TopologyContract {
 
 	private void aReleaseWakesTheNextWaiter(LockRegistry holder, LockRegistry waiting) throws Exception {
 		String name = this.redis.unique("woken");
-		RedisLock.Lease held = holder.getLock(name).acquire(Duration.ZERO);
+		Lease held = holder.getLock(name).acquire(Duration.ZERO);
 		RedisLock lock = waiting.getLock(name);
 		CompletableFuture<Boolean> acquired = new CompletableFuture<>();
 		Thread waiter = new Thread(() -> {
