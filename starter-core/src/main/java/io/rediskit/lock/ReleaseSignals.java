@@ -222,15 +222,15 @@ final class ReleaseSignals {
 	}
 
 	/**
-	 * Subscribes a lock's channel, on the executor, and completes the channel's subscription either way. The
-	 * first subscription on a container also subscribes a channel that is never left, so the container keeps
-	 * its pub/sub connection instead of reconnecting whenever the last waiter leaves. A failure costs latency
-	 * only: the waiters poll.
+	 * Subscribes a lock's channel, on the executor, unless its waiters all left meanwhile, and completes the
+	 * channel's subscription either way. The first subscription on a container also subscribes a channel that is
+	 * never left, so the container keeps its pub/sub connection instead of reconnecting whenever the last waiter
+	 * leaves. A failure costs latency only: the waiters poll.
 	 */
 	private void subscribe(Channel channel) {
 		RedisMessageListenerContainer container = this.container;
 		try {
-			if (container != null) {
+			if (container != null && this.channels.get(channel.topic.getTopic()) == channel) {
 				if (this.keptAlive != container) {
 					container.addMessageListener((message, pattern) -> {
 					}, this.keepAlive);
