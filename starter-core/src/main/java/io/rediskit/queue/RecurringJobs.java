@@ -124,9 +124,8 @@ public class RecurringJobs implements SmartLifecycle, AutoCloseable {
 		RecurringJob job = new RecurringJob(name, spec, (ScriptedRedisQueue<RecurringSlot>) queue, this.scripts,
 				recordKey, this.listeners, failures);
 		this.jobs.put(name, job);
-		TaskScheduler scheduler = this.scheduler;
-		if (this.running && scheduler != null) {
-			job.start(scheduler);
+		if (this.running) {
+			job.start(scheduler());
 		}
 	}
 
@@ -143,20 +142,28 @@ public class RecurringJobs implements SmartLifecycle, AutoCloseable {
 		if (this.running) {
 			return;
 		}
-		TaskScheduler scheduler = this.givenScheduler;
-		if (scheduler == null) {
-			this.ownScheduler = Executors.newSingleThreadScheduledExecutor((runnable) -> {
-				Thread thread = new Thread(runnable, "redis-kit-recurring-jobs");
-				thread.setDaemon(true);
-				return thread;
-			});
-			scheduler = new ConcurrentTaskScheduler(this.ownScheduler);
-		}
-		this.scheduler = scheduler;
 		this.running = true;
 		for (RecurringJob job : this.jobs.values()) {
-			job.start(scheduler);
+			job.start(scheduler());
 		}
+	}
+
+	/** The given scheduler, or one thread of its own, created only when a job starts. */
+	private TaskScheduler scheduler() {
+		TaskScheduler scheduler = this.scheduler;
+		if (scheduler == null) {
+			scheduler = this.givenScheduler;
+			if (scheduler == null) {
+				this.ownScheduler = Executors.newSingleThreadScheduledExecutor((runnable) -> {
+					Thread thread = new Thread(runnable, "redis-kit-recurring-jobs");
+					thread.setDaemon(true);
+					return thread;
+				});
+				scheduler = new ConcurrentTaskScheduler(this.ownScheduler);
+			}
+			this.scheduler = scheduler;
+		}
+		return scheduler;
 	}
 
 	/** Stops timing slots; messages enqueued stay in their queues. A later {@link #start()} resumes. */
