@@ -6,7 +6,9 @@ import java.util.function.BooleanSupplier;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.queue.QueueListener;
 import io.rediskit.queue.QueueRegistry;
+import io.rediskit.queue.Recurring;
 import io.rediskit.queue.RecurringJobs;
 import io.rediskit.queue.RecurringSlot;
 import io.rediskit.testsupport.RedisServerExtension;
@@ -89,6 +91,99 @@ class RecurringJobsAutoConfigurationTests {
 			assertThat(context).hasFailed();
 			assertThat(stackMessages(context.getStartupFailure())).contains(message);
 		});
+	}
+
+	@Test
+	void aRecurringListenerMethodRunsEachSlotAndIsListed() {
+		this.runner.withUserConfiguration(Beat.class).run((context) -> {
+			Beat beat = context.getBean(Beat.class);
+			await(() -> beat.slots.size() >= 3);
+			assertThat(beat.slots).doesNotHaveDuplicates();
+			assertThat(context.getBean(RedisQueuesEndpoint.class).queues().recurring()).containsOnlyKeys("reports");
+			assertThat(context.getBean(RecurringJobs.class).jobs().get(0).spec().fixedRate())
+				.isEqualTo(Duration.ofMillis(100));
+		});
+	}
+
+	@ParameterizedTest
+	@CsvSource(delimiter = '|', value = {
+			"BadCron|@Recurring(cron = \"0 0 25 * * *\") on BadCron.run(RecurringSlot): cron must be a cron expression",
+			"BadZone|@Recurring(cron = \"0 0 2 * * *\") on BadZone.run(RecurringSlot): zone must be a zone id",
+			"NoSchedule|on NoSchedule.run(RecurringSlot): cron or fixedRate must be set",
+			"BadRate|@Recurring(fixedRate = \"soon\") on BadRate.run(RecurringSlot): fixedRate 'soon' of @Recurring",
+			"NoListener|on NoListener.run(RecurringSlot): the method needs @QueueListener",
+			"WrongParameter|on WrongParameter.run(String): the method must take RecurringSlot" })
+	void invalidAnnotationsFailStartupNamingTheMethod(String bean, String message) throws ClassNotFoundException {
+		Class<?> type = Class.forName(RecurringJobsAutoConfigurationTests.class.getName() + "$" + bean);
+		this.runner.withBean(type).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(stackMessages(context.getStartupFailure())).contains("@Recurring", message);
+		});
+	}
+
+	static class Beat {
+
+		final java.util.Queue<java.time.Instant> slots = new java.util.concurrent.ConcurrentLinkedQueue<>();
+
+		@Recurring(fixedRate = "100ms")
+		@QueueListener(queue = "reports")
+		void run(RecurringSlot slot) {
+			this.slots.add(slot.slot());
+		}
+
+	}
+
+	static class BadCron {
+
+		@Recurring(cron = "0 0 25 * * *")
+		@QueueListener(queue = "reports")
+		void run(RecurringSlot slot) {
+		}
+
+	}
+
+	static class BadZone {
+
+		@Recurring(cron = "0 0 2 * * *", zone = "Mars/Olympus")
+		@QueueListener(queue = "reports")
+		void run(RecurringSlot slot) {
+		}
+
+	}
+
+	static class NoSchedule {
+
+		@Recurring
+		@QueueListener(queue = "reports")
+		void run(RecurringSlot slot) {
+		}
+
+	}
+
+	static class BadRate {
+
+		@Recurring(fixedRate = "soon")
+		@QueueListener(queue = "reports")
+		void run(RecurringSlot slot) {
+		}
+
+	}
+
+	static class NoListener {
+
+		@Recurring(fixedRate = "1s")
+		void run(RecurringSlot slot) {
+		}
+
+	}
+
+	static class WrongParameter {
+
+		@Recurring(fixedRate = "1s")
+		@QueueListener(queue = "reports")
+		void run(String slot) {
+		}
+
 	}
 
 	private static String stackMessages(Throwable failure) {
