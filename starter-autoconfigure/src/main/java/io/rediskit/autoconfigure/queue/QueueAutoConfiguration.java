@@ -19,6 +19,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -27,8 +28,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * serving the queues of {@code redis-kit.queue.queues}, writing payloads with the application's
  * {@link JsonMapper} (a plain one when there is none) and telling every {@link QueueEventListener} bean of each
  * event, and the processor that runs a listener container for each {@link QueueListener @QueueListener}
- * method. Off with {@code redis-kit.queue.enabled=false}; each bean backs off when the application defines its
- * own.
+ * method, and the recurring jobs of {@code redis-kit.queue.recurring} ({@link RecurringJobsConfiguration}). Off
+ * with {@code redis-kit.queue.enabled=false}; each bean backs off when the application defines its own.
  */
 @AutoConfiguration(after = { DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class },
 		afterName = "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration")
@@ -36,6 +37,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 @ConditionalOnBean(RedisConnectionFactory.class)
 @ConditionalOnBooleanProperty(name = "redis-kit.queue.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(QueueProperties.class)
+@Import(RecurringJobsConfiguration.class)
 public final class QueueAutoConfiguration {
 
 	@Bean

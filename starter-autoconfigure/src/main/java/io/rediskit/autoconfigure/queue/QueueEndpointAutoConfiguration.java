@@ -1,7 +1,9 @@
 package io.rediskit.autoconfigure.queue;
 
 import io.rediskit.queue.QueueRegistry;
+import io.rediskit.queue.RecurringJobs;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -22,8 +24,9 @@ public final class QueueEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RedisQueuesEndpoint redisQueuesEndpoint(QueueRegistry registry, QueueProperties properties) {
-		return new RedisQueuesEndpoint(registry, properties);
+	RedisQueuesEndpoint redisQueuesEndpoint(QueueRegistry registry, QueueProperties properties,
+			ObjectProvider<RecurringJobs> recurringJobs) {
+		return new RedisQueuesEndpoint(registry, properties, recurringJobs.getIfAvailable());
 	}
 
 }

@@ -18,7 +18,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 
 /**
- * Registers {@link MicrometerQueueListener} and the {@link QueueMetrics} gauges of the configured queues when
+ * Registers {@link MicrometerQueueListener}, {@link MicrometerRecurringJobListener} and the {@link QueueMetrics} gauges of the configured queues when
  * the application has a {@link MeterRegistry}.
  */
 @AutoConfiguration(afterName = {
@@ -34,6 +34,12 @@ public final class QueueMetricsAutoConfiguration {
 	@ConditionalOnMissingBean
 	MicrometerQueueListener micrometerQueueListener(MeterRegistry registry) {
 		return new MicrometerQueueListener(registry);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	MicrometerRecurringJobListener micrometerRecurringJobListener(MeterRegistry registry) {
+		return new MicrometerRecurringJobListener(registry);
 	}
 
 	// The registry is defined after this configuration (it takes the listener above), so it is looked up lazily.

@@ -47,6 +47,12 @@ public class QueueProperties implements Validator {
 	private Map<String, Queue> queues = new LinkedHashMap<>();
 
 	/**
+	 * Recurring jobs by name: each enqueues one message per slot of its schedule into its queue, once across
+	 * instances.
+	 */
+	private Map<String, RecurringJobProperties> recurring = new LinkedHashMap<>();
+
+	/**
 	 * Listener containers of @QueueListener methods.
 	 */
 	private final Listener listener = new Listener();
@@ -72,6 +78,14 @@ public class QueueProperties implements Validator {
 		this.queues = queues;
 	}
 
+	public Map<String, RecurringJobProperties> getRecurring() {
+		return this.recurring;
+	}
+
+	public void setRecurring(Map<String, RecurringJobProperties> recurring) {
+		this.recurring = recurring;
+	}
+
 	public Listener getListener() {
 		return this.listener;
 	}
@@ -82,16 +96,23 @@ public class QueueProperties implements Validator {
 
 	@Override
 	public boolean supports(Class<?> type) {
-		return Queue.class.isAssignableFrom(type);
+		return Queue.class.isAssignableFrom(type) || RecurringJobProperties.class.isAssignableFrom(type);
 	}
 
 	/**
-	 * Validates a queue bound by Spring Boot, whose binder names the errors after the queue's property, such as
-	 * {@code redis-kit.queue.queues.emails}: the name by {@link Names}, the values by {@link QueueSpec}'s
-	 * constructor.
+	 * Validates a queue or a recurring job bound by Spring Boot, whose binder names the errors after the entry's
+	 * property, such as {@code redis-kit.queue.queues.emails}: the name by {@link Names}, the values by the
+	 * constructor of {@link QueueSpec} or {@link io.rediskit.queue.RecurringJobSpec}.
 	 */
 	@Override
 	public void validate(Object target, Errors errors) {
+		if (target instanceof RecurringJobProperties job) {
+			String property = NamedEntry.property(errors, PREFIX + "recurring.", "recurring job");
+			if (property != null) {
+				NamedEntry.checkSpec(errors, property, job::toSpec);
+			}
+			return;
+		}
 		Queue queue = (Queue) target;
 		String property = NamedEntry.property(errors, PREFIX + "queues.", "queue");
 		if (property == null) {

@@ -1,5 +1,6 @@
 package io.rediskit.autoconfigure.queue;
 
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -8,7 +9,10 @@ import java.util.TreeSet;
 import io.rediskit.queue.DeadLetter;
 import io.rediskit.queue.QueueRegistry;
 import io.rediskit.queue.QueueStats;
+import io.rediskit.queue.RecurringJobInfo;
+import io.rediskit.queue.RecurringJobs;
 import io.rediskit.queue.RedisQueue;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
@@ -18,8 +22,8 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 /**
- * Actuator endpoint {@code redisqueues}: every queue's counts by state and oldest due age
- * ({@code GET /actuator/redisqueues}), one queue's with its oldest dead letters
+ * Actuator endpoint {@code redisqueues}: every queue's counts by state and oldest due age, and every recurring
+ * job with its last and next slot ({@code GET /actuator/redisqueues}), one queue's with its oldest dead letters
  * ({@code GET /actuator/redisqueues/{name}}), and, only with
  * {@code management.endpoint.redisqueues.access=unrestricted} (read-only by default, like other write
  * operations), redrive ({@code POST /actuator/redisqueues/{name}} with {@code {"max": 100}}) and purge
@@ -34,16 +38,29 @@ public class RedisQueuesEndpoint {
 
 	private final QueueProperties properties;
 
+	private final @Nullable RecurringJobs recurringJobs;
+
 	/**
 	 * @param registry the queues
 	 * @param properties the configured queue names
 	 */
 	public RedisQueuesEndpoint(QueueRegistry registry, QueueProperties properties) {
-		this.registry = registry;
-		this.properties = properties;
+		this(registry, properties, null);
 	}
 
-	/** @return the stats of every configured queue and every queue used so far */
+	/**
+	 * @param registry the queues
+	 * @param properties the configured queue names
+	 * @param recurringJobs the recurring jobs to list, or {@code null}
+	 */
+	public RedisQueuesEndpoint(QueueRegistry registry, QueueProperties properties,
+			@Nullable RecurringJobs recurringJobs) {
+		this.registry = registry;
+		this.properties = properties;
+		this.recurringJobs = recurringJobs;
+	}
+
+	/** @return the stats of every configured queue and every queue used so far, and the recurring jobs */
 	@ReadOperation
 	public QueuesDescriptor queues() {
 		TreeSet<String> names = new TreeSet<>(this.properties.getQueues().keySet());
@@ -52,7 +69,11 @@ public class RedisQueuesEndpoint {
 		for (String name : names) {
 			queues.put(name, StatsDescriptor.of(handle(name).stats()));
 		}
-		return new QueuesDescriptor(queues);
+		Map<String, RecurringDescriptor> recurring = new LinkedHashMap<>();
+		if (this.recurringJobs != null) {
+			this.recurringJobs.jobs().forEach((job) -> recurring.put(job.name(), RecurringDescriptor.of(job)));
+		}
+		return new QueuesDescriptor(queues, recurring);
 	}
 
 	/**
@@ -92,8 +113,27 @@ public class RedisQueuesEndpoint {
 
 	/**
 	 * @param queues stats by queue name
+	 * @param recurring recurring jobs by name
 	 */
-	public record QueuesDescriptor(Map<String, StatsDescriptor> queues) {
+	public record QueuesDescriptor(Map<String, StatsDescriptor> queues, Map<String, RecurringDescriptor> recurring) {
+	}
+
+	/**
+	 * @param queue the queue its slots go to
+	 * @param schedule the cron expression, or {@code every <rate>}
+	 * @param zone the zone of the cron expression
+	 * @param missedSlots the missed-slot policy
+	 * @param lastSlot the last slot taken by any instance, as this instance last saw it, or {@code null}
+	 * @param nextSlot the next slot, or {@code null} if the schedule has no more
+	 */
+	public record RecurringDescriptor(String queue, String schedule, String zone, String missedSlots,
+			@Nullable Instant lastSlot, @Nullable Instant nextSlot) {
+
+		static RecurringDescriptor of(RecurringJobInfo job) {
+			return new RecurringDescriptor(job.spec().queue(), job.spec().describe(), job.spec().zone().getId(),
+					job.spec().missedSlots().name(), job.lastSlot(), job.nextSlot());
+		}
+
 	}
 
 	/**

@@ -1,0 +1,50 @@
+package io.rediskit.autoconfigure.queue;
+
+import io.rediskit.queue.QueueRegistry;
+import io.rediskit.queue.RecurringJobListener;
+import io.rediskit.queue.RecurringJobs;
+import io.rediskit.support.ScriptExecutor;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Role;
+import org.springframework.scheduling.TaskScheduler;
+
+/**
+ * The recurring jobs of {@code redis-kit.queue.recurring}, timed on the application's {@link TaskScheduler} when
+ * there is exactly one (else on a daemon thread of their own, created when the first job starts), telling every
+ * {@link RecurringJobListener} bean, and those of {@link io.rediskit.queue.Recurring @Recurring} listener methods
+ * ({@link RecurringAnnotationProcessor}). A job whose queue is not configured fails startup naming the property.
+ */
+@Configuration(proxyBeanMethods = false)
+class RecurringJobsConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	RecurringJobs recurringJobs(ScriptExecutor scripts, QueueRegistry queues, QueueProperties properties,
+			ObjectProvider<RecurringJobListener> listeners, ObjectProvider<TaskScheduler> taskScheduler) {
+		RecurringJobs jobs = new RecurringJobs(scripts, queues, listeners.orderedStream().toList());
+		taskScheduler.ifUnique(jobs::setTaskScheduler);
+		properties.getRecurring().forEach((name, job) -> {
+			String queue = job.getQueue();
+			if (queue == null || !properties.getQueues().containsKey(queue)) {
+				throw new IllegalStateException("redis-kit.queue.recurring." + name + ".queue names no queue"
+						+ " configured under redis-kit.queue.queues: '" + queue + "'");
+			}
+			jobs.add(name, job.toSpec());
+		});
+		return jobs;
+	}
+
+	// Static and lazy: post-processors are created before the Redis beans should be.
+	@Bean
+	@ConditionalOnMissingBean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static RecurringAnnotationProcessor recurringAnnotationProcessor(ObjectProvider<RecurringJobs> jobs) {
+		return new RecurringAnnotationProcessor(jobs);
+	}
+
+}

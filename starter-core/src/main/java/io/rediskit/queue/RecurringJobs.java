@@ -1,0 +1,197 @@
+package io.rediskit.queue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+
+import io.rediskit.support.Listeners;
+import io.rediskit.support.Names;
+import io.rediskit.support.ScriptExecutor;
+import io.rediskit.support.SpecConflictException;
+import io.rediskit.support.ThrottledLog;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.context.SmartLifecycle;
+import org.springframework.scheduling.TaskScheduler;
+import org.springframework.scheduling.concurrent.ConcurrentTaskScheduler;
+
+/**
+ * Recurring jobs on the delay queue: each job enqueues one {@link RecurringSlot} message per slot of its schedule
+ * (a cron expression in a zone, or a fixed rate) into its queue, where any listener consumes it with the queue's
+ * at-least-once delivery, retries and dead letters. Every instance of the application schedules every job, so a
+ * dead or stopped instance costs nothing while another runs.
+ * <p>
+ * <b>At most once per slot, across instances.</b> Slots are decided on the Redis server's clock: one script call
+ * per slot and instance enqueues the slot only if it is due by the server's {@code TIME} and later than the
+ * job's last slot, which the script keeps beside the queue ({@code <prefix>queue:{<queue>}:recurring:<job>}) and
+ * only moves forward; the message id is the slot's time ({@code <job>@<ISO-8601>}), deduplicated by the queue. A
+ * slot's message is thus enqueued once whatever the number of instances and however skewed their clocks: each
+ * instance times its calls by the server's clock as its last reply showed it. Its delivery is then the queue's:
+ * at least once (a handler that dies mid-slot is redelivered), so a job's handler should be idempotent.
+ * <p>
+ * <b>Missed slots.</b> A slot enqueued later than the job's grace after its time (every instance down, stopped
+ * or cut off from Redis) is missed, and the job's {@link MissedSlots} policy says which missed slots are still
+ * enqueued; the others are counted as skipped ({@link RecurringJobListener#onSlotsSkipped}). A job whose record
+ * does not exist yet (its first start, or a downtime longer than the record's month-long retention) starts with
+ * its first slot after the start, and nothing before counts as missed.
+ * <p>
+ * <b>Limits.</b> A failover that loses the record's last write (asynchronous replication) can enqueue that slot
+ * again. A slot is a point in time: a job whose handler runs longer than the time between slots gets overlapping
+ * runs unless its listener's concurrency is 1.
+ * <p>
+ * <b>Threads.</b> The slots are timed on the task scheduler given ({@link #setTaskScheduler}), or one daemon thread
+ * of its own; a tick only sends a script asynchronously and never blocks.
+ */
+public class RecurringJobs implements SmartLifecycle, AutoCloseable {
+
+	/** Most missed slots {@link MissedSlots#RUN_EACH} enqueues after one downtime: the most recent ones. */
+	public static final int MAX_CATCH_UP = 100;
+
+	/** The lifecycle phase: after the queue registry, so that its slots find the queues ready. */
+	public static final int PHASE = QueueRegistry.PHASE + 1;
+
+	private static final Log logger = LogFactory.getLog(RecurringJobs.class);
+
+	private final RecurringScripts scripts;
+
+	private final QueueRegistry queues;
+
+	private final Listeners<RecurringJobListener> listeners;
+
+	private final Map<String, RecurringJob> jobs = new LinkedHashMap<>();
+
+	private @Nullable TaskScheduler givenScheduler;
+
+	private @Nullable ScheduledExecutorService ownScheduler;
+
+	private @Nullable TaskScheduler scheduler;
+
+	private volatile boolean running;
+
+	/**
+	 * Creates the jobs' entry point; it starts nothing.
+	 * @param scripts runs the scripts, the queue registry's executor
+	 * @param queues the queues the jobs enqueue to
+	 * @param listeners told of slots enqueued and skipped, in order
+	 */
+	public RecurringJobs(ScriptExecutor scripts, QueueRegistry queues,
+			List<? extends RecurringJobListener> listeners) {
+		this.scripts = new RecurringScripts(Objects.requireNonNull(scripts, "scripts must not be null"));
+		this.queues = Objects.requireNonNull(queues, "queues must not be null");
+		this.listeners = Listeners.of("recurring job", listeners);
+	}
+
+	/**
+	 * Gives the scheduler that times the slots; set it before {@link #start()}.
+	 * @param scheduler the application's scheduler, or {@code null} for a daemon thread of this object's own
+	 */
+	public synchronized void setTaskScheduler(@Nullable TaskScheduler scheduler) {
+		if (this.running) {
+			throw new IllegalStateException("The task scheduler of the recurring jobs must be set before they start");
+		}
+		this.givenScheduler = scheduler;
+	}
+
+	/**
+	 * Adds a job; it starts with the others, or at once if they run.
+	 * @param name the job's name, 1 to 64 letters, digits, {@code -} or {@code _}; part of each message's id
+	 * @param spec the job
+	 * @throws IllegalArgumentException if the name is invalid or its queue unknown
+	 * @throws SpecConflictException if a job of that name was added with another spec
+	 */
+	public synchronized void add(String name, RecurringJobSpec spec) {
+		Names.requireValid("recurring job", name);
+		Objects.requireNonNull(spec, "spec must not be null");
+		RecurringJob existing = this.jobs.get(name);
+		if (existing != null) {
+			if (existing.spec.equals(spec)) {
+				return;
+			}
+			throw new SpecConflictException("Recurring job", name, "as added first", existing.spec, "as added now",
+					spec, "Give each job a name of its own.");
+		}
+		RedisQueue<RecurringSlot> queue = this.queues.get(spec.queue(), RecurringSlot.class);
+		String recordKey = this.queues.getKeyNaming().key("queue", spec.queue(), "recurring:" + name);
+		ThrottledLog failures = new ThrottledLog(logger, Duration.ofSeconds(10),
+				"Recurring job '" + name + "' cannot reach Redis");
+		RecurringJob job = new RecurringJob(name, spec, (ScriptedRedisQueue<RecurringSlot>) queue, this.scripts,
+				recordKey, this.listeners, failures);
+		this.jobs.put(name, job);
+		if (this.running) {
+			job.start(scheduler());
+		}
+	}
+
+	/** @return every job with its last and next slot as this instance knows them, in the order added */
+	public synchronized List<RecurringJobInfo> jobs() {
+		List<RecurringJobInfo> infos = new ArrayList<>(this.jobs.size());
+		this.jobs.values().forEach((job) -> infos.add(job.info()));
+		return infos;
+	}
+
+	/** Starts timing every job's slots. */
+	@Override
+	public synchronized void start() {
+		if (this.running) {
+			return;
+		}
+		this.running = true;
+		for (RecurringJob job : this.jobs.values()) {
+			job.start(scheduler());
+		}
+	}
+
+	/** The given scheduler, or one thread of its own, created only when a job starts. */
+	private TaskScheduler scheduler() {
+		TaskScheduler scheduler = this.scheduler;
+		if (scheduler == null) {
+			scheduler = this.givenScheduler;
+			if (scheduler == null) {
+				this.ownScheduler = Executors.newSingleThreadScheduledExecutor((runnable) -> {
+					Thread thread = new Thread(runnable, "redis-kit-recurring-jobs");
+					thread.setDaemon(true);
+					return thread;
+				});
+				scheduler = new ConcurrentTaskScheduler(this.ownScheduler);
+			}
+			this.scheduler = scheduler;
+		}
+		return scheduler;
+	}
+
+	/** Stops timing slots; messages enqueued stay in their queues. A later {@link #start()} resumes. */
+	@Override
+	public synchronized void stop() {
+		this.running = false;
+		this.jobs.values().forEach(RecurringJob::stop);
+		this.scheduler = null;
+		ScheduledExecutorService own = this.ownScheduler;
+		if (own != null) {
+			own.shutdownNow();
+			this.ownScheduler = null;
+		}
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	@Override
+	public int getPhase() {
+		return PHASE;
+	}
+
+	@Override
+	public void close() {
+		stop();
+	}
+
+}

@@ -1,0 +1,97 @@
+package io.rediskit.queue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+
+import io.rediskit.support.LuaScript;
+import io.rediskit.support.ScriptExecutor;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.ReturnType;
+
+/**
+ * The one Redis call of a recurring job: {@code recurring.lua}, which enqueues the job's due slots into its queue
+ * (the queue's eight keys, see {@link QueueScripts}) and keeps the job's last slot beside them, in the queue's hash
+ * slot. A driver replay finds the slots already taken and changes nothing.
+ */
+final class RecurringScripts {
+
+	static final LuaScript SCHEDULE = LuaScript.fromClasspath("META-INF/redis-kit/scripts/queue/recurring.lua");
+
+	private static final byte[] SERVER_TIME = new byte[0];
+
+	private static final byte[] PASS_OVER = new byte[0];
+
+	private final ScriptExecutor executor;
+
+	RecurringScripts(ScriptExecutor executor) {
+		this.executor = executor;
+	}
+
+	/**
+	 * Offers slots, ascending; each is enqueued (or passed over) only if due and later than the job's last slot.
+	 * @param stateKey the job's record of its last slot
+	 * @param recordMillis how long that record is kept after this call
+	 */
+	CompletionStage<Scheduled> schedule(QueueScripts.Keys keys, byte[] stateKey, List<Slot> slots, long recordMillis,
+			byte[] channel, @Nullable Long now) {
+		int keyCount = QueueScripts.Keys.COUNT + 1;
+		byte[][] keysAndArgs = new byte[keyCount + 3 + slots.size() * 3][];
+		System.arraycopy(keys.all, 0, keysAndArgs, 0, QueueScripts.Keys.COUNT);
+		keysAndArgs[QueueScripts.Keys.COUNT] = stateKey;
+		int i = keyCount;
+		keysAndArgs[i++] = (now != null) ? number(now) : SERVER_TIME;
+		keysAndArgs[i++] = channel;
+		keysAndArgs[i++] = number(recordMillis);
+		for (Slot slot : slots) {
+			keysAndArgs[i++] = number(slot.millis());
+			keysAndArgs[i++] = QueueScripts.utf8(slot.id());
+			keysAndArgs[i++] = (slot.payload() != null) ? slot.payload() : PASS_OVER;
+		}
+		return this.executor.<List<Object>>executeAsync(SCHEDULE, ReturnType.MULTI, keyCount, keysAndArgs)
+			.thenApply((reply) -> {
+				if (reply == null) {
+					throw new IllegalStateException("No reply from " + SCHEDULE);
+				}
+				int[] outcomes = new int[slots.size()];
+				for (int s = 0; s < outcomes.length; s++) {
+					outcomes[s] = (int) (long) (Long) reply.get(s + 2);
+				}
+				return new Scheduled((Long) reply.get(0), (Long) reply.get(1), outcomes);
+			});
+	}
+
+	private static byte[] number(long value) {
+		return Long.toString(value).getBytes(StandardCharsets.US_ASCII);
+	}
+
+	/**
+	 * A slot offered to the script.
+	 * @param millis the slot's time
+	 * @param id its message id
+	 * @param payload its payload, or {@code null} to pass it over (it becomes the last slot, nothing is enqueued)
+	 */
+	record Slot(long millis, String id, byte @Nullable [] payload) {
+	}
+
+	/**
+	 * The script's reply.
+	 * @param serverMillis the server's time
+	 * @param lastSlot the job's last slot afterwards, -1 for none
+	 * @param outcomes per slot offered: {@link #ENQUEUED}, {@link #PASSED_OVER}, {@link #TAKEN} or
+	 * {@link #NOT_DUE}
+	 */
+	record Scheduled(long serverMillis, long lastSlot, int[] outcomes) {
+
+		static final int ENQUEUED = 1;
+
+		static final int PASSED_OVER = 2;
+
+		static final int TAKEN = 0;
+
+		static final int NOT_DUE = -1;
+
+	}
+
+}
