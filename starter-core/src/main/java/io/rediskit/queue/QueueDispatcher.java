@@ -1,7 +1,6 @@
 package io.rediskit.queue;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,6 +10,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
@@ -18,8 +18,6 @@ import io.rediskit.support.Stages;
 import io.rediskit.support.ThrottledLog;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-
-import org.springframework.scheduling.TaskScheduler;
 
 /**
  * The dispatcher of a {@link QueueListenerContainer}: holds the claimed deliveries, runs the handler on them with
@@ -324,7 +322,7 @@ final class QueueDispatcher<T> {
 	 * be settled, then the deliveries of those still running go back at once too.
 	 * @return completed when every held delivery is settled or given back
 	 */
-	CompletableFuture<Void> stop(Duration timeout, TaskScheduler scheduler) {
+	CompletableFuture<Void> stop(Duration timeout) {
 		List<Delivery<T>> unstarted;
 		boolean empty;
 		this.lock.lock();
@@ -342,7 +340,9 @@ final class QueueDispatcher<T> {
 		}
 		unstarted.forEach(this::release);
 		if (!this.drained.isDone()) {
-			scheduler.schedule(this::releaseRemaining, Instant.now().plus(timeout));
+			// Not the task scheduler: an application's scheduler may be paused by the context's shutdown already.
+			CompletableFuture.runAsync(this::releaseRemaining,
+					CompletableFuture.delayedExecutor(timeout.toNanos(), TimeUnit.NANOSECONDS));
 		}
 		return this.drained;
 	}

@@ -291,10 +291,9 @@ public class QueueListenerContainer<T> implements SmartLifecycle {
 		}
 		this.running = false;
 		this.queue.parts().signals.unwatch(this.queue.keys().channel, this.signal);
-		TaskScheduler scheduler = scheduler();
 		// The claim under way, if any, hands its messages to the stopping dispatcher, which gives them back.
 		CompletableFuture<Void> claimsDone = poll.stop();
-		CompletableFuture<Void> drained = dispatch.stop(this.shutdownTimeout, scheduler);
+		CompletableFuture<Void> drained = dispatch.stop(this.shutdownTimeout);
 		ExecutorService own = this.ownExecutor;
 		this.ownExecutor = null;
 		return CompletableFuture.allOf(claimsDone, drained).whenComplete((result, failure) -> {
