@@ -132,8 +132,9 @@ final class QueueDispatcher<T> {
 		int start;
 		this.lock.lock();
 		try {
+			// Counted either way: each is counted out once, when settled or given back.
+			this.held += deliveries.size();
 			if (this.accepting) {
-				this.held += deliveries.size();
 				this.buffer.addAll(deliveries);
 				start = Math.min(this.concurrency - this.workers, this.buffer.size());
 				this.workers += start;

@@ -291,12 +291,12 @@ public class QueueListenerContainer<T> implements SmartLifecycle {
 		}
 		this.running = false;
 		this.queue.parts().signals.unwatch(this.queue.keys().channel, this.signal);
-		// The claim under way, if any, hands its messages to the stopping dispatcher, which gives them back.
-		CompletableFuture<Void> claimsDone = poll.stop();
-		CompletableFuture<Void> drained = dispatch.stop(this.shutdownTimeout);
+		// The claim under way, if any, hands its messages to the dispatcher first; its stop then gives back every
+		// message not started, and waits for the running ones.
+		Duration timeout = this.shutdownTimeout;
 		ExecutorService own = this.ownExecutor;
 		this.ownExecutor = null;
-		return CompletableFuture.allOf(claimsDone, drained).whenComplete((result, failure) -> {
+		return poll.stop().thenCompose((claimsDone) -> dispatch.stop(timeout)).whenComplete((result, failure) -> {
 			extender.stop();
 			if (own != null) {
 				// Handlers still running past the timeout keep their threads until they return; their messages
