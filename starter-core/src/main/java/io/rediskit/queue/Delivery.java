@@ -74,7 +74,8 @@ final class Delivery<T> implements QueueMessage<T> {
 
 	@Override
 	public CompletionStage<Void> ackAsync() {
-		return settle("ack", () -> this.queue.parts().scripts.ack(this.queue.keys(), id(), token(), null),
+		// Concurrent acks of a queue share script calls (see AckBatcher); a lone one goes at once.
+		return settle("ack", () -> this.queue.state().ackBatcher(this.queue.parts().scripts).ack(id(), token()),
 				(outcome) -> {
 					Duration processing = Duration.ofNanos(System.nanoTime() - this.receivedNanos);
 					this.queue.parts().listeners.notify((l) -> l.onAcked(this.queue.name(), processing));

@@ -20,6 +20,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.scheduling.TaskScheduler;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 /**
  * Hands out {@link RedisQueue}s by name, and {@link QueueListenerContainer}s that consume them; the entry point
@@ -53,6 +55,10 @@ public class QueueRegistry implements SmartLifecycle, AutoCloseable {
 	private final NamedSpecs<QueueSpec, QueueState> queues;
 
 	private volatile boolean running;
+
+	private @Nullable TaskScheduler taskScheduler;
+
+	private @Nullable ThreadPoolTaskScheduler ownScheduler;
 
 	/**
 	 * A registry of queues created in code, with default key naming and no listeners.
@@ -104,6 +110,34 @@ public class QueueRegistry implements SmartLifecycle, AutoCloseable {
 	}
 
 	/**
+	 * Gives the scheduler the containers' pollers and watchdogs run their short, non-blocking tasks on, unless a
+	 * container is given its own. Without one the registry starts a scheduler of one daemon thread when the first
+	 * container starts, and shuts it down on {@link #close()}. Set it before the first container starts.
+	 * @param scheduler the scheduler, or {@code null} for the registry's own
+	 */
+	public void setTaskScheduler(@Nullable TaskScheduler scheduler) {
+		this.taskScheduler = scheduler;
+	}
+
+	/** @return the given scheduler, or the registry's own, started on first use */
+	synchronized TaskScheduler taskScheduler() {
+		TaskScheduler given = this.taskScheduler;
+		if (given != null) {
+			return given;
+		}
+		ThreadPoolTaskScheduler own = this.ownScheduler;
+		if (own == null) {
+			own = new ThreadPoolTaskScheduler();
+			own.setThreadNamePrefix("redis-kit-queue-scheduler-");
+			own.setDaemon(true);
+			own.setRemoveOnCancelPolicy(true);
+			own.initialize();
+			this.ownScheduler = own;
+		}
+		return own;
+	}
+
+	/**
 	 * The queue of a name, with its configured spec applied if it changed.
 	 * @param <T> the payload type
 	 * @param name a configured name, or one passed to {@link #create}
@@ -148,7 +182,7 @@ public class QueueRegistry implements SmartLifecycle, AutoCloseable {
 		if (!(queue instanceof ScriptedRedisQueue<T> scripted) || scripted.parts() != this.parts) {
 			throw new IllegalArgumentException("The queue must come from this registry");
 		}
-		return new QueueListenerContainer<>(scripted, handler, concurrency);
+		return new QueueListenerContainer<>(scripted, handler, concurrency, this::taskScheduler);
 	}
 
 	/** @return the names of the queues used so far */
@@ -193,6 +227,14 @@ public class QueueRegistry implements SmartLifecycle, AutoCloseable {
 	public void close() {
 		this.running = false;
 		this.parts.signals.close();
+		ThreadPoolTaskScheduler own;
+		synchronized (this) {
+			own = this.ownScheduler;
+			this.ownScheduler = null;
+		}
+		if (own != null) {
+			own.shutdown();
+		}
 	}
 
 }

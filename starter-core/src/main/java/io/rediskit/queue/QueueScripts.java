@@ -33,6 +33,8 @@ final class QueueScripts {
 
 	static final LuaScript ACK = script("ack");
 
+	static final LuaScript ACK_MANY = script("ack_many");
+
 	static final LuaScript RETRY = script("retry");
 
 	static final LuaScript DEAD_LETTER = script("dead_letter");
@@ -135,6 +137,31 @@ final class QueueScripts {
 	/** @return {@link Settled#DONE}, {@link Settled#REPLAYED} or {@link Settled#STALE} */
 	CompletionStage<Settled> ack(Keys keys, String id, String token, @Nullable Long now) {
 		return settled(ACK, keysAnd(keys, time(now), utf8(id), utf8(token), SETTLED_MILLIS));
+	}
+
+	/**
+	 * Acknowledges several deliveries in one call, each as {@link #ack} would.
+	 * @param deliveries pairs of id and token
+	 * @return per pair {@link Settled#DONE}, {@link Settled#REPLAYED} or {@link Settled#STALE}
+	 */
+	CompletionStage<Settled[]> ackAll(Keys keys, List<String[]> deliveries, @Nullable Long now) {
+		byte[][] keysAndArgs = keysAnd(keys, 2 + deliveries.size() * 2);
+		int i = Keys.COUNT;
+		keysAndArgs[i++] = time(now);
+		keysAndArgs[i++] = SETTLED_MILLIS;
+		for (String[] delivery : deliveries) {
+			keysAndArgs[i++] = utf8(delivery[0]);
+			keysAndArgs[i++] = utf8(delivery[1]);
+		}
+		return this.executor.<List<Object>>executeAsync(ACK_MANY, ReturnType.MULTI, Keys.COUNT, keysAndArgs)
+			.thenApply((reply) -> {
+				List<Object> values = required(reply, ACK_MANY);
+				Settled[] settled = new Settled[values.size()];
+				for (int m = 0; m < settled.length; m++) {
+					settled[m] = Settled.of((Long) values.get(m), ACK_MANY);
+				}
+				return settled;
+			});
 	}
 
 	/**

@@ -25,6 +25,8 @@ final class QueueState {
 
 	private @Nullable EnqueueBatcher enqueueBatcher;
 
+	private @Nullable AckBatcher ackBatcher;
+
 	QueueState(String name, QueueScripts.Keys keys, QueueSpec spec) {
 		this.name = name;
 		this.keys = keys;
@@ -40,6 +42,19 @@ final class QueueState {
 		if (batcher == null) {
 			batcher = new EnqueueBatcher((messages) -> scripts.enqueue(this.keys, messages, null));
 			this.enqueueBatcher = batcher;
+		}
+		return batcher;
+	}
+
+	/**
+	 * @param scripts the registry's scripts
+	 * @return the queue's batcher of acks, created on first use
+	 */
+	synchronized AckBatcher ackBatcher(QueueScripts scripts) {
+		AckBatcher batcher = this.ackBatcher;
+		if (batcher == null) {
+			batcher = new AckBatcher((pairs) -> scripts.ackAll(this.keys, pairs, null));
+			this.ackBatcher = batcher;
 		}
 		return batcher;
 	}

@@ -9,18 +9,30 @@ import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 import io.rediskit.queue.QueueTesting.Job;
 import io.rediskit.queue.QueueTesting.Recorder;
+import io.rediskit.support.KeyNaming;
+import io.rediskit.support.LuaScript;
 import io.rediskit.support.RedisTestServer;
+import io.rediskit.support.ReplicaWait;
+import io.rediskit.support.ScriptExecutor;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.data.redis.connection.ReturnType;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -198,6 +210,115 @@ class QueueListenerContainerTests {
 		awaitTrue(() -> lateness.size() == 5, Duration.ofSeconds(30));
 		// With a one-minute poll, only the timer (and the enqueue notifications) can deliver these in time.
 		assertThat(lateness).allMatch((ms) -> ms < 5000);
+	}
+
+	@Test
+	void claimsAheadOfTheFreeHandlersAndSendsTheAcksThatMeetAsOneCall() throws Exception {
+		CountingScripts counting = new CountingScripts(redis.scripts());
+		QueueRegistry counted = new QueueRegistry(counting, redis.connections(), KeyNaming.defaults(),
+				JsonMapper.builder().build(), List.of(), (name) -> null);
+		try {
+			RedisQueue<Job> queue = counted.create("jobs", QueueTesting.fastSpec(), Job.class);
+			int count = 400;
+			List<QueueEntry<Job>> entries = new ArrayList<>();
+			for (int i = 0; i < count; i++) {
+				entries.add(QueueEntry.of(new Job("b", i)));
+			}
+			queue.enqueueAll(entries);
+			Set<Integer> seen = ConcurrentHashMap.newKeySet();
+			QueueListenerContainer<Job> container = counted.createContainer(queue,
+					(message) -> seen.add(message.payload().number()), 4);
+			this.containers.add(container);
+			container.start();
+			awaitTrue(() -> queue.stats().total() == 0, Duration.ofSeconds(30));
+			assertThat(seen).hasSize(count);
+			// Claims of only the free handlers (4) would take at least 100 calls.
+			assertThat(counting.calls(QueueScripts.CLAIM)).isLessThan(count / 4);
+			assertThat(counting.calls(QueueScripts.ACK)).as("single acks").isZero();
+			assertThat(counting.calls(QueueScripts.ACK_MANY)).isLessThan(count);
+		}
+		finally {
+			this.containers.forEach(QueueListenerContainer::stop);
+			this.containers.clear();
+			counted.close();
+		}
+	}
+
+	@Test
+	void runsHandlersOnTheGivenExecutorAndPollsOnTheGivenScheduler() throws Exception {
+		RedisQueue<Job> queue = this.registry.create("jobs", QueueTesting.fastSpec(), Job.class);
+		ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
+		scheduler.setThreadNamePrefix("app-scheduler-");
+		scheduler.initialize();
+		ExecutorService executor = Executors.newFixedThreadPool(2, (task) -> new Thread(task, "app-worker"));
+		try {
+			Queue<String> threads = new ConcurrentLinkedQueue<>();
+			QueueListenerContainer<Job> container = this.registry.createContainer(queue,
+					(message) -> threads.add(Thread.currentThread().getName()), 2);
+			container.setExecutor(executor);
+			container.setTaskScheduler(scheduler);
+			this.containers.add(container);
+			container.start();
+			for (int i = 0; i < 20; i++) {
+				queue.enqueue(new Job("e", i));
+			}
+			awaitTrue(() -> queue.stats().total() == 0, Duration.ofSeconds(30));
+			assertThat(threads).hasSize(20).allMatch("app-worker"::equals);
+			assertThat(scheduler.getScheduledThreadPoolExecutor().getCompletedTaskCount()).isPositive();
+			container.stop();
+			assertThat(container.isRunning()).isFalse();
+		}
+		finally {
+			executor.shutdownNow();
+			scheduler.shutdown();
+		}
+	}
+
+	/** Counts the script calls of each script, for the tests that count round trips. */
+	static final class CountingScripts implements ScriptExecutor {
+
+		private final ScriptExecutor delegate;
+
+		private final Map<LuaScript, AtomicInteger> calls = new ConcurrentHashMap<>();
+
+		CountingScripts(ScriptExecutor delegate) {
+			this.delegate = delegate;
+		}
+
+		int calls(LuaScript script) {
+			AtomicInteger count = this.calls.get(script);
+			return (count != null) ? count.get() : 0;
+		}
+
+		private void count(LuaScript script) {
+			this.calls.computeIfAbsent(script, (key) -> new AtomicInteger()).incrementAndGet();
+		}
+
+		@Override
+		public <T> @Nullable T execute(LuaScript script, ReturnType returnType, int numKeys, byte[]... keysAndArgs) {
+			count(script);
+			return this.delegate.execute(script, returnType, numKeys, keysAndArgs);
+		}
+
+		@Override
+		public <T> CompletionStage<@Nullable T> executeAsync(LuaScript script, ReturnType returnType, int numKeys,
+				byte[]... keysAndArgs) {
+			count(script);
+			return this.delegate.executeAsync(script, returnType, numKeys, keysAndArgs);
+		}
+
+		@Override
+		public <T> CompletionStage<ReplicaWait.Acknowledged<@Nullable T>> executeAndWaitAsync(LuaScript script,
+				ReturnType returnType, ReplicaWait wait, int numKeys, byte[]... keysAndArgs) {
+			count(script);
+			return this.delegate.executeAndWaitAsync(script, returnType, wait, numKeys, keysAndArgs);
+		}
+
+		@Override
+		public boolean isNative() {
+			return this.delegate.isNative();
+		}
+
 	}
 
 	private <T> QueueListenerContainer<T> start(RedisQueue<T> queue, QueueHandler<T> handler, int concurrency) {

@@ -164,6 +164,24 @@ class QueueScriptsTests {
 	}
 
 	@Test
+	void ackManyAcknowledgesEachDeliveryByItsOwnTokenAndRecognisesReplays() {
+		readyMessages("a", "b", "c");
+		List<ClaimedMessage> claimed = await(this.scripts.claim(KEYS, "r1", 3, 30_000, T)).messages();
+		List<String[]> pairs = List.of(new String[] { "a", claimed.get(0).token() }, new String[] { "b", "r0:9" },
+				new String[] { "c", claimed.get(2).token() });
+		assertThat(await(this.scripts.ackAll(KEYS, pairs, T))).containsExactly(Settled.DONE, Settled.STALE,
+				Settled.DONE);
+		assertThat(this.server.command("HEXISTS", key(4), "a")).isEqualTo(0L);
+		assertThat(this.server.command("HEXISTS", key(5), "c")).isEqualTo(0L);
+		assertThat(this.server.command("ZRANGE", key(2), "0", "-1")).as("b stays in flight")
+			.isEqualTo(List.of("b"));
+		assertThat((Long) this.server.command("PTTL", key(7))).isBetween(1L,
+				QueueScripts.SETTLED_RETENTION.toMillis());
+		assertThat(await(this.scripts.ackAll(KEYS, pairs, T + 5))).as("replay").containsExactly(Settled.REPLAYED,
+				Settled.STALE, Settled.REPLAYED);
+	}
+
+	@Test
 	void settledTokensOlderThanTheRetentionAreTrimmed() {
 		readyMessages("a", "b");
 		ClaimedMessage a = claimOne("r1");

@@ -45,7 +45,9 @@ import tools.jackson.databind.json.JsonMapper;
  * {@value #DELAY_MILLIS} ms later, for the run's duration; {@value #CONSUMERS} consumers take them (redis-kit: a
  * listener container of that concurrency; Redisson: that many threads in {@code poll}). Reported: deliveries
  * per second, and lateness (receipt minus due time, both on this JVM's clock, which is the server's: same
- * machine) at p50, p99 and max; lateness over time goes to {@code queue-lateness.png}.</li>
+ * machine) at p50, p99 and max; lateness over time goes to {@code queue-lateness.png};</li>
+ * <li>{@code queue.drain} and {@code queue.consume}: a burst due at once and a steady backlog, taken by
+ * consumers of concurrency 8 and 32, with the claim and ack scripts' floor ({@link QueueDrainScenarios}).</li>
  * </ul>
  */
 public final class QueueBenchmark implements Benchmark {
@@ -89,6 +91,7 @@ public final class QueueBenchmark implements Benchmark {
 			for (EndToEnd run : List.of(kit, redisson)) {
 				System.out.println(run.line());
 			}
+			json.putAll(new QueueDrainScenarios(context, registry, naming).run());
 			Path directory = context.options().outputDirectory();
 			Files.createDirectories(directory);
 			JsonWriter.write(directory.resolve(name() + ".json"), json);

@@ -1,6 +1,8 @@
 package io.rediskit.benchmarks.queue;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -11,13 +13,15 @@ import io.rediskit.support.KeyNaming;
 import io.rediskit.support.LuaScript;
 
 /**
- * The same-script floor of {@code enqueue(payload, delay)}: the queue's own {@code enqueue.lua}, read from the
+ * The same-script floors of the queue: {@link #enqueue} for {@code enqueue(payload, delay)}, and
+ * {@link #claimAndAck} for a consumer's claim and acks at a batch size. The first is {@code enqueue(payload, delay)}: the queue's own {@code enqueue.lua}, read from the
  * class path where the starter keeps it, run by bare Lettuce {@code EVALSHA} with the keys and arguments
  * redis-kit sends for one message, on one connection all threads share. What redis-kit adds on top (JSON
  * serialization of the payload, the id, its executor, listeners and metrics) is what its figure loses against
  * this one.
  * <p>
- * <b>Written against {@code QueueScripts.enqueue}</b> (package-private in the starter): change this class with it.
+ * <b>Written against {@code QueueScripts.enqueue}, {@code promote}, {@code claim} and {@code ackAll}</b>
+ * (package-private in the starter): change this class with them.
  * Keys: the queue's eight keys {@code <prefix>queue:{<name>}:delayed|ready|in-flight|dead|meta|payloads|reasons|settled};
  * arguments: an empty time (the server's {@code TIME}), the wake-up channel {@code <prefix>queue:{<name>}:wake},
  * then per message its id (here a counter after a per-floor id, as long as redis-kit's), the payload as JSON, the
@@ -26,6 +30,12 @@ import io.rediskit.support.LuaScript;
 final class QueueScriptFloor {
 
 	private static final LuaScript ENQUEUE = LuaScript.fromClasspath("META-INF/redis-kit/scripts/queue/enqueue.lua");
+
+	private static final LuaScript PROMOTE = LuaScript.fromClasspath("META-INF/redis-kit/scripts/queue/promote.lua");
+
+	private static final LuaScript CLAIM = LuaScript.fromClasspath("META-INF/redis-kit/scripts/queue/claim.lua");
+
+	private static final LuaScript ACK_MANY = LuaScript.fromClasspath("META-INF/redis-kit/scripts/queue/ack_many.lua");
 
 	private static final String[] SUFFIXES = { "delayed", "ready", "in-flight", "dead", "meta", "payloads", "reasons",
 			"settled" };
@@ -40,6 +50,8 @@ final class QueueScriptFloor {
 
 	private final AtomicLong sequence = new AtomicLong();
 
+	private final String claimPrefix;
+
 	/**
 	 * Loads the script, so that no call pays for a {@code NOSCRIPT}.
 	 * @param connection the connection every call goes through; the caller closes it
@@ -53,10 +65,43 @@ final class QueueScriptFloor {
 			this.keys[i] = utf8(naming.key("queue", queue, SUFFIXES[i]));
 		}
 		this.channel = utf8(naming.key("queue", queue, "wake"));
-		String loaded = this.commands.scriptLoad(ENQUEUE.source().getBytes(StandardCharsets.UTF_8));
-		if (!ENQUEUE.sha1().equals(loaded)) {
-			throw new IllegalStateException("SCRIPT LOAD of " + ENQUEUE + " returned SHA-1 " + loaded);
+		this.claimPrefix = naming.key("queue", queue, "claim:");
+		for (LuaScript script : new LuaScript[] { ENQUEUE, PROMOTE, CLAIM, ACK_MANY }) {
+			String loaded = this.commands.scriptLoad(script.source().getBytes(StandardCharsets.UTF_8));
+			if (!script.sha1().equals(loaded)) {
+				throw new IllegalStateException("SCRIPT LOAD of " + script + " returned SHA-1 " + loaded);
+			}
 		}
+	}
+
+	/**
+	 * One consumer round trip at a batch size, as a listener container makes it with nothing else: the promote
+	 * and claim scripts sent back to back (as {@code claimBatch} sends them), then one {@code ack_many} call for
+	 * everything claimed (as the container's acks go when they meet on the wire).
+	 * @param max most messages to claim
+	 * @param visibilityMillis the visibility timeout
+	 * @return how many were claimed and acknowledged
+	 */
+	int claimAndAck(int max, long visibilityMillis) {
+		this.commands.evalsha(PROMOTE.sha1(), ScriptOutputType.MULTI, this.keys, new byte[0], utf8("500"));
+		String request = this.instance + "-" + this.sequence.incrementAndGet();
+		byte[][] claimKeys = Arrays.copyOf(this.keys, this.keys.length + 1);
+		claimKeys[this.keys.length] = utf8(this.claimPrefix + request);
+		List<Object> claimed = this.commands.evalsha(CLAIM.sha1(), ScriptOutputType.MULTI, claimKeys, new byte[0],
+				utf8(request), utf8(Integer.toString(max)), utf8(Long.toString(visibilityMillis)));
+		int count = (claimed.size() - 1) / 5;
+		if (count == 0) {
+			return 0;
+		}
+		byte[][] args = new byte[2 + count * 2][];
+		args[0] = new byte[0];
+		args[1] = utf8("600000");
+		for (int m = 0; m < count; m++) {
+			args[2 + m * 2] = (byte[]) claimed.get(1 + m * 5);
+			args[3 + m * 2] = (byte[]) claimed.get(5 + m * 5);
+		}
+		this.commands.evalsha(ACK_MANY.sha1(), ScriptOutputType.MULTI, this.keys, args);
+		return count;
 	}
 
 	/**

@@ -1,5 +1,7 @@
 package io.rediskit.autoconfigure.queue;
 
+import java.util.concurrent.Executor;
+
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.queue.QueueProperties.Queue;
 import io.rediskit.queue.QueueEventListener;
@@ -7,9 +9,11 @@ import io.rediskit.queue.QueueListener;
 import io.rediskit.queue.QueueRegistry;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ScriptExecutor;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -18,18 +22,25 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.thread.Threading;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.scheduling.TaskScheduler;
 
 /**
  * Auto-configures delay queues: a {@link QueueRegistry} on the application's {@link RedisConnectionFactory}
  * serving the queues of {@code redis-kit.queue.queues}, writing payloads with the application's
  * {@link JsonMapper} (a plain one when there is none) and telling every {@link QueueEventListener} bean of each
- * event, and the processor that runs a listener container for each {@link QueueListener @QueueListener}
- * method, and the recurring jobs of {@code redis-kit.queue.recurring} ({@link RecurringJobsConfiguration}). Off
- * with {@code redis-kit.queue.enabled=false}; each bean backs off when the application defines its own.
+ * event, the processor that finds {@link QueueListener @QueueListener} methods and the
+ * {@link QueueListenerContainerRegistry} that runs a listener container for each, and the recurring jobs of
+ * {@code redis-kit.queue.recurring} ({@link RecurringJobsConfiguration}). The containers' pollers and watchdogs
+ * run on the application's {@link TaskScheduler} when there is exactly one; their handlers run on threads of
+ * their own (virtual with {@code spring.threads.virtual.enabled=true} on Java 21+) or, with
+ * {@code redis-kit.queue.listener.executor=application}, on the application's {@code applicationTaskExecutor}.
+ * Off with {@code redis-kit.queue.enabled=false}; each bean backs off when the application defines its own.
  */
 @AutoConfiguration(after = { DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class },
 		afterName = "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration")
@@ -44,13 +55,49 @@ public final class QueueAutoConfiguration {
 	@ConditionalOnMissingBean
 	QueueRegistry queueRegistry(ScriptExecutor scripts, RedisConnectionFactory connectionFactory, KeyNaming keyNaming,
 			QueueProperties properties, ObjectProvider<JsonMapper> jsonMapper,
-			ObjectProvider<QueueEventListener> listeners) {
-		return new QueueRegistry(scripts, connectionFactory, keyNaming,
+			ObjectProvider<QueueEventListener> listeners, ObjectProvider<TaskScheduler> taskScheduler) {
+		QueueRegistry registry = new QueueRegistry(scripts, connectionFactory, keyNaming,
 				jsonMapper.getIfAvailable(() -> JsonMapper.builder().build()), listeners.orderedStream().toList(),
 				(name) -> {
 					Queue queue = properties.getQueues().get(name);
 					return (queue != null) ? queue.toSpec() : null;
 				});
+		// The containers' pollers and watchdogs run short tasks that never block, as the lock's watchdog does.
+		taskScheduler.ifUnique(registry::setTaskScheduler);
+		return registry;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	QueueListenerContainerRegistry queueListenerContainerRegistry(ObjectProvider<QueueRegistry> registry,
+			ObjectProvider<QueueProperties> properties,
+			@Qualifier("applicationTaskExecutor") ObjectProvider<Executor> applicationTaskExecutor,
+			ObjectProvider<QueueListenerProcessor> processor, Environment environment) {
+		QueueListenerContainerRegistry.Settings settings = new QueueListenerContainerRegistry.Settings() {
+
+			@Override
+			public QueueRegistry queues() {
+				return registry.getObject();
+			}
+
+			@Override
+			public QueueProperties properties() {
+				return properties.getObject();
+			}
+
+			@Override
+			public @Nullable Executor applicationExecutor() {
+				return applicationTaskExecutor.getIfAvailable();
+			}
+
+			@Override
+			public boolean virtualThreads() {
+				return Threading.VIRTUAL.isActive(environment);
+			}
+
+		};
+		return new QueueListenerContainerRegistry(settings,
+				() -> processor.ifAvailable(QueueListenerProcessor::failOnPending));
 	}
 
 	// Static and lazy: post-processors are created before the Redis beans should be.
@@ -58,8 +105,8 @@ public final class QueueAutoConfiguration {
 	@ConditionalOnMissingBean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	static QueueListenerProcessor queueListenerProcessor(ObjectProvider<QueueRegistry> registry,
-			ObjectProvider<QueueProperties> properties) {
-		return new QueueListenerProcessor(registry, properties);
+			ObjectProvider<QueueListenerContainerRegistry> containers) {
+		return new QueueListenerProcessor(registry, containers);
 	}
 
 }

@@ -1,6 +1,5 @@
 package io.rediskit.autoconfigure.queue;
 
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,9 +9,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import io.rediskit.autoconfigure.support.AnnotationCheck;
 import io.rediskit.autoconfigure.support.InvalidAnnotationException;
 import io.rediskit.autoconfigure.support.MethodKeyEvaluator;
-import io.rediskit.queue.QueueHandler;
 import io.rediskit.queue.QueueListener;
-import io.rediskit.queue.QueueListenerContainer;
 import io.rediskit.queue.QueueMessage;
 import io.rediskit.queue.QueueRegistry;
 import io.rediskit.queue.RedisQueue;
@@ -26,7 +23,6 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.context.EmbeddedValueResolverAware;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -35,33 +31,29 @@ import org.springframework.util.ClassUtils;
 import org.springframework.util.StringValueResolver;
 
 /**
- * Finds {@link QueueListener @QueueListener} methods on the application's beans and runs a
- * {@link QueueListenerContainer} for each: checked once the singletons exist (an unknown queue, a bad parameter or
- * a bad concurrency fails startup with an {@link InvalidAnnotationException}, naming bean, class, method and
- * attribute), started when the application starts, stopped gracefully when it stops.
+ * Finds {@link QueueListener @QueueListener} methods on the application's beans and checks them once the
+ * singletons exist (an unknown queue, a bad parameter or a bad concurrency fails startup with an
+ * {@link InvalidAnnotationException}, naming bean, class, method and attribute); each method that passes is
+ * registered with the {@link QueueListenerContainerRegistry}, which runs its container. Discovery only: it starts
+ * and stops nothing.
  */
-final class QueueListenerProcessor implements BeanPostProcessor, SmartLifecycle, SmartInitializingSingleton,
+final class QueueListenerProcessor implements BeanPostProcessor, SmartInitializingSingleton,
 		EmbeddedValueResolverAware, BeanFactoryAware, AnnotationCheck {
 
 	private final ObjectProvider<QueueRegistry> registry;
 
-	private final ObjectProvider<QueueProperties> properties;
+	private final ObjectProvider<QueueListenerContainerRegistry> containers;
 
 	private final List<Candidate> pending = new CopyOnWriteArrayList<>();
-
-	private final List<Target> targets = new CopyOnWriteArrayList<>();
-
-	private final List<QueueListenerContainer<?>> containers = new CopyOnWriteArrayList<>();
 
 	private @Nullable StringValueResolver resolver;
 
 	private @Nullable ListableBeanFactory beanFactory;
 
-	private volatile boolean running;
-
-	QueueListenerProcessor(ObjectProvider<QueueRegistry> registry, ObjectProvider<QueueProperties> properties) {
+	QueueListenerProcessor(ObjectProvider<QueueRegistry> registry,
+			ObjectProvider<QueueListenerContainerRegistry> containers) {
 		this.registry = registry;
-		this.properties = properties;
+		this.containers = containers;
 	}
 
 	@Override
@@ -110,7 +102,8 @@ final class QueueListenerProcessor implements BeanPostProcessor, SmartLifecycle,
 		return QueueListener.class.getSimpleName();
 	}
 
-	private void failOnPending() {
+	/** Checks the methods found since the last check (lazy beans), failing on any invalid one. */
+	void failOnPending() {
 		List<String> failures = checkPending();
 		if (!failures.isEmpty()) {
 			throw new InvalidAnnotationException(annotationName(), failures);
@@ -118,17 +111,22 @@ final class QueueListenerProcessor implements BeanPostProcessor, SmartLifecycle,
 	}
 
 	/**
-	 * Checks the listener methods found since the last check, keeping those that pass for {@link #start()}.
+	 * Checks the listener methods found since the last check, registering those that pass with the container
+	 * registry.
 	 */
 	@Override
 	public List<String> checkPending() {
 		QueueRegistry queues = this.registry.getIfAvailable();
+		QueueListenerContainerRegistry registered = this.containers.getIfAvailable();
 		List<String> failures = new ArrayList<>();
 		List<Candidate> candidates = new ArrayList<>(this.pending);
 		this.pending.removeAll(candidates);
 		for (Candidate candidate : candidates) {
 			try {
-				this.targets.add(target(queues, candidate));
+				QueueListenerEndpoint endpoint = endpoint(queues, candidate);
+				if (registered != null) {
+					registered.register(endpoint);
+				}
 			}
 			catch (IllegalArgumentException | IllegalStateException ex) {
 				failures.add("bean '" + candidate.beanName + "' (" + candidate.type.getName() + "): "
@@ -143,7 +141,7 @@ final class QueueListenerProcessor implements BeanPostProcessor, SmartLifecycle,
 				+ MethodKeyEvaluator.describe(candidate.method);
 	}
 
-	private Target target(@Nullable QueueRegistry queues, Candidate candidate) {
+	private QueueListenerEndpoint endpoint(@Nullable QueueRegistry queues, Candidate candidate) {
 		Method method = candidate.method;
 		if (method.getParameterCount() != 1) {
 			throw new IllegalStateException("the method must take one parameter, the payload or QueueMessage<T>;"
@@ -196,7 +194,7 @@ final class QueueListenerProcessor implements BeanPostProcessor, SmartLifecycle,
 		invocable.trySetAccessible();
 		String where = "@QueueListener method " + candidate.type.getName() + "." + method.getName() + " of bean '"
 				+ candidate.beanName + "'";
-		return new Target(candidate.bean, invocable, queue, payloadType, wantsMessage, concurrency, where);
+		return new QueueListenerEndpoint(candidate.bean, invocable, queue, payloadType, wantsMessage, concurrency, where);
 	}
 
 	private String resolve(String attribute, String value) {
@@ -215,92 +213,7 @@ final class QueueListenerProcessor implements BeanPostProcessor, SmartLifecycle,
 		}
 	}
 
-	@Override
-	public void start() {
-		if (this.running) {
-			return;
-		}
-		QueueProperties settings = this.properties.getObject();
-		if (!settings.getListener().isAutoStartup()) {
-			return;
-		}
-		failOnPending();
-		QueueRegistry queues = this.registry.getObject();
-		for (Target target : this.targets) {
-			QueueListenerContainer<?> container = container(queues, target);
-			container.setShutdownTimeout(settings.getListener().getShutdownTimeout());
-			this.containers.add(container);
-		}
-		this.containers.forEach(QueueListenerContainer::start);
-		this.running = true;
-	}
-
-	private static QueueListenerContainer<?> container(QueueRegistry queues, Target target) {
-		RedisQueue<Object> queue;
-		try {
-			@SuppressWarnings("unchecked")
-			RedisQueue<Object> typed = (RedisQueue<Object>) queues.get(target.queue, target.payloadType);
-			queue = typed;
-		}
-		catch (IllegalArgumentException ex) {
-			throw new IllegalStateException(target.where + ": " + ex.getMessage(), ex);
-		}
-		QueueHandler<Object> handler = (message) -> {
-			try {
-				target.method.invoke(target.bean, target.wantsMessage ? message : message.payload());
-			}
-			catch (InvocationTargetException ex) {
-				Throwable cause = ex.getCause();
-				if (cause instanceof Exception exception) {
-					throw exception;
-				}
-				throw (Error) cause;
-			}
-		};
-		return queues.createContainer(queue, handler, target.concurrency);
-	}
-
-	@Override
-	public void stop() {
-		List<Thread> stopping = new ArrayList<>();
-		// Containers stop in parallel, so the shutdown takes one shutdown timeout, not one per container.
-		for (QueueListenerContainer<?> container : this.containers) {
-			Thread thread = new Thread(container::stop, "redis-kit-queue-stop");
-			stopping.add(thread);
-			thread.start();
-		}
-		for (Thread thread : stopping) {
-			try {
-				thread.join();
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-		}
-		this.containers.clear();
-		this.running = false;
-	}
-
-	@Override
-	public boolean isRunning() {
-		return this.running;
-	}
-
-	@Override
-	public int getPhase() {
-		return QueueListenerContainer.PHASE;
-	}
-
-	/** @return the running containers, for the endpoint and tests */
-	List<QueueListenerContainer<?>> containers() {
-		return List.copyOf(this.containers);
-	}
-
 	private record Candidate(Object bean, String beanName, Class<?> type, Method method, QueueListener annotation) {
-	}
-
-	private record Target(Object bean, Method method, String queue, Class<?> payloadType, boolean wantsMessage,
-			int concurrency, String where) {
 	}
 
 }

@@ -9,6 +9,8 @@ import io.rediskit.autoconfigure.support.NamedEntry;
 import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.Names;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
 import org.springframework.validation.Errors;
@@ -289,6 +291,40 @@ public class QueueProperties implements Validator {
 		 */
 		private boolean autoStartup = true;
 
+		/**
+		 * Messages each container claims ahead of its free handlers, 0 to 1000 minus its concurrency; a claim takes
+		 * up to concurrency + prefetch messages in one call. More drains bursts in fewer round trips; less leaves
+		 * more to other instances when handlers are slow. Unset: 4 per handler.
+		 */
+		private @Nullable Integer prefetch;
+
+		/**
+		 * Threads the handlers run on: 'dedicated' (each container runs up to its concurrency in threads of its
+		 * own, virtual when spring.threads.virtual.enabled is true on Java 21+) or 'application' (the
+		 * application's applicationTaskExecutor bean, whose size then caps every container's concurrency).
+		 */
+		private ExecutorChoice executor = ExecutorChoice.DEDICATED;
+
+		public @Nullable Integer getPrefetch() {
+			return this.prefetch;
+		}
+
+		public void setPrefetch(@Nullable Integer prefetch) {
+			if (prefetch != null && (prefetch < 0 || prefetch > 999)) {
+				throw new IllegalArgumentException("redis-kit.queue.listener.prefetch must be between 0 and 999"
+						+ " (1000 minus a container's concurrency), was " + prefetch);
+			}
+			this.prefetch = prefetch;
+		}
+
+		public ExecutorChoice getExecutor() {
+			return this.executor;
+		}
+
+		public void setExecutor(ExecutorChoice executor) {
+			this.executor = executor;
+		}
+
 		public Duration getShutdownTimeout() {
 			return this.shutdownTimeout;
 		}
@@ -304,6 +340,17 @@ public class QueueProperties implements Validator {
 		public void setAutoStartup(boolean autoStartup) {
 			this.autoStartup = autoStartup;
 		}
+
+	}
+
+	/** Threads the handlers of @QueueListener containers run on. */
+	public enum ExecutorChoice {
+
+		/** Threads of each container's own, up to its concurrency; virtual with spring.threads.virtual.enabled. */
+		DEDICATED,
+
+		/** The application's applicationTaskExecutor bean. */
+		APPLICATION
 
 	}
 

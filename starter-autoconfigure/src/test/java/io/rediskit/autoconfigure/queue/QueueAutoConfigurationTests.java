@@ -1,6 +1,7 @@
 package io.rediskit.autoconfigure.queue;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -8,6 +9,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.queue.QueueListener;
+import io.rediskit.queue.QueueListenerContainer;
 import io.rediskit.queue.QueueMessage;
 import io.rediskit.queue.QueueRegistry;
 import io.rediskit.queue.QueueSpec;
@@ -28,6 +30,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -55,6 +59,7 @@ class QueueAutoConfigurationTests {
 		this.runner.withPropertyValues("redis-kit.queue.queues.emails.max-deliveries=3").run((context) -> {
 			assertThat(context).hasSingleBean(QueueRegistry.class)
 				.hasSingleBean(QueueListenerProcessor.class)
+				.hasSingleBean(QueueListenerContainerRegistry.class)
 				.hasSingleBean(QueueHealthIndicator.class)
 				.hasSingleBean(RedisQueuesEndpoint.class)
 				.doesNotHaveBean(MicrometerQueueListener.class);
@@ -109,7 +114,8 @@ class QueueAutoConfigurationTests {
 			"redis-kit.queue.queues.emails.backoff-jitter=2|redis-kit.queue.queues.emails.backoff-jitter must be between 0 and 1",
 			"redis-kit.queue.queues.emails.poll-interval=2m|redis-kit.queue.queues.emails.poll-interval must be between",
 			"redis-kit.queue.queues.a.b.max-deliveries=3|redis-kit.queue.queues.a",
-			"redis-kit.queue.queues.emails.visibilty-timeout=1s|visibilty-timeout" })
+			"redis-kit.queue.queues.emails.visibilty-timeout=1s|visibilty-timeout",
+			"redis-kit.queue.listener.prefetch=-1|redis-kit.queue.listener.prefetch must be between 0 and 999" })
 	void invalidPropertiesFailStartupNamingTheProperty(String property, String message) {
 		this.runner.withPropertyValues(property).run((context) -> {
 			assertThat(context).hasFailed();
@@ -141,6 +147,60 @@ class QueueAutoConfigurationTests {
 				assertThat(health.getStatus()).isEqualTo(Status.UP);
 				assertThat(endpoint.redrive("orders", 10)).containsEntry("redriven", 1L);
 				assertThat(endpoint.purge("orders")).containsEntry("purged", 1L);
+			});
+	}
+
+	@Test
+	void containersPollOnTheApplicationsSchedulerAndStopTogether() {
+		ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
+		scheduler.setThreadNamePrefix("app-scheduler-");
+		this.runner.withUserConfiguration(Listeners.class)
+			.withBean("taskScheduler", ThreadPoolTaskScheduler.class, () -> scheduler)
+			.withPropertyValues("redis-kit.queue.queues.emails.poll-interval=100ms",
+					"redis-kit.queue.queues.orders.max-deliveries=2", "redis-kit.queue.listener.prefetch=3")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				QueueListenerContainerRegistry containers = context.getBean(QueueListenerContainerRegistry.class);
+				assertThat(containers.getContainers()).hasSize(2).allMatch(QueueListenerContainer::isRunning)
+					.allMatch((container) -> container.getPrefetch() == 3);
+				context.getBean(QueueRegistry.class).get("emails", Email.class).enqueue(new Email("b@example.com", "hi"));
+				Listeners listeners = context.getBean(Listeners.class);
+				await(() -> listeners.sent.contains("b@example.com"));
+				assertThat(scheduler.getScheduledThreadPoolExecutor().getCompletedTaskCount()).isPositive();
+				List<QueueListenerContainer<?>> running = containers.getContainers();
+				containers.stop();
+				assertThat(running).noneMatch(QueueListenerContainer::isRunning);
+				assertThat(containers.isRunning()).isFalse();
+			});
+	}
+
+	@Test
+	void handlersRunOnTheApplicationsTaskExecutorWhenAsked() {
+		ThreadPoolTaskExecutor executor = new ThreadPoolTaskExecutor();
+		executor.setThreadNamePrefix("app-task-");
+		executor.setCorePoolSize(4);
+		this.runner.withUserConfiguration(Threads.class)
+			.withBean("applicationTaskExecutor", ThreadPoolTaskExecutor.class, () -> executor)
+			.withPropertyValues("redis-kit.queue.queues.emails.poll-interval=100ms",
+					"redis-kit.queue.listener.executor=application")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				context.getBean(QueueRegistry.class).get("emails", Email.class).enqueue(new Email("c@example.com", "hi"));
+				Threads threads = context.getBean(Threads.class);
+				await(() -> !threads.names.isEmpty());
+				assertThat(threads.names).allMatch((name) -> name.startsWith("app-task-"));
+			});
+	}
+
+	@Test
+	void theApplicationExecutorWithoutTheBeanFailsStartupNamingTheProperty() {
+		this.runner.withUserConfiguration(Threads.class)
+			.withPropertyValues("redis-kit.queue.queues.emails.poll-interval=100ms",
+					"redis-kit.queue.listener.executor=application")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(stackMessages(context.getStartupFailure()))
+					.contains("redis-kit.queue.listener.executor=application needs");
 			});
 	}
 
@@ -215,6 +275,18 @@ class QueueAutoConfigurationTests {
 				throw new IllegalArgumentException("negative order " + message.payload().id());
 			}
 			this.orders.add(message.payload().id());
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class Threads {
+
+		final Set<String> names = ConcurrentHashMap.newKeySet();
+
+		@QueueListener(queue = "emails")
+		void send(Email email) {
+			this.names.add(Thread.currentThread().getName());
 		}
 
 	}

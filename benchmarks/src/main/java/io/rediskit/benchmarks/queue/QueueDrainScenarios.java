@@ -1,0 +1,343 @@
+package io.rediskit.benchmarks.queue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.rediskit.benchmarks.BenchmarkContext;
+import io.rediskit.benchmarks.LatencySample;
+import io.rediskit.queue.QueueEntry;
+import io.rediskit.queue.QueueListenerContainer;
+import io.rediskit.queue.QueueRegistry;
+import io.rediskit.queue.QueueSpec;
+import io.rediskit.queue.RedisQueue;
+import io.rediskit.support.KeyNaming;
+import org.jspecify.annotations.Nullable;
+import org.redisson.api.RBlockingQueue;
+import org.redisson.api.RDelayedQueue;
+
+/**
+ * The consumer side of the queue, redis-kit against Redisson and the script floor, in one run:
+ * <ul>
+ * <li>{@code queue.drain}: {@value #BURST} messages due at the same instant, a handler that does nothing, at
+ * concurrency 8 and 32 (redis-kit: one listener container of that concurrency with its default prefetch;
+ * Redisson: {@code RDelayedQueue} into an {@code RBlockingQueue} taken by that many threads in {@code poll}).
+ * Reported: lateness (receipt minus due time, on this JVM's clock, the server's: same machine) at p50, p99 and max,
+ * and deliveries per second from the due time to the last receipt. The floor is the claim and ack scripts alone
+ * ({@link QueueScriptFloor#claimAndAck}) at the container's batch size, concurrency plus prefetch.</li>
+ * <li>{@code queue.consume}: a backlog of ready messages taken for the run's duration with a handler that does
+ * nothing: steady deliveries (and acks) per second, the same three side by side.</li>
+ * </ul>
+ */
+final class QueueDrainScenarios {
+
+	static final int BURST = 20_000;
+
+	static final int[] CONCURRENCIES = { 8, 32 };
+
+	/** Time between the end of the enqueue and the burst's due time, so that enqueueing is not measured. */
+	static final long LEAD_MILLIS = 3000;
+
+	private final BenchmarkContext context;
+
+	private final QueueRegistry registry;
+
+	private final KeyNaming naming;
+
+	QueueDrainScenarios(BenchmarkContext context, QueueRegistry registry, KeyNaming naming) {
+		this.context = context;
+		this.registry = registry;
+		this.naming = naming;
+	}
+
+	/** @return the figures by scenario, library and concurrency, for the JSON report */
+	Map<String, Object> run() throws Exception {
+		Map<String, Object> drain = new LinkedHashMap<>();
+		Map<String, Object> consume = new LinkedHashMap<>();
+		for (int concurrency : CONCURRENCIES) {
+			int batch = concurrency + concurrency * QueueListenerContainer.DEFAULT_PREFETCH_PER_HANDLER;
+			Map<String, Object> drains = new LinkedHashMap<>();
+			drains.put("redis-kit", report("queue.drain", "redis-kit", concurrency, drainRedisKit(concurrency)));
+			drains.put("Redisson", report("queue.drain", "Redisson", concurrency, drainRedisson(concurrency)));
+			drains.put("floor", report("queue.drain", "floor", batch, floor(BURST, batch, null)));
+			drain.put("concurrency-" + concurrency, drains);
+			Map<String, Object> consumes = new LinkedHashMap<>();
+			long millis = this.context.options().duration().toMillis();
+			consumes.put("redis-kit", report("queue.consume", "redis-kit", concurrency,
+					consumeRedisKit(concurrency, millis)));
+			consumes.put("Redisson", report("queue.consume", "Redisson", concurrency,
+					consumeRedisson(concurrency, millis)));
+			consumes.put("floor", report("queue.consume", "floor", batch, floor(Integer.MAX_VALUE, batch, millis)));
+			consume.put("concurrency-" + concurrency, consumes);
+		}
+		Map<String, Object> json = new LinkedHashMap<>();
+		json.put("drain", drain);
+		json.put("consume", consume);
+		return json;
+	}
+
+	private Run drainRedisKit(int concurrency) throws Exception {
+		RedisQueue<Long> queue = this.registry.create("drain-" + System.nanoTime(), QueueSpec.defaults(), Long.class);
+		Run run = new Run(BURST);
+		Instant due = Instant.now().plusMillis(LEAD_MILLIS + BURST / 20);
+		List<QueueEntry<Long>> entries = new ArrayList<>();
+		for (long i = 0; i < BURST; i++) {
+			entries.add(QueueEntry.of(due.toEpochMilli()).withDueAt(due));
+			if (entries.size() == 5000) {
+				queue.enqueueAll(entries);
+				entries.clear();
+			}
+		}
+		if (!entries.isEmpty()) {
+			queue.enqueueAll(entries);
+		}
+		QueueListenerContainer<Long> container = this.registry.createContainer(queue,
+				(message) -> run.received(message.payload()), concurrency);
+		container.start();
+		try {
+			run.await(due.toEpochMilli(), this.context, "redis-kit");
+		}
+		finally {
+			container.stop();
+			queue.purge();
+		}
+		return run;
+	}
+
+	private Run drainRedisson(int concurrency) throws Exception {
+		String name = "bench:redisson-drain-" + System.nanoTime();
+		RBlockingQueue<Long> destination = this.context.redisson().getBlockingQueue(name);
+		@SuppressWarnings("deprecation")
+		RDelayedQueue<Long> delayed = this.context.redisson().getDelayedQueue(destination);
+		Run run = new Run(BURST);
+		long due = System.currentTimeMillis() + LEAD_MILLIS + BURST / 20;
+		for (int i = 0; i < BURST; i++) {
+			delayed.offerAsync(due, Math.max(0, due - System.currentTimeMillis()), TimeUnit.MILLISECONDS);
+		}
+		ExecutorService consumers = redissonConsumers(destination, concurrency, run, new AtomicBoolean(true));
+		try {
+			run.await(due, this.context, "Redisson");
+		}
+		finally {
+			consumers.shutdownNow();
+			consumers.awaitTermination(10, TimeUnit.SECONDS);
+			delayed.delete();
+			delayed.destroy();
+			destination.delete();
+		}
+		return run;
+	}
+
+	private Run consumeRedisKit(int concurrency, long millis) throws Exception {
+		RedisQueue<Long> queue = this.registry.create("consume-" + System.nanoTime(), QueueSpec.defaults(),
+				Long.class);
+		Run run = new Run(Integer.MAX_VALUE);
+		fill(queue, backlog(millis));
+		QueueListenerContainer<Long> container = this.registry.createContainer(queue,
+				(message) -> run.count(), concurrency);
+		long start = System.nanoTime();
+		container.start();
+		try {
+			TimeUnit.MILLISECONDS.sleep(millis);
+			run.rate(run.delivered.get(), System.nanoTime() - start);
+		}
+		finally {
+			container.stop();
+			queue.purge();
+		}
+		return run;
+	}
+
+	private Run consumeRedisson(int concurrency, long millis) throws Exception {
+		String name = "bench:redisson-consume-" + System.nanoTime();
+		RBlockingQueue<Long> destination = this.context.redisson().getBlockingQueue(name);
+		Run run = new Run(Integer.MAX_VALUE);
+		long backlog = backlog(millis);
+		List<Long> chunk = new ArrayList<>();
+		for (long i = 0; i < backlog; i++) {
+			chunk.add(i);
+			if (chunk.size() == 5000) {
+				destination.addAll(chunk);
+				chunk.clear();
+			}
+		}
+		destination.addAll(chunk);
+		AtomicBoolean consuming = new AtomicBoolean(true);
+		long start = System.nanoTime();
+		ExecutorService consumers = redissonConsumers(destination, concurrency, run, consuming);
+		try {
+			TimeUnit.MILLISECONDS.sleep(millis);
+			run.rate(run.delivered.get(), System.nanoTime() - start);
+		}
+		finally {
+			consuming.set(false);
+			consumers.shutdown();
+			consumers.awaitTermination(10, TimeUnit.SECONDS);
+			destination.delete();
+		}
+		return run;
+	}
+
+	private ExecutorService redissonConsumers(RBlockingQueue<Long> destination, int concurrency, Run run,
+			AtomicBoolean consuming) {
+		ExecutorService consumers = Executors.newFixedThreadPool(concurrency);
+		for (int c = 0; c < concurrency; c++) {
+			consumers.execute(() -> {
+				while (consuming.get() && !Thread.currentThread().isInterrupted()) {
+					try {
+						Long due = destination.poll(200, TimeUnit.MILLISECONDS);
+						if (due != null) {
+							run.received(due);
+						}
+					}
+					catch (InterruptedException ex) {
+						Thread.currentThread().interrupt();
+						return;
+					}
+					catch (RuntimeException ex) {
+						this.context.reportAnomaly("Redisson poll failed", ex);
+					}
+				}
+			});
+		}
+		return consumers;
+	}
+
+	/** The claim and ack scripts alone: {@code count} messages, or as many as {@code millis} allow. */
+	private Run floor(int count, int batch, @Nullable Long millis) {
+		Run run = new Run(Integer.MAX_VALUE);
+		try (var connection = this.context.connectLettuce()) {
+			String name = "floor-drain-" + System.nanoTime();
+			QueueScriptFloor floor = new QueueScriptFloor(connection, this.naming, name);
+			try {
+				long fill = (millis != null) ? backlog(millis) : count;
+				// Filled in batches through redis-kit: the same keys, as the floor uses the run's key naming.
+				fill(this.registry.create(name, QueueSpec.defaults(), Long.class), fill);
+				long start = System.nanoTime();
+				long deadline = (millis != null) ? start + TimeUnit.MILLISECONDS.toNanos(millis) : Long.MAX_VALUE;
+				long taken = 0;
+				while (taken < fill && System.nanoTime() < deadline) {
+					int claimed = floor.claimAndAck(batch, 30_000);
+					if (claimed == 0) {
+						break;
+					}
+					taken += claimed;
+				}
+				run.rate(taken, System.nanoTime() - start);
+			}
+			finally {
+				floor.purge();
+			}
+		}
+		return run;
+	}
+
+	/** A backlog no consumer can empty in the run: 100,000 a second of it. */
+	private static long backlog(long millis) {
+		return Math.max(10_000, millis * 100);
+	}
+
+	private static void fill(RedisQueue<Long> queue, long count) {
+		List<QueueEntry<Long>> entries = new ArrayList<>();
+		for (long i = 0; i < count; i++) {
+			entries.add(QueueEntry.of(i));
+			if (entries.size() == 5000) {
+				queue.enqueueAll(entries);
+				entries.clear();
+			}
+		}
+		if (!entries.isEmpty()) {
+			queue.enqueueAll(entries);
+		}
+	}
+
+	private Map<String, Object> report(String scenario, String library, int size, Run run) {
+		System.out.println(run.line(scenario, library, size));
+		return run.toJson(size);
+	}
+
+	/** What one library's run received. */
+	private static final class Run {
+
+		final long expected;
+
+		final AtomicLong delivered = new AtomicLong();
+
+		final LatencySample lateness = new LatencySample(1 << 16);
+
+		final AtomicLong maxMillis = new AtomicLong();
+
+		final CountDownLatch done;
+
+		volatile long lastMillis;
+
+		volatile double perSecond = Double.NaN;
+
+		Run(long expected) {
+			this.expected = expected;
+			this.done = new CountDownLatch((expected == Integer.MAX_VALUE) ? 1 : (int) expected);
+		}
+
+		void count() {
+			this.delivered.incrementAndGet();
+		}
+
+		void received(long dueMillis) {
+			long now = System.currentTimeMillis();
+			long late = Math.max(0, now - dueMillis);
+			this.lateness.record(TimeUnit.MILLISECONDS.toNanos(late));
+			this.maxMillis.accumulateAndGet(late, Math::max);
+			this.lastMillis = now;
+			this.delivered.incrementAndGet();
+			this.done.countDown();
+		}
+
+		void await(long dueMillis, BenchmarkContext context, String library) throws InterruptedException {
+			long wait = Math.max(0, dueMillis - System.currentTimeMillis()) + 60_000;
+			if (!this.done.await(wait, TimeUnit.MILLISECONDS)) {
+				context.reportAnomaly(library + ": " + (this.expected - this.delivered.get()) + " of " + this.expected
+						+ " burst messages not delivered a minute after their due time", null);
+			}
+			rate(this.delivered.get(), TimeUnit.MILLISECONDS.toNanos(Math.max(1, this.lastMillis - dueMillis)));
+		}
+
+		void rate(long count, long nanos) {
+			this.perSecond = count * 1e9 / Math.max(1, nanos);
+		}
+
+		String line(String scenario, String library, int size) {
+			String what = library.equals("floor") ? "batch " + size : "concurrency " + size;
+			if (this.lateness.count() == 0) {
+				return String.format("%s %-10s %-15s %10.0f deliveries/s", scenario, library, what, this.perSecond);
+			}
+			double[] p = this.lateness.percentilesMicros(50, 99);
+			return String.format("%s %-10s %-15s %10.0f deliveries/s  lateness p50 %7.1f ms  p99 %7.1f ms  max %6d ms",
+					scenario, library, what, this.perSecond, p[0] / 1000, p[1] / 1000, this.maxMillis.get());
+		}
+
+		Map<String, Object> toJson(int size) {
+			Map<String, Object> json = new LinkedHashMap<>();
+			json.put("size", size);
+			json.put("delivered", this.delivered.get());
+			json.put("deliveriesPerSecond", this.perSecond);
+			if (this.lateness.count() > 0) {
+				double[] p = this.lateness.percentilesMicros(50, 99);
+				json.put("latenessP50Millis", p[0] / 1000);
+				json.put("latenessP99Millis", p[1] / 1000);
+				json.put("latenessMaxMillis", this.maxMillis.get());
+			}
+			return json;
+		}
+
+	}
+
+}

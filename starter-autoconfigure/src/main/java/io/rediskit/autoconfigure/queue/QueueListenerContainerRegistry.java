@@ -1,0 +1,174 @@
+package io.rediskit.autoconfigure.queue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.rediskit.queue.QueueListenerContainer;
+import io.rediskit.queue.QueueRegistry;
+import io.rediskit.queue.RedisQueue;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * The listener containers of the application's {@link io.rediskit.queue.QueueListener @QueueListener} methods:
+ * the discovery ({@code QueueListenerProcessor}) registers each checked method here, and this registry creates a
+ * {@link QueueListenerContainer} for each when the application starts, with the {@code redis-kit.queue.listener}
+ * settings, and stops them all in parallel when it stops, without a thread of its own: each container stops
+ * asynchronously and the last one to finish tells the Spring container. Look containers up with
+ * {@link #getContainers()}, for example to stop one.
+ */
+public final class QueueListenerContainerRegistry implements SmartLifecycle {
+
+	private final Settings settings;
+
+	private final List<QueueListenerEndpoint> endpoints = new CopyOnWriteArrayList<>();
+
+	private final List<QueueListenerContainer<?>> containers = new CopyOnWriteArrayList<>();
+
+	private final Runnable beforeStart;
+
+	private volatile boolean running;
+
+	/**
+	 * @param settings where the containers' queues, threads and limits come from
+	 * @param beforeStart run first on every start: registers the methods found since the last check
+	 */
+	QueueListenerContainerRegistry(Settings settings, Runnable beforeStart) {
+		this.settings = settings;
+		this.beforeStart = beforeStart;
+	}
+
+	void register(QueueListenerEndpoint endpoint) {
+		this.endpoints.add(Objects.requireNonNull(endpoint, "endpoint"));
+	}
+
+	/** @return the running containers, one per {@code @QueueListener} method */
+	public List<QueueListenerContainer<?>> getContainers() {
+		return List.copyOf(this.containers);
+	}
+
+	@Override
+	public void start() {
+		if (this.running) {
+			return;
+		}
+		if (!this.settings.properties().getListener().isAutoStartup()) {
+			return;
+		}
+		this.beforeStart.run();
+		QueueRegistry queues = this.settings.queues();
+		List<QueueListenerContainer<?>> created = new ArrayList<>();
+		for (QueueListenerEndpoint endpoint : this.endpoints) {
+			created.add(container(queues, endpoint));
+		}
+		this.containers.addAll(created);
+		created.forEach(QueueListenerContainer::start);
+		this.running = true;
+	}
+
+	private QueueListenerContainer<?> container(QueueRegistry queues, QueueListenerEndpoint endpoint) {
+		RedisQueue<Object> queue;
+		try {
+			@SuppressWarnings("unchecked")
+			RedisQueue<Object> typed = (RedisQueue<Object>) queues.get(endpoint.queue(), endpoint.payloadType());
+			queue = typed;
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalStateException(endpoint.where() + ": " + ex.getMessage(), ex);
+		}
+		QueueProperties.Listener listener = this.settings.properties().getListener();
+		QueueListenerContainer<Object> container = queues.createContainer(queue, endpoint.handler(),
+				endpoint.concurrency());
+		container.setShutdownTimeout(listener.getShutdownTimeout());
+		if (listener.getPrefetch() != null) {
+			try {
+				container.setPrefetch(listener.getPrefetch());
+			}
+			catch (IllegalArgumentException ex) {
+				throw new IllegalStateException("redis-kit.queue.listener.prefetch for " + endpoint.where() + ": "
+						+ ex.getMessage(), ex);
+			}
+		}
+		if (listener.getExecutor() == QueueProperties.ExecutorChoice.APPLICATION) {
+			Executor executor = this.settings.applicationExecutor();
+			if (executor == null) {
+				throw new IllegalStateException("redis-kit.queue.listener.executor=application needs the"
+						+ " application's 'applicationTaskExecutor' bean, and there is none; use 'dedicated'");
+			}
+			container.setExecutor(executor);
+		}
+		else {
+			container.setVirtualThreads(this.settings.virtualThreads());
+		}
+		return container;
+	}
+
+	/** Stops every container in parallel and returns when all have stopped. */
+	@Override
+	public void stop() {
+		CountDownLatch done = new CountDownLatch(1);
+		stop(done::countDown);
+		try {
+			done.await();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	/**
+	 * Stops every container in parallel, without blocking: the shutdown takes one shutdown timeout, not one per
+	 * container.
+	 * @param callback run when the last container stopped
+	 */
+	@Override
+	public void stop(Runnable callback) {
+		List<QueueListenerContainer<?>> stopping = List.copyOf(this.containers);
+		this.containers.clear();
+		this.running = false;
+		if (stopping.isEmpty()) {
+			callback.run();
+			return;
+		}
+		AtomicInteger left = new AtomicInteger(stopping.size());
+		for (QueueListenerContainer<?> container : stopping) {
+			container.stop(() -> {
+				if (left.decrementAndGet() == 0) {
+					callback.run();
+				}
+			});
+		}
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	@Override
+	public int getPhase() {
+		return QueueListenerContainer.PHASE;
+	}
+
+	/** Where the containers' queues, threads and settings come from, looked up when they start. */
+	interface Settings {
+
+		QueueRegistry queues();
+
+		QueueProperties properties();
+
+		/** @return the application's task executor, or {@code null} if it has none */
+		@Nullable Executor applicationExecutor();
+
+		/** @return whether dedicated handler threads are virtual ({@code spring.threads.virtual.enabled}) */
+		boolean virtualThreads();
+
+	}
+
+}

@@ -1,0 +1,38 @@
+package io.rediskit.autoconfigure.queue;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+
+import io.rediskit.queue.QueueHandler;
+
+/**
+ * One checked {@link io.rediskit.queue.QueueListener @QueueListener} method, as the discovery hands it to the
+ * {@link QueueListenerContainerRegistry}: what to consume and how to call it.
+ * @param bean the bean
+ * @param method the method to invoke, accessible
+ * @param queue the resolved queue name
+ * @param payloadType the payload type
+ * @param wantsMessage whether the method takes the {@code QueueMessage} rather than the payload
+ * @param concurrency the resolved concurrency
+ * @param where the method, described for messages
+ */
+record QueueListenerEndpoint(Object bean, Method method, String queue, Class<?> payloadType, boolean wantsMessage,
+		int concurrency, String where) {
+
+	/** @return a handler that invokes the method, rethrowing what it throws */
+	QueueHandler<Object> handler() {
+		return (message) -> {
+			try {
+				this.method.invoke(this.bean, this.wantsMessage ? message : message.payload());
+			}
+			catch (InvocationTargetException ex) {
+				Throwable cause = ex.getCause();
+				if (cause instanceof Exception exception) {
+					throw exception;
+				}
+				throw (Error) cause;
+			}
+		};
+	}
+
+}

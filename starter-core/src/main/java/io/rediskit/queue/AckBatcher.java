@@ -1,0 +1,98 @@
+package io.rediskit.queue;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+
+import io.rediskit.queue.QueueScripts.Settled;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Sends the acks of one queue as batches, the way {@link EnqueueBatcher} sends enqueues: when no ack script of
+ * the queue is in flight an ack goes at once, alone; acks that arrive while one is in flight wait for it and then
+ * go together as one script call. A handler that finishes while another's ack is on the wire thus costs no round
+ * trip of its own, and a lone ack sees no added latency.
+ * <p>
+ * At-least-once is unchanged: an ack is only ever sent for a delivery whose handler has finished, each ack in a
+ * batch is checked against its own token as a single ack is, and a call that fails fails every ack it carried
+ * (their messages come back after the visibility timeout, as after any lost ack).
+ */
+final class AckBatcher {
+
+	/** Most acks one combined call carries. */
+	static final int MAX_ACKS = 500;
+
+	private final Function<List<String[]>, CompletionStage<Settled[]>> send;
+
+	private final ArrayDeque<Pending> waiting = new ArrayDeque<>();
+
+	private boolean inFlight;
+
+	/** @param send sends pairs of id and token as one ack script call */
+	AckBatcher(Function<List<String[]>, CompletionStage<Settled[]>> send) {
+		this.send = send;
+	}
+
+	/** @return what the ack did: {@link Settled#DONE}, {@link Settled#REPLAYED} or {@link Settled#STALE} */
+	CompletionStage<Settled> ack(String id, String token) {
+		Pending pending = new Pending(new String[] { id, token }, new CompletableFuture<>());
+		synchronized (this) {
+			if (this.inFlight) {
+				this.waiting.add(pending);
+				return pending.settled;
+			}
+			this.inFlight = true;
+		}
+		send(List.of(pending));
+		return pending.settled;
+	}
+
+	private void send(List<Pending> batch) {
+		List<String[]> pairs = new ArrayList<>(batch.size());
+		for (Pending pending : batch) {
+			pairs.add(pending.pair);
+		}
+		CompletionStage<Settled[]> call;
+		try {
+			call = this.send.apply(pairs);
+		}
+		catch (RuntimeException ex) {
+			call = CompletableFuture.failedFuture(ex);
+		}
+		call.whenComplete((settled, failure) -> {
+			List<Pending> next = next();
+			if (next != null) {
+				send(next);
+			}
+			for (int i = 0; i < batch.size(); i++) {
+				CompletableFuture<Settled> one = batch.get(i).settled;
+				if (failure != null) {
+					one.completeExceptionally(failure);
+				}
+				else {
+					one.complete(settled[i]);
+				}
+			}
+		});
+	}
+
+	// The acks that waited, up to the bound; null (and nothing in flight) when none did.
+	private synchronized @Nullable List<Pending> next() {
+		if (this.waiting.isEmpty()) {
+			this.inFlight = false;
+			return null;
+		}
+		List<Pending> next = new ArrayList<>(Math.min(this.waiting.size(), MAX_ACKS));
+		while (!this.waiting.isEmpty() && next.size() < MAX_ACKS) {
+			next.add(this.waiting.poll());
+		}
+		return next;
+	}
+
+	private record Pending(String[] pair, CompletableFuture<Settled> settled) {
+	}
+
+}

@@ -1,0 +1,382 @@
+package io.rediskit.queue;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+
+import io.rediskit.support.Stages;
+import io.rediskit.support.ThrottledLog;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * The dispatcher of a {@link QueueListenerContainer}: holds the claimed deliveries, runs the handler on them with
+ * at most {@code concurrency} at once, settles each after its handler finished, and says how many more it can
+ * take (back-pressure for the {@link QueuePoller}).
+ * <p>
+ * <b>Capacity.</b> It holds at most {@code concurrency + prefetch} deliveries: running, waiting in its buffer, or
+ * with their ack on the wire. A delivery counts until its settling call completed, so a Redis that stops taking
+ * acks stops the claims too.
+ * <p>
+ * <b>Threads.</b> A worker task on the executor takes deliveries from the buffer until it is empty, so a burst
+ * costs one task per worker, not one per message; at most {@code concurrency} workers exist at once. The handler's
+ * thread does not wait for the ack: it sends it (through the queue's {@link AckBatcher}) and takes the next
+ * delivery. At-least-once holds: the ack leaves only after the handler returned; a crash between the two, or a
+ * lost ack, brings the message back after the visibility timeout.
+ * <p>
+ * This is where the queue's future admission rules (pause, rate and concurrency limits) hold deliveries back:
+ * {@link #free()} is what the poller claims.
+ */
+final class QueueDispatcher<T> {
+
+	private static final Log logger = LogFactory.getLog(QueueDispatcher.class);
+
+	private final ScriptedRedisQueue<T> queue;
+
+	private final QueueHandler<T> handler;
+
+	private final int concurrency;
+
+	private final int capacity;
+
+	private final Executor executor;
+
+	private final Runnable capacityFreed;
+
+	private final ThrottledLog failures;
+
+	private final ReentrantLock lock = new ReentrantLock();
+
+	private final ArrayDeque<Delivery<T>> buffer = new ArrayDeque<>();
+
+	/** Every delivery held and not settled yet, for the watchdog and for a stop that times out. */
+	private final Set<Delivery<T>> unsettled = ConcurrentHashMap.newKeySet();
+
+	private final CompletableFuture<Void> drained = new CompletableFuture<>();
+
+	private int workers;
+
+	private int held;
+
+	private volatile boolean accepting = true;
+
+	QueueDispatcher(ScriptedRedisQueue<T> queue, QueueHandler<T> handler, int concurrency, int prefetch,
+			Executor executor, Runnable capacityFreed, ThrottledLog failures) {
+		this.queue = queue;
+		this.handler = handler;
+		this.concurrency = concurrency;
+		this.capacity = concurrency + prefetch;
+		this.executor = executor;
+		this.capacityFreed = capacityFreed;
+		this.failures = failures;
+	}
+
+	/** @return how many more deliveries it takes now: 0 while it is full or stopping */
+	int free() {
+		this.lock.lock();
+		try {
+			return this.accepting ? this.capacity - this.held : 0;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Whether a claim is worth its round trip now: half the capacity is free, or the buffer is empty (the next
+	 * free handler would wait) and something is.
+	 */
+	boolean wantsMore() {
+		this.lock.lock();
+		try {
+			int free = this.capacity - this.held;
+			return this.accepting && free > 0 && (free * 2 >= this.capacity || this.buffer.isEmpty());
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/** @return deliveries held and not settled: waiting, running or being settled */
+	int heldCount() {
+		return this.unsettled.size();
+	}
+
+	/** @return the deliveries held and not settled, for the watchdog */
+	List<Delivery<T>> unsettled() {
+		List<Delivery<T>> held = new ArrayList<>(this.unsettled.size());
+		for (Delivery<T> delivery : this.unsettled) {
+			if (!delivery.isSettled()) {
+				held.add(delivery);
+			}
+		}
+		return held;
+	}
+
+	/** Takes claimed deliveries; once stopping it gives them back at once instead. */
+	void offer(List<Delivery<T>> deliveries) {
+		if (deliveries.isEmpty()) {
+			return;
+		}
+		this.unsettled.addAll(deliveries);
+		int start;
+		this.lock.lock();
+		try {
+			// Counted either way: each is counted out once, when settled or given back.
+			this.held += deliveries.size();
+			if (this.accepting) {
+				this.buffer.addAll(deliveries);
+				start = Math.min(this.concurrency - this.workers, this.buffer.size());
+				this.workers += start;
+			}
+			else {
+				start = -1;
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+		if (start < 0) {
+			deliveries.forEach(this::release);
+			return;
+		}
+		for (int i = 0; i < start; i++) {
+			startWorker();
+		}
+	}
+
+	private void startWorker() {
+		try {
+			this.executor.execute(this::work);
+		}
+		catch (RejectedExecutionException ex) {
+			// The executor is shutting down or full: the buffered deliveries go back at once.
+			List<Delivery<T>> orphans = new ArrayList<>();
+			this.lock.lock();
+			try {
+				this.workers--;
+				if (this.workers == 0) {
+					orphans.addAll(this.buffer);
+					this.buffer.clear();
+				}
+			}
+			finally {
+				this.lock.unlock();
+			}
+			this.failures.warn(ex, "the handler executor refused a task; its messages go back to the queue");
+			orphans.forEach(this::release);
+		}
+	}
+
+	private void work() {
+		while (true) {
+			Delivery<T> delivery;
+			this.lock.lock();
+			try {
+				delivery = this.buffer.poll();
+				if (delivery == null) {
+					this.workers--;
+					return;
+				}
+			}
+			finally {
+				this.lock.unlock();
+			}
+			if (!this.accepting) {
+				release(delivery);
+				continue;
+			}
+			if (!handle(delivery)) {
+				// Interrupted: this thread's flag stays set for its owner; a fresh worker takes over the buffer.
+				boolean more;
+				this.lock.lock();
+				try {
+					more = !this.buffer.isEmpty();
+					if (!more) {
+						this.workers--;
+					}
+				}
+				finally {
+					this.lock.unlock();
+				}
+				if (more) {
+					startWorker();
+				}
+				return;
+			}
+		}
+	}
+
+	/** @return {@code false} if the handler was interrupted */
+	private boolean handle(Delivery<T> delivery) {
+		try {
+			this.handler.handle(delivery);
+		}
+		catch (Exception | Error ex) {
+			boolean interrupted = ex instanceof InterruptedException;
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+			if (!delivery.isSettled()) {
+				settle(delivery, "retry", () -> delivery.retryAsync(
+						this.queue.spec().jitteredBackoff(delivery.deliveryCount()), describe(ex)));
+			}
+			else {
+				settled(delivery);
+			}
+			return !interrupted;
+		}
+		if (!delivery.isSettled()) {
+			settle(delivery, "ack", delivery::ackAsync);
+		}
+		else {
+			settled(delivery);
+		}
+		return true;
+	}
+
+	private void settle(Delivery<T> delivery, String operation, Supplier<CompletionStage<Void>> call) {
+		CompletionStage<Void> stage;
+		try {
+			stage = call.get();
+		}
+		catch (RuntimeException ex) {
+			settleFailed(delivery, operation, ex);
+			settled(delivery);
+			return;
+		}
+		stage.whenComplete((done, failure) -> {
+			if (failure != null) {
+				settleFailed(delivery, operation, Stages.unwrap(failure));
+			}
+			settled(delivery);
+		});
+	}
+
+	private void settleFailed(Delivery<T> delivery, String operation, Throwable failure) {
+		if (failure instanceof StaleDeliveryException) {
+			logger.warn(failure.getMessage() + "; the handler overran the visibility timeout or the container stopped");
+		}
+		else if (failure instanceof IllegalStateException) {
+			// Released by a stopping container while the handler still ran.
+			logger.debug("Cannot " + operation + " " + delivery + ": " + failure.getMessage());
+		}
+		else {
+			// An outage: the handler's work stands, and the delivery comes back after its visibility timeout.
+			this.failures.warn(failure, "cannot " + operation + " " + delivery
+					+ "; it is delivered again after the visibility timeout");
+			this.queue.parts().listeners.notify((l) -> l.onSettleFailed(this.queue.name(), operation));
+		}
+	}
+
+	/** Counts a delivery out, once, and tells the poller that room was made. */
+	private void settled(Delivery<T> delivery) {
+		if (!this.unsettled.remove(delivery)) {
+			return;
+		}
+		boolean empty;
+		this.lock.lock();
+		try {
+			this.held--;
+			empty = this.held == 0;
+		}
+		finally {
+			this.lock.unlock();
+		}
+		if (empty && !this.accepting) {
+			this.drained.complete(null);
+		}
+		this.capacityFreed.run();
+	}
+
+	private void release(Delivery<T> delivery) {
+		CompletionStage<Void> stage;
+		try {
+			stage = delivery.releaseAsync();
+		}
+		catch (RuntimeException ex) {
+			// Settled meanwhile by its handler.
+			settled(delivery);
+			return;
+		}
+		stage.whenComplete((done, failure) -> {
+			if (failure != null) {
+				logger.debug("Cannot give back " + delivery + "; it comes back after the visibility timeout",
+						Stages.unwrap(failure));
+			}
+			settled(delivery);
+		});
+	}
+
+	/**
+	 * Stops taking deliveries: those not started go back at once; running handlers get the timeout to finish and
+	 * be settled, then the deliveries of those still running go back at once too.
+	 * @return completed when every held delivery is settled or given back
+	 */
+	CompletableFuture<Void> stop(Duration timeout) {
+		List<Delivery<T>> unstarted;
+		boolean empty;
+		this.lock.lock();
+		try {
+			this.accepting = false;
+			unstarted = new ArrayList<>(this.buffer);
+			this.buffer.clear();
+			empty = this.held == 0;
+		}
+		finally {
+			this.lock.unlock();
+		}
+		if (empty) {
+			this.drained.complete(null);
+		}
+		unstarted.forEach(this::release);
+		if (!this.drained.isDone()) {
+			// Not the task scheduler: an application's scheduler may be paused by the context's shutdown already.
+			CompletableFuture.runAsync(this::releaseRemaining,
+					CompletableFuture.delayedExecutor(timeout.toNanos(), TimeUnit.NANOSECONDS));
+		}
+		return this.drained;
+	}
+
+	/** Gives back at once, all in parallel, the deliveries whose handlers did not finish in time. */
+	private void releaseRemaining() {
+		if (this.drained.isDone()) {
+			return;
+		}
+		List<CompletableFuture<Void>> releases = new ArrayList<>();
+		for (Delivery<T> delivery : this.unsettled) {
+			try {
+				releases.add(delivery.releaseAsync().toCompletableFuture());
+			}
+			catch (IllegalStateException ex) {
+				// Settled meanwhile by its handler.
+			}
+		}
+		CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new)).whenComplete((done, failure) -> {
+			if (failure != null) {
+				logger.warn("Not every unfinished message of queue '" + this.queue.name()
+						+ "' could be given back; the rest come back after the visibility timeout: "
+						+ Stages.unwrap(failure).getMessage());
+			}
+			this.unsettled.clear();
+			this.drained.complete(null);
+		});
+	}
+
+	private static String describe(Throwable failure) {
+		String message = failure.getMessage();
+		String text = failure.getClass().getName() + ((message != null) ? ": " + message : "");
+		return (text.length() > 1000) ? text.substring(0, 1000) + "..." : text;
+	}
+
+}

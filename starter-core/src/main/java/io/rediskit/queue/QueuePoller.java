@@ -1,0 +1,184 @@
+package io.rediskit.queue;
+
+import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+
+import io.rediskit.support.Stages;
+import io.rediskit.support.ThrottledLog;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.scheduling.TaskScheduler;
+
+/**
+ * The poller of a {@link QueueListenerContainer}: claims, in one script call, as many due messages as the
+ * {@link QueueDispatcher} has room for, and hands them over. It holds no thread: a poll is a task on the
+ * {@link TaskScheduler} whose claim completes asynchronously; at most one is under way at a time.
+ * <p>
+ * <b>When it polls.</b> At once again after a claim that found more ready messages than it could take, as soon
+ * as the dispatcher {@link QueueDispatcher#wantsMore() wants more}; after a claim that emptied the queue, at the
+ * earliest due time it was told or the poll interval, whichever is first; and at once on a wake-up notification
+ * (a new message due earlier, a retry, a message given back). A lost notification costs at most one poll
+ * interval. While Redis is unavailable it logs once per 10 s and tries again every poll interval.
+ */
+final class QueuePoller<T> {
+
+	private final ScriptedRedisQueue<T> queue;
+
+	private final QueueDispatcher<T> dispatcher;
+
+	private final TaskScheduler scheduler;
+
+	private final ThrottledLog failures;
+
+	private final ReentrantLock lock = new ReentrantLock();
+
+	private final CompletableFuture<Void> stopped = new CompletableFuture<>();
+
+	private boolean running;
+
+	private boolean polling;
+
+	private boolean again;
+
+	/** The last claim left ready messages behind: room in the dispatcher is worth a claim at once. */
+	private boolean moreReady;
+
+	private @Nullable ScheduledFuture<?> timer;
+
+	QueuePoller(ScriptedRedisQueue<T> queue, QueueDispatcher<T> dispatcher, TaskScheduler scheduler,
+			ThrottledLog failures) {
+		this.queue = queue;
+		this.dispatcher = dispatcher;
+		this.scheduler = scheduler;
+		this.failures = failures;
+	}
+
+	void start() {
+		this.lock.lock();
+		try {
+			this.running = true;
+		}
+		finally {
+			this.lock.unlock();
+		}
+		trigger();
+	}
+
+	/** Polls as soon as it can: a wake-up notification, or the timer. */
+	void trigger() {
+		this.lock.lock();
+		try {
+			if (!this.running) {
+				return;
+			}
+			if (this.polling) {
+				this.again = true;
+				return;
+			}
+			beginPoll();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/** The dispatcher settled a delivery: claim again if messages are known to wait and it wants more. */
+	void capacityFreed() {
+		this.lock.lock();
+		try {
+			if (this.running && this.moreReady && !this.polling && this.dispatcher.wantsMore()) {
+				beginPoll();
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	// Under the lock.
+	private void beginPoll() {
+		this.polling = true;
+		this.again = false;
+		ScheduledFuture<?> pending = this.timer;
+		if (pending != null) {
+			pending.cancel(false);
+			this.timer = null;
+		}
+		// A hop to the scheduler: the claim's caller may be a Redis reply thread, and a blocking driver would
+		// run the claim on the calling thread.
+		this.scheduler.schedule(this::poll, Instant.now());
+	}
+
+	private void poll() {
+		int max = Math.min(this.dispatcher.free(), QueueScripts.MAX_CLAIM);
+		if (max <= 0) {
+			// Full: the dispatcher's settling calls bring the next claim.
+			finish(true, this.queue.spec().pollInterval().toNanos());
+			return;
+		}
+		CompletionStage<ScriptedRedisQueue.Batch<T>> claim;
+		try {
+			claim = this.queue.claimBatch(max);
+		}
+		catch (RuntimeException ex) {
+			claim = CompletableFuture.failedFuture(ex);
+		}
+		claim.whenComplete((batch, failure) -> {
+			if (failure != null) {
+				this.failures.warn(Stages.unwrap(failure));
+				finish(false, this.queue.spec().pollInterval().toNanos());
+				return;
+			}
+			this.dispatcher.offer(batch.messages());
+			boolean more = batch.readyLeft() > 0 || batch.messages().size() >= max;
+			finish(more, more ? this.queue.spec().pollInterval().toNanos() : batch.sleepNanos(this.queue.spec()));
+		});
+	}
+
+	private void finish(boolean more, long sleepNanos) {
+		this.lock.lock();
+		try {
+			this.polling = false;
+			this.moreReady = more;
+			if (!this.running) {
+				this.stopped.complete(null);
+				return;
+			}
+			if (this.again || (more && this.dispatcher.wantsMore())) {
+				beginPoll();
+				return;
+			}
+			// A timer also when messages wait for room: a safety net should a settling call's signal be missed.
+			long nanos = Math.max(TimeUnit.MILLISECONDS.toNanos(1), sleepNanos);
+			this.timer = this.scheduler.schedule(this::trigger, Instant.now().plusNanos(nanos));
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/** @return completed when no claim is under way any more; a claim that was returns its messages to the dispatcher */
+	CompletableFuture<Void> stop() {
+		this.lock.lock();
+		try {
+			this.running = false;
+			ScheduledFuture<?> pending = this.timer;
+			if (pending != null) {
+				pending.cancel(false);
+				this.timer = null;
+			}
+			if (!this.polling) {
+				this.stopped.complete(null);
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+		return this.stopped;
+	}
+
+}

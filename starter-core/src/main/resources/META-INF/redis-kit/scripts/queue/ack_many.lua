@@ -1,0 +1,37 @@
+-- Acknowledges several deliveries in one call, each exactly as ack.lua does one: the message and its data are
+-- removed and its token kept in settled for ARGV[2] ms, so that a driver replay is recognised.
+-- KEYS: the eight queue keys (see enqueue.lua)
+-- ARGV[1] now in ms, pinned by tests; empty for the server's TIME, ARGV[2] how long settled tokens are kept, in
+-- ms, then pairs of id and token
+-- Returns per pair 1 (acknowledged), 2 (this token was settled before: a replay) or 0 (the token is stale).
+local now = tonumber(ARGV[1])
+if not now then
+  local time = redis.call('TIME')
+  now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+local keep = tonumber(ARGV[2])
+local reply = {}
+local acked = 0
+for i = 3, #ARGV, 2 do
+  local id, token = ARGV[i], ARGV[i + 1]
+  if redis.call('ZSCORE', KEYS[8], token) then
+    reply[#reply + 1] = 2
+  else
+    local meta = redis.call('HGET', KEYS[5], id)
+    if not meta or string.match(meta, '^%d+|%d+|(.*)$') ~= token then
+      reply[#reply + 1] = 0
+    else
+      redis.call('ZREM', KEYS[3], id)
+      redis.call('HDEL', KEYS[5], id)
+      redis.call('HDEL', KEYS[6], id)
+      redis.call('ZADD', KEYS[8], now, token)
+      acked = acked + 1
+      reply[#reply + 1] = 1
+    end
+  end
+end
+if acked > 0 then
+  redis.call('ZREMRANGEBYSCORE', KEYS[8], '-inf', now - keep)
+  redis.call('PEXPIRE', KEYS[8], keep)
+end
+return reply
