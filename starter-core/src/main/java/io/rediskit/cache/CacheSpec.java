@@ -52,12 +52,12 @@ public record CacheSpec(Duration ttl, double ttlJitter, boolean cacheNullValues,
 		requireAtLeastOneMilli("ttl", ttl);
 		Expiry.requireAtMostMax("ttl", ttl);
 		if (!(ttlJitter >= 0 && ttlJitter < 1)) {
-			throw new InvalidSpecException("ttl-jitter", "must be from 0 to below 1, was " + ttlJitter);
+			throw new InvalidSpecException("ttlJitter", "must be from 0 to below 1, was " + ttlJitter);
 		}
-		requireAtLeastOneMilli("null-ttl", nullTtl);
-		Expiry.requireAtMostMax("null-ttl", nullTtl);
-		requireAtLeastOneMilli("load-timeout", loadTimeout);
-		Expiry.requireAtMostMax("load-timeout", loadTimeout);
+		requireAtLeastOneMilli("nullTtl", nullTtl);
+		Expiry.requireAtMostMax("nullTtl", nullTtl);
+		requireAtLeastOneMilli("loadTimeout", loadTimeout);
+		Expiry.requireAtMostMax("loadTimeout", loadTimeout);
 	}
 
 	/** @return a 10 minute TTL, 10 % jitter, nulls cached for 30 s, a 10 s load timeout, no near cache */

@@ -29,7 +29,7 @@ public record NearCacheSpec(int maxEntries, Duration ttl) {
 	public NearCacheSpec {
 		Objects.requireNonNull(ttl, "ttl must not be null");
 		if (maxEntries < 1) {
-			throw new InvalidSpecException("max-entries", "must be at least 1, was " + maxEntries);
+			throw new InvalidSpecException("maxEntries", "must be at least 1, was " + maxEntries);
 		}
 		if (ttl.toMillis() < 1) {
 			throw new InvalidSpecException("ttl", "must be at least 1ms, was " + ttl);

@@ -151,7 +151,7 @@ public class RedisKitCacheManager implements CacheManager, AutoCloseable {
 
 	private void requireNoNearCache(String name, CacheSpec spec) {
 		if (spec.nearCache() != null) {
-			throw new InvalidSpecException("near-cache", "of cache '" + name + "' needs a Lettuce connection factory,"
+			throw new InvalidSpecException("nearCache", "of cache '" + name + "' needs a Lettuce connection factory,"
 					+ " whose client carries the invalidations");
 		}
 	}
