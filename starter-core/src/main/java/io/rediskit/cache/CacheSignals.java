@@ -40,8 +40,8 @@ import org.springframework.scheduling.TaskScheduler;
  * entry behind, so trust ends when the connection reports a disconnect or when the probe, published on the
  * ordinary connection every heartbeat, has not come back for three heartbeats (a connection that is up but
  * silent). Each loss starts a new {@link #epoch()}: entries stored before it are never served again. Trust
- * comes back when a probe comes back through the subscription, which proves it carries messages again (Lettuce
- * subscribes the channels again on reconnect before the probe can arrive).
+ * comes back when a probe, published by the next heartbeat after a reconnect, comes back through the
+ * subscription, which proves it carries messages again (Lettuce subscribes the channels again on reconnect).
  * <p>
  * Nothing is connected before the first {@link #watch}; {@link #close()} ends the connection and the heartbeat.
  */
@@ -162,11 +162,12 @@ final class CacheSignals implements AutoCloseable {
 			});
 			RedisConnectionStateListener state = new RedisConnectionStateListener() {
 
+				// On the driver's event loop: nothing here may block, not even opening a connection to publish a
+				// probe (that would wait for this very loop). The next heartbeat publishes it.
 				@Override
 				public void onRedisConnected(RedisChannelHandler<?, ?> handler, java.net.SocketAddress address) {
 					if (isOurs(handler, subscriber)) {
 						CacheSignals.this.connected = true;
-						probe();
 					}
 				}
 

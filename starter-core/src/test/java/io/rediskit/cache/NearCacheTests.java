@@ -57,9 +57,7 @@ class NearCacheTests {
 		RedisKitCache onB = this.b.getCache("prices");
 		onA.put("lamp", "19.90");
 		awaitNearCacheActive(onB);
-		assertThat(onB.get("lamp").get()).isEqualTo("19.90");
-		assertThat(onB.get("lamp").get()).isEqualTo("19.90");
-		assertThat(this.eventsOfB.count("hit prices near")).isEqualTo(1);
+		readUntilNearHit(onB, "lamp", "19.90");
 		long invalidations = this.eventsOfB.count("invalidation prices");
 		long written = System.nanoTime();
 		onA.put("lamp", "24.90");
@@ -71,10 +69,11 @@ class NearCacheTests {
 		assertThat(this.eventsOfB.count("invalidation prices")).isEqualTo(invalidations + 1);
 		// Measured on loopback: the invalidation is published by the write's own script.
 		assertThat(arrival).isLessThan(Duration.ofMillis(500));
+		int after = this.eventsOfB.events.size();
 		for (int i = 0; i < 100; i++) {
 			assertThat(onB.get("lamp").get()).isEqualTo("24.90");
 		}
-		assertThat(this.eventsOfB.count("hit prices near")).isGreaterThan(1);
+		assertThat(this.eventsOfB.events.subList(after, this.eventsOfB.events.size())).contains("hit prices near");
 	}
 
 	@Test
@@ -97,7 +96,7 @@ class NearCacheTests {
 		RedisKitCache onB = this.b.getCache("rates");
 		this.a.getCache("rates").put("eur", "1.08");
 		awaitNearCacheActive(onB);
-		assertThat(onB.get("eur").get()).isEqualTo("1.08");
+		readUntilNearHit(onB, "eur", "1.08");
 		assertThat(onB.nearCacheSize()).isEqualTo(1);
 		redis.server().command("CLIENT", "KILL", "TYPE", "pubsub");
 		// A write whose invalidation cannot reach B: written around the caches, as if published during the gap.
@@ -116,6 +115,19 @@ class NearCacheTests {
 			assertThat(onB.get(i).get()).isEqualTo(i);
 		}
 		assertThat(onB.nearCacheSize()).isBetween(1, 10);
+	}
+
+	/**
+	 * Reads until the near cache answers: a read whose reply was overtaken by an invalidation (here, of the write
+	 * that stored the value) is not kept, so the first read may not fill the near cache.
+	 */
+	private void readUntilNearHit(RedisKitCache cache, String key, Object expected) {
+		String hit = "hit " + cache.getName() + " near";
+		long hits = this.eventsOfB.count(hit);
+		for (int i = 0; i < 50 && this.eventsOfB.count(hit) == hits; i++) {
+			assertThat(cache.get(key).get()).isEqualTo(expected);
+		}
+		assertThat(this.eventsOfB.count(hit)).isEqualTo(hits + 1);
 	}
 
 	private void awaitEvent(String event, int after) {
