@@ -12,7 +12,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * A slow "database" of products 1 to 100, counting its lookups so the sample can show which ones the Bloom
- * guard kept away from it.
+ * guard and the cache kept away from it.
  */
 @Component
 public class ProductCatalog {
@@ -49,6 +49,11 @@ public class ProductCatalog {
 			Thread.currentThread().interrupt();
 		}
 		return this.products.get(id);
+	}
+
+	/** Renames a product (or adds it). */
+	void rename(String id, String name) {
+		this.products.put(id, name);
 	}
 
 	/** Removes a product: the filter still has its id, the guard remembers the miss. */

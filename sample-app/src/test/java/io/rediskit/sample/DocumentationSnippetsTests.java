@@ -96,6 +96,7 @@ class DocumentationSnippetsTests {
 
 			import io.rediskit.bitmap.*;
 			import io.rediskit.bloom.*;
+			import io.rediskit.cache.*;
 			import io.rediskit.counter.*;
 			import io.rediskit.geo.*;
 			import io.rediskit.keys.*;

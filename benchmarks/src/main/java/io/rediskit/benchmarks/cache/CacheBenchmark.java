@@ -1,0 +1,204 @@
+package io.rediskit.benchmarks.cache;
+
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+import io.rediskit.benchmarks.Benchmark;
+import io.rediskit.benchmarks.BenchmarkContext;
+import io.rediskit.benchmarks.JsonWriter;
+import io.rediskit.benchmarks.LatencySample;
+import io.rediskit.cache.CacheJsonSerializer;
+import io.rediskit.cache.CacheSpec;
+import io.rediskit.cache.NearCacheSpec;
+import io.rediskit.cache.RedisKitCacheManager;
+import io.rediskit.support.CommandExecutor;
+import io.rediskit.support.KeyNaming;
+import io.rediskit.support.ScriptExecutor;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.cache.Cache;
+import org.springframework.cache.CacheManager;
+import org.springframework.data.redis.cache.RedisCacheConfiguration;
+import org.springframework.data.redis.cache.RedisCacheManager;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.serializer.RedisSerializationContext.SerializationPair;
+import org.springframework.data.redis.serializer.RedisSerializer;
+
+/**
+ * {@code cache}: side by side on one server, redis-kit's cache manager with its near cache, without it, and Spring
+ * Data's {@link RedisCacheManager} (JSON values):
+ * <ul>
+ * <li><b>hits</b>: {@code Cache.get(key)} of 1 000 cached products with the run's threads, per second and p99
+ * (the cache call itself, without the {@code @Cacheable} proxy every manager shares);</li>
+ * <li><b>miss storm</b>: two instances (two connection factories, two managers) with the run's threads each,
+ * all calling {@code Cache.get(key, loader)} ({@code @Cacheable(sync = true)}) on one missing key whose loader
+ * takes 100 ms: loader calls, and the time until every caller has its value. Five storms each.</li>
+ * </ul>
+ * Goals (issue 19): one loader call per storm across instances (Spring Data's: one per instance at best); hits
+ * with the near cache at least 20x the Redis-only managers; without it at least as fast as Spring Data's.
+ * Redisson's {@code RedissonSpringCacheManager} is not in the Redisson artifact the benchmarks use
+ * ({@code redisson-spring-data} is a separate one), so it is not compared yet. Writes {@code cache.json}.
+ */
+public final class CacheBenchmark implements Benchmark {
+
+	private static final int PRODUCTS = 1_000;
+
+	private static final Duration LOADER = Duration.ofMillis(100);
+
+	private static final int STORMS = 5;
+
+	@Override
+	public String name() {
+		return "cache";
+	}
+
+	@Override
+	public void run(BenchmarkContext context) throws Exception {
+		LettuceConnectionFactory second = secondInstance(context.connectionFactory());
+		String run = Long.toString(System.nanoTime(), 36);
+		Map<String, Function<RedisConnectionFactory, CacheManager>> managers = new LinkedHashMap<>();
+		managers.put("redis-kit near", (connections) -> kit(connections, true));
+		managers.put("redis-kit", (connections) -> kit(connections, false));
+		managers.put("spring-data", CacheBenchmark::springData);
+		Map<String, Object> results = new LinkedHashMap<>();
+		try {
+			for (Map.Entry<String, Function<RedisConnectionFactory, CacheManager>> entry : managers.entrySet()) {
+				CacheManager first = entry.getValue().apply(context.connectionFactory());
+				CacheManager other = entry.getValue().apply(second);
+				try {
+					Map<String, Object> result = new LinkedHashMap<>();
+					result.put("hits", hits(context, entry.getKey(), first.getCache("bench-hits-" + run)));
+					result.put("storm", storms(context, entry.getKey(), first.getCache("bench-storm-" + run),
+							other.getCache("bench-storm-" + run)));
+					results.put(entry.getKey(), result);
+				}
+				finally {
+					close(first);
+					close(other);
+				}
+			}
+		}
+		finally {
+			second.destroy();
+		}
+		Files.createDirectories(context.options().outputDirectory());
+		JsonWriter.write(context.options().outputDirectory().resolve("cache.json"), Map.of("environment",
+				context.environment(), "loaderMillis", LOADER.toMillis(), "results", results));
+	}
+
+	private static Map<String, Object> hits(BenchmarkContext context, String label, Cache cache)
+			throws InterruptedException {
+		for (int i = 0; i < PRODUCTS; i++) {
+			cache.put("p" + i, new Product("p" + i, "Product " + i, 1_999 + i));
+		}
+		LatencySample latencies = new LatencySample(100_000);
+		AtomicInteger next = new AtomicInteger();
+		double rate = context.load("cache.hits " + label).run((thread) -> {
+			long start = System.nanoTime();
+			Cache.ValueWrapper hit = cache.get("p" + Math.floorMod(next.incrementAndGet(), PRODUCTS));
+			latencies.record(System.nanoTime() - start);
+			if (hit == null) {
+				throw new IllegalStateException("A cached product was missing");
+			}
+		}).opsPerSecond();
+		double[] percentiles = latencies.percentilesMicros(50, 99);
+		System.out.printf("%-26s %,12.0f/s  p50 %8.1f us  p99 %8.1f us%n", "cache.hits " + label, rate,
+				percentiles[0], percentiles[1]);
+		return Map.of("perSecond", rate, "p50Micros", percentiles[0], "p99Micros", percentiles[1]);
+	}
+
+	private static Map<String, Object> storms(BenchmarkContext context, String label, Cache first, Cache other)
+			throws Exception {
+		int threads = context.options().threads();
+		List<Long> loaderCalls = new ArrayList<>();
+		List<Double> millis = new ArrayList<>();
+		ExecutorService pool = Executors.newFixedThreadPool(2 * threads);
+		try {
+			for (int storm = 0; storm < STORMS; storm++) {
+				String key = "storm-" + storm;
+				AtomicInteger calls = new AtomicInteger();
+				CountDownLatch start = new CountDownLatch(1);
+				List<Future<Product>> callers = new ArrayList<>();
+				for (int i = 0; i < 2 * threads; i++) {
+					Cache cache = (i % 2 == 0) ? first : other;
+					callers.add(pool.submit(() -> {
+						start.await();
+						return cache.get(key, () -> {
+							calls.incrementAndGet();
+							Thread.sleep(LOADER.toMillis());
+							return new Product(key, "Loaded", 1);
+						});
+					}));
+				}
+				long begin = System.nanoTime();
+				start.countDown();
+				for (Future<Product> caller : callers) {
+					caller.get(1, TimeUnit.MINUTES);
+				}
+				millis.add((System.nanoTime() - begin) / 1e6);
+				loaderCalls.add((long) calls.get());
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
+		System.out.printf("%-26s loader calls %s  every caller served after %s ms%n", "cache.storm " + label,
+				loaderCalls, millis.stream().map((m) -> String.format("%.0f", m)).toList());
+		return Map.of("callers", 2 * threads, "loaderCalls", loaderCalls, "millisUntilAllServed", millis);
+	}
+
+	private static CacheManager kit(RedisConnectionFactory connections, boolean near) {
+		CacheSpec spec = CacheSpec.defaults().withNearCache(near ? NearCacheSpec.defaults() : null);
+		return new RedisKitCacheManager(ScriptExecutor.of(connections), CommandExecutor.of(connections), connections,
+				KeyNaming.defaults(), new CacheJsonSerializer(JsonMapper.builder().build(),
+						List.of("io.rediskit.benchmarks")),
+				spec, Map.of(), List.of(), RedisKitCacheManager.DEFAULT_HEARTBEAT, null);
+	}
+
+	private static CacheManager springData(RedisConnectionFactory connections) {
+		RedisCacheManager manager = RedisCacheManager.builder(connections)
+			.cacheDefaults(RedisCacheConfiguration.defaultCacheConfig()
+				.entryTtl(CacheSpec.DEFAULT_TTL)
+				.serializeValuesWith(SerializationPair.fromSerializer(RedisSerializer.json())))
+			.build();
+		manager.afterPropertiesSet();
+		return manager;
+	}
+
+	private static LettuceConnectionFactory secondInstance(RedisConnectionFactory first) {
+		LettuceConnectionFactory lettuce = (LettuceConnectionFactory) first;
+		LettuceConnectionFactory second = new LettuceConnectionFactory(lettuce.getStandaloneConfiguration(),
+				lettuce.getClientConfiguration());
+		second.afterPropertiesSet();
+		second.start();
+		return second;
+	}
+
+	private static void close(CacheManager manager) {
+		if (manager instanceof RedisKitCacheManager kit) {
+			kit.close();
+		}
+	}
+
+	/**
+	 * A cached value.
+	 * @param id its id
+	 * @param name its name
+	 * @param cents its price
+	 */
+	public record Product(String id, String name, long cents) {
+	}
+
+}

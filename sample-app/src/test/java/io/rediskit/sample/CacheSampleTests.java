@@ -1,0 +1,61 @@
+package io.rediskit.sample;
+
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.boot.test.context.SpringBootTest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The README's story of the cached product pages, over HTTP against a real redis-server. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "sample.catalog-latency=20ms")
+class CacheSampleTests extends SampleHttpTests {
+
+	final JsonMapper json = JsonMapper.builder().build();
+
+	@Test
+	void aProductPageAsksTheCatalogOnceThenComesFromTheCache() throws Exception {
+		long before = lookups(send("GET", "/api/catalog/41"));
+		HttpResponse<String> again = send("GET", "/api/catalog/41");
+		assertThat(again.statusCode()).isEqualTo(200);
+		assertThat(body(again)).containsEntry("name", "Product 41");
+		assertThat(lookups(again)).isEqualTo(before);
+	}
+
+	@Test
+	void aRenameEvictsThePage() throws Exception {
+		send("GET", "/api/catalog/42");
+		assertThat(send("PUT", "/api/catalog/42?name=Lamp").statusCode()).isEqualTo(204);
+		assertThat(body(send("GET", "/api/catalog/42"))).containsEntry("name", "Lamp");
+	}
+
+	@Test
+	void anUnknownIdIsA404CachedForTheNullTtl() throws Exception {
+		HttpResponse<String> first = send("GET", "/api/catalog/4242");
+		assertThat(first.statusCode()).isEqualTo(404);
+		HttpResponse<String> second = send("GET", "/api/catalog/4242");
+		assertThat(second.statusCode()).isEqualTo(404);
+		assertThat(lookups(second)).isEqualTo(lookups(first));
+	}
+
+	private HttpResponse<String> send(String method, String path) throws Exception {
+		return this.http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path))
+			.method(method, HttpRequest.BodyPublishers.noBody())
+			.build(), HttpResponse.BodyHandlers.ofString());
+	}
+
+	private long lookups(HttpResponse<String> response) {
+		return ((Number) body(response).get("catalogLookups")).longValue();
+	}
+
+	@SuppressWarnings("unchecked")
+	private Map<String, Object> body(HttpResponse<String> response) {
+		return this.json.readValue(response.body(), Map.class);
+	}
+
+}

@@ -1,0 +1,80 @@
+package io.rediskit.autoconfigure.cache;
+
+import java.util.List;
+
+import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.cache.CacheJsonSerializer;
+import io.rediskit.cache.CacheListener;
+import io.rediskit.cache.RedisKitCacheManager;
+import io.rediskit.support.CommandExecutor;
+import io.rediskit.support.KeyNaming;
+import io.rediskit.support.ScriptExecutor;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfigurationPackages;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.cache.CacheManager;
+import org.springframework.context.annotation.Bean;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.serializer.RedisSerializer;
+import org.springframework.scheduling.TaskScheduler;
+
+/**
+ * Auto-configures the cache manager: a {@link RedisKitCacheManager} with the caches of
+ * {@code redis-kit.cache.caches}, registered as the application's {@link CacheManager} only when the application
+ * defines none (so {@code @Cacheable} uses it once caching is enabled with {@code @EnableCaching}). An application
+ * with a cache manager of its own gets a {@link RedisKitCacheManagerFactory} to build one beside it. Values are
+ * JSON through the application's {@link JsonMapper} (or a plain one), trusting the classes of
+ * {@code redis-kit.cache.trusted-packages} or, when empty, of the application's packages; a bean named
+ * {@code redisKitCacheValues} of type {@code RedisSerializer<Object>} replaces it. Off with
+ * {@code redis-kit.cache.enabled=false}.
+ */
+@AutoConfiguration(after = { DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class },
+		beforeName = "org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration")
+@ConditionalOnClass({ CacheManager.class, JsonMapper.class })
+@ConditionalOnBean(RedisConnectionFactory.class)
+@ConditionalOnBooleanProperty(name = "redis-kit.cache.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(CacheProperties.class)
+public final class CacheAutoConfiguration {
+
+	/** The name of the value serializer bean, which an application may define instead. */
+	public static final String VALUES_BEAN = "redisKitCacheValues";
+
+	@Bean(VALUES_BEAN)
+	@ConditionalOnMissingBean(name = VALUES_BEAN)
+	RedisSerializer<Object> redisKitCacheValues(ObjectProvider<JsonMapper> jsonMapper, CacheProperties properties,
+			BeanFactory beanFactory) {
+		List<String> trusted = properties.getTrustedPackages();
+		if (trusted.isEmpty() && AutoConfigurationPackages.has(beanFactory)) {
+			trusted = AutoConfigurationPackages.get(beanFactory);
+		}
+		return new CacheJsonSerializer(jsonMapper.getIfAvailable(() -> JsonMapper.builder().build()), trusted);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	RedisKitCacheManagerFactory redisKitCacheManagerFactory(ScriptExecutor scripts, CommandExecutor commands,
+			RedisConnectionFactory connectionFactory, KeyNaming keyNaming,
+			@Qualifier(VALUES_BEAN) RedisSerializer<Object> values, CacheProperties properties,
+			ObjectProvider<CacheListener> listeners, ObjectProvider<TaskScheduler> taskScheduler) {
+		return () -> new RedisKitCacheManager(scripts, commands, connectionFactory, keyNaming, values,
+				properties.toSpec(), properties.toSpecs(), listeners.orderedStream().toList(), properties.getHeartbeat(),
+				taskScheduler.getIfUnique());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean(CacheManager.class)
+	RedisKitCacheManager cacheManager(RedisKitCacheManagerFactory factory) {
+		return factory.create();
+	}
+
+}

@@ -1,0 +1,30 @@
+package io.rediskit.autoconfigure.cache;
+
+import io.rediskit.cache.RedisKitCacheManager;
+
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Registers the {@code rediscache} actuator endpoint when Actuator is present, the application uses the
+ * {@link RedisKitCacheManager}, and the endpoint is available (exposed with
+ * {@code management.endpoints.web.exposure.include=rediscache}).
+ */
+@AutoConfiguration(after = CacheAutoConfiguration.class)
+@ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
+@ConditionalOnBean(RedisKitCacheManager.class)
+@ConditionalOnAvailableEndpoint(RedisCacheEndpoint.class)
+public final class CacheEndpointAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	RedisCacheEndpoint redisCacheEndpoint(RedisKitCacheManager manager) {
+		return new RedisCacheEndpoint(manager);
+	}
+
+}

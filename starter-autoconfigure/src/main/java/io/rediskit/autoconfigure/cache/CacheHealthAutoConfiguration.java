@@ -1,0 +1,29 @@
+package io.rediskit.autoconfigure.cache;
+
+import io.rediskit.cache.RedisKitCacheManager;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Registers the {@code rediscache} health indicator when Spring Boot's health support is present and the
+ * application uses the {@link RedisKitCacheManager}; off with {@code management.health.rediscache.enabled=false}.
+ */
+@AutoConfiguration(after = CacheAutoConfiguration.class)
+@ConditionalOnClass(HealthIndicator.class)
+@ConditionalOnBean(RedisKitCacheManager.class)
+@ConditionalOnEnabledHealthIndicator("rediscache")
+public final class CacheHealthAutoConfiguration {
+
+	@Bean(name = "rediscacheHealthIndicator")
+	@ConditionalOnMissingBean(name = "rediscacheHealthIndicator")
+	CacheHealthIndicator rediscacheHealthIndicator(RedisKitCacheManager manager) {
+		return new CacheHealthIndicator(manager);
+	}
+
+}

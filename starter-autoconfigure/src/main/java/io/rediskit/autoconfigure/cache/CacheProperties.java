@@ -1,0 +1,449 @@
+package io.rediskit.autoconfigure.cache;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.rediskit.autoconfigure.support.NamedEntry;
+import io.rediskit.autoconfigure.support.SpecErrors;
+import io.rediskit.cache.CacheSpec;
+import io.rediskit.cache.NearCacheSpec;
+import io.rediskit.support.InvalidSpecException;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.Errors;
+import org.springframework.validation.Validator;
+
+/**
+ * Cache manager settings, under {@code redis-kit.cache}: defaults for every cache, and per cache under
+ * {@code caches.<name>} any of them overridden.
+ *
+ * <pre>{@code
+ * redis-kit:
+ *   cache:
+ *     ttl: 10m
+ *     caches:
+ *       products:
+ *         ttl: 1h
+ *         near-cache:
+ *           enabled: true
+ * }</pre>
+ *
+ * Validated when bound by the rules of {@link CacheSpec} and {@link NearCacheSpec}: a bad value fails startup
+ * naming the property, as does a property that binds to nothing.
+ */
+@ConfigurationProperties(prefix = "redis-kit.cache", ignoreUnknownFields = false)
+public class CacheProperties implements Validator {
+
+	private static final String PREFIX = "redis-kit.cache.";
+
+	/**
+	 * Whether to auto-configure the cache manager.
+	 */
+	private boolean enabled = true;
+
+	/**
+	 * How long an entry lives in Redis, unless its cache says otherwise; from 1ms to 36500d.
+	 */
+	private Duration ttl = CacheSpec.DEFAULT_TTL;
+
+	/**
+	 * Fraction of the TTL by which each entry's lifetime is shortened at random (entries then live between
+	 * ttl * (1 - jitter) and ttl), against many entries expiring together; from 0 to below 1.
+	 */
+	private double ttlJitter = CacheSpec.DEFAULT_TTL_JITTER;
+
+	/**
+	 * Whether null results are cached, against repeated lookups of what does not exist.
+	 */
+	private boolean cacheNullValues = true;
+
+	/**
+	 * How long a cached null lives, usually far shorter than the TTL.
+	 */
+	private Duration nullTtl = CacheSpec.DEFAULT_NULL_TTL;
+
+	/**
+	 * Lease of one load across instances, and the longest a caller waits for another instance's load before
+	 * loading itself.
+	 */
+	private Duration loadTimeout = CacheSpec.DEFAULT_LOAD_TIMEOUT;
+
+	/**
+	 * Packages whose classes cached values may be (sub-packages included), beside the JDK's value types; empty
+	 * for the application's own packages (those of its @SpringBootApplication class).
+	 */
+	private List<String> trustedPackages = new ArrayList<>();
+
+	/**
+	 * How often each instance probes its invalidation subscription; near caches are bypassed after three missed
+	 * probes.
+	 */
+	private Duration heartbeat = Duration.ofSeconds(1);
+
+	/**
+	 * Near cache of every cache, unless its cache says otherwise.
+	 */
+	private final Near nearCache = new Near();
+
+	/**
+	 * Caches by name: letters, digits, '_' and '-', at most 64 characters, no '.'.
+	 */
+	private Map<String, Cache> caches = new LinkedHashMap<>();
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public Duration getTtl() {
+		return this.ttl;
+	}
+
+	public void setTtl(Duration ttl) {
+		this.ttl = ttl;
+	}
+
+	public double getTtlJitter() {
+		return this.ttlJitter;
+	}
+
+	public void setTtlJitter(double ttlJitter) {
+		this.ttlJitter = ttlJitter;
+	}
+
+	public boolean isCacheNullValues() {
+		return this.cacheNullValues;
+	}
+
+	public void setCacheNullValues(boolean cacheNullValues) {
+		this.cacheNullValues = cacheNullValues;
+	}
+
+	public Duration getNullTtl() {
+		return this.nullTtl;
+	}
+
+	public void setNullTtl(Duration nullTtl) {
+		this.nullTtl = nullTtl;
+	}
+
+	public Duration getLoadTimeout() {
+		return this.loadTimeout;
+	}
+
+	public void setLoadTimeout(Duration loadTimeout) {
+		this.loadTimeout = loadTimeout;
+	}
+
+	public List<String> getTrustedPackages() {
+		return this.trustedPackages;
+	}
+
+	public void setTrustedPackages(List<String> trustedPackages) {
+		this.trustedPackages = trustedPackages;
+	}
+
+	public Duration getHeartbeat() {
+		return this.heartbeat;
+	}
+
+	public void setHeartbeat(Duration heartbeat) {
+		this.heartbeat = heartbeat;
+	}
+
+	public Near getNearCache() {
+		return this.nearCache;
+	}
+
+	public Map<String, Cache> getCaches() {
+		return this.caches;
+	}
+
+	public void setCaches(Map<String, Cache> caches) {
+		this.caches = caches;
+	}
+
+	/**
+	 * The spec of caches not configured, built anew on each call.
+	 * @return the spec
+	 * @throws InvalidSpecException if a value is out of range
+	 */
+	public CacheSpec toSpec() {
+		return new CacheSpec(this.ttl, this.ttlJitter, this.cacheNullValues, this.nullTtl, this.loadTimeout,
+				this.nearCache.toSpec(null));
+	}
+
+	/**
+	 * The specs of the configured caches, each its own settings over the defaults.
+	 * @return the specs by name, in order
+	 */
+	public Map<String, CacheSpec> toSpecs() {
+		Map<String, CacheSpec> specs = new LinkedHashMap<>();
+		this.caches.forEach((name, cache) -> specs.put(name, cache.toSpec(this)));
+		return specs;
+	}
+
+	@Override
+	public boolean supports(Class<?> type) {
+		return CacheProperties.class.isAssignableFrom(type) || Cache.class.isAssignableFrom(type);
+	}
+
+	/**
+	 * Validates the defaults, or a cache's own settings (against the built-in defaults, so that the result does
+	 * not depend on the order properties are bound in; the combination is checked again when the manager is
+	 * built).
+	 */
+	@Override
+	public void validate(Object target, Errors errors) {
+		if (target instanceof CacheProperties properties) {
+			check(errors, PREFIX, () -> properties.toSpec());
+			if (properties.heartbeat.toMillis() < 1) {
+				errors.rejectValue("heartbeat", "invalid", PREFIX + "heartbeat must be at least 1ms, was "
+						+ properties.heartbeat);
+			}
+			return;
+		}
+		String property = NamedEntry.property(errors, PREFIX + "caches.", "cache");
+		if (property != null) {
+			check(errors, property, () -> ((Cache) target).toSpec(new CacheProperties()));
+		}
+	}
+
+	private static void check(Errors errors, String property, java.util.function.Supplier<CacheSpec> toSpec) {
+		try {
+			toSpec.get();
+		}
+		catch (NearCacheException ex) {
+			SpecErrors.reject(errors, property,
+					new InvalidSpecException("nearCache." + ex.spec.getComponent(), ex.spec.getReason()));
+		}
+		catch (InvalidSpecException ex) {
+			SpecErrors.reject(errors, property, ex);
+		}
+	}
+
+	/** A near cache's own failure, told apart so that it is reported under {@code near-cache.}. */
+	private static final class NearCacheException extends RuntimeException {
+
+		private static final long serialVersionUID = 1L;
+
+		private final InvalidSpecException spec;
+
+		NearCacheException(InvalidSpecException spec) {
+			super(spec.getMessage(), spec, false, false);
+			this.spec = spec;
+		}
+
+	}
+
+	/**
+	 * A near cache: a bounded copy of a cache's entries in each instance's memory.
+	 */
+	public static class Near {
+
+		/**
+		 * Whether reads are answered from memory while invalidations arrive.
+		 */
+		private boolean enabled;
+
+		/**
+		 * Most entries kept in memory per instance and cache, at least 1.
+		 */
+		private int maxEntries = NearCacheSpec.DEFAULT_MAX_ENTRIES;
+
+		/**
+		 * Longest time an entry is kept in memory, a bound on staleness should an invalidation be missed.
+		 */
+		private Duration ttl = NearCacheSpec.DEFAULT_TTL;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public int getMaxEntries() {
+			return this.maxEntries;
+		}
+
+		public void setMaxEntries(int maxEntries) {
+			this.maxEntries = maxEntries;
+		}
+
+		public Duration getTtl() {
+			return this.ttl;
+		}
+
+		public void setTtl(Duration ttl) {
+			this.ttl = ttl;
+		}
+
+		@Nullable NearCacheSpec toSpec(@Nullable NearOverride override) {
+			boolean on = (override != null && override.enabled != null) ? override.enabled : this.enabled;
+			if (!on) {
+				return null;
+			}
+			try {
+				return new NearCacheSpec(
+						(override != null && override.maxEntries != null) ? override.maxEntries : this.maxEntries,
+						(override != null && override.ttl != null) ? override.ttl : this.ttl);
+			}
+			catch (InvalidSpecException ex) {
+				throw new NearCacheException(ex);
+			}
+		}
+
+	}
+
+	/**
+	 * One cache's settings; each one unset takes the value of {@code redis-kit.cache.*}.
+	 */
+	public static class Cache {
+
+		/**
+		 * How long an entry lives in Redis.
+		 */
+		private @Nullable Duration ttl;
+
+		/**
+		 * Fraction of the TTL by which each entry's lifetime is shortened at random.
+		 */
+		private @Nullable Double ttlJitter;
+
+		/**
+		 * Whether null results are cached.
+		 */
+		private @Nullable Boolean cacheNullValues;
+
+		/**
+		 * How long a cached null lives.
+		 */
+		private @Nullable Duration nullTtl;
+
+		/**
+		 * Lease of one load across instances, and the longest wait for it.
+		 */
+		private @Nullable Duration loadTimeout;
+
+		/**
+		 * Near cache of this cache.
+		 */
+		private final NearOverride nearCache = new NearOverride();
+
+		public @Nullable Duration getTtl() {
+			return this.ttl;
+		}
+
+		public void setTtl(@Nullable Duration ttl) {
+			this.ttl = ttl;
+		}
+
+		public @Nullable Double getTtlJitter() {
+			return this.ttlJitter;
+		}
+
+		public void setTtlJitter(@Nullable Double ttlJitter) {
+			this.ttlJitter = ttlJitter;
+		}
+
+		public @Nullable Boolean getCacheNullValues() {
+			return this.cacheNullValues;
+		}
+
+		public void setCacheNullValues(@Nullable Boolean cacheNullValues) {
+			this.cacheNullValues = cacheNullValues;
+		}
+
+		public @Nullable Duration getNullTtl() {
+			return this.nullTtl;
+		}
+
+		public void setNullTtl(@Nullable Duration nullTtl) {
+			this.nullTtl = nullTtl;
+		}
+
+		public @Nullable Duration getLoadTimeout() {
+			return this.loadTimeout;
+		}
+
+		public void setLoadTimeout(@Nullable Duration loadTimeout) {
+			this.loadTimeout = loadTimeout;
+		}
+
+		public NearOverride getNearCache() {
+			return this.nearCache;
+		}
+
+		/**
+		 * The spec of this cache: its own settings over the defaults.
+		 * @param defaults the {@code redis-kit.cache.*} settings
+		 * @return the spec
+		 * @throws InvalidSpecException if a value is out of range
+		 */
+		public CacheSpec toSpec(CacheProperties defaults) {
+			return new CacheSpec((this.ttl != null) ? this.ttl : defaults.ttl,
+					(this.ttlJitter != null) ? this.ttlJitter : defaults.ttlJitter,
+					(this.cacheNullValues != null) ? this.cacheNullValues : defaults.cacheNullValues,
+					(this.nullTtl != null) ? this.nullTtl : defaults.nullTtl,
+					(this.loadTimeout != null) ? this.loadTimeout : defaults.loadTimeout,
+					defaults.nearCache.toSpec(this.nearCache));
+		}
+
+	}
+
+	/**
+	 * One cache's near cache; each setting unset takes the value of {@code redis-kit.cache.near-cache.*}.
+	 */
+	public static class NearOverride {
+
+		/**
+		 * Whether reads are answered from memory while invalidations arrive.
+		 */
+		private @Nullable Boolean enabled;
+
+		/**
+		 * Most entries kept in memory per instance.
+		 */
+		private @Nullable Integer maxEntries;
+
+		/**
+		 * Longest time an entry is kept in memory.
+		 */
+		private @Nullable Duration ttl;
+
+		public @Nullable Boolean getEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(@Nullable Boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public @Nullable Integer getMaxEntries() {
+			return this.maxEntries;
+		}
+
+		public void setMaxEntries(@Nullable Integer maxEntries) {
+			this.maxEntries = maxEntries;
+		}
+
+		public @Nullable Duration getTtl() {
+			return this.ttl;
+		}
+
+		public void setTtl(@Nullable Duration ttl) {
+			this.ttl = ttl;
+		}
+
+	}
+
+}

@@ -1,0 +1,155 @@
+package io.rediskit.autoconfigure.cache;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.cache.CacheSpec;
+import io.rediskit.cache.NearCacheSpec;
+import io.rediskit.cache.RedisKitCacheManager;
+import io.rediskit.testsupport.RedisServerExtension;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.cache.CacheManager;
+import org.springframework.cache.annotation.Cacheable;
+import org.springframework.cache.annotation.EnableCaching;
+import org.springframework.cache.concurrent.ConcurrentMapCacheManager;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Wiring of the cache auto-configurations: the manager as the application's cache manager behind
+ * {@code @Cacheable}, per-cache settings, back-off, metrics, endpoint, health, and startup failures that name the
+ * property.
+ */
+class CacheAutoConfigurationTests {
+
+	@RegisterExtension
+	static final RedisServerExtension redis = RedisServerExtension.standalone();
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class,
+				CacheAutoConfiguration.class, CacheMetricsAutoConfiguration.class,
+				CacheEndpointAutoConfiguration.class, CacheHealthAutoConfiguration.class,
+				EndpointAutoConfiguration.class))
+		.withPropertyValues("spring.data.redis.port=" + redis.server().port(),
+				"redis-kit.cache.trusted-packages=io.rediskit.autoconfigure.cache");
+
+	@BeforeEach
+	void flush() {
+		redis.flushAll();
+	}
+
+	@Test
+	void theManagerServesCacheableMethodsWithConfiguredCachesMetricsEndpointAndHealth() {
+		this.runner.withUserConfiguration(CatalogConfiguration.class)
+			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.withPropertyValues("redis-kit.cache.ttl=5m", "redis-kit.cache.caches.products.ttl=1h",
+					"redis-kit.cache.caches.products.ttl-jitter=0", "redis-kit.cache.caches.products.near-cache.enabled=true",
+					"redis-kit.cache.caches.products.near-cache.max-entries=500",
+					"management.endpoints.web.exposure.include=rediscache")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				RedisKitCacheManager manager = context.getBean(RedisKitCacheManager.class);
+				assertThat(context.getBean(CacheManager.class)).isSameAs(manager);
+				assertThat(manager.spec("products")).isEqualTo(CacheSpec.defaults()
+					.withTtl(Duration.ofHours(1))
+					.withTtlJitter(0)
+					.withNearCache(new NearCacheSpec(500, NearCacheSpec.DEFAULT_TTL)));
+				assertThat(manager.spec("other").ttl()).isEqualTo(Duration.ofMinutes(5));
+				Catalog catalog = context.getBean(Catalog.class);
+				assertThat(catalog.find(7)).isEqualTo(new Item(7, "item-7"));
+				assertThat(catalog.find(7)).isEqualTo(new Item(7, "item-7"));
+				assertThat(catalog.loads()).isEqualTo(1);
+				assertThat((Long) redis.server().command("PTTL", "rk:cache:{products:7}")).isGreaterThan(3_500_000L);
+				MeterRegistry meters = context.getBean(MeterRegistry.class);
+				assertThat(meters.get("rediskit.cache.gets").tag("cache", "products").tag("result", "miss").counter()
+					.count()).isEqualTo(1);
+				assertThat(meters.get("rediskit.cache.loads").tag("result", "success").timer().count()).isEqualTo(1);
+				RedisCacheEndpoint endpoint = context.getBean(RedisCacheEndpoint.class);
+				assertThat(endpoint.caches()).extracting(RedisCacheEndpoint.CacheDescriptor::name).contains("products");
+				assertThat(endpoint.evict("products", "7")).containsEntry("evicted", true);
+				assertThat(catalog.find(7)).isEqualTo(new Item(7, "item-7"));
+				assertThat(catalog.loads()).isEqualTo(2);
+				Health health = context.getBean(CacheHealthIndicator.class).health(true);
+				assertThat(health.getStatus()).isEqualTo(Status.UP);
+			});
+	}
+
+	@Test
+	void anApplicationCacheManagerWinsAndTheFactoryBuildsOneBesideIt() {
+		this.runner.withBean(CacheManager.class, ConcurrentMapCacheManager::new).run((context) -> {
+			assertThat(context).hasNotFailed().doesNotHaveBean(RedisKitCacheManager.class);
+			try (RedisKitCacheManager own = context.getBean(RedisKitCacheManagerFactory.class).create()) {
+				own.getCache("side").put("k", "v");
+				assertThat(own.getCache("side").get("k").get()).isEqualTo("v");
+			}
+		});
+	}
+
+	@Test
+	void offWhenDisabled() {
+		this.runner.withPropertyValues("redis-kit.cache.enabled=false")
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(RedisKitCacheManager.class));
+	}
+
+	@Test
+	void invalidSettingsFailStartupNamingTheProperty() {
+		this.runner.withPropertyValues("redis-kit.cache.caches.products.ttl-jitter=1.5").run((context) ->
+			assertThat(context).getFailure().rootCause()
+				.hasMessageContaining("redis-kit.cache.caches.products.ttl-jitter must be from 0 to below 1"));
+		this.runner.withPropertyValues("redis-kit.cache.near-cache.enabled=true", "redis-kit.cache.near-cache.max-entries=0")
+			.run((context) -> assertThat(context).getFailure().rootCause()
+				.hasMessageContaining("redis-kit.cache.near-cache.max-entries must be at least 1"));
+		this.runner.withPropertyValues("redis-kit.cache.null-ttl=0s").run((context) ->
+			assertThat(context).getFailure().rootCause().hasMessageContaining("redis-kit.cache.null-ttl must be at least 1ms"));
+		this.runner.withPropertyValues("redis-kit.cache.caches[bad.name].ttl=1m").run((context) ->
+			assertThat(context).getFailure().rootCause().hasMessageContaining("invalid cache name"));
+		this.runner.withPropertyValues("redis-kit.cache.caches.products.tll=1m").run((context) ->
+			assertThat(context).hasFailed());
+	}
+
+	/** A cached value of the trusted package. */
+	record Item(long id, String name) {
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableCaching
+	static class CatalogConfiguration {
+
+		@Bean
+		Catalog catalog() {
+			return new Catalog();
+		}
+
+	}
+
+	static class Catalog {
+
+		private final AtomicInteger loads = new AtomicInteger();
+
+		@Cacheable(cacheNames = "products", sync = true)
+		public Item find(long id) {
+			this.loads.incrementAndGet();
+			return new Item(id, "item-" + id);
+		}
+
+		public int loads() {
+			return this.loads.get();
+		}
+
+	}
+
+}

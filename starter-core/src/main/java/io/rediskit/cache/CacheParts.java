@@ -1,0 +1,33 @@
+package io.rediskit.cache;
+
+import java.time.Duration;
+
+import io.rediskit.support.CommandExecutor;
+import io.rediskit.support.KeyNaming;
+import io.rediskit.support.Listeners;
+import io.rediskit.support.ScriptExecutor;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.serializer.RedisSerializer;
+
+/**
+ * What the caches of one manager share, handed down by {@link RedisKitCacheManager}.
+ *
+ * @param scripts runs the cache scripts
+ * @param commands runs {@code GET} and {@code PUBLISH}
+ * @param keyNaming names keys and channels
+ * @param values reads and writes values
+ * @param listeners told of every operation
+ * @param signals the subscription, or {@code null} where there is none (not Lettuce): waiters then poll and
+ * near caches are refused
+ * @param outageLogInterval the least time between two outage warnings of one cache
+ * @param connectionFactory for {@code clear()}, which scans every master
+ */
+record CacheParts(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
+		RedisSerializer<Object> values, Listeners<CacheListener> listeners, @Nullable CacheSignals signals,
+		Duration outageLogInterval, RedisConnectionFactory connectionFactory) {
+
+	static final String AREA = "cache";
+
+}

@@ -1,0 +1,288 @@
+package io.rediskit.cache;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.RedisChannelHandler;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisConnectionStateListener;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.rediskit.support.CommandExecutor;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.ReturnType;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.scheduling.TaskScheduler;
+
+/**
+ * The caches' pub/sub: one Lettuce subscription connection per cache manager, carrying each cache's channel
+ * (loads ended, entries written or evicted) and a probe channel of this instance alone.
+ * <p>
+ * Whether the near caches may be trusted: a message lost while the subscription was down would leave a stale
+ * entry behind, so trust ends when the connection reports a disconnect or when the probe, published on the
+ * ordinary connection every heartbeat, has not come back for three heartbeats (a connection that is up but
+ * silent). Each loss starts a new {@link #epoch()}: entries stored before it are never served again. Trust
+ * comes back when a probe, published by the next heartbeat after a reconnect, comes back through the
+ * subscription, which proves it carries messages again (Lettuce subscribes the channels again on reconnect).
+ * <p>
+ * Nothing is connected before the first {@link #watch}; {@link #close()} ends the connection and the heartbeat.
+ */
+final class CacheSignals implements AutoCloseable {
+
+	private static final Log logger = LogFactory.getLog(CacheSignals.class);
+
+	private final LettuceConnectionFactory connectionFactory;
+
+	private final CommandExecutor commands;
+
+	private final byte[] probeChannel;
+
+	private final Duration heartbeat;
+
+	private final long staleAfterNanos;
+
+	private final @Nullable TaskScheduler givenScheduler;
+
+	private final Map<String, Consumer<byte[]>> handlers = new ConcurrentHashMap<>();
+
+	private final List<Runnable> trustLost = new CopyOnWriteArrayList<>();
+
+	private final ReentrantLock lifecycle = new ReentrantLock();
+
+	private @Nullable StatefulRedisPubSubConnection<byte[], byte[]> connection;
+
+	private @Nullable AbstractRedisClient client;
+
+	private @Nullable RedisConnectionStateListener stateListener;
+
+	private @Nullable ScheduledExecutorService ownScheduler;
+
+	private @Nullable ScheduledFuture<?> heartbeatTask;
+
+	private volatile boolean connected;
+
+	private volatile boolean trusted;
+
+	private volatile long epoch;
+
+	private volatile long lastProbeNanos = System.nanoTime();
+
+	private volatile boolean closed;
+
+	CacheSignals(LettuceConnectionFactory connectionFactory, CommandExecutor commands, String probeChannelPrefix,
+			Duration heartbeat, @Nullable TaskScheduler scheduler) {
+		this.connectionFactory = connectionFactory;
+		this.commands = commands;
+		this.probeChannel = (probeChannelPrefix + UUID.randomUUID()).getBytes(StandardCharsets.UTF_8);
+		this.heartbeat = heartbeat;
+		this.staleAfterNanos = heartbeat.toNanos() * 3;
+		this.givenScheduler = scheduler;
+	}
+
+	/**
+	 * Subscribes a channel, connecting first if need be. Blocks until the server confirmed the subscription.
+	 * @param channel the channel
+	 * @param handler told of each message, on the driver's thread: it must not block
+	 * @throws RuntimeException if Redis cannot be reached; the caller works without the channel meanwhile
+	 */
+	void watch(String channel, Consumer<byte[]> handler) {
+		StatefulRedisPubSubConnection<byte[], byte[]> subscriber = start();
+		this.handlers.put(channel, handler);
+		subscriber.sync().subscribe(channel.getBytes(StandardCharsets.UTF_8));
+	}
+
+	/** @param action run whenever trust ends, on the thread that noticed; must not block */
+	void onTrustLost(Runnable action) {
+		this.trustLost.add(action);
+	}
+
+	/** @return the current epoch, to take before a read whose value may be kept */
+	long epoch() {
+		return this.epoch;
+	}
+
+	/** @return whether an invalidation sent now would reach this instance */
+	boolean trusted() {
+		if (!this.trusted) {
+			return false;
+		}
+		if (System.nanoTime() - this.lastProbeNanos > this.staleAfterNanos) {
+			loseTrust("no probe came back for " + Duration.ofNanos(this.staleAfterNanos).toMillis() + " ms");
+			return false;
+		}
+		return true;
+	}
+
+	private StatefulRedisPubSubConnection<byte[], byte[]> start() {
+		this.lifecycle.lock();
+		try {
+			StatefulRedisPubSubConnection<byte[], byte[]> existing = this.connection;
+			if (existing != null) {
+				return existing;
+			}
+			if (this.closed) {
+				throw new IllegalStateException("The cache manager is closed");
+			}
+			AbstractRedisClient nativeClient = this.connectionFactory.getRequiredNativeClient();
+			StatefulRedisPubSubConnection<byte[], byte[]> subscriber;
+			if (nativeClient instanceof RedisClusterClient cluster) {
+				subscriber = cluster.connectPubSub(ByteArrayCodec.INSTANCE);
+			}
+			else if (nativeClient instanceof RedisClient standalone) {
+				subscriber = standalone.connectPubSub(ByteArrayCodec.INSTANCE);
+			}
+			else {
+				throw new IllegalStateException("Cannot subscribe with a " + nativeClient.getClass().getName());
+			}
+			subscriber.addListener(new RedisPubSubAdapter<>() {
+
+				@Override
+				public void message(byte[] channel, byte[] message) {
+					dispatch(channel, message);
+				}
+
+			});
+			RedisConnectionStateListener state = new RedisConnectionStateListener() {
+
+				// On the driver's event loop: nothing here may block, not even opening a connection to publish a
+				// probe (that would wait for this very loop). The next heartbeat publishes it.
+				@Override
+				public void onRedisConnected(RedisChannelHandler<?, ?> handler, java.net.SocketAddress address) {
+					if (isOurs(handler, subscriber)) {
+						CacheSignals.this.connected = true;
+					}
+				}
+
+				@Override
+				public void onRedisDisconnected(RedisChannelHandler<?, ?> handler) {
+					if (isOurs(handler, subscriber)) {
+						CacheSignals.this.connected = false;
+						loseTrust("the subscription connection is down");
+					}
+				}
+
+			};
+			nativeClient.addListener(state);
+			this.client = nativeClient;
+			this.stateListener = state;
+			this.connected = true;
+			subscriber.sync().subscribe(this.probeChannel);
+			this.connection = subscriber;
+			long period = this.heartbeat.toMillis();
+			if (this.givenScheduler != null) {
+				this.heartbeatTask = this.givenScheduler.scheduleAtFixedRate(this::beat, this.heartbeat);
+			}
+			else {
+				ScheduledExecutorService own = Executors.newSingleThreadScheduledExecutor((task) -> {
+					Thread thread = new Thread(task, "redis-kit-cache-heartbeat");
+					thread.setDaemon(true);
+					return thread;
+				});
+				this.ownScheduler = own;
+				this.heartbeatTask = own.scheduleAtFixedRate(this::beat, 0, period, TimeUnit.MILLISECONDS);
+			}
+			probe();
+			return subscriber;
+		}
+		finally {
+			this.lifecycle.unlock();
+		}
+	}
+
+	// On a cluster the events name the connection of each node the subscription uses: any of them counts.
+	private static boolean isOurs(RedisChannelHandler<?, ?> handler,
+			StatefulRedisPubSubConnection<byte[], byte[]> subscriber) {
+		return handler == subscriber || subscriber instanceof StatefulRedisClusterPubSubConnection<?, ?>;
+	}
+
+	private void beat() {
+		if (this.closed) {
+			return;
+		}
+		trusted();
+		probe();
+	}
+
+	private void probe() {
+		try {
+			this.commands.executeAsync("PUBLISH", ReturnType.INTEGER, this.probeChannel, new byte[] { 'p' })
+				.exceptionally((ex) -> null);
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Cannot publish the cache probe", ex);
+		}
+	}
+
+	private void dispatch(byte[] channel, byte[] message) {
+		if (java.util.Arrays.equals(channel, this.probeChannel)) {
+			this.lastProbeNanos = System.nanoTime();
+			if (this.connected && !this.trusted) {
+				this.trusted = true;
+				logger.debug("Near caches trusted again: the subscription carries messages");
+			}
+			return;
+		}
+		Consumer<byte[]> handler = this.handlers.get(new String(channel, StandardCharsets.UTF_8));
+		if (handler != null) {
+			handler.accept(message);
+		}
+	}
+
+	private void loseTrust(String reason) {
+		synchronized (this) {
+			if (!this.trusted) {
+				return;
+			}
+			this.trusted = false;
+			this.epoch++;
+		}
+		logger.info("Near caches flushed and bypassed until the invalidation subscription is back: " + reason);
+		for (Runnable action : this.trustLost) {
+			action.run();
+		}
+	}
+
+	@Override
+	public void close() {
+		this.lifecycle.lock();
+		try {
+			this.closed = true;
+			ScheduledFuture<?> task = this.heartbeatTask;
+			if (task != null) {
+				task.cancel(false);
+			}
+			if (this.ownScheduler != null) {
+				this.ownScheduler.shutdownNow();
+			}
+			if (this.client != null && this.stateListener != null) {
+				this.client.removeListener(this.stateListener);
+			}
+			if (this.connection != null) {
+				this.connection.closeAsync();
+			}
+			this.trusted = false;
+		}
+		finally {
+			this.lifecycle.unlock();
+		}
+	}
+
+}

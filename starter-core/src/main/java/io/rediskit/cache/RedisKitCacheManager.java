@@ -1,0 +1,159 @@
+package io.rediskit.cache;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.rediskit.support.CommandExecutor;
+import io.rediskit.support.InvalidSpecException;
+import io.rediskit.support.KeyNaming;
+import io.rediskit.support.Listeners;
+import io.rediskit.support.Names;
+import io.rediskit.support.ScriptExecutor;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.cache.CacheManager;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.serializer.RedisSerializer;
+import org.springframework.scheduling.TaskScheduler;
+
+/**
+ * A Spring {@link CacheManager} over Redis that protects the database behind it: its {@link RedisKitCache}s load
+ * a missing entry once across every instance, spread expiries, cache nulls briefly, keep working (uncached)
+ * while Redis is down, and optionally answer hits from a near cache in memory. Caches named in the configuration
+ * have their own {@link CacheSpec}; any other name gets the default spec on first use.
+ * <p>
+ * <b>Near cache.</b> Each write, eviction and load publishes the entry's key on the cache's channel, in the same
+ * script as the write; every instance drops its copy when the message arrives, so once an invalidation has
+ * arrived the old value is never served again by that instance. The instance's own writes drop its copy at once.
+ * While the subscription is down or silent (see below) near caches are flushed and bypassed, so a missed
+ * invalidation cannot leave a stale value behind: every read goes to Redis until a probe published by this
+ * instance comes back through the subscription. Pub/sub was chosen over server-assisted client tracking
+ * ({@code CLIENT TRACKING}) because it works the same on standalone, Sentinel and Cluster servers, over RESP2 as
+ * over RESP3, and on the application's connection factory without a dedicated tracking connection per node.
+ * Limits: writes made to the keys by anything but these caches (a {@code SET} from another tool, an expiry) are
+ * not announced; an entry lives in memory at most the near cache's TTL, which bounds that staleness. A
+ * subscription that dies silently is noticed within three heartbeats (one heartbeat is 1 s by default), during
+ * which an invalidation may be missed.
+ * <p>
+ * Nothing connects before the first cache is used; {@link #close()} ends the subscription.
+ */
+public class RedisKitCacheManager implements CacheManager, AutoCloseable {
+
+	/** The heartbeat of the subscription unless given. */
+	public static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(1);
+
+	private final CacheParts parts;
+
+	private final CacheSpec defaults;
+
+	private final Map<String, CacheSpec> configured;
+
+	private final Map<String, RedisKitCache> caches = new ConcurrentHashMap<>();
+
+	/**
+	 * A manager with every option.
+	 * @param scripts runs the cache scripts (the starter's, behind the availability gate)
+	 * @param commands runs reads and publications
+	 * @param connectionFactory the application's connection factory: its Lettuce client carries the subscription,
+	 * and {@code clear()} scans its masters
+	 * @param keyNaming names keys and channels
+	 * @param values reads and writes values, such as a {@link CacheJsonSerializer}
+	 * @param defaults the spec of caches not configured
+	 * @param configured the configured caches by name, in order
+	 * @param listeners told of every operation, in order
+	 * @param heartbeat how often the subscription is probed
+	 * @param scheduler runs the heartbeat; {@code null} for a daemon thread of the manager's own
+	 * @throws InvalidSpecException if a configured cache has a near cache and the factory is not Lettuce
+	 */
+	public RedisKitCacheManager(ScriptExecutor scripts, CommandExecutor commands,
+			RedisConnectionFactory connectionFactory, KeyNaming keyNaming, RedisSerializer<Object> values,
+			CacheSpec defaults, Map<String, CacheSpec> configured, List<? extends CacheListener> listeners,
+			Duration heartbeat, @Nullable TaskScheduler scheduler) {
+		Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
+		Objects.requireNonNull(keyNaming, "keyNaming must not be null");
+		Objects.requireNonNull(heartbeat, "heartbeat must not be null");
+		if (heartbeat.toMillis() < 1) {
+			throw new InvalidSpecException("heartbeat", "must be at least 1ms, was " + heartbeat);
+		}
+		this.defaults = Objects.requireNonNull(defaults, "defaults must not be null");
+		this.configured = new LinkedHashMap<>(configured);
+		this.configured.keySet().forEach((name) -> Names.requireValid("cache", name));
+		CacheSignals signals = (connectionFactory instanceof LettuceConnectionFactory lettuce)
+				? new CacheSignals(lettuce, commands, keyNaming.areaKey(CacheParts.AREA, "probe:"), heartbeat, scheduler)
+				: null;
+		if (signals == null) {
+			requireNoNearCache("defaults", defaults);
+			this.configured.forEach(this::requireNoNearCache);
+		}
+		this.parts = new CacheParts(Objects.requireNonNull(scripts, "scripts must not be null"),
+				Objects.requireNonNull(commands, "commands must not be null"), keyNaming,
+				Objects.requireNonNull(values, "values must not be null"), Listeners.of("cache", listeners), signals,
+				Duration.ofSeconds(10), connectionFactory);
+	}
+
+	/**
+	 * The cache of a name, created on first use with its configured spec or the defaults.
+	 * @param name letters, digits, {@code _} and {@code -}, at most 64 characters
+	 * @return the cache
+	 * @throws IllegalArgumentException if the name is not valid
+	 */
+	@Override
+	public RedisKitCache getCache(String name) {
+		RedisKitCache cache = this.caches.get(name);
+		if (cache != null) {
+			return cache;
+		}
+		Names.requireValid("cache", name);
+		return this.caches.computeIfAbsent(name, (key) -> {
+			RedisKitCache created = new RedisKitCache(key, this.configured.getOrDefault(key, this.defaults), this.parts);
+			created.subscribe();
+			return created;
+		});
+	}
+
+	/** @return the configured caches' names and those used so far */
+	@Override
+	public Collection<String> getCacheNames() {
+		Set<String> names = new LinkedHashSet<>(this.configured.keySet());
+		names.addAll(this.caches.keySet());
+		return names;
+	}
+
+	/** @return the caches used so far */
+	public Collection<RedisKitCache> caches() {
+		return List.copyOf(this.caches.values());
+	}
+
+	/**
+	 * The spec a cache has or would have.
+	 * @param name the cache's name
+	 * @return its spec
+	 */
+	public CacheSpec spec(String name) {
+		return this.configured.getOrDefault(name, this.defaults);
+	}
+
+	/** Ends the subscription and its heartbeat; the caches keep working, near caches bypassed. */
+	@Override
+	public void close() {
+		if (this.parts.signals() != null) {
+			this.parts.signals().close();
+		}
+	}
+
+	private void requireNoNearCache(String name, CacheSpec spec) {
+		if (spec.nearCache() != null) {
+			throw new InvalidSpecException("nearCache", "of cache '" + name + "' needs a Lettuce connection factory,"
+					+ " whose client carries the invalidations");
+		}
+	}
+
+}

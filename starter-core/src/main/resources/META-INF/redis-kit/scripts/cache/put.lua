@@ -1,0 +1,7 @@
+-- Writes a cache entry and tells the near caches of every instance to drop their copy.
+-- KEYS[1]: the entry's key.
+-- ARGV[1]: the bytes; ARGV[2]: their TTL in ms; ARGV[3]: the cache's channel; ARGV[4]: the invalidation message.
+-- Returns 1.
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('PUBLISH', ARGV[3], ARGV[4])
+return 1

@@ -1,0 +1,129 @@
+package io.rediskit.cache;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import io.rediskit.support.CommandExecutor;
+import io.rediskit.support.RedisTestServer;
+import io.rediskit.support.ScriptExecutor;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.cache.Cache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Single-flight across three instances (this JVM and two {@link CacheWorker}s), 100 callers each, all missing one
+ * key: the loader runs once in total, and every caller gets its value, or its failure.
+ */
+class CacheConcurrencyTests {
+
+	private static final int THREADS = 100;
+
+	private static final long LOADER_MILLIS = 1500;
+
+	@RegisterExtension
+	static final RedisTestServer redis = RedisTestServer.withCommandTimeout(Duration.ofSeconds(10));
+
+	@BeforeEach
+	void clean() {
+		redis.flushAll();
+	}
+
+	@Test
+	void threeHundredCallersOnThreeJvmsLoadOnceAndAllGetTheValue() throws Exception {
+		int[][] outcomes = storm("ok");
+		assertThat(redis.server().command("GET", "loader-calls")).isEqualTo("1");
+		for (int[] outcome : outcomes) {
+			assertThat(outcome).containsExactly(THREADS, 0);
+		}
+		assertThat(redis.server().command("EXISTS", "rk:cache:{storm:hot}:load")).isEqualTo(0L);
+	}
+
+	@Test
+	void aLoaderFailureReachesEveryWaiterOnEveryJvmAndTheNextMissLoadsAgain() throws Exception {
+		int[][] outcomes = storm("fail");
+		assertThat(redis.server().command("GET", "loader-calls")).isEqualTo("1");
+		for (int[] outcome : outcomes) {
+			assertThat(outcome).containsExactly(0, THREADS);
+		}
+		assertThat(redis.server().command("EXISTS", "rk:cache:{storm:hot}", "rk:cache:{storm:hot}:load"))
+			.isEqualTo(0L);
+		RedisKitCacheManager manager = CacheTesting.manager(redis.connections(), CacheSpec.defaults(), List.of());
+		try {
+			int[] retry = CacheWorker.storm(redis.connections(), manager.getCache("storm"), "hot", 1, 0, false);
+			assertThat(retry).containsExactly(1, 0);
+		}
+		finally {
+			manager.close();
+		}
+		assertThat(redis.server().command("GET", "loader-calls")).isEqualTo("2");
+	}
+
+	private int[][] storm(String mode) throws Exception {
+		String port = Integer.toString(redis.server().port());
+		List<Process> workers = new ArrayList<>();
+		RedisKitCacheManager manager = CacheTesting.manager(redis.connections(), ScriptExecutor.of(redis.connections()),
+				CommandExecutor.of(redis.connections()), CacheSpec.defaults(), Map.of(), List.of());
+		try {
+			for (int i = 0; i < 2; i++) {
+				workers.add(CacheWorker.start("storm", port, "storm", "hot", Integer.toString(THREADS),
+						Long.toString(LOADER_MILLIS), mode));
+			}
+			for (Process worker : workers) {
+				// A worker ends itself within CacheWorker.LIFETIME, so these reads cannot hang.
+				assertThat(readLine(worker, "ready")).isEqualTo("ready");
+			}
+			Cache cache = manager.getCache("storm");
+			cache.get("warm-up", () -> "warm");
+			for (Process worker : workers) {
+				worker.getOutputStream().write("go\n".getBytes(StandardCharsets.UTF_8));
+				worker.getOutputStream().flush();
+			}
+			int[] local = CacheWorker.storm(redis.connections(), cache, "hot", THREADS, LOADER_MILLIS, "fail".equals(mode));
+			int[][] outcomes = new int[3][];
+			outcomes[0] = local;
+			for (int i = 0; i < workers.size(); i++) {
+				String done = readLine(workers.get(i), "done ");
+				String[] parts = done.split(" ");
+				assertThat(parts).as(done).hasSize(3);
+				outcomes[i + 1] = new int[] { Integer.parseInt(parts[1]), Integer.parseInt(parts[2]) };
+				assertThat(workers.get(i).waitFor(1, TimeUnit.MINUTES)).isTrue();
+			}
+			return outcomes;
+		}
+		finally {
+			manager.close();
+			workers.forEach(Process::destroyForcibly);
+		}
+	}
+
+	private static String readLine(Process process, String prefix) throws Exception {
+		String line;
+		do {
+			line = readLine(process);
+		}
+		while (!line.startsWith(prefix) && !line.startsWith("(no output"));
+		return line;
+	}
+
+	private static String readLine(Process process) throws Exception {
+		ByteArrayOutputStream line = new ByteArrayOutputStream();
+		int b;
+		while ((b = process.getInputStream().read()) != -1 && b != '\n') {
+			line.write(b);
+		}
+		if (b == -1 && line.size() == 0) {
+			return "(no output, exit " + (process.isAlive() ? "running" : process.exitValue()) + ")";
+		}
+		return line.toString(StandardCharsets.UTF_8);
+	}
+
+}

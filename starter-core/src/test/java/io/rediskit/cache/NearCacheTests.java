@@ -1,0 +1,150 @@
+package io.rediskit.cache;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import io.rediskit.support.RedisTestServer;
+import io.rediskit.support.TestConnections;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.cache.Cache;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Two instances (each its own client and manager) with near caches: a write on A is never served stale by B
+ * once its invalidation arrived, and arrives within a bound on loopback; a killed subscription flushes B's near
+ * cache and bypasses it until the subscription is back; the near cache is bounded.
+ */
+class NearCacheTests {
+
+	@RegisterExtension
+	static final RedisTestServer redis = RedisTestServer.start();
+
+	static final CacheSpec NEAR = CacheSpec.defaults().withNearCache(new NearCacheSpec(10, Duration.ofMinutes(1)));
+
+	final RecordingCacheListener eventsOfB = new RecordingCacheListener();
+
+	LettuceConnectionFactory clientOfB;
+
+	RedisKitCacheManager a;
+
+	RedisKitCacheManager b;
+
+	@BeforeEach
+	void setUp() {
+		redis.flushAll();
+		this.clientOfB = TestConnections.lettuce(redis.server());
+		this.a = CacheTesting.manager(redis.connections(), NEAR, List.of());
+		this.b = CacheTesting.manager(this.clientOfB, NEAR, List.of(this.eventsOfB));
+	}
+
+	@AfterEach
+	void tearDown() {
+		this.a.close();
+		this.b.close();
+		this.clientOfB.destroy();
+	}
+
+	@Test
+	void aWriteOnAIsNeverServedStaleByBOnceItsInvalidationArrived() {
+		RedisKitCache onA = this.a.getCache("prices");
+		RedisKitCache onB = this.b.getCache("prices");
+		onA.put("lamp", "19.90");
+		awaitNearCacheActive(onB);
+		readUntilNearHit(onB, "lamp", "19.90");
+		long invalidations = this.eventsOfB.count("invalidation prices");
+		long written = System.nanoTime();
+		onA.put("lamp", "24.90");
+		long deadline = written + Duration.ofSeconds(5).toNanos();
+		while (this.eventsOfB.count("invalidation prices") == invalidations && System.nanoTime() < deadline) {
+			Thread.onSpinWait();
+		}
+		Duration arrival = Duration.ofNanos(System.nanoTime() - written);
+		assertThat(this.eventsOfB.count("invalidation prices")).isEqualTo(invalidations + 1);
+		// Measured on loopback: the invalidation is published by the write's own script.
+		assertThat(arrival).isLessThan(Duration.ofMillis(500));
+		int after = this.eventsOfB.events.size();
+		for (int i = 0; i < 100; i++) {
+			assertThat(onB.get("lamp").get()).isEqualTo("24.90");
+		}
+		assertThat(this.eventsOfB.events.subList(after, this.eventsOfB.events.size())).contains("hit prices near");
+	}
+
+	@Test
+	void evictionsAndLoadsOnAInvalidateB() {
+		RedisKitCache onA = this.a.getCache("stock");
+		RedisKitCache onB = this.b.getCache("stock");
+		awaitNearCacheActive(onB);
+		assertThat(onB.get("desk", () -> "3")).isEqualTo("3");
+		assertThat(onB.get("desk").get()).isEqualTo("3");
+		int before = this.eventsOfB.events.size();
+		onA.evict("desk");
+		awaitEvent("invalidation stock", before);
+		assertThat(onB.get("desk")).isNull();
+		assertThat(onA.get("desk", () -> "2")).isEqualTo("2");
+		assertThat(onB.get("desk").get()).isEqualTo("2");
+	}
+
+	@Test
+	void aKilledSubscriptionFlushesAndBypassesTheNearCacheUntilItIsBack() {
+		RedisKitCache onB = this.b.getCache("rates");
+		this.a.getCache("rates").put("eur", "1.08");
+		awaitNearCacheActive(onB);
+		readUntilNearHit(onB, "eur", "1.08");
+		assertThat(onB.nearCacheSize()).isEqualTo(1);
+		redis.server().command("CLIENT", "KILL", "TYPE", "pubsub");
+		// A write whose invalidation cannot reach B: written around the caches, as if published during the gap.
+		redis.server().command("SET", "rk:cache:{rates:eur}", "\"1.09\"");
+		awaitNearCacheActive(onB);
+		assertThat(onB.get("eur").get()).isEqualTo("1.09");
+		assertThat(this.eventsOfB.events).contains("hit rates redis");
+	}
+
+	@Test
+	void theNearCacheIsBounded() {
+		RedisKitCache onB = this.b.getCache("many");
+		awaitNearCacheActive(onB);
+		for (int i = 0; i < 100; i++) {
+			onB.put(i, i);
+			assertThat(onB.get(i).get()).isEqualTo(i);
+		}
+		assertThat(onB.nearCacheSize()).isBetween(1, 10);
+	}
+
+	/**
+	 * Reads until the near cache answers: a read whose reply was overtaken by an invalidation (here, of the write
+	 * that stored the value) is not kept, so the first read may not fill the near cache.
+	 */
+	private void readUntilNearHit(RedisKitCache cache, String key, Object expected) {
+		String hit = "hit " + cache.getName() + " near";
+		long hits = this.eventsOfB.count(hit);
+		for (int i = 0; i < 50 && this.eventsOfB.count(hit) == hits; i++) {
+			assertThat(cache.get(key).get()).isEqualTo(expected);
+		}
+		assertThat(this.eventsOfB.count(hit)).isEqualTo(hits + 1);
+	}
+
+	private void awaitEvent(String event, int after) {
+		long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+		while (!this.eventsOfB.events.subList(after, this.eventsOfB.events.size()).contains(event)
+				&& System.nanoTime() < deadline) {
+			Thread.onSpinWait();
+		}
+		assertThat(this.eventsOfB.events.subList(after, this.eventsOfB.events.size())).contains(event);
+	}
+
+	private static void awaitNearCacheActive(RedisKitCache cache) {
+		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+		while (!cache.nearCacheActive() && System.nanoTime() < deadline) {
+			Thread.onSpinWait();
+		}
+		assertThat(cache.nearCacheActive()).isTrue();
+	}
+
+}
