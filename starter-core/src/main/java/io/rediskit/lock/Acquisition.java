@@ -159,15 +159,10 @@ final class Acquisition {
 		long deadline = System.nanoTime()
 				+ Math.min(remainingNanos(), this.engine.spec.maxPollInterval().toNanos());
 		while (waiter.awaitSubscription(deadline - System.nanoTime())) {
-			if (this.interruptible) {
-				LockHold handed = settle();
-				if (handed != null) {
-					Thread.currentThread().interrupt();
-					return handed;
-				}
-				throw interrupted();
+			LockHold handed = interruptedWhileWaiting();
+			if (handed != null) {
+				return handed;
 			}
-			this.interruptedMeanwhile = true;
 		}
 		return takeClaim(waiter);
 	}
@@ -260,18 +255,31 @@ final class Acquisition {
 			sleep = this.lastAttempt.sleepNanos(sleep);
 		}
 		if (waiter.park(sleep)) {
-			if (this.interruptible) {
-				LockHold handed = settle();
-				if (handed != null) {
-					// Handed over as the interrupt came: the lock is held, the interrupt stays pending.
-					Thread.currentThread().interrupt();
-					return handed;
-				}
-				throw interrupted();
+			LockHold handed = interruptedWhileWaiting();
+			if (handed != null) {
+				return handed;
 			}
-			this.interruptedMeanwhile = true;
 		}
 		return takeClaim(waiter);
+	}
+
+	/**
+	 * An interrupt came while waiting: it ends an interruptible wait, else it is remembered and the wait goes on.
+	 * @return the hold when the lock was handed over as the interrupt came (the interrupt then stays pending), or
+	 * {@code null} to go on waiting
+	 * @throws InterruptedException if the wait is interruptible and nothing was handed over
+	 */
+	private @Nullable LockHold interruptedWhileWaiting() throws InterruptedException {
+		if (!this.interruptible) {
+			this.interruptedMeanwhile = true;
+			return null;
+		}
+		LockHold handed = settle();
+		if (handed == null) {
+			throw interrupted();
+		}
+		Thread.currentThread().interrupt();
+		return handed;
 	}
 
 	/**

@@ -18,10 +18,10 @@ import org.jspecify.annotations.Nullable;
  * the wait time runs out. At most one attempt is in flight; a release message that arrives during one makes
  * the next follow at once.
  * <p>
- * Joining and leaving the lock's channel may subscribe and unsubscribe, which blocks: that runs on the
- * registry's blocking executor, never on the driver's or the scheduler's thread. An asynchronous waiter is not
- * handed the lock by a local release (only blocked threads are); it tries again when woken. Stopping the
- * registry ends the wait with an {@link IllegalStateException}. Cancelling the returned stage ends the wait
+ * Joining and leaving the lock's channel run on the driver's or the scheduler's thread and never block: they
+ * queue the subscription and unsubscription, which {@link ReleaseSignals} makes on the registry's executor.
+ * An asynchronous waiter is not handed the lock by a local release (only blocked threads are); it tries again
+ * when woken. Stopping the registry ends the wait with an {@link IllegalStateException}. Cancelling the returned stage ends the wait
  * (reported as {@link AcquireResult#INTERRUPTED}); no attempt starts after that, an attempt already in flight
  * finishes first, and a lock it took is undone before the wait ends: a grant that arrives after the cancellation
  * is never reported as acquired and never counts as a holder.
@@ -130,46 +130,33 @@ final class AsyncAcquisition extends LockWait {
 			join = this.waiter == null && remainingNanos() > 0 && !this.stopping && !this.cancelled;
 		}
 		if (join) {
-			joinInBackground();
+			join();
 		}
 		else {
 			rest();
 		}
 	}
 
-	/** Joins the lock's channel on the blocking executor; a wake-up until then is remembered. */
-	private void joinInBackground() {
+	/**
+	 * Joins the lock's channel on the calling thread, the driver's: joining only queues the subscription, which
+	 * {@link ReleaseSignals} makes on the registry's executor. A wake-up until then is remembered.
+	 */
+	private void join() {
+		ReleaseSignals.Waiter joined;
 		try {
-			this.parts.background().executeBlocking(() -> {
-				ReleaseSignals.Waiter joined;
-				try {
-					joined = this.engine.signals.joinAsync(this.lock.keys().released, this.owner, this.leaseMillis,
-							this::woken);
-				}
-				catch (RuntimeException ex) {
-					finish(AcquireResult.ERROR, null, ex);
-					return;
-				}
-				boolean leave;
-				synchronized (this) {
-					leave = this.done;
-					if (!leave) {
-						// A release between the attempt and a subscription this join requested woke nobody: the
-						// subscription, once made, wakes this waiter to try again.
-						this.waiter = joined;
-					}
-				}
-				if (leave) {
-					this.engine.signals.leave(joined);
-				}
-				else {
-					rest();
-				}
-			});
+			joined = this.engine.signals.joinAsync(this.lock.keys().released, this.owner, this.leaseMillis,
+					this::woken);
 		}
 		catch (RuntimeException ex) {
 			finish(AcquireResult.ERROR, null, ex);
+			return;
 		}
+		synchronized (this) {
+			// A release between the attempt and the subscription this join requested woke nobody: the
+			// subscription, once made, wakes this waiter to try again.
+			this.waiter = joined;
+		}
+		rest();
 	}
 
 	/**
@@ -345,7 +332,8 @@ final class AsyncAcquisition extends LockWait {
 		}
 		this.parts.background().removeOnStop(this.stopHook);
 		if (waiter != null) {
-			leaveInBackground(waiter);
+			// Leaving only queues an unsubscription when the waiter was the channel's last.
+			this.engine.signals.leave(waiter);
 		}
 		report(outcome);
 		if (hold != null) {
@@ -360,16 +348,6 @@ final class AsyncAcquisition extends LockWait {
 		}
 		else {
 			this.result.completeExceptionally(notAcquired());
-		}
-	}
-
-	private void leaveInBackground(ReleaseSignals.Waiter waiter) {
-		try {
-			this.parts.background().executeBlocking(() -> this.engine.signals.leave(waiter));
-		}
-		catch (RuntimeException ex) {
-			// Stopped: there is no subscription left to end, so leaving does not block.
-			this.engine.signals.leave(waiter);
 		}
 	}
 

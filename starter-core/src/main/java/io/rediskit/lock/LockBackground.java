@@ -52,8 +52,6 @@ final class LockBackground {
 
 	private volatile @Nullable TaskScheduler scheduler;
 
-	private volatile @Nullable Executor executor;
-
 	private volatile State state = State.STOPPED;
 
 	private final Set<Runnable> stopHooks = ConcurrentHashMap.newKeySet();
@@ -124,7 +122,6 @@ final class LockBackground {
 			}
 			Executor executor = (this.givenExecutor != null) ? this.givenExecutor : defaultExecutor(this.kind);
 			this.scheduler = scheduler;
-			this.executor = executor;
 			this.engine.start(executor);
 			this.watchdog.start(scheduler);
 			this.state = State.RUNNING;
@@ -196,11 +193,6 @@ final class LockBackground {
 	ScheduledFuture<?> schedule(Runnable task, long delayNanos) {
 		TaskScheduler current = running(this.scheduler);
 		return current.schedule(task, current.getClock().instant().plus(Duration.ofNanos(delayNanos)));
-	}
-
-	/** Runs a task that may block, such as a subscription. */
-	void executeBlocking(Runnable task) {
-		running(this.executor).execute(task);
 	}
 
 	private <T> T running(@Nullable T resource) {

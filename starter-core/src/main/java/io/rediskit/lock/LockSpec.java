@@ -27,8 +27,6 @@ import org.jspecify.annotations.Nullable;
 public record LockSpec(Duration watchdogTimeout, @Nullable Duration defaultLeaseTime, Duration defaultWaitTime,
 		Duration maxPollInterval, ReplicaWait replicaWait) {
 
-	private static final Duration MIN_DURATION = Duration.ofMillis(1);
-
 	/** Default {@link #watchdogTimeout()}: 30 seconds. */
 	public static final Duration DEFAULT_WATCHDOG_TIMEOUT = Duration.ofSeconds(30);
 
@@ -50,17 +48,8 @@ public record LockSpec(Duration watchdogTimeout, @Nullable Duration defaultLease
 	 * @throws NullPointerException if a setting other than {@code defaultLeaseTime} is missing
 	 */
 	public LockSpec {
-		requirePositive("watchdogTimeout", watchdogTimeout);
-		if (defaultLeaseTime != null) {
-			requirePositive("defaultLeaseTime", defaultLeaseTime);
-		}
-		Objects.requireNonNull(defaultWaitTime, "defaultWaitTime must not be null");
-		if (defaultWaitTime.isNegative()) {
-			throw new InvalidSpecException("defaultWaitTime",
-					"must be zero (a single attempt) or positive, was " + defaultWaitTime);
-		}
-		requireAtMostMax("defaultWaitTime", defaultWaitTime);
-		requirePositive("maxPollInterval", maxPollInterval);
+		LockSpecChecks.requireShared(watchdogTimeout, defaultLeaseTime, defaultWaitTime);
+		LockSpecChecks.requirePositive("maxPollInterval", maxPollInterval);
 		Objects.requireNonNull(replicaWait, "replicaWait must not be null");
 	}
 
@@ -120,21 +109,6 @@ public record LockSpec(Duration watchdogTimeout, @Nullable Duration defaultLease
 	public LockSpec withReplicaWait(ReplicaWait wait) {
 		return new LockSpec(this.watchdogTimeout, this.defaultLeaseTime, this.defaultWaitTime, this.maxPollInterval,
 				wait);
-	}
-
-	private static void requirePositive(String name, Duration value) {
-		Objects.requireNonNull(value, () -> name + " must not be null");
-		if (value.isNegative() || value.isZero()) {
-			throw new InvalidSpecException(name, "must be positive, was " + value);
-		}
-		if (value.compareTo(MIN_DURATION) < 0) {
-			throw new InvalidSpecException(name, "must be at least 1ms, was " + value);
-		}
-		requireAtMostMax(name, value);
-	}
-
-	private static void requireAtMostMax(String name, Duration value) {
-		Expiry.requireAtMostMax(name, value);
 	}
 
 }

@@ -28,6 +28,9 @@ final class RedlockAcquisition extends LockWait {
 
 	private final QuorumEngine engine;
 
+	/** A round of {@link #start()} is in flight: it, not a cancellation, ends the wait. Guarded by this. */
+	private boolean roundInFlight;
+
 	RedlockAcquisition(RedisLock lock, QuorumEngine engine, String owner, @Nullable Long explicitLeaseMillis,
 			Duration waitTime, long waitNanos) {
 		super(lock, owner, explicitLeaseMillis, waitTime, waitNanos);
@@ -87,58 +90,103 @@ final class RedlockAcquisition extends LockWait {
 	}
 
 	/**
-	 * Waits without a thread.
+	 * Waits without a thread. Cancelling the returned stage ends the wait, reported as
+	 * {@link AcquireResult#INTERRUPTED}: at once between rounds, else when the round in flight ends; a lock that
+	 * round took is released on every node and never reported as acquired.
 	 * @return the lease; exceptionally with {@link LockNotAcquiredException} when the wait time ran out, with
 	 * the outage when too few nodes answered, with {@link IllegalStateException} when the registry stopped
 	 */
 	CompletionStage<Lease> start() {
 		CompletableFuture<Lease> result = new CompletableFuture<>();
-		Runnable onStop = () -> result
-			.completeExceptionally(new IllegalStateException("The Redlock registry stopped while waiting"));
+		Runnable onStop = () -> fail(result, AcquireResult.ERROR,
+				new IllegalStateException("The Redlock registry stopped while waiting for lock '" + this.lock.getName()
+						+ "'"));
 		this.parts.background().onStop(onStop);
-		result.whenComplete((lease, failure) -> this.parts.background().removeOnStop(onStop));
+		result.whenComplete((lease, failure) -> {
+			this.parts.background().removeOnStop(onStop);
+			if (result.isCancelled()) {
+				cancelled();
+			}
+		});
 		next(result);
 		return result;
 	}
 
+	/** The caller cancelled: the wait ends now unless a round is in flight, which ends it when it replies. */
+	private void cancelled() {
+		synchronized (this) {
+			if (this.roundInFlight) {
+				return;
+			}
+		}
+		report(AcquireResult.INTERRUPTED);
+	}
+
 	private void next(CompletableFuture<Lease> result) {
-		if (result.isDone()) {
-			return;
+		synchronized (this) {
+			// Ended (and reported) by a cancellation or a stop during the pause.
+			if (result.isDone()) {
+				return;
+			}
+			this.roundInFlight = true;
 		}
 		attempt().whenComplete((round, failure) -> {
-			if (failure != null) {
-				report(AcquireResult.ERROR);
-				result.completeExceptionally(failure);
+			boolean ended;
+			synchronized (this) {
+				this.roundInFlight = false;
+				ended = result.isDone();
+			}
+			if (ended) {
+				// Cancelled, or the registry stopped, while the round was in flight: nobody takes what it got.
+				if (round != null && round.hold() != null) {
+					abandon(round.hold());
+				}
+				if (result.isCancelled()) {
+					report(AcquireResult.INTERRUPTED);
+				}
+			}
+			else if (failure != null) {
+				fail(result, AcquireResult.ERROR, failure);
 			}
 			else if (round.hold() != null) {
-				Lease lease = this.lock.lease(round.hold());
-				if (result.complete(lease)) {
+				if (result.complete(this.lock.lease(round.hold()))) {
 					report(AcquireResult.ACQUIRED);
 				}
 				else {
-					// Cancelled, or the registry stopped, while the last round was in flight.
-					lease.releaseAsync();
+					// Cancelled (and reported) since the round replied.
+					abandon(round.hold());
 				}
 			}
 			else if (round.failure() != null) {
-				report(AcquireResult.ERROR);
-				result.completeExceptionally(round.failure());
+				fail(result, AcquireResult.ERROR, round.failure());
 			}
 			else {
 				long pause = pauseNanos();
 				if (pause < 0) {
-					report(AcquireResult.TIMEOUT);
-					result.completeExceptionally(notAcquired());
+					fail(result, AcquireResult.TIMEOUT, notAcquired());
 					return;
 				}
 				try {
 					this.parts.background().schedule(() -> next(result), pause);
 				}
 				catch (RuntimeException ex) {
-					result.completeExceptionally(ex);
+					fail(result, AcquireResult.ERROR, ex);
 				}
 			}
 		});
+	}
+
+	/** Ends the wait with a failure, reported unless a cancellation or a stop ended it first. */
+	private void fail(CompletableFuture<Lease> result, AcquireResult outcome, Throwable failure) {
+		if (result.completeExceptionally(failure)) {
+			report(outcome);
+		}
+	}
+
+	/** A hold nobody will release: forgotten at once (no renewal, no release report) and freed on every node. */
+	private void abandon(LockHold hold) {
+		this.parts.holds().forget(hold);
+		this.engine.nodes.releaseQuietly(this.lock.keys(), this.owner);
 	}
 
 	/** One round on all nodes. */

@@ -1,7 +1,6 @@
 package io.rediskit.lock;
 
 import java.time.Duration;
-import java.util.Objects;
 
 import io.rediskit.support.InvalidSpecException;
 import org.jspecify.annotations.Nullable;
@@ -48,30 +47,20 @@ public record RedlockSpec(Duration nodeTimeout, Duration watchdogTimeout, @Nulla
 	/** Default {@link #retryJitter()}: 100 milliseconds. */
 	public static final Duration DEFAULT_RETRY_JITTER = Duration.ofMillis(100);
 
-	private static final Duration MIN_DURATION = Duration.ofMillis(1);
-
 	/**
 	 * Validates the settings.
 	 * @throws InvalidSpecException naming the setting that is out of range
 	 * @throws NullPointerException if a setting other than {@code defaultLeaseTime} is missing
 	 */
 	public RedlockSpec {
-		requirePositive("nodeTimeout", nodeTimeout);
-		requirePositive("watchdogTimeout", watchdogTimeout);
-		if (defaultLeaseTime != null) {
-			requirePositive("defaultLeaseTime", defaultLeaseTime);
-		}
-		Objects.requireNonNull(defaultWaitTime, "defaultWaitTime must not be null");
-		if (defaultWaitTime.isNegative() || defaultWaitTime.compareTo(LockSpec.MAX_DURATION) > 0) {
-			throw new InvalidSpecException("defaultWaitTime",
-					"must be zero (a single attempt) or positive and at most 100 years, was " + defaultWaitTime);
-		}
+		LockSpecChecks.requirePositive("nodeTimeout", nodeTimeout);
+		LockSpecChecks.requireShared(watchdogTimeout, defaultLeaseTime, defaultWaitTime);
 		if (!(clockDriftFactor >= 0 && clockDriftFactor <= 0.5)) {
 			throw new InvalidSpecException("clockDriftFactor", "must be from 0 to 0.5, was " + clockDriftFactor);
 		}
-		requireNotNegative("clockDriftMargin", clockDriftMargin);
-		requirePositive("retryDelay", retryDelay);
-		requireNotNegative("retryJitter", retryJitter);
+		LockSpecChecks.requireNotNegative("clockDriftMargin", clockDriftMargin);
+		LockSpecChecks.requirePositive("retryDelay", retryDelay);
+		LockSpecChecks.requireNotNegative("retryJitter", retryJitter);
 		if (watchdogTimeout.compareTo(nodeTimeout.multipliedBy(3)) < 0) {
 			throw new InvalidSpecException("watchdogTimeout",
 					"must be at least three node timeouts (" + nodeTimeout.multipliedBy(3) + "), was " + watchdogTimeout);
@@ -177,23 +166,6 @@ public record RedlockSpec(Duration nodeTimeout, Duration watchdogTimeout, @Nulla
 	public RedlockSpec withRetry(Duration delay, Duration jitter) {
 		return new RedlockSpec(this.nodeTimeout, this.watchdogTimeout, this.defaultLeaseTime, this.defaultWaitTime,
 				this.clockDriftFactor, this.clockDriftMargin, delay, jitter);
-	}
-
-	private static void requirePositive(String name, Duration value) {
-		Objects.requireNonNull(value, () -> name + " must not be null");
-		if (value.compareTo(MIN_DURATION) < 0) {
-			throw new InvalidSpecException(name, "must be at least 1ms, was " + value);
-		}
-		if (value.compareTo(LockSpec.MAX_DURATION) > 0) {
-			throw new InvalidSpecException(name, "must be at most 100 years, was " + value);
-		}
-	}
-
-	private static void requireNotNegative(String name, Duration value) {
-		Objects.requireNonNull(value, () -> name + " must not be null");
-		if (value.isNegative() || value.compareTo(LockSpec.MAX_DURATION) > 0) {
-			throw new InvalidSpecException(name, "must be zero or positive and at most 100 years, was " + value);
-		}
 	}
 
 }

@@ -277,6 +277,43 @@ class LockContractTests {
 	}
 
 	@Test
+	void aCancelledAsynchronousWaitIsReportedAsInterruptedAndNeverAsAcquired() throws Exception {
+		String name = this.engine.unique("cancel-reported");
+		LockTesting.RecordingListener waiting = new LockTesting.RecordingListener();
+		int rounds = 20;
+		int acquired = 0;
+		try (LockEngine.Locks waiter = this.engine.open(waiting, LockEngine.LEASE)) {
+			for (int round = 0; round < rounds; round++) {
+				Lease held = this.locks.getLock(name).acquire(Duration.ofSeconds(10));
+				CompletableFuture<Lease> wait = waiter.getLock(name).acquireAsync(Duration.ofSeconds(30)).toCompletableFuture();
+				// Even rounds cancel a wait the holder keeps; odd ones race the cancel with the release, so that
+				// an attempt may be granted while or after the caller cancels.
+				CompletionStage<?> released = (round % 2 == 1) ? held.releaseAsync() : null;
+				if (!wait.cancel(false)) {
+					wait.join().close();
+					acquired++;
+				}
+				int outcomes = round + 1;
+				awaitCondition("the outcome of wait " + outcomes, Duration.ofSeconds(10),
+						() -> waiting.count("acquire " + name) == outcomes);
+				if (released != null) {
+					released.toCompletableFuture().get(10, TimeUnit.SECONDS);
+				}
+				else {
+					held.close();
+				}
+			}
+			awaitCondition("no hold left", Duration.ofSeconds(10), () -> waiter.heldLocks().isEmpty());
+		}
+		assertThat(waiting.count("acquire " + name + " ACQUIRED")).as("only waits that were granted before the cancel")
+			.isEqualTo(acquired);
+		assertThat(waiting.count("acquire " + name + " INTERRUPTED")).isEqualTo(rounds - acquired);
+		assertThat(waiting.count("acquire " + name)).as("one outcome per wait").isEqualTo(rounds);
+		assertThat(waiting.count("release " + name)).as("releases of granted waits only").isEqualTo(acquired);
+		this.engine.assertGone(key(name));
+	}
+
+	@Test
 	void anInterruptedWaitLeavesNoKey() throws Exception {
 		String name = this.engine.unique("interrupted");
 		Lease held = this.locks.getLock(name).acquire(Duration.ZERO);

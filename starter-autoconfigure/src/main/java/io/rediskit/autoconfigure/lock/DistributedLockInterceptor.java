@@ -2,10 +2,8 @@ package io.rediskit.autoconfigure.lock;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 
 import io.rediskit.autoconfigure.support.AnnotationDurations;
 import io.rediskit.autoconfigure.support.AsyncResults;
@@ -26,11 +24,8 @@ import org.apache.commons.logging.LogFactory;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.core.MethodClassKey;
 import org.springframework.core.ReactiveAdapter;
-import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.env.PropertyResolver;
 import org.springframework.dao.DataAccessException;
 
@@ -84,8 +79,8 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 
 	private final AnnotationDurations durations;
 
-	// Bounded by the advised methods and their target classes.
-	private final Map<MethodClassKey, Resolved> resolved = new ConcurrentHashMap<>();
+	private final AnnotatedMethods<DistributedLock, Resolved> methods = new AnnotatedMethods<>(DistributedLock.class,
+			this::resolve);
 
 	/**
 	 * @param lockRegistry where locks come from, resolved on first use
@@ -119,7 +114,7 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 	 * @throws IllegalArgumentException naming the method and the attribute
 	 */
 	public void check(Method method, Class<?> targetClass) {
-		Resolved resolved = resolve(method, targetClass);
+		Resolved resolved = this.methods.resolve(method, targetClass);
 		DistributedLock annotation = resolved.annotation();
 		if (annotation != null && !annotation.key().isEmpty()) {
 			this.keys.check(annotation.key(), resolved.method(), resolved.description());
@@ -183,11 +178,7 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
-		Method method = invocation.getMethod();
-		Class<?> targetClass = (invocation.getThis() != null) ? AopUtils.getTargetClass(invocation.getThis())
-				: method.getDeclaringClass();
-		Resolved resolved = this.resolved.computeIfAbsent(new MethodClassKey(method, targetClass),
-				(key) -> resolve(method, targetClass));
+		Resolved resolved = this.methods.get(invocation);
 		DistributedLock annotation = resolved.annotation();
 		if (annotation == null) {
 			return invocation.proceed();
@@ -329,12 +320,7 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		return failure;
 	}
 
-	private Resolved resolve(Method method, Class<?> targetClass) {
-		Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
-		DistributedLock annotation = AnnotatedElementUtils.findMergedAnnotation(specific, DistributedLock.class);
-		if (annotation == null) {
-			annotation = AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class);
-		}
+	private Resolved resolve(@Nullable DistributedLock annotation, Method specific, Class<?> targetClass) {
 		if (annotation == null) {
 			return new Resolved(null, specific, "", null, null, AsyncResults.Kind.PLAIN, null);
 		}

@@ -2,9 +2,7 @@ package io.rediskit.autoconfigure.lock;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 import io.rediskit.autoconfigure.support.AnnotationDurations;
 import io.rediskit.autoconfigure.support.AsyncResults;
@@ -19,10 +17,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.core.MethodClassKey;
-import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.env.PropertyResolver;
 
 /**
@@ -49,8 +44,8 @@ public class ScheduledLockInterceptor implements MethodInterceptor {
 
 	private final AnnotationDurations durations;
 
-	// Bounded by the advised methods and their target classes.
-	private final Map<MethodClassKey, Resolved> resolved = new ConcurrentHashMap<>();
+	private final AnnotatedMethods<ScheduledLock, Resolved> methods = new AnnotatedMethods<>(ScheduledLock.class,
+			this::resolve);
 
 	/**
 	 * @param lockRegistry where locks come from, resolved on first use
@@ -71,7 +66,7 @@ public class ScheduledLockInterceptor implements MethodInterceptor {
 	 * @throws IllegalArgumentException naming the method and the attribute
 	 */
 	public void check(Method method, Class<?> targetClass) {
-		Resolved resolved = resolve(method, targetClass);
+		Resolved resolved = this.methods.resolve(method, targetClass);
 		ScheduledLock annotation = resolved.annotation();
 		if (annotation != null && !annotation.key().isEmpty()) {
 			this.keys.check(annotation.key(), resolved.method(), resolved.description());
@@ -80,11 +75,7 @@ public class ScheduledLockInterceptor implements MethodInterceptor {
 
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
-		Method method = invocation.getMethod();
-		Class<?> targetClass = (invocation.getThis() != null) ? AopUtils.getTargetClass(invocation.getThis())
-				: method.getDeclaringClass();
-		Resolved resolved = this.resolved.computeIfAbsent(new MethodClassKey(method, targetClass),
-				(key) -> resolve(method, targetClass));
+		Resolved resolved = this.methods.get(invocation);
 		ScheduledLock annotation = resolved.annotation();
 		if (annotation == null) {
 			return invocation.proceed();
@@ -126,13 +117,7 @@ public class ScheduledLockInterceptor implements MethodInterceptor {
 		}
 	}
 
-	private Resolved resolve(Method method, Class<?> targetClass) {
-		Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
-		ScheduledLock annotation = AnnotatedElementUtils.findMergedAnnotation(specific,
-				ScheduledLock.class);
-		if (annotation == null) {
-			annotation = AnnotatedElementUtils.findMergedAnnotation(method, ScheduledLock.class);
-		}
+	private Resolved resolve(@Nullable ScheduledLock annotation, Method specific, Class<?> targetClass) {
 		if (annotation == null) {
 			return new Resolved(null, specific, "", "", Duration.ZERO, Duration.ZERO);
 		}

@@ -199,13 +199,13 @@ class RedlockAutoConfigurationTests {
 			redis-kit.lock.redlock.nodes[1]=redis:///0              | redis-kit.lock.redlock.nodes[1] must name a host
 			redis-kit.lock.redlock.nodes[1]=redis://127.0.0.1:1?x=1 | redis-kit.lock.redlock.nodes[1] must not have a query
 			redis-kit.lock.redlock.nodes[1]=redis://127.0.0.1:SAME  | redis-kit.lock.redlock.nodes[1] names the same server as redis-kit.lock.redlock.nodes[0]
-			redis-kit.lock.redlock.node-timeout=0s                  | redis-kit.lock.redlock.node-timeout must be at least 1ms
+			redis-kit.lock.redlock.node-timeout=0s                  | redis-kit.lock.redlock.node-timeout must be positive
 			redis-kit.lock.redlock.node-timeout=20s                 | redis-kit.lock.redlock.watchdog-timeout must be at least three node timeouts
 			redis-kit.lock.redlock.default-lease-time=100ms         | redis-kit.lock.redlock.default-lease-time must be at least three node timeouts
 			redis-kit.lock.redlock.default-wait-time=-1s            | redis-kit.lock.redlock.default-wait-time must be zero
 			redis-kit.lock.redlock.clock-drift-factor=2             | redis-kit.lock.redlock.clock-drift-factor must be from 0 to 0.5
 			redis-kit.lock.redlock.clock-drift-margin=-1ms          | redis-kit.lock.redlock.clock-drift-margin must be zero or positive
-			redis-kit.lock.redlock.retry-delay=0s                   | redis-kit.lock.redlock.retry-delay must be at least 1ms
+			redis-kit.lock.redlock.retry-delay=0s                   | redis-kit.lock.redlock.retry-delay must be positive
 			redis-kit.lock.redlock.retry-jitter=-1ms                | redis-kit.lock.redlock.retry-jitter must be zero or positive
 			redis-kit.lock.redlock.connect-timeout=0s               | redis-kit.lock.redlock.connect-timeout must be positive
 			redis-kit.lock.redlock.command-timeout=-1s              | redis-kit.lock.redlock.command-timeout must be positive
