@@ -101,6 +101,7 @@ class DocumentationSnippetsTests {
 			import io.rediskit.keys.*;
 			import io.rediskit.lock.*;
 			import io.rediskit.queue.*;
+			import io.rediskit.rank.*;
 			import io.rediskit.ratelimit.*;
 			import io.rediskit.support.*;
 			""";
@@ -114,6 +115,7 @@ class DocumentationSnippetsTests {
 			UniqueCounterRegistry uniqueCounterRegistry;
 			BitmapRegistry bitmapRegistry;
 			GeoIndexRegistry geoIndexRegistry;
+			LeaderboardRegistry leaderboardRegistry;
 			KeyTools keyTools;
 			CommandExecutor commandExecutor;
 			KeyNaming keyNaming;

@@ -120,7 +120,7 @@ public interface Leaderboard extends Board {
 	 * @return its board
 	 * @throws IllegalArgumentException if the spec does not keep that period
 	 */
-	Board period(Period period, LocalDate day);
+	Board period(BoardPeriod period, LocalDate day);
 
 	/**
 	 * The union of the boards of a range of periods (a member's score is the sum of its period scores), computed
@@ -132,7 +132,7 @@ public interface Leaderboard extends Board {
 	 * @throws IllegalArgumentException if the spec does not keep that period, or the range spans more than
 	 * {@value RedisLeaderboard#MAX_RANGE_PERIODS} periods
 	 */
-	Board periods(Period period, LocalDate from, LocalDate to);
+	Board periods(BoardPeriod period, LocalDate from, LocalDate to);
 
 	/**
 	 * The members of a group ranked by their all-time scores, computed by the server and cached for

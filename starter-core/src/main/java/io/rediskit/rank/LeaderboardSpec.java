@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <pre>{@code
  * LeaderboardSpec spec = LeaderboardSpec.of(ZoneId.of("Europe/Paris"))
- * 	.withPeriods(Set.of(Period.DAILY, Period.WEEKLY))
+ * 	.withPeriods(Set.of(BoardPeriod.DAILY, BoardPeriod.WEEKLY))
  * 	.withVoting(Duration.ofSeconds(432), Duration.ofDays(7));
  * }</pre>
  *
@@ -33,7 +33,7 @@ import org.jspecify.annotations.Nullable;
  * @param voteWindow how long after its posting an item takes votes, from 1 s to 100 years; {@code null} without
  * voting. The voters of an item are kept this long too
  */
-public record LeaderboardSpec(ZoneId zone, Set<Period> periods, Duration periodRetention, Duration viewCacheTtl,
+public record LeaderboardSpec(ZoneId zone, Set<BoardPeriod> periods, Duration periodRetention, Duration viewCacheTtl,
 		@Nullable Duration voteWeight, @Nullable Duration voteWindow) {
 
 	/** Period retention used unless one is given: a little over a year, so last year's monthly boards stay. */
@@ -86,7 +86,7 @@ public record LeaderboardSpec(ZoneId zone, Set<Period> periods, Duration periodR
 	 * @param periods the period boards to keep
 	 * @return a copy that keeps them
 	 */
-	public LeaderboardSpec withPeriods(Set<Period> periods) {
+	public LeaderboardSpec withPeriods(Set<BoardPeriod> periods) {
 		return new LeaderboardSpec(this.zone, periods, this.periodRetention, this.viewCacheTtl, this.voteWeight,
 				this.voteWindow);
 	}

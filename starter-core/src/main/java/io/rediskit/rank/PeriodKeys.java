@@ -21,7 +21,7 @@ final class PeriodKeys {
 	}
 
 	/** @return the first day of the period holding {@code day} */
-	static LocalDate start(Period period, LocalDate day) {
+	static LocalDate start(BoardPeriod period, LocalDate day) {
 		return switch (period) {
 			case DAILY -> day;
 			case WEEKLY -> day.with(TemporalAdjusters.previousOrSame(DayOfWeek.MONDAY));
@@ -30,7 +30,7 @@ final class PeriodKeys {
 	}
 
 	/** @return the first day after the period starting at {@code start} */
-	static LocalDate next(Period period, LocalDate start) {
+	static LocalDate next(BoardPeriod period, LocalDate start) {
 		return switch (period) {
 			case DAILY -> start.plusDays(1);
 			case WEEKLY -> start.plusWeeks(1);
@@ -39,7 +39,7 @@ final class PeriodKeys {
 	}
 
 	/** @return the key suffix of the period holding {@code day} */
-	static String name(Period period, LocalDate day) {
+	static String name(BoardPeriod period, LocalDate day) {
 		LocalDate start = start(period, day);
 		return switch (period) {
 			case DAILY -> "d:" + start;
@@ -50,7 +50,7 @@ final class PeriodKeys {
 	}
 
 	/** @return when the period holding {@code day} ends, in ms since the epoch */
-	long endMillis(Period period, LocalDate day) {
+	long endMillis(BoardPeriod period, LocalDate day) {
 		return next(period, start(period, day)).atStartOfDay(this.zone).toInstant().toEpochMilli();
 	}
 
@@ -61,7 +61,7 @@ final class PeriodKeys {
 	 * @param max the most periods allowed
 	 * @return the names of the periods from the one holding {@code from} to the one holding {@code to}
 	 */
-	static List<String> range(Period period, LocalDate from, LocalDate to, int max) {
+	static List<String> range(BoardPeriod period, LocalDate from, LocalDate to, int max) {
 		if (to.isBefore(from)) {
 			throw new IllegalArgumentException("to must not be before from, was " + from + " to " + to);
 		}

@@ -214,7 +214,7 @@ final class RedisLeaderboard implements Leaderboard {
 		LocalDate day = LocalDate.ofInstant(at, this.spec.zone());
 		List<byte[]> periodBoards = new ArrayList<>();
 		List<Long> expiries = new ArrayList<>();
-		for (Period period : Period.values()) {
+		for (BoardPeriod period : BoardPeriod.values()) {
 			if (this.spec.periods().contains(period)) {
 				periodBoards.add(periodKey(period, day));
 				expiries.add(this.periodKeys.endMillis(period, day) + this.spec.periodRetention().toMillis());
@@ -292,14 +292,14 @@ final class RedisLeaderboard implements Leaderboard {
 	// Views
 
 	@Override
-	public Board period(Period period, LocalDate day) {
+	public Board period(BoardPeriod period, LocalDate day) {
 		requirePeriod(period);
 		Objects.requireNonNull(day, "day must not be null");
 		return new RedisBoard(BoardKeys.stored(periodKey(period, day)), this.calls);
 	}
 
 	@Override
-	public Board periods(Period period, LocalDate from, LocalDate to) {
+	public Board periods(BoardPeriod period, LocalDate from, LocalDate to) {
 		requirePeriod(period);
 		List<String> names = PeriodKeys.range(period, Objects.requireNonNull(from, "from must not be null"),
 				Objects.requireNonNull(to, "to must not be null"), MAX_RANGE_PERIODS);
@@ -328,7 +328,7 @@ final class RedisLeaderboard implements Leaderboard {
 		return window;
 	}
 
-	private void requirePeriod(Period period) {
+	private void requirePeriod(BoardPeriod period) {
 		if (!this.spec.periods().contains(Objects.requireNonNull(period, "period must not be null"))) {
 			throw new IllegalArgumentException("Leaderboard '" + this.name + "' keeps no " + period
 					+ " boards; its periods are " + this.spec.periods());
@@ -341,7 +341,7 @@ final class RedisLeaderboard implements Leaderboard {
 			.toArray(byte[][]::new);
 	}
 
-	private byte[] periodKey(Period period, LocalDate day) {
+	private byte[] periodKey(BoardPeriod period, LocalDate day) {
 		return key(PeriodKeys.name(period, day));
 	}
 

@@ -34,7 +34,7 @@ class LeaderboardContractTests extends TopologyContract {
 	void periodRangesGroupsAndVotesWorkInOneSlotForHostileInput() {
 		LocalDate today = LocalDate.now(ZoneOffset.UTC);
 		Instant noon = today.atTime(12, 0).toInstant(ZoneOffset.UTC);
-		LeaderboardSpec spec = LeaderboardSpec.of(ZoneOffset.UTC).withPeriods(Set.of(Period.DAILY, Period.WEEKLY))
+		LeaderboardSpec spec = LeaderboardSpec.of(ZoneOffset.UTC).withPeriods(Set.of(BoardPeriod.DAILY, BoardPeriod.WEEKLY))
 			.withVoting(Duration.ofSeconds(10), Duration.ofHours(1));
 		String name = this.redis.unique("lb");
 		List<String> hostile = HostileNames.generate("m", 20, 7);
@@ -46,9 +46,9 @@ class LeaderboardContractTests extends TopologyContract {
 		}
 		Leaderboard board = registry(Clock.systemUTC()).create(name, spec);
 		String best = hostile.get(hostile.size() - 1);
-		assertThat(board.periods(Period.DAILY, today.minusDays(2), today).top(1))
+		assertThat(board.periods(BoardPeriod.DAILY, today.minusDays(2), today).top(1))
 			.containsExactly(new RankedMember(best, 3.0 * (hostile.size() - 1), 1));
-		assertThat(board.periods(Period.WEEKLY, today.minusDays(14), today).entry(best, RankOrder.HIGHEST_FIRST))
+		assertThat(board.periods(BoardPeriod.WEEKLY, today.minusDays(14), today).entry(best, RankOrder.HIGHEST_FIRST))
 			.hasValueSatisfying((entry) -> assertThat(entry.rank()).isEqualTo(1));
 		String group = "{g}:%7B" + "é".repeat(300);
 		board.addToGroup(group, hostile.subList(0, 5));

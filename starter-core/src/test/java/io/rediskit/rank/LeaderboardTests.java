@@ -126,11 +126,11 @@ class LeaderboardTests {
 		Clock clock = Clock.fixed(Instant.parse("2024-03-31T23:30:00Z"), ZoneOffset.UTC);
 		// A retention of 100 years keeps boards of 2024 writable.
 		Leaderboard board = registry(clock).create("scores", LeaderboardSpec.of(PARIS)
-			.withPeriods(Set.of(Period.DAILY, Period.WEEKLY, Period.MONTHLY)).withPeriodRetention(Expiry.MAX));
+			.withPeriods(Set.of(BoardPeriod.DAILY, BoardPeriod.WEEKLY, BoardPeriod.MONTHLY)).withPeriodRetention(Expiry.MAX));
 		assertThat(board.increment("ada", 5)).isEqualTo(5);
 		assertThat(board.increment("ada", 2.5)).isEqualTo(7.5);
 		LocalDate day = LocalDate.of(2024, 4, 1);
-		for (Period period : Period.values()) {
+		for (BoardPeriod period : BoardPeriod.values()) {
 			assertThat(board.period(period, day).top(1)).containsExactly(new RankedMember("ada", 7.5, 1));
 			assertThat(board.period(period, day.minusDays(1)).size()).isZero();
 		}
@@ -143,14 +143,14 @@ class LeaderboardTests {
 			.isEqualTo(monthEnd + Expiry.MAX.toMillis());
 		// set and add change the all-time board only.
 		board.set("grace", 100);
-		assertThat(board.period(Period.DAILY, day).size()).isEqualTo(1);
+		assertThat(board.period(BoardPeriod.DAILY, day).size()).isEqualTo(1);
 	}
 
 	@Test
 	void aRangeOfPeriodsIsTheirUnionComputedOnceAndCached() {
 		LocalDate first = LocalDate.now(ZoneOffset.UTC).minusDays(5);
 		Instant start = first.atTime(12, 0).toInstant(ZoneOffset.UTC);
-		LeaderboardSpec spec = LeaderboardSpec.of(ZoneOffset.UTC).withPeriods(Set.of(Period.DAILY))
+		LeaderboardSpec spec = LeaderboardSpec.of(ZoneOffset.UTC).withPeriods(Set.of(BoardPeriod.DAILY))
 			.withViewCacheTtl(Duration.ofMinutes(10));
 		Leaderboard board = this.registry.create("range", spec);
 		RedisLeaderboard redisBoard = (RedisLeaderboard) board;
@@ -159,7 +159,7 @@ class LeaderboardTests {
 			redisBoard.incrementAsync("ada", 1, at, at.toEpochMilli()).toCompletableFuture().join();
 			redisBoard.incrementAsync("grace", day, at, at.toEpochMilli()).toCompletableFuture().join();
 		}
-		Board range = board.periods(Period.DAILY, first, first.plusDays(2));
+		Board range = board.periods(BoardPeriod.DAILY, first, first.plusDays(2));
 		assertThat(range.top(2)).containsExactly(new RankedMember("grace", 3, 1), new RankedMember("ada", 3, 2));
 		// Cached: a later increment shows in the range after the cache TTL, not before.
 		Instant last = start.plus(Duration.ofDays(2));
@@ -247,14 +247,14 @@ class LeaderboardTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> board.around("a", 1001, 0, RankOrder.HIGHEST_FIRST))
 			.withMessageContaining("above");
 		assertThatIllegalStateException().isThrownBy(() -> board.vote("a", "b")).withMessageContaining("no voting");
-		assertThatIllegalArgumentException().isThrownBy(() -> board.period(Period.DAILY, LocalDate.now()))
+		assertThatIllegalArgumentException().isThrownBy(() -> board.period(BoardPeriod.DAILY, LocalDate.now()))
 			.withMessageContaining("keeps no DAILY boards");
-		Leaderboard daily = this.registry.create("daily", LeaderboardSpec.of(ZoneOffset.UTC).withPeriods(Set.of(Period.DAILY)));
+		Leaderboard daily = this.registry.create("daily", LeaderboardSpec.of(ZoneOffset.UTC).withPeriods(Set.of(BoardPeriod.DAILY)));
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> daily.periods(Period.DAILY, LocalDate.of(2024, 1, 2), LocalDate.of(2024, 1, 1)))
+			.isThrownBy(() -> daily.periods(BoardPeriod.DAILY, LocalDate.of(2024, 1, 2), LocalDate.of(2024, 1, 1)))
 			.withMessageContaining("to must not be before from");
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> daily.periods(Period.DAILY, LocalDate.of(2000, 1, 1), LocalDate.of(2024, 1, 1)))
+			.isThrownBy(() -> daily.periods(BoardPeriod.DAILY, LocalDate.of(2000, 1, 1), LocalDate.of(2024, 1, 1)))
 			.withMessageContaining("at most 4000 periods");
 		assertThatExceptionOfType(InvalidSpecException.class)
 			.isThrownBy(() -> new LeaderboardSpec(ZoneOffset.UTC, Set.of(), Duration.ofHours(1), Duration.ofSeconds(1),

@@ -9,7 +9,7 @@ import java.util.Set;
 
 import io.rediskit.autoconfigure.support.NamedEntry;
 import io.rediskit.rank.LeaderboardSpec;
-import io.rediskit.rank.Period;
+import io.rediskit.rank.BoardPeriod;
 import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.Names;
 import org.jspecify.annotations.Nullable;
@@ -93,7 +93,7 @@ public class RankProperties implements Validator {
 		/**
 		 * Period boards kept beside the all-time board from the same increments: daily, weekly, monthly.
 		 */
-		private Set<Period> periods = EnumSet.noneOf(Period.class);
+		private Set<BoardPeriod> periods = EnumSet.noneOf(BoardPeriod.class);
 
 		/**
 		 * How long a period board is kept after its period ends, from 1h to 36500d (100 years).
@@ -124,11 +124,11 @@ public class RankProperties implements Validator {
 			this.zone = zone;
 		}
 
-		public Set<Period> getPeriods() {
+		public Set<BoardPeriod> getPeriods() {
 			return this.periods;
 		}
 
-		public void setPeriods(Set<Period> periods) {
+		public void setPeriods(Set<BoardPeriod> periods) {
 			this.periods = periods;
 		}
 

@@ -10,7 +10,7 @@ import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.rank.Leaderboard;
 import io.rediskit.rank.LeaderboardListener;
 import io.rediskit.rank.LeaderboardRegistry;
-import io.rediskit.rank.Period;
+import io.rediskit.rank.BoardPeriod;
 import io.rediskit.rank.VoteResult;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.testsupport.RedisServerExtension;
@@ -48,7 +48,7 @@ class RankAutoConfigurationTests {
 			.run((context) -> {
 				Leaderboard articles = context.getBean(LeaderboardRegistry.class).get("articles");
 				assertThat(articles.spec().zone()).isEqualTo(ZoneId.of("Europe/Paris"));
-				assertThat(articles.spec().periods()).isEqualTo(Set.of(Period.DAILY, Period.MONTHLY));
+				assertThat(articles.spec().periods()).isEqualTo(Set.of(BoardPeriod.DAILY, BoardPeriod.MONTHLY));
 				assertThat(articles.spec().voteWeight()).isEqualTo(Duration.ofSeconds(432));
 				assertThat(articles.spec().viewCacheTtl()).isEqualTo(Duration.ofSeconds(2));
 				String item = "a" + System.nanoTime();

@@ -3,7 +3,7 @@ package io.rediskit.rank;
 /**
  * The period boards a {@link Leaderboard} keeps beside its all-time board, in the spec's time zone.
  */
-public enum Period {
+public enum BoardPeriod {
 
 	/** One board per calendar day. */
 	DAILY,
