@@ -102,6 +102,7 @@ class DocumentationSnippetsTests {
 			import io.rediskit.lock.*;
 			import io.rediskit.queue.*;
 			import io.rediskit.rank.*;
+			import io.rediskit.recent.*;
 			import io.rediskit.ratelimit.*;
 			import io.rediskit.support.*;
 			""";
@@ -116,6 +117,7 @@ class DocumentationSnippetsTests {
 			BitmapRegistry bitmapRegistry;
 			GeoIndexRegistry geoIndexRegistry;
 			LeaderboardRegistry leaderboardRegistry;
+			RecentItemsRegistry recentItemsRegistry;
 			KeyTools keyTools;
 			CommandExecutor commandExecutor;
 			KeyNaming keyNaming;
