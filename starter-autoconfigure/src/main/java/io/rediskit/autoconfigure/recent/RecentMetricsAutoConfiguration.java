@@ -23,7 +23,7 @@ public final class RecentMetricsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	MicrometerRecentItemsListener micrometerLeaderboardListener(MeterRegistry registry) {
+	MicrometerRecentItemsListener micrometerRecentItemsListener(MeterRegistry registry) {
 		return new MicrometerRecentItemsListener(registry);
 	}
 

@@ -27,7 +27,9 @@ class RecentAutoConfigurationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class,
-				RecentAutoConfiguration.class, RecentMetricsAutoConfiguration.class))
+				RecentAutoConfiguration.class, RecentMetricsAutoConfiguration.class,
+				io.rediskit.autoconfigure.rank.RankAutoConfiguration.class,
+				io.rediskit.autoconfigure.rank.RankMetricsAutoConfiguration.class))
 		.withPropertyValues("spring.data.redis.port=" + redis.server().port());
 
 	@Test
@@ -37,6 +39,9 @@ class RecentAutoConfigurationTests {
 					"redis-kit.recent.lists.viewed.trending-period=10m",
 					"redis-kit.recent.lists.viewed.trending-buckets=10")
 			.run((context) -> {
+				// Beside the leaderboards' metrics: each area's beans have names of their own.
+				assertThat(context).hasSingleBean(MicrometerRecentItemsListener.class)
+					.hasSingleBean(io.rediskit.autoconfigure.rank.MicrometerLeaderboardListener.class);
 				RecentItems viewed = context.getBean(RecentItemsRegistry.class).get("viewed");
 				assertThat(viewed.spec().capacity()).isEqualTo(5);
 				assertThat(viewed.spec().idleTtl()).isEqualTo(Duration.ofDays(7));
