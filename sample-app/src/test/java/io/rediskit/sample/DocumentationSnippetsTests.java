@@ -98,6 +98,7 @@ class DocumentationSnippetsTests {
 			import io.rediskit.bloom.*;
 			import io.rediskit.counter.*;
 			import io.rediskit.geo.*;
+			import io.rediskit.id.*;
 			import io.rediskit.keys.*;
 			import io.rediskit.lock.*;
 			import io.rediskit.queue.*;
@@ -118,6 +119,7 @@ class DocumentationSnippetsTests {
 			GeoIndexRegistry geoIndexRegistry;
 			LeaderboardRegistry leaderboardRegistry;
 			RecentItemsRegistry recentItemsRegistry;
+			IdGeneratorRegistry idGeneratorRegistry;
 			KeyTools keyTools;
 			CommandExecutor commandExecutor;
 			KeyNaming keyNaming;
