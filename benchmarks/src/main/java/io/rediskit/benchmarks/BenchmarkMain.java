@@ -13,6 +13,7 @@ import io.rediskit.benchmarks.keys.KeysBenchmark;
 import io.rediskit.benchmarks.lock.LockBenchmark;
 import io.rediskit.benchmarks.lock.RedlockBenchmark;
 import io.rediskit.benchmarks.queue.QueueBenchmark;
+import io.rediskit.benchmarks.rank.RankBenchmark;
 import io.rediskit.benchmarks.ratelimit.RateLimitBenchmark;
 import io.rediskit.benchmarks.web.WebBenchmark;
 
@@ -20,7 +21,7 @@ import io.rediskit.benchmarks.web.WebBenchmark;
  * Runs benchmarks by name:
  * <pre>
  * java -jar benchmarks/target/redis-kit-benchmarks.jar [--warmup=3s] [--duration=10s] [--threads=16]
- *     [--out=docs/benchmarks] lock ratelimit queue cluster bloom geo keys web redlock cache
+ *     [--out=docs/benchmarks] lock ratelimit queue cluster bloom geo keys web redlock cache rank
  * </pre>
  * Results go to standard output, one line per scenario, after a header line that names the server and the
  * JVM; progress and warnings go to standard error. The exit status is {@code 0} for a clean run, {@code 1}
@@ -38,7 +39,7 @@ public final class BenchmarkMain {
 		Map<String, Benchmark> benchmarks = new LinkedHashMap<>();
 		List<Benchmark> all = List.of(new LockBenchmark(), new RateLimitBenchmark(), new QueueBenchmark(),
 				new ClusterBenchmark(), new BloomBenchmark(), new GeoBenchmark(), new KeysBenchmark(),
-				new WebBenchmark(), new RedlockBenchmark(), new CacheBenchmark());
+				new WebBenchmark(), new RedlockBenchmark(), new CacheBenchmark(), new RankBenchmark());
 		for (Benchmark benchmark : all) {
 			benchmarks.put(benchmark.name(), benchmark);
 		}

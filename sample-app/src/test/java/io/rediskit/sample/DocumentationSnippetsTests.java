@@ -99,9 +99,12 @@ class DocumentationSnippetsTests {
 			import io.rediskit.cache.*;
 			import io.rediskit.counter.*;
 			import io.rediskit.geo.*;
+			import io.rediskit.id.*;
 			import io.rediskit.keys.*;
 			import io.rediskit.lock.*;
 			import io.rediskit.queue.*;
+			import io.rediskit.rank.*;
+			import io.rediskit.recent.*;
 			import io.rediskit.ratelimit.*;
 			import io.rediskit.support.*;
 			""";
@@ -115,6 +118,9 @@ class DocumentationSnippetsTests {
 			UniqueCounterRegistry uniqueCounterRegistry;
 			BitmapRegistry bitmapRegistry;
 			GeoIndexRegistry geoIndexRegistry;
+			LeaderboardRegistry leaderboardRegistry;
+			RecentItemsRegistry recentItemsRegistry;
+			IdGeneratorRegistry idGeneratorRegistry;
 			KeyTools keyTools;
 			CommandExecutor commandExecutor;
 			KeyNaming keyNaming;

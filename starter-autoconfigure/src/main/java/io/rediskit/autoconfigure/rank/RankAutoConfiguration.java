@@ -1,0 +1,44 @@
+package io.rediskit.autoconfigure.rank;
+
+import java.time.Clock;
+
+import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.autoconfigure.rank.RankProperties.Board;
+import io.rediskit.rank.LeaderboardListener;
+import io.rediskit.rank.LeaderboardRegistry;
+import io.rediskit.support.CommandExecutor;
+import io.rediskit.support.KeyNaming;
+import io.rediskit.support.ScriptExecutor;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * Auto-configures leaderboards: a {@link LeaderboardRegistry} serving the leaderboards of
+ * {@code redis-kit.rank.leaderboards}, picking period boards by the system clock. Off with
+ * {@code redis-kit.rank.enabled=false}; backs off when the application defines its own registry.
+ */
+@AutoConfiguration(after = { DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class })
+@ConditionalOnBean(RedisConnectionFactory.class)
+@ConditionalOnBooleanProperty(name = "redis-kit.rank.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(RankProperties.class)
+public final class RankAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	LeaderboardRegistry leaderboardRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
+			RankProperties properties, ObjectProvider<LeaderboardListener> listeners) {
+		return new LeaderboardRegistry(scripts, commands, keyNaming, listeners.orderedStream().toList(), (name) -> {
+			Board board = properties.getLeaderboards().get(name);
+			return (board != null) ? board.toSpec() : null;
+		}, Clock.systemUTC());
+	}
+
+}

@@ -1,0 +1,44 @@
+package io.rediskit.autoconfigure.recent;
+
+import java.time.Clock;
+
+import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.autoconfigure.recent.RecentProperties.ItemList;
+import io.rediskit.recent.RecentItemsListener;
+import io.rediskit.recent.RecentItemsRegistry;
+import io.rediskit.support.CommandExecutor;
+import io.rediskit.support.KeyNaming;
+import io.rediskit.support.ScriptExecutor;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * Auto-configures recent items: a {@link RecentItemsRegistry} serving the lists of
+ * {@code redis-kit.recent.lists}, picking trending buckets by the system clock. Off with
+ * {@code redis-kit.recent.enabled=false}; backs off when the application defines its own registry.
+ */
+@AutoConfiguration(after = { DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class })
+@ConditionalOnBean(RedisConnectionFactory.class)
+@ConditionalOnBooleanProperty(name = "redis-kit.recent.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(RecentProperties.class)
+public final class RecentAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	RecentItemsRegistry recentItemsRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
+			RecentProperties properties, ObjectProvider<RecentItemsListener> listeners) {
+		return new RecentItemsRegistry(scripts, commands, keyNaming, listeners.orderedStream().toList(), (name) -> {
+			ItemList list = properties.getLists().get(name);
+			return (list != null) ? list.toSpec() : null;
+		}, Clock.systemUTC());
+	}
+
+}

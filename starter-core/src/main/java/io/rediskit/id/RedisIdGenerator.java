@@ -1,0 +1,172 @@
+package io.rediskit.id;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+
+import io.rediskit.support.CommandExecutor;
+import io.rediskit.support.KeyNaming;
+import io.rediskit.support.Listeners;
+import io.rediskit.support.RedisFailures;
+import io.rediskit.support.Stages;
+import io.rediskit.support.ThrottledLog;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.ReturnType;
+
+/**
+ * The {@link IdGenerator} of an {@link IdGeneratorRegistry}: one counter key, {@code <prefix>id:{<name>}}, and the
+ * current block of this handle. At most one reservation is in flight per handle; callers that find the block used
+ * up queue (asynchronously) and are served in order from the blocks that arrive.
+ */
+final class RedisIdGenerator implements IdGenerator {
+
+	private static final Log logger = LogFactory.getLog(RedisIdGenerator.class);
+
+	private static final String RESERVE = "INCRBY";
+
+	private final String name;
+
+	private final IdGeneratorSpec spec;
+
+	private final byte[] key;
+
+	private final byte[] blockSize;
+
+	private final CommandExecutor commands;
+
+	private final Listeners<IdGeneratorListener> listeners;
+
+	private final ThrottledLog outages;
+
+	private final Object lock = new Object();
+
+	/** The next id to hand out; with {@link #last}, the current block. */
+	private long next = 1;
+
+	/** The last id of the current block; below {@link #next} when the block is used up (at first: no block). */
+	private long last = 0;
+
+	/** Callers waiting for a block, served in order as blocks arrive. */
+	private final Deque<CompletableFuture<Long>> waiters = new ArrayDeque<>();
+
+	/** Whether a reservation is in flight. */
+	private boolean reserving;
+
+	RedisIdGenerator(String name, IdGeneratorSpec spec, CommandExecutor commands, KeyNaming keyNaming,
+			Listeners<IdGeneratorListener> listeners) {
+		this.name = name;
+		this.spec = spec;
+		this.key = keyNaming.key("id", name).getBytes(StandardCharsets.UTF_8);
+		this.blockSize = Integer.toString(spec.blockSize()).getBytes(StandardCharsets.US_ASCII);
+		this.commands = commands;
+		this.listeners = listeners;
+		this.outages = new ThrottledLog(logger, Duration.ofSeconds(10), "Id generator '" + name + "' cannot reach Redis");
+	}
+
+	@Override
+	public String name() {
+		return this.name;
+	}
+
+	@Override
+	public IdGeneratorSpec spec() {
+		return this.spec;
+	}
+
+	@Override
+	public long next() {
+		return Stages.join(nextAsync());
+	}
+
+	@Override
+	public CompletionStage<Long> nextAsync() {
+		CompletableFuture<Long> waiter = new CompletableFuture<>();
+		synchronized (this.lock) {
+			if (this.next <= this.last && this.waiters.isEmpty()) {
+				return CompletableFuture.completedFuture(this.next++);
+			}
+			this.waiters.add(waiter);
+			if (this.reserving) {
+				return waiter;
+			}
+			this.reserving = true;
+		}
+		// Outside the lock: on a factory without the shared connection the reply comes on this thread.
+		reserve();
+		return waiter;
+	}
+
+	/**
+	 * Reserves a block and hands its ids to the waiters in order, reserving again while some are left: a waiter
+	 * is completed once, so many waiters on small blocks cost one round trip per block, not a retry each.
+	 */
+	private void reserve() {
+		long start = System.nanoTime();
+		CompletionStage<@Nullable Long> call;
+		try {
+			call = this.commands.executeAsync(RESERVE, ReturnType.INTEGER, this.key, this.blockSize);
+		}
+		catch (RuntimeException ex) {
+			call = CompletableFuture.failedFuture(ex);
+		}
+		call.whenComplete((lastOfBlock, failure) -> {
+			if (failure == null && lastOfBlock != null) {
+				Duration latency = Duration.ofNanos(System.nanoTime() - start);
+				this.listeners.notify((listener) -> listener.onBlock(this.name, this.spec.blockSize(), latency));
+				served(lastOfBlock);
+			}
+			else {
+				failed((failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
+						: (failure != null) ? failure
+								: new IllegalStateException("INCRBY of " + this.name + " gave no reply"));
+			}
+		});
+	}
+
+	private void served(long lastOfBlock) {
+		List<CompletableFuture<Long>> served = new ArrayList<>();
+		List<Long> ids = new ArrayList<>();
+		boolean again;
+		synchronized (this.lock) {
+			this.next = lastOfBlock - this.spec.blockSize() + 1;
+			this.last = lastOfBlock;
+			while (this.next <= this.last && !this.waiters.isEmpty()) {
+				served.add(this.waiters.poll());
+				ids.add(this.next++);
+			}
+			again = !this.waiters.isEmpty();
+			this.reserving = again;
+		}
+		// Completed outside the lock: a waiter's continuation may call nextAsync again.
+		for (int i = 0; i < served.size(); i++) {
+			served.get(i).complete(ids.get(i));
+		}
+		if (again) {
+			reserve();
+		}
+	}
+
+	private void failed(Throwable cause) {
+		List<CompletableFuture<Long>> failed;
+		synchronized (this.lock) {
+			failed = new ArrayList<>(this.waiters);
+			this.waiters.clear();
+			this.reserving = false;
+		}
+		if (RedisFailures.isUnavailable(cause) && cause instanceof RuntimeException outage) {
+			this.listeners.notify((listener) -> listener.onFailure(this.name, outage));
+			this.outages.warn(cause, "no block of ids could be reserved");
+		}
+		failed.forEach((waiter) -> waiter.completeExceptionally(cause));
+	}
+
+}

@@ -1,0 +1,106 @@
+package io.rediskit.recent;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Function;
+
+import io.rediskit.support.CommandExecutor;
+import io.rediskit.support.KeyNaming;
+import io.rediskit.support.Listeners;
+import io.rediskit.support.NamedSpecs;
+import io.rediskit.support.ScriptExecutor;
+import io.rediskit.support.SpecConflictException;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * Hands out {@link RecentItems} lists by name: configured ones (in Spring Boot, under
+ * {@code redis-kit.recent.lists}) through {@link #get(String)}, others through
+ * {@link #create(String, RecentItemsSpec)}. One list exists per name, with one spec: {@code create} with
+ * the spec a name already has returns its list, and another spec throws {@link SpecConflictException}
+ * (see {@link NamedSpecs} for the rule). A changed configuration (a refresh) applies to calls made from then on.
+ */
+public class RecentItemsRegistry {
+
+	private final ScriptExecutor scripts;
+
+	private final CommandExecutor commands;
+
+	private final KeyNaming keyNaming;
+
+	private final Listeners<RecentItemsListener> listeners;
+
+	private final Clock clock;
+
+	private final NamedSpecs<RecentItemsSpec, RedisRecentItems> lists;
+
+	/**
+	 * A registry of lists created in code only, on the system clock.
+	 * @param connectionFactory where lists run
+	 * @param keyNaming names the Redis keys
+	 * @param listener told of every call
+	 */
+	public RecentItemsRegistry(RedisConnectionFactory connectionFactory, KeyNaming keyNaming,
+			RecentItemsListener listener) {
+		this(ScriptExecutor.of(connectionFactory), CommandExecutor.of(connectionFactory), keyNaming, List.of(listener),
+				(name) -> null, Clock.systemUTC());
+	}
+
+	/**
+	 * A registry that also serves configured lists.
+	 * @param scripts runs the scripts
+	 * @param commands runs {@code ZRANGE} and {@code UNLINK}
+	 * @param keyNaming names the Redis keys
+	 * @param listeners told of every call, in order
+	 * @param configuredSpecs the configured spec of a name, or {@code null}; asked on every {@link #get(String)}
+	 * @param clock picks the trending bucket of a view
+	 */
+	public RecentItemsRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
+			List<? extends RecentItemsListener> listeners, Function<String, @Nullable RecentItemsSpec> configuredSpecs,
+			Clock clock) {
+		this.scripts = Objects.requireNonNull(scripts, "scripts must not be null");
+		this.commands = Objects.requireNonNull(commands, "commands must not be null");
+		this.keyNaming = Objects.requireNonNull(keyNaming, "keyNaming must not be null");
+		this.listeners = Listeners.of("recent items", listeners);
+		this.clock = Objects.requireNonNull(clock, "clock must not be null");
+		this.lists = new NamedSpecs<>("recent items", "redis-kit.recent.lists", configuredSpecs,
+				this::newRecentItems, (list, spec) -> newRecentItems(list.name(), spec));
+	}
+
+	/**
+	 * The list of a name; a changed configuration gives a new handle.
+	 * @param name a configured name, or one passed to {@link #create(String, RecentItemsSpec)}
+	 * @return the list
+	 * @throws IllegalArgumentException if no list has the name
+	 * @throws SpecConflictException if the name was created in code with another spec than it is configured with
+	 * now
+	 */
+	public RecentItems get(String name) {
+		return this.lists.get(name);
+	}
+
+	/**
+	 * Creates a list, or returns the one a name has if it has this spec (configured or created before).
+	 * @param name letters, digits, {@code _} and {@code -}, at most 64 characters
+	 * @param spec its capacity, idle TTL and trending
+	 * @return the list
+	 * @throws IllegalArgumentException if the name is not valid
+	 * @throws SpecConflictException if the name is configured, or was created, with another spec
+	 */
+	public RecentItems create(String name, RecentItemsSpec spec) {
+		return this.lists.create(name, spec);
+	}
+
+	/** @return the names of the lists used so far */
+	public Set<String> names() {
+		return this.lists.names();
+	}
+
+	private RedisRecentItems newRecentItems(String name, RecentItemsSpec spec) {
+		return new RedisRecentItems(name, spec, this.scripts, this.commands, this.keyNaming, this.clock, this.listeners);
+	}
+
+}
