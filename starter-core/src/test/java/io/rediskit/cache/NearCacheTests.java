@@ -73,7 +73,7 @@ class NearCacheTests {
 		for (int i = 0; i < 100; i++) {
 			assertThat(onB.get("lamp").get()).isEqualTo("24.90");
 		}
-		assertThat(this.eventsOfB.events.subList(after, this.eventsOfB.events.size())).contains("hit prices near");
+		assertThat(eventsOfBSince(after)).contains("hit prices near");
 	}
 
 	@Test
@@ -130,13 +130,19 @@ class NearCacheTests {
 		assertThat(this.eventsOfB.count(hit)).isEqualTo(hits + 1);
 	}
 
+	/** A snapshot: a sub-list of the live list fails when a listener adds an event while it is read. */
+	private List<String> eventsOfBSince(int after) {
+		List<String> events = List.copyOf(this.eventsOfB.events);
+		return events.subList(after, events.size());
+	}
+
 	private void awaitEvent(String event, int after) {
 		long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-		while (!this.eventsOfB.events.subList(after, this.eventsOfB.events.size()).contains(event)
+		while (!eventsOfBSince(after).contains(event)
 				&& System.nanoTime() < deadline) {
 			Thread.onSpinWait();
 		}
-		assertThat(this.eventsOfB.events.subList(after, this.eventsOfB.events.size())).contains(event);
+		assertThat(eventsOfBSince(after)).contains(event);
 	}
 
 	private static void awaitNearCacheActive(RedisKitCache cache) {
