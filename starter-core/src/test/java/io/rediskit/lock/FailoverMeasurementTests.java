@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 
 import io.rediskit.ratelimit.LimiterFailoverLoad;
 import io.rediskit.ratelimit.RateLimitAlgorithm;
@@ -28,7 +29,8 @@ import io.rediskit.testsupport.RedisTopology;
 import io.rediskit.testsupport.Topology;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -39,8 +41,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * overlapping holds, token regressions and rejected writes. Each limiter algorithm: 3 threads on one key of the
  * same master; {@code AdmissionChecker} finds admissions beyond the bound.
  * <p>
- * The figures are printed and appended to {@code target/failover-figures.md}. CI runs a short load; set
- * {@code -Drediskit.failover.seconds=20} for the longer run whose figures are in {@code docs/reliability.md}.
+ * The figures are printed and appended to {@code target/failover-figures.md}. CI runs a short load on four of
+ * the eight cases; set {@code -Drediskit.failover.all=true -Drediskit.failover.seconds=20} for the longer run of
+ * all eight whose figures are in {@code docs/reliability.md}.
  * Asserted is only what is guaranteed: fencing tokens never go backwards, locking and every limiter work again
  * within 30 s of the kill (the killed node is restarted as soon as the new master serves, as an operator's
  * supervisor would), and with the replica wait no two holds overlap.
@@ -59,10 +62,30 @@ class FailoverMeasurementTests {
 
 	private static final Duration LIMIT_PERIOD = Duration.ofSeconds(10);
 
+	/**
+	 * Every topology, fault and replica-wait setting with {@code -Drediskit.failover.all=true} (about 200 s);
+	 * by default one case per fault and setting, alternating the topology (half the time, for CI's budget).
+	 */
+	static Stream<Arguments> failovers() {
+		Stream<Arguments> every = Stream.of(Arguments.of(Topology.CLUSTER, false, Fault.KILL),
+				Arguments.of(Topology.CLUSTER, false, Fault.KILL_LAGGING),
+				Arguments.of(Topology.CLUSTER, true, Fault.KILL_LAGGING),
+				Arguments.of(Topology.CLUSTER, false, Fault.COORDINATED),
+				Arguments.of(Topology.SENTINEL, false, Fault.KILL),
+				Arguments.of(Topology.SENTINEL, false, Fault.KILL_LAGGING),
+				Arguments.of(Topology.SENTINEL, true, Fault.KILL_LAGGING),
+				Arguments.of(Topology.SENTINEL, false, Fault.COORDINATED));
+		if (Boolean.getBoolean("rediskit.failover.all")) {
+			return every;
+		}
+		return Stream.of(Arguments.of(Topology.CLUSTER, false, Fault.KILL),
+				Arguments.of(Topology.SENTINEL, false, Fault.KILL_LAGGING),
+				Arguments.of(Topology.CLUSTER, true, Fault.KILL_LAGGING),
+				Arguments.of(Topology.SENTINEL, false, Fault.COORDINATED));
+	}
+
 	@ParameterizedTest(name = "{0}, replica wait {1}, {2}")
-	@CsvSource({ "CLUSTER, false, KILL", "CLUSTER, false, KILL_LAGGING", "CLUSTER, true, KILL_LAGGING",
-			"CLUSTER, false, COORDINATED", "SENTINEL, false, KILL", "SENTINEL, false, KILL_LAGGING",
-			"SENTINEL, true, KILL_LAGGING", "SENTINEL, false, COORDINATED" })
+	@MethodSource("failovers")
 	void failingOverUnderLoad(Topology topology, boolean replicaWait, Fault fault) throws Exception {
 		boolean laggingReplica = fault == Fault.KILL_LAGGING;
 		try (RedisTopology redis = RedisTopology.start(topology, Duration.ofSeconds(2))) {
