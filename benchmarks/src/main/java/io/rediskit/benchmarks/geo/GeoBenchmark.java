@@ -50,9 +50,11 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * of {@value #AREA_KM} km around Paris. Each search asks for the {@value #LIMIT} members nearest a random point
  * of the inner square within {@value #RADIUS_METERS} m, with their distance. Side by side in one run:
  * <ul>
- * <li>{@code redis-kit-unsharded}: a {@link GeoIndex} on one geo set ({@code nearby}: one script call);</li>
+ * <li>{@code redis-kit-unsharded}: a {@link GeoIndex} on one geo set ({@code nearby}: one plain {@code GEOSEARCH},
+ * members never expire);</li>
  * <li>{@code redis-kit-cells}: a {@link GeoIndex} sharded by geohash cell of precision {@value #PRECISION} (cells
- * of about 3.2 km by 2.3 km at Paris' latitude: a search reads 1 to 4 of them in one script call);</li>
+ * of about 3.2 km by 2.3 km at Paris' latitude: a search reads 1 to 4 of them, one pipelined {@code GEOSEARCH}
+ * each, merged on the client);</li>
  * <li>{@code redisson}: Redisson's {@link RGeo} on one set, {@code searchWithDistance};</li>
  * <li>{@code floor}: the bare driver (Lettuce, its own connection) sending the same {@code GEOSEARCH ...
  * WITHDIST WITHCOORD COUNT} to redis-kit's unsharded set: what any client pays for the search itself.</li>
