@@ -33,6 +33,10 @@ import org.jspecify.annotations.Nullable;
  * returned once (SCAN can return one twice while a node rehashes, and a key can show on two nodes while its slot
  * migrates); the scan then remembers every key it returned.
  * <p>
+ * An unpaced scan (no {@link KeyScanOptions#keysPerSecond()}, no {@link KeyScanOptions#pause()}) reads ahead: each
+ * master's next {@code SCAN} is sent as soon as its cursor comes back, while this process decodes the keys, so
+ * at most one round more than was returned is read from the servers.
+ * <p>
  * Resuming: {@link #cursor()} is the position after the last batch returned by {@link #nextBatch()};
  * {@link KeyTools#scan(KeyScanOptions, String)} continues from it, in this process or another (without the
  * memory of returned keys, so a key can come again). A cluster cursor names nodes: after a failover the new
@@ -52,6 +56,11 @@ public final class KeyScan implements Iterator<String> {
 
 	private final ArrayDeque<String> buffer = new ArrayDeque<>();
 
+	/** The next round's {@code SCAN}s, sent as soon as this round's cursors came back (unpaced scans only). */
+	private final Map<String, RedisFuture<KeyScanCursor<byte[]>>> ahead = new LinkedHashMap<>();
+
+	private final boolean readAhead;
+
 	private final long startNanos = System.nanoTime();
 
 	private long returned;
@@ -69,6 +78,9 @@ public final class KeyScan implements Iterator<String> {
 		}
 		this.cursors = (cursor != null) ? parse(cursor) : fresh(nodes);
 		this.seen = options.dedupe() ? new HashSet<>() : null;
+		// A paced scan waits between rounds on purpose; an unpaced one lets each master scan on while this
+		// process decodes and deduplicates the round before.
+		this.readAhead = options.keysPerSecond() == 0 && options.pause().isZero();
 	}
 
 	private static Map<String, String> fresh(KeyNodes nodes) {
@@ -169,22 +181,30 @@ public final class KeyScan implements Iterator<String> {
 					// The node left (a failover): its keys are now served by a master scanned under its own id.
 					continue;
 				}
-				replies.put(entry.getKey(), node.commands().scan(ScanCursor.of(entry.getValue()), this.args));
+				RedisFuture<KeyScanCursor<byte[]>> sent = this.ahead.remove(entry.getKey());
+				replies.put(entry.getKey(),
+						(sent != null) ? sent : node.commands().scan(ScanCursor.of(entry.getValue()), this.args));
 			}
+			this.ahead.clear();
 			this.cursors.keySet().retainAll(replies.keySet());
 			List<String> batch = new ArrayList<>();
 			for (Map.Entry<String, RedisFuture<KeyScanCursor<byte[]>>> reply : replies.entrySet()) {
 				KeyScanCursor<byte[]> page = this.nodes.await(reply.getValue());
-				for (byte[] key : page.getKeys()) {
-					if (this.seen == null || this.seen.add(ByteBuffer.wrap(key))) {
-						batch.add(new String(key, StandardCharsets.UTF_8));
-					}
-				}
 				if (page.isFinished()) {
 					this.cursors.remove(reply.getKey());
 				}
 				else {
 					this.cursors.put(reply.getKey(), page.getCursor());
+					if (this.readAhead) {
+						// Sent before this page is decoded: the master's next SCAN overlaps this process's work.
+						this.ahead.put(reply.getKey(), masters.get(reply.getKey()).commands()
+							.scan(ScanCursor.of(page.getCursor()), this.args));
+					}
+				}
+				for (byte[] key : page.getKeys()) {
+					if (this.seen == null || this.seen.add(ByteBuffer.wrap(key))) {
+						batch.add(new String(key, StandardCharsets.UTF_8));
+					}
 				}
 			}
 			this.returned += batch.size();
