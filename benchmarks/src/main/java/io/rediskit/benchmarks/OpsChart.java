@@ -39,11 +39,26 @@ public final class OpsChart {
 	 */
 	public static void write(Path file, String title, List<String> scenarios,
 			Map<String, List<? extends Number>> opsPerSecondByLibrary) throws IOException {
+		write(file, title, "ops/s", scenarios, opsPerSecondByLibrary);
+	}
+
+	/**
+	 * Draws grouped bars of any quantity and writes them, creating the directory if needed.
+	 * @param file the PNG file to write
+	 * @param title the chart title
+	 * @param yAxisTitle what the bars measure, such as {@code bytes per key}
+	 * @param scenarios the scenario names, one group of bars each
+	 * @param valuesByLibrary for each library, in legend order, its value per scenario in the order of
+	 * {@code scenarios}
+	 * @throws IOException if the file cannot be written
+	 */
+	public static void write(Path file, String title, String yAxisTitle, List<String> scenarios,
+			Map<String, ? extends List<? extends Number>> valuesByLibrary) throws IOException {
 		CategoryChart chart = new CategoryChartBuilder().width(WIDTH)
 			.height(HEIGHT)
 			.title(title)
 			.xAxisTitle("Scenario")
-			.yAxisTitle("ops/s")
+			.yAxisTitle(yAxisTitle)
 			.build();
 		// Below the plot: inside it, the legend would cover the tallest bar.
 		chart.getStyler().setLegendPosition(LegendPosition.OutsideS);
@@ -51,7 +66,7 @@ public final class OpsChart {
 		chart.getStyler().setLabelsVisible(true);
 		chart.getStyler().setYAxisMin(0.0);
 		chart.getStyler().setYAxisDecimalPattern("#,###");
-		opsPerSecondByLibrary.forEach((library, values) -> chart.addSeries(library, scenarios, values));
+		valuesByLibrary.forEach((library, values) -> chart.addSeries(library, scenarios, values));
 		Path directory = file.toAbsolutePath().getParent();
 		if (directory != null) {
 			Files.createDirectories(directory);

@@ -131,6 +131,12 @@ class BloomFilterTests {
 		assertThat((double) info.approximateItems()).isCloseTo(n, org.assertj.core.data.Percentage.withPercentage(2));
 		assertThat(info.fillRatio()).isBetween(0.45, 0.55);
 		assertThat(info.estimatedFalsePositiveRate()).isBetween(0.008, 0.012);
+		// The shard was allocated at its full size when created: grown bit by bit, Redis would have kept up to
+		// twice its length (up to 1 MB more above 1 MB) as room to grow. Left: the allocator's size classes,
+		// at most a quarter apart.
+		long shardBytes = (128 + 958_506 + 7) / 8;
+		assertThat((Long) redis.server().command("MEMORY", "USAGE", "rk:bloom:{capacity}", "SAMPLES", "0"))
+			.isLessThan(shardBytes * 5 / 4);
 		System.out.printf("Bloom n=%d p=%.3f: measured false-positive rate %.5f over %d probes, info %s%n", n, rate,
 				measured, probes, info);
 	}

@@ -17,6 +17,9 @@ local ttl = tonumber(ARGV[5])
 
 local header = redis.call('BITFIELD', key, 'GET', 'i64', 0, 'GET', 'u16', 64, 'GET', 'u16', 80, 'GET', 'u32', 96)
 if header[4] == 0 then
+  -- The shard's last bit first: the string is allocated once at its full length. Grown by later writes, Redis
+  -- would keep up to as much again (1 MB more above 1 MB) as room to grow: twice the memory for a small filter.
+  redis.call('SETBIT', key, 128 + math.floor((bits + shards - 1) / shards) - 1, 0)
   redis.call('BITFIELD', key, 'SET', 'i64', 0, ARGV[1], 'SET', 'u16', 64, ARGV[2], 'SET', 'u16', 80, ARGV[3],
     'SET', 'u32', 96, ARGV[4])
   if ttl > 0 then
