@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.IntFunction;
 
 import io.lettuce.core.RedisFuture;
@@ -61,8 +62,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 /**
  * {@code memory}: what each primitive costs the server, in bytes per unit of work, so that a user can size
  * Redis. Each figure is the growth of the server's {@code used_memory} (the allocator's count, without
- * fragmentation) less the clients' buffers over a scenario divided by its units, or for rate limiters the exact
- * {@code MEMORY USAGE} of their keys, with redis-kit and Redisson filled with the same work:
+ * fragmentation) less the clients' buffers over a scenario divided by its units, or for rate limiters and Bloom
+ * filters the exact {@code MEMORY USAGE} of their keys, with redis-kit and Redisson filled with the same work:
  * <ul>
  * <li>rate limiters: bytes per active key for each algorithm at limits 10, 1,000 and 100,000 permits per hour:
  * the sliding log and Redisson's {@code RRateLimiter} (both keep one entry per admitted call) with each key used
@@ -239,29 +240,16 @@ public final class MemoryBenchmark implements Benchmark {
 		for (double rate : new double[] { 0.01, 0.001 }) {
 			String scenario = "fp " + (rate * 100) + "%";
 			scenarios.add(scenario);
-			BloomFilter kit = registry.create("bloom-" + System.nanoTime(), BloomFilterSpec.of(BLOOM_ITEMS, rate));
+			String kitName = "bloom-" + System.nanoTime();
+			BloomFilter kit = registry.create(kitName, BloomFilterSpec.of(BLOOM_ITEMS, rate));
 			Map<String, Double> perItem = new LinkedHashMap<>();
-			perItem.put(REDIS_KIT, meter.perUnit(BLOOM_ITEMS, () -> {
-				for (int i = 0; i < BLOOM_ITEMS; i += 10_000) {
-					List<String> items = new ArrayList<>(10_000);
-					for (int j = i; j < i + 10_000; j++) {
-						items.add("item-" + j);
-					}
-					kit.addAll(items);
-				}
-			}));
-			RBloomFilter<String> redisson = context.redisson()
-				.getBloomFilter(PREFIX + "redisson:bloom-" + System.nanoTime(), StringCodec.INSTANCE);
-			perItem.put(REDISSON, meter.perUnit(BLOOM_ITEMS, () -> {
-				redisson.tryInit(BLOOM_ITEMS, rate);
-				for (int i = 0; i < BLOOM_ITEMS; i += 10_000) {
-					List<String> items = new ArrayList<>(10_000);
-					for (int j = i; j < i + 10_000; j++) {
-						items.add("item-" + j);
-					}
-					redisson.add(items);
-				}
-			}));
+			addItems(kit::addAll);
+			perItem.put(REDIS_KIT, meter.keyBytes(PREFIX + "*" + kitName + "*") / (double) BLOOM_ITEMS);
+			String redissonName = PREFIX + "redisson:bloom-" + System.nanoTime();
+			RBloomFilter<String> redisson = context.redisson().getBloomFilter(redissonName, StringCodec.INSTANCE);
+			redisson.tryInit(BLOOM_ITEMS, rate);
+			addItems(redisson::add);
+			perItem.put(REDISSON, meter.keyBytes("*" + redissonName + "*") / (double) BLOOM_ITEMS);
 			kit.delete();
 			redisson.delete();
 			results.put(scenario, perItem);
@@ -274,6 +262,17 @@ public final class MemoryBenchmark implements Benchmark {
 		OpsChart.write(context.options().outputDirectory().resolve("memory-bloom.png"),
 				"Bloom filters: Redis bytes per expected item", "bytes per item", scenarios, series);
 		return results;
+	}
+
+	/** Adds {@value #BLOOM_ITEMS} distinct items, 10,000 per call. */
+	private static void addItems(Consumer<List<String>> add) {
+		for (int i = 0; i < BLOOM_ITEMS; i += 10_000) {
+			List<String> items = new ArrayList<>(10_000);
+			for (int j = i; j < i + 10_000; j++) {
+				items.add("item-" + j);
+			}
+			add.accept(items);
+		}
 	}
 
 	private Map<String, Object> geo(BenchmarkContext context, Meter meter) throws Exception {
