@@ -255,14 +255,15 @@ public final class LeaderElection {
 		this.hold = null;
 		this.lease = null;
 		this.owner = null;
-		// Frees the lock if it is still this instance's; a lost lease fails the release, which is expected.
-		ending.releaseAsync();
 		LeadershipRevokedEvent event = new LeadershipRevokedEvent(this, this.role, ended.fencingToken, reason);
 		if (reason == Reason.LEASE_LOST) {
 			logger.warn("This instance (" + this.instance + ") no longer leads role '" + this.role + "' (term "
 					+ ended.fencingToken + "): its lease could not be confirmed in time");
 		}
+		// Told before the lock is freed: no other instance can be granted the role before this one has heard.
 		this.listeners.notify((listener) -> listener.onRevoked(event));
+		// Frees the lock if it is still this instance's; a lost lease fails the release, which is expected.
+		ending.releaseAsync();
 	}
 
 	private boolean certain(LockHold lease, long nowNanos) {
