@@ -278,8 +278,7 @@ public final class MultiLock {
 					answered(locks, reply, failure);
 				}
 				catch (RuntimeException ex) {
-					giveUp(locks);
-					this.result.completeExceptionally(ex);
+					fail(giveUp(locks), ex);
 				}
 			});
 		}
@@ -293,9 +292,8 @@ public final class MultiLock {
 					MultiLock.this.parts.outages().warn(cause);
 				}
 				// The step may have taken its locks all the same: they are freed with the rest.
-				giveUp(locks);
 				report(AcquireResult.ERROR);
-				this.result.completeExceptionally(cause);
+				fail(giveUp(locks), cause);
 				return;
 			}
 			if (reply.acquired()) {
@@ -319,10 +317,8 @@ public final class MultiLock {
 			}
 			long left = this.waitNanos - (System.nanoTime() - this.started);
 			if (left <= 0 || this.result.isDone()) {
-				giveUp(null);
 				report(AcquireResult.TIMEOUT);
-				this.result.completeExceptionally(
-						new LockNotAcquiredException(MultiLock.this.description, this.waitTime, null));
+				fail(giveUp(null), new LockNotAcquiredException(MultiLock.this.description, this.waitTime, null));
 				return;
 			}
 			// The holder's lease end publishes nothing and a release is not subscribed to: back off, never past
@@ -335,30 +331,40 @@ public final class MultiLock {
 				MultiLock.this.parts.background().schedule(this::attempt, pauseNanos);
 			}
 			catch (RuntimeException ex) {
-				giveUp(null);
-				this.result.completeExceptionally(ex);
+				fail(giveUp(null), ex);
 			}
 		}
 
+		/** Completes the acquisition exceptionally once what it took is released, so that the caller finds it free. */
+		private void fail(CompletableFuture<@Nullable Void> released, Throwable failure) {
+			released.whenComplete((ignored, releaseFailure) -> this.result.completeExceptionally(failure));
+		}
+
 		/**
-		 * Frees what was taken, without waiting: the holds of the steps that succeeded, and the locks of a step
-		 * whose outcome is unknown, freed only where this owner holds them.
+		 * Frees what was taken: the holds of the steps that succeeded, and the locks of a step whose outcome is
+		 * unknown, freed only where this owner holds them.
+		 * @return completed when every release was answered, whatever the answer (a failed one ends with its lease)
 		 */
-		private void giveUp(@Nullable List<RedisLock> uncertain) {
+		private CompletableFuture<@Nullable Void> giveUp(@Nullable List<RedisLock> uncertain) {
+			List<CompletableFuture<?>> releases = new ArrayList<>();
 			for (LockHold hold : this.taken) {
-				new Release(hold).start();
+				releases.add(new Release(hold).start().toCompletableFuture());
 			}
 			this.taken.clear();
 			if (uncertain != null) {
 				for (RedisLock lock : uncertain) {
 					try {
-						MultiLock.this.engine.scripts.releaseLast(lock.keys(), this.owner);
+						releases.add(MultiLock.this.engine.scripts.releaseLast(lock.keys(), this.owner)
+							.toCompletableFuture());
 					}
 					catch (RuntimeException ex) {
 						// Redis is failing: the lease ends what the step may have taken.
 					}
 				}
 			}
+			return CompletableFuture.allOf(releases.stream()
+				.map((release) -> release.handle((value, failure) -> null))
+				.toArray(CompletableFuture[]::new));
 		}
 
 		private void report(AcquireResult outcome) {

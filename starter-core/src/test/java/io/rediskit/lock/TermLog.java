@@ -18,7 +18,7 @@ final class TermLog {
 
 	private final List<Entry> entries = new ArrayList<>();
 
-	private final List<String> writes = new ArrayList<>();
+	private final List<Write> writes = new ArrayList<>();
 
 	synchronized void granted(String instance, long term) {
 		this.entries.add(new Entry(instance, true, term, "", System.nanoTime()));
@@ -32,12 +32,12 @@ final class TermLog {
 
 	/** Records a leader's fenced write of its term: {@code true} when the resource accepted it. */
 	synchronized void wrote(String instance, long term, String accepted) {
-		this.writes.add(instance + " term " + term + ": " + accepted);
+		this.writes.add(new Write(instance, term, Boolean.parseBoolean(accepted)));
 		notifyAll();
 	}
 
-	/** @return every fenced write, as {@code <instance> term <term>: <accepted>} */
-	synchronized List<String> writes() {
+	/** @return every fenced write, in the order this JVM learned of them */
+	synchronized List<Write> writes() {
 		return List.copyOf(this.writes);
 	}
 
@@ -111,6 +111,15 @@ final class TermLog {
 	 * @param nanos when this JVM learned of it
 	 */
 	record Entry(String instance, boolean granted, long term, String reason, long nanos) {
+	}
+
+	/**
+	 * One fenced write of a leader.
+	 * @param instance who wrote
+	 * @param term the term it wrote with
+	 * @param accepted whether the resource took it
+	 */
+	record Write(String instance, long term, boolean accepted) {
 	}
 
 }
