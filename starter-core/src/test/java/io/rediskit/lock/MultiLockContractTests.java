@@ -63,10 +63,14 @@ class MultiLockContractTests extends TopologyContract {
 		String b = this.redis.unique("account-b");
 		String c = this.redis.unique("account-c");
 		MultiLock multi = this.registry.getMultiLock(c, a, b);
-		try (Lease busy = this.other.getLock(b).acquire(Duration.ZERO)) {
+		// The name taken last is the busy one: on Cluster the steps before it are taken, and must be free again
+		// when the call returns.
+		String busyName = multi.names().get(2);
+		try (Lease busy = this.other.getLock(busyName).acquire(Duration.ZERO)) {
 			assertThat(multi.tryAcquire(Duration.ZERO, null)).as("one name busy").isEmpty();
-			assertThat(this.redis.exists(key(a))).as("nothing taken of the free names").isFalse();
-			assertThat(this.redis.exists(key(c))).isFalse();
+			assertThat(this.registry.heldLocks()).as("released before the call returned").isEmpty();
+			assertThat(this.redis.exists(key(multi.names().get(0)))).as("nothing taken of the free names").isFalse();
+			assertThat(this.redis.exists(key(multi.names().get(1)))).isFalse();
 			assertThat(busy.isActive()).isTrue();
 		}
 		try (MultiLock.MultiLease lease = multi.acquire(Duration.ZERO)) {
@@ -91,6 +95,28 @@ class MultiLockContractTests extends TopologyContract {
 		}
 		for (String name : List.of(a, b, c)) {
 			assertThat(this.redis.exists(key(name))).as(name + " left").isFalse();
+		}
+	}
+
+	@Test
+	void aTimedOutAcquisitionCompletesOnlyOnceWhatItTookIsReleased() throws Exception {
+		LockTesting.RecordingListener listener = new LockTesting.RecordingListener();
+		try (LockRegistry recorded = new LockRegistry(TopologyScripts.of(this.redis), this.redis.connections(),
+				KeyNaming.defaults(), LockSpec.defaults(), List.of(listener), Clock.systemUTC())) {
+			MultiLock multi = recorded.getMultiLock(this.redis.unique("first"), this.redis.unique("second"),
+					this.redis.unique("third"));
+			try (Lease busy = this.other.getLock(multi.names().get(2)).acquire(Duration.ZERO)) {
+				// Recorded on the thread that completes the stage, among the listener's events.
+				multi.acquireAsync(Duration.ZERO, null)
+					.whenComplete((lease, failure) -> listener.events.add("completed"))
+					.exceptionally((failure) -> null)
+					.toCompletableFuture()
+					.get(10, TimeUnit.SECONDS);
+			}
+			List<String> releases = listener.events.stream().filter((event) -> event.startsWith("release ")).toList();
+			assertThat(releases).as("the steps taken before the busy one")
+				.hasSize((this.topology == Topology.CLUSTER) ? 2 : 0);
+			assertThat(listener.events).as("released, then completed").endsWith("completed");
 		}
 	}
 
