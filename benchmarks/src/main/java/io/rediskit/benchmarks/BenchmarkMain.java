@@ -11,6 +11,7 @@ import io.rediskit.benchmarks.cluster.ClusterBenchmark;
 import io.rediskit.benchmarks.geo.GeoBenchmark;
 import io.rediskit.benchmarks.keys.KeysBenchmark;
 import io.rediskit.benchmarks.lock.LockBenchmark;
+import io.rediskit.benchmarks.lock.MultiLockBenchmark;
 import io.rediskit.benchmarks.lock.RedlockBenchmark;
 import io.rediskit.benchmarks.memory.MemoryBenchmark;
 import io.rediskit.benchmarks.queue.QueueBenchmark;
@@ -41,7 +42,8 @@ public final class BenchmarkMain {
 		List<Benchmark> all = List.of(new LockBenchmark(), new RateLimitBenchmark(), new QueueBenchmark(),
 				new ClusterBenchmark(), new BloomBenchmark(), new GeoBenchmark(), new KeysBenchmark(),
 				new WebBenchmark(), new RedlockBenchmark(), new CacheBenchmark(), new RankBenchmark(),
-				new MemoryBenchmark());
+				new MemoryBenchmark(),
+				new MultiLockBenchmark());
 		for (Benchmark benchmark : all) {
 			benchmarks.put(benchmark.name(), benchmark);
 		}

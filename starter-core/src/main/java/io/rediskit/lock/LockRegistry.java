@@ -1,6 +1,8 @@
 package io.rediskit.lock;
 
 import java.time.Clock;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
@@ -130,6 +132,41 @@ public class LockRegistry extends LockEntryPoint {
 	 */
 	public JobLock getJobLock(String group, String key) {
 		return new JobLock(getLock(group, key), engine());
+	}
+
+	/**
+	 * Several locks taken as one, all or none, in an order that never deadlocks (see {@link MultiLock}); each
+	 * name is the lock {@link #getLock(String)} hands out for it, tagged in metrics with its own name.
+	 * @param names the lock names, at least one, none repeated
+	 * @return a handle on the set
+	 * @throws IllegalArgumentException naming {@code names} when there are none, or one is empty or repeated
+	 */
+	public MultiLock getMultiLock(Collection<String> names) {
+		MultiLock.requireNames(names);
+		return new MultiLock(names.stream().map(this::getLock).toList(), engine(), engine().scripts.isCluster());
+	}
+
+	/**
+	 * {@link #getMultiLock(Collection)} for names given one by one.
+	 * @param names the lock names, at least one, none repeated
+	 * @return a handle on the set
+	 */
+	public MultiLock getMultiLock(String... names) {
+		return getMultiLock(Arrays.asList(names));
+	}
+
+	/**
+	 * Several locks of one group taken as one, such as the locks of the two accounts of a transfer: each lock is
+	 * {@code group:key}, as {@link #getLock(String, String)} names it, and its metrics are tagged with
+	 * {@code group} only.
+	 * @param group the group name, a small fixed set
+	 * @param keys what selects each lock within the group, at least one, none repeated
+	 * @return a handle on the set
+	 */
+	public MultiLock getMultiLock(String group, Collection<String> keys) {
+		MultiLock.requireNames(keys);
+		return new MultiLock(keys.stream().map((key) -> getLock(group, key)).toList(), engine(),
+				engine().scripts.isCluster());
 	}
 
 	/** @return the spec this registry runs with */

@@ -15,6 +15,7 @@ import io.rediskit.support.ReplicaWait;
 import io.rediskit.support.ScriptExecutor;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.ReturnType;
@@ -50,6 +51,8 @@ final class LockScripts {
 
 	static final LuaScript SCHEDULED_RELEASE = script("scheduled_release");
 
+	static final LuaScript MULTILOCK_ACQUIRE = script("multilock_acquire");
+
 	/** How long the last fencing token of a name is kept after its last acquisition. */
 	static final Duration FENCE_TTL = Duration.ofDays(1);
 
@@ -64,6 +67,8 @@ final class LockScripts {
 	private final ReplicaWait replicaWait;
 
 	private final Listeners<LockListener> listeners;
+
+	private volatile @Nullable Boolean cluster;
 
 	LockScripts(ScriptExecutor executor, RedisConnectionFactory connectionFactory) {
 		this(executor, connectionFactory, ReplicaWait.NONE, Listeners.of("lock", List.of()));
@@ -225,6 +230,43 @@ final class LockScripts {
 		return integer(SCHEDULED_RELEASE, keys.lockBytes, utf8(owner), number(atLeastMillis), keys.releasedBytes);
 	}
 
+	/**
+	 * Takes every lock of {@code keys} at once, or none: the multi-key lock's step for names in one hash slot.
+	 * @return acquired with each name's fencing token in the order of {@code keys}, or not with the index of a
+	 * lock another owner holds and the ms until its lease ends
+	 */
+	CompletionStage<MultiAttempt> acquireAll(List<Keys> keys, String owner, long leaseMillis, String requestId) {
+		byte[][] keysAndArgs = new byte[keys.size() * 2 + 4][];
+		for (int i = 0; i < keys.size(); i++) {
+			keysAndArgs[2 * i] = keys.get(i).lockBytes;
+			keysAndArgs[2 * i + 1] = keys.get(i).fenceBytes;
+		}
+		int args = keys.size() * 2;
+		keysAndArgs[args] = utf8(owner);
+		keysAndArgs[args + 1] = number(leaseMillis);
+		keysAndArgs[args + 2] = utf8(requestId);
+		keysAndArgs[args + 3] = FENCE_TTL_MILLIS;
+		return this.executor.<List<Object>>executeAsync(MULTILOCK_ACQUIRE, ReturnType.MULTI, args, keysAndArgs)
+			.thenApply(MultiAttempt::of);
+	}
+
+	/**
+	 * Whether the deployment is a Redis Cluster, where one script may only touch keys of one hash slot; asked of
+	 * a connection once.
+	 */
+	boolean isCluster() {
+		Boolean known = this.cluster;
+		if (known == null) {
+			known = uninterruptibly(() -> {
+				try (RedisConnection connection = this.connectionFactory.getConnection()) {
+					return connection instanceof RedisClusterConnection;
+				}
+			});
+			this.cluster = known;
+		}
+		return known;
+	}
+
 	private CompletionStage<Long> integer(LuaScript script, byte[] key, byte[]... args) {
 		byte[][] keysAndArgs = new byte[args.length + 1][];
 		keysAndArgs[0] = key;
@@ -257,6 +299,21 @@ final class LockScripts {
 					return 0;
 				}
 				return Integer.parseInt(new String(fields.get(1), StandardCharsets.US_ASCII));
+			}
+		});
+	}
+
+	/** @return the owner and the fencing token of the lock as stored, each {@code null} when nobody holds it */
+	List<@Nullable String> ownerAndToken(Keys keys) {
+		return uninterruptibly(() -> {
+			try (RedisConnection connection = this.connectionFactory.getConnection()) {
+				List<byte[]> fields = connection.hashCommands().hMGet(keys.lockBytes, utf8("o"), utf8("f"));
+				if (fields == null) {
+					return List.of();
+				}
+				return fields.stream()
+					.map((field) -> (field != null) ? new String(field, StandardCharsets.UTF_8) : null)
+					.toList();
 			}
 		});
 	}
@@ -392,6 +449,28 @@ final class LockScripts {
 			}
 			// PTTL 0 (the lease's last millisecond) or -2 (just expired): the lock is free within a millisecond.
 			return Math.min(maxNanos, Duration.ofMillis(Math.max(this.ttlMillis, 1)).toNanos());
+		}
+
+	}
+
+	/**
+	 * The reply of {@link #acquireAll}: every lock is held ({@code fencingTokens}, in the order of the keys), or
+	 * the lock at {@code busyIndex} (from 0) is another owner's for {@code ttlMillis} more.
+	 */
+	record MultiAttempt(boolean acquired, long[] fencingTokens, int busyIndex, long ttlMillis) {
+
+		static MultiAttempt of(@Nullable List<Object> reply) {
+			if (reply == null) {
+				throw new IllegalStateException("Redis returned no reply to " + MULTILOCK_ACQUIRE);
+			}
+			if ((Long) reply.get(0) == 1L) {
+				long[] tokens = new long[reply.size() - 1];
+				for (int i = 0; i < tokens.length; i++) {
+					tokens[i] = (Long) reply.get(i + 1);
+				}
+				return new MultiAttempt(true, tokens, -1, 0);
+			}
+			return new MultiAttempt(false, new long[0], ((Long) reply.get(1)).intValue() - 1, (Long) reply.get(2));
 		}
 
 	}

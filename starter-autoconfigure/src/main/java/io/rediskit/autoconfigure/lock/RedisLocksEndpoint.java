@@ -2,8 +2,11 @@ package io.rediskit.autoconfigure.lock;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import io.rediskit.lock.HeldLock;
+import io.rediskit.lock.LeaderElection;
+import io.rediskit.lock.LeaderElections;
 import io.rediskit.lock.LockRegistry;
 import io.rediskit.lock.Locks;
 import io.rediskit.lock.RedlockRegistry;
@@ -22,6 +25,8 @@ public class RedisLocksEndpoint {
 
 	private final @Nullable Locks redlockRegistry;
 
+	private @Nullable LeaderElections leaderElections;
+
 	/**
 	 * @param lockRegistry the factory whose holds are listed
 	 */
@@ -38,6 +43,14 @@ public class RedisLocksEndpoint {
 		this.redlockRegistry = redlockRegistry;
 	}
 
+	/**
+	 * Adds the roles this instance stands for, with who leads each, to the view.
+	 * @param leaderElections this instance's candidacies, or {@code null} for none
+	 */
+	public void setLeaderElections(@Nullable LeaderElections leaderElections) {
+		this.leaderElections = leaderElections;
+	}
+
 	/** @return the held locks, single-node ones first, each kind oldest first */
 	@ReadOperation
 	public HeldLocksDescriptor heldLocks() {
@@ -46,14 +59,53 @@ public class RedisLocksEndpoint {
 		if (this.redlockRegistry != null) {
 			this.redlockRegistry.heldLocks().forEach((lock) -> locks.add(HeldLockDescriptor.of(lock, "redlock")));
 		}
-		return new HeldLocksDescriptor(locks);
+		List<LeaderDescriptor> leaders = new ArrayList<>();
+		if (this.leaderElections != null) {
+			this.leaderElections.elections().forEach((election) -> leaders.add(LeaderDescriptor.of(election)));
+		}
+		return new HeldLocksDescriptor(locks, leaders);
 	}
 
 	/**
 	 * The endpoint's response.
 	 * @param locks the held locks, oldest first
+	 * @param leaders the roles this instance stands for, by role
 	 */
-	public record HeldLocksDescriptor(List<HeldLockDescriptor> locks) {
+	public record HeldLocksDescriptor(List<HeldLockDescriptor> locks, List<LeaderDescriptor> leaders) {
+
+		/**
+		 * The view without leader election.
+		 * @param locks the held locks, oldest first
+		 */
+		public HeldLocksDescriptor(List<HeldLockDescriptor> locks) {
+			this(locks, List.of());
+		}
+
+	}
+
+	/**
+	 * One role this instance stands for, and who leads it as Redis has it.
+	 * @param role the role
+	 * @param leading whether this instance leads it
+	 * @param leader the name of the instance that leads it, {@code null} when none does (or Redis did not answer)
+	 * @param term the leader's term, {@code 0} when none leads
+	 */
+	public record LeaderDescriptor(String role, boolean leading, @Nullable String leader, long term) {
+
+		static LeaderDescriptor of(LeaderElection election) {
+			Optional<LeaderElection.Leader> leader;
+			try {
+				leader = election.currentLeader();
+			}
+			catch (RuntimeException ex) {
+				// Redis unreachable: the view still says what this instance believes.
+				leader = Optional.empty();
+			}
+			return new LeaderDescriptor(election.getRole(), election.isLeader(),
+					leader.map(LeaderElection.Leader::instance).orElse(null),
+					leader.map(LeaderElection.Leader::term).orElse(0L));
+		}
+
 	}
 
 	/**

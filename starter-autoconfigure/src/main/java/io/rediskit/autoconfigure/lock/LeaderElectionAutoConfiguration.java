@@ -1,0 +1,68 @@
+package io.rediskit.autoconfigure.lock;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.rediskit.lock.LeaderElections;
+import io.rediskit.lock.LeadershipEvent;
+import io.rediskit.lock.LeadershipGrantedEvent;
+import io.rediskit.lock.LeadershipListener;
+import io.rediskit.lock.LeadershipRevokedEvent;
+import io.rediskit.lock.LockRegistry;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Auto-configures leader election: a {@link LeaderElections} over the application's {@link LockRegistry} (so its
+ * ticks run on the registry's scheduler, the application's {@code TaskScheduler} when there is exactly one),
+ * standing for the roles of {@code redis-kit.leader.roles}, telling every {@link LeadershipListener} bean and
+ * publishing each grant and revocation as an application event ({@link LeadershipGrantedEvent},
+ * {@link LeadershipRevokedEvent}). Off with {@code redis-kit.leader.enabled=false}; the bean backs off when the
+ * application defines its own.
+ */
+@AutoConfiguration(after = LockAutoConfiguration.class)
+@ConditionalOnBean(LockRegistry.class)
+@ConditionalOnBooleanProperty(name = "redis-kit.leader.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(LeaderProperties.class)
+public final class LeaderElectionAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	LeaderElections leaderElections(LockRegistry lockRegistry, LeaderProperties properties,
+			ObjectProvider<LeadershipListener> listeners, ApplicationEventPublisher publisher) {
+		List<LeadershipListener> all = new ArrayList<>(listeners.orderedStream().toList());
+		all.add(new EventPublishing(publisher));
+		String instance = (properties.getInstanceName() != null) ? properties.getInstanceName()
+				: LeaderElections.defaultInstanceName();
+		LeaderElections elections = new LeaderElections(lockRegistry, all, instance, properties.getRetryInterval());
+		properties.getRoles().forEach(elections::elect);
+		return elections;
+	}
+
+	/** Publishes each grant and revocation to the application context. */
+	private record EventPublishing(ApplicationEventPublisher publisher) implements LeadershipListener {
+
+		@Override
+		public void onGranted(LeadershipGrantedEvent event) {
+			publish(event);
+		}
+
+		@Override
+		public void onRevoked(LeadershipRevokedEvent event) {
+			publish(event);
+		}
+
+		private void publish(LeadershipEvent event) {
+			this.publisher.publishEvent(event);
+		}
+
+	}
+
+}

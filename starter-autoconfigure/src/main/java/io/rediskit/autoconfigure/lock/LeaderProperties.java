@@ -1,0 +1,99 @@
+package io.rediskit.autoconfigure.lock;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.Errors;
+import org.springframework.validation.Validator;
+
+/**
+ * Leader election settings, under {@code redis-kit.leader}: a prefix of its own, not under
+ * {@code redis-kit.lock}, because a role is what the application configures (which instance runs the nightly
+ * billing), not a lock, and because {@code redis-kit.lock} binds strictly. The leadership's lease is the lock's
+ * watchdog timeout ({@code redis-kit.lock.watchdog-timeout}). Validated when bound.
+ */
+@ConfigurationProperties(prefix = "redis-kit.leader", ignoreUnknownFields = false)
+public class LeaderProperties implements Validator {
+
+	/**
+	 * Whether to auto-configure leader election (it needs the lock, redis-kit.lock.enabled).
+	 */
+	private boolean enabled = true;
+
+	/**
+	 * Roles this instance stands for at startup; more can be joined with LeaderElections#elect.
+	 */
+	private List<String> roles = new ArrayList<>();
+
+	/**
+	 * How often an instance that does not lead tries to; capped at a sixth of the lock's watchdog timeout.
+	 */
+	private Duration retryInterval = Duration.ofSeconds(1);
+
+	/**
+	 * Name this instance goes by in the election and the actuator; pid@host of the JVM when unset.
+	 */
+	private @Nullable String instanceName;
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public List<String> getRoles() {
+		return this.roles;
+	}
+
+	public void setRoles(List<String> roles) {
+		this.roles = roles;
+	}
+
+	public Duration getRetryInterval() {
+		return this.retryInterval;
+	}
+
+	public void setRetryInterval(Duration retryInterval) {
+		this.retryInterval = retryInterval;
+	}
+
+	public @Nullable String getInstanceName() {
+		return this.instanceName;
+	}
+
+	public void setInstanceName(@Nullable String instanceName) {
+		this.instanceName = instanceName;
+	}
+
+	@Override
+	public boolean supports(Class<?> type) {
+		return LeaderProperties.class.isAssignableFrom(type);
+	}
+
+	@Override
+	public void validate(Object target, Errors errors) {
+		LeaderProperties properties = (LeaderProperties) target;
+		if (properties.retryInterval == null || properties.retryInterval.toMillis() < 1) {
+			errors.rejectValue("retryInterval", "range",
+					"redis-kit.leader.retry-interval must be at least 1ms, was " + properties.retryInterval);
+		}
+		String name = properties.instanceName;
+		if (name != null && (name.isEmpty() || name.indexOf('/') >= 0)) {
+			errors.rejectValue("instanceName", "format",
+					"redis-kit.leader.instance-name must not be empty nor contain '/', was '" + name + "'");
+		}
+		for (int i = 0; i < properties.roles.size(); i++) {
+			String role = properties.roles.get(i);
+			if (role == null || role.isEmpty()) {
+				errors.rejectValue("roles", "empty", "redis-kit.leader.roles[" + i + "] must not be empty");
+			}
+		}
+	}
+
+}

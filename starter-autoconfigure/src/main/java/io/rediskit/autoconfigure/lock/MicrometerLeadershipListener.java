@@ -1,0 +1,69 @@
+package io.rediskit.autoconfigure.lock;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.rediskit.lock.LeadershipGrantedEvent;
+import io.rediskit.lock.LeadershipListener;
+import io.rediskit.lock.LeadershipRevokedEvent;
+
+/**
+ * Records leader election as Micrometer meters, tagged with the {@code role} (a configured, small set):
+ * <ul>
+ * <li>{@code rediskit.leader.leading} (gauge; {@code role}): 1 while this instance leads the role, else 0.</li>
+ * <li>{@code rediskit.leader.granted} (counter; {@code role}): leaderships this instance was granted.</li>
+ * <li>{@code rediskit.leader.revoked} (counter; {@code role}, {@code reason} = yielded | lease_lost | stopped):
+ * leaderships it lost, and why.</li>
+ * </ul>
+ */
+public class MicrometerLeadershipListener implements LeadershipListener {
+
+	private final MeterRegistry registry;
+
+	private final Map<String, AtomicInteger> leading = new ConcurrentHashMap<>();
+
+	/**
+	 * @param registry where the meters go
+	 */
+	public MicrometerLeadershipListener(MeterRegistry registry) {
+		this.registry = registry;
+	}
+
+	@Override
+	public void onGranted(LeadershipGrantedEvent event) {
+		leading(event.getRole()).set(1);
+		Counter.builder("rediskit.leader.granted")
+			.description("Leaderships this instance was granted")
+			.tag("role", event.getRole())
+			.register(this.registry)
+			.increment();
+	}
+
+	@Override
+	public void onRevoked(LeadershipRevokedEvent event) {
+		leading(event.getRole()).set(0);
+		Counter.builder("rediskit.leader.revoked")
+			.description("Leaderships this instance lost, by reason")
+			.tag("role", event.getRole())
+			.tag("reason", event.getReason().name().toLowerCase(Locale.ROOT))
+			.register(this.registry)
+			.increment();
+	}
+
+	private AtomicInteger leading(String role) {
+		return this.leading.computeIfAbsent(role, (name) -> {
+			AtomicInteger value = new AtomicInteger();
+			Gauge.builder("rediskit.leader.leading", value, AtomicInteger::get)
+				.description("1 while this instance leads the role")
+				.tag("role", name)
+				.register(this.registry);
+			return value;
+		});
+	}
+
+}

@@ -1,0 +1,108 @@
+package io.rediskit.autoconfigure.lock;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.lock.LeaderElections;
+import io.rediskit.lock.LeadershipEvent;
+import io.rediskit.lock.LeadershipGrantedEvent;
+import io.rediskit.testsupport.RedisServerExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.event.EventListener;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Wiring of leader election: roles from YAML, events to the context, meters, the actuator view, switches. */
+class LeaderElectionAutoConfigurationTests {
+
+	@RegisterExtension
+	static final RedisServerExtension redis = RedisServerExtension.standalone();
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class,
+				LockAutoConfiguration.class, LockEndpointAutoConfiguration.class,
+				LeaderElectionAutoConfiguration.class, LeaderElectionMetricsAutoConfiguration.class))
+		.withPropertyValues("spring.data.redis.port=" + redis.server().port());
+
+	@Test
+	void standsForTheConfiguredRolesAndPublishesEvents() {
+		this.runner.withUserConfiguration(Recorder.class)
+			.withPropertyValues("redis-kit.leader.roles=nightly-billing", "redis-kit.leader.instance-name=node-1",
+					"redis-kit.leader.retry-interval=50ms", "redis-kit.lock.watchdog-timeout=3s",
+					"management.endpoints.web.exposure.include=redislocks")
+			.run((context) -> {
+				LeaderElections elections = context.getBean(LeaderElections.class);
+				assertThat(elections.getInstance()).isEqualTo("node-1");
+				assertThat(elections.getRetryInterval()).isEqualTo(Duration.ofMillis(50));
+				List<LeadershipEvent> events = context.getBean(Recorder.class).events;
+				long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+				while (events.isEmpty() && System.nanoTime() < deadline) {
+					Thread.onSpinWait();
+				}
+				assertThat(events).singleElement().isInstanceOf(LeadershipGrantedEvent.class);
+				long term = events.get(0).getTerm();
+				assertThat(elections.elections()).singleElement()
+					.satisfies((election) -> assertThat(election.term()).contains(term));
+				RedisLocksEndpoint.HeldLocksDescriptor view = context.getBean(RedisLocksEndpoint.class).heldLocks();
+				assertThat(view.leaders()).containsExactly(
+						new RedisLocksEndpoint.LeaderDescriptor("nightly-billing", true, "node-1", term));
+				assertThat(view.locks()).singleElement()
+					.satisfies((lock) -> assertThat(lock.name()).isEqualTo("leader:nightly-billing"));
+				MeterRegistry meters = context.getBean(MeterRegistry.class);
+				assertThat(meters.get("rediskit.leader.leading").tag("role", "nightly-billing").gauge().value())
+					.isEqualTo(1.0);
+				assertThat(meters.get("rediskit.leader.granted").counter().count()).isEqualTo(1.0);
+			});
+	}
+
+	@Test
+	void switchesOff() {
+		this.runner.withPropertyValues("redis-kit.leader.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(LeaderElections.class));
+		this.runner.withPropertyValues("redis-kit.lock.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(LeaderElections.class));
+	}
+
+	@Test
+	void badValuesFailStartupNamingTheProperty() {
+		this.runner.withPropertyValues("redis-kit.leader.retry-interval=0s")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("redis-kit.leader.retry-interval"));
+		this.runner.withPropertyValues("redis-kit.leader.instance-name=a/b")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("redis-kit.leader.instance-name"));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class Recorder {
+
+		final List<LeadershipEvent> events = new CopyOnWriteArrayList<>();
+
+		@Bean
+		MeterRegistry meterRegistry() {
+			return new SimpleMeterRegistry();
+		}
+
+		@EventListener
+		void on(LeadershipEvent event) {
+			this.events.add(event);
+		}
+
+	}
+
+}

@@ -1,0 +1,143 @@
+package io.rediskit.lock;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+import io.rediskit.support.Listeners;
+
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * This instance's candidacies, one {@link LeaderElection} per role, over one {@link LockRegistry}: the roles
+ * configured at startup and those the application joins later with {@link #elect(String)}. Started and stopped
+ * with the application (a {@link SmartLifecycle} in the phase after the registry's, so that leaders give their
+ * roles up while the registry still runs); elections joined while it runs start at once.
+ * <p>
+ * The instance name is what {@link LeaderElection#currentLeader()} and the actuator show as the leader; by
+ * default the JVM's {@code pid@host}.
+ */
+public class LeaderElections implements SmartLifecycle {
+
+	/** The lifecycle phase: started after the lock registry, stopped before it. */
+	public static final int PHASE = LockRegistry.PHASE + 1;
+
+	/** Default {@link #getRetryInterval()}: a candidate tries once a second. */
+	public static final Duration DEFAULT_RETRY_INTERVAL = Duration.ofSeconds(1);
+
+	private final LockRegistry registry;
+
+	private final String instance;
+
+	private final Duration retryInterval;
+
+	private final Listeners<LeadershipListener> listeners;
+
+	private final ConcurrentMap<String, LeaderElection> elections = new ConcurrentHashMap<>();
+
+	private volatile boolean running;
+
+	/**
+	 * Elections with the default instance name and retry interval.
+	 * @param registry the lock registry whose locks back the roles
+	 * @param listeners told of every grant and revocation, in order
+	 */
+	public LeaderElections(LockRegistry registry, List<? extends LeadershipListener> listeners) {
+		this(registry, listeners, defaultInstanceName(), DEFAULT_RETRY_INTERVAL);
+	}
+
+	/**
+	 * @param registry the lock registry whose locks back the roles
+	 * @param listeners told of every grant and revocation, in order
+	 * @param instance the name this instance goes by: not empty, without {@code /}
+	 * @param retryInterval how often a candidate that does not lead tries to; capped at a sixth of the registry's
+	 * watchdog timeout, which is the leadership's lease
+	 * @throws IllegalArgumentException naming the argument when it is out of range
+	 */
+	public LeaderElections(LockRegistry registry, List<? extends LeadershipListener> listeners, String instance,
+			Duration retryInterval) {
+		this.registry = Objects.requireNonNull(registry, "registry");
+		Objects.requireNonNull(instance, "instance");
+		if (instance.isEmpty() || instance.indexOf('/') >= 0) {
+			throw new IllegalArgumentException("instance must not be empty nor contain '/', was '" + instance + "'");
+		}
+		// ':t' in an owner id marks a thread owner: colons in the name are replaced so that it never reads as one.
+		this.instance = instance.replace(':', '_');
+		Objects.requireNonNull(retryInterval, "retryInterval");
+		if (retryInterval.isNegative() || retryInterval.toMillis() < 1) {
+			throw new IllegalArgumentException("retryInterval must be at least 1ms, was " + retryInterval);
+		}
+		this.retryInterval = retryInterval;
+		this.listeners = Listeners.of("leader", listeners);
+	}
+
+	/** @return {@code pid@host} of this JVM */
+	public static String defaultInstanceName() {
+		return ManagementFactory.getRuntimeMXBean().getName();
+	}
+
+	/**
+	 * Joins the election of a role, or returns the candidacy that has joined it; it starts at once when these
+	 * elections run.
+	 * @param role the role, such as {@code billing-scheduler}
+	 * @return this instance's candidacy
+	 * @throws IllegalArgumentException when the role is empty
+	 */
+	public LeaderElection elect(String role) {
+		Objects.requireNonNull(role, "role");
+		if (role.isEmpty()) {
+			throw new IllegalArgumentException("role must not be empty");
+		}
+		LeaderElection election = this.elections.computeIfAbsent(role, (name) -> new LeaderElection(name,
+				this.registry.getLock("leader", name), this.instance, this.listeners, this.retryInterval));
+		if (this.running) {
+			election.start();
+		}
+		return election;
+	}
+
+	/** @return every candidacy of this instance, by role */
+	public List<LeaderElection> elections() {
+		List<LeaderElection> all = new ArrayList<>(this.elections.values());
+		all.sort(Comparator.comparing(LeaderElection::getRole));
+		return all;
+	}
+
+	/** @return the name this instance goes by */
+	public String getInstance() {
+		return this.instance;
+	}
+
+	/** @return how often a candidate tries */
+	public Duration getRetryInterval() {
+		return this.retryInterval;
+	}
+
+	@Override
+	public void start() {
+		this.running = true;
+		this.elections.values().forEach(LeaderElection::start);
+	}
+
+	@Override
+	public void stop() {
+		this.running = false;
+		this.elections.values().forEach(LeaderElection::stop);
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	@Override
+	public int getPhase() {
+		return PHASE;
+	}
+
+}

@@ -1,0 +1,476 @@
+package io.rediskit.lock;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+import io.rediskit.lock.LockListener.AcquireResult;
+import io.rediskit.support.RedisFailures;
+import io.rediskit.support.Stages;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.ClusterSlotHashUtil;
+
+/**
+ * Several locks taken as one, all or none, from {@link LockRegistry#getMultiLock(Collection)}: for work that must
+ * exclude everyone from several resources at once, such as a transfer between two accounts.
+ * <p>
+ * <b>How it takes the locks.</b> Each name is the single lock of that name ({@link LockRegistry#getLock(String)}
+ * excludes it, and it excludes that lock), so the keys are the lock's, each in its own hash slot. Names whose keys
+ * share a hash slot, and on a server that is not a cluster (standalone, Sentinel) all names, are taken by one
+ * script ({@code multilock_acquire.lua}) that checks every lock and takes all or none, atomically: {@link
+ * #isAtomic()} says whether the whole set is one such step. On Redis Cluster the names fall into several slots,
+ * so the set is taken in steps, one script per slot, in one total order (by slot, then by name) that every
+ * multi-key lock of every instance follows: a holder only ever waits for a slot above every slot it holds, so two
+ * sets that overlap, whatever order their names were given in, can never wait for each other. A step whose
+ * lock is busy is retried until the wait runs out, keeping the steps taken; when it runs out, or a step fails,
+ * what was taken is released before the call returns.
+ * <p>
+ * <b>Leases.</b> A {@link MultiLease} is one owner's hold on every name. The registry's watchdog renews each
+ * name's lease on the same tick, as it renews any lock's; should one of them be lost, the whole set is reported
+ * lost ({@link MultiLease#isActive()}, and {@link MultiLease#close()} throws {@link LockLeaseLostException} after
+ * freeing the rest). Each name has its own fencing token, the single lock's ({@link MultiLease#fencingToken});
+ * pass each resource the token of its name.
+ * <p>
+ * <b>Limits.</b> A multi-key lease is not reentrant, and a thread that holds one of the names through
+ * {@link RedisLock#lock()} waits for itself until the wait runs out. On Cluster the steps are not atomic as a
+ * whole: while a set waits for a later slot it holds the earlier ones, which others wait for. A step whose reply is
+ * lost (Redis timed out) may still have taken its locks: they are freed by owner, and should the step run after
+ * that they stay until their first lease ends. As for every Redis lock, a lease: a pause past it or a failover
+ * that loses keys can let two holders overlap, which the fencing tokens let resources detect. There is no
+ * Redlock variant.
+ */
+public final class MultiLock {
+
+	/** The longest pause between two attempts of a busy step; the wait starts at 1 ms and doubles up to it. */
+	static final long MAX_BACKOFF_MILLIS = 32;
+
+	private final List<RedisLock> locks;
+
+	private final List<List<RedisLock>> steps;
+
+	private final SingleNodeEngine engine;
+
+	private final LockParts parts;
+
+	private final String description;
+
+	MultiLock(List<RedisLock> locks, SingleNodeEngine engine, boolean cluster) {
+		this.engine = engine;
+		this.parts = locks.get(0).parts();
+		List<RedisLock> ordered = new ArrayList<>(locks);
+		Comparator<RedisLock> byName = Comparator.comparing(RedisLock::getName);
+		ordered.sort(cluster ? Comparator.comparingInt(MultiLock::slot).thenComparing(byName) : byName);
+		this.locks = List.copyOf(ordered);
+		List<List<RedisLock>> grouped = new ArrayList<>();
+		List<RedisLock> step = new ArrayList<>();
+		for (RedisLock lock : ordered) {
+			if (cluster && !step.isEmpty() && slot(step.get(0)) != slot(lock)) {
+				grouped.add(List.copyOf(step));
+				step.clear();
+			}
+			step.add(lock);
+		}
+		grouped.add(List.copyOf(step));
+		this.steps = List.copyOf(grouped);
+		this.description = names().toString();
+	}
+
+	/**
+	 * Checks the names of a set.
+	 * @throws IllegalArgumentException naming {@code names} when there are none, or one is empty or repeated
+	 */
+	static void requireNames(Collection<String> names) {
+		Objects.requireNonNull(names, "names");
+		if (names.isEmpty()) {
+			throw new IllegalArgumentException("names must not be empty");
+		}
+		Set<String> seen = new HashSet<>();
+		for (String name : names) {
+			Objects.requireNonNull(name, "names must not contain null");
+			if (name.isEmpty()) {
+				throw new IllegalArgumentException("names must not contain an empty name");
+			}
+			if (!seen.add(name)) {
+				throw new IllegalArgumentException("names must not repeat a name, '" + name + "' is given twice");
+			}
+		}
+	}
+
+	private static int slot(RedisLock lock) {
+		return ClusterSlotHashUtil.calculateSlot(lock.keys().lock);
+	}
+
+	/** @return the full lock names in the order they are taken: by hash slot then name on Cluster, else by name */
+	public List<String> names() {
+		return this.locks.stream().map(RedisLock::getName).toList();
+	}
+
+	/**
+	 * Whether the whole set is taken by one script, atomically: always on a server that is not a cluster, and on
+	 * Cluster when every name's key is in one hash slot.
+	 * @return {@code true} for one step, {@code false} for ordered steps, one per hash slot
+	 */
+	public boolean isAtomic() {
+		return this.steps.size() == 1;
+	}
+
+	/** @return how many steps (scripts, one per hash slot) an uncontended acquisition takes */
+	public int steps() {
+		return this.steps.size();
+	}
+
+	/**
+	 * Takes every lock, waiting up to {@code waitTime}, with the registry's default lease (the watchdog if unset).
+	 * @param waitTime how long to wait for all of them; zero for one attempt per step
+	 * @return the lease on every name; close it to release them
+	 * @throws LockNotAcquiredException if the wait ran out or the thread was interrupted (the interrupt flag is
+	 * then set); nothing is held then
+	 */
+	public MultiLease acquire(Duration waitTime) {
+		return acquire(waitTime, null);
+	}
+
+	/**
+	 * Takes every lock, waiting up to {@code waitTime}.
+	 * @param waitTime how long to wait for all of them; zero for one attempt per step
+	 * @param leaseTime the lease of each name, not renewed; {@code null} for the registry default (the watchdog
+	 * if unset)
+	 * @return the lease on every name; close it to release them
+	 * @throws LockNotAcquiredException if the wait ran out or the thread was interrupted; nothing is held then
+	 */
+	public MultiLease acquire(Duration waitTime, @Nullable Duration leaseTime) {
+		return tryAcquire(waitTime, leaseTime)
+			.orElseThrow(() -> new LockNotAcquiredException(this.description, waitTime, null));
+	}
+
+	/**
+	 * Like {@link #acquire(Duration, Duration)}, but empty instead of an exception when the wait ran out.
+	 * @param waitTime how long to wait for all of them; zero for one attempt per step
+	 * @param leaseTime the lease of each name; {@code null} for the registry default
+	 * @return the lease, or empty when the wait ran out (nothing is held then)
+	 * @throws LockNotAcquiredException if the thread was interrupted (the interrupt flag is then set)
+	 */
+	public Optional<MultiLease> tryAcquire(Duration waitTime, @Nullable Duration leaseTime) {
+		CompletableFuture<MultiLease> acquisition = acquireAsync(waitTime, leaseTime).toCompletableFuture();
+		try {
+			return Optional.of(acquisition.get());
+		}
+		catch (InterruptedException ex) {
+			// Cancelling makes the acquisition free whatever it took or is about to take.
+			acquisition.cancel(false);
+			Thread.currentThread().interrupt();
+			throw new LockNotAcquiredException(this.description, waitTime, ex);
+		}
+		catch (ExecutionException ex) {
+			Throwable cause = ex.getCause();
+			if (cause instanceof LockNotAcquiredException && cause.getCause() == null) {
+				return Optional.empty();
+			}
+			throw (cause instanceof RuntimeException runtime) ? runtime : new IllegalStateException(cause);
+		}
+	}
+
+	/**
+	 * Takes every lock without blocking the calling thread; between attempts the wait runs on the registry's
+	 * scheduler. Should the caller cancel the stage, whatever was taken is released.
+	 * @param waitTime how long to wait for all of them; zero or negative for one attempt per step
+	 * @param leaseTime the lease of each name; {@code null} for the registry default (the watchdog if unset)
+	 * @return the lease; completed exceptionally with {@link LockNotAcquiredException} when the wait ran out,
+	 * with Spring's {@code DataAccessException} when Redis failed, nothing held in either case
+	 * @throws IllegalArgumentException at once for a lease out of range
+	 */
+	public CompletionStage<MultiLease> acquireAsync(Duration waitTime, @Nullable Duration leaseTime) {
+		Objects.requireNonNull(waitTime, "waitTime");
+		if (leaseTime != null) {
+			this.engine.requireLease(leaseTime);
+		}
+		try {
+			this.parts.background().ensureRunning();
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+		Duration lease = (leaseTime != null) ? leaseTime : this.parts.defaultLeaseTime();
+		boolean watchdog = lease == null;
+		long leaseMillis = watchdog ? this.parts.watchdogTimeout().toMillis() : lease.toMillis();
+		long waitNanos = waitTime.isNegative() ? 0 : saturatedNanos(waitTime);
+		Acquisition acquisition = new Acquisition(waitTime, waitNanos, leaseMillis, watchdog);
+		acquisition.attempt();
+		return acquisition.result;
+	}
+
+	@Override
+	public String toString() {
+		return "MultiLock" + this.description;
+	}
+
+	private static long saturatedNanos(Duration duration) {
+		try {
+			return duration.toNanos();
+		}
+		catch (ArithmeticException ex) {
+			return Long.MAX_VALUE;
+		}
+	}
+
+	/** One acquisition of the set: its steps in order, the holds taken so far, and the wait between attempts. */
+	private final class Acquisition {
+
+		final CompletableFuture<MultiLease> result = new CompletableFuture<>();
+
+		private final Duration waitTime;
+
+		private final long started = System.nanoTime();
+
+		private final long waitNanos;
+
+		private final long leaseMillis;
+
+		private final boolean watchdog;
+
+		private final String owner = MultiLock.this.parts.holds().leaseOwner();
+
+		private final List<LockHold> taken = new ArrayList<>();
+
+		private int step;
+
+		private long backoffMillis = 1;
+
+		Acquisition(Duration waitTime, long waitNanos, long leaseMillis, boolean watchdog) {
+			this.waitTime = waitTime;
+			this.waitNanos = waitNanos;
+			this.leaseMillis = leaseMillis;
+			this.watchdog = watchdog;
+		}
+
+		/** Runs the current step; its reply continues on the driver's thread, a retry on the scheduler's. */
+		void attempt() {
+			if (this.result.isDone()) {
+				// Cancelled by the caller while a retry was pending.
+				giveUp(null);
+				return;
+			}
+			List<RedisLock> locks = MultiLock.this.steps.get(this.step);
+			List<LockScripts.Keys> keys = locks.stream().map(RedisLock::keys).toList();
+			CompletionStage<LockScripts.MultiAttempt> call;
+			try {
+				call = MultiLock.this.engine.scripts.acquireAll(keys, this.owner, this.leaseMillis,
+						MultiLock.this.parts.holds().nextRequestId());
+			}
+			catch (RuntimeException ex) {
+				call = CompletableFuture.failedFuture(ex);
+			}
+			call.whenComplete((reply, failure) -> {
+				try {
+					answered(locks, reply, failure);
+				}
+				catch (RuntimeException ex) {
+					fail(giveUp(locks), ex);
+				}
+			});
+		}
+
+		private void answered(List<RedisLock> locks, LockScripts.@Nullable MultiAttempt reply,
+				@Nullable Throwable failure) {
+			if (failure != null || reply == null) {
+				Throwable cause = (failure != null) ? Stages.unwrap(failure)
+						: new IllegalStateException("No reply to " + LockScripts.MULTILOCK_ACQUIRE);
+				if (RedisFailures.isUnavailable(cause)) {
+					MultiLock.this.parts.outages().warn(cause);
+				}
+				// The step may have taken its locks all the same: they are freed with the rest.
+				report(AcquireResult.ERROR);
+				fail(giveUp(locks), cause);
+				return;
+			}
+			if (reply.acquired()) {
+				for (int i = 0; i < locks.size(); i++) {
+					this.taken.add(MultiLock.this.parts.holds().acquired(locks.get(i), this.owner,
+							reply.fencingTokens()[i], 1, this.leaseMillis, this.watchdog));
+				}
+				this.step++;
+				this.backoffMillis = 1;
+				if (this.step < MultiLock.this.steps.size()) {
+					attempt();
+					return;
+				}
+				MultiLease lease = new MultiLease(List.copyOf(this.taken));
+				if (!this.result.complete(lease)) {
+					giveUp(null);
+					return;
+				}
+				report(AcquireResult.ACQUIRED);
+				return;
+			}
+			long left = this.waitNanos - (System.nanoTime() - this.started);
+			if (left <= 0 || this.result.isDone()) {
+				report(AcquireResult.TIMEOUT);
+				fail(giveUp(null), new LockNotAcquiredException(MultiLock.this.description, this.waitTime, null));
+				return;
+			}
+			// The holder's lease end publishes nothing and a release is not subscribed to: back off, never past
+			// the end of the busy lease or of the wait.
+			long pauseMillis = Math.min(this.backoffMillis, Math.max(reply.ttlMillis(), 1));
+			pauseMillis += ThreadLocalRandom.current().nextLong(pauseMillis + 1);
+			this.backoffMillis = Math.min(this.backoffMillis * 2, MAX_BACKOFF_MILLIS);
+			long pauseNanos = Math.min(TimeUnit.MILLISECONDS.toNanos(pauseMillis), left);
+			try {
+				MultiLock.this.parts.background().schedule(this::attempt, pauseNanos);
+			}
+			catch (RuntimeException ex) {
+				fail(giveUp(null), ex);
+			}
+		}
+
+		/** Completes the acquisition exceptionally once what it took is released, so that the caller finds it free. */
+		private void fail(CompletableFuture<@Nullable Void> released, Throwable failure) {
+			released.whenComplete((ignored, releaseFailure) -> this.result.completeExceptionally(failure));
+		}
+
+		/**
+		 * Frees what was taken: the holds of the steps that succeeded, and the locks of a step whose outcome is
+		 * unknown, freed only where this owner holds them.
+		 * @return completed when every release was answered, whatever the answer (a failed one ends with its lease)
+		 */
+		private CompletableFuture<@Nullable Void> giveUp(@Nullable List<RedisLock> uncertain) {
+			List<CompletableFuture<?>> releases = new ArrayList<>();
+			for (LockHold hold : this.taken) {
+				releases.add(new Release(hold).start().toCompletableFuture());
+			}
+			this.taken.clear();
+			if (uncertain != null) {
+				for (RedisLock lock : uncertain) {
+					try {
+						releases.add(MultiLock.this.engine.scripts.releaseLast(lock.keys(), this.owner)
+							.toCompletableFuture());
+					}
+					catch (RuntimeException ex) {
+						// Redis is failing: the lease ends what the step may have taken.
+					}
+				}
+			}
+			return CompletableFuture.allOf(releases.stream()
+				.map((release) -> release.handle((value, failure) -> null))
+				.toArray(CompletableFuture[]::new));
+		}
+
+		private void report(AcquireResult outcome) {
+			for (RedisLock lock : MultiLock.this.locks) {
+				lock.report(outcome, this.started);
+			}
+		}
+
+	}
+
+	/**
+	 * One owner's hold on every name of a {@link MultiLock}, from any thread: close it to release them all.
+	 * Releasing again does nothing.
+	 */
+	public static final class MultiLease implements AutoCloseable {
+
+		private final List<LockHold> holds;
+
+		private boolean closed;
+
+		MultiLease(List<LockHold> holds) {
+			this.holds = holds;
+		}
+
+		/** @return the full lock names, in the order they were taken */
+		public List<String> lockNames() {
+			return this.holds.stream().map((hold) -> hold.lock.getName()).toList();
+		}
+
+		/**
+		 * The fencing token of one name: strictly greater than every token handed out for that name before, by
+		 * this set or by the single lock of the name.
+		 * @param name one of the full lock names
+		 * @return the token
+		 * @throws IllegalArgumentException naming {@code name} when it is not one of the set
+		 */
+		public long fencingToken(String name) {
+			for (LockHold hold : this.holds) {
+				if (hold.lock.getName().equals(name)) {
+					return hold.fencingToken;
+				}
+			}
+			throw new IllegalArgumentException("name '" + name + "' is not one of " + lockNames());
+		}
+
+		/** @return whether the lease is neither released nor lost on any of its names */
+		public boolean isActive() {
+			synchronized (this) {
+				if (this.closed) {
+					return false;
+				}
+			}
+			return this.holds.stream().noneMatch((hold) -> hold.lost);
+		}
+
+		/**
+		 * Releases every name and waits for Redis to confirm. Do not call it on the driver's thread (in a
+		 * {@code thenApply} of {@link MultiLock#acquireAsync}); use {@link #releaseAsync()} there.
+		 * @throws LockLeaseLostException if a name's lease was lost before; the other names are released all the same
+		 */
+		@Override
+		public void close() {
+			LockScripts.uninterruptibly(() -> LockScripts.await(releaseAsync()));
+		}
+
+		/**
+		 * Releases every name without blocking the calling thread.
+		 * @return completed when Redis confirmed every release; exceptionally with {@link LockLeaseLostException}
+		 * if a name was lost before, or with the failure of a release (that name's lease then ends on its own)
+		 */
+		public CompletionStage<@Nullable Void> releaseAsync() {
+			synchronized (this) {
+				if (this.closed) {
+					return CompletableFuture.completedFuture(null);
+				}
+				this.closed = true;
+			}
+			List<CompletableFuture<@Nullable Void>> releases = new ArrayList<>(this.holds.size());
+			for (LockHold hold : this.holds) {
+				releases.add(new Release(hold).start().toCompletableFuture());
+			}
+			return CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new)).handle((ignored, failure) -> {
+				if (failure == null) {
+					return null;
+				}
+				RuntimeException first = null;
+				for (CompletableFuture<@Nullable Void> release : releases) {
+					if (release.isCompletedExceptionally()) {
+						Throwable cause = Stages.unwrap(release.handle((value, ex) -> ex).join());
+						RuntimeException exception = (cause instanceof RuntimeException runtime) ? runtime
+								: new IllegalStateException(cause);
+						// A lost name is what the holder most needs to hear of.
+						if (first == null || exception instanceof LockLeaseLostException) {
+							first = exception;
+						}
+					}
+				}
+				throw (first != null) ? first : new CancellationException();
+			});
+		}
+
+		@Override
+		public String toString() {
+			return "MultiLease" + lockNames();
+		}
+
+	}
+
+}
