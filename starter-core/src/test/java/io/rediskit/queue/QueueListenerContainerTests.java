@@ -346,7 +346,12 @@ class QueueListenerContainerTests {
 		assertThat(first.await(10, TimeUnit.SECONDS)).isTrue();
 		String waiting = queue.enqueue(new Job("waiting", 2));
 		awaitTrue(() -> container.getInFlightCount() == 2, Duration.ofSeconds(10));
+		// Told after the container on the same subscription, so once this sees the id, the container has too.
+		Set<String> told = ConcurrentHashMap.newKeySet();
+		ScriptedRedisQueue<Job> scripted = (ScriptedRedisQueue<Job>) queue;
+		scripted.parts().signals.listen(scripted.keys().cancelChannel, told::add);
 		assertThat(queue.cancel(waiting)).isTrue();
+		awaitTrue(() -> told.contains(waiting), Duration.ofSeconds(10));
 		release.countDown();
 		awaitTrue(() -> queue.stats().total() == 1 && queue.stats().dead() == 1, Duration.ofSeconds(10));
 		assertThat(handled).containsExactly(1);
