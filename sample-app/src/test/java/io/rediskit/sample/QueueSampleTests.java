@@ -18,10 +18,14 @@ class QueueSampleTests extends SampleHttpTests {
 
 	@Test
 	void anUnpaidOrderIsCancelledAndAPaidOneIsNot() throws Exception {
-		assertThat(post("/orders/q1/place").body()).contains("\"cancellationJob\":\"unpaid-q1\"");
+		assertThat(this.http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + "/orders/q1/place"))
+			.header("X-Request-Id", "req-q1")
+			.POST(HttpRequest.BodyPublishers.noBody())
+			.build(), HttpResponse.BodyHandlers.ofString()).body()).contains("\"cancellationJob\":\"unpaid-q1\"");
 		assertThat(post("/orders/q2/place").statusCode()).isEqualTo(200);
 		assertThat(post("/orders/q2/pay").body()).contains("PAID");
-		awaitBody("/orders/q1", "CANCELLED");
+		// The job carried the placing request's id as its trace-id header to the listener.
+		assertThat(awaitBody("/orders/q1", "CANCELLED")).contains("\"cancelledBy\":\"req-q1\"");
 		// The paid order's job was cancelled: nothing is left in the queue, and it stays paid.
 		awaitBody("/actuator/redisqueues", "\"order-timeouts\":{\"delayed\":0,\"ready\":0,\"inFlight\":0,\"dead\":0");
 		assertThat(get("/orders/q2").body()).contains("PAID");

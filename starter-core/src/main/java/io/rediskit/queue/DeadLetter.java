@@ -6,11 +6,19 @@ import java.time.Instant;
  * A message in a queue's dead-letter queue.
  *
  * @param id the message id
- * @param payload the payload as stored (JSON as enqueued; for a payload that could not be decoded, whatever it
- * was, read as UTF-8)
- * @param reason why it was dead-lettered, such as the handler's exception or the decoding error
+ * @param payload the payload as stored (JSON as enqueued, without the headers; for a payload that could not be
+ * decoded, whatever it was, read as UTF-8)
+ * @param reason why it was dead-lettered, such as the handler's exception or the decoding error, or
+ * {@value #CANCELLED} or {@value #EXPIRED}
  * @param deadLetteredAt when, on the server's clock
  * @param deliveries how often it was delivered
  */
 public record DeadLetter(String id, String payload, String reason, Instant deadLetteredAt, int deliveries) {
+
+	/** The reason of a message cancelled while it was in flight ({@link RedisQueue#cancel(String)}). */
+	public static final String CANCELLED = "cancelled";
+
+	/** The reason of a message not delivered within its time to live ({@link QueueEntry#timeToLive()}). */
+	public static final String EXPIRED = "expired";
+
 }

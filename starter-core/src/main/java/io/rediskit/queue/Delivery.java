@@ -3,16 +3,22 @@ package io.rediskit.queue;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.rediskit.queue.PayloadCodec.Decoded;
 import io.rediskit.queue.QueueScripts.ClaimedMessage;
 import io.rediskit.queue.QueueScripts.Settled;
 import io.rediskit.support.Stages;
+import org.jspecify.annotations.Nullable;
 
-/** One delivery of a message, settled once through its token. */
+/**
+ * One delivery of a message, settled once through its token. It also knows the thread its handler runs on, so
+ * that a cancel from any instance interrupts that handler and nothing else.
+ */
 final class Delivery<T> implements QueueMessage<T> {
 
 	private final ScriptedRedisQueue<T> queue;
@@ -21,16 +27,29 @@ final class Delivery<T> implements QueueMessage<T> {
 
 	private final T payload;
 
+	private final Map<String, String> headers;
+
+	private final long timeToLiveMillis;
+
+	private final Object running = new Object();
+
+	// Guarded by running: the handler's thread while it runs, and whether a cancel was asked for.
+	private @Nullable Thread runner;
+
+	private boolean cancelRequested;
+
 	private final long deliveredAtMillis;
 
 	private final long receivedNanos = System.nanoTime();
 
 	private final AtomicBoolean settled = new AtomicBoolean();
 
-	Delivery(ScriptedRedisQueue<T> queue, ClaimedMessage claimed, T payload, long deliveredAtMillis) {
+	Delivery(ScriptedRedisQueue<T> queue, ClaimedMessage claimed, Decoded<T> decoded, long deliveredAtMillis) {
 		this.queue = queue;
 		this.claimed = claimed;
-		this.payload = payload;
+		this.payload = decoded.payload();
+		this.headers = decoded.headers();
+		this.timeToLiveMillis = decoded.timeToLiveMillis();
 		this.deliveredAtMillis = deliveredAtMillis;
 	}
 
@@ -42,6 +61,11 @@ final class Delivery<T> implements QueueMessage<T> {
 	@Override
 	public T payload() {
 		return this.payload;
+	}
+
+	@Override
+	public Map<String, String> headers() {
+		return this.headers;
 	}
 
 	@Override
@@ -61,6 +85,79 @@ final class Delivery<T> implements QueueMessage<T> {
 
 	String token() {
 		return this.claimed.token();
+	}
+
+	/**
+	 * Whether this first delivery comes later than the message's time to live after its due time, on the server's
+	 * clock (the claim's time plus what this JVM measured since). Redeliveries are not checked: the message
+	 * started before.
+	 */
+	boolean isExpired() {
+		if (this.timeToLiveMillis <= 0 || this.claimed.deliveries() > 1) {
+			return false;
+		}
+		long serverNow = this.deliveredAtMillis + (System.nanoTime() - this.receivedNanos) / 1_000_000;
+		return serverNow - this.claimed.dueMillis() > this.timeToLiveMillis;
+	}
+
+	/**
+	 * Dead-letters the delivery as {@value DeadLetter#EXPIRED}. A failure is logged: the message stays in flight
+	 * and comes back after the visibility timeout.
+	 */
+	CompletionStage<Void> expireAsync() {
+		QueueSpec spec = this.queue.spec();
+		return settle("dead-letter", () -> this.queue.parts().scripts.deadLetter(this.queue.keys(), id(), token(),
+				DeadLetter.EXPIRED, spec, null), (outcome) -> this.queue.parts().listeners.notify((l) -> {
+					l.onExpired(this.queue.name());
+					l.onDeadLettered(this.queue.name(), DeadLetter.EXPIRED);
+				})).whenComplete((done, failure) -> {
+					if (failure != null) {
+						this.queue.parts().outages.warn(Stages.unwrap(failure),
+								"an expired message is dead-lettered after its visibility timeout");
+					}
+				});
+	}
+
+	/** Marks the handler's thread as running this delivery; a cancel asked for before interrupts it at once. */
+	void started() {
+		synchronized (this.running) {
+			this.runner = Thread.currentThread();
+			if (this.cancelRequested) {
+				this.runner.interrupt();
+			}
+		}
+	}
+
+	/**
+	 * Marks the handler finished, on its thread. A cancel's interrupt is this delivery's, not the thread's owner's:
+	 * it is cleared, so that the thread takes the next message.
+	 * @return whether a cancel was asked for
+	 */
+	boolean finished() {
+		synchronized (this.running) {
+			this.runner = null;
+			if (this.cancelRequested) {
+				Thread.interrupted();
+			}
+			return this.cancelRequested;
+		}
+	}
+
+	/** A cancel from any instance: interrupts the handler if it runs, or marks it to be interrupted when it starts. */
+	void cancelRequested() {
+		synchronized (this.running) {
+			this.cancelRequested = true;
+			if (this.runner != null) {
+				this.runner.interrupt();
+			}
+		}
+	}
+
+	/** @return whether a cancel was asked for */
+	boolean isCancelRequested() {
+		synchronized (this.running) {
+			return this.cancelRequested;
+		}
 	}
 
 	boolean isSettled() {
@@ -182,6 +279,14 @@ final class Delivery<T> implements QueueMessage<T> {
 			if (outcome == Settled.STALE) {
 				this.queue.parts().listeners.notify((l) -> l.onStale(this.queue.name(), operation));
 				throw new CompletionException(new StaleDeliveryException(this.queue.name(), id(), operation));
+			}
+			if (outcome == Settled.CANCELLED) {
+				// Cancelled while in flight: whatever the handler did, the script dead-lettered it as cancelled.
+				this.queue.parts().listeners.notify((l) -> {
+					l.onCancelled(this.queue.name());
+					l.onDeadLettered(this.queue.name(), DeadLetter.CANCELLED);
+				});
+				return null;
 			}
 			done.accept(outcome);
 			return null;

@@ -123,6 +123,18 @@ final class QueueDispatcher<T> {
 		return held;
 	}
 
+	/**
+	 * A cancel from any instance: interrupts the handler running that message, or keeps it from starting; the
+	 * scripts dead-letter it as cancelled whatever happens here.
+	 */
+	void cancel(String id) {
+		for (Delivery<T> delivery : this.unsettled) {
+			if (delivery.id().equals(id)) {
+				delivery.cancelRequested();
+			}
+		}
+	}
+
 	/** Takes claimed deliveries; once stopping it gives them back at once instead. */
 	void offer(List<Delivery<T>> deliveries) {
 		if (deliveries.isEmpty()) {
@@ -196,6 +208,12 @@ final class QueueDispatcher<T> {
 				release(delivery);
 				continue;
 			}
+			if (delivery.isCancelRequested() || delivery.isExpired()) {
+				// Not started: the dead-letter script keeps a cancel's reason, and an expiry is its own.
+				settle(delivery, "dead-letter", delivery.isCancelRequested()
+						? () -> delivery.deadLetterAsync(DeadLetter.CANCELLED) : delivery::expireAsync);
+				continue;
+			}
 			if (!handle(delivery)) {
 				// Interrupted: this thread's flag stays set for its owner; a fresh worker takes over the buffer.
 				boolean more;
@@ -219,11 +237,13 @@ final class QueueDispatcher<T> {
 
 	/** @return {@code false} if the handler was interrupted */
 	private boolean handle(Delivery<T> delivery) {
+		delivery.started();
 		try {
 			this.handler.handle(delivery);
 		}
 		catch (Exception | Error ex) {
-			boolean interrupted = ex instanceof InterruptedException;
+			// A cancel's interrupt is the delivery's, not the thread owner's: this worker goes on.
+			boolean interrupted = !delivery.finished() && ex instanceof InterruptedException;
 			if (interrupted) {
 				Thread.currentThread().interrupt();
 			}
@@ -236,6 +256,7 @@ final class QueueDispatcher<T> {
 			}
 			return !interrupted;
 		}
+		delivery.finished();
 		if (!delivery.isSettled()) {
 			settle(delivery, "ack", delivery::ackAsync);
 		}

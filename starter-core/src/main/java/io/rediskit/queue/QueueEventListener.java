@@ -58,6 +58,23 @@ public interface QueueEventListener {
 	}
 
 	/**
+	 * A message was cancelled: removed before its delivery by {@link RedisQueue#cancel(String)} (told by the
+	 * instance that cancelled), or, cancelled while in flight, dead-lettered as {@value DeadLetter#CANCELLED}
+	 * (told by the instance that settled it, with {@link #onDeadLettered} too).
+	 * @param queue the queue name
+	 */
+	default void onCancelled(String queue) {
+	}
+
+	/**
+	 * A message was not delivered within its time to live and was dead-lettered as {@value DeadLetter#EXPIRED}
+	 * ({@link #onDeadLettered} is told too).
+	 * @param queue the queue name
+	 */
+	default void onExpired(String queue) {
+	}
+
+	/**
 	 * A consumer settled or extended a stale delivery and was refused.
 	 * @param queue the queue name
 	 * @param operation {@code ack}, {@code retry}, {@code dead-letter}, {@code release} or {@code extend}

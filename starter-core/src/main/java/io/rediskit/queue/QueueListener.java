@@ -14,7 +14,8 @@ import java.lang.annotation.Target;
  * void send(Email email) { ... }
  * }</pre>
  * The method takes the payload type, or {@link QueueMessage QueueMessage&lt;T&gt;} to see the id and
- * delivery count or to settle the message itself. Returning normally acknowledges the message; throwing
+ * delivery count or to settle the message itself; a second parameter of type {@code Map<String, String>}, if
+ * any, receives the message's {@link QueueMessage#headers() headers}. Returning normally acknowledges the message; throwing
  * retries it with the queue's backoff, and after its last delivery dead-letters it with the exception as the
  * reason. Delivery is at least once: make the method idempotent.
  */

@@ -45,6 +45,12 @@ import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
  * between the handler's end and the ack brings the message back after the visibility timeout, to be handled
  * again.
  * <p>
+ * <b>Cancelling.</b> A message {@link RedisQueue#cancel(String) cancelled} while this container holds it is
+ * not started, or its handler's thread is interrupted (the container listens on the queue's cancel channel); it
+ * ends in the dead letters as {@value DeadLetter#CANCELLED} whatever the handler does, and the thread goes on with
+ * the next message. A message whose {@link QueueEntry#timeToLive() time to live} passed while it waited here is
+ * dead-lettered as {@value DeadLetter#EXPIRED} instead of started.
+ * <p>
  * <b>Stopping</b> is graceful: no new claims; messages claimed but not started go back to the queue at once;
  * running handlers get up to the {@link #setShutdownTimeout shutdown timeout} to finish and be acked, and the
  * messages of those still running then go back at once (their handlers' later settling is refused as stale).
@@ -77,6 +83,8 @@ public class QueueListenerContainer<T> implements SmartLifecycle {
 	private final Supplier<TaskScheduler> defaultScheduler;
 
 	private final Runnable signal = this::onSignal;
+
+	private final java.util.function.Consumer<String> cancelSignal = this::onCancel;
 
 	private final ReentrantLock lifecycle = new ReentrantLock();
 
@@ -231,6 +239,7 @@ public class QueueListenerContainer<T> implements SmartLifecycle {
 			this.running = true;
 			extender.start(scheduler);
 			this.queue.parts().signals.watch(this.queue.keys().channel, this.signal);
+			this.queue.parts().signals.listen(this.queue.keys().cancelChannel, this.cancelSignal);
 			poll.start();
 		}
 		finally {
@@ -291,6 +300,7 @@ public class QueueListenerContainer<T> implements SmartLifecycle {
 		}
 		this.running = false;
 		this.queue.parts().signals.unwatch(this.queue.keys().channel, this.signal);
+		this.queue.parts().signals.unlisten(this.queue.keys().cancelChannel, this.cancelSignal);
 		// The claim under way, if any, hands its messages to the dispatcher first; its stop then gives back every
 		// message not started, and waits for the running ones.
 		Duration timeout = this.shutdownTimeout;
@@ -310,6 +320,13 @@ public class QueueListenerContainer<T> implements SmartLifecycle {
 		QueuePoller<T> current = this.poller;
 		if (current != null) {
 			current.trigger();
+		}
+	}
+
+	private void onCancel(String id) {
+		QueueDispatcher<T> current = this.dispatcher;
+		if (current != null) {
+			current.cancel(id);
 		}
 	}
 

@@ -2,6 +2,7 @@ package io.rediskit.queue;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -22,6 +23,14 @@ public interface QueueMessage<T> {
 
 	/** @return the decoded payload */
 	T payload();
+
+	/**
+	 * @return the headers the message was enqueued with ({@link QueueEntry#withHeader}), in their order; empty
+	 * when none
+	 */
+	default Map<String, String> headers() {
+		return Map.of();
+	}
 
 	/** @return deliveries so far, this one included */
 	int deliveryCount();

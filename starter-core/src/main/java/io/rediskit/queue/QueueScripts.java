@@ -216,7 +216,7 @@ final class QueueScripts {
 
 	/**
 	 * Takes back up to {@link #MOVE_BATCH} deliveries whose visibility passed.
-	 * @return requeued and dead-lettered counts
+	 * @return requeued, dead-lettered (delivery limit) and cancelled counts
 	 */
 	CompletionStage<long[]> requeueExpired(Keys keys, QueueSpec spec, @Nullable Long now) {
 		return this.executor.<List<Object>>executeAsync(REQUEUE, ReturnType.MULTI, Keys.COUNT,
@@ -225,13 +225,17 @@ final class QueueScripts {
 						keys.channelBytes))
 			.thenApply((reply) -> {
 				List<Object> values = required(reply, REQUEUE);
-				return new long[] { (Long) values.get(0), (Long) values.get(1) };
+				return new long[] { (Long) values.get(0), (Long) values.get(1), (Long) values.get(2) };
 			});
 	}
 
-	/** @return {@link Settled#DONE} (cancelled), {@link Settled#REPLAYED} or {@link Settled#STALE} (nothing) */
+	/**
+	 * @return {@link Settled#DONE} (removed before delivery), {@link Settled#CANCELLED} (in flight: marked, and
+	 * its id published on the cancel channel), {@link Settled#REPLAYED} or {@link Settled#STALE} (nothing)
+	 */
 	CompletionStage<Settled> cancel(Keys keys, String id, String requestId, @Nullable Long now) {
-		return settled(CANCEL, keysAnd(keys, time(now), utf8(id), utf8(requestId), SETTLED_MILLIS));
+		return settled(CANCEL, keysAnd(keys, time(now), utf8(id), utf8(requestId), SETTLED_MILLIS,
+				keys.cancelChannelBytes));
 	}
 
 	CompletionStage<QueueStats> stats(Keys keys, @Nullable Long now) {
@@ -253,7 +257,8 @@ final class QueueScripts {
 				List<Object> values = required(reply, DEAD_LETTERS);
 				List<DeadLetter> letters = new ArrayList<>(values.size() / 5);
 				for (int i = 0; i + 4 < values.size(); i += 5) {
-					letters.add(new DeadLetter(text(values.get(i)), text(values.get(i + 1)), text(values.get(i + 2)),
+					letters.add(new DeadLetter(text(values.get(i)),
+							text(PayloadCodec.payloadOf((byte[]) values.get(i + 1))), text(values.get(i + 2)),
 							java.time.Instant.ofEpochMilli((Long) values.get(i + 3)),
 							(int) (long) (Long) values.get(i + 4)));
 				}
@@ -331,6 +336,11 @@ final class QueueScripts {
 
 		final byte[] channelBytes;
 
+		/** Where cancel.lua publishes the id of a message cancelled in flight. */
+		final String cancelChannel;
+
+		final byte[] cancelChannelBytes;
+
 		private final String claimPrefix;
 
 		private Keys(String[] names, String channel, String claimPrefix) {
@@ -340,6 +350,9 @@ final class QueueScripts {
 			}
 			this.channel = channel;
 			this.channelBytes = utf8(channel);
+			// The wake-up channel's sibling, ':cancel' for ':wake'.
+			this.cancelChannel = channel.substring(0, channel.length() - "wake".length()) + "cancel";
+			this.cancelChannelBytes = utf8(this.cancelChannel);
 			this.claimPrefix = claimPrefix;
 		}
 
@@ -422,7 +435,13 @@ final class QueueScripts {
 		REPLAYED,
 
 		/** A retry that dead-lettered the message: it had all its deliveries. */
-		DEAD_LETTERED;
+		DEAD_LETTERED,
+
+		/**
+		 * Cancelled while in flight: settling dead-lettered it as {@value DeadLetter#CANCELLED}, whatever was asked;
+		 * for cancel, the message was marked so.
+		 */
+		CANCELLED;
 
 		static Settled of(long reply, LuaScript script) {
 			return switch ((int) reply) {
@@ -430,6 +449,7 @@ final class QueueScripts {
 				case 1 -> DONE;
 				case 2 -> REPLAYED;
 				case 3 -> DEAD_LETTERED;
+				case 4 -> CANCELLED;
 				default -> throw new IllegalStateException("Unexpected reply " + reply + " from " + script);
 			};
 		}

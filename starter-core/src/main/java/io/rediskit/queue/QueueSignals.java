@@ -1,17 +1,20 @@
 package io.rediskit.queue;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
+import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
@@ -36,6 +39,8 @@ final class QueueSignals {
 	private final ReentrantLock lock = new ReentrantLock();
 
 	private final Map<String, List<Runnable>> channels = new ConcurrentHashMap<>();
+
+	private final Map<String, List<Consumer<String>>> messageChannels = new ConcurrentHashMap<>();
 
 	private @Nullable Executor givenExecutor;
 
@@ -74,6 +79,41 @@ final class QueueSignals {
 		}
 	}
 
+	/**
+	 * Hands every message of a channel to {@code listener} until {@link #unlisten}: the ids of messages cancelled
+	 * in flight. Like the wake-ups, a lost message costs only what it would have sped up.
+	 * @param channel the queue's cancel channel
+	 * @param listener run on the driver's thread with the message's text: it must not block
+	 */
+	void listen(String channel, Consumer<String> listener) {
+		this.lock.lock();
+		try {
+			List<Consumer<String>> listeners = this.messageChannels.get(channel);
+			if (listeners == null) {
+				listeners = new CopyOnWriteArrayList<>();
+				this.messageChannels.put(channel, listeners);
+				List<Consumer<String>> subscribed = listeners;
+				subscribe(channel, (message, pattern) -> {
+					String text = new String(message.getBody(), StandardCharsets.UTF_8);
+					subscribed.forEach((each) -> each.accept(text));
+				});
+			}
+			if (!listeners.contains(listener)) {
+				listeners.add(listener);
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	void unlisten(String channel, Consumer<String> listener) {
+		List<Consumer<String>> listeners = this.messageChannels.get(channel);
+		if (listeners != null) {
+			listeners.remove(listener);
+		}
+	}
+
 	void unwatch(String channel, Runnable wake) {
 		List<Runnable> watchers = this.channels.get(channel);
 		if (watchers != null) {
@@ -82,12 +122,15 @@ final class QueueSignals {
 	}
 
 	private void subscribe(String channel, List<Runnable> watchers) {
+		subscribe(channel, (message, pattern) -> watchers.forEach(Runnable::run));
+	}
+
+	private void subscribe(String channel, MessageListener listener) {
 		if (this.closed) {
 			return;
 		}
 		try {
-			container().addMessageListener((message, pattern) -> watchers.forEach(Runnable::run),
-					new ChannelTopic(channel));
+			container().addMessageListener(listener, new ChannelTopic(channel));
 		}
 		catch (RuntimeException ex) {
 			logger.warn("Cannot subscribe to queue wake-ups on " + channel + "; consumers poll every poll interval",
@@ -120,6 +163,7 @@ final class QueueSignals {
 			stopped = this.container;
 			this.container = null;
 			this.channels.clear();
+			this.messageChannels.clear();
 		}
 		finally {
 			this.lock.unlock();

@@ -91,9 +91,15 @@ public interface RedisQueue<T> {
 	CompletionStage<List<String>> enqueueAllAsync(List<QueueEntry<T>> entries);
 
 	/**
-	 * Removes a message that has not been delivered yet (delayed or ready).
+	 * Cancels a message, from any instance. One not delivered yet (delayed or ready) is removed with its data. One
+	 * in flight (running, or claimed and waiting in a container) is marked cancelled in Redis and the instances
+	 * are told: a container interrupts the handler running it (or does not start it), and whatever settles the
+	 * delivery next (the handler's return or exception, {@code ack}, {@code retry}, {@code deadLetter}, a stopping
+	 * container, or the visibility timeout) sends it to the dead letters with the reason
+	 * {@value DeadLetter#CANCELLED}; it is never acked nor delivered again. An instance that misses the
+	 * notification only misses the interrupt: the outcome is the same.
 	 * @param id its id
-	 * @return whether it was removed; {@code false} if it is in flight, dead or unknown
+	 * @return whether it was cancelled, removed or marked; {@code false} if it is dead or unknown (or acked)
 	 */
 	boolean cancel(String id);
 

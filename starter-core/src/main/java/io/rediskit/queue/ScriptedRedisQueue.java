@@ -10,6 +10,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
+import io.rediskit.queue.PayloadCodec.Decoded;
 import io.rediskit.queue.PayloadCodec.UndecodablePayloadException;
 import io.rediskit.queue.QueueScripts.Claimed;
 import io.rediskit.queue.QueueScripts.ClaimedMessage;
@@ -110,7 +111,10 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 		}
 		String id = (entry.id() != null) ? entry.id() : this.parts.newMessageId();
 		long dueAt = (entry.dueAt() != null) ? Math.max(0, entry.dueAt().toEpochMilli()) : 0;
-		return new Outgoing(id, payload, entry.delay().toMillis(), dueAt);
+		// Headers and a time to live travel in an envelope around the payload; without them it is stored bare.
+		long timeToLive = (entry.timeToLive() != null) ? entry.timeToLive().toMillis() : 0;
+		return new Outgoing(id, this.parts.codec.wrap(payload, entry.headers(), timeToLive), entry.delay().toMillis(),
+				dueAt);
 	}
 
 	@Override
@@ -164,6 +168,10 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 			if (failure != null) {
 				throw failed(failure);
 			}
+			if (settled == Settled.DONE) {
+				// Removed before delivery; one cancelled in flight is told by whoever settles it.
+				this.parts.listeners.notify((l) -> l.onCancelled(name()));
+			}
 			return settled != Settled.STALE;
 		});
 	}
@@ -216,6 +224,14 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 						this.parts.listeners.notify((l) -> l.onDeadLettered(name(), "visibility timeout expired"));
 					}
 				}
+				if (failure == null && counts[2] > 0) {
+					for (long i = 0; i < counts[2]; i++) {
+						this.parts.listeners.notify((l) -> {
+							l.onCancelled(name());
+							l.onDeadLettered(name(), DeadLetter.CANCELLED);
+						});
+					}
+				}
 			});
 		}
 		CompletionStage<Promoted> promoted = this.parts.scripts.promote(keys(), null);
@@ -233,15 +249,20 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 	private Batch<T> toBatch(Promoted promotion, Claimed claim, QueueSpec spec) {
 		List<Delivery<T>> messages = new ArrayList<>(claim.messages().size());
 		for (ClaimedMessage message : claim.messages()) {
-			T payload;
+			Decoded<T> decoded;
 			try {
-				payload = this.parts.codec.decode(message.payload(), this.type, spec.maxPayloadSize());
+				decoded = this.parts.codec.decodeMessage(message.payload(), this.type, spec.maxPayloadSize());
 			}
 			catch (UndecodablePayloadException ex) {
 				deadLetterUndecodable(message, ex.getMessage(), spec);
 				continue;
 			}
-			messages.add(new Delivery<>(this, message, payload, claim.serverMillis()));
+			Delivery<T> delivery = new Delivery<>(this, message, decoded, claim.serverMillis());
+			if (delivery.isExpired()) {
+				delivery.expireAsync();
+				continue;
+			}
+			messages.add(delivery);
 			Duration lateness = Duration.ofMillis(Math.max(0, claim.serverMillis() - message.dueMillis()));
 			this.parts.listeners.notify((l) -> l.onDelivered(name(), message.deliveries(), lateness));
 		}

@@ -1,10 +1,17 @@
 package io.rediskit.queue;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.rediskit.queue.QueueTesting.Job;
 import io.rediskit.support.KeyNaming;
@@ -22,7 +29,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 /**
  * What the queue promises on every topology (run once per {@link Topology}): delivery and
  * acknowledgement with nothing left behind, deduplication, delayed delivery, retries into the dead-letter
- * queue, stale deliveries refused, batches without CROSSSLOT, and a listener container woken by notifications.
+ * queue, stale deliveries refused, batches without CROSSSLOT, a listener container woken by notifications,
+ * headers and time to live, cancelling a running job from another instance, and recurring jobs.
  */
 class QueueContractTests extends TopologyContract {
 
@@ -128,6 +136,106 @@ class QueueContractTests extends TopologyContract {
 			container.stop();
 		}
 		assertThat(queue.stats().total()).isZero();
+	}
+
+	@Test
+	void headersTravelWithTheMessageAndAnExpiredMessageIsDeadLettered() throws Exception {
+		RedisQueue<Job> queue = queue(QueueTesting.fastSpec());
+		String bare = queue.enqueue(new Job("bare", 1));
+		String traced = queue.enqueue(QueueEntry.of(new Job("traced", 2)).withHeader("trace-id", "4bf92f3577b34da6")
+			.withHeader("tenant", "acme")
+			.withTimeToLive(Duration.ofMinutes(1)));
+		String expiring = queue.enqueue(QueueEntry.of(new Job("expiring", 3)).withTimeToLive(Duration.ofMillis(1)));
+		// Real time passes on the server's clock too: the 1 ms time to live is over once this returns.
+		Thread.sleep(20);
+		List<QueueMessage<Job>> messages = queue.poll(3, Duration.ofSeconds(10));
+		assertThat(messages).extracting(QueueMessage::id).containsExactly(bare, traced);
+		assertThat(messages.get(0).headers()).isEmpty();
+		assertThat(messages.get(1).headers()).containsExactly(Map.entry("trace-id", "4bf92f3577b34da6"),
+				Map.entry("tenant", "acme"));
+		assertThat(messages.get(1).payload()).isEqualTo(new Job("traced", 2));
+		messages.forEach(QueueMessage::ack);
+		QueueListenerContainerTests.awaitTrue(() -> queue.stats().dead() == 1, Duration.ofSeconds(10));
+		assertThat(queue.deadLetters(10)).extracting(DeadLetter::id, DeadLetter::reason, DeadLetter::payload)
+			.containsExactly(org.assertj.core.groups.Tuple.tuple(expiring, DeadLetter.EXPIRED,
+					"{\"name\":\"expiring\",\"number\":3}"));
+	}
+
+	@Test
+	void aRunningJobCancelledFromAnotherInstanceIsInterruptedAndDeadLettered() throws Exception {
+		QueueSpec spec = QueueTesting.fastSpec();
+		RedisQueue<Job> queue = queue(spec);
+		CountDownLatch started = new CountDownLatch(1);
+		CountDownLatch never = new CountDownLatch(1);
+		AtomicReference<Throwable> interrupted = new AtomicReference<>();
+		Set<Integer> done = ConcurrentHashMap.newKeySet();
+		QueueListenerContainer<Job> container = this.registry.createContainer(queue, (message) -> {
+			if (message.payload().number() == 1) {
+				started.countDown();
+				try {
+					never.await(30, TimeUnit.SECONDS);
+				}
+				catch (InterruptedException ex) {
+					interrupted.set(ex);
+					throw ex;
+				}
+			}
+			done.add(message.payload().number());
+		}, 1);
+		container.start();
+		QueueRegistry other = new QueueRegistry(TopologyScripts.of(this.redis), this.redis.connections(),
+				KeyNaming.defaults(), JsonMapper.builder().build(), List.of(), (name) -> null);
+		try {
+			String id = queue.enqueue(new Job("long", 1));
+			assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+			RedisQueue<Job> elsewhere = other.create(queue.name(), spec, Job.class);
+			assertThat(elsewhere.cancel(id)).isTrue();
+			// Cancelled again until the interrupt is seen: the container's subscription opens as it starts.
+			QueueListenerContainerTests.awaitTrue(() -> {
+				if (interrupted.get() == null) {
+					elsewhere.cancel(id);
+				}
+				return interrupted.get() != null;
+			}, Duration.ofSeconds(10));
+			QueueListenerContainerTests.awaitTrue(() -> queue.stats().dead() == 1, Duration.ofSeconds(10));
+			assertThat(queue.deadLetters(10)).extracting(DeadLetter::id, DeadLetter::reason)
+				.containsExactly(org.assertj.core.groups.Tuple.tuple(id, DeadLetter.CANCELLED));
+			// The handler's thread goes on with the next message.
+			queue.enqueue(new Job("next", 2));
+			QueueListenerContainerTests.awaitTrue(() -> done.contains(2), Duration.ofSeconds(10));
+			assertThat(done).containsExactly(2);
+		}
+		finally {
+			container.stop();
+			other.close();
+		}
+		assertThat(queue.stats().total()).isEqualTo(1);
+	}
+
+	@Test
+	void recurringJobsOfTwoInstancesEnqueueEachSlotOnce() throws Exception {
+		String name = this.redis.unique("ticks");
+		RedisQueue<RecurringSlot> queue = this.registry.create(name, QueueTesting.fastSpec(), RecurringSlot.class);
+		Queue<Instant> slots = new ConcurrentLinkedQueue<>();
+		QueueListenerContainer<RecurringSlot> container = this.registry.createContainer(queue,
+				(message) -> slots.add(message.payload().slot()), 1);
+		RecurringJobSpec spec = RecurringJobSpec.fixedRate(name, Duration.ofMillis(100));
+		container.start();
+		try (RecurringJobs first = new RecurringJobs(TopologyScripts.of(this.redis), this.registry, List.of());
+				RecurringJobs second = new RecurringJobs(TopologyScripts.of(this.redis), this.registry, List.of())) {
+			first.add("tick", spec);
+			second.add("tick", spec);
+			first.start();
+			second.start();
+			QueueListenerContainerTests.awaitTrue(() -> slots.size() >= 8, Duration.ofSeconds(20));
+		}
+		finally {
+			container.stop();
+		}
+		List<Long> sorted = slots.stream().map(Instant::toEpochMilli).sorted().toList();
+		for (int i = 1; i < sorted.size(); i++) {
+			assertThat(sorted.get(i)).as("each slot once, none left out").isEqualTo(sorted.get(i - 1) + 100);
+		}
 	}
 
 }

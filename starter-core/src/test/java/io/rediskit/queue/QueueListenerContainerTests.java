@@ -328,6 +328,37 @@ class QueueListenerContainerTests {
 		return container;
 	}
 
+	@Test
+	void aCancelledMessageWaitingInTheBufferIsNeverStarted() throws Exception {
+		RedisQueue<Job> queue = this.registry.create("jobs", QueueTesting.fastSpec(), Job.class);
+		CountDownLatch first = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		Queue<Integer> handled = new ConcurrentLinkedQueue<>();
+		QueueListenerContainer<Job> container = start(queue, (message) -> {
+			handled.add(message.payload().number());
+			first.countDown();
+			release.await(30, TimeUnit.SECONDS);
+		}, 1);
+		// The cancel notification needs the container's subscription, which it opens as it starts.
+		awaitTrue(() -> ((List<?>) redis.server().command("PUBSUB", "NUMSUB", "rk:queue:{jobs}:cancel")).get(1)
+			.equals(1L), Duration.ofSeconds(10));
+		queue.enqueue(new Job("running", 1));
+		assertThat(first.await(10, TimeUnit.SECONDS)).isTrue();
+		String waiting = queue.enqueue(new Job("waiting", 2));
+		awaitTrue(() -> container.getInFlightCount() == 2, Duration.ofSeconds(10));
+		// Told after the container on the same subscription, so once this sees the id, the container has too.
+		Set<String> told = ConcurrentHashMap.newKeySet();
+		ScriptedRedisQueue<Job> scripted = (ScriptedRedisQueue<Job>) queue;
+		scripted.parts().signals.listen(scripted.keys().cancelChannel, told::add);
+		assertThat(queue.cancel(waiting)).isTrue();
+		awaitTrue(() -> told.contains(waiting), Duration.ofSeconds(10));
+		release.countDown();
+		awaitTrue(() -> queue.stats().total() == 1 && queue.stats().dead() == 1, Duration.ofSeconds(10));
+		assertThat(handled).containsExactly(1);
+		assertThat(queue.deadLetters(1)).extracting(DeadLetter::reason).containsExactly(DeadLetter.CANCELLED);
+		assertThat(this.recorder.events).contains("cancelled", "dead cancelled");
+	}
+
 	static void awaitTrue(BooleanSupplier condition, Duration timeout) throws InterruptedException {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		while (!condition.getAsBoolean()) {

@@ -292,8 +292,8 @@ class QueueScriptsTests {
 		await(this.scripts.claim(KEYS, "r2", 1, 2000, T));
 		await(this.scripts.claim(KEYS, "r3", 1, 9000, T));
 		this.server.command("HSET", key(4), "b", T + "|3|r2:1");
-		assertThat(await(this.scripts.requeueExpired(KEYS, SPEC, T + 999))).containsExactly(0L, 0L);
-		assertThat(await(this.scripts.requeueExpired(KEYS, SPEC, T + 2000))).containsExactly(1L, 1L);
+		assertThat(await(this.scripts.requeueExpired(KEYS, SPEC, T + 999))).containsExactly(0L, 0L, 0L);
+		assertThat(await(this.scripts.requeueExpired(KEYS, SPEC, T + 2000))).containsExactly(1L, 1L, 0L);
 		assertThat(this.server.command("LRANGE", key(1), "0", "-1")).isEqualTo(List.of("a"));
 		assertThat(this.server.command("HGET", key(4), "a")).isEqualTo(T + "|1|");
 		assertThat(this.server.command("HGET", key(6), "b")).isEqualTo("visibility timeout expired on delivery 3 of 3");
@@ -304,7 +304,7 @@ class QueueScriptsTests {
 	}
 
 	@Test
-	void cancelRemovesDelayedOrReadyMessagesOnly() {
+	void cancelRemovesDelayedOrReadyMessagesAndMarksOnesInFlight() {
 		await(this.scripts.enqueue(KEYS, List.of(out("later", 60_000, 0), out("now", 0, 0), out("busy", 0, 0)), T));
 		await(this.scripts.promote(KEYS, T));
 		// "busy" is claimed first? No: ready is in id order for equal due times: busy, now.
@@ -314,9 +314,52 @@ class QueueScriptsTests {
 		assertThat(await(this.scripts.cancel(KEYS, "later", "c1", T))).as("replay").isEqualTo(Settled.REPLAYED);
 		assertThat(await(this.scripts.cancel(KEYS, "later", "c2", T))).isEqualTo(Settled.STALE);
 		assertThat(await(this.scripts.cancel(KEYS, "now", "c3", T))).isEqualTo(Settled.DONE);
-		assertThat(await(this.scripts.cancel(KEYS, "busy", "c4", T))).as("in flight").isEqualTo(Settled.STALE);
+		assertThat(await(this.scripts.cancel(KEYS, "busy", "c4", T))).as("in flight").isEqualTo(Settled.CANCELLED);
 		assertThat(this.server.command("HKEYS", key(5))).isEqualTo(List.of("busy"));
+		assertThat(this.server.command("HGET", key(6), "busy")).isEqualTo("cancelled");
+		assertThat(this.server.command("ZRANGE", key(2), "0", "-1")).as("still in flight").isEqualTo(List.of("busy"));
 		assertThat(this.server.command("EXISTS", key(0), key(1))).isEqualTo(0L);
+		assertThat(await(this.scripts.cancel(KEYS, "unknown", "c5", T))).isEqualTo(Settled.STALE);
+	}
+
+	/**
+	 * A message cancelled in flight ends in the dead letters as cancelled whatever settles it next: an ack, an ack
+	 * among others, a retry, a dead-letter with another reason, a release by a stopping container, or the
+	 * visibility timeout; none of them acks it or makes it ready again.
+	 */
+	@Test
+	void aMessageCancelledInFlightIsDeadLetteredAsCancelledByWhateverSettlesIt() {
+		List<String> ids = List.of("ack", "many", "retry", "dead", "release", "timeout", "kept");
+		List<Outgoing> messages = new ArrayList<>();
+		ids.forEach((id) -> messages.add(out(id, 0, T - 100 + messages.size())));
+		await(this.scripts.enqueue(KEYS, messages, T - 200));
+		await(this.scripts.promote(KEYS, T));
+		List<ClaimedMessage> claimed = await(this.scripts.claim(KEYS, "r1", ids.size(), 1000, T)).messages();
+		assertThat(claimed).extracting(ClaimedMessage::id).containsExactlyElementsOf(ids);
+		for (int i = 0; i < ids.size() - 1; i++) {
+			assertThat(await(this.scripts.cancel(KEYS, ids.get(i), "c" + i, T))).isEqualTo(Settled.CANCELLED);
+		}
+		assertThat(await(this.scripts.ack(KEYS, "ack", claimed.get(0).token(), T + 1))).isEqualTo(Settled.CANCELLED);
+		assertThat(await(this.scripts.ackAll(KEYS, List.of(new String[] { "many", claimed.get(1).token() },
+				new String[] { "kept", claimed.get(6).token() }), T + 1)))
+			.containsExactly(Settled.CANCELLED, Settled.DONE);
+		QueueSpec spec = SPEC.withDeadLetters(Duration.ofHours(1), 100);
+		assertThat(await(this.scripts.retry(KEYS, "retry", claimed.get(2).token(), 10, spec, "boom", T + 1)))
+			.isEqualTo(Settled.CANCELLED);
+		assertThat(await(this.scripts.deadLetter(KEYS, "dead", claimed.get(3).token(), "other", spec, T + 1)))
+			.isEqualTo(Settled.CANCELLED);
+		assertThat(await(this.scripts.release(KEYS, "release", claimed.get(4).token(), T + 1)))
+			.isEqualTo(Settled.CANCELLED);
+		assertThat(await(this.scripts.requeueExpired(KEYS, spec, T + 2000))).containsExactly(0L, 0L, 1L);
+		assertThat(await(this.scripts.ack(KEYS, "ack", claimed.get(0).token(), T + 1))).as("replay")
+			.isEqualTo(Settled.REPLAYED);
+		List<DeadLetter> dead = await(this.scripts.deadLetters(KEYS, 10));
+		assertThat(dead).extracting(DeadLetter::id)
+			.containsExactlyInAnyOrder("ack", "many", "retry", "dead", "release", "timeout");
+		assertThat(dead).extracting(DeadLetter::reason).containsOnly(DeadLetter.CANCELLED);
+		assertThat(dead).extracting(DeadLetter::deliveries).containsOnly(1);
+		assertThat(this.server.command("EXISTS", key(1), key(2))).as("nothing ready or in flight").isEqualTo(0L);
+		assertThat(this.server.command("HEXISTS", key(4), "kept")).as("the other one acked").isEqualTo(0L);
 	}
 
 	@Test

@@ -68,6 +68,16 @@ final class QueueTesting {
 		}
 
 		@Override
+		public void onCancelled(String queue) {
+			this.events.add("cancelled");
+		}
+
+		@Override
+		public void onExpired(String queue) {
+			this.events.add("expired");
+		}
+
+		@Override
 		public void onStale(String queue, String operation) {
 			this.events.add("stale " + operation);
 		}

@@ -141,6 +141,35 @@ class RecurringJobsTests {
 		assertThat(redis.server().command("ZCARD", "rk:queue:{jobs}:delayed")).isEqualTo((long) expected.size());
 	}
 
+	/**
+	 * A downtime of 150 hourly slots under run-each: the {@value RecurringJobs#MAX_CATCH_UP} most recent are
+	 * enqueued, oldest first, and the 50 before them skipped and counted.
+	 */
+	@Test
+	void runEachCatchesUpOnTheHundredMostRecentMissedSlotsOnly() {
+		long rate = Duration.ofHours(1).toMillis();
+		// Past the grace of the latest slot, so that it is missed too rather than on time.
+		await("the server's time 2 s past a slot", Duration.ofSeconds(5), () -> serverMillis() % rate > 2000);
+		long latest = serverMillis() / rate * rate;
+		long last = latest - 150 * rate;
+		redis.server().command("SET", "rk:queue:{jobs}:recurring:export", Long.toString(last), "PX", "600000");
+		Recorder recorder = new Recorder();
+		try (RecurringJobs jobs = new RecurringJobs(redis.scripts(), this.queues, List.of(recorder))) {
+			jobs.add("export", RecurringJobSpec.fixedRate("jobs", Duration.ofMillis(rate))
+				.withGrace(Duration.ofSeconds(1))
+				.withMissedSlots(MissedSlots.RUN_EACH));
+			jobs.start();
+			await("the catch-up", Duration.ofSeconds(10), () -> recorder.enqueued.contains(latest));
+		}
+		List<Long> expected = new ArrayList<>();
+		for (long slot = latest - (RecurringJobs.MAX_CATCH_UP - 1) * rate; slot <= latest; slot += rate) {
+			expected.add(slot);
+		}
+		assertThat(recorder.enqueued).containsExactlyElementsOf(expected);
+		assertThat(recorder.skipped.stream().mapToLong(Long::longValue).sum()).isEqualTo(50);
+		assertThat(redis.server().command("ZCARD", "rk:queue:{jobs}:delayed")).isEqualTo(100L);
+	}
+
 	static long serverMillis() {
 		@SuppressWarnings("unchecked")
 		List<String> time = (List<String>) redis.server().command("TIME");

@@ -118,16 +118,20 @@ class RedisQueueTests {
 	}
 
 	@Test
-	void cancelRemovesOnlyUndeliveredMessages() throws Exception {
+	void cancelRemovesUndeliveredMessagesAndDeadLettersOnesInFlight() throws Exception {
 		String delayed = this.queue.enqueue(new Job("d", 1), Duration.ofMinutes(1));
 		String ready = this.queue.enqueue(new Job("r", 2));
 		assertThat(this.queue.cancel(delayed)).isTrue();
 		assertThat(this.queue.cancel(delayed)).isFalse();
 		QueueMessage<Job> inFlight = this.queue.poll(1, Duration.ofSeconds(5)).get(0);
 		assertThat(inFlight.id()).isEqualTo(ready);
-		assertThat(this.queue.cancel(ready)).isFalse();
+		assertThat(this.queue.cancel(ready)).isTrue();
 		assertThat(this.queue.cancel("unknown")).isFalse();
+		// No container holds it, so nobody was interrupted: the ack that follows still ends it as cancelled.
 		inFlight.ack();
+		assertThat(this.queue.deadLetters(10)).extracting(DeadLetter::id, DeadLetter::reason)
+			.containsExactly(org.assertj.core.groups.Tuple.tuple(ready, DeadLetter.CANCELLED));
+		assertThat(this.recorder.events).contains("cancelled", "dead cancelled").doesNotContain("acked");
 	}
 
 	@Test

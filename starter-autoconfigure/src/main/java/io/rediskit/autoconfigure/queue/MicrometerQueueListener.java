@@ -19,6 +19,9 @@ import io.rediskit.queue.QueueEventListener;
  * <li>{@code rediskit.queue.lateness} (timer): the server's time at a first delivery minus the due time, the
  * figure a delay queue exists for.</li>
  * <li>{@code rediskit.queue.processing} (timer): time from delivery to acknowledgement.</li>
+ * <li>{@code rediskit.queue.cancelled}, {@code .expired} (counters): messages cancelled (removed before delivery,
+ * or dead-lettered as cancelled after a cancel in flight) and messages dead-lettered for their time to live; both
+ * are counted in {@code .dead-lettered} too when they reach the dead letters.</li>
  * <li>{@code rediskit.queue.settle.failures} (counter; {@code queue}, {@code operation} = ack | retry): handlers'
  * outcomes that could not reach Redis; those messages come back after their visibility timeout.</li>
  * </ul>
@@ -75,6 +78,16 @@ public class MicrometerQueueListener implements QueueEventListener {
 	}
 
 	@Override
+	public void onCancelled(String queue) {
+		meters(queue).cancelled.increment();
+	}
+
+	@Override
+	public void onExpired(String queue) {
+		meters(queue).expired.increment();
+	}
+
+	@Override
 	public void onStale(String queue, String operation) {
 		meters(queue).stale.increment();
 	}
@@ -103,6 +116,10 @@ public class MicrometerQueueListener implements QueueEventListener {
 
 		final Counter stale;
 
+		final Counter cancelled;
+
+		final Counter expired;
+
 		final Timer lateness;
 
 		final Timer processing;
@@ -114,6 +131,8 @@ public class MicrometerQueueListener implements QueueEventListener {
 			this.retried = counter("retried", queue, "Failed deliveries waiting for another");
 			this.deadLettered = counter("dead-lettered", queue, "Messages sent to the dead-letter queue");
 			this.stale = counter("stale", queue, "Settling calls refused because the delivery was stale");
+			this.cancelled = counter("cancelled", queue, "Messages cancelled, before or during their delivery");
+			this.expired = counter("expired", queue, "Messages dead-lettered for their time to live");
 			this.lateness = Timer.builder("rediskit.queue.lateness")
 				.description("Server time at the first delivery minus the due time")
 				.tag("queue", queue)

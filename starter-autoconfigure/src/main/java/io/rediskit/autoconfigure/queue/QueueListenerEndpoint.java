@@ -2,6 +2,7 @@ package io.rediskit.autoconfigure.queue;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.util.Map;
 
 import io.rediskit.queue.QueueHandler;
 
@@ -13,17 +14,24 @@ import io.rediskit.queue.QueueHandler;
  * @param queue the resolved queue name
  * @param payloadType the payload type
  * @param wantsMessage whether the method takes the {@code QueueMessage} rather than the payload
+ * @param wantsHeaders whether the method takes the headers ({@code Map<String, String>}) as its second parameter
  * @param concurrency the resolved concurrency
  * @param where the method, described for messages
  */
 record QueueListenerEndpoint(Object bean, Method method, String queue, Class<?> payloadType, boolean wantsMessage,
-		int concurrency, String where) {
+		boolean wantsHeaders, int concurrency, String where) {
 
 	/** @return a handler that invokes the method, rethrowing what it throws */
 	QueueHandler<Object> handler() {
 		return (message) -> {
 			try {
-				this.method.invoke(this.bean, this.wantsMessage ? message : message.payload());
+				Object first = this.wantsMessage ? message : message.payload();
+				if (this.wantsHeaders) {
+					this.method.invoke(this.bean, first, message.headers());
+				}
+				else {
+					this.method.invoke(this.bean, first);
+				}
 			}
 			catch (InvocationTargetException ex) {
 				Throwable cause = ex.getCause();

@@ -143,9 +143,17 @@ final class QueueListenerProcessor implements BeanPostProcessor, SmartInitializi
 
 	private QueueListenerEndpoint endpoint(@Nullable QueueRegistry queues, Candidate candidate) {
 		Method method = candidate.method;
-		if (method.getParameterCount() != 1) {
-			throw new IllegalStateException("the method must take one parameter, the payload or QueueMessage<T>;"
-					+ " it takes " + method.getParameterCount());
+		if (method.getParameterCount() < 1 || method.getParameterCount() > 2) {
+			throw new IllegalStateException("the method must take one parameter, the payload or QueueMessage<T>"
+					+ " (and optionally a second, Map<String, String> headers); it takes " + method.getParameterCount());
+		}
+		if (method.getParameterCount() == 2) {
+			ResolvableType headers = ResolvableType.forMethodParameter(method, 1);
+			if (!Map.class.equals(headers.resolve()) || !String.class.equals(headers.resolveGeneric(0))
+					|| !String.class.equals(headers.resolveGeneric(1))) {
+				throw new IllegalStateException("the second parameter must be Map<String, String>, the message's"
+						+ " headers; it is " + headers);
+			}
 		}
 		Class<?> parameter = method.getParameterTypes()[0];
 		boolean wantsMessage = QueueMessage.class.equals(parameter);
@@ -194,7 +202,8 @@ final class QueueListenerProcessor implements BeanPostProcessor, SmartInitializi
 		invocable.trySetAccessible();
 		String where = "@QueueListener method " + candidate.type.getName() + "." + method.getName() + " of bean '"
 				+ candidate.beanName + "'";
-		return new QueueListenerEndpoint(candidate.bean, invocable, queue, payloadType, wantsMessage, concurrency, where);
+		return new QueueListenerEndpoint(candidate.bean, invocable, queue, payloadType, wantsMessage,
+				method.getParameterCount() == 2, concurrency, where);
 	}
 
 	private String resolve(String attribute, String value) {

@@ -26,8 +26,9 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
  * job with its last and next slot ({@code GET /actuator/redisqueues}), one queue's with its oldest dead letters
  * ({@code GET /actuator/redisqueues/{name}}), and, only with
  * {@code management.endpoint.redisqueues.access=unrestricted} (read-only by default, like other write
- * operations), redrive ({@code POST /actuator/redisqueues/{name}} with {@code {"max": 100}}) and purge
- * ({@code DELETE /actuator/redisqueues/{name}}).
+ * operations), redrive ({@code POST /actuator/redisqueues/{name}} with {@code {"max": 100}}), purge
+ * ({@code DELETE /actuator/redisqueues/{name}}) and cancel one message, waiting or running
+ * ({@code DELETE /actuator/redisqueues/{name}/{id}}, see {@link RedisQueue#cancel(String)}).
  */
 @Endpoint(id = "redisqueues", defaultAccess = Access.READ_ONLY)
 public class RedisQueuesEndpoint {
@@ -105,6 +106,18 @@ public class RedisQueuesEndpoint {
 	@DeleteOperation
 	public Map<String, Long> purge(@Selector String name) {
 		return Map.of("purged", handle(name).purge());
+	}
+
+	/**
+	 * Cancels one message: removed if not delivered yet; if in flight, its handler is interrupted and it is
+	 * dead-lettered as cancelled.
+	 * @param name the queue
+	 * @param id the message id
+	 * @return whether it was cancelled ({@code false}: dead, done or unknown)
+	 */
+	@DeleteOperation
+	public Map<String, Boolean> cancel(@Selector String name, @Selector String id) {
+		return Map.of("cancelled", handle(name).cancel(id));
 	}
 
 	private RedisQueue<Object> handle(String name) {

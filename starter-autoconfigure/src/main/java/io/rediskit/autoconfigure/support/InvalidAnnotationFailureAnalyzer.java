@@ -52,8 +52,8 @@ class InvalidAnnotationFailureAnalyzer extends AbstractFailureAnalyzer<InvalidAn
 					+ " application starts; names are " + Names.RULE + ", with no '.'.");
 		}
 		if (annotations.contains("QueueListener")) {
-			advice.add("A @QueueListener method takes one parameter, the payload type or QueueMessage<T>, its"
-					+ " concurrency is a number from 1 to 1000, and its queue must be configured under"
+			advice.add("A @QueueListener method takes one parameter, the payload type or QueueMessage<T> (and"
+					+ " optionally a second, Map<String, String>, the message's headers), its concurrency is a number from 1 to 1000, and its queue must be configured under"
 					+ " redis-kit.queue.queues or created while the application starts.");
 		}
 		return String.join(" ", advice);

@@ -2,12 +2,14 @@ package io.rediskit.autoconfigure.queue;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.queue.QueueEntry;
 import io.rediskit.queue.QueueListener;
 import io.rediskit.queue.QueueListenerContainer;
 import io.rediskit.queue.QueueMessage;
@@ -100,6 +102,13 @@ class QueueAutoConfigurationTests {
 				emails.enqueue("later", Duration.ofMinutes(1));
 				emails.poll(1, Duration.ofSeconds(5)).get(0).ack();
 				assertThat(meters.get("rediskit.queue.enqueued").tag("queue", "emails").counter().count()).isEqualTo(2);
+				emails.cancel(emails.enqueue("cancelled", Duration.ofMinutes(1)));
+				emails.enqueue(QueueEntry.of("expiring").withTimeToLive(Duration.ofMillis(1)));
+				// Real time passes on the server's clock too: the 1 ms time to live is over after this.
+				Thread.sleep(20);
+				assertThat(emails.pollAsync(1).toCompletableFuture().join()).isEmpty();
+				assertThat(meters.get("rediskit.queue.cancelled").tag("queue", "emails").counter().count()).isEqualTo(1);
+				await(() -> meters.get("rediskit.queue.expired").tag("queue", "emails").counter().count() == 1);
 				assertThat(meters.get("rediskit.queue.acked").tag("queue", "emails").counter().count()).isEqualTo(1);
 				assertThat(meters.get("rediskit.queue.lateness").tag("queue", "emails").timer().count()).isEqualTo(1);
 				assertThat(meters.get("rediskit.queue.messages").tags("queue", "emails", "state", "delayed").gauge()
@@ -133,10 +142,12 @@ class QueueAutoConfigurationTests {
 				assertThat(context).hasNotFailed();
 				QueueRegistry registry = context.getBean(QueueRegistry.class);
 				Listeners listeners = context.getBean(Listeners.class);
-				registry.get("emails", Email.class).enqueue(new Email("a@example.com", "hi"));
+				registry.get("emails", Email.class)
+					.enqueue(QueueEntry.of(new Email("a@example.com", "hi")).withHeader("trace-id", "4bf92f35"));
 				registry.get("orders", Order.class).enqueue(new Order(7));
 				registry.get("orders", Order.class).enqueue(new Order(-1));
-				await(() -> listeners.sent.contains("a@example.com") && listeners.orders.contains(7L)
+				await(() -> listeners.sent.contains("a@example.com") && listeners.traces.contains("4bf92f35")
+						&& listeners.orders.contains(7L)
 						&& registry.get("orders", Order.class).stats().dead() == 1);
 				RedisQueuesEndpoint endpoint = context.getBean(RedisQueuesEndpoint.class);
 				assertThat(endpoint.queues().queues()).containsKeys("emails", "orders");
@@ -146,6 +157,9 @@ class QueueAutoConfigurationTests {
 				Health health = context.getBean(QueueHealthIndicator.class).health();
 				assertThat(health.getStatus()).isEqualTo(Status.UP);
 				assertThat(endpoint.redrive("orders", 10)).containsEntry("redriven", 1L);
+				String later = registry.get("orders", Order.class).enqueue(new Order(8), Duration.ofMinutes(1));
+				assertThat(endpoint.cancel("orders", later)).containsEntry("cancelled", true);
+				assertThat(endpoint.cancel("orders", later)).containsEntry("cancelled", false);
 				assertThat(endpoint.purge("orders")).containsEntry("purged", 1L);
 			});
 	}
@@ -262,11 +276,16 @@ class QueueAutoConfigurationTests {
 
 		final Set<String> sent = ConcurrentHashMap.newKeySet();
 
+		final Set<String> traces = ConcurrentHashMap.newKeySet();
+
 		final Set<Long> orders = ConcurrentHashMap.newKeySet();
 
 		@QueueListener(queue = "emails", concurrency = "${emails.concurrency:2}")
-		void send(Email email) {
+		void send(Email email, Map<String, String> headers) {
 			this.sent.add(email.to());
+			if (headers.containsKey("trace-id")) {
+				this.traces.add(headers.get("trace-id"));
+			}
 		}
 
 		@QueueListener(queue = "orders")

@@ -1,6 +1,7 @@
 package io.rediskit.autoconfigure.support;
 
 import java.util.List;
+import java.util.Map;
 
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.queue.QueueAutoConfiguration;
@@ -56,8 +57,8 @@ class QueueListenerStartupCheckTests {
 			assertThat(analysis.getDescription()).startsWith("redis-kit found 8 invalid @QueueListener annotations:")
 				.contains(prefix + "\"nowhere\") on Bad.unknownQueue(String): queue \"nowhere\": No queue named"
 						+ " 'nowhere': configure redis-kit.queue.queues.nowhere or create it in code first")
-				.contains(prefix + "\"emails\") on Bad.twoParameters(String, String): the method must take one"
-						+ " parameter, the payload or QueueMessage<T>; it takes 2")
+				.contains(prefix + "\"emails\") on Bad.twoParameters(String, String): the second parameter must be"
+						+ " Map<String, String>, the message's headers; it is java.lang.String")
 				.contains(prefix + "\"emails\") on Bad.noParameter(): the method must take one parameter")
 				.contains(prefix + "\"emails\") on Bad.rawMessage(QueueMessage): the parameter QueueMessage needs a"
 						+ " payload type argument")
@@ -108,6 +109,10 @@ class QueueListenerStartupCheckTests {
 
 		@QueueListener(queue = "emails")
 		void count(long number) {
+		}
+
+		@QueueListener(queue = "emails")
+		void traced(String email, Map<String, String> headers) {
 		}
 
 	}

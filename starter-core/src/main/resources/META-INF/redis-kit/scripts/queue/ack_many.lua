@@ -3,7 +3,8 @@
 -- KEYS: the eight queue keys (see enqueue.lua)
 -- ARGV[1] now in ms, pinned by tests; empty for the server's TIME, ARGV[2] how long settled tokens are kept, in
 -- ms, then pairs of id and token
--- Returns per pair 1 (acknowledged), 2 (this token was settled before: a replay) or 0 (the token is stale).
+-- Returns per pair 1 (acknowledged), 2 (this token was settled before: a replay), 0 (the token is stale) or 4
+-- (cancelled while in flight: dead-lettered as cancelled instead, as in ack.lua).
 local now = tonumber(ARGV[1])
 if not now then
   local time = redis.call('TIME')
@@ -22,11 +23,17 @@ for i = 3, #ARGV, 2 do
       reply[#reply + 1] = 0
     else
       redis.call('ZREM', KEYS[3], id)
-      redis.call('HDEL', KEYS[5], id)
-      redis.call('HDEL', KEYS[6], id)
       redis.call('ZADD', KEYS[8], now, token)
       acked = acked + 1
-      reply[#reply + 1] = 1
+      if redis.call('HGET', KEYS[7], id) == 'cancelled' then
+        redis.call('HSET', KEYS[5], id, string.match(meta, '^(%d+|%d+|)'))
+        redis.call('ZADD', KEYS[4], now, id)
+        reply[#reply + 1] = 4
+      else
+        redis.call('HDEL', KEYS[5], id)
+        redis.call('HDEL', KEYS[6], id)
+        reply[#reply + 1] = 1
+      end
     end
   end
 end

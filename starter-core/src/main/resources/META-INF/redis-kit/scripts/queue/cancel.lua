@@ -1,10 +1,13 @@
--- Cancels a message that has not been delivered (delayed or ready): it is removed with all its data. A
--- message in flight or dead-lettered is left alone. ARGV[3] is recorded in settled as in ack.lua, so that a
--- driver replay of a cancel that took effect answers 2, not 0.
+-- Cancels a message. One that has not been delivered (delayed or ready) is removed with all its data. One in
+-- flight is marked cancelled (its dead-letter reason set to 'cancelled' while it is in flight) and its id
+-- published on ARGV[5], so that the instance running it interrupts its handler; whatever settles it next
+-- (ack, retry, dead-letter, release, or the visibility timeout) dead-letters it as cancelled, so a lost
+-- notification changes nothing but the interrupt. A dead-lettered message is left alone. ARGV[3] is recorded in
+-- settled as in ack.lua, so that a driver replay of a cancel that took effect answers 2, not 0.
 -- KEYS: the eight queue keys (see enqueue.lua)
 -- ARGV[1] now in ms, pinned by tests; empty for the server's TIME, ARGV[2] id, ARGV[3] request id,
--- ARGV[4] how long settled request ids are kept in ms
--- Returns 1 (cancelled), 2 (a replay of a cancel that took effect) or 0 (nothing to cancel).
+-- ARGV[4] how long settled request ids are kept in ms, ARGV[5] the queue's cancel channel
+-- Returns 1 (removed), 4 (in flight: marked), 2 (a replay of a cancel that took effect) or 0 (nothing to cancel).
 local now = tonumber(ARGV[1])
 if not now then
   local time = redis.call('TIME')
@@ -14,13 +17,20 @@ if redis.call('ZSCORE', KEYS[8], ARGV[3]) then
   return 2
 end
 local id = ARGV[2]
+local outcome = 1
 if redis.call('ZREM', KEYS[1], id) == 0 and redis.call('LREM', KEYS[2], 1, id) == 0 then
-  return 0
+  if not redis.call('ZSCORE', KEYS[3], id) then
+    return 0
+  end
+  redis.call('HSET', KEYS[7], id, 'cancelled')
+  redis.call('PUBLISH', ARGV[5], id)
+  outcome = 4
+else
+  redis.call('HDEL', KEYS[5], id)
+  redis.call('HDEL', KEYS[6], id)
 end
-redis.call('HDEL', KEYS[5], id)
-redis.call('HDEL', KEYS[6], id)
 local keep = tonumber(ARGV[4])
 redis.call('ZADD', KEYS[8], now, ARGV[3])
 redis.call('ZREMRANGEBYSCORE', KEYS[8], '-inf', now - keep)
 redis.call('PEXPIRE', KEYS[8], keep)
-return 1
+return outcome

@@ -4,7 +4,8 @@
 -- ARGV[1] now in ms, pinned by tests; empty for the server's TIME, ARGV[2] id, ARGV[3] token, ARGV[4] reason,
 -- ARGV[5] how long settled tokens are kept in ms, ARGV[6] how long dead letters are kept in ms,
 -- ARGV[7] most dead letters kept
--- Returns 1 (dead-lettered), 2 (a replay of a settled token) or 0 (stale token).
+-- A message cancelled while in flight (cancel.lua) keeps the reason 'cancelled', and 4 is returned.
+-- Returns 1 (dead-lettered), 4 (cancelled), 2 (a replay of a settled token) or 0 (stale token).
 local now = tonumber(ARGV[1])
 if not now then
   local time = redis.call('TIME')
@@ -29,7 +30,10 @@ redis.call('ZREMRANGEBYSCORE', KEYS[8], '-inf', now - keep)
 redis.call('PEXPIRE', KEYS[8], keep)
 redis.call('HSET', KEYS[5], id, due .. '|' .. deliveries .. '|')
 redis.call('ZADD', KEYS[4], now, id)
-redis.call('HSET', KEYS[7], id, ARGV[4])
+local cancelled = redis.call('HGET', KEYS[7], id) == 'cancelled'
+if not cancelled then
+  redis.call('HSET', KEYS[7], id, ARGV[4])
+end
 local old = redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', now - tonumber(ARGV[6]), 'LIMIT', 0, 100)
 local over = redis.call('ZCARD', KEYS[4]) - #old - tonumber(ARGV[7])
 if over > 0 then
@@ -43,4 +47,4 @@ for _, gone in ipairs(old) do
   redis.call('HDEL', KEYS[6], gone)
   redis.call('HDEL', KEYS[7], gone)
 end
-return 1
+return cancelled and 4 or 1

@@ -3,7 +3,9 @@
 -- KEYS: the eight queue keys (see enqueue.lua)
 -- ARGV[1] now in ms, pinned by tests; empty for the server's TIME, ARGV[2] id, ARGV[3] token,
 -- ARGV[4] how long settled tokens are kept in ms, ARGV[5] wake-up channel
--- Returns 1 (released), 2 (a replay of a settled token) or 0 (stale token).
+-- A message cancelled while in flight (cancel.lua) is not given back: it is dead-lettered as cancelled, and 4
+-- returned.
+-- Returns 1 (released), 4 (cancelled), 2 (a replay of a settled token) or 0 (stale token).
 local now = tonumber(ARGV[1])
 if not now then
   local time = redis.call('TIME')
@@ -22,11 +24,16 @@ if token ~= ARGV[3] then
   return 0
 end
 redis.call('ZREM', KEYS[3], id)
-redis.call('HSET', KEYS[5], id, due .. '|' .. math.max(0, tonumber(deliveries) - 1) .. '|')
-redis.call('LPUSH', KEYS[2], id)
 local keep = tonumber(ARGV[4])
 redis.call('ZADD', KEYS[8], now, token)
 redis.call('ZREMRANGEBYSCORE', KEYS[8], '-inf', now - keep)
 redis.call('PEXPIRE', KEYS[8], keep)
+if redis.call('HGET', KEYS[7], id) == 'cancelled' then
+  redis.call('HSET', KEYS[5], id, due .. '|' .. deliveries .. '|')
+  redis.call('ZADD', KEYS[4], now, id)
+  return 4
+end
+redis.call('HSET', KEYS[5], id, due .. '|' .. math.max(0, tonumber(deliveries) - 1) .. '|')
+redis.call('LPUSH', KEYS[2], id)
 redis.call('PUBLISH', ARGV[5], string.format('%d', now))
 return 1

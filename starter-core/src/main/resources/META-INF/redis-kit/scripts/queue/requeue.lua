@@ -5,7 +5,8 @@
 -- ARGV[1] now in ms, pinned by tests; empty for the server's TIME, ARGV[2] most deliveries to take back,
 -- ARGV[3] delivery limit, ARGV[4] how long dead letters are kept in ms, ARGV[5] most dead letters kept,
 -- ARGV[6] wake-up channel
--- Returns {requeued, dead-lettered}.
+-- A message cancelled while in flight (cancel.lua) is dead-lettered as cancelled, whatever its count.
+-- Returns {requeued, dead-lettered for their delivery limit, dead-lettered as cancelled}.
 local now = tonumber(ARGV[1])
 if not now then
   local time = redis.call('TIME')
@@ -15,13 +16,17 @@ local ids = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now, 'LIMIT', 0, tonumb
 local limit = tonumber(ARGV[3])
 local back = {}
 local dead = 0
+local cancelled = 0
 for _, id in ipairs(ids) do
   redis.call('ZREM', KEYS[3], id)
   local meta = redis.call('HGET', KEYS[5], id)
   if meta then
     local due, deliveries = string.match(meta, '^(%d+)|(%d+)|')
     redis.call('HSET', KEYS[5], id, due .. '|' .. deliveries .. '|')
-    if tonumber(deliveries) >= limit then
+    if redis.call('HGET', KEYS[7], id) == 'cancelled' then
+      redis.call('ZADD', KEYS[4], now, id)
+      cancelled = cancelled + 1
+    elseif tonumber(deliveries) >= limit then
       redis.call('ZADD', KEYS[4], now, id)
       redis.call('HSET', KEYS[7], id, 'visibility timeout expired on delivery ' .. deliveries .. ' of ' .. limit)
       dead = dead + 1
@@ -34,7 +39,7 @@ end
 for i = #back, 1, -1 do
   redis.call('LPUSH', KEYS[2], back[i])
 end
-if dead > 0 then
+if dead + cancelled > 0 then
   local old = redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', now - tonumber(ARGV[4]), 'LIMIT', 0, 100)
   local over = redis.call('ZCARD', KEYS[4]) - #old - tonumber(ARGV[5])
   if over > 0 then
@@ -52,4 +57,4 @@ end
 if #back > 0 then
   redis.call('PUBLISH', ARGV[6], string.format('%d', now))
 end
-return {#back, dead}
+return {#back, dead, cancelled}

@@ -4,7 +4,9 @@
 -- ARGV[1] now in ms, pinned by tests; empty for the server's TIME, ARGV[2] id, ARGV[3] token,
 -- ARGV[4] delay ms, ARGV[5] delivery limit, ARGV[6] reason, ARGV[7] how long settled tokens are kept in ms,
 -- ARGV[8] how long dead letters are kept in ms, ARGV[9] most dead letters kept, ARGV[10] wake-up channel
--- Returns 1 (delayed for a retry), 3 (dead-lettered), 2 (a replay of a settled token) or 0 (stale token).
+-- A message cancelled while in flight (cancel.lua) is dead-lettered as cancelled instead, and 4 returned.
+-- Returns 1 (delayed for a retry), 3 (dead-lettered), 4 (cancelled), 2 (a replay of a settled token) or 0
+-- (stale token).
 local now = tonumber(ARGV[1])
 if not now then
   local time = redis.call('TIME')
@@ -27,10 +29,13 @@ local keep = tonumber(ARGV[7])
 redis.call('ZADD', KEYS[8], now, token)
 redis.call('ZREMRANGEBYSCORE', KEYS[8], '-inf', now - keep)
 redis.call('PEXPIRE', KEYS[8], keep)
-if tonumber(deliveries) >= tonumber(ARGV[5]) then
+local cancelled = redis.call('HGET', KEYS[7], id) == 'cancelled'
+if cancelled or tonumber(deliveries) >= tonumber(ARGV[5]) then
   redis.call('HSET', KEYS[5], id, due .. '|' .. deliveries .. '|')
   redis.call('ZADD', KEYS[4], now, id)
-  redis.call('HSET', KEYS[7], id, ARGV[6])
+  if not cancelled then
+    redis.call('HSET', KEYS[7], id, ARGV[6])
+  end
   -- Bounds: dead letters older than the retention, then the oldest beyond the size, 100 at a time.
   local old = redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', now - tonumber(ARGV[8]), 'LIMIT', 0, 100)
   local over = redis.call('ZCARD', KEYS[4]) - #old - tonumber(ARGV[9])
@@ -45,7 +50,7 @@ if tonumber(deliveries) >= tonumber(ARGV[5]) then
     redis.call('HDEL', KEYS[6], gone)
     redis.call('HDEL', KEYS[7], gone)
   end
-  return 3
+  return cancelled and 4 or 3
 end
 local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 local next_due = now + tonumber(ARGV[4])
