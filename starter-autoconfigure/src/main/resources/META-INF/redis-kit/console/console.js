@@ -323,10 +323,7 @@
 						chart('Delivered /s by queue', lines(series, 'rediskit.queue.delivered', 'rate', null, 'queue')),
 						chart('Acknowledged /s by queue', lines(series, 'rediskit.queue.acked', 'rate', null, 'queue')),
 						chart('Dead-lettered /s by queue', lines(series, 'rediskit.queue.dead-lettered', 'rate', null, 'queue')),
-						chart('Lateness p50 / p95 / p99 (ms)', [
-							{ label: 'p50', points: lines(series, 'rediskit.queue.lateness', 'p50', null, null).concat([{ points: [] }])[0].points },
-							{ label: 'p95', points: lines(series, 'rediskit.queue.lateness', 'p95', null, null).concat([{ points: [] }])[0].points },
-							{ label: 'p99', points: lines(series, 'rediskit.queue.lateness', 'p99', null, null).concat([{ points: [] }])[0].points }])),
+						latenessChart(series)),
 					el('h2', null, 'Recurring jobs'),
 					table(['Name', 'Queue', 'Schedule', 'Zone', 'Missed slots', 'Last slot', 'Next run'], recurring, 'No recurring job.'));
 				if (detail) {
@@ -415,6 +412,19 @@
 			});
 		}
 	};
+
+	function latenessChart(series) {
+		var percentile = function (field) {
+			var found = lines(series, 'rediskit.queue.lateness', field, null, null);
+			return { label: field, points: found.length ? found[0].points : [] };
+		};
+		var card = chart('Lateness p50 / p95 / p99 (ms)', [percentile('p50'), percentile('p95'), percentile('p99')]);
+		if (!card.querySelector('polyline')) {
+			card.appendChild(el('p', { class: 'muted' }, 'Percentiles need management.metrics.distribution.percentiles.'
+				+ 'rediskit.queue.lateness=0.5,0.95,0.99, or a registry that keeps histograms (Prometheus).'));
+		}
+		return card;
+	}
 
 	function queueDetail(detail) {
 		var canAct = session.canAct;

@@ -26,6 +26,8 @@ import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.distribution.CountAtBucket;
+import io.micrometer.core.instrument.distribution.HistogramSnapshot;
+import io.micrometer.core.instrument.distribution.ValueAtPercentile;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.SmartLifecycle;
@@ -33,8 +35,12 @@ import org.springframework.scheduling.TaskScheduler;
 
 /**
  * The console's short memory of the {@code rediskit.*} meters: each sample turns counters into rates per second
- * since the sample before, reads gauges as they are, and turns a timer into its rate, its mean and, when it
- * publishes a histogram (such as {@code rediskit.queue.lateness}), its p50, p95 and p99 over the interval. The last
+ * since the sample before, reads gauges as they are, and turns a timer into its rate and mean since the sample
+ * before and its p50, p95 and p99: those it computes itself when configured to
+ * ({@code management.metrics.distribution.percentiles.rediskit.queue.lateness=0.5,0.95,0.99}), else from its
+ * histogram when the registry keeps one (such as {@code rediskit.queue.lateness} in Prometheus'), over the
+ * histogram's own window (Micrometer's {@code distributionStatisticExpiry}, two minutes by default, for
+ * registries that keep windowed histograms; since start for cumulative ones such as Prometheus'). The last
  * {@code samples} samples of each meter are kept, so memory is bounded by the meters' (bounded) tags.
  * <p>
  * Samples are taken on the application's {@link TaskScheduler} when it has exactly one; otherwise when the console
@@ -44,6 +50,8 @@ import org.springframework.scheduling.TaskScheduler;
 final class ConsoleMetrics implements SmartLifecycle {
 
 	static final String PREFIX = "rediskit.";
+
+	private static final double[] PERCENTILES = { 0.50, 0.95, 0.99 };
 
 	private final MeterRegistry registry;
 
@@ -159,8 +167,6 @@ final class ConsoleMetrics implements SmartLifecycle {
 
 		private double lastTotalMillis;
 
-		private CountAtBucket @Nullable [] lastBuckets;
-
 		Series(Meter.Id id, int capacity) {
 			this.id = id;
 			this.capacity = capacity;
@@ -184,14 +190,13 @@ final class ConsoleMetrics implements SmartLifecycle {
 				sample.put("value", finite(gauge.value()));
 			}
 			else if (meter instanceof Timer timer) {
-				timed(timer.count(), timer.totalTime(TimeUnit.MILLISECONDS),
-						timer.takeSnapshot().histogramCounts(), seconds, sample);
+				timed(timer.count(), timer.totalTime(TimeUnit.MILLISECONDS), timer.takeSnapshot(), seconds, sample);
 			}
 			else if (meter instanceof FunctionTimer timer) {
-				timed(timer.count(), timer.totalTime(TimeUnit.MILLISECONDS), new CountAtBucket[0], seconds, sample);
+				timed(timer.count(), timer.totalTime(TimeUnit.MILLISECONDS), null, seconds, sample);
 			}
 			else if (meter instanceof DistributionSummary summary) {
-				timed(summary.count(), summary.totalAmount(), new CountAtBucket[0], seconds, sample);
+				timed(summary.count(), summary.totalAmount(), null, seconds, sample);
 			}
 			else if (meter instanceof LongTaskTimer timer) {
 				this.kind = "gauge";
@@ -214,7 +219,7 @@ final class ConsoleMetrics implements SmartLifecycle {
 			this.lastCount = count;
 		}
 
-		private void timed(double count, double totalMillis, CountAtBucket[] buckets, double seconds,
+		private void timed(double count, double totalMillis, @Nullable HistogramSnapshot snapshot, double seconds,
 				Map<String, Object> sample) {
 			double previousCount = this.lastCount;
 			rate("timer", count, seconds, sample);
@@ -222,29 +227,42 @@ final class ConsoleMetrics implements SmartLifecycle {
 			double deltaMillis = Double.isNaN(previousCount) ? totalMillis : totalMillis - this.lastTotalMillis;
 			this.lastTotalMillis = totalMillis;
 			sample.put("mean", (delta > 0) ? deltaMillis / delta : null);
-			if (buckets.length > 0) {
-				sample.put("p50", percentile(buckets, delta, 0.50));
-				sample.put("p95", percentile(buckets, delta, 0.95));
-				sample.put("p99", percentile(buckets, delta, 0.99));
+			if (snapshot == null) {
+				return;
 			}
-			this.lastBuckets = buckets;
+			for (double p : PERCENTILES) {
+				Double value = published(snapshot.percentileValues(), p);
+				if (value == null && snapshot.histogramCounts().length > 0) {
+					value = percentile(snapshot.histogramCounts(), p);
+				}
+				sample.put("p" + Math.round(p * 100), value);
+			}
+		}
+
+		/** The percentile the timer computes itself (publishPercentiles), in milliseconds, if it does. */
+		private static @Nullable Double published(ValueAtPercentile[] values, double p) {
+			for (ValueAtPercentile value : values) {
+				if (Math.abs(value.percentile() - p) < 1e-9) {
+					return value.value(TimeUnit.MILLISECONDS);
+				}
+			}
+			return null;
 		}
 
 		/**
-		 * The upper bound of the first bucket holding the p-quantile of the values recorded since the last
-		 * sample, from the differences of the cumulative bucket counts; {@code null} without values or when
-		 * the quantile lies above the last bucket.
+		 * The upper bound of the first bucket holding the p-quantile of the histogram's values (its buckets count
+		 * the values up to their bound); {@code null} when it holds none. Windowed histograms are not differenced:
+		 * a window that rotated between two samples would give negative counts.
 		 */
-		private @Nullable Double percentile(CountAtBucket[] buckets, double delta, double p) {
-			if (delta <= 0) {
+		private static @Nullable Double percentile(CountAtBucket[] buckets, double p) {
+			double total = buckets[buckets.length - 1].count();
+			if (total <= 0) {
 				return null;
 			}
-			CountAtBucket[] before = this.lastBuckets;
-			double target = Math.ceil(p * delta);
-			for (int i = 0; i < buckets.length; i++) {
-				double previous = (before != null && before.length == buckets.length) ? before[i].count() : 0;
-				if (buckets[i].count() - previous >= target) {
-					return buckets[i].bucket(TimeUnit.MILLISECONDS);
+			double target = Math.ceil(p * total);
+			for (CountAtBucket bucket : buckets) {
+				if (bucket.count() >= target) {
+					return bucket.bucket(TimeUnit.MILLISECONDS);
 				}
 			}
 			return null;
