@@ -221,7 +221,8 @@
 						el('div', { class: 'muted' }, area.configured ? 'configured' : 'not configured'));
 					if (area.configured) {
 						var main = lines(series, area.metric, 'rate', null, null);
-						card.appendChild(chart('per second', main.length ? main : [{ label: '', points: [] }]));
+						main.forEach(function (line) { line.label = 'now'; });
+						card.appendChild(chart(area.metric + ' per second', main.length ? main : [{ label: '', points: [] }]));
 					}
 					return card;
 				});
