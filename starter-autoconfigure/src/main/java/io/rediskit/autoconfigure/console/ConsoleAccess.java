@@ -4,8 +4,6 @@ import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.util.ClassUtils;
-
 /**
  * Who may see the console and who may act in it; the one place these rules live, for both web stacks.
  * <ul>
@@ -25,8 +23,8 @@ final class ConsoleAccess {
 
 	static final String ACTION_HEADER = "X-Redis-Kit-Console";
 
-	static final boolean SECURITY_PRESENT = ClassUtils.isPresent(
-			"org.springframework.security.core.context.SecurityContextHolder", ConsoleAccess.class.getClassLoader());
+	/** Spring Security's class whose presence makes the console ask it who the user is. */
+	static final String SECURITY_CLASS = "org.springframework.security.core.context.SecurityContextHolder";
 
 	private final boolean security;
 

@@ -27,6 +27,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication.Type;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -53,11 +54,10 @@ public final class ConsoleAutoConfiguration {
 
 	private static final Log logger = LogFactory.getLog(ConsoleAutoConfiguration.class);
 
-	@Bean
-	ConsoleAccess redisKitConsoleAccess(ConsoleProperties properties) {
-		ConsoleAccess access = new ConsoleAccess(properties, ConsoleAccess.SECURITY_PRESENT);
+	static ConsoleAccess access(ConsoleProperties properties, boolean security) {
+		ConsoleAccess access = new ConsoleAccess(properties, security);
 		String where = "redis-kit console at " + properties.getPath() + ": ";
-		if (access.security()) {
+		if (security) {
 			logger.info(where + "pages for role " + properties.getRole() + ", " + access.actionsNote());
 		}
 		else {
@@ -88,6 +88,28 @@ public final class ConsoleAutoConfiguration {
 	@Bean
 	ConsoleActions redisKitConsoleActions(ConsoleData data, ObjectProvider<ConsoleActions.Counter> counter) {
 		return new ConsoleActions(data::queueHandle, counter.getIfAvailable(() -> ConsoleActions.Counter.NONE));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = ConsoleAccess.SECURITY_CLASS)
+	static class SecuredConsoleConfiguration {
+
+		@Bean
+		ConsoleAccess redisKitConsoleAccess(ConsoleProperties properties) {
+			return access(properties, true);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnMissingClass(ConsoleAccess.SECURITY_CLASS)
+	static class UnsecuredConsoleConfiguration {
+
+		@Bean
+		ConsoleAccess redisKitConsoleAccess(ConsoleProperties properties) {
+			return access(properties, false);
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

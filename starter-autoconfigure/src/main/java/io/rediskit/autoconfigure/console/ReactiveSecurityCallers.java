@@ -12,7 +12,7 @@ import org.springframework.web.server.ServerWebExchange;
 
 /**
  * The caller of a WebFlux request as Spring Security authenticated it; loaded only when Spring Security is on the
- * class path ({@link ConsoleAccess#SECURITY_PRESENT}).
+ * class path ({@link ConsoleAccess#SECURITY_CLASS}).
  */
 final class ReactiveSecurityCallers {
 

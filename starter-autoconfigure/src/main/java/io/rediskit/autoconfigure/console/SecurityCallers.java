@@ -17,7 +17,7 @@ import org.springframework.security.web.csrf.CsrfToken;
 
 /**
  * The caller as Spring Security authenticated it; loaded only when Spring Security is on the class path
- * ({@link ConsoleAccess#SECURITY_PRESENT}); {@link ReactiveSecurityCallers} reads it in WebFlux applications.
+ * ({@link ConsoleAccess#SECURITY_CLASS}); {@link ReactiveSecurityCallers} reads it in WebFlux applications.
  */
 final class SecurityCallers {
 

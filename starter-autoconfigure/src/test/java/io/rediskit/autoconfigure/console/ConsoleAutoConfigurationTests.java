@@ -4,14 +4,18 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,6 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Wiring of the console, without Redis (nothing connects before a request): off unless enabled and only in a
  * web application, one set of routes per web stack, and startup failures that name the property.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class ConsoleAutoConfigurationTests {
 
 	private static final AutoConfigurations CONFIGURATIONS = AutoConfigurations.of(DataRedisAutoConfiguration.class,
@@ -63,6 +68,25 @@ class ConsoleAutoConfigurationTests {
 					.isInstanceOf(org.springframework.web.reactive.function.server.RouterFunction.class);
 				assertThat(context).doesNotHaveBean(ConsoleMetrics.class);
 			});
+	}
+
+	@Test
+	void withoutSpringSecurityTheStartupLogWarnsAndActionsNeedTheOptIn(CapturedOutput output) {
+		WebApplicationContextRunner withoutSecurity = this.servlet
+			.withClassLoader(new FilteredClassLoader("org.springframework.security."))
+			.withPropertyValues("redis-kit.console.enabled=true", "redis-kit.console.actions-enabled=true");
+		withoutSecurity.run((context) -> {
+			ConsoleAccess access = context.getBean(ConsoleAccess.class);
+			assertThat(access.security()).isFalse();
+			assertThat(access.actionsAllowed()).isFalse();
+		});
+		assertThat(output).contains("redis-kit console at /redis-kit: Spring Security is not on the class path, so "
+				+ "anyone who reaches the console can read it; read-only: actions are enabled but Spring Security is "
+				+ "not on the class path");
+		withoutSecurity.withPropertyValues("redis-kit.console.allow-actions-without-security=true")
+			.run((context) -> assertThat(context.getBean(ConsoleAccess.class).actionsAllowed()).isTrue());
+		assertThat(output).contains("actions enabled WITHOUT Spring Security "
+				+ "(redis-kit.console.allow-actions-without-security=true)");
 	}
 
 	@ParameterizedTest
