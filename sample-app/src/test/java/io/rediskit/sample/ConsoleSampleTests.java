@@ -49,6 +49,9 @@ class ConsoleSampleTests {
 
 	@Test
 	void theConsoleProfileServesThePageAndItsActions() throws Exception {
+		HttpResponse<String> bare = send(HttpRequest.newBuilder(uri("/redis-kit")).build());
+		assertThat(bare.statusCode()).isEqualTo(308);
+		assertThat(bare.headers().firstValue("Location")).hasValue("/redis-kit/");
 		HttpResponse<String> page = send(HttpRequest.newBuilder(uri("/redis-kit/")).build());
 		assertThat(page.statusCode()).isEqualTo(200);
 		assertThat(page.body()).contains("<script src=\"console.js\" defer></script>");
