@@ -7,7 +7,6 @@ import java.util.Map;
 import io.rediskit.autoconfigure.console.ConsoleAccess.Caller;
 import io.rediskit.autoconfigure.console.ConsoleAccess.Refusal;
 
-import org.springframework.core.io.ClassPathResource;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
 import org.springframework.web.servlet.function.HandlerFunction;
