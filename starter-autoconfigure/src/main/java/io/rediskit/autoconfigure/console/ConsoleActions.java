@@ -1,0 +1,129 @@
+package io.rediskit.autoconfigure.console;
+
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.ToLongFunction;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.rediskit.queue.RedisQueue;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * The console's actions on queues: redrive dead letters and purge a queue. The web layer has already checked that
+ * actions are enabled and that the user may take them; every call, taken or refused, is logged with the user and
+ * counted as {@code rediskit.console.actions} ({@code action} = redrive | purge, {@code result} = done | refused |
+ * failed), tagged with neither user nor queue name so cardinality stays bounded.
+ */
+final class ConsoleActions {
+
+	private static final Log logger = LogFactory.getLog(ConsoleActions.class);
+
+	static final String METER = "rediskit.console.actions";
+
+	/** Redrive moves at most this many per call, so one click cannot start an unbounded move. */
+	static final int MAX_REDRIVE = 10_000;
+
+	private final Function<String, RedisQueue<Object>> queues;
+
+	private final Counter counter;
+
+	/**
+	 * @param queues the queue of a name the console lists, else {@link IllegalArgumentException}
+	 * @param counter counts each action with its result
+	 */
+	ConsoleActions(Function<String, RedisQueue<Object>> queues, Counter counter) {
+		this.queues = queues;
+		this.counter = counter;
+	}
+
+	/**
+	 * Moves dead letters back to their queue, oldest first.
+	 * @param user who asks, for the log
+	 * @param name the queue
+	 * @param max most to move, from 1 to {@value #MAX_REDRIVE}
+	 * @return how many moved
+	 */
+	Map<String, Object> redrive(String user, String name, int max) {
+		if (max < 1 || max > MAX_REDRIVE) {
+			throw new IllegalArgumentException("max must be from 1 to " + MAX_REDRIVE + ", was " + max);
+		}
+		return Map.of("redriven", run("redrive", user, name, (queue) -> queue.redrive(max)));
+	}
+
+	/**
+	 * Removes every message of a queue, in every state.
+	 * @param user who asks, for the log
+	 * @param name the queue
+	 * @return how many there were
+	 */
+	Map<String, Object> purge(String user, String name) {
+		return Map.of("purged", run("purge", user, name, RedisQueue::purge));
+	}
+
+	/**
+	 * Records an action the web layer refused (no role, actions off), so refusals show in the log and the meter.
+	 * @param action what was asked
+	 * @param user who asked
+	 * @param reason why it was refused
+	 */
+	void refused(String action, String user, String reason) {
+		logger.warn("redis-kit console: refused " + action + " for " + user + ": " + reason);
+		count(action, "refused");
+	}
+
+	private long run(String action, String user, String name, ToLongFunction<RedisQueue<Object>> operation) {
+		RedisQueue<Object> queue;
+		try {
+			queue = this.queues.apply(name);
+		}
+		catch (IllegalArgumentException ex) {
+			count(action, "refused");
+			throw ex;
+		}
+		try {
+			long result = operation.applyAsLong(queue);
+			logger.info("redis-kit console: " + user + " ran " + action + " on queue " + name + ": " + result);
+			count(action, "done");
+			return result;
+		}
+		catch (RuntimeException ex) {
+			logger.warn("redis-kit console: " + action + " on queue " + name + " by " + user + " failed", ex);
+			count(action, "failed");
+			throw ex;
+		}
+	}
+
+	private void count(String action, String result) {
+		this.counter.count(action, result);
+	}
+
+	/** Counts actions; without Micrometer nothing. */
+	@FunctionalInterface
+	interface Counter {
+
+		Counter NONE = (action, result) -> {
+		};
+
+		/**
+		 * @param action redrive | purge | other
+		 * @param result done | refused | failed
+		 */
+		void count(String action, String result);
+
+		/**
+		 * @param meters the application's registry
+		 * @return a counter recording {@value ConsoleActions#METER}
+		 */
+		static Counter of(MeterRegistry meters) {
+			return (action, result) -> io.micrometer.core.instrument.Counter.builder(METER)
+				.description("Actions taken or refused in the redis-kit console")
+				.tag("action", action)
+				.tag("result", result)
+				.register(meters)
+				.increment();
+		}
+
+	}
+
+}

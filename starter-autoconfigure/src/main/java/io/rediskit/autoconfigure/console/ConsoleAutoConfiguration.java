@@ -1,0 +1,160 @@
+package io.rediskit.autoconfigure.console;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.autoconfigure.bitmap.BitmapProperties;
+import io.rediskit.autoconfigure.bloom.BloomProperties;
+import io.rediskit.autoconfigure.counter.CounterProperties;
+import io.rediskit.autoconfigure.geo.GeoProperties;
+import io.rediskit.autoconfigure.keys.KeysProperties;
+import io.rediskit.autoconfigure.queue.QueueProperties;
+import io.rediskit.autoconfigure.ratelimit.RateLimitProperties;
+import io.rediskit.bitmap.BitmapRegistry;
+import io.rediskit.bloom.BloomFilterRegistry;
+import io.rediskit.counter.UniqueCounterRegistry;
+import io.rediskit.geo.GeoIndexRegistry;
+import io.rediskit.keys.KeyTools;
+import io.rediskit.lock.LockRegistry;
+import io.rediskit.lock.RedlockRegistry;
+import io.rediskit.queue.QueueRegistry;
+import io.rediskit.queue.RecurringJobs;
+import io.rediskit.ratelimit.RateLimiterRegistry;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication.Type;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.scheduling.TaskScheduler;
+
+/**
+ * Serves the web console at {@code redis-kit.console.path} (default {@code /redis-kit}) when
+ * {@code redis-kit.console.enabled=true}, in a Spring MVC or a WebFlux application: functional routes for the page,
+ * its assets (in the jar) and its JSON endpoints, a sampler of the {@code rediskit.*} meters when Micrometer is
+ * present, and {@link ConsoleAccess}'s rules. Says at startup where the console is and whether it offers actions.
+ */
+@AutoConfiguration(after = { DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class }, afterName = {
+		"org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+		"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
+@ConditionalOnWebApplication
+@ConditionalOnBean(RedisConnectionFactory.class)
+@ConditionalOnBooleanProperty("redis-kit.console.enabled")
+@EnableConfigurationProperties(ConsoleProperties.class)
+public final class ConsoleAutoConfiguration {
+
+	private static final Log logger = LogFactory.getLog(ConsoleAutoConfiguration.class);
+
+	static ConsoleAccess access(ConsoleProperties properties, boolean security) {
+		ConsoleAccess access = new ConsoleAccess(properties, security);
+		String where = "redis-kit console at " + properties.getPath() + ": ";
+		if (security) {
+			logger.info(where + "pages for role " + properties.getRole() + ", " + access.actionsNote());
+		}
+		else {
+			logger.warn(where + "Spring Security is not on the class path, so anyone who reaches the console can read "
+					+ "it; " + access.actionsNote());
+		}
+		return access;
+	}
+
+	@Bean
+	ConsoleData redisKitConsoleData(ConsoleProperties properties, RedisConnectionFactory connectionFactory,
+			ObjectProvider<LockRegistry> locks, ObjectProvider<RedlockRegistry> redlocks,
+			ObjectProvider<RateLimiterRegistry> limiters, ObjectProvider<QueueRegistry> queues,
+			ObjectProvider<RecurringJobs> recurring, ObjectProvider<BloomFilterRegistry> bloom,
+			ObjectProvider<UniqueCounterRegistry> counters, ObjectProvider<BitmapRegistry> bitmaps,
+			ObjectProvider<GeoIndexRegistry> geo, ObjectProvider<KeyTools> keyTools,
+			ObjectProvider<KeysProperties> keysProperties, ObjectProvider<RateLimitProperties> rateLimitProperties,
+			ObjectProvider<QueueProperties> queueProperties, ObjectProvider<BloomProperties> bloomProperties,
+			ObjectProvider<CounterProperties> counterProperties, ObjectProvider<BitmapProperties> bitmapProperties,
+			ObjectProvider<GeoProperties> geoProperties, ObjectProvider<ConsoleMetrics> metrics) {
+		return new ConsoleData(properties,
+				new ConsoleData.Beans(connectionFactory, locks, redlocks, limiters, queues, recurring, bloom, counters,
+						bitmaps, geo, keyTools, keysProperties, rateLimitProperties, queueProperties, bloomProperties,
+						counterProperties, bitmapProperties, geoProperties),
+				metrics.getIfAvailable());
+	}
+
+	@Bean
+	ConsoleActions redisKitConsoleActions(ConsoleData data, ObjectProvider<ConsoleActions.Counter> counter) {
+		return new ConsoleActions(data::queueHandle, counter.getIfAvailable(() -> ConsoleActions.Counter.NONE));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = ConsoleAccess.SECURITY_CLASS)
+	static class SecuredConsoleConfiguration {
+
+		@Bean
+		ConsoleAccess redisKitConsoleAccess(ConsoleProperties properties) {
+			return access(properties, true);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnMissingClass(ConsoleAccess.SECURITY_CLASS)
+	static class UnsecuredConsoleConfiguration {
+
+		@Bean
+		ConsoleAccess redisKitConsoleAccess(ConsoleProperties properties) {
+			return access(properties, false);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(MeterRegistry.class)
+	@ConditionalOnBean(MeterRegistry.class)
+	static class ConsoleMetricsConfiguration {
+
+		@Bean
+		ConsoleMetrics redisKitConsoleMetrics(MeterRegistry meters, ConsoleProperties properties,
+				ObjectProvider<TaskScheduler> scheduler) {
+			return new ConsoleMetrics(meters, properties.getSampleInterval(), properties.getSamples(),
+					scheduler.getIfUnique());
+		}
+
+		@Bean
+		ConsoleActions.Counter redisKitConsoleActionCounter(MeterRegistry meters) {
+			return ConsoleActions.Counter.of(meters);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnWebApplication(type = Type.SERVLET)
+	@ConditionalOnClass(org.springframework.web.servlet.function.RouterFunction.class)
+	static class ServletConsoleConfiguration {
+
+		@Bean
+		org.springframework.web.servlet.function.RouterFunction<org.springframework.web.servlet.function.ServerResponse> redisKitConsoleRoutes(
+				ConsoleProperties properties, ConsoleData data, ConsoleActions actions, ConsoleAccess access) {
+			return new ConsoleMvcRoutes(properties.getPath(), data, actions, access).routes();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnWebApplication(type = Type.REACTIVE)
+	@ConditionalOnClass(org.springframework.web.reactive.function.server.RouterFunction.class)
+	static class ReactiveConsoleConfiguration {
+
+		@Bean
+		org.springframework.web.reactive.function.server.RouterFunction<org.springframework.web.reactive.function.server.ServerResponse> redisKitConsoleRoutes(
+				ConsoleProperties properties, ConsoleData data, ConsoleActions actions, ConsoleAccess access) {
+			return new ConsoleWebFluxRoutes(properties.getPath(), data, actions, access).routes();
+		}
+
+	}
+
+}

@@ -1,0 +1,109 @@
+package io.rediskit.autoconfigure.console;
+
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import io.rediskit.autoconfigure.console.ConsoleAccess.Caller;
+import io.rediskit.autoconfigure.console.ConsoleAccess.Refusal;
+
+import org.springframework.http.HttpMethod;
+import org.springframework.http.MediaType;
+import org.springframework.web.servlet.function.HandlerFunction;
+import org.springframework.web.servlet.function.RouterFunction;
+import org.springframework.web.servlet.function.RouterFunctions;
+import org.springframework.web.servlet.function.ServerRequest;
+import org.springframework.web.servlet.function.ServerResponse;
+
+/**
+ * The console's routes for Spring MVC: the page and its assets from the jar, and the JSON endpoints, all behind
+ * one filter that applies {@link ConsoleAccess}. Functional routes, so the console needs no controller scanning
+ * and no path mapping of the application's.
+ */
+final class ConsoleMvcRoutes {
+
+	private static final String CALLER = ConsoleMvcRoutes.class.getName() + ".caller";
+
+	private final String path;
+
+	private final ConsoleData data;
+
+	private final ConsoleActions actions;
+
+	private final ConsoleAccess access;
+
+	ConsoleMvcRoutes(String path, ConsoleData data, ConsoleActions actions, ConsoleAccess access) {
+		this.path = path;
+		this.data = data;
+		this.actions = actions;
+		this.access = access;
+	}
+
+	RouterFunction<ServerResponse> routes() {
+		String api = this.path + "/api";
+		return RouterFunctions.route()
+			.GET(this.path, (request) -> ServerResponse.permanentRedirect(slash(request.uri())).build())
+			.GET(this.path + "/", (request) -> ServerResponse.ok().headers(ConsolePage::headers).contentType(MediaType.TEXT_HTML)
+				.body(ConsolePage.INDEX))
+			.GET(api + "/session", this::session)
+			.GET(api + "/overview", (request) -> json(this.data.overview()))
+			.GET(api + "/locks", (request) -> json(this.data.locks()))
+			.GET(api + "/limiters", (request) -> json(this.data.limiters()))
+			.GET(api + "/queues", (request) -> json(this.data.queues()))
+			.GET(api + "/queue", (request) -> json(this.data.queue(request.param("name").orElse(""),
+					ConsolePage.page(request.param("page").orElse(null)))))
+			.GET(api + "/structures", (request) -> json(this.data.structures()))
+			.GET(api + "/keys/settings", (request) -> json(this.data.keySettings()))
+			.GET(api + "/keys/report", (request) -> json(this.data.bigKeys()))
+			.GET(api + "/metrics", (request) -> json(this.data.metrics(request.param("prefix").orElse(""))))
+			.POST(api + "/queue/redrive", (request) -> json(this.actions.redrive(caller(request).name(),
+					request.param("name").orElse(""), ConsolePage.max(request.param("max").orElse(null)))))
+			.POST(api + "/queue/purge",
+					(request) -> json(this.actions.purge(caller(request).name(), request.param("name").orElse(""))))
+			.resources(this.path + "/**", ConsolePage.ASSETS)
+			.onError(RuntimeException.class, (ex, request) -> error(ex))
+			.filter(this::guard)
+			.build();
+	}
+
+	private ServerResponse guard(ServerRequest request, HandlerFunction<ServerResponse> next) throws Exception {
+		Caller caller = this.access.security() ? SecurityCallers.current() : Caller.ANONYMOUS;
+		boolean action = HttpMethod.POST.equals(request.method());
+		Refusal refusal = action ? this.access.act(caller, request.headers().firstHeader(ConsoleAccess.ACTION_HEADER) != null)
+				: this.access.view(caller);
+		if (refusal != null) {
+			if (action) {
+				this.actions.refused(ConsolePage.actionName(request.path()), caller.name(), refusal.reason());
+			}
+			return ServerResponse.status(refusal.status()).headers(ConsolePage::headers).contentType(MediaType.APPLICATION_JSON)
+				.body(Map.of("error", refusal.reason()));
+		}
+		request.attributes().put(CALLER, caller);
+		return next.handle(request);
+	}
+
+	private ServerResponse session(ServerRequest request) {
+		Caller caller = caller(request);
+		Map<String, Object> session = new LinkedHashMap<>(ConsolePage.session(this.access, caller));
+		session.put("csrf", this.access.security() ? SecurityCallers.csrf(request.servletRequest()) : null);
+		return json(session);
+	}
+
+	private static Caller caller(ServerRequest request) {
+		return (Caller) request.attributes().getOrDefault(CALLER, Caller.ANONYMOUS);
+	}
+
+	private static ServerResponse json(Object body) {
+		return ServerResponse.ok().headers(ConsolePage::headers).contentType(MediaType.APPLICATION_JSON).body(body);
+	}
+
+	private static ServerResponse error(Throwable ex) {
+		return ServerResponse.status(ConsolePage.status(ex)).headers(ConsolePage::headers).contentType(MediaType.APPLICATION_JSON)
+			.body(Map.of("error", ConsolePage.message(ex)));
+	}
+
+	private static URI slash(URI uri) {
+		return URI.create(uri.getRawPath() + "/");
+	}
+
+}

@@ -1,0 +1,189 @@
+package io.rediskit.autoconfigure.console;
+
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.Errors;
+import org.springframework.validation.Validator;
+
+/**
+ * Web console settings, under {@code redis-kit.console}. The console is off unless enabled, read-only unless
+ * actions are enabled, and with Spring Security present every page needs {@link #getRole() role} and every action
+ * {@link #getActionRole() action-role}. Validated when bound: a bad value fails startup naming the property.
+ */
+@ConfigurationProperties(prefix = "redis-kit.console", ignoreUnknownFields = false)
+public class ConsoleProperties implements Validator {
+
+	private static final String PREFIX = "redis-kit.console.";
+
+	/**
+	 * Whether to serve the web console.
+	 */
+	private boolean enabled = false;
+
+	/**
+	 * Path the console is served at, starting with "/" and not ending with one, such as /redis-kit.
+	 */
+	private String path = "/redis-kit";
+
+	/**
+	 * Whether the console offers actions (redrive and purge dead letters); read-only otherwise.
+	 */
+	private boolean actionsEnabled = false;
+
+	/**
+	 * Whether actions are offered although Spring Security is not on the class path, so that anyone who reaches
+	 * the console can take them; logged as a warning at startup.
+	 */
+	private boolean allowActionsWithoutSecurity = false;
+
+	/**
+	 * Whether dead-letter payloads are shown; off since payloads may hold personal data.
+	 */
+	private boolean showPayloads = false;
+
+	/**
+	 * Role (without the ROLE_ prefix) a user needs to see the console, when Spring Security is present.
+	 */
+	private String role = "REDIS_KIT_VIEWER";
+
+	/**
+	 * Role (without the ROLE_ prefix) a user needs to take actions, when Spring Security is present.
+	 */
+	private String actionRole = "REDIS_KIT_OPERATOR";
+
+	/**
+	 * How often the console samples the redis-kit meters for its charts, from 1s to 1h.
+	 */
+	private Duration sampleInterval = Duration.ofSeconds(5);
+
+	/**
+	 * How many samples of each meter the console keeps in memory, from 2 to 10000.
+	 */
+	private int samples = 120;
+
+	/**
+	 * Dead letters per page of the Queues page, from 1 to 500.
+	 */
+	private int deadLettersPerPage = 20;
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public String getPath() {
+		return this.path;
+	}
+
+	public void setPath(String path) {
+		this.path = path;
+	}
+
+	public boolean isActionsEnabled() {
+		return this.actionsEnabled;
+	}
+
+	public void setActionsEnabled(boolean actionsEnabled) {
+		this.actionsEnabled = actionsEnabled;
+	}
+
+	public boolean isAllowActionsWithoutSecurity() {
+		return this.allowActionsWithoutSecurity;
+	}
+
+	public void setAllowActionsWithoutSecurity(boolean allowActionsWithoutSecurity) {
+		this.allowActionsWithoutSecurity = allowActionsWithoutSecurity;
+	}
+
+	public boolean isShowPayloads() {
+		return this.showPayloads;
+	}
+
+	public void setShowPayloads(boolean showPayloads) {
+		this.showPayloads = showPayloads;
+	}
+
+	public String getRole() {
+		return this.role;
+	}
+
+	public void setRole(String role) {
+		this.role = role;
+	}
+
+	public String getActionRole() {
+		return this.actionRole;
+	}
+
+	public void setActionRole(String actionRole) {
+		this.actionRole = actionRole;
+	}
+
+	public Duration getSampleInterval() {
+		return this.sampleInterval;
+	}
+
+	public void setSampleInterval(Duration sampleInterval) {
+		this.sampleInterval = sampleInterval;
+	}
+
+	public int getSamples() {
+		return this.samples;
+	}
+
+	public void setSamples(int samples) {
+		this.samples = samples;
+	}
+
+	public int getDeadLettersPerPage() {
+		return this.deadLettersPerPage;
+	}
+
+	public void setDeadLettersPerPage(int deadLettersPerPage) {
+		this.deadLettersPerPage = deadLettersPerPage;
+	}
+
+	@Override
+	public boolean supports(Class<?> type) {
+		return ConsoleProperties.class.isAssignableFrom(type);
+	}
+
+	@Override
+	public void validate(Object target, Errors errors) {
+		ConsoleProperties console = (ConsoleProperties) target;
+		String path = console.getPath();
+		// The path becomes route patterns: a pattern character or a trailing slash would serve other routes.
+		if (!path.matches("(/[A-Za-z0-9._~-]+)+")) {
+			errors.rejectValue("path", "invalid", PREFIX + "path must be one or more /segments of letters, digits, "
+					+ ". _ ~ or -, such as /redis-kit, was '" + path + "'");
+		}
+		rejectBlankRole(errors, "role", console.getRole());
+		rejectBlankRole(errors, "actionRole", console.getActionRole());
+		Duration interval = console.getSampleInterval();
+		if (interval.compareTo(Duration.ofSeconds(1)) < 0 || interval.compareTo(Duration.ofHours(1)) > 0) {
+			errors.rejectValue("sampleInterval", "invalid",
+					PREFIX + "sample-interval must be from 1s to 1h, was " + interval);
+		}
+		if (console.getSamples() < 2 || console.getSamples() > 10_000) {
+			errors.rejectValue("samples", "invalid",
+					PREFIX + "samples must be from 2 to 10000, was " + console.getSamples());
+		}
+		if (console.getDeadLettersPerPage() < 1 || console.getDeadLettersPerPage() > 500) {
+			errors.rejectValue("deadLettersPerPage", "invalid",
+					PREFIX + "dead-letters-per-page must be from 1 to 500, was " + console.getDeadLettersPerPage());
+		}
+	}
+
+	private static void rejectBlankRole(Errors errors, String field, String role) {
+		if (role.isBlank() || role.startsWith("ROLE_")) {
+			String property = field.equals("role") ? "role" : "action-role";
+			errors.rejectValue(field, "invalid", PREFIX + property
+					+ " must be a role name without the ROLE_ prefix, such as REDIS_KIT_VIEWER, was '" + role + "'");
+		}
+	}
+
+}

@@ -1,0 +1,554 @@
+// The redis-kit console: one page, six views, polling the JSON endpoints beside it.
+// Every value from the server is data: the DOM is built with createElement and textContent, never innerHTML,
+// so a queue name, key, lock name, reason or payload holding markup shows as the characters it is.
+(function () {
+	'use strict';
+
+	var POLL_MILLIS = 5000;
+	var session = null;
+	var timer = null;
+	var state = { queue: null, page: 0, confirmPurge: false, report: null, reportError: null, reportRunning: false };
+
+	// el('td', {class: 'num'}, 'text', child): attributes from this script only; children as text or nodes.
+	function el(tag, attrs) {
+		var node = document.createElement(tag);
+		if (attrs) {
+			Object.keys(attrs).forEach(function (name) {
+				if (name === 'onclick') {
+					node.addEventListener('click', attrs[name]);
+				}
+				else if (attrs[name] !== null && attrs[name] !== undefined && attrs[name] !== false) {
+					node.setAttribute(name, attrs[name] === true ? '' : String(attrs[name]));
+				}
+			});
+		}
+		for (var i = 2; i < arguments.length; i++) {
+			append(node, arguments[i]);
+		}
+		return node;
+	}
+
+	function append(node, child) {
+		if (child === null || child === undefined) {
+			return;
+		}
+		if (Array.isArray(child)) {
+			child.forEach(function (c) { append(node, c); });
+		}
+		else if (child instanceof Node) {
+			node.appendChild(child);
+		}
+		else {
+			node.appendChild(document.createTextNode(String(child)));
+		}
+	}
+
+	function api(path, options) {
+		var request = Object.assign({ credentials: 'same-origin', headers: { 'Accept': 'application/json' } }, options || {});
+		return fetch('api/' + path, request).then(function (response) {
+			return response.text().then(function (text) {
+				var body = null;
+				try { body = text ? JSON.parse(text) : null; } catch (e) { body = null; }
+				if (!response.ok) {
+					var error = new Error((body && body.error) || ('HTTP ' + response.status));
+					error.status = response.status;
+					throw error;
+				}
+				return body;
+			});
+		});
+	}
+
+	function act(path) {
+		var headers = { 'Accept': 'application/json' };
+		headers[session.actionHeader] = 'action';
+		if (session.csrf) {
+			headers[session.csrf.header] = session.csrf.token;
+		}
+		return api(path, { method: 'POST', headers: headers });
+	}
+
+	function q(value) {
+		return encodeURIComponent(value);
+	}
+
+	// ---- formatting
+
+	function num(value, digits) {
+		if (value === null || value === undefined) {
+			return '–';
+		}
+		if (typeof value !== 'number') {
+			return String(value);
+		}
+		if (digits === undefined) {
+			digits = Math.abs(value) >= 100 || Number.isInteger(value) ? 0 : 2;
+		}
+		return value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
+	}
+
+	function millis(value) {
+		if (value === null || value === undefined) {
+			return '–';
+		}
+		if (value < 1000) {
+			return num(value, value < 10 ? 2 : 0) + ' ms';
+		}
+		if (value < 120000) {
+			return num(value / 1000, 1) + ' s';
+		}
+		return num(value / 60000, 1) + ' min';
+	}
+
+	// A java.time.Duration as Jackson writes it: ISO-8601 text (PT0.05S) or seconds.
+	function duration(value) {
+		var match = /^PT(?:(\d+)H)?(?:(\d+)M)?(?:([\d.]+)S)?$/.exec(String(value));
+		if (typeof value === 'number') {
+			return millis(value * 1000);
+		}
+		if (!match) {
+			return String(value);
+		}
+		return millis(((+(match[1] || 0)) * 3600 + (+(match[2] || 0)) * 60 + (+(match[3] || 0))) * 1000);
+	}
+
+	function bytes(value) {
+		if (value === null || value === undefined) {
+			return '–';
+		}
+		var units = ['B', 'KiB', 'MiB', 'GiB'];
+		var i = 0;
+		while (value >= 1024 && i < units.length - 1) { value /= 1024; i++; }
+		return num(value, i === 0 ? 0 : 1) + ' ' + units[i];
+	}
+
+	function percent(value) {
+		return value === null || value === undefined ? '–' : num(value * 100, value < 0.01 ? 4 : 2) + ' %';
+	}
+
+	function time(iso) {
+		return iso ? new Date(iso).toLocaleString() : '–';
+	}
+
+	// ---- charts: SVG polylines built from numbers only
+
+	var SVG = 'http://www.w3.org/2000/svg';
+
+	function chart(title, lines, unit) {
+		var width = 300, height = 60;
+		var svg = document.createElementNS(SVG, 'svg');
+		svg.setAttribute('class', 'spark');
+		svg.setAttribute('width', width);
+		svg.setAttribute('height', height);
+		svg.setAttribute('viewBox', '0 0 ' + width + ' ' + height);
+		svg.setAttribute('preserveAspectRatio', 'none');
+		var all = [];
+		lines.forEach(function (line) { line.points.forEach(function (p) { if (p[1] !== null) { all.push(p); } }); });
+		var legend = el('div', { class: 'legend' });
+		if (all.length > 0) {
+			var t0 = Math.min.apply(null, all.map(function (p) { return p[0]; }));
+			var t1 = Math.max.apply(null, all.map(function (p) { return p[0]; }));
+			var max = Math.max.apply(null, all.map(function (p) { return p[1]; }));
+			if (max <= 0) { max = 1; }
+			lines.forEach(function (line, i) {
+				var points = line.points.filter(function (p) { return p[1] !== null; }).map(function (p) {
+					var x = t1 === t0 ? width - 2 : 2 + (p[0] - t0) / (t1 - t0) * (width - 4);
+					var y = height - 3 - (p[1] / max) * (height - 8);
+					return x.toFixed(1) + ',' + y.toFixed(1);
+				});
+				var polyline = document.createElementNS(SVG, 'polyline');
+				polyline.setAttribute('class', 's' + (i % 5));
+				polyline.setAttribute('points', points.join(' '));
+				svg.appendChild(polyline);
+				var last = line.points.length ? line.points[line.points.length - 1][1] : null;
+				legend.appendChild(el('span', null, el('i', { class: 'l' + (i % 5) }), line.label + ' ' + num(last) + (unit ? ' ' + unit : '')));
+			});
+		}
+		else {
+			legend.appendChild(el('span', { class: 'muted' }, 'no samples yet'));
+		}
+		return el('div', { class: 'card chart' }, el('h3', null, title), svg, legend);
+	}
+
+	// Series of one meter name, filtered by tags, merged by a tag (or summed into one line) per sample time.
+	function lines(series, name, field, filter, splitBy) {
+		var groups = {};
+		series.forEach(function (s) {
+			if (s.name !== name) { return; }
+			for (var key in (filter || {})) {
+				if (s.tags[key] !== filter[key]) { return; }
+			}
+			var label = splitBy ? (s.tags[splitBy] || '') : name;
+			var group = groups[label] || (groups[label] = {});
+			s.samples.forEach(function (sample) {
+				var value = sample[field];
+				if (value === null || value === undefined) { return; }
+				group[sample.t] = (group[sample.t] || 0) + value;
+			});
+		});
+		return Object.keys(groups).sort().map(function (label) {
+			var points = Object.keys(groups[label]).map(Number).sort().map(function (t) { return [t, groups[label][t]]; });
+			return { label: label, points: points };
+		});
+	}
+
+	function table(headers, rows, empty) {
+		if (rows.length === 0) {
+			return el('p', { class: 'muted' }, empty);
+		}
+		return el('table', null,
+			el('thead', null, el('tr', null, headers.map(function (h) {
+				return el('th', { class: h.charAt(0) === '#' ? 'num' : null }, h.charAt(0) === '#' ? h.substring(1) : h);
+			}))),
+			el('tbody', null, rows));
+	}
+
+	function notConfigured(area) {
+		return el('p', { class: 'muted' }, area + ' are not configured in this application.');
+	}
+
+	// ---- pages
+
+	var pages = {
+		overview: function () {
+			return Promise.all([api('overview'), api('metrics?prefix=rediskit.')]).then(function (r) {
+				var overview = r[0], series = r[1].series;
+				var redis = overview.redis;
+				var cards = overview.areas.map(function (area) {
+					var card = el('div', { class: 'card', 'data-area': area.id },
+						el('h3', null, area.title),
+						el('div', { class: 'big' }, area.configured ? (area.count === null ? 'on' : num(area.count)) : 'off'),
+						el('div', { class: 'muted' }, area.configured ? 'configured' : 'not configured'));
+					if (area.configured) {
+						var main = lines(series, area.metric, 'rate', null, null);
+						main.forEach(function (line) { line.label = 'now'; });
+						card.appendChild(chart(area.metric + ' per second', main.length ? main : [{ label: '', points: [] }]));
+					}
+					return card;
+				});
+				return el('section', { id: 'page-overview' },
+					el('h1', null, 'Overview'),
+					el('p', null, 'Redis: ', redis.up
+						? el('span', { class: 'status-up', id: 'redis-status' }, 'UP')
+						: el('span', { class: 'status-down', id: 'redis-status' }, 'DOWN'),
+						redis.up ? ' (PING ' + millis(redis.pingMillis) + ')' : ' ' + (redis.error || '')),
+					el('div', { class: 'cards' }, cards));
+			});
+		},
+
+		locks: function () {
+			return Promise.all([api('locks'), api('metrics?prefix=rediskit.lock.')]).then(function (r) {
+				var locks = r[0], series = r[1].series;
+				if (!locks.configured) { return el('section', { id: 'page-locks' }, el('h1', null, 'Locks'), notConfigured('Locks')); }
+				var rows = locks.held.map(function (lock) {
+					return el('tr', { 'data-name': lock.name },
+						el('td', { class: 'text' }, lock.name), el('td', null, lock.kind), el('td', { class: 'text' }, lock.owner),
+						el('td', null, time(lock.heldSince)), el('td', { class: 'num' }, millis(lock.leaseRemainingMillis)),
+						el('td', { class: 'num' }, num(lock.fencingToken)), el('td', { class: 'num' }, num(lock.holdCount)),
+						el('td', null, lock.watchdog ? 'yes' : 'no'));
+				});
+				return el('section', { id: 'page-locks' },
+					el('h1', null, 'Locks'),
+					el('h2', null, 'Held by this instance'),
+					table(['Name', 'Kind', 'Holder', 'Since', '#Lease left', '#Fencing token', '#Holds', 'Watchdog'], rows,
+						'This instance holds no lock.'),
+					el('h2', null, 'Over time'),
+					el('div', { class: 'charts' },
+						chart('Acquisitions /s by result', lines(series, 'rediskit.lock.acquire', 'rate', null, 'result')),
+						chart('Wait for the lock (mean, ms)', lines(series, 'rediskit.lock.acquire', 'mean', { result: 'acquired' }, null)),
+						chart('Lost leases /s', lines(series, 'rediskit.lock.lost', 'rate', null, 'lock')),
+						chart('Renewals /s by result', lines(series, 'rediskit.lock.renewals', 'rate', null, 'result'))));
+			});
+		},
+
+		limiters: function () {
+			return Promise.all([api('limiters'), api('metrics?prefix=rediskit.ratelimit.')]).then(function (r) {
+				var limiters = r[0], series = r[1].series;
+				if (!limiters.configured) { return el('section', { id: 'page-limiters' }, el('h1', null, 'Rate limiters'), notConfigured('Rate limiters')); }
+				var rows = limiters.limiters.map(function (limiter) {
+					var decisions = lines(series, 'rediskit.ratelimit.decisions', 'rate', { limiter: limiter.name }, 'result');
+					var last = function (label) {
+						var line = decisions.filter(function (l) { return l.label === label; })[0];
+						return line && line.points.length ? line.points[line.points.length - 1][1] : null;
+					};
+					return el('tr', { 'data-name': limiter.name },
+						el('td', { class: 'text' }, limiter.name),
+						limiter.error ? el('td', { class: 'error', colspan: 6 }, limiter.error) : [
+							el('td', null, limiter.algorithm),
+							el('td', null, num(limiter.limit) + ' per ' + limiter.period + (limiter.burst ? ', burst ' + num(limiter.burst) : '')),
+							el('td', null, limiter.failurePolicy),
+							el('td', { class: 'num' }, num(last('allowed'))),
+							el('td', { class: 'num' }, num(last('rejected'))),
+							el('td', null, chart('decisions /s', decisions))]);
+				});
+				return el('section', { id: 'page-limiters' },
+					el('h1', null, 'Rate limiters'),
+					table(['Name', 'Algorithm', 'Policy', 'Failure policy', '#Allowed /s', '#Rejected /s', 'Decisions over time'], rows,
+						'No limiter is configured.'),
+					el('p', { class: 'muted' }, 'Rates are per second over the last sample interval; the chart covers the samples kept.'));
+			});
+		},
+
+		queues: function () {
+			var wanted = [api('queues'), api('metrics?prefix=rediskit.queue.')];
+			if (state.queue) {
+				wanted.push(api('queue?name=' + q(state.queue) + '&page=' + state.page));
+			}
+			return Promise.all(wanted).then(function (r) {
+				var queues = r[0], series = r[1].series, detail = r[2];
+				if (!queues.configured) { return el('section', { id: 'page-queues' }, el('h1', null, 'Queues'), notConfigured('Queues')); }
+				var rows = queues.queues.map(function (queue) {
+					return el('tr', { 'data-name': queue.name },
+						el('td', { class: 'text' }, el('a', { href: '#queues', onclick: function (e) {
+							e.preventDefault(); state.queue = queue.name; state.page = 0; state.confirmPurge = false; render();
+						} }, queue.name)),
+						queue.error ? el('td', { class: 'error', colspan: 7 }, queue.error) : [
+							el('td', { class: 'num' }, num(queue.delayed)), el('td', { class: 'num' }, num(queue.ready)),
+							el('td', { class: 'num' }, num(queue.inFlight)), el('td', { class: 'num', 'data-dead': queue.dead }, num(queue.dead)),
+							el('td', { class: 'num' }, millis(queue.oldestDueAgeMillis)),
+							// PAUSE-RESUME: "paused" is null until RedisQueue.isPaused() exists (branch i-qops).
+							el('td', { class: 'placeholder', 'data-paused': 'unknown' }, queue.paused === null ? 'n/a' : (queue.paused ? 'paused' : 'running')),
+							el('td', null, chart('messages by state', lines(series, 'rediskit.queue.messages', 'value', { queue: queue.name }, 'state')))]);
+				});
+				var recurring = queues.recurring.map(function (job) {
+					return el('tr', { 'data-name': job.name }, el('td', { class: 'text' }, job.name), el('td', null, job.queue),
+						el('td', null, job.schedule), el('td', null, job.zone), el('td', null, job.missedSlots),
+						el('td', null, time(job.lastSlot)), el('td', null, time(job.nextSlot)));
+				});
+				var section = el('section', { id: 'page-queues' },
+					el('h1', null, 'Queues'),
+					table(['Name', '#Delayed', '#Ready', '#In flight', '#Dead', '#Oldest due', 'Paused', 'Counts over time'], rows,
+						'No queue is configured.'),
+					el('h2', null, 'Throughput and lateness'),
+					el('div', { class: 'charts' },
+						chart('Delivered /s by queue', lines(series, 'rediskit.queue.delivered', 'rate', null, 'queue')),
+						chart('Acknowledged /s by queue', lines(series, 'rediskit.queue.acked', 'rate', null, 'queue')),
+						chart('Dead-lettered /s by queue', lines(series, 'rediskit.queue.dead-lettered', 'rate', null, 'queue')),
+						latenessChart(series)),
+					el('h2', null, 'Recurring jobs'),
+					table(['Name', 'Queue', 'Schedule', 'Zone', 'Missed slots', 'Last slot', 'Next run'], recurring, 'No recurring job.'));
+				if (detail) {
+					section.appendChild(queueDetail(detail));
+				}
+				return section;
+			});
+		},
+
+		structures: function () {
+			return api('structures').then(function (s) {
+				var filters = s.bloom.items.map(function (f) {
+					if (f.error) { return el('tr', { 'data-name': f.name }, el('td', { class: 'text' }, f.name), el('td', { class: 'error', colspan: 7 }, f.error)); }
+					var bar = el('span', { class: f.overCapacity ? 'bar hot' : 'bar' }, el('i'));
+					bar.firstChild.style.width = Math.min(100, f.fillRatio * 100).toFixed(1) + '%';
+					return el('tr', { 'data-name': f.name }, el('td', { class: 'text' }, f.name), el('td', null, f.mode),
+						el('td', { class: 'num' }, num(f.bits)), el('td', { class: 'num' }, num(f.hashes)),
+						el('td', { class: 'num' }, num(f.approximateItems) + ' / ' + num(f.expectedInsertions)),
+						el('td', null, bar, ' ', percent(f.fillRatio)),
+						el('td', { class: 'num' }, percent(f.falsePositiveRate)),
+						el('td', { class: f.overCapacity ? 'num error' : 'num' }, percent(f.estimatedFalsePositiveRate)));
+				});
+				var counters = s.counters.items.map(function (c) {
+					return el('tr', { 'data-name': c.name }, el('td', { class: 'text' }, c.name),
+						c.error ? el('td', { class: 'error', colspan: 4 }, c.error) : [el('td', null, c.bucket), el('td', null, c.zone),
+							el('td', null, c.retention || 'forever'), el('td', { class: 'num' }, num(c.count))]);
+				});
+				var calendars = s.calendars.items.map(function (c) {
+					return el('tr', { 'data-name': c.name }, el('td', { class: 'text' }, c.name),
+						c.error ? el('td', { class: 'error', colspan: 2 }, c.error) : [el('td', null, c.zone), el('td', null, c.retention || 'forever')]);
+				});
+				var geo = s.geo.items.map(function (g) {
+					return el('tr', { 'data-name': g.name }, el('td', { class: 'text' }, g.name),
+						g.error ? el('td', { class: 'error', colspan: 4 }, g.error) : [el('td', null, g.sharding + (g.sharding === 'geohash-cell' ? ' (' + g.precision + ' bits)' : '')),
+							el('td', null, g.memberTtl || 'none'), el('td', { class: 'num' }, num(g.maxRadiusMeters) + ' m'), el('td', { class: 'num' }, num(g.maxLimit))]);
+				});
+				return el('section', { id: 'page-structures' },
+					el('h1', null, 'Bloom filters, counters, calendars, geo'),
+					el('h2', null, 'Bloom filters'),
+					s.bloom.configured ? table(['Name', 'Mode', '#Bits', '#Hashes', '#Items / sized for', 'Fill', '#Configured FP rate', '#Estimated FP rate now'], filters, 'No Bloom filter.') : notConfigured('Bloom filters'),
+					el('h2', null, 'Unique counters'),
+					s.counters.configured ? table(['Name', 'Bucket', 'Zone', 'Retention', '#Count (all time)'], counters, 'No unique counter.') : notConfigured('Unique counters'),
+					el('h2', null, 'Check-in calendars'),
+					s.calendars.configured ? table(['Name', 'Zone', 'Retention'], calendars, 'No check-in calendar.') : notConfigured('Check-in calendars'),
+					el('h2', null, 'Geo indexes'),
+					s.geo.configured ? table(['Name', 'Sharding', 'Member TTL', '#Max radius', '#Max results'], geo, 'No geo index.') : notConfigured('Geo indexes'));
+			});
+		},
+
+		keys: function () {
+			return api('keys/settings').then(function (settings) {
+				var section = el('section', { id: 'page-keys' },
+					el('h1', null, 'Keys'),
+					el('p', null, 'Eviction policy: ', el('strong', null, settings.maxmemoryPolicy || 'unknown')),
+					settings.warnings.length
+						? settings.warnings.map(function (w) { return el('div', { class: 'warning' }, w); })
+						: el('p', { class: 'muted' }, 'No warning about the server settings.'),
+					el('h2', null, 'Big keys'));
+				if (!settings.reportAvailable) {
+					section.appendChild(el('p', { class: 'muted' }, 'The key tools are not configured.'));
+					return section;
+				}
+				section.appendChild(el('div', { class: 'toolbar' },
+					el('button', { id: 'run-report', disabled: state.reportRunning, onclick: runReport },
+						state.reportRunning ? 'Scanning…' : 'Run the big-key report'),
+					el('span', { class: 'muted' }, 'Paced by redis-kit.keys.report.keys-per-second; it never blocks Redis.')));
+				if (state.reportError) {
+					section.appendChild(el('p', { class: 'error' }, state.reportError));
+				}
+				var report = state.report;
+				if (report) {
+					section.appendChild(el('p', null, num(report.keysScanned) + ' keys scanned in ' + duration(report.elapsed) + '.'));
+					section.appendChild(table(['Key', 'Type', '#Memory', '#Elements', '#TTL', 'Encoding'],
+						report.largestByMemory.map(function (k) {
+							return el('tr', { 'data-key': k.key }, el('td', { class: 'text' }, k.key), el('td', null, k.type),
+								el('td', { class: 'num' }, bytes(k.memoryBytes)), el('td', { class: 'num' }, num(k.elements)),
+								el('td', { class: 'num' }, k.ttlMillis < 0 ? 'none' : millis(k.ttlMillis)), el('td', null, k.encoding));
+						}), 'No key matched.'));
+					section.appendChild(el('h2', null, 'Totals by type'));
+					section.appendChild(table(['Type', '#Keys', '#Memory', '#Elements'], Object.keys(report.totalsByType).map(function (type) {
+						var t = report.totalsByType[type];
+						return el('tr', null, el('td', null, type), el('td', { class: 'num' }, num(t.keys)), el('td', { class: 'num' }, bytes(t.memoryBytes)), el('td', { class: 'num' }, num(t.elements)));
+					}), 'None.'));
+				}
+				return section;
+			});
+		}
+	};
+
+	function latenessChart(series) {
+		var percentile = function (field) {
+			var found = lines(series, 'rediskit.queue.lateness', field, null, null);
+			return { label: field, points: found.length ? found[0].points : [] };
+		};
+		var card = chart('Lateness p50 / p95 / p99 (ms)', [percentile('p50'), percentile('p95'), percentile('p99')]);
+		if (!card.querySelector('polyline')) {
+			card.appendChild(el('p', { class: 'muted' }, 'Percentiles need management.metrics.distribution.percentiles.'
+				+ 'rediskit.queue.lateness=0.5,0.95,0.99, or a registry that keeps histograms (Prometheus).'));
+		}
+		return card;
+	}
+
+	function queueDetail(detail) {
+		var canAct = session.canAct;
+		var rows = detail.deadLetters.map(function (letter) {
+			return el('tr', { 'data-id': letter.id },
+				el('td', { class: 'text' }, letter.id),
+				el('td', { class: 'text reason' }, letter.reason),
+				el('td', { class: 'num' }, num(letter.deliveries)),
+				el('td', null, time(letter.deadLetteredAt)),
+				el('td', { class: 'text payload' }, detail.showPayloads ? letter.payload : el('span', { class: 'muted' }, bytes(letter.payloadBytes) + ' (hidden)')));
+		});
+		var max = el('input', { id: 'redrive-max', type: 'number', min: 1, max: 10000, value: 1 });
+		var toolbar = el('div', { class: 'toolbar' });
+		if (canAct) {
+			toolbar.appendChild(el('span', null, 'Redrive the oldest'));
+			toolbar.appendChild(max);
+			toolbar.appendChild(el('button', { id: 'redrive', onclick: function () {
+				act('queue/redrive?name=' + q(detail.name) + '&max=' + q(max.value)).then(function (r) {
+					notice('Redrove ' + r.redriven + ' dead letter(s) of ' + detail.name + '.');
+					render();
+				}, fail);
+			} }, 'Redrive'));
+			toolbar.appendChild(state.confirmPurge
+				? el('button', { id: 'purge-confirm', class: 'danger', onclick: function () {
+					state.confirmPurge = false;
+					act('queue/purge?name=' + q(detail.name)).then(function (r) {
+						notice('Purged ' + r.purged + ' message(s) of ' + detail.name + '.');
+						render();
+					}, fail);
+				} }, 'Really purge every message of ' + detail.name + '?')
+				: el('button', { id: 'purge', class: 'danger', onclick: function () { state.confirmPurge = true; render(); } }, 'Purge…'));
+			// PAUSE-RESUME: Pause / Resume buttons go here once RedisQueue.pause() and resume() exist (branch i-qops).
+		}
+		else {
+			toolbar.appendChild(el('span', { class: 'muted' }, session.actionsNote));
+		}
+		var pager = el('div', { class: 'toolbar' },
+			el('button', { id: 'page-prev', disabled: detail.page === 0, onclick: function () { state.page--; render(); } }, '‹ Newer'),
+			el('span', null, 'Page ' + (detail.page + 1)),
+			el('button', { id: 'page-next', disabled: detail.deadLetters.length < detail.pageSize || (detail.page + 1) * detail.pageSize >= detail.listedAtMost,
+				onclick: function () { state.page++; render(); } }, 'Older ›'));
+		return el('div', { id: 'queue-detail', 'data-name': detail.name },
+			el('h2', null, 'Dead letters of ', detail.name, ' (' + num(detail.dead) + ')'),
+			toolbar,
+			table(['Id', 'Reason', '#Deliveries', 'Dead-lettered', 'Payload'], rows, 'No dead letter.'),
+			pager);
+	}
+
+	function runReport() {
+		state.reportRunning = true;
+		state.reportError = null;
+		render();
+		api('keys/report').then(function (report) {
+			state.report = report;
+		}, function (error) {
+			state.reportError = error.message;
+		}).then(function () {
+			state.reportRunning = false;
+			render();
+		});
+	}
+
+	function notice(text) {
+		var box = document.getElementById('notice');
+		box.textContent = text;
+		box.hidden = false;
+	}
+
+	function fail(error) {
+		notice('Refused: ' + error.message);
+		render();
+	}
+
+	function current() {
+		var page = (location.hash || '#overview').substring(1);
+		return pages[page] ? page : 'overview';
+	}
+
+	function render() {
+		var page = current();
+		document.querySelectorAll('#nav a').forEach(function (a) {
+			a.classList.toggle('active', a.getAttribute('data-page') === page);
+		});
+		return pages[page]().then(function (content) {
+			var main = document.getElementById('main');
+			main.replaceChildren(content);
+			document.getElementById('updated').textContent = 'Updated ' + new Date().toLocaleTimeString();
+			document.body.setAttribute('data-rendered', page);
+		}, function (error) {
+			var main = document.getElementById('main');
+			main.replaceChildren(el('p', { class: 'error' }, 'Cannot load this page: ' + error.message));
+			document.body.setAttribute('data-rendered', page);
+		});
+	}
+
+	function schedule() {
+		clearInterval(timer);
+		timer = setInterval(function () {
+			// Do not rebuild the page under a pending purge confirmation or a running report.
+			if (!state.confirmPurge && !document.hidden) {
+				render();
+			}
+		}, POLL_MILLIS);
+	}
+
+	window.addEventListener('hashchange', function () {
+		document.getElementById('notice').hidden = true;
+		state.confirmPurge = false;
+		render();
+	});
+
+	api('session').then(function (s) {
+		session = s;
+		document.getElementById('who').textContent = (s.user ? s.user + ' · ' : '') + (s.canAct ? 'actions enabled' : 'read-only');
+		return api('metrics?prefix=rediskit.');
+	}).then(function (metrics) {
+		if (metrics && metrics.intervalMillis) {
+			POLL_MILLIS = Math.max(1000, Math.min(metrics.intervalMillis, 30000));
+		}
+		render();
+		schedule();
+	}, function (error) {
+		document.getElementById('main').replaceChildren(el('p', { class: 'error' }, 'Cannot open the console: ' + error.message));
+		document.body.setAttribute('data-rendered', 'error');
+	});
+})();

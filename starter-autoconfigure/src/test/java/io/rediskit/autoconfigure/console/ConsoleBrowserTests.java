@@ -1,0 +1,357 @@
+package io.rediskit.autoconfigure.console;
+
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.rediskit.bitmap.BitmapRegistry;
+import io.rediskit.bloom.BloomFilterRegistry;
+import io.rediskit.counter.UniqueCounterRegistry;
+import io.rediskit.lock.Lease;
+import io.rediskit.lock.LockRegistry;
+import io.rediskit.queue.QueueMessage;
+import io.rediskit.queue.QueueRegistry;
+import io.rediskit.queue.RedisQueue;
+import io.rediskit.ratelimit.RateLimiterRegistry;
+import io.rediskit.testsupport.RedisServerExtension;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.openqa.selenium.By;
+
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.servlet.DelegatingFilterProxyRegistrationBean;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.security.config.Customizer;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.annotation.web.configuration.EnableWebSecurity;
+import org.springframework.security.config.annotation.web.reactive.EnableWebFluxSecurity;
+import org.springframework.security.config.web.server.ServerHttpSecurity;
+import org.springframework.security.core.userdetails.MapReactiveUserDetailsService;
+import org.springframework.security.core.userdetails.User;
+import org.springframework.security.core.userdetails.UserDetails;
+import org.springframework.security.provisioning.InMemoryUserDetailsManager;
+import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.server.SecurityWebFilterChain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The console in headless Chromium, against a real redis-server and a real Tomcat (Spring MVC behind Spring
+ * Security's form login and CSRF protection), plus one WebFlux smoke test on Reactor Netty, all in one browser
+ * session. The data includes markup where users control text (a lock name, a key, a payload, a dead letter's
+ * reason): it must show as text, with no element made of it and no script run.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ConsoleBrowserTests {
+
+	@RegisterExtension
+	static final RedisServerExtension redis = RedisServerExtension.standalone();
+
+	static final String HOSTILE = "<img src=x onerror=window.__xss=1>";
+
+	private static final String NO_MARKUP_RAN = "return document.querySelectorAll('main img, main script').length === 0"
+			+ " && window.__xss === undefined;";
+
+	private ConfigurableApplicationContext mvc;
+
+	private ConsoleBrowser browser;
+
+	private String base;
+
+	private String console;
+
+	private Lease hostileLease;
+
+	private RedisQueue<Object> orders;
+
+	@BeforeAll
+	void start() throws Exception {
+		ConsoleBrowser.assumeInstalled();
+		this.mvc = run(MvcApplication.class, WebApplicationType.SERVLET);
+		this.base = "http://localhost:" + this.mvc.getEnvironment().getProperty("local.server.port");
+		this.console = this.base + "/redis-kit/";
+		seed(this.mvc);
+		this.browser = ConsoleBrowser.start();
+	}
+
+	@AfterAll
+	void stop() throws Exception {
+		if (this.hostileLease != null) {
+			this.hostileLease.close();
+		}
+		if (this.browser != null) {
+			this.browser.close();
+		}
+		if (this.mvc != null) {
+			this.mvc.close();
+		}
+	}
+
+	static ConfigurableApplicationContext run(Class<?> application, WebApplicationType type) {
+		return new SpringApplicationBuilder(application).web(type)
+			.properties("server.port=0", "spring.main.banner-mode=off",
+					"spring.data.redis.port=" + redis.server().port(), "redis-kit.console.enabled=true",
+					"redis-kit.console.actions-enabled=true", "redis-kit.console.show-payloads=true",
+					"redis-kit.console.sample-interval=1s", "redis-kit.queue.queues.orders.max-deliveries=3",
+					"redis-kit.queue.queues.emails.max-deliveries=3",
+					"redis-kit.rate-limit.limiters.login.algorithm=sliding-log",
+					"redis-kit.rate-limit.limiters.login.limit=5", "redis-kit.rate-limit.limiters.login.period=1m",
+					"redis-kit.bloom.filters.usernames.expected-insertions=1000",
+					"redis-kit.bloom.filters.usernames.false-positive-rate=0.01",
+					"redis-kit.counter.counters.visitors.bucket=daily", "redis-kit.counter.counters.visitors.zone=UTC",
+					"redis-kit.bitmap.calendars.check-in.zone=UTC", "redis-kit.geo.indexes.bikes.max-limit=100",
+					"management.metrics.distribution.percentiles.rediskit.queue.lateness=0.5,0.95,0.99")
+			.run();
+	}
+
+	// What the pages show: a hostile lock name held, dead letters with hostile payload and reason, limiter
+	// decisions, a filled Bloom filter, counted visitors and a big key with a hostile name.
+	private void seed(ConfigurableApplicationContext context) throws Exception {
+		this.hostileLease = context.getBean(LockRegistry.class).getLock(HOSTILE).acquire();
+		this.orders = context.getBean(QueueRegistry.class).get("orders", Object.class);
+		this.orders.purge();
+		this.orders.enqueue(Map.of("note", HOSTILE, "n", 1));
+		this.orders.enqueue(Map.of("note", "second", "n", 2));
+		for (QueueMessage<Object> message : this.orders.poll(2, java.time.Duration.ZERO)) {
+			message.deadLetter("handler failed: " + HOSTILE);
+		}
+		assertThat(this.orders.stats().dead()).isEqualTo(2);
+		for (int i = 0; i < 7; i++) {
+			context.getBean(RateLimiterRegistry.class).get("login").tryAcquire("ada");
+		}
+		context.getBean(BloomFilterRegistry.class).get("usernames").add("ada");
+		context.getBean(BloomFilterRegistry.class).get("usernames").add("bob");
+		context.getBean(UniqueCounterRegistry.class).get("visitors").addAll(List.of("ada", "bob", "eve"));
+		context.getBean(BitmapRegistry.class).calendar("check-in").checkIn("ada", LocalDate.now(ZoneOffset.UTC));
+		StringRedisTemplate redis = context.getBean(StringRedisTemplate.class);
+		redis.opsForValue().set(HOSTILE, "x".repeat(50_000));
+		redis.execute((org.springframework.data.redis.core.RedisCallback<Object>) (connection) -> {
+			connection.serverCommands().setConfig("maxmemory-policy", "allkeys-lru");
+			return null;
+		});
+	}
+
+	@Test
+	@Order(1)
+	void overviewShowsEachPrimitiveAndRedis() {
+		this.browser.signIn(this.base, "ada");
+		this.browser.open(this.console, "overview");
+		assertThat(this.browser.text("#redis-status")).isEqualTo("UP");
+		assertThat(this.browser.text("[data-area=queues] .big")).isEqualTo("2");
+		assertThat(this.browser.text("[data-area=limiters] .big")).isEqualTo("1");
+		assertThat(this.browser.text("[data-area=bloom] .big")).isEqualTo("1");
+		// The sampler has seen the limiter's decisions: its chart has a line by the second sample.
+		this.browser.await("a sparkline of the limiter decisions", () -> Boolean.TRUE.equals(this.browser
+			.script("return !!document.querySelector('[data-area=limiters] polyline');")));
+		this.browser.screenshot("overview");
+	}
+
+	@Test
+	@Order(2)
+	void locksShowsTheHeldLockWithItsNameAsText() {
+		this.browser.open(this.console, "locks");
+		this.browser.await("the held lock listed",
+				() -> HOSTILE.equals(this.browser.text("#page-locks tbody tr td.text")));
+		assertThat(this.browser.text("#page-locks tbody tr")).contains("lease").contains("yes");
+		assertThat((Boolean) this.browser.script(NO_MARKUP_RAN)).isTrue();
+		this.browser.screenshot("locks");
+	}
+
+	@Test
+	@Order(3)
+	void limitersShowPolicyAndDecisionRates() {
+		this.browser.open(this.console, "limiters");
+		this.browser.await("the limiter's policy",
+				() -> String.valueOf(this.browser.text("#page-limiters tr[data-name=login]")).contains("5 per PT1M"));
+		assertThat(this.browser.text("#page-limiters tr[data-name=login]")).contains("sliding-log").contains("fail-open");
+		this.browser.await("allowed and rejected lines", () -> {
+			String row = String.valueOf(this.browser.text("#page-limiters tr[data-name=login] .legend"));
+			return row.contains("allowed") && row.contains("rejected");
+		});
+		this.browser.screenshot("limiters");
+	}
+
+	@Test
+	@Order(4)
+	void aDeadLetterIsRedrivenAndLeavesTheList() {
+		this.browser.open(this.console, "queues");
+		this.browser.await("the queue's counts", () -> "2".equals(this.browser.text("tr[data-name=orders] [data-dead]")));
+		this.browser.driver().findElement(By.linkText("orders")).click();
+		this.browser.await("two dead letters listed", () -> Long.valueOf(2).equals(
+				this.browser.script("return document.querySelectorAll('#queue-detail tbody tr').length;")));
+		String oldest = this.browser.script("return document.querySelector('#queue-detail tbody tr').getAttribute('data-id');");
+		assertThat(this.browser.text("#queue-detail tbody tr .reason")).isEqualTo("handler failed: " + HOSTILE);
+		assertThat(this.browser.text("#queue-detail tbody tr .payload")).contains(HOSTILE);
+		assertThat((Boolean) this.browser.script(NO_MARKUP_RAN)).isTrue();
+		this.browser.script("document.getElementById('queue-detail').scrollIntoView();");
+		this.browser.screenshot("queues");
+
+		this.browser.driver().findElement(By.id("redrive")).click();
+		this.browser.await("the redriven letter gone from the list", () -> Long.valueOf(1).equals(this.browser.script(
+				"return document.querySelectorAll('#queue-detail tbody tr').length;"))
+				&& this.browser.script("return document.querySelector('#queue-detail tr[data-id=\"' + arguments[0] + '\"]');",
+						oldest) == null);
+		assertThat(this.browser.text("#notice")).isEqualTo("Redrove 1 dead letter(s) of orders.");
+		assertThat(this.orders.stats().dead()).isEqualTo(1);
+		assertThat(this.orders.stats().ready()).isEqualTo(1);
+		assertThat(this.mvc.getBean(MeterRegistry.class).get(ConsoleActions.METER).tag("action", "redrive")
+			.tag("result", "done").counter().count()).isEqualTo(1);
+	}
+
+	@Test
+	@Order(5)
+	void anActionWithoutTheCsrfTokenIsRefused() {
+		Long status = this.browser.asyncScript("var done = arguments[arguments.length - 1];"
+				+ "fetch('api/queue/redrive?name=orders&max=1', {method: 'POST', credentials: 'same-origin',"
+				+ " headers: {'X-Redis-Kit-Console': 'action'}}).then(function (r) { done(r.status); });");
+		assertThat(status).isEqualTo(403);
+		assertThat(this.orders.stats().dead()).isEqualTo(1);
+	}
+
+	@Test
+	@Order(6)
+	void structuresShowSizingFillAndCounts() {
+		this.browser.open(this.console, "structures");
+		assertThat(this.browser.text("tr[data-name=usernames]")).contains("2 / 1,000").contains("1 %");
+		assertThat(this.browser.text("#page-structures tr[data-name=visitors]")).contains("daily").endsWith("3");
+		assertThat(this.browser.text("#page-structures tr[data-name=check-in]")).contains("UTC");
+		assertThat(this.browser.text("#page-structures tr[data-name=bikes]")).contains("100");
+		this.browser.screenshot("structures");
+	}
+
+	@Test
+	@Order(7)
+	void keysWarnAboutSettingsAndListBigKeysAsText() {
+		this.browser.open(this.console, "keys");
+		assertThat(this.browser.text("#page-keys")).contains("maxmemory-policy is allkeys-lru")
+			.contains("lazyfree-lazy-user-del is no");
+		this.browser.driver().findElement(By.id("run-report")).click();
+		this.browser.await("the big-key report", () -> HOSTILE.equals(this.browser.text("#page-keys tr[data-key] td.text")));
+		assertThat((Boolean) this.browser.script(NO_MARKUP_RAN)).isTrue();
+		this.browser.screenshot("keys");
+	}
+
+	@Test
+	@Order(8)
+	void anActionWithoutTheActionRoleIsRefused() {
+		this.browser.signIn(this.base, "vic");
+		this.browser.open(this.console, "queues");
+		this.browser.driver().findElement(By.linkText("orders")).click();
+		this.browser.await("the dead letter listed", () -> Long.valueOf(1).equals(
+				this.browser.script("return document.querySelectorAll('#queue-detail tbody tr').length;")));
+		assertThat(this.browser.driver().findElements(By.id("redrive"))).isEmpty();
+		assertThat(this.browser.text("#who")).isEqualTo("vic · read-only");
+		// The page offers no button; a request made by hand, with a valid CSRF token, is refused all the same.
+		Long status = this.browser.asyncScript("var done = arguments[arguments.length - 1];"
+				+ "fetch('api/session').then(function (r) { return r.json(); }).then(function (s) {"
+				+ " var headers = {'X-Redis-Kit-Console': 'action'}; headers[s.csrf.header] = s.csrf.token;"
+				+ " return fetch('api/queue/purge?name=orders', {method: 'POST', headers: headers}); })"
+				+ ".then(function (r) { done(r.status); });");
+		assertThat(status).isEqualTo(403);
+		assertThat(this.orders.stats().dead()).isEqualTo(1);
+		assertThat(this.mvc.getBean(MeterRegistry.class).get(ConsoleActions.METER).tag("action", "purge")
+			.tag("result", "refused").counter().count()).isEqualTo(1);
+	}
+
+	@Test
+	@Order(9)
+	void webFluxServesTheSameConsole() {
+		try (ConfigurableApplicationContext flux = run(FluxApplication.class, WebApplicationType.REACTIVE)) {
+			String base = "http://localhost:" + flux.getEnvironment().getProperty("local.server.port");
+			this.browser.signIn(base, "ada");
+			this.browser.open(base + "/redis-kit/", "overview");
+			assertThat(this.browser.text("#redis-status")).isEqualTo("UP");
+			this.browser.open(base + "/redis-kit/", "queues");
+			this.browser.await("the queue's counts",
+					() -> "1".equals(this.browser.text("tr[data-name=orders] [data-dead]")));
+			this.browser.driver().findElement(By.linkText("orders")).click();
+			this.browser.await("the dead letter's reason as text",
+					() -> ("handler failed: " + HOSTILE).equals(this.browser.text("#queue-detail tbody tr .reason")));
+			assertThat((Boolean) this.browser.script(NO_MARKUP_RAN)).isTrue();
+		}
+	}
+
+	static UserDetails[] users() {
+		return new UserDetails[] {
+				User.withUsername("ada").password("{noop}secret").roles("REDIS_KIT_VIEWER", "REDIS_KIT_OPERATOR").build(),
+				User.withUsername("vic").password("{noop}secret").roles("REDIS_KIT_VIEWER").build() };
+	}
+
+	// Auto-configuration without component scanning, which would find the other tests' configurations.
+	@SpringBootConfiguration(proxyBeanMethods = false)
+	@EnableAutoConfiguration
+	@Import(MvcSecurity.class)
+	static class MvcApplication {
+
+	}
+
+	// Spring Security as Spring Boot's security auto-configuration registers it (not on this module's class path):
+	// form login, CSRF protection on (the default), the filter chain at order -100.
+	@Configuration(proxyBeanMethods = false)
+	@EnableWebSecurity
+	static class MvcSecurity {
+
+		@Bean
+		SecurityFilterChain securityFilterChain(HttpSecurity http) throws Exception {
+			return http.authorizeHttpRequests((requests) -> requests.anyRequest().authenticated())
+				.formLogin(Customizer.withDefaults())
+				.build();
+		}
+
+		@Bean
+		InMemoryUserDetailsManager users() {
+			return new InMemoryUserDetailsManager(ConsoleBrowserTests.users());
+		}
+
+		@Bean
+		DelegatingFilterProxyRegistrationBean securityFilterChainRegistration() {
+			DelegatingFilterProxyRegistrationBean registration = new DelegatingFilterProxyRegistrationBean(
+					"springSecurityFilterChain");
+			registration.setOrder(-100);
+			return registration;
+		}
+
+	}
+
+	@SpringBootConfiguration(proxyBeanMethods = false)
+	@EnableAutoConfiguration
+	@Import(FluxSecurity.class)
+	static class FluxApplication {
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableWebFluxSecurity
+	static class FluxSecurity {
+
+		@Bean
+		SecurityWebFilterChain securityWebFilterChain(ServerHttpSecurity http) {
+			return http.authorizeExchange((exchanges) -> exchanges.anyExchange().authenticated())
+				.formLogin(Customizer.withDefaults())
+				.build();
+		}
+
+		@Bean
+		MapReactiveUserDetailsService users() {
+			return new MapReactiveUserDetailsService(ConsoleBrowserTests.users());
+		}
+
+	}
+
+}
