@@ -43,6 +43,22 @@ class CounterContractTests extends TopologyContract {
 	}
 
 	@Test
+	void unionsOfCountersInDifferentSlotsAreCountedWithoutCrossSlot() {
+		UniqueCounterRegistry registry = new UniqueCounterRegistry(TopologyScripts.of(this.redis),
+				CommandExecutor.of(this.redis.connections()), KeyNaming.defaults(), List.of(), (name) -> null);
+		UniqueCounterSpec spec = UniqueCounterSpec.daily(ZoneOffset.UTC);
+		List<String> names = List.of(this.redis.unique("home"), this.redis.unique("pricing"), this.redis.unique("docs"));
+		for (int i = 0; i < names.size(); i++) {
+			UniqueCounter counter = registry.create(names.get(i), spec);
+			counter.add("shared", "only-" + i);
+		}
+		assertThat(registry.countUnion(names.toArray(String[]::new))).isEqualTo(4);
+		assertThat(this.redis.keysPerMaster(KeyNaming.defaults().areaKey("counter", "{union:*")).values())
+			.as("no copy left on any master")
+			.containsOnly(0L);
+	}
+
+	@Test
 	void streaksAndPackedCountersWorkForHostileUsers() {
 		BitmapRegistry registry = new BitmapRegistry(TopologyScripts.of(this.redis), CommandExecutor.of(this.redis.connections()),
 				KeyNaming.defaults(), List.of(), (name) -> null);
