@@ -26,6 +26,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.ReturnType;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -248,6 +249,13 @@ class UniqueCounterTests {
 		assertThat(redis.server().command("KEYS", "*")).as("no copy left, the counters unchanged")
 			.asInstanceOf(InstanceOfAssertFactories.LIST)
 			.containsExactlyInAnyOrder("rk:counter:{home}", "rk:counter:{pricing}");
+		redis.server().command("SET", "rk:counter:{empty}", "not a HyperLogLog");
+		assertThatExceptionOfType(DataAccessException.class).as("a command error, thrown as it is")
+			.isThrownBy(() -> this.registry.countUnion("home", "empty"));
+		assertThat(redis.server().command("KEYS", "rk:counter:{union:*")).asInstanceOf(InstanceOfAssertFactories.LIST)
+			.as("the failed script's copies, which expire")
+			.hasSize(2)
+			.allSatisfy((key) -> assertThat((Long) redis.server().command("PTTL", key.toString())).isBetween(1L, 60_000L));
 		assertThatIllegalArgumentException().isThrownBy(() -> this.registry.countUnion("home", "nope"))
 			.withMessageContaining("nope");
 		assertThatIllegalArgumentException().isThrownBy(() -> this.registry.countUnion())

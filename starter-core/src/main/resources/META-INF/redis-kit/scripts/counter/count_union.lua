@@ -7,7 +7,8 @@
 local copies = {}
 for i = 1, #KEYS do
   if #ARGV[i] > 0 then
-    redis.call('SET', KEYS[i], ARGV[i])
+    -- A TTL all the same: a value that is no HyperLogLog fails the PFCOUNT, and a failed script keeps its writes.
+    redis.call('SET', KEYS[i], ARGV[i], 'PX', 60000)
     copies[#copies + 1] = KEYS[i]
   end
 end
