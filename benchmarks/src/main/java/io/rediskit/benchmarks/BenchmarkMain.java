@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.rediskit.benchmarks.bloom.BloomBenchmark;
+import io.rediskit.benchmarks.counter.CounterBenchmark;
 import io.rediskit.benchmarks.cache.CacheBenchmark;
 import io.rediskit.benchmarks.cluster.ClusterBenchmark;
 import io.rediskit.benchmarks.geo.GeoBenchmark;
@@ -23,7 +24,7 @@ import io.rediskit.benchmarks.web.WebBenchmark;
  * Runs benchmarks by name:
  * <pre>
  * java -jar benchmarks/target/redis-kit-benchmarks.jar [--warmup=3s] [--duration=10s] [--threads=16]
- *     [--out=docs/benchmarks] lock ratelimit queue cluster bloom geo keys web redlock cache rank
+ *     [--out=docs/benchmarks] lock ratelimit queue cluster bloom geo keys web redlock cache rank counter
  * </pre>
  * Results go to standard output, one line per scenario, after a header line that names the server and the
  * JVM; progress and warnings go to standard error. The exit status is {@code 0} for a clean run, {@code 1}
@@ -43,7 +44,8 @@ public final class BenchmarkMain {
 				new ClusterBenchmark(), new BloomBenchmark(), new GeoBenchmark(), new KeysBenchmark(),
 				new WebBenchmark(), new RedlockBenchmark(), new CacheBenchmark(), new RankBenchmark(),
 				new MemoryBenchmark(),
-				new MultiLockBenchmark());
+				new MultiLockBenchmark(),
+				new CounterBenchmark());
 		for (Benchmark benchmark : all) {
 			benchmarks.put(benchmark.name(), benchmark);
 		}

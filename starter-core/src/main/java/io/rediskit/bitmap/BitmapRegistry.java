@@ -18,9 +18,10 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
- * Hands out {@link CheckInCalendar}s and {@link PackedCounters} by name: configured calendars (in Spring Boot,
- * under {@code redis-kit.bitmap.calendars}) through {@link #calendar(String)}, others through
- * {@link #createCalendar} and {@link #createPackedCounters}. Each name has one spec: creating with the spec a name
+ * Hands out {@link CheckInCalendar}s, {@link DailyActivity} bitmaps and {@link PackedCounters} by name: configured
+ * calendars and activities (in Spring Boot, under {@code redis-kit.bitmap.calendars} and
+ * {@code redis-kit.bitmap.activities}) through {@link #calendar(String)} and {@link #activity(String)}, others
+ * through {@link #createCalendar}, {@link #createActivity} and {@link #createPackedCounters}. Each name has one spec: creating with the spec a name
  * already has returns its handle, and another spec for a configured or created name throws
  * {@link SpecConflictException} (see {@link NamedSpecs} for the rule). A changed configuration (a refresh) gives a
  * configured calendar a new handle on the next {@link #calendar(String)}.
@@ -38,6 +39,8 @@ public class BitmapRegistry {
 	private final NamedSpecs<CheckInCalendarSpec, RedisCheckInCalendar> calendars;
 
 	private final NamedSpecs<PackedCounterSpec, RedisPackedCounters> counters;
+
+	private final NamedSpecs<DailyActivitySpec, RedisDailyActivity> activities;
 
 	/**
 	 * A registry of calendars and counters created in code only.
@@ -60,6 +63,21 @@ public class BitmapRegistry {
 	 */
 	public BitmapRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
 			List<? extends BitmapListener> listeners, Function<String, @Nullable CheckInCalendarSpec> configuredCalendars) {
+		this(scripts, commands, keyNaming, listeners, configuredCalendars, (name) -> null);
+	}
+
+	/**
+	 * A registry that also serves configured calendars and activities.
+	 * @param scripts runs the scripts
+	 * @param commands runs the bit commands
+	 * @param keyNaming names the Redis keys
+	 * @param listeners told of every call, in order
+	 * @param configuredCalendars the configured spec of a calendar name, or {@code null}
+	 * @param configuredActivities the configured spec of an activity name, or {@code null}
+	 */
+	public BitmapRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
+			List<? extends BitmapListener> listeners, Function<String, @Nullable CheckInCalendarSpec> configuredCalendars,
+			Function<String, @Nullable DailyActivitySpec> configuredActivities) {
 		this.scripts = Objects.requireNonNull(scripts, "scripts must not be null");
 		this.commands = Objects.requireNonNull(commands, "commands must not be null");
 		this.keyNaming = Objects.requireNonNull(keyNaming, "keyNaming must not be null");
@@ -68,6 +86,8 @@ public class BitmapRegistry {
 				this::newCalendar, (calendar, spec) -> newCalendar(calendar.name(), spec));
 		this.counters = new NamedSpecs<>("packed counters", null, (name) -> null, this::newPackedCounters,
 				(counters, spec) -> newPackedCounters(counters.name(), spec));
+		this.activities = new NamedSpecs<>("daily activity", "redis-kit.bitmap.activities", configuredActivities,
+				this::newActivity, (activity, spec) -> newActivity(activity.name(), spec));
 	}
 
 	/**
@@ -116,6 +136,35 @@ public class BitmapRegistry {
 		return this.counters.get(name);
 	}
 
+	/**
+	 * The daily activity of a name; a changed configuration gives a new handle.
+	 * @param name a configured name, or one passed to {@link #createActivity}
+	 * @return the activity
+	 * @throws IllegalArgumentException if no activity has the name
+	 * @throws SpecConflictException if the name was created in code with another spec than it is configured with
+	 * now
+	 */
+	public DailyActivity activity(String name) {
+		return this.activities.get(name);
+	}
+
+	/**
+	 * Creates a daily activity, or returns the one a name has if it has this spec (configured or created before).
+	 * @param name letters, digits, {@code _} and {@code -}, at most 64 characters
+	 * @param spec its zone, user id bound and retention
+	 * @return the activity
+	 * @throws IllegalArgumentException if the name is not valid
+	 * @throws SpecConflictException if the name is configured, or was created, with another spec
+	 */
+	public DailyActivity createActivity(String name, DailyActivitySpec spec) {
+		return this.activities.create(name, spec);
+	}
+
+	/** @return the names of the activities used so far */
+	public Set<String> activityNames() {
+		return this.activities.names();
+	}
+
 	/** @return the names of the calendars used so far */
 	public Set<String> calendarNames() {
 		return this.calendars.names();
@@ -125,6 +174,11 @@ public class BitmapRegistry {
 		return new RedisCheckInCalendar(name, spec, this.scripts, this.commands, this.keyNaming,
 				new ObservedCalls<>("Check-in calendar", name, this.listeners,
 						LogFactory.getLog(RedisCheckInCalendar.class)));
+	}
+
+	private RedisDailyActivity newActivity(String name, DailyActivitySpec spec) {
+		return new RedisDailyActivity(name, spec, this.scripts, this.commands, this.keyNaming,
+				new ObservedCalls<>("Daily activity", name, this.listeners, LogFactory.getLog(RedisDailyActivity.class)));
 	}
 
 	private RedisPackedCounters newPackedCounters(String name, PackedCounterSpec spec) {

@@ -12,14 +12,23 @@ import io.rediskit.support.LuaScript;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The bitmap calls, one method per operation with the reading of its reply: the check-in and streak scripts,
- * and the {@code BITFIELD}, {@code BITFIELD_RO}, {@code BITCOUNT} and {@code BITPOS} commands.
+ * The bitmap calls, one method per operation with the reading of its reply: the check-in (set a bit) and streak
+ * scripts, the daily activity's scripts over several days, and the {@code BITFIELD}, {@code BITFIELD_RO},
+ * {@code BITCOUNT}, {@code BITPOS} and {@code GETBIT} commands.
  */
 final class BitmapScripts {
 
 	static final LuaScript CHECK_IN = LuaScript.fromClasspath("META-INF/redis-kit/scripts/bitmap/check_in.lua");
 
 	static final LuaScript STREAK = LuaScript.fromClasspath("META-INF/redis-kit/scripts/bitmap/streak.lua");
+
+	static final LuaScript EVERY_DAY = LuaScript.fromClasspath("META-INF/redis-kit/scripts/bitmap/activity_every_day.lua");
+
+	static final LuaScript ANY_DAY = LuaScript.fromClasspath("META-INF/redis-kit/scripts/bitmap/activity_any_day.lua");
+
+	static final LuaScript RETENTION = LuaScript.fromClasspath("META-INF/redis-kit/scripts/bitmap/activity_retention.lua");
+
+	static final String GET_BIT = "GETBIT";
 
 	static final String FIELD = "BITFIELD";
 
@@ -52,8 +61,39 @@ final class BitmapScripts {
 	 * @return the key and arguments of the check-in script
 	 */
 	static byte[][] checkIn(byte[] key, LocalDate date, long expiresAtMillis, @Nullable Long now) {
-		return new byte[][] { key, number(date.getDayOfMonth() - 1), number(expiresAtMillis),
-				(now != null) ? number(now) : new byte[0] };
+		return setBit(key, date.getDayOfMonth() - 1, expiresAtMillis, now);
+	}
+
+	/**
+	 * @param key the day's key
+	 * @param offset the bit, a user id
+	 * @param expiresAtMillis when the key expires, 0 for never
+	 * @param now the time in ms, pinned by tests; {@code null} for the server's
+	 * @return the key and arguments of the check-in script, which sets one bit
+	 */
+	static byte[][] setBit(byte[] key, long offset, long expiresAtMillis, @Nullable Long now) {
+		return new byte[][] { key, number(offset), number(expiresAtMillis), (now != null) ? number(now) : new byte[0] };
+	}
+
+	/**
+	 * @param scratchKey where the days are combined, deleted by the script
+	 * @param dayKeys the days
+	 * @return the keys of the every-day and any-day scripts
+	 */
+	static byte[][] combine(byte[] scratchKey, List<byte[]> dayKeys) {
+		byte[][] keys = new byte[dayKeys.size() + 1][];
+		keys[0] = scratchKey;
+		for (int i = 0; i < dayKeys.size(); i++) {
+			keys[i + 1] = dayKeys.get(i);
+		}
+		return keys;
+	}
+
+	static Retention readRetention(@Nullable List<Object> reply) {
+		if (reply == null || reply.size() != 2) {
+			throw new IllegalStateException("Unexpected reply from the retention script: " + reply);
+		}
+		return new Retention((Long) reply.get(0), (Long) reply.get(1));
 	}
 
 	/** The check-in script's refusal: the month was past its expiry, and nothing was written. */

@@ -10,8 +10,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * A named Bloom filter in Redis: "seen before?" in constant space, with no false negatives and false positives
  * at about the {@link BloomFilterSpec#falsePositiveRate() configured rate} while it holds at most its
- * {@link BloomFilterSpec#expectedInsertions() expected insertions}. Items cannot be removed. Thread-safe; every
- * instance of the application shares the filter.
+ * {@link BloomFilterSpec#expectedInsertions() expected insertions}; with a {@link BloomFilterSpec#growth() growth},
+ * at any size up to its last layer's capacity (it adds layers, checked together by one script per call, and
+ * throws {@link BloomFilterFullException} past the last). Items cannot be removed. Thread-safe; every instance of the
+ * application shares the filter.
  * <p>
  * Each call is one round trip: one item, or a batch of any size ({@code addAll}, {@code mightContainAll}) in one
  * command per shard it touches (filters up to 2<sup>32</sup> bits have one shard). In bitmap mode an add is one

@@ -33,7 +33,10 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * above 2<sup>32</sup> bits.
  * <p>
  * The {@link BloomMode mode} decides where bits live; in {@link BloomMode#AUTO} the server is asked once, on
- * the first call of a filter that could be native, with {@code COMMAND INFO}.
+ * the first call of a filter that could be native, with {@code COMMAND INFO}. A filter whose spec has a
+ * {@link BloomGrowth growth} is a scalable filter of bitmap layers in any mode but {@link BloomMode#NATIVE}, which
+ * refuses it: {@code <prefix>bloom:{<name>}} is then its record and {@code <prefix>bloom:{<name>}:layer:<i>} its
+ * layers.
  */
 public class BloomFilterRegistry {
 
@@ -49,7 +52,7 @@ public class BloomFilterRegistry {
 
 	private final BloomCapabilities capabilities;
 
-	private final NamedSpecs<BloomFilterSpec, RedisBloomFilter> filters;
+	private final NamedSpecs<BloomFilterSpec, BloomFilter> filters;
 
 	private volatile long maxShardBits = BloomFilterSpec.MAX_SHARD_BITS;
 
@@ -107,7 +110,7 @@ public class BloomFilterRegistry {
 	 * @return the filter
 	 * @throws IllegalArgumentException if the name is not valid
 	 * @throws SpecConflictException if the name is configured, or was created, with another spec
-	 * @throws InvalidSpecException if the mode is {@link BloomMode#NATIVE} and the spec has a TTL
+	 * @throws InvalidSpecException if the mode is {@link BloomMode#NATIVE} and the spec has a TTL or a growth
 	 */
 	public BloomFilter create(String name, BloomFilterSpec spec) {
 		requireSupported(spec);
@@ -147,8 +150,12 @@ public class BloomFilterRegistry {
 		return this.capabilities.nativeFilters();
 	}
 
-	private RedisBloomFilter newFilter(String name, BloomFilterSpec spec) {
+	private BloomFilter newFilter(String name, BloomFilterSpec spec) {
 		requireSupported(spec);
+		BloomGrowth growth = spec.growth();
+		if (growth != null) {
+			return new GrowingBloomFilter(name, spec, growth, this.scripts, this.commands, this.keyNaming, this.listeners);
+		}
 		return new RedisBloomFilter(name, spec, this.mode, this.maxShardBits, this.scripts, this.commands,
 				this.keyNaming, this.capabilities, this.listeners);
 	}
@@ -159,6 +166,11 @@ public class BloomFilterRegistry {
 		if (this.mode == BloomMode.NATIVE && spec.ttl() != null) {
 			throw new InvalidSpecException("ttl", "is not supported by native (BF.*) filters, which cannot be created"
 					+ " with a TTL in one step; use mode auto or bitmap for filters with a ttl");
+		}
+		if (this.mode == BloomMode.NATIVE && spec.growth() != null) {
+			throw new InvalidSpecException("growth", "is not supported in native mode: a growing filter's layers are"
+					+ " bitmaps, sized by its growth factor and tightening ratio; use mode auto or bitmap for filters"
+					+ " that grow");
 		}
 	}
 

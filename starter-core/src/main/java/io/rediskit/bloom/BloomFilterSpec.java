@@ -11,9 +11,14 @@ import org.jspecify.annotations.Nullable;
  * false positives at that fill, and an optional {@code ttl} after which the filter starts over empty.
  * Sizing follows the standard formulas: {@link #bits() m} = -n ln p / (ln 2)<sup>2</sup> bits and
  * {@link #hashes() k} = round(m / n ln 2) hash functions.
+ * <p>
+ * With a {@code growth}, the filter grows past its expected insertions instead of losing its rate: it is a
+ * scalable filter of {@link BloomGrowth layers}, the first sized for {@code expectedInsertions} at
+ * {@code falsePositiveRate * (1 - tightening)}, each next one larger and tighter, all in one hash slot.
  *
  * <pre>{@code
  * BloomFilterSpec spec = BloomFilterSpec.of(1_000_000, 0.01).withTtl(Duration.ofDays(30));
+ * BloomFilterSpec growing = BloomFilterSpec.of(100_000, 0.01).withGrowth(BloomGrowth.DEFAULT);
  * }</pre>
  *
  * @param expectedInsertions n, the items the filter is sized for, from 1 to {@link #MAX_EXPECTED_INSERTIONS}
@@ -21,8 +26,11 @@ import org.jspecify.annotations.Nullable;
  * least) and below 1
  * @param ttl how long the filter lives from its creation (its first insertion), from 1 ms to
  * {@link Expiry#MAX 100 years}; {@code null} for ever
+ * @param growth how the filter grows past its expected insertions; {@code null} for a filter that does not (its
+ * rate rises as more items go in). Each of its {@code maxLayers} layers must fit in one Redis string
  */
-public record BloomFilterSpec(long expectedInsertions, double falsePositiveRate, @Nullable Duration ttl) {
+public record BloomFilterSpec(long expectedInsertions, double falsePositiveRate, @Nullable Duration ttl,
+		@Nullable BloomGrowth growth) {
 
 	/** Most items a filter may be sized for. */
 	public static final long MAX_EXPECTED_INSERTIONS = 100_000_000_000L;
@@ -72,6 +80,36 @@ public record BloomFilterSpec(long expectedInsertions, double falsePositiveRate,
 					+ " bits: filters above 2^32 bits are split into shards that would expire one by one; leave it"
 					+ " unset or size the filter smaller");
 		}
+		if (growth != null) {
+			checkLayers(expectedInsertions, falsePositiveRate, growth);
+		}
+	}
+
+	/**
+	 * A filter that does not grow.
+	 * @param expectedInsertions n
+	 * @param falsePositiveRate p at n items
+	 * @param ttl how long it lives, {@code null} for ever
+	 */
+	public BloomFilterSpec(long expectedInsertions, double falsePositiveRate, @Nullable Duration ttl) {
+		this(expectedInsertions, falsePositiveRate, ttl, null);
+	}
+
+	/** Every layer a growth may add must be sizable, and fit in one string: the layers share one hash slot. */
+	private static void checkLayers(long expectedInsertions, double falsePositiveRate, BloomGrowth growth) {
+		for (int i = 0; i < growth.maxLayers(); i++) {
+			double capacity = expectedInsertions * Math.pow(growth.factor(), i);
+			double rate = layerRate(falsePositiveRate, growth, i);
+			String layer = "layer " + (i + 1) + " of " + growth.maxLayers();
+			if (capacity > MAX_EXPECTED_INSERTIONS || rate < MIN_FALSE_POSITIVE_RATE
+					|| bits((long) capacity, rate) > MAX_SHARD_BITS) {
+				throw new InvalidSpecException("growth.maxLayers", "must be at most " + i + " for "
+						+ expectedInsertions + " expected insertions at a rate of " + falsePositiveRate + ": " + layer
+						+ " (" + (long) capacity + " items at a rate of " + rate
+						+ ") would not fit in one Redis string of 2^32 bits; lower maxLayers, the growth factor or"
+						+ " the expected insertions");
+			}
+		}
 	}
 
 	/**
@@ -81,7 +119,7 @@ public record BloomFilterSpec(long expectedInsertions, double falsePositiveRate,
 	 * @return the spec
 	 */
 	public static BloomFilterSpec of(long expectedInsertions, double falsePositiveRate) {
-		return new BloomFilterSpec(expectedInsertions, falsePositiveRate, null);
+		return new BloomFilterSpec(expectedInsertions, falsePositiveRate, null, null);
 	}
 
 	/**
@@ -89,7 +127,15 @@ public record BloomFilterSpec(long expectedInsertions, double falsePositiveRate,
 	 * @return a copy with that ttl
 	 */
 	public BloomFilterSpec withTtl(@Nullable Duration ttl) {
-		return new BloomFilterSpec(this.expectedInsertions, this.falsePositiveRate, ttl);
+		return new BloomFilterSpec(this.expectedInsertions, this.falsePositiveRate, ttl, this.growth);
+	}
+
+	/**
+	 * @param growth how the filter grows past its expected insertions; {@code null} for not at all
+	 * @return a copy with that growth
+	 */
+	public BloomFilterSpec withGrowth(@Nullable BloomGrowth growth) {
+		return new BloomFilterSpec(this.expectedInsertions, this.falsePositiveRate, this.ttl, growth);
 	}
 
 	/** @return m, the bits of the filter: ceil(-n ln p / (ln 2)^2) */
@@ -102,7 +148,17 @@ public record BloomFilterSpec(long expectedInsertions, double falsePositiveRate,
 		return (int) Math.max(1, Math.round((double) bits() / this.expectedInsertions * LN2));
 	}
 
-	private static long bits(long n, double p) {
+	/**
+	 * @param falsePositiveRate the filter's rate
+	 * @param growth its growth
+	 * @param layer from 0
+	 * @return the rate a layer is sized for: p (1 - r) r<sup>layer</sup>, so that all layers add up to at most p
+	 */
+	static double layerRate(double falsePositiveRate, BloomGrowth growth, int layer) {
+		return falsePositiveRate * (1 - growth.tightening()) * Math.pow(growth.tightening(), layer);
+	}
+
+	static long bits(long n, double p) {
 		return (long) Math.ceil(-n * Math.log(p) / (LN2 * LN2));
 	}
 

@@ -7,7 +7,7 @@ public enum BloomMode {
 
 	/**
 	 * Native {@code BF.*} filters when the server offers them (RedisBloom, or Redis 8 where they are built in)
-	 * and the filter has no TTL; bitmaps otherwise. Detected once with {@code COMMAND INFO}.
+	 * and the filter has no TTL nor growth; bitmaps otherwise. Detected once with {@code COMMAND INFO}.
 	 */
 	AUTO,
 

@@ -7,7 +7,6 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -15,10 +14,8 @@ import java.util.function.Supplier;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
-import io.rediskit.support.RedisFailures;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.Stages;
-import io.rediskit.support.ThrottledLog;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -60,9 +57,7 @@ final class RedisBloomFilter implements BloomFilter {
 
 	private final BloomCapabilities capabilities;
 
-	private final Listeners<BloomFilterListener> listeners;
-
-	private final ThrottledLog outages;
+	private final BloomCalls calls;
 
 	// Checked once per handle: a sharded filter's shard 0 (which every sizing has) and a native filter's capacity.
 	private final AtomicReference<@Nullable CompletableFuture<Void>> opened = new AtomicReference<>();
@@ -85,8 +80,7 @@ final class RedisBloomFilter implements BloomFilter {
 		this.scripts = scripts;
 		this.commands = commands;
 		this.capabilities = capabilities;
-		this.listeners = listeners;
-		this.outages = new ThrottledLog(logger, Duration.ofSeconds(10), "Bloom filter '" + name + "' cannot reach Redis");
+		this.calls = new BloomCalls(name, listeners, logger);
 	}
 
 	@Override
@@ -126,7 +120,7 @@ final class RedisBloomFilter implements BloomFilter {
 						ReturnType.MULTI, this.shardKeys[0], NativeBloomCommands.insert(this.spec, list)))
 					.thenApply((reply) -> NativeBloomCommands.readFlags(reply, list.size()))
 				: openSharded().thenCompose((ignored) -> perShard(list, this::addToShard)));
-		return finish(added, BloomOperation.ADD, list.size(), start);
+		return this.calls.finish(added, BloomOperation.ADD, list.size(), start);
 	}
 
 	@Override
@@ -141,7 +135,7 @@ final class RedisBloomFilter implements BloomFilter {
 						ReturnType.MULTI, this.shardKeys[0], NativeBloomCommands.exists(list)))
 					.thenApply((reply) -> NativeBloomCommands.readFlags(reply, list.size()))
 				: openSharded().thenCompose((ignored) -> perShard(list, this::lookUpInShard)));
-		return finish(found, BloomOperation.CONTAINS, list.size(), start);
+		return this.calls.finish(found, BloomOperation.CONTAINS, list.size(), start);
 	}
 
 	private CompletionStage<List<Boolean>> addToShard(int shard, long[] offsets, int items) {
@@ -308,28 +302,6 @@ final class RedisBloomFilter implements BloomFilter {
 			}
 		});
 		return mine;
-	}
-
-	private CompletionStage<List<Boolean>> finish(CompletionStage<List<Boolean>> reply, BloomOperation operation,
-			int items, long startNanos) {
-		return reply.handle((answers, failure) -> {
-			if (failure == null) {
-				int hits = 0;
-				for (Boolean answer : answers) {
-					hits += answer ? 1 : 0;
-				}
-				int counted = hits;
-				Duration latency = Duration.ofNanos(System.nanoTime() - startNanos);
-				this.listeners.notify((listener) -> listener.onOperation(this.name, operation, items, counted, latency));
-				return answers;
-			}
-			Throwable cause = Stages.unwrap(failure);
-			if (RedisFailures.isUnavailable(cause) && cause instanceof RuntimeException outage) {
-				this.listeners.notify((listener) -> listener.onFailure(this.name, operation, outage));
-				this.outages.warn(cause, "the " + operation.tag() + " call fails");
-			}
-			throw new CompletionException(cause);
-		});
 	}
 
 	@Override

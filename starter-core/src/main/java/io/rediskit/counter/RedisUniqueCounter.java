@@ -5,11 +5,15 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZonedDateTime;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ThreadLocalRandom;
+
+import io.lettuce.core.cluster.SlotHash;
 
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
@@ -20,6 +24,7 @@ import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.Stages;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.ReturnType;
 
@@ -169,6 +174,42 @@ final class RedisUniqueCounter implements UniqueCounter {
 		return this.calls.observed("count", () -> this.scripts.<Long>executeAsync(UniqueCounterScripts.COUNT_RANGE,
 				ReturnType.INTEGER, bucketKeys.size() + 1, keysAndArgs)
 			.thenApply(UniqueCounterScripts::readCount));
+	}
+
+	/**
+	 * The union of this counter's all-time count with others': one {@code PFCOUNT} when every key is in one hash
+	 * slot, else a {@code GET} of each (all in flight at once) and the union script in a scratch slot of its own.
+	 * @param others the other counters
+	 * @return the estimated distinct members added to any of them
+	 */
+	CompletionStage<Long> countUnionAsync(List<RedisUniqueCounter> others) {
+		List<byte[]> keys = new ArrayList<>(others.size() + 1);
+		keys.add(this.totalKey);
+		others.forEach((other) -> keys.add(other.totalKey));
+		int slot = SlotHash.getSlot(this.totalKey);
+		if (keys.stream().allMatch((key) -> SlotHash.getSlot(key) == slot)) {
+			byte[][] rest = keys.subList(1, keys.size()).toArray(byte[][]::new);
+			return this.calls.observed("union", () -> this.commands.<Long>executeAsync(UniqueCounterScripts.COUNT,
+					ReturnType.INTEGER, this.totalKey, rest)
+				.thenApply(UniqueCounterScripts::readCount));
+		}
+		// A tag no counter can have (names hold no ':'), random so that unions spread over a cluster's masters.
+		String scratch = "union:" + Long.toHexString(ThreadLocalRandom.current().nextLong());
+		List<byte[]> scratchKeys = new ArrayList<>(keys.size());
+		for (int i = 0; i < keys.size(); i++) {
+			scratchKeys.add(bytes(this.keyNaming.key(AREA, scratch, Integer.toString(i))));
+		}
+		return this.calls.observed("union", () -> {
+			List<CompletableFuture<byte @Nullable []>> reads = keys.stream()
+				.map((key) -> this.commands.<byte[]>executeAsync(UniqueCounterScripts.READ, ReturnType.VALUE, key)
+					.toCompletableFuture())
+				.toList();
+			return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
+				.thenCompose((read) -> this.scripts.<Long>executeAsync(UniqueCounterScripts.COUNT_UNION,
+						ReturnType.INTEGER, scratchKeys.size(),
+						UniqueCounterScripts.countUnion(scratchKeys, reads.stream().map(CompletableFuture::join).toList())))
+				.thenApply(UniqueCounterScripts::readCount);
+		});
 	}
 
 	private byte[] bucketKey(String suffix) {

@@ -1,8 +1,10 @@
 package io.rediskit.counter;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
 import io.rediskit.support.CommandExecutor;
@@ -11,6 +13,7 @@ import io.rediskit.support.Listeners;
 import io.rediskit.support.NamedSpecs;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.SpecConflictException;
+import io.rediskit.support.Stages;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -88,6 +91,38 @@ public class UniqueCounterRegistry {
 	 */
 	public UniqueCounter create(String name, UniqueCounterSpec spec) {
 		return this.counters.create(name, spec);
+	}
+
+	/**
+	 * Counts the distinct members added to any of several counters' all-time counts (the visitors of two pages),
+	 * without keeping a merged copy. When the counters' keys share a hash slot this is one {@code PFCOUNT} of
+	 * them all; otherwise (the usual case: each counter has a hash tag of its own) it is one {@code GET} of each,
+	 * sent at once, then one script that copies them into scratch keys of one slot, counts those and deletes them.
+	 * The path follows the slots, not the deployment, so a test on one server takes the path a cluster takes; on
+	 * one server the copy costs a round trip and the counters' bytes (12 kB each at most) that {@code PFCOUNT}
+	 * would not. A member added to one counter while the union reads them may or may not be counted.
+	 * @param names the counters, each configured or created before; at least one
+	 * @return the estimate, with the error of one counter (0.81% standard error)
+	 * @throws IllegalArgumentException if no names are given or a name has no counter
+	 */
+	public long countUnion(String... names) {
+		return Stages.join(countUnionAsync(names));
+	}
+
+	/**
+	 * {@link #countUnion(String...)} without blocking; unknown names throw at once.
+	 * @param names the counters
+	 * @return the estimate
+	 */
+	public CompletionStage<Long> countUnionAsync(String... names) {
+		if (names.length == 0) {
+			throw new IllegalArgumentException("names must name at least one counter");
+		}
+		List<RedisUniqueCounter> counters = new ArrayList<>(names.length);
+		for (String name : names) {
+			counters.add(this.counters.get(name));
+		}
+		return counters.get(0).countUnionAsync(counters.subList(1, counters.size()));
 	}
 
 	/** @return the names of the counters used so far */

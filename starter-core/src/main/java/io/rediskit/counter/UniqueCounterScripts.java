@@ -10,13 +10,18 @@ import org.jspecify.annotations.Nullable;
 /**
  * The counter's Redis calls, one method per operation: {@code PFADD} and {@code PFCOUNT} of the all-time key,
  * the bucket add script ({@code PFADD} and {@code PEXPIREAT}), and the range count script ({@code PFMERGE} into a
- * cached key, then {@code PFCOUNT}).
+ * cached key, then {@code PFCOUNT}); for a union, {@code PFCOUNT} of several keys of one slot, or {@code GET} of
+ * each and the union script.
  */
 final class UniqueCounterScripts {
 
 	static final LuaScript ADD_TO_BUCKET = LuaScript.fromClasspath("META-INF/redis-kit/scripts/counter/add.lua");
 
 	static final LuaScript COUNT_RANGE = LuaScript.fromClasspath("META-INF/redis-kit/scripts/counter/count_range.lua");
+
+	static final LuaScript COUNT_UNION = LuaScript.fromClasspath("META-INF/redis-kit/scripts/counter/count_union.lua");
+
+	static final String READ = "GET";
 
 	static final String ADD = "PFADD";
 
@@ -67,6 +72,21 @@ final class UniqueCounterScripts {
 			keysAndArgs[i + 1] = bucketKeys.get(i);
 		}
 		keysAndArgs[keysAndArgs.length - 1] = number(cacheTtlMillis);
+		return keysAndArgs;
+	}
+
+	/**
+	 * @param scratchKeys one per counter, all in one slot
+	 * @param hyperLogLogs the counters' values, {@code null} for a counter without a key
+	 * @return the keys and arguments of the union script
+	 */
+	static byte[][] countUnion(List<byte[]> scratchKeys, List<byte @Nullable []> hyperLogLogs) {
+		byte[][] keysAndArgs = new byte[scratchKeys.size() * 2][];
+		for (int i = 0; i < scratchKeys.size(); i++) {
+			keysAndArgs[i] = scratchKeys.get(i);
+			byte[] value = hyperLogLogs.get(i);
+			keysAndArgs[scratchKeys.size() + i] = (value != null) ? value : new byte[0];
+		}
 		return keysAndArgs;
 	}
 

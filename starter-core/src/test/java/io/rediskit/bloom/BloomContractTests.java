@@ -63,4 +63,18 @@ class BloomContractTests extends TopologyContract {
 		}
 	}
 
+	@Test
+	void aGrowingFiltersLayersShareOneSlot() {
+		BloomFilter filter = registry().create(this.redis.unique("growing"),
+				BloomFilterSpec.of(200, 0.01).withGrowth(BloomGrowth.DEFAULT));
+		List<String> items = BloomFilterTests.items("g-", 0, 1_500);
+		filter.addAll(items);
+		assertThat(filter.mightContainAll(items)).doesNotContain(false);
+		assertThat(filter.info().layers()).as("200 + 400 + 800 hold 1 400: a fourth layer").hasSize(4);
+		Map<RedisServerProcess, Long> perMaster = this.redis.keysPerMaster("rk:bloom:{" + filter.name() + "}*");
+		assertThat(perMaster.values()).as("the record and 4 layers, on one master").contains(5L);
+		filter.delete();
+		assertThat(this.redis.keysPerMaster("rk:bloom:{" + filter.name() + "}*").values()).containsOnly(0L);
+	}
+
 }

@@ -14,6 +14,8 @@ import io.rediskit.support.RedisTestServer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.dao.DataAccessException;
 
@@ -30,10 +32,12 @@ class BloomOutageTests {
 
 	BloomFilter filter;
 
+	BloomFilterRegistry registry;
+
 	@BeforeEach
 	void setUp() {
 		redis.flushAll();
-		this.filter = new BloomFilterRegistry(redis.scripts(), CommandExecutor.of(redis.connections()),
+		this.registry = new BloomFilterRegistry(redis.scripts(), CommandExecutor.of(redis.connections()),
 				KeyNaming.defaults(), BloomMode.BITMAP, List.of(new BloomFilterListener() {
 
 					@Override
@@ -41,35 +45,49 @@ class BloomOutageTests {
 						BloomOutageTests.this.failures.add(filterName + " " + operation.tag());
 					}
 
-				}), (name) -> null).create("f", BloomFilterSpec.of(1000, 0.01));
+				}), (name) -> null);
+		this.filter = this.registry.create("f", BloomFilterSpec.of(1000, 0.01));
 	}
 
-	@Test
-	void aPausedServerFailsEachCallWithinTheCommandTimeoutAndItRecovers() throws Exception {
-		this.filter.add("a");
+	/** A growing filter as well: its scripts go through the same failure handling. */
+	BloomFilter filter(boolean growing) {
+		return growing ? this.registry.create("g", BloomFilterSpec.of(10, 0.01).withGrowth(BloomGrowth.DEFAULT))
+				: this.filter;
+	}
+
+	@ParameterizedTest(name = "growing: {0}")
+	@ValueSource(booleans = { false, true })
+	void aPausedServerFailsEachCallWithinTheCommandTimeoutAndItRecovers(boolean growing) throws Exception {
+		BloomFilter filter = filter(growing);
+		String name = filter.name();
+		filter.add("a");
 		redis.server().pause();
 		try {
-			assertThatExceptionOfType(DataAccessException.class).isThrownBy(() -> this.filter.add("b"))
+			assertThatExceptionOfType(DataAccessException.class).isThrownBy(() -> filter.add("b"))
 				.satisfies((ex) -> assertThat(RedisFailures.isUnavailable(ex)).isTrue());
-			CompletableFuture<Boolean> async = this.filter.mightContainAsync("a").toCompletableFuture();
+			CompletableFuture<Boolean> async = filter.mightContainAsync("a").toCompletableFuture();
 			assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> async.get(5, TimeUnit.SECONDS))
 				.withCauseInstanceOf(DataAccessException.class);
 		}
 		finally {
 			redis.server().resume();
 		}
-		assertThat(this.failures).containsExactly("f add", "f contains");
-		assertThat(this.filter.mightContain("a")).isTrue();
+		assertThat(this.failures).containsExactly(name + " add", name + " contains");
+		assertThat(filter.mightContain("a")).isTrue();
 		// The timed-out add was still sent: the server applied it when it resumed. A failed add may have happened.
-		assertThat(this.filter.mightContain("b")).isTrue();
-		assertThat(this.filter.add("c")).isTrue();
+		assertThat(filter.mightContain("b")).isTrue();
+		assertThat(filter.add("c")).isTrue();
 	}
 
-	@Test
-	void theAddScriptIsResentOnceAfterScriptFlush() {
-		this.filter.add("a");
+	@ParameterizedTest(name = "growing: {0}")
+	@ValueSource(booleans = { false, true })
+	void theAddScriptIsResentOnceAfterScriptFlush(boolean growing) {
+		BloomFilter filter = filter(growing);
+		filter.add("a");
 		redis.server().command("SCRIPT", "FLUSH");
-		assertThat(this.filter.addAll(List.of("a", "b"))).containsExactly(false, true);
+		assertThat(filter.addAll(List.of("a", "b"))).containsExactly(false, true);
+		redis.server().command("SCRIPT", "FLUSH");
+		assertThat(filter.mightContainAll(List.of("a", "b", "z"))).containsExactly(true, true, false);
 	}
 
 	@Test

@@ -8,6 +8,9 @@ import java.util.List;
 import io.rediskit.bitmap.BitmapRegistry;
 import io.rediskit.bitmap.CheckInCalendar;
 import io.rediskit.bitmap.CheckInCalendarSpec;
+import io.rediskit.bitmap.DailyActivity;
+import io.rediskit.bitmap.DailyActivitySpec;
+import io.rediskit.bitmap.Retention;
 import io.rediskit.bitmap.Overflow;
 import io.rediskit.bitmap.PackedCounterSpec;
 import io.rediskit.support.CommandExecutor;
@@ -21,7 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What unique counters and bitmaps promise on every topology (run once per {@link Topology}):
- * range merges and month-spanning streaks run on one slot (no CROSSSLOT), for hostile names too.
+ * range merges, month-spanning streaks and daily activity combined over days run on one slot (no CROSSSLOT), for
+ * hostile names too.
  */
 class CounterContractTests extends TopologyContract {
 
@@ -39,6 +43,22 @@ class CounterContractTests extends TopologyContract {
 	}
 
 	@Test
+	void unionsOfCountersInDifferentSlotsAreCountedWithoutCrossSlot() {
+		UniqueCounterRegistry registry = new UniqueCounterRegistry(TopologyScripts.of(this.redis),
+				CommandExecutor.of(this.redis.connections()), KeyNaming.defaults(), List.of(), (name) -> null);
+		UniqueCounterSpec spec = UniqueCounterSpec.daily(ZoneOffset.UTC);
+		List<String> names = List.of(this.redis.unique("home"), this.redis.unique("pricing"), this.redis.unique("docs"));
+		for (int i = 0; i < names.size(); i++) {
+			UniqueCounter counter = registry.create(names.get(i), spec);
+			counter.add("shared", "only-" + i);
+		}
+		assertThat(registry.countUnion(names.toArray(String[]::new))).isEqualTo(4);
+		assertThat(this.redis.keysPerMaster(KeyNaming.defaults().areaKey("counter", "{union:*")).values())
+			.as("no copy left on any master")
+			.containsOnly(0L);
+	}
+
+	@Test
 	void streaksAndPackedCountersWorkForHostileUsers() {
 		BitmapRegistry registry = new BitmapRegistry(TopologyScripts.of(this.redis), CommandExecutor.of(this.redis.connections()),
 				KeyNaming.defaults(), List.of(), (name) -> null);
@@ -51,6 +71,27 @@ class CounterContractTests extends TopologyContract {
 		}
 		var counters = registry.createPackedCounters(this.redis.unique("hits"), PackedCounterSpec.unsigned(16, Overflow.SAT));
 		assertThat(counters.incrementBy("{u}", 9, 70_000)).hasValue(65_535);
+	}
+
+	@Test
+	void dailyActivityCombinesDaysInOneSlot() {
+		BitmapRegistry registry = new BitmapRegistry(TopologyScripts.of(this.redis), CommandExecutor.of(this.redis.connections()),
+				KeyNaming.defaults(), List.of(), (name) -> null);
+		DailyActivity activity = registry.createActivity(this.redis.unique("dau"), DailyActivitySpec.of(ZoneOffset.UTC));
+		LocalDate first = LocalDate.of(2024, 2, 28);
+		for (long user = 0; user < 30; user++) {
+			for (int day = 0; day < 3; day++) {
+				if ((user + day) % 3 != 0) {
+					activity.markActive(user, first.plusDays(day));
+				}
+			}
+		}
+		assertThat(activity.count(first)).isEqualTo(20);
+		assertThat(activity.countActiveEveryDay(first, first.plusDays(2))).isZero();
+		assertThat(activity.countActiveEveryDay(first, first.plusDays(1))).isEqualTo(10);
+		assertThat(activity.countActiveAnyDay(first, first.plusDays(2))).isEqualTo(30);
+		assertThat(activity.retention(first, 2)).isEqualTo(new Retention(20, 10));
+		assertThat(this.redis.exists(KeyNaming.defaults().key("activity", activity.name(), "scratch"))).isFalse();
 	}
 
 }

@@ -11,18 +11,22 @@ import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
+import io.lettuce.core.cluster.SlotHash;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.RedisTestServer;
 import io.rediskit.support.RetentionPassedException;
 import io.rediskit.testsupport.RedisServerBinary;
+import org.assertj.core.api.InstanceOfAssertFactories;
+import org.assertj.core.data.Percentage;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.ReturnType;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -214,6 +218,73 @@ class UniqueCounterTests {
 			.isEqualTo(3L)
 			.isEqualTo(counter.count(day, day.plusDays(1)));
 		assertThat(counter.countAsync(day, day).toCompletableFuture().get(5, TimeUnit.SECONDS)).isEqualTo(2L);
+	}
+
+	@Test
+	void unionsCountMembersOfAnyCounterWithoutKeepingACopy() {
+		UniqueCounterSpec spec = UniqueCounterSpec.daily(ZoneOffset.UTC);
+		UniqueCounter home = this.registry.create("home", spec);
+		UniqueCounter pricing = this.registry.create("pricing", spec);
+		UniqueCounter empty = this.registry.create("empty", spec);
+		List<String> both = new ArrayList<>();
+		for (int i = 0; i < 30_000; i++) {
+			both.add("v" + i);
+		}
+		// 0..19 999 saw home, 10 000..29 999 saw pricing: 30 000 distinct, 10 000 on both.
+		home.addAll(both.subList(0, 20_000));
+		pricing.addAll(both.subList(10_000, 30_000));
+		assertThat(SlotHash.getSlot(KeyNaming.defaults().key("counter", "home")))
+			.as("different tags: the copy path")
+			.isNotEqualTo(SlotHash.getSlot(KeyNaming.defaults().key("counter", "pricing")));
+		redis.server().command("CONFIG", "RESETSTAT");
+		assertThat(this.registry.countUnion("home", "pricing")).isCloseTo(30_000L, Percentage.withPercentage(2.43));
+		assertThat(commandStats()).as("a GET of each counter, then the union script")
+			.contains("cmdstat_get:calls=2,", "cmdstat_set:calls=2,", "cmdstat_del:calls=1,");
+		assertThat(this.registry.countUnionAsync("pricing", "empty", "home")).succeedsWithin(Duration.ofSeconds(5))
+			.satisfies((count) -> assertThat(count).isCloseTo(30_000L, Percentage.withPercentage(2.43)));
+		assertThat(this.registry.countUnion("home")).isEqualTo(home.count());
+		assertThat(this.registry.countUnion("empty")).isZero();
+		this.registry.create("empty2", spec);
+		assertThat(this.registry.countUnion("empty", "empty2")).as("no counter has a key").isZero();
+		assertThat(redis.server().command("KEYS", "*")).as("no copy left, the counters unchanged")
+			.asInstanceOf(InstanceOfAssertFactories.LIST)
+			.containsExactlyInAnyOrder("rk:counter:{home}", "rk:counter:{pricing}");
+		redis.server().command("SET", "rk:counter:{empty}", "not a HyperLogLog");
+		assertThatExceptionOfType(DataAccessException.class).as("a command error, thrown as it is")
+			.isThrownBy(() -> this.registry.countUnion("home", "empty"));
+		assertThat(redis.server().command("KEYS", "rk:counter:{union:*")).asInstanceOf(InstanceOfAssertFactories.LIST)
+			.as("the failed script's copies, which expire")
+			.hasSize(2)
+			.allSatisfy((key) -> assertThat((Long) redis.server().command("PTTL", key.toString())).isBetween(1L, 60_000L));
+		assertThatIllegalArgumentException().isThrownBy(() -> this.registry.countUnion("home", "nope"))
+			.withMessageContaining("nope");
+		assertThatIllegalArgumentException().isThrownBy(() -> this.registry.countUnion())
+			.withMessage("names must name at least one counter");
+	}
+
+	@Test
+	void countersWhoseKeysShareASlotAreCountedTogetherByOnePfcount() {
+		UniqueCounterSpec spec = UniqueCounterSpec.daily(ZoneOffset.UTC);
+		int slot = SlotHash.getSlot("a");
+		String twin = null;
+		for (int i = 0; twin == null; i++) {
+			if (SlotHash.getSlot("b" + i) == slot) {
+				twin = "b" + i;
+			}
+		}
+		UniqueCounter a = this.registry.create("a", spec);
+		UniqueCounter b = this.registry.create(twin, spec);
+		a.add("x", "y");
+		b.add("y", "z");
+		redis.server().command("CONFIG", "RESETSTAT");
+		assertThat(this.registry.countUnion("a", twin)).isEqualTo(3);
+		assertThat(commandStats()).as("one PFCOUNT, no copy").contains("cmdstat_pfcount:calls=1,")
+			.doesNotContain("cmdstat_get:", "cmdstat_set:", "cmdstat_evalsha:");
+	}
+
+	private static String commandStats() {
+		Object info = redis.server().command("INFO", "commandstats");
+		return (info instanceof byte[] bytes) ? new String(bytes, StandardCharsets.UTF_8) : String.valueOf(info);
 	}
 
 }

@@ -17,6 +17,7 @@ import io.rediskit.bloom.BloomFilter;
 import io.rediskit.bloom.BloomFilterListener;
 import io.rediskit.bloom.BloomFilterRegistry;
 import io.rediskit.bloom.BloomFilterSpec;
+import io.rediskit.bloom.BloomGrowth;
 import io.rediskit.support.KeyNaming;
 import org.redisson.api.RBloomFilter;
 
@@ -24,7 +25,10 @@ import org.redisson.api.RBloomFilter;
  * {@code bloom}: adds and lookups per second, one item per call (with the run's threads) and in batches of
  * 1 000 and 10 000 items (one thread, one batch after another), for redis-kit's {@link BloomFilter} and
  * Redisson's {@link RBloomFilter} in the same run, both sized for 10^6 items at 1%, and for the floor: bare Lettuce
- * sending the {@code BITFIELD} redis-kit sends ({@link BloomFloor}). Writes {@code bloom.json}.
+ * sending the {@code BITFIELD} redis-kit sends ({@link BloomFloor}). Then a growing filter (sized for 10^4 items,
+ * filled to 10^6: eight layers), one item per call, beside the plain filters of the same run: Redisson has no
+ * scalable filter, so the plain path is the comparison, and the ratio says what checking every layer costs.
+ * Writes {@code bloom.json}.
  */
 public final class BloomBenchmark implements Benchmark {
 
@@ -66,6 +70,19 @@ public final class BloomBenchmark implements Benchmark {
 			}
 			floor.delete();
 		}
+		BloomFilter growing = registry.create("bench-growing-" + run,
+				BloomFilterSpec.of(EXPECTED / 100, RATE).withGrowth(new BloomGrowth(2, 0.5, 10)));
+		fill(growing, EXPECTED);
+		context.progress("bloom: growing filter of " + growing.info().layers().size() + " layers");
+		results.put("growing.add.single", compareGrowing(context, "bloom.growing.add.single",
+				(thread) -> growing.add("g-" + sequence.incrementAndGet()),
+				(thread) -> kit.add("g-" + sequence.incrementAndGet()),
+				(thread) -> redisson.add("g-" + sequence.incrementAndGet())));
+		results.put("growing.contains.single", compareGrowing(context, "bloom.growing.contains.single",
+				(thread) -> growing.mightContain("i-" + (sequence.incrementAndGet() % 100_000)),
+				(thread) -> kit.mightContain("i-" + (sequence.incrementAndGet() % 100_000)),
+				(thread) -> redisson.contains("i-" + (sequence.incrementAndGet() % 100_000))));
+		growing.delete();
 		kit.delete();
 		redisson.delete();
 		Files.createDirectories(context.options().outputDirectory());
@@ -79,6 +96,34 @@ public final class BloomBenchmark implements Benchmark {
 		double redissonRate = context.load(label + " redisson").run(redisson).opsPerSecond();
 		double floorRate = context.load(label + " floor").run(floor).opsPerSecond();
 		return report(label, kitRate, redissonRate, floorRate);
+	}
+
+	private static void fill(BloomFilter filter, long items) {
+		List<String> batch = new ArrayList<>(10_000);
+		for (long i = 0; i < items; i++) {
+			batch.add("fill-" + i);
+			if (batch.size() == 10_000) {
+				filter.addAll(batch);
+				batch.clear();
+			}
+		}
+		filter.addAll(batch);
+	}
+
+	private static Map<String, Object> compareGrowing(BenchmarkContext context, String label,
+			ConcurrentLoad.Operation growing, ConcurrentLoad.Operation plain, ConcurrentLoad.Operation redisson)
+			throws InterruptedException {
+		double growingRate = context.load(label + " redis-kit growing").run(growing).opsPerSecond();
+		double plainRate = context.load(label + " redis-kit plain").run(plain).opsPerSecond();
+		double redissonRate = context.load(label + " redisson plain").run(redisson).opsPerSecond();
+		System.out.printf("%-30s growing %,12.0f/s  plain %,12.0f/s  redisson plain %,12.0f/s  of plain %.2f%n", label,
+				growingRate, plainRate, redissonRate, growingRate / plainRate);
+		Map<String, Object> result = new LinkedHashMap<>();
+		result.put("redis-kit growing", growingRate);
+		result.put("redis-kit plain", plainRate);
+		result.put("redisson plain", redissonRate);
+		result.put("ofPlain", growingRate / plainRate);
+		return result;
 	}
 
 	private static Map<String, Object> compareBatches(BenchmarkContext context, String label, int size,

@@ -1,6 +1,7 @@
 package io.rediskit.autoconfigure.bitmap;
 
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.autoconfigure.bitmap.BitmapProperties.Activity;
 import io.rediskit.autoconfigure.bitmap.BitmapProperties.Calendar;
 import io.rediskit.bitmap.BitmapListener;
 import io.rediskit.bitmap.BitmapRegistry;
@@ -20,7 +21,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * Auto-configures bitmaps: a {@link BitmapRegistry} serving the check-in calendars of
- * {@code redis-kit.bitmap.calendars} (packed counters are created in code). Off with
+ * {@code redis-kit.bitmap.calendars} and the daily activities of {@code redis-kit.bitmap.activities} (packed
+ * counters are created in code). Off with
  * {@code redis-kit.bitmap.enabled=false}; backs off when the application defines its own registry.
  */
 @AutoConfiguration(after = { DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class })
@@ -36,6 +38,9 @@ public final class BitmapAutoConfiguration {
 		return new BitmapRegistry(scripts, commands, keyNaming, listeners.orderedStream().toList(), (name) -> {
 			Calendar calendar = properties.getCalendars().get(name);
 			return (calendar != null) ? calendar.toSpec() : null;
+		}, (name) -> {
+			Activity activity = properties.getActivities().get(name);
+			return (activity != null) ? activity.toSpec() : null;
 		});
 	}
 

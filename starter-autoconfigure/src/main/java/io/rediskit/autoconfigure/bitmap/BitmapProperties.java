@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import io.rediskit.bitmap.CheckInCalendarSpec;
+import io.rediskit.bitmap.DailyActivitySpec;
 import io.rediskit.autoconfigure.support.NamedEntry;
 import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.Names;
@@ -16,7 +17,7 @@ import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
 
 /**
- * Bitmap settings, under {@code redis-kit.bitmap}: check-in calendars by name.
+ * Bitmap settings, under {@code redis-kit.bitmap}: check-in calendars and daily activities by name.
  *
  * <pre>{@code
  * redis-kit:
@@ -25,9 +26,14 @@ import org.springframework.validation.Validator;
  *       daily-login:
  *         zone: Asia/Tokyo
  *         retention: 365d
+ *     activities:
+ *       dau:
+ *         zone: Europe/Paris
+ *         max-user-id: 8388607
+ *         retention: 400d
  * }</pre>
  *
- * Validated when bound by the rules of {@link CheckInCalendarSpec} and {@link Names}.
+ * Validated when bound by the rules of {@link CheckInCalendarSpec}, {@link DailyActivitySpec} and {@link Names}.
  */
 @ConfigurationProperties(prefix = "redis-kit.bitmap", ignoreUnknownFields = false)
 public class BitmapProperties implements Validator {
@@ -35,7 +41,7 @@ public class BitmapProperties implements Validator {
 	private static final String PREFIX = "redis-kit.bitmap.";
 
 	/**
-	 * Whether to auto-configure check-in calendars and packed counters.
+	 * Whether to auto-configure check-in calendars, daily activities and packed counters.
 	 */
 	private boolean enabled = true;
 
@@ -43,6 +49,12 @@ public class BitmapProperties implements Validator {
 	 * Check-in calendars by name: letters, digits, '_' and '-', at most 64 characters, no '.'.
 	 */
 	private Map<String, Calendar> calendars = new LinkedHashMap<>();
+
+	/**
+	 * Daily activities (a bitmap of active user ids per day) by name: letters, digits, '_' and '-', at most 64
+	 * characters, no '.'.
+	 */
+	private Map<String, Activity> activities = new LinkedHashMap<>();
 
 	public boolean isEnabled() {
 		return this.enabled;
@@ -60,13 +72,28 @@ public class BitmapProperties implements Validator {
 		this.calendars = calendars;
 	}
 
+	public Map<String, Activity> getActivities() {
+		return this.activities;
+	}
+
+	public void setActivities(Map<String, Activity> activities) {
+		this.activities = activities;
+	}
+
 	@Override
 	public boolean supports(Class<?> type) {
-		return Calendar.class.isAssignableFrom(type);
+		return Calendar.class.isAssignableFrom(type) || Activity.class.isAssignableFrom(type);
 	}
 
 	@Override
 	public void validate(Object target, Errors errors) {
+		if (target instanceof Activity activity) {
+			String property = NamedEntry.property(errors, PREFIX + "activities.", "activity");
+			if (property != null) {
+				NamedEntry.checkSpec(errors, property, activity::toSpec);
+			}
+			return;
+		}
 		Calendar calendar = (Calendar) target;
 		String property = NamedEntry.property(errors, PREFIX + "calendars.", "calendar");
 		if (property == null) {
@@ -112,6 +139,60 @@ public class BitmapProperties implements Validator {
 		 */
 		public CheckInCalendarSpec toSpec() {
 			return new CheckInCalendarSpec(this.zone, this.retention);
+		}
+
+	}
+
+	/**
+	 * One daily activity.
+	 */
+	public static class Activity {
+
+		/**
+		 * Time zone whose calendar days are the days of activity, such as Europe/Paris.
+		 */
+		private ZoneId zone = ZoneId.of("UTC");
+
+		/**
+		 * Largest user id accepted, from 0 to 4294967295; a day's bitmap takes up to (max-user-id + 1) / 8 bytes.
+		 */
+		private long maxUserId = DailyActivitySpec.DEFAULT_MAX_USER_ID;
+
+		/**
+		 * How long a day is kept after it ends, from 1s to 36500d (100 years); unset for ever.
+		 */
+		private @Nullable Duration retention;
+
+		public ZoneId getZone() {
+			return this.zone;
+		}
+
+		public void setZone(ZoneId zone) {
+			this.zone = zone;
+		}
+
+		public long getMaxUserId() {
+			return this.maxUserId;
+		}
+
+		public void setMaxUserId(long maxUserId) {
+			this.maxUserId = maxUserId;
+		}
+
+		public @Nullable Duration getRetention() {
+			return this.retention;
+		}
+
+		public void setRetention(@Nullable Duration retention) {
+			this.retention = retention;
+		}
+
+		/**
+		 * @return the core spec these settings describe, built anew on each call
+		 * @throws InvalidSpecException if a value is out of range
+		 */
+		public DailyActivitySpec toSpec() {
+			return new DailyActivitySpec(this.zone, this.maxUserId, this.retention);
 		}
 
 	}

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import io.rediskit.bloom.BloomFilterSpec;
+import io.rediskit.bloom.BloomGrowth;
 import io.rediskit.bloom.BloomMode;
 import io.rediskit.autoconfigure.support.NamedEntry;
 import io.rediskit.support.InvalidSpecException;
@@ -129,6 +130,11 @@ public class BloomProperties implements Validator {
 		 */
 		private @Nullable Duration ttl;
 
+		/**
+		 * Growth past the expected insertions (a scalable filter of layers), off unless enabled.
+		 */
+		private final Growth growth = new Growth();
+
 		public @Nullable Long getExpectedInsertions() {
 			return this.expectedInsertions;
 		}
@@ -153,6 +159,10 @@ public class BloomProperties implements Validator {
 			this.ttl = ttl;
 		}
 
+		public Growth getGrowth() {
+			return this.growth;
+		}
+
 		/**
 		 * The core spec these settings describe, built anew on each call.
 		 * @return the spec
@@ -164,7 +174,74 @@ public class BloomProperties implements Validator {
 			if (expected == null) {
 				throw new IllegalStateException("A Bloom filter needs expected-insertions");
 			}
-			return new BloomFilterSpec(expected, this.falsePositiveRate, this.ttl);
+			return new BloomFilterSpec(expected, this.falsePositiveRate, this.ttl, this.growth.toGrowth());
+		}
+
+	}
+
+	/**
+	 * How one Bloom filter grows past its expected insertions.
+	 */
+	public static class Growth {
+
+		/**
+		 * Whether the filter grows: a new, larger layer when the newest is full, keeping the false-positive rate.
+		 */
+		private boolean enabled;
+
+		/**
+		 * How many times larger each layer is than the one before, from 1 to 16.
+		 */
+		private int factor = BloomGrowth.DEFAULT.factor();
+
+		/**
+		 * Ratio of each layer's false-positive rate to the previous layer's, above 0 and below 1.
+		 */
+		private double tightening = BloomGrowth.DEFAULT.tightening();
+
+		/**
+		 * Most layers, from 1 to 32; an add past the last layer's capacity fails.
+		 */
+		private int maxLayers = BloomGrowth.DEFAULT.maxLayers();
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public int getFactor() {
+			return this.factor;
+		}
+
+		public void setFactor(int factor) {
+			this.factor = factor;
+		}
+
+		public double getTightening() {
+			return this.tightening;
+		}
+
+		public void setTightening(double tightening) {
+			this.tightening = tightening;
+		}
+
+		public int getMaxLayers() {
+			return this.maxLayers;
+		}
+
+		public void setMaxLayers(int maxLayers) {
+			this.maxLayers = maxLayers;
+		}
+
+		/**
+		 * @return the core growth these settings describe, {@code null} when not enabled
+		 * @throws InvalidSpecException if a value is out of range
+		 */
+		public @Nullable BloomGrowth toGrowth() {
+			return this.enabled ? new BloomGrowth(this.factor, this.tightening, this.maxLayers) : null;
 		}
 
 	}

@@ -16,9 +16,12 @@ import io.rediskit.autoconfigure.counter.CounterAutoConfiguration;
 import io.rediskit.autoconfigure.counter.CounterMetricsAutoConfiguration;
 import io.rediskit.bitmap.BitmapRegistry;
 import io.rediskit.bitmap.CheckInCalendar;
+import io.rediskit.bitmap.DailyActivity;
+import io.rediskit.bitmap.DailyActivitySpec;
 import io.rediskit.bloom.BloomFilter;
 import io.rediskit.bloom.BloomFilterRegistry;
 import io.rediskit.bloom.BloomFilterSpec;
+import io.rediskit.bloom.BloomGrowth;
 import io.rediskit.bloom.BloomMode;
 import io.rediskit.counter.BucketSize;
 import io.rediskit.counter.UniqueCounter;
@@ -74,6 +77,11 @@ class BloomAutoConfigurationTests {
 					"redis-kit.counter.counters.page-views.retention=400d",
 					"redis-kit.bitmap.calendars.daily-login.zone=Asia/Tokyo",
 					"redis-kit.bitmap.calendars.daily-login.retention=3650d",
+					"redis-kit.bitmap.activities.dau.zone=Europe/Paris",
+					"redis-kit.bitmap.activities.dau.max-user-id=1000",
+					"redis-kit.bloom.filters.growing.expected-insertions=10",
+					"redis-kit.bloom.filters.growing.growth.enabled=true",
+					"redis-kit.bloom.filters.growing.growth.max-layers=4",
 					"management.endpoints.web.exposure.include=redisbloom")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
@@ -94,8 +102,13 @@ class BloomAutoConfigurationTests {
 				assertThat(meters.get("rediskit.bloom.over-capacity").tag("filter", "tiny").gauge().value()).isEqualTo(1);
 				RedisBloomEndpoint.FiltersDescriptor described = context.getBean(RedisBloomEndpoint.class).filters();
 				assertThat(described.filters()).extracting(RedisBloomEndpoint.FilterDescriptor::name)
-					.containsExactly("tiny", "usernames");
-				assertThat(described.filters().get(1).info().hashes()).isEqualTo(10);
+					.containsExactly("growing", "tiny", "usernames");
+				assertThat(described.filters().get(2).info().hashes()).isEqualTo(10);
+				assertThat(described.filters().get(0).info().layers()).as("a growing filter's first layer").hasSize(1);
+				BloomFilter growing = filters.get("growing");
+				assertThat(growing.spec().growth()).isEqualTo(new BloomGrowth(2, 0.5, 4));
+				growing.addAll(java.util.stream.IntStream.range(0, 25).mapToObj(Integer::toString).toList());
+				assertThat(growing.info().layers()).hasSize(2);
 				Health health = context.getBean(BloomHealthIndicator.class).health(true);
 				assertThat(health.getStatus()).isEqualTo(Status.UP);
 				assertThat(health.getDetails()).containsKeys("usernames", "tiny");
@@ -112,6 +125,11 @@ class BloomAutoConfigurationTests {
 				assertThat(logins.checkIn("alice", LocalDate.of(2024, 2, 29))).isTrue();
 				assertThat(logins.countInMonth("alice", YearMonth.of(2024, 2))).isEqualTo(1);
 				assertThat(meters.get("rediskit.bitmap.operations").tag("name", "daily-login").tag("operation", "check-in")
+					.tag("result", "success").timer().count()).isEqualTo(1);
+				DailyActivity dau = context.getBean(BitmapRegistry.class).activity("dau");
+				assertThat(dau.spec()).isEqualTo(DailyActivitySpec.of(ZoneId.of("Europe/Paris")).withMaxUserId(1000));
+				assertThat(dau.markActive(1000, LocalDate.of(2024, 2, 29))).isTrue();
+				assertThat(meters.get("rediskit.bitmap.operations").tag("name", "dau").tag("operation", "mark-active")
 					.tag("result", "success").timer().count()).isEqualTo(1);
 				// Writes past the retention are refused by the server and counted as such, not as successes.
 				LocalDate longAgo = LocalDate.now(ZoneId.of("Asia/Tokyo")).minusDays(4000);
@@ -174,6 +192,11 @@ class BloomAutoConfigurationTests {
 			redis-kit.counter.counters.c.retention=36501d                 | redis-kit.counter.counters.c.retention must be at most 36500 days (100 years), was PT876024H
 			redis-kit.bitmap.calendars.c.retention=1000000d               | redis-kit.bitmap.calendars.c.retention must be at most 36500 days (100 years), was PT24000000H
 			redis-kit.bitmap.calendars[x.y].zone=UTC                      | redis-kit.bitmap.calendars
+			redis-kit.bitmap.activities.a.max-user-id=-1                  | redis-kit.bitmap.activities.a.max-user-id must be from 0 to 4294967295
+			redis-kit.bitmap.activities.a.retention=0s                    | redis-kit.bitmap.activities.a.retention must be at least 1s
+			redis-kit.bitmap.activities[x.y].zone=UTC                     | redis-kit.bitmap.activities[x.y] has an invalid activity name
+			redis-kit.bloom.filters.f.expected-insertions=10,redis-kit.bloom.filters.f.growth.enabled=true,redis-kit.bloom.filters.f.growth.tightening=1 | redis-kit.bloom.filters.f.growth.tightening must be above 0 and below 1
+			redis-kit.bloom.filters.f.expected-insertions=100000000,redis-kit.bloom.filters.f.growth.enabled=true | redis-kit.bloom.filters.f.growth.max-layers must be at most 2
 			""")
 	void invalidPropertiesFailStartupNamingTheProperty(String properties, String message) {
 		this.runner.withPropertyValues(properties.split(",")).run((context) -> {

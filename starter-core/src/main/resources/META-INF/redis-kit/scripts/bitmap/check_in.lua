@@ -1,8 +1,9 @@
--- Sets a day's bit in a user's month and sets when the month expires.
--- KEYS[1]: the month's key. ARGV[1]: the day's offset (day of month - 1); ARGV[2]: expiry as a Unix time in ms
--- (0: none); ARGV[3]: now in ms, pinned by tests, empty for the server's TIME.
--- Returns the bit's old value (0 when the check-in is new), or -1 when the month is already past its expiry:
--- then nothing is written, since the key would be deleted as it is written.
+-- Sets one bit and when its key expires: a day's bit in a user's month (a check-in), or a user's bit in a day
+-- (daily activity).
+-- KEYS[1]: the month's or day's key. ARGV[1]: the bit's offset (day of month - 1, or the user id); ARGV[2]: expiry
+-- as a Unix time in ms (0: none); ARGV[3]: now in ms, pinned by tests, empty for the server's TIME.
+-- Returns the bit's old value (0 when the bit is new), or -1 when the key is already past its expiry: then nothing
+-- is written, since the key would be deleted as it is written.
 local expires = tonumber(ARGV[2])
 if expires > 0 then
   local now = tonumber(ARGV[3])

@@ -1,0 +1,249 @@
+package io.rediskit.bloom;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.rediskit.support.CommandExecutor;
+import io.rediskit.support.KeyNaming;
+import io.rediskit.support.Listeners;
+import io.rediskit.support.ScriptExecutor;
+import io.rediskit.support.Stages;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.ReturnType;
+
+/**
+ * The {@link BloomFilter} of a spec with a {@link BloomGrowth}: a scalable filter of layers, always in bitmaps.
+ * Keys, all in the filter's hash tag: {@code <prefix>bloom:{<name>}}, its record (a hash: the sizing, the number of
+ * layers, the items in the newest layer and in all), and {@code <prefix>bloom:{<name>}:layer:<i>} per layer.
+ * <p>
+ * An add or lookup is one script over every layer. The script needs each item's offsets in each layer it looks at,
+ * which the client computes: it sends them for the layers it knows of plus one, room for the filter to grow during
+ * the call; when the filter has grown further (another instance added), the script says so, and the items it did
+ * not handle go again with more layers: one more round trip, once per layer the instance had not seen.
+ */
+final class GrowingBloomFilter implements BloomFilter {
+
+	private final String name;
+
+	private final BloomFilterSpec spec;
+
+	private final GrowthLayout layout;
+
+	private final byte[] recordKey;
+
+	private final byte[][] layerKeys;
+
+	private final long ttlMillis;
+
+	private final ScriptExecutor scripts;
+
+	private final CommandExecutor commands;
+
+	private final BloomCalls calls;
+
+	// The layers this instance has seen: a hint for how many layers' offsets to send, never trusted as the truth.
+	private final AtomicInteger knownLayers = new AtomicInteger(1);
+
+	GrowingBloomFilter(String name, BloomFilterSpec spec, BloomGrowth growth, ScriptExecutor scripts,
+			CommandExecutor commands, KeyNaming keyNaming, Listeners<BloomFilterListener> listeners) {
+		this.name = name;
+		this.spec = spec;
+		this.layout = new GrowthLayout(spec, growth);
+		this.recordKey = bytes(keyNaming.key("bloom", name));
+		this.layerKeys = new byte[growth.maxLayers()][];
+		for (int i = 0; i < this.layerKeys.length; i++) {
+			this.layerKeys[i] = bytes(keyNaming.key("bloom", name, "layer:" + i));
+		}
+		Duration ttl = spec.ttl();
+		this.ttlMillis = (ttl != null) ? Math.max(1, ttl.toMillis()) : 0;
+		this.scripts = scripts;
+		this.commands = commands;
+		this.calls = new BloomCalls(name, listeners, LogFactory.getLog(GrowingBloomFilter.class));
+	}
+
+	@Override
+	public String name() {
+		return this.name;
+	}
+
+	@Override
+	public BloomFilterSpec spec() {
+		return this.spec;
+	}
+
+	@Override
+	public List<Boolean> addAllBytes(Collection<byte[]> items) {
+		return Stages.join(addAllBytesAsync(items));
+	}
+
+	@Override
+	public List<Boolean> mightContainAllBytes(Collection<byte[]> items) {
+		return Stages.join(mightContainAllBytesAsync(items));
+	}
+
+	@Override
+	public CompletionStage<List<Boolean>> addAllBytesAsync(Collection<byte[]> items) {
+		long[][] hashes = hash(items);
+		if (hashes.length == 0) {
+			return CompletableFuture.completedFuture(List.of());
+		}
+		long start = System.nanoTime();
+		return this.calls.finish(add(hashes, 0, new ArrayList<>(hashes.length)), BloomOperation.ADD, hashes.length, start);
+	}
+
+	@Override
+	public CompletionStage<List<Boolean>> mightContainAllBytesAsync(Collection<byte[]> items) {
+		long[][] hashes = hash(items);
+		if (hashes.length == 0) {
+			return CompletableFuture.completedFuture(List.of());
+		}
+		long start = System.nanoTime();
+		return this.calls.finish(lookUp(hashes, 0, new ArrayList<>(hashes.length)), BloomOperation.CONTAINS,
+				hashes.length, start);
+	}
+
+	/**
+	 * Adds the items from {@code from} on, at most {@link RedisBloomFilter#ITEMS_PER_CALL} per call, one call after
+	 * the other: a call's reply tells how many layers the next one must carry.
+	 */
+	private CompletionStage<List<Boolean>> add(long[][] hashes, int from, List<Boolean> answers) {
+		if (from == hashes.length) {
+			return CompletableFuture.completedFuture(answers);
+		}
+		int items = Math.min(RedisBloomFilter.ITEMS_PER_CALL, hashes.length - from);
+		int layers = Math.min(this.layout.maxLayers(), this.knownLayers.get() + 1);
+		long[] offsets = offsets(hashes, from, items, layers);
+		byte[][] keysAndArgs = GrowthScripts.add(this.recordKey, this.layerKeys, this.layout, layers, this.ttlMillis,
+				offsets, items);
+		return this.scripts.<List<Object>>executeAsync(GrowthScripts.ADD, ReturnType.MULTI, 1 + layers, keysAndArgs)
+			.thenCompose((raw) -> {
+				GrowthScripts.Reply reply = GrowthScripts.readAdd(raw);
+				checkSizing(reply);
+				answers.addAll(reply.flags());
+				if (reply.status() == GrowthScripts.FULL) {
+					throw new BloomFilterFullException("Bloom filter '" + this.name + "' is full: its "
+							+ this.layout.maxLayers() + " layers hold " + this.layout.totalCapacity(this.layout.maxLayers())
+							+ " items, as many as keep its false-positive rate at " + this.spec.falsePositiveRate() + "; "
+							+ reply.flags().size() + " of the batch's items before the refused one were handled. Delete"
+							+ " it and rebuild it with more layers (growth.maxLayers) or a larger sizing");
+				}
+				learn(reply, layers);
+				return add(hashes, from + reply.flags().size(), answers);
+			});
+	}
+
+	private CompletionStage<List<Boolean>> lookUp(long[][] hashes, int from, List<Boolean> answers) {
+		if (from == hashes.length) {
+			return CompletableFuture.completedFuture(answers);
+		}
+		int items = Math.min(RedisBloomFilter.ITEMS_PER_CALL, hashes.length - from);
+		int layers = this.knownLayers.get();
+		long[] offsets = offsets(hashes, from, items, layers);
+		byte[][] keysAndArgs = GrowthScripts.contains(this.recordKey, this.layerKeys, this.layout, layers, offsets, items);
+		return this.scripts.<List<Object>>executeAsync(GrowthScripts.CONTAINS, ReturnType.MULTI, 1 + layers, keysAndArgs)
+			.thenCompose((raw) -> {
+				GrowthScripts.Reply reply = GrowthScripts.readContains(raw);
+				checkSizing(reply);
+				answers.addAll(reply.flags());
+				if (reply.status() == GrowthScripts.NEEDS_LAYERS) {
+					learn(reply, layers);
+				}
+				return lookUp(hashes, from + reply.flags().size(), answers);
+			});
+	}
+
+	/** Remembers the layers a reply reports; a reply asking for more layers must report more than were sent. */
+	private void learn(GrowthScripts.Reply reply, int sent) {
+		this.knownLayers.accumulateAndGet(Math.min(reply.layers(), this.layout.maxLayers()), Math::max);
+		if (reply.status() == GrowthScripts.NEEDS_LAYERS && reply.flags().isEmpty() && reply.layers() < sent) {
+			throw new IllegalStateException("Bloom filter '" + this.name + "' asked for more layers than the "
+					+ reply.layers() + " it has");
+		}
+	}
+
+	private void checkSizing(GrowthScripts.Reply reply) {
+		if (reply.status() == GrowthScripts.OTHER_SIZING) {
+			throw new BloomFilterSizingException("Bloom filter '" + this.name + "' is stored in Redis as a growing filter"
+					+ " with sizing '" + reply.storedSizing() + "', but its spec now needs '" + this.layout.sizing()
+					+ "': its bits mean nothing under other sizing. Use the spec it was created with, or delete the"
+					+ " filter (BloomFilter.delete()) to start over empty.");
+		}
+	}
+
+	private long[] offsets(long[][] hashes, int from, int items, int layers) {
+		int perItem = this.layout.offsetsPerItem(layers);
+		long[] offsets = new long[items * perItem];
+		for (int i = 0; i < items; i++) {
+			this.layout.offsets(hashes[from + i], layers, offsets, i * perItem);
+		}
+		return offsets;
+	}
+
+	private static long[][] hash(Collection<byte[]> items) {
+		List<byte[]> list = List.copyOf(items);
+		long[][] hashes = new long[list.size()][];
+		for (int i = 0; i < hashes.length; i++) {
+			hashes[i] = BloomHashing.hash128(list.get(i));
+		}
+		return hashes;
+	}
+
+	@Override
+	public BloomFilterInfo info() {
+		List<Object> record = this.commands.execute(GrowthScripts.READ_RECORD, ReturnType.MULTI, this.recordKey,
+				GrowthScripts.record());
+		int layers = 1;
+		long count = 0;
+		long items = 0;
+		if (record != null && record.size() == 4 && record.get(0) != null) {
+			String stored = GrowthScripts.string(record.get(0));
+			checkSizing(new GrowthScripts.Reply(stored.equals(this.layout.sizing()) ? GrowthScripts.DONE
+					: GrowthScripts.OTHER_SIZING, 0, List.of(), stored));
+			layers = Integer.parseInt(GrowthScripts.string(record.get(1)));
+			count = Long.parseLong(GrowthScripts.string(record.get(2)));
+			items = Long.parseLong(GrowthScripts.string(record.get(3)));
+		}
+		List<BloomLayerInfo> infos = new ArrayList<>(layers);
+		double clear = 1;
+		for (int i = 0; i < layers; i++) {
+			Long set = this.commands.execute(GrowthScripts.COUNT, ReturnType.INTEGER, this.layerKeys[i]);
+			double fill = Math.min(1.0, (double) ((set != null) ? set : 0) / this.layout.bits(i));
+			clear *= 1 - Math.pow(fill, this.layout.hashes(i));
+			long layerItems = (i < layers - 1) ? this.layout.capacity(i) : count;
+			infos.add(new BloomLayerInfo(i, this.layout.capacity(i), layerItems, this.layout.bits(i),
+					this.layout.hashes(i), this.layout.rate(i), fill));
+		}
+		BloomLayerInfo newest = infos.get(infos.size() - 1);
+		long bits = infos.stream().mapToLong(BloomLayerInfo::bits).sum();
+		return new BloomFilterInfo(this.name, BloomMode.BITMAP, bits, newest.hashes(), layers,
+				this.spec.expectedInsertions(), this.spec.falsePositiveRate(), items, newest.fillRatio(), 1 - clear, infos);
+	}
+
+	@Override
+	public void delete() {
+		Stages.join(deleteAsync());
+	}
+
+	@Override
+	public CompletionStage<@Nullable Void> deleteAsync() {
+		// Every layer shares the record's slot: one DEL of them all.
+		return this.commands.<Long>executeAsync("DEL", ReturnType.INTEGER, this.recordKey, this.layerKeys)
+			.thenApply((deleted) -> {
+				this.knownLayers.set(1);
+				return null;
+			});
+	}
+
+	private static byte[] bytes(String value) {
+		return value.getBytes(StandardCharsets.UTF_8);
+	}
+
+}

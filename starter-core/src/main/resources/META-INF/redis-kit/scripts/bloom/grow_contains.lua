@@ -1,0 +1,48 @@
+-- Looks items up in a growing (scalable) Bloom filter: an item might be in it when all its bits are set in any layer.
+-- KEYS[1]: the filter's record; KEYS[2..L+1]: the layers 0..L-1 the client computed offsets for.
+-- ARGV[1]: the sizing, compared with the stored one; ARGV[2]: L; ARGV[3]: items; ARGV[4..3+L]: each layer's
+-- hashes; then per item, per layer 0..L-1, that layer's bit offsets for the item.
+-- Returns {1, layers, flags...} with one flag (1 might be in it, 0 not) per item; {-1, layers} when the filter has
+-- more layers than the client sent (it asks again); {0, stored sizing} when it is stored with other sizing.
+local stored = redis.call('HGET', KEYS[1], 'sizing')
+local sent = tonumber(ARGV[2])
+local items = tonumber(ARGV[3])
+local layers = 0
+if stored then
+  if stored ~= ARGV[1] then
+    return {0, stored}
+  end
+  layers = tonumber(redis.call('HGET', KEYS[1], 'layers'))
+  if layers > sent then
+    return {-1, layers}
+  end
+end
+
+local hashes, perItem, first = {}, 0, {}
+for i = 1, sent do
+  hashes[i] = tonumber(ARGV[3 + i])
+  first[i] = perItem
+  perItem = perItem + hashes[i]
+end
+local base = 4 + sent
+
+local result = {1, layers}
+for item = 0, items - 1 do
+  local at = base + item * perItem
+  local found = false
+  for layer = 1, layers do
+    -- GETBIT one bit at a time: an item not in a layer is told by its first clear bit, about the second one.
+    found = true
+    for h = 0, hashes[layer] - 1 do
+      if redis.call('GETBIT', KEYS[1 + layer], ARGV[at + first[layer] + h]) == 0 then
+        found = false
+        break
+      end
+    end
+    if found then
+      break
+    end
+  end
+  result[#result + 1] = found and 1 or 0
+end
+return result
