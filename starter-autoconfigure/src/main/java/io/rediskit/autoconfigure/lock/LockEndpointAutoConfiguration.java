@@ -2,6 +2,7 @@ package io.rediskit.autoconfigure.lock;
 
 import io.rediskit.lock.LockRegistry;
 import io.rediskit.lock.RedlockRegistry;
+import io.rediskit.lock.SemaphoreRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
 
@@ -17,7 +18,8 @@ import org.springframework.context.annotation.Bean;
  * Registers the {@code redislocks} actuator endpoint when Actuator is present and the endpoint is available
  * (exposed with {@code management.endpoints.web.exposure.include=redislocks}).
  */
-@AutoConfiguration(after = { LockAutoConfiguration.class, RedlockAutoConfiguration.class })
+@AutoConfiguration(
+		after = { LockAutoConfiguration.class, RedlockAutoConfiguration.class, SemaphoreAutoConfiguration.class })
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
 @ConditionalOnBean(LockRegistry.class)
 @ConditionalOnAvailableEndpoint(RedisLocksEndpoint.class)
@@ -25,8 +27,10 @@ public final class LockEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RedisLocksEndpoint redisLocksEndpoint(LockRegistry lockRegistry, ObjectProvider<RedlockRegistry> redlockRegistry) {
-		return new RedisLocksEndpoint(lockRegistry, redlockRegistry.getIfAvailable());
+	RedisLocksEndpoint redisLocksEndpoint(LockRegistry lockRegistry, ObjectProvider<RedlockRegistry> redlockRegistry,
+			ObjectProvider<SemaphoreRegistry> semaphoreRegistry) {
+		return new RedisLocksEndpoint(lockRegistry, redlockRegistry.getIfAvailable(),
+				semaphoreRegistry.getIfAvailable());
 	}
 
 }
