@@ -17,7 +17,7 @@ import org.springframework.web.bind.annotation.RestController;
  * <li>{@code POST /exports/{tenant}}: runs an export under {@code @DistributedSemaphore} (two at once across
  * instances); 409 with a problem detail when both permits are taken.</li>
  * <li>{@code POST /latches/{name}?count=3}: starts a latch; {@code POST /latches/{name}/count-down} counts it
- * down from any instance; {@code GET /latches/{name}?wait=2s} waits for it to open, at most that long.</li>
+ * down from any instance; {@code GET /latches/{name}?waitMillis=2000} waits for it to open, at most that long (30 s at most).</li>
  * </ul>
  */
 @RestController
@@ -49,10 +49,10 @@ public class CoordinationController {
 	}
 
 	@GetMapping("/latches/{name}")
-	LatchState await(@PathVariable String name, @RequestParam(defaultValue = "0s") Duration wait)
+	LatchState await(@PathVariable String name, @RequestParam(defaultValue = "0") long waitMillis)
 			throws InterruptedException {
 		RedisCountDownLatch latch = latch(name);
-		boolean open = latch.await(wait);
+		boolean open = latch.await(Duration.ofMillis(Math.min(waitMillis, 30_000)));
 		return new LatchState(name, open, open ? 0 : latch.getCount());
 	}
 

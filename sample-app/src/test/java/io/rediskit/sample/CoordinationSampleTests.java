@@ -37,9 +37,9 @@ class CoordinationSampleTests extends SampleHttpTests {
 	void aLatchOpensWhenCountedDownToZero() throws Exception {
 		assertThat(post("/latches/batch?count=2").body()).contains("\"done\":true", "\"count\":2");
 		assertThat(post("/latches/batch/count-down").body()).contains("\"count\":1");
-		assertThat(get("/latches/batch?wait=100ms").body()).contains("\"done\":false", "\"count\":1");
+		assertThat(get("/latches/batch?waitMillis=100").body()).contains("\"done\":false", "\"count\":1");
 		assertThat(post("/latches/batch/count-down").body()).contains("\"count\":0");
-		assertThat(get("/latches/batch?wait=1s").body()).contains("\"done\":true", "\"count\":0");
+		assertThat(get("/latches/batch?waitMillis=1000").body()).contains("\"done\":true", "\"count\":0");
 	}
 
 	private HttpResponse<String> post(String path) throws Exception {
