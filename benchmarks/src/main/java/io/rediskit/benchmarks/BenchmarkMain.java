@@ -13,6 +13,7 @@ import io.rediskit.benchmarks.geo.GeoBenchmark;
 import io.rediskit.benchmarks.keys.KeysBenchmark;
 import io.rediskit.benchmarks.lock.LockBenchmark;
 import io.rediskit.benchmarks.lock.MultiLockBenchmark;
+import io.rediskit.benchmarks.lock.SemaphoreBenchmark;
 import io.rediskit.benchmarks.lock.RedlockBenchmark;
 import io.rediskit.benchmarks.memory.MemoryBenchmark;
 import io.rediskit.benchmarks.queue.QueueBenchmark;
@@ -45,7 +46,8 @@ public final class BenchmarkMain {
 				new WebBenchmark(), new RedlockBenchmark(), new CacheBenchmark(), new RankBenchmark(),
 				new MemoryBenchmark(),
 				new MultiLockBenchmark(),
-				new CounterBenchmark());
+				new CounterBenchmark(),
+				new SemaphoreBenchmark());
 		for (Benchmark benchmark : all) {
 			benchmarks.put(benchmark.name(), benchmark);
 		}

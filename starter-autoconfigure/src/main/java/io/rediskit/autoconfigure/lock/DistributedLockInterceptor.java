@@ -4,6 +4,8 @@ import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 import io.rediskit.autoconfigure.support.AnnotationDurations;
 import io.rediskit.autoconfigure.support.AsyncResults;
@@ -135,19 +137,33 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 	}
 
 	private static void checkNotAcquired(DistributedLock annotation, Resolved resolved) {
-		String on = resolved.description() + " on " + MethodKeyEvaluator.describe(resolved.method());
-		boolean skip = annotation.onNotAcquired() == DistributedLock.OnNotAcquired.SKIP;
-		if (skip && !annotation.fallbackMethod().isEmpty()) {
+		checkNotAcquired(annotation.onNotAcquired() == DistributedLock.OnNotAcquired.SKIP, annotation.fallbackMethod(),
+				resolved.description(), resolved.method(), resolved.kind());
+	}
+
+	/**
+	 * The startup check of a failure strategy, shared by the lock family's annotations.
+	 * @param skip whether the annotation asks for {@code SKIP}
+	 * @param fallbackMethod the annotation's fallback method, empty for none
+	 * @param description the annotation as error messages show it
+	 * @param method the annotated method
+	 * @param kind how the method returns its result
+	 * @throws IllegalArgumentException naming the method and the attribute
+	 */
+	static void checkNotAcquired(boolean skip, String fallbackMethod, String description, Method method,
+			AsyncResults.Kind kind) {
+		String on = description + " on " + MethodKeyEvaluator.describe(method);
+		if (skip && !fallbackMethod.isEmpty()) {
 			throw new IllegalArgumentException(on + ": give either fallbackMethod or onNotAcquired = SKIP, not both"
 					+ " (the fallback would always win)");
 		}
-		if ((skip || !annotation.fallbackMethod().isEmpty()) && resolved.kind() != AsyncResults.Kind.PLAIN) {
+		if ((skip || !fallbackMethod.isEmpty()) && kind != AsyncResults.Kind.PLAIN) {
 			throw new IllegalArgumentException(on + ": " + (skip ? "onNotAcquired = SKIP" : "fallbackMethod")
-					+ " is not supported on a method returning " + resolved.method().getReturnType().getSimpleName()
+					+ " is not supported on a method returning " + method.getReturnType().getSimpleName()
 					+ "; the lock failure arrives as an error signal carrying LockNotAcquiredException: handle it"
 					+ " there (onErrorResume, exceptionally)");
 		}
-		Class<?> returnType = resolved.method().getReturnType();
+		Class<?> returnType = method.getReturnType();
 		if (skip && returnType.isPrimitive() && returnType != void.class) {
 			throw new IllegalArgumentException(on + ": onNotAcquired = SKIP needs a method returning void or an"
 					+ " object (a skipped call returns null), not " + returnType.getSimpleName()
@@ -190,7 +206,9 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		RedisLock lock = (key == null) ? locks.getLock(annotation.name()) : locks.getLock(annotation.name(), key);
 		Duration waitTime = (resolved.waitTime() != null) ? resolved.waitTime() : locks.defaultWaitTime();
 		if (resolved.kind() == AsyncResults.Kind.STAGE) {
-			return lockStage(lock, waitTime, resolved.leaseTime(), AsyncResults.defer(invocation));
+			Duration leaseTime = resolved.leaseTime();
+			return lockStage(() -> lock.acquireAsync(waitTime, leaseTime).toCompletableFuture(),
+					(failure) -> acquireFailure(lock, waitTime, failure), AsyncResults.defer(invocation));
 		}
 		ReactiveAdapter adapter = (resolved.kind() == AsyncResults.Kind.REACTIVE)
 				? AsyncResults.adapter(resolved.method().getReturnType()) : null;
@@ -245,17 +263,30 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 	 */
 	private static @Nullable Object notAcquired(Resolved resolved, MethodInvocation invocation,
 			LockNotAcquiredException exception) throws Throwable {
-		FallbackMethod fallback = resolved.fallback();
+		DistributedLock annotation = resolved.annotation();
+		return notAcquired(resolved.fallback(),
+				annotation != null && annotation.onNotAcquired() == DistributedLock.OnNotAcquired.SKIP,
+				resolved.method(), invocation, exception);
+	}
+
+	/**
+	 * The failure strategy of a blocking call that did not get its lease, shared by the lock family's annotations.
+	 * @param fallback the fallback, if the annotation names one
+	 * @param skip whether the annotation asks for {@code SKIP}
+	 * @param method the annotated method, for the debug line of a skip
+	 * @return what the fallback returns, or {@code null} for a skip
+	 * @throws Throwable the exception when neither applies, or what the fallback throws
+	 */
+	static @Nullable Object notAcquired(@Nullable FallbackMethod fallback, boolean skip, Method method,
+			MethodInvocation invocation, LockNotAcquiredException exception) throws Throwable {
 		if (fallback != null) {
 			return fallback.invoke(invocation.getThis(), invocation.getArguments(), exception);
 		}
-		DistributedLock annotation = resolved.annotation();
-		if (annotation != null && annotation.onNotAcquired() == DistributedLock.OnNotAcquired.SKIP
-				&& exception.getCause() == null) {
+		if (skip && exception.getCause() == null) {
 			// A busy lock is what SKIP is for: another caller does the work, so this is no error to log.
 			if (logger.isDebugEnabled()) {
-				logger.debug("Skipped " + MethodKeyEvaluator.describe(resolved.method()) + ": lock '"
-						+ exception.getLockName() + "' is held elsewhere");
+				logger.debug("Skipped " + MethodKeyEvaluator.describe(method) + ": '" + exception.getLockName()
+						+ "' is held elsewhere");
 			}
 			return null;
 		}
@@ -271,15 +302,23 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		return failure instanceof DataAccessException && RedisFailures.isUnavailable(failure);
 	}
 
-	private static CompletionStage<?> lockStage(RedisLock lock, Duration waitTime, @Nullable Duration leaseTime,
-			AsyncResults.Deferred call) {
+	/**
+	 * Runs a method returning a {@link CompletionStage} under a lease of the lock family, shared by its
+	 * annotations: acquired when the method is called, released when its stage completes.
+	 * @param acquire starts the acquisition, whose future cancels it
+	 * @param acquireFailure turns a failed acquisition into the error the caller sees
+	 * @param call the method
+	 * @return the method's stage, completed after the release
+	 */
+	static CompletionStage<?> lockStage(Supplier<CompletableFuture<Lease>> acquire,
+			Function<Throwable, Throwable> acquireFailure, AsyncResults.Deferred call) {
 		CompletableFuture<@Nullable Object> result = new CompletableFuture<>();
-		CompletableFuture<Lease> acquiring = lock.acquireAsync(waitTime, leaseTime).toCompletableFuture();
+		CompletableFuture<Lease> acquiring = acquire.get();
 		// The acquisition releases a lease it takes after being cancelled.
 		result.whenComplete((value, failure) -> acquiring.cancel(false));
 		acquiring.whenComplete((lease, failure) -> {
 			if (failure != null) {
-				result.completeExceptionally(acquireFailure(lock, waitTime, AsyncResults.unwrap(failure)));
+				result.completeExceptionally(acquireFailure.apply(AsyncResults.unwrap(failure)));
 				return;
 			}
 			if (result.isDone()) {

@@ -3,6 +3,7 @@ package io.rediskit.autoconfigure.lock;
 import io.rediskit.lock.LeaderElections;
 import io.rediskit.lock.LockRegistry;
 import io.rediskit.lock.RedlockRegistry;
+import io.rediskit.lock.SemaphoreRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
 
@@ -19,7 +20,7 @@ import org.springframework.context.annotation.Bean;
  * (exposed with {@code management.endpoints.web.exposure.include=redislocks}).
  */
 @AutoConfiguration(after = { LockAutoConfiguration.class, RedlockAutoConfiguration.class,
-		LeaderElectionAutoConfiguration.class })
+		LeaderElectionAutoConfiguration.class, SemaphoreAutoConfiguration.class })
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
 @ConditionalOnBean(LockRegistry.class)
 @ConditionalOnAvailableEndpoint(RedisLocksEndpoint.class)
@@ -28,8 +29,9 @@ public final class LockEndpointAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RedisLocksEndpoint redisLocksEndpoint(LockRegistry lockRegistry, ObjectProvider<RedlockRegistry> redlockRegistry,
-			ObjectProvider<LeaderElections> leaderElections) {
-		RedisLocksEndpoint endpoint = new RedisLocksEndpoint(lockRegistry, redlockRegistry.getIfAvailable());
+			ObjectProvider<LeaderElections> leaderElections, ObjectProvider<SemaphoreRegistry> semaphoreRegistry) {
+		RedisLocksEndpoint endpoint = new RedisLocksEndpoint(lockRegistry, redlockRegistry.getIfAvailable(),
+				semaphoreRegistry.getIfAvailable());
 		endpoint.setLeaderElections(leaderElections.getIfAvailable());
 		return endpoint;
 	}

@@ -46,6 +46,18 @@ public class LockProperties extends LockLeaseProperties implements Validator {
 	 */
 	private final ReplicaWait replicaWait = new ReplicaWait();
 
+	/**
+	 * Semaphores: named bounds on concurrent holders across instances.
+	 */
+	@NestedConfigurationProperty
+	private final SemaphoreProperties semaphore = new SemaphoreProperties();
+
+	/**
+	 * Count-down latches across instances.
+	 */
+	@NestedConfigurationProperty
+	private final LatchProperties latch = new LatchProperties();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -72,6 +84,14 @@ public class LockProperties extends LockLeaseProperties implements Validator {
 
 	public ReplicaWait getReplicaWait() {
 		return this.replicaWait;
+	}
+
+	public SemaphoreProperties getSemaphore() {
+		return this.semaphore;
+	}
+
+	public LatchProperties getLatch() {
+		return this.latch;
 	}
 
 	/**
@@ -109,6 +129,12 @@ public class LockProperties extends LockLeaseProperties implements Validator {
 		}
 		errors.pushNestedPath("redlock");
 		((LockProperties) target).getRedlock().validate(errors, PREFIX + "redlock.");
+		errors.popNestedPath();
+		errors.pushNestedPath("semaphore");
+		((LockProperties) target).getSemaphore().validate(errors, PREFIX + "semaphore.");
+		errors.popNestedPath();
+		errors.pushNestedPath("latch");
+		((LockProperties) target).getLatch().validate(errors, PREFIX + "latch.");
 		errors.popNestedPath();
 	}
 

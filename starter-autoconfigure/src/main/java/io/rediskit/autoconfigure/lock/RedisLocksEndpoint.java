@@ -10,6 +10,7 @@ import io.rediskit.lock.LeaderElections;
 import io.rediskit.lock.LockRegistry;
 import io.rediskit.lock.Locks;
 import io.rediskit.lock.RedlockRegistry;
+import io.rediskit.lock.SemaphoreRegistry;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -25,6 +26,8 @@ public class RedisLocksEndpoint {
 
 	private final @Nullable Locks redlockRegistry;
 
+	private final @Nullable SemaphoreRegistry semaphoreRegistry;
+
 	private @Nullable LeaderElections leaderElections;
 
 	/**
@@ -39,8 +42,19 @@ public class RedisLocksEndpoint {
 	 * @param redlockRegistry the Redlock registry whose holds are listed too, if any
 	 */
 	public RedisLocksEndpoint(LockRegistry lockRegistry, @Nullable RedlockRegistry redlockRegistry) {
+		this(lockRegistry, redlockRegistry, null);
+	}
+
+	/**
+	 * @param lockRegistry the registry whose holds are listed
+	 * @param redlockRegistry the Redlock registry whose holds are listed too, if any
+	 * @param semaphoreRegistry the semaphore registry whose open leases are listed too, if any
+	 */
+	public RedisLocksEndpoint(LockRegistry lockRegistry, @Nullable RedlockRegistry redlockRegistry,
+			@Nullable SemaphoreRegistry semaphoreRegistry) {
 		this.lockRegistry = lockRegistry;
 		this.redlockRegistry = redlockRegistry;
+		this.semaphoreRegistry = semaphoreRegistry;
 	}
 
 	/**
@@ -51,13 +65,17 @@ public class RedisLocksEndpoint {
 		this.leaderElections = leaderElections;
 	}
 
-	/** @return the held locks, single-node ones first, each kind oldest first */
+	/** @return the held locks, single-node ones first, then Redlock, then semaphore leases, each kind oldest first */
 	@ReadOperation
 	public HeldLocksDescriptor heldLocks() {
 		List<HeldLockDescriptor> locks = new ArrayList<>();
 		this.lockRegistry.heldLocks().forEach((lock) -> locks.add(HeldLockDescriptor.of(lock, "single")));
 		if (this.redlockRegistry != null) {
 			this.redlockRegistry.heldLocks().forEach((lock) -> locks.add(HeldLockDescriptor.of(lock, "redlock")));
+		}
+		if (this.semaphoreRegistry != null) {
+			this.semaphoreRegistry.heldPermits()
+				.forEach((lease) -> locks.add(HeldLockDescriptor.of(lease, "semaphore")));
 		}
 		List<LeaderDescriptor> leaders = new ArrayList<>();
 		if (this.leaderElections != null) {
@@ -119,7 +137,7 @@ public class RedisLocksEndpoint {
 	 * @param watchdog whether the watchdog renews it
 	 * @param owner {@code thread:<id>} or {@code lease}
 	 * @param kind {@code single} for the single-node lock, {@code redlock} for Redlock (whose remaining lease is
-	 * its validity)
+	 * its validity), {@code semaphore} for one acquisition of semaphore permits
 	 */
 	public record HeldLockDescriptor(String name, String group, String heldSince, long leaseRemainingMillis,
 			long fencingToken, int holdCount, boolean watchdog, String owner, String kind) {

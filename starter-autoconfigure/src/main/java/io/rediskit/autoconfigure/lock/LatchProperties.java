@@ -1,0 +1,92 @@
+package io.rediskit.autoconfigure.lock;
+
+import java.time.Duration;
+
+import io.rediskit.autoconfigure.support.SpecErrors;
+import io.rediskit.lock.LatchSpec;
+import io.rediskit.support.InvalidSpecException;
+
+import org.springframework.validation.Errors;
+
+/**
+ * Count-down latch settings, under {@code redis-kit.lock.latch}. Validated when bound, by the rules of
+ * {@link LatchSpec}.
+ */
+public class LatchProperties {
+
+	/**
+	 * Whether to auto-configure count-down latches.
+	 */
+	private boolean enabled = true;
+
+	/**
+	 * How long a latch whose count is above zero is kept after it was set or last counted down; then it expires as
+	 * abandoned, without releasing its waiters.
+	 */
+	private Duration abandonedAfter = LatchSpec.DEFAULT_ABANDONED_AFTER;
+
+	/**
+	 * How long a latch that reached zero stays open for late waiters before its key expires.
+	 */
+	private Duration openFor = LatchSpec.DEFAULT_OPEN_FOR;
+
+	/**
+	 * Longest a waiter sleeps between reads of the count when no message arrives.
+	 */
+	private Duration maxPollInterval = Duration.ofSeconds(1);
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public Duration getAbandonedAfter() {
+		return this.abandonedAfter;
+	}
+
+	public void setAbandonedAfter(Duration abandonedAfter) {
+		this.abandonedAfter = abandonedAfter;
+	}
+
+	public Duration getOpenFor() {
+		return this.openFor;
+	}
+
+	public void setOpenFor(Duration openFor) {
+		this.openFor = openFor;
+	}
+
+	public Duration getMaxPollInterval() {
+		return this.maxPollInterval;
+	}
+
+	public void setMaxPollInterval(Duration maxPollInterval) {
+		this.maxPollInterval = maxPollInterval;
+	}
+
+	/**
+	 * @return the spec of the latch registry
+	 * @throws InvalidSpecException if a value is out of range (startup validation prevents it)
+	 */
+	public LatchSpec toSpec() {
+		return new LatchSpec(this.abandonedAfter, this.openFor, this.maxPollInterval);
+	}
+
+	/**
+	 * Validates these properties, bound under {@code prefix}.
+	 * @param errors the errors, their nested path at this object
+	 * @param prefix {@code redis-kit.lock.latch.}
+	 */
+	void validate(Errors errors, String prefix) {
+		try {
+			toSpec();
+		}
+		catch (InvalidSpecException ex) {
+			SpecErrors.reject(errors, prefix, ex);
+		}
+	}
+
+}

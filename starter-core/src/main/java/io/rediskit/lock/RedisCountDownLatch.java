@@ -1,0 +1,372 @@
+package io.rediskit.lock;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ScheduledFuture;
+
+import io.rediskit.lock.LatchListener.AwaitResult;
+import io.rediskit.support.Stages;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A count-down latch across instances, from {@link LatchRegistry#getCountDownLatch(String)}: one instance sets a
+ * count ({@link #trySetCount(long)}), any instance counts it down, and waiters on any instance pass once it
+ * reaches zero, never before.
+ * <p>
+ * <b>States.</b> A latch is <em>not set</em> (no key), <em>counting</em> (count above zero) or <em>open</em>
+ * (zero). Waiters pass only an open latch: a wait on a latch that is not set waits for one to be set and reach
+ * zero, so a waiter that starts before the count is set is not released early. Counting down a latch that is not
+ * set does nothing and returns {@code -1}; counting down an open one does nothing and returns {@code 0}.
+ * <p>
+ * <b>Expiry.</b> An open latch stays readable as open for the registry's {@code openFor}, so that late waiters
+ * pass at once, then its key expires and it can be set again. A counting latch that nobody sets or counts down
+ * for {@code abandonedAfter} is abandoned: its key expires, it reads as not set, and its waiters are <em>not</em>
+ * released (they wait until their timeout): an abandoned count never opens a latch.
+ * <p>
+ * <b>Waking.</b> The count-down that reaches zero publishes on the latch's channel; each instance's waiters wake
+ * one after the other, and any waiter also reads the count after the registry's {@code maxPollInterval}, so a lost
+ * message costs latency, never a release. A count-down whose reply was lost and that the driver sends again counts
+ * once (each carries an id the script remembers until the latch is set again).
+ * <p>
+ * <b>Limits.</b> One deployment; a failover that loses the latch's key makes it read as not set.
+ */
+public final class RedisCountDownLatch {
+
+	private final String name;
+
+	private final LatchScripts.Keys keys;
+
+	private final LatchRegistry registry;
+
+	RedisCountDownLatch(String name, LatchScripts.Keys keys, LatchRegistry registry) {
+		this.name = name;
+		this.keys = keys;
+		this.registry = registry;
+	}
+
+	/** @return the latch name */
+	public String getName() {
+		return this.name;
+	}
+
+	/**
+	 * Sets the count, unless the latch is counting already (an open latch, or one not set, is set again).
+	 * @param count the count, at least 1
+	 * @return whether the count was set
+	 */
+	public boolean trySetCount(long count) {
+		return Stages.join(trySetCountAsync(count));
+	}
+
+	/**
+	 * {@link #trySetCount(long)} without blocking.
+	 * @param count the count, at least 1
+	 * @return whether the count was set, completed on the driver's thread
+	 */
+	public CompletionStage<Boolean> trySetCountAsync(long count) {
+		if (count < 1) {
+			throw new IllegalArgumentException("count must be at least 1, was " + count);
+		}
+		return this.registry.scripts().setCount(this.keys, count);
+	}
+
+	/**
+	 * Counts down by one; the call that reaches zero opens the latch and wakes its waiters.
+	 * @return the count after this call: {@code 0} when the latch is open, {@code -1} when it is not set
+	 */
+	public long countDown() {
+		return Stages.join(countDownAsync());
+	}
+
+	/** @return {@link #countDown()} without blocking, completed on the driver's thread */
+	public CompletionStage<Long> countDownAsync() {
+		return this.registry.scripts().countDown(this.keys, this.registry.nextRequestId()).thenApply((remaining) -> {
+			if (remaining >= 0) {
+				this.registry.listeners().notify((listener) -> listener.onCountDown(this.name, remaining));
+			}
+			return remaining;
+		});
+	}
+
+	/** @return the count: {@code 0} when the latch is open, {@code -1} when it is not set */
+	public long getCount() {
+		return Stages.join(this.registry.scripts().count(this.keys));
+	}
+
+	/**
+	 * Waits until the latch is open.
+	 * @param timeout how long to wait; zero or negative to read the count once
+	 * @return whether the latch is open; {@code false} when the timeout ran out first
+	 * @throws InterruptedException if interrupted while waiting
+	 * @throws org.springframework.dao.DataAccessException if Redis failed to answer
+	 */
+	public boolean await(Duration timeout) throws InterruptedException {
+		long timeoutNanos = nanos(timeout);
+		long started = System.nanoTime();
+		this.registry.ensureRunning();
+		ReleaseSignals signals = this.registry.signals();
+		ReleaseSignals.Waiter waiter = null;
+		try {
+			while (true) {
+				long count;
+				try {
+					count = LockScripts.uninterruptibly(() -> Stages.join(this.registry.scripts().count(this.keys)));
+				}
+				catch (RuntimeException ex) {
+					report(AwaitResult.ERROR, started);
+					throw ex;
+				}
+				if (count == 0) {
+					if (waiter != null) {
+						// The message that opened the latch woke one waiter of this instance: pass it on to the next.
+						waiter.signal();
+					}
+					report(AwaitResult.OPENED, started);
+					return true;
+				}
+				long left = started + timeoutNanos - System.nanoTime();
+				if (left <= 0) {
+					report(AwaitResult.TIMEOUT, started);
+					return false;
+				}
+				long sleep = Math.min(left, this.registry.spec().maxPollInterval().toNanos());
+				boolean interrupted;
+				if (waiter == null) {
+					waiter = signals.join(this.keys.opened, this.name, 0);
+					interrupted = waiter.awaitSubscription(sleep);
+				}
+				else {
+					interrupted = waiter.park(sleep);
+				}
+				if (interrupted) {
+					report(AwaitResult.INTERRUPTED, started);
+					throw new InterruptedException("Waiting for latch '" + this.name + "'");
+				}
+			}
+		}
+		finally {
+			if (waiter != null) {
+				signals.leave(waiter);
+			}
+		}
+	}
+
+	/**
+	 * Waits until the latch is open without blocking the calling thread.
+	 * @param timeout how long to wait; zero or negative to read the count once
+	 * @return whether the latch opened before the timeout, completed on the driver's or the scheduler's thread;
+	 * exceptionally when Redis failed or the registry stopped. Cancel it to stop waiting.
+	 */
+	public CompletionStage<Boolean> awaitAsync(Duration timeout) {
+		long timeoutNanos = nanos(timeout);
+		try {
+			this.registry.ensureRunning();
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+		return new AsyncWait(timeoutNanos).start();
+	}
+
+	@Override
+	public String toString() {
+		return "RedisCountDownLatch[" + this.name + "]";
+	}
+
+	private void report(AwaitResult result, long started) {
+		Duration waited = Duration.ofNanos(System.nanoTime() - started);
+		this.registry.listeners().notify((listener) -> listener.onAwait(this.name, result, waited));
+	}
+
+	private static long nanos(Duration timeout) {
+		Objects.requireNonNull(timeout, "timeout");
+		if (timeout.isNegative()) {
+			return 0;
+		}
+		try {
+			return timeout.toNanos();
+		}
+		catch (ArithmeticException ex) {
+			return Long.MAX_VALUE / 2;
+		}
+	}
+
+	/**
+	 * One wait without a thread: a read of the count, then a wake-up by the channel or a timer (the poll interval,
+	 * the timeout), then another read; one read in flight at a time.
+	 */
+	private final class AsyncWait {
+
+		private final CompletableFuture<Boolean> result = new CompletableFuture<>();
+
+		private final long started = System.nanoTime();
+
+		private final long timeoutNanos;
+
+		private final Runnable stopHook = this::stopped;
+
+		// Guarded by this.
+
+		private boolean reading;
+
+		private boolean wokenWhileReading;
+
+		private boolean done;
+
+		private ReleaseSignals.@Nullable Waiter waiter;
+
+		private @Nullable ScheduledFuture<?> timer;
+
+		AsyncWait(long timeoutNanos) {
+			this.timeoutNanos = timeoutNanos;
+		}
+
+		CompletableFuture<Boolean> start() {
+			synchronized (this) {
+				this.reading = true;
+			}
+			RedisCountDownLatch.this.registry.onStop(this.stopHook);
+			this.result.whenComplete((open, failure) -> {
+				if (this.result.isCancelled() && finish(false)) {
+					report(AwaitResult.INTERRUPTED, this.started);
+				}
+			});
+			read();
+			return this.result;
+		}
+
+		private void read() {
+			try {
+				RedisCountDownLatch.this.registry.scripts().count(RedisCountDownLatch.this.keys).whenComplete(this::answered);
+			}
+			catch (RuntimeException ex) {
+				answered(null, ex);
+			}
+		}
+
+		private void answered(@Nullable Long count, @Nullable Throwable failure) {
+			if (failure != null || count == null) {
+				if (finish(false)) {
+					report(AwaitResult.ERROR, this.started);
+					this.result.completeExceptionally((failure != null) ? Stages.unwrap(failure)
+							: new IllegalStateException("No reply to a read of latch '" + RedisCountDownLatch.this.name + "'"));
+				}
+				return;
+			}
+			if (count == 0) {
+				if (finish(true)) {
+					report(AwaitResult.OPENED, this.started);
+					this.result.complete(true);
+				}
+				return;
+			}
+			long left = this.started + this.timeoutNanos - System.nanoTime();
+			if (left <= 0) {
+				if (finish(false)) {
+					report(AwaitResult.TIMEOUT, this.started);
+					this.result.complete(false);
+				}
+				return;
+			}
+			boolean again;
+			synchronized (this) {
+				if (this.done) {
+					return;
+				}
+				if (this.waiter == null) {
+					this.waiter = RedisCountDownLatch.this.registry.signals()
+						.joinAsync(RedisCountDownLatch.this.keys.opened, RedisCountDownLatch.this.name, 0, this::wake);
+				}
+				try {
+					this.timer = RedisCountDownLatch.this.registry.schedule(this::wake,
+							Math.min(left, RedisCountDownLatch.this.registry.spec().maxPollInterval().toNanos()));
+				}
+				catch (IllegalStateException ex) {
+					this.done = true;
+					cleanUp(false);
+					this.result.completeExceptionally(ex);
+					return;
+				}
+				again = this.wokenWhileReading || this.waiter.consumeSignal();
+				this.wokenWhileReading = false;
+				this.reading = again;
+			}
+			if (again) {
+				cancelTimer();
+				read();
+			}
+		}
+
+		private void wake() {
+			synchronized (this) {
+				if (this.done) {
+					return;
+				}
+				if (this.reading) {
+					this.wokenWhileReading = true;
+					return;
+				}
+				this.reading = true;
+				if (this.waiter != null) {
+					this.waiter.consumeSignal();
+				}
+			}
+			cancelTimer();
+			read();
+		}
+
+		private void cancelTimer() {
+			ScheduledFuture<?> current;
+			synchronized (this) {
+				current = this.timer;
+				this.timer = null;
+			}
+			if (current != null) {
+				current.cancel(false);
+			}
+		}
+
+		private void stopped() {
+			if (finish(false)) {
+				report(AwaitResult.INTERRUPTED, this.started);
+				this.result.completeExceptionally(new IllegalStateException(
+						"The latch registry stopped while waiting for latch '" + RedisCountDownLatch.this.name + "'"));
+			}
+		}
+
+		/**
+		 * @param opened whether the latch was found open: the wake-up is passed on to the instance's next waiter
+		 * @return whether this call ended the wait
+		 */
+		private boolean finish(boolean opened) {
+			synchronized (this) {
+				if (this.done) {
+					return false;
+				}
+				this.done = true;
+				cleanUp(opened);
+			}
+			RedisCountDownLatch.this.registry.removeOnStop(this.stopHook);
+			return true;
+		}
+
+		// Called under this.
+		private void cleanUp(boolean opened) {
+			if (this.timer != null) {
+				this.timer.cancel(false);
+				this.timer = null;
+			}
+			if (this.waiter != null) {
+				if (opened) {
+					this.waiter.signal();
+				}
+				RedisCountDownLatch.this.registry.signals().leave(this.waiter);
+				this.waiter = null;
+			}
+		}
+
+	}
+
+}

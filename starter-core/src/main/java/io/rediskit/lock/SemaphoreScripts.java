@@ -1,0 +1,170 @@
+package io.rediskit.lock;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+
+import io.rediskit.support.KeyNaming;
+import io.rediskit.support.LuaScript;
+import io.rediskit.support.ScriptExecutor;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.ReturnType;
+
+/**
+ * Every Redis call of the semaphore, one script per job ({@code semaphore_*.lua}), with the keys of one
+ * semaphore, all in its name's hash slot: {@code <prefix>semaphore:{<name>}} (the holders, a sorted set of owners
+ * scored by the end of their lease on the server's clock), {@code ...:state} (the last fencing token, the total
+ * set at run time and each holder's permits) and the channel {@code ...:released}.
+ */
+final class SemaphoreScripts {
+
+	static final LuaScript ACQUIRE = script("semaphore_acquire");
+
+	static final LuaScript RELEASE = script("semaphore_release");
+
+	static final LuaScript RENEW = script("semaphore_renew");
+
+	static final LuaScript SET_TOTAL = script("semaphore_set_total");
+
+	static final LuaScript PERMITS = script("semaphore_permits");
+
+	/**
+	 * How long the state outlives the last lease: it keeps the fencing tokens increasing and the total set at run
+	 * time, as the lock keeps its fence.
+	 */
+	static final Duration STATE_TTL = LockScripts.FENCE_TTL;
+
+	private static final byte[] STATE_TTL_MILLIS = number(STATE_TTL.toMillis());
+
+	private final ScriptExecutor executor;
+
+	SemaphoreScripts(ScriptExecutor executor) {
+		this.executor = executor;
+	}
+
+	/** The keys of a semaphore, as the lock's {@link LockScripts.Keys} that the shell records holds under. */
+	static LockScripts.Keys keys(KeyNaming naming, String name, String group) {
+		return new LockScripts.Keys(naming.key("semaphore", name), naming.key("semaphore", name, "state"),
+				naming.key("semaphore", name, "released"), name, group);
+	}
+
+	/** @return the reply of an attempt to take {@code permits} for {@code owner} */
+	CompletionStage<Attempt> acquire(LockScripts.Keys keys, String owner, int permits, long leaseMillis, int total) {
+		return this.executor.<List<Object>>executeAsync(ACQUIRE, ReturnType.MULTI, 2, keys.lockBytes, keys.fenceBytes,
+				utf8(owner), number(permits), number(leaseMillis), number(total), STATE_TTL_MILLIS)
+			.thenApply(Attempt::of);
+	}
+
+	/**
+	 * Undoes an attempt whose reply was lost, should it have taken effect; past any availability gate, so that it
+	 * runs right behind the attempt when a stalled Redis answers again.
+	 */
+	CompletionStage<Long> undo(LockScripts.Keys keys, String owner) {
+		return this.executor.ungated()
+			.<Long>executeAsync(RELEASE, ReturnType.INTEGER, 2, keys.lockBytes, keys.fenceBytes, utf8(owner),
+					keys.releasedBytes)
+			.thenApply((reply) -> required(reply, RELEASE));
+	}
+
+	/** @return the permits freed, or {@code -1} when the owner held none */
+	CompletionStage<Long> release(LockScripts.Keys keys, String owner) {
+		return this.executor.<Long>executeAsync(RELEASE, ReturnType.INTEGER, 2, keys.lockBytes, keys.fenceBytes,
+				utf8(owner), keys.releasedBytes)
+			.thenApply((reply) -> required(reply, RELEASE));
+	}
+
+	/** @return whether the lease was extended */
+	CompletionStage<Boolean> renew(LockScripts.Keys keys, String owner, long leaseMillis) {
+		return this.executor.<Long>executeAsync(RENEW, ReturnType.INTEGER, 2, keys.lockBytes, keys.fenceBytes,
+				utf8(owner), number(leaseMillis), STATE_TTL_MILLIS)
+			.thenApply((reply) -> required(reply, RENEW) == 1L);
+	}
+
+	/**
+	 * @param total the new total, {@code 0} to clear the run-time total
+	 * @return the permits held now
+	 */
+	CompletionStage<Long> setTotal(LockScripts.Keys keys, int total) {
+		return this.executor.<Long>executeAsync(SET_TOTAL, ReturnType.INTEGER, 2, keys.lockBytes, keys.fenceBytes,
+				number(total), keys.releasedBytes, STATE_TTL_MILLIS)
+			.thenApply((reply) -> required(reply, SET_TOTAL));
+	}
+
+	/** @return the total in force and the permits held */
+	CompletionStage<Permits> permits(LockScripts.Keys keys, int configuredTotal) {
+		return this.executor.<List<Object>>executeAsync(PERMITS, ReturnType.MULTI, 2, keys.lockBytes, keys.fenceBytes,
+				number(configuredTotal))
+			.thenApply((reply) -> {
+				if (reply == null) {
+					throw new IllegalStateException("Redis returned no reply to " + PERMITS);
+				}
+				return new Permits(((Long) reply.get(0)).intValue(), ((Long) reply.get(1)).intValue());
+			});
+	}
+
+	private static long required(@Nullable Long reply, LuaScript script) {
+		if (reply == null) {
+			throw new IllegalStateException("Redis returned no reply to " + script);
+		}
+		return reply;
+	}
+
+	private static LuaScript script(String name) {
+		return LuaScript.fromClasspath("META-INF/redis-kit/scripts/lock/" + name + ".lua");
+	}
+
+	private static byte[] utf8(String value) {
+		return value.getBytes(StandardCharsets.UTF_8);
+	}
+
+	private static byte[] number(long value) {
+		return Long.toString(value).getBytes(StandardCharsets.US_ASCII);
+	}
+
+	/**
+	 * The total in force and the permits held now.
+	 * @param total the run-time total, else the configured one
+	 * @param held the permits held by leases that have not ended
+	 */
+	record Permits(int total, int held) {
+	}
+
+	/**
+	 * The reply of an attempt: the permits are held ({@code fencingToken}), too few are free ({@code waitMillis}
+	 * until the earliest lease ends, {@code -1} when none will), or more were asked for than the total.
+	 */
+	record Attempt(State state, long fencingToken, long waitMillis, int total) {
+
+		enum State {
+
+			ACQUIRED, BUSY, TOO_MANY
+
+		}
+
+		static Attempt of(@Nullable List<Object> reply) {
+			if (reply == null) {
+				throw new IllegalStateException("Redis returned no reply to " + ACQUIRE);
+			}
+			long outcome = (Long) reply.get(0);
+			if (outcome == 1L) {
+				return new Attempt(State.ACQUIRED, (Long) reply.get(1), 0, 0);
+			}
+			if (outcome == 0L) {
+				return new Attempt(State.BUSY, 0, (Long) reply.get(1), ((Long) reply.get(3)).intValue());
+			}
+			return new Attempt(State.TOO_MANY, 0, 0, ((Long) reply.get(1)).intValue());
+		}
+
+		/** @return how long a waiter may sleep, at most {@code maxNanos}, without missing a lease's end */
+		long sleepNanos(long maxNanos) {
+			if (this.waitMillis < 0) {
+				return maxNanos;
+			}
+			return Math.min(maxNanos, Duration.ofMillis(Math.max(this.waitMillis, 1)).toNanos());
+		}
+
+	}
+
+}

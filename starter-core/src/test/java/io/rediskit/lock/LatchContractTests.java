@@ -1,0 +1,192 @@
+package io.rediskit.lock;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import io.rediskit.support.KeyNaming;
+import io.rediskit.support.TopologyScripts;
+import io.rediskit.testsupport.TopologyContract;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.connection.RedisConnection;
+
+import static io.rediskit.lock.LockTesting.awaitCondition;
+import static io.rediskit.lock.LockTesting.bytes;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/**
+ * What the count-down latch promises on every deployment: counted down from any instance, waiters on every
+ * instance released when the count reaches zero and never before (checked independently: each count-down first
+ * notes its intent in a plain counter, and a released waiter must find every intent noted), replays counted once,
+ * an open latch kept for late waiters, an abandoned one expiring without opening.
+ */
+class LatchContractTests extends TopologyContract {
+
+	SemaphoreTesting.RecordingLatchListener listener;
+
+	LatchRegistry registry;
+
+	LatchRegistry other;
+
+	@BeforeEach
+	void open() {
+		this.listener = new SemaphoreTesting.RecordingLatchListener();
+		this.registry = registry(LatchSpec.defaults(), this.listener);
+		this.other = registry(LatchSpec.defaults(), new SemaphoreTesting.RecordingLatchListener());
+	}
+
+	@AfterEach
+	void close() {
+		this.registry.close();
+		this.other.close();
+	}
+
+	LatchRegistry registry(LatchSpec spec, LatchListener listener) {
+		LatchSpec polled = new LatchSpec(spec.abandonedAfter(), spec.openFor(), Duration.ofMillis(200));
+		return new LatchRegistry(TopologyScripts.of(this.redis), this.redis.connections(), KeyNaming.defaults(), polled,
+				List.of(listener));
+	}
+
+	@Test
+	void countsDownFromAnyInstanceAndOpensAtZero() throws Exception {
+		String name = this.redis.unique("batch");
+		RedisCountDownLatch latch = this.registry.getCountDownLatch(name);
+		RedisCountDownLatch there = this.other.getCountDownLatch(name);
+		assertThat(latch.getCount()).as("not set").isEqualTo(-1);
+		assertThat(latch.trySetCount(3)).isTrue();
+		assertThat(there.trySetCount(5)).as("counting already").isFalse();
+		assertThat(latch.countDown()).isEqualTo(2);
+		assertThat(there.countDown()).isEqualTo(1);
+		assertThat(latch.awaitAsync(Duration.ofMillis(300)).toCompletableFuture().get(10, TimeUnit.SECONDS)).isFalse();
+		assertThat(there.countDown()).isZero();
+		assertThat(latch.await(Duration.ZERO)).isTrue();
+		assertThat(latch.countDown()).as("open").isZero();
+		assertThat(there.getCount()).isZero();
+		assertThat(this.listener.events).containsExactly("down " + name + " 2", "await " + name + " TIMEOUT",
+				"await " + name + " OPENED", "down " + name + " 0");
+		assertThat(latch.trySetCount(1)).as("an open latch is set again").isTrue();
+		assertThatIllegalArgumentException().isThrownBy(() -> latch.trySetCount(0))
+			.withMessage("count must be at least 1, was 0");
+	}
+
+	@Test
+	void aLatchThatIsNotSetReleasesNobody() throws Exception {
+		String name = this.redis.unique("unset");
+		RedisCountDownLatch latch = this.registry.getCountDownLatch(name);
+		assertThat(latch.countDown()).isEqualTo(-1);
+		assertThat(latch.await(Duration.ofMillis(100))).isFalse();
+		assertThat(latch.awaitAsync(Duration.ofMillis(100)).toCompletableFuture().get(10, TimeUnit.SECONDS)).isFalse();
+	}
+
+	@Test
+	void waitersOnEveryInstanceAreReleasedWhenZeroIsReachedNeverBefore() throws Exception {
+		String name = this.redis.unique("release");
+		String intents = "{" + name + "}:intents";
+		int count = 6;
+		assertThat(this.registry.getCountDownLatch(name).trySetCount(count)).isTrue();
+		ExecutorService executor = Executors.newCachedThreadPool();
+		CountDownLatch waiting = new CountDownLatch(4);
+		List<CompletableFuture<Long>> waiters = new ArrayList<>();
+		try {
+			for (int i = 0; i < 4; i++) {
+				LatchRegistry instance = (i % 2 == 0) ? this.registry : this.other;
+				waiters.add(CompletableFuture.supplyAsync(() -> {
+					waiting.countDown();
+					try {
+						assertThat(instance.getCountDownLatch(name).await(Duration.ofSeconds(30))).isTrue();
+					}
+					catch (InterruptedException ex) {
+						throw new IllegalStateException(ex);
+					}
+					return intentsNoted(intents);
+				}, executor));
+				waiters.add(instance.getCountDownLatch(name).awaitAsync(Duration.ofSeconds(30)).toCompletableFuture()
+					.thenApplyAsync((open) -> {
+						assertThat(open).isTrue();
+						return intentsNoted(intents);
+					}, executor));
+			}
+			assertThat(waiting.await(10, TimeUnit.SECONDS)).isTrue();
+			List<CompletableFuture<?>> counters = new ArrayList<>();
+			for (int i = 0; i < count - 1; i++) {
+				LatchRegistry instance = (i % 2 == 0) ? this.other : this.registry;
+				counters.add(CompletableFuture.runAsync(() -> countDownWithIntent(instance, name, intents), executor));
+			}
+			CompletableFuture.allOf(counters.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+			// One count-down short: two poll intervals pass and nobody is released.
+			CompletionStageWaiter.notDoneWithin(CompletableFuture.anyOf(waiters.toArray(CompletableFuture[]::new)),
+					Duration.ofMillis(400));
+			countDownWithIntent(this.registry, name, intents);
+			for (CompletableFuture<Long> waiter : waiters) {
+				assertThat(waiter.get(30, TimeUnit.SECONDS)).as("count-downs begun when released").isEqualTo(count);
+			}
+		}
+		finally {
+			executor.shutdownNow();
+		}
+	}
+
+	private void countDownWithIntent(LatchRegistry instance, String name, String intents) {
+		try (RedisConnection connection = this.redis.connections().getConnection()) {
+			connection.stringCommands().incr(bytes(intents));
+			connection.keyCommands().expire(bytes(intents), 600);
+		}
+		instance.getCountDownLatch(name).countDown();
+	}
+
+	private long intentsNoted(String intents) {
+		try (RedisConnection connection = this.redis.connections().getConnection()) {
+			byte[] value = connection.stringCommands().get(bytes(intents));
+			return (value != null) ? Long.parseLong(new String(value)) : 0;
+		}
+	}
+
+	@Test
+	void aReplayedCountDownCountsOnce() {
+		String name = this.redis.unique("replayed");
+		RedisCountDownLatch latch = this.registry.getCountDownLatch(name);
+		latch.trySetCount(3);
+		LatchScripts.Keys keys = new LatchScripts.Keys(KeyNaming.defaults(), name);
+		assertThat(this.registry.scripts().countDown(keys, "request-1").toCompletableFuture().join()).isEqualTo(2);
+		assertThat(this.registry.scripts().countDown(keys, "request-1").toCompletableFuture().join()).isEqualTo(2);
+		assertThat(latch.getCount()).isEqualTo(2);
+	}
+
+	@Test
+	void anOpenLatchIsKeptForLateWaitersThenExpires() throws Exception {
+		String name = this.redis.unique("opened");
+		try (LatchRegistry brief = registry(new LatchSpec(Duration.ofDays(1), Duration.ofMillis(300),
+				Duration.ofSeconds(1)), this.listener)) {
+			RedisCountDownLatch latch = brief.getCountDownLatch(name);
+			latch.trySetCount(1);
+			latch.countDown();
+			assertThat(this.registry.getCountDownLatch(name).await(Duration.ZERO)).as("late waiter").isTrue();
+			awaitCondition("the open latch to expire", Duration.ofSeconds(10), () -> latch.getCount() == -1);
+			assertThat(this.redis.exists(KeyNaming.defaults().key("latch", name, "applied"))).isFalse();
+		}
+	}
+
+	@Test
+	void anAbandonedLatchExpiresWithoutReleasingItsWaiters() throws Exception {
+		String name = this.redis.unique("abandoned");
+		try (LatchRegistry brief = registry(new LatchSpec(Duration.ofMillis(300), Duration.ofHours(1),
+				Duration.ofSeconds(1)), this.listener)) {
+			RedisCountDownLatch latch = brief.getCountDownLatch(name);
+			latch.trySetCount(2);
+			latch.countDown();
+			CompletableFuture<Boolean> waiter = latch.awaitAsync(Duration.ofSeconds(1)).toCompletableFuture();
+			awaitCondition("the abandoned latch to expire", Duration.ofSeconds(10), () -> latch.getCount() == -1);
+			assertThat(waiter.get(10, TimeUnit.SECONDS)).isFalse();
+		}
+	}
+
+}
