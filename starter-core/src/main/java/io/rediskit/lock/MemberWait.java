@@ -350,20 +350,36 @@ final class MemberWait extends LockWait {
 		end(AcquireResult.ERROR, failure);
 	}
 
-	/** Ends the wait without a hold: leaves the member's line (not awaited), then finishes. */
+	/**
+	 * Ends the wait without a hold: leaves the member's line, then finishes once the leave is done, so that a
+	 * wait that ended keeps nobody out (a write lock's single attempt must not hold up the next reader). After a
+	 * failure the leave is sent but not awaited: it undoes an attempt of unknown outcome when Redis answers
+	 * again, and the caller hears of the failure after one command timeout, not two.
+	 */
 	private void end(AcquireResult outcome, @Nullable Throwable failure) {
+		CompletionStage<?> left;
 		try {
-			this.steps.leave(this.lock, this.owner).whenComplete((left, leaveFailure) -> {
-				if (leaveFailure != null && logger.isDebugEnabled()) {
-					logger.debug("Could not leave the wait for lock '" + this.lock.getName()
-							+ "'; what it kept ends with its lease", leaveFailure);
-				}
-			});
+			left = this.steps.leave(this.lock, this.owner);
 		}
 		catch (RuntimeException ex) {
-			logger.debug("Could not leave the wait for lock '" + this.lock.getName() + "'", ex);
+			left = CompletableFuture.failedFuture(ex);
 		}
-		finish(outcome, null, failure);
+		if (failure != null) {
+			left.whenComplete((done, leaveFailure) -> leaveFailed(leaveFailure));
+			finish(outcome, null, failure);
+			return;
+		}
+		left.whenComplete((done, leaveFailure) -> {
+			leaveFailed(leaveFailure);
+			finish(outcome, null, null);
+		});
+	}
+
+	private void leaveFailed(@Nullable Throwable failure) {
+		if (failure != null && logger.isDebugEnabled()) {
+			logger.debug("Could not leave the wait for lock '" + this.lock.getName()
+					+ "'; what it kept ends with its place or lease", failure);
+		}
 	}
 
 	private void finish(AcquireResult outcome, @Nullable LockHold hold, @Nullable Throwable failure) {
