@@ -46,6 +46,18 @@ public class LockProperties extends LockLeaseProperties implements Validator {
 	 */
 	private final ReplicaWait replicaWait = new ReplicaWait();
 
+	/**
+	 * Read-write locks: many readers or one writer.
+	 */
+	@NestedConfigurationProperty
+	private final ReadWriteLockProperties readWrite = new ReadWriteLockProperties();
+
+	/**
+	 * Fair locks: granted in arrival order.
+	 */
+	@NestedConfigurationProperty
+	private final FairLockProperties fair = new FairLockProperties();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -72,6 +84,14 @@ public class LockProperties extends LockLeaseProperties implements Validator {
 
 	public ReplicaWait getReplicaWait() {
 		return this.replicaWait;
+	}
+
+	public ReadWriteLockProperties getReadWrite() {
+		return this.readWrite;
+	}
+
+	public FairLockProperties getFair() {
+		return this.fair;
 	}
 
 	/**
@@ -109,6 +129,12 @@ public class LockProperties extends LockLeaseProperties implements Validator {
 		}
 		errors.pushNestedPath("redlock");
 		((LockProperties) target).getRedlock().validate(errors, PREFIX + "redlock.");
+		errors.popNestedPath();
+		errors.pushNestedPath("readWrite");
+		((LockProperties) target).getReadWrite().validate(errors, PREFIX + "read-write.");
+		errors.popNestedPath();
+		errors.pushNestedPath("fair");
+		((LockProperties) target).getFair().validate(errors, PREFIX + "fair.");
 		errors.popNestedPath();
 	}
 
