@@ -112,6 +112,8 @@ class DocumentationSnippetsTests {
 	static final String FRAGMENT_CONTEXT = """
 			LockRegistry lockRegistry;
 			RedisLock lock;
+			ReadWriteLockRegistry readWriteLocks;
+			FairLockRegistry fairLocks;
 			RateLimiterRegistry rateLimiters;
 			BloomFilterRegistry bloomFilterRegistry;
 			BloomFilterRegistry filters;
