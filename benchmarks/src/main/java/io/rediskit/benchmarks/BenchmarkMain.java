@@ -11,6 +11,7 @@ import io.rediskit.benchmarks.cluster.ClusterBenchmark;
 import io.rediskit.benchmarks.geo.GeoBenchmark;
 import io.rediskit.benchmarks.keys.KeysBenchmark;
 import io.rediskit.benchmarks.lock.LockBenchmark;
+import io.rediskit.benchmarks.lock.ReadWriteFairBenchmark;
 import io.rediskit.benchmarks.lock.RedlockBenchmark;
 import io.rediskit.benchmarks.queue.QueueBenchmark;
 import io.rediskit.benchmarks.rank.RankBenchmark;
@@ -39,7 +40,8 @@ public final class BenchmarkMain {
 		Map<String, Benchmark> benchmarks = new LinkedHashMap<>();
 		List<Benchmark> all = List.of(new LockBenchmark(), new RateLimitBenchmark(), new QueueBenchmark(),
 				new ClusterBenchmark(), new BloomBenchmark(), new GeoBenchmark(), new KeysBenchmark(),
-				new WebBenchmark(), new RedlockBenchmark(), new CacheBenchmark(), new RankBenchmark());
+				new WebBenchmark(), new RedlockBenchmark(), new CacheBenchmark(), new RankBenchmark(),
+				new ReadWriteFairBenchmark());
 		for (Benchmark benchmark : all) {
 			benchmarks.put(benchmark.name(), benchmark);
 		}
