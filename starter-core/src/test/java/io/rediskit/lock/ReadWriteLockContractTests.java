@@ -132,13 +132,15 @@ class ReadWriteLockContractTests extends TopologyContract {
 		AtomicBoolean stop = new AtomicBoolean();
 		try (ReadWriteLockRegistry writers = registry(new LockTesting.RecordingListener())) {
 			List<Future<?>> readers = new ArrayList<>();
-			for (int i = 0; i < 4; i++) {
+			for (int i = 0; i < 8; i++) {
+				long stagger = i * 4L;
 				readers.add(this.executor.submit(() -> {
 					RedisLock read = this.registry.getReadWriteLock(name).readLock();
+					Thread.sleep(stagger);
 					while (!stop.get()) {
 						read.lock();
 						long entered = SharedHoldLog.now();
-						Thread.sleep(15);
+						Thread.sleep(30);
 						long left = SharedHoldLog.now();
 						log.read(entered, left, read.getFencingToken());
 						read.unlock();
@@ -146,7 +148,7 @@ class ReadWriteLockContractTests extends TopologyContract {
 					return null;
 				}));
 			}
-			// Readers overlap: without a preference for the writer the lock would never be free of them.
+			// Eight readers of 30 ms each, staggered: without a preference for the writer the lock is never free of them.
 			LockTesting.awaitCondition("readers overlapping", Duration.ofSeconds(10), log::readsOverlapped);
 			RedisLock write = writers.getReadWriteLock(name).writeLock();
 			long asked = System.nanoTime();
