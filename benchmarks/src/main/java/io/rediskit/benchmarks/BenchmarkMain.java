@@ -14,6 +14,7 @@ import io.rediskit.benchmarks.keys.KeysBenchmark;
 import io.rediskit.benchmarks.lock.LockBenchmark;
 import io.rediskit.benchmarks.lock.MultiLockBenchmark;
 import io.rediskit.benchmarks.lock.SemaphoreBenchmark;
+import io.rediskit.benchmarks.lock.ReadWriteFairBenchmark;
 import io.rediskit.benchmarks.lock.RedlockBenchmark;
 import io.rediskit.benchmarks.memory.MemoryBenchmark;
 import io.rediskit.benchmarks.queue.QueueBenchmark;
@@ -47,7 +48,8 @@ public final class BenchmarkMain {
 				new MemoryBenchmark(),
 				new MultiLockBenchmark(),
 				new CounterBenchmark(),
-				new SemaphoreBenchmark());
+				new SemaphoreBenchmark(),
+				new ReadWriteFairBenchmark());
 		for (Benchmark benchmark : all) {
 			benchmarks.put(benchmark.name(), benchmark);
 		}

@@ -114,6 +114,8 @@ class DocumentationSnippetsTests {
 			RedisLock lock;
 			SemaphoreRegistry semaphoreRegistry;
 			LatchRegistry latchRegistry;
+			ReadWriteLockRegistry readWriteLocks;
+			FairLockRegistry fairLocks;
 			RateLimiterRegistry rateLimiters;
 			BloomFilterRegistry bloomFilterRegistry;
 			BloomFilterRegistry filters;

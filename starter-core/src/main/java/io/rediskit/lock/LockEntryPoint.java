@@ -47,7 +47,7 @@ abstract class LockEntryPoint implements Locks, SmartLifecycle, AutoCloseable {
 				Duration.ofSeconds(LockRegistry.OUTAGE_LOG_INTERVAL_SECONDS), outageWarning);
 		Engine built = engine.apply(guarded, outages);
 		LockHolds holds = new LockHolds(guarded, clock);
-		this.watchdog = new LockWatchdog(built, holds, guarded, outages, watchdogTimeout);
+		this.watchdog = new LockWatchdog(holds, guarded, outages, watchdogTimeout);
 		LockBackground background = new LockBackground(kind, this.watchdog, built);
 		this.parts = new LockParts(watchdogTimeout, defaultLeaseTime, defaultWaitTime, built, holds, background,
 				guarded, outages);
@@ -77,7 +77,15 @@ abstract class LockEntryPoint implements Locks, SmartLifecycle, AutoCloseable {
 	}
 
 	private RedisLock newLock(String name, String group) {
-		return new RedisLock(name, group, LockScripts.Keys.of(this.keyNaming, name, group), this.parts);
+		return new RedisLock(name, group, keys(name, group), this.parts);
+	}
+
+	/**
+	 * The keys of a lock this entry point hands out; a member of the family whose keys live in an area of its
+	 * own (a fair lock's, a read-write lock's) overrides it.
+	 */
+	LockScripts.Keys keys(String name, String group) {
+		return LockScripts.Keys.of(this.keyNaming, name, group);
 	}
 
 	@Override

@@ -58,7 +58,12 @@ final class LockHolds {
 	}
 
 	@Nullable LockHold get(RedisLock lock, String owner) {
-		return this.holds.get(new Id(lock.keys().lock, owner));
+		return get(lock.keys().lock, owner);
+	}
+
+	/** @return the owner's hold of the lock whose key is {@code lockKey} */
+	@Nullable LockHold get(String lockKey, String owner) {
+		return this.holds.get(new Id(lockKey, owner));
 	}
 
 	/**

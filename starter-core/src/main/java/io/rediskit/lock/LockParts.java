@@ -22,4 +22,16 @@ import org.jspecify.annotations.Nullable;
 record LockParts(Duration watchdogTimeout, @Nullable Duration defaultLeaseTime, Duration defaultWaitTime,
 		Engine engine, LockHolds holds, LockBackground background, Listeners<LockListener> listeners,
 		ThrottledLog outages) {
+
+	/**
+	 * The same shell over another engine: the handles of one registry whose sides run different scripts (a
+	 * read-write lock's read and write locks) share holds, watchdog and background.
+	 * @param sibling the other engine, started and stopped by this one's owner
+	 * @return parts that differ in the engine only
+	 */
+	LockParts withEngine(Engine sibling) {
+		return new LockParts(this.watchdogTimeout, this.defaultLeaseTime, this.defaultWaitTime, sibling, this.holds,
+				this.background, this.listeners, this.outages);
+	}
+
 }

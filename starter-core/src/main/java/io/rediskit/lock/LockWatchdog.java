@@ -29,8 +29,6 @@ final class LockWatchdog {
 
 	private static final Log logger = LogFactory.getLog(LockWatchdog.class);
 
-	private final Engine engine;
-
 	private final LockHolds holds;
 
 	private final Listeners<LockListener> listeners;
@@ -41,9 +39,8 @@ final class LockWatchdog {
 
 	private @Nullable ScheduledFuture<?> tick;
 
-	LockWatchdog(Engine engine, LockHolds holds, Listeners<LockListener> listeners, ThrottledLog outages,
+	LockWatchdog(LockHolds holds, Listeners<LockListener> listeners, ThrottledLog outages,
 			Duration watchdogTimeout) {
-		this.engine = engine;
 		this.holds = holds;
 		this.listeners = listeners;
 		this.outages = outages;
@@ -81,7 +78,8 @@ final class LockWatchdog {
 	}
 
 	private void renew(LockHold hold) {
-		this.engine.renew(hold).whenComplete((result, failure) -> {
+		// The hold's own engine: one registry's handles may run on sibling engines (a read-write lock's two sides).
+		hold.lock.parts().engine().renew(hold).whenComplete((result, failure) -> {
 			try {
 				if (failure != null) {
 					failed(hold, failure);

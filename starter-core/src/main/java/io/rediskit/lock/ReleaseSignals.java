@@ -1,5 +1,6 @@
 package io.rediskit.lock;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
@@ -45,6 +46,9 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 final class ReleaseSignals {
 
 	static final int MAX_LOCAL_HANDOFFS = 8;
+
+	/** The release message that wakes every local waiter of a lock; an owner id wakes that owner's waiter. */
+	static final String WAKE_ALL = "*";
 
 	private static final Log logger = LogFactory.getLog(ReleaseSignals.class);
 
@@ -363,9 +367,40 @@ final class ReleaseSignals {
 			this.topic = new ChannelTopic(name);
 		}
 
+		/**
+		 * A release message: {@value #WAKE_ALL} wakes every local waiter (a lock that many may share now, such as a
+		 * read-write lock's), an owner id wakes that owner's waiter only (a fair lock's next in line, which may wait
+		 * in another JVM), anything else wakes the next waiter.
+		 */
 		@Override
 		public void onMessage(Message message, byte[] pattern) {
-			signalNext();
+			byte[] body = message.getBody();
+			if (body.length == 1 && body[0] == WAKE_ALL.charAt(0)) {
+				signalAll();
+			}
+			else if (body.length > 1) {
+				signalOwner(new String(body, StandardCharsets.UTF_8));
+			}
+			else {
+				signalNext();
+			}
+		}
+
+		private void signalAll() {
+			for (Waiter waiter : this.queue) {
+				if (waiter.state.get() == Waiter.WAITING && !waiter.signalled) {
+					waiter.signal();
+				}
+			}
+		}
+
+		private void signalOwner(String owner) {
+			for (Waiter waiter : this.queue) {
+				if (waiter.owner.equals(owner) && waiter.state.get() == Waiter.WAITING) {
+					waiter.signal();
+					return;
+				}
+			}
 		}
 
 		void signalNext() {

@@ -58,6 +58,18 @@ public class LockProperties extends LockLeaseProperties implements Validator {
 	@NestedConfigurationProperty
 	private final LatchProperties latch = new LatchProperties();
 
+	/**
+	 * Read-write locks: many readers or one writer.
+	 */
+	@NestedConfigurationProperty
+	private final ReadWriteLockProperties readWrite = new ReadWriteLockProperties();
+
+	/**
+	 * Fair locks: granted in arrival order.
+	 */
+	@NestedConfigurationProperty
+	private final FairLockProperties fair = new FairLockProperties();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -92,6 +104,14 @@ public class LockProperties extends LockLeaseProperties implements Validator {
 
 	public LatchProperties getLatch() {
 		return this.latch;
+	}
+
+	public ReadWriteLockProperties getReadWrite() {
+		return this.readWrite;
+	}
+
+	public FairLockProperties getFair() {
+		return this.fair;
 	}
 
 	/**
@@ -135,6 +155,12 @@ public class LockProperties extends LockLeaseProperties implements Validator {
 		errors.popNestedPath();
 		errors.pushNestedPath("latch");
 		((LockProperties) target).getLatch().validate(errors, PREFIX + "latch.");
+		errors.popNestedPath();
+		errors.pushNestedPath("readWrite");
+		((LockProperties) target).getReadWrite().validate(errors, PREFIX + "read-write.");
+		errors.popNestedPath();
+		errors.pushNestedPath("fair");
+		((LockProperties) target).getFair().validate(errors, PREFIX + "fair.");
 		errors.popNestedPath();
 	}
 

@@ -27,6 +27,9 @@ import io.rediskit.lock.LockListener;
  * <li>{@code rediskit.lock.replica.shortfalls} (counter; {@code lock}, {@code kind}): acquisitions and renewals that fewer
  * replicas acknowledged than {@code redis-kit.lock.replica-wait.replicas} requires, and that stood.</li>
  * </ul>
+ * The other members of the lock family record the same meters under their own name ({@link #forMember}):
+ * {@code rediskit.rwlock.*} (read-write locks; the {@code lock} tag is the lock's name for both sides) and
+ * {@code rediskit.fairlock.*} (fair locks).
  */
 public class MicrometerLockListener implements LockListener {
 
@@ -39,6 +42,8 @@ public class MicrometerLockListener implements LockListener {
 	private final MeterRegistry registry;
 
 	private final String kind;
+
+	private final String prefix;
 
 	private final Map<String, Timer> acquireTimers = new ConcurrentHashMap<>();
 
@@ -64,8 +69,13 @@ public class MicrometerLockListener implements LockListener {
 	 * @param kind the {@code kind} tag of every meter
 	 */
 	public MicrometerLockListener(MeterRegistry registry, String kind) {
+		this(registry, kind, "rediskit.lock");
+	}
+
+	private MicrometerLockListener(MeterRegistry registry, String kind, String prefix) {
 		this.registry = registry;
 		this.kind = kind;
+		this.prefix = prefix;
 	}
 
 	/**
@@ -73,13 +83,24 @@ public class MicrometerLockListener implements LockListener {
 	 * @return a listener recording to the same registry with that tag
 	 */
 	public MicrometerLockListener forKind(String kind) {
-		return new MicrometerLockListener(this.registry, kind);
+		return new MicrometerLockListener(this.registry, kind, this.prefix);
+	}
+
+	/**
+	 * A listener for another member of the lock family, whose meters are the same under its own name:
+	 * {@code rediskit.<member>.acquire}, {@code .held}, {@code .renewals}, {@code .lost},
+	 * {@code .release.failures}, each with the {@code kind} tag {@code single}.
+	 * @param member the member, such as {@code rwlock} or {@code fairlock}
+	 * @return a listener recording to the same registry under {@code rediskit.<member>}
+	 */
+	public MicrometerLockListener forMember(String member) {
+		return new MicrometerLockListener(this.registry, KIND_SINGLE, "rediskit." + member);
 	}
 
 	@Override
 	public void onAcquire(String lockName, AcquireResult result, Duration waited) {
 		String outcome = tagValue(result);
-		this.acquireTimers.computeIfAbsent(lockName + '\0' + outcome, (key) -> Timer.builder("rediskit.lock.acquire")
+		this.acquireTimers.computeIfAbsent(lockName + '\0' + outcome, (key) -> Timer.builder(this.prefix + ".acquire")
 			.description("Time to acquire a distributed lock, by outcome")
 			.tag("lock", lockName)
 			.tag("kind", this.kind)
@@ -89,7 +110,7 @@ public class MicrometerLockListener implements LockListener {
 
 	@Override
 	public void onRelease(String lockName, Duration held) {
-		this.heldTimers.computeIfAbsent(lockName, (key) -> Timer.builder("rediskit.lock.held")
+		this.heldTimers.computeIfAbsent(lockName, (key) -> Timer.builder(this.prefix + ".held")
 			.description("Time a distributed lock was held, from acquisition to release")
 			.tag("lock", lockName)
 			.tag("kind", this.kind)
@@ -99,7 +120,7 @@ public class MicrometerLockListener implements LockListener {
 	@Override
 	public void onRenewal(String lockName, RenewalResult result) {
 		String outcome = tagValue(result);
-		this.renewalCounters.computeIfAbsent(lockName + '\0' + outcome, (key) -> Counter.builder("rediskit.lock.renewals")
+		this.renewalCounters.computeIfAbsent(lockName + '\0' + outcome, (key) -> Counter.builder(this.prefix + ".renewals")
 			.description("Watchdog renewals of distributed lock leases, by outcome")
 			.tag("lock", lockName)
 			.tag("kind", this.kind)
@@ -109,7 +130,7 @@ public class MicrometerLockListener implements LockListener {
 
 	@Override
 	public void onLeaseLost(String lockName, long fencingToken) {
-		this.lostCounters.computeIfAbsent(lockName, (key) -> Counter.builder("rediskit.lock.lost")
+		this.lostCounters.computeIfAbsent(lockName, (key) -> Counter.builder(this.prefix + ".lost")
 			.description("Distributed lock holds lost before their release (lease ended or taken over)")
 			.tag("lock", lockName)
 			.tag("kind", this.kind)
@@ -118,7 +139,7 @@ public class MicrometerLockListener implements LockListener {
 
 	@Override
 	public void onReleaseFailed(String lockName) {
-		this.releaseFailureCounters.computeIfAbsent(lockName, (key) -> Counter.builder("rediskit.lock.release.failures")
+		this.releaseFailureCounters.computeIfAbsent(lockName, (key) -> Counter.builder(this.prefix + ".release.failures")
 			.description("Distributed lock releases that could not reach Redis; the lease ends the hold")
 			.tag("lock", lockName)
 			.tag("kind", this.kind)
@@ -127,7 +148,7 @@ public class MicrometerLockListener implements LockListener {
 
 	@Override
 	public void onReplicaShortfall(String lockName, long acknowledged, int required) {
-		this.shortfallCounters.computeIfAbsent(lockName, (key) -> Counter.builder("rediskit.lock.replica.shortfalls")
+		this.shortfallCounters.computeIfAbsent(lockName, (key) -> Counter.builder(this.prefix + ".replica.shortfalls")
 			.description("Lock acquisitions and renewals that fewer replicas acknowledged than required, and that stood")
 			.tag("lock", lockName)
 			.tag("kind", this.kind)

@@ -3,6 +3,10 @@ package io.rediskit.autoconfigure.lock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 import io.rediskit.lock.HeldLock;
 import io.rediskit.lock.LeaderElection;
@@ -29,6 +33,8 @@ public class RedisLocksEndpoint {
 	private final @Nullable SemaphoreRegistry semaphoreRegistry;
 
 	private @Nullable LeaderElections leaderElections;
+
+	private final Map<String, Supplier<List<HeldLock>>> included = new ConcurrentHashMap<>();
 
 	/**
 	 * @param lockRegistry the factory whose holds are listed
@@ -65,7 +71,17 @@ public class RedisLocksEndpoint {
 		this.leaderElections = leaderElections;
 	}
 
-	/** @return the held locks, single-node ones first, then Redlock, then semaphore leases, each kind oldest first */
+	/**
+	 * Lists the holds of another member of the lock family too (a read-write or a fair lock registry), after the
+	 * locks, under its own kind.
+	 * @param kind the kind its holds are listed as, such as {@code rwlock}
+	 * @param holds what that member's owners hold now, asked each time the endpoint is read
+	 */
+	public void include(String kind, Supplier<List<HeldLock>> holds) {
+		this.included.put(kind, holds);
+	}
+
+	/** @return the held locks, single-node ones first, then Redlock's and other members', each kind oldest first */
 	@ReadOperation
 	public HeldLocksDescriptor heldLocks() {
 		List<HeldLockDescriptor> locks = new ArrayList<>();
@@ -77,6 +93,8 @@ public class RedisLocksEndpoint {
 			this.semaphoreRegistry.heldPermits()
 				.forEach((lease) -> locks.add(HeldLockDescriptor.of(lease, "semaphore")));
 		}
+		new TreeMap<>(this.included).forEach((kind, holds) -> holds.get()
+			.forEach((lock) -> locks.add(HeldLockDescriptor.of(lock, kind))));
 		List<LeaderDescriptor> leaders = new ArrayList<>();
 		if (this.leaderElections != null) {
 			this.leaderElections.elections().forEach((election) -> leaders.add(LeaderDescriptor.of(election)));
@@ -137,7 +155,9 @@ public class RedisLocksEndpoint {
 	 * @param watchdog whether the watchdog renews it
 	 * @param owner {@code thread:<id>} or {@code lease}
 	 * @param kind {@code single} for the single-node lock, {@code redlock} for Redlock (whose remaining lease is
-	 * its validity), {@code semaphore} for one acquisition of semaphore permits
+	 * its validity), {@code semaphore} for one acquisition of semaphore permits,
+	 * {@code rwlock} for a read-write lock (a thread that downgraded is listed twice, once per
+	 * side), {@code fairlock} for a fair lock
 	 */
 	public record HeldLockDescriptor(String name, String group, String heldSince, long leaseRemainingMillis,
 			long fencingToken, int holdCount, boolean watchdog, String owner, String kind) {

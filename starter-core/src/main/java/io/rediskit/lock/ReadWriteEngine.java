@@ -1,0 +1,190 @@
+package io.rediskit.lock;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+
+import io.rediskit.lock.LockListener.RenewalResult;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One side of the read-write lock on one Redis deployment: the write side (the registry's engine, which starts
+ * the wake-up subscription) or its read sibling ({@link #reading()}), sharing scripts and signals. Readers share
+ * the lock, a writer has it alone, and a waiting writer keeps new readers out (writer preference). An owner that
+ * writes may read (a downgrade: take the read lock, then release the write lock); an owner that reads may not
+ * write (an upgrade would deadlock two readers that both try it), which fails at once.
+ */
+final class ReadWriteEngine implements Engine, MemberWait.Steps {
+
+	private static final Duration MIN_LEASE = Duration.ofMillis(1);
+
+	final ReadWriteLockSpec spec;
+
+	final ReadWriteLockScripts scripts;
+
+	private final ReleaseSignals signals;
+
+	private final boolean read;
+
+	private final ReadWriteEngine sibling;
+
+	/** Creates the write side and its read sibling. */
+	ReadWriteEngine(ReadWriteLockSpec spec, ReadWriteLockScripts scripts, ReleaseSignals signals) {
+		this.spec = spec;
+		this.scripts = scripts;
+		this.signals = signals;
+		this.read = false;
+		this.sibling = new ReadWriteEngine(this);
+	}
+
+	private ReadWriteEngine(ReadWriteEngine writing) {
+		this.spec = writing.spec;
+		this.scripts = writing.scripts;
+		this.signals = writing.signals;
+		this.read = true;
+		this.sibling = writing;
+	}
+
+	/** @return the read side */
+	ReadWriteEngine reading() {
+		return this.read ? this : this.sibling;
+	}
+
+	@Override
+	public @Nullable LockHold acquire(RedisLock lock, String owner, @Nullable Long leaseMillis, long waitNanos,
+			boolean interruptible) throws InterruptedException {
+		LockHold current = lock.parts().holds().get(lock, owner);
+		if (current != null && !current.lost) {
+			return MemberWait.reenter(current, () -> this.scripts.setCount(lock.getName(), this.read, owner,
+					current.holdCount + 1, current.leaseMillis));
+		}
+		requireNoUpgrade(lock, owner);
+		return new MemberWait(lock, this, owner, leaseMillis, Duration.ofNanos(Math.max(waitNanos, 0)), waitNanos)
+			.await(interruptible);
+	}
+
+	@Override
+	public CompletionStage<Lease> acquireAsync(RedisLock lock, String owner, @Nullable Long leaseMillis,
+			Duration waitTime, long waitNanos) {
+		// A lease's owner is new: it holds no read lock to upgrade.
+		return new MemberWait(lock, this, owner, leaseMillis, waitTime, waitNanos).startAsync();
+	}
+
+	/** A thread that reads and asks to write would wait for itself: refused at once. */
+	private void requireNoUpgrade(RedisLock lock, String owner) {
+		if (this.read) {
+			return;
+		}
+		LockHold reading = lock.parts().holds().get(this.scripts.readersKey(lock.getName()), owner);
+		if (reading != null && !reading.lost) {
+			throw new IllegalStateException("Lock '" + lock.getName() + "' is read by the current thread: release the"
+					+ " read lock before taking the write lock (upgrading is not supported; downgrading is)");
+		}
+	}
+
+	@Override
+	public CompletionStage<LockScripts.Attempt> attempt(RedisLock lock, String owner, long leaseMillis,
+			String requestId) {
+		return this.read ? this.scripts.acquireRead(lock.getName(), owner, leaseMillis)
+				: this.scripts.acquireWrite(lock.getName(), owner, leaseMillis, this.spec.waiterTimeout().toMillis());
+	}
+
+	@Override
+	public CompletionStage<?> leave(RedisLock lock, String owner) {
+		return this.read ? this.scripts.setCount(lock.getName(), true, owner, 0, 1)
+				: this.scripts.leaveWrite(lock.getName(), owner);
+	}
+
+	@Override
+	public long maxSleepNanos() {
+		return this.spec.sleepBetweenAttempts().toNanos();
+	}
+
+	@Override
+	public ReleaseSignals signals() {
+		return this.signals;
+	}
+
+	/** Sets the stored count to the client's count less one; the last release ends this side's hold. */
+	@Override
+	public CompletionStage<Long> release(LockHold hold) {
+		return this.scripts.setCount(hold.lock.getName(), this.read, hold.owner, hold.holdCount - 1L,
+				hold.leaseMillis);
+	}
+
+	@Override
+	public void releaseLost(LockHold hold) {
+		// The hold's lease ended: the scripts dropped it, there is nothing of this owner's to free.
+	}
+
+	@Override
+	public CompletionStage<RenewalResult> renew(LockHold hold) {
+		long started = System.nanoTime();
+		return this.scripts.renew(hold.lock.getName(), this.read, hold.owner, hold.leaseMillis).thenApply((renewed) -> {
+			if (!renewed) {
+				return RenewalResult.LOST;
+			}
+			hold.validUntilNanos = started + TimeUnit.MILLISECONDS.toNanos(hold.leaseMillis);
+			return RenewalResult.RENEWED;
+		});
+	}
+
+	@Override
+	public <T> T await(CompletionStage<T> stage, String operation, RedisLock lock) {
+		return LockScripts.await(stage);
+	}
+
+	/** @return for the write lock whether a writer holds it, for the read lock whether anyone reads */
+	@Override
+	public boolean isLocked(RedisLock lock) {
+		return LockScripts.uninterruptibly(() -> LockScripts.await(isLockedAsync(lock)));
+	}
+
+	@Override
+	public CompletionStage<Boolean> isLockedAsync(RedisLock lock) {
+		try {
+			return this.scripts.holders(lock.getName(), "")
+				.thenApply((holders) -> this.read ? holders.readers() > 0 : holders.writing());
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+	}
+
+	@Override
+	public int holdCount(RedisLock lock, String owner) {
+		ReadWriteLockScripts.Holders holders = LockScripts
+			.uninterruptibly(() -> LockScripts.await(this.scripts.holders(lock.getName(), owner)));
+		return this.read ? holders.ownReads() : holders.ownWrites();
+	}
+
+	@Override
+	public void requireLease(Duration leaseTime) {
+		if (leaseTime.isNegative() || leaseTime.toMillis() < 1) {
+			throw new IllegalArgumentException("leaseTime must be at least 1ms, was " + leaseTime);
+		}
+	}
+
+	@Override
+	public Duration minimumLeaseTime() {
+		return MIN_LEASE;
+	}
+
+	/** The write side, the registry's engine, starts the subscription both sides wait on. */
+	@Override
+	public void start(Executor blocking) {
+		if (!this.read) {
+			this.signals.start(blocking);
+		}
+	}
+
+	@Override
+	public void stop() {
+		if (!this.read) {
+			this.signals.stop();
+		}
+	}
+
+}

@@ -1,0 +1,176 @@
+package io.rediskit.lock;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+
+import io.rediskit.support.KeyNaming;
+import io.rediskit.support.LuaScript;
+import io.rediskit.support.ScriptExecutor;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.ReturnType;
+
+/**
+ * Every Redis call of the read-write lock, one script per job, keys of one name in its hash slot:
+ * {@code <prefix>rwlock:{<name>}} (a hash of the writer and each reader: hold counts, fencing tokens, the
+ * writer's lease end), {@code :readers} (readers by the end of their lease), {@code :writers} (waiting writers by
+ * the end of their place), {@code :fence} and the channel {@code :released}. Every lease end is the server's
+ * clock in ms; a script drops the holders whose lease ended before it decides.
+ */
+final class ReadWriteLockScripts {
+
+	static final String AREA = "rwlock";
+
+	static final LuaScript READ_ACQUIRE = script("rwlock_read_acquire");
+
+	static final LuaScript WRITE_ACQUIRE = script("rwlock_write_acquire");
+
+	static final LuaScript READ_COUNT = script("rwlock_read_count");
+
+	static final LuaScript WRITE_COUNT = script("rwlock_write_count");
+
+	static final LuaScript READ_RENEW = script("rwlock_read_renew");
+
+	static final LuaScript WRITE_RENEW = script("rwlock_write_renew");
+
+	static final LuaScript WRITE_LEAVE = script("rwlock_write_leave");
+
+	static final LuaScript HOLDERS = script("rwlock_holders");
+
+	private static final byte[] FENCE_TTL_MILLIS = number(LockScripts.FENCE_TTL.toMillis());
+
+	private final ScriptExecutor executor;
+
+	private final KeyNaming keyNaming;
+
+	ReadWriteLockScripts(ScriptExecutor executor, KeyNaming keyNaming) {
+		this.executor = executor;
+		this.keyNaming = keyNaming;
+	}
+
+	/**
+	 * The keys of one side. The two sides' {@code lock} keys differ (the hash for the write lock, the readers for
+	 * the read lock), so that an owner's read and write holds are two holds of the registry.
+	 */
+	static LockScripts.Keys keys(KeyNaming naming, String name, String group, boolean read) {
+		String lock = read ? naming.key(AREA, name, "readers") : naming.key(AREA, name);
+		return new LockScripts.Keys(lock, naming.key(AREA, name, "fence"), naming.key(AREA, name, "released"), name,
+				group);
+	}
+
+	CompletionStage<LockScripts.Attempt> acquireRead(String name, String owner, long leaseMillis) {
+		return this.executor.<List<Object>>executeAsync(READ_ACQUIRE, ReturnType.MULTI, 4, hash(name), readers(name),
+				writers(name), fence(name), utf8(owner), number(leaseMillis), FENCE_TTL_MILLIS)
+			.thenApply(LockScripts.Attempt::of);
+	}
+
+	CompletionStage<LockScripts.Attempt> acquireWrite(String name, String owner, long leaseMillis,
+			long waiterTimeoutMillis) {
+		return this.executor.<List<Object>>executeAsync(WRITE_ACQUIRE, ReturnType.MULTI, 4, hash(name),
+				readers(name), writers(name), fence(name), utf8(owner), number(leaseMillis), FENCE_TTL_MILLIS,
+				number(waiterTimeoutMillis))
+			.thenApply(LockScripts.Attempt::of);
+	}
+
+	/**
+	 * Sets the hold count of an owner's read or write hold; {@code 0} ends it.
+	 * @return the holds left, or {@code -1} when the owner does not hold that side
+	 */
+	CompletionStage<Long> setCount(String name, boolean read, String owner, long count, long leaseMillis) {
+		LuaScript script = read ? READ_COUNT : WRITE_COUNT;
+		return this.executor.<Long>executeAsync(script, ReturnType.INTEGER, 2, hash(name), readers(name), utf8(owner),
+				number(count), number(leaseMillis), released(name))
+			.thenApply((reply) -> required(reply, script));
+	}
+
+	/** @return whether the owner still held that side, whose lease now runs for {@code leaseMillis} */
+	CompletionStage<Boolean> renew(String name, boolean read, String owner, long leaseMillis) {
+		LuaScript script = read ? READ_RENEW : WRITE_RENEW;
+		return this.executor.<Long>executeAsync(script, ReturnType.INTEGER, 2, hash(name), readers(name), utf8(owner),
+				number(leaseMillis))
+			.thenApply((reply) -> required(reply, script) == 1L);
+	}
+
+	/** The owner stops waiting to write and holds no write hold: its place goes, a write an attempt took ends. */
+	CompletionStage<Long> leaveWrite(String name, String owner) {
+		// Past any availability gate: it undoes an attempt and runs as soon as a stalled Redis answers.
+		return this.executor.ungated()
+			.<Long>executeAsync(WRITE_LEAVE, ReturnType.INTEGER, 3, hash(name), readers(name), writers(name),
+					utf8(owner), released(name))
+			.thenApply((reply) -> required(reply, WRITE_LEAVE));
+	}
+
+	/** @return who holds the lock now, as {@code owner} sees it */
+	CompletionStage<Holders> holders(String name, String owner) {
+		return this.executor.<List<Object>>executeAsync(HOLDERS, ReturnType.MULTI, 2, hash(name), readers(name),
+				utf8(owner))
+			.thenApply((reply) -> {
+				if (reply == null) {
+					throw new IllegalStateException("Redis returned no reply to " + HOLDERS);
+				}
+				return new Holders((Long) reply.get(0) == 1L, ((Long) reply.get(1)).intValue(),
+						((Long) reply.get(2)).intValue(), ((Long) reply.get(3)).intValue());
+			});
+	}
+
+	private byte[] hash(String name) {
+		return utf8(this.keyNaming.key(AREA, name));
+	}
+
+	/** @return the key of the readers, the read side's lock key */
+	String readersKey(String name) {
+		return this.keyNaming.key(AREA, name, "readers");
+	}
+
+	private byte[] readers(String name) {
+		return utf8(readersKey(name));
+	}
+
+	/** @return the key of the waiting writers */
+	String writersKey(String name) {
+		return this.keyNaming.key(AREA, name, "writers");
+	}
+
+	private byte[] writers(String name) {
+		return utf8(writersKey(name));
+	}
+
+	private byte[] fence(String name) {
+		return utf8(this.keyNaming.key(AREA, name, "fence"));
+	}
+
+	private byte[] released(String name) {
+		return utf8(this.keyNaming.key(AREA, name, "released"));
+	}
+
+	private static long required(@Nullable Long reply, LuaScript script) {
+		if (reply == null) {
+			throw new IllegalStateException("Redis returned no reply to " + script);
+		}
+		return reply;
+	}
+
+	private static LuaScript script(String name) {
+		return LuaScript.fromClasspath("META-INF/redis-kit/scripts/lock/" + name + ".lua");
+	}
+
+	private static byte[] utf8(String value) {
+		return value.getBytes(StandardCharsets.UTF_8);
+	}
+
+	private static byte[] number(long value) {
+		return Long.toString(value).getBytes(StandardCharsets.US_ASCII);
+	}
+
+	/**
+	 * Who holds a read-write lock now.
+	 * @param writing whether a writer holds it
+	 * @param readers how many owners read
+	 * @param ownWrites the write holds of the owner asked about
+	 * @param ownReads the read holds of the owner asked about
+	 */
+	record Holders(boolean writing, int readers, int ownWrites, int ownReads) {
+	}
+
+}
