@@ -82,7 +82,7 @@ public class SemaphoreRegistry implements SmartLifecycle, AutoCloseable {
 		SemaphoreEngine engine = new SemaphoreEngine(spec, new SemaphoreScripts(scripts),
 				new ReleaseSignals(connectionFactory, keyNaming.areaKey("semaphore", "keep-alive")));
 		LockHolds holds = new LockHolds(guarded, clock);
-		this.watchdog = new LockWatchdog(engine, holds, guarded, outages, spec.watchdogTimeout());
+		this.watchdog = new LockWatchdog(holds, guarded, outages, spec.watchdogTimeout());
 		LockBackground background = new LockBackground("semaphore", this.watchdog, engine);
 		this.parts = new LockParts(spec.watchdogTimeout(), spec.defaultLeaseTime(), spec.defaultWaitTime(), engine,
 				holds, background, guarded, outages);
