@@ -107,6 +107,27 @@ class NearCacheTests {
 	}
 
 	@Test
+	void aCacheFirstUsedWhileRedisIsDownSubscribesOnceRedisIsBack() {
+		RedisKitCache onB;
+		redis.server().kill();
+		try {
+			onB = this.b.getCache("late");
+			assertThat(onB.nearCacheActive()).isFalse();
+		}
+		finally {
+			redis.server().restart();
+		}
+		awaitNearCacheActive(onB);
+		RedisKitCache onA = this.a.getCache("late");
+		onA.put("lamp", "19.90");
+		readUntilNearHit(onB, "lamp", "19.90");
+		int before = this.eventsOfB.events.size();
+		onA.put("lamp", "24.90");
+		awaitEvent("invalidation late", before);
+		assertThat(onB.get("lamp").get()).isEqualTo("24.90");
+	}
+
+	@Test
 	void theNearCacheIsBounded() {
 		RedisKitCache onB = this.b.getCache("many");
 		awaitNearCacheActive(onB);
