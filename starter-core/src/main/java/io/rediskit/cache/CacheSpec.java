@@ -48,10 +48,11 @@ import org.jspecify.annotations.Nullable;
  * @param outagePolicy what reads do while Redis cannot answer
  * @param bloomFilter the name of the Bloom filter of the keys that exist, or {@code null} for none: a key it has
  * never seen is answered as a cached {@code null} without reading the entry or calling the loader
+ * @param singleFlight which misses load once across instances
  */
 public record CacheSpec(Duration ttl, double ttlJitter, boolean cacheNullValues, Duration nullTtl,
 		Duration loadTimeout, @Nullable NearCacheSpec nearCache, double earlyRefresh, Duration staleWhileRevalidate,
-		OutagePolicy outagePolicy, @Nullable String bloomFilter) {
+		OutagePolicy outagePolicy, @Nullable String bloomFilter, SingleFlight singleFlight) {
 
 	/** TTL unless configured. */
 	public static final Duration DEFAULT_TTL = Duration.ofMinutes(10);
@@ -84,6 +85,7 @@ public record CacheSpec(Duration ttl, double ttlJitter, boolean cacheNullValues,
 		Expiry.requireAtMostMax("loadTimeout", loadTimeout);
 		Objects.requireNonNull(staleWhileRevalidate, "staleWhileRevalidate must not be null");
 		Objects.requireNonNull(outagePolicy, "outagePolicy must not be null");
+		Objects.requireNonNull(singleFlight, "singleFlight must not be null");
 		if (!(earlyRefresh >= 0 && earlyRefresh <= 100)) {
 			throw new InvalidSpecException("earlyRefresh", "must be from 0 (off) to 100, was " + earlyRefresh);
 		}
@@ -106,7 +108,8 @@ public record CacheSpec(Duration ttl, double ttlJitter, boolean cacheNullValues,
 	}
 
 	/**
-	 * A spec without early refresh, stale-while-revalidate or Bloom filter, bypassing Redis while it is down.
+	 * A spec without early refresh, stale-while-revalidate or Bloom filter, bypassing Redis while it is down, with
+	 * single-flight for reads through the loader.
 	 * @param ttl how long an entry lives in Redis
 	 * @param ttlJitter the fraction of the TTL by which an entry's lifetime is shortened at random
 	 * @param cacheNullValues whether a {@code null} result is cached
@@ -117,7 +120,7 @@ public record CacheSpec(Duration ttl, double ttlJitter, boolean cacheNullValues,
 	public CacheSpec(Duration ttl, double ttlJitter, boolean cacheNullValues, Duration nullTtl, Duration loadTimeout,
 			@Nullable NearCacheSpec nearCache) {
 		this(ttl, ttlJitter, cacheNullValues, nullTtl, loadTimeout, nearCache, 0, Duration.ZERO, OutagePolicy.BYPASS,
-				null);
+				null, SingleFlight.LOADER);
 	}
 
 	/** @return a 10 minute TTL, 10 % jitter, nulls cached for 30 s, a 10 s load timeout, no near cache */
@@ -131,7 +134,8 @@ public record CacheSpec(Duration ttl, double ttlJitter, boolean cacheNullValues,
 	 */
 	public CacheSpec withTtl(Duration ttl) {
 		return new CacheSpec(ttl, this.ttlJitter, this.cacheNullValues, this.nullTtl, this.loadTimeout, this.nearCache,
-				this.earlyRefresh, this.staleWhileRevalidate, this.outagePolicy, this.bloomFilter);
+				this.earlyRefresh, this.staleWhileRevalidate, this.outagePolicy, this.bloomFilter,
+				this.singleFlight);
 	}
 
 	/**
@@ -140,7 +144,8 @@ public record CacheSpec(Duration ttl, double ttlJitter, boolean cacheNullValues,
 	 */
 	public CacheSpec withTtlJitter(double ttlJitter) {
 		return new CacheSpec(this.ttl, ttlJitter, this.cacheNullValues, this.nullTtl, this.loadTimeout, this.nearCache,
-				this.earlyRefresh, this.staleWhileRevalidate, this.outagePolicy, this.bloomFilter);
+				this.earlyRefresh, this.staleWhileRevalidate, this.outagePolicy, this.bloomFilter,
+				this.singleFlight);
 	}
 
 	/**
@@ -150,7 +155,8 @@ public record CacheSpec(Duration ttl, double ttlJitter, boolean cacheNullValues,
 	 */
 	public CacheSpec withNullValues(boolean cacheNullValues, Duration nullTtl) {
 		return new CacheSpec(this.ttl, this.ttlJitter, cacheNullValues, nullTtl, this.loadTimeout, this.nearCache,
-				this.earlyRefresh, this.staleWhileRevalidate, this.outagePolicy, this.bloomFilter);
+				this.earlyRefresh, this.staleWhileRevalidate, this.outagePolicy, this.bloomFilter,
+				this.singleFlight);
 	}
 
 	/**
@@ -159,7 +165,8 @@ public record CacheSpec(Duration ttl, double ttlJitter, boolean cacheNullValues,
 	 */
 	public CacheSpec withLoadTimeout(Duration loadTimeout) {
 		return new CacheSpec(this.ttl, this.ttlJitter, this.cacheNullValues, this.nullTtl, loadTimeout, this.nearCache,
-				this.earlyRefresh, this.staleWhileRevalidate, this.outagePolicy, this.bloomFilter);
+				this.earlyRefresh, this.staleWhileRevalidate, this.outagePolicy, this.bloomFilter,
+				this.singleFlight);
 	}
 
 	/**
@@ -168,7 +175,8 @@ public record CacheSpec(Duration ttl, double ttlJitter, boolean cacheNullValues,
 	 */
 	public CacheSpec withNearCache(@Nullable NearCacheSpec nearCache) {
 		return new CacheSpec(this.ttl, this.ttlJitter, this.cacheNullValues, this.nullTtl, this.loadTimeout, nearCache,
-				this.earlyRefresh, this.staleWhileRevalidate, this.outagePolicy, this.bloomFilter);
+				this.earlyRefresh, this.staleWhileRevalidate, this.outagePolicy, this.bloomFilter,
+				this.singleFlight);
 	}
 
 	/**
@@ -178,7 +186,8 @@ public record CacheSpec(Duration ttl, double ttlJitter, boolean cacheNullValues,
 	 */
 	public CacheSpec withRefresh(double earlyRefresh, Duration staleWhileRevalidate) {
 		return new CacheSpec(this.ttl, this.ttlJitter, this.cacheNullValues, this.nullTtl, this.loadTimeout,
-				this.nearCache, earlyRefresh, staleWhileRevalidate, this.outagePolicy, this.bloomFilter);
+				this.nearCache, earlyRefresh, staleWhileRevalidate, this.outagePolicy, this.bloomFilter,
+				this.singleFlight);
 	}
 
 	/**
@@ -187,7 +196,8 @@ public record CacheSpec(Duration ttl, double ttlJitter, boolean cacheNullValues,
 	 */
 	public CacheSpec withOutagePolicy(OutagePolicy outagePolicy) {
 		return new CacheSpec(this.ttl, this.ttlJitter, this.cacheNullValues, this.nullTtl, this.loadTimeout,
-				this.nearCache, this.earlyRefresh, this.staleWhileRevalidate, outagePolicy, this.bloomFilter);
+				this.nearCache, this.earlyRefresh, this.staleWhileRevalidate, outagePolicy, this.bloomFilter,
+				this.singleFlight);
 	}
 
 	/**
@@ -196,7 +206,18 @@ public record CacheSpec(Duration ttl, double ttlJitter, boolean cacheNullValues,
 	 */
 	public CacheSpec withBloomFilter(@Nullable String bloomFilter) {
 		return new CacheSpec(this.ttl, this.ttlJitter, this.cacheNullValues, this.nullTtl, this.loadTimeout,
-				this.nearCache, this.earlyRefresh, this.staleWhileRevalidate, this.outagePolicy, bloomFilter);
+				this.nearCache, this.earlyRefresh, this.staleWhileRevalidate, this.outagePolicy, bloomFilter,
+				this.singleFlight);
+	}
+
+	/**
+	 * @param singleFlight which misses load once across instances
+	 * @return this spec with another single-flight
+	 */
+	public CacheSpec withSingleFlight(SingleFlight singleFlight) {
+		return new CacheSpec(this.ttl, this.ttlJitter, this.cacheNullValues, this.nullTtl, this.loadTimeout,
+				this.nearCache, this.earlyRefresh, this.staleWhileRevalidate, this.outagePolicy, this.bloomFilter,
+				singleFlight);
 	}
 
 	/**

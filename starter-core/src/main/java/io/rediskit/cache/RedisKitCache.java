@@ -40,7 +40,8 @@ import org.springframework.data.redis.serializer.SerializationException;
  * each with the cache's TTL shortened by jitter, written by {@code @CachePut} and {@code @Cacheable}, deleted by
  * {@code @CacheEvict}.
  * <ul>
- * <li><b>Single-flight</b> ({@link #get(Object, Callable)}, what {@code @Cacheable(sync = true)} calls): of all the
+ * <li><b>Single-flight</b> ({@link #get(Object, Callable)}, what {@code @Cacheable(sync = true)} calls, and under
+ * {@link SingleFlight#EVERY_MISS} plain reads too, see there): of all the
  * callers missing one entry, in this instance and every other, one runs the loader under a lease of the load
  * timeout; the others wait (within an instance, behind one of them) and receive its value, or its failure
  * ({@link CacheLoadFailedException} in other instances), without calling the loader. Nothing is cached after a
@@ -118,6 +119,12 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 
 	/** The callers of this instance loading or waiting for an entry: one per key talks to Redis. */
 	private final ConcurrentHashMap<String, CompletableFuture<Object>> inFlight = new ConcurrentHashMap<>();
+
+	/** The leases taken by plain reads that missed ({@link SingleFlight#EVERY_MISS}), by key, for their put. */
+	private final ConcurrentHashMap<String, HeldLease> leases = new ConcurrentHashMap<>();
+
+	/** The outcome of a load, by key, for the plain reads of this instance waiting for it. */
+	private final ConcurrentHashMap<String, CompletableFuture<Message>> plainWaits = new ConcurrentHashMap<>();
 
 	/** The outcome of another instance's load, by key, for the one caller of this instance waiting for it. */
 	private final ConcurrentHashMap<String, CompletableFuture<Message>> awaited = new ConcurrentHashMap<>();
@@ -203,6 +210,9 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 		}
 		if (!mightExist(id)) {
 			return NullValue.INSTANCE;
+		}
+		if (this.spec.singleFlight() == SingleFlight.EVERY_MISS) {
+			return lookupOnce(id);
 		}
 		long epoch = epoch();
 		long stamp = (this.near != null) ? this.near.stamp() : 0;
@@ -800,6 +810,110 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 	}
 
 	/**
+	 * A plain read under {@link SingleFlight#EVERY_MISS}: the entry, or the load lease (a miss: the caller runs
+	 * the method and puts its result, which ends the lease), or a wait for the lease holder's value. A wait that
+	 * runs out, or a load that failed elsewhere, is a miss.
+	 */
+	private @Nullable Object lookupOnce(String id) {
+		byte[] valueKey = valueKey(id);
+		byte[] leaseKey = leaseKey(id);
+		byte[] token = UUID.randomUUID().toString().getBytes(StandardCharsets.US_ASCII);
+		long start = System.nanoTime();
+		// A lease whose method threw runs out without a put: then a waiter takes the next lease and runs the method,
+		// so a waiter waits up to two load timeouts before it misses (and runs the method) itself.
+		long deadline = start + 2 * this.spec.loadTimeout().toNanos();
+		boolean waited = false;
+		while (true) {
+			long epoch = epoch();
+			long stamp = (this.near != null) ? this.near.stamp() : 0;
+			boolean keep = nearCacheActive();
+			List<Object> reply;
+			try {
+				reply = this.parts.scripts().execute(CLAIM, ReturnType.MULTI, 2, valueKey, leaseKey, token,
+						number(this.spec.loadTimeout().toMillis()));
+			}
+			catch (RuntimeException ex) {
+				outage(ex);
+				Object stale = staleCopy(id);
+				if (stale == null) {
+					miss();
+				}
+				return stale;
+			}
+			long code = (Long) reply.get(0);
+			if (code == 1) {
+				Object value = decode((byte[]) reply.get(1));
+				long left = leftMillis((Long) reply.get(2));
+				if (value == null || left <= 0) {
+					miss();
+					return null;
+				}
+				if (keep) {
+					this.near.put(id, value, stamp, epoch, expiresAt(left));
+				}
+				this.parts.listeners().notify((l) -> l.onHit(this.name, CacheTier.REDIS));
+				if (waited) {
+					waitEnded(start, WaitOutcome.VALUE);
+				}
+				return value;
+			}
+			if (!waited) {
+				miss();
+			}
+			if (code == 2) {
+				holdLease(id, token);
+				return null;
+			}
+			waited = true;
+			long left = deadline - System.nanoTime();
+			if (left <= 0) {
+				waitEnded(start, WaitOutcome.TIMEOUT);
+				return null;
+			}
+			// Shared by the waiters of this instance; a message that came before it is made up for by the recheck.
+			CompletableFuture<Message> outcome = this.plainWaits.computeIfAbsent(id, (key) -> new CompletableFuture<>());
+			Message message;
+			try {
+				message = outcome.get(Math.min(left, TimeUnit.MILLISECONDS.toNanos(RECHECK_MILLIS)),
+						TimeUnit.NANOSECONDS);
+			}
+			catch (TimeoutException ex) {
+				continue;
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return null;
+			}
+			catch (ExecutionException ex) {
+				throw new IllegalStateException("A load outcome never completes exceptionally", ex);
+			}
+			if (message.type() == CacheMessages.LOADED_NULL) {
+				waitEnded(start, WaitOutcome.VALUE);
+				return isAllowNullValues() ? NullValue.INSTANCE : null;
+			}
+			Object value = (message.type() == CacheMessages.LOADED) ? decode(message.payload()) : null;
+			waitEnded(start, (value != null) ? WaitOutcome.VALUE : WaitOutcome.FAILURE);
+			return value;
+		}
+	}
+
+	/**
+	 * Remembers the lease a plain read took, for the {@code put} that ends it. Leases whose method never put
+	 * (it threw) are dropped once they ran out, when the map grows.
+	 */
+	private void holdLease(String id, byte[] token) {
+		long now = System.nanoTime();
+		if (this.leases.size() >= 1024) {
+			this.leases.values().removeIf((lease) -> now - lease.expiresAtNanos() > 0);
+		}
+		this.leases.put(id, new HeldLease(token, now + this.spec.loadTimeout().toNanos()));
+	}
+
+	/** A load lease a plain read of this instance holds. */
+	private record HeldLease(byte[] token, long expiresAtNanos) {
+	}
+
+	/**
 	 * A read through the loader found the entry: keeps it in the near cache while it is fresh, and starts a
 	 * reload in the background when it is past its TTL (stale-while-revalidate) or, by chance, close to it (early
 	 * refresh).
@@ -974,7 +1088,20 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 	public void put(Object key, @Nullable Object value) {
 		String id = keyString(key);
 		Object stored = toStoreValue(value);
-		write(id, stored);
+		HeldLease lease = this.leases.remove(id);
+		if (lease != null && System.nanoTime() - lease.expiresAtNanos() < 0) {
+			// The put after a plain read's miss: store, end the lease and hand the value to the waiters in one step.
+			byte[] bytes = encode(stored);
+			if (this.near != null) {
+				this.near.invalidate(id);
+			}
+			fill(valueKey(id), leaseKey(id), lease.token(), bytes, this.spec.jitteredTtlMillis(stored == NullValue.INSTANCE),
+					CacheMessages.of((stored == NullValue.INSTANCE) ? CacheMessages.LOADED_NULL : CacheMessages.LOADED,
+							id, bytes));
+		}
+		else {
+			write(id, stored);
+		}
 		register(id, stored);
 	}
 
@@ -1089,6 +1216,10 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 			CompletableFuture<Message> waiter = this.awaited.get(message.key());
 			if (waiter != null) {
 				waiter.complete(message);
+			}
+			CompletableFuture<Message> plain = this.plainWaits.remove(message.key());
+			if (plain != null) {
+				plain.complete(message);
 			}
 		}
 	}

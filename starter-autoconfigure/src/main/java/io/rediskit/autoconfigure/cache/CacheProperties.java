@@ -11,6 +11,7 @@ import io.rediskit.autoconfigure.support.SpecErrors;
 import io.rediskit.cache.CacheSpec;
 import io.rediskit.cache.NearCacheSpec;
 import io.rediskit.cache.OutagePolicy;
+import io.rediskit.cache.SingleFlight;
 import io.rediskit.support.InvalidSpecException;
 import org.jspecify.annotations.Nullable;
 
@@ -96,6 +97,12 @@ public class CacheProperties implements Validator {
 	 * cached null without reading the entry or calling the loader; unset for none.
 	 */
 	private @Nullable String bloomFilter;
+
+	/**
+	 * Which misses load once across instances: 'loader' (reads through the loader, @Cacheable(sync = true)) or
+	 * 'every-miss' (plain reads too: the first caller runs the method, its put hands the value to the others).
+	 */
+	private SingleFlight singleFlight = SingleFlight.LOADER;
 
 	/**
 	 * Packages whose classes cached values may be (sub-packages included), beside the JDK's value types; empty
@@ -199,6 +206,14 @@ public class CacheProperties implements Validator {
 		this.bloomFilter = bloomFilter;
 	}
 
+	public SingleFlight getSingleFlight() {
+		return this.singleFlight;
+	}
+
+	public void setSingleFlight(SingleFlight singleFlight) {
+		this.singleFlight = singleFlight;
+	}
+
 	public List<String> getTrustedPackages() {
 		return this.trustedPackages;
 	}
@@ -235,7 +250,7 @@ public class CacheProperties implements Validator {
 	public CacheSpec toSpec() {
 		return new CacheSpec(this.ttl, this.ttlJitter, this.cacheNullValues, this.nullTtl, this.loadTimeout,
 				this.nearCache.toSpec(null), this.earlyRefresh, this.staleWhileRevalidate, this.outagePolicy,
-				this.bloomFilter);
+				this.bloomFilter, this.singleFlight);
 	}
 
 	/**
@@ -417,6 +432,11 @@ public class CacheProperties implements Validator {
 		private @Nullable String bloomFilter;
 
 		/**
+		 * Which misses load once across instances: 'loader' or 'every-miss'.
+		 */
+		private @Nullable SingleFlight singleFlight;
+
+		/**
 		 * Near cache of this cache.
 		 */
 		private final NearOverride nearCache = new NearOverride();
@@ -493,6 +513,14 @@ public class CacheProperties implements Validator {
 			this.bloomFilter = bloomFilter;
 		}
 
+		public @Nullable SingleFlight getSingleFlight() {
+			return this.singleFlight;
+		}
+
+		public void setSingleFlight(@Nullable SingleFlight singleFlight) {
+			this.singleFlight = singleFlight;
+		}
+
 		public NearOverride getNearCache() {
 			return this.nearCache;
 		}
@@ -513,7 +541,8 @@ public class CacheProperties implements Validator {
 					(this.earlyRefresh != null) ? this.earlyRefresh : defaults.earlyRefresh,
 					(this.staleWhileRevalidate != null) ? this.staleWhileRevalidate : defaults.staleWhileRevalidate,
 					(this.outagePolicy != null) ? this.outagePolicy : defaults.outagePolicy,
-					(this.bloomFilter != null) ? this.bloomFilter : defaults.bloomFilter);
+					(this.bloomFilter != null) ? this.bloomFilter : defaults.bloomFilter,
+					(this.singleFlight != null) ? this.singleFlight : defaults.singleFlight);
 		}
 
 	}

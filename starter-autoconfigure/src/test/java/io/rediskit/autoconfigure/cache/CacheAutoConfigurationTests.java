@@ -10,6 +10,7 @@ import io.rediskit.autoconfigure.bloom.BloomAutoConfiguration;
 import io.rediskit.cache.CacheSpec;
 import io.rediskit.cache.NearCacheSpec;
 import io.rediskit.cache.OutagePolicy;
+import io.rediskit.cache.SingleFlight;
 import io.rediskit.cache.RedisKitCacheManager;
 import io.rediskit.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.BeforeEach;
@@ -108,7 +109,8 @@ class CacheAutoConfigurationTests {
 					"redis-kit.cache.near-cache.enabled=true", "redis-kit.cache.early-refresh=1",
 					"redis-kit.cache.caches.products.stale-while-revalidate=30s",
 					"redis-kit.cache.caches.products.outage-policy=serve-stale",
-					"redis-kit.cache.caches.products.bloom-filter=product-ids")
+					"redis-kit.cache.caches.products.bloom-filter=product-ids",
+					"redis-kit.cache.caches.products.single-flight=every-miss")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				CacheSpec products = context.getBean(RedisKitCacheManager.class).spec("products");
@@ -116,6 +118,7 @@ class CacheAutoConfigurationTests {
 				assertThat(products.staleWhileRevalidate()).isEqualTo(Duration.ofSeconds(30));
 				assertThat(products.outagePolicy()).isEqualTo(OutagePolicy.SERVE_STALE);
 				assertThat(products.bloomFilter()).isEqualTo("product-ids");
+				assertThat(products.singleFlight()).isEqualTo(SingleFlight.EVERY_MISS);
 				assertThat(context.getBean(RedisKitCacheManager.class).spec("other").outagePolicy())
 					.isEqualTo(OutagePolicy.BYPASS);
 			});
