@@ -922,7 +922,7 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 			long epoch) {
 		long left = leftMillis(pttl);
 		if (left <= 0) {
-			refreshInBackground(key, id, loader, true);
+			refreshInBackground(key, id, loader, true, pttl);
 		}
 		else {
 			if (keep) {
@@ -944,19 +944,23 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 		}
 		double deltaMillis = Math.max(1, this.averageLoadNanos / 1e6);
 		if (-deltaMillis * beta * Math.log(ThreadLocalRandom.current().nextDouble()) >= leftMillis) {
-			refreshInBackground(key, id, loader, false);
+			refreshInBackground(key, id, loader, false, leftMillis + this.spec.staleWhileRevalidate().toMillis());
 		}
 	}
 
-	/** Reloads an entry on the manager's executor, if this instance is not reloading it already. */
-	private void refreshInBackground(Object key, String id, Callable<?> loader, boolean expired) {
+	/**
+	 * Reloads an entry on the manager's executor, if this instance is not reloading it already.
+	 * @param pttl the entry's PTTL when the reload was decided: a reload starting after the entry was rewritten
+	 * (its PTTL is longer) is not needed
+	 */
+	private void refreshInBackground(Object key, String id, Callable<?> loader, boolean expired, long pttl) {
 		if (!this.refreshing.add(id)) {
 			return;
 		}
 		try {
 			this.parts.refresher().execute(() -> {
 				try {
-					refresh(key, id, loader, expired);
+					refresh(key, id, loader, expired, pttl);
 				}
 				finally {
 					this.refreshing.remove(id);
@@ -969,14 +973,17 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 		}
 	}
 
-	/** Takes the entry's load lease (another instance may hold it: then it reloads), loads and stores. */
-	private void refresh(Object key, String id, Callable<?> loader, boolean expired) {
+	/**
+	 * Takes the entry's load lease unless another instance holds it (then that one reloads) or the entry was
+	 * rewritten since the decision; loads and stores.
+	 */
+	private void refresh(Object key, String id, Callable<?> loader, boolean expired, long pttl) {
 		byte[] valueKey = valueKey(id);
 		byte[] leaseKey = leaseKey(id);
 		byte[] token = UUID.randomUUID().toString().getBytes(StandardCharsets.US_ASCII);
 		try {
-			Long taken = this.parts.scripts().execute(LEASE, ReturnType.INTEGER, 1, leaseKey, token,
-					number(this.spec.loadTimeout().toMillis()));
+			Long taken = this.parts.scripts().execute(LEASE, ReturnType.INTEGER, 2, valueKey, leaseKey, token,
+					number(this.spec.loadTimeout().toMillis()), number(pttl));
 			if (taken == null || taken != 1) {
 				return;
 			}
