@@ -103,6 +103,8 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 
 	private final byte[] channel;
 
+	private final String channelName;
+
 	private final @Nullable NearCache near;
 
 	private final ThrottledLog outages;
@@ -134,7 +136,8 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 		this.name = name;
 		this.spec = spec;
 		this.parts = parts;
-		this.channel = parts.keyNaming().areaKey(CacheParts.AREA, "events:" + name).getBytes(StandardCharsets.UTF_8);
+		this.channelName = parts.keyNaming().areaKey(CacheParts.AREA, "events:" + name);
+		this.channel = this.channelName.getBytes(StandardCharsets.UTF_8);
 		this.near = (spec.nearCache() != null)
 				? new NearCache(spec.nearCache(), spec.outagePolicy() == OutagePolicy.SERVE_STALE) : null;
 		this.outages = new ThrottledLog(logger, parts.outageLogInterval(), "Cache '" + name + "' cannot reach Redis; "
@@ -191,7 +194,7 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 	/** @return whether the near cache answers reads now: it exists and its invalidations arrive */
 	public boolean nearCacheActive() {
 		CacheSignals signals = this.parts.signals();
-		return this.near != null && signals != null && signals.watching(channelName()) && signals.trusted();
+		return this.near != null && signals != null && signals.watching(this.channelName) && signals.trusted();
 	}
 
 	/** A stored null is a null value whether or not this cache stores nulls (the Bloom filter answers one). */
@@ -1098,7 +1101,15 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 		HeldLease lease = this.leases.remove(id);
 		if (lease != null && System.nanoTime() - lease.expiresAtNanos() < 0) {
 			// The put after a plain read's miss: store, end the lease and hand the value to the waiters in one step.
-			byte[] bytes = encode(stored);
+			byte[] bytes;
+			try {
+				bytes = encode(stored);
+			}
+			catch (RuntimeException ex) {
+				fill(valueKey(id), leaseKey(id), lease.token(), NONE, 0, CacheMessages.of(CacheMessages.FAILED, id,
+						("the value cannot be cached: " + ex.getMessage()).getBytes(StandardCharsets.UTF_8)));
+				throw ex;
+			}
 			if (this.near != null) {
 				this.near.invalidate(id);
 			}
@@ -1308,7 +1319,7 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 	}
 
 	String channelName() {
-		return new String(this.channel, StandardCharsets.UTF_8);
+		return this.channelName;
 	}
 
 	byte[] valueKey(String id) {

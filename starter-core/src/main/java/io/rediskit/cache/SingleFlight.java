@@ -20,7 +20,9 @@ public enum SingleFlight {
 	 * runs out after the load timeout, and one waiter misses in its turn (a waiter waits at most two load
 	 * timeouts, then misses and runs the method itself). Keep the load timeout short for such
 	 * methods, or use {@code sync = true}, which passes the failure on at once. A program that reads a cache
-	 * directly must put what it loads after a miss, or its waiters wait out the load timeout.
+	 * directly must put what it loads after a miss, or its waiters wait out the load timeout. Plain asynchronous
+	 * reads ({@code retrieve(key)}, {@code @Cacheable} without {@code sync} on a method returning a future or a
+	 * reactive type) are not covered: each misses on its own.
 	 */
 	EVERY_MISS
 
