@@ -8,8 +8,9 @@ import org.springframework.stereotype.Service;
 
 /**
  * The product pages behind redis-kit's cache manager (the {@code products} cache of application.yml, with a near
- * cache): a miss loads once across every instance ({@code sync = true}), an unknown id is cached as a null for a
- * short while, and a rename evicts the entry in Redis and in every instance's near cache.
+ * cache): a miss loads once across every instance ({@code sync = true}), an id the {@code products} Bloom filter
+ * has never seen is answered as a null without a lookup, a hot page is reloaded before it expires, and a rename
+ * evicts the entry in Redis and in every instance's near cache.
  */
 @Service
 public class ProductPages {

@@ -43,6 +43,14 @@ class CacheSampleTests extends SampleHttpTests {
 		assertThat(lookups(second)).isEqualTo(lookups(first));
 	}
 
+	@Test
+	void anIdTheCatalogNeverHadNeverReachesIt() throws Exception {
+		long before = lookups(send("GET", "/api/catalog/43"));
+		HttpResponse<String> unknown = send("GET", "/api/catalog/no-such-product");
+		assertThat(unknown.statusCode()).isEqualTo(404);
+		assertThat(lookups(unknown)).isEqualTo(before);
+	}
+
 	private HttpResponse<String> send(String method, String path) throws Exception {
 		return this.http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path))
 			.method(method, HttpRequest.BodyPublishers.noBody())

@@ -72,6 +72,24 @@ public interface CacheListener {
 	default void onNearInvalidation(String cacheName) {
 	}
 
+	/**
+	 * A key the cache's Bloom filter has never seen was answered as a cached {@code null}, without reading the
+	 * entry or calling the loader.
+	 * @param cacheName the cache
+	 */
+	default void onFiltered(String cacheName) {
+	}
+
+	/**
+	 * This instance took an entry's load lease to reload it in the background (the reload itself is reported by
+	 * {@link #onLoad}); at most one instance does so at a time.
+	 * @param cacheName the cache
+	 * @param expired whether the entry was past its TTL (stale-while-revalidate) rather than close to it (early
+	 * refresh)
+	 */
+	default void onRefresh(String cacheName, boolean expired) {
+	}
+
 	/** What ended a caller's wait for another instance's load. */
 	enum WaitOutcome {
 

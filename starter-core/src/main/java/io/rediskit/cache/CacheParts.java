@@ -1,7 +1,10 @@
 package io.rediskit.cache;
 
 import java.time.Duration;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
 
+import io.rediskit.bloom.BloomFilter;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
@@ -23,10 +26,13 @@ import org.springframework.data.redis.serializer.RedisSerializer;
  * near caches are refused
  * @param outageLogInterval the least time between two outage warnings of one cache
  * @param connectionFactory for {@code clear()}, which scans every master
+ * @param refresher runs the reloads in the background (early refresh, stale-while-revalidate)
+ * @param bloomFilters the Bloom filter of a name, for caches that name one
  */
 record CacheParts(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
 		RedisSerializer<Object> values, Listeners<CacheListener> listeners, @Nullable CacheSignals signals,
-		Duration outageLogInterval, RedisConnectionFactory connectionFactory) {
+		Duration outageLogInterval, RedisConnectionFactory connectionFactory, Executor refresher,
+		Function<String, BloomFilter> bloomFilters) {
 
 	static final String AREA = "cache";
 

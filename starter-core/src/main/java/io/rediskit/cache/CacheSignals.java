@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -43,7 +44,9 @@ import org.springframework.scheduling.TaskScheduler;
  * comes back when a probe, published by the next heartbeat after a reconnect, comes back through the
  * subscription, which proves it carries messages again (Lettuce subscribes the channels again on reconnect).
  * <p>
- * Nothing is connected before the first {@link #watch}; {@link #close()} ends the connection and the heartbeat.
+ * Nothing is connected before the first {@link #watch}; {@link #close()} ends the connection and the heartbeat. A
+ * channel that cannot be subscribed when it is first watched (Redis is down) is subscribed again every heartbeat
+ * until it is; once subscribed, Lettuce keeps it across reconnects.
  */
 final class CacheSignals implements AutoCloseable {
 
@@ -64,6 +67,11 @@ final class CacheSignals implements AutoCloseable {
 	private final Map<String, Consumer<byte[]>> handlers = new ConcurrentHashMap<>();
 
 	private final List<Runnable> trustLost = new CopyOnWriteArrayList<>();
+
+	/** The channels the server confirmed; the others of {@link #handlers} wait for the retry. */
+	private final Set<String> subscribed = ConcurrentHashMap.newKeySet();
+
+	private @Nullable ScheduledFuture<?> retryTask;
 
 	private final ReentrantLock lifecycle = new ReentrantLock();
 
@@ -104,9 +112,88 @@ final class CacheSignals implements AutoCloseable {
 	 * @throws RuntimeException if Redis cannot be reached; the caller works without the channel meanwhile
 	 */
 	void watch(String channel, Consumer<byte[]> handler) {
-		StatefulRedisPubSubConnection<byte[], byte[]> subscriber = start();
 		this.handlers.put(channel, handler);
+		try {
+			subscribe(channel);
+		}
+		catch (RuntimeException ex) {
+			retryLater();
+			throw ex;
+		}
+	}
+
+	/** @return whether the server confirmed the subscription of a channel */
+	boolean watching(String channel) {
+		return this.subscribed.contains(channel);
+	}
+
+	private void subscribe(String channel) {
+		StatefulRedisPubSubConnection<byte[], byte[]> subscriber = start();
 		subscriber.sync().subscribe(channel.getBytes(StandardCharsets.UTF_8));
+		this.subscribed.add(channel);
+	}
+
+	/**
+	 * Subscribes the channels not subscribed yet, every heartbeat until all are: without this a cache first used
+	 * while Redis was down would never get its invalidations, and its near cache would stay bypassed for good.
+	 */
+	private void retryLater() {
+		this.lifecycle.lock();
+		try {
+			if (this.closed || this.retryTask != null) {
+				return;
+			}
+			this.retryTask = every(this::retry, true);
+		}
+		finally {
+			this.lifecycle.unlock();
+		}
+	}
+
+	private void retry() {
+		if (this.closed) {
+			return;
+		}
+		try {
+			for (String channel : this.handlers.keySet()) {
+				if (!this.subscribed.contains(channel)) {
+					subscribe(channel);
+				}
+			}
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Cannot subscribe the cache channels yet; trying again in " + this.heartbeat, ex);
+			return;
+		}
+		this.lifecycle.lock();
+		try {
+			if (this.retryTask != null && this.subscribed.containsAll(this.handlers.keySet())) {
+				this.retryTask.cancel(false);
+				this.retryTask = null;
+			}
+		}
+		finally {
+			this.lifecycle.unlock();
+		}
+	}
+
+	/** Runs a task every heartbeat on the given scheduler or the manager's own thread, first after one. */
+	private ScheduledFuture<?> every(Runnable task, boolean delayed) {
+		if (this.givenScheduler != null) {
+			return delayed
+					? this.givenScheduler.scheduleAtFixedRate(task, java.time.Instant.now().plus(this.heartbeat),
+							this.heartbeat)
+					: this.givenScheduler.scheduleAtFixedRate(task, this.heartbeat);
+		}
+		if (this.ownScheduler == null) {
+			this.ownScheduler = Executors.newSingleThreadScheduledExecutor((runnable) -> {
+				Thread thread = new Thread(runnable, "redis-kit-cache-heartbeat");
+				thread.setDaemon(true);
+				return thread;
+			});
+		}
+		long period = this.heartbeat.toMillis();
+		return this.ownScheduler.scheduleAtFixedRate(task, delayed ? period : 0, period, TimeUnit.MILLISECONDS);
 	}
 
 	/** @param action run whenever trust ends, on the thread that noticed; must not block */
@@ -181,24 +268,20 @@ final class CacheSignals implements AutoCloseable {
 
 			};
 			nativeClient.addListener(state);
+			try {
+				subscriber.sync().subscribe(this.probeChannel);
+			}
+			catch (RuntimeException ex) {
+				// Connected but not subscribed (the server stopped answering): the next attempt starts afresh.
+				nativeClient.removeListener(state);
+				subscriber.closeAsync();
+				throw ex;
+			}
 			this.client = nativeClient;
 			this.stateListener = state;
 			this.connected = true;
-			subscriber.sync().subscribe(this.probeChannel);
 			this.connection = subscriber;
-			long period = this.heartbeat.toMillis();
-			if (this.givenScheduler != null) {
-				this.heartbeatTask = this.givenScheduler.scheduleAtFixedRate(this::beat, this.heartbeat);
-			}
-			else {
-				ScheduledExecutorService own = Executors.newSingleThreadScheduledExecutor((task) -> {
-					Thread thread = new Thread(task, "redis-kit-cache-heartbeat");
-					thread.setDaemon(true);
-					return thread;
-				});
-				this.ownScheduler = own;
-				this.heartbeatTask = own.scheduleAtFixedRate(this::beat, 0, period, TimeUnit.MILLISECONDS);
-			}
+			this.heartbeatTask = every(this::beat, false);
 			probe();
 			return subscriber;
 		}
@@ -265,9 +348,10 @@ final class CacheSignals implements AutoCloseable {
 		this.lifecycle.lock();
 		try {
 			this.closed = true;
-			ScheduledFuture<?> task = this.heartbeatTask;
-			if (task != null) {
-				task.cancel(false);
+			for (ScheduledFuture<?> task : new ScheduledFuture<?>[] { this.heartbeatTask, this.retryTask }) {
+				if (task != null) {
+					task.cancel(false);
+				}
 			}
 			if (this.ownScheduler != null) {
 				this.ownScheduler.shutdownNow();

@@ -6,6 +6,7 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import io.rediskit.support.Expiry;
 import io.rediskit.support.InvalidSpecException;
+import io.rediskit.support.Names;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -24,10 +25,34 @@ import org.jspecify.annotations.Nullable;
  * @param nullTtl how long a cached {@code null} lives, usually much shorter than {@code ttl}, jittered alike
  * @param loadTimeout the lease of one load across instances and the longest a caller waits for another
  * instance's load before loading itself, from 1 ms
+ * <p>
+ * Against a hot entry expiring under load (breakdown), besides the single-flight of every load:
+ * <ul>
+ * <li><b>Early refresh</b> ({@code earlyRefresh} above 0): a read through the loader ({@code sync = true}) that
+ * finds the entry close to its expiry reloads it in the background, with a probability that rises as the expiry
+ * nears (probabilistic early expiration, "XFetch"): {@code exp(-remaining / (earlyRefresh * loadTime))}, where
+ * {@code loadTime} is this instance's average load time of the cache. One instance in the cluster reloads (it
+ * holds the entry's load lease); every caller keeps getting the current value meanwhile.</li>
+ * <li><b>Stale-while-revalidate</b> ({@code staleWhileRevalidate} above zero): an entry is kept that much longer
+ * than its TTL; a read through the loader in that window gets the old value at once while one instance reloads
+ * it in the background.</li>
+ * </ul>
+ * Both need the loader, so they apply to {@code get(key, loader)} ({@code @Cacheable(sync = true)}) and
+ * {@code retrieve(key, loader)}; a plain read ({@code sync = false}) treats an entry past its TTL as a miss.
+ *
  * @param nearCache the near cache, or {@code null} for none
+ * @param earlyRefresh the XFetch factor (its beta): 0 for no early refresh, 1 as XFetch recommends, higher to
+ * refresh earlier; at most 100
+ * @param staleWhileRevalidate how long an entry past its TTL is still served while it is reloaded, zero for
+ * never; the entry's life in Redis is its TTL plus this
+ * @param outagePolicy what reads do while Redis cannot answer
+ * @param bloomFilter the name of the Bloom filter of the keys that exist, or {@code null} for none: a key it has
+ * never seen is answered as a cached {@code null} without reading the entry or calling the loader
+ * @param singleFlight which misses load once across instances
  */
 public record CacheSpec(Duration ttl, double ttlJitter, boolean cacheNullValues, Duration nullTtl,
-		Duration loadTimeout, @Nullable NearCacheSpec nearCache) {
+		Duration loadTimeout, @Nullable NearCacheSpec nearCache, double earlyRefresh, Duration staleWhileRevalidate,
+		OutagePolicy outagePolicy, @Nullable String bloomFilter, SingleFlight singleFlight) {
 
 	/** TTL unless configured. */
 	public static final Duration DEFAULT_TTL = Duration.ofMinutes(10);
@@ -58,6 +83,44 @@ public record CacheSpec(Duration ttl, double ttlJitter, boolean cacheNullValues,
 		Expiry.requireAtMostMax("nullTtl", nullTtl);
 		requireAtLeastOneMilli("loadTimeout", loadTimeout);
 		Expiry.requireAtMostMax("loadTimeout", loadTimeout);
+		Objects.requireNonNull(staleWhileRevalidate, "staleWhileRevalidate must not be null");
+		Objects.requireNonNull(outagePolicy, "outagePolicy must not be null");
+		Objects.requireNonNull(singleFlight, "singleFlight must not be null");
+		if (!(earlyRefresh >= 0 && earlyRefresh <= 100)) {
+			throw new InvalidSpecException("earlyRefresh", "must be from 0 (off) to 100, was " + earlyRefresh);
+		}
+		if (staleWhileRevalidate.isNegative()) {
+			throw new InvalidSpecException("staleWhileRevalidate", "must not be negative, was " + staleWhileRevalidate);
+		}
+		Expiry.requireAtMostMax("staleWhileRevalidate", staleWhileRevalidate);
+		if (staleWhileRevalidate.plus(ttl).compareTo(Expiry.MAX) > 0) {
+			throw new InvalidSpecException("staleWhileRevalidate", "plus the ttl must be at most " + Expiry.MAX
+					+ ", was " + staleWhileRevalidate + " + " + ttl);
+		}
+		if (outagePolicy == OutagePolicy.SERVE_STALE && nearCache == null) {
+			throw new InvalidSpecException("outagePolicy", "SERVE_STALE serves the near cache's copies and needs a"
+					+ " near cache; enable it or use BYPASS");
+		}
+		if (bloomFilter != null && !Names.isValid(bloomFilter)) {
+			throw new InvalidSpecException("bloomFilter", "must be the name of a Bloom filter (" + Names.RULE
+					+ "), was '" + bloomFilter + "'");
+		}
+	}
+
+	/**
+	 * A spec without early refresh, stale-while-revalidate or Bloom filter, bypassing Redis while it is down, with
+	 * single-flight for reads through the loader.
+	 * @param ttl how long an entry lives in Redis
+	 * @param ttlJitter the fraction of the TTL by which an entry's lifetime is shortened at random
+	 * @param cacheNullValues whether a {@code null} result is cached
+	 * @param nullTtl how long a cached {@code null} lives
+	 * @param loadTimeout the lease of one load and the longest wait for it
+	 * @param nearCache the near cache, or {@code null} for none
+	 */
+	public CacheSpec(Duration ttl, double ttlJitter, boolean cacheNullValues, Duration nullTtl, Duration loadTimeout,
+			@Nullable NearCacheSpec nearCache) {
+		this(ttl, ttlJitter, cacheNullValues, nullTtl, loadTimeout, nearCache, 0, Duration.ZERO, OutagePolicy.BYPASS,
+				null, SingleFlight.LOADER);
 	}
 
 	/** @return a 10 minute TTL, 10 % jitter, nulls cached for 30 s, a 10 s load timeout, no near cache */
@@ -70,7 +133,9 @@ public record CacheSpec(Duration ttl, double ttlJitter, boolean cacheNullValues,
 	 * @return this spec with another TTL
 	 */
 	public CacheSpec withTtl(Duration ttl) {
-		return new CacheSpec(ttl, this.ttlJitter, this.cacheNullValues, this.nullTtl, this.loadTimeout, this.nearCache);
+		return new CacheSpec(ttl, this.ttlJitter, this.cacheNullValues, this.nullTtl, this.loadTimeout, this.nearCache,
+				this.earlyRefresh, this.staleWhileRevalidate, this.outagePolicy, this.bloomFilter,
+				this.singleFlight);
 	}
 
 	/**
@@ -78,7 +143,9 @@ public record CacheSpec(Duration ttl, double ttlJitter, boolean cacheNullValues,
 	 * @return this spec with another jitter
 	 */
 	public CacheSpec withTtlJitter(double ttlJitter) {
-		return new CacheSpec(this.ttl, ttlJitter, this.cacheNullValues, this.nullTtl, this.loadTimeout, this.nearCache);
+		return new CacheSpec(this.ttl, ttlJitter, this.cacheNullValues, this.nullTtl, this.loadTimeout, this.nearCache,
+				this.earlyRefresh, this.staleWhileRevalidate, this.outagePolicy, this.bloomFilter,
+				this.singleFlight);
 	}
 
 	/**
@@ -87,7 +154,9 @@ public record CacheSpec(Duration ttl, double ttlJitter, boolean cacheNullValues,
 	 * @return this spec with another null handling
 	 */
 	public CacheSpec withNullValues(boolean cacheNullValues, Duration nullTtl) {
-		return new CacheSpec(this.ttl, this.ttlJitter, cacheNullValues, nullTtl, this.loadTimeout, this.nearCache);
+		return new CacheSpec(this.ttl, this.ttlJitter, cacheNullValues, nullTtl, this.loadTimeout, this.nearCache,
+				this.earlyRefresh, this.staleWhileRevalidate, this.outagePolicy, this.bloomFilter,
+				this.singleFlight);
 	}
 
 	/**
@@ -95,7 +164,9 @@ public record CacheSpec(Duration ttl, double ttlJitter, boolean cacheNullValues,
 	 * @return this spec with another load timeout
 	 */
 	public CacheSpec withLoadTimeout(Duration loadTimeout) {
-		return new CacheSpec(this.ttl, this.ttlJitter, this.cacheNullValues, this.nullTtl, loadTimeout, this.nearCache);
+		return new CacheSpec(this.ttl, this.ttlJitter, this.cacheNullValues, this.nullTtl, loadTimeout, this.nearCache,
+				this.earlyRefresh, this.staleWhileRevalidate, this.outagePolicy, this.bloomFilter,
+				this.singleFlight);
 	}
 
 	/**
@@ -103,18 +174,61 @@ public record CacheSpec(Duration ttl, double ttlJitter, boolean cacheNullValues,
 	 * @return this spec with another near cache
 	 */
 	public CacheSpec withNearCache(@Nullable NearCacheSpec nearCache) {
-		return new CacheSpec(this.ttl, this.ttlJitter, this.cacheNullValues, this.nullTtl, this.loadTimeout, nearCache);
+		return new CacheSpec(this.ttl, this.ttlJitter, this.cacheNullValues, this.nullTtl, this.loadTimeout, nearCache,
+				this.earlyRefresh, this.staleWhileRevalidate, this.outagePolicy, this.bloomFilter,
+				this.singleFlight);
 	}
 
 	/**
-	 * The TTL of one write, jittered.
+	 * @param earlyRefresh the XFetch factor, 0 for none
+	 * @param staleWhileRevalidate how long an entry past its TTL is still served while it is reloaded
+	 * @return this spec with another refresh
+	 */
+	public CacheSpec withRefresh(double earlyRefresh, Duration staleWhileRevalidate) {
+		return new CacheSpec(this.ttl, this.ttlJitter, this.cacheNullValues, this.nullTtl, this.loadTimeout,
+				this.nearCache, earlyRefresh, staleWhileRevalidate, this.outagePolicy, this.bloomFilter,
+				this.singleFlight);
+	}
+
+	/**
+	 * @param outagePolicy what reads do while Redis cannot answer
+	 * @return this spec with another outage policy
+	 */
+	public CacheSpec withOutagePolicy(OutagePolicy outagePolicy) {
+		return new CacheSpec(this.ttl, this.ttlJitter, this.cacheNullValues, this.nullTtl, this.loadTimeout,
+				this.nearCache, this.earlyRefresh, this.staleWhileRevalidate, outagePolicy, this.bloomFilter,
+				this.singleFlight);
+	}
+
+	/**
+	 * @param bloomFilter the Bloom filter's name, or {@code null} for none
+	 * @return this spec with another Bloom filter
+	 */
+	public CacheSpec withBloomFilter(@Nullable String bloomFilter) {
+		return new CacheSpec(this.ttl, this.ttlJitter, this.cacheNullValues, this.nullTtl, this.loadTimeout,
+				this.nearCache, this.earlyRefresh, this.staleWhileRevalidate, this.outagePolicy, bloomFilter,
+				this.singleFlight);
+	}
+
+	/**
+	 * @param singleFlight which misses load once across instances
+	 * @return this spec with another single-flight
+	 */
+	public CacheSpec withSingleFlight(SingleFlight singleFlight) {
+		return new CacheSpec(this.ttl, this.ttlJitter, this.cacheNullValues, this.nullTtl, this.loadTimeout,
+				this.nearCache, this.earlyRefresh, this.staleWhileRevalidate, this.outagePolicy, this.bloomFilter,
+				singleFlight);
+	}
+
+	/**
+	 * The TTL of one write in Redis, jittered, plus the stale-while-revalidate window.
 	 * @param nullValue whether the write is a cached null
 	 * @return the TTL in ms, at least 1
 	 */
 	long jitteredTtlMillis(boolean nullValue) {
 		long base = (nullValue ? this.nullTtl : this.ttl).toMillis();
 		long cut = (long) (base * this.ttlJitter * ThreadLocalRandom.current().nextDouble());
-		return Math.max(1, base - cut);
+		return Math.max(1, base - cut) + this.staleWhileRevalidate.toMillis();
 	}
 
 	private static void requireAtLeastOneMilli(String component, Duration value) {

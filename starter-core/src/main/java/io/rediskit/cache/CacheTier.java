@@ -7,9 +7,15 @@ public enum CacheTier {
 	NEAR,
 
 	/** Redis. */
-	REDIS;
+	REDIS,
 
-	/** @return the metric tag, {@code near} or {@code redis} */
+	/**
+	 * The near cache's last copy, served while Redis could not answer ({@link OutagePolicy#SERVE_STALE}), however
+	 * old.
+	 */
+	STALE;
+
+	/** @return the metric tag, {@code near}, {@code redis} or {@code stale} */
 	public String tag() {
 		return name().toLowerCase(java.util.Locale.ROOT);
 	}

@@ -3,6 +3,7 @@ package io.rediskit.cache;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -16,8 +17,16 @@ import org.jspecify.annotations.Nullable;
  * A value read from Redis is stored only if no invalidation of this cache arrived between the moment the read was
  * sent and its reply ({@link #stamp()}): otherwise an invalidation overtaking the reply of an older read would
  * leave the older value behind it for good.
+ * <p>
+ * An entry read from Redis knows when it expires there ({@link Entry#expiresAtNanos()}); past that it is no longer
+ * answered. With {@code keepStale} (the {@link OutagePolicy#SERVE_STALE} policy) entries that are no longer
+ * answered (too old, stored before a loss of trust, past their expiry) stay until they are replaced, invalidated
+ * or pushed out, for {@link #stale(String)} to serve while Redis is down.
  */
 final class NearCache {
+
+	/** The expiry of an entry whose expiry in Redis is not known: it lives the near cache's TTL. */
+	static final long UNKNOWN_EXPIRY = Long.MIN_VALUE;
 
 	private final int maxEntries;
 
@@ -35,24 +44,42 @@ final class NearCache {
 
 	private final AtomicLong invalidations = new AtomicLong();
 
-	NearCache(NearCacheSpec spec) {
+	private final boolean keepStale;
+
+	NearCache(NearCacheSpec spec, boolean keepStale) {
 		this.maxEntries = spec.maxEntries();
 		this.ttlNanos = spec.ttl().toNanos();
+		this.keepStale = keepStale;
 	}
 
 	/**
-	 * @return the stored value (a {@code NullValue} for a cached null), or {@code null} when there is none valid
+	 * @return the stored entry (its value a {@code NullValue} for a cached null), or {@code null} when there is
+	 * none valid
 	 */
-	@Nullable Object get(String key, long epoch) {
+	@Nullable Entry get(String key, long epoch) {
 		Entry entry = this.entries.get(key);
 		if (entry == null) {
 			return null;
 		}
-		if (entry.epoch != epoch || System.nanoTime() - entry.storedNanos > this.ttlNanos) {
-			remove(key, entry);
+		long now = System.nanoTime();
+		if (entry.epoch != epoch || now - entry.storedNanos > this.ttlNanos || entry.leftMillis() <= 0) {
+			if (!this.keepStale) {
+				remove(key, entry);
+			}
 			return null;
 		}
-		return entry.value;
+		return entry;
+	}
+
+	/** @return the value held for a key, however old, or {@code null}: only for a read Redis cannot answer */
+	@Nullable Object stale(String key) {
+		Entry entry = this.entries.get(key);
+		return (entry != null) ? entry.value : null;
+	}
+
+	/** @return whether entries no longer answered are kept for {@link #stale(String)} */
+	boolean keepsStale() {
+		return this.keepStale;
 	}
 
 	/** @return the count of invalidations so far, to take before a read from Redis */
@@ -60,9 +87,13 @@ final class NearCache {
 		return this.invalidations.get();
 	}
 
-	/** Stores a value read from Redis unless an invalidation arrived since {@code stamp} was taken. */
-	void put(String key, Object value, long stamp, long epoch) {
-		Entry entry = new Entry(value, epoch, System.nanoTime());
+	/**
+	 * Stores a value read from Redis unless an invalidation arrived since {@code stamp} was taken.
+	 * @param expiresAtNanos when the entry expires in Redis ({@link System#nanoTime()} scale), or
+	 * {@link #UNKNOWN_EXPIRY}
+	 */
+	void put(String key, Object value, long stamp, long epoch, long expiresAtNanos) {
+		Entry entry = new Entry(value, epoch, System.nanoTime(), expiresAtNanos);
 		Entry previous = this.entries.put(key, entry);
 		// Checked after the put: an invalidation between the check and the put would otherwise be lost.
 		if (this.invalidations.get() != stamp) {
@@ -139,7 +170,21 @@ final class NearCache {
 		}
 	}
 
-	private record Entry(Object value, long epoch, long storedNanos) {
+	/**
+	 * One value in memory.
+	 * @param value the value, a {@code NullValue} for a cached null
+	 * @param epoch the subscription's epoch when it was read
+	 * @param storedNanos when it was stored
+	 * @param expiresAtNanos when it expires in Redis, or {@link #UNKNOWN_EXPIRY}
+	 */
+	record Entry(Object value, long epoch, long storedNanos, long expiresAtNanos) {
+
+		/** @return the ms before it expires in Redis, {@code Long.MAX_VALUE} if not known */
+		long leftMillis() {
+			return (this.expiresAtNanos == UNKNOWN_EXPIRY) ? Long.MAX_VALUE
+					: TimeUnit.NANOSECONDS.toMillis(this.expiresAtNanos - System.nanoTime());
+		}
+
 	}
 
 }

@@ -8,16 +8,22 @@ import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 import io.rediskit.cache.CacheListener.WaitOutcome;
+import io.rediskit.bloom.BloomFilter;
 import io.rediskit.cache.CacheMessages.Message;
 import io.rediskit.keys.KeyPatterns;
 import io.rediskit.support.LuaScript;
 import io.rediskit.support.RedisFailures;
+import io.rediskit.support.Stages;
 import io.rediskit.support.ThrottledLog;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -34,15 +40,26 @@ import org.springframework.data.redis.serializer.SerializationException;
  * each with the cache's TTL shortened by jitter, written by {@code @CachePut} and {@code @Cacheable}, deleted by
  * {@code @CacheEvict}.
  * <ul>
- * <li><b>Single-flight</b> ({@link #get(Object, Callable)}, what {@code @Cacheable(sync = true)} calls): of all the
+ * <li><b>Single-flight</b> ({@link #get(Object, Callable)}, what {@code @Cacheable(sync = true)} calls, and under
+ * {@link SingleFlight#EVERY_MISS} plain reads too, see there): of all the
  * callers missing one entry, in this instance and every other, one runs the loader under a lease of the load
  * timeout; the others wait (within an instance, behind one of them) and receive its value, or its failure
  * ({@link CacheLoadFailedException} in other instances), without calling the loader. Nothing is cached after a
  * failure, so the next miss loads again. A caller that waited the whole load timeout (the loader hangs, or its
  * instance died holding the lease) loads itself.</li>
- * <li><b>Redis down</b>: a read that Redis cannot answer is a miss (the method runs), a load runs the loader
- * without caching, a write or eviction is skipped; one warning per interval per cache, never an exception. An
- * eviction skipped this way leaves the entry until its TTL ends.</li>
+ * <li><b>Async</b> ({@link #retrieve(Object, Supplier)}, what {@code @Cacheable(sync = true)} calls for a method
+ * returning a {@code CompletableFuture} or a reactive type): the same single-flight without blocking a thread;
+ * {@link #retrieve(Object)} reads without blocking.</li>
+ * <li><b>Early refresh and stale-while-revalidate</b> (see {@link CacheSpec}): a read through the loader may start
+ * a reload in the background, on the manager's executor, under the entry's load lease (one instance reloads);
+ * its failure is logged and counted, never thrown to a caller.</li>
+ * <li><b>Redis down</b>: a read that Redis cannot answer is a miss (the method runs), or, under
+ * {@link OutagePolicy#SERVE_STALE}, the near cache's last copy; a load runs the loader without caching, a write
+ * or eviction is skipped; one warning per interval per cache, never an exception. An eviction skipped this way
+ * leaves the entry until its TTL ends.</li>
+ * <li><b>Bloom filter</b> (when the spec names one): a key the filter has never seen is answered as a cached
+ * {@code null} after one check of the filter, without reading the entry, taking a lease or calling the loader;
+ * {@link #put} adds the key of each value it writes to the filter.</li>
  * <li><b>Undecodable values</b> (another version of the class, bytes written by something else, a hostile
  * payload) are misses, counted by {@link CacheListener#onUndecodable}; the next write replaces them.</li>
  * <li><b>Near cache</b> (when the spec has one): hits are answered from memory while the invalidation
@@ -66,6 +83,10 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 
 	static final LuaScript EVICT = LuaScript.fromClasspath("META-INF/redis-kit/scripts/cache/evict.lua");
 
+	static final LuaScript READ = LuaScript.fromClasspath("META-INF/redis-kit/scripts/cache/read.lua");
+
+	static final LuaScript LEASE = LuaScript.fromClasspath("META-INF/redis-kit/scripts/cache/lease.lua");
+
 	/** How a stored null looks in Redis: not JSON, so no serializer's output starts with it by accident. */
 	static final byte[] NULL_MARKER = { 0, 'n', 'u', 'l', 'l' };
 
@@ -82,14 +103,30 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 
 	private final byte[] channel;
 
-	private final @Nullable NearCache near;
+	private final String channelName;
 
-	private volatile boolean subscribed;
+	private final @Nullable NearCache near;
 
 	private final ThrottledLog outages;
 
+	private final ThrottledLog refreshFailures;
+
+	/** The keys this instance is reloading in the background: one reload per key at a time. */
+	private final java.util.Set<String> refreshing = ConcurrentHashMap.newKeySet();
+
+	/** This instance's average load time of this cache, in ns (0 before the first load): XFetch's delta. */
+	private volatile long averageLoadNanos;
+
+	private volatile @Nullable BloomFilter filter;
+
 	/** The callers of this instance loading or waiting for an entry: one per key talks to Redis. */
 	private final ConcurrentHashMap<String, CompletableFuture<Object>> inFlight = new ConcurrentHashMap<>();
+
+	/** The leases taken by plain reads that missed ({@link SingleFlight#EVERY_MISS}), by key, for their put. */
+	private final ConcurrentHashMap<String, HeldLease> leases = new ConcurrentHashMap<>();
+
+	/** The outcome of a load, by key, for the plain reads of this instance waiting for it. */
+	private final ConcurrentHashMap<String, CompletableFuture<Message>> plainWaits = new ConcurrentHashMap<>();
 
 	/** The outcome of another instance's load, by key, for the one caller of this instance waiting for it. */
 	private final ConcurrentHashMap<String, CompletableFuture<Message>> awaited = new ConcurrentHashMap<>();
@@ -99,10 +136,16 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 		this.name = name;
 		this.spec = spec;
 		this.parts = parts;
-		this.channel = parts.keyNaming().areaKey(CacheParts.AREA, "events:" + name).getBytes(StandardCharsets.UTF_8);
-		this.near = (spec.nearCache() != null) ? new NearCache(spec.nearCache()) : null;
-		this.outages = new ThrottledLog(logger, parts.outageLogInterval(), "Cache '" + name
-				+ "' cannot reach Redis; reads go to the loader, writes and evictions are skipped");
+		this.channelName = parts.keyNaming().areaKey(CacheParts.AREA, "events:" + name);
+		this.channel = this.channelName.getBytes(StandardCharsets.UTF_8);
+		this.near = (spec.nearCache() != null)
+				? new NearCache(spec.nearCache(), spec.outagePolicy() == OutagePolicy.SERVE_STALE) : null;
+		this.outages = new ThrottledLog(logger, parts.outageLogInterval(), "Cache '" + name + "' cannot reach Redis; "
+				+ ((spec.outagePolicy() == OutagePolicy.SERVE_STALE) ? "reads are answered from the near cache's copies"
+						+ " or the loader" : "reads go to the loader")
+				+ ", writes and evictions are skipped");
+		this.refreshFailures = new ThrottledLog(logger, parts.outageLogInterval(),
+				"Cache '" + name + "': a reload in the background failed; the entry keeps its value until it expires");
 	}
 
 	/** Subscribes the cache's channel; without it waiters poll and the near cache stays bypassed. */
@@ -111,18 +154,20 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 		if (signals == null) {
 			return;
 		}
+		// Before the subscription: trust can be lost as soon as it exists. Under SERVE_STALE the copies stay, for
+		// outages only (an entry stored before the loss is never answered while Redis is up).
+		if (this.near != null && !this.near.keepsStale()) {
+			signals.onTrustLost(this.near::clear);
+		}
 		try {
 			signals.watch(channelName(), this::onMessage);
-			if (this.near != null) {
-				signals.onTrustLost(this.near::clear);
-			}
-			this.subscribed = true;
 		}
 		catch (RuntimeException ex) {
 			if (!RedisFailures.isUnavailable(ex)) {
 				throw ex;
 			}
-			this.outages.warn(ex, "its channel is not subscribed: waiters poll and the near cache is bypassed");
+			this.outages.warn(ex, "its channel is not subscribed yet (tried again every heartbeat): waiters poll and"
+					+ " the near cache is bypassed");
 		}
 	}
 
@@ -149,36 +194,62 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 	/** @return whether the near cache answers reads now: it exists and its invalidations arrive */
 	public boolean nearCacheActive() {
 		CacheSignals signals = this.parts.signals();
-		return this.near != null && this.subscribed && signals != null && signals.trusted();
+		return this.near != null && signals != null && signals.watching(this.channelName) && signals.trusted();
+	}
+
+	/** A stored null is a null value whether or not this cache stores nulls (the Bloom filter answers one). */
+	@Override
+	protected @Nullable Object fromStoreValue(@Nullable Object storeValue) {
+		return (storeValue == NullValue.INSTANCE) ? null : storeValue;
 	}
 
 	@Override
 	protected @Nullable Object lookup(Object key) {
 		String id = keyString(key);
-		Object cached = nearGet(id);
+		NearCache.Entry cached = nearGet(id);
 		if (cached != null) {
 			this.parts.listeners().notify((l) -> l.onHit(this.name, CacheTier.NEAR));
-			return cached;
+			return cached.value();
+		}
+		if (!mightExist(id)) {
+			return NullValue.INSTANCE;
+		}
+		if (this.spec.singleFlight() == SingleFlight.EVERY_MISS) {
+			return lookupOnce(id);
 		}
 		long epoch = epoch();
 		long stamp = (this.near != null) ? this.near.stamp() : 0;
 		boolean keep = nearCacheActive();
 		byte[] raw;
+		long pttl = -1;
 		try {
-			raw = this.parts.commands().execute("GET", ReturnType.VALUE, valueKey(id));
+			if (refreshes()) {
+				List<Object> reply = this.parts.scripts().execute(READ, ReturnType.MULTI, 1, valueKey(id));
+				raw = reply.isEmpty() ? null : (byte[]) reply.get(0);
+				pttl = reply.isEmpty() ? -1 : (Long) reply.get(1);
+			}
+			else {
+				raw = this.parts.commands().execute("GET", ReturnType.VALUE, valueKey(id));
+			}
 		}
 		catch (RuntimeException ex) {
 			outage(ex);
+			Object stale = staleCopy(id);
+			if (stale != null) {
+				return stale;
+			}
 			miss();
 			return null;
 		}
 		Object value = (raw != null) ? decode(raw) : null;
-		if (value == null) {
+		long left = leftMillis(pttl);
+		// Without the loader an entry past its TTL cannot be revalidated: it is a miss, and the method reloads it.
+		if (value == null || left <= 0) {
 			miss();
 			return null;
 		}
 		if (keep) {
-			this.near.put(id, value, stamp, epoch);
+			this.near.put(id, value, stamp, epoch, expiresAt(left));
 		}
 		this.parts.listeners().notify((l) -> l.onHit(this.name, CacheTier.REDIS));
 		return value;
@@ -189,10 +260,14 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 	public <T> @Nullable T get(Object key, Callable<T> valueLoader) {
 		Objects.requireNonNull(valueLoader, "valueLoader must not be null");
 		String id = keyString(key);
-		Object cached = nearGet(id);
+		NearCache.Entry cached = nearGet(id);
 		if (cached != null) {
 			this.parts.listeners().notify((l) -> l.onHit(this.name, CacheTier.NEAR));
-			return (T) unwrap(cached);
+			refreshEarly(key, id, valueLoader, cached.leftMillis());
+			return (T) unwrap(cached.value());
+		}
+		if (!mightExist(id)) {
+			return null;
 		}
 		CompletableFuture<Object> mine = new CompletableFuture<>();
 		CompletableFuture<Object> ahead = this.inFlight.putIfAbsent(id, mine);
@@ -213,6 +288,323 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 		}
 	}
 
+	/**
+	 * Reads an entry without blocking.
+	 * @return a future of the value, of a {@link ValueWrapper} of {@code null} for a cached null (or a key the
+	 * Bloom filter has never seen), or of {@code null} for a miss; never failing for an outage
+	 */
+	@Override
+	public CompletableFuture<?> retrieve(Object key) {
+		String id = keyString(key);
+		NearCache.Entry cached = nearGet(id);
+		if (cached != null) {
+			this.parts.listeners().notify((l) -> l.onHit(this.name, CacheTier.NEAR));
+			return CompletableFuture.completedFuture(toValueWrapper(cached.value()));
+		}
+		return mightExistAsync(id).thenCompose((might) -> {
+			if (!might) {
+				return CompletableFuture.completedFuture(toValueWrapper(NullValue.INSTANCE));
+			}
+			long epoch = epoch();
+			long stamp = (this.near != null) ? this.near.stamp() : 0;
+			boolean keep = nearCacheActive();
+			CompletionStage<List<Object>> read = this.parts.scripts().executeAsync(READ, ReturnType.MULTI, 1,
+					valueKey(id));
+			return read.toCompletableFuture().handle((reply, ex) -> {
+				if (ex != null) {
+					outage(asRuntime(Stages.unwrap(ex)));
+					Object stale = staleCopy(id);
+					if (stale == null) {
+						miss();
+					}
+					return (stale != null) ? toValueWrapper(stale) : null;
+				}
+				Object value = reply.isEmpty() ? null : decode((byte[]) reply.get(0));
+				long left = reply.isEmpty() ? 0 : leftMillis((Long) reply.get(1));
+				if (value == null || left <= 0) {
+					miss();
+					return null;
+				}
+				if (keep) {
+					this.near.put(id, value, stamp, epoch, expiresAt(left));
+				}
+				this.parts.listeners().notify((l) -> l.onHit(this.name, CacheTier.REDIS));
+				return toValueWrapper(value);
+			});
+		});
+	}
+
+	/**
+	 * {@link #get(Object, Callable)} without blocking a thread: of all the callers missing an entry, in every
+	 * instance, one calls the loader; the others receive its value, or its failure. The loader's future is
+	 * awaited without a thread; waits for another instance are timed on the JDK's delayer. A reload in the
+	 * background (early refresh, stale-while-revalidate) waits for the loader's future on the manager's executor.
+	 * @return a future of the value ({@code null} for a null result or a key the Bloom filter has never seen)
+	 */
+	@Override
+	@SuppressWarnings("unchecked")
+	public <T> CompletableFuture<T> retrieve(Object key, Supplier<CompletableFuture<T>> valueLoader) {
+		Objects.requireNonNull(valueLoader, "valueLoader must not be null");
+		String id = keyString(key);
+		Callable<T> inBackground = () -> Stages.join(valueLoader.get());
+		NearCache.Entry cached = nearGet(id);
+		if (cached != null) {
+			this.parts.listeners().notify((l) -> l.onHit(this.name, CacheTier.NEAR));
+			refreshEarly(key, id, inBackground, cached.leftMillis());
+			return CompletableFuture.completedFuture((T) unwrap(cached.value()));
+		}
+		return mightExistAsync(id).thenCompose((might) -> {
+			if (!might) {
+				return CompletableFuture.completedFuture(null);
+			}
+			CompletableFuture<Object> mine = new CompletableFuture<>();
+			CompletableFuture<Object> ahead = this.inFlight.putIfAbsent(id, mine);
+			if (ahead != null) {
+				return ahead.thenApply((value) -> (T) unwrap(value));
+			}
+			Attempt attempt = new Attempt(key, id, valueLoader, inBackground);
+			this.awaited.put(id, attempt.outcome);
+			attempt.claim().whenComplete((value, ex) -> {
+				this.awaited.remove(id, attempt.outcome);
+				this.inFlight.remove(id, mine);
+				if (ex != null) {
+					mine.completeExceptionally(Stages.unwrap(ex));
+				}
+				else {
+					mine.complete(value);
+				}
+			});
+			return mine.thenApply((value) -> (T) unwrap(value));
+		});
+	}
+
+	/**
+	 * One caller's asynchronous way through an entry, the steps of {@link #participate} as stages: claim, then
+	 * take the value, load as the lease holder, or wait for another instance's outcome and claim again.
+	 */
+	private final class Attempt {
+
+		private final Object key;
+
+		private final String id;
+
+		private final Supplier<? extends CompletableFuture<?>> loader;
+
+		private final Callable<?> inBackground;
+
+		private final byte[] token = UUID.randomUUID().toString().getBytes(StandardCharsets.US_ASCII);
+
+		private final long start = System.nanoTime();
+
+		private final long deadline = this.start + RedisKitCache.this.spec.loadTimeout().toNanos();
+
+		private final CompletableFuture<Message> outcome = new CompletableFuture<>();
+
+		private boolean waited;
+
+		Attempt(Object key, String id, Supplier<? extends CompletableFuture<?>> loader, Callable<?> inBackground) {
+			this.key = key;
+			this.id = id;
+			this.loader = loader;
+			this.inBackground = inBackground;
+		}
+
+		CompletableFuture<Object> claim() {
+			long epoch = epoch();
+			long stamp = (RedisKitCache.this.near != null) ? RedisKitCache.this.near.stamp() : 0;
+			boolean keep = nearCacheActive();
+			CompletionStage<List<Object>> reply = RedisKitCache.this.parts.scripts().executeAsync(CLAIM,
+					ReturnType.MULTI, 2, valueKey(this.id), leaseKey(this.id), this.token,
+					number(RedisKitCache.this.spec.loadTimeout().toMillis()));
+			return reply.toCompletableFuture().handle((claimed, ex) -> {
+				if (ex != null) {
+					outage(asRuntime(Stages.unwrap(ex)));
+					Object stale = staleCopy(this.id);
+					return (stale != null) ? CompletableFuture.completedFuture(stale) : loadAlone();
+				}
+				return claimed(claimed, keep, stamp, epoch);
+			}).thenCompose((next) -> next);
+		}
+
+		private CompletableFuture<Object> claimed(List<Object> reply, boolean keep, long stamp, long epoch) {
+			long code = (Long) reply.get(0);
+			if (code == 1) {
+				Object value = decode((byte[]) reply.get(1));
+				if (value == null) {
+					// Unreadable bytes hold the entry: load and overwrite them, without waiting for the write.
+					return loadAlone().thenApply((loaded) -> {
+						if (loaded != NullValue.INSTANCE || isAllowNullValues()) {
+							writeAsync(this.id, loaded);
+						}
+						return loaded;
+					});
+				}
+				found(this.key, this.id, this.inBackground, value, (Long) reply.get(2), keep, stamp, epoch);
+				if (this.waited) {
+					waitEnded(this.start, WaitOutcome.VALUE);
+				}
+				return CompletableFuture.completedFuture(value);
+			}
+			if (!this.waited) {
+				miss();
+			}
+			if (code == 2) {
+				return loadAsOwner();
+			}
+			this.waited = true;
+			long left = this.deadline - System.nanoTime();
+			if (left <= 0) {
+				waitEnded(this.start, WaitOutcome.TIMEOUT);
+				return loadAlone();
+			}
+			// A copy, so that the timeout of this wait does not complete the outcome itself.
+			return this.outcome.copy()
+				.completeOnTimeout(null, Math.min(left, TimeUnit.MILLISECONDS.toNanos(RECHECK_MILLIS)),
+						TimeUnit.NANOSECONDS)
+				.thenCompose((message) -> (message != null) ? received(message) : claim());
+		}
+
+		private CompletableFuture<Object> received(Message message) {
+			switch (message.type()) {
+				case CacheMessages.LOADED -> {
+					Object value = decode(message.payload());
+					if (value == null) {
+						return loadAlone();
+					}
+					waitEnded(this.start, WaitOutcome.VALUE);
+					return CompletableFuture.completedFuture(value);
+				}
+				case CacheMessages.LOADED_NULL -> {
+					waitEnded(this.start, WaitOutcome.VALUE);
+					return CompletableFuture.completedFuture(NullValue.INSTANCE);
+				}
+				default -> {
+					waitEnded(this.start, WaitOutcome.FAILURE);
+					return CompletableFuture.failedFuture(new CacheLoadFailedException("Cache '" + RedisKitCache.this.name
+							+ "': the load of this entry failed in another instance: "
+							+ new String(message.payload(), StandardCharsets.UTF_8)));
+				}
+			}
+		}
+
+		/** Loads as the lease holder; the outcome is stored and told to every waiter before the future ends. */
+		private CompletableFuture<Object> loadAsOwner() {
+			byte[] valueKey = valueKey(this.id);
+			byte[] leaseKey = leaseKey(this.id);
+			long began = System.nanoTime();
+			return callLoader().handle((loaded, ex) -> {
+				if (ex != null) {
+					Throwable failure = Stages.unwrap(ex);
+					loaded(began, false);
+					return fillAsync(valueKey, leaseKey, this.token, NONE, 0, CacheMessages.of(CacheMessages.FAILED,
+							this.id, describe(failure).getBytes(StandardCharsets.UTF_8)))
+						.thenCompose((ignored) -> CompletableFuture.<Object>failedFuture(failure));
+				}
+				loaded(began, true);
+				Object stored = (loaded != null) ? loaded : NullValue.INSTANCE;
+				if (stored == NullValue.INSTANCE && !isAllowNullValues()) {
+					return fillAsync(valueKey, leaseKey, this.token, NONE, 0,
+							CacheMessages.of(CacheMessages.LOADED_NULL, this.id, NONE))
+						.thenApply((ignored) -> stored);
+				}
+				byte[] bytes;
+				try {
+					bytes = encode(stored);
+				}
+				catch (RuntimeException encoding) {
+					return fillAsync(valueKey, leaseKey, this.token, NONE, 0, CacheMessages.of(CacheMessages.FAILED,
+							this.id, ("the value cannot be cached: " + encoding.getMessage())
+								.getBytes(StandardCharsets.UTF_8)))
+						.thenCompose((ignored) -> CompletableFuture.<Object>failedFuture(encoding));
+				}
+				byte type = (stored == NullValue.INSTANCE) ? CacheMessages.LOADED_NULL : CacheMessages.LOADED;
+				return fillAsync(valueKey, leaseKey, this.token, bytes,
+						RedisKitCache.this.spec.jitteredTtlMillis(stored == NullValue.INSTANCE),
+						CacheMessages.of(type, this.id, bytes))
+					.thenApply((ignored) -> stored);
+			}).thenCompose((next) -> next);
+		}
+
+		/** Loads without a lease: Redis is down, the wait ran out, or the entry holds unreadable bytes. */
+		private CompletableFuture<Object> loadAlone() {
+			long began = System.nanoTime();
+			return callLoader().handle((loaded, ex) -> {
+				loaded(began, ex == null);
+				if (ex != null) {
+					throw asRuntime(Stages.unwrap(ex));
+				}
+				return (loaded != null) ? loaded : NullValue.INSTANCE;
+			});
+		}
+
+		private CompletableFuture<?> callLoader() {
+			try {
+				CompletableFuture<?> future = this.loader.get();
+				return (future != null) ? future : CompletableFuture.failedFuture(new IllegalStateException("Cache '"
+						+ RedisKitCache.this.name + "': the loader returned no future"));
+			}
+			catch (RuntimeException | Error ex) {
+				return CompletableFuture.failedFuture(ex);
+			}
+		}
+
+	}
+
+	private CompletableFuture<Void> fillAsync(byte[] valueKey, byte[] leaseKey, byte[] token, byte[] bytes,
+			long ttlMillis, byte[] message) {
+		return this.parts.scripts()
+			.executeAsync(FILL, ReturnType.INTEGER, 2, valueKey, leaseKey, token, bytes, number(ttlMillis), this.channel,
+					message)
+			.toCompletableFuture()
+			.handle((ignored, ex) -> {
+				if (ex != null) {
+					outage(asRuntime(Stages.unwrap(ex)));
+				}
+				return null;
+			});
+	}
+
+	private void writeAsync(String id, Object stored) {
+		byte[] bytes;
+		try {
+			bytes = encode(stored);
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Cache '" + this.name + "' cannot store a loaded value", ex);
+			return;
+		}
+		if (this.near != null) {
+			this.near.invalidate(id);
+		}
+		this.parts.scripts()
+			.executeAsync(PUT, ReturnType.INTEGER, 1, valueKey(id), bytes,
+					number(this.spec.jitteredTtlMillis(stored == NullValue.INSTANCE)), this.channel, written(id))
+			.exceptionally((ex) -> {
+				Throwable failure = Stages.unwrap(ex);
+				if (RedisFailures.isUnavailable(failure)) {
+					outage(asRuntime(failure));
+				}
+				else {
+					logger.warn("Cache '" + this.name + "' could not store a loaded value", failure);
+				}
+				return null;
+			});
+	}
+
+	private static String describe(Throwable failure) {
+		return failure.getClass().getName() + ((failure.getMessage() != null) ? ": " + failure.getMessage() : "");
+	}
+
+	private static RuntimeException asRuntime(Throwable failure) {
+		if (failure instanceof RuntimeException runtime) {
+			return runtime;
+		}
+		if (failure instanceof Error error) {
+			throw error;
+		}
+		return new java.util.concurrent.CompletionException(failure);
+	}
+
 	/** A loaded null travels as {@link NullValue} whether or not nulls are cached. */
 	private static @Nullable Object unwrap(Object value) {
 		return (value == NullValue.INSTANCE) ? null : value;
@@ -224,13 +616,14 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 			return ahead.get(this.spec.loadTimeout().toMillis() + RECHECK_MILLIS, TimeUnit.MILLISECONDS);
 		}
 		catch (ExecutionException ex) {
-			if (ex.getCause() instanceof RuntimeException runtime) {
+			Throwable cause = Stages.unwrap(ex.getCause());
+			if (cause instanceof RuntimeException runtime) {
 				throw runtime;
 			}
-			if (ex.getCause() instanceof Error error) {
+			if (cause instanceof Error error) {
 				throw error;
 			}
-			throw new ValueRetrievalException(key, loader, ex.getCause());
+			throw new ValueRetrievalException(key, loader, cause);
 		}
 		catch (TimeoutException ex) {
 			return loadAlone(key, loader);
@@ -263,7 +656,8 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 				}
 				catch (RuntimeException ex) {
 					outage(ex);
-					return loadAlone(key, loader);
+					Object stale = staleCopy(id);
+					return (stale != null) ? stale : loadAlone(key, loader);
 				}
 				long code = (Long) reply.get(0);
 				if (code == 1) {
@@ -272,10 +666,7 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 						// Unreadable bytes hold the entry: load and overwrite them rather than wait for their TTL.
 						return loadAndPut(key, id, loader);
 					}
-					if (keep) {
-						this.near.put(id, value, stamp, epoch);
-					}
-					this.parts.listeners().notify((l) -> l.onHit(this.name, CacheTier.REDIS));
+					found(key, id, loader, value, (Long) reply.get(2), keep, stamp, epoch);
 					if (waited) {
 						waitEnded(start, WaitOutcome.VALUE);
 					}
@@ -358,9 +749,8 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 		}
 		catch (Throwable ex) {
 			loaded(start, false);
-			String description = ex.getClass().getName() + ((ex.getMessage() != null) ? ": " + ex.getMessage() : "");
 			fill(valueKey, leaseKey, token, NONE, 0, CacheMessages.of(CacheMessages.FAILED, id,
-					description.getBytes(StandardCharsets.UTF_8)));
+					describe(ex).getBytes(StandardCharsets.UTF_8)));
 			if (ex instanceof Error error) {
 				throw error;
 			}
@@ -422,9 +812,315 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 		return value;
 	}
 
+	/**
+	 * A plain read under {@link SingleFlight#EVERY_MISS}: the entry, or the load lease (a miss: the caller runs
+	 * the method and puts its result, which ends the lease), or a wait for the lease holder's value. A wait that
+	 * runs out, or a load that failed elsewhere, is a miss.
+	 */
+	private @Nullable Object lookupOnce(String id) {
+		byte[] valueKey = valueKey(id);
+		byte[] leaseKey = leaseKey(id);
+		byte[] token = UUID.randomUUID().toString().getBytes(StandardCharsets.US_ASCII);
+		long start = System.nanoTime();
+		// A lease whose method threw runs out without a put: then a waiter takes the next lease and runs the method,
+		// so a waiter waits up to two load timeouts before it misses (and runs the method) itself.
+		long deadline = start + 2 * this.spec.loadTimeout().toNanos();
+		boolean waited = false;
+		while (true) {
+			long epoch = epoch();
+			long stamp = (this.near != null) ? this.near.stamp() : 0;
+			boolean keep = nearCacheActive();
+			List<Object> reply;
+			try {
+				reply = this.parts.scripts().execute(CLAIM, ReturnType.MULTI, 2, valueKey, leaseKey, token,
+						number(this.spec.loadTimeout().toMillis()));
+			}
+			catch (RuntimeException ex) {
+				outage(ex);
+				Object stale = staleCopy(id);
+				if (stale == null) {
+					miss();
+				}
+				return stale;
+			}
+			long code = (Long) reply.get(0);
+			if (code == 1) {
+				Object value = decode((byte[]) reply.get(1));
+				long left = leftMillis((Long) reply.get(2));
+				if (value == null || left <= 0) {
+					miss();
+					return null;
+				}
+				if (keep) {
+					this.near.put(id, value, stamp, epoch, expiresAt(left));
+				}
+				this.parts.listeners().notify((l) -> l.onHit(this.name, CacheTier.REDIS));
+				if (waited) {
+					waitEnded(start, WaitOutcome.VALUE);
+				}
+				return value;
+			}
+			if (!waited) {
+				miss();
+			}
+			if (code == 2) {
+				holdLease(id, token);
+				return null;
+			}
+			waited = true;
+			long left = deadline - System.nanoTime();
+			if (left <= 0) {
+				waitEnded(start, WaitOutcome.TIMEOUT);
+				return null;
+			}
+			// Shared by the waiters of this instance; a message that came before it is made up for by the recheck.
+			CompletableFuture<Message> outcome = this.plainWaits.computeIfAbsent(id, (key) -> new CompletableFuture<>());
+			Message message;
+			try {
+				message = outcome.get(Math.min(left, TimeUnit.MILLISECONDS.toNanos(RECHECK_MILLIS)),
+						TimeUnit.NANOSECONDS);
+			}
+			catch (TimeoutException ex) {
+				continue;
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return null;
+			}
+			catch (ExecutionException ex) {
+				throw new IllegalStateException("A load outcome never completes exceptionally", ex);
+			}
+			if (message.type() == CacheMessages.LOADED_NULL) {
+				waitEnded(start, WaitOutcome.VALUE);
+				return isAllowNullValues() ? NullValue.INSTANCE : null;
+			}
+			Object value = (message.type() == CacheMessages.LOADED) ? decode(message.payload()) : null;
+			waitEnded(start, (value != null) ? WaitOutcome.VALUE : WaitOutcome.FAILURE);
+			return value;
+		}
+	}
+
+	/**
+	 * Remembers the lease a plain read took, for the {@code put} that ends it. Leases whose method never put
+	 * (it threw) are dropped once they ran out, when the map grows.
+	 */
+	private void holdLease(String id, byte[] token) {
+		long now = System.nanoTime();
+		if (this.leases.size() >= 1024) {
+			this.leases.values().removeIf((lease) -> now - lease.expiresAtNanos() > 0);
+		}
+		this.leases.put(id, new HeldLease(token, now + this.spec.loadTimeout().toNanos()));
+	}
+
+	/** A load lease a plain read of this instance holds. */
+	private record HeldLease(byte[] token, long expiresAtNanos) {
+	}
+
+	/**
+	 * A read through the loader found the entry: keeps it in the near cache while it is fresh, and starts a
+	 * reload in the background when it is past its TTL (stale-while-revalidate) or, by chance, close to it (early
+	 * refresh).
+	 */
+	private void found(Object key, String id, Callable<?> loader, Object value, long pttl, boolean keep, long stamp,
+			long epoch) {
+		long left = leftMillis(pttl);
+		if (left <= 0) {
+			refreshInBackground(key, id, loader, true, pttl);
+		}
+		else {
+			if (keep) {
+				this.near.put(id, value, stamp, epoch, expiresAt(left));
+			}
+			refreshEarly(key, id, loader, left);
+		}
+		this.parts.listeners().notify((l) -> l.onHit(this.name, CacheTier.REDIS));
+	}
+
+	/**
+	 * XFetch: reloads with probability {@code exp(-left / (beta * delta))}, so that under load one read reloads
+	 * shortly before the expiry, and a read far from it almost never does.
+	 */
+	private void refreshEarly(Object key, String id, Callable<?> loader, long leftMillis) {
+		double beta = this.spec.earlyRefresh();
+		if (beta <= 0 || leftMillis == Long.MAX_VALUE) {
+			return;
+		}
+		double deltaMillis = Math.max(1, this.averageLoadNanos / 1e6);
+		if (-deltaMillis * beta * Math.log(ThreadLocalRandom.current().nextDouble()) >= leftMillis) {
+			refreshInBackground(key, id, loader, false, leftMillis + this.spec.staleWhileRevalidate().toMillis());
+		}
+	}
+
+	/**
+	 * Reloads an entry on the manager's executor, if this instance is not reloading it already.
+	 * @param pttl the entry's PTTL when the reload was decided: a reload starting after the entry was rewritten
+	 * (its PTTL is longer) is not needed
+	 */
+	private void refreshInBackground(Object key, String id, Callable<?> loader, boolean expired, long pttl) {
+		if (!this.refreshing.add(id)) {
+			return;
+		}
+		try {
+			this.parts.refresher().execute(() -> {
+				try {
+					refresh(key, id, loader, expired, pttl);
+				}
+				finally {
+					this.refreshing.remove(id);
+				}
+			});
+		}
+		catch (RejectedExecutionException ex) {
+			this.refreshing.remove(id);
+			this.refreshFailures.warn(ex);
+		}
+	}
+
+	/**
+	 * Takes the entry's load lease unless another instance holds it (then that one reloads) or the entry was
+	 * rewritten since the decision; loads and stores.
+	 */
+	private void refresh(Object key, String id, Callable<?> loader, boolean expired, long pttl) {
+		byte[] valueKey = valueKey(id);
+		byte[] leaseKey = leaseKey(id);
+		byte[] token = UUID.randomUUID().toString().getBytes(StandardCharsets.US_ASCII);
+		try {
+			Long taken = this.parts.scripts().execute(LEASE, ReturnType.INTEGER, 2, valueKey, leaseKey, token,
+					number(this.spec.loadTimeout().toMillis()), number(pttl));
+			if (taken == null || taken != 1) {
+				return;
+			}
+			this.parts.listeners().notify((l) -> l.onRefresh(this.name, expired));
+			loadAsOwner(key, id, loader, valueKey, leaseKey, token);
+		}
+		catch (RuntimeException ex) {
+			// Nobody asked for this read: whatever went wrong is logged and counted, never thrown.
+			if (RedisFailures.isUnavailable(ex)) {
+				this.parts.listeners().notify((l) -> l.onOutage(this.name, ex));
+			}
+			this.refreshFailures.warn(ex);
+		}
+	}
+
+	/** @return the ms an entry with this PTTL has before its TTL ends ({@code Long.MAX_VALUE} if unknown) */
+	private long leftMillis(long pttl) {
+		if (pttl < 0) {
+			return Long.MAX_VALUE;
+		}
+		return pttl - this.spec.staleWhileRevalidate().toMillis();
+	}
+
+	private static long expiresAt(long leftMillis) {
+		return (leftMillis == Long.MAX_VALUE) ? NearCache.UNKNOWN_EXPIRY
+				: System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(leftMillis);
+	}
+
+	private boolean refreshes() {
+		return this.spec.earlyRefresh() > 0 || !this.spec.staleWhileRevalidate().isZero();
+	}
+
+	/** @return the near cache's last copy, under {@link OutagePolicy#SERVE_STALE}, for a read Redis cannot answer */
+	private @Nullable Object staleCopy(String id) {
+		if (this.near == null || !this.near.keepsStale()) {
+			return null;
+		}
+		Object stale = this.near.stale(id);
+		if (stale != null) {
+			this.parts.listeners().notify((l) -> l.onHit(this.name, CacheTier.STALE));
+		}
+		return stale;
+	}
+
+	/** @return whether the key may exist: no filter, the filter has seen it, or the filter cannot answer */
+	private boolean mightExist(String id) {
+		BloomFilter bloom = bloomFilter();
+		if (bloom == null) {
+			return true;
+		}
+		try {
+			if (bloom.mightContain(id)) {
+				return true;
+			}
+		}
+		catch (RuntimeException ex) {
+			outage(ex);
+			return true;
+		}
+		this.parts.listeners().notify((l) -> l.onFiltered(this.name));
+		return false;
+	}
+
+	private CompletableFuture<Boolean> mightExistAsync(String id) {
+		BloomFilter bloom = bloomFilter();
+		if (bloom == null) {
+			return CompletableFuture.completedFuture(true);
+		}
+		return bloom.mightContainAsync(id).toCompletableFuture().handle((found, ex) -> {
+			if (ex != null) {
+				outage(asRuntime(Stages.unwrap(ex)));
+				return true;
+			}
+			if (!found) {
+				this.parts.listeners().notify((l) -> l.onFiltered(this.name));
+			}
+			return found;
+		});
+	}
+
+	private @Nullable BloomFilter bloomFilter() {
+		String filterName = this.spec.bloomFilter();
+		if (filterName == null) {
+			return null;
+		}
+		BloomFilter resolved = this.filter;
+		if (resolved == null) {
+			resolved = this.parts.bloomFilters().apply(filterName);
+			this.filter = resolved;
+		}
+		return resolved;
+	}
+
+	/** A written value exists: its key joins the filter, or the filter would hide it. */
+	private void register(String id, Object stored) {
+		BloomFilter bloom = bloomFilter();
+		if (bloom == null || stored == NullValue.INSTANCE) {
+			return;
+		}
+		try {
+			bloom.add(id);
+		}
+		catch (RuntimeException ex) {
+			outage(ex);
+		}
+	}
+
 	@Override
 	public void put(Object key, @Nullable Object value) {
-		write(keyString(key), toStoreValue(value));
+		String id = keyString(key);
+		Object stored = toStoreValue(value);
+		HeldLease lease = this.leases.remove(id);
+		if (lease != null && System.nanoTime() - lease.expiresAtNanos() < 0) {
+			// The put after a plain read's miss: store, end the lease and hand the value to the waiters in one step.
+			byte[] bytes;
+			try {
+				bytes = encode(stored);
+			}
+			catch (RuntimeException ex) {
+				fill(valueKey(id), leaseKey(id), lease.token(), NONE, 0, CacheMessages.of(CacheMessages.FAILED, id,
+						("the value cannot be cached: " + ex.getMessage()).getBytes(StandardCharsets.UTF_8)));
+				throw ex;
+			}
+			if (this.near != null) {
+				this.near.invalidate(id);
+			}
+			fill(valueKey(id), leaseKey(id), lease.token(), bytes, this.spec.jitteredTtlMillis(stored == NullValue.INSTANCE),
+					CacheMessages.of((stored == NullValue.INSTANCE) ? CacheMessages.LOADED_NULL : CacheMessages.LOADED,
+							id, bytes));
+		}
+		else {
+			write(id, stored);
+		}
+		register(id, stored);
 	}
 
 	private void write(String id, Object stored) {
@@ -459,6 +1155,7 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 			return null;
 		}
 		if (existing == null) {
+			register(id, stored);
 			return null;
 		}
 		Object previous = decode(existing);
@@ -538,10 +1235,14 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 			if (waiter != null) {
 				waiter.complete(message);
 			}
+			CompletableFuture<Message> plain = this.plainWaits.remove(message.key());
+			if (plain != null) {
+				plain.complete(message);
+			}
 		}
 	}
 
-	private @Nullable Object nearGet(String id) {
+	private NearCache.@Nullable Entry nearGet(String id) {
 		if (this.near == null) {
 			return null;
 		}
@@ -600,7 +1301,11 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 	}
 
 	private void loaded(long start, boolean success) {
-		Duration time = Duration.ofNanos(System.nanoTime() - start);
+		long nanos = System.nanoTime() - start;
+		long average = this.averageLoadNanos;
+		// A moving average over about the last eight loads; racing updates lose one sample, which is fine here.
+		this.averageLoadNanos = (average == 0) ? nanos : average + (nanos - average) / 8;
+		Duration time = Duration.ofNanos(nanos);
 		this.parts.listeners().notify((l) -> l.onLoad(this.name, time, success));
 	}
 
@@ -614,7 +1319,7 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 	}
 
 	String channelName() {
-		return new String(this.channel, StandardCharsets.UTF_8);
+		return this.channelName;
 	}
 
 	byte[] valueKey(String id) {

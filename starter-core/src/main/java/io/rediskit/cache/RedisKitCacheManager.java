@@ -9,7 +9,13 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
+import io.rediskit.bloom.BloomFilterRegistry;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.KeyNaming;
@@ -43,6 +49,10 @@ import org.springframework.scheduling.TaskScheduler;
  * subscription that dies silently is noticed within three heartbeats (one heartbeat is 1 s by default), during
  * which an invalidation may be missed.
  * <p>
+ * <p>
+ * A cache first used while Redis is down subscribes its channel as soon as Redis is back (tried every heartbeat);
+ * until then its waiters poll and its near cache is bypassed.
+ * <p>
  * Nothing connects before the first cache is used; {@link #close()} ends the subscription.
  */
 public class RedisKitCacheManager implements CacheManager, AutoCloseable {
@@ -57,6 +67,10 @@ public class RedisKitCacheManager implements CacheManager, AutoCloseable {
 	private final Map<String, CacheSpec> configured;
 
 	private final Map<String, RedisKitCache> caches = new ConcurrentHashMap<>();
+
+	private final @Nullable Executor givenRefresher;
+
+	private @Nullable ThreadPoolExecutor ownRefresher;
 
 	/**
 	 * A manager with every option.
@@ -77,6 +91,34 @@ public class RedisKitCacheManager implements CacheManager, AutoCloseable {
 			RedisConnectionFactory connectionFactory, KeyNaming keyNaming, RedisSerializer<Object> values,
 			CacheSpec defaults, Map<String, CacheSpec> configured, List<? extends CacheListener> listeners,
 			Duration heartbeat, @Nullable TaskScheduler scheduler) {
+		this(scripts, commands, connectionFactory, keyNaming, values, defaults, configured, listeners, heartbeat,
+				scheduler, null, null);
+	}
+
+	/**
+	 * A manager with every option, reloads in the background and Bloom filters included.
+	 * @param scripts runs the cache scripts (the starter's, behind the availability gate)
+	 * @param commands runs reads and publications
+	 * @param connectionFactory the application's connection factory: its Lettuce client carries the subscription,
+	 * and {@code clear()} scans its masters
+	 * @param keyNaming names keys and channels
+	 * @param values reads and writes values, such as a {@link CacheJsonSerializer}
+	 * @param defaults the spec of caches not configured
+	 * @param configured the configured caches by name, in order
+	 * @param listeners told of every operation, in order
+	 * @param heartbeat how often the subscription is probed
+	 * @param scheduler runs the heartbeat; {@code null} for a daemon thread of the manager's own
+	 * @param refresher runs the reloads in the background (early refresh, stale-while-revalidate), which call the
+	 * loaders; {@code null} for two daemon threads of the manager's own, started on the first reload
+	 * @param bloomFilters the Bloom filters that caches may name; {@code null} if none may
+	 * @throws InvalidSpecException if a configured cache has a near cache and the factory is not Lettuce, or names
+	 * a Bloom filter that does not exist
+	 */
+	public RedisKitCacheManager(ScriptExecutor scripts, CommandExecutor commands,
+			RedisConnectionFactory connectionFactory, KeyNaming keyNaming, RedisSerializer<Object> values,
+			CacheSpec defaults, Map<String, CacheSpec> configured, List<? extends CacheListener> listeners,
+			Duration heartbeat, @Nullable TaskScheduler scheduler, @Nullable Executor refresher,
+			@Nullable BloomFilterRegistry bloomFilters) {
 		Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
 		Objects.requireNonNull(keyNaming, "keyNaming must not be null");
 		Objects.requireNonNull(heartbeat, "heartbeat must not be null");
@@ -93,10 +135,14 @@ public class RedisKitCacheManager implements CacheManager, AutoCloseable {
 			requireNoNearCache("defaults", defaults);
 			this.configured.forEach(this::requireNoNearCache);
 		}
+		requireBloomFilter("defaults", defaults, bloomFilters);
+		this.configured.forEach((name, spec) -> requireBloomFilter(name, spec, bloomFilters));
+		this.givenRefresher = refresher;
 		this.parts = new CacheParts(Objects.requireNonNull(scripts, "scripts must not be null"),
 				Objects.requireNonNull(commands, "commands must not be null"), keyNaming,
 				Objects.requireNonNull(values, "values must not be null"), Listeners.of("cache", listeners), signals,
-				Duration.ofSeconds(10), connectionFactory);
+				Duration.ofSeconds(10), connectionFactory, this::refresh,
+				(name) -> Objects.requireNonNull(bloomFilters, "bloomFilters").get(name));
 	}
 
 	/**
@@ -141,11 +187,56 @@ public class RedisKitCacheManager implements CacheManager, AutoCloseable {
 		return this.configured.getOrDefault(name, this.defaults);
 	}
 
-	/** Ends the subscription and its heartbeat; the caches keep working, near caches bypassed. */
+	/** Ends the subscription and its heartbeat, and the manager's own reload threads; the caches keep working. */
 	@Override
 	public void close() {
 		if (this.parts.signals() != null) {
 			this.parts.signals().close();
+		}
+		synchronized (this) {
+			if (this.ownRefresher != null) {
+				this.ownRefresher.shutdown();
+			}
+		}
+	}
+
+	private void refresh(Runnable reload) {
+		if (this.givenRefresher != null) {
+			this.givenRefresher.execute(reload);
+			return;
+		}
+		ThreadPoolExecutor own;
+		synchronized (this) {
+			if (this.ownRefresher == null) {
+				AtomicInteger threads = new AtomicInteger();
+				ThreadPoolExecutor pool = new ThreadPoolExecutor(2, 2, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+						(task) -> {
+							Thread thread = new Thread(task, "redis-kit-cache-refresh-" + threads.incrementAndGet());
+							thread.setDaemon(true);
+							return thread;
+						});
+				pool.allowCoreThreadTimeOut(true);
+				this.ownRefresher = pool;
+			}
+			own = this.ownRefresher;
+		}
+		own.execute(reload);
+	}
+
+	private static void requireBloomFilter(String name, CacheSpec spec, @Nullable BloomFilterRegistry bloomFilters) {
+		if (spec.bloomFilter() == null) {
+			return;
+		}
+		if (bloomFilters == null) {
+			throw new InvalidSpecException("bloomFilter", "of cache '" + name + "' names the Bloom filter '"
+					+ spec.bloomFilter() + "', but the manager has no Bloom filters (redis-kit.bloom)");
+		}
+		try {
+			bloomFilters.get(spec.bloomFilter());
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidSpecException("bloomFilter", "of cache '" + name + "' names the Bloom filter '"
+					+ spec.bloomFilter() + "', which is not configured: " + ex.getMessage());
 		}
 	}
 

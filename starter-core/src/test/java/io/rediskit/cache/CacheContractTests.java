@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -89,6 +90,41 @@ class CacheContractTests extends TopologyContract {
 		finally {
 			pool.shutdownNow();
 			other.destroy();
+		}
+	}
+
+	@Test
+	void plainSingleFlightStaleWhileRevalidateAndAsyncReadsRunOnEveryTopology() throws Exception {
+		String name = this.redis.unique("refresh");
+		CacheSpec spec = CacheSpec.defaults()
+			.withTtl(Duration.ofMillis(200))
+			.withTtlJitter(0)
+			.withRefresh(1, Duration.ofSeconds(30))
+			.withSingleFlight(SingleFlight.EVERY_MISS);
+		try (RedisKitCacheManager caches = manager(this.redis.connections(), spec, List.of())) {
+			Cache cache = caches.getCache(name);
+			assertThat(cache.get("k")).as("a miss that takes the load lease").isNull();
+			cache.put("k", "v1");
+			assertThat(this.redis.exists("rk:cache:{" + name + ":k}:load")).isFalse();
+			assertThat(cache.get("k").get()).isEqualTo("v1");
+			assertThat(cache.retrieve("k").get(10, TimeUnit.SECONDS)).isInstanceOfSatisfying(Cache.ValueWrapper.class,
+					(wrapper) -> assertThat(wrapper.get()).isEqualTo("v1"));
+			long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+			while (cache.get("k") != null && System.nanoTime() < deadline) {
+				Thread.onSpinWait();
+			}
+			assertThat(cache.get("k")).as("past its TTL, a plain read misses").isNull();
+			cache.put("k", "v1");
+			while (cache.get("k") != null && System.nanoTime() < deadline) {
+				Thread.onSpinWait();
+			}
+			assertThat(cache.get("k", () -> "v2")).as("served stale while reloaded").isEqualTo("v1");
+			while (!"v2".equals(cache.get("k", () -> "v2")) && System.nanoTime() < deadline) {
+				Thread.onSpinWait();
+			}
+			assertThat(cache.get("k", () -> "v3")).isEqualTo("v2");
+			assertThat(cache.retrieve("other", () -> CompletableFuture.completedFuture("loaded"))
+				.get(10, TimeUnit.SECONDS)).isEqualTo("loaded");
 		}
 	}
 

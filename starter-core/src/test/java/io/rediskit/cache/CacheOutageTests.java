@@ -95,6 +95,86 @@ class CacheOutageTests {
 		assertThat(cache.get("k").get()).isEqualTo("after");
 	}
 
+	@Test
+	void underServeStaleAPausedServerIsAnsweredFromTheNearCachesLastCopy() {
+		RedisKitCache cache = staleManager().getCache("stale-paused");
+		awaitNearCacheActive(cache, true);
+		cache.put("k", "before");
+		readUntilNearHit(cache, "k");
+		AtomicInteger loads = new AtomicInteger();
+		redis.server().pause();
+		try {
+			// The heartbeat's probes stop coming back: the near cache is no longer trusted, so reads go to Redis.
+			awaitNearCacheActive(cache, false);
+			assertThat(cache.get("k").get()).isEqualTo("before");
+			assertThat(cache.get("k", () -> "loaded-" + loads.incrementAndGet())).isEqualTo("before");
+			assertThat(cache.get("unknown", () -> "loaded-" + loads.incrementAndGet())).isEqualTo("loaded-1");
+			assertThat(this.events.events).contains("hit stale-paused stale", "outage stale-paused");
+		}
+		finally {
+			redis.server().resume();
+		}
+		awaitAvailable();
+		cache.put("k", "after");
+		assertThat(cache.get("k").get()).isEqualTo("after");
+	}
+
+	@Test
+	void underServeStaleAKilledServerIsAnsweredFromTheNearCachesLastCopy() {
+		RedisKitCache cache = staleManager().getCache("stale-killed");
+		awaitNearCacheActive(cache, true);
+		cache.put("k", "before");
+		readUntilNearHit(cache, "k");
+		redis.server().kill();
+		try {
+			awaitNearCacheActive(cache, false);
+			assertThat(cache.get("k").get()).isEqualTo("before");
+			assertThat(cache.get("k", () -> "loaded")).isEqualTo("before");
+			assertThat(cache.get("unknown")).isNull();
+			assertThat(cache.evictIfPresent("k")).isFalse();
+		}
+		finally {
+			redis.server().restart();
+		}
+		awaitAvailable();
+		// The copy is never answered while Redis is up: the restarted (empty) server says there is no entry.
+		assertThat(cache.get("k")).isNull();
+	}
+
+	private RedisKitCacheManager staleManager() {
+		this.manager.close();
+		this.manager = CacheTesting.manager(redis.connections(),
+				this.availability.guard(ScriptExecutor.of(redis.connections())),
+				this.availability.guard(CommandExecutor.of(redis.connections())),
+				CacheSpec.defaults().withNearCache(NearCacheSpec.defaults()).withOutagePolicy(OutagePolicy.SERVE_STALE),
+				Map.of(), List.of(this.events));
+		return this.manager;
+	}
+
+	private void readUntilNearHit(RedisKitCache cache, String key) {
+		// The put's own invalidation comes back through the subscription and drops the copy whenever it arrives:
+		// wait for it first, so that the copy read next stays.
+		String invalidation = "invalidation " + cache.getName();
+		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+		while (!this.events.events.contains(invalidation) && System.nanoTime() < deadline) {
+			Thread.onSpinWait();
+		}
+		assertThat(this.events.events).contains(invalidation);
+		String hit = "hit " + cache.getName() + " near";
+		for (int i = 0; i < 50 && !this.events.events.contains(hit); i++) {
+			assertThat(cache.get(key).get()).isEqualTo("before");
+		}
+		assertThat(this.events.events).contains(hit);
+	}
+
+	private static void awaitNearCacheActive(RedisKitCache cache, boolean active) {
+		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+		while (cache.nearCacheActive() != active && System.nanoTime() < deadline) {
+			Thread.onSpinWait();
+		}
+		assertThat(cache.nearCacheActive()).isEqualTo(active);
+	}
+
 	private void awaitAvailable() {
 		long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
 		while (!this.availability.isAvailable() && System.nanoTime() < deadline) {

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import io.rediskit.bloom.BloomFilterRegistry;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ScriptExecutor;
@@ -31,6 +32,13 @@ final class CacheTesting {
 			List<? extends CacheListener> listeners) {
 		return new RedisKitCacheManager(scripts, commands, connections, KeyNaming.defaults(), json(), defaults,
 				configured, listeners, Duration.ofMillis(200), null);
+	}
+
+	static RedisKitCacheManager manager(RedisConnectionFactory connections, CacheSpec defaults,
+			List<? extends CacheListener> listeners, BloomFilterRegistry bloomFilters) {
+		return new RedisKitCacheManager(ScriptExecutor.of(connections), CommandExecutor.of(connections), connections,
+				KeyNaming.defaults(), json(), defaults, Map.of(), listeners, Duration.ofMillis(200), null, null,
+				bloomFilters);
 	}
 
 	static RedisKitCacheManager manager(RedisConnectionFactory connections, CacheSpec defaults,

@@ -44,6 +44,16 @@ final class RecordingCacheListener implements CacheListener {
 		this.events.add("invalidation " + cacheName);
 	}
 
+	@Override
+	public void onFiltered(String cacheName) {
+		this.events.add("filtered " + cacheName);
+	}
+
+	@Override
+	public void onRefresh(String cacheName, boolean expired) {
+		this.events.add("refresh " + cacheName + " " + (expired ? "stale" : "early"));
+	}
+
 	long count(String event) {
 		return this.events.stream().filter(event::equals).count();
 	}

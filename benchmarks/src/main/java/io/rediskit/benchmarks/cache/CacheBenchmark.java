@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -22,6 +23,7 @@ import io.rediskit.cache.CacheJsonSerializer;
 import io.rediskit.cache.CacheSpec;
 import io.rediskit.cache.NearCacheSpec;
 import io.rediskit.cache.RedisKitCacheManager;
+import io.rediskit.cache.SingleFlight;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ScriptExecutor;
@@ -45,11 +47,15 @@ import org.springframework.data.redis.serializer.RedisSerializer;
  * <li><b>miss storm</b>: two instances (two connection factories, two managers) with the run's threads each,
  * all calling {@code Cache.get(key, loader)} ({@code @Cacheable(sync = true)}) on one missing key whose loader
  * takes 100 ms: loader calls, and the time until every caller has its value. Five storms each.</li>
+ * <li><b>plain miss storm</b>: the same with what {@code @Cacheable} without {@code sync} does ({@code get(key)},
+ * on a miss the loader, then {@code put}); only redis-kit with {@code single-flight: every-miss} loads once.</li>
  * </ul>
  * Goals (issue 19): one loader call per storm across instances (Spring Data's: one per instance at best); hits
  * with the near cache at least 20x the Redis-only managers; without it at least as fast as Spring Data's.
- * Redisson's {@code RedissonSpringCacheManager} is not in the Redisson artifact the benchmarks use
- * ({@code redisson-spring-data} is a separate one), so it is not compared yet. Writes {@code cache.json}.
+ * Redisson's {@code RedissonSpringCacheManager} is not compared: {@code org.redisson:redisson-spring-data-41} at the
+ * benchmarks' Redisson version (4.7.0, for Spring Data Redis 4.1) is on Maven Central but holds only the Spring
+ * Data connection, and the cache manager's own artifact, {@code org.redisson:redisson-spring-cache}, is not there at
+ * 4.7.0 (both checked with {@code mvn dependency:get}). Writes {@code cache.json}.
  */
 public final class CacheBenchmark implements Benchmark {
 
@@ -71,6 +77,8 @@ public final class CacheBenchmark implements Benchmark {
 		Map<String, Function<RedisConnectionFactory, CacheManager>> managers = new LinkedHashMap<>();
 		managers.put("redis-kit near", (connections) -> kit(connections, true));
 		managers.put("redis-kit", (connections) -> kit(connections, false));
+		managers.put("redis-kit every-miss", (connections) -> kit(connections, CacheSpec.defaults()
+			.withSingleFlight(SingleFlight.EVERY_MISS)));
 		managers.put("spring-data", CacheBenchmark::springData);
 		Map<String, Object> results = new LinkedHashMap<>();
 		try {
@@ -81,7 +89,9 @@ public final class CacheBenchmark implements Benchmark {
 					Map<String, Object> result = new LinkedHashMap<>();
 					result.put("hits", hits(context, entry.getKey(), first.getCache("bench-hits-" + run)));
 					result.put("storm", storms(context, entry.getKey(), first.getCache("bench-storm-" + run),
-							other.getCache("bench-storm-" + run)));
+							other.getCache("bench-storm-" + run), false));
+					result.put("plainStorm", storms(context, entry.getKey(), first.getCache("bench-plain-" + run),
+							other.getCache("bench-plain-" + run), true));
 					results.put(entry.getKey(), result);
 				}
 				finally {
@@ -119,8 +129,8 @@ public final class CacheBenchmark implements Benchmark {
 		return Map.of("perSecond", rate, "p50Micros", percentiles[0], "p99Micros", percentiles[1]);
 	}
 
-	private static Map<String, Object> storms(BenchmarkContext context, String label, Cache first, Cache other)
-			throws Exception {
+	private static Map<String, Object> storms(BenchmarkContext context, String label, Cache first, Cache other,
+			boolean plain) throws Exception {
 		int threads = context.options().threads();
 		List<Long> loaderCalls = new ArrayList<>();
 		List<Double> millis = new ArrayList<>();
@@ -133,13 +143,14 @@ public final class CacheBenchmark implements Benchmark {
 				List<Future<Product>> callers = new ArrayList<>();
 				for (int i = 0; i < 2 * threads; i++) {
 					Cache cache = (i % 2 == 0) ? first : other;
+					Callable<Product> loader = () -> {
+						calls.incrementAndGet();
+						Thread.sleep(LOADER.toMillis());
+						return new Product(key, "Loaded", 1);
+					};
 					callers.add(pool.submit(() -> {
 						start.await();
-						return cache.get(key, () -> {
-							calls.incrementAndGet();
-							Thread.sleep(LOADER.toMillis());
-							return new Product(key, "Loaded", 1);
-						});
+						return plain ? cacheable(cache, key, loader) : cache.get(key, loader);
 					}));
 				}
 				long begin = System.nanoTime();
@@ -154,13 +165,28 @@ public final class CacheBenchmark implements Benchmark {
 		finally {
 			pool.shutdownNow();
 		}
-		System.out.printf("%-26s loader calls %s  every caller served after %s ms%n", "cache.storm " + label,
+		System.out.printf("%-26s loader calls %s  every caller served after %s ms%n",
+				(plain ? "cache.plain " : "cache.storm ") + label,
 				loaderCalls, millis.stream().map((m) -> String.format("%.0f", m)).toList());
 		return Map.of("callers", 2 * threads, "loaderCalls", loaderCalls, "millisUntilAllServed", millis);
 	}
 
+	/** What Spring's cache interceptor does for {@code @Cacheable} without {@code sync}. */
+	private static Product cacheable(Cache cache, String key, Callable<Product> loader) throws Exception {
+		Cache.ValueWrapper cached = cache.get(key);
+		if (cached != null) {
+			return (Product) cached.get();
+		}
+		Product loaded = loader.call();
+		cache.put(key, loaded);
+		return loaded;
+	}
+
 	private static CacheManager kit(RedisConnectionFactory connections, boolean near) {
-		CacheSpec spec = CacheSpec.defaults().withNearCache(near ? NearCacheSpec.defaults() : null);
+		return kit(connections, CacheSpec.defaults().withNearCache(near ? NearCacheSpec.defaults() : null));
+	}
+
+	private static CacheManager kit(RedisConnectionFactory connections, CacheSpec spec) {
 		return new RedisKitCacheManager(ScriptExecutor.of(connections), CommandExecutor.of(connections), connections,
 				KeyNaming.defaults(), new CacheJsonSerializer(JsonMapper.builder().build(),
 						List.of("io.rediskit.benchmarks")),

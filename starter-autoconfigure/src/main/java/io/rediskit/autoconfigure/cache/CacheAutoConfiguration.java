@@ -1,8 +1,11 @@
 package io.rediskit.autoconfigure.cache;
 
 import java.util.List;
+import java.util.concurrent.Executor;
 
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.autoconfigure.bloom.BloomAutoConfiguration;
+import io.rediskit.bloom.BloomFilterRegistry;
 import io.rediskit.cache.CacheJsonSerializer;
 import io.rediskit.cache.CacheListener;
 import io.rediskit.cache.RedisKitCacheManager;
@@ -35,10 +38,13 @@ import org.springframework.scheduling.TaskScheduler;
  * with a cache manager of its own gets a {@link RedisKitCacheManagerFactory} to build one beside it. Values are
  * JSON through the application's {@link JsonMapper} (or a plain one), trusting the classes of
  * {@code redis-kit.cache.trusted-packages} or, when empty, of the application's packages; a bean named
- * {@code redisKitCacheValues} of type {@code RedisSerializer<Object>} replaces it. Off with
- * {@code redis-kit.cache.enabled=false}.
+ * {@code redisKitCacheValues} of type {@code RedisSerializer<Object>} replaces it. Reloads in the background (early
+ * refresh, stale-while-revalidate) run on the application's {@code applicationTaskExecutor} where there is one;
+ * caches name Bloom filters of the {@link BloomFilterRegistry}. Off with {@code redis-kit.cache.enabled=false}.
  */
-@AutoConfiguration(after = { DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class },
+@AutoConfiguration(after = { DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class,
+		BloomAutoConfiguration.class },
+		afterName = "org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration",
 		beforeName = "org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration")
 @ConditionalOnClass({ CacheManager.class, JsonMapper.class })
 @ConditionalOnBean(RedisConnectionFactory.class)
@@ -65,10 +71,12 @@ public final class CacheAutoConfiguration {
 	RedisKitCacheManagerFactory redisKitCacheManagerFactory(ScriptExecutor scripts, CommandExecutor commands,
 			RedisConnectionFactory connectionFactory, KeyNaming keyNaming,
 			@Qualifier(VALUES_BEAN) RedisSerializer<Object> values, CacheProperties properties,
-			ObjectProvider<CacheListener> listeners, ObjectProvider<TaskScheduler> taskScheduler) {
+			ObjectProvider<CacheListener> listeners, ObjectProvider<TaskScheduler> taskScheduler,
+			@Qualifier("applicationTaskExecutor") ObjectProvider<Executor> applicationTaskExecutor,
+			ObjectProvider<BloomFilterRegistry> bloomFilters) {
 		return () -> new RedisKitCacheManager(scripts, commands, connectionFactory, keyNaming, values,
 				properties.toSpec(), properties.toSpecs(), listeners.orderedStream().toList(), properties.getHeartbeat(),
-				taskScheduler.getIfUnique());
+				taskScheduler.getIfUnique(), applicationTaskExecutor.getIfAvailable(), bloomFilters.getIfAvailable());
 	}
 
 	@Bean

@@ -10,6 +10,8 @@ import io.rediskit.autoconfigure.support.NamedEntry;
 import io.rediskit.autoconfigure.support.SpecErrors;
 import io.rediskit.cache.CacheSpec;
 import io.rediskit.cache.NearCacheSpec;
+import io.rediskit.cache.OutagePolicy;
+import io.rediskit.cache.SingleFlight;
 import io.rediskit.support.InvalidSpecException;
 import org.jspecify.annotations.Nullable;
 
@@ -71,6 +73,36 @@ public class CacheProperties implements Validator {
 	 * loading itself.
 	 */
 	private Duration loadTimeout = CacheSpec.DEFAULT_LOAD_TIMEOUT;
+
+	/**
+	 * Early refresh of entries read through the loader (sync = true) close to their expiry, XFetch's beta: 0 for
+	 * none, 1 as XFetch recommends, higher to refresh earlier; at most 100.
+	 */
+	private double earlyRefresh;
+
+	/**
+	 * How long an entry past its TTL is still served to reads through the loader (sync = true) while one
+	 * instance reloads it in the background; 0 for never.
+	 */
+	private Duration staleWhileRevalidate = Duration.ZERO;
+
+	/**
+	 * What reads do while Redis cannot answer: 'bypass' (a miss: the loader runs) or 'serve-stale' (the near
+	 * cache's last copy, then the loader; needs the near cache).
+	 */
+	private OutagePolicy outagePolicy = OutagePolicy.BYPASS;
+
+	/**
+	 * Name of the Bloom filter (redis-kit.bloom) of the keys that exist: a key it has never seen is answered as a
+	 * cached null without reading the entry or calling the loader; unset for none.
+	 */
+	private @Nullable String bloomFilter;
+
+	/**
+	 * Which misses load once across instances: 'loader' (reads through the loader, @Cacheable(sync = true)) or
+	 * 'every-miss' (plain reads too: the first caller runs the method, its put hands the value to the others).
+	 */
+	private SingleFlight singleFlight = SingleFlight.LOADER;
 
 	/**
 	 * Packages whose classes cached values may be (sub-packages included), beside the JDK's value types; empty
@@ -142,6 +174,46 @@ public class CacheProperties implements Validator {
 		this.loadTimeout = loadTimeout;
 	}
 
+	public double getEarlyRefresh() {
+		return this.earlyRefresh;
+	}
+
+	public void setEarlyRefresh(double earlyRefresh) {
+		this.earlyRefresh = earlyRefresh;
+	}
+
+	public Duration getStaleWhileRevalidate() {
+		return this.staleWhileRevalidate;
+	}
+
+	public void setStaleWhileRevalidate(Duration staleWhileRevalidate) {
+		this.staleWhileRevalidate = staleWhileRevalidate;
+	}
+
+	public OutagePolicy getOutagePolicy() {
+		return this.outagePolicy;
+	}
+
+	public void setOutagePolicy(OutagePolicy outagePolicy) {
+		this.outagePolicy = outagePolicy;
+	}
+
+	public @Nullable String getBloomFilter() {
+		return this.bloomFilter;
+	}
+
+	public void setBloomFilter(@Nullable String bloomFilter) {
+		this.bloomFilter = bloomFilter;
+	}
+
+	public SingleFlight getSingleFlight() {
+		return this.singleFlight;
+	}
+
+	public void setSingleFlight(SingleFlight singleFlight) {
+		this.singleFlight = singleFlight;
+	}
+
 	public List<String> getTrustedPackages() {
 		return this.trustedPackages;
 	}
@@ -177,7 +249,8 @@ public class CacheProperties implements Validator {
 	 */
 	public CacheSpec toSpec() {
 		return new CacheSpec(this.ttl, this.ttlJitter, this.cacheNullValues, this.nullTtl, this.loadTimeout,
-				this.nearCache.toSpec(null));
+				this.nearCache.toSpec(null), this.earlyRefresh, this.staleWhileRevalidate, this.outagePolicy,
+				this.bloomFilter, this.singleFlight);
 	}
 
 	/**
@@ -212,7 +285,11 @@ public class CacheProperties implements Validator {
 		}
 		String property = NamedEntry.property(errors, PREFIX + "caches.", "cache");
 		if (property != null) {
-			check(errors, property, () -> ((Cache) target).toSpec(new CacheProperties()));
+			CacheProperties builtIn = new CacheProperties();
+			// Whether the near cache is on may come from the defaults, bound in any order: a cache that needs it
+			// (serve-stale) is checked against it on here, and the combination again when the manager is built.
+			builtIn.nearCache.enabled = true;
+			check(errors, property, () -> ((Cache) target).toSpec(builtIn));
 		}
 	}
 
@@ -335,6 +412,31 @@ public class CacheProperties implements Validator {
 		private @Nullable Duration loadTimeout;
 
 		/**
+		 * Early refresh of entries close to their expiry, XFetch's beta; 0 for none.
+		 */
+		private @Nullable Double earlyRefresh;
+
+		/**
+		 * How long an entry past its TTL is still served while one instance reloads it; 0 for never.
+		 */
+		private @Nullable Duration staleWhileRevalidate;
+
+		/**
+		 * What reads do while Redis cannot answer: 'bypass' or 'serve-stale'.
+		 */
+		private @Nullable OutagePolicy outagePolicy;
+
+		/**
+		 * Name of the Bloom filter of the keys that exist; unset for the default.
+		 */
+		private @Nullable String bloomFilter;
+
+		/**
+		 * Which misses load once across instances: 'loader' or 'every-miss'.
+		 */
+		private @Nullable SingleFlight singleFlight;
+
+		/**
 		 * Near cache of this cache.
 		 */
 		private final NearOverride nearCache = new NearOverride();
@@ -379,6 +481,46 @@ public class CacheProperties implements Validator {
 			this.loadTimeout = loadTimeout;
 		}
 
+		public @Nullable Double getEarlyRefresh() {
+			return this.earlyRefresh;
+		}
+
+		public void setEarlyRefresh(@Nullable Double earlyRefresh) {
+			this.earlyRefresh = earlyRefresh;
+		}
+
+		public @Nullable Duration getStaleWhileRevalidate() {
+			return this.staleWhileRevalidate;
+		}
+
+		public void setStaleWhileRevalidate(@Nullable Duration staleWhileRevalidate) {
+			this.staleWhileRevalidate = staleWhileRevalidate;
+		}
+
+		public @Nullable OutagePolicy getOutagePolicy() {
+			return this.outagePolicy;
+		}
+
+		public void setOutagePolicy(@Nullable OutagePolicy outagePolicy) {
+			this.outagePolicy = outagePolicy;
+		}
+
+		public @Nullable String getBloomFilter() {
+			return this.bloomFilter;
+		}
+
+		public void setBloomFilter(@Nullable String bloomFilter) {
+			this.bloomFilter = bloomFilter;
+		}
+
+		public @Nullable SingleFlight getSingleFlight() {
+			return this.singleFlight;
+		}
+
+		public void setSingleFlight(@Nullable SingleFlight singleFlight) {
+			this.singleFlight = singleFlight;
+		}
+
 		public NearOverride getNearCache() {
 			return this.nearCache;
 		}
@@ -395,7 +537,12 @@ public class CacheProperties implements Validator {
 					(this.cacheNullValues != null) ? this.cacheNullValues : defaults.cacheNullValues,
 					(this.nullTtl != null) ? this.nullTtl : defaults.nullTtl,
 					(this.loadTimeout != null) ? this.loadTimeout : defaults.loadTimeout,
-					defaults.nearCache.toSpec(this.nearCache));
+					defaults.nearCache.toSpec(this.nearCache),
+					(this.earlyRefresh != null) ? this.earlyRefresh : defaults.earlyRefresh,
+					(this.staleWhileRevalidate != null) ? this.staleWhileRevalidate : defaults.staleWhileRevalidate,
+					(this.outagePolicy != null) ? this.outagePolicy : defaults.outagePolicy,
+					(this.bloomFilter != null) ? this.bloomFilter : defaults.bloomFilter,
+					(this.singleFlight != null) ? this.singleFlight : defaults.singleFlight);
 		}
 
 	}

@@ -15,7 +15,8 @@ import org.jspecify.annotations.Nullable;
  * Records the caches as Micrometer meters; the {@code cache} tag is the cache's name, never a key.
  * <ul>
  * <li>{@code rediskit.cache.gets} (counter; {@code cache}, {@code result} = hit | miss, {@code tier} = near |
- * redis for hits, none for misses): reads.</li>
+ * redis | stale for hits, none for misses): reads; {@code stale} is the near cache's last copy served while Redis
+ * could not answer.</li>
  * <li>{@code rediskit.cache.loads} (timer; {@code cache}, {@code result} = success | failure): loader calls made
  * by this instance, and their time.</li>
  * <li>{@code rediskit.cache.waits} (timer; {@code cache}, {@code result} = value | failure | timeout): callers
@@ -26,6 +27,11 @@ import org.jspecify.annotations.Nullable;
  * the loader, writes were skipped).</li>
  * <li>{@code rediskit.cache.near.invalidations} (counter; {@code cache}): near-cache entries dropped because an
  * instance wrote or evicted them.</li>
+ * <li>{@code rediskit.cache.filtered} (counter; {@code cache}): keys the cache's Bloom filter had never seen,
+ * answered as a cached null without a read or a load.</li>
+ * <li>{@code rediskit.cache.refreshes} (counter; {@code cache}, {@code trigger} = early | stale): reloads in the
+ * background this instance started, before the entry's expiry (early refresh) or past it
+ * (stale-while-revalidate).</li>
  * </ul>
  * The gauge {@code rediskit.cache.near.size} is registered by {@link CacheMetrics}.
  */
@@ -81,6 +87,24 @@ public class MicrometerCacheListener implements CacheListener {
 	public void onNearInvalidation(String cacheName) {
 		counter("rediskit.cache.near.invalidations", "Near-cache entries dropped on another write", cacheName, null,
 				null).increment();
+	}
+
+	@Override
+	public void onFiltered(String cacheName) {
+		counter("rediskit.cache.filtered", "Keys the Bloom filter had never seen, answered without a read", cacheName,
+				null, null).increment();
+	}
+
+	@Override
+	public void onRefresh(String cacheName, boolean expired) {
+		String trigger = expired ? "stale" : "early";
+		this.counters.computeIfAbsent("rediskit.cache.refreshes" + '\u0000' + cacheName + '\u0000' + trigger,
+				(key) -> Counter.builder("rediskit.cache.refreshes")
+					.description("Reloads in the background, by what started them")
+					.tag("cache", cacheName)
+					.tag("trigger", trigger)
+					.register(this.registry))
+			.increment();
 	}
 
 	private Counter counter(String name, String description, String cacheName, @Nullable String result,

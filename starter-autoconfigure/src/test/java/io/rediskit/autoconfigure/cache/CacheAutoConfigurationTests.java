@@ -6,8 +6,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.autoconfigure.bloom.BloomAutoConfiguration;
 import io.rediskit.cache.CacheSpec;
 import io.rediskit.cache.NearCacheSpec;
+import io.rediskit.cache.OutagePolicy;
+import io.rediskit.cache.SingleFlight;
 import io.rediskit.cache.RedisKitCacheManager;
 import io.rediskit.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.BeforeEach;
@@ -97,6 +100,40 @@ class CacheAutoConfigurationTests {
 				assertThat(own.getCache("side").get("k").get()).isEqualTo("v");
 			}
 		});
+	}
+
+	@Test
+	void refreshOutagePolicyAndBloomFilterBindPerCacheOverTheDefaults() {
+		this.runner.withConfiguration(AutoConfigurations.of(BloomAutoConfiguration.class))
+			.withPropertyValues("redis-kit.bloom.filters.product-ids.expected-insertions=1000",
+					"redis-kit.cache.near-cache.enabled=true", "redis-kit.cache.early-refresh=1",
+					"redis-kit.cache.caches.products.stale-while-revalidate=30s",
+					"redis-kit.cache.caches.products.outage-policy=serve-stale",
+					"redis-kit.cache.caches.products.bloom-filter=product-ids",
+					"redis-kit.cache.caches.products.single-flight=every-miss")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				CacheSpec products = context.getBean(RedisKitCacheManager.class).spec("products");
+				assertThat(products.earlyRefresh()).isEqualTo(1);
+				assertThat(products.staleWhileRevalidate()).isEqualTo(Duration.ofSeconds(30));
+				assertThat(products.outagePolicy()).isEqualTo(OutagePolicy.SERVE_STALE);
+				assertThat(products.bloomFilter()).isEqualTo("product-ids");
+				assertThat(products.singleFlight()).isEqualTo(SingleFlight.EVERY_MISS);
+				assertThat(context.getBean(RedisKitCacheManager.class).spec("other").outagePolicy())
+					.isEqualTo(OutagePolicy.BYPASS);
+			});
+	}
+
+	@Test
+	void invalidRefreshAndOutageSettingsFailStartupNamingTheProperty() {
+		this.runner.withPropertyValues("redis-kit.cache.caches.products.early-refresh=-1").run((context) ->
+			assertThat(context).getFailure().rootCause()
+				.hasMessageContaining("redis-kit.cache.caches.products.early-refresh must be from 0 (off) to 100"));
+		this.runner.withPropertyValues("redis-kit.cache.outage-policy=serve-stale").run((context) ->
+			assertThat(context).getFailure().rootCause()
+				.hasMessageContaining("redis-kit.cache.outage-policy SERVE_STALE serves the near cache's copies"));
+		this.runner.withPropertyValues("redis-kit.cache.caches.products.bloom-filter=nowhere").run((context) ->
+			assertThat(context).getFailure().rootCause().hasMessageContaining("'nowhere'"));
 	}
 
 	@Test
