@@ -1,7 +1,7 @@
 -- Cancels a message that has not been delivered (delayed or ready): it is removed with all its data. A
 -- message in flight or dead-lettered is left alone. ARGV[3] is recorded in settled as in ack.lua, so that a
 -- driver replay of a cancel that took effect answers 2, not 0.
--- KEYS: the eight queue keys (see enqueue.lua)
+-- KEYS: the eight queue keys and the four of the other priorities (see enqueue.lua)
 -- ARGV[1] now in ms, pinned by tests; empty for the server's TIME, ARGV[2] id, ARGV[3] request id,
 -- ARGV[4] how long settled request ids are kept in ms
 -- Returns 1 (cancelled), 2 (a replay of a cancel that took effect) or 0 (nothing to cancel).
@@ -14,7 +14,14 @@ if redis.call('ZSCORE', KEYS[8], ARGV[3]) then
   return 2
 end
 local id = ARGV[2]
-if redis.call('ZREM', KEYS[1], id) == 0 and redis.call('LREM', KEYS[2], 1, id) == 0 then
+local found = false
+for _, level in ipairs({{KEYS[1], KEYS[2]}, {KEYS[9], KEYS[10]}, {KEYS[11], KEYS[12]}}) do
+  if redis.call('ZREM', level[1], id) == 1 or redis.call('LREM', level[2], 1, id) == 1 then
+    found = true
+    break
+  end
+end
+if not found then
   return 0
 end
 redis.call('HDEL', KEYS[5], id)
