@@ -15,9 +15,10 @@ import io.rediskit.queue.QueueHandler;
  * @param wantsMessage whether the method takes the {@code QueueMessage} rather than the payload
  * @param concurrency the resolved concurrency
  * @param where the method, described for messages
+ * @param id the listener's id, the same on every instance: what pauses it on its own
  */
 record QueueListenerEndpoint(Object bean, Method method, String queue, Class<?> payloadType, boolean wantsMessage,
-		int concurrency, String where) {
+		int concurrency, String where, String id) {
 
 	/** @return a handler that invokes the method, rethrowing what it throws */
 	QueueHandler<Object> handler() {
