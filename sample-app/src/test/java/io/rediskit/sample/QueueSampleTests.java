@@ -36,6 +36,14 @@ class QueueSampleTests extends SampleHttpTests {
 		assertThat(get("/actuator/health").body()).contains("redisQueues");
 	}
 
+	@Test
+	void aReportCanBeAskedForAtAPriority() throws Exception {
+		assertThat(post("/reports/urgent?priority=high").body()).contains("\"priority\":\"high\"");
+		assertThat(post("/reports/archive?priority=low").body()).contains("\"priority\":\"low\"");
+		assertThat(post("/reports/other?priority=urgent").statusCode()).isEqualTo(400);
+		awaitBody("/actuator/redisqueues/reports", "\"ready\":0,\"inFlight\":0");
+	}
+
 	private String awaitBody(String path, String expected) throws Exception {
 		long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
 		while (true) {
