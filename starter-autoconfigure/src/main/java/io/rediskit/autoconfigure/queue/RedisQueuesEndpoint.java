@@ -29,8 +29,8 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
  * {@code management.endpoint.redisqueues.access=unrestricted} (read-only by default, like other write
  * operations), redrive ({@code POST /actuator/redisqueues/{name}} with {@code {"max": 100}}), purge
  * ({@code DELETE /actuator/redisqueues/{name}}), and pause and resume of a queue on every instance
- * ({@code POST /actuator/redisqueues/{name}/pause} or {@code .../resume}, with {@code {"listener": "<id>"}} for one
- * listener of it).
+ * ({@code POST /actuator/redisqueues/{name}/pause} or {@code .../resume}, with {@code {}}, or
+ * {@code {"listener": "<id>"}} for one listener of it).
  */
 @Endpoint(id = "redisqueues", defaultAccess = Access.READ_ONLY)
 public class RedisQueuesEndpoint {
