@@ -13,7 +13,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** The README's queue story over HTTP: unpaid orders cancelled, paid ones kept, a poison report dead-lettered. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "sample.unpaid-timeout=1s", "sample.payment-delay=10ms" })
+		properties = { "sample.unpaid-timeout=1s", "sample.payment-delay=10ms",
+				"management.endpoint.redisqueues.access=unrestricted" })
 class QueueSampleTests extends SampleHttpTests {
 
 	@Test
@@ -38,6 +39,34 @@ class QueueSampleTests extends SampleHttpTests {
 		String reports = awaitBody("/actuator/redisqueues/reports", "\"dead\":1");
 		assertThat(reports).contains("cannot build report 'poison' (delivery 3)").contains("\"deliveries\":3");
 		assertThat(get("/actuator/health").body()).contains("redisQueues");
+	}
+
+	@Test
+	void aReportCanBeAskedForAtAPriority() throws Exception {
+		assertThat(post("/reports/urgent?priority=high").body()).contains("\"priority\":\"high\"");
+		assertThat(post("/reports/archive?priority=low").body()).contains("\"priority\":\"low\"");
+		assertThat(post("/reports/other?priority=urgent").statusCode()).isEqualTo(400);
+		awaitBody("/actuator/redisqueues/reports", "\"ready\":0,\"inFlight\":0");
+	}
+
+	@Test
+	void theEndpointPausesAndResumesAQueueAndOneListener() throws Exception {
+		assertThat(postJson("/actuator/redisqueues/digests/pause", "{}").body()).contains("\"paused\":true");
+		assertThat(get("/actuator/redisqueues/digests").body()).contains("\"paused\":true");
+		assertThat(postJson("/actuator/redisqueues/digests/resume", "{}").body()).contains("\"paused\":false");
+		String listener = "{\"listener\": \"dailyDigest.build\"}";
+		assertThat(postJson("/actuator/redisqueues/digests/pause", listener).body())
+			.contains("\"listener\":\"dailyDigest.build\"").contains("\"paused\":true");
+		assertThat(get("/actuator/redisqueues/digests").body()).as("the queue itself").contains("\"paused\":false");
+		assertThat(postJson("/actuator/redisqueues/digests/resume", listener).body()).contains("\"paused\":false");
+		assertThat(postJson("/actuator/redisqueues/digests/stop", "{}").statusCode()).isEqualTo(400);
+	}
+
+	private HttpResponse<String> postJson(String path, String json) throws Exception {
+		return this.http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path))
+			.header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString(json))
+			.build(), HttpResponse.BodyHandlers.ofString());
 	}
 
 	private String awaitBody(String path, String expected) throws Exception {

@@ -160,6 +160,11 @@ final class Delivery<T> implements QueueMessage<T> {
 		}
 	}
 
+	/** The queue's keys with its priority's delayed and ready, where a retry or a release puts it back. */
+	private QueueScripts.Keys keys() {
+		return this.queue.keys().of(this.claimed.priority());
+	}
+
 	boolean isSettled() {
 		return this.settled.get();
 	}
@@ -199,7 +204,7 @@ final class Delivery<T> implements QueueMessage<T> {
 		}
 		QueueSpec spec = this.queue.spec();
 		String stored = "delivery " + deliveryCount() + " of " + spec.maxDeliveries() + " failed: " + reason;
-		return settle("retry", () -> this.queue.parts().scripts.retry(this.queue.keys(), id(), token(),
+		return settle("retry", () -> this.queue.parts().scripts.retry(keys(), id(), token(),
 				delay.toMillis(), spec, stored, null), (outcome) -> {
 					if (outcome == Settled.DEAD_LETTERED) {
 						this.queue.parts().listeners.notify((l) -> l.onDeadLettered(this.queue.name(), stored));
@@ -226,7 +231,7 @@ final class Delivery<T> implements QueueMessage<T> {
 
 	/** Gives the delivery back at once, uncounted: a stopping container's messages. */
 	CompletionStage<Void> releaseAsync() {
-		return settle("release", () -> this.queue.parts().scripts.release(this.queue.keys(), id(), token(), null),
+		return settle("release", () -> this.queue.parts().scripts.release(keys(), id(), token(), null),
 				(outcome) -> {
 				});
 	}

@@ -34,8 +34,9 @@ import org.apache.commons.logging.LogFactory;
  * delivery. At-least-once holds: the ack leaves only after the handler returned; a crash between the two, or a
  * lost ack, brings the message back after the visibility timeout.
  * <p>
- * This is where the queue's future admission rules (pause, rate and concurrency limits) hold deliveries back:
- * {@link #free()} is what the poller claims.
+ * {@link #free()} is what the poller claims. What the queue admits across instances (pause, its rate and in-flight
+ * limits) is not decided here but by the claim script, atomically with the claim: a container's view would be
+ * neither cluster-wide nor race-free.
  */
 final class QueueDispatcher<T> {
 

@@ -12,10 +12,11 @@ import io.rediskit.support.Expiry;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One message to enqueue with options: a caller-chosen id (for deduplication), a delay or a due time, headers
- * and a time to live.
+ * One message to enqueue with options: a caller-chosen id (for deduplication), a delay or a due time, headers,
+ * a time to live and a priority.
  * <pre>{@code
  * queue.enqueue(QueueEntry.of(new CancelOrder(42)).withId("cancel-42").withDelay(Duration.ofSeconds(30)));
+ * queue.enqueue(QueueEntry.of(new Refund(7)).withPriority(QueuePriority.HIGH));
  * }</pre>
  * The message is due at the later of the server's now plus {@code delay} and {@code dueAt}.
  *
@@ -31,9 +32,10 @@ import org.jspecify.annotations.Nullable;
  * @param timeToLive how long the message may wait, once due, for its first delivery; a first delivery later than
  * that is dead-lettered with the reason {@value DeadLetter#EXPIRED} and never reaches a consumer. {@code null}:
  * no limit
+ * @param priority its priority, or {@code null} for the queue's {@link QueueSpec#defaultPriority() default}
  */
 public record QueueEntry<T>(T payload, @Nullable String id, Duration delay, @Nullable Instant dueAt,
-		Map<String, String> headers, @Nullable Duration timeToLive) {
+		Map<String, String> headers, @Nullable Duration timeToLive, @Nullable QueuePriority priority) {
 
 	/** Longest caller-chosen id. */
 	public static final int MAX_ID_LENGTH = 256;
@@ -72,7 +74,7 @@ public record QueueEntry<T>(T payload, @Nullable String id, Duration delay, @Nul
 	 * @param dueAt an absolute due time, or {@code null}
 	 */
 	public QueueEntry(T payload, @Nullable String id, Duration delay, @Nullable Instant dueAt) {
-		this(payload, id, delay, dueAt, Map.of(), null);
+		this(payload, id, delay, dueAt, Map.of(), null, null);
 	}
 
 	private static Map<String, String> checkedHeaders(Map<String, String> headers) {
@@ -104,24 +106,24 @@ public record QueueEntry<T>(T payload, @Nullable String id, Duration delay, @Nul
 	 * @return an entry due now, with a generated id
 	 */
 	public static <T> QueueEntry<T> of(T payload) {
-		return new QueueEntry<>(payload, null, Duration.ZERO, null);
+		return new QueueEntry<>(payload, null, Duration.ZERO, null, Map.of(), null, null);
 	}
 
 	/** @param id the caller-chosen id; @return a copy with it */
 	public QueueEntry<T> withId(String id) {
 		return new QueueEntry<>(this.payload, Objects.requireNonNull(id, "id must not be null"), this.delay,
-				this.dueAt, this.headers, this.timeToLive);
+				this.dueAt, this.headers, this.timeToLive, this.priority);
 	}
 
 	/** @param delay delay from the server's now; @return a copy with it */
 	public QueueEntry<T> withDelay(Duration delay) {
-		return new QueueEntry<>(this.payload, this.id, delay, this.dueAt, this.headers, this.timeToLive);
+		return new QueueEntry<>(this.payload, this.id, delay, this.dueAt, this.headers, this.timeToLive, this.priority);
 	}
 
 	/** @param dueAt the due time; @return a copy with it */
 	public QueueEntry<T> withDueAt(Instant dueAt) {
 		return new QueueEntry<>(this.payload, this.id, this.delay, Objects.requireNonNull(dueAt, "dueAt"),
-				this.headers, this.timeToLive);
+				this.headers, this.timeToLive, this.priority);
 	}
 
 	/**
@@ -133,12 +135,13 @@ public record QueueEntry<T>(T payload, @Nullable String id, Duration delay, @Nul
 		Map<String, String> more = new LinkedHashMap<>(this.headers);
 		more.put(Objects.requireNonNull(name, "name must not be null"),
 				Objects.requireNonNull(value, "value must not be null"));
-		return new QueueEntry<>(this.payload, this.id, this.delay, this.dueAt, more, this.timeToLive);
+		return new QueueEntry<>(this.payload, this.id, this.delay, this.dueAt, more, this.timeToLive, this.priority);
 	}
 
 	/** @param headers the headers, replacing any; @return a copy with them */
 	public QueueEntry<T> withHeaders(Map<String, String> headers) {
-		return new QueueEntry<>(this.payload, this.id, this.delay, this.dueAt, headers, this.timeToLive);
+		return new QueueEntry<>(this.payload, this.id, this.delay, this.dueAt, headers, this.timeToLive,
+				this.priority);
 	}
 
 	/**
@@ -147,7 +150,16 @@ public record QueueEntry<T>(T payload, @Nullable String id, Duration delay, @Nul
 	 */
 	public QueueEntry<T> withTimeToLive(Duration timeToLive) {
 		return new QueueEntry<>(this.payload, this.id, this.delay, this.dueAt, this.headers,
-				Objects.requireNonNull(timeToLive, "timeToLive must not be null"));
+				Objects.requireNonNull(timeToLive, "timeToLive must not be null"), this.priority);
+	}
+
+	/**
+	 * @param priority the priority, among the queue's ready messages (see {@link QueuePriority})
+	 * @return a copy with it
+	 */
+	public QueueEntry<T> withPriority(QueuePriority priority) {
+		return new QueueEntry<>(this.payload, this.id, this.delay, this.dueAt, this.headers, this.timeToLive,
+				Objects.requireNonNull(priority, "priority must not be null"));
 	}
 
 }

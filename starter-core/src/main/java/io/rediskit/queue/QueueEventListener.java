@@ -34,6 +34,16 @@ public interface QueueEventListener {
 	}
 
 	/**
+	 * A claim left ready messages in the queue because of a limit of the queue: they wait, their delivery count
+	 * unchanged. A message held back over several claims is counted by each.
+	 * @param queue the queue name
+	 * @param reason {@code rate-limit} or {@code max-in-flight}
+	 * @param count how many ready messages the claim could have taken and did not
+	 */
+	default void onHeldBack(String queue, String reason, long count) {
+	}
+
+	/**
 	 * A delivery was acknowledged.
 	 * @param queue the queue name
 	 * @param processing time from its delivery to its acknowledgement, on this JVM's clock

@@ -32,4 +32,11 @@ public @interface QueueListener {
 	 */
 	String concurrency() default "1";
 
+	/**
+	 * @return the listener's id, the same on every instance, by which it is paused on its own
+	 * ({@link QueueListenerContainer#pause()}, the actuator endpoint); {@code <bean name>.<method name>} unless set.
+	 * At most 200 characters, or a {@code ${...}} placeholder
+	 */
+	String id() default "";
+
 }

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
+import io.rediskit.support.Stages;
 import io.rediskit.support.ThrottledLog;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -102,6 +103,8 @@ public class QueueListenerContainer<T> implements SmartLifecycle {
 
 	private boolean autoStartup = true;
 
+	private @Nullable String listenerId;
+
 	private volatile boolean running;
 
 	private volatile @Nullable QueueDispatcher<T> dispatcher;
@@ -184,6 +187,54 @@ public class QueueListenerContainer<T> implements SmartLifecycle {
 		this.autoStartup = autoStartup;
 	}
 
+	/**
+	 * Names this listener, so that it can be paused on its own across instances: containers of the same queue and
+	 * id on every instance are one listener ({@code @QueueListener} methods get {@code <bean>.<method>} unless
+	 * their {@code id} says otherwise). Set it before the container starts.
+	 * @param listenerId 1 to 200 characters, or {@code null} for none
+	 */
+	public void setListenerId(@Nullable String listenerId) {
+		if (listenerId != null && (listenerId.isEmpty() || listenerId.length() > 200)) {
+			throw new IllegalArgumentException("listenerId must be 1 to 200 characters, was " + listenerId.length());
+		}
+		this.listenerId = listenerId;
+	}
+
+	/** @return the listener's id, or {@code null} if it has none */
+	public @Nullable String getListenerId() {
+		return this.listenerId;
+	}
+
+	/**
+	 * Pauses this listener on every instance (the containers of its queue with its {@link #setListenerId id}):
+	 * their claims take nothing from the moment this returns, while what they hold finishes; other listeners of
+	 * the queue go on. Kept in Redis until {@link #resume()}, so that it outlives restarts. See
+	 * {@link RedisQueue#pause()} to pause the whole queue.
+	 * @throws IllegalStateException if the listener has no id
+	 */
+	public void pause() {
+		Stages.join(this.queue.pause(listenerPause()));
+	}
+
+	/** Resumes this listener on every instance; a pause of the whole queue stays. */
+	public void resume() {
+		Stages.join(this.queue.resume(listenerPause()));
+	}
+
+	/** @return whether this listener is paused on its own, as Redis says now */
+	public boolean isPaused() {
+		return Stages.join(this.queue.isPaused(listenerPause()));
+	}
+
+	private String listenerPause() {
+		String id = this.listenerId;
+		if (id == null) {
+			throw new IllegalStateException("The listener of queue '" + this.queue.name()
+					+ "' has no id to pause it by; give it one with setListenerId");
+		}
+		return QueueScripts.Keys.listenerPause(id);
+	}
+
 	/** @return the queue consumed */
 	public RedisQueue<T> getQueue() {
 		return this.queue;
@@ -230,7 +281,8 @@ public class QueueListenerContainer<T> implements SmartLifecycle {
 			TaskScheduler scheduler = scheduler();
 			QueueDispatcher<T> dispatch = new QueueDispatcher<>(this.queue, this.handler, this.concurrency,
 					this.prefetch, executor(), this::onCapacityFreed, this.pollFailures);
-			QueuePoller<T> poll = new QueuePoller<>(this.queue, dispatch, scheduler, this.pollFailures);
+			QueuePoller<T> poll = new QueuePoller<>(this.queue, dispatch, scheduler, this.pollFailures,
+					this.listenerId);
 			VisibilityWatchdog<T> extender = new VisibilityWatchdog<>(this.queue, dispatch::unsettled,
 					this.pollFailures);
 			this.dispatcher = dispatch;

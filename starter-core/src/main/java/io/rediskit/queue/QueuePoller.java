@@ -23,6 +23,11 @@ import org.springframework.scheduling.TaskScheduler;
  * earliest due time it was told or the poll interval, whichever is first; and at once on a wake-up notification
  * (a new message due earlier, a retry, a message given back). A lost notification costs at most one poll
  * interval. While Redis is unavailable it logs once per 10 s and tries again every poll interval.
+ * <p>
+ * <b>Held back.</b> While the queue or its listener is paused it claims once per poll interval and ignores
+ * wake-ups (enqueues would otherwise make it claim for nothing); a resume takes effect at the next of those. While
+ * the queue's in-flight limit admits nothing it claims again after the poll interval, or at once when the
+ * dispatcher settled one of its own; while the rate limit admits nothing, when the limit says one is admitted.
  */
 final class QueuePoller<T> {
 
@@ -33,6 +38,8 @@ final class QueuePoller<T> {
 	private final TaskScheduler scheduler;
 
 	private final ThrottledLog failures;
+
+	private final @Nullable String listener;
 
 	private final ReentrantLock lock = new ReentrantLock();
 
@@ -47,14 +54,26 @@ final class QueuePoller<T> {
 	/** The last claim left ready messages behind: room in the dispatcher is worth a claim at once. */
 	private boolean moreReady;
 
+	/** The last claim found the queue or the listener paused: wake-ups are ignored until the timer. */
+	private boolean paused;
+
+	/** The last claim was held back by the in-flight limit: a delivery of this container settled makes room. */
+	private boolean inFlightHeld;
+
 	private @Nullable ScheduledFuture<?> timer;
 
 	QueuePoller(ScriptedRedisQueue<T> queue, QueueDispatcher<T> dispatcher, TaskScheduler scheduler,
 			ThrottledLog failures) {
+		this(queue, dispatcher, scheduler, failures, null);
+	}
+
+	QueuePoller(ScriptedRedisQueue<T> queue, QueueDispatcher<T> dispatcher, TaskScheduler scheduler,
+			ThrottledLog failures, @Nullable String listener) {
 		this.queue = queue;
 		this.dispatcher = dispatcher;
 		this.scheduler = scheduler;
 		this.failures = failures;
+		this.listener = listener;
 	}
 
 	void start() {
@@ -68,29 +87,48 @@ final class QueuePoller<T> {
 		trigger();
 	}
 
-	/** Polls as soon as it can: a wake-up notification, or the timer. */
+	/** Polls as soon as it can: a wake-up notification; ignored while paused. */
 	void trigger() {
 		this.lock.lock();
 		try {
-			if (!this.running) {
+			if (!this.running || this.paused) {
 				return;
 			}
-			if (this.polling) {
-				this.again = true;
-				return;
-			}
-			beginPoll();
+			triggerLocked();
 		}
 		finally {
 			this.lock.unlock();
 		}
 	}
 
+	private void onTimer() {
+		this.lock.lock();
+		try {
+			if (!this.running) {
+				return;
+			}
+			this.paused = false;
+			triggerLocked();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	// Under the lock.
+	private void triggerLocked() {
+		if (this.polling) {
+			this.again = true;
+			return;
+		}
+		beginPoll();
+	}
+
 	/** The dispatcher settled a delivery: claim again if messages are known to wait and it wants more. */
 	void capacityFreed() {
 		this.lock.lock();
 		try {
-			if (this.running && this.moreReady && !this.polling && this.dispatcher.wantsMore()) {
+			if (this.running && (this.moreReady || this.inFlightHeld) && !this.polling && this.dispatcher.wantsMore()) {
 				beginPoll();
 			}
 		}
@@ -122,7 +160,7 @@ final class QueuePoller<T> {
 		}
 		CompletionStage<ScriptedRedisQueue.Batch<T>> claim;
 		try {
-			claim = this.queue.claimBatch(max);
+			claim = this.queue.claimBatch(max, this.listener);
 		}
 		catch (RuntimeException ex) {
 			claim = CompletableFuture.failedFuture(ex);
@@ -134,7 +172,15 @@ final class QueuePoller<T> {
 				return;
 			}
 			this.dispatcher.offer(batch.messages());
-			boolean more = batch.readyLeft() > 0 || batch.messages().size() >= max;
+			boolean more = batch.moreReady() || batch.messages().size() >= max;
+			this.lock.lock();
+			try {
+				this.paused = batch.heldBy() == QueueScripts.HeldBack.PAUSED;
+				this.inFlightHeld = batch.heldBy() == QueueScripts.HeldBack.MAX_IN_FLIGHT;
+			}
+			finally {
+				this.lock.unlock();
+			}
 			finish(more, more ? this.queue.spec().pollInterval().toNanos() : batch.sleepNanos(this.queue.spec()));
 		});
 	}
@@ -148,13 +194,13 @@ final class QueuePoller<T> {
 				this.stopped.complete(null);
 				return;
 			}
-			if (this.again || (more && this.dispatcher.wantsMore())) {
+			if ((this.again && !this.paused) || (more && this.dispatcher.wantsMore())) {
 				beginPoll();
 				return;
 			}
 			// A timer also when messages wait for room: a safety net should a settling call's signal be missed.
 			long nanos = Math.max(TimeUnit.MILLISECONDS.toNanos(1), sleepNanos);
-			this.timer = this.scheduler.schedule(this::trigger, Instant.now().plusNanos(nanos));
+			this.timer = this.scheduler.schedule(this::onTimer, Instant.now().plusNanos(nanos));
 		}
 		finally {
 			this.lock.unlock();

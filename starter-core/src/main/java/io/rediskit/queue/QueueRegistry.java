@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
 
@@ -12,6 +13,7 @@ import io.rediskit.support.Listeners;
 import io.rediskit.support.NamedSpecs;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.SpecConflictException;
+import io.rediskit.support.Stages;
 import io.rediskit.support.ThrottledLog;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -183,6 +185,69 @@ public class QueueRegistry implements SmartLifecycle, AutoCloseable {
 			throw new IllegalArgumentException("The queue must come from this registry");
 		}
 		return new QueueListenerContainer<>(scripted, handler, concurrency, this::taskScheduler);
+	}
+
+	/**
+	 * Pauses one listener of a queue on every instance: the containers of the queue with that
+	 * {@link QueueListenerContainer#setListenerId listener id} claim nothing until it is resumed, while what they
+	 * hold finishes; the other listeners of the queue go on. Kept in Redis, restarts included.
+	 * {@link RedisQueue#pause()} pauses the whole queue.
+	 * @param queue the queue's name
+	 * @param listenerId the listener's id ({@code <bean>.<method>} for a {@code @QueueListener} without one)
+	 * @throws IllegalArgumentException if no queue has the name
+	 */
+	public void pauseListener(String queue, String listenerId) {
+		Stages.join(pauseListenerAsync(queue, listenerId));
+	}
+
+	/**
+	 * {@link #pauseListener} without blocking.
+	 * @param queue the queue's name
+	 * @param listenerId the listener's id
+	 * @return completed when paused
+	 */
+	public CompletionStage<Void> pauseListenerAsync(String queue, String listenerId) {
+		return scripted(queue).pause(QueueScripts.Keys.listenerPause(checkListener(listenerId)));
+	}
+
+	/**
+	 * Resumes one listener of a queue on every instance; a pause of the whole queue stays.
+	 * @param queue the queue's name
+	 * @param listenerId the listener's id
+	 */
+	public void resumeListener(String queue, String listenerId) {
+		Stages.join(resumeListenerAsync(queue, listenerId));
+	}
+
+	/**
+	 * {@link #resumeListener} without blocking.
+	 * @param queue the queue's name
+	 * @param listenerId the listener's id
+	 * @return completed when resumed
+	 */
+	public CompletionStage<Void> resumeListenerAsync(String queue, String listenerId) {
+		return scripted(queue).resume(QueueScripts.Keys.listenerPause(checkListener(listenerId)));
+	}
+
+	/**
+	 * @param queue the queue's name
+	 * @param listenerId the listener's id
+	 * @return whether the listener is paused on its own, as Redis says now
+	 */
+	public boolean isListenerPaused(String queue, String listenerId) {
+		return Stages.join(scripted(queue).isPaused(QueueScripts.Keys.listenerPause(checkListener(listenerId))));
+	}
+
+	private ScriptedRedisQueue<Object> scripted(String queue) {
+		return (ScriptedRedisQueue<Object>) get(queue, Object.class);
+	}
+
+	private static String checkListener(String listenerId) {
+		Objects.requireNonNull(listenerId, "listenerId must not be null");
+		if (listenerId.isEmpty() || listenerId.length() > 200) {
+			throw new IllegalArgumentException("listenerId must be 1 to 200 characters, was " + listenerId.length());
+		}
+		return listenerId;
 	}
 
 	/** @return the names of the queues used so far */

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletionStage;
 
 import io.rediskit.support.KeyNaming;
@@ -29,7 +30,9 @@ final class QueueScripts {
 
 	static final LuaScript PROMOTE = script("promote");
 
-	static final LuaScript CLAIM = script("claim");
+	/** The claim, with the sliding-log rate limiter's script as its function {@code sliding_log}. */
+	static final LuaScript CLAIM = LuaScript.fromClasspath(path("claim"),
+			Map.of("sliding_log", "META-INF/redis-kit/scripts/ratelimit/sliding_log.lua"));
 
 	static final LuaScript ACK = script("ack");
 
@@ -54,6 +57,17 @@ final class QueueScripts {
 	static final LuaScript REDRIVE = script("redrive");
 
 	static final LuaScript PURGE = script("purge");
+
+	static final LuaScript PAUSE = script("pause");
+
+	static final LuaScript RESUME = script("resume");
+
+	static final LuaScript PAUSED = script("paused");
+
+	/** The field of the pause hash that pauses the whole queue. */
+	static final String QUEUE_PAUSE = "queue";
+
+	private static final byte[] TURN = utf8(QueuePriority.TURN);
 
 	/** How long a settled token or cancel request id is kept so that a driver replay is recognised. */
 	static final Duration SETTLED_RETENTION = Duration.ofMinutes(10);
@@ -81,8 +95,8 @@ final class QueueScripts {
 	 * @return the server time and, per message, whether it was added ({@code false}: its id was held already)
 	 */
 	CompletionStage<Enqueued> enqueue(Keys keys, List<Outgoing> messages, @Nullable Long now) {
-		byte[][] keysAndArgs = keysAnd(keys, 2 + messages.size() * 4);
-		int i = Keys.COUNT;
+		byte[][] keysAndArgs = levelKeysAnd(keys, 2 + messages.size() * 5);
+		int i = Keys.WITH_LEVELS;
 		keysAndArgs[i++] = time(now);
 		keysAndArgs[i++] = keys.channelBytes;
 		for (Outgoing message : messages) {
@@ -90,8 +104,9 @@ final class QueueScripts {
 			keysAndArgs[i++] = message.payload();
 			keysAndArgs[i++] = number(message.delayMillis());
 			keysAndArgs[i++] = number(message.dueAtMillis());
+			keysAndArgs[i++] = utf8(message.priority().code());
 		}
-		return this.executor.<List<Object>>executeAsync(ENQUEUE, ReturnType.MULTI, Keys.COUNT, keysAndArgs)
+		return this.executor.<List<Object>>executeAsync(ENQUEUE, ReturnType.MULTI, Keys.WITH_LEVELS, keysAndArgs)
 			.thenApply((reply) -> {
 				List<Object> values = required(reply, ENQUEUE);
 				boolean[] added = new boolean[messages.size()];
@@ -102,10 +117,10 @@ final class QueueScripts {
 			});
 	}
 
-	/** Moves up to {@link #MOVE_BATCH} due messages to ready. */
+	/** Moves up to {@link #MOVE_BATCH} due messages, of every priority, to ready. */
 	CompletionStage<Promoted> promote(Keys keys, @Nullable Long now) {
-		return this.executor.<List<Object>>executeAsync(PROMOTE, ReturnType.MULTI, Keys.COUNT,
-				keysAnd(keys, time(now), MOVE_BATCH_BYTES))
+		return this.executor.<List<Object>>executeAsync(PROMOTE, ReturnType.MULTI, Keys.WITH_LEVELS,
+				levelKeysAnd(keys, time(now), MOVE_BATCH_BYTES))
 			.thenApply((reply) -> {
 				List<Object> values = required(reply, PROMOTE);
 				return new Promoted((Long) values.get(0), (Long) values.get(1), (Long) values.get(2),
@@ -113,25 +128,71 @@ final class QueueScripts {
 			});
 	}
 
-	/** Claims up to {@code max} ready messages under fresh tokens; a replay of the request returns the same. */
+	/** Claims up to {@code max} ready messages under fresh tokens, with no limit and no listener of its own. */
 	CompletionStage<Claimed> claim(Keys keys, String requestId, int max, long visibilityMillis, @Nullable Long now) {
-		byte[][] keysAndArgs = new byte[Keys.COUNT + 5][];
+		return claim(keys, requestId, max, visibilityMillis, Admission.NONE, now);
+	}
+
+	/**
+	 * Claims up to {@code max} ready messages under fresh tokens, in the priorities' weighted turn, unless the queue
+	 * or the listener is paused, and no more than the limits admit; a replay of the request returns the same.
+	 */
+	CompletionStage<Claimed> claim(Keys keys, String requestId, int max, long visibilityMillis, Admission admission,
+			@Nullable Long now) {
+		byte[][] keysAndArgs = new byte[Keys.COUNT + 6 + 9][];
 		System.arraycopy(keys.all, 0, keysAndArgs, 0, Keys.COUNT);
-		keysAndArgs[Keys.COUNT] = keys.claimRecord(requestId);
-		keysAndArgs[Keys.COUNT + 1] = time(now);
-		keysAndArgs[Keys.COUNT + 2] = utf8(requestId);
-		keysAndArgs[Keys.COUNT + 3] = number(max);
-		keysAndArgs[Keys.COUNT + 4] = number(visibilityMillis);
-		return this.executor.<List<Object>>executeAsync(CLAIM, ReturnType.MULTI, Keys.COUNT + 1, keysAndArgs)
+		int i = Keys.COUNT;
+		keysAndArgs[i++] = keys.claimRecord(requestId);
+		keysAndArgs[i++] = keys.levels[1];
+		keysAndArgs[i++] = keys.levels[3];
+		keysAndArgs[i++] = keys.paused;
+		keysAndArgs[i++] = keys.rateLog;
+		keysAndArgs[i++] = keys.turn;
+		keysAndArgs[i++] = time(now);
+		keysAndArgs[i++] = utf8(requestId);
+		keysAndArgs[i++] = number(max);
+		keysAndArgs[i++] = number(visibilityMillis);
+		keysAndArgs[i++] = utf8(admission.listener());
+		keysAndArgs[i++] = number(admission.maxInFlight());
+		keysAndArgs[i++] = number(admission.rateLimit());
+		keysAndArgs[i++] = number(admission.ratePeriodMillis());
+		keysAndArgs[i++] = TURN;
+		return this.executor.<List<Object>>executeAsync(CLAIM, ReturnType.MULTI, Keys.COUNT + 6, keysAndArgs)
 			.thenApply((reply) -> {
 				List<Object> values = required(reply, CLAIM);
-				List<ClaimedMessage> messages = new ArrayList<>((values.size() - 1) / 5);
-				for (int i = 1; i + 4 < values.size(); i += 5) {
-					messages.add(new ClaimedMessage(text(values.get(i)), (byte[]) values.get(i + 1),
-							(int) (long) (Long) values.get(i + 2), (Long) values.get(i + 3), text(values.get(i + 4))));
+				List<ClaimedMessage> messages = new ArrayList<>((values.size() - 4) / 6);
+				for (int m = 4; m + 5 < values.size(); m += 6) {
+					messages.add(new ClaimedMessage(text(values.get(m)), (byte[]) values.get(m + 1),
+							(int) (long) (Long) values.get(m + 2), (Long) values.get(m + 3), text(values.get(m + 4)),
+							QueuePriority.ofCode(text(values.get(m + 5)))));
 				}
-				return new Claimed((Long) values.get(0), messages);
+				return new Claimed((Long) values.get(0), messages, HeldBack.values()[(int) (long) (Long) values.get(1)],
+						(Long) values.get(2), (Long) values.get(3));
 			});
+	}
+
+	/**
+	 * Pauses the queue, or one listener of it, for every consumer.
+	 * @param field {@link #QUEUE_PAUSE} or {@link Keys#listenerPause(String)}
+	 * @return the server time and whether it was not paused before
+	 */
+	CompletionStage<Boolean> pause(Keys keys, String field, @Nullable Long now) {
+		return this.executor.<List<Object>>executeAsync(PAUSE, ReturnType.MULTI, 1,
+				new byte[][] { keys.paused, time(now), utf8(field) })
+			.thenApply((reply) -> (Long) required(reply, PAUSE).get(1) == 1L);
+	}
+
+	/** @return whether the queue, or the listener, was paused */
+	CompletionStage<Boolean> resume(Keys keys, String field) {
+		return this.executor.<Long>executeAsync(RESUME, ReturnType.INTEGER, 1,
+				new byte[][] { keys.paused, utf8(field), keys.channelBytes })
+			.thenApply((reply) -> required(reply, RESUME) == 1L);
+	}
+
+	/** @return since when the queue, or the listener, is paused (ms), or -1 */
+	CompletionStage<Long> paused(Keys keys, String field) {
+		return this.executor.<Long>executeAsync(PAUSED, ReturnType.INTEGER, 1, new byte[][] { keys.paused, utf8(field) })
+			.thenApply((reply) -> required(reply, PAUSED));
 	}
 
 	/** @return {@link Settled#DONE}, {@link Settled#REPLAYED} or {@link Settled#STALE} */
@@ -234,12 +295,14 @@ final class QueueScripts {
 	 * its id published on the cancel channel), {@link Settled#REPLAYED} or {@link Settled#STALE} (nothing)
 	 */
 	CompletionStage<Settled> cancel(Keys keys, String id, String requestId, @Nullable Long now) {
-		return settled(CANCEL, keysAnd(keys, time(now), utf8(id), utf8(requestId), SETTLED_MILLIS,
-				keys.cancelChannelBytes));
+		return this.executor.<Long>executeAsync(CANCEL, ReturnType.INTEGER, Keys.WITH_LEVELS,
+				levelKeysAnd(keys, time(now), utf8(id), utf8(requestId), SETTLED_MILLIS, keys.cancelChannelBytes))
+			.thenApply((reply) -> Settled.of(required(reply, CANCEL), CANCEL));
 	}
 
 	CompletionStage<QueueStats> stats(Keys keys, @Nullable Long now) {
-		return this.executor.<List<Object>>executeAsync(STATS, ReturnType.MULTI, Keys.COUNT, keysAnd(keys, time(now)))
+		return this.executor.<List<Object>>executeAsync(STATS, ReturnType.MULTI, Keys.WITH_LEVELS,
+				levelKeysAnd(keys, time(now)))
 			.thenApply((reply) -> {
 				List<Object> values = required(reply, STATS);
 				long serverNow = (Long) values.get(0);
@@ -273,7 +336,8 @@ final class QueueScripts {
 
 	/** @return how many messages there were */
 	CompletionStage<Long> purge(Keys keys) {
-		return integer(PURGE, keysAnd(keys));
+		return this.executor.<Long>executeAsync(PURGE, ReturnType.INTEGER, Keys.WITH_LEVELS, levelKeysAnd(keys))
+			.thenApply((reply) -> required(reply, PURGE));
 	}
 
 	private CompletionStage<Settled> settled(LuaScript script, byte[][] keysAndArgs) {
@@ -297,6 +361,20 @@ final class QueueScripts {
 		return keysAndArgs;
 	}
 
+	/** The eight keys, then the delayed and ready keys of the high and the low priority. */
+	private static byte[][] levelKeysAnd(Keys keys, int argumentCount) {
+		byte[][] keysAndArgs = new byte[Keys.WITH_LEVELS + argumentCount][];
+		System.arraycopy(keys.all, 0, keysAndArgs, 0, Keys.COUNT);
+		System.arraycopy(keys.levels, 0, keysAndArgs, Keys.COUNT, keys.levels.length);
+		return keysAndArgs;
+	}
+
+	private static byte[][] levelKeysAnd(Keys keys, byte[]... args) {
+		byte[][] keysAndArgs = levelKeysAnd(keys, args.length);
+		System.arraycopy(args, 0, keysAndArgs, Keys.WITH_LEVELS, args.length);
+		return keysAndArgs;
+	}
+
 	private static <T> T required(@Nullable T reply, LuaScript script) {
 		if (reply == null) {
 			throw new IllegalStateException("Redis returned no reply to " + script);
@@ -309,7 +387,11 @@ final class QueueScripts {
 	}
 
 	private static LuaScript script(String name) {
-		return LuaScript.fromClasspath("META-INF/redis-kit/scripts/queue/" + name + ".lua");
+		return LuaScript.fromClasspath(path(name));
+	}
+
+	private static String path(String name) {
+		return "META-INF/redis-kit/scripts/queue/" + name + ".lua";
 	}
 
 	static byte[] utf8(String value) {
@@ -324,13 +406,34 @@ final class QueueScripts {
 		return Long.toString(value).getBytes(StandardCharsets.US_ASCII);
 	}
 
-	/** The eight keys of one queue and its wake-up channel, all in the queue name's hash slot. */
+	/**
+	 * The eight keys of one queue and its wake-up channel, all in the queue name's hash slot, with the keys of its
+	 * other priorities and of its admission rules.
+	 */
 	static final class Keys {
 
 		static final int COUNT = 8;
 
-		/** delayed, ready, in-flight, dead, meta, payloads, reasons, settled: the order every script takes. */
+		/** The eight keys and the four of the high and low priorities. */
+		static final int WITH_LEVELS = COUNT + 4;
+
+		/**
+		 * delayed, ready, in-flight, dead, meta, payloads, reasons, settled: the order every script takes. delayed
+		 * and ready are the normal priority's, except in the keys {@link #of(QueuePriority) of another priority}.
+		 */
 		final byte[][] all;
+
+		/** delayed and ready of the high priority, then of the low one. */
+		final byte[][] levels;
+
+		/** The pause hash: field {@code queue}, or {@code listener:<id>}, to the time it was paused at. */
+		final byte[] paused;
+
+		/** The rate limit's sliding log of claims. */
+		final byte[] rateLog;
+
+		/** Where the next claim starts in the priorities' weighted turn. */
+		final byte[] turn;
 
 		final String channel;
 
@@ -343,17 +446,22 @@ final class QueueScripts {
 
 		private final String claimPrefix;
 
-		private Keys(String[] names, String channel, String claimPrefix) {
-			this.all = new byte[COUNT][];
-			for (int i = 0; i < COUNT; i++) {
-				this.all[i] = utf8(names[i]);
-			}
+		private final Keys[] byPriority;
+
+		private Keys(byte[][] all, byte[][] levels, byte[] paused, byte[] rateLog, byte[] turn, String channel,
+				String claimPrefix) {
+			this.all = all;
+			this.levels = levels;
+			this.paused = paused;
+			this.rateLog = rateLog;
+			this.turn = turn;
 			this.channel = channel;
 			this.channelBytes = utf8(channel);
 			// The wake-up channel's sibling, ':cancel' for ':wake'.
 			this.cancelChannel = channel.substring(0, channel.length() - "wake".length()) + "cancel";
 			this.cancelChannelBytes = utf8(this.cancelChannel);
 			this.claimPrefix = claimPrefix;
+			this.byPriority = new Keys[] { this, this, this };
 		}
 
 		static Keys of(KeyNaming naming, String queue) {
@@ -361,7 +469,42 @@ final class QueueScripts {
 					naming.key("queue", queue, "in-flight"), naming.key("queue", queue, "dead"),
 					naming.key("queue", queue, "meta"), naming.key("queue", queue, "payloads"),
 					naming.key("queue", queue, "reasons"), naming.key("queue", queue, "settled") };
-			return new Keys(names, naming.key("queue", queue, "wake"), naming.key("queue", queue, "claim:"));
+			byte[][] all = new byte[COUNT][];
+			for (int i = 0; i < COUNT; i++) {
+				all[i] = utf8(names[i]);
+			}
+			byte[][] levels = { utf8(naming.key("queue", queue, "delayed:high")),
+					utf8(naming.key("queue", queue, "ready:high")), utf8(naming.key("queue", queue, "delayed:low")),
+					utf8(naming.key("queue", queue, "ready:low")) };
+			Keys keys = new Keys(all, levels, utf8(naming.key("queue", queue, "paused")),
+					utf8(naming.key("queue", queue, "rate")), utf8(naming.key("queue", queue, "turn")),
+					naming.key("queue", queue, "wake"), naming.key("queue", queue, "claim:"));
+			keys.byPriority[QueuePriority.HIGH.ordinal()] = keys.withLevel(levels[0], levels[1]);
+			keys.byPriority[QueuePriority.LOW.ordinal()] = keys.withLevel(levels[2], levels[3]);
+			return keys;
+		}
+
+		private Keys withLevel(byte[] delayed, byte[] ready) {
+			byte[][] swapped = this.all.clone();
+			swapped[0] = delayed;
+			swapped[1] = ready;
+			return new Keys(swapped, this.levels, this.paused, this.rateLog, this.turn, this.channel,
+					this.claimPrefix);
+		}
+
+		/**
+		 * The keys whose delayed and ready are a priority's, for the scripts that put one delivery back (retry,
+		 * release), so that it keeps its priority.
+		 * @param priority the delivery's priority
+		 * @return the keys
+		 */
+		Keys of(QueuePriority priority) {
+			return this.byPriority[priority.ordinal()];
+		}
+
+		/** @return the field of the pause hash that pauses one listener */
+		static String listenerPause(String listener) {
+			return "listener:" + listener;
 		}
 
 		/** The record of one claim request, kept for the visibility timeout so that a replay finds it. */
@@ -381,8 +524,14 @@ final class QueueScripts {
 	 * @param payload the encoded payload
 	 * @param delayMillis delay from the server's now
 	 * @param dueAtMillis an absolute due time in ms since the epoch, or 0
+	 * @param priority its priority
 	 */
-	record Outgoing(String id, byte[] payload, long delayMillis, long dueAtMillis) {
+	record Outgoing(String id, byte[] payload, long delayMillis, long dueAtMillis, QueuePriority priority) {
+
+		Outgoing(String id, byte[] payload, long delayMillis, long dueAtMillis) {
+			this(id, payload, delayMillis, dueAtMillis, QueuePriority.NORMAL);
+		}
+
 	}
 
 	/**
@@ -407,8 +556,53 @@ final class QueueScripts {
 	 * The reply of a claim.
 	 * @param serverMillis the server's time at the claim
 	 * @param messages the messages claimed
+	 * @param heldBy what held ready messages back, if anything
+	 * @param heldBack how many ready messages the claim could have taken and did not, because of {@code heldBy}
+	 * @param retryAfterMillis when {@code heldBy} is the rate limit and nothing was admitted, how long until one
+	 * message is; else 0
 	 */
-	record Claimed(long serverMillis, List<ClaimedMessage> messages) {
+	record Claimed(long serverMillis, List<ClaimedMessage> messages, HeldBack heldBy, long heldBack,
+			long retryAfterMillis) {
+
+		Claimed(long serverMillis, List<ClaimedMessage> messages) {
+			this(serverMillis, messages, HeldBack.NOTHING, 0, 0);
+		}
+
+	}
+
+	/** What held a claim back, in the order the claim script decides. */
+	enum HeldBack {
+
+		/** Nothing: the claim took what it asked for or what was ready. */
+		NOTHING,
+
+		/** The queue or the listener is paused: nothing was taken. */
+		PAUSED,
+
+		/** The queue's limit of messages in flight across consumers. */
+		MAX_IN_FLIGHT,
+
+		/** The queue's rate limit. */
+		RATE_LIMIT
+
+	}
+
+	/**
+	 * The admission rules a claim applies besides a pause of the whole queue.
+	 * @param listener the id of the listener that claims, whose own pause applies, or {@code ""}
+	 * @param maxInFlight most messages in flight across consumers, or 0
+	 * @param rateLimit most claimed per period, or 0
+	 * @param ratePeriodMillis the period of the rate limit
+	 */
+	record Admission(String listener, int maxInFlight, long rateLimit, long ratePeriodMillis) {
+
+		static final Admission NONE = new Admission("", 0, 0, 1);
+
+		static Admission of(QueueSpec spec, @Nullable String listener) {
+			return new Admission((listener != null) ? listener : "", spec.maxInFlight(), spec.rateLimit(),
+					spec.rateLimitPeriod().toMillis());
+		}
+
 	}
 
 	/**
@@ -418,8 +612,15 @@ final class QueueScripts {
 	 * @param deliveries deliveries so far, this one included
 	 * @param dueMillis when it became due
 	 * @param token this delivery's token
+	 * @param priority its priority
 	 */
-	record ClaimedMessage(String id, byte[] payload, int deliveries, long dueMillis, String token) {
+	record ClaimedMessage(String id, byte[] payload, int deliveries, long dueMillis, String token,
+			QueuePriority priority) {
+
+		ClaimedMessage(String id, byte[] payload, int deliveries, long dueMillis, String token) {
+			this(id, payload, deliveries, dueMillis, token, QueuePriority.NORMAL);
+		}
+
 	}
 
 	/** What a settling call (ack, retry, dead-letter, release, cancel) did. */

@@ -7,8 +7,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import io.rediskit.support.InvalidSpecException;
 
 /**
- * How one queue delivers: visibility, delivery limit, retry backoff, dead-letter bounds, payload size and the
- * fallback poll. Immutable; {@code with...} methods return copies. {@link #defaults()} explains each default.
+ * How one queue delivers: visibility, delivery limit, retry backoff, dead-letter bounds, payload size, the
+ * fallback poll, the default priority and the admission limits. Immutable; {@code with...} methods return copies. {@link #defaults()} explains each default.
  *
  * @param visibilityTimeout how long a delivery is hidden from other consumers before it counts as failed and
  * is delivered again; listener containers extend it while the handler runs. From 100 ms to 12 hours
@@ -22,10 +22,27 @@ import io.rediskit.support.InvalidSpecException;
  * @param maxPayloadSize largest encoded payload accepted by enqueue, in bytes, from 1 to 512 MiB
  * @param pollInterval how often consumers look for due messages when no wake-up came: the latency a lost
  * notification costs, from 10 ms to 1 minute
+ * @param defaultPriority the priority of a message enqueued without one (see {@link QueuePriority})
+ * @param maxInFlight most messages in flight (claimed and not settled) across all consumers, from 1 to
+ * {@value #MAX_IN_FLIGHT_LIMIT}; 0 for no limit. Claims take no more than the room left; what they leave waits
+ * in ready, its delivery count unchanged
+ * @param rateLimit most messages claimed in any window of {@code rateLimitPeriod} across all consumers, from 1 to
+ * {@value #MAX_RATE_LIMIT}; 0 for no limit. Held-back messages wait in ready, their delivery count unchanged
+ * @param rateLimitPeriod the window of {@code rateLimit}, from 1 ms to 1 day
  */
 public record QueueSpec(Duration visibilityTimeout, int maxDeliveries, Duration initialBackoff, Duration maxBackoff,
 		double backoffMultiplier, double backoffJitter, Duration deadLetterRetention, long deadLetterMaxSize,
-		long maxPayloadSize, Duration pollInterval) {
+		long maxPayloadSize, Duration pollInterval, QueuePriority defaultPriority, int maxInFlight, long rateLimit,
+		Duration rateLimitPeriod) {
+
+	/** Largest {@code maxInFlight}. */
+	public static final int MAX_IN_FLIGHT_LIMIT = 1_000_000;
+
+	/**
+	 * Largest {@code rateLimit}: the limit is counted in a sliding log of one entry per claimed message in the
+	 * window, so it bounds that log's memory (about 100 bytes an entry).
+	 */
+	public static final long MAX_RATE_LIMIT = 100_000;
 
 	/**
 	 * Validates the spec.
@@ -55,6 +72,37 @@ public record QueueSpec(Duration visibilityTimeout, int maxDeliveries, Duration 
 					"must be between 1 byte and 512MB (the largest Redis value), was " + maxPayloadSize);
 		}
 		requireRange("pollInterval", pollInterval, Duration.ofMillis(10), Duration.ofMinutes(1));
+		Objects.requireNonNull(defaultPriority, "defaultPriority must not be null");
+		if (maxInFlight < 0 || maxInFlight > MAX_IN_FLIGHT_LIMIT) {
+			throw new InvalidSpecException("maxInFlight",
+					"must be between 0 (no limit) and " + MAX_IN_FLIGHT_LIMIT + ", was " + maxInFlight);
+		}
+		if (rateLimit < 0 || rateLimit > MAX_RATE_LIMIT) {
+			throw new InvalidSpecException("rateLimit",
+					"must be between 0 (no limit) and " + MAX_RATE_LIMIT + ", was " + rateLimit);
+		}
+		requireRange("rateLimitPeriod", rateLimitPeriod, Duration.ofMillis(1), Duration.ofDays(1));
+	}
+
+	/**
+	 * A spec with the normal default priority and no admission limits.
+	 * @param visibilityTimeout see the component
+	 * @param maxDeliveries see the component
+	 * @param initialBackoff see the component
+	 * @param maxBackoff see the component
+	 * @param backoffMultiplier see the component
+	 * @param backoffJitter see the component
+	 * @param deadLetterRetention see the component
+	 * @param deadLetterMaxSize see the component
+	 * @param maxPayloadSize see the component
+	 * @param pollInterval see the component
+	 */
+	public QueueSpec(Duration visibilityTimeout, int maxDeliveries, Duration initialBackoff, Duration maxBackoff,
+			double backoffMultiplier, double backoffJitter, Duration deadLetterRetention, long deadLetterMaxSize,
+			long maxPayloadSize, Duration pollInterval) {
+		this(visibilityTimeout, maxDeliveries, initialBackoff, maxBackoff, backoffMultiplier, backoffJitter,
+				deadLetterRetention, deadLetterMaxSize, maxPayloadSize, pollInterval, QueuePriority.NORMAL, 0, 0,
+				Duration.ofSeconds(1));
 	}
 
 	private static void requireRange(String component, Duration value, Duration min, Duration max) {
@@ -75,7 +123,9 @@ public record QueueSpec(Duration visibilityTimeout, int maxDeliveries, Duration 
 	 * <li>dead letters kept 7 days, at most 100 000: a week covers a weekend before someone looks;</li>
 	 * <li>payloads up to 1 MiB: a queue carries references and small documents, not files;</li>
 	 * <li>fallback poll every second: a lost wake-up costs at most a second, at one poll per consumer per
-	 * second.</li>
+	 * second;</li>
+	 * <li>messages at {@link QueuePriority#NORMAL}, no limit on messages in flight or on the rate: limits depend
+	 * on what the handlers call, which only the application knows.</li>
 	 * </ul>
 	 * @return the default spec
 	 */
@@ -88,14 +138,16 @@ public record QueueSpec(Duration visibilityTimeout, int maxDeliveries, Duration 
 	public QueueSpec withVisibilityTimeout(Duration visibilityTimeout) {
 		return new QueueSpec(visibilityTimeout, this.maxDeliveries, this.initialBackoff, this.maxBackoff,
 				this.backoffMultiplier, this.backoffJitter, this.deadLetterRetention, this.deadLetterMaxSize,
-				this.maxPayloadSize, this.pollInterval);
+				this.maxPayloadSize, this.pollInterval,
+				this.defaultPriority, this.maxInFlight, this.rateLimit, this.rateLimitPeriod);
 	}
 
 	/** @param maxDeliveries see the component; @return a copy with it */
 	public QueueSpec withMaxDeliveries(int maxDeliveries) {
 		return new QueueSpec(this.visibilityTimeout, maxDeliveries, this.initialBackoff, this.maxBackoff,
 				this.backoffMultiplier, this.backoffJitter, this.deadLetterRetention, this.deadLetterMaxSize,
-				this.maxPayloadSize, this.pollInterval);
+				this.maxPayloadSize, this.pollInterval,
+				this.defaultPriority, this.maxInFlight, this.rateLimit, this.rateLimitPeriod);
 	}
 
 	/**
@@ -107,7 +159,8 @@ public record QueueSpec(Duration visibilityTimeout, int maxDeliveries, Duration 
 	 */
 	public QueueSpec withBackoff(Duration initial, Duration max, double multiplier, double jitter) {
 		return new QueueSpec(this.visibilityTimeout, this.maxDeliveries, initial, max, multiplier, jitter,
-				this.deadLetterRetention, this.deadLetterMaxSize, this.maxPayloadSize, this.pollInterval);
+				this.deadLetterRetention, this.deadLetterMaxSize, this.maxPayloadSize, this.pollInterval,
+				this.defaultPriority, this.maxInFlight, this.rateLimit, this.rateLimitPeriod);
 	}
 
 	/**
@@ -117,21 +170,51 @@ public record QueueSpec(Duration visibilityTimeout, int maxDeliveries, Duration 
 	 */
 	public QueueSpec withDeadLetters(Duration retention, long maxSize) {
 		return new QueueSpec(this.visibilityTimeout, this.maxDeliveries, this.initialBackoff, this.maxBackoff,
-				this.backoffMultiplier, this.backoffJitter, retention, maxSize, this.maxPayloadSize, this.pollInterval);
+				this.backoffMultiplier, this.backoffJitter, retention, maxSize, this.maxPayloadSize, this.pollInterval,
+				this.defaultPriority, this.maxInFlight, this.rateLimit, this.rateLimitPeriod);
 	}
 
 	/** @param maxPayloadSize see the component; @return a copy with it */
 	public QueueSpec withMaxPayloadSize(long maxPayloadSize) {
 		return new QueueSpec(this.visibilityTimeout, this.maxDeliveries, this.initialBackoff, this.maxBackoff,
 				this.backoffMultiplier, this.backoffJitter, this.deadLetterRetention, this.deadLetterMaxSize,
-				maxPayloadSize, this.pollInterval);
+				maxPayloadSize, this.pollInterval,
+				this.defaultPriority, this.maxInFlight, this.rateLimit, this.rateLimitPeriod);
 	}
 
 	/** @param pollInterval see the component; @return a copy with it */
 	public QueueSpec withPollInterval(Duration pollInterval) {
 		return new QueueSpec(this.visibilityTimeout, this.maxDeliveries, this.initialBackoff, this.maxBackoff,
 				this.backoffMultiplier, this.backoffJitter, this.deadLetterRetention, this.deadLetterMaxSize,
-				this.maxPayloadSize, pollInterval);
+				this.maxPayloadSize, pollInterval,
+				this.defaultPriority, this.maxInFlight, this.rateLimit, this.rateLimitPeriod);
+	}
+
+	/** @param defaultPriority see the component; @return a copy with it */
+	public QueueSpec withDefaultPriority(QueuePriority defaultPriority) {
+		return new QueueSpec(this.visibilityTimeout, this.maxDeliveries, this.initialBackoff, this.maxBackoff,
+				this.backoffMultiplier, this.backoffJitter, this.deadLetterRetention, this.deadLetterMaxSize,
+				this.maxPayloadSize, this.pollInterval, defaultPriority, this.maxInFlight, this.rateLimit,
+				this.rateLimitPeriod);
+	}
+
+	/** @param maxInFlight see the component; @return a copy with it */
+	public QueueSpec withMaxInFlight(int maxInFlight) {
+		return new QueueSpec(this.visibilityTimeout, this.maxDeliveries, this.initialBackoff, this.maxBackoff,
+				this.backoffMultiplier, this.backoffJitter, this.deadLetterRetention, this.deadLetterMaxSize,
+				this.maxPayloadSize, this.pollInterval, this.defaultPriority, maxInFlight, this.rateLimit,
+				this.rateLimitPeriod);
+	}
+
+	/**
+	 * @param limit most messages claimed in any window of {@code period}, 0 for none
+	 * @param period the window
+	 * @return a copy with that rate limit
+	 */
+	public QueueSpec withRateLimit(long limit, Duration period) {
+		return new QueueSpec(this.visibilityTimeout, this.maxDeliveries, this.initialBackoff, this.maxBackoff,
+				this.backoffMultiplier, this.backoffJitter, this.deadLetterRetention, this.deadLetterMaxSize,
+				this.maxPayloadSize, this.pollInterval, this.defaultPriority, this.maxInFlight, limit, period);
 	}
 
 	/**

@@ -126,6 +126,33 @@ public interface RedisQueue<T> {
 	 */
 	CompletionStage<List<QueueMessage<T>>> pollAsync(int max);
 
+	/**
+	 * Pauses the queue for every consumer of every instance: from the moment this returns no claim takes a
+	 * message (the check is inside the claim script), while messages already claimed finish as usual, prefetched
+	 * ones included. The pause is kept in Redis without expiry, so that it outlives restarts, until
+	 * {@link #resume()}. Listener containers look again once per poll interval while paused, without spinning.
+	 * Enqueueing goes on. Pausing a paused queue changes nothing.
+	 */
+	void pause();
+
+	/** @return {@link #pause()} without blocking */
+	CompletionStage<Void> pauseAsync();
+
+	/**
+	 * Resumes a paused queue and wakes its consumers (a lost wake-up costs at most the poll interval). Resuming a
+	 * queue that is not paused changes nothing; a listener paused on its own stays paused.
+	 */
+	void resume();
+
+	/** @return {@link #resume()} without blocking */
+	CompletionStage<Void> resumeAsync();
+
+	/** @return whether the queue is paused, as Redis says now */
+	boolean isPaused();
+
+	/** @return {@link #isPaused()} without blocking */
+	CompletionStage<Boolean> isPausedAsync();
+
 	/** @return counts by state and the oldest due age */
 	QueueStats stats();
 

@@ -12,8 +12,10 @@ import java.util.concurrent.TimeUnit;
 
 import io.rediskit.queue.PayloadCodec.Decoded;
 import io.rediskit.queue.PayloadCodec.UndecodablePayloadException;
+import io.rediskit.queue.QueueScripts.Admission;
 import io.rediskit.queue.QueueScripts.Claimed;
 import io.rediskit.queue.QueueScripts.ClaimedMessage;
+import io.rediskit.queue.QueueScripts.HeldBack;
 import io.rediskit.queue.QueueScripts.Outgoing;
 import io.rediskit.queue.QueueScripts.Promoted;
 import io.rediskit.queue.QueueScripts.Settled;
@@ -21,6 +23,7 @@ import io.rediskit.support.RedisFailures;
 import io.rediskit.support.Stages;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 /** The {@link RedisQueue} of one name and payload type: its operations as calls of {@link QueueScripts}. */
 final class ScriptedRedisQueue<T> implements RedisQueue<T> {
@@ -113,8 +116,9 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 		long dueAt = (entry.dueAt() != null) ? Math.max(0, entry.dueAt().toEpochMilli()) : 0;
 		// Headers and a time to live travel in an envelope around the payload; without them it is stored bare.
 		long timeToLive = (entry.timeToLive() != null) ? entry.timeToLive().toMillis() : 0;
+		QueuePriority priority = (entry.priority() != null) ? entry.priority() : spec().defaultPriority();
 		return new Outgoing(id, this.parts.codec.wrap(payload, entry.headers(), timeToLive), entry.delay().toMillis(),
-				dueAt);
+				dueAt, priority);
 	}
 
 	@Override
@@ -216,6 +220,11 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 	 * without waiting for each other's replies.
 	 */
 	CompletionStage<Batch<T>> claimBatch(int max) {
+		return claimBatch(max, null);
+	}
+
+	/** {@link #claimBatch(int)} for a listener, whose own pause applies besides the queue's. */
+	CompletionStage<Batch<T>> claimBatch(int max, @Nullable String listener) {
 		QueueSpec spec = spec();
 		if (this.state.requeueDue()) {
 			this.parts.scripts.requeueExpired(keys(), spec, null).whenComplete((counts, failure) -> {
@@ -236,7 +245,7 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 		}
 		CompletionStage<Promoted> promoted = this.parts.scripts.promote(keys(), null);
 		CompletionStage<Claimed> claimed = this.parts.scripts.claim(keys(), this.parts.newRequestId(), max,
-				spec.visibilityTimeout().toMillis(), null);
+				spec.visibilityTimeout().toMillis(), Admission.of(spec, listener), null);
 		return promoted.thenCombine(claimed, (promotion, claim) -> toBatch(promotion, claim, spec))
 			.handle((batch, failure) -> {
 				if (failure != null) {
@@ -266,8 +275,12 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 			Duration lateness = Duration.ofMillis(Math.max(0, claim.serverMillis() - message.dueMillis()));
 			this.parts.listeners.notify((l) -> l.onDelivered(name(), message.deliveries(), lateness));
 		}
+		if (claim.heldBack() > 0) {
+			String reason = (claim.heldBy() == HeldBack.RATE_LIMIT) ? "rate-limit" : "max-in-flight";
+			this.parts.listeners.notify((l) -> l.onHeldBack(name(), reason, claim.heldBack()));
+		}
 		return new Batch<>(messages, promotion.nextDueMillis(), claim.serverMillis(),
-				promotion.ready() - claim.messages().size());
+				promotion.ready() - claim.messages().size(), claim.heldBy(), claim.retryAfterMillis());
 	}
 
 	private void deadLetterUndecodable(ClaimedMessage message, String reason, QueueSpec spec) {
@@ -282,6 +295,74 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 				}
 			});
 		logger.warn("Message " + message.id() + " of queue '" + name() + "' dead-lettered: " + reason);
+	}
+
+	@Override
+	public void pause() {
+		Stages.join(pauseAsync());
+	}
+
+	@Override
+	public CompletionStage<Void> pauseAsync() {
+		return pause(QueueScripts.QUEUE_PAUSE);
+	}
+
+	@Override
+	public void resume() {
+		Stages.join(resumeAsync());
+	}
+
+	@Override
+	public CompletionStage<Void> resumeAsync() {
+		return resume(QueueScripts.QUEUE_PAUSE);
+	}
+
+	@Override
+	public boolean isPaused() {
+		return Stages.join(isPausedAsync());
+	}
+
+	@Override
+	public CompletionStage<Boolean> isPausedAsync() {
+		return isPaused(QueueScripts.QUEUE_PAUSE);
+	}
+
+	/** Pauses the queue ({@link QueueScripts#QUEUE_PAUSE}) or one listener of it for every consumer. */
+	CompletionStage<Void> pause(String field) {
+		return this.parts.scripts.pause(keys(), field, null).handle((changed, failure) -> {
+			if (failure != null) {
+				throw failed(failure);
+			}
+			if (changed) {
+				logger.info("Queue '" + name() + "' " + describe(field) + " paused");
+			}
+			return null;
+		});
+	}
+
+	CompletionStage<Void> resume(String field) {
+		return this.parts.scripts.resume(keys(), field).handle((changed, failure) -> {
+			if (failure != null) {
+				throw failed(failure);
+			}
+			if (changed) {
+				logger.info("Queue '" + name() + "' " + describe(field) + " resumed");
+			}
+			return null;
+		});
+	}
+
+	CompletionStage<Boolean> isPaused(String field) {
+		return this.parts.scripts.paused(keys(), field).handle((since, failure) -> {
+			if (failure != null) {
+				throw failed(failure);
+			}
+			return since >= 0;
+		});
+	}
+
+	private static String describe(String field) {
+		return QueueScripts.QUEUE_PAUSE.equals(field) ? "" : field.replace(':', ' ') + " of it";
 	}
 
 	@Override
@@ -384,12 +465,34 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 	 * @param nextDueMillis the earliest due time still delayed after the promotion, or -1
 	 * @param serverMillis the server's time at the claim
 	 * @param readyLeft ready messages left after the claim (as far as the promotion knew)
+	 * @param heldBy what held ready messages back, if anything
+	 * @param retryAfterMillis when the rate limit admitted nothing, how long until it admits one; else 0
 	 */
-	record Batch<T>(List<Delivery<T>> messages, long nextDueMillis, long serverMillis, long readyLeft) {
+	record Batch<T>(List<Delivery<T>> messages, long nextDueMillis, long serverMillis, long readyLeft,
+			HeldBack heldBy, long retryAfterMillis) {
 
-		/** How long a consumer may wait before it must look again: the next due time, or the poll interval. */
+		/**
+		 * Whether ready messages are left that a claim at once could take: not while paused, nor while a limit
+		 * admitted nothing (claiming again at once would spin).
+		 */
+		boolean moreReady() {
+			return this.readyLeft > 0 && !held();
+		}
+
+		private boolean held() {
+			return this.heldBy == HeldBack.PAUSED || (this.heldBy != HeldBack.NOTHING && this.messages.isEmpty());
+		}
+
+		/**
+		 * How long a consumer may wait before it must look again: the next due time, or the poll interval; while
+		 * paused or held back by the in-flight limit the poll interval, by the rate limit until it admits one.
+		 */
 		long sleepNanos(QueueSpec spec) {
 			long poll = spec.pollInterval().toNanos();
+			if (held()) {
+				return (this.heldBy == HeldBack.RATE_LIMIT)
+						? Math.min(poll, TimeUnit.MILLISECONDS.toNanos(Math.max(1, this.retryAfterMillis))) : poll;
+			}
 			if (this.readyLeft > 0) {
 				return 0;
 			}

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.Map;
 
 /**
  * A Lua script read once from a {@code .lua} resource, known to the server by its SHA-1 and run by a
@@ -41,6 +42,24 @@ public final class LuaScript {
 		catch (IOException ex) {
 			throw new IllegalStateException("Cannot read Lua script " + resource, ex);
 		}
+	}
+
+	/**
+	 * Reads a script from the class path with other scripts before it as local functions, so that one script can
+	 * run another's logic on its own keys in the same call: {@code local function name(KEYS, ARGV) <text> end}
+	 * per function, then the script. A function is called as {@code name({key}, {arg1, arg2})} and returns what
+	 * its script returns. The queue's claim counts its rate limit this way with the rate limiter's own script.
+	 * @param resource the script's resource path
+	 * @param functions function names and the resource paths of their scripts, in order
+	 * @return the script
+	 * @throws IllegalStateException if a resource does not exist
+	 */
+	public static LuaScript fromClasspath(String resource, Map<String, String> functions) {
+		StringBuilder text = new StringBuilder();
+		functions.forEach((name, path) -> text.append("local function ").append(name).append("(KEYS, ARGV)\n")
+			.append(fromClasspath(path).source()).append("\nend\n"));
+		text.append(fromClasspath(resource).source());
+		return new LuaScript(resource, text.toString().getBytes(StandardCharsets.UTF_8));
 	}
 
 	/** @return the SHA-1 the server knows the script by */

@@ -109,6 +109,58 @@ class QueueContractTests extends TopologyContract {
 	}
 
 	@Test
+	void prioritiesTakeWeightedTurnsAndKeepTheirKeysInTheQueuesSlot() throws Exception {
+		RedisQueue<Job> queue = queue(QueueTesting.fastSpec());
+		List<QueueEntry<Job>> entries = new ArrayList<>();
+		for (int i = 0; i < 20; i++) {
+			entries.add(QueueEntry.of(new Job("low", i)).withPriority(QueuePriority.LOW));
+		}
+		for (int i = 0; i < 10; i++) {
+			entries.add(QueueEntry.of(new Job("high", i)).withPriority(QueuePriority.HIGH));
+			entries.add(QueueEntry.of(new Job("normal", i)));
+		}
+		queue.enqueueAll(entries);
+		assertThat(queue.stats().ready()).isEqualTo(40);
+		List<QueueMessage<Job>> messages = queue.poll(10, Duration.ofSeconds(10));
+		assertThat(messages).extracting((m) -> m.payload().name()).containsExactly("high", "normal", "high", "low",
+				"high", "normal", "high", "normal", "high", "high");
+		// A retried message keeps its priority.
+		messages.get(0).retry(Duration.ZERO);
+		for (QueueMessage<Job> message : messages.subList(1, messages.size())) {
+			message.ack();
+		}
+		// Behind the other high ones, and ahead of every normal and low one still waiting.
+		assertThat(queue.poll(10, Duration.ofSeconds(10))).extracting(QueueMessage::payload)
+			.contains(new Job("high", 0));
+		assertThat(queue.purge()).isEqualTo(31);
+	}
+
+	@Test
+	void pauseAndLimitsHoldBackClaimsWithoutCountingADelivery() throws Exception {
+		RedisQueue<Job> queue = queue(
+				QueueTesting.fastSpec().withMaxInFlight(2).withRateLimit(3, Duration.ofMinutes(1)));
+		for (int i = 0; i < 5; i++) {
+			queue.enqueue(new Job("p", i));
+		}
+		queue.pause();
+		assertThat(queue.isPaused()).isTrue();
+		assertThat(queue.poll(5, Duration.ZERO)).isEmpty();
+		queue.resume();
+		List<QueueMessage<Job>> first = queue.poll(5, Duration.ZERO);
+		assertThat(first).hasSize(2);
+		assertThat(queue.poll(5, Duration.ZERO)).as("two in flight").isEmpty();
+		for (QueueMessage<Job> message : first) {
+			message.ack();
+		}
+		List<QueueMessage<Job>> second = queue.poll(5, Duration.ZERO);
+		assertThat(second).as("the third of 3 per minute").hasSize(1);
+		second.get(0).ack();
+		assertThat(queue.poll(5, Duration.ZERO)).isEmpty();
+		assertThat(queue.stats().ready()).isEqualTo(2);
+		assertThat(queue.purge()).isEqualTo(2);
+	}
+
+	@Test
 	void aStaleDeliveryIsRefused() throws Exception {
 		RedisQueue<Job> queue = queue(QueueTesting.fastSpec().withVisibilityTimeout(Duration.ofMillis(300)));
 		queue.enqueue(new Job("s", 1));

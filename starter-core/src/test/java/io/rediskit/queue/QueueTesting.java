@@ -78,6 +78,11 @@ final class QueueTesting {
 		}
 
 		@Override
+		public void onHeldBack(String queue, String reason, long count) {
+			this.events.add("held-back " + reason + " " + count);
+		}
+
+		@Override
 		public void onStale(String queue, String operation) {
 			this.events.add("stale " + operation);
 		}

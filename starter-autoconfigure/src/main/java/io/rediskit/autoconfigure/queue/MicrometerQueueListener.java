@@ -24,8 +24,11 @@ import io.rediskit.queue.QueueEventListener;
  * are counted in {@code .dead-lettered} too when they reach the dead letters.</li>
  * <li>{@code rediskit.queue.settle.failures} (counter; {@code queue}, {@code operation} = ack | retry): handlers'
  * outcomes that could not reach Redis; those messages come back after their visibility timeout.</li>
+ * <li>{@code rediskit.queue.held-back} (counter; {@code queue}, {@code reason} = rate-limit | max-in-flight): ready
+ * messages a claim could have taken and left in the queue because of the queue's limit (a message held back over
+ * several claims counts at each).</li>
  * </ul>
- * The gauges of messages by state are {@link QueueMetrics}'.
+ * The gauges of messages by state and of paused queues are {@link QueueMetrics}'.
  */
 public class MicrometerQueueListener implements QueueEventListener {
 
@@ -34,6 +37,8 @@ public class MicrometerQueueListener implements QueueEventListener {
 	private final Map<String, QueueMeters> meters = new ConcurrentHashMap<>();
 
 	private final Map<String, Counter> settleFailures = new ConcurrentHashMap<>();
+
+	private final Map<String, Counter> heldBack = new ConcurrentHashMap<>();
 
 	/**
 	 * @param registry where the meters go
@@ -100,6 +105,15 @@ public class MicrometerQueueListener implements QueueEventListener {
 			.tag("queue", queue)
 			.tag("operation", operation)
 			.register(this.registry)).increment();
+	}
+
+	@Override
+	public void onHeldBack(String queue, String reason, long count) {
+		this.heldBack.computeIfAbsent(queue + '\0' + reason, (key) -> Counter.builder("rediskit.queue.held-back")
+			.description("Ready messages a claim left in the queue because of the queue's rate or in-flight limit")
+			.tag("queue", queue)
+			.tag("reason", reason)
+			.register(this.registry)).increment(count);
 	}
 
 	private final class QueueMeters {

@@ -6,6 +6,7 @@ import java.util.Map;
 
 import io.rediskit.queue.QueueRegistry;
 import io.rediskit.queue.QueueStats;
+import io.rediskit.queue.RedisQueue;
 
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
@@ -13,7 +14,8 @@ import org.springframework.boot.health.contributor.Health;
 /**
  * Health of the configured queues: DOWN, naming them, when the oldest due message of any queue has waited
  * longer than {@code redis-kit.queue.health.max-oldest-due-age} (its consumers are missing or too slow); UP
- * otherwise. Each queue's stats are a detail. Redis unreachable is DOWN with the failure.
+ * otherwise; a paused queue is never late. Each queue's stats are a detail. Redis unreachable is DOWN with the
+ * failure.
  */
 public class QueueHealthIndicator extends AbstractHealthIndicator {
 
@@ -39,9 +41,12 @@ public class QueueHealthIndicator extends AbstractHealthIndicator {
 	protected void doHealthCheck(Health.Builder builder) {
 		Map<String, String> late = new LinkedHashMap<>();
 		for (String queue : this.queues) {
-			QueueStats stats = this.registry.get(queue, Object.class).stats();
-			builder.withDetail(queue, RedisQueuesEndpoint.StatsDescriptor.of(stats));
-			if (stats.oldestDueAge().compareTo(this.maxOldestDueAge) > 0) {
+			RedisQueue<Object> handle = this.registry.get(queue, Object.class);
+			QueueStats stats = handle.stats();
+			boolean paused = handle.isPaused();
+			builder.withDetail(queue, RedisQueuesEndpoint.StatsDescriptor.of(stats, paused));
+			// A paused queue waits on purpose: an operator paused it, and nothing restarts that would help.
+			if (!paused && stats.oldestDueAge().compareTo(this.maxOldestDueAge) > 0) {
 				late.put(queue, "oldest due message waited " + stats.oldestDueAge().toSeconds() + "s, more than "
 						+ this.maxOldestDueAge.toSeconds() + "s");
 			}

@@ -86,6 +86,7 @@ public final class QueueListenerContainerRegistry implements SmartLifecycle {
 		QueueListenerContainer<Object> container = queues.createContainer(queue, endpoint.handler(),
 				endpoint.concurrency());
 		container.setShutdownTimeout(listener.getShutdownTimeout());
+		container.setListenerId(endpoint.id());
 		if (listener.getPrefetch() != null) {
 			try {
 				container.setPrefetch(listener.getPrefetch());

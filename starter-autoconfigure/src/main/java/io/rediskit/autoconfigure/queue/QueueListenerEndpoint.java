@@ -17,9 +17,10 @@ import io.rediskit.queue.QueueHandler;
  * @param wantsHeaders whether the method takes the headers ({@code Map<String, String>}) as its second parameter
  * @param concurrency the resolved concurrency
  * @param where the method, described for messages
+ * @param id the listener's id, the same on every instance: what pauses it on its own
  */
 record QueueListenerEndpoint(Object bean, Method method, String queue, Class<?> payloadType, boolean wantsMessage,
-		boolean wantsHeaders, int concurrency, String where) {
+		boolean wantsHeaders, int concurrency, String where, String id) {
 
 	/** @return a handler that invokes the method, rethrowing what it throws */
 	QueueHandler<Object> handler() {

@@ -202,8 +202,15 @@ final class QueueListenerProcessor implements BeanPostProcessor, SmartInitializi
 		invocable.trySetAccessible();
 		String where = "@QueueListener method " + candidate.type.getName() + "." + method.getName() + " of bean '"
 				+ candidate.beanName + "'";
+		String id = resolve("id", candidate.annotation.id());
+		if (id.isEmpty()) {
+			id = candidate.beanName + "." + method.getName();
+		}
+		if (id.length() > 200) {
+			throw new IllegalStateException("id must be at most 200 characters, was " + id.length());
+		}
 		return new QueueListenerEndpoint(candidate.bean, invocable, queue, payloadType, wantsMessage,
-				method.getParameterCount() == 2, concurrency, where);
+				method.getParameterCount() == 2, concurrency, where, id);
 	}
 
 	private String resolve(String attribute, String value) {

@@ -16,8 +16,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * Gauges of every configured queue: {@code rediskit.queue.messages} ({@code queue}, {@code state} = delayed |
  * ready | in-flight | dead) and {@code rediskit.queue.oldest-due-age} (seconds the oldest ready message has been
- * due). One stats script per queue feeds them all, at most once per {@value #CACHE_SECONDS} seconds however often
- * they are scraped; while Redis is unreachable they read {@code NaN}.
+ * due), and {@code rediskit.queue.paused} (1 while the queue is paused for every listener, else 0). One stats script
+ * per queue feeds them all, and one more call the paused gauge, each at most once per {@value #CACHE_SECONDS}
+ * seconds however often they are scraped; while Redis is unreachable they read {@code NaN}.
  */
 public class QueueMetrics implements MeterBinder {
 
@@ -28,6 +29,8 @@ public class QueueMetrics implements MeterBinder {
 	private final Iterable<String> queues;
 
 	private final Map<String, Cached> cache = new ConcurrentHashMap<>();
+
+	private final Map<String, CachedPause> pauses = new ConcurrentHashMap<>();
 
 	/**
 	 * @param registry the queues, asked for on the first reading
@@ -51,7 +54,28 @@ public class QueueMetrics implements MeterBinder {
 				.baseUnit("seconds")
 				.tag("queue", queue)
 				.register(meters);
+			Gauge.builder("rediskit.queue.paused", this, (self) -> self.paused(queue))
+				.description("1 while the queue is paused on every instance, else 0")
+				.tag("queue", queue)
+				.register(meters);
 		}
+	}
+
+	private double paused(String queue) {
+		long now = System.nanoTime();
+		CachedPause cached = this.pauses.get(queue);
+		if (cached != null && now - cached.readAt < Duration.ofSeconds(CACHE_SECONDS).toNanos()) {
+			return cached.value;
+		}
+		double value;
+		try {
+			value = this.registry.get().get(queue, Object.class).isPaused() ? 1 : 0;
+		}
+		catch (RuntimeException ex) {
+			value = Double.NaN;
+		}
+		this.pauses.put(queue, new CachedPause(value, now));
+		return value;
 	}
 
 	private void gauge(MeterRegistry meters, String queue, String state, ToDoubleFunction<QueueStats> count) {
@@ -85,6 +109,9 @@ public class QueueMetrics implements MeterBinder {
 	}
 
 	private record Cached(@Nullable QueueStats stats, long readAt) {
+	}
+
+	private record CachedPause(double value, long readAt) {
 	}
 
 }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import io.rediskit.queue.QueuePriority;
 import io.rediskit.queue.QueueSpec;
 import io.rediskit.autoconfigure.support.NamedEntry;
 import io.rediskit.support.InvalidSpecException;
@@ -182,6 +183,29 @@ public class QueueProperties implements Validator {
 		 */
 		private Duration pollInterval = DEFAULTS.pollInterval();
 
+		/**
+		 * Priority of messages enqueued without one: 'high', 'normal' or 'low'. Claims take the priorities in a
+		 * weighted turn of 6 high, 3 normal, 1 low, so no priority starves.
+		 */
+		private QueuePriority defaultPriority = DEFAULTS.defaultPriority();
+
+		/**
+		 * Most messages in flight (claimed and not settled) across all consumers of all instances, from 1 to
+		 * 1000000; 0 for no limit. Messages held back wait in the queue; no delivery is counted for them.
+		 */
+		private int maxInFlight = DEFAULTS.maxInFlight();
+
+		/**
+		 * Most messages delivered in any window of rate-limit-period across all consumers of all instances, from 1
+		 * to 100000; 0 for no limit. Messages held back wait in the queue; no delivery is counted for them.
+		 */
+		private long rateLimit = DEFAULTS.rateLimit();
+
+		/**
+		 * Window of rate-limit, from 1ms to 1d.
+		 */
+		private Duration rateLimitPeriod = DEFAULTS.rateLimitPeriod();
+
 		public Duration getVisibilityTimeout() {
 			return this.visibilityTimeout;
 		}
@@ -262,6 +286,38 @@ public class QueueProperties implements Validator {
 			this.pollInterval = pollInterval;
 		}
 
+		public QueuePriority getDefaultPriority() {
+			return this.defaultPriority;
+		}
+
+		public void setDefaultPriority(QueuePriority defaultPriority) {
+			this.defaultPriority = defaultPriority;
+		}
+
+		public int getMaxInFlight() {
+			return this.maxInFlight;
+		}
+
+		public void setMaxInFlight(int maxInFlight) {
+			this.maxInFlight = maxInFlight;
+		}
+
+		public long getRateLimit() {
+			return this.rateLimit;
+		}
+
+		public void setRateLimit(long rateLimit) {
+			this.rateLimit = rateLimit;
+		}
+
+		public Duration getRateLimitPeriod() {
+			return this.rateLimitPeriod;
+		}
+
+		public void setRateLimitPeriod(Duration rateLimitPeriod) {
+			this.rateLimitPeriod = rateLimitPeriod;
+		}
+
 		/**
 		 * The core spec these settings describe, built anew on each call.
 		 * @return the spec
@@ -270,7 +326,8 @@ public class QueueProperties implements Validator {
 		public QueueSpec toSpec() {
 			return new QueueSpec(this.visibilityTimeout, this.maxDeliveries, this.initialBackoff, this.maxBackoff,
 					this.backoffMultiplier, this.backoffJitter, this.deadLetterRetention, this.deadLetterMaxSize,
-					this.maxPayloadSize.toBytes(), this.pollInterval);
+					this.maxPayloadSize.toBytes(), this.pollInterval, this.defaultPriority, this.maxInFlight,
+					this.rateLimit, this.rateLimitPeriod);
 		}
 
 	}

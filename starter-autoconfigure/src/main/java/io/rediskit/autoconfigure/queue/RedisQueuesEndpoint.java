@@ -15,6 +15,7 @@ import io.rediskit.queue.RedisQueue;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.Access;
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -27,8 +28,10 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
  * ({@code GET /actuator/redisqueues/{name}}), and, only with
  * {@code management.endpoint.redisqueues.access=unrestricted} (read-only by default, like other write
  * operations), redrive ({@code POST /actuator/redisqueues/{name}} with {@code {"max": 100}}), purge
- * ({@code DELETE /actuator/redisqueues/{name}}) and cancel one message, waiting or running
- * ({@code DELETE /actuator/redisqueues/{name}/{id}}, see {@link RedisQueue#cancel(String)}).
+ * ({@code DELETE /actuator/redisqueues/{name}}), cancel of one message, waiting or running
+ * ({@code DELETE /actuator/redisqueues/{name}/{id}}, see {@link RedisQueue#cancel(String)}), and pause and resume
+ * of a queue on every instance ({@code POST /actuator/redisqueues/{name}/pause} or {@code .../resume}, with
+ * {@code {}}, or {@code {"listener": "<id>"}} for one listener of it).
  */
 @Endpoint(id = "redisqueues", defaultAccess = Access.READ_ONLY)
 public class RedisQueuesEndpoint {
@@ -68,7 +71,8 @@ public class RedisQueuesEndpoint {
 		names.addAll(this.registry.names());
 		Map<String, StatsDescriptor> queues = new LinkedHashMap<>();
 		for (String name : names) {
-			queues.put(name, StatsDescriptor.of(handle(name).stats()));
+			RedisQueue<Object> queue = handle(name);
+			queues.put(name, StatsDescriptor.of(queue.stats(), queue.isPaused()));
 		}
 		Map<String, RecurringDescriptor> recurring = new LinkedHashMap<>();
 		if (this.recurringJobs != null) {
@@ -84,7 +88,8 @@ public class RedisQueuesEndpoint {
 	@ReadOperation
 	public QueueDescriptor queue(@Selector String name) {
 		RedisQueue<Object> queue = handle(name);
-		return new QueueDescriptor(name, StatsDescriptor.of(queue.stats()), queue.deadLetters(DEAD_LETTERS_LISTED));
+		return new QueueDescriptor(name, StatsDescriptor.of(queue.stats(), queue.isPaused()),
+				queue.deadLetters(DEAD_LETTERS_LISTED));
 	}
 
 	/**
@@ -96,6 +101,47 @@ public class RedisQueuesEndpoint {
 	@WriteOperation
 	public Map<String, Long> redrive(@Selector String name, int max) {
 		return Map.of("redriven", handle(name).redrive(max));
+	}
+
+	/**
+	 * Pauses or resumes a queue, or one listener of it, on every instance: while paused no claim takes a message,
+	 * and what is in flight finishes. Kept in Redis until resumed, restarts included.
+	 * @param name the queue
+	 * @param action {@code pause} or {@code resume}
+	 * @param listener the id of one listener of the queue ({@code <bean>.<method>} unless its {@code @QueueListener}
+	 * names one), or {@code null} for the whole queue
+	 * @return the queue, the listener if any, and whether it is paused now
+	 */
+	@WriteOperation
+	public Map<String, Object> pause(@Selector String name, @Selector String action, @Nullable String listener) {
+		boolean pause = switch (action) {
+			case "pause" -> true;
+			case "resume" -> false;
+			default -> throw new InvalidEndpointRequestException("action must be 'pause' or 'resume'",
+					"action must be 'pause' or 'resume'");
+		};
+		RedisQueue<Object> queue = handle(name);
+		Map<String, Object> result = new LinkedHashMap<>();
+		result.put("queue", name);
+		if (listener == null || listener.isEmpty()) {
+			if (pause) {
+				queue.pause();
+			}
+			else {
+				queue.resume();
+			}
+			result.put("paused", queue.isPaused());
+			return result;
+		}
+		if (pause) {
+			this.registry.pauseListener(name, listener);
+		}
+		else {
+			this.registry.resumeListener(name, listener);
+		}
+		result.put("listener", listener);
+		result.put("paused", this.registry.isListenerPaused(name, listener));
+		return result;
 	}
 
 	/**
@@ -163,12 +209,14 @@ public class RedisQueuesEndpoint {
 	 * @param inFlight delivered, not settled
 	 * @param dead in the dead-letter queue
 	 * @param oldestDueAgeMillis how long the oldest ready message has been due
+	 * @param paused whether the queue is paused (for every listener)
 	 */
-	public record StatsDescriptor(long delayed, long ready, long inFlight, long dead, long oldestDueAgeMillis) {
+	public record StatsDescriptor(long delayed, long ready, long inFlight, long dead, long oldestDueAgeMillis,
+			boolean paused) {
 
-		static StatsDescriptor of(QueueStats stats) {
+		static StatsDescriptor of(QueueStats stats, boolean paused) {
 			return new StatsDescriptor(stats.delayed(), stats.ready(), stats.inFlight(), stats.dead(),
-					stats.oldestDueAge().toMillis());
+					stats.oldestDueAge().toMillis(), paused);
 		}
 
 	}

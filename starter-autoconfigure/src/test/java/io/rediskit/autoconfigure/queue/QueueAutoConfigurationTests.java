@@ -13,6 +13,7 @@ import io.rediskit.queue.QueueEntry;
 import io.rediskit.queue.QueueListener;
 import io.rediskit.queue.QueueListenerContainer;
 import io.rediskit.queue.QueueMessage;
+import io.rediskit.queue.QueuePriority;
 import io.rediskit.queue.QueueRegistry;
 import io.rediskit.queue.QueueSpec;
 import io.rediskit.queue.RedisQueue;
@@ -24,6 +25,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.health.contributor.Health;
@@ -36,6 +38,7 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /** Wiring of the queue auto-configurations, and @QueueListener end to end against a real server. */
 class QueueAutoConfigurationTests {
@@ -71,6 +74,56 @@ class QueueAutoConfigurationTests {
 			assertThat(properties.getListener().getShutdownTimeout()).isEqualTo(Duration.ofSeconds(10));
 			assertThat(properties.getHealth().getMaxOldestDueAge()).isEqualTo(Duration.ofMinutes(5));
 		});
+	}
+
+	@Test
+	void prioritiesAndLimitsBindPerQueue() {
+		this.runner.withPropertyValues("redis-kit.queue.queues.emails.default-priority=low",
+				"redis-kit.queue.queues.emails.max-in-flight=5", "redis-kit.queue.queues.emails.rate-limit=100",
+				"redis-kit.queue.queues.emails.rate-limit-period=2s").run((context) -> {
+					RedisQueue<String> emails = context.getBean(QueueRegistry.class).get("emails", String.class);
+					assertThat(emails.spec()).isEqualTo(QueueSpec.defaults()
+						.withDefaultPriority(QueuePriority.LOW)
+						.withMaxInFlight(5)
+						.withRateLimit(100, Duration.ofSeconds(2)));
+				});
+	}
+
+	@Test
+	void theEndpointPausesAndResumesAQueueOrOneListenerAndTheMetricsShowIt() {
+		this.runner.withUserConfiguration(Listeners.class)
+			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.withPropertyValues("redis-kit.queue.queues.emails.poll-interval=100ms",
+					"redis-kit.queue.queues.orders.poll-interval=100ms")
+			.run((context) -> {
+				RedisQueuesEndpoint endpoint = context.getBean(RedisQueuesEndpoint.class);
+				QueueRegistry registry = context.getBean(QueueRegistry.class);
+				MeterRegistry meters = context.getBean(MeterRegistry.class);
+				context.getBean(QueueMetrics.class).bindTo(meters);
+				assertThat(endpoint.pause("emails", "pause", null)).containsEntry("paused", true);
+				assertThat(registry.get("emails", Email.class).isPaused()).isTrue();
+				assertThat(endpoint.queue("emails").stats().paused()).isTrue();
+				assertThat(meters.get("rediskit.queue.paused").tag("queue", "emails").gauge().value()).isEqualTo(1);
+				assertThat(endpoint.pause("emails", "resume", null)).containsEntry("paused", false);
+				// One listener, by its id: <bean name>.<method name> unless @QueueListener names one.
+				QueueListenerContainer<?> orders = context.getBean(QueueListenerContainerRegistry.class)
+					.getContainers().stream().filter((c) -> c.getQueue().name().equals("orders")).findFirst()
+					.orElseThrow();
+				assertThat(orders.getListenerId()).endsWith("Listeners.cancel");
+				assertThat(endpoint.pause("orders", "pause", orders.getListenerId())).containsEntry("paused", true)
+					.containsEntry("listener", orders.getListenerId());
+				assertThat(orders.isPaused()).isTrue();
+				assertThat(registry.get("orders", Order.class).isPaused()).as("the queue itself").isFalse();
+				registry.get("orders", Order.class).enqueue(new Order(9));
+				Listeners listeners = context.getBean(Listeners.class);
+				assertThat(endpoint.pause("orders", "resume", orders.getListenerId())).containsEntry("paused", false);
+				await(() -> listeners.orders.contains(9L));
+				assertThatExceptionOfType(InvalidEndpointRequestException.class)
+					.isThrownBy(() -> endpoint.pause("orders", "stop", null));
+				new MicrometerQueueListener(meters).onHeldBack("orders", "rate-limit", 3);
+				assertThat(meters.get("rediskit.queue.held-back").tags("queue", "orders", "reason", "rate-limit")
+					.counter().count()).isEqualTo(3);
+			});
 	}
 
 	@Test
@@ -124,7 +177,11 @@ class QueueAutoConfigurationTests {
 			"redis-kit.queue.queues.emails.poll-interval=2m|redis-kit.queue.queues.emails.poll-interval must be between",
 			"redis-kit.queue.queues.a.b.max-deliveries=3|redis-kit.queue.queues.a",
 			"redis-kit.queue.queues.emails.visibilty-timeout=1s|visibilty-timeout",
-			"redis-kit.queue.listener.prefetch=-1|redis-kit.queue.listener.prefetch must be between 0 and 999" })
+			"redis-kit.queue.listener.prefetch=-1|redis-kit.queue.listener.prefetch must be between 0 and 999",
+			"redis-kit.queue.queues.emails.max-in-flight=-1|redis-kit.queue.queues.emails.max-in-flight must be between 0 (no limit) and 1000000",
+			"redis-kit.queue.queues.emails.rate-limit=100001|redis-kit.queue.queues.emails.rate-limit must be between 0 (no limit) and 100000",
+			"redis-kit.queue.queues.emails.rate-limit-period=0s|redis-kit.queue.queues.emails.rate-limit-period must be between",
+			"redis-kit.queue.queues.emails.default-priority=urgent|urgent" })
 	void invalidPropertiesFailStartupNamingTheProperty(String property, String message) {
 		this.runner.withPropertyValues(property).run((context) -> {
 			assertThat(context).hasFailed();

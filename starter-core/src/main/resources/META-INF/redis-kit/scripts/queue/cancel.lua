@@ -1,10 +1,10 @@
--- Cancels a message. One that has not been delivered (delayed or ready) is removed with all its data. One in
--- flight is marked cancelled (its dead-letter reason set to 'cancelled' while it is in flight) and its id
--- published on ARGV[5], so that the instance running it interrupts its handler; whatever settles it next
+-- Cancels a message. One that has not been delivered (delayed or ready, at any priority) is removed with all its
+-- data. One in flight is marked cancelled (its dead-letter reason set to 'cancelled' while it is in flight) and
+-- its id published on ARGV[5], so that the instance running it interrupts its handler; whatever settles it next
 -- (ack, retry, dead-letter, release, or the visibility timeout) dead-letters it as cancelled, so a lost
 -- notification changes nothing but the interrupt. A dead-lettered message is left alone. ARGV[3] is recorded in
 -- settled as in ack.lua, so that a driver replay of a cancel that took effect answers 2, not 0.
--- KEYS: the eight queue keys (see enqueue.lua)
+-- KEYS: the eight queue keys and the four of the other priorities (see enqueue.lua)
 -- ARGV[1] now in ms, pinned by tests; empty for the server's TIME, ARGV[2] id, ARGV[3] request id,
 -- ARGV[4] how long settled request ids are kept in ms, ARGV[5] the queue's cancel channel
 -- Returns 1 (removed), 4 (in flight: marked), 2 (a replay of a cancel that took effect) or 0 (nothing to cancel).
@@ -17,17 +17,22 @@ if redis.call('ZSCORE', KEYS[8], ARGV[3]) then
   return 2
 end
 local id = ARGV[2]
-local outcome = 1
-if redis.call('ZREM', KEYS[1], id) == 0 and redis.call('LREM', KEYS[2], 1, id) == 0 then
-  if not redis.call('ZSCORE', KEYS[3], id) then
-    return 0
+local outcome = 0
+for _, level in ipairs({{KEYS[1], KEYS[2]}, {KEYS[9], KEYS[10]}, {KEYS[11], KEYS[12]}}) do
+  if redis.call('ZREM', level[1], id) == 1 or redis.call('LREM', level[2], 1, id) == 1 then
+    outcome = 1
+    break
   end
+end
+if outcome == 1 then
+  redis.call('HDEL', KEYS[5], id)
+  redis.call('HDEL', KEYS[6], id)
+elseif redis.call('ZSCORE', KEYS[3], id) then
   redis.call('HSET', KEYS[7], id, 'cancelled')
   redis.call('PUBLISH', ARGV[5], id)
   outcome = 4
 else
-  redis.call('HDEL', KEYS[5], id)
-  redis.call('HDEL', KEYS[6], id)
+  return 0
 end
 local keep = tonumber(ARGV[4])
 redis.call('ZADD', KEYS[8], now, ARGV[3])

@@ -1,20 +1,31 @@
 -- Claims up to ARGV[3] ready messages: each moves to in-flight with a visibility deadline, one more delivery
 -- and a fresh token (the request id, ':' and its place in the claim). A driver replay of the same request id
 -- returns the messages that request claimed, as long as they are still in flight under its tokens.
--- KEYS: the eight queue keys (see enqueue.lua), [9] this request's record, a list of the ids it claimed
+-- Admission, in this order: nothing while the queue or this listener is paused; no more than ARGV[6] in flight
+-- across all consumers; no more than ARGV[7] claimed in any window of ARGV[8] ms, counted by the rate limiter's
+-- sliding log (sliding_log, the script of the SLIDING_LOG rate limiter, run as a function on this queue's key).
+-- A message held back stays ready, its delivery count unchanged. The priorities take their turns in the weighted
+-- order of ARGV[9], from where the last claim left it; a turn whose list is empty goes to the next one in order.
+-- KEYS: the eight queue keys (see enqueue.lua), [9] this request's record, a list of the ids it claimed (each
+-- after its priority's letter), [10] high and [11] low ready list, [12] pause hash (field 'queue', or 'listener:'
+-- and the listener's id -> paused at ms), [13] the rate limit's log, [14] the position in the weighted turn
 -- ARGV[1] now in ms, pinned by tests; empty for the server's TIME, ARGV[2] request id, ARGV[3] most messages,
--- ARGV[4] visibility timeout in ms
--- Returns {now, then per message: id, payload, deliveries, due ms, token}.
+-- ARGV[4] visibility timeout in ms, ARGV[5] listener id or '', ARGV[6] most in flight or 0, ARGV[7] rate limit or
+-- 0, ARGV[8] its period in ms, ARGV[9] the weighted turn, one letter ('h', 'n', 'l') per pick
+-- Returns {now, held back by (0 nothing, 1 paused, 2 in-flight limit, 3 rate limit), how many ready messages
+-- were held back, ms until the rate limit admits one (0 if not limited), then per message: id, payload,
+-- deliveries, due ms, token, priority letter}.
 local now = tonumber(ARGV[1])
 if not now then
   local time = redis.call('TIME')
   now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 end
 local request = ARGV[2]
-local reply = {now}
+local reply = {now, 0, 0, 0}
 if redis.call('EXISTS', KEYS[9]) == 1 then
-  local ids = redis.call('LRANGE', KEYS[9], 0, -1)
-  for i, id in ipairs(ids) do
+  local entries = redis.call('LRANGE', KEYS[9], 0, -1)
+  for i, entry in ipairs(entries) do
+    local id = string.sub(entry, 2)
     local meta = redis.call('HGET', KEYS[5], id)
     local token = request .. ':' .. i
     if meta then
@@ -25,23 +36,101 @@ if redis.call('EXISTS', KEYS[9]) == 1 then
         reply[#reply + 1] = tonumber(deliveries)
         reply[#reply + 1] = tonumber(due)
         reply[#reply + 1] = token
+        reply[#reply + 1] = string.sub(entry, 1, 1)
       end
     end
   end
   return reply
 end
-local ids = redis.call('LPOP', KEYS[2], tonumber(ARGV[3]))
-if not ids then
+if redis.call('HEXISTS', KEYS[12], 'queue') == 1
+    or (ARGV[5] ~= '' and redis.call('HEXISTS', KEYS[12], 'listener:' .. ARGV[5]) == 1) then
+  reply[2] = 1
   return reply
+end
+local lists = {h = KEYS[10], n = KEYS[2], l = KEYS[11]}
+local lengths = {h = redis.call('LLEN', KEYS[10]), n = redis.call('LLEN', KEYS[2]), l = redis.call('LLEN', KEYS[11])}
+local want = math.min(tonumber(ARGV[3]), lengths.h + lengths.n + lengths.l)
+if want == 0 then
+  return reply
+end
+local take = want
+local max_in_flight = tonumber(ARGV[6])
+if max_in_flight > 0 then
+  local room = math.max(0, max_in_flight - redis.call('ZCARD', KEYS[3]))
+  if room < take then
+    take = room
+    reply[2] = 2
+  end
+end
+if tonumber(ARGV[7]) > 0 and take > 0 then
+  -- All or none per call: ask for all, else for what the log says is left, else learn when one permit frees.
+  local args = {ARGV[7], tonumber(ARGV[8]) * 1000, take, request .. ':', now * 1000}
+  local decision = sliding_log({KEYS[13]}, args)
+  if decision[1] ~= 1 then
+    reply[2] = 3
+    if decision[3] > 0 then
+      args[3] = decision[3]
+      decision = sliding_log({KEYS[13]}, args)
+      take = args[3]
+    else
+      args[3] = 1
+      decision = sliding_log({KEYS[13]}, args)
+      take = 0
+      reply[4] = math.max(1, math.ceil(decision[4] / 1000))
+    end
+  end
+end
+reply[3] = want - take
+if take == 0 then
+  return reply
+end
+local order = {}
+if lengths.h == 0 and lengths.l == 0 then
+  for i = 1, take do
+    order[i] = 'n'
+  end
+else
+  local turn = ARGV[9]
+  local size = #turn
+  local pos = (tonumber(redis.call('GET', KEYS[14])) or 0) % size
+  local counts = {h = 0, n = 0, l = 0}
+  for i = 1, take do
+    for step = 0, size - 1 do
+      local at = (pos + step) % size
+      local code = string.sub(turn, at + 1, at + 1)
+      if lengths[code] > counts[code] then
+        counts[code] = counts[code] + 1
+        order[i] = code
+        pos = (at + 1) % size
+        break
+      end
+    end
+  end
+  redis.call('SET', KEYS[14], pos, 'PX', 86400000)
+end
+local popped = {}
+local next_of = {h = 1, n = 1, l = 1}
+for code, key in pairs(lists) do
+  local count = 0
+  for _, c in ipairs(order) do
+    if c == code then
+      count = count + 1
+    end
+  end
+  if count > 0 then
+    popped[code] = redis.call('LPOP', key, count)
+  end
 end
 local deadline = now + tonumber(ARGV[4])
 local claimed = {}
-for _, id in ipairs(ids) do
+for _, code in ipairs(order) do
+  local id = popped[code][next_of[code]]
+  next_of[code] = next_of[code] + 1
   local meta = redis.call('HGET', KEYS[5], id)
   if meta then
     local due, deliveries = string.match(meta, '^(%d+)|(%d+)|')
     deliveries = tonumber(deliveries) + 1
-    claimed[#claimed + 1] = id
+    claimed[#claimed + 1] = code .. id
     local token = request .. ':' .. #claimed
     redis.call('HSET', KEYS[5], id, due .. '|' .. deliveries .. '|' .. token)
     redis.call('ZADD', KEYS[3], deadline, id)
@@ -50,6 +139,7 @@ for _, id in ipairs(ids) do
     reply[#reply + 1] = deliveries
     reply[#reply + 1] = tonumber(due)
     reply[#reply + 1] = token
+    reply[#reply + 1] = code
   end
 end
 if #claimed > 0 then
