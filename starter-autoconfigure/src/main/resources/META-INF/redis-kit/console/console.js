@@ -306,8 +306,7 @@
 							el('td', { class: 'num' }, num(queue.delayed)), el('td', { class: 'num' }, num(queue.ready)),
 							el('td', { class: 'num' }, num(queue.inFlight)), el('td', { class: 'num', 'data-dead': queue.dead }, num(queue.dead)),
 							el('td', { class: 'num' }, millis(queue.oldestDueAgeMillis)),
-							// PAUSE-RESUME: "paused" is null until RedisQueue.isPaused() exists (branch i-qops).
-							el('td', { class: 'placeholder', 'data-paused': 'unknown' }, queue.paused === null ? 'n/a' : (queue.paused ? 'paused' : 'running')),
+							el('td', { 'data-paused': String(queue.paused) }, queue.paused ? 'paused' : 'running'),
 							el('td', null, chart('messages by state', lines(series, 'rediskit.queue.messages', 'value', { queue: queue.name }, 'state')))]);
 				});
 				var recurring = queues.recurring.map(function (job) {
@@ -457,7 +456,19 @@
 					}, fail);
 				} }, 'Really purge every message of ' + detail.name + '?')
 				: el('button', { id: 'purge', class: 'danger', onclick: function () { state.confirmPurge = true; render(); } }, 'Purge…'));
-			// PAUSE-RESUME: Pause / Resume buttons go here once RedisQueue.pause() and resume() exist (branch i-qops).
+			toolbar.appendChild(detail.paused
+				? el('button', { id: 'resume', onclick: function () {
+					act('queue/resume?name=' + q(detail.name)).then(function () {
+						notice('Resumed ' + detail.name + ' on every instance.');
+						render();
+					}, fail);
+				} }, 'Resume')
+				: el('button', { id: 'pause', onclick: function () {
+					act('queue/pause?name=' + q(detail.name)).then(function () {
+						notice('Paused ' + detail.name + ' on every instance: messages in flight finish, no new one starts.');
+						render();
+					}, fail);
+				} }, 'Pause'));
 		}
 		else {
 			toolbar.appendChild(el('span', { class: 'muted' }, session.actionsNote));

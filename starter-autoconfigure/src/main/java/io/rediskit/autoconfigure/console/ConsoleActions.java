@@ -10,10 +10,11 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * The console's actions on queues: redrive dead letters and purge a queue. The web layer has already checked that
- * actions are enabled and that the user may take them; every call, taken or refused, is logged with the user and
- * counted as {@code rediskit.console.actions} ({@code action} = redrive | purge, {@code result} = done | refused |
- * failed), tagged with neither user nor queue name so cardinality stays bounded.
+ * The console's actions on queues: redrive dead letters, purge a queue, pause and resume it on every instance. The
+ * web layer has already checked that actions are enabled and that the user may take them; every call, taken or
+ * refused, is logged with the user and counted as {@code rediskit.console.actions} ({@code action} = redrive |
+ * purge | pause | resume, {@code result} = done | refused | failed), tagged with neither user nor queue name so
+ * cardinality stays bounded.
  */
 final class ConsoleActions {
 
@@ -62,6 +63,34 @@ final class ConsoleActions {
 	}
 
 	/**
+	 * Pauses a queue on every instance: no listener claims a new message until it is resumed.
+	 * @param user who asks, for the log
+	 * @param name the queue
+	 * @return whether it is paused now
+	 */
+	Map<String, Object> pause(String user, String name) {
+		run("pause", user, name, (queue) -> {
+			queue.pause();
+			return 1;
+		});
+		return Map.of("paused", true);
+	}
+
+	/**
+	 * Resumes a paused queue on every instance.
+	 * @param user who asks, for the log
+	 * @param name the queue
+	 * @return whether it is paused now
+	 */
+	Map<String, Object> resume(String user, String name) {
+		run("resume", user, name, (queue) -> {
+			queue.resume();
+			return 1;
+		});
+		return Map.of("paused", false);
+	}
+
+	/**
 	 * Records an action the web layer refused (no role, actions off), so refusals show in the log and the meter.
 	 * @param action what was asked
 	 * @param user who asked
@@ -106,7 +135,7 @@ final class ConsoleActions {
 		};
 
 		/**
-		 * @param action redrive | purge | other
+		 * @param action redrive | purge | pause | resume | other
 		 * @param result done | refused | failed
 		 */
 		void count(String action, String result);

@@ -174,8 +174,7 @@ final class ConsoleData {
 					QueueSpec spec = queue.spec();
 					described.put("maxDeliveries", spec.maxDeliveries());
 					described.put("visibilityTimeout", spec.visibilityTimeout().toString());
-					// Pause and resume: wired once RedisQueue has isPaused() (branch i-qops); null means unknown.
-					described.put("paused", null);
+					described.put("paused", queue.isPaused());
 					return described;
 				}));
 			}
@@ -190,8 +189,7 @@ final class ConsoleData {
 						(job.nextSlot() != null) ? job.nextSlot().toString() : null));
 			}
 		}
-		return map("configured", registry != null, "queues", queues, "recurring", recurring, "pauseSupported",
-				false);
+		return map("configured", registry != null, "queues", queues, "recurring", recurring);
 	}
 
 	/**
@@ -206,6 +204,7 @@ final class ConsoleData {
 		int from = Math.max(0, page) * size;
 		Map<String, Object> described = stats(queue.stats());
 		described.put("name", name);
+		described.put("paused", queue.isPaused());
 		described.put("page", Math.max(0, page));
 		described.put("pageSize", size);
 		List<Map<String, Object>> letters = new ArrayList<>();

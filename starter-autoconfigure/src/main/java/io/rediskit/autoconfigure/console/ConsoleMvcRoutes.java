@@ -60,6 +60,10 @@ final class ConsoleMvcRoutes {
 					request.param("name").orElse(""), ConsolePage.max(request.param("max").orElse(null)))))
 			.POST(api + "/queue/purge",
 					(request) -> json(this.actions.purge(caller(request).name(), request.param("name").orElse(""))))
+			.POST(api + "/queue/pause",
+					(request) -> json(this.actions.pause(caller(request).name(), request.param("name").orElse(""))))
+			.POST(api + "/queue/resume",
+					(request) -> json(this.actions.resume(caller(request).name(), request.param("name").orElse(""))))
 			.resources(this.path + "/**", ConsolePage.ASSETS)
 			.onError(RuntimeException.class, (ex, request) -> error(ex))
 			.filter(this::guard)

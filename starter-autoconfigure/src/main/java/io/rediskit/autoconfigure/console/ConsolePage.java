@@ -85,10 +85,12 @@ final class ConsolePage {
 	 * @return the action's name for the log and the meter, one of a fixed few
 	 */
 	static String actionName(String path) {
-		if (path.endsWith("/queue/redrive")) {
-			return "redrive";
+		for (String action : new String[] { "redrive", "purge", "pause", "resume" }) {
+			if (path.endsWith("/queue/" + action)) {
+				return action;
+			}
 		}
-		return path.endsWith("/queue/purge") ? "purge" : "other";
+		return "other";
 	}
 
 	/**

@@ -66,6 +66,10 @@ final class ConsoleWebFluxRoutes {
 					request.queryParam("name").orElse(""), ConsolePage.max(request.queryParam("max").orElse(null)))))
 			.POST(api + "/queue/purge", (request) -> json(
 					() -> this.actions.purge(caller(request).name(), request.queryParam("name").orElse(""))))
+			.POST(api + "/queue/pause", (request) -> json(
+					() -> this.actions.pause(caller(request).name(), request.queryParam("name").orElse(""))))
+			.POST(api + "/queue/resume", (request) -> json(
+					() -> this.actions.resume(caller(request).name(), request.queryParam("name").orElse(""))))
 			.resources(this.path + "/**", ConsolePage.ASSETS)
 			.onError(RuntimeException.class, (ex, request) -> error(ex))
 			.filter(this::guard)

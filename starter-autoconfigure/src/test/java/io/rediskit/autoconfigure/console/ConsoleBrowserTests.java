@@ -216,6 +216,33 @@ class ConsoleBrowserTests {
 
 	@Test
 	@Order(5)
+	void aPausedQueueHandsOutNothingUntilResumed() {
+		this.browser.open(this.console, "queues");
+		this.browser.await("the queue running", () -> "running".equals(this.browser.text("tr[data-name=orders] [data-paused]")));
+		this.browser.driver().findElement(By.linkText("orders")).click();
+		this.browser.await("the pause button", () -> !this.browser.driver().findElements(By.id("pause")).isEmpty());
+		this.browser.driver().findElement(By.id("pause")).click();
+		this.browser.await("the queue shown paused",
+				() -> "paused".equals(this.browser.text("tr[data-name=orders] [data-paused]"))
+						&& !this.browser.driver().findElements(By.id("resume")).isEmpty());
+		assertThat(this.orders.isPaused()).isTrue();
+		// A consumer on any instance claims nothing while the queue is paused: the claim script checks it.
+		assertThat(this.orders.stats().ready()).isEqualTo(1);
+		assertThat(this.orders.poll(1, java.time.Duration.ZERO)).isEmpty();
+
+		this.browser.driver().findElement(By.id("resume")).click();
+		this.browser.await("the queue shown running",
+				() -> "running".equals(this.browser.text("tr[data-name=orders] [data-paused]")));
+		assertThat(this.orders.isPaused()).isFalse();
+		List<QueueMessage<Object>> claimed = this.orders.poll(1, java.time.Duration.ZERO);
+		assertThat(claimed).hasSize(1);
+		claimed.get(0).ack();
+		assertThat(this.mvc.getBean(MeterRegistry.class).get(ConsoleActions.METER).tag("action", "pause")
+			.tag("result", "done").counter().count()).isEqualTo(1);
+	}
+
+	@Test
+	@Order(6)
 	void anActionWithoutTheCsrfTokenIsRefused() {
 		Long status = this.browser.asyncScript("var done = arguments[arguments.length - 1];"
 				+ "fetch('api/queue/redrive?name=orders&max=1', {method: 'POST', credentials: 'same-origin',"
@@ -225,7 +252,7 @@ class ConsoleBrowserTests {
 	}
 
 	@Test
-	@Order(6)
+	@Order(7)
 	void structuresShowSizingFillAndCounts() {
 		this.browser.open(this.console, "structures");
 		assertThat(this.browser.text("tr[data-name=usernames]")).contains("2 / 1,000").contains("1 %");
@@ -236,7 +263,7 @@ class ConsoleBrowserTests {
 	}
 
 	@Test
-	@Order(7)
+	@Order(8)
 	void keysWarnAboutSettingsAndListBigKeysAsText() {
 		this.browser.open(this.console, "keys");
 		assertThat(this.browser.text("#page-keys")).contains("maxmemory-policy is allkeys-lru")
@@ -248,7 +275,7 @@ class ConsoleBrowserTests {
 	}
 
 	@Test
-	@Order(8)
+	@Order(9)
 	void anActionWithoutTheActionRoleIsRefused() {
 		this.browser.signIn(this.base, "vic");
 		this.browser.open(this.console, "queues");
@@ -270,7 +297,7 @@ class ConsoleBrowserTests {
 	}
 
 	@Test
-	@Order(9)
+	@Order(10)
 	void webFluxServesTheSameConsole() {
 		try (ConfigurableApplicationContext flux = run(FluxApplication.class, WebApplicationType.REACTIVE)) {
 			String base = "http://localhost:" + flux.getEnvironment().getProperty("local.server.port");
