@@ -13,14 +13,14 @@ import org.jspecify.annotations.Nullable;
  * line kept in Redis ({@code fairlock_acquire.lua}), a free lock goes to the first in line only, and a release
  * wakes that waiter by its owner id on the lock's channel, wherever it waits. Each attempt renews the waiter's
  * place; a waiter that stops attempting (its process died or stopped) loses its place after the spec's waiter
- * timeout, so the line moves on within {@link FairLockSpec#deadWaiterDelayBound()}. Re-entry, a release that is
+ * timeout, so the line moves on within {@link WaiterLineSpec#deadWaiterDelayBound()}. Re-entry, a release that is
  * not the last and renewal are the lock's own scripts over the same hash layout.
  */
 final class FairEngine implements Engine, MemberWait.Steps {
 
 	private static final Duration MIN_LEASE = Duration.ofMillis(1);
 
-	final FairLockSpec spec;
+	final WaiterLineSpec spec;
 
 	final FairLockScripts scripts;
 
@@ -28,7 +28,7 @@ final class FairEngine implements Engine, MemberWait.Steps {
 
 	private final ReleaseSignals signals;
 
-	FairEngine(FairLockSpec spec, FairLockScripts scripts, LockScripts lockScripts, ReleaseSignals signals) {
+	FairEngine(WaiterLineSpec spec, FairLockScripts scripts, LockScripts lockScripts, ReleaseSignals signals) {
 		this.spec = spec;
 		this.scripts = scripts;
 		this.lockScripts = lockScripts;

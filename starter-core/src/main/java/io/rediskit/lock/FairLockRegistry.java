@@ -20,10 +20,10 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * wakes the first in line by its owner id on the lock's channel, in whichever JVM it waits. Arrival is when the
  * waiter's first attempt reached Redis.
  * <p>
- * <b>Dead waiters.</b> Each attempt of a waiter renews its place for {@link FairLockSpec#waiterTimeout()}, and
+ * <b>Dead waiters.</b> Each attempt of a waiter renews its place for {@link WaiterLineSpec#waiterTimeout()}, and
  * live waiters attempt at least every third of it. A waiter whose process died, or stopped ({@code SIGSTOP}, a
  * long pause), loses its place when it ends, so it delays those behind it by at most
- * {@link FairLockSpec#deadWaiterDelayBound()} (waiter timeout plus the longest sleep between attempts; 6 s by
+ * {@link WaiterLineSpec#deadWaiterDelayBound()} (waiter timeout plus the longest sleep between attempts; 6 s by
  * default). A waiter that pauses longer than the waiter timeout and resumes joins the end of the line again.
  * <p>
  * <b>Keys.</b> {@code <prefix>fairlock:{<name>}} (owner, hold count, fencing token; the lease as its TTL),
@@ -37,7 +37,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  */
 public class FairLockRegistry extends LockEntryPoint {
 
-	private final FairLockSpec spec;
+	private final WaiterLineSpec spec;
 
 	/**
 	 * Creates a registry. It starts nothing until {@link #start()} or its first acquisition.
@@ -49,7 +49,7 @@ public class FairLockRegistry extends LockEntryPoint {
 	 * @param clock the clock {@link HeldLock#heldSince()} is read from
 	 */
 	public FairLockRegistry(ScriptExecutor scripts, RedisConnectionFactory connectionFactory, KeyNaming keyNaming,
-			FairLockSpec spec, List<? extends LockListener> listeners, Clock clock) {
+			WaiterLineSpec spec, List<? extends LockListener> listeners, Clock clock) {
 		super("fairlock", keyNaming, Objects.requireNonNull(spec, "spec must not be null").watchdogTimeout(),
 				spec.defaultLeaseTime(), spec.defaultWaitTime(), listeners, clock,
 				"Fair locks cannot reach Redis; fair lock calls fail after the command timeout",
@@ -67,7 +67,7 @@ public class FairLockRegistry extends LockEntryPoint {
 	 * @param connectionFactory the application's Redis connections
 	 */
 	public FairLockRegistry(RedisConnectionFactory connectionFactory) {
-		this(ScriptExecutor.of(connectionFactory), connectionFactory, KeyNaming.defaults(), FairLockSpec.defaults(),
+		this(ScriptExecutor.of(connectionFactory), connectionFactory, KeyNaming.defaults(), WaiterLineSpec.defaults(),
 				List.of(), Clock.systemUTC());
 	}
 
@@ -77,7 +77,7 @@ public class FairLockRegistry extends LockEntryPoint {
 	}
 
 	/** @return the spec this registry runs with */
-	public FairLockSpec spec() {
+	public WaiterLineSpec spec() {
 		return this.spec;
 	}
 

@@ -20,7 +20,7 @@ final class ReadWriteEngine implements Engine, MemberWait.Steps {
 
 	private static final Duration MIN_LEASE = Duration.ofMillis(1);
 
-	final ReadWriteLockSpec spec;
+	final WaiterLineSpec spec;
 
 	final ReadWriteLockScripts scripts;
 
@@ -31,7 +31,7 @@ final class ReadWriteEngine implements Engine, MemberWait.Steps {
 	private final ReadWriteEngine sibling;
 
 	/** Creates the write side and its read sibling. */
-	ReadWriteEngine(ReadWriteLockSpec spec, ReadWriteLockScripts scripts, ReleaseSignals signals) {
+	ReadWriteEngine(WaiterLineSpec spec, ReadWriteLockScripts scripts, ReleaseSignals signals) {
 		this.spec = spec;
 		this.scripts = scripts;
 		this.signals = signals;

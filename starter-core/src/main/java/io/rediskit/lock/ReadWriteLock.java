@@ -19,7 +19,7 @@ package io.rediskit.lock;
  * <li><b>Fencing.</b> Each first hold, read or write, takes the next token of the name: a writer's token is
  * higher than every earlier holder's.</li>
  * </ul>
- * A dead waiting writer keeps new readers out for at most {@link ReadWriteLockSpec#deadWaiterDelayBound()}.
+ * A dead waiting writer keeps new readers out for at most {@link WaiterLineSpec#deadWaiterDelayBound()}.
  * Limits are the lock's: a lease, not a perfect mutex; fence what matters.
  *
  * @param name the lock name

@@ -21,11 +21,11 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * is measured on the server's clock ({@code TIME}); a holder whose lease ended is dropped by the next script.
  * <p>
  * <b>Limits.</b> A lease, as the lock. There is no Redlock variant. Readers wait while a writer waits, so a
- * waiting writer that dies keeps new readers out until its place ends ({@link ReadWriteLockSpec#waiterTimeout()}).
+ * waiting writer that dies keeps new readers out until its place ends ({@link WaiterLineSpec#waiterTimeout()}).
  */
 public class ReadWriteLockRegistry extends LockEntryPoint {
 
-	private final ReadWriteLockSpec spec;
+	private final WaiterLineSpec spec;
 
 	/**
 	 * Creates a registry. It starts nothing until {@link #start()} or its first acquisition.
@@ -37,7 +37,7 @@ public class ReadWriteLockRegistry extends LockEntryPoint {
 	 * @param clock the clock {@link HeldLock#heldSince()} is read from
 	 */
 	public ReadWriteLockRegistry(ScriptExecutor scripts, RedisConnectionFactory connectionFactory,
-			KeyNaming keyNaming, ReadWriteLockSpec spec, List<? extends LockListener> listeners, Clock clock) {
+			KeyNaming keyNaming, WaiterLineSpec spec, List<? extends LockListener> listeners, Clock clock) {
 		super("rwlock", keyNaming, Objects.requireNonNull(spec, "spec must not be null").watchdogTimeout(),
 				spec.defaultLeaseTime(), spec.defaultWaitTime(), listeners, clock,
 				"Read-write locks cannot reach Redis; read-write lock calls fail after the command timeout",
@@ -57,7 +57,7 @@ public class ReadWriteLockRegistry extends LockEntryPoint {
 	 */
 	public ReadWriteLockRegistry(RedisConnectionFactory connectionFactory) {
 		this(ScriptExecutor.of(connectionFactory), connectionFactory, KeyNaming.defaults(),
-				ReadWriteLockSpec.defaults(), List.of(), Clock.systemUTC());
+				WaiterLineSpec.defaults(), List.of(), Clock.systemUTC());
 	}
 
 	/**
@@ -94,7 +94,7 @@ public class ReadWriteLockRegistry extends LockEntryPoint {
 	}
 
 	/** @return the spec this registry runs with */
-	public ReadWriteLockSpec spec() {
+	public WaiterLineSpec spec() {
 		return this.spec;
 	}
 

@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class FairLockContractTests extends TopologyContract {
 
-	static final FairLockSpec SPEC = new FairLockSpec(Duration.ofMillis(900), null, Duration.ofSeconds(5),
+	static final WaiterLineSpec SPEC = new WaiterLineSpec(Duration.ofMillis(900), null, Duration.ofSeconds(5),
 			Duration.ofMillis(200), Duration.ofSeconds(1));
 
 	LockTesting.RecordingListener listener;

@@ -104,7 +104,7 @@ class MemberLockConcurrencyTests {
 
 	@Test
 	void aFairWaiterKilledInTheLineDelaysTheRestByAtMostTheBound() throws Exception {
-		FairLockSpec spec = FairLockSpec.defaults().withWaiterTimeout(Duration.ofSeconds(1))
+		WaiterLineSpec spec = WaiterLineSpec.defaults().withWaiterTimeout(Duration.ofSeconds(1))
 			.withMaxPollInterval(Duration.ofMillis(200));
 		String line = KeyNaming.defaults().key("fairlock", "line-of-three", "line");
 		ExecutorService executor = Executors.newSingleThreadExecutor();

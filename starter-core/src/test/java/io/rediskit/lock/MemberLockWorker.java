@@ -110,7 +110,7 @@ public final class MemberLockWorker {
 	}
 
 	private static void fairWait(LettuceConnectionFactory connections, String name, Duration waiterTimeout) {
-		FairLockSpec spec = FairLockSpec.defaults().withWaiterTimeout(waiterTimeout)
+		WaiterLineSpec spec = WaiterLineSpec.defaults().withWaiterTimeout(waiterTimeout)
 			.withMaxPollInterval(Duration.ofMillis(200));
 		try (FairLockRegistry registry = new FairLockRegistry(ScriptExecutor.of(connections), connections,
 				KeyNaming.defaults(), spec, List.of(), Clock.systemUTC())) {

@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class ReadWriteLockContractTests extends TopologyContract {
 
-	static final ReadWriteLockSpec SPEC = new ReadWriteLockSpec(Duration.ofMillis(900), null, Duration.ofSeconds(5),
+	static final WaiterLineSpec SPEC = new WaiterLineSpec(Duration.ofMillis(900), null, Duration.ofSeconds(5),
 			Duration.ofMillis(200), Duration.ofSeconds(1));
 
 	LockTesting.RecordingListener listener;

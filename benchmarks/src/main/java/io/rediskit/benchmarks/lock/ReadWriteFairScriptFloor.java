@@ -9,8 +9,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
-import io.rediskit.lock.FairLockSpec;
-import io.rediskit.lock.ReadWriteLockSpec;
+import io.rediskit.lock.WaiterLineSpec;
+import io.rediskit.lock.WaiterLineSpec;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.LuaScript;
 
@@ -49,9 +49,9 @@ final class ReadWriteFairScriptFloor {
 
 	private static final byte[] FENCE_TTL_MILLIS = ascii(Duration.ofDays(1).toMillis());
 
-	private static final byte[] LEASE_MILLIS = ascii(ReadWriteLockSpec.defaults().watchdogTimeout().toMillis());
+	private static final byte[] LEASE_MILLIS = ascii(WaiterLineSpec.defaults().watchdogTimeout().toMillis());
 
-	private static final byte[] WAITER_MILLIS = ascii(FairLockSpec.defaults().waiterTimeout().toMillis());
+	private static final byte[] WAITER_MILLIS = ascii(WaiterLineSpec.defaults().waiterTimeout().toMillis());
 
 	private static final byte[] ZERO = ascii(0);
 

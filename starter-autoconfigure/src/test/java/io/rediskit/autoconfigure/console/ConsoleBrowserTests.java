@@ -216,7 +216,7 @@ class ConsoleBrowserTests {
 
 	@Test
 	@Order(5)
-	void aPausedQueueHandsOutNothingUntilResumed() {
+	void aPausedQueueHandsOutNothingUntilResumed() throws InterruptedException {
 		this.browser.open(this.console, "queues");
 		this.browser.await("the queue running", () -> "running".equals(this.browser.text("tr[data-name=orders] [data-paused]")));
 		this.browser.driver().findElement(By.linkText("orders")).click();

@@ -6,7 +6,10 @@ import io.rediskit.support.InvalidSpecException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How a {@link FairLockRegistry} times its locks.
+ * How the members of the lock family whose waiters keep a place in Redis time their locks: the fair lock
+ * ({@link FairLockRegistry}: a waiter's place in line) and the read-write lock ({@link ReadWriteLockRegistry}: a
+ * waiting writer's claim, which keeps new readers out). One spec for both, since both hold a waiter's place the
+ * same way.
  *
  * @param watchdogTimeout lease of a lock taken without an explicit lease time; the watchdog renews it every
  * third of this while the owner holds the lock
@@ -14,11 +17,12 @@ import org.jspecify.annotations.Nullable;
  * @param defaultWaitTime how long {@link RedisLock#acquire()} waits when it names no wait time; zero means a
  * single attempt
  * @param maxPollInterval longest a waiter sleeps between attempts when no wake-up arrives
- * @param waiterTimeout how long a waiter keeps its place in line without attempting again: a waiter whose
- * process died or stopped holds up the line for this long at most. Live waiters attempt at least every third
- * of it, so it only needs to cover a waiter's pauses (a long GC), not the holder's lease
+ * @param waiterTimeout how long a waiter keeps its place without attempting again (a fair lock's place in line,
+ * a read-write lock's waiting writer keeping new readers out): a waiter whose process died or stopped holds up
+ * the others for this long at most. Live waiters attempt at least every third of it, so it only needs to cover
+ * a waiter's pauses (a long GC), not the holder's lease
  */
-public record FairLockSpec(Duration watchdogTimeout, @Nullable Duration defaultLeaseTime, Duration defaultWaitTime,
+public record WaiterLineSpec(Duration watchdogTimeout, @Nullable Duration defaultLeaseTime, Duration defaultWaitTime,
 		Duration maxPollInterval, Duration waiterTimeout) {
 
 	/** Default {@link #waiterTimeout()}: 5 seconds. */
@@ -29,7 +33,7 @@ public record FairLockSpec(Duration watchdogTimeout, @Nullable Duration defaultL
 	 * @throws InvalidSpecException naming the setting that is out of range
 	 * @throws NullPointerException if a setting other than {@code defaultLeaseTime} is missing
 	 */
-	public FairLockSpec {
+	public WaiterLineSpec {
 		LockSpecChecks.requireShared(watchdogTimeout, defaultLeaseTime, defaultWaitTime);
 		LockSpecChecks.requirePositive("maxPollInterval", maxPollInterval);
 		LockSpecChecks.requirePositive("waiterTimeout", waiterTimeout);
@@ -40,8 +44,8 @@ public record FairLockSpec(Duration watchdogTimeout, @Nullable Duration defaultL
 	}
 
 	/** @return the defaults: 30 s watchdog, watchdog leases, 10 s wait, 1 s longest poll, 5 s waiter timeout */
-	public static FairLockSpec defaults() {
-		return new FairLockSpec(LockSpec.DEFAULT_WATCHDOG_TIMEOUT, null, LockSpec.DEFAULT_WAIT_TIME,
+	public static WaiterLineSpec defaults() {
+		return new WaiterLineSpec(LockSpec.DEFAULT_WATCHDOG_TIMEOUT, null, LockSpec.DEFAULT_WAIT_TIME,
 				LockSpec.DEFAULT_MAX_POLL_INTERVAL, DEFAULT_WAITER_TIMEOUT);
 	}
 
@@ -49,8 +53,8 @@ public record FairLockSpec(Duration watchdogTimeout, @Nullable Duration defaultL
 	 * @param timeout the new waiter timeout
 	 * @return a copy with that waiter timeout
 	 */
-	public FairLockSpec withWaiterTimeout(Duration timeout) {
-		return new FairLockSpec(this.watchdogTimeout, this.defaultLeaseTime, this.defaultWaitTime,
+	public WaiterLineSpec withWaiterTimeout(Duration timeout) {
+		return new WaiterLineSpec(this.watchdogTimeout, this.defaultLeaseTime, this.defaultWaitTime,
 				this.maxPollInterval, timeout);
 	}
 
@@ -58,8 +62,8 @@ public record FairLockSpec(Duration watchdogTimeout, @Nullable Duration defaultL
 	 * @param timeout the new watchdog timeout
 	 * @return a copy with that watchdog timeout
 	 */
-	public FairLockSpec withWatchdogTimeout(Duration timeout) {
-		return new FairLockSpec(timeout, this.defaultLeaseTime, this.defaultWaitTime, this.maxPollInterval,
+	public WaiterLineSpec withWatchdogTimeout(Duration timeout) {
+		return new WaiterLineSpec(timeout, this.defaultLeaseTime, this.defaultWaitTime, this.maxPollInterval,
 				this.waiterTimeout);
 	}
 
@@ -67,14 +71,15 @@ public record FairLockSpec(Duration watchdogTimeout, @Nullable Duration defaultL
 	 * @param interval the new longest poll interval
 	 * @return a copy with that interval
 	 */
-	public FairLockSpec withMaxPollInterval(Duration interval) {
-		return new FairLockSpec(this.watchdogTimeout, this.defaultLeaseTime, this.defaultWaitTime, interval,
+	public WaiterLineSpec withMaxPollInterval(Duration interval) {
+		return new WaiterLineSpec(this.watchdogTimeout, this.defaultLeaseTime, this.defaultWaitTime, interval,
 				this.waiterTimeout);
 	}
 
 	/**
-	 * The longest time a waiter that died in line delays those behind it: its place lasts {@link #waiterTimeout()}
-	 * after its last attempt, and the next waiter notices within its own sleep between attempts.
+	 * The longest time a waiter that died delays the others (those behind it in a fair lock's line, new readers
+	 * of a read-write lock): its place lasts {@link #waiterTimeout()} after its last attempt, and the others
+	 * notice within their own sleep between attempts.
 	 * @return the bound
 	 */
 	public Duration deadWaiterDelayBound() {

@@ -1,0 +1,84 @@
+package io.rediskit.autoconfigure.lock;
+
+import java.time.Duration;
+
+import io.rediskit.autoconfigure.support.SpecErrors;
+import io.rediskit.lock.WaiterLineSpec;
+import io.rediskit.support.InvalidSpecException;
+
+import org.springframework.validation.Errors;
+
+/**
+ * The settings of a lock-family member whose waiters keep a place in Redis (the fair lock under
+ * {@code redis-kit.lock.fair}, the read-write lock under {@code redis-kit.lock.read-write}): the settings every
+ * lock engine shares, with their own values, plus how long a waiter keeps its place. Validated when bound, by the
+ * rules of {@link WaiterLineSpec}.
+ */
+public abstract class WaiterLineProperties extends LockLeaseProperties {
+
+	/**
+	 * Whether to auto-configure this lock's registry.
+	 */
+	private boolean enabled = true;
+
+	/**
+	 * Longest a waiter sleeps between attempts when no wake-up arrives; at most a third of the waiter timeout is
+	 * used.
+	 */
+	private Duration maxPollInterval = Duration.ofSeconds(1);
+
+	/**
+	 * How long a waiter keeps its place without attempting again (a fair lock's place in line, a read-write lock's
+	 * waiting writer keeping new readers out): a waiter whose process died or stopped delays the others by this
+	 * plus one poll interval at most.
+	 */
+	private Duration waiterTimeout = WaiterLineSpec.DEFAULT_WAITER_TIMEOUT;
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public Duration getMaxPollInterval() {
+		return this.maxPollInterval;
+	}
+
+	public void setMaxPollInterval(Duration maxPollInterval) {
+		this.maxPollInterval = maxPollInterval;
+	}
+
+	public Duration getWaiterTimeout() {
+		return this.waiterTimeout;
+	}
+
+	public void setWaiterTimeout(Duration waiterTimeout) {
+		this.waiterTimeout = waiterTimeout;
+	}
+
+	/**
+	 * @return the core spec these properties describe
+	 * @throws InvalidSpecException if a value is out of range (startup validation prevents it)
+	 */
+	public WaiterLineSpec toSpec() {
+		return new WaiterLineSpec(getWatchdogTimeout(), getDefaultLeaseTime(), getDefaultWaitTime(), this.maxPollInterval,
+				this.waiterTimeout);
+	}
+
+	/**
+	 * Validates these properties, bound under {@code prefix}.
+	 * @param errors the errors, their nested path at this object
+	 * @param prefix {@code redis-kit.lock.fair.} or {@code redis-kit.lock.read-write.}
+	 */
+	void validate(Errors errors, String prefix) {
+		try {
+			toSpec();
+		}
+		catch (InvalidSpecException ex) {
+			SpecErrors.reject(errors, prefix, ex);
+		}
+	}
+
+}
