@@ -11,7 +11,9 @@ import java.util.function.BooleanSupplier;
 
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.NoSuchElementException;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -104,6 +106,22 @@ final class ConsoleBrowser implements AutoCloseable {
 	/** Waits, up to a generous deadline, for a condition the page reaches by itself (it polls every second). */
 	void await(String what, BooleanSupplier condition) {
 		new WebDriverWait(this.driver, WAIT).withMessage(what).until((driver) -> condition.getAsBoolean());
+	}
+
+	/**
+	 * Clicks an element once it is there. The page re-renders itself every second, so an element found a moment
+	 * before may be gone when clicked (a stale element, not clicked): it is found and clicked again.
+	 */
+	void click(By by) {
+		await("a click on " + by, () -> {
+			try {
+				this.driver.findElement(by).click();
+				return true;
+			}
+			catch (StaleElementReferenceException | NoSuchElementException ex) {
+				return false;
+			}
+		});
 	}
 
 	/** Saves a screenshot for docs/console.md when run with {@code -Dredis-kit.docs.write=true}. */

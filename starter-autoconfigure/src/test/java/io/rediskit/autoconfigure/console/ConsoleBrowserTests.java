@@ -192,7 +192,7 @@ class ConsoleBrowserTests {
 	void aDeadLetterIsRedrivenAndLeavesTheList() {
 		this.browser.open(this.console, "queues");
 		this.browser.await("the queue's counts", () -> "2".equals(this.browser.text("tr[data-name=orders] [data-dead]")));
-		this.browser.driver().findElement(By.linkText("orders")).click();
+		this.browser.click(By.linkText("orders"));
 		this.browser.await("two dead letters listed", () -> Long.valueOf(2).equals(
 				this.browser.script("return document.querySelectorAll('#queue-detail tbody tr').length;")));
 		String oldest = this.browser.script("return document.querySelector('#queue-detail tbody tr').getAttribute('data-id');");
@@ -202,7 +202,7 @@ class ConsoleBrowserTests {
 		this.browser.script("document.getElementById('queue-detail').scrollIntoView();");
 		this.browser.screenshot("queues");
 
-		this.browser.driver().findElement(By.id("redrive")).click();
+		this.browser.click(By.id("redrive"));
 		this.browser.await("the redriven letter gone from the list", () -> Long.valueOf(1).equals(this.browser.script(
 				"return document.querySelectorAll('#queue-detail tbody tr').length;"))
 				&& this.browser.script("return document.querySelector('#queue-detail tr[data-id=\"' + arguments[0] + '\"]');",
@@ -219,9 +219,9 @@ class ConsoleBrowserTests {
 	void aPausedQueueHandsOutNothingUntilResumed() throws InterruptedException {
 		this.browser.open(this.console, "queues");
 		this.browser.await("the queue running", () -> "running".equals(this.browser.text("tr[data-name=orders] [data-paused]")));
-		this.browser.driver().findElement(By.linkText("orders")).click();
+		this.browser.click(By.linkText("orders"));
 		this.browser.await("the pause button", () -> !this.browser.driver().findElements(By.id("pause")).isEmpty());
-		this.browser.driver().findElement(By.id("pause")).click();
+		this.browser.click(By.id("pause"));
 		this.browser.await("the queue shown paused",
 				() -> "paused".equals(this.browser.text("tr[data-name=orders] [data-paused]"))
 						&& !this.browser.driver().findElements(By.id("resume")).isEmpty());
@@ -230,7 +230,7 @@ class ConsoleBrowserTests {
 		assertThat(this.orders.stats().ready()).isEqualTo(1);
 		assertThat(this.orders.poll(1, java.time.Duration.ZERO)).isEmpty();
 
-		this.browser.driver().findElement(By.id("resume")).click();
+		this.browser.click(By.id("resume"));
 		this.browser.await("the queue shown running",
 				() -> "running".equals(this.browser.text("tr[data-name=orders] [data-paused]")));
 		assertThat(this.orders.isPaused()).isFalse();
@@ -268,7 +268,7 @@ class ConsoleBrowserTests {
 		this.browser.open(this.console, "keys");
 		assertThat(this.browser.text("#page-keys")).contains("maxmemory-policy is allkeys-lru")
 			.contains("lazyfree-lazy-user-del is no");
-		this.browser.driver().findElement(By.id("run-report")).click();
+		this.browser.click(By.id("run-report"));
 		this.browser.await("the big-key report", () -> HOSTILE.equals(this.browser.text("#page-keys tr[data-key] td.text")));
 		assertThat((Boolean) this.browser.script(NO_MARKUP_RAN)).isTrue();
 		this.browser.screenshot("keys");
@@ -279,7 +279,7 @@ class ConsoleBrowserTests {
 	void anActionWithoutTheActionRoleIsRefused() {
 		this.browser.signIn(this.base, "vic");
 		this.browser.open(this.console, "queues");
-		this.browser.driver().findElement(By.linkText("orders")).click();
+		this.browser.click(By.linkText("orders"));
 		this.browser.await("the dead letter listed", () -> Long.valueOf(1).equals(
 				this.browser.script("return document.querySelectorAll('#queue-detail tbody tr').length;")));
 		assertThat(this.browser.driver().findElements(By.id("redrive"))).isEmpty();
@@ -307,7 +307,7 @@ class ConsoleBrowserTests {
 			this.browser.open(base + "/redis-kit/", "queues");
 			this.browser.await("the queue's counts",
 					() -> "1".equals(this.browser.text("tr[data-name=orders] [data-dead]")));
-			this.browser.driver().findElement(By.linkText("orders")).click();
+			this.browser.click(By.linkText("orders"));
 			this.browser.await("the dead letter's reason as text",
 					() -> ("handler failed: " + HOSTILE).equals(this.browser.text("#queue-detail tbody tr .reason")));
 			assertThat((Boolean) this.browser.script(NO_MARKUP_RAN)).isTrue();
