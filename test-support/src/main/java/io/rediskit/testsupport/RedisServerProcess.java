@@ -296,6 +296,19 @@ public final class RedisServerProcess implements AutoCloseable {
 		command("FLUSHALL");
 	}
 
+	/**
+	 * @return what the server has written to its log since it was first started (across restarts), for a failed
+	 * test to show; empty once the server is closed
+	 */
+	public String log() {
+		try {
+			return Files.readString(this.workDirectory.resolve("redis.log"));
+		}
+		catch (IOException ex) {
+			return "";
+		}
+	}
+
 	@Override
 	public String toString() {
 		return "redis-server " + this.binary.version() + " on " + host() + ":" + this.port;
