@@ -8,7 +8,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * What every acquisition that waits without a thread of its own knows, whatever the engine: the lock and its
  * shell, the owner, the lease (explicit, or the watchdog timeout renewed by the watchdog), the wait and when it
- * started, and how it reports its outcome. A subclass is one engine's wait ({@link SignalledWait},
+ * started, and how it reports its outcome. A subclass is one engine's wait ({@link AsyncAcquisition},
  * {@link RedlockAcquisition}); its fields are this class's, so the common part costs no object of its own.
  */
 abstract class LockWait {
