@@ -2,7 +2,6 @@ package io.rediskit.lock;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ScheduledFuture;
 
 import io.rediskit.lock.LockListener.AcquireResult;
 import org.jspecify.annotations.Nullable;
@@ -23,34 +22,23 @@ final class AsyncSemaphoreAcquisition extends SemaphoreAcquisition {
 
 	private final Runnable stopHook = this::stopped;
 
-	// Guarded by this.
-
-	private boolean attempting;
-
-	private boolean wokenWhileAttempting;
-
-	private boolean done;
-
-	private ReleaseSignals.@Nullable Waiter waiter;
-
-	private @Nullable ScheduledFuture<?> timer;
+	private final PollingWait wait;
 
 	AsyncSemaphoreAcquisition(RedisSemaphore semaphore, String owner, int permits, @Nullable Long leaseMillis,
 			Duration waitTime, long waitNanos) {
 		super(semaphore, owner, permits, leaseMillis, waitTime, waitNanos);
+		this.wait = new PollingWait(this.engine.signals, this.lock.keys().released, this.owner, this.leaseMillis,
+				this.parts.background()::schedule, this::attempt);
 	}
 
 	CompletableFuture<Lease> start() {
-		synchronized (this) {
-			this.attempting = true;
-		}
 		this.parts.background().onStop(this.stopHook);
 		this.result.whenComplete((lease, failure) -> {
 			if (this.result.isCancelled() && finish()) {
 				this.lock.report(AcquireResult.INTERRUPTED, this.startedNanos);
 			}
 		});
-		attempt();
+		this.wait.start();
 		return this.result;
 	}
 
@@ -80,7 +68,7 @@ final class AsyncSemaphoreAcquisition extends SemaphoreAcquisition {
 			return;
 		}
 		if (attempt.state() == SemaphoreScripts.Attempt.State.ACQUIRED) {
-			if (isDone()) {
+			if (this.wait.isDone()) {
 				// Cancelled or stopped meanwhile: the permits go back, never reported as acquired.
 				this.engine.scripts.release(this.lock.keys(), this.owner);
 				return;
@@ -101,7 +89,13 @@ final class AsyncSemaphoreAcquisition extends SemaphoreAcquisition {
 			}
 			return;
 		}
-		waitFor(Math.min(left, attempt.sleepNanos(maxPollNanos())));
+		try {
+			this.wait.again(Math.min(left, attempt.sleepNanos(maxPollNanos())));
+		}
+		catch (IllegalStateException ex) {
+			// The registry stopped between two attempts.
+			this.result.completeExceptionally(ex);
+		}
 	}
 
 	private IllegalArgumentException tooMany(SemaphoreScripts.Attempt attempt) {
@@ -114,66 +108,6 @@ final class AsyncSemaphoreAcquisition extends SemaphoreAcquisition {
 		throw new IllegalStateException("Not too many permits: " + attempt);
 	}
 
-	private void waitFor(long nanos) {
-		boolean again;
-		synchronized (this) {
-			if (this.done) {
-				return;
-			}
-			if (this.waiter == null) {
-				this.waiter = this.engine.signals.joinAsync(this.lock.keys().released, this.owner, this.leaseMillis,
-						this::wake);
-			}
-			try {
-				this.timer = this.parts.background().schedule(this::wake, nanos);
-			}
-			catch (IllegalStateException ex) {
-				// The registry stopped between two attempts.
-				this.done = true;
-				cleanUp();
-				this.result.completeExceptionally(ex);
-				return;
-			}
-			again = this.wokenWhileAttempting || this.waiter.consumeSignal();
-			this.wokenWhileAttempting = false;
-			this.attempting = again;
-		}
-		if (again) {
-			cancelTimer();
-			attempt();
-		}
-	}
-
-	/** A release message or the timer: attempt now, or once the attempt in flight has answered. */
-	private void wake() {
-		synchronized (this) {
-			if (this.done) {
-				return;
-			}
-			if (this.attempting) {
-				this.wokenWhileAttempting = true;
-				return;
-			}
-			this.attempting = true;
-			if (this.waiter != null) {
-				this.waiter.consumeSignal();
-			}
-		}
-		cancelTimer();
-		attempt();
-	}
-
-	private void cancelTimer() {
-		ScheduledFuture<?> current;
-		synchronized (this) {
-			current = this.timer;
-			this.timer = null;
-		}
-		if (current != null) {
-			current.cancel(false);
-		}
-	}
-
 	private void stopped() {
 		if (finish()) {
 			this.lock.report(AcquireResult.INTERRUPTED, this.startedNanos);
@@ -182,33 +116,13 @@ final class AsyncSemaphoreAcquisition extends SemaphoreAcquisition {
 		}
 	}
 
-	private synchronized boolean isDone() {
-		return this.done;
-	}
-
 	/** @return whether this call ended the wait */
 	private boolean finish() {
-		synchronized (this) {
-			if (this.done) {
-				return false;
-			}
-			this.done = true;
-			cleanUp();
+		if (!this.wait.finish(false)) {
+			return false;
 		}
 		this.parts.background().removeOnStop(this.stopHook);
 		return true;
-	}
-
-	// Called under this.
-	private void cleanUp() {
-		if (this.timer != null) {
-			this.timer.cancel(false);
-			this.timer = null;
-		}
-		if (this.waiter != null) {
-			this.engine.signals.leave(this.waiter);
-			this.waiter = null;
-		}
 	}
 
 }

@@ -1,12 +1,6 @@
 package io.rediskit.lock;
 
-import java.time.Duration;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
-
-import io.rediskit.lock.LockListener.RenewalResult;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The fair lock on one Redis deployment: granted in arrival order across every client. Waiters take a place in a
@@ -16,41 +10,22 @@ import org.jspecify.annotations.Nullable;
  * timeout, so the line moves on within {@link WaiterLineSpec#deadWaiterDelayBound()}. Re-entry, a release that is
  * not the last and renewal are the lock's own scripts over the same hash layout.
  */
-final class FairEngine implements Engine, MemberWait.Steps {
-
-	private static final Duration MIN_LEASE = Duration.ofMillis(1);
-
-	final WaiterLineSpec spec;
+final class FairEngine extends WaiterLineEngine {
 
 	final FairLockScripts scripts;
 
 	private final LockScripts lockScripts;
 
-	private final ReleaseSignals signals;
-
 	FairEngine(WaiterLineSpec spec, FairLockScripts scripts, LockScripts lockScripts, ReleaseSignals signals) {
-		this.spec = spec;
+		super(spec, signals);
 		this.scripts = scripts;
 		this.lockScripts = lockScripts;
-		this.signals = signals;
 	}
 
 	@Override
-	public @Nullable LockHold acquire(RedisLock lock, String owner, @Nullable Long leaseMillis, long waitNanos,
-			boolean interruptible) throws InterruptedException {
-		LockHold current = lock.parts().holds().get(lock, owner);
-		if (current != null && !current.lost) {
-			return MemberWait.reenter(current, () -> this.scripts.reenter(lock.keys(), owner, current.leaseMillis,
-					lock.parts().holds().nextRequestId()));
-		}
-		return new MemberWait(lock, this, owner, leaseMillis, Duration.ofNanos(Math.max(waitNanos, 0)), waitNanos)
-			.await(interruptible);
-	}
-
-	@Override
-	public CompletionStage<Lease> acquireAsync(RedisLock lock, String owner, @Nullable Long leaseMillis,
-			Duration waitTime, long waitNanos) {
-		return new MemberWait(lock, this, owner, leaseMillis, waitTime, waitNanos).startAsync();
+	CompletionStage<Long> reenter(RedisLock lock, LockHold current) {
+		return this.scripts.reenter(lock.keys(), current.owner, current.leaseMillis,
+				lock.parts().holds().nextRequestId());
 	}
 
 	@Override
@@ -62,16 +37,6 @@ final class FairEngine implements Engine, MemberWait.Steps {
 	@Override
 	public CompletionStage<?> leave(RedisLock lock, String owner) {
 		return this.scripts.leave(lock.keys(), owner);
-	}
-
-	@Override
-	public long maxSleepNanos() {
-		return this.spec.sleepBetweenAttempts().toNanos();
-	}
-
-	@Override
-	public ReleaseSignals signals() {
-		return this.signals;
 	}
 
 	/** The last hold frees the lock for the first in line and wakes it; an earlier one counts down. */
@@ -86,25 +51,8 @@ final class FairEngine implements Engine, MemberWait.Steps {
 	}
 
 	@Override
-	public void releaseLost(LockHold hold) {
-		// The key is gone or someone else's: there is nothing of this owner's to free.
-	}
-
-	@Override
-	public CompletionStage<RenewalResult> renew(LockHold hold) {
-		long started = System.nanoTime();
-		return this.lockScripts.renew(hold.lock.keys(), hold.owner, hold.leaseMillis).thenApply((renewed) -> {
-			if (!renewed) {
-				return RenewalResult.LOST;
-			}
-			hold.validUntilNanos = started + TimeUnit.MILLISECONDS.toNanos(hold.leaseMillis);
-			return RenewalResult.RENEWED;
-		});
-	}
-
-	@Override
-	public <T> T await(CompletionStage<T> stage, String operation, RedisLock lock) {
-		return LockScripts.await(stage);
+	CompletionStage<Boolean> extend(LockHold hold) {
+		return this.lockScripts.renew(hold.lock.keys(), hold.owner, hold.leaseMillis);
 	}
 
 	@Override
@@ -120,28 +68,6 @@ final class FairEngine implements Engine, MemberWait.Steps {
 	@Override
 	public int holdCount(RedisLock lock, String owner) {
 		return this.lockScripts.holdCount(lock.keys(), owner);
-	}
-
-	@Override
-	public void requireLease(Duration leaseTime) {
-		if (leaseTime.isNegative() || leaseTime.toMillis() < 1) {
-			throw new IllegalArgumentException("leaseTime must be at least 1ms, was " + leaseTime);
-		}
-	}
-
-	@Override
-	public Duration minimumLeaseTime() {
-		return MIN_LEASE;
-	}
-
-	@Override
-	public void start(Executor blocking) {
-		this.signals.start(blocking);
-	}
-
-	@Override
-	public void stop() {
-		this.signals.stop();
 	}
 
 }

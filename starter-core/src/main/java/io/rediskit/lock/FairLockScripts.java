@@ -1,13 +1,16 @@
 package io.rediskit.lock;
 
-import java.nio.charset.StandardCharsets;
+import static io.rediskit.lock.LockScripts.number;
+import static io.rediskit.lock.LockScripts.required;
+import static io.rediskit.lock.LockScripts.script;
+import static io.rediskit.lock.LockScripts.utf8;
+
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.LuaScript;
 import io.rediskit.support.ScriptExecutor;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.ReturnType;
 
@@ -27,8 +30,6 @@ final class FairLockScripts {
 	static final LuaScript RELEASE = script("fairlock_release");
 
 	static final LuaScript LEAVE = script("fairlock_leave");
-
-	private static final byte[] FENCE_TTL_MILLIS = number(LockScripts.FENCE_TTL.toMillis());
 
 	private final ScriptExecutor executor;
 
@@ -52,7 +53,7 @@ final class FairLockScripts {
 	CompletionStage<LockScripts.Attempt> acquire(LockScripts.Keys keys, String owner, long leaseMillis,
 			String requestId, long waiterTimeoutMillis) {
 		return this.executor.<List<Object>>executeAsync(ACQUIRE, ReturnType.MULTI, 4, keys.lockBytes, keys.fenceBytes,
-				line(keys), places(keys), utf8(owner), number(leaseMillis), utf8(requestId), FENCE_TTL_MILLIS,
+				line(keys), places(keys), utf8(owner), number(leaseMillis), utf8(requestId), LockScripts.FENCE_TTL_MILLIS,
 				number(waiterTimeoutMillis), keys.releasedBytes)
 			.thenApply(LockScripts.Attempt::of);
 	}
@@ -107,25 +108,6 @@ final class FairLockScripts {
 
 	private byte[] places(LockScripts.Keys keys) {
 		return utf8(this.keyNaming.key(AREA, keys.name, "places"));
-	}
-
-	private static long required(@Nullable Long reply, LuaScript script) {
-		if (reply == null) {
-			throw new IllegalStateException("Redis returned no reply to " + script);
-		}
-		return reply;
-	}
-
-	private static LuaScript script(String name) {
-		return LuaScript.fromClasspath("META-INF/redis-kit/scripts/lock/" + name + ".lua");
-	}
-
-	private static byte[] utf8(String value) {
-		return value.getBytes(StandardCharsets.UTF_8);
-	}
-
-	private static byte[] number(long value) {
-		return Long.toString(value).getBytes(StandardCharsets.US_ASCII);
 	}
 
 }

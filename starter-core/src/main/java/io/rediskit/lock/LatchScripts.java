@@ -1,5 +1,9 @@
 package io.rediskit.lock;
 
+import static io.rediskit.lock.LockScripts.number;
+import static io.rediskit.lock.LockScripts.script;
+import static io.rediskit.lock.LockScripts.utf8;
+
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletionStage;
 
@@ -63,18 +67,6 @@ final class LatchScripts {
 	CompletionStage<Long> count(Keys keys) {
 		return this.commands.<byte @Nullable []>executeAsync("HGET", ReturnType.VALUE, keys.latch, COUNT_FIELD)
 			.thenApply((value) -> (value != null) ? Long.parseLong(new String(value, StandardCharsets.US_ASCII)) : -1L);
-	}
-
-	private static LuaScript script(String name) {
-		return LuaScript.fromClasspath("META-INF/redis-kit/scripts/lock/" + name + ".lua");
-	}
-
-	private static byte[] utf8(String value) {
-		return value.getBytes(StandardCharsets.UTF_8);
-	}
-
-	private static byte[] number(long value) {
-		return Long.toString(value).getBytes(StandardCharsets.US_ASCII);
 	}
 
 	/** The keys and the channel of one latch. */

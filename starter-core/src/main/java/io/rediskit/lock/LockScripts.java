@@ -56,7 +56,7 @@ final class LockScripts {
 	/** How long the last fencing token of a name is kept after its last acquisition. */
 	static final Duration FENCE_TTL = Duration.ofDays(1);
 
-	private static final byte[] FENCE_TTL_MILLIS = number(FENCE_TTL.toMillis());
+	static final byte[] FENCE_TTL_MILLIS = number(FENCE_TTL.toMillis());
 
 	private final ScriptExecutor executor;
 
@@ -351,22 +351,25 @@ final class LockScripts {
 		}
 	}
 
-	private static long required(@Nullable Long reply, LuaScript script) {
+	// What every scripts class of the lock family uses to load its scripts, pass arguments and read replies.
+
+	static long required(@Nullable Long reply, LuaScript script) {
 		if (reply == null) {
 			throw new IllegalStateException("Redis returned no reply to " + script);
 		}
 		return reply;
 	}
 
-	private static LuaScript script(String name) {
+	/** @return the lock family's script {@code META-INF/redis-kit/scripts/lock/<name>.lua} */
+	static LuaScript script(String name) {
 		return LuaScript.fromClasspath("META-INF/redis-kit/scripts/lock/" + name + ".lua");
 	}
 
-	private static byte[] utf8(String value) {
+	static byte[] utf8(String value) {
 		return value.getBytes(StandardCharsets.UTF_8);
 	}
 
-	private static byte[] number(long value) {
+	static byte[] number(long value) {
 		return Long.toString(value).getBytes(StandardCharsets.US_ASCII);
 	}
 

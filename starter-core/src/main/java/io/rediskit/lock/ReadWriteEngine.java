@@ -1,13 +1,8 @@
 package io.rediskit.lock;
 
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
-
-import io.rediskit.lock.LockListener.RenewalResult;
-import org.jspecify.annotations.Nullable;
 
 /**
  * One side of the read-write lock on one Redis deployment: the write side (the registry's engine, which starts
@@ -16,15 +11,9 @@ import org.jspecify.annotations.Nullable;
  * writes may read (a downgrade: take the read lock, then release the write lock); an owner that reads may not
  * write (an upgrade would deadlock two readers that both try it), which fails at once.
  */
-final class ReadWriteEngine implements Engine, MemberWait.Steps {
-
-	private static final Duration MIN_LEASE = Duration.ofMillis(1);
-
-	final WaiterLineSpec spec;
+final class ReadWriteEngine extends WaiterLineEngine {
 
 	final ReadWriteLockScripts scripts;
-
-	private final ReleaseSignals signals;
 
 	private final boolean read;
 
@@ -32,17 +21,15 @@ final class ReadWriteEngine implements Engine, MemberWait.Steps {
 
 	/** Creates the write side and its read sibling. */
 	ReadWriteEngine(WaiterLineSpec spec, ReadWriteLockScripts scripts, ReleaseSignals signals) {
-		this.spec = spec;
+		super(spec, signals);
 		this.scripts = scripts;
-		this.signals = signals;
 		this.read = false;
 		this.sibling = new ReadWriteEngine(this);
 	}
 
 	private ReadWriteEngine(ReadWriteEngine writing) {
-		this.spec = writing.spec;
+		super(writing.spec, writing.signals);
 		this.scripts = writing.scripts;
-		this.signals = writing.signals;
 		this.read = true;
 		this.sibling = writing;
 	}
@@ -53,27 +40,14 @@ final class ReadWriteEngine implements Engine, MemberWait.Steps {
 	}
 
 	@Override
-	public @Nullable LockHold acquire(RedisLock lock, String owner, @Nullable Long leaseMillis, long waitNanos,
-			boolean interruptible) throws InterruptedException {
-		LockHold current = lock.parts().holds().get(lock, owner);
-		if (current != null && !current.lost) {
-			return MemberWait.reenter(current, () -> this.scripts.setCount(lock.getName(), this.read, owner,
-					current.holdCount + 1, current.leaseMillis));
-		}
-		requireNoUpgrade(lock, owner);
-		return new MemberWait(lock, this, owner, leaseMillis, Duration.ofNanos(Math.max(waitNanos, 0)), waitNanos)
-			.await(interruptible);
-	}
-
-	@Override
-	public CompletionStage<Lease> acquireAsync(RedisLock lock, String owner, @Nullable Long leaseMillis,
-			Duration waitTime, long waitNanos) {
-		// A lease's owner is new: it holds no read lock to upgrade.
-		return new MemberWait(lock, this, owner, leaseMillis, waitTime, waitNanos).startAsync();
+	CompletionStage<Long> reenter(RedisLock lock, LockHold current) {
+		return this.scripts.setCount(lock.getName(), this.read, current.owner, current.holdCount + 1,
+				current.leaseMillis);
 	}
 
 	/** A thread that reads and asks to write would wait for itself: refused at once. */
-	private void requireNoUpgrade(RedisLock lock, String owner) {
+	@Override
+	void requireMayWait(RedisLock lock, String owner) {
 		if (this.read) {
 			return;
 		}
@@ -97,16 +71,6 @@ final class ReadWriteEngine implements Engine, MemberWait.Steps {
 				: this.scripts.leaveWrite(lock.getName(), owner);
 	}
 
-	@Override
-	public long maxSleepNanos() {
-		return this.spec.sleepBetweenAttempts().toNanos();
-	}
-
-	@Override
-	public ReleaseSignals signals() {
-		return this.signals;
-	}
-
 	/** Sets the stored count to the client's count less one; the last release ends this side's hold. */
 	@Override
 	public CompletionStage<Long> release(LockHold hold) {
@@ -115,25 +79,8 @@ final class ReadWriteEngine implements Engine, MemberWait.Steps {
 	}
 
 	@Override
-	public void releaseLost(LockHold hold) {
-		// The hold's lease ended: the scripts dropped it, there is nothing of this owner's to free.
-	}
-
-	@Override
-	public CompletionStage<RenewalResult> renew(LockHold hold) {
-		long started = System.nanoTime();
-		return this.scripts.renew(hold.lock.getName(), this.read, hold.owner, hold.leaseMillis).thenApply((renewed) -> {
-			if (!renewed) {
-				return RenewalResult.LOST;
-			}
-			hold.validUntilNanos = started + TimeUnit.MILLISECONDS.toNanos(hold.leaseMillis);
-			return RenewalResult.RENEWED;
-		});
-	}
-
-	@Override
-	public <T> T await(CompletionStage<T> stage, String operation, RedisLock lock) {
-		return LockScripts.await(stage);
+	CompletionStage<Boolean> extend(LockHold hold) {
+		return this.scripts.renew(hold.lock.getName(), this.read, hold.owner, hold.leaseMillis);
 	}
 
 	/** @return for the write lock whether a writer holds it, for the read lock whether anyone reads */
@@ -158,18 +105,6 @@ final class ReadWriteEngine implements Engine, MemberWait.Steps {
 		ReadWriteLockScripts.Holders holders = LockScripts
 			.uninterruptibly(() -> LockScripts.await(this.scripts.holders(lock.getName(), owner)));
 		return this.read ? holders.ownReads() : holders.ownWrites();
-	}
-
-	@Override
-	public void requireLease(Duration leaseTime) {
-		if (leaseTime.isNegative() || leaseTime.toMillis() < 1) {
-			throw new IllegalArgumentException("leaseTime must be at least 1ms, was " + leaseTime);
-		}
-	}
-
-	@Override
-	public Duration minimumLeaseTime() {
-		return MIN_LEASE;
 	}
 
 	/** The write side, the registry's engine, starts the subscription both sides wait on. */

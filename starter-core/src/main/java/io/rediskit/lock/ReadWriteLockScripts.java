@@ -1,13 +1,16 @@
 package io.rediskit.lock;
 
-import java.nio.charset.StandardCharsets;
+import static io.rediskit.lock.LockScripts.number;
+import static io.rediskit.lock.LockScripts.required;
+import static io.rediskit.lock.LockScripts.script;
+import static io.rediskit.lock.LockScripts.utf8;
+
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.LuaScript;
 import io.rediskit.support.ScriptExecutor;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.ReturnType;
 
@@ -22,9 +25,11 @@ final class ReadWriteLockScripts {
 
 	static final String AREA = "rwlock";
 
-	static final LuaScript READ_ACQUIRE = script("rwlock_read_acquire");
+	private static final byte[] READ = utf8("read");
 
-	static final LuaScript WRITE_ACQUIRE = script("rwlock_write_acquire");
+	private static final byte[] WRITE = utf8("write");
+
+	static final LuaScript ACQUIRE = script("rwlock_acquire");
 
 	static final LuaScript READ_COUNT = script("rwlock_read_count");
 
@@ -37,8 +42,6 @@ final class ReadWriteLockScripts {
 	static final LuaScript WRITE_LEAVE = script("rwlock_write_leave");
 
 	static final LuaScript HOLDERS = script("rwlock_holders");
-
-	private static final byte[] FENCE_TTL_MILLIS = number(LockScripts.FENCE_TTL.toMillis());
 
 	private final ScriptExecutor executor;
 
@@ -60,15 +63,20 @@ final class ReadWriteLockScripts {
 	}
 
 	CompletionStage<LockScripts.Attempt> acquireRead(String name, String owner, long leaseMillis) {
-		return this.executor.<List<Object>>executeAsync(READ_ACQUIRE, ReturnType.MULTI, 4, hash(name), readers(name),
-				writers(name), fence(name), utf8(owner), number(leaseMillis), FENCE_TTL_MILLIS)
-			.thenApply(LockScripts.Attempt::of);
+		// A reader takes no place among the waiting writers: the place's length is not read.
+		return acquire(name, READ, owner, leaseMillis, 0);
 	}
 
 	CompletionStage<LockScripts.Attempt> acquireWrite(String name, String owner, long leaseMillis,
 			long waiterTimeoutMillis) {
-		return this.executor.<List<Object>>executeAsync(WRITE_ACQUIRE, ReturnType.MULTI, 4, hash(name),
-				readers(name), writers(name), fence(name), utf8(owner), number(leaseMillis), FENCE_TTL_MILLIS,
+		return acquire(name, WRITE, owner, leaseMillis, waiterTimeoutMillis);
+	}
+
+	/** One script for both sides, which differ only in who may hold: one round trip either way. */
+	private CompletionStage<LockScripts.Attempt> acquire(String name, byte[] side, String owner, long leaseMillis,
+			long waiterTimeoutMillis) {
+		return this.executor.<List<Object>>executeAsync(ACQUIRE, ReturnType.MULTI, 4, hash(name), readers(name),
+				writers(name), fence(name), utf8(owner), number(leaseMillis), LockScripts.FENCE_TTL_MILLIS, side,
 				number(waiterTimeoutMillis))
 			.thenApply(LockScripts.Attempt::of);
 	}
@@ -142,25 +150,6 @@ final class ReadWriteLockScripts {
 
 	private byte[] released(String name) {
 		return utf8(this.keyNaming.key(AREA, name, "released"));
-	}
-
-	private static long required(@Nullable Long reply, LuaScript script) {
-		if (reply == null) {
-			throw new IllegalStateException("Redis returned no reply to " + script);
-		}
-		return reply;
-	}
-
-	private static LuaScript script(String name) {
-		return LuaScript.fromClasspath("META-INF/redis-kit/scripts/lock/" + name + ".lua");
-	}
-
-	private static byte[] utf8(String value) {
-		return value.getBytes(StandardCharsets.UTF_8);
-	}
-
-	private static byte[] number(long value) {
-		return Long.toString(value).getBytes(StandardCharsets.US_ASCII);
 	}
 
 	/**

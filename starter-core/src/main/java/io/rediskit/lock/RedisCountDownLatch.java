@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ScheduledFuture;
 
 import io.rediskit.lock.LatchListener.AwaitResult;
 import io.rediskit.support.Stages;
@@ -195,7 +194,7 @@ public final class RedisCountDownLatch {
 
 	/**
 	 * One wait without a thread: a read of the count, then a wake-up by the channel or a timer (the poll interval,
-	 * the timeout), then another read; one read in flight at a time.
+	 * the timeout), then another read; one read in flight at a time ({@link PollingWait}).
 	 */
 	private final class AsyncWait {
 
@@ -207,33 +206,23 @@ public final class RedisCountDownLatch {
 
 		private final Runnable stopHook = this::stopped;
 
-		// Guarded by this.
-
-		private boolean reading;
-
-		private boolean wokenWhileReading;
-
-		private boolean done;
-
-		private ReleaseSignals.@Nullable Waiter waiter;
-
-		private @Nullable ScheduledFuture<?> timer;
+		private final PollingWait wait;
 
 		AsyncWait(long timeoutNanos) {
 			this.timeoutNanos = timeoutNanos;
+			LatchRegistry registry = RedisCountDownLatch.this.registry;
+			this.wait = new PollingWait(registry.signals(), RedisCountDownLatch.this.keys.opened,
+					RedisCountDownLatch.this.name, 0, registry::schedule, this::read);
 		}
 
 		CompletableFuture<Boolean> start() {
-			synchronized (this) {
-				this.reading = true;
-			}
 			RedisCountDownLatch.this.registry.onStop(this.stopHook);
 			this.result.whenComplete((open, failure) -> {
 				if (this.result.isCancelled() && finish(false)) {
 					report(AwaitResult.INTERRUPTED, this.started);
 				}
 			});
-			read();
+			this.wait.start();
 			return this.result;
 		}
 
@@ -270,61 +259,11 @@ public final class RedisCountDownLatch {
 				}
 				return;
 			}
-			boolean again;
-			synchronized (this) {
-				if (this.done) {
-					return;
-				}
-				if (this.waiter == null) {
-					this.waiter = RedisCountDownLatch.this.registry.signals()
-						.joinAsync(RedisCountDownLatch.this.keys.opened, RedisCountDownLatch.this.name, 0, this::wake);
-				}
-				try {
-					this.timer = RedisCountDownLatch.this.registry.schedule(this::wake,
-							Math.min(left, RedisCountDownLatch.this.registry.spec().maxPollInterval().toNanos()));
-				}
-				catch (IllegalStateException ex) {
-					this.done = true;
-					cleanUp(false);
-					this.result.completeExceptionally(ex);
-					return;
-				}
-				again = this.wokenWhileReading || this.waiter.consumeSignal();
-				this.wokenWhileReading = false;
-				this.reading = again;
+			try {
+				this.wait.again(Math.min(left, RedisCountDownLatch.this.registry.spec().maxPollInterval().toNanos()));
 			}
-			if (again) {
-				cancelTimer();
-				read();
-			}
-		}
-
-		private void wake() {
-			synchronized (this) {
-				if (this.done) {
-					return;
-				}
-				if (this.reading) {
-					this.wokenWhileReading = true;
-					return;
-				}
-				this.reading = true;
-				if (this.waiter != null) {
-					this.waiter.consumeSignal();
-				}
-			}
-			cancelTimer();
-			read();
-		}
-
-		private void cancelTimer() {
-			ScheduledFuture<?> current;
-			synchronized (this) {
-				current = this.timer;
-				this.timer = null;
-			}
-			if (current != null) {
-				current.cancel(false);
+			catch (IllegalStateException ex) {
+				this.result.completeExceptionally(ex);
 			}
 		}
 
@@ -341,30 +280,11 @@ public final class RedisCountDownLatch {
 		 * @return whether this call ended the wait
 		 */
 		private boolean finish(boolean opened) {
-			synchronized (this) {
-				if (this.done) {
-					return false;
-				}
-				this.done = true;
-				cleanUp(opened);
+			if (!this.wait.finish(opened)) {
+				return false;
 			}
 			RedisCountDownLatch.this.registry.removeOnStop(this.stopHook);
 			return true;
-		}
-
-		// Called under this.
-		private void cleanUp(boolean opened) {
-			if (this.timer != null) {
-				this.timer.cancel(false);
-				this.timer = null;
-			}
-			if (this.waiter != null) {
-				if (opened) {
-					this.waiter.signal();
-				}
-				RedisCountDownLatch.this.registry.signals().leave(this.waiter);
-				this.waiter = null;
-			}
 		}
 
 	}

@@ -3,10 +3,7 @@ package io.rediskit.lock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
 
-import io.rediskit.lock.LockListener.RenewalResult;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -20,20 +17,16 @@ import org.jspecify.annotations.Nullable;
  * recorded under is the shell's identity for them and is never handed out, so the lock-shaped calls below are
  * never made.
  */
-final class SemaphoreEngine implements Engine {
-
-	private static final Duration MIN_LEASE = Duration.ofMillis(1);
+final class SemaphoreEngine extends ScriptedEngine {
 
 	final LockSpec spec;
 
 	final SemaphoreScripts scripts;
 
-	final ReleaseSignals signals;
-
 	SemaphoreEngine(LockSpec spec, SemaphoreScripts scripts, ReleaseSignals signals) {
+		super(signals);
 		this.spec = spec;
 		this.scripts = scripts;
-		this.signals = signals;
 	}
 
 	@Override
@@ -56,25 +49,8 @@ final class SemaphoreEngine implements Engine {
 	}
 
 	@Override
-	public void releaseLost(LockHold hold) {
-		// The lease ended: its permits were free for others already, and nothing of this owner's is left.
-	}
-
-	@Override
-	public CompletionStage<RenewalResult> renew(LockHold hold) {
-		long started = System.nanoTime();
-		return this.scripts.renew(hold.lock.keys(), hold.owner, hold.leaseMillis).thenApply((renewed) -> {
-			if (!renewed) {
-				return RenewalResult.LOST;
-			}
-			hold.validUntilNanos = started + TimeUnit.MILLISECONDS.toNanos(hold.leaseMillis);
-			return RenewalResult.RENEWED;
-		});
-	}
-
-	@Override
-	public <T> T await(CompletionStage<T> stage, String operation, RedisLock lock) {
-		return LockScripts.await(stage);
+	CompletionStage<Boolean> extend(LockHold hold) {
+		return this.scripts.renew(hold.lock.keys(), hold.owner, hold.leaseMillis);
 	}
 
 	@Override
@@ -95,28 +71,11 @@ final class SemaphoreEngine implements Engine {
 
 	@Override
 	public void requireLease(Duration leaseTime) {
-		if (leaseTime.isNegative() || leaseTime.isZero() || leaseTime.toMillis() < 1) {
-			throw new IllegalArgumentException("leaseTime must be at least 1ms, was " + leaseTime);
-		}
+		super.requireLease(leaseTime);
 		if (leaseTime.compareTo(LockSpec.MAX_DURATION) > 0) {
 			throw new IllegalArgumentException(
 					"leaseTime must be at most " + LockSpec.MAX_DURATION.toDays() + " days, was " + leaseTime);
 		}
-	}
-
-	@Override
-	public Duration minimumLeaseTime() {
-		return MIN_LEASE;
-	}
-
-	@Override
-	public void start(Executor blocking) {
-		this.signals.start(blocking);
-	}
-
-	@Override
-	public void stop() {
-		this.signals.stop();
 	}
 
 }

@@ -1,21 +1,15 @@
 package io.rediskit.lock;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 
 import io.rediskit.support.KeyNaming;
-import io.rediskit.support.Listeners;
 import io.rediskit.support.ScriptExecutor;
-import io.rediskit.support.ThrottledLog;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.scheduling.TaskScheduler;
 
 /**
  * Hands out {@link RedisSemaphore}s on one Redis deployment (standalone, Sentinel or Cluster): the semaphore
@@ -36,13 +30,7 @@ import org.springframework.scheduling.TaskScheduler;
  * <p>
  * The spec's {@link LockSpec#replicaWait()} is not supported: semaphore writes never wait for replicas.
  */
-public class SemaphoreRegistry implements SmartLifecycle, AutoCloseable {
-
-	private final KeyNaming keyNaming;
-
-	private final LockParts parts;
-
-	private final LockWatchdog watchdog;
+public class SemaphoreRegistry extends ShellEntryPoint {
 
 	/**
 	 * Creates a registry with default key naming and spec, no listeners, and scripts run on the factory's
@@ -66,26 +54,21 @@ public class SemaphoreRegistry implements SmartLifecycle, AutoCloseable {
 	 */
 	public SemaphoreRegistry(ScriptExecutor scripts, RedisConnectionFactory connectionFactory, KeyNaming keyNaming,
 			LockSpec spec, List<? extends SemaphoreListener> listeners, Clock clock) {
-		Objects.requireNonNull(scripts, "scripts must not be null");
-		Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
+		super("semaphore", keyNaming, withoutReplicaWait(spec).watchdogTimeout(), spec.defaultLeaseTime(),
+				spec.defaultWaitTime(), listeners, clock,
+				"Semaphores cannot reach Redis; semaphore calls fail after the command timeout",
+				(guarded, outages) -> new SemaphoreEngine(spec,
+						new SemaphoreScripts(Objects.requireNonNull(scripts, "scripts must not be null")),
+						new ReleaseSignals(Objects.requireNonNull(connectionFactory, "connectionFactory must not be null"),
+								keyNaming.areaKey("semaphore", "keep-alive"))));
+	}
+
+	private static LockSpec withoutReplicaWait(LockSpec spec) {
 		Objects.requireNonNull(spec, "spec must not be null");
-		Objects.requireNonNull(clock, "clock must not be null");
 		if (spec.replicaWait().enabled()) {
 			throw new IllegalArgumentException("Semaphores do not wait for replicas: give a spec without replicaWait");
 		}
-		this.keyNaming = Objects.requireNonNull(keyNaming, "keyNaming must not be null");
-		// The lock's shell, wired as LockEntryPoint wires it, around the semaphore's engine.
-		Listeners<LockListener> guarded = Listeners.of("semaphore", listeners);
-		ThrottledLog outages = new ThrottledLog(LogFactory.getLog(getClass()),
-				Duration.ofSeconds(LockRegistry.OUTAGE_LOG_INTERVAL_SECONDS),
-				"Semaphores cannot reach Redis; semaphore calls fail after the command timeout");
-		SemaphoreEngine engine = new SemaphoreEngine(spec, new SemaphoreScripts(scripts),
-				new ReleaseSignals(connectionFactory, keyNaming.areaKey("semaphore", "keep-alive")));
-		LockHolds holds = new LockHolds(guarded, clock);
-		this.watchdog = new LockWatchdog(holds, guarded, outages, spec.watchdogTimeout());
-		LockBackground background = new LockBackground("semaphore", this.watchdog, engine);
-		this.parts = new LockParts(spec.watchdogTimeout(), spec.defaultLeaseTime(), spec.defaultWaitTime(), engine,
-				holds, background, guarded, outages);
+		return spec;
 	}
 
 	/**
@@ -96,7 +79,7 @@ public class SemaphoreRegistry implements SmartLifecycle, AutoCloseable {
 	 * @return a handle on that semaphore
 	 */
 	public RedisSemaphore getSemaphore(String name, int total) {
-		requireName(name);
+		requireName(name, "Semaphore");
 		return newSemaphore(name, name, total);
 	}
 
@@ -109,7 +92,7 @@ public class SemaphoreRegistry implements SmartLifecycle, AutoCloseable {
 	 * @return a handle on that semaphore
 	 */
 	public RedisSemaphore getSemaphore(String group, String key, int total) {
-		requireName(group);
+		requireName(group, "Semaphore");
 		Objects.requireNonNull(key, "key");
 		return newSemaphore(group + ":" + key, group, total);
 	}
@@ -118,26 +101,13 @@ public class SemaphoreRegistry implements SmartLifecycle, AutoCloseable {
 		if (total < 1) {
 			throw new IllegalArgumentException("total of semaphore '" + name + "' must be at least 1, was " + total);
 		}
-		RedisLock identity = new RedisLock(name, group, SemaphoreScripts.keys(this.keyNaming, name, group), this.parts);
+		RedisLock identity = new RedisLock(name, group, SemaphoreScripts.keys(getKeyNaming(), name, group), parts());
 		return new RedisSemaphore(identity, total);
 	}
 
 	/** @return the open leases of this registry's acquisitions, oldest first; lost ones are left out */
 	public List<HeldLock> heldPermits() {
-		return this.parts.holds().describe();
-	}
-
-	/** @return how long {@link RedisSemaphore#acquire()} and {@code @DistributedSemaphore} wait by default */
-	public Duration defaultWaitTime() {
-		return this.parts.defaultWaitTime();
-	}
-
-	/**
-	 * Gives the scheduler the watchdog and asynchronous waiters run on; set it before the registry starts.
-	 * @param taskScheduler the application's scheduler, or {@code null} for a daemon thread of the registry's own
-	 */
-	public void setTaskScheduler(@Nullable TaskScheduler taskScheduler) {
-		this.parts.background().setScheduler(taskScheduler);
+		return parts().holds().describe();
 	}
 
 	/**
@@ -145,50 +115,7 @@ public class SemaphoreRegistry implements SmartLifecycle, AutoCloseable {
 	 * @param executor the application's executor, or {@code null} for a thread per task
 	 */
 	public void setSubscriptionExecutor(@Nullable Executor executor) {
-		this.parts.background().setExecutor(executor);
-	}
-
-	/** @return the key naming this registry uses */
-	public KeyNaming getKeyNaming() {
-		return this.keyNaming;
-	}
-
-	@Override
-	public void start() {
-		this.parts.background().start();
-	}
-
-	@Override
-	public void stop() {
-		this.parts.background().stop();
-	}
-
-	@Override
-	public boolean isRunning() {
-		return this.parts.background().isRunning();
-	}
-
-	@Override
-	public int getPhase() {
-		return LockRegistry.PHASE;
-	}
-
-	/** Stops for good; a later acquisition fails with {@link IllegalStateException}. */
-	@Override
-	public void close() {
-		this.parts.background().close();
-	}
-
-	/** Runs one watchdog round now, for tests. */
-	void renewNow() {
-		this.watchdog.renewAll();
-	}
-
-	private static void requireName(String name) {
-		Objects.requireNonNull(name, "name");
-		if (name.isEmpty()) {
-			throw new IllegalArgumentException("Semaphore name must not be empty");
-		}
+		parts().background().setExecutor(executor);
 	}
 
 }

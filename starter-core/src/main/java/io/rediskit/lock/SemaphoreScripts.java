@@ -1,6 +1,10 @@
 package io.rediskit.lock;
 
-import java.nio.charset.StandardCharsets;
+import static io.rediskit.lock.LockScripts.number;
+import static io.rediskit.lock.LockScripts.required;
+import static io.rediskit.lock.LockScripts.script;
+import static io.rediskit.lock.LockScripts.utf8;
+
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
@@ -102,25 +106,6 @@ final class SemaphoreScripts {
 				}
 				return new Permits(((Long) reply.get(0)).intValue(), ((Long) reply.get(1)).intValue());
 			});
-	}
-
-	private static long required(@Nullable Long reply, LuaScript script) {
-		if (reply == null) {
-			throw new IllegalStateException("Redis returned no reply to " + script);
-		}
-		return reply;
-	}
-
-	private static LuaScript script(String name) {
-		return LuaScript.fromClasspath("META-INF/redis-kit/scripts/lock/" + name + ".lua");
-	}
-
-	private static byte[] utf8(String value) {
-		return value.getBytes(StandardCharsets.UTF_8);
-	}
-
-	private static byte[] number(long value) {
-		return Long.toString(value).getBytes(StandardCharsets.US_ASCII);
 	}
 
 	/**

@@ -3,10 +3,7 @@ package io.rediskit.lock;
 import java.time.Duration;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
 
-import io.rediskit.lock.LockListener.RenewalResult;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -15,20 +12,16 @@ import org.jspecify.annotations.Nullable;
  * the threads of one registry, handed the lock in arrival order by the release script. A blocking wait is an
  * {@link Acquisition}, one without a thread an {@link AsyncAcquisition}.
  */
-final class SingleNodeEngine implements Engine {
-
-	private static final Duration MIN_LEASE = Duration.ofMillis(1);
+final class SingleNodeEngine extends ScriptedEngine {
 
 	final LockSpec spec;
 
 	final LockScripts scripts;
 
-	final ReleaseSignals signals;
-
 	SingleNodeEngine(LockSpec spec, LockScripts scripts, ReleaseSignals signals) {
+		super(signals);
 		this.spec = spec;
 		this.scripts = scripts;
-		this.signals = signals;
 	}
 
 	@Override
@@ -40,7 +33,7 @@ final class SingleNodeEngine implements Engine {
 	@Override
 	public CompletionStage<Lease> acquireAsync(RedisLock lock, String owner, @Nullable Long leaseMillis,
 			Duration waitTime, long waitNanos) {
-		return new AsyncAcquisition(lock, this, owner, leaseMillis, waitTime, waitNanos).start();
+		return new AsyncAcquisition(lock, this, owner, leaseMillis, waitTime, waitNanos).startAsync();
 	}
 
 	/**
@@ -84,25 +77,8 @@ final class SingleNodeEngine implements Engine {
 	}
 
 	@Override
-	public void releaseLost(LockHold hold) {
-		// The key is gone or someone else's: there is nothing of this owner's to free.
-	}
-
-	@Override
-	public CompletionStage<RenewalResult> renew(LockHold hold) {
-		long started = System.nanoTime();
-		return this.scripts.renew(hold.lock.keys(), hold.owner, hold.leaseMillis).thenApply((renewed) -> {
-			if (!renewed) {
-				return RenewalResult.LOST;
-			}
-			hold.validUntilNanos = started + TimeUnit.MILLISECONDS.toNanos(hold.leaseMillis);
-			return RenewalResult.RENEWED;
-		});
-	}
-
-	@Override
-	public <T> T await(CompletionStage<T> stage, String operation, RedisLock lock) {
-		return LockScripts.await(stage);
+	CompletionStage<Boolean> extend(LockHold hold) {
+		return this.scripts.renew(hold.lock.keys(), hold.owner, hold.leaseMillis);
 	}
 
 	@Override
@@ -118,28 +94,6 @@ final class SingleNodeEngine implements Engine {
 	@Override
 	public int holdCount(RedisLock lock, String owner) {
 		return this.scripts.holdCount(lock.keys(), owner);
-	}
-
-	@Override
-	public void requireLease(Duration leaseTime) {
-		if (leaseTime.isNegative() || leaseTime.isZero() || leaseTime.toMillis() < 1) {
-			throw new IllegalArgumentException("leaseTime must be at least 1ms, was " + leaseTime);
-		}
-	}
-
-	@Override
-	public Duration minimumLeaseTime() {
-		return MIN_LEASE;
-	}
-
-	@Override
-	public void start(Executor blocking) {
-		this.signals.start(blocking);
-	}
-
-	@Override
-	public void stop() {
-		this.signals.stop();
 	}
 
 }

@@ -22,10 +22,11 @@ import io.rediskit.support.LuaScript;
  * <b>Written against the scripts</b> ({@code ReadWriteLockScripts}, {@code FairLockScripts}, package-private in
  * the starter): change this class with them.
  * <ul>
- * <li>read: {@code rwlock_read_acquire.lua} ({@code KEYS = [hash, :readers, :writers, :fence]}; owner, lease,
- * fence ttl), then {@code rwlock_read_count.lua} ({@code KEYS = [hash, :readers]}; owner, 0, lease, channel).</li>
- * <li>write: {@code rwlock_write_acquire.lua} (the same keys; owner, lease, fence ttl, waiter timeout), then
- * {@code rwlock_write_count.lua} with 0.</li>
+ * <li>read: {@code rwlock_acquire.lua} ({@code KEYS = [hash, :readers, :writers, :fence]}; owner, lease,
+ * fence ttl, {@code read}, 0), then {@code rwlock_read_count.lua} ({@code KEYS = [hash, :readers]}; owner, 0,
+ * lease, channel).</li>
+ * <li>write: {@code rwlock_acquire.lua} (the same keys; owner, lease, fence ttl, {@code write}, waiter timeout),
+ * then {@code rwlock_write_count.lua} with 0.</li>
  * <li>fair: {@code fairlock_acquire.lua} ({@code KEYS = [hash, :fence, :line, :places]}; owner, lease, request
  * id, fence ttl, waiter timeout, channel), then {@code fairlock_release.lua} ({@code KEYS = [hash, :line,
  * :places]}; owner, channel).</li>
@@ -35,11 +36,9 @@ final class ReadWriteFairScriptFloor {
 
 	private static final String SCRIPTS = "META-INF/redis-kit/scripts/lock/";
 
-	private static final LuaScript READ = LuaScript.fromClasspath(SCRIPTS + "rwlock_read_acquire.lua");
+	private static final LuaScript ACQUIRE = LuaScript.fromClasspath(SCRIPTS + "rwlock_acquire.lua");
 
 	private static final LuaScript READ_COUNT = LuaScript.fromClasspath(SCRIPTS + "rwlock_read_count.lua");
-
-	private static final LuaScript WRITE = LuaScript.fromClasspath(SCRIPTS + "rwlock_write_acquire.lua");
 
 	private static final LuaScript WRITE_COUNT = LuaScript.fromClasspath(SCRIPTS + "rwlock_write_count.lua");
 
@@ -55,6 +54,10 @@ final class ReadWriteFairScriptFloor {
 
 	private static final byte[] ZERO = ascii(0);
 
+	private static final byte[] READ = "read".getBytes(StandardCharsets.US_ASCII);
+
+	private static final byte[] WRITE = "write".getBytes(StandardCharsets.US_ASCII);
+
 	private final String instanceId = UUID.randomUUID().toString();
 
 	private final AtomicLong sequence = new AtomicLong();
@@ -69,7 +72,7 @@ final class ReadWriteFairScriptFloor {
 	 */
 	ReadWriteFairScriptFloor(StatefulRedisConnection<byte[], byte[]> connection) {
 		this.commands = connection.sync();
-		for (LuaScript script : List.of(READ, READ_COUNT, WRITE, WRITE_COUNT, FAIR, FAIR_RELEASE)) {
+		for (LuaScript script : List.of(ACQUIRE, READ_COUNT, WRITE_COUNT, FAIR, FAIR_RELEASE)) {
 			String loaded = this.commands.scriptLoad(script.source().getBytes(StandardCharsets.UTF_8));
 			if (!script.sha1().equals(loaded)) {
 				throw new IllegalStateException("SCRIPT LOAD of " + script + " returned SHA-1 " + loaded);
@@ -79,12 +82,13 @@ final class ReadWriteFairScriptFloor {
 
 	/** @return a read pair on {@code name}, which other floor readers may share */
 	LockCycle read(String name) {
-		return readWrite(name, READ, READ_COUNT, new byte[][] { LEASE_MILLIS, FENCE_TTL_MILLIS });
+		return readWrite(name, ACQUIRE, READ_COUNT, new byte[][] { LEASE_MILLIS, FENCE_TTL_MILLIS, READ, ZERO });
 	}
 
 	/** @return a write pair on {@code name}, for one thread at a time */
 	LockCycle write(String name) {
-		return readWrite(name, WRITE, WRITE_COUNT, new byte[][] { LEASE_MILLIS, FENCE_TTL_MILLIS, WAITER_MILLIS });
+		return readWrite(name, ACQUIRE, WRITE_COUNT,
+				new byte[][] { LEASE_MILLIS, FENCE_TTL_MILLIS, WRITE, WAITER_MILLIS });
 	}
 
 	private LockCycle readWrite(String name, LuaScript acquire, LuaScript count, byte[][] acquireArguments) {

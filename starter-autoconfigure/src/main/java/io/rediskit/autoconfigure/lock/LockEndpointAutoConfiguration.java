@@ -1,12 +1,17 @@
 package io.rediskit.autoconfigure.lock;
 
+import java.util.List;
+import java.util.function.Function;
+
+import io.rediskit.lock.FairLockRegistry;
+import io.rediskit.lock.HeldLock;
 import io.rediskit.lock.LeaderElections;
 import io.rediskit.lock.LockRegistry;
+import io.rediskit.lock.ReadWriteLockRegistry;
 import io.rediskit.lock.RedlockRegistry;
 import io.rediskit.lock.SemaphoreRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
-
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -17,10 +22,14 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * Registers the {@code redislocks} actuator endpoint when Actuator is present and the endpoint is available
- * (exposed with {@code management.endpoints.web.exposure.include=redislocks}).
+ * (exposed with {@code management.endpoints.web.exposure.include=redislocks}). Every member of the lock family
+ * the application has is included the same way, under its kind ({@code single}, {@code redlock},
+ * {@code semaphore}, {@code fairlock}, {@code rwlock}), and so are the leader elections; each registry is looked
+ * up when the endpoint is read, so none is created early.
  */
 @AutoConfiguration(after = { LockAutoConfiguration.class, RedlockAutoConfiguration.class,
-		LeaderElectionAutoConfiguration.class, SemaphoreAutoConfiguration.class })
+		LeaderElectionAutoConfiguration.class, SemaphoreAutoConfiguration.class, ReadWriteLockAutoConfiguration.class,
+		FairLockAutoConfiguration.class })
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
 @ConditionalOnBean(LockRegistry.class)
 @ConditionalOnAvailableEndpoint(RedisLocksEndpoint.class)
@@ -28,12 +37,20 @@ public final class LockEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RedisLocksEndpoint redisLocksEndpoint(LockRegistry lockRegistry, ObjectProvider<RedlockRegistry> redlockRegistry,
-			ObjectProvider<LeaderElections> leaderElections, ObjectProvider<SemaphoreRegistry> semaphoreRegistry) {
-		RedisLocksEndpoint endpoint = new RedisLocksEndpoint(lockRegistry, redlockRegistry.getIfAvailable(),
-				semaphoreRegistry.getIfAvailable());
-		endpoint.setLeaderElections(leaderElections.getIfAvailable());
+	RedisLocksEndpoint redisLocksEndpoint(LockRegistry lockRegistry, ObjectProvider<RedlockRegistry> redlocks,
+			ObjectProvider<SemaphoreRegistry> semaphores, ObjectProvider<FairLockRegistry> fairLocks,
+			ObjectProvider<ReadWriteLockRegistry> readWriteLocks, ObjectProvider<LeaderElections> leaderElections) {
+		RedisLocksEndpoint endpoint = new RedisLocksEndpoint(lockRegistry);
+		endpoint.include("redlock", () -> held(redlocks, RedlockRegistry::heldLocks));
+		endpoint.include("semaphore", () -> held(semaphores, SemaphoreRegistry::heldPermits));
+		endpoint.include("fairlock", () -> held(fairLocks, FairLockRegistry::heldLocks));
+		endpoint.include("rwlock", () -> held(readWriteLocks, ReadWriteLockRegistry::heldLocks));
+		endpoint.includeLeaders(() -> leaderElections.stream().flatMap((each) -> each.elections().stream()).toList());
 		return endpoint;
+	}
+
+	private static <R> List<HeldLock> held(ObjectProvider<R> registries, Function<R, List<HeldLock>> holds) {
+		return registries.stream().flatMap((registry) -> holds.apply(registry).stream()).toList();
 	}
 
 }

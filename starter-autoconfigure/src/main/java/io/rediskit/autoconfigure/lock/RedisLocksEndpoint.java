@@ -1,104 +1,71 @@
 package io.rediskit.autoconfigure.lock;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Optional;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 import io.rediskit.lock.HeldLock;
 import io.rediskit.lock.LeaderElection;
-import io.rediskit.lock.LeaderElections;
 import io.rediskit.lock.LockRegistry;
-import io.rediskit.lock.Locks;
-import io.rediskit.lock.RedlockRegistry;
-import io.rediskit.lock.SemaphoreRegistry;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
 /**
- * Actuator endpoint {@code redislocks}: the distributed locks this instance holds now.
+ * Actuator endpoint {@code redislocks}: the distributed locks this instance holds now, and the roles it stands
+ * for. Every member of the lock family is listed the same way: {@link #include(String, Supplier) included} under
+ * its kind, in the order included, asked what it holds each time the endpoint is read (so that no registry is
+ * looked up early); the single-node lock comes first.
  */
 @Endpoint(id = "redislocks")
 public class RedisLocksEndpoint {
 
-	private final Locks lockRegistry;
+	private final Map<String, Supplier<List<HeldLock>>> members = Collections.synchronizedMap(new LinkedHashMap<>());
 
-	private final @Nullable Locks redlockRegistry;
-
-	private final @Nullable SemaphoreRegistry semaphoreRegistry;
-
-	private @Nullable LeaderElections leaderElections;
-
-	private final Map<String, Supplier<List<HeldLock>>> included = new ConcurrentHashMap<>();
+	private volatile Supplier<List<LeaderElection>> leaders = List::of;
 
 	/**
-	 * @param lockRegistry the factory whose holds are listed
+	 * Lists what the lock registry holds, as kind {@code single}; {@link #include} adds the other members.
+	 * @param lockRegistry the registry whose holds are listed first
 	 */
 	public RedisLocksEndpoint(LockRegistry lockRegistry) {
-		this(lockRegistry, null);
+		include("single", lockRegistry::heldLocks);
 	}
 
 	/**
-	 * @param lockRegistry the registry whose holds are listed
-	 * @param redlockRegistry the Redlock registry whose holds are listed too, if any
-	 */
-	public RedisLocksEndpoint(LockRegistry lockRegistry, @Nullable RedlockRegistry redlockRegistry) {
-		this(lockRegistry, redlockRegistry, null);
-	}
-
-	/**
-	 * @param lockRegistry the registry whose holds are listed
-	 * @param redlockRegistry the Redlock registry whose holds are listed too, if any
-	 * @param semaphoreRegistry the semaphore registry whose open leases are listed too, if any
-	 */
-	public RedisLocksEndpoint(LockRegistry lockRegistry, @Nullable RedlockRegistry redlockRegistry,
-			@Nullable SemaphoreRegistry semaphoreRegistry) {
-		this.lockRegistry = lockRegistry;
-		this.redlockRegistry = redlockRegistry;
-		this.semaphoreRegistry = semaphoreRegistry;
-	}
-
-	/**
-	 * Adds the roles this instance stands for, with who leads each, to the view.
-	 * @param leaderElections this instance's candidacies, or {@code null} for none
-	 */
-	public void setLeaderElections(@Nullable LeaderElections leaderElections) {
-		this.leaderElections = leaderElections;
-	}
-
-	/**
-	 * Lists the holds of another member of the lock family too (a read-write or a fair lock registry), after the
-	 * locks, under its own kind.
+	 * Lists the holds of a member of the lock family too (Redlock, semaphore, read-write or fair lock registries),
+	 * after those included before, under its own kind; including a kind again replaces it in its place.
 	 * @param kind the kind its holds are listed as, such as {@code rwlock}
 	 * @param holds what that member's owners hold now, asked each time the endpoint is read
 	 */
 	public void include(String kind, Supplier<List<HeldLock>> holds) {
-		this.included.put(kind, holds);
+		this.members.put(kind, holds);
 	}
 
-	/** @return the held locks, single-node ones first, then Redlock's and other members', each kind oldest first */
+	/**
+	 * Lists the roles this instance stands for too, with who leads each.
+	 * @param elections this instance's candidacies now, asked each time the endpoint is read
+	 */
+	public void includeLeaders(Supplier<List<LeaderElection>> elections) {
+		this.leaders = elections;
+	}
+
+	/** @return the held locks, each included kind in turn, each kind oldest first; then the roles */
 	@ReadOperation
 	public HeldLocksDescriptor heldLocks() {
+		Map<String, Supplier<List<HeldLock>>> kinds;
+		synchronized (this.members) {
+			kinds = new LinkedHashMap<>(this.members);
+		}
 		List<HeldLockDescriptor> locks = new ArrayList<>();
-		this.lockRegistry.heldLocks().forEach((lock) -> locks.add(HeldLockDescriptor.of(lock, "single")));
-		if (this.redlockRegistry != null) {
-			this.redlockRegistry.heldLocks().forEach((lock) -> locks.add(HeldLockDescriptor.of(lock, "redlock")));
-		}
-		if (this.semaphoreRegistry != null) {
-			this.semaphoreRegistry.heldPermits()
-				.forEach((lease) -> locks.add(HeldLockDescriptor.of(lease, "semaphore")));
-		}
-		new TreeMap<>(this.included).forEach((kind, holds) -> holds.get()
-			.forEach((lock) -> locks.add(HeldLockDescriptor.of(lock, kind))));
+		kinds.forEach((kind, holds) -> holds.get().forEach((lock) -> locks.add(HeldLockDescriptor.of(lock, kind))));
 		List<LeaderDescriptor> leaders = new ArrayList<>();
-		if (this.leaderElections != null) {
-			this.leaderElections.elections().forEach((election) -> leaders.add(LeaderDescriptor.of(election)));
-		}
+		this.leaders.get().forEach((election) -> leaders.add(LeaderDescriptor.of(election)));
 		return new HeldLocksDescriptor(locks, leaders);
 	}
 

@@ -39,8 +39,7 @@ class MemberLockAutoConfigurationTests {
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class,
 				LockAutoConfiguration.class, LockMetricsAutoConfiguration.class, LockEndpointAutoConfiguration.class,
-				ReadWriteLockAutoConfiguration.class, FairLockAutoConfiguration.class,
-				MemberLocksEndpointAutoConfiguration.class))
+				ReadWriteLockAutoConfiguration.class, FairLockAutoConfiguration.class))
 		.withPropertyValues("spring.data.redis.port=" + redis.server().port());
 
 	@Test

@@ -118,8 +118,8 @@ class RedlockAutoConfigurationTests {
 				RedisLock redlock = context.getBean(RedlockRegistry.class).getLock("metered");
 				RedisLock single = context.getBean(LockRegistry.class).getLock("metered");
 				try (Lease lease = redlock.acquire(Duration.ofSeconds(5))) {
-					RedisLocksEndpoint endpoint = new RedisLocksEndpoint(context.getBean(LockRegistry.class),
-							context.getBean(RedlockRegistry.class));
+					RedisLocksEndpoint endpoint = new RedisLocksEndpoint(context.getBean(LockRegistry.class));
+					endpoint.include("redlock", context.getBean(RedlockRegistry.class)::heldLocks);
 					assertThat(endpoint.heldLocks().locks()).singleElement()
 						.satisfies((held) -> assertThat(held.kind()).isEqualTo("redlock"));
 				}

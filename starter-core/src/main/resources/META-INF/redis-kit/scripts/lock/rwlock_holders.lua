@@ -1,5 +1,5 @@
 -- Who holds a read-write lock now, without changing anything (a holder whose lease ended holds nothing).
--- KEYS[1] hash, KEYS[2] readers (see rwlock_read_acquire.lua)
+-- KEYS[1] hash, KEYS[2] readers (see rwlock_acquire.lua)
 -- ARGV[1] owner asked about
 -- Returns {1 when a writer holds it else 0, readers, the owner's write holds, the owner's read holds}.
 local t = redis.call('TIME')

@@ -1,7 +1,7 @@
 -- Sets the hold count of an owner's read hold, as the client counts it: one more for a re-entry, one less for
 -- a release, 0 to end the hold (the last release, or the undo of a first hold whose reply was lost). Setting,
 -- not adding, makes a replay change nothing.
--- KEYS[1] hash, KEYS[2] readers (see rwlock_read_acquire.lua)
+-- KEYS[1] hash, KEYS[2] readers (see rwlock_acquire.lua)
 -- ARGV[1] owner, ARGV[2] the new hold count, ARGV[3] lease in ms for the holds that remain,
 -- ARGV[4] channel told when the last reader leaves
 -- Returns the holds left (0 when the hold ended), -1 when the owner does not read (its lease ended).

@@ -1,5 +1,5 @@
 -- Extends the lease of an owner's read hold while it still reads; never revives it.
--- KEYS[1] hash, KEYS[2] readers (see rwlock_read_acquire.lua)
+-- KEYS[1] hash, KEYS[2] readers (see rwlock_acquire.lua)
 -- ARGV[1] owner, ARGV[2] lease in ms
 -- Returns 1 when renewed, 0 when the owner no longer reads.
 local t = redis.call('TIME')

@@ -1,6 +1,6 @@
 -- An owner stops waiting for the write lock and holds no write hold: its wait ran out or was cancelled, or an
 -- attempt whose reply was lost must be undone. Readers kept out by its place may read again.
--- KEYS[1] hash, KEYS[2] readers, KEYS[3] waiting writers (see rwlock_read_acquire.lua)
+-- KEYS[1] hash, KEYS[2] readers, KEYS[3] waiting writers (see rwlock_acquire.lua)
 -- ARGV[1] owner, ARGV[2] channel told when readers or writers may pass now
 -- Returns 1 when it ended a write hold the owner had, else 0.
 local ended = 0

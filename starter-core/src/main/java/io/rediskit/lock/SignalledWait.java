@@ -1,0 +1,393 @@
+package io.rediskit.lock;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ScheduledFuture;
+
+import io.rediskit.lock.LockListener.AcquireResult;
+import io.rediskit.support.RedisFailures;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A wait for a lock on one deployment that blocks no thread, written once for every engine whose attempt is one
+ * script call ({@link AsyncAcquisition} for the lock, {@link MemberWait} for the fair and read-write locks): attempt,
+ * and while the lock is held, sleep on the registry's scheduler until the lock's channel wakes this owner, the
+ * holder's lease ends or the longest sleep passes, then attempt again, until the wait time runs out. At most one
+ * attempt is in flight; a wake-up that arrives during one makes the next follow at once.
+ * <p>
+ * Joining and leaving the lock's channel run on the driver's or the scheduler's thread and never block: they queue
+ * the subscription and unsubscription, which {@link ReleaseSignals} makes on the registry's executor. Stopping the
+ * registry ends the wait with an {@link IllegalStateException}. Cancelling ends the wait (reported as
+ * {@link AcquireResult#INTERRUPTED}); no attempt starts after that, an attempt already in flight finishes first,
+ * and a hold it took is given back before the wait ends: a grant that arrives after the cancellation is never
+ * reported as acquired and never counts as a holder.
+ * <p>
+ * What a wait that ends without a hold gives back is the subclass's ({@link #giveBack}): the lock undoes an
+ * attempt that took it, a member also leaves the place it keeps for a waiter.
+ */
+abstract class SignalledWait extends LockWait {
+
+	private static final Log logger = LogFactory.getLog(SignalledWait.class);
+
+	private final CompletableFuture<@Nullable LockHold> result = new CompletableFuture<>();
+
+	private final Runnable stopHook = this::stopped;
+
+	// The fields below are guarded by this.
+
+	private boolean attempting;
+
+	private boolean wokenWhileAttempting;
+
+	private boolean stopping;
+
+	private boolean cancelled;
+
+	private boolean done;
+
+	private ReleaseSignals.@Nullable Waiter waiter;
+
+	private @Nullable ScheduledFuture<?> timer;
+
+	private LockScripts.@Nullable Attempt lastAttempt;
+
+	SignalledWait(RedisLock lock, String owner, @Nullable Long leaseMillis, Duration waitTime, long waitNanos) {
+		super(lock, owner, leaseMillis, waitTime, waitNanos);
+	}
+
+	/**
+	 * One attempt at a first hold.
+	 * @return acquired with the fencing token, or not with the ms until the holder's lease ends ({@code -1} when
+	 * that does not tell when to try again)
+	 */
+	abstract CompletionStage<LockScripts.Attempt> attempt(String requestId);
+
+	/**
+	 * What the wait gives back when it ends without a hold.
+	 * @param requestId the attempt that took the lock after a cancellation, or whose outcome is unknown (it
+	 * failed); {@code null} when no attempt took it
+	 * @return the call that gives it back, or {@code null} when there is nothing to give back
+	 */
+	abstract @Nullable CompletionStage<?> giveBack(@Nullable String requestId);
+
+	/** @return the longest sleep between two attempts */
+	abstract long maxSleepNanos();
+
+	/** @return the local waiters and the lock channels' subscription */
+	abstract ReleaseSignals signals();
+
+	/**
+	 * Waits without blocking the calling thread.
+	 * @return the lease, or exceptionally with {@link LockNotAcquiredException} when the wait ran out; cancelling
+	 * it ends the wait, and a lease granted meanwhile is released
+	 */
+	final CompletableFuture<Lease> startAsync() {
+		CompletableFuture<Lease> lease = new CompletableFuture<>();
+		start().whenComplete((hold, failure) -> {
+			if (failure != null) {
+				lease.completeExceptionally(failure);
+			}
+			else if (hold == null) {
+				lease.completeExceptionally(notAcquired());
+			}
+			else {
+				Lease granted = this.lock.lease(hold);
+				if (!lease.complete(granted)) {
+					// The caller cancelled the stage: nobody will close this lease, so release it now.
+					granted.releaseAsync();
+				}
+			}
+		});
+		lease.whenComplete((granted, failure) -> {
+			if (lease.isCancelled()) {
+				cancel();
+			}
+		});
+		return lease;
+	}
+
+	/**
+	 * Starts the wait.
+	 * @return the hold, or {@code null} when the wait ran out; completed on the driver's or the scheduler's thread
+	 */
+	final CompletableFuture<@Nullable LockHold> start() {
+		synchronized (this) {
+			this.attempting = true;
+		}
+		this.parts.background().onStop(this.stopHook);
+		attempt();
+		return this.result;
+	}
+
+	/** Runs one attempt; the caller has set {@code attempting}. */
+	private void attempt() {
+		ReleaseSignals.Waiter current;
+		boolean cancelledMeanwhile;
+		synchronized (this) {
+			current = this.waiter;
+			cancelledMeanwhile = this.cancelled;
+		}
+		if (cancelledMeanwhile) {
+			// Cancelled between a wake-up and this attempt: send nothing that could take the lock.
+			end(AcquireResult.INTERRUPTED, null, null);
+			return;
+		}
+		if (current != null) {
+			current.consumeSignal();
+		}
+		String requestId = this.parts.holds().nextRequestId();
+		CompletionStage<LockScripts.Attempt> call;
+		try {
+			call = attempt(requestId);
+		}
+		catch (RuntimeException ex) {
+			failed(requestId, ex);
+			return;
+		}
+		call.whenComplete((reply, failure) -> {
+			if (failure != null) {
+				failed(requestId, unwrap(failure));
+			}
+			else {
+				replied(reply, requestId);
+			}
+		});
+	}
+
+	private void replied(LockScripts.Attempt reply, String requestId) {
+		if (reply.acquired()) {
+			boolean cancelledMeanwhile;
+			synchronized (this) {
+				cancelledMeanwhile = this.cancelled;
+			}
+			if (cancelledMeanwhile) {
+				// Nobody will hold it: give it back before the wait ends.
+				end(AcquireResult.INTERRUPTED, null, requestId);
+				return;
+			}
+			LockHold hold = this.parts.holds().acquired(this.lock, this.owner, reply.fencingToken(), reply.holdCount(),
+					this.leaseMillis, this.watchdog);
+			finish(AcquireResult.ACQUIRED, hold, null);
+			return;
+		}
+		boolean join;
+		synchronized (this) {
+			this.lastAttempt = reply;
+			join = this.waiter == null && remainingNanos() > 0 && !this.stopping && !this.cancelled;
+		}
+		if (join) {
+			ReleaseSignals.Waiter joined;
+			try {
+				joined = signals().joinAsync(this.lock.keys().released, this.owner, this.leaseMillis, this::woken);
+			}
+			catch (RuntimeException ex) {
+				end(AcquireResult.ERROR, ex, null);
+				return;
+			}
+			synchronized (this) {
+				// A release between the attempt and the subscription this join requested woke nobody: the
+				// subscription, once made, wakes this waiter to try again.
+				this.waiter = joined;
+			}
+		}
+		rest();
+	}
+
+	/**
+	 * After an attempt that did not acquire: ends the wait when the time is up, tries again at once when woken
+	 * meanwhile, else sleeps on the scheduler until woken or the sleep ends.
+	 */
+	private void rest() {
+		long remaining = remainingNanos();
+		Runnable next;
+		synchronized (this) {
+			if (this.done) {
+				return;
+			}
+			if (this.stopping) {
+				next = () -> end(AcquireResult.ERROR, stoppedException(), null);
+			}
+			else if (this.cancelled) {
+				next = () -> end(AcquireResult.INTERRUPTED, null, null);
+			}
+			else if (remaining <= 0) {
+				next = () -> end(AcquireResult.TIMEOUT, null, null);
+			}
+			else if (this.wokenWhileAttempting) {
+				this.wokenWhileAttempting = false;
+				next = this::attempt;
+			}
+			else {
+				long sleep = Math.min(remaining, maxSleepNanos());
+				if (this.lastAttempt != null) {
+					// The holder's lease ends publishing nothing: try again when it does.
+					sleep = this.lastAttempt.sleepNanos(sleep);
+				}
+				try {
+					this.timer = this.parts.background().schedule(this::timerFired, sleep);
+					this.attempting = false;
+					return;
+				}
+				catch (RuntimeException ex) {
+					next = () -> end(AcquireResult.ERROR, ex, null);
+				}
+			}
+		}
+		next.run();
+	}
+
+	/** The lock's channel woke this owner, on the driver's thread. */
+	private void woken() {
+		synchronized (this) {
+			if (this.done || this.stopping || this.cancelled) {
+				return;
+			}
+			if (this.attempting) {
+				this.wokenWhileAttempting = true;
+				return;
+			}
+			if (this.timer != null) {
+				this.timer.cancel(false);
+				this.timer = null;
+			}
+			this.attempting = true;
+		}
+		attempt();
+	}
+
+	private void timerFired() {
+		synchronized (this) {
+			if (this.done || this.attempting) {
+				return;
+			}
+			this.timer = null;
+			this.attempting = true;
+		}
+		attempt();
+	}
+
+	/** Ends the wait without a hold; an attempt in flight ends it when its reply comes, giving back what it took. */
+	final void cancel() {
+		boolean now;
+		synchronized (this) {
+			if (this.done || this.cancelled) {
+				return;
+			}
+			this.cancelled = true;
+			now = !this.attempting;
+		}
+		if (now) {
+			end(AcquireResult.INTERRUPTED, null, null);
+		}
+	}
+
+	/** The registry stopped: its scheduler and subscription with it. */
+	private void stopped() {
+		boolean now;
+		synchronized (this) {
+			this.stopping = true;
+			// An attempt in flight finishes the wait when its reply comes, so that a lock it took is not lost.
+			now = !this.attempting;
+		}
+		if (now) {
+			end(AcquireResult.ERROR, stoppedException(), null);
+		}
+	}
+
+	private IllegalStateException stoppedException() {
+		return new IllegalStateException("The lock registry stopped while waiting for lock '" + this.lock.getName()
+				+ "'");
+	}
+
+	/** The outcome of an attempt is unknown: give back what it may have taken, should it have taken effect. */
+	private void failed(String requestId, Throwable failure) {
+		if (RedisFailures.isUnavailable(failure)) {
+			this.parts.outages().warn(failure);
+		}
+		end(AcquireResult.ERROR, failure, requestId);
+	}
+
+	/**
+	 * Ends the wait without a hold: gives back what the subclass says, then finishes once that is done, so that a
+	 * wait that ended keeps nobody out (a write lock's single attempt must not hold up the next reader). After a
+	 * failure the give-back is sent but not awaited: it undoes an attempt of unknown outcome when Redis answers
+	 * again, and the caller hears of the failure after one command timeout, not two.
+	 * @param requestId the attempt to give back, if any (see {@link #giveBack})
+	 */
+	private void end(AcquireResult outcome, @Nullable Throwable failure, @Nullable String requestId) {
+		CompletionStage<?> sent;
+		try {
+			sent = giveBack(requestId);
+		}
+		catch (RuntimeException ex) {
+			if (failure != null) {
+				failure.addSuppressed(ex);
+			}
+			else {
+				giveBackFailed(ex);
+			}
+			finish(outcome, null, failure);
+			return;
+		}
+		if (sent == null || failure != null) {
+			if (sent != null) {
+				sent.whenComplete((given, giveBackFailure) -> giveBackFailed(giveBackFailure));
+			}
+			finish(outcome, null, failure);
+			return;
+		}
+		sent.whenComplete((given, giveBackFailure) -> {
+			giveBackFailed(giveBackFailure);
+			finish(outcome, null, null);
+		});
+	}
+
+	private void giveBackFailed(@Nullable Throwable failure) {
+		if (failure != null && logger.isDebugEnabled()) {
+			logger.debug("Could not give back what the wait for lock '" + this.lock.getName() + "' took or kept;"
+					+ " its lease or place ends it", failure);
+		}
+	}
+
+	/**
+	 * Ends the wait once: leaves the channel, reports and completes the stage.
+	 * @param hold the hold when acquired
+	 * @param failure the failure, or {@code null} for a result
+	 */
+	private void finish(AcquireResult outcome, @Nullable LockHold hold, @Nullable Throwable failure) {
+		ReleaseSignals.Waiter joined;
+		synchronized (this) {
+			if (this.done) {
+				return;
+			}
+			this.done = true;
+			joined = this.waiter;
+			this.waiter = null;
+			if (this.timer != null) {
+				this.timer.cancel(false);
+				this.timer = null;
+			}
+		}
+		this.parts.background().removeOnStop(this.stopHook);
+		if (joined != null) {
+			// Leaving only queues an unsubscription when the waiter was the channel's last.
+			signals().leave(joined);
+		}
+		report(outcome);
+		if (failure != null) {
+			this.result.completeExceptionally(failure);
+		}
+		else {
+			this.result.complete(hold);
+		}
+	}
+
+	private static Throwable unwrap(Throwable failure) {
+		return (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause() : failure;
+	}
+
+}
