@@ -1,6 +1,7 @@
 package io.rediskit.lock;
 
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.rediskit.lock.LockListener.AcquireResult;
 import org.jspecify.annotations.Nullable;
@@ -8,8 +9,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * What every acquisition that waits without a thread of its own knows, whatever the engine: the lock and its
  * shell, the owner, the lease (explicit, or the watchdog timeout renewed by the watchdog), the wait and when it
- * started, and how it reports its outcome. A subclass is one engine's wait ({@link AsyncAcquisition},
- * {@link RedlockAcquisition}); its fields are this class's, so the common part costs no object of its own.
+ * started, and how it reports its outcome: once, whatever the engine. A subclass is one engine's wait
+ * ({@link AsyncAcquisition}, {@link RedlockAcquisition}, {@link MemberWait}); its fields are this class's, so the
+ * common part costs no object of its own.
  */
 abstract class LockWait {
 
@@ -32,6 +34,9 @@ abstract class LockWait {
 
 	final long startedNanos = System.nanoTime();
 
+	/** Whether the outcome was reported. */
+	private final AtomicBoolean reported = new AtomicBoolean();
+
 	/**
 	 * @param leaseMillis the explicit or default lease, not renewed; {@code null} for a lease of the watchdog
 	 * timeout that the watchdog renews
@@ -51,8 +56,16 @@ abstract class LockWait {
 		return (this.waitNanos < 0) ? Long.MAX_VALUE : this.waitNanos - (System.nanoTime() - this.startedNanos);
 	}
 
+	/**
+	 * Reports the outcome of the wait, the first time only: every wait has exactly one. A wait without a thread
+	 * can be ended on two threads: a cancellation completes the stage, then runs its callbacks (the caller's, the
+	 * last registered, first), and an attempt in flight that is answered in between finds the stage cancelled and
+	 * ends the wait too. Both report the stage's outcome; the listeners hear it once.
+	 */
 	final void report(AcquireResult result) {
-		this.lock.report(result, this.startedNanos);
+		if (this.reported.compareAndSet(false, true)) {
+			this.lock.report(result, this.startedNanos);
+		}
 	}
 
 	final LockNotAcquiredException notAcquired() {

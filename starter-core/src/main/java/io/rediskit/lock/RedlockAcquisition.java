@@ -112,7 +112,11 @@ final class RedlockAcquisition extends LockWait {
 		return result;
 	}
 
-	/** The caller cancelled: the wait ends now unless a round is in flight, which ends it when it replies. */
+	/**
+	 * The caller cancelled: the wait ends now unless a round is in flight, which ends it when it replies. A round
+	 * that replied after the cancellation completed the stage and before this runs has ended it already, and the
+	 * second report is dropped ({@link #report}).
+	 */
 	private void cancelled() {
 		synchronized (this) {
 			if (this.roundInFlight) {

@@ -7,6 +7,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.rediskit.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
@@ -355,6 +356,45 @@ class RedlockLockTests {
 		try (Lease again = lock.acquire(Duration.ZERO)) {
 			assertThat(again.isActive()).isTrue();
 		}
+	}
+
+	@Test
+	void aRoundEndingWhileTheCancellationCompletesTheStageReportsTheWaitOnce() throws Exception {
+		// The waiter's node timeout is long, so that its round stays in flight until the paused nodes are resumed.
+		LockTesting.RecordingListener waiting = new LockTesting.RecordingListener();
+		RedlockRegistry waiterRegistry = this.nodes
+			.registry(RedlockTesting.spec().withNodeTimeout(Duration.ofSeconds(10)), waiting);
+		// Connections open before the pause: opening one to a paused node would hang.
+		waiterRegistry.getLock("warm-up").acquire(Duration.ofSeconds(5)).close();
+		Lease holder = this.registry.getLock("cancel-once").acquire(Duration.ofSeconds(5));
+		awaitCondition("every node to be taken", Duration.ofSeconds(5),
+				() -> this.nodes.nodesHolding("cancel-once") == 5);
+		this.nodes.node(2).pause();
+		this.nodes.node(3).pause();
+		this.nodes.node(4).pause();
+		CompletableFuture<Lease> wait = waiterRegistry.getLock("cancel-once")
+			.acquireAsync(Duration.ofSeconds(30))
+			.toCompletableFuture();
+		// A callback of the caller's runs once cancel(false) has completed the stage and before the wait hears of
+		// it (a stage runs its latest callback first), as a slow callback or a preempted thread would: the round in
+		// flight is answered meanwhile and ends the wait it finds cancelled.
+		AtomicBoolean roundEndedMeanwhile = new AtomicBoolean();
+		wait.whenComplete((lease, failure) -> {
+			this.nodes.node(2).resume();
+			this.nodes.node(3).resume();
+			this.nodes.node(4).resume();
+			awaitCondition("the round in flight to end the wait", Duration.ofSeconds(15),
+					() -> waiting.count("acquire cancel-once") > 0);
+			roundEndedMeanwhile.set(true);
+		});
+		assertThat(wait.cancel(false)).isTrue();
+		assertThat(roundEndedMeanwhile).as("the round ended while the stage was being cancelled").isTrue();
+		// The caller's thread ended the wait as well once its callback returned: still one outcome.
+		assertThat(waiting.events).filteredOn((event) -> event.startsWith("acquire cancel-once"))
+			.containsExactly("acquire cancel-once INTERRUPTED");
+		holder.close();
+		awaitCondition("every node to be free", Duration.ofSeconds(10),
+				() -> this.nodes.nodesHolding("cancel-once") == 0 && waiterRegistry.heldLocks().isEmpty());
 	}
 
 	@Test
