@@ -35,7 +35,7 @@ final class AsyncSemaphoreAcquisition extends SemaphoreAcquisition {
 		this.parts.background().onStop(this.stopHook);
 		this.result.whenComplete((lease, failure) -> {
 			if (this.result.isCancelled() && finish()) {
-				this.lock.report(AcquireResult.INTERRUPTED, this.startedNanos);
+				report(AcquireResult.INTERRUPTED);
 			}
 		});
 		this.wait.start();
@@ -52,30 +52,37 @@ final class AsyncSemaphoreAcquisition extends SemaphoreAcquisition {
 	}
 
 	private void answered(SemaphoreScripts.@Nullable Attempt attempt, @Nullable Throwable failure) {
+		// Whoever ends the wait first (this answer, a cancellation, the registry stopping) reports it.
 		if (failure != null || attempt == null) {
+			boolean ended = finish();
 			RuntimeException error = failed((failure != null) ? failure
 					: new IllegalStateException("No reply to an acquisition of '" + this.lock.getName() + "'"));
-			if (finish()) {
+			if (ended) {
 				this.result.completeExceptionally(error);
 			}
 			return;
 		}
 		if (attempt.state() == SemaphoreScripts.Attempt.State.TOO_MANY) {
+			boolean ended = finish();
 			RuntimeException error = failed(tooMany(attempt));
-			if (finish()) {
+			if (ended) {
 				this.result.completeExceptionally(error);
 			}
 			return;
 		}
 		if (attempt.state() == SemaphoreScripts.Attempt.State.ACQUIRED) {
-			if (this.wait.isDone()) {
+			if (!finish()) {
 				// Cancelled or stopped meanwhile: the permits go back, never reported as acquired.
 				this.engine.scripts.release(this.lock.keys(), this.owner);
 				return;
 			}
-			Lease lease = this.lock.lease(acquired(attempt));
-			finish();
-			if (!this.result.complete(lease)) {
+			Lease lease = this.lock.lease(hold(attempt));
+			if (this.result.complete(lease)) {
+				report(AcquireResult.ACQUIRED);
+			}
+			else {
+				// Cancelled between the two: the caller never sees the lease.
+				report(AcquireResult.INTERRUPTED);
 				lease.releaseAsync();
 			}
 			return;
@@ -83,7 +90,7 @@ final class AsyncSemaphoreAcquisition extends SemaphoreAcquisition {
 		long left = (this.waitNanos < 0) ? Long.MAX_VALUE : this.startedNanos + this.waitNanos - System.nanoTime();
 		if (this.waitNanos == 0 || left <= 0) {
 			if (finish()) {
-				this.lock.report(AcquireResult.TIMEOUT, this.startedNanos);
+				report(AcquireResult.TIMEOUT);
 				this.result.completeExceptionally(new SemaphoreNotAcquiredException(this.lock.getName(),
 						this.permits, this.waitTime, null));
 			}
@@ -110,7 +117,7 @@ final class AsyncSemaphoreAcquisition extends SemaphoreAcquisition {
 
 	private void stopped() {
 		if (finish()) {
-			this.lock.report(AcquireResult.INTERRUPTED, this.startedNanos);
+			report(AcquireResult.INTERRUPTED);
 			this.result.completeExceptionally(new IllegalStateException(
 					"The semaphore registry stopped while waiting for permits of '" + this.lock.getName() + "'"));
 		}

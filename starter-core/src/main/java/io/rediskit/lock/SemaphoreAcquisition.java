@@ -3,6 +3,7 @@ package io.rediskit.lock;
 import java.time.Duration;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.rediskit.lock.LockListener.AcquireResult;
 import io.rediskit.support.RedisFailures;
@@ -43,6 +44,8 @@ class SemaphoreAcquisition {
 
 	final long startedNanos = System.nanoTime();
 
+	private final AtomicBoolean reported = new AtomicBoolean();
+
 	/**
 	 * @param leaseMillis an explicit lease, not renewed, or {@code null} for the watchdog
 	 * @param waitNanos how long to wait: {@code 0} for one attempt, negative for as long as it takes
@@ -77,7 +80,7 @@ class SemaphoreAcquisition {
 				}
 				long left = (this.waitNanos < 0) ? Long.MAX_VALUE : deadline - System.nanoTime();
 				if (this.waitNanos == 0 || left <= 0) {
-					this.lock.report(AcquireResult.TIMEOUT, this.startedNanos);
+					report(AcquireResult.TIMEOUT);
 					return null;
 				}
 				boolean interrupted;
@@ -91,7 +94,7 @@ class SemaphoreAcquisition {
 					interrupted = waiter.park(Math.min(left, attempt.sleepNanos(maxPollNanos())));
 				}
 				if (interrupted) {
-					this.lock.report(AcquireResult.INTERRUPTED, this.startedNanos);
+					report(AcquireResult.INTERRUPTED);
 					throw new InterruptedException("Waiting for permits of semaphore '" + this.lock.getName() + "'");
 				}
 			}
@@ -127,10 +130,25 @@ class SemaphoreAcquisition {
 	}
 
 	LockHold acquired(SemaphoreScripts.Attempt attempt) {
-		LockHold hold = this.parts.holds().acquired(this.lock, this.owner, attempt.fencingToken(), 1, this.leaseMillis,
-				this.watchdog);
-		this.lock.report(AcquireResult.ACQUIRED, this.startedNanos);
+		LockHold hold = hold(attempt);
+		report(AcquireResult.ACQUIRED);
 		return hold;
+	}
+
+	/** @return the hold of permits an attempt took, watched by the watchdog if it renews them; not reported */
+	LockHold hold(SemaphoreScripts.Attempt attempt) {
+		return this.parts.holds().acquired(this.lock, this.owner, attempt.fencingToken(), 1, this.leaseMillis,
+				this.watchdog);
+	}
+
+	/**
+	 * Reports the outcome of this acquisition, the first time only: an asynchronous wait can be ended by its
+	 * answer and by a cancellation at once.
+	 */
+	void report(AcquireResult result) {
+		if (this.reported.compareAndSet(false, true)) {
+			this.lock.report(result, this.startedNanos);
+		}
 	}
 
 	/**
@@ -140,7 +158,7 @@ class SemaphoreAcquisition {
 	RuntimeException failed(Throwable failure) {
 		Throwable cause = Stages.unwrap(failure);
 		if (cause instanceof IllegalArgumentException wrongPermits) {
-			this.lock.report(AcquireResult.ERROR, this.startedNanos);
+			report(AcquireResult.ERROR);
 			return wrongPermits;
 		}
 		try {
@@ -152,7 +170,7 @@ class SemaphoreAcquisition {
 		if (RedisFailures.isUnavailable(cause)) {
 			this.parts.outages().warn(cause);
 		}
-		this.lock.report(AcquireResult.ERROR, this.startedNanos);
+		report(AcquireResult.ERROR);
 		return (cause instanceof RuntimeException runtime) ? runtime : new CompletionException(cause);
 	}
 

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -197,6 +198,43 @@ class SemaphoreContractTests extends TopologyContract {
 		assertThat(this.registry.heldPermits()).isEmpty();
 		assertThat(semaphore.acquireAsync(1, Duration.ZERO).toCompletableFuture().get(10, TimeUnit.SECONDS).isActive())
 			.isTrue();
+	}
+
+	@Test
+	void aCancelledAsynchronousWaitIsReportedOnceAndNeverAsAcquired() throws Exception {
+		String name = this.redis.unique("cancel-reported");
+		RedisSemaphore semaphore = this.registry.getSemaphore(name, 1);
+		RedisSemaphore holder = this.other.getSemaphore(name, 1);
+		int rounds = 40;
+		int acquired = 0;
+		for (int round = 0; round < rounds; round++) {
+			Lease held = holder.acquire(1, Duration.ofSeconds(10));
+			CompletableFuture<Lease> wait = semaphore.acquireAsync(1, Duration.ofSeconds(30)).toCompletableFuture();
+			// Even rounds cancel a wait the holder keeps; odd ones race the cancel with the release, so that an
+			// attempt may take the permit while or after the caller cancels.
+			CompletionStage<?> released = (round % 2 == 1) ? held.releaseAsync() : null;
+			if (!wait.cancel(false)) {
+				wait.join().close();
+				acquired++;
+			}
+			int outcomes = round + 1;
+			// At least, then exactly: a wait reported twice must fail here, not time out waiting for a count.
+			awaitCondition("the outcome of wait " + outcomes, Duration.ofSeconds(10),
+					() -> this.listener.count("acquire " + name) >= outcomes);
+			assertThat(this.listener.count("acquire " + name)).as("one outcome per wait: %s", this.listener.events)
+				.isEqualTo(outcomes);
+			if (released != null) {
+				released.toCompletableFuture().get(10, TimeUnit.SECONDS);
+			}
+			else {
+				held.close();
+			}
+		}
+		awaitCondition("no permit held", Duration.ofSeconds(10), () -> this.registry.heldPermits().isEmpty());
+		assertThat(this.listener.count("acquire " + name + " ACQUIRED")).as("only waits granted before the cancel")
+			.isEqualTo(acquired);
+		assertThat(this.listener.count("acquire " + name + " INTERRUPTED")).isEqualTo(rounds - acquired);
+		awaitCondition("every permit back", Duration.ofSeconds(10), () -> semaphore.availablePermits() == 1);
 	}
 
 	@Test
