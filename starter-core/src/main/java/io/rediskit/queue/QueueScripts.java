@@ -320,10 +320,10 @@ final class QueueScripts {
 				List<Object> values = required(reply, DEAD_LETTERS);
 				List<DeadLetter> letters = new ArrayList<>(values.size() / 5);
 				for (int i = 0; i + 4 < values.size(); i += 5) {
-					letters.add(new DeadLetter(text(values.get(i)),
-							text(PayloadCodec.payloadOf((byte[]) values.get(i + 1))), text(values.get(i + 2)),
-							java.time.Instant.ofEpochMilli((Long) values.get(i + 3)),
-							(int) (long) (Long) values.get(i + 4)));
+					byte[] stored = (byte[]) values.get(i + 1);
+					letters.add(new DeadLetter(text(values.get(i)), text(PayloadCodec.payloadOf(stored)),
+							text(values.get(i + 2)), java.time.Instant.ofEpochMilli((Long) values.get(i + 3)),
+							(int) (long) (Long) values.get(i + 4), PayloadCodec.headersOf(stored)));
 				}
 				return letters;
 			});
