@@ -558,8 +558,7 @@ final class QueueScripts {
 	 * @param messages the messages claimed
 	 * @param heldBy what held ready messages back, if anything
 	 * @param heldBack how many ready messages the claim could have taken and did not, because of {@code heldBy}
-	 * @param retryAfterMillis when {@code heldBy} is the rate limit and nothing was admitted, how long until one
-	 * message is; else 0
+	 * @param retryAfterMillis when {@code heldBy} is the rate limit, how long until it admits one message; else 0
 	 */
 	record Claimed(long serverMillis, List<ClaimedMessage> messages, HeldBack heldBy, long heldBack,
 			long retryAfterMillis) {
