@@ -51,7 +51,9 @@ import org.springframework.util.unit.DataSize;
  * {@code handle-as} hint or the element type. The reference lists those settings too, one row each
  * ({@code redis-kit.rate-limit.limiters.<name>.limit}): their type and default come from the class (its setters,
  * and the getters of a new instance), their description from the field's Javadoc, read from the source as the
- * annotation processor reads it for the other properties.
+ * annotation processor reads it for the other properties. A map without a hint is expanded from its type, and a
+ * nested group inside an entry ({@code redis-kit.cache.caches.<name>.near-cache}) gets its own rows
+ * ({@code redis-kit.cache.caches.<name>.near-cache.enabled}).
  */
 final class ConfigurationPropertiesReference {
 
@@ -61,6 +63,8 @@ final class ConfigurationPropertiesReference {
 	private static final String GENERAL = "General";
 
 	private static final String ENDPOINTS = "Actuator endpoints";
+
+	private static final String MAP_OF_OURS = "java.util.Map<java.lang.String,io.rediskit.";
 
 	private static final Pattern PACKAGE = Pattern.compile("\\b(?:[a-z][a-z0-9_]*\\.)+(?=[A-Z])");
 
@@ -123,6 +127,12 @@ final class ConfigurationPropertiesReference {
 				section.set(section.size() - 1, row.renamed(name + ".<name>"));
 				expand(name + ".<name>", entries, section);
 			}
+			else if (type.startsWith(MAP_OF_OURS)) {
+				// A map without a hint still has entries with settings: the class is in its type.
+				section.set(section.size() - 1, row.renamed(name + ".<name>"));
+				expand(name + ".<name>", type.substring(MAP_OF_OURS.length() - "io.rediskit.".length(),
+						type.length() - 1), section);
+			}
 			else if (type.startsWith("java.util.List<io.rediskit.")) {
 				section.set(section.size() - 1, row.renamed(name + "[n]"));
 				expand(name + "[n]", type.substring("java.util.List<".length(), type.length() - 1), section);
@@ -161,7 +171,15 @@ final class ConfigurationPropertiesReference {
 		Map<String, String> docs = javadoc(type);
 		for (Map.Entry<String, String> field : docs.entrySet()) {
 			PropertyDescriptor descriptor = BeanUtils.getPropertyDescriptor(type, field.getKey());
-			if (descriptor == null || descriptor.getReadMethod() == null || descriptor.getWriteMethod() == null) {
+			if (descriptor == null || descriptor.getReadMethod() == null) {
+				continue;
+			}
+			if (descriptor.getWriteMethod() == null) {
+				// A nested group (a final field with a getter only), such as the near cache of a cache entry.
+				Class<?> nested = descriptor.getPropertyType();
+				if (nested.getName().startsWith("io.rediskit.") && !nested.isEnum()) {
+					expand(prefix + "." + kebab(field.getKey()), nested.getName(), rows);
+				}
 				continue;
 			}
 			Method setter = descriptor.getWriteMethod();

@@ -39,13 +39,17 @@ class ConfigurationPropertiesReferenceTests {
 	}
 
 	@Test
-	void theSettingsOfNamedEntriesAndListElementsAreListedWithTheirJavadoc() throws Exception {
+	void theSettingsOfNamedEntriesNestedGroupsAndListElementsAreListedWithTheirJavadoc() throws Exception {
 		assertThat(generate())
 			.contains("| `redis-kit.rate-limit.limiters.<name>.limit` | `Long` |  | Permits per period, at least 1")
 			.contains("| `redis-kit.rate-limit.limiters.<name>.algorithm` | `RateLimitAlgorithm` | `gcra` |")
 			.contains("| `redis-kit.rate-limit.web.rules[n].permits` | `Integer` | `1` |")
 			.contains("| `redis-kit.queue.queues.<name>.max-payload-size` | `DataSize` | `1MB` |")
-			.contains("| `redis-kit.lock.watchdog-timeout` | `Duration` | `30s` |");
+			.contains("| `redis-kit.lock.watchdog-timeout` | `Duration` | `30s` |")
+			.contains("| `redis-kit.cache.caches.<name>.near-cache.enabled` | `Boolean` |")
+			.contains("| `redis-kit.cache.caches.<name>.near-cache.max-entries` | `Integer` |")
+			.contains("| `redis-kit.queue.recurring.<name>.cron` | `String` |")
+			.contains("| `redis-kit.queue.recurring.<name>.missed-slots` | `MissedSlots` | `run-once` |");
 	}
 
 	@Test

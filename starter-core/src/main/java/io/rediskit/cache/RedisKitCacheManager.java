@@ -10,10 +10,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.RejectedExecutionException;
 
 import io.rediskit.bloom.BloomFilterRegistry;
 import io.rediskit.support.CommandExecutor;
@@ -49,6 +46,10 @@ import org.springframework.scheduling.TaskScheduler;
  * subscription that dies silently is noticed within three heartbeats (one heartbeat is 1 s by default), during
  * which an invalidation may be missed.
  * <p>
+ * <b>Reloads in the background</b> (early refresh, stale-while-revalidate) run on the executor the manager is given,
+ * the application's: the manager starts no threads of its own for them. A manager given none refuses, at
+ * construction, a spec that would reload in the background, rather than reload on the reading thread (an
+ * asynchronous read would then run the loader on the driver's event loop) or skip reloads silently.
  * <p>
  * A cache first used while Redis is down subscribes its channel as soon as Redis is back (tried every heartbeat);
  * until then its waiters poll and its near cache is bypassed.
@@ -68,9 +69,7 @@ public class RedisKitCacheManager implements CacheManager, AutoCloseable {
 
 	private final Map<String, RedisKitCache> caches = new ConcurrentHashMap<>();
 
-	private final @Nullable Executor givenRefresher;
-
-	private @Nullable ThreadPoolExecutor ownRefresher;
+	private final @Nullable Executor refresher;
 
 	/**
 	 * A manager with every option.
@@ -85,7 +84,8 @@ public class RedisKitCacheManager implements CacheManager, AutoCloseable {
 	 * @param listeners told of every operation, in order
 	 * @param heartbeat how often the subscription is probed
 	 * @param scheduler runs the heartbeat; {@code null} for a daemon thread of the manager's own
-	 * @throws InvalidSpecException if a configured cache has a near cache and the factory is not Lettuce
+	 * @throws InvalidSpecException if a configured cache has a near cache and the factory is not Lettuce, or
+	 * reloads in the background (which needs the executor of the longer constructor)
 	 */
 	public RedisKitCacheManager(ScriptExecutor scripts, CommandExecutor commands,
 			RedisConnectionFactory connectionFactory, KeyNaming keyNaming, RedisSerializer<Object> values,
@@ -109,10 +109,10 @@ public class RedisKitCacheManager implements CacheManager, AutoCloseable {
 	 * @param heartbeat how often the subscription is probed
 	 * @param scheduler runs the heartbeat; {@code null} for a daemon thread of the manager's own
 	 * @param refresher runs the reloads in the background (early refresh, stale-while-revalidate), which call the
-	 * loaders; {@code null} for two daemon threads of the manager's own, started on the first reload
+	 * loaders: the application's task executor; {@code null} if no spec reloads in the background
 	 * @param bloomFilters the Bloom filters that caches may name; {@code null} if none may
-	 * @throws InvalidSpecException if a configured cache has a near cache and the factory is not Lettuce, or names
-	 * a Bloom filter that does not exist
+	 * @throws InvalidSpecException if a configured cache has a near cache and the factory is not Lettuce, names
+	 * a Bloom filter that does not exist, or reloads in the background and there is no {@code refresher}
 	 */
 	public RedisKitCacheManager(ScriptExecutor scripts, CommandExecutor commands,
 			RedisConnectionFactory connectionFactory, KeyNaming keyNaming, RedisSerializer<Object> values,
@@ -137,7 +137,11 @@ public class RedisKitCacheManager implements CacheManager, AutoCloseable {
 		}
 		requireBloomFilter("defaults", defaults, bloomFilters);
 		this.configured.forEach((name, spec) -> requireBloomFilter(name, spec, bloomFilters));
-		this.givenRefresher = refresher;
+		if (refresher == null) {
+			requireNoReloads("defaults", defaults);
+			this.configured.forEach(RedisKitCacheManager::requireNoReloads);
+		}
+		this.refresher = refresher;
 		this.parts = new CacheParts(Objects.requireNonNull(scripts, "scripts must not be null"),
 				Objects.requireNonNull(commands, "commands must not be null"), keyNaming,
 				Objects.requireNonNull(values, "values must not be null"), Listeners.of("cache", listeners), signals,
@@ -187,40 +191,28 @@ public class RedisKitCacheManager implements CacheManager, AutoCloseable {
 		return this.configured.getOrDefault(name, this.defaults);
 	}
 
-	/** Ends the subscription and its heartbeat, and the manager's own reload threads; the caches keep working. */
+	/** Ends the subscription and its heartbeat; the caches keep working. */
 	@Override
 	public void close() {
 		if (this.parts.signals() != null) {
 			this.parts.signals().close();
 		}
-		synchronized (this) {
-			if (this.ownRefresher != null) {
-				this.ownRefresher.shutdown();
-			}
-		}
 	}
 
 	private void refresh(Runnable reload) {
-		if (this.givenRefresher != null) {
-			this.givenRefresher.execute(reload);
-			return;
+		if (this.refresher == null) {
+			// Unreachable while the constructor refuses specs that reload; a cache logs a rejected reload.
+			throw new RejectedExecutionException("The cache manager has no executor for reloads in the background");
 		}
-		ThreadPoolExecutor own;
-		synchronized (this) {
-			if (this.ownRefresher == null) {
-				AtomicInteger threads = new AtomicInteger();
-				ThreadPoolExecutor pool = new ThreadPoolExecutor(2, 2, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
-						(task) -> {
-							Thread thread = new Thread(task, "redis-kit-cache-refresh-" + threads.incrementAndGet());
-							thread.setDaemon(true);
-							return thread;
-						});
-				pool.allowCoreThreadTimeOut(true);
-				this.ownRefresher = pool;
-			}
-			own = this.ownRefresher;
+		this.refresher.execute(reload);
+	}
+
+	private static void requireNoReloads(String name, CacheSpec spec) {
+		if (spec.earlyRefresh() > 0 || !spec.staleWhileRevalidate().isZero()) {
+			throw new InvalidSpecException((spec.earlyRefresh() > 0) ? "earlyRefresh" : "staleWhileRevalidate",
+					"of cache '" + name + "' reloads entries in the background, which needs an executor (the"
+							+ " application's task executor), and the manager was given none");
 		}
-		own.execute(reload);
 	}
 
 	private static void requireBloomFilter(String name, CacheSpec spec, @Nullable BloomFilterRegistry bloomFilters) {

@@ -1,6 +1,10 @@
 package io.rediskit.queue;
 
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
 
 /**
  * A message in a queue's dead-letter queue.
@@ -12,13 +16,41 @@ import java.time.Instant;
  * {@value #CANCELLED} or {@value #EXPIRED}
  * @param deadLetteredAt when, on the server's clock
  * @param deliveries how often it was delivered
+ * @param headers the headers it was enqueued with ({@link QueueEntry#withHeader}), in their order; empty when none
+ * or when its envelope could not be read
  */
-public record DeadLetter(String id, String payload, String reason, Instant deadLetteredAt, int deliveries) {
+public record DeadLetter(String id, String payload, String reason, Instant deadLetteredAt, int deliveries,
+		Map<String, String> headers) {
 
 	/** The reason of a message cancelled while it was in flight ({@link RedisQueue#cancel(String)}). */
 	public static final String CANCELLED = "cancelled";
 
 	/** The reason of a message not delivered within its time to live ({@link QueueEntry#timeToLive()}). */
 	public static final String EXPIRED = "expired";
+
+	/**
+	 * @param id the message id
+	 * @param payload the payload as stored
+	 * @param reason why it was dead-lettered
+	 * @param deadLetteredAt when
+	 * @param deliveries how often it was delivered
+	 * @param headers its headers
+	 */
+	public DeadLetter {
+		headers = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(headers,
+				"headers must not be null")));
+	}
+
+	/**
+	 * A dead letter without headers.
+	 * @param id the message id
+	 * @param payload the payload as stored
+	 * @param reason why it was dead-lettered
+	 * @param deadLetteredAt when
+	 * @param deliveries how often it was delivered
+	 */
+	public DeadLetter(String id, String payload, String reason, Instant deadLetteredAt, int deliveries) {
+		this(id, payload, reason, deadLetteredAt, deliveries, Map.of());
+	}
 
 }

@@ -69,6 +69,11 @@ final class Delivery<T> implements QueueMessage<T> {
 	}
 
 	@Override
+	public QueuePriority priority() {
+		return this.claimed.priority();
+	}
+
+	@Override
 	public int deliveryCount() {
 		return this.claimed.deliveries();
 	}

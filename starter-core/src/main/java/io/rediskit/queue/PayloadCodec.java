@@ -160,6 +160,29 @@ final class PayloadCodec {
 		return (end < 0) ? stored : Arrays.copyOfRange(stored, end, stored.length);
 	}
 
+	/**
+	 * The headers of a stored message, for the dead-letter listing, which shows what it can: a message whose
+	 * envelope cannot be read (it may be why it was dead-lettered) is listed without headers.
+	 * @param stored as stored
+	 * @return the headers, in their order; empty when there are none or the envelope cannot be read
+	 */
+	static Map<String, String> headersOf(byte[] stored) {
+		if (stored.length == 0 || stored[0] != ENVELOPE) {
+			return Map.of();
+		}
+		int end = envelopeEnd(stored);
+		if (end < 0) {
+			return Map.of();
+		}
+		int headStart = indexOf(stored, ENVELOPE, 1) + 1;
+		try {
+			return headers(ENVELOPE_MAPPER.readTree(Arrays.copyOfRange(stored, headStart, end)));
+		}
+		catch (JacksonException | UndecodablePayloadException ex) {
+			return Map.of();
+		}
+	}
+
 	/** Where the payload of an envelope starts, or -1 if the envelope is malformed. */
 	private static int envelopeEnd(byte[] stored) {
 		int second = indexOf(stored, ENVELOPE, 1);

@@ -32,6 +32,16 @@ public interface QueueMessage<T> {
 		return Map.of();
 	}
 
+	/**
+	 * @return the priority this delivery was claimed at: the one it was enqueued with ({@link QueueEntry#withPriority}
+	 * or the queue's default), kept through retries; {@link QueuePriority#NORMAL} for a message taken back after its
+	 * visibility timeout or redriven from the dead letters, which go back at that priority (see
+	 * {@link QueuePriority})
+	 */
+	default QueuePriority priority() {
+		return QueuePriority.NORMAL;
+	}
+
 	/** @return deliveries so far, this one included */
 	int deliveryCount();
 

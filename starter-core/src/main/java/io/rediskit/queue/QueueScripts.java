@@ -320,10 +320,10 @@ final class QueueScripts {
 				List<Object> values = required(reply, DEAD_LETTERS);
 				List<DeadLetter> letters = new ArrayList<>(values.size() / 5);
 				for (int i = 0; i + 4 < values.size(); i += 5) {
-					letters.add(new DeadLetter(text(values.get(i)),
-							text(PayloadCodec.payloadOf((byte[]) values.get(i + 1))), text(values.get(i + 2)),
-							java.time.Instant.ofEpochMilli((Long) values.get(i + 3)),
-							(int) (long) (Long) values.get(i + 4)));
+					byte[] stored = (byte[]) values.get(i + 1);
+					letters.add(new DeadLetter(text(values.get(i)), text(PayloadCodec.payloadOf(stored)),
+							text(values.get(i + 2)), java.time.Instant.ofEpochMilli((Long) values.get(i + 3)),
+							(int) (long) (Long) values.get(i + 4), PayloadCodec.headersOf(stored)));
 				}
 				return letters;
 			});
@@ -558,8 +558,7 @@ final class QueueScripts {
 	 * @param messages the messages claimed
 	 * @param heldBy what held ready messages back, if anything
 	 * @param heldBack how many ready messages the claim could have taken and did not, because of {@code heldBy}
-	 * @param retryAfterMillis when {@code heldBy} is the rate limit and nothing was admitted, how long until one
-	 * message is; else 0
+	 * @param retryAfterMillis when {@code heldBy} is the rate limit, how long until it admits one message; else 0
 	 */
 	record Claimed(long serverMillis, List<ClaimedMessage> messages, HeldBack heldBy, long heldBack,
 			long retryAfterMillis) {

@@ -466,26 +466,28 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 	 * @param serverMillis the server's time at the claim
 	 * @param readyLeft ready messages left after the claim (as far as the promotion knew)
 	 * @param heldBy what held ready messages back, if anything
-	 * @param retryAfterMillis when the rate limit admitted nothing, how long until it admits one; else 0
+	 * @param retryAfterMillis when the rate limit held messages back, how long until it admits one; else 0
 	 */
 	record Batch<T>(List<Delivery<T>> messages, long nextDueMillis, long serverMillis, long readyLeft,
 			HeldBack heldBy, long retryAfterMillis) {
 
 		/**
-		 * Whether ready messages are left that a claim at once could take: not while paused, nor while a limit
-		 * admitted nothing (claiming again at once would spin).
+		 * Whether ready messages are left that a claim at once could take: not while paused, nor after a limit held
+		 * any back. A limit admits all it can in one claim, so a claim at once would be refused, spin, and count
+		 * the same held-back messages a second time.
 		 */
 		boolean moreReady() {
 			return this.readyLeft > 0 && !held();
 		}
 
 		private boolean held() {
-			return this.heldBy == HeldBack.PAUSED || (this.heldBy != HeldBack.NOTHING && this.messages.isEmpty());
+			return this.heldBy != HeldBack.NOTHING;
 		}
 
 		/**
 		 * How long a consumer may wait before it must look again: the next due time, or the poll interval; while
-		 * paused or held back by the in-flight limit the poll interval, by the rate limit until it admits one.
+		 * paused or held back by the in-flight limit the poll interval (a consumer's own settled delivery makes
+		 * room sooner), by the rate limit until it admits one.
 		 */
 		long sleepNanos(QueueSpec spec) {
 			long poll = spec.pollInterval().toNanos();

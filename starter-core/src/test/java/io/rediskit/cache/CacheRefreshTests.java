@@ -3,15 +3,22 @@ package io.rediskit.cache;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.rediskit.support.CommandExecutor;
+import io.rediskit.support.InvalidSpecException;
+import io.rediskit.support.KeyNaming;
 import io.rediskit.support.RedisTestServer;
+import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.TestConnections;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -20,6 +27,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Early refresh and stale-while-revalidate, on two instances (each its own client and manager): a hot entry is
@@ -142,6 +150,44 @@ class CacheRefreshTests {
 		assertThat(onB.get("rate", slowLoader)).isEqualTo("1.09");
 		assertThat(reloads.get()).isEqualTo(1);
 		assertThat(this.eventsOfA.count("refresh swr stale") + this.eventsOfB.count("refresh swr stale")).isEqualTo(1);
+	}
+
+	@Test
+	void reloadsRunOnTheGivenExecutorAndAManagerWithoutOneRefusesSpecsThatReload() {
+		CacheSpec stale = CacheSpec.defaults().withTtl(Duration.ofMillis(200)).withTtlJitter(0)
+			.withRefresh(0, Duration.ofSeconds(30));
+		CacheSpec early = CacheSpec.defaults().withRefresh(1, Duration.ZERO);
+		// No private threads in their place: a manager without an executor refuses what would need one.
+		assertThatExceptionOfType(InvalidSpecException.class)
+			.isThrownBy(() -> manager(redis.connections(), stale, Map.of(), null))
+			.withMessageContaining("staleWhileRevalidate of cache 'defaults' reloads entries in the background");
+		assertThatExceptionOfType(InvalidSpecException.class)
+			.isThrownBy(() -> manager(redis.connections(), CacheSpec.defaults(), Map.of("hot", early), null))
+			.withMessageContaining("earlyRefresh of cache 'hot'");
+		AtomicInteger given = new AtomicInteger();
+		Executor application = (task) -> {
+			given.incrementAndGet();
+			CacheTesting.REFRESHER.execute(task);
+		};
+		this.a = manager(redis.connections(), stale, Map.of(), application);
+		this.b = manager(redis.connections(), CacheSpec.defaults(), Map.of(), null);
+		RedisKitCache cache = this.a.getCache("given");
+		assertThat(cache.get("rate", () -> "1.08")).isEqualTo("1.08");
+		awaitPttlBelow("rk:cache:{given:rate}", 30_000);
+		assertThat(cache.get("rate", () -> "1.09")).isEqualTo("1.08");
+		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+		while (this.eventsOfA.count("refresh given stale") == 0 && System.nanoTime() < deadline) {
+			Thread.onSpinWait();
+		}
+		assertThat(this.eventsOfA.count("refresh given stale")).isEqualTo(1);
+		assertThat(given.get()).isEqualTo(1);
+	}
+
+	private RedisKitCacheManager manager(LettuceConnectionFactory connections, CacheSpec defaults,
+			Map<String, CacheSpec> configured, @Nullable Executor refresher) {
+		return new RedisKitCacheManager(ScriptExecutor.of(connections), CommandExecutor.of(connections), connections,
+				KeyNaming.defaults(), CacheTesting.json(), defaults, configured, List.of(this.eventsOfA),
+				Duration.ofMillis(200), null, refresher, null);
 	}
 
 	private static void awaitPttlBelow(String key, long millis) {

@@ -34,6 +34,8 @@ class PayloadCodecTests {
 		Decoded<Job> decoded = this.codec.decodeMessage(stored, Job.class, json.length);
 		assertThat(decoded).isEqualTo(new Decoded<>(new Job("a", 1), Map.of("trace-id", "é\n\"x"), 5000));
 		assertThat(PayloadCodec.payloadOf(stored)).isEqualTo(json);
+		assertThat(PayloadCodec.headersOf(stored)).containsExactly(Map.entry("trace-id", "é\n\"x"));
+		assertThat(PayloadCodec.headersOf(json)).isEmpty();
 	}
 
 	@Test
@@ -43,6 +45,8 @@ class PayloadCodecTests {
 			assertThatExceptionOfType(UndecodablePayloadException.class)
 				.isThrownBy(() -> this.codec.decodeMessage(stored.getBytes(StandardCharsets.UTF_8), Job.class, 1000))
 				.as(stored);
+			// The dead-letter listing shows such a message without headers rather than failing.
+			assertThat(PayloadCodec.headersOf(stored.getBytes(StandardCharsets.UTF_8))).as(stored).isEmpty();
 		}
 	}
 

@@ -201,6 +201,8 @@ class QueueAdmissionScriptsTests {
 		assertThat(partial.messages()).hasSize(6);
 		assertThat(partial.heldBy()).isEqualTo(HeldBack.RATE_LIMIT);
 		assertThat(partial.heldBack()).isEqualTo(2);
+		assertThat(partial.retryAfterMillis()).as("a full window says when it admits one: the first 4 leave it at"
+				+ " T + 1000").isEqualTo(700);
 		Claimed none = claim(8, limited, T + 600);
 		assertThat(none.messages()).isEmpty();
 		assertThat(none.retryAfterMillis()).as("the first 4 leave the window at T + 1000").isEqualTo(400);

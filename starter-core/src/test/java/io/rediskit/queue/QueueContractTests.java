@@ -214,6 +214,36 @@ class QueueContractTests extends TopologyContract {
 	}
 
 	@Test
+	void aDeliveryKnowsItsPriorityAndADeadLetterKeepsItsHeaders() throws Exception {
+		RedisQueue<Job> queue = queue(QueueTesting.fastSpec());
+		String urgent = queue.enqueue(QueueEntry.of(new Job("urgent", 1)).withPriority(QueuePriority.HIGH)
+			.withHeader("trace-id", "4bf92f3577b34da6")
+			.withHeader("tenant", "acme"));
+		String later = queue.enqueue(QueueEntry.of(new Job("later", 2)).withPriority(QueuePriority.LOW));
+		String plain = queue.enqueue(new Job("plain", 3));
+		List<QueueMessage<Job>> messages = queue.poll(3, Duration.ofSeconds(10));
+		assertThat(messages).extracting(QueueMessage::id, QueueMessage::priority)
+			.containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple(urgent, QueuePriority.HIGH),
+					org.assertj.core.groups.Tuple.tuple(later, QueuePriority.LOW),
+					org.assertj.core.groups.Tuple.tuple(plain, QueuePriority.NORMAL));
+		for (QueueMessage<Job> message : messages) {
+			if (message.id().equals(plain)) {
+				message.ack();
+			}
+			else {
+				message.deadLetter("poison");
+			}
+		}
+		Map<String, DeadLetter> dead = new java.util.HashMap<>();
+		queue.deadLetters(10).forEach((letter) -> dead.put(letter.id(), letter));
+		assertThat(dead).containsOnlyKeys(urgent, later);
+		assertThat(dead.get(urgent).headers()).containsExactly(Map.entry("trace-id", "4bf92f3577b34da6"),
+				Map.entry("tenant", "acme"));
+		assertThat(dead.get(urgent).payload()).isEqualTo("{\"name\":\"urgent\",\"number\":1}");
+		assertThat(dead.get(later).headers()).isEmpty();
+	}
+
+	@Test
 	void aRunningJobCancelledFromAnotherInstanceIsInterruptedAndDeadLettered() throws Exception {
 		QueueSpec spec = QueueTesting.fastSpec();
 		RedisQueue<Job> queue = queue(spec);

@@ -1,6 +1,7 @@
 package io.rediskit.autoconfigure.cache;
 
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executor;
 
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
@@ -8,10 +9,12 @@ import io.rediskit.autoconfigure.bloom.BloomAutoConfiguration;
 import io.rediskit.bloom.BloomFilterRegistry;
 import io.rediskit.cache.CacheJsonSerializer;
 import io.rediskit.cache.CacheListener;
+import io.rediskit.cache.CacheSpec;
 import io.rediskit.cache.RedisKitCacheManager;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ScriptExecutor;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.BeanFactory;
@@ -24,6 +27,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.cache.CacheManager;
 import org.springframework.context.annotation.Bean;
@@ -39,8 +43,11 @@ import org.springframework.scheduling.TaskScheduler;
  * JSON through the application's {@link JsonMapper} (or a plain one), trusting the classes of
  * {@code redis-kit.cache.trusted-packages} or, when empty, of the application's packages; a bean named
  * {@code redisKitCacheValues} of type {@code RedisSerializer<Object>} replaces it. Reloads in the background (early
- * refresh, stale-while-revalidate) run on the application's {@code applicationTaskExecutor} where there is one;
- * caches name Bloom filters of the {@link BloomFilterRegistry}. Off with {@code redis-kit.cache.enabled=false}.
+ * refresh, stale-while-revalidate) run on the application's {@code applicationTaskExecutor} or, where the
+ * application defined its own executor instead (Spring Boot then defines none), on the only {@link Executor} bean
+ * that is not a {@link TaskScheduler}; never on threads of the starter's own. With neither, a cache that reloads in
+ * the background fails startup, naming its property. Caches name Bloom filters of the {@link BloomFilterRegistry}.
+ * Off with {@code redis-kit.cache.enabled=false}.
  */
 @AutoConfiguration(after = { DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class,
 		BloomAutoConfiguration.class },
@@ -73,10 +80,46 @@ public final class CacheAutoConfiguration {
 			@Qualifier(VALUES_BEAN) RedisSerializer<Object> values, CacheProperties properties,
 			ObjectProvider<CacheListener> listeners, ObjectProvider<TaskScheduler> taskScheduler,
 			@Qualifier("applicationTaskExecutor") ObjectProvider<Executor> applicationTaskExecutor,
-			ObjectProvider<BloomFilterRegistry> bloomFilters) {
-		return () -> new RedisKitCacheManager(scripts, commands, connectionFactory, keyNaming, values,
-				properties.toSpec(), properties.toSpecs(), listeners.orderedStream().toList(), properties.getHeartbeat(),
-				taskScheduler.getIfUnique(), applicationTaskExecutor.getIfAvailable(), bloomFilters.getIfAvailable());
+			ObjectProvider<Executor> executors, ObjectProvider<BloomFilterRegistry> bloomFilters) {
+		return () -> {
+			Executor refresher = refresher(applicationTaskExecutor, executors);
+			CacheSpec defaults = properties.toSpec();
+			Map<String, CacheSpec> specs = properties.toSpecs();
+			if (refresher == null) {
+				requireNoReloads("redis-kit.cache", defaults);
+				specs.forEach((name, spec) -> requireNoReloads("redis-kit.cache.caches." + name, spec));
+			}
+			return new RedisKitCacheManager(scripts, commands, connectionFactory, keyNaming, values, defaults, specs,
+					listeners.orderedStream().toList(), properties.getHeartbeat(), taskScheduler.getIfUnique(),
+					refresher, bloomFilters.getIfAvailable());
+		};
+	}
+
+	/** The application's task executor: Spring Boot's, else the application's only one that is not a scheduler. */
+	private static @Nullable Executor refresher(ObjectProvider<Executor> applicationTaskExecutor,
+			ObjectProvider<Executor> executors) {
+		Executor boots = applicationTaskExecutor.getIfAvailable();
+		if (boots != null) {
+			return boots;
+		}
+		List<Executor> candidates = executors.orderedStream()
+			.filter((executor) -> !(executor instanceof TaskScheduler))
+			.toList();
+		return (candidates.size() == 1) ? candidates.get(0) : null;
+	}
+
+	private static void requireNoReloads(String prefix, CacheSpec spec) {
+		String reason = "reloads entries in the background, which run on the application's task executor, and the"
+				+ " application has none (no 'applicationTaskExecutor' bean nor a single Executor bean): define one, or"
+				+ " set 0";
+		if (spec.earlyRefresh() > 0) {
+			throw new InvalidConfigurationPropertyValueException(prefix + ".early-refresh", spec.earlyRefresh(),
+					reason);
+		}
+		if (!spec.staleWhileRevalidate().isZero()) {
+			throw new InvalidConfigurationPropertyValueException(prefix + ".stale-while-revalidate",
+					spec.staleWhileRevalidate(), reason);
+		}
 	}
 
 	@Bean

@@ -215,7 +215,9 @@ final class ConsoleData {
 						letter.deadLetteredAt().toString(), "deliveries", letter.deliveries(), "payloadBytes",
 						letter.payload().length());
 				if (this.properties.isShowPayloads()) {
+					// Headers are the message's data as much as its payload is (a tenant, a user id).
 					one.put("payload", letter.payload());
+					one.put("headers", letter.headers());
 				}
 				letters.add(one);
 			}

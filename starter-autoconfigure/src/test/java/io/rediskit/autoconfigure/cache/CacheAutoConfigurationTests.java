@@ -1,6 +1,7 @@
 package io.rediskit.autoconfigure.cache;
 
 import java.time.Duration;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -19,10 +20,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.cache.Cache;
 import org.springframework.cache.CacheManager;
 import org.springframework.cache.annotation.Cacheable;
 import org.springframework.cache.annotation.EnableCaching;
@@ -104,7 +107,8 @@ class CacheAutoConfigurationTests {
 
 	@Test
 	void refreshOutagePolicyAndBloomFilterBindPerCacheOverTheDefaults() {
-		this.runner.withConfiguration(AutoConfigurations.of(BloomAutoConfiguration.class))
+		this.runner.withConfiguration(AutoConfigurations.of(BloomAutoConfiguration.class,
+				TaskExecutionAutoConfiguration.class))
 			.withPropertyValues("redis-kit.bloom.filters.product-ids.expected-insertions=1000",
 					"redis-kit.cache.near-cache.enabled=true", "redis-kit.cache.early-refresh=1",
 					"redis-kit.cache.caches.products.stale-while-revalidate=30s",
@@ -122,6 +126,35 @@ class CacheAutoConfigurationTests {
 				assertThat(context.getBean(RedisKitCacheManager.class).spec("other").outagePolicy())
 					.isEqualTo(OutagePolicy.BYPASS);
 			});
+	}
+
+	@Test
+	void reloadsRunOnTheApplicationsExecutorAndWithoutOneACacheThatReloadsFailsStartup() {
+		ApplicationContextRunner reloading = this.runner.withPropertyValues(
+				"redis-kit.cache.caches.rates.stale-while-revalidate=30s", "redis-kit.cache.caches.rates.ttl=200ms",
+				"redis-kit.cache.caches.rates.ttl-jitter=0");
+		reloading.run((context) -> assertThat(context).getFailure().rootCause()
+			.hasMessageContaining("redis-kit.cache.caches.rates.stale-while-revalidate")
+			.hasMessageContaining("the application has none"));
+		reloading.withConfiguration(AutoConfigurations.of(TaskExecutionAutoConfiguration.class))
+			.run((context) -> assertThat(context).hasNotFailed());
+		AtomicInteger given = new AtomicInteger();
+		reloading.withBean("reloads", Executor.class, () -> (task) -> {
+			given.incrementAndGet();
+			task.run();
+		}).run((context) -> {
+			assertThat(context).hasNotFailed();
+			Cache rates = context.getBean(RedisKitCacheManager.class).getCache("rates");
+			assertThat(rates.get("eur", () -> "1.08")).isEqualTo("1.08");
+			long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+			while ((Long) redis.server().command("PTTL", "rk:cache:{rates:eur}") >= 30_000
+					&& System.nanoTime() < deadline) {
+				Thread.onSpinWait();
+			}
+			assertThat(rates.get("eur", () -> "1.09")).as("served stale while the reload runs").isEqualTo("1.08");
+			assertThat(given.get()).isEqualTo(1);
+			assertThat(rates.get("eur", () -> "1.10")).isEqualTo("1.09");
+		});
 	}
 
 	@Test

@@ -202,7 +202,7 @@ class QueueAutoConfigurationTests {
 				registry.get("emails", Email.class)
 					.enqueue(QueueEntry.of(new Email("a@example.com", "hi")).withHeader("trace-id", "4bf92f35"));
 				registry.get("orders", Order.class).enqueue(new Order(7));
-				registry.get("orders", Order.class).enqueue(new Order(-1));
+				registry.get("orders", Order.class).enqueue(QueueEntry.of(new Order(-1)).withHeader("tenant", "acme"));
 				await(() -> listeners.sent.contains("a@example.com") && listeners.traces.contains("4bf92f35")
 						&& listeners.orders.contains(7L)
 						&& registry.get("orders", Order.class).stats().dead() == 1);
@@ -211,6 +211,7 @@ class QueueAutoConfigurationTests {
 				RedisQueuesEndpoint.QueueDescriptor orders = endpoint.queue("orders");
 				assertThat(orders.stats().dead()).isEqualTo(1);
 				assertThat(orders.deadLetters().get(0).reason()).contains("IllegalArgumentException: negative order -1");
+				assertThat(orders.deadLetters().get(0).headers()).containsExactly(Map.entry("tenant", "acme"));
 				Health health = context.getBean(QueueHealthIndicator.class).health();
 				assertThat(health.getStatus()).isEqualTo(Status.UP);
 				assertThat(endpoint.redrive("orders", 10)).containsEntry("redriven", 1L);

@@ -13,7 +13,7 @@
 -- ARGV[4] visibility timeout in ms, ARGV[5] listener id or '', ARGV[6] most in flight or 0, ARGV[7] rate limit or
 -- 0, ARGV[8] its period in ms, ARGV[9] the weighted turn, one letter ('h', 'n', 'l') per pick
 -- Returns {now, held back by (0 nothing, 1 paused, 2 in-flight limit, 3 rate limit), how many ready messages
--- were held back, ms until the rate limit admits one (0 if not limited), then per message: id, payload,
+-- were held back, ms until the rate limit admits one (0 if it held none back), then per message: id, payload,
 -- deliveries, due ms, token, priority letter}.
 local now = tonumber(ARGV[1])
 if not now then
@@ -72,6 +72,10 @@ if tonumber(ARGV[7]) > 0 and take > 0 then
       args[3] = decision[3]
       decision = sliding_log({KEYS[13]}, args)
       take = args[3]
+      -- The window is full now: a refused ask for one more says when it admits one (and records nothing).
+      args[3] = 1
+      decision = sliding_log({KEYS[13]}, args)
+      reply[4] = math.max(1, math.ceil(decision[4] / 1000))
     else
       args[3] = 1
       decision = sliding_log({KEYS[13]}, args)
