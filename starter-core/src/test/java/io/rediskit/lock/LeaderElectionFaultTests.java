@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
@@ -21,7 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Leader election through faults, checked by a {@link TermLog} that knows nothing of the election: at most one
  * leader per term and terms strictly increasing while a leader JVM is killed ({@code kill -9}), a leader JVM is
  * paused ({@code SIGSTOP}) past its lease and resumes, the Redis server is paused past the lease, and a Sentinel
- * failover moves the master.
+ * failover moves the master. Across candidate JVMs, the order of terms is judged by each leader's fenced write, in
+ * the order the resource's server took the writes, never in the order their lines reach this JVM.
  */
 class LeaderElectionFaultTests {
 
@@ -33,7 +35,7 @@ class LeaderElectionFaultTests {
 
 	@Test
 	void oneLeaderPerTermThroughKillsAndPauses() throws Exception {
-		TermLog log = new TermLog();
+		TermLog log = TermLog.ofJvms();
 		String role = "reports";
 		String resource = "leader-resource";
 		Map<String, Process> workers = new ConcurrentHashMap<>();
@@ -97,20 +99,11 @@ class LeaderElectionFaultTests {
 			}
 		}
 		assertThat(log.violations()).as("terms in " + log.entries()).isEmpty();
-		// A leader writes once granted; the paused one may write as it resumes, with its stale term.
-		List<TermLog.Write> writes = log.writes();
-		assertThat(writes).as("fenced writes").isNotEmpty();
-		long highest = 0;
-		for (TermLog.Write write : writes) {
-			if (write.accepted()) {
-				assertThat(write.term()).as("an accepted term in " + writes).isGreaterThan(highest);
-				highest = write.term();
-			}
-			else {
-				assertThat(write.instance()).as("only the paused leader is refused, in " + writes)
-					.isEqualTo(pausedInstance[0]);
-			}
-		}
+		// A leader writes once granted; the paused one may write as it resumes, with its stale term. The writes are
+		// judged in the order the resource's server took them: the order their lines were read here is not that
+		// (a killed leader's last line was once read after its successor's).
+		assertThat(log.writes()).as("fenced writes").isNotEmpty();
+		assertThat(log.writeViolations(Set.of(pausedInstance[0]))).isEmpty();
 	}
 
 	@Test

@@ -22,7 +22,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 /**
  * A candidate JVM for the leader election tests: {@code <port> <role> <watchdogMillis> <instance> <resource>}.
  * Prints {@code granted <term>} and {@code revoked <term> <reason>} as they happen and, after each grant, a
- * fenced write of the term to {@code <resource>} as {@code write <term> <accepted>}; runs until killed. Ends
+ * fenced write of the term to {@code <resource>} as {@code write <term> <accepted> <sequence>} (the write's place
+ * in the resource's history, numbered by the server) or {@code write <term> failed}; runs until killed. Ends
  * itself after {@link LockWorker#LIFETIME}, or as soon as the JVM that started it is gone.
  */
 public final class LeaderWorker {
@@ -47,8 +48,9 @@ public final class LeaderWorker {
 				print("granted " + event.getTerm());
 				writer.execute(() -> {
 					try {
-						print("write " + event.getTerm() + " "
-								+ LockTesting.fencedWrite(connections, resource, event.getTerm(), args[3]));
+						LockTesting.FencedWrite write = LockTesting.fencedWriteInOrder(connections, resource,
+								event.getTerm(), args[3]);
+						print("write " + event.getTerm() + " " + write.accepted() + " " + write.sequence());
 					}
 					catch (RuntimeException ex) {
 						print("write " + event.getTerm() + " failed");
@@ -77,7 +79,10 @@ public final class LeaderWorker {
 		System.out.flush();
 	}
 
-	/** Starts a candidate and feeds what it prints, as grants and revocations, into the log. */
+	/**
+	 * Starts a candidate and feeds what it prints, as grants, revocations and writes, into the log, which must be
+	 * one {@linkplain TermLog#ofJvms() of candidate JVMs}: each candidate's lines are read by a thread of their own.
+	 */
 	static Process start(TermLog log, String... args) throws IOException {
 		List<String> command = new ArrayList<>(List.of(System.getProperty("java.home") + "/bin/java", "-Xmx128m",
 				"-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
@@ -97,8 +102,12 @@ public final class LeaderWorker {
 					else if (words[0].equals("revoked")) {
 						log.revoked(instance, Long.parseLong(words[1]), words[2]);
 					}
+					else if (words[0].equals("write") && words[2].equals("failed")) {
+						log.writeFailed(instance, Long.parseLong(words[1]));
+					}
 					else if (words[0].equals("write")) {
-						log.wrote(instance, Long.parseLong(words[1]), words[2]);
+						log.wrote(instance, Long.parseLong(words[1]), Boolean.parseBoolean(words[2]),
+								Long.parseLong(words[3]));
 					}
 				}
 			}

@@ -23,9 +23,21 @@ final class LockTesting {
 
 	/** Writes to the fenced test resource; true when the resource accepted the token. */
 	static boolean fencedWrite(RedisConnectionFactory connections, String resource, long token, String value) {
-		Long accepted = ScriptExecutor.of(connections).execute(FENCED_WRITE, ReturnType.INTEGER, 1, bytes(resource),
+		return fencedWriteInOrder(connections, resource, token, value).accepted();
+	}
+
+	/**
+	 * Writes to the fenced test resource.
+	 * @return whether the resource accepted the token, and the write's place in the resource's history
+	 */
+	static FencedWrite fencedWriteInOrder(RedisConnectionFactory connections, String resource, long token,
+			String value) {
+		List<?> reply = ScriptExecutor.of(connections).execute(FENCED_WRITE, ReturnType.MULTI, 1, bytes(resource),
 				bytes(Long.toString(token)), bytes(value));
-		return accepted != null && accepted == 1L;
+		if (reply == null || reply.size() != 2) {
+			throw new IllegalStateException("fenced-write.lua answered " + reply);
+		}
+		return new FencedWrite(((Number) reply.get(0)).longValue() == 1L, ((Number) reply.get(1)).longValue());
 	}
 
 	/** Non-atomic read-modify-write: only mutual exclusion keeps the count exact. */
@@ -55,6 +67,14 @@ final class LockTesting {
 
 	static byte[] bytes(String value) {
 		return value.getBytes(StandardCharsets.UTF_8);
+	}
+
+	/**
+	 * One write to the fenced test resource, as the server saw it.
+	 * @param accepted whether the resource took the token
+	 * @param sequence the write's place among every write to the resource, accepted or not, in the server's order
+	 */
+	record FencedWrite(boolean accepted, long sequence) {
 	}
 
 	/** Records every event as text, for assertions. */
