@@ -396,6 +396,14 @@ class ConsoleBrowserTests {
 			this.browser.await("the dead letter's reason as text",
 					() -> ("handler failed: " + HOSTILE).equals(this.browser.text("#queue-detail tbody tr .reason")));
 			assertThat((Boolean) this.browser.script(NO_MARKUP_RAN)).isTrue();
+			// The one-letter action and the key lookup through the WebFlux routes, CSRF token included.
+			this.browser.click(By.cssSelector("#queue-detail tbody tr .redrive-one"));
+			this.browser.await("the redriven letter gone", () -> rowIds().isEmpty()
+					&& String.valueOf(this.browser.text("#notice")).startsWith("Redrove dead letter"));
+			assertThat(this.orders.stats().dead()).isZero();
+			Map<String, Object> state = this.browser.asyncScript("var done = arguments[arguments.length - 1];"
+					+ "fetch('api/limiter?name=login&key=nobody').then(function (r) { return r.json(); }).then(done);");
+			assertThat(state).containsEntry("remaining", 5L).containsEntry("limit", 5L);
 		}
 	}
 
