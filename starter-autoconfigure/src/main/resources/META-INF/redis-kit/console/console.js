@@ -7,15 +7,16 @@
 	var POLL_MILLIS = 5000;
 	var session = null;
 	var timer = null;
-	var state = { queue: null, page: 0, confirmPurge: false, report: null, reportError: null, reportRunning: false };
+	var state = { queue: null, page: 0, confirmPurge: false, confirmDelete: null, report: null, reportError: null,
+		reportRunning: false, lookup: { name: null, key: '', result: null, error: null } };
 
 	// el('td', {class: 'num'}, 'text', child): attributes from this script only; children as text or nodes.
 	function el(tag, attrs) {
 		var node = document.createElement(tag);
 		if (attrs) {
 			Object.keys(attrs).forEach(function (name) {
-				if (name === 'onclick') {
-					node.addEventListener('click', attrs[name]);
+				if (name === 'onclick' || name === 'oninput') {
+					node.addEventListener(name.substring(2), attrs[name]);
 				}
 				else if (attrs[name] !== null && attrs[name] !== undefined && attrs[name] !== false) {
 					node.setAttribute(name, attrs[name] === true ? '' : String(attrs[name]));
@@ -285,7 +286,8 @@
 					el('h1', null, 'Rate limiters'),
 					table(['Name', 'Algorithm', 'Policy', 'Failure policy', '#Allowed /s', '#Rejected /s', 'Decisions over time'], rows,
 						'No limiter is configured.'),
-					el('p', { class: 'muted' }, 'Rates are per second over the last sample interval; the chart covers the samples kept.'));
+					el('p', { class: 'muted' }, 'Rates are per second over the last sample interval; the chart covers the samples kept.'),
+					limiters.limiters.length ? lookupForm(limiters.limiters) : null);
 			});
 		},
 
@@ -300,7 +302,7 @@
 				var rows = queues.queues.map(function (queue) {
 					return el('tr', { 'data-name': queue.name },
 						el('td', { class: 'text' }, el('a', { href: '#queues', onclick: function (e) {
-							e.preventDefault(); state.queue = queue.name; state.page = 0; state.confirmPurge = false; render();
+							e.preventDefault(); state.queue = queue.name; state.page = 0; state.confirmPurge = false; state.confirmDelete = null; render();
 						} }, queue.name)),
 						queue.error ? el('td', { class: 'error', colspan: 7 }, queue.error) : [
 							el('td', { class: 'num' }, num(queue.delayed)), el('td', { class: 'num' }, num(queue.ready)),
@@ -355,10 +357,16 @@
 					return el('tr', { 'data-name': c.name }, el('td', { class: 'text' }, c.name),
 						c.error ? el('td', { class: 'error', colspan: 2 }, c.error) : [el('td', null, c.zone), el('td', null, c.retention || 'forever')]);
 				});
+				var activities = s.activities.items.map(function (a) {
+					return el('tr', { 'data-name': a.name }, el('td', { class: 'text' }, a.name),
+						a.error ? el('td', { class: 'error', colspan: 3 }, a.error) : [el('td', null, a.zone), el('td', null, a.retention || 'forever'),
+							el('td', { class: 'num', 'data-active-today': a.activeToday }, num(a.activeToday))]);
+				});
 				var geo = s.geo.items.map(function (g) {
 					return el('tr', { 'data-name': g.name }, el('td', { class: 'text' }, g.name),
-						g.error ? el('td', { class: 'error', colspan: 4 }, g.error) : [el('td', null, g.sharding + (g.sharding === 'geohash-cell' ? ' (' + g.precision + ' bits)' : '')),
-							el('td', null, g.memberTtl || 'none'), el('td', { class: 'num' }, num(g.maxRadiusMeters) + ' m'), el('td', { class: 'num' }, num(g.maxLimit))]);
+						g.error ? el('td', { class: 'error', colspan: 5 }, g.error) : [el('td', null, g.sharding + (g.sharding === 'geohash-cell' ? ' (' + g.precision + ' bits)' : '')),
+							el('td', null, g.memberTtl || 'none'), el('td', { class: 'num' }, num(g.maxRadiusMeters) + ' m'), el('td', { class: 'num' }, num(g.maxLimit)),
+							el('td', { class: 'num', 'data-members': g.members }, g.members === null ? 'per region' : num(g.members))]);
 				});
 				return el('section', { id: 'page-structures' },
 					el('h1', null, 'Bloom filters, counters, calendars, geo'),
@@ -368,8 +376,11 @@
 					s.counters.configured ? table(['Name', 'Bucket', 'Zone', 'Retention', '#Count (all time)'], counters, 'No unique counter.') : notConfigured('Unique counters'),
 					el('h2', null, 'Check-in calendars'),
 					s.calendars.configured ? table(['Name', 'Zone', 'Retention'], calendars, 'No check-in calendar.') : notConfigured('Check-in calendars'),
+					s.calendars.configured && calendars.length ? el('p', { class: 'muted' }, 'A calendar keeps one key per user and month, so counting its check-ins would be a scan; daily activities count theirs below.') : null,
+					el('h2', null, 'Daily activities'),
+					s.activities.configured ? table(['Name', 'Zone', 'Retention', '#Active today'], activities, 'No daily activity.') : notConfigured('Daily activities'),
 					el('h2', null, 'Geo indexes'),
-					s.geo.configured ? table(['Name', 'Sharding', 'Member TTL', '#Max radius', '#Max results'], geo, 'No geo index.') : notConfigured('Geo indexes'));
+					s.geo.configured ? table(['Name', 'Sharding', 'Member TTL', '#Max radius', '#Max results', '#Members'], geo, 'No geo index.') : notConfigured('Geo indexes'));
 			});
 		},
 
@@ -413,6 +424,53 @@
 		}
 	};
 
+	// One key's state, read without taking a permit; the result stays until the next lookup.
+	function lookupForm(limiters) {
+		var lookup = state.lookup;
+		if (!lookup.name || !limiters.some(function (l) { return l.name === lookup.name; })) {
+			lookup.name = limiters[0].name;
+		}
+		var select = el('select', { id: 'lookup-limiter' });
+		limiters.forEach(function (l) {
+			select.appendChild(el('option', { value: l.name, selected: l.name === lookup.name }, l.name));
+		});
+		select.addEventListener('change', function () { lookup.name = select.value; });
+		var key = el('input', { id: 'lookup-key', type: 'text', maxlength: 1024, placeholder: 'key, such as user:42',
+			value: lookup.key, oninput: function () { lookup.key = key.value; } });
+		var run = function (e) {
+			e.preventDefault();
+			lookup.name = select.value;
+			lookup.key = key.value;
+			api('limiter?name=' + q(lookup.name) + '&key=' + q(lookup.key)).then(function (r) {
+				lookup.result = r;
+				lookup.error = null;
+			}, function (error) {
+				lookup.result = null;
+				lookup.error = error.message;
+			}).then(function () {
+				key.blur();
+				render();
+			});
+		};
+		var form = el('form', { id: 'lookup', class: 'toolbar' }, el('span', null, 'Look up a key in'), select, key,
+			el('button', { id: 'lookup-run', type: 'submit' }, 'Look up'));
+		form.addEventListener('submit', run);
+		var result = null;
+		if (lookup.error) {
+			result = el('p', { id: 'lookup-result', class: 'error' }, lookup.error);
+		}
+		else if (lookup.result) {
+			var r = lookup.result;
+			result = el('p', { id: 'lookup-result' },
+				'Key ', el('code', { class: 'text', id: 'lookup-result-key' }, r.key), ' of ', r.name, ' (' + r.algorithm + '): ',
+				el('strong', { id: 'lookup-remaining' }, num(r.remaining) + ' of ' + num(r.limit)), ' remaining; ',
+				r.retryAfterMillis > 0 ? 'the next permit in ' + millis(r.retryAfterMillis) : 'a permit is free now',
+				'; ' + (r.resetAfterMillis > 0 ? 'full again in ' + millis(r.resetAfterMillis) : 'at full capacity') + '.');
+		}
+		return el('div', { id: 'limiter-lookup' }, el('h2', null, 'Look up one key'), form, result,
+			el('p', { class: 'muted' }, 'Read without taking a permit: the state a request made now would be told.'));
+	}
+
 	function latenessChart(series) {
 		var percentile = function (field) {
 			var found = lines(series, 'rediskit.queue.lateness', field, null, null);
@@ -434,7 +492,8 @@
 				el('td', { class: 'text reason' }, letter.reason),
 				el('td', { class: 'num' }, num(letter.deliveries)),
 				el('td', null, time(letter.deadLetteredAt)),
-				el('td', { class: 'text payload' }, detail.showPayloads ? letter.payload : el('span', { class: 'muted' }, bytes(letter.payloadBytes) + ' (hidden)')));
+				el('td', { class: 'text payload' }, detail.showPayloads ? letter.payload : el('span', { class: 'muted' }, bytes(letter.payloadBytes) + ' (hidden)')),
+				canAct ? el('td', { class: 'row-actions' }, letterActions(detail.name, letter.id)) : null);
 		});
 		var max = el('input', { id: 'redrive-max', type: 'number', min: 1, max: 10000, value: 1 });
 		var toolbar = el('div', { class: 'toolbar' });
@@ -481,8 +540,28 @@
 		return el('div', { id: 'queue-detail', 'data-name': detail.name },
 			el('h2', null, 'Dead letters of ', detail.name, ' (' + num(detail.dead) + ')'),
 			toolbar,
-			table(['Id', 'Reason', '#Deliveries', 'Dead-lettered', 'Payload'], rows, 'No dead letter.'),
+			table(['Id', 'Reason', '#Deliveries', 'Dead-lettered', 'Payload'].concat(canAct ? ['Actions'] : []), rows, 'No dead letter.'),
 			pager);
+	}
+
+	// Redrive or delete one dead letter; deleting asks twice, like purge.
+	function letterActions(name, id) {
+		var redrive = el('button', { class: 'redrive-one', onclick: function () {
+			act('queue/redrive-dead-letter?name=' + q(name) + '&id=' + q(id)).then(function (r) {
+				notice(r.redriven ? 'Redrove dead letter ' + id + ' of ' + name + '.' : 'Dead letter ' + id + ' was gone already.');
+				render();
+			}, fail);
+		} }, 'Redrive');
+		var remove = state.confirmDelete === id
+			? el('button', { class: 'delete-one-confirm danger', onclick: function () {
+				state.confirmDelete = null;
+				act('queue/delete-dead-letter?name=' + q(name) + '&id=' + q(id)).then(function (r) {
+					notice(r.deleted ? 'Deleted dead letter ' + id + ' of ' + name + '.' : 'Dead letter ' + id + ' was gone already.');
+					render();
+				}, fail);
+			} }, 'Really delete?')
+			: el('button', { class: 'delete-one danger', onclick: function () { state.confirmDelete = id; render(); } }, 'Delete…');
+		return [redrive, ' ', remove];
 	}
 
 	function runReport() {
@@ -535,8 +614,9 @@
 	function schedule() {
 		clearInterval(timer);
 		timer = setInterval(function () {
-			// Do not rebuild the page under a pending purge confirmation or a running report.
-			if (!state.confirmPurge && !document.hidden) {
+			// Do not rebuild the page under a pending confirmation, or while someone types in one of its fields.
+			var typing = document.activeElement && document.activeElement.closest && document.activeElement.closest('#main input, #main select');
+			if (!state.confirmPurge && state.confirmDelete === null && !typing && !document.hidden) {
 				render();
 			}
 		}, POLL_MILLIS);
@@ -545,6 +625,7 @@
 	window.addEventListener('hashchange', function () {
 		document.getElementById('notice').hidden = true;
 		state.confirmPurge = false;
+		state.confirmDelete = null;
 		render();
 	});
 

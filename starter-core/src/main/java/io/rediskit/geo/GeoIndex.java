@@ -150,6 +150,22 @@ public interface GeoIndex {
 	CompletionStage<List<GeoMatch>> nearbyAsync(GeoQuery query, Collection<String> regions);
 
 	/**
+	 * Counts the members held: one {@code ZCARD} of the geo set, or for an index sharded by cell one {@code HLEN} of
+	 * its member-to-cell hash, never a scan. Members past their TTL that no sweep or put has removed yet are still
+	 * counted.
+	 * @return how many members the index (or this region of it) holds
+	 * @throws IllegalStateException on the top level of an index sharded by region, whose regions are not listed
+	 * anywhere: count each {@link #region(String)}
+	 */
+	long size();
+
+	/**
+	 * @return how many members the index holds
+	 * @see #size()
+	 */
+	CompletionStage<Long> sizeAsync();
+
+	/**
 	 * Removes expired members, at most the spec's {@link GeoIndexSpec#sweepBatch() sweep batch} in one script
 	 * call; call again while it returns a full batch. Puts sweep too, so this matters for indexes that stop
 	 * being written. Does nothing on an index whose members never expire.

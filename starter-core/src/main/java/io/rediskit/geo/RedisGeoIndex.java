@@ -300,6 +300,22 @@ final class RedisGeoIndex implements GeoIndex {
 	}
 
 	@Override
+	public long size() {
+		return Stages.join(sizeAsync());
+	}
+
+	@Override
+	public CompletionStage<Long> sizeAsync() {
+		requireSingleSet();
+		// The member-to-cell hash holds each member of a cell-sharded index once, whatever cell it is in.
+		String command = (this.cells != null) ? "HLEN" : "ZCARD";
+		byte[] key = (this.cells != null) ? this.members : this.set;
+		return timed("size", () -> this.parts.commands()
+			.<Long>executeAsync(command, ReturnType.INTEGER, key)
+			.thenApply((count) -> (count != null) ? count : 0L));
+	}
+
+	@Override
 	public long sweepExpired() {
 		return Stages.join(sweepExpiredAsync());
 	}

@@ -56,6 +56,10 @@ final class QueueScripts {
 
 	static final LuaScript REDRIVE = script("redrive");
 
+	static final LuaScript REDRIVE_ONE = script("redrive_one");
+
+	static final LuaScript DELETE_DEAD_LETTER = script("delete_dead_letter");
+
 	static final LuaScript PURGE = script("purge");
 
 	static final LuaScript PAUSE = script("pause");
@@ -332,6 +336,16 @@ final class QueueScripts {
 	/** @return how many dead letters went back to ready */
 	CompletionStage<Long> redrive(Keys keys, int max, @Nullable Long now) {
 		return integer(REDRIVE, keysAnd(keys, time(now), number(max), keys.channelBytes));
+	}
+
+	/** @return whether the dead letter went back to ready */
+	CompletionStage<Boolean> redriveOne(Keys keys, String id, @Nullable Long now) {
+		return integer(REDRIVE_ONE, keysAnd(keys, time(now), utf8(id), keys.channelBytes)).thenApply((moved) -> moved == 1);
+	}
+
+	/** @return whether the dead letter was deleted */
+	CompletionStage<Boolean> deleteDeadLetter(Keys keys, String id) {
+		return integer(DELETE_DEAD_LETTER, keysAnd(keys, utf8(id))).thenApply((deleted) -> deleted == 1);
 	}
 
 	/** @return how many messages there were */

@@ -187,6 +187,35 @@ public interface RedisQueue<T> {
 	CompletionStage<Long> redriveAsync(int max);
 
 	/**
+	 * Moves one chosen dead letter back to the queue, due now, with its delivery count reset: one script that checks
+	 * and moves, so that with a concurrent {@link #redrive(int)}, purge or second call it moves once or not at all.
+	 * @param id the message id, as {@link DeadLetter#id()} lists it
+	 * @return whether it moved; {@code false} if it is not a dead letter (any more)
+	 */
+	boolean redriveDeadLetter(String id);
+
+	/**
+	 * {@link #redriveDeadLetter(String)} without blocking.
+	 * @param id the message id
+	 * @return whether it moved
+	 */
+	CompletionStage<Boolean> redriveDeadLetterAsync(String id);
+
+	/**
+	 * Deletes one chosen dead letter with its payload and reason, in one script with the check that it is dead.
+	 * @param id the message id, as {@link DeadLetter#id()} lists it
+	 * @return whether it was deleted; {@code false} if it is not a dead letter (any more), which is left alone
+	 */
+	boolean deleteDeadLetter(String id);
+
+	/**
+	 * {@link #deleteDeadLetter(String)} without blocking.
+	 * @param id the message id
+	 * @return whether it was deleted
+	 */
+	CompletionStage<Boolean> deleteDeadLetterAsync(String id);
+
+	/**
 	 * Removes every message in every state. Consumers holding deliveries get {@link StaleDeliveryException}
 	 * when they settle.
 	 * @return how many messages there were

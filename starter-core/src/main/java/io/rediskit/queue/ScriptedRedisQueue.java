@@ -417,6 +417,38 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 	}
 
 	@Override
+	public boolean redriveDeadLetter(String id) {
+		return Stages.join(redriveDeadLetterAsync(id));
+	}
+
+	@Override
+	public CompletionStage<Boolean> redriveDeadLetterAsync(String id) {
+		Objects.requireNonNull(id, "id must not be null");
+		return this.parts.scripts.redriveOne(keys(), id, null).handle((moved, failure) -> {
+			if (failure != null) {
+				throw failed(failure);
+			}
+			return moved;
+		});
+	}
+
+	@Override
+	public boolean deleteDeadLetter(String id) {
+		return Stages.join(deleteDeadLetterAsync(id));
+	}
+
+	@Override
+	public CompletionStage<Boolean> deleteDeadLetterAsync(String id) {
+		Objects.requireNonNull(id, "id must not be null");
+		return this.parts.scripts.deleteDeadLetter(keys(), id).handle((deleted, failure) -> {
+			if (failure != null) {
+				throw failed(failure);
+			}
+			return deleted;
+		});
+	}
+
+	@Override
 	public long purge() {
 		return Stages.join(purgeAsync());
 	}

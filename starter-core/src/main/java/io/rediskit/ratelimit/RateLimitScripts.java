@@ -14,16 +14,20 @@ import org.jspecify.annotations.Nullable;
  * The script of each algorithm, the arguments it takes and the reading of its reply; the limiter runs them
  * through the {@link io.rediskit.support.ScriptExecutor}. Every script returns
  * {@code {flag, limit, remaining, retry-after µs, reset-after µs, server time µs}}; only GCRA's flag means
- * "limited", as in redis-cell.
+ * "limited", as in redis-cell. Each algorithm also has a read-only {@code <algorithm>_peek.lua} that answers
+ * {@code {limit, remaining, retry-after µs, reset-after µs, server time µs}} for one permit without writing.
  */
 final class RateLimitScripts {
 
 	private static final Map<RateLimitAlgorithm, LuaScript> SCRIPTS = new EnumMap<>(RateLimitAlgorithm.class);
 
+	private static final Map<RateLimitAlgorithm, LuaScript> PEEKS = new EnumMap<>(RateLimitAlgorithm.class);
+
 	static {
 		for (RateLimitAlgorithm algorithm : RateLimitAlgorithm.values()) {
-			SCRIPTS.put(algorithm, LuaScript.fromClasspath("META-INF/redis-kit/scripts/ratelimit/"
-					+ algorithm.keyPart().replace('-', '_') + ".lua"));
+			String path = "META-INF/redis-kit/scripts/ratelimit/" + algorithm.keyPart().replace('-', '_');
+			SCRIPTS.put(algorithm, LuaScript.fromClasspath(path + ".lua"));
+			PEEKS.put(algorithm, LuaScript.fromClasspath(path + "_peek.lua"));
 		}
 	}
 
@@ -57,6 +61,41 @@ final class RateLimitScripts {
 			case TOKEN_BUCKET, GCRA -> new byte[][] { key, prepared.burst(), prepared.limit(), prepared.period(), asked,
 					now };
 		};
+	}
+
+	/** @return the read-only script that peeks at a key of the algorithm */
+	static LuaScript peekScript(RateLimitAlgorithm algorithm) {
+		return PEEKS.get(algorithm);
+	}
+
+	/**
+	 * The keys and arguments of a peek: those of a decision without the permits and the sliding log's member.
+	 * @param prepared the spec in force, with its numbers encoded
+	 * @param key the Redis key
+	 * @param pinnedNowMicros time to read at, for tests; {@code null} for the server's clock
+	 * @return the one key, then the arguments
+	 */
+	static byte[][] peekKeysAndArgs(Prepared prepared, byte[] key, @Nullable Long pinnedNowMicros) {
+		byte[] now = (pinnedNowMicros != null) ? number(pinnedNowMicros) : SERVER_TIME;
+		return switch (prepared.spec().algorithm()) {
+			case SLIDING_LOG, SLIDING_WINDOW, FIXED_WINDOW -> new byte[][] { key, prepared.limit(), prepared.period(),
+					now };
+			case TOKEN_BUCKET, GCRA -> new byte[][] { key, prepared.burst(), prepared.limit(), prepared.period(), now };
+		};
+	}
+
+	/**
+	 * Reads the reply of a peek.
+	 * @param reply the script's reply
+	 * @param spec the spec the script ran with
+	 * @return the key's state
+	 */
+	static RateLimitState readPeek(@Nullable List<Object> reply, RateLimitSpec spec) {
+		if (reply == null || reply.size() != 5) {
+			throw new IllegalStateException("Unexpected reply from the " + spec.algorithm() + " peek script: " + reply);
+		}
+		return new RateLimitState((Long) reply.get(0), (Long) reply.get(1), micros((Long) reply.get(2)),
+				micros((Long) reply.get(3)));
 	}
 
 	/**

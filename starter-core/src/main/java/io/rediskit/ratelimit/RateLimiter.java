@@ -78,6 +78,25 @@ public interface RateLimiter {
 	RateLimitDecision acquire(String key, int permits, Duration maxWait) throws InterruptedException;
 
 	/**
+	 * Reads a key's state without taking a permit nor writing anything: one read-only script call on the server's
+	 * clock, which answers what {@link #tryAcquire(String)} would be told at the same moment about the limit, the
+	 * permits remaining, the wait for one permit and the time until the key is back to full capacity. A call that
+	 * follows sees the same state or, as time passes, a fuller one, unless other calls take permits in between.
+	 * It is not a decision: it is not counted in the metrics, and when Redis cannot answer the failure policy does
+	 * not apply; the call fails with a {@code DataAccessException}.
+	 * @param key what is limited
+	 * @return the key's state now
+	 */
+	RateLimitState peek(String key);
+
+	/**
+	 * {@link #peek(String)} without blocking the calling thread.
+	 * @param key what is limited
+	 * @return the key's state now, completed on the driver's thread
+	 */
+	CompletionStage<RateLimitState> peekAsync(String key);
+
+	/**
 	 * Forgets a key's usage, giving it full capacity again; for example after a successful login.
 	 * @param key what is limited
 	 */

@@ -178,6 +178,26 @@ final class RedisRateLimiter implements RateLimiter {
 	}
 
 	@Override
+	public RateLimitState peek(String key) {
+		return Stages.join(peekAsync(key));
+	}
+
+	@Override
+	public CompletionStage<RateLimitState> peekAsync(String key) {
+		return peekAsync(key, null);
+	}
+
+	/** {@link #peekAsync(String)} at {@code pinnedNowMicros} instead of the server's time (tests only). */
+	CompletionStage<RateLimitState> peekAsync(String key, @Nullable Long pinnedNowMicros) {
+		Prepared prepared = this.prepared;
+		RateLimitSpec current = prepared.spec();
+		byte[][] keysAndArgs = RateLimitScripts.peekKeysAndArgs(prepared, redisKey(current, key), pinnedNowMicros);
+		return this.scripts.<List<Object>>executeAsync(RateLimitScripts.peekScript(current.algorithm()),
+				ReturnType.MULTI, 1, keysAndArgs)
+			.thenApply((reply) -> RateLimitScripts.readPeek(reply, current));
+	}
+
+	@Override
 	public void reset(String key) {
 		Stages.join(resetAsync(key));
 	}

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * What a geo index promises on every topology (run once per {@link Topology}): writes, moves and
@@ -56,6 +57,11 @@ class GeoContractTests extends TopologyContract {
 		}
 		assertThat(cells.nearby(GeoQuery.around(positions.get("bike-1999")).withinRadius(50, GeoUnit.KILOMETERS).limit(1000)))
 			.hasSize(1000);
+		// Moved members are counted once, in the cell they moved to.
+		assertThat(flat.size()).isEqualTo(2000);
+		assertThat(cells.size()).isEqualTo(2000);
+		assertThat(cells.remove("bike-0")).isTrue();
+		assertThat(cells.sizeAsync().toCompletableFuture().join()).isEqualTo(1999);
 	}
 
 	@Test
@@ -75,9 +81,12 @@ class GeoContractTests extends TopologyContract {
 			assertThat(this.redis.keysPerMaster("rk:geo:{" + index.name() + ":*").values())
 				.allSatisfy((count) -> assertThat(count).isPositive());
 		}
+		assertThat(index.region(regions.get(3)).size()).isEqualTo(1);
+		assertThatIllegalStateException().isThrownBy(index::size).withMessageContaining("region(name)");
 		for (int i = 0; i < regions.size(); i++) {
 			assertThat(index.region(regions.get(i)).remove("m" + i)).isTrue();
 		}
+		assertThat(index.region(regions.get(3)).size()).isZero();
 	}
 
 	@Test

@@ -10,6 +10,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -106,6 +109,58 @@ class QueueContractTests extends TopologyContract {
 		assertThat(queue.redrive(1)).isEqualTo(1);
 		queue.poll(1, Duration.ofSeconds(10)).get(0).ack();
 		assertThat(queue.stats().total()).isZero();
+	}
+
+	@Test
+	void oneChosenDeadLetterIsRedrivenOrDeletedOnceWhateverRunsBeside() throws Exception {
+		RedisQueue<Job> queue = queue(QueueTesting.fastSpec());
+		List<String> ids = new ArrayList<>();
+		for (int i = 0; i < 4; i++) {
+			ids.add(queue.enqueue(new Job("dead", i)));
+		}
+		for (QueueMessage<Job> message : queue.poll(4, Duration.ofSeconds(10))) {
+			message.deadLetter("poison");
+		}
+		assertThat(queue.stats().dead()).isEqualTo(4);
+		assertThat(queue.redriveDeadLetter(ids.get(1))).isTrue();
+		assertThat(queue.redriveDeadLetter(ids.get(1))).as("no longer dead").isFalse();
+		assertThat(queue.deleteDeadLetter(ids.get(1))).as("ready, not dead: left alone").isFalse();
+		assertThat(queue.deleteDeadLetterAsync(ids.get(2)).toCompletableFuture().get(10, TimeUnit.SECONDS)).isTrue();
+		assertThat(queue.deleteDeadLetter(ids.get(2))).isFalse();
+		assertThat(queue.redriveDeadLetter("unknown")).isFalse();
+		assertThat(queue.deadLetters(10)).extracting(DeadLetter::id).containsExactly(ids.get(0), ids.get(3));
+		QueueMessage<Job> redriven = queue.poll(1, Duration.ofSeconds(10)).get(0);
+		assertThat(redriven.id()).isEqualTo(ids.get(1));
+		assertThat(redriven.deliveryCount()).as("delivery count reset").isEqualTo(1);
+		redriven.ack();
+		// Eight redrives of one letter race a redrive of all and a delete: each letter moves or goes once.
+		ExecutorService executor = Executors.newFixedThreadPool(10);
+		try {
+			List<Future<Boolean>> chosen = new ArrayList<>();
+			for (int i = 0; i < 8; i++) {
+				chosen.add(executor.submit(() -> queue.redriveDeadLetter(ids.get(0))));
+			}
+			Future<Long> all = executor.submit(() -> queue.redrive(100));
+			Future<Boolean> deleted = executor.submit(() -> queue.deleteDeadLetter(ids.get(3)));
+			long moved = all.get(10, TimeUnit.SECONDS) + (deleted.get(10, TimeUnit.SECONDS) ? 1 : 0);
+			for (Future<Boolean> one : chosen) {
+				moved += one.get(10, TimeUnit.SECONDS) ? 1 : 0;
+			}
+			assertThat(moved).isEqualTo(2);
+		}
+		finally {
+			executor.shutdownNow();
+		}
+		assertThat(queue.stats().dead()).isZero();
+		List<QueueMessage<Job>> again = queue.poll(10, Duration.ZERO);
+		assertThat(again).extracting(QueueMessage::id).doesNotHaveDuplicates().contains(ids.get(0));
+		for (QueueMessage<Job> message : again) {
+			message.ack();
+		}
+		assertThat(queue.stats().total()).isZero();
+		for (String part : List.of("meta", "payloads", "reasons")) {
+			assertThat(this.redis.exists(KeyNaming.defaults().key("queue", queue.name(), part))).as(part).isFalse();
+		}
 	}
 
 	@Test

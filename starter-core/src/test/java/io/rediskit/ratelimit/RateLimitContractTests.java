@@ -58,6 +58,32 @@ class RateLimitContractTests extends TopologyContract {
 
 	@ParameterizedTest
 	@EnumSource(RateLimitAlgorithm.class)
+	void aPeekTellsWhatTheNextAcquisitionGetsAndTakesNothing(RateLimitAlgorithm algorithm) throws Exception {
+		RateLimiter limiter = this.registry.create(this.redis.unique("peek"), RateLimitSpec.of(algorithm, 5, Duration.ofHours(1)));
+		RateLimitState untouched = limiter.peek("k");
+		assertThat(untouched).isEqualTo(new RateLimitState(5, 5, Duration.ZERO, Duration.ZERO));
+		assertThat(limiter.tryAcquire("k", 2).allowed()).isTrue();
+		RateLimitState state = limiter.peek("k");
+		assertThat(limiter.peekAsync("k").toCompletableFuture().get(10, TimeUnit.SECONDS).remaining())
+			.as("asynchronously").isEqualTo(3);
+		assertThat(state.limit()).isEqualTo(5);
+		assertThat(state.remaining()).isEqualTo(3);
+		assertThat(state.retryAfter()).isZero();
+		assertThat(state.resetAfter()).isPositive().isLessThanOrEqualTo(Duration.ofHours(2));
+		// Time only frees permits, so what the peek promised is granted, and nothing was taken by peeking.
+		RateLimitDecision all = limiter.tryAcquire("k", 3);
+		assertThat(all.outcome()).isEqualTo(Outcome.ALLOWED);
+		assertThat(all.remaining()).isZero();
+		RateLimitState empty = limiter.peek("k");
+		assertThat(empty.remaining()).isZero();
+		assertThat(empty.retryAfter()).isPositive();
+		RateLimitDecision rejected = limiter.tryAcquire("k");
+		assertThat(rejected.outcome()).isEqualTo(Outcome.REJECTED);
+		assertThat(rejected.retryAfter()).isPositive().isLessThanOrEqualTo(empty.retryAfter());
+	}
+
+	@ParameterizedTest
+	@EnumSource(RateLimitAlgorithm.class)
 	void manyThreadsNeverExceedTheBound(RateLimitAlgorithm algorithm) throws Exception {
 		RateLimitSpec spec = RateLimitSpec.of(algorithm, 40, Duration.ofMillis(200));
 		RedisRateLimiter limiter = RateLimitTesting.internal(this.registry.create(this.redis.unique("bound"), spec));

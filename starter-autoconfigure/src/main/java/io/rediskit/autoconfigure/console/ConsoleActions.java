@@ -10,10 +10,11 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * The console's actions on queues: redrive dead letters, purge a queue, pause and resume it on every instance. The
- * web layer has already checked that actions are enabled and that the user may take them; every call, taken or
- * refused, is logged with the user and counted as {@code rediskit.console.actions} ({@code action} = redrive |
- * purge | pause | resume, {@code result} = done | refused | failed), tagged with neither user nor queue name so
+ * The console's actions on queues: redrive dead letters (the oldest, or one chosen), delete one, purge a queue,
+ * pause and resume it on every instance. The web layer has already checked that actions are enabled and that the
+ * user may take them; every call, taken or refused, is logged with the user and counted as
+ * {@code rediskit.console.actions} ({@code action} = redrive | redrive-dead-letter | delete-dead-letter | purge |
+ * pause | resume, {@code result} = done | refused | failed), tagged with neither user, queue name nor message id so
  * cardinality stays bounded.
  */
 final class ConsoleActions {
@@ -50,6 +51,38 @@ final class ConsoleActions {
 			throw new IllegalArgumentException("max must be from 1 to " + MAX_REDRIVE + ", was " + max);
 		}
 		return Map.of("redriven", run("redrive", user, name, (queue) -> queue.redrive(max)));
+	}
+
+	/**
+	 * Moves one chosen dead letter back to its queue, with its delivery count reset.
+	 * @param user who asks, for the log
+	 * @param name the queue
+	 * @param id the dead letter's message id
+	 * @return whether it moved ({@code false}: it is not a dead letter any more)
+	 */
+	Map<String, Object> redriveDeadLetter(String user, String name, String id) {
+		requireId(id);
+		return Map.of("redriven", run("redrive-dead-letter", user, name,
+				(queue) -> queue.redriveDeadLetter(id) ? 1 : 0) == 1);
+	}
+
+	/**
+	 * Deletes one chosen dead letter with its payload and reason.
+	 * @param user who asks, for the log
+	 * @param name the queue
+	 * @param id the dead letter's message id
+	 * @return whether it was deleted ({@code false}: it is not a dead letter any more)
+	 */
+	Map<String, Object> deleteDeadLetter(String user, String name, String id) {
+		requireId(id);
+		return Map.of("deleted", run("delete-dead-letter", user, name,
+				(queue) -> queue.deleteDeadLetter(id) ? 1 : 0) == 1);
+	}
+
+	private static void requireId(String id) {
+		if (id.isEmpty()) {
+			throw new IllegalArgumentException("id must not be empty");
+		}
 	}
 
 	/**
@@ -135,7 +168,7 @@ final class ConsoleActions {
 		};
 
 		/**
-		 * @param action redrive | purge | pause | resume | other
+		 * @param action redrive | redrive-dead-letter | delete-dead-letter | purge | pause | resume | other
 		 * @param result done | refused | failed
 		 */
 		void count(String action, String result);

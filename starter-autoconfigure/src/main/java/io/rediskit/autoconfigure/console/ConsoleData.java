@@ -1,6 +1,7 @@
 package io.rediskit.autoconfigure.console;
 
 import java.time.Duration;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -23,12 +24,15 @@ import io.rediskit.autoconfigure.queue.QueueProperties;
 import io.rediskit.autoconfigure.ratelimit.RateLimitProperties;
 import io.rediskit.bitmap.BitmapRegistry;
 import io.rediskit.bitmap.CheckInCalendarSpec;
+import io.rediskit.bitmap.DailyActivity;
+import io.rediskit.bitmap.DailyActivitySpec;
 import io.rediskit.bloom.BloomFilterInfo;
 import io.rediskit.bloom.BloomFilterRegistry;
 import io.rediskit.counter.UniqueCounterRegistry;
 import io.rediskit.counter.UniqueCounterSpec;
 import io.rediskit.geo.GeoIndexRegistry;
 import io.rediskit.geo.GeoIndexSpec;
+import io.rediskit.geo.GeoSharding;
 import io.rediskit.keys.BigKeyReport;
 import io.rediskit.keys.KeyTools;
 import io.rediskit.lock.HeldLock;
@@ -42,6 +46,8 @@ import io.rediskit.queue.RecurringJobInfo;
 import io.rediskit.queue.RecurringJobs;
 import io.rediskit.queue.RedisQueue;
 import io.rediskit.ratelimit.RateLimitSpec;
+import io.rediskit.ratelimit.RateLimitState;
+import io.rediskit.ratelimit.RateLimiter;
 import io.rediskit.ratelimit.RateLimiterRegistry;
 import org.jspecify.annotations.Nullable;
 
@@ -61,6 +67,9 @@ final class ConsoleData {
 
 	/** The most dead letters a page can reach: {@code RedisQueue.deadLetters} lists from the oldest. */
 	static final int MAX_DEAD_LETTERS_LISTED = 1000;
+
+	/** The longest key the limiter lookup takes: keys are identifiers, not documents. */
+	static final int MAX_LOOKUP_KEY_LENGTH = 1024;
 
 	private final ConsoleProperties properties;
 
@@ -153,13 +162,41 @@ final class ConsoleData {
 			for (String name : limiterNames(registry)) {
 				limiters.add(describe(name, () -> {
 					RateLimitSpec spec = registry.get(name).spec();
-					return map("algorithm", spec.algorithm().name().toLowerCase(Locale.ROOT).replace('_', '-'),
+					return map("algorithm", algorithm(spec),
 							"limit", spec.limit(), "period", spec.period().toString(), "burst", spec.burst(),
 							"failurePolicy", spec.failurePolicy().name().toLowerCase(Locale.ROOT).replace('_', '-'));
 				}));
 			}
 		}
 		return map("configured", registry != null, "limiters", limiters);
+	}
+
+	/**
+	 * Reads one key's state from its limiter without taking a permit ({@link RateLimiter#peek(String)}).
+	 * @param name a limiter the console lists
+	 * @param key the key, as the application passes it to the limiter
+	 * @return the limiter, its algorithm and the key's limit, remaining permits, wait for one permit and time until
+	 * full again
+	 * @throws IllegalArgumentException if the console lists no such limiter or the key is empty or too long (neither
+	 * is echoed: both are user input)
+	 */
+	Map<String, Object> limiter(String name, String key) {
+		RateLimiterRegistry registry = this.beans.limiters.getIfAvailable();
+		if (registry == null || !limiterNames(registry).contains(name)) {
+			throw new IllegalArgumentException("No rate limiter is named so");
+		}
+		if (key.isEmpty() || key.length() > MAX_LOOKUP_KEY_LENGTH) {
+			throw new IllegalArgumentException("key must have 1 to " + MAX_LOOKUP_KEY_LENGTH + " characters");
+		}
+		RateLimiter limiter = registry.get(name);
+		RateLimitState state = limiter.peek(key);
+		return map("name", name, "key", key, "algorithm", algorithm(limiter.spec()), "limit", state.limit(),
+				"remaining", state.remaining(), "retryAfterMillis", state.retryAfter().toMillis(), "resetAfterMillis",
+				state.resetAfter().toMillis());
+	}
+
+	private static String algorithm(RateLimitSpec spec) {
+		return spec.algorithm().name().toLowerCase(Locale.ROOT).replace('_', '-');
 	}
 
 	/** @return every queue's counts by state and spec, and every recurring job with its next slot */
@@ -246,7 +283,12 @@ final class ConsoleData {
 				stats.dead(), "oldestDueAgeMillis", stats.oldestDueAge().toMillis());
 	}
 
-	/** @return Bloom filters with sizing, fill and estimated false-positive rate; counters, calendars, geo */
+	/**
+	 * @return Bloom filters with sizing, fill and estimated false-positive rate; counters with their count;
+	 * calendars; daily activities with today's active users; geo indexes with their members. Every count is one
+	 * command on one key (PFCOUNT, BITCOUNT, ZCARD or HLEN), never a scan; check-in calendars keep a key per user
+	 * and month, so they have no count that would not be a scan.
+	 */
 	Map<String, Object> structures() {
 		Map<String, Object> structures = new LinkedHashMap<>();
 		BloomFilterRegistry bloom = this.beans.bloom.getIfAvailable();
@@ -287,15 +329,31 @@ final class ConsoleData {
 			}
 		}
 		structures.put("calendars", map("configured", bitmaps != null, "items", calendars));
+		List<Map<String, Object>> activities = new ArrayList<>();
+		if (bitmaps != null) {
+			for (String name : activityNames(bitmaps)) {
+				activities.add(describe(name, () -> {
+					DailyActivity activity = bitmaps.activity(name);
+					DailyActivitySpec spec = activity.spec();
+					LocalDate today = LocalDate.now(spec.zone());
+					// One BITCOUNT of today's bitmap: bounded by the spec's largest user id, never a scan.
+					return map("zone", spec.zone().getId(), "retention", text(spec.retention()), "today",
+							today.toString(), "activeToday", activity.count(today));
+				}));
+			}
+		}
+		structures.put("activities", map("configured", bitmaps != null, "items", activities));
 		GeoIndexRegistry geo = this.beans.geo.getIfAvailable();
 		List<Map<String, Object>> indexes = new ArrayList<>();
 		if (geo != null) {
 			for (String name : geoNames(geo)) {
 				indexes.add(describe(name, () -> {
 					GeoIndexSpec spec = geo.get(name).spec();
+					// One ZCARD or HLEN; an index sharded by region lists its regions nowhere, so it is not counted.
+					Long members = (spec.sharding() != GeoSharding.REGION) ? geo.get(name).size() : null;
 					return map("sharding", spec.sharding().name().toLowerCase(Locale.ROOT).replace('_', '-'),
 							"precision", spec.precision(), "memberTtl", text(spec.memberTtl()), "maxRadiusMeters",
-							spec.maxRadiusMeters(), "maxLimit", spec.maxLimit());
+							spec.maxRadiusMeters(), "maxLimit", spec.maxLimit(), "members", members);
 				}));
 			}
 		}
@@ -388,6 +446,11 @@ final class ConsoleData {
 	private Set<String> calendarNames(BitmapRegistry registry) {
 		return names(registry.calendarNames(), this.beans.bitmapProperties.getIfAvailable(),
 				BitmapProperties::getCalendars);
+	}
+
+	private Set<String> activityNames(BitmapRegistry registry) {
+		return names(registry.activityNames(), this.beans.bitmapProperties.getIfAvailable(),
+				BitmapProperties::getActivities);
 	}
 
 	private Set<String> geoNames(GeoIndexRegistry registry) {

@@ -49,6 +49,8 @@ final class ConsoleMvcRoutes {
 			.GET(api + "/overview", (request) -> json(this.data.overview()))
 			.GET(api + "/locks", (request) -> json(this.data.locks()))
 			.GET(api + "/limiters", (request) -> json(this.data.limiters()))
+			.GET(api + "/limiter", (request) -> json(this.data.limiter(request.param("name").orElse(""),
+					request.param("key").orElse(""))))
 			.GET(api + "/queues", (request) -> json(this.data.queues()))
 			.GET(api + "/queue", (request) -> json(this.data.queue(request.param("name").orElse(""),
 					ConsolePage.page(request.param("page").orElse(null)))))
@@ -58,6 +60,10 @@ final class ConsoleMvcRoutes {
 			.GET(api + "/metrics", (request) -> json(this.data.metrics(request.param("prefix").orElse(""))))
 			.POST(api + "/queue/redrive", (request) -> json(this.actions.redrive(caller(request).name(),
 					request.param("name").orElse(""), ConsolePage.max(request.param("max").orElse(null)))))
+			.POST(api + "/queue/redrive-dead-letter", (request) -> json(this.actions.redriveDeadLetter(
+					caller(request).name(), request.param("name").orElse(""), request.param("id").orElse(""))))
+			.POST(api + "/queue/delete-dead-letter", (request) -> json(this.actions.deleteDeadLetter(
+					caller(request).name(), request.param("name").orElse(""), request.param("id").orElse(""))))
 			.POST(api + "/queue/purge",
 					(request) -> json(this.actions.purge(caller(request).name(), request.param("name").orElse(""))))
 			.POST(api + "/queue/pause",

@@ -85,7 +85,8 @@ final class ConsolePage {
 	 * @return the action's name for the log and the meter, one of a fixed few
 	 */
 	static String actionName(String path) {
-		for (String action : new String[] { "redrive", "purge", "pause", "resume" }) {
+		for (String action : new String[] { "redrive", "redrive-dead-letter", "delete-dead-letter", "purge", "pause",
+				"resume" }) {
 			if (path.endsWith("/queue/" + action)) {
 				return action;
 			}

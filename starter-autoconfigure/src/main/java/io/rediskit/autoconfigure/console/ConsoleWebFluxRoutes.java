@@ -54,6 +54,8 @@ final class ConsoleWebFluxRoutes {
 			.GET(api + "/overview", (request) -> json(this.data::overview))
 			.GET(api + "/locks", (request) -> json(this.data::locks))
 			.GET(api + "/limiters", (request) -> json(this.data::limiters))
+			.GET(api + "/limiter", (request) -> json(() -> this.data.limiter(request.queryParam("name").orElse(""),
+					request.queryParam("key").orElse(""))))
 			.GET(api + "/queues", (request) -> json(this.data::queues))
 			.GET(api + "/queue", (request) -> json(() -> this.data.queue(request.queryParam("name").orElse(""),
 					ConsolePage.page(request.queryParam("page").orElse(null)))))
@@ -64,6 +66,10 @@ final class ConsoleWebFluxRoutes {
 					(request) -> json(() -> this.data.metrics(request.queryParam("prefix").orElse(""))))
 			.POST(api + "/queue/redrive", (request) -> json(() -> this.actions.redrive(caller(request).name(),
 					request.queryParam("name").orElse(""), ConsolePage.max(request.queryParam("max").orElse(null)))))
+			.POST(api + "/queue/redrive-dead-letter", (request) -> json(() -> this.actions.redriveDeadLetter(
+					caller(request).name(), request.queryParam("name").orElse(""), request.queryParam("id").orElse(""))))
+			.POST(api + "/queue/delete-dead-letter", (request) -> json(() -> this.actions.deleteDeadLetter(
+					caller(request).name(), request.queryParam("name").orElse(""), request.queryParam("id").orElse(""))))
 			.POST(api + "/queue/purge", (request) -> json(
 					() -> this.actions.purge(caller(request).name(), request.queryParam("name").orElse(""))))
 			.POST(api + "/queue/pause", (request) -> json(

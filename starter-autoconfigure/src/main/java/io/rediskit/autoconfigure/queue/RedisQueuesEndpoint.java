@@ -31,7 +31,8 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
  * ({@code DELETE /actuator/redisqueues/{name}}), cancel of one message, waiting or running
  * ({@code DELETE /actuator/redisqueues/{name}/{id}}, see {@link RedisQueue#cancel(String)}), and pause and resume
  * of a queue on every instance ({@code POST /actuator/redisqueues/{name}/pause} or {@code .../resume}, with
- * {@code {}}, or {@code {"listener": "<id>"}} for one listener of it).
+ * {@code {}}, or {@code {"listener": "<id>"}} for one listener of it), and redrive or deletion of one chosen dead
+ * letter ({@code POST} or {@code DELETE /actuator/redisqueues/{name}/dead-letters/{id}}).
  */
 @Endpoint(id = "redisqueues", defaultAccess = Access.READ_ONLY)
 public class RedisQueuesEndpoint {
@@ -164,6 +165,38 @@ public class RedisQueuesEndpoint {
 	@DeleteOperation
 	public Map<String, Boolean> cancel(@Selector String name, @Selector String id) {
 		return Map.of("cancelled", handle(name).cancel(id));
+	}
+
+	/**
+	 * Moves one chosen dead letter back to the queue, with its delivery count reset.
+	 * @param name the queue
+	 * @param part {@code dead-letters}
+	 * @param id the dead letter's message id
+	 * @return whether it moved ({@code false}: not a dead letter, or no longer)
+	 */
+	@WriteOperation
+	public Map<String, Boolean> redriveDeadLetter(@Selector String name, @Selector String part, @Selector String id) {
+		return Map.of("redriven", handle(name).redriveDeadLetter(deadLetterId(part, id)));
+	}
+
+	/**
+	 * Deletes one chosen dead letter.
+	 * @param name the queue
+	 * @param part {@code dead-letters}
+	 * @param id the dead letter's message id
+	 * @return whether it was deleted ({@code false}: not a dead letter, or no longer)
+	 */
+	@DeleteOperation
+	public Map<String, Boolean> deleteDeadLetter(@Selector String name, @Selector String part, @Selector String id) {
+		return Map.of("deleted", handle(name).deleteDeadLetter(deadLetterId(part, id)));
+	}
+
+	private static String deadLetterId(String part, String id) {
+		if (!"dead-letters".equals(part)) {
+			throw new InvalidEndpointRequestException("the path must be {name}/dead-letters/{id}",
+					"the path must be {name}/dead-letters/{id}");
+		}
+		return id;
 	}
 
 	private RedisQueue<Object> handle(String name) {

@@ -9,11 +9,14 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.rediskit.bitmap.BitmapRegistry;
 import io.rediskit.bloom.BloomFilterRegistry;
 import io.rediskit.counter.UniqueCounterRegistry;
+import io.rediskit.geo.GeoIndexRegistry;
+import io.rediskit.geo.GeoPoint;
 import io.rediskit.lock.Lease;
 import io.rediskit.lock.LockRegistry;
 import io.rediskit.queue.QueueMessage;
 import io.rediskit.queue.QueueRegistry;
 import io.rediskit.queue.RedisQueue;
+import io.rediskit.ratelimit.RateLimiter;
 import io.rediskit.ratelimit.RateLimiterRegistry;
 import io.rediskit.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AfterAll;
@@ -80,6 +83,8 @@ class ConsoleBrowserTests {
 
 	private RedisQueue<Object> orders;
 
+	private RedisQueue<Object> emails;
+
 	@BeforeAll
 	void start() throws Exception {
 		ConsoleBrowser.assumeInstalled();
@@ -115,7 +120,8 @@ class ConsoleBrowserTests {
 					"redis-kit.bloom.filters.usernames.expected-insertions=1000",
 					"redis-kit.bloom.filters.usernames.false-positive-rate=0.01",
 					"redis-kit.counter.counters.visitors.bucket=daily", "redis-kit.counter.counters.visitors.zone=UTC",
-					"redis-kit.bitmap.calendars.check-in.zone=UTC", "redis-kit.geo.indexes.bikes.max-limit=100",
+					"redis-kit.bitmap.calendars.check-in.zone=UTC", "redis-kit.bitmap.activities.logins.zone=UTC",
+					"redis-kit.geo.indexes.bikes.max-limit=100",
 					"management.metrics.distribution.percentiles.rediskit.queue.lateness=0.5,0.95,0.99")
 			.run();
 	}
@@ -132,6 +138,14 @@ class ConsoleBrowserTests {
 			message.deadLetter("handler failed: " + HOSTILE);
 		}
 		assertThat(this.orders.stats().dead()).isEqualTo(2);
+		this.emails = context.getBean(QueueRegistry.class).get("emails", Object.class);
+		this.emails.purge();
+		this.emails.enqueue(Map.of("to", "first"));
+		this.emails.enqueue(Map.of("to", "second"));
+		this.emails.enqueue(Map.of("to", "third"));
+		for (QueueMessage<Object> message : this.emails.poll(3, java.time.Duration.ZERO)) {
+			message.deadLetter("bounced");
+		}
 		for (int i = 0; i < 7; i++) {
 			context.getBean(RateLimiterRegistry.class).get("login").tryAcquire("ada");
 		}
@@ -139,6 +153,9 @@ class ConsoleBrowserTests {
 		context.getBean(BloomFilterRegistry.class).get("usernames").add("bob");
 		context.getBean(UniqueCounterRegistry.class).get("visitors").addAll(List.of("ada", "bob", "eve"));
 		context.getBean(BitmapRegistry.class).calendar("check-in").checkIn("ada", LocalDate.now(ZoneOffset.UTC));
+		context.getBean(BitmapRegistry.class).activity("logins").markActive(7, LocalDate.now(ZoneOffset.UTC));
+		context.getBean(BitmapRegistry.class).activity("logins").markActive(8, LocalDate.now(ZoneOffset.UTC));
+		context.getBean(GeoIndexRegistry.class).get("bikes").put("bike-1", GeoPoint.ofLatLon(48.85, 2.35));
 		StringRedisTemplate redis = context.getBean(StringRedisTemplate.class);
 		redis.opsForValue().set(HOSTILE, "x".repeat(50_000));
 		redis.execute((org.springframework.data.redis.core.RedisCallback<Object>) (connection) -> {
@@ -184,11 +201,47 @@ class ConsoleBrowserTests {
 			String row = String.valueOf(this.browser.text("#page-limiters tr[data-name=login] .legend"));
 			return row.contains("allowed") && row.contains("rejected");
 		});
-		this.browser.screenshot("limiters");
 	}
 
 	@Test
 	@Order(4)
+	void oneKeyIsLookedUpWithoutTakingAPermitAndShownAsText() {
+		// Taken here, not when seeding: the login limiter's window is one minute.
+		RateLimiter login = this.mvc.getBean(RateLimiterRegistry.class).get("login");
+		assertThat(login.tryAcquire(HOSTILE, 2).allowed()).isTrue();
+		assertThat(login.tryAcquire("eve", 5).allowed()).isTrue();
+		this.browser.open(this.console, "limiters");
+		lookUp(HOSTILE);
+		this.browser.await("the hostile key's state", () -> "3 of 5".equals(this.browser.text("#lookup-remaining")));
+		assertThat(this.browser.text("#lookup-result-key")).isEqualTo(HOSTILE);
+		assertThat(this.browser.text("#lookup-result")).contains("(sliding-log)").contains("a permit is free now")
+			.contains("full again in");
+		assertThat((Boolean) this.browser.script(NO_MARKUP_RAN)).isTrue();
+		// The page re-renders itself; the result stays, and looking did not take a permit.
+		this.browser.await("a re-render", () -> Boolean.TRUE.equals(this.browser.script(
+				"var before = document.getElementById('page-limiters'); window.__before = window.__before || before;"
+						+ " return window.__before !== before;")));
+		assertThat(this.browser.text("#lookup-remaining")).isEqualTo("3 of 5");
+		this.browser.screenshot("limiters");
+		lookUp("eve");
+		this.browser.await("an exhausted key", () -> "0 of 5".equals(this.browser.text("#lookup-remaining")));
+		assertThat(this.browser.text("#lookup-result")).contains("the next permit in");
+		assertThat(login.peek(HOSTILE).remaining()).isEqualTo(3);
+		Map<String, Object> unknown = this.browser.asyncScript("var done = arguments[arguments.length - 1];"
+				+ "fetch('api/limiter?name=' + encodeURIComponent(arguments[0]) + '&key=k').then(function (r) {"
+				+ " return r.json().then(function (b) { done({status: r.status, error: b.error}); }); });", HOSTILE);
+		assertThat(unknown).containsEntry("status", 400L).containsEntry("error", "No rate limiter is named so");
+	}
+
+	private void lookUp(String key) {
+		this.browser.await("the lookup form", () -> !this.browser.driver().findElements(By.id("lookup-key")).isEmpty());
+		this.browser.script("var input = document.getElementById('lookup-key'); input.focus(); input.value = '';");
+		this.browser.driver().findElement(By.id("lookup-key")).sendKeys(key);
+		this.browser.click(By.id("lookup-run"));
+	}
+
+	@Test
+	@Order(5)
 	void aDeadLetterIsRedrivenAndLeavesTheList() {
 		this.browser.open(this.console, "queues");
 		this.browser.await("the queue's counts", () -> "2".equals(this.browser.text("tr[data-name=orders] [data-dead]")));
@@ -215,7 +268,37 @@ class ConsoleBrowserTests {
 	}
 
 	@Test
-	@Order(5)
+	@Order(6)
+	void oneChosenDeadLetterIsRedrivenAndAnotherDeleted() {
+		List<String> ids = this.emails.deadLetters(3).stream().map(io.rediskit.queue.DeadLetter::id).toList();
+		this.browser.open(this.console, "queues");
+		this.browser.click(By.linkText("emails"));
+		this.browser.await("three dead letters listed", () -> Long.valueOf(3).equals(
+				this.browser.script("return document.querySelectorAll('#queue-detail tbody tr').length;")));
+		// The middle one, not the oldest: the button acts on its own row's message.
+		this.browser.click(By.cssSelector("#queue-detail tr[data-id='" + ids.get(1) + "'] .redrive-one"));
+		this.browser.await("the redriven letter gone from the list", () -> rowIds().equals(List.of(ids.get(0), ids.get(2))));
+		assertThat(this.browser.text("#notice")).isEqualTo("Redrove dead letter " + ids.get(1) + " of emails.");
+		this.browser.click(By.cssSelector("#queue-detail tr[data-id='" + ids.get(2) + "'] .delete-one"));
+		this.browser.click(By.cssSelector("#queue-detail tr[data-id='" + ids.get(2) + "'] .delete-one-confirm"));
+		this.browser.await("the deleted letter gone from the list", () -> rowIds().equals(List.of(ids.get(0))));
+		assertThat(this.emails.stats().dead()).isEqualTo(1);
+		assertThat(this.emails.stats().ready()).isEqualTo(1);
+		assertThat(this.emails.stats().total()).isEqualTo(2);
+		MeterRegistry meters = this.mvc.getBean(MeterRegistry.class);
+		assertThat(meters.get(ConsoleActions.METER).tag("action", "redrive-dead-letter").tag("result", "done").counter()
+			.count()).isEqualTo(1);
+		assertThat(meters.get(ConsoleActions.METER).tag("action", "delete-dead-letter").tag("result", "done").counter()
+			.count()).isEqualTo(1);
+	}
+
+	private List<String> rowIds() {
+		return this.browser.script("return Array.from(document.querySelectorAll('#queue-detail tbody tr'))"
+				+ ".map(function (r) { return r.getAttribute('data-id'); });");
+	}
+
+	@Test
+	@Order(7)
 	void aPausedQueueHandsOutNothingUntilResumed() throws InterruptedException {
 		this.browser.open(this.console, "queues");
 		this.browser.await("the queue running", () -> "running".equals(this.browser.text("tr[data-name=orders] [data-paused]")));
@@ -242,7 +325,7 @@ class ConsoleBrowserTests {
 	}
 
 	@Test
-	@Order(6)
+	@Order(8)
 	void anActionWithoutTheCsrfTokenIsRefused() {
 		Long status = this.browser.asyncScript("var done = arguments[arguments.length - 1];"
 				+ "fetch('api/queue/redrive?name=orders&max=1', {method: 'POST', credentials: 'same-origin',"
@@ -252,18 +335,20 @@ class ConsoleBrowserTests {
 	}
 
 	@Test
-	@Order(7)
+	@Order(9)
 	void structuresShowSizingFillAndCounts() {
 		this.browser.open(this.console, "structures");
 		assertThat(this.browser.text("tr[data-name=usernames]")).contains("2 / 1,000").contains("1 %");
 		assertThat(this.browser.text("#page-structures tr[data-name=visitors]")).contains("daily").endsWith("3");
 		assertThat(this.browser.text("#page-structures tr[data-name=check-in]")).contains("UTC");
 		assertThat(this.browser.text("#page-structures tr[data-name=bikes]")).contains("100");
+		assertThat(this.browser.text("#page-structures tr[data-name=bikes] [data-members]")).isEqualTo("1");
+		assertThat(this.browser.text("#page-structures tr[data-name=logins] [data-active-today]")).isEqualTo("2");
 		this.browser.screenshot("structures");
 	}
 
 	@Test
-	@Order(8)
+	@Order(10)
 	void keysWarnAboutSettingsAndListBigKeysAsText() {
 		this.browser.open(this.console, "keys");
 		assertThat(this.browser.text("#page-keys")).contains("maxmemory-policy is allkeys-lru")
@@ -275,7 +360,7 @@ class ConsoleBrowserTests {
 	}
 
 	@Test
-	@Order(9)
+	@Order(11)
 	void anActionWithoutTheActionRoleIsRefused() {
 		this.browser.signIn(this.base, "vic");
 		this.browser.open(this.console, "queues");
@@ -297,7 +382,7 @@ class ConsoleBrowserTests {
 	}
 
 	@Test
-	@Order(10)
+	@Order(12)
 	void webFluxServesTheSameConsole() {
 		try (ConfigurableApplicationContext flux = run(FluxApplication.class, WebApplicationType.REACTIVE)) {
 			String base = "http://localhost:" + flux.getEnvironment().getProperty("local.server.port");
@@ -311,6 +396,14 @@ class ConsoleBrowserTests {
 			this.browser.await("the dead letter's reason as text",
 					() -> ("handler failed: " + HOSTILE).equals(this.browser.text("#queue-detail tbody tr .reason")));
 			assertThat((Boolean) this.browser.script(NO_MARKUP_RAN)).isTrue();
+			// The one-letter action and the key lookup through the WebFlux routes, CSRF token included.
+			this.browser.click(By.cssSelector("#queue-detail tbody tr .redrive-one"));
+			this.browser.await("the redriven letter gone", () -> rowIds().isEmpty()
+					&& String.valueOf(this.browser.text("#notice")).startsWith("Redrove dead letter"));
+			assertThat(this.orders.stats().dead()).isZero();
+			Map<String, Object> state = this.browser.asyncScript("var done = arguments[arguments.length - 1];"
+					+ "fetch('api/limiter?name=login&key=nobody').then(function (r) { return r.json(); }).then(done);");
+			assertThat(state).containsEntry("remaining", 5L).containsEntry("limit", 5L);
 		}
 	}
 

@@ -215,6 +215,14 @@ class QueueAutoConfigurationTests {
 				Health health = context.getBean(QueueHealthIndicator.class).health();
 				assertThat(health.getStatus()).isEqualTo(Status.UP);
 				assertThat(endpoint.redrive("orders", 10)).containsEntry("redriven", 1L);
+				// Redriven, the poison order fails again and comes back: then it alone is redriven by its id.
+				await(() -> registry.get("orders", Order.class).stats().dead() == 1);
+				String poison = endpoint.queue("orders").deadLetters().get(0).id();
+				assertThat(endpoint.redriveDeadLetter("orders", "dead-letters", poison)).containsEntry("redriven", true);
+				await(() -> registry.get("orders", Order.class).stats().dead() == 1);
+				assertThat(endpoint.deleteDeadLetter("orders", "dead-letters", "unknown")).containsEntry("deleted", false);
+				assertThatExceptionOfType(InvalidEndpointRequestException.class)
+					.isThrownBy(() -> endpoint.deleteDeadLetter("orders", "letters", poison));
 				String later = registry.get("orders", Order.class).enqueue(new Order(8), Duration.ofMinutes(1));
 				assertThat(endpoint.cancel("orders", later)).containsEntry("cancelled", true);
 				assertThat(endpoint.cancel("orders", later)).containsEntry("cancelled", false);

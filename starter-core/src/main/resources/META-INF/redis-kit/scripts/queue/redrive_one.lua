@@ -1,0 +1,21 @@
+-- Moves one chosen dead letter to the end of ready with its delivery count reset, as redrive.lua moves the oldest.
+-- A message that is not dead (redriven or purged meanwhile, or never dead) is left alone: the check and the move
+-- are one script, so a concurrent redrive or purge cannot make it move twice or come back.
+-- KEYS: the eight queue keys (see enqueue.lua)
+-- ARGV[1] now in ms, pinned by tests; empty for the server's TIME, ARGV[2] id, ARGV[3] wake-up channel
+-- Returns 1 (moved) or 0 (not a dead letter).
+local id = ARGV[2]
+if not redis.call('ZSCORE', KEYS[4], id) then
+  return 0
+end
+local now = tonumber(ARGV[1])
+if not now then
+  local time = redis.call('TIME')
+  now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+redis.call('ZREM', KEYS[4], id)
+redis.call('HDEL', KEYS[7], id)
+redis.call('HSET', KEYS[5], id, string.format('%d|0|', now))
+redis.call('RPUSH', KEYS[2], id)
+redis.call('PUBLISH', ARGV[3], string.format('%d', now))
+return 1
