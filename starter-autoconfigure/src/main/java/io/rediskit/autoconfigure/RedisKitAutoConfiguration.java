@@ -9,6 +9,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -17,6 +18,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.scheduling.TaskScheduler;
 
@@ -34,6 +36,12 @@ import org.springframework.scheduling.TaskScheduler;
 public final class RedisKitAutoConfiguration {
 
 	private static final Log logger = LogFactory.getLog(RedisKitAutoConfiguration.class);
+
+	/** Checks, once every bean exists, that no property under {@code redis-kit} misses every group. */
+	@Bean
+	static SmartInitializingSingleton redisKitPropertyNamesCheck(Environment environment) {
+		return () -> RedisKitPropertyNames.check(environment);
+	}
 
 	@Bean
 	@ConditionalOnMissingBean

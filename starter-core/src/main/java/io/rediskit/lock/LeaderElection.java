@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -274,8 +275,10 @@ public final class LeaderElection {
 		try {
 			this.tick = this.parts.background().schedule(this::tick, delayNanos);
 		}
-		catch (IllegalStateException ex) {
-			// The registry stopped: its holds are no longer renewed, so neither is leadership kept.
+		catch (IllegalStateException | RejectedExecutionException ex) {
+			// The registry stopped, or its scheduler no longer takes tasks (Spring shuts the application's
+			// scheduler down as the context closes, before the registry stops): holds are no longer renewed, so
+			// neither is leadership kept. Not an error for the scheduler's error handler to log.
 			this.running = false;
 			revoke(Reason.STOPPED);
 		}

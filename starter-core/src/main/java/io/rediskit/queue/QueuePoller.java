@@ -3,6 +3,7 @@ package io.rediskit.queue;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
@@ -148,7 +149,27 @@ final class QueuePoller<T> {
 		}
 		// A hop to the scheduler: the claim's caller may be a Redis reply thread, and a blocking driver would
 		// run the claim on the calling thread.
-		this.scheduler.schedule(this::poll, Instant.now());
+		if (schedule(this::poll, Instant.now()) == null) {
+			this.polling = false;
+		}
+	}
+
+	/**
+	 * Under the lock. Schedules a task, or, when the scheduler refuses it, stops polling. Spring shuts an
+	 * application's scheduler down as the context closes, before the containers' own stop: a refusal then must
+	 * not leave a poll marked under way (the container's stop would wait for it until the lifecycle's timeout)
+	 * nor reach the scheduler's error handler as an error.
+	 * @return the scheduled task, or {@code null} if the scheduler refused it
+	 */
+	private @Nullable ScheduledFuture<?> schedule(Runnable task, Instant at) {
+		try {
+			return this.scheduler.schedule(task, at);
+		}
+		catch (RejectedExecutionException ex) {
+			this.running = false;
+			this.stopped.complete(null);
+			return null;
+		}
 	}
 
 	private void poll() {
@@ -200,7 +221,7 @@ final class QueuePoller<T> {
 			}
 			// A timer also when messages wait for room: a safety net should a settling call's signal be missed.
 			long nanos = Math.max(TimeUnit.MILLISECONDS.toNanos(1), sleepNanos);
-			this.timer = this.scheduler.schedule(this::onTimer, Instant.now().plusNanos(nanos));
+			this.timer = schedule(this::onTimer, Instant.now().plusNanos(nanos));
 		}
 		finally {
 			this.lock.unlock();

@@ -334,7 +334,7 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 				throw failed(failure);
 			}
 			if (changed) {
-				logger.info("Queue '" + name() + "' " + describe(field) + " paused");
+				logger.info(describe(field) + " paused");
 			}
 			return null;
 		});
@@ -346,7 +346,7 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 				throw failed(failure);
 			}
 			if (changed) {
-				logger.info("Queue '" + name() + "' " + describe(field) + " resumed");
+				logger.info(describe(field) + " resumed");
 			}
 			return null;
 		});
@@ -361,8 +361,10 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 		});
 	}
 
-	private static String describe(String field) {
-		return QueueScripts.QUEUE_PAUSE.equals(field) ? "" : field.replace(':', ' ') + " of it";
+	/** @return "Queue 'q'" or "Listener 'id' of queue 'q'", for the log of a pause or a resume */
+	private String describe(String field) {
+		return QueueScripts.QUEUE_PAUSE.equals(field) ? "Queue '" + name() + "'"
+				: "Listener '" + field.substring(field.indexOf(':') + 1) + "' of queue '" + name() + "'";
 	}
 
 	@Override

@@ -12,6 +12,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
@@ -93,6 +95,30 @@ class LeaderElectionTests {
 		TermLog.Entry last = this.log.await("the first candidate again", mark, TermLog.Entry::granted, PATIENCE);
 		assertThat(last.instance()).isEqualTo(leader.getInstance());
 		assertThat(this.log.violations()).isEmpty();
+	}
+
+	@Test
+	void aLeaderWhoseSchedulerShutsDownRevokesItselfAsStopped() throws Exception {
+		// Spring shuts the application's scheduler down as the context closes, before the registry stops. The next
+		// tick's reschedule was refused and reached the scheduler's error handler (an ERROR at every shutdown),
+		// and the leader kept its role with nothing left to renew or revoke it.
+		ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
+		scheduler.initialize();
+		LockRegistry registry = new LockRegistry(redis.scripts(), redis.connections(), KeyNaming.defaults(),
+				LockSpec.defaults().withWatchdogTimeout(LEASE), List.of(), Clock.systemUTC());
+		registry.setTaskScheduler(scheduler);
+		this.registries.add(registry);
+		LeaderElections elections = new LeaderElections(registry,
+				List.of(LeaderElectionFaultTests.recorder(this.log, "a")), "a", Duration.ofMillis(20));
+		this.instances.add(elections);
+		LeaderElection a = elections.elect("closing");
+		elections.start();
+		this.log.await("a leader", 0, TermLog.Entry::granted, PATIENCE);
+		// Delayed tasks still run after shutdown(): the pending tick runs and its reschedule is refused.
+		scheduler.getScheduledThreadPoolExecutor().shutdown();
+		TermLog.Entry revoked = this.log.await("the revocation", 0, (entry) -> !entry.granted(), PATIENCE);
+		assertThat(revoked.reason()).isEqualTo("STOPPED");
+		assertThat(a.isLeader()).isFalse();
 	}
 
 	@Test

@@ -245,6 +245,29 @@ class QueueListenerContainerTests {
 	}
 
 	@Test
+	void stopsAtOnceWhenTheSchedulerWasShutDownFirst() throws Exception {
+		// Spring shuts the application's scheduler down when the context closes, before it stops the containers:
+		// the poller's next timer then finds a scheduler that refuses tasks. It used to leave a poll marked under
+		// way, so the stop waited for it until the lifecycle's 30 s timeout, with an ERROR logged.
+		RedisQueue<Job> queue = this.registry.create("jobs", QueueTesting.fastSpec(), Job.class);
+		ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
+		scheduler.initialize();
+		QueueListenerContainer<Job> container = this.registry.createContainer(queue, (message) -> {
+		}, 1);
+		container.setTaskScheduler(scheduler);
+		container.start();
+		queue.enqueue(new Job("e", 1));
+		awaitTrue(() -> queue.stats().total() == 0, Duration.ofSeconds(30));
+		// Idle now: a timer every poll interval (200 ms). Delayed tasks still run after shutdown(), so the
+		// pending timer fires and its next poll is refused.
+		scheduler.getScheduledThreadPoolExecutor().shutdown();
+		assertThat(scheduler.getScheduledThreadPoolExecutor().awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+		CountDownLatch stopped = new CountDownLatch(1);
+		container.stop(stopped::countDown);
+		assertThat(stopped.await(5, TimeUnit.SECONDS)).as("stopped").isTrue();
+	}
+
+	@Test
 	void runsHandlersOnTheGivenExecutorAndPollsOnTheGivenScheduler() throws Exception {
 		RedisQueue<Job> queue = this.registry.create("jobs", QueueTesting.fastSpec(), Job.class);
 		ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();

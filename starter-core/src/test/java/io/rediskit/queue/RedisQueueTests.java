@@ -12,10 +12,14 @@ import io.rediskit.queue.QueueTesting.Job;
 import io.rediskit.queue.QueueTesting.Recorder;
 import io.rediskit.support.RedisTestServer;
 import io.rediskit.testsupport.RedisServerProcess;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.DefaultTyping;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.jsontype.BasicPolymorphicTypeValidator;
@@ -52,6 +56,27 @@ class RedisQueueTests {
 	@AfterEach
 	void tearDown() {
 		this.registry.close();
+	}
+
+	@Test
+	void pausesAndResumesAreLoggedNamingTheQueueOrTheListener() {
+		ListAppender<ILoggingEvent> log = new ListAppender<>();
+		log.start();
+		Logger queueLogger = (Logger) LoggerFactory.getLogger(ScriptedRedisQueue.class);
+		queueLogger.addAppender(log);
+		try {
+			this.queue.pause();
+			this.queue.resume();
+			this.registry.pauseListener("jobs", "mailer.send");
+			this.registry.resumeListener("jobs", "mailer.send");
+		}
+		finally {
+			queueLogger.detachAppender(log);
+		}
+		// Was "Queue 'jobs'  paused" (two spaces) and "Queue 'jobs' listener mailer.send of it paused".
+		assertThat(log.list).extracting(ILoggingEvent::getFormattedMessage).containsExactly("Queue 'jobs' paused",
+				"Queue 'jobs' resumed", "Listener 'mailer.send' of queue 'jobs' paused",
+				"Listener 'mailer.send' of queue 'jobs' resumed");
 	}
 
 	@Test

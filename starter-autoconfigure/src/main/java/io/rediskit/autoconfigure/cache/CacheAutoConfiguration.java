@@ -1,11 +1,14 @@
 package io.rediskit.autoconfigure.cache;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
 
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.bloom.BloomAutoConfiguration;
+import io.rediskit.autoconfigure.support.InvalidPropertiesException;
+import io.rediskit.autoconfigure.support.InvalidPropertiesException.Violation;
 import io.rediskit.bloom.BloomFilterRegistry;
 import io.rediskit.cache.CacheJsonSerializer;
 import io.rediskit.cache.CacheListener;
@@ -82,6 +85,8 @@ public final class CacheAutoConfiguration {
 			@Qualifier("applicationTaskExecutor") ObjectProvider<Executor> applicationTaskExecutor,
 			ObjectProvider<Executor> executors, ObjectProvider<BloomFilterRegistry> bloomFilters) {
 		return () -> {
+			BloomFilterRegistry filters = bloomFilters.getIfAvailable();
+			requireBloomFilters(properties, filters);
 			Executor refresher = refresher(applicationTaskExecutor, executors);
 			CacheSpec defaults = properties.toSpec();
 			Map<String, CacheSpec> specs = properties.toSpecs();
@@ -91,7 +96,7 @@ public final class CacheAutoConfiguration {
 			}
 			return new RedisKitCacheManager(scripts, commands, connectionFactory, keyNaming, values, defaults, specs,
 					listeners.orderedStream().toList(), properties.getHeartbeat(), taskScheduler.getIfUnique(),
-					refresher, bloomFilters.getIfAvailable());
+					refresher, filters);
 		};
 	}
 
@@ -119,6 +124,40 @@ public final class CacheAutoConfiguration {
 		if (!spec.staleWhileRevalidate().isZero()) {
 			throw new InvalidConfigurationPropertyValueException(prefix + ".stale-while-revalidate",
 					spec.staleWhileRevalidate(), reason);
+		}
+	}
+
+	/**
+	 * Fails startup the way a bad value does (the property, its value, its file and line) when a cache names a
+	 * Bloom filter that does not exist: the manager would only say which cache, not which property.
+	 */
+	private static void requireBloomFilters(CacheProperties properties, @Nullable BloomFilterRegistry filters) {
+		List<Violation> violations = new ArrayList<>();
+		checkBloomFilter("redis-kit.cache.bloom-filter", properties.getBloomFilter(), filters, violations);
+		properties.getCaches().forEach((name, cache) -> checkBloomFilter(
+				"redis-kit.cache.caches." + name + ".bloom-filter", cache.getBloomFilter(), filters, violations));
+		if (!violations.isEmpty()) {
+			throw new InvalidPropertiesException(violations);
+		}
+	}
+
+	private static void checkBloomFilter(String property, @Nullable String filter,
+			@Nullable BloomFilterRegistry filters, List<Violation> violations) {
+		if (filter == null) {
+			return;
+		}
+		if (filters == null) {
+			violations.add(new Violation(property, filter, property + " names the Bloom filter '" + filter
+					+ "', but Bloom filters are off (redis-kit.bloom.enabled=false)"));
+			return;
+		}
+		try {
+			filters.get(filter);
+		}
+		catch (IllegalArgumentException ex) {
+			violations.add(new Violation(property, filter, property + " names the Bloom filter '" + filter
+					+ "', which does not exist: configure redis-kit.bloom.filters." + filter
+					+ " or create it in code before the cache manager"));
 		}
 	}
 

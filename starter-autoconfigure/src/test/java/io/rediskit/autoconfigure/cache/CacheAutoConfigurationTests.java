@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.bloom.BloomAutoConfiguration;
+import io.rediskit.autoconfigure.support.InvalidPropertiesException;
 import io.rediskit.cache.CacheSpec;
 import io.rediskit.cache.NearCacheSpec;
 import io.rediskit.cache.OutagePolicy;
@@ -166,7 +167,15 @@ class CacheAutoConfigurationTests {
 			assertThat(context).getFailure().rootCause()
 				.hasMessageContaining("redis-kit.cache.outage-policy SERVE_STALE serves the near cache's copies"));
 		this.runner.withPropertyValues("redis-kit.cache.caches.products.bloom-filter=nowhere").run((context) ->
-			assertThat(context).getFailure().rootCause().hasMessageContaining("'nowhere'"));
+			assertThat(context).getFailure().rootCause().isInstanceOf(InvalidPropertiesException.class)
+				.hasMessageContaining("redis-kit.cache.caches.products.bloom-filter names the Bloom filter 'nowhere'"));
+		this.runner.withConfiguration(AutoConfigurations.of(BloomAutoConfiguration.class))
+			.withPropertyValues("redis-kit.bloom.filters.product-ids.expected-insertions=1000",
+					"redis-kit.cache.bloom-filter=product-id")
+			.run((context) -> assertThat(context).getFailure().rootCause()
+				.isInstanceOf(InvalidPropertiesException.class)
+				.hasMessageContaining("redis-kit.cache.bloom-filter names the Bloom filter 'product-id', which does "
+						+ "not exist: configure redis-kit.bloom.filters.product-id"));
 	}
 
 	@Test
