@@ -50,13 +50,13 @@ public class CacheProperties implements Validator {
 	/**
 	 * How long an entry lives in Redis, unless its cache says otherwise; from 1ms to 36500d.
 	 */
-	private Duration ttl = CacheSpec.DEFAULT_TTL;
+	private Duration ttl = Duration.ofMinutes(10);
 
 	/**
 	 * Fraction of the TTL by which each entry's lifetime is shortened at random (entries then live between
 	 * ttl * (1 - jitter) and ttl), against many entries expiring together; from 0 to below 1.
 	 */
-	private double ttlJitter = CacheSpec.DEFAULT_TTL_JITTER;
+	private double ttlJitter = 0.1;
 
 	/**
 	 * Whether null results are cached, against repeated lookups of what does not exist.
@@ -66,13 +66,13 @@ public class CacheProperties implements Validator {
 	/**
 	 * How long a cached null lives, usually far shorter than the TTL.
 	 */
-	private Duration nullTtl = CacheSpec.DEFAULT_NULL_TTL;
+	private Duration nullTtl = Duration.ofSeconds(30);
 
 	/**
 	 * Lease of one load across instances, and the longest a caller waits for another instance's load before
 	 * loading itself.
 	 */
-	private Duration loadTimeout = CacheSpec.DEFAULT_LOAD_TIMEOUT;
+	private Duration loadTimeout = Duration.ofSeconds(10);
 
 	/**
 	 * Early refresh of entries read through the loader (sync = true) close to their expiry, XFetch's beta: 0 for
@@ -333,12 +333,12 @@ public class CacheProperties implements Validator {
 		/**
 		 * Most entries kept in memory per instance and cache, at least 1.
 		 */
-		private int maxEntries = NearCacheSpec.DEFAULT_MAX_ENTRIES;
+		private int maxEntries = 10_000;
 
 		/**
 		 * Longest time an entry is kept in memory, a bound on staleness should an invalidation be missed.
 		 */
-		private Duration ttl = NearCacheSpec.DEFAULT_TTL;
+		private Duration ttl = Duration.ofMinutes(1);
 
 		public boolean isEnabled() {
 			return this.enabled;

@@ -27,7 +27,8 @@ public class ConsoleProperties implements Validator {
 	private String path = "/redis-kit";
 
 	/**
-	 * Whether the console offers actions (redrive and purge dead letters); read-only otherwise.
+	 * Whether the console offers actions (redrive, delete and purge dead letters, pause and resume queues);
+	 * read-only otherwise.
 	 */
 	private boolean actionsEnabled = false;
 

@@ -23,12 +23,12 @@ public class LatchProperties {
 	 * How long a latch whose count is above zero is kept after it was set or last counted down; then it expires as
 	 * abandoned, without releasing its waiters.
 	 */
-	private Duration abandonedAfter = LatchSpec.DEFAULT_ABANDONED_AFTER;
+	private Duration abandonedAfter = Duration.ofDays(1);
 
 	/**
 	 * How long a latch that reached zero stays open for late waiters before its key expires.
 	 */
-	private Duration openFor = LatchSpec.DEFAULT_OPEN_FOR;
+	private Duration openFor = Duration.ofHours(1);
 
 	/**
 	 * Longest a waiter sleeps between reads of the count when no message arrives.

@@ -32,7 +32,7 @@ public abstract class WaiterLineProperties extends LockLeaseProperties {
 	 * waiting writer keeping new readers out): a waiter whose process died or stopped delays the others by this
 	 * plus one poll interval at most.
 	 */
-	private Duration waiterTimeout = WaiterLineSpec.DEFAULT_WAITER_TIMEOUT;
+	private Duration waiterTimeout = Duration.ofSeconds(5);
 
 	public boolean isEnabled() {
 		return this.enabled;
