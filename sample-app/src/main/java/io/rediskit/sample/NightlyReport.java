@@ -13,7 +13,9 @@ import org.springframework.stereotype.Component;
  * A job every instance of the sample triggers, which must run once per trigger: the "nightly" report, every
  * {@code sample.report.interval} (10 s) so that it is seen running. Where another instance runs it, or ran it
  * less than {@code lockAtLeastFor} ago, the call is skipped silently and counted as
- * {@code rediskit.lock.acquire{lock="nightly-report",result="skipped"}} at {@code /actuator/metrics}.
+ * {@code rediskit.lock.acquire{lock="nightly-report",result="skipped"}} at {@code /actuator/metrics}. Each
+ * instance's runs and skips of it are listed at {@code /actuator/redislocks} and, with the {@code console} profile,
+ * on the console's Locks page with who has the job's lock now.
  */
 @Component
 public class NightlyReport {

@@ -248,11 +248,26 @@
 						el('td', { class: 'num' }, num(lock.fencingToken)), el('td', { class: 'num' }, num(lock.holdCount)),
 						el('td', null, lock.watchdog ? 'yes' : 'no'));
 				});
+				var jobs = (locks.jobs || []).map(function (job) {
+					var state = job.error ? el('td', { class: 'error' }, job.error)
+						: el('td', { 'data-state': job.state || '' }, job.keyed ? 'per key'
+							: job.state + (job.state === 'free' ? '' : ' (' + millis(job.stateRemainingMillis) + ')'));
+					return el('tr', { 'data-name': job.name },
+						el('td', { class: 'text' }, job.name), el('td', null, job.lockAtLeastFor + ' / ' + job.lockAtMostFor),
+						el('td', null, time(job.lastStart)), el('td', null, time(job.lastEnd)),
+						el('td', { class: 'outcome' }, job.running ? 'running' : (job.lastOutcome || '')),
+						el('td', null, time(job.lastSkip)), el('td', { class: 'num' }, num(job.runs)),
+						el('td', { class: 'num' }, num(job.skips)), state);
+				});
 				return el('section', { id: 'page-locks' },
 					el('h1', null, 'Locks'),
 					el('h2', null, 'Held by this instance'),
 					table(['Name', 'Kind', 'Holder', 'Since', '#Lease left', '#Fencing token', '#Holds', 'Watchdog'], rows,
 						'This instance holds no lock.'),
+					el('h2', null, 'Scheduled jobs'),
+					el('div', { id: 'scheduled-jobs' },
+						table(['Job', 'Lock at least / most', 'Last run', 'Ended', 'Outcome', 'Last skip', '#Runs here', '#Skips here', 'In Redis now'],
+							jobs, 'This instance has triggered no @ScheduledLock job yet.')),
 					el('h2', null, 'Over time'),
 					el('div', { class: 'charts' },
 						chart('Acquisitions /s by result', lines(series, 'rediskit.lock.acquire', 'rate', null, 'result')),

@@ -1,6 +1,7 @@
 package io.rediskit.lock;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -122,6 +123,29 @@ public final class JobLock {
 		});
 	}
 
+	/**
+	 * Reads the lock's state in Redis now, whoever took it: one script call that reads the key's {@code PTTL}
+	 * (and its owner when it exists), changing nothing.
+	 * @return held by a run, kept by a finished run's lock-at-least, or free, with the time left
+	 * @throws org.springframework.dao.DataAccessException when Redis failed to answer
+	 */
+	public State state() {
+		return Stages.join(stateAsync());
+	}
+
+	/**
+	 * {@link #state()} without blocking; the stage completes on the driver's thread.
+	 * @return the lock's state in Redis now
+	 */
+	public CompletionStage<State> stateAsync() {
+		try {
+			return this.engine.scripts.scheduledState(this.lock.keys()).thenApply(State::of);
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+	}
+
 	@Override
 	public String toString() {
 		return "JobLock[" + this.lock.getName() + "]";
@@ -129,6 +153,42 @@ public final class JobLock {
 
 	private static RuntimeException rethrowable(Throwable cause) {
 		return (cause instanceof RuntimeException runtime) ? runtime : new CompletionException(cause);
+	}
+
+	/**
+	 * A job lock's state in Redis at one moment, as {@link #state()} read it.
+	 * @param status who has the lock, if anyone
+	 * @param remaining how long until the key ends unless renewed (a held lock's lease, which the watchdog renews
+	 * while the run lasts; a kept lock's rest of lock-at-least); zero when free, negative for a key without a TTL
+	 */
+	public record State(Status status, Duration remaining) {
+
+		static State of(@Nullable List<Object> reply) {
+			if (reply == null || reply.size() != 2) {
+				throw new IllegalStateException("Redis returned no state for " + LockScripts.SCHEDULED_STATE);
+			}
+			Status status = switch (((Long) reply.get(0)).intValue()) {
+				case 1 -> Status.HELD;
+				case 2 -> Status.KEPT;
+				default -> Status.FREE;
+			};
+			return new State(status, Duration.ofMillis((Long) reply.get(1)));
+		}
+
+	}
+
+	/** Who has a job lock. */
+	public enum Status {
+
+		/** A run holds it, on this instance or another. */
+		HELD,
+
+		/** No run holds it, but a finished run keeps it taken for the rest of its lock-at-least: triggers skip. */
+		KEPT,
+
+		/** Nobody has it: the next trigger runs. */
+		FREE
+
 	}
 
 	/**

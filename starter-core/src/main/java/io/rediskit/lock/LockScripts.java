@@ -51,6 +51,8 @@ final class LockScripts {
 
 	static final LuaScript SCHEDULED_RELEASE = script("scheduled_release");
 
+	static final LuaScript SCHEDULED_STATE = script("scheduled_state");
+
 	static final LuaScript MULTILOCK_ACQUIRE = script("multilock_acquire");
 
 	/** How long the last fencing token of a name is kept after its last acquisition. */
@@ -228,6 +230,14 @@ final class LockScripts {
 	 */
 	CompletionStage<Long> endScheduled(Keys keys, String owner, long atLeastMillis) {
 		return integer(SCHEDULED_RELEASE, keys.lockBytes, utf8(owner), number(atLeastMillis), keys.releasedBytes);
+	}
+
+	/**
+	 * Reads a scheduled lock's state, changing nothing.
+	 * @return {@code {1, ms left}} held by a run, {@code {2, ms left}} kept for lock-at-least, {@code {0, 0}} free
+	 */
+	CompletionStage<List<Object>> scheduledState(Keys keys) {
+		return this.executor.executeAsync(SCHEDULED_STATE, ReturnType.MULTI, 1, keys.lockBytes);
 	}
 
 	/**

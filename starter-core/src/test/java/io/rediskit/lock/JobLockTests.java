@@ -153,6 +153,24 @@ class JobLockTests {
 	}
 
 	@Test
+	void stateTellsHeldFromKeptFromFreeWithTheTimeLeft() {
+		JobLock lock = this.registry.getJobLock("report");
+		assertThat(lock.state()).isEqualTo(new JobLock.State(JobLock.Status.FREE, Duration.ZERO));
+		JobLock.Run run = lock.tryStart(LONG, Duration.ofMinutes(5)).orElseThrow();
+		JobLock.State held = this.registry.getJobLock("report").state();
+		assertThat(held.status()).isEqualTo(JobLock.Status.HELD);
+		assertThat(held.remaining()).isPositive().isLessThanOrEqualTo(LockSpec.defaults().watchdogTimeout());
+		run.close();
+		JobLock.State kept = lock.state();
+		assertThat(kept.status()).isEqualTo(JobLock.Status.KEPT);
+		assertThat(kept.remaining()).isPositive().isLessThanOrEqualTo(LONG);
+		this.server.command("DEL", "rk:lock:{report}");
+		assertThat(lock.state().status()).isEqualTo(JobLock.Status.FREE);
+		// Reading is no acquisition: only the run's start and end are reported.
+		assertThat(this.listener.events).containsExactly("acquire report ACQUIRED", "release report");
+	}
+
+	@Test
 	void boundsOutOfRangeAreRejectedNamingTheArgument() {
 		JobLock lock = this.registry.getJobLock("report");
 		assertThatIllegalArgumentException().isThrownBy(() -> lock.tryStart(Duration.ofSeconds(2), Duration.ofSeconds(1)))

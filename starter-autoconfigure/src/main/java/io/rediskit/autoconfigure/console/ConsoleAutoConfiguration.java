@@ -7,6 +7,7 @@ import io.rediskit.autoconfigure.bloom.BloomProperties;
 import io.rediskit.autoconfigure.counter.CounterProperties;
 import io.rediskit.autoconfigure.geo.GeoProperties;
 import io.rediskit.autoconfigure.keys.KeysProperties;
+import io.rediskit.autoconfigure.lock.ScheduledJobs;
 import io.rediskit.autoconfigure.queue.QueueProperties;
 import io.rediskit.autoconfigure.ratelimit.RateLimitProperties;
 import io.rediskit.bitmap.BitmapRegistry;
@@ -69,8 +70,8 @@ public final class ConsoleAutoConfiguration {
 
 	@Bean
 	ConsoleData redisKitConsoleData(ConsoleProperties properties, RedisConnectionFactory connectionFactory,
-			ObjectProvider<LockRegistry> locks, ObjectProvider<RedlockRegistry> redlocks,
-			ObjectProvider<RateLimiterRegistry> limiters, ObjectProvider<QueueRegistry> queues,
+			ObjectProvider<LockRegistry> locks, ObjectProvider<ScheduledJobs> scheduledJobs,
+			ObjectProvider<RedlockRegistry> redlocks, ObjectProvider<RateLimiterRegistry> limiters, ObjectProvider<QueueRegistry> queues,
 			ObjectProvider<RecurringJobs> recurring, ObjectProvider<BloomFilterRegistry> bloom,
 			ObjectProvider<UniqueCounterRegistry> counters, ObjectProvider<BitmapRegistry> bitmaps,
 			ObjectProvider<GeoIndexRegistry> geo, ObjectProvider<KeyTools> keyTools,
@@ -79,7 +80,7 @@ public final class ConsoleAutoConfiguration {
 			ObjectProvider<CounterProperties> counterProperties, ObjectProvider<BitmapProperties> bitmapProperties,
 			ObjectProvider<GeoProperties> geoProperties, ObjectProvider<ConsoleMetrics> metrics) {
 		return new ConsoleData(properties,
-				new ConsoleData.Beans(connectionFactory, locks, redlocks, limiters, queues, recurring, bloom, counters,
+				new ConsoleData.Beans(connectionFactory, locks, scheduledJobs, redlocks, limiters, queues, recurring, bloom, counters,
 						bitmaps, geo, keyTools, keysProperties, rateLimitProperties, queueProperties, bloomProperties,
 						counterProperties, bitmapProperties, geoProperties),
 				metrics.getIfAvailable());

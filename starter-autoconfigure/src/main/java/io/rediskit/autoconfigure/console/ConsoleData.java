@@ -1,6 +1,7 @@
 package io.rediskit.autoconfigure.console;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -20,6 +21,7 @@ import io.rediskit.autoconfigure.bloom.BloomProperties;
 import io.rediskit.autoconfigure.counter.CounterProperties;
 import io.rediskit.autoconfigure.geo.GeoProperties;
 import io.rediskit.autoconfigure.keys.KeysProperties;
+import io.rediskit.autoconfigure.lock.ScheduledJobs;
 import io.rediskit.autoconfigure.queue.QueueProperties;
 import io.rediskit.autoconfigure.ratelimit.RateLimitProperties;
 import io.rediskit.bitmap.BitmapRegistry;
@@ -36,6 +38,7 @@ import io.rediskit.geo.GeoSharding;
 import io.rediskit.keys.BigKeyReport;
 import io.rediskit.keys.KeyTools;
 import io.rediskit.lock.HeldLock;
+import io.rediskit.lock.JobLock;
 import io.rediskit.lock.LockRegistry;
 import io.rediskit.lock.RedlockRegistry;
 import io.rediskit.queue.DeadLetter;
@@ -134,7 +137,10 @@ final class ConsoleData {
 		return redis;
 	}
 
-	/** @return the locks this instance holds, single-node and Redlock */
+	/**
+	 * @return the locks this instance holds, single-node and Redlock, and the {@code @ScheduledLock} jobs it
+	 * triggered with its record of them and their state in Redis now
+	 */
 	Map<String, Object> locks() {
 		List<Map<String, Object>> held = new ArrayList<>();
 		LockRegistry locks = this.beans.locks.getIfAvailable();
@@ -145,7 +151,38 @@ final class ConsoleData {
 		if (redlocks != null) {
 			redlocks.heldLocks().forEach((lock) -> held.add(heldLock(lock, "redlock")));
 		}
-		return map("configured", locks != null || redlocks != null, "held", held);
+		List<Map<String, Object>> jobs = new ArrayList<>();
+		ScheduledJobs scheduled = this.beans.scheduledJobs.getIfAvailable();
+		if (scheduled != null) {
+			scheduled.jobs().forEach((job) -> jobs.add(scheduledJob(job, locks)));
+		}
+		return map("configured", locks != null || redlocks != null, "held", held, "jobs", jobs);
+	}
+
+	// The record is this instance's; the state is Redis's now, one script call per job (a keyed job has a lock
+	// per key, so no single state).
+	private static Map<String, Object> scheduledJob(ScheduledJobs.ScheduledJob job, @Nullable LockRegistry locks) {
+		Map<String, Object> described = map("name", job.name(), "keyed", job.keyed(), "lockAtLeastFor",
+				job.lockAtLeastFor().toString(), "lockAtMostFor", job.lockAtMostFor().toString(), "lastStart",
+				text(job.lastStart()), "lastEnd", text(job.lastEnd()), "lastOutcome",
+				(job.lastOutcome() != null) ? job.lastOutcome().name().toLowerCase(Locale.ROOT).replace('_', '-')
+						: null,
+				"lastSkip", text(job.lastSkip()), "runs", job.runs(), "skips", job.skips(), "running", job.running());
+		if (locks != null && !job.keyed()) {
+			try {
+				JobLock.State state = locks.getJobLock(job.name()).state();
+				described.put("state", state.status().name().toLowerCase(Locale.ROOT));
+				described.put("stateRemainingMillis", state.remaining().toMillis());
+			}
+			catch (RuntimeException ex) {
+				described.put("error", String.valueOf(ex.getMessage()));
+			}
+		}
+		return described;
+	}
+
+	private static @Nullable String text(@Nullable Instant instant) {
+		return (instant != null) ? instant.toString() : null;
 	}
 
 	private static Map<String, Object> heldLock(HeldLock lock, String kind) {
@@ -494,7 +531,7 @@ final class ConsoleData {
 
 	/** The beans the console reads, each optional but the connection factory. */
 	record Beans(RedisConnectionFactory connectionFactory, ObjectProvider<LockRegistry> locks,
-			ObjectProvider<RedlockRegistry> redlocks, ObjectProvider<RateLimiterRegistry> limiters,
+			ObjectProvider<ScheduledJobs> scheduledJobs, ObjectProvider<RedlockRegistry> redlocks, ObjectProvider<RateLimiterRegistry> limiters,
 			ObjectProvider<QueueRegistry> queues, ObjectProvider<RecurringJobs> recurring,
 			ObjectProvider<BloomFilterRegistry> bloom, ObjectProvider<UniqueCounterRegistry> counters,
 			ObjectProvider<BitmapRegistry> bitmaps, ObjectProvider<GeoIndexRegistry> geo,

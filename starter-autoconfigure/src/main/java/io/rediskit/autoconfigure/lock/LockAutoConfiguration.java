@@ -29,7 +29,7 @@ import org.springframework.scheduling.TaskScheduler;
  * {@link ScriptExecutor}, tells every {@link LockListener} bean, in order, and runs its watchdog on the
  * application's {@link TaskScheduler} when there is exactly one (else on a daemon thread of its own), started and
  * stopped by the context; and the advisors that apply {@link DistributedLock @DistributedLock} and
- * {@link io.rediskit.lock.ScheduledLock @ScheduledLock}. Off with {@code redis-kit.lock.enabled=false}; each bean backs off
+ * {@link io.rediskit.lock.ScheduledLock @ScheduledLock}, whose runs and skips {@link ScheduledJobs} records. Off with {@code redis-kit.lock.enabled=false}; each bean backs off
  * when the application defines its own.
  */
 @AutoConfiguration(after = { DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class })
@@ -63,8 +63,16 @@ public final class LockAutoConfiguration {
 	@ConditionalOnMissingBean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	static ScheduledLockAdvisor scheduledLockAdvisor(ObjectProvider<LockRegistry> lockRegistry,
-			Environment environment) {
-		return new ScheduledLockAdvisor(new ScheduledLockInterceptor(lockRegistry, environment));
+			Environment environment, ScheduledJobs scheduledJobs) {
+		return new ScheduledLockAdvisor(new ScheduledLockInterceptor(lockRegistry, environment, scheduledJobs));
+	}
+
+	// Static as the advisor that feeds it; it depends on nothing, so creating it early costs nothing.
+	@Bean
+	@ConditionalOnMissingBean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static ScheduledJobs scheduledJobs() {
+		return new ScheduledJobs();
 	}
 
 }

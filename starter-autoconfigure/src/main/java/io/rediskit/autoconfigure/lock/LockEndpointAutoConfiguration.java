@@ -24,7 +24,8 @@ import org.springframework.context.annotation.Bean;
  * Registers the {@code redislocks} actuator endpoint when Actuator is present and the endpoint is available
  * (exposed with {@code management.endpoints.web.exposure.include=redislocks}). Every member of the lock family
  * the application has is included the same way, under its kind ({@code single}, {@code redlock},
- * {@code semaphore}, {@code fairlock}, {@code rwlock}), and so are the leader elections; each registry is looked
+ * {@code semaphore}, {@code fairlock}, {@code rwlock}), and so are the leader elections and the scheduled jobs
+ * ({@link ScheduledJobs}); each registry is looked
  * up when the endpoint is read, so none is created early.
  */
 @AutoConfiguration(after = { LockAutoConfiguration.class, RedlockAutoConfiguration.class,
@@ -39,13 +40,15 @@ public final class LockEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	RedisLocksEndpoint redisLocksEndpoint(LockRegistry lockRegistry, ObjectProvider<RedlockRegistry> redlocks,
 			ObjectProvider<SemaphoreRegistry> semaphores, ObjectProvider<FairLockRegistry> fairLocks,
-			ObjectProvider<ReadWriteLockRegistry> readWriteLocks, ObjectProvider<LeaderElections> leaderElections) {
+			ObjectProvider<ReadWriteLockRegistry> readWriteLocks, ObjectProvider<LeaderElections> leaderElections,
+			ObjectProvider<ScheduledJobs> scheduledJobs) {
 		RedisLocksEndpoint endpoint = new RedisLocksEndpoint(lockRegistry);
 		endpoint.include("redlock", () -> held(redlocks, RedlockRegistry::heldLocks));
 		endpoint.include("semaphore", () -> held(semaphores, SemaphoreRegistry::heldPermits));
 		endpoint.include("fairlock", () -> held(fairLocks, FairLockRegistry::heldLocks));
 		endpoint.include("rwlock", () -> held(readWriteLocks, ReadWriteLockRegistry::heldLocks));
 		endpoint.includeLeaders(() -> leaderElections.stream().flatMap((each) -> each.elections().stream()).toList());
+		endpoint.includeJobs(() -> scheduledJobs.stream().flatMap((each) -> each.jobs().stream()).toList());
 		return endpoint;
 	}
 

@@ -1,9 +1,11 @@
 package io.rediskit.autoconfigure.lock;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -20,7 +22,8 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
  * Actuator endpoint {@code redislocks}: the distributed locks this instance holds now, and the roles it stands
  * for. Every member of the lock family is listed the same way: {@link #include(String, Supplier) included} under
  * its kind, in the order included, asked what it holds each time the endpoint is read (so that no registry is
- * looked up early); the single-node lock comes first.
+ * looked up early); the single-node lock comes first. Then the {@code @ScheduledLock} jobs this instance triggered,
+ * as {@link ScheduledJobs} recorded them (no Redis call: the console shows their state in Redis).
  */
 @Endpoint(id = "redislocks")
 public class RedisLocksEndpoint {
@@ -28,6 +31,8 @@ public class RedisLocksEndpoint {
 	private final Map<String, Supplier<List<HeldLock>>> members = Collections.synchronizedMap(new LinkedHashMap<>());
 
 	private volatile Supplier<List<LeaderElection>> leaders = List::of;
+
+	private volatile Supplier<List<ScheduledJobs.ScheduledJob>> jobs = List::of;
 
 	/**
 	 * Lists what the lock registry holds, as kind {@code single}; {@link #include} adds the other members.
@@ -55,7 +60,15 @@ public class RedisLocksEndpoint {
 		this.leaders = elections;
 	}
 
-	/** @return the held locks, each included kind in turn, each kind oldest first; then the roles */
+	/**
+	 * Lists the scheduled jobs this instance triggered too, with its record of their runs and skips.
+	 * @param jobs the jobs now, asked each time the endpoint is read
+	 */
+	public void includeJobs(Supplier<List<ScheduledJobs.ScheduledJob>> jobs) {
+		this.jobs = jobs;
+	}
+
+	/** @return the held locks, each included kind in turn, each kind oldest first; then the roles and the jobs */
 	@ReadOperation
 	public HeldLocksDescriptor heldLocks() {
 		Map<String, Supplier<List<HeldLock>>> kinds;
@@ -66,15 +79,27 @@ public class RedisLocksEndpoint {
 		kinds.forEach((kind, holds) -> holds.get().forEach((lock) -> locks.add(HeldLockDescriptor.of(lock, kind))));
 		List<LeaderDescriptor> leaders = new ArrayList<>();
 		this.leaders.get().forEach((election) -> leaders.add(LeaderDescriptor.of(election)));
-		return new HeldLocksDescriptor(locks, leaders);
+		List<JobDescriptor> jobs = this.jobs.get().stream().map(JobDescriptor::of).toList();
+		return new HeldLocksDescriptor(locks, leaders, jobs);
 	}
 
 	/**
 	 * The endpoint's response.
 	 * @param locks the held locks, oldest first
 	 * @param leaders the roles this instance stands for, by role
+	 * @param jobs the scheduled jobs this instance triggered, by name
 	 */
-	public record HeldLocksDescriptor(List<HeldLockDescriptor> locks, List<LeaderDescriptor> leaders) {
+	public record HeldLocksDescriptor(List<HeldLockDescriptor> locks, List<LeaderDescriptor> leaders,
+			List<JobDescriptor> jobs) {
+
+		/**
+		 * The view without scheduled jobs.
+		 * @param locks the held locks, oldest first
+		 * @param leaders the roles this instance stands for, by role
+		 */
+		public HeldLocksDescriptor(List<HeldLockDescriptor> locks, List<LeaderDescriptor> leaders) {
+			this(locks, leaders, List.of());
+		}
 
 		/**
 		 * The view without leader election.
@@ -107,6 +132,38 @@ public class RedisLocksEndpoint {
 			return new LeaderDescriptor(election.getRole(), election.isLeader(),
 					leader.map(LeaderElection.Leader::instance).orElse(null),
 					leader.map(LeaderElection.Leader::term).orElse(0L));
+		}
+
+	}
+
+	/**
+	 * One scheduled job as this instance saw it ({@link ScheduledJobs.ScheduledJob}), times as ISO-8601 text.
+	 * @param name the lock name, or the group name of a keyed job
+	 * @param keyed whether the job has a lock per value of its key expression
+	 * @param lockAtLeastFor lock-at-least
+	 * @param lockAtMostFor lock-at-most
+	 * @param lastStart when this instance last started a run, {@code null} if never
+	 * @param lastEnd when that run ended, {@code null} while it runs or if none did
+	 * @param lastOutcome {@code ran}, {@code failed} or {@code lease-lost}; {@code null} while it runs or if none did
+	 * @param lastSkip when a trigger here last found the lock taken, {@code null} if never
+	 * @param runs runs started here
+	 * @param skips triggers skipped here
+	 * @param running runs in progress here now
+	 */
+	public record JobDescriptor(String name, boolean keyed, String lockAtLeastFor, String lockAtMostFor,
+			@Nullable String lastStart, @Nullable String lastEnd, @Nullable String lastOutcome,
+			@Nullable String lastSkip, long runs, long skips, int running) {
+
+		static JobDescriptor of(ScheduledJobs.ScheduledJob job) {
+			return new JobDescriptor(job.name(), job.keyed(), job.lockAtLeastFor().toString(),
+					job.lockAtMostFor().toString(), text(job.lastStart()), text(job.lastEnd()),
+					(job.lastOutcome() != null) ? job.lastOutcome().name().toLowerCase(Locale.ROOT).replace('_', '-')
+							: null,
+					text(job.lastSkip()), job.runs(), job.skips(), job.running());
+		}
+
+		private static @Nullable String text(@Nullable Instant instant) {
+			return (instant != null) ? instant.toString() : null;
 		}
 
 	}

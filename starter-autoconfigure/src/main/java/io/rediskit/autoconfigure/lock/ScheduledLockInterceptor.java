@@ -8,6 +8,7 @@ import io.rediskit.autoconfigure.support.AnnotationDurations;
 import io.rediskit.autoconfigure.support.AsyncResults;
 import io.rediskit.autoconfigure.support.MethodKeyEvaluator;
 import io.rediskit.lock.JobLock;
+import io.rediskit.lock.LockLeaseLostException;
 import io.rediskit.lock.LockRegistry;
 import io.rediskit.lock.LockSpec;
 import io.rediskit.lock.ScheduledLock;
@@ -31,6 +32,7 @@ import org.springframework.core.env.PropertyResolver;
  * {@link io.rediskit.lock.LockLeaseLostException} after the method returns.
  * <p>
  * {@link ScheduledLockAdvisor} checks every annotated method at startup through {@link #check(Method, Class)}.
+ * Every run and skip is recorded in {@link ScheduledJobs}, one entry per job name.
  */
 public class ScheduledLockInterceptor implements MethodInterceptor {
 
@@ -44,6 +46,8 @@ public class ScheduledLockInterceptor implements MethodInterceptor {
 
 	private final AnnotationDurations durations;
 
+	private final ScheduledJobs jobs;
+
 	private final AnnotatedMethods<ScheduledLock, Resolved> methods = new AnnotatedMethods<>(ScheduledLock.class,
 			this::resolve);
 
@@ -52,9 +56,20 @@ public class ScheduledLockInterceptor implements MethodInterceptor {
 	 * @param placeholders resolves placeholders in the name and the durations
 	 */
 	public ScheduledLockInterceptor(ObjectProvider<LockRegistry> lockRegistry, PropertyResolver placeholders) {
+		this(lockRegistry, placeholders, new ScheduledJobs());
+	}
+
+	/**
+	 * @param lockRegistry where locks come from, resolved on first use
+	 * @param placeholders resolves placeholders in the name and the durations
+	 * @param jobs where each run and skip is recorded
+	 */
+	public ScheduledLockInterceptor(ObjectProvider<LockRegistry> lockRegistry, PropertyResolver placeholders,
+			ScheduledJobs jobs) {
 		this.lockRegistry = lockRegistry;
 		this.placeholders = placeholders;
 		this.durations = new AnnotationDurations(placeholders);
+		this.jobs = jobs;
 	}
 
 	/**
@@ -85,7 +100,10 @@ public class ScheduledLockInterceptor implements MethodInterceptor {
 				: registry.getJobLock(resolved.name(), this.keys.evaluate(annotation.key(), resolved.method(),
 						invocation.getArguments(), resolved.description()));
 		Optional<JobLock.Run> started = lock.tryStart(resolved.lockAtLeastFor(), resolved.lockAtMostFor());
+		ScheduledJobs.Job job = this.jobs.job(resolved.name(), !annotation.key().isEmpty(), resolved.lockAtLeastFor(),
+				resolved.lockAtMostFor());
 		if (started.isEmpty()) {
+			job.skipped();
 			// Another instance runs this slot, or ran it within lock-at-least: the expected case, not an error.
 			if (logger.isDebugEnabled()) {
 				logger.debug("Skipped " + MethodKeyEvaluator.describe(resolved.method()) + ": lock '" + lock.getName()
@@ -94,12 +112,15 @@ public class ScheduledLockInterceptor implements MethodInterceptor {
 			return null;
 		}
 		JobLock.Run run = started.get();
+		job.started();
 		Throwable failure = null;
+		ScheduledJobs.Outcome outcome = ScheduledJobs.Outcome.RAN;
 		try {
 			return invocation.proceed();
 		}
 		catch (Throwable ex) {
 			failure = ex;
+			outcome = ScheduledJobs.Outcome.FAILED;
 			throw ex;
 		}
 		finally {
@@ -111,8 +132,13 @@ public class ScheduledLockInterceptor implements MethodInterceptor {
 					failure.addSuppressed(ex);
 				}
 				else if (!DistributedLockInterceptor.releaseUnreachable(ex)) {
+					outcome = (ex instanceof LockLeaseLostException) ? ScheduledJobs.Outcome.LEASE_LOST
+							: ScheduledJobs.Outcome.FAILED;
 					throw ex;
 				}
+			}
+			finally {
+				job.ended(outcome);
 			}
 		}
 	}

@@ -13,6 +13,7 @@ import io.rediskit.geo.GeoIndexRegistry;
 import io.rediskit.geo.GeoPoint;
 import io.rediskit.lock.Lease;
 import io.rediskit.lock.LockRegistry;
+import io.rediskit.lock.ScheduledLock;
 import io.rediskit.queue.QueueMessage;
 import io.rediskit.queue.QueueRegistry;
 import io.rediskit.queue.RedisQueue;
@@ -67,6 +68,8 @@ class ConsoleBrowserTests {
 	static final RedisServerExtension redis = RedisServerExtension.standalone();
 
 	static final String HOSTILE = "<img src=x onerror=window.__xss=1>";
+
+	static final String JOB = HOSTILE + "-digest";
 
 	private static final String NO_MARKUP_RAN = "return document.querySelectorAll('main img, main script').length === 0"
 			+ " && window.__xss === undefined;";
@@ -130,6 +133,7 @@ class ConsoleBrowserTests {
 	// decisions, a filled Bloom filter, counted visitors and a big key with a hostile name.
 	private void seed(ConfigurableApplicationContext context) throws Exception {
 		this.hostileLease = context.getBean(LockRegistry.class).getLock(HOSTILE).acquire();
+		context.getBean(Digest.class).run();
 		this.orders = context.getBean(QueueRegistry.class).get("orders", Object.class);
 		this.orders.purge();
 		this.orders.enqueue(Map.of("note", HOSTILE, "n", 1));
@@ -188,6 +192,16 @@ class ConsoleBrowserTests {
 		assertThat(this.browser.text("#page-locks tbody tr")).contains("lease").contains("yes");
 		assertThat((Boolean) this.browser.script(NO_MARKUP_RAN)).isTrue();
 		this.browser.screenshot("locks");
+	}
+
+	@Test
+	@Order(2)
+	void locksShowAScheduledJobWithItsLastRunAsText() {
+		this.browser.open(this.console, "locks");
+		this.browser.await("the scheduled job listed",
+				() -> JOB.equals(this.browser.text("#scheduled-jobs tbody tr td.text")));
+		assertThat(this.browser.text("#scheduled-jobs tbody tr")).contains("PT0S / PT1M").contains("ran").endsWith("free");
+		assertThat((Boolean) this.browser.script(NO_MARKUP_RAN)).isTrue();
 	}
 
 	@Test
@@ -416,8 +430,17 @@ class ConsoleBrowserTests {
 	// Auto-configuration without component scanning, which would find the other tests' configurations.
 	@SpringBootConfiguration(proxyBeanMethods = false)
 	@EnableAutoConfiguration
-	@Import(MvcSecurity.class)
+	@Import({ MvcSecurity.class, Digest.class })
 	static class MvcApplication {
+
+	}
+
+	// A scheduled job with a hostile name, run once by the seed: the Locks page lists it with that run.
+	static class Digest {
+
+		@ScheduledLock(name = JOB, lockAtMostFor = "1m")
+		public void run() {
+		}
 
 	}
 

@@ -220,6 +220,21 @@ class LockAutoConfigurationTests {
 				lock.unlock();
 			}
 			assertThat(endpoint.heldLocks().locks()).isEmpty();
+			assertThat(endpoint.heldLocks().jobs()).isEmpty();
+			ScheduledJobs.Job job = context.getBean(ScheduledJobs.class)
+				.job("nightly", false, Duration.ZERO, Duration.ofMinutes(1));
+			job.started();
+			job.ended(ScheduledJobs.Outcome.LEASE_LOST);
+			job.skipped();
+			assertThat(endpoint.heldLocks().jobs()).singleElement().satisfies((listed) -> {
+				assertThat(listed.name()).isEqualTo("nightly");
+				assertThat(listed.lockAtMostFor()).isEqualTo("PT1M");
+				assertThat(listed.lastOutcome()).isEqualTo("lease-lost");
+				assertThat(listed.lastStart()).isNotNull();
+				assertThat(listed.lastSkip()).isNotNull();
+				assertThat(listed.runs()).isEqualTo(1);
+				assertThat(listed.skips()).isEqualTo(1);
+			});
 		});
 	}
 
