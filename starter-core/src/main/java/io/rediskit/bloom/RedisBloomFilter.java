@@ -36,6 +36,13 @@ final class RedisBloomFilter implements BloomFilter {
 	 */
 	static final int ITEMS_PER_CALL = 1_000;
 
+	/**
+	 * Items per plain {@code BITFIELD} (an add to a known shard, a lookup). Smaller than a script's share: the
+	 * calls of one batch go pipelined, so Redis runs the first while the client still encodes the next and reads
+	 * the replies as they come, where one call of the whole batch would make each side wait for the other.
+	 */
+	static final int ITEMS_PER_PLAIN_CALL = 250;
+
 	private static final Log logger = LogFactory.getLog(RedisBloomFilter.class);
 
 	private static final String AREA = "bloom";
@@ -146,7 +153,8 @@ final class RedisBloomFilter implements BloomFilter {
 	/**
 	 * Adds to a shard. The first add of a handle to a shard (and every add of a filter with a TTL) goes through
 	 * the add script, which writes the sizing header (and TTL) of a new shard before its bits. Once the shard is
-	 * known to hold this filter, an add is one plain {@code BITFIELD} that reads the header in the same atomic
+	 * known to hold this filter, an add is plain {@code BITFIELD}s (one per {@link #ITEMS_PER_PLAIN_CALL} items,
+	 * pipelined) that read the header in the same atomic
 	 * command: no script, no second look at the sizing. Should that header be gone (the filter was deleted since),
 	 * the command has just set bits in a new key without a header, and the script runs at once with the same
 	 * items to write it; the bits are the same either way. A filter with a TTL never takes the plain path: a key
@@ -154,8 +162,9 @@ final class RedisBloomFilter implements BloomFilter {
 	 */
 	private CompletionStage<List<Boolean>> addToShard(int shard, long[] offsets, int items) {
 		if (this.ttlMillis == 0 && this.knownShards.get(shard) == 1) {
-			return inCalls(offsets, items, (part, n) -> this.commands.<List<Object>>executeAsync(BloomScripts.SET_BITS,
-					ReturnType.MULTI, this.shardKeys[shard], BloomScripts.set(part))
+			return inCalls(offsets, items, ITEMS_PER_PLAIN_CALL, (part, n) -> this.commands
+				.<List<Object>>executeAsync(BloomScripts.SET_BITS, ReturnType.MULTI, this.shardKeys[shard],
+						BloomScripts.set(part))
 				.thenCompose((reply) -> {
 					List<Boolean> added;
 					try {
@@ -173,7 +182,7 @@ final class RedisBloomFilter implements BloomFilter {
 					return addByScript(shard, part, n).thenApply((again) -> added);
 				}));
 		}
-		return inCalls(offsets, items, (part, n) -> addByScript(shard, part, n));
+		return inCalls(offsets, items, ITEMS_PER_CALL, (part, n) -> addByScript(shard, part, n));
 	}
 
 	private CompletionStage<List<Boolean>> addByScript(int shard, long[] offsets, int items) {
@@ -187,25 +196,26 @@ final class RedisBloomFilter implements BloomFilter {
 	}
 
 	private CompletionStage<List<Boolean>> lookUpInShard(int shard, long[] offsets, int items) {
-		return inCalls(offsets, items, (part, n) -> this.commands.<List<Object>>executeAsync(BloomScripts.LOOKUP,
-				ReturnType.MULTI, this.shardKeys[shard], BloomScripts.lookup(part))
+		return inCalls(offsets, items, ITEMS_PER_PLAIN_CALL, (part, n) -> this.commands
+			.<List<Object>>executeAsync(BloomScripts.LOOKUP, ReturnType.MULTI, this.shardKeys[shard],
+					BloomScripts.lookup(part))
 			.thenApply((reply) -> BloomScripts.readLookup(reply, this.name, this.layout, n)));
 	}
 
 	/**
-	 * Sends a shard's items in calls of at most {@link #ITEMS_PER_CALL}, all at once on the connection (pipelined:
+	 * Sends a shard's items in calls of at most {@code perCall} items, all at once on the connection (pipelined:
 	 * one network round trip), and puts the answers back in item order. Redis serves other clients between the
 	 * calls, where one call of 10 000 items would hold it for tens of milliseconds. Adds are idempotent, so a batch
 	 * that fails half-way may be sent again.
 	 */
-	private CompletionStage<List<Boolean>> inCalls(long[] offsets, int items, ShardPart call) {
-		if (items <= ITEMS_PER_CALL) {
+	private CompletionStage<List<Boolean>> inCalls(long[] offsets, int items, int perCall, ShardPart call) {
+		if (items <= perCall) {
 			return call.run(offsets, items);
 		}
 		int hashes = this.layout.hashes();
 		List<CompletableFuture<List<Boolean>>> parts = new ArrayList<>();
-		for (int first = 0; first < items; first += ITEMS_PER_CALL) {
-			int n = Math.min(ITEMS_PER_CALL, items - first);
+		for (int first = 0; first < items; first += perCall) {
+			int n = Math.min(perCall, items - first);
 			long[] part = Arrays.copyOfRange(offsets, first * hashes, (first + n) * hashes);
 			parts.add(call.run(part, n).toCompletableFuture());
 		}

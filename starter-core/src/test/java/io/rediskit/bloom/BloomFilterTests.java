@@ -170,7 +170,8 @@ class BloomFilterTests {
 		long scriptsBefore = calls("evalsha");
 		long bitfieldsBefore = calls("bitfield");
 		List<Boolean> added = filter.addAll(items("even-", 0, items));
-		assertThat(calls("bitfield") - bitfieldsBefore).as("BITFIELD calls for %d items", items).isEqualTo(3);
+		assertThat(calls("bitfield") - bitfieldsBefore).as("BITFIELD calls for %d items", items)
+			.isEqualTo((items + RedisBloomFilter.ITEMS_PER_PLAIN_CALL - 1) / RedisBloomFilter.ITEMS_PER_PLAIN_CALL);
 		assertThat(calls("evalsha") - scriptsBefore).as("the filter exists: no script").isZero();
 		for (int i = 0; i < items; i++) {
 			// Items added before are not new (a false positive may also say "not new", never the reverse).
