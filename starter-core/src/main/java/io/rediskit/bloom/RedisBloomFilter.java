@@ -154,8 +154,7 @@ final class RedisBloomFilter implements BloomFilter {
 	 * Adds to a shard. The first add of a handle to a shard (and every add of a filter with a TTL) goes through
 	 * the add script, which writes the sizing header (and TTL) of a new shard before its bits. Once the shard is
 	 * known to hold this filter, an add is plain {@code BITFIELD}s (one per {@link #ITEMS_PER_PLAIN_CALL} items,
-	 * pipelined) that read the header in the same atomic
-	 * command: no script, no second look at the sizing. Should that header be gone (the filter was deleted since),
+	 * pipelined), each reading the header in the same atomic command: no script, no second look at the sizing. Should that header be gone (the filter was deleted since),
 	 * the command has just set bits in a new key without a header, and the script runs at once with the same
 	 * items to write it; the bits are the same either way. A filter with a TTL never takes the plain path: a key
 	 * it recreated would have no TTL until the script ran, and none at all were the client to stop in between.
