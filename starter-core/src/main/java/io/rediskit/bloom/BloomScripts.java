@@ -9,7 +9,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The bitmap filter's Redis calls, one method per operation with the reading of its reply: the {@code add}
- * script, the {@code BITFIELD_RO} lookup, the {@code BITCOUNT} of {@code info()}, the header check of a sharded
+ * script, the plain {@code BITFIELD} add to a shard known to exist, the {@code BITFIELD_RO} lookup, the {@code BITCOUNT} of {@code info()}, the header check of a sharded
  * filter.
  */
 final class BloomScripts {
@@ -17,6 +17,8 @@ final class BloomScripts {
 	static final LuaScript ADD = LuaScript.fromClasspath("META-INF/redis-kit/scripts/bloom/add.lua");
 
 	static final String LOOKUP = "BITFIELD_RO";
+
+	static final String SET_BITS = "BITFIELD";
 
 	static final String COUNT = "BITCOUNT";
 
@@ -101,6 +103,62 @@ final class BloomScripts {
 			added.add(isNew);
 		}
 		return added;
+	}
+
+	/**
+	 * The arguments of an add to a shard known to hold this filter: {@code BITFIELD key GET <header> SET u1
+	 * <offset> 1...}, the header read in the same atomic command as the writes, so that a shard deleted or
+	 * recreated since it was known shows in the reply.
+	 * @param offsets the items' bit offsets, {@code hashes} per item
+	 * @return the arguments after the key
+	 */
+	static byte[][] set(long[] offsets) {
+		byte[][] args = new byte[HEADER.length + 4 * offsets.length][];
+		System.arraycopy(HEADER, 0, args, 0, HEADER.length);
+		int at = HEADER.length;
+		for (long offset : offsets) {
+			args[at++] = SET;
+			args[at++] = U1;
+			args[at++] = number(offset);
+			args[at++] = ONE;
+		}
+		return args;
+	}
+
+	/**
+	 * Reads the reply of {@link #set(long[])}: an item is new when one of its bits was unset before.
+	 * @param reply the reply
+	 * @param name the filter's name, for the error
+	 * @param layout the layout
+	 * @param items how many items
+	 * @return per item whether it was new
+	 * @throws BloomFilterSizingException if the shard holds a filter of other sizing
+	 */
+	static List<Boolean> readSet(@Nullable List<Object> reply, String name, BloomLayout layout, int items) {
+		checkHeader(reply, name, layout);
+		int hashes = layout.hashes();
+		if (reply.size() != HEADER_FIELDS + items * hashes) {
+			throw new IllegalStateException("Unexpected reply size " + reply.size() + " for an add of " + items + " items");
+		}
+		List<Boolean> added = new ArrayList<>(items);
+		for (int item = 0; item < items; item++) {
+			boolean isNew = false;
+			for (int i = 0; i < hashes && !isNew; i++) {
+				isNew = (Long) reply.get(HEADER_FIELDS + item * hashes + i) == 0;
+			}
+			added.add(isNew);
+		}
+		return added;
+	}
+
+	/**
+	 * Whether the reply of {@link #set(long[])} read a header: if not, the shard was deleted (or had expired)
+	 * since it was known, and the command created it without its sizing, which the add script must write now.
+	 * @param reply a reply {@link #readSet} accepted
+	 * @return whether the shard had its header
+	 */
+	static boolean hasHeader(List<Object> reply) {
+		return (Long) reply.get(3) != 0;
 	}
 
 	/**

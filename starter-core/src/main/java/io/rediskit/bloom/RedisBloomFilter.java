@@ -8,6 +8,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
@@ -34,6 +35,13 @@ final class RedisBloomFilter implements BloomFilter {
 	 * 3.5 ms on the server; larger batches go as several calls.
 	 */
 	static final int ITEMS_PER_CALL = 1_000;
+
+	/**
+	 * Items per plain {@code BITFIELD} (an add to a known shard, a lookup). Smaller than a script's share: the
+	 * calls of one batch go pipelined, so Redis runs the first while the client still encodes the next and reads
+	 * the replies as they come, where one call of the whole batch would make each side wait for the other.
+	 */
+	static final int ITEMS_PER_PLAIN_CALL = 250;
 
 	private static final Log logger = LogFactory.getLog(RedisBloomFilter.class);
 
@@ -62,6 +70,9 @@ final class RedisBloomFilter implements BloomFilter {
 	// Checked once per handle: a sharded filter's shard 0 (which every sizing has) and a native filter's capacity.
 	private final AtomicReference<@Nullable CompletableFuture<Void>> opened = new AtomicReference<>();
 
+	// Per shard, 1 once an add script has answered for it: the shard then exists with this filter's sizing.
+	private final AtomicIntegerArray knownShards;
+
 	RedisBloomFilter(String name, BloomFilterSpec spec, BloomMode mode, long maxShardBits, ScriptExecutor scripts,
 			CommandExecutor commands, KeyNaming keyNaming, BloomCapabilities capabilities,
 			Listeners<BloomFilterListener> listeners) {
@@ -70,6 +81,7 @@ final class RedisBloomFilter implements BloomFilter {
 		this.mode = mode;
 		this.layout = BloomLayout.of(spec, maxShardBits);
 		this.shardKeys = new byte[this.layout.shards()][];
+		this.knownShards = new AtomicIntegerArray(this.layout.shards());
 		for (int i = 0; i < this.shardKeys.length; i++) {
 			// Shard 0 keeps the filter's own tag under every sizing; the others get tags of their own, so a large
 			// filter spreads over a cluster's masters. Configured names hold no ':', so no filter owns these.
@@ -138,32 +150,71 @@ final class RedisBloomFilter implements BloomFilter {
 		return this.calls.finish(found, BloomOperation.CONTAINS, list.size(), start);
 	}
 
+	/**
+	 * Adds to a shard. The first add of a handle to a shard (and every add of a filter with a TTL) goes through
+	 * the add script, which writes the sizing header (and TTL) of a new shard before its bits. Once the shard is
+	 * known to hold this filter, an add is plain {@code BITFIELD}s (one per {@link #ITEMS_PER_PLAIN_CALL} items,
+	 * pipelined), each reading the header in the same atomic command: no script, no second look at the sizing. Should that header be gone (the filter was deleted since),
+	 * the command has just set bits in a new key without a header, and the script runs at once with the same
+	 * items to write it; the bits are the same either way. A filter with a TTL never takes the plain path: a key
+	 * it recreated would have no TTL until the script ran, and none at all were the client to stop in between.
+	 */
 	private CompletionStage<List<Boolean>> addToShard(int shard, long[] offsets, int items) {
-		return inCalls(offsets, items, (part, n) -> this.scripts.<List<Object>>executeAsync(BloomScripts.ADD,
-				ReturnType.MULTI, 1, BloomScripts.add(this.shardKeys[shard], this.layout, this.ttlMillis, part))
-			.thenApply((reply) -> BloomScripts.readAdd(reply, this.name, this.layout, n)));
+		if (this.ttlMillis == 0 && this.knownShards.get(shard) == 1) {
+			return inCalls(offsets, items, ITEMS_PER_PLAIN_CALL, (part, n) -> this.commands
+				.<List<Object>>executeAsync(BloomScripts.SET_BITS, ReturnType.MULTI, this.shardKeys[shard],
+						BloomScripts.set(part))
+				.thenCompose((reply) -> {
+					List<Boolean> added;
+					try {
+						added = BloomScripts.readSet(reply, this.name, this.layout, n);
+					}
+					catch (BloomFilterSizingException ex) {
+						this.knownShards.set(shard, 0);
+						throw ex;
+					}
+					if (BloomScripts.hasHeader(reply)) {
+						return CompletableFuture.completedFuture(added);
+					}
+					// The old bits in the reply are the answer; the script only writes the sizing beside them.
+					this.knownShards.set(shard, 0);
+					return addByScript(shard, part, n).thenApply((again) -> added);
+				}));
+		}
+		return inCalls(offsets, items, ITEMS_PER_CALL, (part, n) -> addByScript(shard, part, n));
+	}
+
+	private CompletionStage<List<Boolean>> addByScript(int shard, long[] offsets, int items) {
+		return this.scripts.<List<Object>>executeAsync(BloomScripts.ADD, ReturnType.MULTI, 1,
+				BloomScripts.add(this.shardKeys[shard], this.layout, this.ttlMillis, offsets))
+			.thenApply((reply) -> {
+				List<Boolean> added = BloomScripts.readAdd(reply, this.name, this.layout, items);
+				this.knownShards.set(shard, 1);
+				return added;
+			});
 	}
 
 	private CompletionStage<List<Boolean>> lookUpInShard(int shard, long[] offsets, int items) {
-		return inCalls(offsets, items, (part, n) -> this.commands.<List<Object>>executeAsync(BloomScripts.LOOKUP,
-				ReturnType.MULTI, this.shardKeys[shard], BloomScripts.lookup(part))
+		return inCalls(offsets, items, ITEMS_PER_PLAIN_CALL, (part, n) -> this.commands
+			.<List<Object>>executeAsync(BloomScripts.LOOKUP, ReturnType.MULTI, this.shardKeys[shard],
+					BloomScripts.lookup(part))
 			.thenApply((reply) -> BloomScripts.readLookup(reply, this.name, this.layout, n)));
 	}
 
 	/**
-	 * Sends a shard's items in calls of at most {@link #ITEMS_PER_CALL}, all at once on the connection (pipelined:
+	 * Sends a shard's items in calls of at most {@code perCall} items, all at once on the connection (pipelined:
 	 * one network round trip), and puts the answers back in item order. Redis serves other clients between the
 	 * calls, where one call of 10 000 items would hold it for tens of milliseconds. Adds are idempotent, so a batch
 	 * that fails half-way may be sent again.
 	 */
-	private CompletionStage<List<Boolean>> inCalls(long[] offsets, int items, ShardPart call) {
-		if (items <= ITEMS_PER_CALL) {
+	private CompletionStage<List<Boolean>> inCalls(long[] offsets, int items, int perCall, ShardPart call) {
+		if (items <= perCall) {
 			return call.run(offsets, items);
 		}
 		int hashes = this.layout.hashes();
 		List<CompletableFuture<List<Boolean>>> parts = new ArrayList<>();
-		for (int first = 0; first < items; first += ITEMS_PER_CALL) {
-			int n = Math.min(ITEMS_PER_CALL, items - first);
+		for (int first = 0; first < items; first += perCall) {
+			int n = Math.min(perCall, items - first);
 			long[] part = Arrays.copyOfRange(offsets, first * hashes, (first + n) * hashes);
 			parts.add(call.run(part, n).toCompletableFuture());
 		}
@@ -347,7 +398,12 @@ final class RedisBloomFilter implements BloomFilter {
 		for (int i = 0; i < this.shardKeys.length; i++) {
 			deletions[i] = this.commands.executeAsync("DEL", ReturnType.INTEGER, this.shardKeys[i]).toCompletableFuture();
 		}
-		return CompletableFuture.allOf(deletions).thenRun(() -> this.opened.set(null));
+		return CompletableFuture.allOf(deletions).thenRun(() -> {
+			this.opened.set(null);
+			for (int i = 0; i < this.shardKeys.length; i++) {
+				this.knownShards.set(i, 0);
+			}
+		});
 	}
 
 

@@ -177,8 +177,9 @@ final class RedisUniqueCounter implements UniqueCounter {
 	}
 
 	/**
-	 * The union of this counter's all-time count with others': one {@code PFCOUNT} when every key is in one hash
-	 * slot, else a {@code GET} of each (all in flight at once) and the union script in a scratch slot of its own.
+	 * The union of this counter's all-time count with others': one {@code PFCOUNT} of every key off Cluster or
+	 * when every key is in one hash slot, else a {@code GET} of each (all in flight at once) and the union script
+	 * in a scratch slot of its own.
 	 * @param others the other counters
 	 * @return the estimated distinct members added to any of them
 	 */
@@ -187,7 +188,7 @@ final class RedisUniqueCounter implements UniqueCounter {
 		keys.add(this.totalKey);
 		others.forEach((other) -> keys.add(other.totalKey));
 		int slot = SlotHash.getSlot(this.totalKey);
-		if (keys.stream().allMatch((key) -> SlotHash.getSlot(key) == slot)) {
+		if (!this.commands.isCluster() || keys.stream().allMatch((key) -> SlotHash.getSlot(key) == slot)) {
 			byte[][] rest = keys.subList(1, keys.size()).toArray(byte[][]::new);
 			return this.calls.observed("union", () -> this.commands.<Long>executeAsync(UniqueCounterScripts.COUNT,
 					ReturnType.INTEGER, this.totalKey, rest)

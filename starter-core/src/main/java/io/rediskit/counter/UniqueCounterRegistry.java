@@ -95,12 +95,13 @@ public class UniqueCounterRegistry {
 
 	/**
 	 * Counts the distinct members added to any of several counters' all-time counts (the visitors of two pages),
-	 * without keeping a merged copy. When the counters' keys share a hash slot this is one {@code PFCOUNT} of
-	 * them all; otherwise (the usual case: each counter has a hash tag of its own) it is one {@code GET} of each,
-	 * sent at once, then one script that copies them into scratch keys of one slot, counts those and deletes them.
-	 * The path follows the slots, not the deployment, so a test on one server takes the path a cluster takes; on
-	 * one server the copy costs a round trip and the counters' bytes (12 kB each at most) that {@code PFCOUNT}
-	 * would not. A member added to one counter while the union reads them may or may not be counted.
+	 * without keeping a merged copy. Off Redis Cluster (one server, Sentinel), or when the counters' keys share a
+	 * hash slot, this is one {@code PFCOUNT} of them all. On a cluster, where each counter's hash tag of its own
+	 * usually puts it in another slot, it is one {@code GET} of each, sent at once, then one script that copies
+	 * them into scratch keys of one slot, counts those and deletes them: a round trip and the counters' bytes
+	 * (12 kB each at most) more, the price of not failing with {@code CROSSSLOT}. Whether the deployment is a
+	 * cluster is {@link CommandExecutor#isCluster()}, told once. A member added to one counter while the union
+	 * reads them may or may not be counted.
 	 * @param names the counters, each configured or created before; at least one
 	 * @return the estimate, with the error of one counter (0.81% standard error)
 	 * @throws IllegalArgumentException if no names are given or a name has no counter

@@ -10,8 +10,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The counter's Redis calls, one method per operation: {@code PFADD} and {@code PFCOUNT} of the all-time key,
  * the bucket add script ({@code PFADD} and {@code PEXPIREAT}), and the range count script ({@code PFMERGE} into a
- * cached key, then {@code PFCOUNT}); for a union, {@code PFCOUNT} of several keys of one slot, or {@code GET} of
- * each and the union script.
+ * cached key, then {@code PFCOUNT}); for a union, {@code PFCOUNT} of several keys (off Cluster, or of one slot),
+ * or {@code GET} of each and the union script.
  */
 final class UniqueCounterScripts {
 

@@ -1,16 +1,12 @@
 package io.rediskit.keys;
 
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
-import java.util.Set;
 import java.util.Spliterator;
 import java.util.Spliterators;
 import java.util.concurrent.TimeUnit;
@@ -31,7 +27,8 @@ import org.jspecify.annotations.Nullable;
  * Guarantees, those of {@code SCAN}: every key that exists from the start to the end of the scan and matches is
  * returned; a key added or removed meanwhile may or may not be. With {@link KeyScanOptions#dedupe()} a key is
  * returned once (SCAN can return one twice while a node rehashes, and a key can show on two nodes while its slot
- * migrates); the scan then remembers every key it returned.
+ * migrates); the scan then remembers every key it returned, compactly (its bytes and about 24 bytes more, in a
+ * few large arrays rather than an object per key).
  * <p>
  * An unpaced scan (no {@link KeyScanOptions#keysPerSecond()}, no {@link KeyScanOptions#pause()}) reads ahead: each
  * master's next {@code SCAN} is sent as soon as its cursor comes back, while this process decodes the keys, so
@@ -52,9 +49,12 @@ public final class KeyScan implements Iterator<String> {
 
 	private final Map<String, String> cursors;
 
-	private final @Nullable Set<ByteBuffer> seen;
+	private final @Nullable SeenKeys seen;
 
-	private final ArrayDeque<String> buffer = new ArrayDeque<>();
+	/** The batch the iterator serves from, and the index of its next key: no copy of a batch into a queue. */
+	private List<String> buffer = List.of();
+
+	private int next;
 
 	/** The next round's {@code SCAN}s, sent as soon as this round's cursors came back (unpaced scans only). */
 	private final Map<String, RedisFuture<KeyScanCursor<byte[]>>> ahead = new LinkedHashMap<>();
@@ -77,7 +77,7 @@ public final class KeyScan implements Iterator<String> {
 			this.args.type(options.type());
 		}
 		this.cursors = (cursor != null) ? parse(cursor) : fresh(nodes);
-		this.seen = options.dedupe() ? new HashSet<>() : null;
+		this.seen = options.dedupe() ? new SeenKeys() : null;
 		// A paced scan waits between rounds on purpose; an unpaced one lets each master scan on while this
 		// process decodes and deduplicates the round before.
 		this.readAhead = options.keysPerSecond() == 0 && options.pause().isZero();
@@ -115,9 +115,10 @@ public final class KeyScan implements Iterator<String> {
 	 * @return the keys
 	 */
 	public List<String> nextBatch() {
-		if (!this.buffer.isEmpty()) {
-			List<String> rest = new ArrayList<>(this.buffer);
-			this.buffer.clear();
+		if (this.next < this.buffer.size()) {
+			List<String> rest = new ArrayList<>(this.buffer.subList(this.next, this.buffer.size()));
+			this.buffer = List.of();
+			this.next = 0;
 			return rest;
 		}
 		return fetch();
@@ -125,7 +126,7 @@ public final class KeyScan implements Iterator<String> {
 
 	/** @return whether every master has been scanned to its end */
 	public boolean isDone() {
-		return this.cursors.isEmpty() && this.buffer.isEmpty();
+		return this.cursors.isEmpty() && this.next >= this.buffer.size();
 	}
 
 	/**
@@ -144,10 +145,11 @@ public final class KeyScan implements Iterator<String> {
 
 	@Override
 	public boolean hasNext() {
-		while (this.buffer.isEmpty() && !this.cursors.isEmpty()) {
-			this.buffer.addAll(fetch());
+		while (this.next >= this.buffer.size() && !this.cursors.isEmpty()) {
+			this.buffer = fetch();
+			this.next = 0;
 		}
-		return !this.buffer.isEmpty();
+		return this.next < this.buffer.size();
 	}
 
 	@Override
@@ -155,7 +157,7 @@ public final class KeyScan implements Iterator<String> {
 		if (!hasNext()) {
 			throw new NoSuchElementException();
 		}
-		return this.buffer.poll();
+		return this.buffer.get(this.next++);
 	}
 
 	/** @return the remaining keys as a sequential stream, fetched lazily */
@@ -202,7 +204,7 @@ public final class KeyScan implements Iterator<String> {
 					}
 				}
 				for (byte[] key : page.getKeys()) {
-					if (this.seen == null || this.seen.add(ByteBuffer.wrap(key))) {
+					if (this.seen == null || this.seen.add(key)) {
 						batch.add(new String(key, StandardCharsets.UTF_8));
 					}
 				}

@@ -73,4 +73,20 @@ public interface CommandExecutor {
 	 */
 	boolean isNative();
 
+	/**
+	 * Whether the deployment is a Redis Cluster, where one command or script may only name keys of one hash slot.
+	 * Elsewhere (one server, Sentinel) a command may name any keys, so a primitive can send one {@code PFCOUNT} of
+	 * keys in different slots where a cluster needs a slot-safe path. Told once per executor and kept: the
+	 * executors of {@link #of(RedisConnectionFactory)} read it from the factory's configuration (a Lettuce factory
+	 * is cluster-aware or not for its life) or, on another factory, from the first connection it hands out; the
+	 * application shares one executor, so every primitive asks the same one.
+	 * <p>
+	 * An executor that cannot tell answers {@code true}: the slot-safe path works on every deployment.
+	 * @return {@code true} on Redis Cluster (or when unknown)
+	 * @throws org.springframework.dao.DataAccessException if telling needs a connection and Redis cannot be reached
+	 */
+	default boolean isCluster() {
+		return true;
+	}
+
 }

@@ -5,10 +5,12 @@ import java.util.concurrent.CompletionStage;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.connection.lettuce.LettuceConnection;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
  * Runs commands on a connection borrowed from the factory per call: the path for factories without a shared
@@ -18,6 +20,8 @@ final class ConnectionCommandExecutor implements CommandExecutor {
 
 	private final RedisConnectionFactory connectionFactory;
 
+	private volatile @Nullable Boolean cluster;
+
 	ConnectionCommandExecutor(RedisConnectionFactory connectionFactory) {
 		this.connectionFactory = connectionFactory;
 	}
@@ -25,6 +29,24 @@ final class ConnectionCommandExecutor implements CommandExecutor {
 	@Override
 	public boolean isNative() {
 		return false;
+	}
+
+	/** Asked of the first connection (any factory's cluster connections are {@link RedisClusterConnection}s), then kept. */
+	@Override
+	public boolean isCluster() {
+		Boolean known = this.cluster;
+		if (known == null) {
+			if (this.connectionFactory instanceof LettuceConnectionFactory lettuce) {
+				known = lettuce.isClusterAware();
+			}
+			else {
+				try (RedisConnection connection = this.connectionFactory.getConnection()) {
+					known = connection instanceof RedisClusterConnection;
+				}
+			}
+			this.cluster = known;
+		}
+		return known;
 	}
 
 	@Override

@@ -37,4 +37,10 @@ final class GuardedCommandExecutor implements CommandExecutor {
 		return this.delegate.isNative();
 	}
 
+	/** Not gated: the answer is known without Redis once the delegate has told it. */
+	@Override
+	public boolean isCluster() {
+		return this.delegate.isCluster();
+	}
+
 }

@@ -31,13 +31,23 @@ final class LettuceCommandExecutor implements CommandExecutor {
 
 	private final SharedLettuceConnection connection;
 
+	private final boolean cluster;
+
 	LettuceCommandExecutor(LettuceConnectionFactory connectionFactory) {
 		this.connection = new SharedLettuceConnection(connectionFactory);
+		// The factory's configuration picks its connection kind for good: a cluster connection exactly when it
+		// is cluster-aware. Read here, it costs no connection.
+		this.cluster = connectionFactory.isClusterAware();
 	}
 
 	@Override
 	public boolean isNative() {
 		return true;
+	}
+
+	@Override
+	public boolean isCluster() {
+		return this.cluster;
 	}
 
 	@Override

@@ -64,6 +64,25 @@ class BloomContractTests extends TopologyContract {
 	}
 
 	@Test
+	void shardsKnownToExistTakeThePlainPathAndAreRecreatedWithTheirSizingAfterADelete() {
+		String name = this.redis.unique("known");
+		BloomFilter filter = registry().maxShardBits(2_000).create(name, BloomFilterSpec.of(3_000, 0.01));
+		filter.addAll(BloomFilterTests.items("k-", 0, 1_000));
+		// Every shard known now: these go as one BITFIELD per shard, each to the master of its slot.
+		assertThat(filter.addAll(BloomFilterTests.items("k-", 1_000, 2_000)).stream().filter((added) -> added).count())
+			.isGreaterThan(1_900);
+		registry().maxShardBits(2_000).create(name, BloomFilterSpec.of(3_000, 0.01)).delete();
+		filter.addAll(BloomFilterTests.items("k-", 0, 3_000));
+		assertThat(filter.mightContainAll(BloomFilterTests.items("k-", 0, 3_000))).doesNotContain(false);
+		for (String key : ((RedisBloomFilter) filter).keys()) {
+			assertThat(this.redis.masterFor(key).command("BITFIELD", key, "GET", "u32", "96")).as("%s has its header", key)
+				.isEqualTo(List.of(BloomLayout.MAGIC));
+		}
+		assertThat(filter.info().approximateItems()).isBetween(2_900L, 3_100L);
+		filter.delete();
+	}
+
+	@Test
 	void aGrowingFiltersLayersShareOneSlot() {
 		BloomFilter filter = registry().create(this.redis.unique("growing"),
 				BloomFilterSpec.of(200, 0.01).withGrowth(BloomGrowth.DEFAULT));

@@ -15,6 +15,7 @@ import io.rediskit.bitmap.Overflow;
 import io.rediskit.bitmap.PackedCounterSpec;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.RecordingCommands;
 import io.rediskit.support.TopologyScripts;
 import io.rediskit.testsupport.Topology;
 import io.rediskit.testsupport.TopologyContract;
@@ -44,15 +45,22 @@ class CounterContractTests extends TopologyContract {
 
 	@Test
 	void unionsOfCountersInDifferentSlotsAreCountedWithoutCrossSlot() {
-		UniqueCounterRegistry registry = new UniqueCounterRegistry(TopologyScripts.of(this.redis),
-				CommandExecutor.of(this.redis.connections()), KeyNaming.defaults(), List.of(), (name) -> null);
+		CommandExecutor commands = CommandExecutor.of(this.redis.connections());
+		boolean cluster = this.topology == Topology.CLUSTER;
+		assertThat(commands.isCluster()).as("told by the executor").isEqualTo(cluster);
+		RecordingCommands recorded = new RecordingCommands(commands);
+		UniqueCounterRegistry registry = new UniqueCounterRegistry(TopologyScripts.of(this.redis), recorded,
+				KeyNaming.defaults(), List.of(), (name) -> null);
 		UniqueCounterSpec spec = UniqueCounterSpec.daily(ZoneOffset.UTC);
 		List<String> names = List.of(this.redis.unique("home"), this.redis.unique("pricing"), this.redis.unique("docs"));
 		for (int i = 0; i < names.size(); i++) {
 			UniqueCounter counter = registry.create(names.get(i), spec);
 			counter.add("shared", "only-" + i);
 		}
+		recorded.clear();
 		assertThat(registry.countUnion(names.toArray(String[]::new))).isEqualTo(4);
+		assertThat(recorded.sent()).as("a copy of each counter on a cluster, else one PFCOUNT of them all")
+			.isEqualTo(cluster ? List.of("GET", "GET", "GET") : List.of("PFCOUNT"));
 		assertThat(this.redis.keysPerMaster(KeyNaming.defaults().areaKey("counter", "{union:*")).values())
 			.as("no copy left on any master")
 			.containsOnly(0L);

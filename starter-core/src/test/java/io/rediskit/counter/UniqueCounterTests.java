@@ -15,6 +15,7 @@ import io.lettuce.core.cluster.SlotHash;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.RecordingCommands;
 import io.rediskit.support.RedisTestServer;
 import io.rediskit.support.RetentionPassedException;
 import io.rediskit.testsupport.RedisServerBinary;
@@ -221,7 +222,26 @@ class UniqueCounterTests {
 	}
 
 	@Test
+	void offClusterAUnionOfCountersInDifferentSlotsIsOnePfcount() {
+		UniqueCounterSpec spec = UniqueCounterSpec.daily(ZoneOffset.UTC);
+		this.registry.create("home", spec).add("a", "b");
+		this.registry.create("pricing", spec).add("b", "c");
+		this.registry.create("empty", spec);
+		assertThat(SlotHash.getSlot(KeyNaming.defaults().key("counter", "home")))
+			.isNotEqualTo(SlotHash.getSlot(KeyNaming.defaults().key("counter", "pricing")));
+		redis.server().command("CONFIG", "RESETSTAT");
+		assertThat(this.registry.countUnion("home", "pricing", "empty")).isEqualTo(3);
+		assertThat(commandStats()).as("one PFCOUNT of every key, no copy").contains("cmdstat_pfcount:calls=1,")
+			.doesNotContain("cmdstat_get:", "cmdstat_set:", "cmdstat_evalsha:", "cmdstat_eval:");
+	}
+
+	/** The cluster's path (copies in one slot), taken here on one server by an executor that says it is a cluster. */
+	@Test
 	void unionsCountMembersOfAnyCounterWithoutKeepingACopy() {
+		CommandExecutor commands = CommandExecutor.of(redis.connections());
+		assertThat(commands.isCluster()).isFalse();
+		this.registry = new UniqueCounterRegistry(redis.scripts(), new RecordingCommands(commands, true),
+				KeyNaming.defaults(), List.of(), (name) -> null);
 		UniqueCounterSpec spec = UniqueCounterSpec.daily(ZoneOffset.UTC);
 		UniqueCounter home = this.registry.create("home", spec);
 		UniqueCounter pricing = this.registry.create("pricing", spec);

@@ -62,6 +62,14 @@ class CommandExecutorTests {
 
 	@ParameterizedTest
 	@MethodSource("paths")
+	void oneServerIsNoClusterOnEitherPath(String path) {
+		CommandExecutor executor = executor(path);
+		assertThat(executor.isCluster()).isFalse();
+		assertThat(executor.isCluster()).as("kept").isFalse();
+	}
+
+	@ParameterizedTest
+	@MethodSource("paths")
 	void readsIntegerValueAndArrayRepliesWithNils(String path) throws Exception {
 		CommandExecutor executor = executor(path);
 		assertThat((Long) executor.execute("PFADD", ReturnType.INTEGER, bytes("hll"), bytes("a"), bytes("b")))

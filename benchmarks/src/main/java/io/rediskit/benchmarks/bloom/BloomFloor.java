@@ -13,9 +13,10 @@ import io.lettuce.core.api.sync.RedisCommands;
  * The floor of a Bloom filter on plain Redis: bare Lettuce sending one {@code BITFIELD} per call with the bits of
  * every item of the call ({@code SET u1 <offset> 1} to add, {@code GET u1 <offset>} to look up), on one connection
  * all threads share, with the same number of bits and hashes as redis-kit's filter. It has none of what redis-kit
- * adds: no sizing header checked or written, no TTL, no script (redis-kit adds through a script that writes the
- * header when the filter is new and builds the {@code BITFIELD} in Lua), a cheap 64-bit hash instead of a 128-bit
- * one. What redis-kit's figure loses against this one is the price of those.
+ * adds: no sizing header read or written, no TTL, no script (redis-kit's first add to a shard, and every add of a
+ * filter with a TTL, goes through a script that writes the header when the shard is new; later adds are one plain
+ * {@code BITFIELD} that also reads the header), a cheap 64-bit hash instead of a 128-bit one. What redis-kit's
+ * figure loses against this one is the price of those.
  */
 final class BloomFloor {
 

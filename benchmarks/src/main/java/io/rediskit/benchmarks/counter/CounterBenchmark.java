@@ -23,9 +23,9 @@ import org.springframework.data.redis.connection.RedisConnection;
 /**
  * {@code counter}: unions of 2 and 5 unique counters of 10^5 members each, counted per second with the run's
  * threads, redis-kit's {@link UniqueCounterRegistry#countUnion} beside Redisson's {@link RHyperLogLog#countWith} in
- * the same run. Redisson sends one {@code PFCOUNT} of every key, which only a single server (or keys of one slot)
- * accepts; redis-kit's counters have a hash tag each, so it reads them with {@code GET} and counts copies in one
- * slot, which works on Redis Cluster too: the ratio is what that costs on one server. Writes {@code counter.json}.
+ * the same run, on one server. Both send one {@code PFCOUNT} of every key there; on Redis Cluster, where the
+ * counters' hash tags put them in different slots, redis-kit reads them with {@code GET} and counts copies in one
+ * slot instead (Redisson's {@code countWith} fails there with {@code CROSSSLOT}). Writes {@code counter.json}.
  */
 public final class CounterBenchmark implements Benchmark {
 
