@@ -43,6 +43,9 @@ public final class BloomCurves {
 
 	private static final List<String> SCENARIOS = List.of("add.single", "contains.single", "add.batch" + BATCH);
 
+	/** The scenarios as the chart labels them, short enough not to overlap. */
+	private static final List<String> LABELS = List.of("add", "contains", "add x" + BATCH);
+
 	private static final List<String> LIBRARIES = List.of("redis-kit", "redisson", "floor");
 
 	private BloomCurves() {
@@ -117,8 +120,9 @@ public final class BloomCurves {
 				bySize.put("bits", info.bits());
 				bySize.put("hashes", info.hashes());
 				bySize.put("redissonBits", redisson.getSize());
-				for (String scenario : SCENARIOS) {
-					categories.add(scenario + " " + bits + " bits");
+				for (int s = 0; s < SCENARIOS.size(); s++) {
+					String scenario = SCENARIOS.get(s);
+					categories.add(LABELS.get(s) + ", " + power(bits) + " bits");
 					Map<String, Object> result = new LinkedHashMap<>();
 					Map<String, Double> medians = new LinkedHashMap<>();
 					for (String library : LIBRARIES) {
@@ -158,6 +162,12 @@ public final class BloomCurves {
 		context.progress(label + SCENARIOS.get(2) + " " + library);
 		double batches = BloomBenchmark.batches(context, BATCH, sequence, addAll);
 		return List.of(adds, lookups, batches);
+	}
+
+	/** {@code 10^6} for a million: the chart's labels stay short enough not to overlap. */
+	private static String power(long value) {
+		int exponent = (int) Math.round(Math.log10(value));
+		return (Math.pow(10, exponent) == value) ? "10^" + exponent : Long.toString(value);
 	}
 
 	private static double median(List<Double> values) {
