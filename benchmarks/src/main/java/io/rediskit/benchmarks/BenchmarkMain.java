@@ -9,6 +9,7 @@ import io.rediskit.benchmarks.bloom.BloomBenchmark;
 import io.rediskit.benchmarks.counter.CounterBenchmark;
 import io.rediskit.benchmarks.cache.CacheBenchmark;
 import io.rediskit.benchmarks.cluster.ClusterBenchmark;
+import io.rediskit.benchmarks.curves.CurvesBenchmark;
 import io.rediskit.benchmarks.geo.GeoBenchmark;
 import io.rediskit.benchmarks.keys.KeysBenchmark;
 import io.rediskit.benchmarks.lock.LockBenchmark;
@@ -26,7 +27,7 @@ import io.rediskit.benchmarks.web.WebBenchmark;
  * Runs benchmarks by name:
  * <pre>
  * java -jar benchmarks/target/redis-kit-benchmarks.jar [--warmup=3s] [--duration=10s] [--threads=16]
- *     [--out=docs/benchmarks] lock ratelimit queue cluster bloom geo keys web redlock cache rank counter
+ *     [--out=docs/benchmarks] lock ratelimit queue cluster bloom geo keys web redlock cache rank counter curves
  * </pre>
  * Results go to standard output, one line per scenario, after a header line that names the server and the
  * JVM; progress and warnings go to standard error. The exit status is {@code 0} for a clean run, {@code 1}
@@ -49,7 +50,8 @@ public final class BenchmarkMain {
 				new MultiLockBenchmark(),
 				new CounterBenchmark(),
 				new SemaphoreBenchmark(),
-				new ReadWriteFairBenchmark());
+				new ReadWriteFairBenchmark(),
+				new CurvesBenchmark());
 		for (Benchmark benchmark : all) {
 			benchmarks.put(benchmark.name(), benchmark);
 		}

@@ -135,7 +135,7 @@ public final class BloomBenchmark implements Benchmark {
 	}
 
 	/** Items per second of one thread sending batches back to back for the run's duration. */
-	private static double batches(BenchmarkContext context, int size, AtomicLong sequence, Batch batch) {
+	static double batches(BenchmarkContext context, int size, AtomicLong sequence, Batch batch) {
 		Duration duration = context.options().duration();
 		long items = 0;
 		long start = System.nanoTime();
@@ -164,7 +164,7 @@ public final class BloomBenchmark implements Benchmark {
 	}
 
 	@FunctionalInterface
-	private interface Batch {
+	interface Batch {
 
 		void send(List<String> items);
 

@@ -105,17 +105,7 @@ public final class GeoBenchmark implements Benchmark {
 		KeyTools keyTools = new KeyTools((LettuceConnectionFactory) context.connectionFactory(), List.of());
 		try (StatefulRedisConnection<byte[], byte[]> floorConnection = context.connectLettuce()) {
 			load(context, members, unsharded, cells, redisson);
-			RedisCommands<byte[], byte[]> floor = floorConnection.sync();
-			List<Library> libraries = List.of(
-					new Library("redis-kit-unsharded", (point) -> members(unsharded.nearby(query(point)))),
-					new Library("redis-kit-cells", (point) -> members(cells.nearby(query(point)))),
-					new Library("redisson", (point) -> List.copyOf(redisson.searchWithDistance(
-							GeoSearchArgs.from(point.longitude(), point.latitude())
-								.radius(RADIUS_METERS, org.redisson.api.geo.GeoUnit.METERS)
-								.order(GeoOrder.ASC)
-								.count(LIMIT))
-						.keySet())),
-					new Library("floor", (point) -> floorSearch(floor, flatKey, point)));
+			List<Library> libraries = libraries(unsharded, cells, redisson, floorConnection.sync(), flatKey);
 			checkSameAnswers(context, libraries);
 			Map<String, List<Round>> rounds = new LinkedHashMap<>();
 			for (int round = 0; round < context.options().rounds(); round++) {
@@ -133,6 +123,28 @@ public final class GeoBenchmark implements Benchmark {
 						DeleteOptions.defaults());
 			}
 		}
+	}
+
+	/**
+	 * The four ways to search, in the order they are reported.
+	 * @param unsharded redis-kit's index on one set
+	 * @param cells redis-kit's index sharded by cell, holding the same members
+	 * @param redisson Redisson's set, holding the same members
+	 * @param floor the bare driver's connection
+	 * @param flatKey the key of the unsharded index's set, which the floor searches
+	 * @return the libraries
+	 */
+	static List<Library> libraries(GeoIndex unsharded, GeoIndex cells, RGeo<String> redisson,
+			RedisCommands<byte[], byte[]> floor, byte[] flatKey) {
+		return List.of(new Library("redis-kit-unsharded", (point) -> members(unsharded.nearby(query(point)))),
+				new Library("redis-kit-cells", (point) -> members(cells.nearby(query(point)))),
+				new Library("redisson", (point) -> List.copyOf(redisson.searchWithDistance(
+						GeoSearchArgs.from(point.longitude(), point.latitude())
+							.radius(RADIUS_METERS, org.redisson.api.geo.GeoUnit.METERS)
+							.order(GeoOrder.ASC)
+							.count(LIMIT))
+					.keySet())),
+				new Library("floor", (point) -> floorSearch(floor, flatKey, point)));
 	}
 
 	/** Puts the same members, at the same random positions, into the three sets. */
@@ -160,22 +172,22 @@ public final class GeoBenchmark implements Benchmark {
 	}
 
 	/** A uniform point of the square of {@code sideKm} around the center (uniform in degrees, near enough). */
-	private static GeoPoint randomPoint(SplittableRandom random, double sideKm) {
+	static GeoPoint randomPoint(SplittableRandom random, double sideKm) {
 		double latitude = CENTER.latitude() + (random.nextDouble() - 0.5) * sideKm * LAT_PER_KM;
 		double longitude = CENTER.longitude()
 				+ (random.nextDouble() - 0.5) * sideKm * LAT_PER_KM / Math.cos(Math.toRadians(CENTER.latitude()));
 		return GeoPoint.ofLatLon(latitude, longitude);
 	}
 
-	private static GeoQuery query(GeoPoint point) {
+	static GeoQuery query(GeoPoint point) {
 		return GeoQuery.around(point).withinRadius(RADIUS_METERS, GeoUnit.METERS).limit(LIMIT);
 	}
 
-	private static List<String> members(List<GeoMatch> matches) {
+	static List<String> members(List<GeoMatch> matches) {
 		return matches.stream().map(GeoMatch::member).toList();
 	}
 
-	private static List<String> floorSearch(RedisCommands<byte[], byte[]> floor, byte[] key, GeoPoint point) {
+	static List<String> floorSearch(RedisCommands<byte[], byte[]> floor, byte[] key, GeoPoint point) {
 		List<GeoWithin<byte[]>> found = floor.geosearch(key, GeoSearch.fromCoordinates(point.longitude(),
 				point.latitude()), GeoSearch.byRadius(RADIUS_METERS, GeoArgs.Unit.m),
 				new GeoArgs().withDistance().withCoordinates().withCount(LIMIT).asc());
@@ -183,7 +195,7 @@ public final class GeoBenchmark implements Benchmark {
 	}
 
 	/** Every library must find the same members (in the same order, but for ties at equal distance). */
-	private static void checkSameAnswers(BenchmarkContext context, List<Library> libraries) throws Exception {
+	static void checkSameAnswers(BenchmarkContext context, List<Library> libraries) throws Exception {
 		SplittableRandom random = new SplittableRandom(7);
 		for (int i = 0; i < 20; i++) {
 			GeoPoint point = randomPoint(random, AREA_KM - 2);
@@ -198,7 +210,7 @@ public final class GeoBenchmark implements Benchmark {
 		}
 	}
 
-	private static Round measure(BenchmarkContext context, Library library) throws Exception {
+	static Round measure(BenchmarkContext context, Library library) throws Exception {
 		LatencySample latencies = new LatencySample(1 << 20);
 		ConcurrentLoad load = context.load("geo.nearby " + library.name());
 		ConcurrentLoad.Outcome outcome = load.run((thread) -> {
@@ -257,7 +269,7 @@ public final class GeoBenchmark implements Benchmark {
 	}
 
 	/** One way to search, by name. */
-	private record Library(String name, Search search) {
+	record Library(String name, Search search) {
 
 		List<String> search(GeoPoint point) throws Exception {
 			return this.search.around(point);
@@ -266,14 +278,14 @@ public final class GeoBenchmark implements Benchmark {
 	}
 
 	@FunctionalInterface
-	private interface Search {
+	interface Search {
 
 		List<String> around(GeoPoint point) throws Exception;
 
 	}
 
 	/** What one library did in one round. */
-	private record Round(double opsPerSecond, double p50Micros, double p99Micros, long errors) {
+	record Round(double opsPerSecond, double p50Micros, double p99Micros, long errors) {
 	}
 
 }

@@ -120,18 +120,7 @@ public final class KeysBenchmark implements Benchmark {
 			.withKeysPerSecond(0)).stream().count());
 		contestants.put("redisson", () -> context.redisson().getKeys()
 			.getKeysStream(KeysScanOptions.defaults().pattern(pattern).chunkSize(SCAN_COUNT)).count());
-		contestants.put("floor", () -> {
-			ScanArgs args = ScanArgs.Builder.matches(pattern).limit(SCAN_COUNT);
-			long found = 0;
-			ScanCursor cursor = ScanCursor.INITIAL;
-			do {
-				KeyScanCursor<byte[]> page = driver.scan(cursor, args);
-				found += page.getKeys().size();
-				cursor = page;
-			}
-			while (!cursor.isFinished());
-			return found;
-		});
+		contestants.put("floor", () -> floorScan(driver, pattern));
 		Map<String, List<Double>> rates = new LinkedHashMap<>();
 		List<String> names = new ArrayList<>(contestants.keySet());
 		for (int round = 0; round < context.options().rounds(); round++) {
@@ -161,6 +150,26 @@ public final class KeysBenchmark implements Benchmark {
 		}
 		results.put("keys", keys);
 		return results;
+	}
+
+	/**
+	 * The floor of a scan: the bare driver's {@code SCAN} loop, {@value #SCAN_COUNT} keys per call, counting the keys
+	 * of each page without decoding them.
+	 * @param driver the driver's connection
+	 * @param pattern the {@code MATCH} glob
+	 * @return the keys found
+	 */
+	static long floorScan(RedisCommands<byte[], byte[]> driver, String pattern) {
+		ScanArgs args = ScanArgs.Builder.matches(pattern).limit(SCAN_COUNT);
+		long found = 0;
+		ScanCursor cursor = ScanCursor.INITIAL;
+		do {
+			KeyScanCursor<byte[]> page = driver.scan(cursor, args);
+			found += page.getKeys().size();
+			cursor = page;
+		}
+		while (!cursor.isFinished());
+		return found;
 	}
 
 	private static Map<String, Object> deletions(BenchmarkContext context, KeyTools keyTools,
@@ -211,7 +220,7 @@ public final class KeysBenchmark implements Benchmark {
 	}
 
 	/** Runs a deletion while another connection PINGs back to back, and records what that connection saw. */
-	private static Deletion probed(RedisCommands<byte[], byte[]> prober, DeleteRun deletion) throws Exception {
+	static Deletion probed(RedisCommands<byte[], byte[]> prober, DeleteRun deletion) throws Exception {
 		LatencySample latencies = new LatencySample(1 << 20);
 		AtomicBoolean running = new AtomicBoolean(true);
 		CompletableFuture<Void> probing = CompletableFuture.runAsync(() -> {
@@ -261,13 +270,13 @@ public final class KeysBenchmark implements Benchmark {
 		writes.clear();
 	}
 
-	private static double median(List<Double> values) {
+	static double median(List<Double> values) {
 		List<Double> sorted = new ArrayList<>(values);
 		sorted.sort(Double::compare);
 		return sorted.get(sorted.size() / 2);
 	}
 
-	private static byte[] utf8(String value) {
+	static byte[] utf8(String value) {
 		return value.getBytes(StandardCharsets.UTF_8);
 	}
 
@@ -279,14 +288,14 @@ public final class KeysBenchmark implements Benchmark {
 	}
 
 	@FunctionalInterface
-	private interface DeleteRun {
+	interface DeleteRun {
 
 		void delete() throws Exception;
 
 	}
 
 	/** What the other client saw during one deletion. */
-	private record Deletion(Duration elapsed, double p50Micros, double p99Micros, double maxMicros, long probes) {
+	record Deletion(Duration elapsed, double p50Micros, double p99Micros, double maxMicros, long probes) {
 	}
 
 }

@@ -1,6 +1,5 @@
 package io.rediskit.benchmarks.memory;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,12 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 
-import io.lettuce.core.RedisFuture;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.codec.ByteArrayCodec;
-import io.lettuce.core.output.IntegerOutput;
-import io.lettuce.core.protocol.CommandArgs;
-import io.lettuce.core.protocol.CommandType;
 import io.rediskit.benchmarks.Benchmark;
 import io.rediskit.benchmarks.BenchmarkContext;
 import io.rediskit.benchmarks.JsonWriter;
@@ -32,14 +26,12 @@ import io.rediskit.geo.GeoIndex;
 import io.rediskit.geo.GeoIndexRegistry;
 import io.rediskit.geo.GeoIndexSpec;
 import io.rediskit.geo.GeoPoint;
-import io.rediskit.keys.DeleteOptions;
-import io.rediskit.keys.KeyScanOptions;
-import io.rediskit.keys.KeyTools;
 import io.rediskit.queue.QueueEntry;
 import io.rediskit.queue.QueueRegistry;
 import io.rediskit.queue.QueueSpec;
 import io.rediskit.queue.RedisQueue;
 import io.rediskit.ratelimit.RateLimitAlgorithm;
+import io.rediskit.ratelimit.RateLimitDecision;
 import io.rediskit.ratelimit.RateLimitListener;
 import io.rediskit.ratelimit.RateLimitSpec;
 import io.rediskit.ratelimit.RateLimiter;
@@ -56,8 +48,6 @@ import org.redisson.api.RateType;
 import org.redisson.api.geo.GeoEntry;
 import org.redisson.client.codec.StringCodec;
 import tools.jackson.databind.json.JsonMapper;
-
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
  * {@code memory}: what each primitive costs the server, in bytes per unit of work, so that a user can size
@@ -76,7 +66,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * <li>geo: bytes per member, unsharded and sharded by cell, and Redisson's {@code RGeo}.</li>
  * </ul>
  * Memory does not depend on the machine being quiet: these figures repeat to a few bytes. Writes
- * {@code memory.json} and {@code memory-*.png}.
+ * {@code memory.json} and {@code memory-*.png}. The rate-limiter and Bloom sections take their sizes as
+ * arguments ({@link #rateLimiters}, {@link #bloom}): the {@code curves} benchmark runs them too, at the sizes it
+ * is given, so that both count bytes the same way.
  */
 public final class MemoryBenchmark implements Benchmark {
 
@@ -88,8 +80,14 @@ public final class MemoryBenchmark implements Benchmark {
 
 	private static final int IN_FLIGHT = 2_000;
 
-	/** Limits and how many keys each is measured over (about 10^5 admitted calls per scenario at most). */
-	private static final long[][] LIMITS = { { 10, 2_000 }, { 1_000, 100 }, { 100_000, 2 } };
+	/** The limits measured by {@code memory}. */
+	private static final List<Long> LIMITS = List.of(10L, 1_000L, 100_000L);
+
+	/** Admitted calls a log limiter is measured over per limit, spread over as many keys as that takes. */
+	private static final long LOG_CALLS = 100_000;
+
+	/** Most keys a log limiter is measured over (at small limits). */
+	private static final int MAX_LOG_KEYS = 2_000;
 
 	/** Keys over which the algorithms whose state does not grow with the count are measured. */
 	private static final int FIXED_STATE_KEYS = 2_000;
@@ -114,29 +112,44 @@ public final class MemoryBenchmark implements Benchmark {
 		Map<String, Object> json = new LinkedHashMap<>();
 		json.put("environment", context.environment());
 		try (StatefulRedisConnection<byte[], byte[]> info = context.connectLettuce()) {
-			Meter meter = new Meter(context, info);
-			json.put("rateLimiterBytesPerKey", rateLimiters(context, meter));
+			ServerMemory meter = new ServerMemory(context, info);
+			json.put("rateLimiterBytesPerKey", rateLimiters(context, meter, LIMITS, "memory"));
 			json.put("queueBytesPerWaitingMessage", queue(context, meter));
-			json.put("bloomBytesPerItem", bloom(context, meter));
+			json.put("bloomBytesPerItem", bloom(context, meter, BLOOM_ITEMS, "memory"));
 			json.put("geoBytesPerMember", geo(context, meter));
 		}
 		Files.createDirectories(context.options().outputDirectory());
 		JsonWriter.write(context.options().outputDirectory().resolve("memory.json"), json);
 	}
 
-	private Map<String, Object> rateLimiters(BenchmarkContext context, Meter meter) throws Exception {
+	/**
+	 * Bytes per active key of every algorithm at each limit (permits per hour), and of Redisson's
+	 * {@code RRateLimiter}: the sliding log and Redisson's limiter (which keep one entry per admitted call) with
+	 * each key used up to its limit, one permit per call, over as many keys as make about {@value #LOG_CALLS}
+	 * calls (at least 2, at most {@value #MAX_LOG_KEYS}); the other algorithms over {@value #FIXED_STATE_KEYS}
+	 * keys of up to 10 calls each. Every call must be admitted, and each log must hold one entry per admitted
+	 * call ({@code ZCARD}): both are counted and reported, and a shortfall is an anomaly.
+	 * @param context the run
+	 * @param meter the server's memory
+	 * @param limits the limits, ascending
+	 * @param filePrefix the charts go to {@code <filePrefix>-ratelimit.png} and {@code <filePrefix>-ratelimit-log.png}
+	 * @return bytes per key by limit and library, with the log entries and admitted calls
+	 * @throws Exception if the server cannot be reached or a chart cannot be written
+	 */
+	public static Map<String, Object> rateLimiters(BenchmarkContext context, ServerMemory meter, List<Long> limits,
+			String filePrefix) throws Exception {
 		RateLimiterRegistry registry = new RateLimiterRegistry(context.connectionFactory(), new KeyNaming(PREFIX),
 				RateLimitListener.NONE);
 		Map<String, Object> results = new LinkedHashMap<>();
 		List<String> scenarios = new ArrayList<>();
 		Map<String, List<Double>> fixedState = new LinkedHashMap<>();
 		Map<String, List<Double>> logged = new LinkedHashMap<>();
-		for (long[] limitAndKeys : LIMITS) {
-			long limit = limitAndKeys[0];
-			int keys = (int) limitAndKeys[1];
+		for (long limit : limits) {
+			int keys = (int) Math.max(2, Math.min(MAX_LOG_KEYS, LOG_CALLS / limit));
 			String scenario = "limit " + limit;
 			scenarios.add(scenario);
 			Map<String, Double> perKey = new LinkedHashMap<>();
+			Map<String, Object> logs = new LinkedHashMap<>();
 			for (RateLimitAlgorithm algorithm : RateLimitAlgorithm.values()) {
 				RateLimiter limiter = registry.create("limit-" + algorithm.name().toLowerCase() + "-" + limit,
 						RateLimitSpec.of(algorithm, limit, PERIOD));
@@ -145,52 +158,87 @@ public final class MemoryBenchmark implements Benchmark {
 				boolean log = algorithm == RateLimitAlgorithm.SLIDING_LOG;
 				int measuredKeys = log ? keys : FIXED_STATE_KEYS;
 				long calls = log ? limit : Math.min(limit, 10);
-				fill(measuredKeys, calls,
-						(call) -> limiter.tryAcquireAsync(key(call % measuredKeys)).toCompletableFuture());
-				perKey.put(REDIS_KIT + " " + algorithm.name(),
-						meter.keyBytes(PREFIX + "*" + limiter.name() + "*") / (double) measuredKeys);
+				long admitted = fill(measuredKeys, calls, (call) -> limiter.tryAcquireAsync(key(call % measuredKeys))
+					.thenApply(RateLimitDecision::allowed)
+					.toCompletableFuture());
+				String library = REDIS_KIT + " " + algorithm.name();
+				String pattern = PREFIX + "*" + limiter.name() + "*";
+				perKey.put(library, meter.keyBytes(pattern) / (double) measuredKeys);
+				if (log) {
+					logs.put(library, logEntries(context, library, measuredKeys * calls, admitted,
+							meter.sortedSetEntries(pattern)));
+				}
 			}
 			RRateLimiter[] redisson = new RRateLimiter[keys];
 			for (int k = 0; k < keys; k++) {
 				redisson[k] = context.redisson().getRateLimiter(PREFIX + "redisson:limit-" + limit + ":" + key(k));
 				redisson[k].trySetRate(RateType.OVERALL, limit, PERIOD);
 			}
-			fill(keys, limit, (call) -> redisson[call % keys].tryAcquireAsync().toCompletableFuture());
-			perKey.put(REDISSON, meter.keyBytes("*" + PREFIX + "redisson:limit-" + limit + ":*") / (double) keys);
-			results.put(scenario, perKey);
+			long admitted = fill(keys, limit, (call) -> redisson[call % keys].tryAcquireAsync().toCompletableFuture());
+			String redissonPattern = "*" + PREFIX + "redisson:limit-" + limit + ":*";
+			perKey.put(REDISSON, meter.keyBytes(redissonPattern) / (double) keys);
+			logs.put(REDISSON, logEntries(context, REDISSON, keys * limit, admitted,
+					meter.sortedSetEntries(redissonPattern)));
+			Map<String, Object> result = new LinkedHashMap<>(perKey);
+			result.put("logs", logs);
+			results.put(scenario, result);
 			perKey.forEach((library, value) -> {
 				// The logs grow with the count: drawn per admitted call, beside the fixed-size states per key.
 				boolean log = library.equals(REDISSON) || library.endsWith(RateLimitAlgorithm.SLIDING_LOG.name());
 				(log ? logged : fixedState).computeIfAbsent(library, (name) -> new ArrayList<>())
 					.add(log ? value / limit : value);
-				System.out.printf("memory.ratelimit limit %-7d %-26s %,12.0f bytes/key%n", limit, library, value);
+				System.out.printf("%s.ratelimit limit %-7d %-26s %,12.0f bytes/key%s%n", filePrefix, limit, library,
+						value, log ? String.format(" (%,.0f per admitted call)", value / limit) : "");
 			});
-			meter.clean();
+			meter.clean(PREFIX);
 		}
-		OpsChart.write(context.options().outputDirectory().resolve("memory-ratelimit.png"),
+		OpsChart.write(context.options().outputDirectory().resolve(filePrefix + "-ratelimit.png"),
 				"Rate limiters with a fixed-size state: Redis bytes per key", "bytes per key", scenarios,
 				fixedState);
-		OpsChart.write(context.options().outputDirectory().resolve("memory-ratelimit-log.png"),
+		OpsChart.write(context.options().outputDirectory().resolve(filePrefix + "-ratelimit-log.png"),
 				"Rate limiters that log each call: Redis bytes per admitted call", "bytes per admitted call",
 				scenarios, logged);
 		return results;
 	}
 
-	/** Sends {@code keys * limit} calls, {@value #IN_FLIGHT} at a time, and waits for every reply. */
-	private static void fill(int keys, long limit, IntFunction<CompletableFuture<?>> call) {
+	/**
+	 * What a log limiter holds after its fill: every call should have been admitted and left one entry. Less means
+	 * the bytes per call above are over fewer calls than they claim: an anomaly.
+	 */
+	private static Map<String, Object> logEntries(BenchmarkContext context, String library, long calls, long admitted,
+			long entries) {
+		if (admitted != calls || entries != admitted) {
+			context.reportAnomaly("memory.ratelimit " + library + ": " + calls + " calls, " + admitted + " admitted, "
+					+ entries + " log entries; expected all admitted and one entry each", null);
+		}
+		Map<String, Object> log = new LinkedHashMap<>();
+		log.put("calls", calls);
+		log.put("admitted", admitted);
+		log.put("entries", entries);
+		return log;
+	}
+
+	/**
+	 * Sends {@code keys * limit} calls, {@value #IN_FLIGHT} at a time, and waits for every reply.
+	 * @return how many were admitted
+	 */
+	private static long fill(int keys, long limit, IntFunction<CompletableFuture<Boolean>> call) {
 		long calls = keys * limit;
-		List<CompletableFuture<?>> window = new ArrayList<>(IN_FLIGHT);
+		long admitted = 0;
+		List<CompletableFuture<Boolean>> window = new ArrayList<>(IN_FLIGHT);
 		for (int i = 0; i < calls; i++) {
 			window.add(call.apply(i));
-			if (window.size() == IN_FLIGHT) {
-				CompletableFuture.allOf(window.toArray(CompletableFuture<?>[]::new)).join();
+			if (window.size() == IN_FLIGHT || i == calls - 1) {
+				for (CompletableFuture<Boolean> reply : window) {
+					admitted += Boolean.TRUE.equals(reply.join()) ? 1 : 0;
+				}
 				window.clear();
 			}
 		}
-		CompletableFuture.allOf(window.toArray(CompletableFuture<?>[]::new)).join();
+		return admitted;
 	}
 
-	private Map<String, Object> queue(BenchmarkContext context, Meter meter) throws Exception {
+	private Map<String, Object> queue(BenchmarkContext context, ServerMemory meter) throws Exception {
 		QueueRegistry registry = new QueueRegistry(ScriptExecutor.of(context.connectionFactory()),
 				context.connectionFactory(), new KeyNaming(PREFIX), JsonMapper.builder().build(), List.of(),
 				(name) -> null);
@@ -222,7 +270,7 @@ public final class MemoryBenchmark implements Benchmark {
 			offers.forEach((offer) -> offer.toCompletableFuture().join());
 		}));
 		delayed.destroy();
-		meter.clean();
+		meter.clean(PREFIX);
 		perMessage.forEach((library, value) -> System.out.printf("memory.queue %-10s %,8.0f bytes/waiting message "
 				+ "(payload %d bytes)%n", library, value, PAYLOAD.length()));
 		OpsChart.write(context.options().outputDirectory().resolve("memory-queue.png"),
@@ -231,7 +279,18 @@ public final class MemoryBenchmark implements Benchmark {
 		return Map.of("payloadBytes", PAYLOAD.length(), "bytesPerMessage", perMessage);
 	}
 
-	private Map<String, Object> bloom(BenchmarkContext context, Meter meter) throws Exception {
+	/**
+	 * Bytes per expected item of a filter sized for {@code items} at 1% and 0.1% and filled with them, redis-kit's
+	 * and Redisson's {@code RBloomFilter}.
+	 * @param context the run
+	 * @param meter the server's memory
+	 * @param items the items each filter is sized for and filled with
+	 * @param filePrefix the chart goes to {@code <filePrefix>-bloom.png}
+	 * @return bytes per item by rate and library
+	 * @throws Exception if the server cannot be reached or the chart cannot be written
+	 */
+	public static Map<String, Object> bloom(BenchmarkContext context, ServerMemory meter, long items, String filePrefix)
+			throws Exception {
 		BloomFilterRegistry registry = new BloomFilterRegistry(context.connectionFactory(), new KeyNaming(PREFIX),
 				BloomFilterListener.NONE);
 		Map<String, Object> results = new LinkedHashMap<>();
@@ -241,41 +300,41 @@ public final class MemoryBenchmark implements Benchmark {
 			String scenario = "fp " + (rate * 100) + "%";
 			scenarios.add(scenario);
 			String kitName = "bloom-" + System.nanoTime();
-			BloomFilter kit = registry.create(kitName, BloomFilterSpec.of(BLOOM_ITEMS, rate));
+			BloomFilter kit = registry.create(kitName, BloomFilterSpec.of(items, rate));
 			Map<String, Double> perItem = new LinkedHashMap<>();
-			addItems(kit::addAll);
-			perItem.put(REDIS_KIT, meter.keyBytes(PREFIX + "*" + kitName + "*") / (double) BLOOM_ITEMS);
+			addItems(items, kit::addAll);
+			perItem.put(REDIS_KIT, meter.keyBytes(PREFIX + "*" + kitName + "*") / (double) items);
 			String redissonName = PREFIX + "redisson:bloom-" + System.nanoTime();
 			RBloomFilter<String> redisson = context.redisson().getBloomFilter(redissonName, StringCodec.INSTANCE);
-			redisson.tryInit(BLOOM_ITEMS, rate);
-			addItems(redisson::add);
-			perItem.put(REDISSON, meter.keyBytes("*" + redissonName + "*") / (double) BLOOM_ITEMS);
+			redisson.tryInit(items, rate);
+			addItems(items, redisson::add);
+			perItem.put(REDISSON, meter.keyBytes("*" + redissonName + "*") / (double) items);
 			kit.delete();
 			redisson.delete();
 			results.put(scenario, perItem);
 			perItem.forEach((library, value) -> {
 				series.computeIfAbsent(library, (name) -> new ArrayList<>()).add(value);
-				System.out.printf("memory.bloom %-8s %-10s %6.2f bytes/item%n", scenario, library, value);
+				System.out.printf(filePrefix + ".bloom %-8s %-10s %6.2f bytes/item%n", scenario, library, value);
 			});
 		}
-		meter.clean();
-		OpsChart.write(context.options().outputDirectory().resolve("memory-bloom.png"),
+		meter.clean(PREFIX);
+		OpsChart.write(context.options().outputDirectory().resolve(filePrefix + "-bloom.png"),
 				"Bloom filters: Redis bytes per expected item", "bytes per item", scenarios, series);
 		return results;
 	}
 
-	/** Adds {@value #BLOOM_ITEMS} distinct items, 10,000 per call. */
-	private static void addItems(Consumer<List<String>> add) {
-		for (int i = 0; i < BLOOM_ITEMS; i += 10_000) {
+	/** Adds {@code count} distinct items, 10,000 per call. */
+	private static void addItems(long count, Consumer<List<String>> add) {
+		for (long i = 0; i < count; i += 10_000) {
 			List<String> items = new ArrayList<>(10_000);
-			for (int j = i; j < i + 10_000; j++) {
+			for (long j = i; j < Math.min(count, i + 10_000); j++) {
 				items.add("item-" + j);
 			}
 			add.accept(items);
 		}
 	}
 
-	private Map<String, Object> geo(BenchmarkContext context, Meter meter) throws Exception {
+	private Map<String, Object> geo(BenchmarkContext context, ServerMemory meter) throws Exception {
 		GeoIndexRegistry registry = new GeoIndexRegistry(ScriptExecutor.of(context.connectionFactory()),
 				CommandExecutor.of(context.connectionFactory()), new KeyNaming(PREFIX));
 		SplittableRandom random = new SplittableRandom(7);
@@ -299,7 +358,7 @@ public final class MemoryBenchmark implements Benchmark {
 				redisson.add(entries.subList(i, Math.min(entries.size(), i + 10_000)).toArray(GeoEntry[]::new));
 			}
 		}));
-		meter.clean();
+		meter.clean(PREFIX);
 		perMember.forEach((library, value) -> System.out.printf("memory.geo %-24s %6.1f bytes/member%n", library,
 				value));
 		OpsChart.write(context.options().outputDirectory().resolve("memory-geo.png"),
@@ -327,82 +386,6 @@ public final class MemoryBenchmark implements Benchmark {
 
 	private static String key(int index) {
 		return "user-" + index;
-	}
-
-	/** The server's {@code used_memory} around a scenario, and the clean-up after one. */
-	private static final class Meter {
-
-		private final BenchmarkContext context;
-
-		private final StatefulRedisConnection<byte[], byte[]> connection;
-
-		Meter(BenchmarkContext context, StatefulRedisConnection<byte[], byte[]> connection) {
-			this.context = context;
-			this.connection = connection;
-		}
-
-		double perUnit(long units, Runnable work) {
-			settle();
-			long before = usedMemory();
-			work.run();
-			long after = usedMemory();
-			return (after - before) / (double) units;
-		}
-
-		/**
-		 * {@code used_memory} less the clients' buffers ({@code mem_clients_normal}): a pipelined fill grows the
-		 * server's query buffers, which shrink again later and would be counted against the next scenario.
-		 */
-		private long usedMemory() {
-			String info = this.connection.sync().info("memory");
-			return field(info, "used_memory") - field(info, "mem_clients_normal");
-		}
-
-		/**
-		 * The exact size of the matching keys by {@code MEMORY USAGE key SAMPLES 0} (the key, its value and its
-		 * entry in the key space): per key, unlike {@code used_memory}, it is not blurred by the key space's own
-		 * tables growing as keys are added.
-		 */
-		long keyBytes(String pattern) {
-			KeyTools keys = new KeyTools((LettuceConnectionFactory) this.context.connectionFactory(), List.of());
-			List<RedisFuture<Long>> sizes = new ArrayList<>();
-			keys.scan(KeyScanOptions.matching(pattern).withBatchSize(1000)).forEachRemaining((key) -> sizes.add(
-					this.connection.async().dispatch(CommandType.MEMORY, new IntegerOutput<>(ByteArrayCodec.INSTANCE),
-							new CommandArgs<>(ByteArrayCodec.INSTANCE).add("USAGE")
-								.addKey(key.getBytes(StandardCharsets.UTF_8))
-								.add("SAMPLES")
-								.add(0))));
-			long total = 0;
-			for (RedisFuture<Long> size : sizes) {
-				total += size.toCompletableFuture().join();
-			}
-			return total;
-		}
-
-		/** Waits (at most 60 s) until memory freed in the background after an earlier scenario is gone. */
-		private void settle() {
-			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-			while (field(this.connection.sync().info("memory"), "lazyfree_pending_objects") > 0
-					&& System.nanoTime() < deadline) {
-				Thread.onSpinWait();
-			}
-		}
-
-		private static long field(String info, String name) {
-			for (String line : info.split("\r?\n")) {
-				if (line.startsWith(name + ":")) {
-					return Long.parseLong(line.substring(name.length() + 1).trim());
-				}
-			}
-			throw new IllegalStateException("INFO memory has no " + name);
-		}
-
-		void clean() {
-			KeyTools keys = new KeyTools((LettuceConnectionFactory) this.context.connectionFactory(), List.of());
-			keys.deleteByPattern(KeyScanOptions.matching(PREFIX + "*"), DeleteOptions.defaults());
-			this.context.progress("memory: deleted " + PREFIX + "*");
-		}
-
 	}
 
 }

@@ -22,10 +22,14 @@ import io.rediskit.support.LuaScript;
  * <p>
  * <b>Written against {@code QueueScripts.enqueue}, {@code promote}, {@code claim} and {@code ackAll}</b>
  * (package-private in the starter): change this class with them.
- * Keys: the queue's eight keys {@code <prefix>queue:{<name>}:delayed|ready|in-flight|dead|meta|payloads|reasons|settled};
- * arguments: an empty time (the server's {@code TIME}), the wake-up channel {@code <prefix>queue:{<name>}:wake},
+ * Keys: the queue's eight keys {@code <prefix>queue:{<name>}:delayed|ready|in-flight|dead|meta|payloads|reasons|settled},
+ * then for the scripts that place or take messages by priority the four of the other priorities
+ * ({@code delayed:high|ready:high|delayed:low|ready:low}), and for the claim its request record
+ * ({@code claim:<request>}), the high and low ready lists, the pause hash, the rate log and the weighted turn;
+ * enqueue arguments: an empty time (the server's {@code TIME}), the wake-up channel {@code <prefix>queue:{<name>}:wake},
  * then per message its id (here a counter after a per-floor id, as long as redis-kit's), the payload as JSON, the
- * delay in ms and {@code 0} (no due time).
+ * delay in ms, {@code 0} (no due time) and {@code n} (normal priority); the claim as a container without admission
+ * limits sends it: no listener id, no in-flight or rate limit, the default weighted turn.
  */
 final class QueueScriptFloor {
 
@@ -40,9 +44,24 @@ final class QueueScriptFloor {
 	private static final String[] SUFFIXES = { "delayed", "ready", "in-flight", "dead", "meta", "payloads", "reasons",
 			"settled" };
 
+	/** The other priorities' keys, after the eight: what enqueue and promote take as KEYS[9] to KEYS[12]. */
+	private static final String[] LEVEL_SUFFIXES = { "delayed:high", "ready:high", "delayed:low", "ready:low" };
+
+	/** {@code QueuePriority.TURN}: the priorities' weighted turn a claim takes its messages in. */
+	private static final byte[] TURN = utf8("hnhlhnhnhh");
+
+	/** {@code QueueScripts.MOVE_BATCH}: most messages one promote moves. */
+	private static final byte[] MOVE_BATCH = utf8("500");
+
 	private final RedisCommands<byte[], byte[]> commands;
 
 	private final byte[][] keys;
+
+	/** The eight keys and the four of the other priorities. */
+	private final byte[][] levelKeys;
+
+	/** Those of the claim after its request record: high and low ready, pause hash, rate log, turn. */
+	private final byte[][] claimKeys;
 
 	private final byte[] channel;
 
@@ -64,6 +83,12 @@ final class QueueScriptFloor {
 		for (int i = 0; i < SUFFIXES.length; i++) {
 			this.keys[i] = utf8(naming.key("queue", queue, SUFFIXES[i]));
 		}
+		this.levelKeys = Arrays.copyOf(this.keys, SUFFIXES.length + LEVEL_SUFFIXES.length);
+		for (int i = 0; i < LEVEL_SUFFIXES.length; i++) {
+			this.levelKeys[SUFFIXES.length + i] = utf8(naming.key("queue", queue, LEVEL_SUFFIXES[i]));
+		}
+		this.claimKeys = new byte[][] { this.levelKeys[9], this.levelKeys[11], utf8(naming.key("queue", queue, "paused")),
+				utf8(naming.key("queue", queue, "rate")), utf8(naming.key("queue", queue, "turn")) };
 		this.channel = utf8(naming.key("queue", queue, "wake"));
 		this.claimPrefix = naming.key("queue", queue, "claim:");
 		for (LuaScript script : new LuaScript[] { ENQUEUE, PROMOTE, CLAIM, ACK_MANY }) {
@@ -83,13 +108,16 @@ final class QueueScriptFloor {
 	 * @return how many were claimed and acknowledged
 	 */
 	int claimAndAck(int max, long visibilityMillis) {
-		this.commands.evalsha(PROMOTE.sha1(), ScriptOutputType.MULTI, this.keys, new byte[0], utf8("500"));
+		this.commands.evalsha(PROMOTE.sha1(), ScriptOutputType.MULTI, this.levelKeys, new byte[0], MOVE_BATCH);
 		String request = this.instance + "-" + this.sequence.incrementAndGet();
-		byte[][] claimKeys = Arrays.copyOf(this.keys, this.keys.length + 1);
+		byte[][] claimKeys = Arrays.copyOf(this.keys, this.keys.length + 1 + this.claimKeys.length);
 		claimKeys[this.keys.length] = utf8(this.claimPrefix + request);
+		System.arraycopy(this.claimKeys, 0, claimKeys, this.keys.length + 1, this.claimKeys.length);
 		List<Object> claimed = this.commands.evalsha(CLAIM.sha1(), ScriptOutputType.MULTI, claimKeys, new byte[0],
-				utf8(request), utf8(Integer.toString(max)), utf8(Long.toString(visibilityMillis)));
-		int count = (claimed.size() - 1) / 5;
+				utf8(request), utf8(Integer.toString(max)), utf8(Long.toString(visibilityMillis)), new byte[0], utf8("0"),
+				utf8("0"), utf8("0"), TURN);
+		// {now, held back by, held back count, ms until admitted}, then six values per message, the token fifth.
+		int count = (claimed.size() - 4) / 6;
 		if (count == 0) {
 			return 0;
 		}
@@ -97,8 +125,8 @@ final class QueueScriptFloor {
 		args[0] = new byte[0];
 		args[1] = utf8("600000");
 		for (int m = 0; m < count; m++) {
-			args[2 + m * 2] = (byte[]) claimed.get(1 + m * 5);
-			args[3 + m * 2] = (byte[]) claimed.get(5 + m * 5);
+			args[2 + m * 2] = (byte[]) claimed.get(4 + m * 6);
+			args[3 + m * 2] = (byte[]) claimed.get(8 + m * 6);
 		}
 		this.commands.evalsha(ACK_MANY.sha1(), ScriptOutputType.MULTI, this.keys, args);
 		return count;
@@ -111,13 +139,14 @@ final class QueueScriptFloor {
 	 */
 	void enqueue(String json, long delayMillis) {
 		String id = String.format("%020x", this.sequence.incrementAndGet()) + this.instance;
-		this.commands.evalsha(ENQUEUE.sha1(), ScriptOutputType.MULTI, this.keys, new byte[0], this.channel, utf8(id),
-				utf8(json), utf8(Long.toString(delayMillis)), utf8("0"));
+		this.commands.evalsha(ENQUEUE.sha1(), ScriptOutputType.MULTI, this.levelKeys, new byte[0], this.channel, utf8(id),
+				utf8(json), utf8(Long.toString(delayMillis)), utf8("0"), utf8("n"));
 	}
 
 	/** Deletes the floor's keys. */
 	void purge() {
-		this.commands.del(this.keys);
+		this.commands.del(this.levelKeys);
+		this.commands.del(this.claimKeys);
 	}
 
 	private static byte[] utf8(String value) {
