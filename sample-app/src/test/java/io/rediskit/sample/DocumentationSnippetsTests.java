@@ -107,10 +107,12 @@ class DocumentationSnippetsTests {
 			import io.rediskit.recent.*;
 			import io.rediskit.ratelimit.*;
 			import io.rediskit.support.*;
+			import io.rediskit.autoconfigure.lock.ScheduledJobs;
 			""";
 
 	static final String FRAGMENT_CONTEXT = """
 			LockRegistry lockRegistry;
+			ScheduledJobs scheduledJobs;
 			RedisLock lock;
 			SemaphoreRegistry semaphoreRegistry;
 			LatchRegistry latchRegistry;
