@@ -188,7 +188,13 @@ class ReactiveDistributedLockTests {
 				// Every acquisition has ended and every lease it gave has been released. A grant that arrived
 				// after its cancellation is undone before its acquisition ends, so from here on nobody holds or
 				// takes the lock: the key is gone at once, not eventually.
-				awaitTrue(() -> events.results.size() == 200 && events.releases.get() == events.acquired());
+				try {
+					awaitTrue(() -> events.results.size() == 200 && events.releases.get() == events.acquired());
+				}
+				catch (AssertionError ex) {
+					throw new AssertionError("round " + round + ": " + events.results.size() + " results " + events.results
+							+ ", releases " + events.releases.get() + ", acquired " + events.acquired(), ex);
+				}
 				assertThat(redis.server().command("EXISTS", KEY)).as("round %d", round).isEqualTo(0L);
 				RedisLock lock = context.getBean(LockRegistry.class).getLock("jobs");
 				assertThat(lock.tryLock()).as("round %d", round).isTrue();
