@@ -131,7 +131,9 @@ class RedlockLockTests {
 			RedisLock rival = this.nodes.registry(RedlockTesting.spec()).getLock("two-down");
 			assertThat(rival.tryAcquire(Duration.ZERO, null)).isEmpty();
 		}
-		assertThat(this.nodes.owner(1, "two-down")).isNull();
+		// Eventually, not at once: the rival's round ends as soon as a majority is out of reach, and its vote to a
+		// node still on the wire can land after the release; a losing round undoes its votes in the background.
+		awaitCondition("node 1 free", Duration.ofSeconds(10), () -> this.nodes.owner(1, "two-down") == null);
 	}
 
 	@Test
