@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import static io.rediskit.ratelimit.RateLimitTesting.MILLI;
 import static io.rediskit.ratelimit.RateLimitTesting.SECOND;
@@ -147,6 +148,33 @@ class RateLimitScriptsTests {
 		assertThat(configuredRegistry.get("api").spec().limit()).isEqualTo(100);
 		configured[0] = RateLimitSpec.of(RateLimitAlgorithm.GCRA, 6, Duration.ofSeconds(10));
 		assertThat(configuredRegistry.get("api").spec()).isEqualTo(configured[0]);
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@EnumSource(RateLimitAlgorithm.class)
+	void theStateNeverExpiresBeforeItsResetOnTheServerClock(RateLimitAlgorithm algorithm) {
+		// PEXPIRE counts from the server's clock truncated to the millisecond, so a TTL of exactly ceil(reset / 1 ms)
+		// can end up to 999 µs before the reset the script computed on TIME's microseconds: the state (the last
+		// admissions of a window) vanished early and the bound was exceeded under load. Real time, many calls.
+		String name = "expiry-" + algorithm.name().toLowerCase();
+		RedisRateLimiter limiter = RateLimitTesting.internal(
+				this.registry.create(name, RateLimitSpec.of(algorithm, 5, Duration.ofMillis(200))));
+		int checked = 0;
+		for (int k = 0; k < 40; k++) {
+			String key = RateLimitTesting.redisKey(algorithm, name, "k" + k);
+			for (int i = 0; i < 5; i++) {
+				RateLimitScripts.Evaluation evaluation = limiter.evaluate("k" + k, 1, null);
+				if (!evaluation.decision().allowed()) {
+					continue;
+				}
+				long resetMicros = evaluation.serverMicros() + evaluation.decision().resetAfter().toNanos() / 1_000;
+				long expiresMillis = (Long) redis.server().command("PEXPIRETIME", key);
+				assertThat(expiresMillis * MILLI).as("%s: key expiry (ms) against the reset (µs), key %d call %d", algorithm, k, i)
+					.isGreaterThanOrEqualTo(resetMicros);
+				checked++;
+			}
+		}
+		assertThat(checked).as("admissions checked").isGreaterThan(100);
 	}
 
 	private Pinned pinned(RateLimitSpec spec) {

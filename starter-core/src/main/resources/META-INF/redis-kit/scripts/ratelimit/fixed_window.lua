@@ -25,7 +25,9 @@ if count + permits <= limit then
   allowed = 1
   count = count + permits
   redis.call('HSET', KEYS[1], 'w', string.format('%d', window), 'c', count)
-  redis.call('PEXPIRE', KEYS[1], math.ceil((window + period - now) / 1000))
+  -- A TTL counts from the server's clock cut to the millisecond, up to 999 µs behind TIME: one more millisecond
+  -- keeps the state until its reset, never a moment less.
+  redis.call('PEXPIRE', KEYS[1], math.ceil((window + period - now) / 1000) + 1)
 elseif permits > limit then
   retry_after = -1
 else

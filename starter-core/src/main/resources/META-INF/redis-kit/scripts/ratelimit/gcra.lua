@@ -23,7 +23,9 @@ if diff < 0 then
   ttl = math.max(0, tat - now)
 else
   ttl = new_tat - now
-  redis.call('SET', KEYS[1], string.format('%.17g', new_tat), 'PX', math.max(1, math.ceil(ttl / 1000)))
+  -- A TTL counts from the server's clock cut to the millisecond, up to 999 µs behind TIME: one more millisecond
+  -- keeps the state until its reset, never a moment less.
+  redis.call('SET', KEYS[1], string.format('%.17g', new_tat), 'PX', math.ceil(ttl / 1000) + 1)
 end
 local remaining = 0
 local next = tolerance - ttl

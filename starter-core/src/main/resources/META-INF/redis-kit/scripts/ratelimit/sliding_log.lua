@@ -42,6 +42,8 @@ local reset_after = 0
 if count > 0 then
   local newest = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
   reset_after = math.max(1, tonumber(newest[2]) + period - now)
-  redis.call('PEXPIRE', KEYS[1], math.ceil(reset_after / 1000))
+  -- A TTL counts from the server's clock cut to the millisecond, up to 999 µs behind TIME: one more millisecond
+  -- keeps the state until its reset, never a moment less.
+  redis.call('PEXPIRE', KEYS[1], math.ceil(reset_after / 1000) + 1)
 end
 return {allowed, limit, math.max(0, limit - count), retry_after, reset_after, now}

@@ -49,6 +49,8 @@ if allowed == 1 then
   redis.call('HSET', KEYS[1], 'w', string.format('%d', window), 'c', current, 'p', previous)
 end
 if reset_after > 0 and (allowed == 1 or state[1]) then
-  redis.call('PEXPIRE', KEYS[1], math.ceil(reset_after / 1000))
+  -- A TTL counts from the server's clock cut to the millisecond, up to 999 µs behind TIME: one more millisecond
+  -- keeps the state until its reset, never a moment less.
+  redis.call('PEXPIRE', KEYS[1], math.ceil(reset_after / 1000) + 1)
 end
 return {allowed, limit, math.max(0, math.floor(limit - estimate)), retry_after, reset_after, now}

@@ -34,6 +34,8 @@ if allowed == 1 then
 end
 if reset_after > 0 and (allowed == 1 or last) then
   -- The key lives until the bucket is full again, re-armed on every call so a slower rate keeps it.
-  redis.call('PEXPIRE', KEYS[1], math.ceil(reset_after / 1000))
+  -- A TTL counts from the server's clock cut to the millisecond, up to 999 µs behind TIME: one more millisecond
+  -- keeps the state until its reset, never a moment less.
+  redis.call('PEXPIRE', KEYS[1], math.ceil(reset_after / 1000) + 1)
 end
 return {allowed, capacity, math.floor(tokens), retry_after, reset_after, now}
