@@ -35,9 +35,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ReactiveLockingTests {
 
-	private static final int ROUNDS = 20_000;
+	private static final int ROUNDS = 10_000;
 
-	private static final long MAX_NANOS = TimeUnit.SECONDS.toNanos(10);
+	/** Bounds the test on a loaded machine, where both threads of a round wait for a core: fewer rounds then. */
+	private static final long MAX_NANOS = TimeUnit.SECONDS.toNanos(3);
 
 	private final ExecutorService completer = Executors.newSingleThreadExecutor();
 
@@ -85,18 +86,26 @@ class ReactiveLockingTests {
 			}
 		}
 		assertThat(rounds).as("rounds run in %d s", TimeUnit.NANOSECONDS.toSeconds(MAX_NANOS))
-			.isGreaterThanOrEqualTo(1000);
+			.isGreaterThanOrEqualTo(100);
 		assertThat(handedOver).as("leases handed over in %d rounds", rounds).isPositive();
 		assertThat(wrong).as("leases released other than once (of %d handed over in %d rounds); the first: %s",
 				handedOver, rounds, problems)
 			.isZero();
 	}
 
-	/** Starts the caller's part of a round once the other thread is there too, both running. */
+	/**
+	 * Starts the caller's part of a round once the other thread is there too, both running; spins briefly, then
+	 * yields, so that on a machine with more threads than cores the other one gets its turn.
+	 */
 	private static void together(AtomicInteger ready) {
 		ready.incrementAndGet();
-		while (ready.get() < 2) {
-			Thread.onSpinWait();
+		for (int spins = 0; ready.get() < 2; spins++) {
+			if (spins < 10_000) {
+				Thread.onSpinWait();
+			}
+			else {
+				Thread.yield();
+			}
 		}
 	}
 
