@@ -15,7 +15,6 @@ import io.rediskit.support.ReplicaWait;
 import io.rediskit.support.ScriptExecutor;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.ReturnType;
@@ -69,8 +68,6 @@ final class LockScripts {
 	private final ReplicaWait replicaWait;
 
 	private final Listeners<LockListener> listeners;
-
-	private volatile @Nullable Boolean cluster;
 
 	LockScripts(ScriptExecutor executor, RedisConnectionFactory connectionFactory) {
 		this(executor, connectionFactory, ReplicaWait.NONE, Listeners.of("lock", List.of()));
@@ -261,20 +258,11 @@ final class LockScripts {
 	}
 
 	/**
-	 * Whether the deployment is a Redis Cluster, where one script may only touch keys of one hash slot; asked of
-	 * a connection once.
+	 * Whether the deployment is a Redis Cluster, where one script may only touch keys of one hash slot: the one
+	 * detection every primitive uses ({@link CommandExecutor#isCluster()}), told once by the executor.
 	 */
 	boolean isCluster() {
-		Boolean known = this.cluster;
-		if (known == null) {
-			known = uninterruptibly(() -> {
-				try (RedisConnection connection = this.connectionFactory.getConnection()) {
-					return connection instanceof RedisClusterConnection;
-				}
-			});
-			this.cluster = known;
-		}
-		return known;
+		return uninterruptibly(this.commands::isCluster);
 	}
 
 	private CompletionStage<Long> integer(LuaScript script, byte[] key, byte[]... args) {

@@ -77,7 +77,8 @@ final class LockWatchdog {
 		}
 	}
 
-	private void renew(LockHold hold) {
+	/** One renewal of a hold a round found renewable; its answer is read when it comes. */
+	void renew(LockHold hold) {
 		// The hold's own engine: one registry's handles may run on sibling engines (a read-write lock's two sides).
 		hold.lock.parts().engine().renew(hold).whenComplete((result, failure) -> {
 			try {

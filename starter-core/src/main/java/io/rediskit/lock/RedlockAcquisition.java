@@ -187,8 +187,14 @@ final class RedlockAcquisition extends LockWait {
 		}
 	}
 
-	/** A hold nobody will release: forgotten at once (no renewal, no release report) and freed on every node. */
+	/**
+	 * A hold nobody will release: forgotten at once (no renewal, no release report) and freed on every node. It is
+	 * marked as releasing first, as a release marks its hold: the watchdog may have picked it for a renewal before
+	 * it was forgotten, and that renewal, sent after the release, finds the key gone; it must not report the lease
+	 * as lost.
+	 */
 	private void abandon(LockHold hold) {
+		hold.releasing = true;
 		this.parts.holds().forget(hold);
 		this.engine.nodes.releaseQuietly(this.lock.keys(), this.owner);
 	}

@@ -115,6 +115,14 @@ abstract class ShellEntryPoint implements SmartLifecycle, AutoCloseable {
 	}
 
 	/**
+	 * Sends the renewal of one hold now, as a watchdog round that picked it a moment ago would, whether or not the
+	 * registry still has it: for tests of what a renewal answered after the hold changed means.
+	 */
+	void renewNow(LockHold hold) {
+		this.watchdog.renew(hold);
+	}
+
+	/**
 	 * @param what what is named, as the message says it ({@code Lock}, {@code Semaphore})
 	 * @throws IllegalArgumentException if the name is empty
 	 */

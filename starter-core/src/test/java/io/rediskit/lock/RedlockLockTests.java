@@ -400,6 +400,36 @@ class RedlockLockTests {
 	}
 
 	@Test
+	void aHoldAbandonedByACancelledWaitIsNotReportedLostByALateRenewal() {
+		// Started, with every node's connection open.
+		this.registry.getLock("warm-up").acquire(Duration.ofSeconds(5)).close();
+		RedisLock lock = this.registry.getLock("abandoned");
+		LockHolds holds = this.registry.parts().holds();
+		// A wait of its own, so that its monitor can hold up the round's completion: the round has recorded the
+		// hold, where a watchdog round can pick it, and has not yet found the wait cancelled.
+		RedlockAcquisition acquisition = new RedlockAcquisition(lock, (QuorumEngine) this.registry.parts().engine(),
+				"abandoning", null, Duration.ofSeconds(5), TimeUnit.SECONDS.toNanos(5));
+		LockHold hold;
+		synchronized (acquisition) {
+			CompletableFuture<Lease> wait = acquisition.start().toCompletableFuture();
+			awaitCondition("the round to record its hold", Duration.ofSeconds(10), () -> !holds.all().isEmpty());
+			hold = holds.all().iterator().next();
+			assertThat(wait.cancel(false)).isTrue();
+		}
+		// The round's completion finds the wait cancelled: the hold is abandoned, freed on every node.
+		awaitCondition("the abandoned hold to be freed on every node", Duration.ofSeconds(10),
+				() -> holds.all().isEmpty() && this.nodes.nodesHolding("abandoned") == 0);
+		// A watchdog round that picked the hold before it was forgotten, and was held up (a preempted thread), sends
+		// its renewal only now: every node answers that the owner holds nothing.
+		hold.renewing.set(true);
+		this.registry.renewNow(hold);
+		awaitCondition("the late renewal to be answered", Duration.ofSeconds(10), () -> !hold.renewing.get());
+		assertThat(hold.lost).as("lost").isFalse();
+		assertThat(this.listener.events).filteredOn((event) -> event.contains("abandoned"))
+			.containsExactly("acquire abandoned INTERRUPTED");
+	}
+
+	@Test
 	void aStoppedRegistryEndsAsyncWaitsAndAClosedOneRefusesCalls() {
 		RedisLock lock = this.registry.getLock("stopped");
 		Lease holder = lock.acquire(Duration.ofSeconds(5));
