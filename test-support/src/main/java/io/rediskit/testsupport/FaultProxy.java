@@ -1,0 +1,390 @@
+package io.rediskit.testsupport;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * A TCP proxy on a free loopback port in front of one {@link RedisServerProcess}, for network faults that stopping
+ * the server cannot give: the server keeps running and answering other clients (a test checks it directly with
+ * {@link RedisServerProcess#command(String...)}), only the links through the proxy misbehave. Clients connect to
+ * {@link #port()}, or through {@link #newConnectionFactory(Duration)}.
+ * <ul>
+ * <li>{@link #pass()}: bytes go through as they come (the state after {@link #start(RedisServerProcess)});</li>
+ * <li>{@link #blackhole()}: connections stay open and bytes are taken from the sender but forwarded neither way,
+ * so a client sees a half-open link: its writes succeed and nothing ever answers. Bytes are held, not dropped,
+ * as TCP keeps retransmitting during a partition that heals before it gives up: {@link #pass()} delivers them,
+ * late, in order. New connections are accepted and connected to the server, and held the same way;</li>
+ * <li>{@link #delay(Duration)}: each chunk read from either side is forwarded after that delay, chunks of one
+ * direction one after the other;</li>
+ * <li>{@link #reset()}: every open connection is closed at once with a {@code RST} on both sides
+ * ({@code SO_LINGER} 0), as a peer that lost the connection's state answers a half-open link; what was held is
+ * lost with it. The mode is left as it was;</li>
+ * <li>{@link #refuse()} and {@link #accept()}: while refusing, each new connection is reset as soon as it is
+ * accepted, before a byte is forwarded. The TCP handshake completes first (the proxy keeps its port, which
+ * another process could take otherwise), so the client sees a reset right after connecting rather than
+ * {@code ECONNREFUSED}; open connections are left alone.</li>
+ * </ul>
+ * It owns its threads (platform daemon threads: one accepting, two per connection), and {@link #close()} stops them
+ * and resets every connection. It is test code: one proxy per server under test, a few connections each.
+ * <p>
+ * {@link #newConnectionFactory(Duration)} needs Spring Data Redis with Lettuce on the class path, which this module
+ * declares optional; the rest of the class needs nothing beyond the JDK.
+ */
+public final class FaultProxy implements AutoCloseable {
+
+	private static final int CHUNK = 16 * 1024;
+
+	private final RedisServerProcess server;
+
+	private final ServerSocket listener;
+
+	private final Thread acceptor;
+
+	private final Set<Link> links = ConcurrentHashMap.newKeySet();
+
+	private final AtomicLong bytesFromClients = new AtomicLong();
+
+	private final AtomicLong accepted = new AtomicLong();
+
+	private final Object modeChanged = new Object();
+
+	private volatile boolean blackholed;
+
+	private volatile long delayNanos;
+
+	private volatile boolean refusing;
+
+	private volatile boolean closed;
+
+	private FaultProxy(RedisServerProcess server, ServerSocket listener) {
+		this.server = server;
+		this.listener = listener;
+		this.acceptor = new Thread(this::acceptLoop, "fault-proxy-" + listener.getLocalPort() + "-accept");
+		this.acceptor.setDaemon(true);
+	}
+
+	/**
+	 * Starts a proxy in front of a server, passing bytes through.
+	 * @param server the server every connection is forwarded to
+	 * @return the running proxy; close it when done
+	 */
+	public static FaultProxy start(RedisServerProcess server) {
+		try {
+			ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+			FaultProxy proxy = new FaultProxy(server, listener);
+			proxy.acceptor.start();
+			return proxy;
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("Cannot open a loopback port for a proxy to " + server, ex);
+		}
+	}
+
+	/** @return the loopback port clients connect to */
+	public int port() {
+		return this.listener.getLocalPort();
+	}
+
+	/** @return {@code 127.0.0.1} */
+	public String host() {
+		return "127.0.0.1";
+	}
+
+	/** @return the server behind the proxy */
+	public RedisServerProcess server() {
+		return this.server;
+	}
+
+	/**
+	 * A new, started Lettuce connection factory for a standalone server at this proxy's port, as an application
+	 * would configure it ({@link RedisTopology#newConnectionFactory()} does the same for a server reached directly).
+	 * @param commandTimeout the client's command timeout
+	 * @return the factory; destroy it when done
+	 */
+	public LettuceConnectionFactory newConnectionFactory(Duration commandTimeout) {
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration(host(), port()),
+				LettuceClientConfiguration.builder().commandTimeout(commandTimeout).build());
+		factory.afterPropertiesSet();
+		factory.start();
+		return factory;
+	}
+
+	/** Forwards bytes as they come, with no delay: ends a black hole (delivering what it held) or a delay. */
+	public void pass() {
+		synchronized (this.modeChanged) {
+			this.delayNanos = 0;
+			this.blackholed = false;
+			this.modeChanged.notifyAll();
+		}
+	}
+
+	/**
+	 * Holds every byte, both ways, on open and new connections, until {@link #pass()} or {@link #delay(Duration)}:
+	 * the clients' links stay open and nothing answers.
+	 */
+	public void blackhole() {
+		this.blackholed = true;
+	}
+
+	/**
+	 * Forwards each chunk after a delay (ending a black hole).
+	 * @param delay how long each chunk waits before it is forwarded; not negative
+	 */
+	public void delay(Duration delay) {
+		if (delay.isNegative()) {
+			throw new IllegalArgumentException("delay must not be negative, was " + delay);
+		}
+		synchronized (this.modeChanged) {
+			this.delayNanos = delay.toNanos();
+			this.blackholed = false;
+			this.modeChanged.notifyAll();
+		}
+	}
+
+	/** Closes every open connection at once with a {@code RST} to the client and to the server. */
+	public void reset() {
+		for (Link link : this.links) {
+			link.close(true);
+		}
+	}
+
+	/** Resets each new connection as soon as it is accepted, until {@link #accept()}. */
+	public void refuse() {
+		this.refusing = true;
+	}
+
+	/** Forwards new connections again after {@link #refuse()}. */
+	public void accept() {
+		this.refusing = false;
+	}
+
+	/** @return the connections open through the proxy now */
+	public int openConnections() {
+		return this.links.size();
+	}
+
+	/** @return how many connections the proxy has accepted so far, refused ones included */
+	public long acceptedConnections() {
+		return this.accepted.get();
+	}
+
+	/**
+	 * @return the bytes read from clients so far, held or forwarded: a test can see that a command has left its
+	 * client
+	 */
+	public long bytesFromClients() {
+		return this.bytesFromClients.get();
+	}
+
+	/** Stops accepting, resets every connection and waits briefly for the proxy's threads to end. */
+	@Override
+	public void close() {
+		this.closed = true;
+		try {
+			this.listener.close();
+		}
+		catch (IOException ex) {
+			// Closing is all that matters: the acceptor ends either way.
+		}
+		List<Link> open = List.copyOf(this.links);
+		reset();
+		synchronized (this.modeChanged) {
+			this.modeChanged.notifyAll();
+		}
+		join(this.acceptor);
+		for (Link link : open) {
+			link.join();
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "fault proxy on " + host() + ":" + port() + " to " + this.server;
+	}
+
+	private void acceptLoop() {
+		while (!this.closed) {
+			Socket client;
+			try {
+				client = this.listener.accept();
+			}
+			catch (IOException ex) {
+				// The listener was closed: the proxy is closing.
+				return;
+			}
+			this.accepted.incrementAndGet();
+			if (this.refusing || this.closed) {
+				abort(client);
+				continue;
+			}
+			Socket upstream = new Socket();
+			try {
+				client.setTcpNoDelay(true);
+				upstream.setTcpNoDelay(true);
+				upstream.connect(new InetSocketAddress(this.server.host(), this.server.port()), 2000);
+			}
+			catch (IOException ex) {
+				// The server is down: the client sees what it would see, a connection that fails.
+				abort(client);
+				abort(upstream);
+				continue;
+			}
+			Link link = new Link(client, upstream);
+			this.links.add(link);
+			link.start();
+		}
+	}
+
+	/**
+	 * Waits while the proxy is a black hole.
+	 * @return whether the link may forward; {@code false} once it or the proxy is closed
+	 */
+	private boolean awaitPassing(Link link) throws InterruptedException {
+		synchronized (this.modeChanged) {
+			while (this.blackholed && !link.closed && !this.closed) {
+				this.modeChanged.wait(50);
+			}
+		}
+		return !link.closed && !this.closed;
+	}
+
+	private static void abort(Socket socket) {
+		try {
+			socket.setSoLinger(true, 0);
+		}
+		catch (IOException ex) {
+			// Not connected, or already closed: a plain close will do.
+		}
+		try {
+			socket.close();
+		}
+		catch (IOException ex) {
+			// Closed already.
+		}
+	}
+
+	private static void closeQuietly(Socket socket) {
+		try {
+			socket.close();
+		}
+		catch (IOException ex) {
+			// Closed already.
+		}
+	}
+
+	private static void join(Thread thread) {
+		try {
+			thread.join(TimeUnit.SECONDS.toMillis(5));
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	/** One client connection and its connection to the server, with a thread per direction. */
+	private final class Link {
+
+		private final Socket client;
+
+		private final Socket upstream;
+
+		private final Thread toServer;
+
+		private final Thread toClient;
+
+		private volatile boolean closed;
+
+		Link(Socket client, Socket upstream) {
+			this.client = client;
+			this.upstream = upstream;
+			String name = "fault-proxy-" + port() + "-" + client.getPort();
+			this.toServer = new Thread(() -> pump(client, upstream, true), name + "-to-server");
+			this.toClient = new Thread(() -> pump(upstream, client, false), name + "-to-client");
+			this.toServer.setDaemon(true);
+			this.toClient.setDaemon(true);
+		}
+
+		void start() {
+			this.toServer.start();
+			this.toClient.start();
+		}
+
+		private void pump(Socket from, Socket to, boolean fromClient) {
+			byte[] chunk = new byte[CHUNK];
+			try {
+				InputStream in = from.getInputStream();
+				OutputStream out = to.getOutputStream();
+				int read;
+				while ((read = in.read(chunk)) >= 0) {
+					if (fromClient) {
+						FaultProxy.this.bytesFromClients.addAndGet(read);
+					}
+					// A chunk read during a black hole waits here; the rest waits in the kernel's buffers.
+					if (!awaitPassing(this)) {
+						return;
+					}
+					long delay = FaultProxy.this.delayNanos;
+					if (delay > 0) {
+						TimeUnit.NANOSECONDS.sleep(delay);
+					}
+					out.write(chunk, 0, read);
+					out.flush();
+				}
+				// One side closed its end: close the link, as a server or client that went away would.
+				close(false);
+			}
+			catch (IOException ex) {
+				// Reset or closed, by the proxy or a peer: the other side learns it the same way.
+				close(true);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				close(true);
+			}
+		}
+
+		void close(boolean reset) {
+			synchronized (this) {
+				if (this.closed) {
+					return;
+				}
+				this.closed = true;
+			}
+			if (reset) {
+				abort(this.client);
+				abort(this.upstream);
+			}
+			else {
+				closeQuietly(this.client);
+				closeQuietly(this.upstream);
+			}
+			FaultProxy.this.links.remove(this);
+			synchronized (FaultProxy.this.modeChanged) {
+				FaultProxy.this.modeChanged.notifyAll();
+			}
+		}
+
+		void join() {
+			FaultProxy.join(this.toServer);
+			FaultProxy.join(this.toClient);
+		}
+
+	}
+
+}
