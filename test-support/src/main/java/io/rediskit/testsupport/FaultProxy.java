@@ -8,9 +8,12 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -26,11 +29,11 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * <ul>
  * <li>{@link #pass()}: bytes go through as they come (the state after {@link #start(RedisServerProcess)});</li>
  * <li>{@link #blackhole()}: connections stay open and bytes are taken from the sender but forwarded neither way,
- * so a client sees a half-open link: its writes succeed and nothing ever answers. Bytes are held, not dropped,
- * as TCP keeps retransmitting during a partition that heals before it gives up: {@link #pass()} delivers them,
- * late, in order. New connections are accepted and connected to the server, and held the same way;</li>
- * <li>{@link #delay(Duration)}: each chunk read from either side is forwarded after that delay, chunks of one
- * direction one after the other;</li>
+ * so a client sees a half-open link: its writes succeed and nothing ever answers. Bytes are held in the proxy, not
+ * dropped, as TCP keeps retransmitting during a partition that heals before it gives up: {@link #pass()} delivers
+ * them, late, in order. New connections are accepted and connected to the server, and held the same way;</li>
+ * <li>{@link #delay(Duration)}: each chunk read from either side is forwarded that long after it arrived, in
+ * order: a link's latency, not a limit on its throughput;</li>
  * <li>{@link #reset()}: every open connection is closed at once with a {@code RST} on both sides
  * ({@code SO_LINGER} 0), as a peer that lost the connection's state answers a half-open link; what was held is
  * lost with it. The mode is left as it was;</li>
@@ -39,7 +42,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * another process could take otherwise), so the client sees a reset right after connecting rather than
  * {@code ECONNREFUSED}; open connections are left alone.</li>
  * </ul>
- * It owns its threads (platform daemon threads: one accepting, two per connection), and {@link #close()} stops them
+ * It owns its threads (platform daemon threads: one accepting, and per connection one reading and one writing each way), and {@link #close()} stops them
  * and resets every connection. It is test code: one proxy per server under test, a few connections each.
  * <p>
  * {@link #newConnectionFactory(Duration)} needs Spring Data Redis with Lettuce on the class path, which this module
@@ -143,8 +146,8 @@ public final class FaultProxy implements AutoCloseable {
 	}
 
 	/**
-	 * Forwards each chunk after a delay (ending a black hole).
-	 * @param delay how long each chunk waits before it is forwarded; not negative
+	 * Forwards each chunk a delay after it arrived (ending a black hole).
+	 * @param delay how long after it arrived each chunk is forwarded; not negative
 	 */
 	public void delay(Duration delay) {
 		if (delay.isNegative()) {
@@ -204,9 +207,6 @@ public final class FaultProxy implements AutoCloseable {
 		}
 		List<Link> open = List.copyOf(this.links);
 		reset();
-		synchronized (this.modeChanged) {
-			this.modeChanged.notifyAll();
-		}
 		join(this.acceptor);
 		for (Link link : open) {
 			link.join();
@@ -248,20 +248,11 @@ public final class FaultProxy implements AutoCloseable {
 			Link link = new Link(client, upstream);
 			this.links.add(link);
 			link.start();
-		}
-	}
-
-	/**
-	 * Waits while the proxy is a black hole.
-	 * @return whether the link may forward; {@code false} once it or the proxy is closed
-	 */
-	private boolean awaitPassing(Link link) throws InterruptedException {
-		synchronized (this.modeChanged) {
-			while (this.blackholed && !link.closed && !this.closed) {
-				this.modeChanged.wait(50);
+			if (this.closed) {
+				// close() may have reset the links just before this one was added.
+				link.close(true);
 			}
 		}
-		return !link.closed && !this.closed;
 	}
 
 	private static void abort(Socket socket) {
@@ -297,16 +288,14 @@ public final class FaultProxy implements AutoCloseable {
 		}
 	}
 
-	/** One client connection and its connection to the server, with a thread per direction. */
+	/** One client connection and its connection to the server, with two threads per direction. */
 	private final class Link {
 
 		private final Socket client;
 
 		private final Socket upstream;
 
-		private final Thread toServer;
-
-		private final Thread toClient;
+		private final List<Thread> threads;
 
 		private volatile boolean closed;
 
@@ -314,37 +303,30 @@ public final class FaultProxy implements AutoCloseable {
 			this.client = client;
 			this.upstream = upstream;
 			String name = "fault-proxy-" + port() + "-" + client.getPort();
-			this.toServer = new Thread(() -> pump(client, upstream, true), name + "-to-server");
-			this.toClient = new Thread(() -> pump(upstream, client, false), name + "-to-client");
-			this.toServer.setDaemon(true);
-			this.toClient.setDaemon(true);
+			BlockingQueue<Chunk> toServer = new LinkedBlockingQueue<>();
+			BlockingQueue<Chunk> toClient = new LinkedBlockingQueue<>();
+			this.threads = List.of(new Thread(() -> read(client, toServer, true), name + "-from-client"),
+					new Thread(() -> write(toServer, upstream), name + "-to-server"),
+					new Thread(() -> read(upstream, toClient, false), name + "-from-server"),
+					new Thread(() -> write(toClient, client), name + "-to-client"));
+			this.threads.forEach((thread) -> thread.setDaemon(true));
 		}
 
 		void start() {
-			this.toServer.start();
-			this.toClient.start();
+			this.threads.forEach(Thread::start);
 		}
 
-		private void pump(Socket from, Socket to, boolean fromClient) {
-			byte[] chunk = new byte[CHUNK];
+		/** Takes bytes from the sender as they come, whatever the mode, as the network takes them off its hands. */
+		private void read(Socket from, BlockingQueue<Chunk> queue, boolean fromClient) {
 			try {
 				InputStream in = from.getInputStream();
-				OutputStream out = to.getOutputStream();
+				byte[] buffer = new byte[CHUNK];
 				int read;
-				while ((read = in.read(chunk)) >= 0) {
+				while ((read = in.read(buffer)) >= 0) {
 					if (fromClient) {
 						FaultProxy.this.bytesFromClients.addAndGet(read);
 					}
-					// A chunk read during a black hole waits here; the rest waits in the kernel's buffers.
-					if (!awaitPassing(this)) {
-						return;
-					}
-					long delay = FaultProxy.this.delayNanos;
-					if (delay > 0) {
-						TimeUnit.NANOSECONDS.sleep(delay);
-					}
-					out.write(chunk, 0, read);
-					out.flush();
+					queue.add(new Chunk(Arrays.copyOf(buffer, read), System.nanoTime()));
 				}
 				// One side closed its end: close the link, as a server or client that went away would.
 				close(false);
@@ -353,9 +335,35 @@ public final class FaultProxy implements AutoCloseable {
 				// Reset or closed, by the proxy or a peer: the other side learns it the same way.
 				close(true);
 			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
+		}
+
+		/** Forwards the chunks in order, each once the black hole is gone and its delay has passed. */
+		private void write(BlockingQueue<Chunk> queue, Socket to) {
+			try {
+				OutputStream out = to.getOutputStream();
+				while (!this.closed) {
+					Chunk chunk = queue.take();
+					synchronized (FaultProxy.this.modeChanged) {
+						while (FaultProxy.this.blackholed && !this.closed) {
+							FaultProxy.this.modeChanged.wait();
+						}
+					}
+					long wait = chunk.readNanos + FaultProxy.this.delayNanos - System.nanoTime();
+					if (wait > 0) {
+						TimeUnit.NANOSECONDS.sleep(wait);
+					}
+					if (this.closed) {
+						return;
+					}
+					out.write(chunk.bytes);
+					out.flush();
+				}
+			}
+			catch (IOException ex) {
 				close(true);
+			}
+			catch (InterruptedException ex) {
+				// Interrupted by close(): the link is gone, and so is what it held.
 			}
 		}
 
@@ -375,16 +383,21 @@ public final class FaultProxy implements AutoCloseable {
 				closeQuietly(this.upstream);
 			}
 			FaultProxy.this.links.remove(this);
-			synchronized (FaultProxy.this.modeChanged) {
-				FaultProxy.this.modeChanged.notifyAll();
+			for (Thread thread : this.threads) {
+				if (thread != Thread.currentThread()) {
+					thread.interrupt();
+				}
 			}
 		}
 
 		void join() {
-			FaultProxy.join(this.toServer);
-			FaultProxy.join(this.toClient);
+			this.threads.forEach(FaultProxy::join);
 		}
 
+	}
+
+	/** Bytes read from one side, and when. */
+	private record Chunk(byte[] bytes, long readNanos) {
 	}
 
 }
