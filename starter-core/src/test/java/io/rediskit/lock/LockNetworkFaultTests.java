@@ -18,6 +18,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static io.rediskit.lock.LockTesting.awaitCondition;
@@ -138,7 +139,7 @@ class LockNetworkFaultTests {
 		this.proxy.blackhole();
 		long started = System.nanoTime();
 		// A lease of a minute: only the undo, not the lease, can end what the attempt takes once the link heals.
-		assertThatExceptionOfType(org.springframework.dao.QueryTimeoutException.class)
+		assertThatExceptionOfType(QueryTimeoutException.class)
 			.isThrownBy(() -> lock.tryLock(Duration.ofSeconds(5), Duration.ofMinutes(1)));
 		Duration first = Duration.ofNanos(System.nanoTime() - started);
 		started = System.nanoTime();

@@ -42,8 +42,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * another process could take otherwise), so the client sees a reset right after connecting rather than
  * {@code ECONNREFUSED}; open connections are left alone.</li>
  * </ul>
- * It owns its threads (platform daemon threads: one accepting, and per connection one reading and one writing each way), and {@link #close()} stops them
- * and resets every connection. It is test code: one proxy per server under test, a few connections each.
+ * It owns its threads (platform daemon threads: one accepting, and per connection one reading and one writing each
+ * way), and {@link #close()} resets every connection and stops them. It is test code: one proxy per server under
+ * test, a few connections each.
  * <p>
  * {@link #newConnectionFactory(Duration)} needs Spring Data Redis with Lettuce on the class path, which this module
  * declares optional; the rest of the class needs nothing beyond the JDK.
