@@ -1,5 +1,7 @@
 package io.rediskit.support;
 
+import java.io.IOException;
+
 import io.lettuce.core.RedisBusyException;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisConnectionException;
@@ -13,7 +15,7 @@ import org.springframework.dao.TransientDataAccessException;
 
 /**
  * Tells apart the two kinds of Redis failure every primitive handles differently: Redis <em>unavailable</em>
- * (down, unreachable, too slow, disconnected, loading, busy with a script, a replica after a failover), where a failure
+ * (down, unreachable, too slow, disconnected, a connection reset, loading, busy with a script, a replica after a failover), where a failure
  * policy or a retry applies, and a <em>command error</em> (WRONGTYPE, NOPERM, a script error), which is a bug or
  * a misconfiguration and is thrown as it is.
  */
@@ -38,6 +40,11 @@ public final class RedisFailures {
 			// Lettuce raises its base type itself, never for a server's error reply (those are subtypes), when
 			// the connection cannot carry the command: not connected with REJECT_COMMANDS, or closed.
 			if (cause.getClass() == RedisException.class) {
+				return true;
+			}
+			// A connection reset or broken while a command is in flight: Lettuce fails that command with the
+			// channel's own exception ("Connection reset", "Broken pipe"), which nothing translates.
+			if (cause instanceof IOException) {
 				return true;
 			}
 		}

@@ -1,5 +1,6 @@
 package io.rediskit.support;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -15,6 +16,7 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
@@ -80,6 +82,11 @@ final class SharedLettuceConnection {
 	static RuntimeException translate(Throwable failure) {
 		if (failure instanceof DataAccessException dataAccess) {
 			return dataAccess;
+		}
+		// Lettuce fails the command in flight when its connection is reset with the channel's IOException, which
+		// Spring's converter leaves untranslated: it is the connection failing, as for a refused connection.
+		if (failure instanceof IOException io) {
+			return new RedisConnectionFailureException("Redis connection failed: " + io.getMessage(), io);
 		}
 		if (failure instanceof Exception exception) {
 			DataAccessException translated = exceptionConverter.convert(exception);

@@ -168,6 +168,9 @@ class ScriptExecutorTests {
 		assertThat(RedisFailures.isUnavailable(new RedisSystemException("x",
 				new io.lettuce.core.RedisCommandExecutionException("WRONGTYPE")))).isFalse();
 		assertThat(RedisFailures.isUnavailable(new InvalidDataAccessApiUsageException("bad"))).isFalse();
+		// What Lettuce fails a command in flight with when its connection is reset (NetworkFaultTests).
+		assertThat(RedisFailures.isUnavailable(
+				new java.util.concurrent.CompletionException(new java.net.SocketException("Connection reset")))).isTrue();
 	}
 
 	@Test
