@@ -38,6 +38,8 @@ final class GeoScripts {
 
 	private static final byte[] METERS = utf8("m");
 
+	private static final byte[] WITH_POSITIONS = utf8("1");
+
 	private GeoScripts() {
 	}
 
@@ -124,6 +126,7 @@ final class GeoScripts {
 		values.add(coordinate(center.latitude()));
 		values.add(number(query.limit()));
 		values.add(utf8((query.order() == GeoOrder.NEAREST_FIRST) ? "ASC" : "DESC"));
+		values.add(query.positions() ? WITH_POSITIONS : EMPTY);
 		if (query.isCircle()) {
 			values.add(utf8("BYRADIUS"));
 			values.add(coordinate(query.unit().toMeters(query.radius())));
@@ -142,7 +145,8 @@ final class GeoScripts {
 
 	/**
 	 * The arguments after the key of {@code GEOSEARCH key FROMLONLAT lon lat BYRADIUS r m | BYBOX w h m ASC|DESC
-	 * COUNT n WITHDIST WITHCOORD}, distances in meters, as {@code search.lua} sends it.
+	 * COUNT n WITHDIST [WITHCOORD]}, distances in meters, as {@code search.lua} sends it; {@code WITHCOORD} only
+	 * when the query wants positions.
 	 */
 	static byte[][] geosearch(GeoPoint center, GeoQuery query) {
 		List<byte[]> values = new ArrayList<>(13);
@@ -163,21 +167,29 @@ final class GeoScripts {
 		values.add(utf8("COUNT"));
 		values.add(number(query.limit()));
 		values.add(utf8("WITHDIST"));
-		values.add(utf8("WITHCOORD"));
+		if (query.positions()) {
+			values.add(utf8("WITHCOORD"));
+		}
 		return values.toArray(byte[][]::new);
 	}
 
-	/** Reads a {@code GEOSEARCH ... WITHDIST WITHCOORD} reply: per match {@code [member, distance, [lon, lat]]}. */
+	/**
+	 * Reads a {@code GEOSEARCH ... WITHDIST [WITHCOORD]} reply: per match {@code [member, distance, [lon, lat]]},
+	 * or {@code [member, distance]} without positions.
+	 */
 	static void readGeosearch(@Nullable List<Object> reply, GeoUnit unit, List<GeoMatch> into) {
 		if (reply == null) {
 			throw new IllegalStateException("Unexpected reply from GEOSEARCH: null");
 		}
 		for (Object entry : reply) {
 			List<?> match = (List<?>) entry;
-			List<?> position = (List<?>) match.get(2);
+			GeoPoint position = null;
+			if (match.size() > 2) {
+				List<?> coordinates = (List<?>) match.get(2);
+				position = new GeoPoint(clampLongitude(decimal(coordinates.get(0))), decimal(coordinates.get(1)));
+			}
 			into.add(new GeoMatch(new String((byte[]) match.get(0), StandardCharsets.UTF_8),
-					unit.fromMeters(decimal(match.get(1))),
-					new GeoPoint(clampLongitude(decimal(position.get(0))), decimal(position.get(1)))));
+					unit.fromMeters(decimal(match.get(1))), position));
 		}
 	}
 
@@ -210,15 +222,20 @@ final class GeoScripts {
 		return positions;
 	}
 
-	/** Reads {@code search}: member, distance in meters, longitude, latitude per match. */
-	static void readMatches(@Nullable List<Object> reply, GeoUnit unit, List<GeoMatch> into) {
-		if (reply == null || reply.size() % 4 != 0) {
+	/**
+	 * Reads {@code search}: member, distance in meters, longitude, latitude per match; member and distance only
+	 * where the query wants no positions.
+	 */
+	static void readMatches(@Nullable List<Object> reply, GeoUnit unit, boolean positions, List<GeoMatch> into) {
+		int stride = positions ? 4 : 2;
+		if (reply == null || reply.size() % stride != 0) {
 			throw new IllegalStateException("Unexpected reply from the geo search script: " + reply);
 		}
-		for (int i = 0; i < reply.size(); i += 4) {
+		for (int i = 0; i < reply.size(); i += stride) {
 			into.add(new GeoMatch(new String((byte[]) reply.get(i), StandardCharsets.UTF_8),
-					unit.fromMeters(parse((byte[]) reply.get(i + 1))),
-					new GeoPoint(clampLongitude(parse((byte[]) reply.get(i + 2))), parse((byte[]) reply.get(i + 3)))));
+					unit.fromMeters(parse((byte[]) reply.get(i + 1))), positions
+							? new GeoPoint(clampLongitude(parse((byte[]) reply.get(i + 2))), parse((byte[]) reply.get(i + 3)))
+							: null));
 		}
 	}
 

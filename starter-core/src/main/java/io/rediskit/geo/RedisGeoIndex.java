@@ -280,7 +280,7 @@ final class RedisGeoIndex implements GeoIndex {
 		Call call = GeoScripts.search(sets, this.updates, ttl(), this.pinnedNow, center, query);
 		return () -> this.<List<Object>>execute(call, ReturnType.MULTI).thenApply((reply) -> {
 			List<GeoMatch> matches = new ArrayList<>();
-			GeoScripts.readMatches(reply, query.unit(), matches);
+			GeoScripts.readMatches(reply, query.unit(), query.positions(), matches);
 			return matches;
 		});
 	}

@@ -53,7 +53,12 @@ class GeoContractTests extends TopologyContract {
 			GeoQuery query = GeoQuery.around(new GeoPoint(2.2 + random.nextDouble(0.3), 48.8 + random.nextDouble(0.2)))
 				.withinRadius(random.nextDouble(100, 5000), GeoUnit.METERS)
 				.limit(1 + random.nextInt(200));
-			assertThat(cells.nearby(query)).isEqualTo(flat.nearby(query));
+			List<GeoMatch> expected = flat.nearby(query);
+			assertThat(cells.nearby(query)).isEqualTo(expected);
+			// Without positions: the same members and distances, on every topology.
+			assertThat(cells.nearby(query.withoutPositions())).isEqualTo(expected.stream()
+				.map((match) -> new GeoMatch(match.member(), match.distance(), null))
+				.toList());
 		}
 		assertThat(cells.nearby(GeoQuery.around(positions.get("bike-1999")).withinRadius(50, GeoUnit.KILOMETERS).limit(1000)))
 			.hasSize(1000);

@@ -176,6 +176,53 @@ class GeoIndexTests {
 	}
 
 	@Test
+	void aSearchWithoutPositionsFindsTheSameMatchesAndRedisSendsNoCoordinates() throws Exception {
+		Map<String, GeoPoint> fleet = new LinkedHashMap<>();
+		for (int i = 0; i < 60; i++) {
+			// About 6 km by 4 km: a search of an index sharded at precision 26 covers several cells.
+			fleet.put("bike-" + i, GeoPoint.ofLatLon(48.84 + (i % 6) * 0.007, 2.32 + (i / 6) * 0.008));
+		}
+		List<GeoQuery> queries = List.of(GeoQuery.around(PARIS).withinRadius(3, GeoUnit.KILOMETERS).limit(25),
+				GeoQuery.around(PARIS).withinBox(4, 3, GeoUnit.KILOMETERS).order(GeoOrder.FARTHEST_FIRST).limit(7),
+				GeoQuery.aroundMember("bike-30").withinRadius(1500, GeoUnit.METERS));
+		Duration hour = Duration.ofHours(1);
+		List<GeoIndexSpec> specs = List.of(GeoIndexSpec.unsharded(), GeoIndexSpec.byCell(26),
+				GeoIndexSpec.unsharded().withMemberTtl(hour), GeoIndexSpec.byCell(26).withMemberTtl(hour));
+		for (int s = 0; s < specs.size(); s++) {
+			GeoIndex index = this.registry.create("fleet" + s, specs.get(s));
+			index.putAll(fleet);
+			for (GeoQuery query : queries) {
+				List<GeoMatch> withPositions = index.nearby(query);
+				assertThat(withPositions).as("%s", specs.get(s)).isNotEmpty().allSatisfy((match) -> assertThat(match.position()).isNotNull());
+				List<GeoMatch> expected = withPositions.stream()
+					.map((match) -> new GeoMatch(match.member(), match.distance(), null))
+					.toList();
+				assertThat(index.nearby(query.withoutPositions())).as("%s", specs.get(s)).isEqualTo(expected);
+				assertThat(index.nearbyAsync(query.withoutPositions()).toCompletableFuture().get()).isEqualTo(expected);
+			}
+		}
+		// The plain path (no expiry): the slow log, told to keep every command, shows what was sent.
+		redis.server().command("CONFIG", "SET", "slowlog-log-slower-than", "0");
+		try {
+			for (String name : List.of("fleet0", "fleet1")) {
+				redis.server().command("SLOWLOG", "RESET");
+				this.registry.get(name).nearby(queries.get(0).withoutPositions());
+				List<List<?>> searches = ((List<?>) redis.server().command("SLOWLOG", "GET", "100")).stream()
+					.<List<?>>map((entry) -> (List<?>) ((List<?>) entry).get(3))
+					.filter((arguments) -> "GEOSEARCH".equals(arguments.get(0).toString()))
+					.toList();
+				assertThat(searches).as(name).isNotEmpty().allSatisfy((arguments) -> assertThat(arguments)
+					.extracting(Object::toString)
+					.contains("WITHDIST")
+					.doesNotContain("WITHCOORD"));
+			}
+		}
+		finally {
+			redis.server().command("CONFIG", "SET", "slowlog-log-slower-than", "10000");
+		}
+	}
+
+	@Test
 	void asyncVariantsGiveTheSameAnswers() throws Exception {
 		GeoIndex index = this.registry.create("async", GeoIndexSpec.byCell(18));
 		index.putAsync("paris", PARIS).toCompletableFuture().get();

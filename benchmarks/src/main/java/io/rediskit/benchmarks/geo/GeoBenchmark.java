@@ -48,16 +48,18 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * {@code geo}: "bikes near me" searches per second and their p99 latency, on the run's threads, over
  * {@value #DEFAULT_MEMBERS} members (or {@code -Drediskit.benchmark.geo.members=}) spread uniformly over a square
  * of {@value #AREA_KM} km around Paris. Each search asks for the {@value #LIMIT} members nearest a random point
- * of the inner square within {@value #RADIUS_METERS} m, with their distance. Side by side in one run:
+ * of the inner square within {@value #RADIUS_METERS} m, with their distance and without their position, the
+ * work of Redisson's {@code searchWithDistance} ({@code GEORADIUS_RO ... WITHDIST COUNT ASC}, no coordinates), so
+ * that all four do the same work. Side by side in one run:
  * <ul>
- * <li>{@code redis-kit-unsharded}: a {@link GeoIndex} on one geo set ({@code nearby}: one plain {@code GEOSEARCH},
- * members never expire);</li>
+ * <li>{@code redis-kit-unsharded}: a {@link GeoIndex} on one geo set ({@code nearby} of a query
+ * {@link GeoQuery#withoutPositions() without positions}: one plain {@code GEOSEARCH}, members never expire);</li>
  * <li>{@code redis-kit-cells}: a {@link GeoIndex} sharded by geohash cell of precision {@value #PRECISION} (cells
  * of about 3.2 km by 2.3 km at Paris' latitude: a search reads 1 to 4 of them, one pipelined {@code GEOSEARCH}
  * each, merged on the client);</li>
  * <li>{@code redisson}: Redisson's {@link RGeo} on one set, {@code searchWithDistance};</li>
  * <li>{@code floor}: the bare driver (Lettuce, its own connection) sending the same {@code GEOSEARCH ...
- * WITHDIST WITHCOORD COUNT} to redis-kit's unsharded set: what any client pays for the search itself.</li>
+ * WITHDIST COUNT ASC} to redis-kit's unsharded set: what any client pays for the search itself.</li>
  * </ul>
  * Before measuring, a few searches must give the same members on all four, or an anomaly is reported. Each
  * round runs every library, in a rotating order; the median round is reported. Writes {@code geo.json}.
@@ -179,8 +181,9 @@ public final class GeoBenchmark implements Benchmark {
 		return GeoPoint.ofLatLon(latitude, longitude);
 	}
 
+	/** Which members and how far, no positions: what Redisson's {@code searchWithDistance} asks for. */
 	static GeoQuery query(GeoPoint point) {
-		return GeoQuery.around(point).withinRadius(RADIUS_METERS, GeoUnit.METERS).limit(LIMIT);
+		return GeoQuery.around(point).withinRadius(RADIUS_METERS, GeoUnit.METERS).limit(LIMIT).withoutPositions();
 	}
 
 	static List<String> members(List<GeoMatch> matches) {
@@ -190,7 +193,7 @@ public final class GeoBenchmark implements Benchmark {
 	static List<String> floorSearch(RedisCommands<byte[], byte[]> floor, byte[] key, GeoPoint point) {
 		List<GeoWithin<byte[]>> found = floor.geosearch(key, GeoSearch.fromCoordinates(point.longitude(),
 				point.latitude()), GeoSearch.byRadius(RADIUS_METERS, GeoArgs.Unit.m),
-				new GeoArgs().withDistance().withCoordinates().withCount(LIMIT).asc());
+				new GeoArgs().withDistance().withCount(LIMIT).asc());
 		return found.stream().map((within) -> new String(within.getMember(), StandardCharsets.UTF_8)).toList();
 	}
 
@@ -261,8 +264,8 @@ public final class GeoBenchmark implements Benchmark {
 		json.put("timestamp", Instant.now().toString());
 		json.put("environment", context.environment());
 		json.put("members", members);
-		json.put("search", "nearest " + LIMIT + " within " + RADIUS_METERS + " m, with distances, of a random point of a "
-				+ AREA_KM + " km square; cells of precision " + PRECISION);
+		json.put("search", "nearest " + LIMIT + " within " + RADIUS_METERS + " m, with distances, without positions, of a "
+				+ "random point of a " + AREA_KM + " km square; cells of precision " + PRECISION);
 		json.put("results", results);
 		Files.createDirectories(context.options().outputDirectory());
 		JsonWriter.write(context.options().outputDirectory().resolve("geo.json"), json);

@@ -145,7 +145,8 @@ public final class GeoCurves {
 				p99);
 		Map<String, Object> json = new LinkedHashMap<>();
 		json.put("search", "nearest " + GeoBenchmark.LIMIT + " within " + GeoBenchmark.RADIUS_METERS
-				+ " m, with distances, of a random point of a " + GeoBenchmark.AREA_KM + " km square; cells of precision "
+				+ " m, with distances, without positions, of a random point of a " + GeoBenchmark.AREA_KM
+				+ " km square; cells of precision "
 				+ GeoBenchmark.PRECISION + "; Redisson on the unsharded index's set");
 		json.put("bySize", bySize);
 		json.put("cellsAtLeastAsFastFrom", overtakesAt);

@@ -2,9 +2,10 @@
 -- KEYS[1..n-1] the geo sets, KEYS[n] the sorted set of update times in ms (read when ttl > 0)
 -- ARGV[1] member ttl in ms, 0 when members never expire; ARGV[2] now in ms, pinned by tests, empty for TIME;
 -- ARGV[3] longitude, ARGV[4] latitude, ARGV[5] most matches per set, ARGV[6] ASC or DESC;
--- ARGV[7..] the area as GEOSEARCH takes it, in meters: BYRADIUS r m, or BYBOX w h m
--- Returns member, distance in m, longitude, latitude per match; each set's matches in the order asked, at most
--- ARGV[5] per set (the caller merges the sets and cuts to the limit)
+-- ARGV[7] '1' for positions, empty for none; ARGV[8..] the area as GEOSEARCH takes it, in meters: BYRADIUS r m,
+-- or BYBOX w h m
+-- Returns member, distance in m, longitude, latitude per match (member and distance only without positions);
+-- each set's matches in the order asked, at most ARGV[5] per set (the caller merges the sets and cuts to the limit)
 local ttl = tonumber(ARGV[1])
 local now = 0
 if ttl > 0 then
@@ -15,8 +16,9 @@ if ttl > 0 then
   end
 end
 local limit = tonumber(ARGV[5])
+local positions = ARGV[7] == '1'
 local command = {'GEOSEARCH', '', 'FROMLONLAT', ARGV[3], ARGV[4]}
-for i = 7, #ARGV do
+for i = 8, #ARGV do
   command[#command + 1] = ARGV[i]
 end
 command[#command + 1] = ARGV[6]
@@ -24,7 +26,9 @@ command[#command + 1] = 'COUNT'
 local count_at = #command + 1
 command[count_at] = limit
 command[#command + 1] = 'WITHDIST'
-command[#command + 1] = 'WITHCOORD'
+if positions then
+  command[#command + 1] = 'WITHCOORD'
+end
 local updates = KEYS[#KEYS]
 local result = {}
 for k = 1, #KEYS - 1 do
@@ -54,8 +58,10 @@ for k = 1, #KEYS - 1 do
       for _, match in ipairs(fresh) do
         result[#result + 1] = match[1]
         result[#result + 1] = match[2]
-        result[#result + 1] = match[3][1]
-        result[#result + 1] = match[3][2]
+        if positions then
+          result[#result + 1] = match[3][1]
+          result[#result + 1] = match[3][2]
+        end
       end
       break
     end
