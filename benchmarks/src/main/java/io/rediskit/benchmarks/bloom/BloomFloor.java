@@ -33,7 +33,7 @@ import io.lettuce.core.protocol.ProtocolKeyword;
 final class BloomFloor {
 
 	/** Items per {@code BITFIELD}, as redis-kit's {@code RedisBloomFilter.ITEMS_PER_PLAIN_CALL}. */
-	static final int ITEMS_PER_CALL = 250;
+	static final int ITEMS_PER_CALL = 100;
 
 	/** Bits of redis-kit's sizing header at the start of a shard. */
 	private static final int HEADER_BITS = 128;
