@@ -104,10 +104,11 @@ final class GrowthScripts {
 	 * A script's reply: its status, the filter's layers after it, and one flag per item handled.
 	 * @param status {@link #DONE}, {@link #NEEDS_LAYERS}, {@link #FULL} or {@link #OTHER_SIZING}
 	 * @param layers the layers the filter has
+	 * @param count the items in the newest layer, as an add reports it (-1 from a lookup)
 	 * @param flags per item handled, in order
 	 * @param storedSizing the stored sizing when the status is {@link #OTHER_SIZING}
 	 */
-	record Reply(long status, int layers, List<Boolean> flags, @Nullable String storedSizing) {
+	record Reply(long status, int layers, long count, List<Boolean> flags, @Nullable String storedSizing) {
 	}
 
 	/** Reads {@code {status, layers, count, flags...}}, or {@code {0, sizing}}. */
@@ -126,13 +127,14 @@ final class GrowthScripts {
 		}
 		long status = (Long) reply.get(0);
 		if (status == OTHER_SIZING) {
-			return new Reply(status, 0, List.of(), string(reply.get(1)));
+			return new Reply(status, 0, -1, List.of(), string(reply.get(1)));
 		}
 		List<Boolean> flags = new ArrayList<>(Math.max(0, reply.size() - flagsFrom));
 		for (int i = flagsFrom; i < reply.size(); i++) {
 			flags.add((Long) reply.get(i) == 1);
 		}
-		return new Reply(status, ((Long) reply.get(1)).intValue(), flags, null);
+		long count = (flagsFrom > 2 && reply.size() > 2) ? (Long) reply.get(2) : -1;
+		return new Reply(status, ((Long) reply.get(1)).intValue(), count, flags, null);
 	}
 
 	/** @return the arguments of {@code HMGET record sizing layers count items} */

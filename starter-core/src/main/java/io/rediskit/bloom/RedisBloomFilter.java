@@ -39,9 +39,12 @@ final class RedisBloomFilter implements BloomFilter {
 	/**
 	 * Items per plain {@code BITFIELD} (an add to a known shard, a lookup). Smaller than a script's share: the
 	 * calls of one batch go pipelined, so Redis runs the first while the client still encodes the next and reads
-	 * the replies as they come, where one call of the whole batch would make each side wait for the other.
+	 * the replies as they come, where one call of the whole batch would make each side wait for the other. Chosen by
+	 * short A/B runs of batches of 1 000 and 10 000 items at 1% (two rounds, one busy 2-core machine): calls of 100
+	 * items did 1.3x to 1.9x the items per second of calls of 250, 500 or 1 000, for this filter and for the bare
+	 * driver sending the same commands alike; calls of 50 were no faster.
 	 */
-	static final int ITEMS_PER_PLAIN_CALL = 250;
+	static final int ITEMS_PER_PLAIN_CALL = 100;
 
 	private static final Log logger = LogFactory.getLog(RedisBloomFilter.class);
 

@@ -25,9 +25,10 @@ import org.redisson.api.RBloomFilter;
  * {@code bloom}: adds and lookups per second, one item per call (with the run's threads) and in batches of
  * 1 000 and 10 000 items (one thread, one batch after another), for redis-kit's {@link BloomFilter} and
  * Redisson's {@link RBloomFilter} in the same run, both sized for 10^6 items at 1%, and for the floor: bare Lettuce
- * sending the {@code BITFIELD} redis-kit sends ({@link BloomFloor}). Then a growing filter (sized for 10^4 items,
- * filled to 10^6: eight layers), one item per call, beside the plain filters of the same run: Redisson has no
- * scalable filter, so the plain path is the comparison, and the ratio says what checking every layer costs.
+ * sending the commands redis-kit sends, chunked and pipelined alike ({@link BloomFloor}). Then a growing filter
+ * (sized for 10^4 items, filled to 10^6: seven layers), one item per call, beside the plain filters of the same run
+ * and its own floor, redis-kit's scripts run by bare Lettuce ({@link GrowingBloomFloor}): Redisson has no scalable
+ * filter, so the plain path is the comparison, and the ratio says what checking every layer costs.
  * Writes {@code bloom.json}.
  */
 public final class BloomBenchmark implements Benchmark {
@@ -52,6 +53,9 @@ public final class BloomBenchmark implements Benchmark {
 		Map<String, Object> results = new LinkedHashMap<>();
 		AtomicLong sequence = new AtomicLong();
 		try (StatefulRedisConnection<byte[], byte[]> connection = context.connectLettuce()) {
+			if (kit.info().shards() != 1) {
+				throw new IllegalStateException("The floor has one shard; redis-kit's filter has " + kit.info().shards());
+			}
 			BloomFloor floor = new BloomFloor(connection, "bench-floor-" + run, kit.info().bits(), kit.info().hashes());
 			results.put("add.single", compare(context, "bloom.add.single",
 					(thread) -> kit.add("i-" + sequence.incrementAndGet()),
@@ -69,20 +73,32 @@ public final class BloomBenchmark implements Benchmark {
 						floor::mightContainAll));
 			}
 			floor.delete();
+			String growingName = "bench-growing-" + run;
+			BloomGrowth growth = new BloomGrowth(2, 0.5, 10);
+			BloomFilterSpec growingSpec = BloomFilterSpec.of(EXPECTED / 100, RATE);
+			BloomFilter growing = registry.create(growingName, growingSpec.withGrowth(growth));
+			fill(growing, EXPECTED);
+			context.progress("bloom: growing filter of " + growing.info().layers().size() + " layers");
+			// The floor runs the same scripts on the same keys: the same layers to ask and the same one to write.
+			KeyNaming keys = KeyNaming.defaults();
+			List<String> layerKeys = new ArrayList<>();
+			for (int i = 0; i < growth.maxLayers(); i++) {
+				layerKeys.add(keys.key("bloom", growingName, "layer:" + i));
+			}
+			GrowingBloomFloor growingFloor = new GrowingBloomFloor(connection, keys.key("bloom", growingName), layerKeys,
+					growingSpec, growth);
+			results.put("growing.add.single", compareGrowing(context, "bloom.growing.add.single",
+					(thread) -> growing.add("g-" + sequence.incrementAndGet()),
+					(thread) -> kit.add("g-" + sequence.incrementAndGet()),
+					(thread) -> redisson.add("g-" + sequence.incrementAndGet()),
+					(thread) -> growingFloor.add("g-" + sequence.incrementAndGet())));
+			results.put("growing.contains.single", compareGrowing(context, "bloom.growing.contains.single",
+					(thread) -> growing.mightContain("i-" + (sequence.incrementAndGet() % 100_000)),
+					(thread) -> kit.mightContain("i-" + (sequence.incrementAndGet() % 100_000)),
+					(thread) -> redisson.contains("i-" + (sequence.incrementAndGet() % 100_000)),
+					(thread) -> growingFloor.mightContain("i-" + (sequence.incrementAndGet() % 100_000))));
+			growing.delete();
 		}
-		BloomFilter growing = registry.create("bench-growing-" + run,
-				BloomFilterSpec.of(EXPECTED / 100, RATE).withGrowth(new BloomGrowth(2, 0.5, 10)));
-		fill(growing, EXPECTED);
-		context.progress("bloom: growing filter of " + growing.info().layers().size() + " layers");
-		results.put("growing.add.single", compareGrowing(context, "bloom.growing.add.single",
-				(thread) -> growing.add("g-" + sequence.incrementAndGet()),
-				(thread) -> kit.add("g-" + sequence.incrementAndGet()),
-				(thread) -> redisson.add("g-" + sequence.incrementAndGet())));
-		results.put("growing.contains.single", compareGrowing(context, "bloom.growing.contains.single",
-				(thread) -> growing.mightContain("i-" + (sequence.incrementAndGet() % 100_000)),
-				(thread) -> kit.mightContain("i-" + (sequence.incrementAndGet() % 100_000)),
-				(thread) -> redisson.contains("i-" + (sequence.incrementAndGet() % 100_000))));
-		growing.delete();
 		kit.delete();
 		redisson.delete();
 		Files.createDirectories(context.options().outputDirectory());
@@ -111,18 +127,22 @@ public final class BloomBenchmark implements Benchmark {
 	}
 
 	private static Map<String, Object> compareGrowing(BenchmarkContext context, String label,
-			ConcurrentLoad.Operation growing, ConcurrentLoad.Operation plain, ConcurrentLoad.Operation redisson)
-			throws InterruptedException {
+			ConcurrentLoad.Operation growing, ConcurrentLoad.Operation plain, ConcurrentLoad.Operation redisson,
+			ConcurrentLoad.Operation floor) throws InterruptedException {
 		double growingRate = context.load(label + " redis-kit growing").run(growing).opsPerSecond();
 		double plainRate = context.load(label + " redis-kit plain").run(plain).opsPerSecond();
 		double redissonRate = context.load(label + " redisson plain").run(redisson).opsPerSecond();
-		System.out.printf("%-30s growing %,12.0f/s  plain %,12.0f/s  redisson plain %,12.0f/s  of plain %.2f%n", label,
-				growingRate, plainRate, redissonRate, growingRate / plainRate);
+		double floorRate = context.load(label + " floor").run(floor).opsPerSecond();
+		System.out.printf("%-30s growing %,12.0f/s  plain %,12.0f/s  redisson plain %,12.0f/s  floor %,12.0f/s"
+				+ "  of plain %.2f  of floor %.2f%n", label, growingRate, plainRate, redissonRate, floorRate,
+				growingRate / plainRate, growingRate / floorRate);
 		Map<String, Object> result = new LinkedHashMap<>();
 		result.put("redis-kit growing", growingRate);
 		result.put("redis-kit plain", plainRate);
 		result.put("redisson plain", redissonRate);
+		result.put("floor", floorRate);
 		result.put("ofPlain", growingRate / plainRate);
+		result.put("ofFloor", growingRate / floorRate);
 		return result;
 	}
 

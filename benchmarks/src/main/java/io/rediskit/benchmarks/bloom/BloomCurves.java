@@ -25,8 +25,8 @@ import org.redisson.client.codec.StringCodec;
  * The Bloom filter's cost curve: bytes per item at 1% and 0.1% (the {@code memory} benchmark's measure, at the
  * sizes given), and how fast a filter answers as its one shard grows: single adds and lookups on the run's threads
  * and batches of {@value #BATCH} adds on one thread, on a filter of each given number of bits at 1%, redis-kit's,
- * Redisson's {@code RBloomFilter} of the same sizing, and the floor ({@link BloomFloor}: bare {@code BITFIELD} of
- * the same bits). A filter of 10^6 bits (125 kB) stays in the processor's caches; one of 10^8 (12.5 MB) does
+ * Redisson's {@code RBloomFilter} of the same sizing, and the floor ({@link BloomFloor}: bare Lettuce sending the
+ * {@code BITFIELD} and {@code BITFIELD_RO} commands redis-kit sends, batches in the same pipelined calls). A filter of 10^6 bits (125 kB) stays in the processor's caches; one of 10^8 (12.5 MB) does
  * not, and every item's bits are a few random reads or writes in it.
  * <p>
  * The filters are not filled first: from its creation redis-kit's shard has its full length, and Redisson's string
@@ -82,6 +82,10 @@ public final class BloomCurves {
 				String run = Long.toString(System.nanoTime(), 36);
 				BloomFilter kit = registry.create("curve-" + run, BloomFilterSpec.of(expected, RATE));
 				BloomFilterInfo info = kit.info();
+				if (info.shards() != 1) {
+					throw new IllegalStateException("The floor has one shard; redis-kit's filter of " + bits + " bits has "
+							+ info.shards());
+				}
 				RBloomFilter<String> redisson = context.redisson()
 					.getBloomFilter(PREFIX + "redisson-bloom-" + run, StringCodec.INSTANCE);
 				redisson.tryInit(expected, RATE);

@@ -9,25 +9,23 @@
 -- status 1 when every item was handled; -1 when an item needs layer L, which the client did not send (it sends
 -- the rest again with more layers); -2 when the last layer is full (the rest is refused); or {0, stored sizing}
 -- when the filter is stored with other sizing (nothing written).
+-- The record is read once and written once (only when an item was added), and the newest layer, while it has
+-- room, is read by the BITFIELD that sets an item's bits: every redis.call costs about as much as the command.
 local record = KEYS[1]
 local ttl = tonumber(ARGV[2])
 local sent = tonumber(ARGV[3])
 local items = tonumber(ARGV[4])
 local maxLayers = tonumber(ARGV[5])
 
-local stored = redis.call('HGET', record, 'sizing')
-local layers, count
-if not stored then
-  layers, count = 1, 0
-  redis.call('HSET', record, 'sizing', ARGV[1], 'layers', 1, 'count', 0, 'items', 0)
-  if ttl > 0 then
-    redis.call('PEXPIRE', record, ttl)
-  end
-elseif stored ~= ARGV[1] then
-  return {0, stored}
+local stored = redis.call('HMGET', record, 'sizing', 'layers', 'count', 'items')
+local fresh = not stored[1]
+local layers, count, total
+if fresh then
+  layers, count, total = 1, 0, 0
+elseif stored[1] ~= ARGV[1] then
+  return {0, stored[1]}
 else
-  layers = tonumber(redis.call('HGET', record, 'layers'))
-  count = tonumber(redis.call('HGET', record, 'count'))
+  layers, count, total = tonumber(stored[2]), tonumber(stored[3]), tonumber(stored[4])
 end
 if layers > sent then
   return {-1, layers, count}
@@ -44,11 +42,14 @@ local base = 6 + 2 * sent
 
 local result = {1, 0, 0}
 local added = 0
+local set = {}
 for item = 0, items - 1 do
   local at = base + item * perItem
+  local room = count < capacity[layers]
   local found = false
-  for layer = 1, layers do
-    -- GETBIT one bit at a time: an item not in a layer is told by its first clear bit, about the second one.
+  -- The layers before the newest are full and no longer change; newest first, as an item that is there is most
+  -- likely in the largest. GETBIT one bit at a time: an item not in a layer is told by its first clear bit.
+  for layer = room and layers - 1 or layers, 1, -1 do
     found = true
     for h = 0, hashes[layer] - 1 do
       if redis.call('GETBIT', KEYS[1 + layer], ARGV[at + first[layer] + h]) == 0 then
@@ -63,7 +64,7 @@ for item = 0, items - 1 do
   if found then
     result[#result + 1] = 0
   else
-    if count >= capacity[layers] then
+    if not room then
       if layers == maxLayers then
         result[1] = -2
         break
@@ -74,30 +75,50 @@ for item = 0, items - 1 do
       end
       layers, count = layers + 1, 0
     end
-    local args = {}
-    for h = 0, hashes[layers] - 1 do
-      args[#args + 1] = 'SET'
-      args[#args + 1] = 'u1'
-      args[#args + 1] = ARGV[at + first[layers] + h]
-      args[#args + 1] = 1
+    local n = hashes[layers]
+    local from = at + first[layers]
+    for h = 0, n - 1 do
+      set[4 * h + 1] = 'SET'
+      set[4 * h + 2] = 'u1'
+      set[4 * h + 3] = ARGV[from + h]
+      set[4 * h + 4] = '1'
     end
     local key = KEYS[1 + layers]
-    local created = redis.call('EXISTS', key) == 0
-    redis.call('BITFIELD', key, unpack(args))
-    if created and ttl > 0 then
+    local created = ttl > 0 and redis.call('EXISTS', key) == 0
+    local old = redis.call('BITFIELD', key, unpack(set, 1, 4 * n))
+    if created then
       -- A layer lives as long as the filter: the record's remaining time.
-      local left = redis.call('PTTL', record)
+      local left = fresh and ttl or redis.call('PTTL', record)
       if left > 0 then
         redis.call('PEXPIRE', key, left)
       end
     end
-    count = count + 1
-    added = added + 1
-    result[#result + 1] = 1
+    -- New when one of its bits was clear before (in a layer just started, all were).
+    local new = false
+    for h = 1, n do
+      if old[h] == 0 then
+        new = true
+        break
+      end
+    end
+    if new then
+      count = count + 1
+      added = added + 1
+      result[#result + 1] = 1
+    else
+      result[#result + 1] = 0
+    end
   end
 end
-redis.call('HSET', record, 'layers', layers, 'count', count)
-redis.call('HINCRBY', record, 'items', added)
+if fresh then
+  redis.call('HSET', record, 'sizing', ARGV[1], 'layers', layers, 'count', count, 'items', added)
+  if ttl > 0 then
+    redis.call('PEXPIRE', record, ttl)
+  end
+elseif added > 0 then
+  -- string.format: a Lua number passed as is would be written as 1e+15 past 14 digits.
+  redis.call('HSET', record, 'layers', layers, 'count', count, 'items', string.format('%d', total + added))
+end
 result[2] = layers
 result[3] = count
 return result

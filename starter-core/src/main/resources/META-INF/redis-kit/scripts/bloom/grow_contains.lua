@@ -4,15 +4,15 @@
 -- hashes; then per item, per layer 0..L-1, that layer's bit offsets for the item.
 -- Returns {1, layers, flags...} with one flag (1 might be in it, 0 not) per item; {-1, layers} when the filter has
 -- more layers than the client sent (it asks again); {0, stored sizing} when it is stored with other sizing.
-local stored = redis.call('HGET', KEYS[1], 'sizing')
+local stored = redis.call('HMGET', KEYS[1], 'sizing', 'layers')
 local sent = tonumber(ARGV[2])
 local items = tonumber(ARGV[3])
 local layers = 0
-if stored then
-  if stored ~= ARGV[1] then
-    return {0, stored}
+if stored[1] then
+  if stored[1] ~= ARGV[1] then
+    return {0, stored[1]}
   end
-  layers = tonumber(redis.call('HGET', KEYS[1], 'layers'))
+  layers = tonumber(stored[2])
   if layers > sent then
     return {-1, layers}
   end
@@ -30,8 +30,10 @@ local result = {1, layers}
 for item = 0, items - 1 do
   local at = base + item * perItem
   local found = false
-  for layer = 1, layers do
-    -- GETBIT one bit at a time: an item not in a layer is told by its first clear bit, about the second one.
+  -- Newest layer first: each layer holds more items than all the older ones together, so an item that is there is
+  -- most likely there. GETBIT one bit at a time: an item not in a layer is told by its first clear bit, about the
+  -- second one.
+  for layer = layers, 1, -1 do
     found = true
     for h = 0, hashes[layer] - 1 do
       if redis.call('GETBIT', KEYS[1 + layer], ARGV[at + first[layer] + h]) == 0 then
