@@ -90,6 +90,7 @@ public final class KeyScan implements Iterator<String> {
 		// process deduplicates and hands out the pages before.
 		this.readAhead = options.keysPerSecond() == 0 && options.pause().isZero();
 	}
+
 	private static Map<String, String> fresh(KeyNodes nodes) {
 		Map<String, String> cursors = new LinkedHashMap<>();
 		for (Node node : nodes.masters()) {
@@ -230,6 +231,8 @@ public final class KeyScan implements Iterator<String> {
 			return batch;
 		}
 		catch (RuntimeException ex) {
+			// Pages chained after a failed one fail too: a later call asks again from the cursors.
+			this.ahead.clear();
 			throw KeyNodes.translate(ex);
 		}
 	}
