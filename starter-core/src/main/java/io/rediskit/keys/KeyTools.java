@@ -61,7 +61,7 @@ public class KeyTools {
 	private static final List<String> COLLECTION_TYPES = List.of("hash", "set", "zset", "list");
 
 	/** Keys of a big-key report whose commands are sent together; at most two such chunks are in flight. */
-	static final int REPORT_CHUNK = 32;
+	static final int REPORT_CHUNK = 100;
 
 	private final KeyNodes nodes;
 
@@ -102,8 +102,8 @@ public class KeyTools {
 	/**
 	 * Reads type, memory, element count, TTL and encoding of every scanned key (five pipelined commands per key,
 	 * none of whose cost grows with a key's size except {@code MEMORY USAGE} with {@code samples} 0), with at most
-	 * {@code 2 x }{@value #REPORT_CHUNK} keys' commands in flight, so that even unpaced it never queues more than a
-	 * few hundred commands ahead of other clients'.
+	 * {@code 2 x }{@value #REPORT_CHUNK} keys' commands in flight, so that even unpaced it never queues more than
+	 * about a thousand commands ahead of other clients' (a page's worth, 5,000 at the default batch, before).
 	 * @param options what to look at
 	 * @return the report
 	 */
