@@ -3,9 +3,15 @@ package io.rediskit.keys;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import io.lettuce.core.LettuceFutures;
+import io.lettuce.core.RedisCommandInterruptedException;
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
@@ -111,6 +117,31 @@ final class KeyNodes {
 	<T> T await(RedisFuture<T> future) {
 		Duration timeout = this.connectionFactory.getClientConfiguration().getCommandTimeout();
 		return LettuceFutures.awaitOrCancel(future, timeout.toNanos(), TimeUnit.NANOSECONDS);
+	}
+
+	/**
+	 * Waits for a stage of commands (one sent when a reply before it arrived) as {@link #await(RedisFuture)} waits
+	 * for one command: at most the command timeout, then cancelled with Lettuce's timeout exception; a failure is
+	 * the command's own exception.
+	 */
+	<T> T await(CompletableFuture<T> future) {
+		Duration timeout = this.connectionFactory.getClientConfiguration().getCommandTimeout();
+		try {
+			return (timeout.isZero() || timeout.isNegative()) ? future.get()
+					: future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+		}
+		catch (TimeoutException ex) {
+			future.cancel(true);
+			throw new RedisCommandTimeoutException("Command timed out after " + timeout.toMillis() + " ms");
+		}
+		catch (ExecutionException ex) {
+			Throwable cause = ex.getCause();
+			throw (cause instanceof RuntimeException runtime) ? runtime : new RedisException(cause);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new RedisCommandInterruptedException(ex);
+		}
 	}
 
 }

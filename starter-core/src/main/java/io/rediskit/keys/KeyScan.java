@@ -1,7 +1,9 @@
 package io.rediskit.keys;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,30 +11,33 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Spliterator;
 import java.util.Spliterators;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 
 import io.lettuce.core.KeyScanArgs;
 import io.lettuce.core.KeyScanCursor;
-import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScanCursor;
 import io.rediskit.keys.KeyNodes.Node;
 import org.jspecify.annotations.Nullable;
 
 /**
  * One scan of the key space: {@code SCAN} on every master, a round at a time (the masters of a cluster in
- * parallel), keys decoded as UTF-8. Not thread-safe; get one from {@link KeyTools#scan(KeyScanOptions)}.
+ * parallel), keys decoded as UTF-8 when they are handed out. Not thread-safe; get one from
+ * {@link KeyTools#scan(KeyScanOptions)}.
  * <p>
  * Guarantees, those of {@code SCAN}: every key that exists from the start to the end of the scan and matches is
  * returned; a key added or removed meanwhile may or may not be. With {@link KeyScanOptions#dedupe()} a key is
- * returned once (SCAN can return one twice while a node rehashes, and a key can show on two nodes while its slot
- * migrates); the scan then remembers every key it returned, compactly (its bytes and about 24 bytes more, in a
- * few large arrays rather than an object per key).
+ * returned once (SCAN can return one twice while a node's table shrinks, and a key can show on two nodes while
+ * its slot migrates); the scan then remembers every key it returned, compactly (its bytes and 16 to 32 bytes of
+ * table, in a few large arrays rather than an object per key), and drops a key only when its bytes equal those
+ * of a key it returned.
  * <p>
  * An unpaced scan (no {@link KeyScanOptions#keysPerSecond()}, no {@link KeyScanOptions#pause()}) reads ahead: each
- * master's next {@code SCAN} is sent as soon as its cursor comes back, while this process decodes the keys, so
- * at most one round more than was returned is read from the servers.
+ * master's next {@code SCAN} is sent by the driver's own thread the moment the previous reply arrives, up to
+ * {@value #READ_AHEAD} pages beyond the one being returned, so the server scans on while this process
+ * deduplicates and hands out keys, and no thread switch stands between two {@code SCAN}s of a master.
  * <p>
  * Resuming: {@link #cursor()} is the position after the last batch returned by {@link #nextBatch()};
  * {@link KeyTools#scan(KeyScanOptions, String)} continues from it, in this process or another (without the
@@ -40,6 +45,9 @@ import org.jspecify.annotations.Nullable;
  * master's scan starts over.
  */
 public final class KeyScan implements Iterator<String> {
+
+	/** Pages an unpaced scan has requested beyond the one it returns, per master. */
+	static final int READ_AHEAD = 3;
 
 	private final KeyNodes nodes;
 
@@ -51,13 +59,13 @@ public final class KeyScan implements Iterator<String> {
 
 	private final @Nullable SeenKeys seen;
 
-	/** The batch the iterator serves from, and the index of its next key: no copy of a batch into a queue. */
-	private List<String> buffer = List.of();
+	/** The batch the iterator serves from, and the index of its next key: decoded one at a time as served. */
+	private List<byte[]> buffer = List.of();
 
 	private int next;
 
-	/** The next round's {@code SCAN}s, sent as soon as this round's cursors came back (unpaced scans only). */
-	private final Map<String, RedisFuture<KeyScanCursor<byte[]>>> ahead = new LinkedHashMap<>();
+	/** Per master, the pages requested beyond the one returned, oldest first (unpaced scans only). */
+	private final Map<String, ArrayDeque<CompletableFuture<KeyScanCursor<byte[]>>>> ahead = new HashMap<>();
 
 	private final boolean readAhead;
 
@@ -79,7 +87,7 @@ public final class KeyScan implements Iterator<String> {
 		this.cursors = (cursor != null) ? parse(cursor) : fresh(nodes);
 		this.seen = options.dedupe() ? new SeenKeys() : null;
 		// A paced scan waits between rounds on purpose; an unpaced one lets each master scan on while this
-		// process decodes and deduplicates the round before.
+		// process deduplicates and hands out the pages before.
 		this.readAhead = options.keysPerSecond() == 0 && options.pause().isZero();
 	}
 
@@ -115,8 +123,18 @@ public final class KeyScan implements Iterator<String> {
 	 * @return the keys
 	 */
 	public List<String> nextBatch() {
+		List<byte[]> keys = nextRawBatch();
+		List<String> batch = new ArrayList<>(keys.size());
+		for (byte[] key : keys) {
+			batch.add(decode(key));
+		}
+		return batch;
+	}
+
+	/** {@link #nextBatch()} undecoded, for the tools that send the keys back to Redis. */
+	List<byte[]> nextRawBatch() {
 		if (this.next < this.buffer.size()) {
-			List<String> rest = new ArrayList<>(this.buffer.subList(this.next, this.buffer.size()));
+			List<byte[]> rest = this.buffer.subList(this.next, this.buffer.size());
 			this.buffer = List.of();
 			this.next = 0;
 			return rest;
@@ -157,7 +175,7 @@ public final class KeyScan implements Iterator<String> {
 		if (!hasNext()) {
 			throw new NoSuchElementException();
 		}
-		return this.buffer.get(this.next++);
+		return decode(this.buffer.get(this.next++));
 	}
 
 	/** @return the remaining keys as a sequential stream, fetched lazily */
@@ -166,12 +184,12 @@ public final class KeyScan implements Iterator<String> {
 				false);
 	}
 
-	private List<String> fetch() {
+	private List<byte[]> fetch() {
 		if (this.cursors.isEmpty()) {
 			return List.of();
 		}
-		Map<String, RedisFuture<KeyScanCursor<byte[]>>> replies = new LinkedHashMap<>();
-		Map<String, Node> masters = new LinkedHashMap<>();
+		Map<String, CompletableFuture<KeyScanCursor<byte[]>>> replies = new LinkedHashMap<>();
+		Map<String, Node> masters = new HashMap<>();
 		for (Node node : this.nodes.masters()) {
 			masters.put(node.id(), node);
 		}
@@ -181,42 +199,72 @@ public final class KeyScan implements Iterator<String> {
 				Node node = masters.get(entry.getKey());
 				if (node == null) {
 					// The node left (a failover): its keys are now served by a master scanned under its own id.
+					this.ahead.remove(entry.getKey());
 					continue;
 				}
-				RedisFuture<KeyScanCursor<byte[]>> sent = this.ahead.remove(entry.getKey());
-				replies.put(entry.getKey(),
-						(sent != null) ? sent : node.commands().scan(ScanCursor.of(entry.getValue()), this.args));
+				replies.put(entry.getKey(), page(node, entry.getValue()));
 			}
-			this.ahead.clear();
 			this.cursors.keySet().retainAll(replies.keySet());
-			List<String> batch = new ArrayList<>();
-			for (Map.Entry<String, RedisFuture<KeyScanCursor<byte[]>>> reply : replies.entrySet()) {
+			List<byte[]> batch = null;
+			for (Map.Entry<String, CompletableFuture<KeyScanCursor<byte[]>>> reply : replies.entrySet()) {
 				KeyScanCursor<byte[]> page = this.nodes.await(reply.getValue());
 				if (page.isFinished()) {
 					this.cursors.remove(reply.getKey());
+					this.ahead.remove(reply.getKey());
 				}
 				else {
 					this.cursors.put(reply.getKey(), page.getCursor());
-					if (this.readAhead) {
-						// Sent before this page is decoded: the master's next SCAN overlaps this process's work.
-						this.ahead.put(reply.getKey(), masters.get(reply.getKey()).commands()
-							.scan(ScanCursor.of(page.getCursor()), this.args));
-					}
 				}
-				for (byte[] key : page.getKeys()) {
-					if (this.seen == null || this.seen.add(key)) {
-						batch.add(new String(key, StandardCharsets.UTF_8));
-					}
+				List<byte[]> keys = (this.seen != null) ? this.seen.retainNew(page.getKeys()) : page.getKeys();
+				if (batch == null) {
+					batch = keys;
+				}
+				else {
+					batch = new ArrayList<>(batch);
+					batch.addAll(keys);
 				}
 			}
+			batch = (batch != null) ? batch : List.of();
 			this.returned += batch.size();
 			this.rounds++;
 			pace();
 			return batch;
 		}
 		catch (RuntimeException ex) {
+			// Pages chained after a failed one fail too: a later call asks again from the cursors.
+			this.ahead.clear();
 			throw KeyNodes.translate(ex);
 		}
+	}
+
+	/**
+	 * The master's page at the cursor. Unpaced, it was requested ahead, and the pages after it are chained: each
+	 * is sent by the driver's thread when the reply before it arrives, {@value #READ_AHEAD} pages deep.
+	 */
+	private CompletableFuture<KeyScanCursor<byte[]>> page(Node node, String cursor) {
+		if (!this.readAhead) {
+			return scan(node, cursor);
+		}
+		ArrayDeque<CompletableFuture<KeyScanCursor<byte[]>>> pages = this.ahead.computeIfAbsent(node.id(),
+				(id) -> new ArrayDeque<>());
+		if (pages.isEmpty()) {
+			pages.add(scan(node, cursor));
+		}
+		while (pages.size() <= READ_AHEAD) {
+			// The last page of a master completes its followers at once, sending nothing.
+			pages.add(pages.getLast()
+				.thenCompose((page) -> page.isFinished() ? CompletableFuture.completedFuture(page)
+						: scan(node, page.getCursor())));
+		}
+		return pages.removeFirst();
+	}
+
+	private CompletableFuture<KeyScanCursor<byte[]>> scan(Node node, String cursor) {
+		return node.commands().scan(ScanCursor.of(cursor), this.args).toCompletableFuture();
+	}
+
+	private static String decode(byte[] key) {
+		return new String(key, StandardCharsets.UTF_8);
 	}
 
 	private void pace() {
