@@ -2,10 +2,14 @@ package io.rediskit.benchmarks;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.ToDoubleFunction;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -51,6 +55,8 @@ public final class BenchmarkContext implements AutoCloseable {
 	private final String redisVersion;
 
 	private final AtomicInteger anomalies = new AtomicInteger();
+
+	private final List<String> noisy = new ArrayList<>();
 
 	private BenchmarkContext(BenchmarkOptions options, @Nullable RedisServerProcess server, String host, int port,
 			LettuceConnectionFactory connectionFactory, RedissonClient redisson, String redisVersion) {
@@ -204,6 +210,81 @@ public final class BenchmarkContext implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Measures how far the rounds of one figure disagree, and remembers the figure for the summary at the end of
+	 * the run when they disagree by more than {@value Spread#NOISY_ABOVE} of its median. Every figure that is a
+	 * median of rounds goes through here.
+	 * @param figure names the scenario and library, such as {@code lock.uncontended redis-kit}
+	 * @param rounds the figure of each round, in the order they ran
+	 * @return the spread, whose median is the figure to report
+	 */
+	public Spread spread(String figure, Collection<? extends Number> rounds) {
+		Spread spread = Spread.of(rounds);
+		if (spread.noisy()) {
+			synchronized (this.noisy) {
+				this.noisy.add(figure + " (" + spread + ")");
+			}
+		}
+		return spread;
+	}
+
+	/**
+	 * Runs one scenario for several libraries in {@link BenchmarkOptions#rounds() rounds}, in a rotating order (each
+	 * round starts with the next library, so that none always runs on a machine another just warmed or loaded), and
+	 * measures each library's {@link #spread(String, Collection) spread}: the one loop for a benchmark whose figure
+	 * per run is a single number.
+	 * @param scenario names the scenario, such as {@code bloom.add.single}; a figure is named by it and the library
+	 * @param libraries the libraries, in the order the line reports them
+	 * @param measurement one run of a library, returning its figure
+	 * @return each library's spread, whose median is its figure, in the order given
+	 * @throws Exception if a run fails
+	 */
+	public Map<String, Spread> rounds(String scenario, List<String> libraries, Measurement measurement)
+			throws Exception {
+		Map<String, Spread> spreads = new LinkedHashMap<>();
+		medianRounds(scenario, libraries, measurement::measure, Double::doubleValue)
+			.forEach((library, median) -> spreads.put(library, median.spread()));
+		return spreads;
+	}
+
+	/**
+	 * {@link #rounds(String, List, Measurement)} for a run that measures more than one number (latencies, counts):
+	 * the whole median round of each library, picked by its figure.
+	 * @param scenario names the scenario; a figure is named by it and the library
+	 * @param libraries the libraries, in the order the lines report them
+	 * @param run one run of a library
+	 * @param figure the figure of a run, which picks the median and whose spread is measured
+	 * @param <R> what one run measured
+	 * @return each library's median round, in the order given
+	 * @throws Exception if a run fails
+	 */
+	public <R> Map<String, MedianRound<R>> medianRounds(String scenario, List<String> libraries, Run<R> run,
+			ToDoubleFunction<R> figure) throws Exception {
+		Map<String, List<R>> runs = new LinkedHashMap<>();
+		for (String library : libraries) {
+			runs.put(library, new ArrayList<>());
+		}
+		for (int round = 0; round < this.options.rounds(); round++) {
+			for (int i = 0; i < libraries.size(); i++) {
+				String library = libraries.get((round + i) % libraries.size());
+				runs.get(library).add(run.run(library));
+			}
+		}
+		Map<String, MedianRound<R>> medians = new LinkedHashMap<>();
+		runs.forEach((library, all) -> medians.put(library, MedianRound.of(this, scenario + " " + library, all, figure)));
+		return medians;
+	}
+
+	/**
+	 * @return the figures whose rounds disagreed by more than {@value Spread#NOISY_ABOVE} of their median so far,
+	 * each named with its rounds
+	 */
+	public List<String> noisyFigures() {
+		synchronized (this.noisy) {
+			return List.copyOf(this.noisy);
+		}
+	}
+
 	/** @return how many anomalies were reported so far */
 	public int anomalies() {
 		return this.anomalies.get();
@@ -225,6 +306,39 @@ public final class BenchmarkContext implements AutoCloseable {
 				}
 			}
 		}
+	}
+
+	/**
+	 * One run of one library in {@link #rounds(String, List, Measurement)}.
+	 */
+	@FunctionalInterface
+	public interface Measurement {
+
+		/**
+		 * Runs the scenario once for a library.
+		 * @param library the library
+		 * @return its figure, such as operations per second
+		 * @throws Exception if the run fails
+		 */
+		double measure(String library) throws Exception;
+
+	}
+
+	/**
+	 * One run of one library in {@link #medianRounds(String, List, Run, ToDoubleFunction)}.
+	 * @param <R> what the run measured
+	 */
+	@FunctionalInterface
+	public interface Run<R> {
+
+		/**
+		 * Runs the scenario once for a library.
+		 * @param library the library
+		 * @return what it measured
+		 * @throws Exception if the run fails
+		 */
+		R run(String library) throws Exception;
+
 	}
 
 	private static URI parseRedisUrl(String url) {

@@ -30,7 +30,8 @@ import io.rediskit.benchmarks.web.WebBenchmark;
  *     [--out=docs/benchmarks] lock ratelimit queue cluster bloom geo keys web redlock cache rank counter curves
  * </pre>
  * Results go to standard output, one line per scenario, after a header line that names the server and the
- * JVM; progress and warnings go to standard error. The exit status is {@code 0} for a clean run, {@code 1}
+ * JVM, and a list of the figures whose rounds disagreed by more than a quarter of their median ({@link Spread})
+ * after them; progress and warnings go to standard error. The exit status is {@code 0} for a clean run, {@code 1}
  * when a benchmark reported anomalies (its numbers are written but doubtful) or failed, and {@code 2} for a
  * bad command line. See {@link BenchmarkOptions} for the options and {@link BenchmarkContext} for how the
  * server is chosen.
@@ -91,12 +92,20 @@ public final class BenchmarkMain {
 			return;
 		}
 		int anomalies;
+		List<String> noisy;
 		try (BenchmarkContext context = BenchmarkContext.open(options)) {
 			System.out.println(context.describe());
 			for (Benchmark benchmark : selected) {
 				benchmark.run(context);
 			}
 			anomalies = context.anomalies();
+			noisy = context.noisyFigures();
+		}
+		if (!noisy.isEmpty()) {
+			// On standard output with the results they qualify: a reader of the figures must see it.
+			System.out.println(noisy.size() + " figures NOISY (rounds more than "
+					+ Math.round(Spread.NOISY_ABOVE * 100) + "% apart; rerun on a quieter machine before quoting them):");
+			noisy.forEach((figure) -> System.out.println("  " + figure));
 		}
 		if (anomalies > 0) {
 			System.err.println(anomalies + " anomalies reported above: the results are doubtful");

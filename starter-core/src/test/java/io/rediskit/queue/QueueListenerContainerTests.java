@@ -1,5 +1,6 @@
 package io.rediskit.queue;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -245,6 +246,43 @@ class QueueListenerContainerTests {
 	}
 
 	@Test
+	void whileAcksAreOnTheWireItWaitsForTheirRoomInsteadOfClaimingAFewSlots() throws Exception {
+		// The first ack of a burst goes alone; when it returned, one slot was free and the buffer empty, and the
+		// container claimed that one message, then the rest once the other acks returned: claims of 1 and 39 where
+		// the floor claims 40, each with its promote, and each starting ack batches of its own.
+		CountingScripts counting = new CountingScripts(redis.scripts());
+		QueueRegistry counted = new QueueRegistry(counting, redis.connections(), KeyNaming.defaults(),
+				JsonMapper.builder().build(), List.of(), (name) -> null);
+		try {
+			RedisQueue<Job> queue = counted.create("jobs", QueueTesting.fastSpec(), Job.class);
+			int count = 2000;
+			List<QueueEntry<Job>> entries = new ArrayList<>();
+			for (int i = 0; i < count; i++) {
+				entries.add(QueueEntry.of(new Job("w", i)));
+			}
+			queue.enqueueAll(entries);
+			Set<Integer> seen = ConcurrentHashMap.newKeySet();
+			QueueListenerContainer<Job> container = counted.createContainer(queue,
+					(message) -> seen.add(message.payload().number()), 8);
+			this.containers.add(container);
+			container.start();
+			awaitTrue(() -> queue.stats().total() == 0, Duration.ofSeconds(30));
+			assertThat(seen).hasSize(count);
+			int capacity = container.getConcurrency() + container.getPrefetch();
+			List<Integer> asked = List.copyOf(counting.claimMaxima());
+			// Only the poll interval's safety-net timer may still ask for what happens to be free.
+			assertThat(asked.stream().filter((max) -> max * 2 < capacity))
+				.as("claims asking for less than half of the capacity (%d), among %s", capacity, asked)
+				.hasSizeLessThanOrEqualTo(2);
+		}
+		finally {
+			this.containers.forEach(QueueListenerContainer::stop);
+			this.containers.clear();
+			counted.close();
+		}
+	}
+
+	@Test
 	void stopsAtOnceWhenTheSchedulerWasShutDownFirst() throws Exception {
 		// Spring shuts the application's scheduler down when the context closes, before it stops the containers:
 		// the poller's next timer then finds a scheduler that refuses tasks. It used to leave a poll marked under
@@ -304,6 +342,8 @@ class QueueListenerContainerTests {
 
 		private final Map<LuaScript, AtomicInteger> calls = new ConcurrentHashMap<>();
 
+		private final Queue<Integer> claimMaxima = new ConcurrentLinkedQueue<>();
+
 		CountingScripts(ScriptExecutor delegate) {
 			this.delegate = delegate;
 		}
@@ -311,6 +351,11 @@ class QueueListenerContainerTests {
 		int calls(LuaScript script) {
 			AtomicInteger count = this.calls.get(script);
 			return (count != null) ? count.get() : 0;
+		}
+
+		/** @return the most messages each claim asked for, in the order they were sent */
+		Queue<Integer> claimMaxima() {
+			return this.claimMaxima;
 		}
 
 		private void count(LuaScript script) {
@@ -327,6 +372,10 @@ class QueueListenerContainerTests {
 		public <T> CompletionStage<@Nullable T> executeAsync(LuaScript script, ReturnType returnType, int numKeys,
 				byte[]... keysAndArgs) {
 			count(script);
+			if (script == QueueScripts.CLAIM) {
+				// ARGV: the time, the request id, then the most messages to claim.
+				this.claimMaxima.add(Integer.parseInt(new String(keysAndArgs[numKeys + 2], StandardCharsets.UTF_8)));
+			}
 			return this.delegate.executeAsync(script, returnType, numKeys, keysAndArgs);
 		}
 

@@ -13,6 +13,7 @@ import io.rediskit.benchmarks.Benchmark;
 import io.rediskit.benchmarks.BenchmarkContext;
 import io.rediskit.benchmarks.ConcurrentLoad;
 import io.rediskit.benchmarks.JsonWriter;
+import io.rediskit.benchmarks.Spread;
 import io.rediskit.bloom.BloomFilter;
 import io.rediskit.bloom.BloomFilterListener;
 import io.rediskit.bloom.BloomFilterRegistry;
@@ -29,13 +30,16 @@ import org.redisson.api.RBloomFilter;
  * (sized for 10^4 items, filled to 10^6: seven layers), one item per call, beside the plain filters of the same run
  * and its own floor, redis-kit's scripts run by bare Lettuce ({@link GrowingBloomFloor}): Redisson has no scalable
  * filter, so the plain path is the comparison, and the ratio says what checking every layer costs.
- * Writes {@code bloom.json}.
+ * Each scenario runs every library in the run's rounds, in a rotating order; the median round is reported, with the
+ * spread of the rounds ({@link Spread}). Writes {@code bloom.json}.
  */
 public final class BloomBenchmark implements Benchmark {
 
 	private static final long EXPECTED = 1_000_000;
 
 	private static final double RATE = 0.01;
+
+	private static final List<String> LIBRARIES = List.of("redis-kit", "redisson", "floor");
 
 	@Override
 	public String name() {
@@ -107,11 +111,10 @@ public final class BloomBenchmark implements Benchmark {
 	}
 
 	private static Map<String, Object> compare(BenchmarkContext context, String label, ConcurrentLoad.Operation kit,
-			ConcurrentLoad.Operation redisson, ConcurrentLoad.Operation floor) throws InterruptedException {
-		double kitRate = context.load(label + " redis-kit").run(kit).opsPerSecond();
-		double redissonRate = context.load(label + " redisson").run(redisson).opsPerSecond();
-		double floorRate = context.load(label + " floor").run(floor).opsPerSecond();
-		return report(label, kitRate, redissonRate, floorRate);
+			ConcurrentLoad.Operation redisson, ConcurrentLoad.Operation floor) throws Exception {
+		Map<String, ConcurrentLoad.Operation> operations = Map.of("redis-kit", kit, "redisson", redisson, "floor", floor);
+		return report(label, context.rounds(label, LIBRARIES,
+				(library) -> context.load(label + " " + library).run(operations.get(library)).opsPerSecond()));
 	}
 
 	private static void fill(BloomFilter filter, long items) {
@@ -128,14 +131,21 @@ public final class BloomBenchmark implements Benchmark {
 
 	private static Map<String, Object> compareGrowing(BenchmarkContext context, String label,
 			ConcurrentLoad.Operation growing, ConcurrentLoad.Operation plain, ConcurrentLoad.Operation redisson,
-			ConcurrentLoad.Operation floor) throws InterruptedException {
-		double growingRate = context.load(label + " redis-kit growing").run(growing).opsPerSecond();
-		double plainRate = context.load(label + " redis-kit plain").run(plain).opsPerSecond();
-		double redissonRate = context.load(label + " redisson plain").run(redisson).opsPerSecond();
-		double floorRate = context.load(label + " floor").run(floor).opsPerSecond();
+			ConcurrentLoad.Operation floor) throws Exception {
+		Map<String, ConcurrentLoad.Operation> operations = new LinkedHashMap<>();
+		operations.put("redis-kit growing", growing);
+		operations.put("redis-kit plain", plain);
+		operations.put("redisson plain", redisson);
+		operations.put("floor", floor);
+		Map<String, Spread> spreads = context.rounds(label, List.copyOf(operations.keySet()),
+				(library) -> context.load(label + " " + library).run(operations.get(library)).opsPerSecond());
+		double growingRate = spreads.get("redis-kit growing").median();
+		double plainRate = spreads.get("redis-kit plain").median();
+		double redissonRate = spreads.get("redisson plain").median();
+		double floorRate = spreads.get("floor").median();
 		System.out.printf("%-30s growing %,12.0f/s  plain %,12.0f/s  redisson plain %,12.0f/s  floor %,12.0f/s"
-				+ "  of plain %.2f  of floor %.2f%n", label, growingRate, plainRate, redissonRate, floorRate,
-				growingRate / plainRate, growingRate / floorRate);
+				+ "  of plain %.2f  of floor %.2f  %s%n", label, growingRate, plainRate, redissonRate, floorRate,
+				growingRate / plainRate, growingRate / floorRate, Spread.token(spreads));
 		Map<String, Object> result = new LinkedHashMap<>();
 		result.put("redis-kit growing", growingRate);
 		result.put("redis-kit plain", plainRate);
@@ -143,15 +153,15 @@ public final class BloomBenchmark implements Benchmark {
 		result.put("floor", floorRate);
 		result.put("ofPlain", growingRate / plainRate);
 		result.put("ofFloor", growingRate / floorRate);
+		spreads.forEach((library, spread) -> result.put(library + " rounds", spread.toJson()));
 		return result;
 	}
 
 	private static Map<String, Object> compareBatches(BenchmarkContext context, String label, int size,
-			AtomicLong sequence, Batch kit, Batch redisson, Batch floor) {
-		double kitRate = batches(context, size, sequence, kit);
-		double redissonRate = batches(context, size, sequence, redisson);
-		double floorRate = batches(context, size, sequence, floor);
-		return report(label, kitRate, redissonRate, floorRate);
+			AtomicLong sequence, Batch kit, Batch redisson, Batch floor) throws Exception {
+		Map<String, Batch> batches = Map.of("redis-kit", kit, "redisson", redisson, "floor", floor);
+		return report(label, context.rounds(label, LIBRARIES,
+				(library) -> batches(context, size, sequence, batches.get(library))));
 	}
 
 	/** Items per second of one thread sending batches back to back for the run's duration. */
@@ -171,15 +181,20 @@ public final class BloomBenchmark implements Benchmark {
 		return items / ((System.nanoTime() - start) / 1e9);
 	}
 
-	private static Map<String, Object> report(String label, double kitRate, double redissonRate, double floorRate) {
-		System.out.printf("%-26s redis-kit %,12.0f/s  redisson %,12.0f/s  floor %,12.0f/s  ratio %.2fx  of floor %.2f%n",
-				label, kitRate, redissonRate, floorRate, kitRate / redissonRate, kitRate / floorRate);
+	private static Map<String, Object> report(String label, Map<String, Spread> spreads) {
+		double kitRate = spreads.get("redis-kit").median();
+		double redissonRate = spreads.get("redisson").median();
+		double floorRate = spreads.get("floor").median();
+		System.out.printf("%-26s redis-kit %,12.0f/s  redisson %,12.0f/s  floor %,12.0f/s  ratio %.2fx  of floor %.2f  %s%n",
+				label, kitRate, redissonRate, floorRate, kitRate / redissonRate, kitRate / floorRate,
+				Spread.token(spreads));
 		Map<String, Object> result = new LinkedHashMap<>();
 		result.put("redis-kit", kitRate);
 		result.put("redisson", redissonRate);
 		result.put("floor", floorRate);
 		result.put("ratio", kitRate / redissonRate);
 		result.put("ofFloor", kitRate / floorRate);
+		spreads.forEach((library, spread) -> result.put(library + " rounds", spread.toJson()));
 		return result;
 	}
 

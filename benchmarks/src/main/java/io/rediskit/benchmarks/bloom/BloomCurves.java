@@ -10,6 +10,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.rediskit.benchmarks.BenchmarkContext;
 import io.rediskit.benchmarks.ConcurrentLoad;
 import io.rediskit.benchmarks.OpsChart;
+import io.rediskit.benchmarks.Spread;
 import io.rediskit.benchmarks.memory.MemoryBenchmark;
 import io.rediskit.benchmarks.memory.ServerMemory;
 import io.rediskit.bloom.BloomFilter;
@@ -126,12 +127,18 @@ public final class BloomCurves {
 				for (String scenario : SCENARIOS) {
 					Map<String, Object> result = new LinkedHashMap<>();
 					Map<String, Double> medians = new LinkedHashMap<>();
+					Map<String, Spread> spreads = new LinkedHashMap<>();
 					for (String library : LIBRARIES) {
 						List<Double> byRound = rounds.get(library).get(scenario);
-						double median = median(byRound);
+						Spread spread = context.spread("curve.bloom " + bits + " bits " + scenario + " " + library,
+								byRound);
+						spreads.put(library, spread);
+						double median = spread.median();
 						medians.put(library, median);
 						result.put(library, Math.round(median));
 						result.put(library + "ByRound", byRound.stream().map(Math::round).toList());
+						result.put(library + "Spread", spread.toJson().get("spread"));
+						result.put(library + "Noisy", spread.noisy());
 						// One bar per library and shard size in each scenario's group: the groups' labels stay short.
 						chart.computeIfAbsent(library + " " + power(bits), (name) -> new ArrayList<>())
 							.add(median);
@@ -140,9 +147,9 @@ public final class BloomCurves {
 					result.put("ofFloor", medians.get("redis-kit") / medians.get("floor"));
 					bySize.put(scenario, result);
 					System.out.printf("curve.bloom %,12d bits %-16s redis-kit %,10.0f/s  redisson %,10.0f/s  floor %,10.0f/s"
-							+ "  ratio %.2fx  of floor %.2f%n", bits, scenario, medians.get("redis-kit"),
+							+ "  ratio %.2fx  of floor %.2f  %s%n", bits, scenario, medians.get("redis-kit"),
 							medians.get("redisson"), medians.get("floor"), medians.get("redis-kit") / medians.get("redisson"),
-							medians.get("redis-kit") / medians.get("floor"));
+							medians.get("redis-kit") / medians.get("floor"), Spread.token(spreads));
 				}
 				throughput.put(Long.toString(bits), bySize);
 				kit.delete();
@@ -171,12 +178,6 @@ public final class BloomCurves {
 	private static String power(long value) {
 		int exponent = (int) Math.round(Math.log10(value));
 		return (Math.pow(10, exponent) == value) ? "10^" + exponent : Long.toString(value);
-	}
-
-	private static double median(List<Double> values) {
-		List<Double> sorted = new ArrayList<>(values);
-		sorted.sort(Double::compare);
-		return sorted.get(sorted.size() / 2);
 	}
 
 }

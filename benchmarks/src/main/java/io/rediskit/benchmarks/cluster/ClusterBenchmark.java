@@ -16,6 +16,7 @@ import io.rediskit.benchmarks.Benchmark;
 import io.rediskit.benchmarks.BenchmarkContext;
 import io.rediskit.benchmarks.ConcurrentLoad.Outcome;
 import io.rediskit.benchmarks.JsonWriter;
+import io.rediskit.benchmarks.Spread;
 import io.rediskit.lock.LockRegistry;
 import io.rediskit.ratelimit.RateLimitAlgorithm;
 import io.rediskit.ratelimit.RateLimitListener;
@@ -82,7 +83,7 @@ public final class ClusterBenchmark implements Benchmark {
 			try (LockRegistry locks = new LockRegistry(connections)) {
 				int threads = context.options().threads();
 				int rounds = context.options().rounds();
-				Map<String, Double> lock = runEach(rounds, Map.of(
+				Map<String, Spread> lock = runEach(context, LOCK, rounds, Map.of(
 						"redis-kit", () -> lockRun(context, "redis-kit", (i) -> locks.getLock("bench:redis-kit:cluster:" + i)),
 						"redisson", () -> lockRun(context, "redisson", (i) -> redisson.getLock("bench:redisson:cluster:" + i))));
 				System.out.println(line(LOCK, lock));
@@ -96,7 +97,7 @@ public final class ClusterBenchmark implements Benchmark {
 					redissonLimiter.trySetRate(RateType.OVERALL, LIMIT, PERIOD);
 					redissonLimiters.add(redissonLimiter);
 				}
-				Map<String, Double> limits = runEach(rounds, Map.of(
+				Map<String, Spread> limits = runEach(context, RATE_LIMIT, rounds, Map.of(
 						"redis-kit", () -> limitRun(context, "redis-kit", (i) -> limiter.tryAcquire("k" + i).allowed()),
 						"redisson", () -> limitRun(context, "redisson", (i) -> redissonLimiters.get(i).tryAcquire())));
 				System.out.println(line(RATE_LIMIT, limits));
@@ -153,7 +154,8 @@ public final class ClusterBenchmark implements Benchmark {
 	}
 
 	/** Runs both libraries {@code rounds} times, alternating which goes first, and keeps each one's median. */
-	private static Map<String, Double> runEach(int rounds, Map<String, Measured> libraries) throws InterruptedException {
+	private static Map<String, Spread> runEach(BenchmarkContext context, String scenario, int rounds,
+			Map<String, Measured> libraries) throws InterruptedException {
 		List<String> names = new ArrayList<>(List.of("redis-kit", "redisson"));
 		Map<String, List<Double>> runs = new LinkedHashMap<>();
 		for (int round = 0; round < rounds; round++) {
@@ -165,27 +167,31 @@ public final class ClusterBenchmark implements Benchmark {
 				runs.computeIfAbsent(name, (key) -> new ArrayList<>()).add(libraries.get(name).opsPerSecond());
 			}
 		}
-		Map<String, Double> medians = new LinkedHashMap<>();
+		Map<String, Spread> medians = new LinkedHashMap<>();
 		for (String name : names) {
-			List<Double> sorted = new ArrayList<>(runs.get(name));
-			Collections.sort(sorted);
-			medians.put(name, sorted.get(sorted.size() / 2));
+			medians.put(name, context.spread(scenario + " " + name, runs.get(name)));
 		}
 		return medians;
 	}
 
-	private static String line(String scenario, Map<String, Double> medians) {
-		return String.format(Locale.ROOT, "%s redis-kit=%d redisson=%d ratio=%.2f", scenario,
-				Math.round(medians.get("redis-kit")), Math.round(medians.get("redisson")),
-				medians.get("redis-kit") / medians.get("redisson"));
+	private static String line(String scenario, Map<String, Spread> medians) {
+		return String.format(Locale.ROOT, "%s redis-kit=%d redisson=%d ratio=%.2f %s", scenario,
+				Math.round(medians.get("redis-kit").median()), Math.round(medians.get("redisson").median()),
+				medians.get("redis-kit").median() / medians.get("redisson").median(), Spread.token(medians));
 	}
 
-	private static Map<String, Object> scenario(String scenario, Map<String, Double> medians) {
+	private static Map<String, Object> scenario(String scenario, Map<String, Spread> medians) {
 		Map<String, Object> entry = new LinkedHashMap<>();
 		entry.put("scenario", scenario);
-		entry.put("ratio", Math.round(medians.get("redis-kit") / medians.get("redisson") * 100) / 100.0);
+		entry.put("ratio",
+				Math.round(medians.get("redis-kit").median() / medians.get("redisson").median() * 100) / 100.0);
 		Map<String, Object> libraries = new LinkedHashMap<>();
-		medians.forEach((library, ops) -> libraries.put(library, Map.of("opsPerSecond", Math.round(ops))));
+		medians.forEach((library, spread) -> {
+			Map<String, Object> figures = new LinkedHashMap<>();
+			figures.put("opsPerSecond", Math.round(spread.median()));
+			figures.putAll(spread.toJson());
+			libraries.put(library, figures);
+		});
 		entry.put("libraries", libraries);
 		return entry;
 	}

@@ -11,6 +11,7 @@ import java.util.Map;
 import io.rediskit.benchmarks.Benchmark;
 import io.rediskit.benchmarks.BenchmarkContext;
 import io.rediskit.benchmarks.JsonWriter;
+import io.rediskit.benchmarks.Spread;
 import io.rediskit.counter.UniqueCounter;
 import io.rediskit.counter.UniqueCounterListener;
 import io.rediskit.counter.UniqueCounterRegistry;
@@ -25,7 +26,8 @@ import org.springframework.data.redis.connection.RedisConnection;
  * threads, redis-kit's {@link UniqueCounterRegistry#countUnion} beside Redisson's {@link RHyperLogLog#countWith} in
  * the same run, on one server. Both send one {@code PFCOUNT} of every key there; on Redis Cluster, where the
  * counters' hash tags put them in different slots, redis-kit reads them with {@code GET} and counts copies in one
- * slot instead (Redisson's {@code countWith} fails there with {@code CROSSSLOT}). Writes {@code counter.json}.
+ * slot instead (Redisson's {@code countWith} fails there with {@code CROSSSLOT}). Each library runs in the run's
+ * rounds, in a rotating order; the median round is reported with its {@link Spread}. Writes {@code counter.json}.
  */
 public final class CounterBenchmark implements Benchmark {
 
@@ -61,16 +63,20 @@ public final class CounterBenchmark implements Benchmark {
 			String[] names = kitNames.subList(0, size).toArray(String[]::new);
 			String[] otherNames = redisson.subList(1, size).stream().map(RHyperLogLog::getName).toArray(String[]::new);
 			String label = "counter.union" + size;
-			double kitRate = context.load(label + " redis-kit").run((thread) -> registry.countUnion(names)).opsPerSecond();
-			double redissonRate = context.load(label + " redisson")
-				.run((thread) -> redisson.get(0).countWith(otherNames))
-				.opsPerSecond();
-			System.out.printf("%-18s redis-kit %,10.0f/s  redisson %,10.0f/s  ratio %.2fx%n", label, kitRate, redissonRate,
-					kitRate / redissonRate);
+			Map<String, Spread> spreads = context.rounds(label, List.of("redis-kit", "redisson"),
+					(library) -> context.load(label + " " + library)
+						.run(library.equals("redis-kit") ? (thread) -> registry.countUnion(names)
+								: (thread) -> redisson.get(0).countWith(otherNames))
+						.opsPerSecond());
+			double kitRate = spreads.get("redis-kit").median();
+			double redissonRate = spreads.get("redisson").median();
+			System.out.printf("%-18s redis-kit %,10.0f/s  redisson %,10.0f/s  ratio %.2fx  %s%n", label, kitRate,
+					redissonRate, kitRate / redissonRate, Spread.token(spreads));
 			Map<String, Object> result = new LinkedHashMap<>();
 			result.put("redis-kit", kitRate);
 			result.put("redisson", redissonRate);
 			result.put("ratio", kitRate / redissonRate);
+			spreads.forEach((library, spread) -> result.put(library + " rounds", spread.toJson()));
 			results.put("union" + size, result);
 		}
 		for (RHyperLogLog<String> peer : redisson) {

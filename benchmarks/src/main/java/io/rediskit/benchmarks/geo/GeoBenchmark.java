@@ -22,6 +22,8 @@ import io.rediskit.benchmarks.BenchmarkContext;
 import io.rediskit.benchmarks.ConcurrentLoad;
 import io.rediskit.benchmarks.JsonWriter;
 import io.rediskit.benchmarks.LatencySample;
+import io.rediskit.benchmarks.MedianRound;
+import io.rediskit.benchmarks.Spread;
 import io.rediskit.geo.GeoIndex;
 import io.rediskit.geo.GeoIndexRegistry;
 import io.rediskit.geo.GeoIndexSpec;
@@ -237,11 +239,13 @@ public final class GeoBenchmark implements Benchmark {
 			throws Exception {
 		Map<String, Object> results = new LinkedHashMap<>();
 		Map<String, Round> medians = new LinkedHashMap<>();
+		Map<String, Spread> spreads = new LinkedHashMap<>();
 		for (Library library : libraries) {
-			List<Round> all = new ArrayList<>(rounds.get(library.name()));
-			all.sort((a, b) -> Double.compare(a.opsPerSecond(), b.opsPerSecond()));
-			Round median = all.get(all.size() / 2);
+			MedianRound<Round> measured = MedianRound.of(context, "geo.nearby " + library.name(),
+					rounds.get(library.name()), Round::opsPerSecond);
+			Round median = measured.round();
 			medians.put(library.name(), median);
+			spreads.put(library.name(), measured.spread());
 			Map<String, Object> result = new LinkedHashMap<>();
 			result.put("searchesPerSecond", Math.round(median.opsPerSecond()));
 			result.put("p50Micros", Math.round(median.p50Micros()));
@@ -249,6 +253,7 @@ public final class GeoBenchmark implements Benchmark {
 			result.put("searchesPerSecondByRound",
 					rounds.get(library.name()).stream().map((round) -> Math.round(round.opsPerSecond())).toList());
 			result.put("errors", rounds.get(library.name()).stream().mapToLong(Round::errors).sum());
+			measured.spread().addTo(result);
 			results.put(library.name(), result);
 		}
 		double redisson = medians.get("redisson").opsPerSecond();
@@ -256,8 +261,9 @@ public final class GeoBenchmark implements Benchmark {
 		for (Map.Entry<String, Round> entry : medians.entrySet()) {
 			Round round = entry.getValue();
 			System.out.printf("geo.nearby %-20s %,10.0f searches/s  p50 %,7.0f us  p99 %,7.0f us  %.2fx redisson  "
-					+ "%.0f%% of floor%n", entry.getKey(), round.opsPerSecond(), round.p50Micros(), round.p99Micros(),
-					round.opsPerSecond() / redisson, 100 * round.opsPerSecond() / floor);
+					+ "%.0f%% of floor  %s%n", entry.getKey(), round.opsPerSecond(), round.p50Micros(), round.p99Micros(),
+					round.opsPerSecond() / redisson, 100 * round.opsPerSecond() / floor,
+					spreads.get(entry.getKey()).token());
 		}
 		Map<String, Object> json = new LinkedHashMap<>();
 		json.put("benchmark", name());

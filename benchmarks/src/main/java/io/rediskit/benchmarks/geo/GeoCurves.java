@@ -13,6 +13,8 @@ import java.util.concurrent.CompletableFuture;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.rediskit.benchmarks.BenchmarkContext;
 import io.rediskit.benchmarks.CurveChart;
+import io.rediskit.benchmarks.MedianRound;
+import io.rediskit.benchmarks.Spread;
 import io.rediskit.geo.GeoIndex;
 import io.rediskit.geo.GeoIndexRegistry;
 import io.rediskit.geo.GeoIndexSpec;
@@ -98,16 +100,21 @@ public final class GeoCurves {
 				Map<String, Object> results = new LinkedHashMap<>();
 				results.put("meanFoundPerSearch", meanFound(libraries.get(0)));
 				Map<String, GeoBenchmark.Round> medians = new LinkedHashMap<>();
+				Map<String, Spread> spreads = new LinkedHashMap<>();
 				for (GeoBenchmark.Library library : libraries) {
 					List<GeoBenchmark.Round> all = rounds.get(library.name());
-					GeoBenchmark.Round median = median(all);
+					MedianRound<GeoBenchmark.Round> measured = MedianRound.of(context,
+							"curve.geo " + size + " " + library.name(), all, GeoBenchmark.Round::opsPerSecond);
+					GeoBenchmark.Round median = measured.round();
 					medians.put(library.name(), median);
+					spreads.put(library.name(), measured.spread());
 					Map<String, Object> result = new LinkedHashMap<>();
 					result.put("searchesPerSecond", Math.round(median.opsPerSecond()));
 					result.put("p50Micros", Math.round(median.p50Micros()));
 					result.put("p99Micros", Math.round(median.p99Micros()));
 					result.put("searchesPerSecondByRound", all.stream().map((r) -> Math.round(r.opsPerSecond())).toList());
 					result.put("errors", all.stream().mapToLong(GeoBenchmark.Round::errors).sum());
+					measured.spread().addTo(result);
 					results.put(library.name(), result);
 					throughput.computeIfAbsent(library.name(), (name) -> new ArrayList<>()).add(median.opsPerSecond());
 					p99.computeIfAbsent(library.name(), (name) -> new ArrayList<>()).add(median.p99Micros() / 1000);
@@ -116,9 +123,9 @@ public final class GeoCurves {
 				double redissonRate = medians.get("redisson").opsPerSecond();
 				medians.forEach((name, median) -> System.out.printf(
 						"curve.geo %,11d members %-20s %,10.0f searches/s  p50 %,7.0f us  p99 %,7.0f us  %.2fx redisson"
-								+ "  %.2f of floor%n",
+								+ "  %.2f of floor  %s%n",
 						size, name, median.opsPerSecond(), median.p50Micros(), median.p99Micros(),
-						median.opsPerSecond() / redissonRate, median.opsPerSecond() / floor));
+						median.opsPerSecond() / redissonRate, median.opsPerSecond() / floor, spreads.get(name).token()));
 				if (overtakesAt == null && medians.get(REDIS_KIT_CELLS).opsPerSecond() >= medians.get(REDIS_KIT_UNSHARDED)
 					.opsPerSecond()) {
 					overtakesAt = size;
@@ -178,12 +185,6 @@ public final class GeoCurves {
 			found += library.search(GeoBenchmark.randomPoint(random, GeoBenchmark.AREA_KM - 2)).size();
 		}
 		return found / 100.0;
-	}
-
-	private static GeoBenchmark.Round median(List<GeoBenchmark.Round> rounds) {
-		List<GeoBenchmark.Round> sorted = new ArrayList<>(rounds);
-		sorted.sort((a, b) -> Double.compare(a.opsPerSecond(), b.opsPerSecond()));
-		return sorted.get(sorted.size() / 2);
 	}
 
 }

@@ -24,6 +24,8 @@ import io.rediskit.benchmarks.Benchmark;
 import io.rediskit.benchmarks.BenchmarkContext;
 import io.rediskit.benchmarks.JsonWriter;
 import io.rediskit.benchmarks.LatencySample;
+import io.rediskit.benchmarks.MedianRound;
+import io.rediskit.benchmarks.Spread;
 import io.rediskit.keys.DeleteOptions;
 import io.rediskit.keys.DeletionReport;
 import io.rediskit.keys.KeyPatterns;
@@ -137,15 +139,19 @@ public final class KeysBenchmark implements Benchmark {
 			}
 		}
 		Map<String, Object> results = new LinkedHashMap<>();
-		double floor = median(rates.get("floor"));
-		double redisson = median(rates.get("redisson"));
+		Map<String, Spread> spreads = new LinkedHashMap<>();
+		rates.forEach((name, byRound) -> spreads.put(name, context.spread("keys.scan " + name, byRound)));
+		double floor = spreads.get("floor").median();
+		double redisson = spreads.get("redisson").median();
 		for (Map.Entry<String, List<Double>> entry : rates.entrySet()) {
-			double rate = median(entry.getValue());
-			System.out.printf("keys.scan %-10s %,12.0f keys/s  %.2fx redisson  %.0f%% of floor%n", entry.getKey(), rate,
-					rate / redisson, 100 * rate / floor);
+			Spread spread = spreads.get(entry.getKey());
+			double rate = spread.median();
+			System.out.printf("keys.scan %-10s %,12.0f keys/s  %.2fx redisson  %.0f%% of floor  %s%n", entry.getKey(),
+					rate, rate / redisson, 100 * rate / floor, spread.token());
 			Map<String, Object> result = new LinkedHashMap<>();
 			result.put("keysPerSecond", Math.round(rate));
 			result.put("keysPerSecondByRound", entry.getValue().stream().map(Math::round).toList());
+			spread.addTo(result);
 			results.put(entry.getKey(), result);
 		}
 		results.put("keys", keys);
@@ -200,12 +206,14 @@ public final class KeysBenchmark implements Benchmark {
 		}
 		Map<String, Object> results = new LinkedHashMap<>();
 		for (Map.Entry<String, List<Deletion>> entry : runs.entrySet()) {
-			List<Deletion> sorted = new ArrayList<>(entry.getValue());
-			sorted.sort((a, b) -> Double.compare(a.p99Micros(), b.p99Micros()));
-			Deletion median = sorted.get(sorted.size() / 2);
+			// The median round by the other client's p99, the figure this scenario is about; its spread is that p99's.
+			MedianRound<Deletion> measured = MedianRound.of(context, "keys.delete " + entry.getKey() + " p99",
+					entry.getValue(), Deletion::p99Micros);
+			Deletion median = measured.round();
 			System.out.printf("keys.delete %-10s %,9d ms to delete %,d fields; other client p50 %,7.0f us  "
-					+ "p99 %,9.0f us  max %,9.0f us (%,d calls)%n", entry.getKey(), median.elapsed().toMillis(), fields,
-					median.p50Micros(), median.p99Micros(), median.maxMicros(), median.probes());
+					+ "p99 %,9.0f us  max %,9.0f us (%,d calls)  %s%n", entry.getKey(), median.elapsed().toMillis(),
+					fields, median.p50Micros(), median.p99Micros(), median.maxMicros(), median.probes(),
+					measured.spread().token());
 			Map<String, Object> result = new LinkedHashMap<>();
 			result.put("deletionMillis", median.elapsed().toMillis());
 			result.put("otherClientP50Micros", Math.round(median.p50Micros()));
@@ -213,6 +221,7 @@ public final class KeysBenchmark implements Benchmark {
 			result.put("otherClientMaxMicros", Math.round(median.maxMicros()));
 			result.put("otherClientCalls", median.probes());
 			result.put("otherClientP99MicrosByRound", entry.getValue().stream().map((d) -> Math.round(d.p99Micros())).toList());
+			measured.spread().addTo(result);
 			results.put(entry.getKey(), result);
 		}
 		results.put("fields", fields);
@@ -268,12 +277,6 @@ public final class KeysBenchmark implements Benchmark {
 			write.get(60, TimeUnit.SECONDS);
 		}
 		writes.clear();
-	}
-
-	static double median(List<Double> values) {
-		List<Double> sorted = new ArrayList<>(values);
-		sorted.sort(Double::compare);
-		return sorted.get(sorted.size() / 2);
 	}
 
 	static byte[] utf8(String value) {

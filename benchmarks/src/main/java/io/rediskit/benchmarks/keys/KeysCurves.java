@@ -20,6 +20,7 @@ import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
 import io.rediskit.benchmarks.BenchmarkContext;
 import io.rediskit.benchmarks.CurveChart;
+import io.rediskit.benchmarks.MedianRound;
 import io.rediskit.keys.BigKeyOptions;
 import io.rediskit.keys.BigKeyReport;
 import io.rediskit.keys.DeleteOptions;
@@ -89,9 +90,9 @@ public final class KeysCurves {
 				}
 				Map<String, Object> results = new LinkedHashMap<>();
 				for (String name : CONTESTANTS) {
-					List<KeysBenchmark.Deletion> all = new ArrayList<>(rounds.get(name));
-					all.sort((a, b) -> a.elapsed().compareTo(b.elapsed()));
-					KeysBenchmark.Deletion median = all.get(all.size() / 2);
+					MedianRound<KeysBenchmark.Deletion> measured = MedianRound.of(context,
+							"curve.keys " + size + " " + name, rounds.get(name), (d) -> d.elapsed().toNanos());
+					KeysBenchmark.Deletion median = measured.round();
 					double perMillion = median.elapsed().toNanos() / 1e9 / size * 1_000_000;
 					secondsPerMillion.computeIfAbsent(name, (key) -> new ArrayList<>()).add(perMillion);
 					p99.computeIfAbsent(name, (key) -> new ArrayList<>()).add(median.p99Micros() / 1000);
@@ -103,10 +104,11 @@ public final class KeysCurves {
 					result.put("otherClientP99Micros", Math.round(median.p99Micros()));
 					result.put("otherClientMaxMicros", Math.round(median.maxMicros()));
 					result.put("otherClientCalls", median.probes());
+					measured.spread().addTo(result);
 					results.put(name, result);
 					System.out.printf("curve.keys %,11d keys %-18s %,9d ms  %6.2f s per 10^6 keys; other client p50 %,6.0f us"
-							+ "  p99 %,7.0f us  max %,8.0f us%n", size, name, median.elapsed().toMillis(), perMillion,
-							median.p50Micros(), median.p99Micros(), median.maxMicros());
+							+ "  p99 %,7.0f us  max %,8.0f us  %s%n", size, name, median.elapsed().toMillis(), perMillion,
+							median.p50Micros(), median.p99Micros(), median.maxMicros(), measured.spread().token());
 				}
 				bySize.put(Long.toString(size), results);
 			}

@@ -3,7 +3,6 @@ package io.rediskit.benchmarks.lock;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -22,6 +21,7 @@ import io.rediskit.benchmarks.ConcurrentLoad.Outcome;
 import io.rediskit.benchmarks.JsonWriter;
 import io.rediskit.benchmarks.LatencySample;
 import io.rediskit.benchmarks.OpsChart;
+import io.rediskit.benchmarks.Spread;
 import io.rediskit.lock.LockRegistry;
 import org.jspecify.annotations.Nullable;
 
@@ -76,10 +76,10 @@ public final class LockBenchmark implements Benchmark {
 			LockScriptFloor floorScripts = new LockScriptFloor(floorConnection);
 			Library floor = new Library(FLOOR, (name) -> floorScripts.lock("bench:" + FLOOR + ":" + name));
 			int rounds = context.options().rounds();
-			Map<String, Run> uncontended = runEach(List.of(redisKit, redisson, floor), rounds,
+			Map<String, Run> uncontended = runEach(context, UNCONTENDED, List.of(redisKit, redisson, floor), rounds,
 					(library) -> uncontended(context, library));
 			System.out.println(throughputLine(UNCONTENDED, uncontended));
-			Map<String, Run> contended = runEach(List.of(redisson, redisKit), rounds,
+			Map<String, Run> contended = runEach(context, CONTENDED, List.of(redisson, redisKit), rounds,
 					(library) -> contended(context, library));
 			System.out.println(throughputLine(CONTENDED, contended));
 			System.out.println(handoffLine(contended));
@@ -175,8 +175,8 @@ public final class LockBenchmark implements Benchmark {
 	}
 
 	/** Runs each library {@code rounds} times, alternating the order, and keeps each one's median round. */
-	private static Map<String, Run> runEach(List<Library> libraries, int rounds, Scenario scenario)
-			throws InterruptedException {
+	private static Map<String, Run> runEach(BenchmarkContext context, String scenarioName, List<Library> libraries,
+			int rounds, Scenario scenario) throws InterruptedException {
 		Map<String, List<Run>> runs = new LinkedHashMap<>();
 		for (int round = 0; round < rounds; round++) {
 			List<Library> order = new ArrayList<>(libraries);
@@ -192,7 +192,8 @@ public final class LockBenchmark implements Benchmark {
 			List<Run> sorted = new ArrayList<>(all);
 			sorted.sort(Comparator.comparingDouble(Run::opsPerSecond));
 			Run median = sorted.get(sorted.size() / 2);
-			medians.put(name, median.withRounds(all.stream().mapToLong((run) -> Math.round(run.opsPerSecond())).toArray()));
+			medians.put(name, median.withSpread(context.spread(scenarioName + " " + name,
+					all.stream().map(Run::opsPerSecond).toList())));
 		});
 		return medians;
 	}
@@ -205,7 +206,9 @@ public final class LockBenchmark implements Benchmark {
 			line += String.format(Locale.ROOT, " floor=%d of-floor=%.2f", Math.round(runs.get(FLOOR).opsPerSecond()),
 					ofFloor(runs));
 		}
-		return line;
+		Map<String, Spread> spreads = new LinkedHashMap<>();
+		runs.forEach((library, run) -> spreads.put(library, run.spread()));
+		return line + " " + Spread.token(spreads);
 	}
 
 	private static String handoffLine(Map<String, Run> runs) {
@@ -253,14 +256,14 @@ public final class LockBenchmark implements Benchmark {
 	}
 
 	/** What one library did in one scenario. */
-	private record Run(Outcome outcome, long overlaps, @Nullable HandoffRecorder handoffs, long[] rounds) {
+	private record Run(Outcome outcome, long overlaps, @Nullable HandoffRecorder handoffs, Spread spread) {
 
 		Run(Outcome outcome, long overlaps, @Nullable HandoffRecorder handoffs) {
-			this(outcome, overlaps, handoffs, new long[0]);
+			this(outcome, overlaps, handoffs, Spread.of(outcome.opsPerSecond()));
 		}
 
-		Run withRounds(long[] opsPerSecondByRound) {
-			return new Run(this.outcome, this.overlaps, this.handoffs, opsPerSecondByRound);
+		Run withSpread(Spread spread) {
+			return new Run(this.outcome, this.overlaps, this.handoffs, spread);
 		}
 
 		double opsPerSecond() {
@@ -275,7 +278,8 @@ public final class LockBenchmark implements Benchmark {
 		Map<String, Object> toJson() {
 			Map<String, Object> json = new LinkedHashMap<>();
 			json.put("opsPerSecond", Math.round(opsPerSecond()));
-			json.put("opsPerSecondByRound", Arrays.stream(this.rounds).boxed().toList());
+			json.put("opsPerSecondByRound", this.spread.rounds().stream().map(Math::round).toList());
+			this.spread.addTo(json);
 			json.put("operations", this.outcome.operations());
 			json.put("measuredSeconds", this.outcome.measured().toMillis() / 1000.0);
 			json.put("errors", this.outcome.errors());

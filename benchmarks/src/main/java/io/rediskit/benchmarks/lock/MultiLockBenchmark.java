@@ -24,6 +24,7 @@ import io.rediskit.benchmarks.Benchmark;
 import io.rediskit.benchmarks.BenchmarkContext;
 import io.rediskit.benchmarks.ConcurrentLoad.Outcome;
 import io.rediskit.benchmarks.JsonWriter;
+import io.rediskit.benchmarks.Spread;
 import io.rediskit.lock.LockRegistry;
 import io.rediskit.lock.LockSpec;
 import io.rediskit.lock.MultiLock;
@@ -77,24 +78,33 @@ public final class MultiLockBenchmark implements Benchmark {
 				}
 			}
 			Map<String, Outcome> medians = new LinkedHashMap<>();
+			Map<String, Spread> spreads = new LinkedHashMap<>();
 			rounds.forEach((library, outcomes) -> {
 				List<Outcome> sorted = new ArrayList<>(outcomes);
 				sorted.sort(Comparator.comparingDouble(Outcome::opsPerSecond));
 				medians.put(library, sorted.get(sorted.size() / 2));
+				spreads.put(library, context.spread(UNCONTENDED + " " + library,
+						outcomes.stream().map(Outcome::opsPerSecond).toList()));
 			});
 			double redisKit = medians.get("redis-kit").opsPerSecond();
 			double ratio = redisKit / medians.get("redisson").opsPerSecond();
 			double ofFloor = redisKit / medians.get(FLOOR).opsPerSecond();
-			System.out.println(String.format(Locale.ROOT, "%s redis-kit=%d redisson=%d ratio=%.2f floor=%d of-floor=%.2f",
+			System.out.println(String.format(Locale.ROOT, "%s redis-kit=%d redisson=%d ratio=%.2f floor=%d of-floor=%.2f %s",
 					UNCONTENDED, Math.round(redisKit), Math.round(medians.get("redisson").opsPerSecond()), ratio,
-					Math.round(medians.get(FLOOR).opsPerSecond()), ofFloor));
+					Math.round(medians.get(FLOOR).opsPerSecond()), ofFloor, Spread.token(spreads)));
 			Map<String, Object> json = new LinkedHashMap<>();
 			json.put("benchmark", name());
 			json.put("timestamp", timestamp);
 			json.putAll(context.environment());
 			Map<String, Object> byLibrary = new LinkedHashMap<>();
-			medians.forEach((library, outcome) -> byLibrary.put(library, Map.of("opsPerSecond",
-					Math.round(outcome.opsPerSecond()), "operations", outcome.operations(), "errors", outcome.errors())));
+			medians.forEach((library, outcome) -> {
+				Map<String, Object> figures = new LinkedHashMap<>();
+				figures.put("opsPerSecond", Math.round(outcome.opsPerSecond()));
+				figures.put("operations", outcome.operations());
+				figures.put("errors", outcome.errors());
+				figures.putAll(spreads.get(library).toJson());
+				byLibrary.put(library, figures);
+			});
 			json.put("scenarios", List.of(Map.of("scenario", UNCONTENDED, "ratio", Math.round(ratio * 100) / 100.0,
 					"ofFloor", Math.round(ofFloor * 100) / 100.0, "libraries", byLibrary)));
 			Path file = context.options().outputDirectory().resolve(name() + ".json");

@@ -4,7 +4,6 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -19,6 +18,8 @@ import io.rediskit.benchmarks.BenchmarkContext;
 import io.rediskit.benchmarks.ConcurrentLoad;
 import io.rediskit.benchmarks.ConcurrentLoad.Outcome;
 import io.rediskit.benchmarks.JsonWriter;
+import io.rediskit.benchmarks.MedianRound;
+import io.rediskit.benchmarks.Spread;
 import io.rediskit.benchmarks.LatencySample;
 import io.rediskit.lock.FairLockRegistry;
 import io.rediskit.lock.ReadWriteLockRegistry;
@@ -64,7 +65,7 @@ public final class ReadWriteFairBenchmark implements Benchmark {
 				FairLockRegistry fair = new FairLockRegistry(context.connectionFactory());
 				StatefulRedisConnection<byte[], byte[]> floorConnection = context.connectLettuce()) {
 			ReadWriteFairScriptFloor floor = new ReadWriteFairScriptFloor(floorConnection);
-			Map<String, Map<String, Outcome>> results = new LinkedHashMap<>();
+			Map<String, Map<String, MedianRound<Outcome>>> results = new LinkedHashMap<>();
 			Map<String, HandoffRecorder> handoffs = new LinkedHashMap<>();
 			results.put(READ, runEach(context, READ, Map.of(
 					"redis-kit", (name) -> LockCycle.of(readWrite.getReadWriteLock("bench:redis-kit:read").readLock()),
@@ -92,7 +93,7 @@ public final class ReadWriteFairBenchmark implements Benchmark {
 	 * @param handoffs where the contended scenario's hand-offs of each library's median round go; {@code null} for
 	 * each thread's own lock (or a shared read lock)
 	 */
-	private static Map<String, Outcome> runEach(BenchmarkContext context, String scenario,
+	private static Map<String, MedianRound<Outcome>> runEach(BenchmarkContext context, String scenario,
 			Map<String, Function<String, LockCycle>> libraries, Map<String, HandoffRecorder> handoffs)
 			throws InterruptedException {
 		List<String> names = new ArrayList<>(new java.util.TreeMap<>(libraries).keySet());
@@ -110,14 +111,12 @@ public final class ReadWriteFairBenchmark implements Benchmark {
 				rounds.computeIfAbsent(library, (name) -> new ArrayList<>()).add(outcome);
 			}
 		}
-		Map<String, Outcome> medians = new LinkedHashMap<>();
+		Map<String, MedianRound<Outcome>> medians = new LinkedHashMap<>();
 		rounds.forEach((library, all) -> {
-			List<Outcome> sorted = new ArrayList<>(all);
-			sorted.sort(Comparator.comparingDouble(Outcome::opsPerSecond));
-			Outcome median = sorted.get(sorted.size() / 2);
+			MedianRound<Outcome> median = MedianRound.of(context, scenario + " " + library, all, Outcome::opsPerSecond);
 			medians.put(library, median);
 			if (handoffs != null) {
-				handoffs.put(library, recorders.get(median));
+				handoffs.put(library, recorders.get(median.round()));
 			}
 		});
 		return medians;
@@ -162,13 +161,14 @@ public final class ReadWriteFairBenchmark implements Benchmark {
 		return outcome;
 	}
 
-	private static String line(String scenario, Map<String, Outcome> outcomes, Map<String, HandoffRecorder> handoffs) {
-		double redisKit = outcomes.get("redis-kit").opsPerSecond();
-		double redisson = outcomes.get("redisson").opsPerSecond();
+	private static String line(String scenario, Map<String, MedianRound<Outcome>> outcomes,
+			Map<String, HandoffRecorder> handoffs) {
+		double redisKit = outcomes.get("redis-kit").round().opsPerSecond();
+		double redisson = outcomes.get("redisson").round().opsPerSecond();
 		String line = String.format(Locale.ROOT, "%s redis-kit=%d redisson=%d ratio=%.2f", scenario,
 				Math.round(redisKit), Math.round(redisson), redisKit / redisson);
 		if (outcomes.containsKey(FLOOR)) {
-			double floor = outcomes.get(FLOOR).opsPerSecond();
+			double floor = outcomes.get(FLOOR).round().opsPerSecond();
 			line += String.format(Locale.ROOT, " floor=%d of-floor=%.2f", Math.round(floor), redisKit / floor);
 		}
 		if (FAIR_CONTENDED.equals(scenario) && !handoffs.isEmpty()) {
@@ -177,10 +177,13 @@ public final class ReadWriteFairBenchmark implements Benchmark {
 				line += String.format(Locale.ROOT, " %s-handoff-p50=%.0fus p99=%.0fus", library, micros[0], micros[1]);
 			}
 		}
-		return line;
+		Map<String, Spread> spreads = new LinkedHashMap<>();
+		outcomes.forEach((library, median) -> spreads.put(library, median.spread()));
+		return line + " " + Spread.token(spreads);
 	}
 
-	private void write(BenchmarkContext context, String timestamp, Map<String, Map<String, Outcome>> results,
+	private void write(BenchmarkContext context, String timestamp,
+			Map<String, Map<String, MedianRound<Outcome>>> results,
 			Map<String, HandoffRecorder> handoffs) throws Exception {
 		Map<String, Object> json = new LinkedHashMap<>();
 		json.put("benchmark", name());
@@ -191,7 +194,8 @@ public final class ReadWriteFairBenchmark implements Benchmark {
 			Map<String, Object> entry = new LinkedHashMap<>();
 			entry.put("scenario", scenario);
 			Map<String, Object> byLibrary = new LinkedHashMap<>();
-			outcomes.forEach((library, outcome) -> {
+			outcomes.forEach((library, median) -> {
+				Outcome outcome = median.round();
 				Map<String, Object> figures = new LinkedHashMap<>();
 				figures.put("opsPerSecond", Math.round(outcome.opsPerSecond()));
 				figures.put("operations", outcome.operations());
@@ -203,6 +207,7 @@ public final class ReadWriteFairBenchmark implements Benchmark {
 					figures.put("handoffP50Micros", Math.round(micros[0] * 10) / 10.0);
 					figures.put("handoffP99Micros", Math.round(micros[1] * 10) / 10.0);
 				}
+				figures.putAll(median.spread().toJson());
 				byLibrary.put(library, figures);
 			});
 			entry.put("libraries", byLibrary);

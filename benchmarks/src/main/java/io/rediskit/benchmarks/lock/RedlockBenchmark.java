@@ -17,6 +17,8 @@ import io.rediskit.benchmarks.BenchmarkContext;
 import io.rediskit.benchmarks.ConcurrentLoad.Outcome;
 import io.rediskit.benchmarks.ConcurrentLoad;
 import io.rediskit.benchmarks.JsonWriter;
+import io.rediskit.benchmarks.MedianRound;
+import io.rediskit.benchmarks.Spread;
 import io.rediskit.benchmarks.OpsChart;
 import io.rediskit.lock.RedlockRegistry;
 import io.rediskit.testsupport.RedisServerProcess;
@@ -89,9 +91,11 @@ public final class RedlockBenchmark implements Benchmark {
 						(name) -> LockCycle.of(new RedissonMultiLock(locks(clients, "bench:rml:" + name))));
 				int rounds = context.options().rounds();
 				List<Library> libraries = List.of(redisKit, redLock, multiLock);
-				Map<String, Outcome> uncontended = runEach(libraries, rounds, (library) -> uncontended(context, library));
+				Map<String, MedianRound<Outcome>> uncontended = runEach(context, UNCONTENDED, libraries, rounds,
+						(library) -> uncontended(context, library));
 				System.out.println(line(UNCONTENDED, uncontended));
-				Map<String, Outcome> contended = runEach(libraries, rounds, (library) -> contended(context, library));
+				Map<String, MedianRound<Outcome>> contended = runEach(context, CONTENDED, libraries, rounds,
+						(library) -> contended(context, library));
 				System.out.println(line(CONTENDED, contended));
 				write(context, timestamp, libraries, Map.of(UNCONTENDED, uncontended, CONTENDED, contended));
 			}
@@ -139,8 +143,8 @@ public final class RedlockBenchmark implements Benchmark {
 	}
 
 	/** Runs each library {@code rounds} times, alternating the order, and keeps each one's median round. */
-	private static Map<String, Outcome> runEach(List<Library> libraries, int rounds, Scenario scenario)
-			throws InterruptedException {
+	private static Map<String, MedianRound<Outcome>> runEach(BenchmarkContext context, String scenarioName,
+			List<Library> libraries, int rounds, Scenario scenario) throws InterruptedException {
 		Map<String, List<Outcome>> runs = new LinkedHashMap<>();
 		for (int round = 0; round < rounds; round++) {
 			List<Library> order = new ArrayList<>(libraries);
@@ -151,30 +155,30 @@ public final class RedlockBenchmark implements Benchmark {
 				runs.computeIfAbsent(library.name(), (name) -> new ArrayList<>()).add(scenario.run(library));
 			}
 		}
-		Map<String, Outcome> medians = new LinkedHashMap<>();
-		runs.forEach((name, all) -> {
-			List<Outcome> sorted = new ArrayList<>(all);
-			sorted.sort((a, b) -> Double.compare(a.opsPerSecond(), b.opsPerSecond()));
-			medians.put(name, sorted.get(sorted.size() / 2));
-		});
+		Map<String, MedianRound<Outcome>> medians = new LinkedHashMap<>();
+		runs.forEach((name, all) -> medians.put(name,
+				MedianRound.of(context, scenarioName + " " + name, all, Outcome::opsPerSecond)));
 		return medians;
 	}
 
-	private static String line(String scenario, Map<String, Outcome> runs) {
-		return String.format(Locale.ROOT, "%s redis-kit=%d redisson-redlock=%d ratio=%.2f redisson-multilock=%d", scenario,
-				ops(runs, "redis-kit"), ops(runs, "redisson-redlock"), ratio(runs), ops(runs, "redisson-multilock"));
+	private static String line(String scenario, Map<String, MedianRound<Outcome>> runs) {
+		Map<String, Spread> spreads = new LinkedHashMap<>();
+		runs.forEach((library, median) -> spreads.put(library, median.spread()));
+		return String.format(Locale.ROOT, "%s redis-kit=%d redisson-redlock=%d ratio=%.2f redisson-multilock=%d %s",
+				scenario, ops(runs, "redis-kit"), ops(runs, "redisson-redlock"), ratio(runs),
+				ops(runs, "redisson-multilock"), Spread.token(spreads));
 	}
 
-	private static long ops(Map<String, Outcome> runs, String library) {
-		return Math.round(runs.get(library).opsPerSecond());
+	private static long ops(Map<String, MedianRound<Outcome>> runs, String library) {
+		return Math.round(runs.get(library).round().opsPerSecond());
 	}
 
-	private static double ratio(Map<String, Outcome> runs) {
-		return runs.get("redis-kit").opsPerSecond() / runs.get("redisson-redlock").opsPerSecond();
+	private static double ratio(Map<String, MedianRound<Outcome>> runs) {
+		return runs.get("redis-kit").round().opsPerSecond() / runs.get("redisson-redlock").round().opsPerSecond();
 	}
 
 	private void write(BenchmarkContext context, String timestamp, List<Library> libraries,
-			Map<String, Map<String, Outcome>> byScenario) throws Exception {
+			Map<String, Map<String, MedianRound<Outcome>>> byScenario) throws Exception {
 		Path directory = context.options().outputDirectory();
 		List<String> scenarios = List.of(UNCONTENDED, CONTENDED);
 		Map<String, Object> json = new LinkedHashMap<>();
@@ -188,17 +192,19 @@ public final class RedlockBenchmark implements Benchmark {
 			series.put(library.name(), scenarios.stream().map((s) -> ops(byScenario.get(s), library.name())).toList());
 		}
 		for (String scenario : scenarios) {
-			Map<String, Outcome> runs = byScenario.get(scenario);
+			Map<String, MedianRound<Outcome>> runs = byScenario.get(scenario);
 			Map<String, Object> entry = new LinkedHashMap<>();
 			entry.put("scenario", scenario);
 			entry.put("ratio", Math.round(ratio(runs) * 100) / 100.0);
 			Map<String, Object> byLibrary = new LinkedHashMap<>();
-			runs.forEach((library, outcome) -> {
+			runs.forEach((library, median) -> {
+				Outcome outcome = median.round();
 				Map<String, Object> result = new LinkedHashMap<>();
 				result.put("opsPerSecond", Math.round(outcome.opsPerSecond()));
 				result.put("operations", outcome.operations());
 				result.put("errors", outcome.errors());
 				result.put("hungThreads", outcome.hungThreads());
+				result.putAll(median.spread().toJson());
 				byLibrary.put(library, result);
 			});
 			entry.put("libraries", byLibrary);

@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -17,6 +16,8 @@ import io.rediskit.benchmarks.BenchmarkContext;
 import io.rediskit.benchmarks.ConcurrentLoad;
 import io.rediskit.benchmarks.ConcurrentLoad.Outcome;
 import io.rediskit.benchmarks.JsonWriter;
+import io.rediskit.benchmarks.MedianRound;
+import io.rediskit.benchmarks.Spread;
 import io.rediskit.lock.LatchRegistry;
 import io.rediskit.lock.RedisCountDownLatch;
 import io.rediskit.lock.RedisSemaphore;
@@ -95,7 +96,7 @@ public final class SemaphoreBenchmark implements Benchmark {
 				String name = "bench:" + FLOOR + ":" + run + ":" + thread;
 				return () -> floor.acquireAndRelease(name, 1);
 			});
-			Map<String, Outcome> uncontendedRuns = runEach(context, UNCONTENDED, uncontended);
+			Map<String, MedianRound<Outcome>> uncontendedRuns = runEach(context, UNCONTENDED, uncontended);
 			System.out.println(line(UNCONTENDED, uncontendedRuns));
 
 			Map<String, Library> atBound = new LinkedHashMap<>();
@@ -111,7 +112,7 @@ public final class SemaphoreBenchmark implements Benchmark {
 				.getPermitExpirableSemaphore("bench:redisson-expirable:" + run + ":bound");
 			sharedExpirable.trySetPermits(bound);
 			atBound.put("redisson-expirable", (thread) -> () -> sharedExpirable.release(sharedExpirable.acquire()));
-			Map<String, Outcome> boundRuns = runEach(context, BOUND, atBound);
+			Map<String, MedianRound<Outcome>> boundRuns = runEach(context, BOUND, atBound);
 			System.out.println(line(BOUND, boundRuns));
 
 			Map<String, Library> countDown = new LinkedHashMap<>();
@@ -124,7 +125,7 @@ public final class SemaphoreBenchmark implements Benchmark {
 			String floorLatch = "bench:" + FLOOR + ":" + run + ":latch";
 			latches.getCountDownLatch(floorLatch).trySetCount(LATCH_COUNT);
 			countDown.put(FLOOR, (thread) -> () -> floor.countDown(floorLatch));
-			Map<String, Outcome> countDownRuns = runEach(context, COUNTDOWN, countDown);
+			Map<String, MedianRound<Outcome>> countDownRuns = runEach(context, COUNTDOWN, countDown);
 			System.out.println(line(COUNTDOWN, countDownRuns));
 
 			writeResults(context, timestamp,
@@ -133,7 +134,7 @@ public final class SemaphoreBenchmark implements Benchmark {
 	}
 
 	/** Runs each library {@code rounds} times, alternating the order, and keeps each one's median round. */
-	private static Map<String, Outcome> runEach(BenchmarkContext context, String scenario,
+	private static Map<String, MedianRound<Outcome>> runEach(BenchmarkContext context, String scenario,
 			Map<String, Library> libraries) throws InterruptedException {
 		Map<String, List<Outcome>> runs = new LinkedHashMap<>();
 		List<String> order = new ArrayList<>(libraries.keySet());
@@ -146,12 +147,9 @@ public final class SemaphoreBenchmark implements Benchmark {
 					.add(runOnce(context, scenario, library, libraries.get(library)));
 			}
 		}
-		Map<String, Outcome> medians = new LinkedHashMap<>();
-		runs.forEach((name, all) -> {
-			List<Outcome> sorted = new ArrayList<>(all);
-			sorted.sort(Comparator.comparingDouble(Outcome::opsPerSecond));
-			medians.put(name, sorted.get(sorted.size() / 2));
-		});
+		Map<String, MedianRound<Outcome>> medians = new LinkedHashMap<>();
+		runs.forEach((name, all) -> medians.put(name,
+				MedianRound.of(context, scenario + " " + name, all, Outcome::opsPerSecond)));
 		return medians;
 	}
 
@@ -164,19 +162,24 @@ public final class SemaphoreBenchmark implements Benchmark {
 		return context.load(scenario + " " + library).run((thread) -> perThread.get(thread).run());
 	}
 
-	private static String line(String scenario, Map<String, Outcome> runs) {
-		double redisKit = runs.get("redis-kit").opsPerSecond();
+	private static String line(String scenario, Map<String, MedianRound<Outcome>> runs) {
+		double redisKit = runs.get("redis-kit").round().opsPerSecond();
 		StringBuilder line = new StringBuilder(scenario);
-		runs.forEach((library, outcome) -> line.append(' ').append(library).append('=')
-			.append(Math.round(outcome.opsPerSecond())));
-		line.append(String.format(Locale.ROOT, " ratio=%.2f", redisKit / runs.get("redisson").opsPerSecond()));
+		Map<String, Spread> spreads = new LinkedHashMap<>();
+		runs.forEach((library, median) -> {
+			line.append(' ').append(library).append('=').append(Math.round(median.round().opsPerSecond()));
+			spreads.put(library, median.spread());
+		});
+		line.append(String.format(Locale.ROOT, " ratio=%.2f", redisKit / runs.get("redisson").round().opsPerSecond()));
 		if (runs.containsKey(FLOOR)) {
-			line.append(String.format(Locale.ROOT, " of-floor=%.2f", redisKit / runs.get(FLOOR).opsPerSecond()));
+			line.append(String.format(Locale.ROOT, " of-floor=%.2f",
+					redisKit / runs.get(FLOOR).round().opsPerSecond()));
 		}
-		return line.toString();
+		return line.append(' ').append(Spread.token(spreads)).toString();
 	}
 
-	private void writeResults(BenchmarkContext context, String timestamp, Map<String, Map<String, Outcome>> runs)
+	private void writeResults(BenchmarkContext context, String timestamp,
+			Map<String, Map<String, MedianRound<Outcome>>> runs)
 			throws Exception {
 		Map<String, Object> json = new LinkedHashMap<>();
 		json.put("benchmark", name());
@@ -184,21 +187,23 @@ public final class SemaphoreBenchmark implements Benchmark {
 		json.putAll(context.environment());
 		List<Object> scenarios = new ArrayList<>();
 		for (String scenario : List.of(UNCONTENDED, BOUND, COUNTDOWN)) {
-			Map<String, Outcome> byLibrary = runs.get(scenario);
+			Map<String, MedianRound<Outcome>> byLibrary = runs.get(scenario);
 			Map<String, Object> entry = new LinkedHashMap<>();
 			entry.put("scenario", scenario);
-			double redisKit = byLibrary.get("redis-kit").opsPerSecond();
-			entry.put("ratio", Math.round(redisKit / byLibrary.get("redisson").opsPerSecond() * 100) / 100.0);
+			double redisKit = byLibrary.get("redis-kit").round().opsPerSecond();
+			entry.put("ratio", Math.round(redisKit / byLibrary.get("redisson").round().opsPerSecond() * 100) / 100.0);
 			if (byLibrary.containsKey(FLOOR)) {
-				entry.put("ofFloor", Math.round(redisKit / byLibrary.get(FLOOR).opsPerSecond() * 100) / 100.0);
+				entry.put("ofFloor", Math.round(redisKit / byLibrary.get(FLOOR).round().opsPerSecond() * 100) / 100.0);
 			}
 			Map<String, Object> libraries = new LinkedHashMap<>();
-			byLibrary.forEach((library, outcome) -> {
+			byLibrary.forEach((library, median) -> {
+				Outcome outcome = median.round();
 				Map<String, Object> figures = new LinkedHashMap<>();
 				figures.put("opsPerSecond", Math.round(outcome.opsPerSecond()));
 				figures.put("operations", outcome.operations());
 				figures.put("errors", outcome.errors());
 				figures.put("hungThreads", outcome.hungThreads());
+				figures.putAll(median.spread().toJson());
 				libraries.put(library, figures);
 			});
 			entry.put("libraries", libraries);

@@ -21,6 +21,7 @@ import io.rediskit.benchmarks.BenchmarkContext;
 import io.rediskit.benchmarks.ConcurrentLoad;
 import io.rediskit.benchmarks.JsonWriter;
 import io.rediskit.benchmarks.LatencySample;
+import io.rediskit.benchmarks.Spread;
 import io.rediskit.queue.QueueListenerContainer;
 import io.rediskit.queue.QueueRegistry;
 import io.rediskit.queue.QueueSpec;
@@ -45,10 +46,13 @@ import tools.jackson.databind.json.JsonMapper;
  * {@value #DELAY_MILLIS} ms later, for the run's duration; {@value #CONSUMERS} consumers take them (redis-kit: a
  * listener container of that concurrency; Redisson: that many threads in {@code poll}). Reported: deliveries
  * per second, and lateness (receipt minus due time, both on this JVM's clock, which is the server's: same
- * machine) at p50, p99 and max; lateness over time goes to {@code queue-lateness.png};</li>
+ * machine) at p50, p99 and max; lateness over time goes to {@code queue-lateness.png}. One run per library, not
+ * rounds: its rate is the producer's, and its lateness is a distribution of thousands of messages already;</li>
  * <li>{@code queue.drain} and {@code queue.consume}: a burst due at once and a steady backlog, taken by
  * consumers of concurrency 8 and 32, with the claim and ack scripts' floor ({@link QueueDrainScenarios}).</li>
  * </ul>
+ * {@code queue.enqueue}, {@code queue.drain} and {@code queue.consume} run every library in the run's rounds, in a
+ * rotating order, and report the median round with the rounds' {@link Spread}.
  */
 public final class QueueBenchmark implements Benchmark {
 
@@ -77,13 +81,21 @@ public final class QueueBenchmark implements Benchmark {
 		Map<String, Object> json = new LinkedHashMap<>();
 		json.put("environment", context.environment());
 		try {
-			Map<String, Double> enqueue = new LinkedHashMap<>();
-			enqueue.put(REDIS_KIT, enqueueRedisKit(context, registry));
-			enqueue.put(REDISSON, enqueueRedisson(context));
-			enqueue.put(FLOOR, enqueueFloor(context, naming));
-			json.put("enqueuePerSecond", enqueue);
-			for (Map.Entry<String, Double> entry : enqueue.entrySet()) {
-				System.out.printf("queue.enqueue %-10s %10.0f enqueues/s%n", entry.getKey(), entry.getValue());
+			Map<String, Spread> enqueue = context.rounds("queue.enqueue", List.of(REDIS_KIT, REDISSON, FLOOR),
+					(library) -> switch (library) {
+						case REDIS_KIT -> enqueueRedisKit(context, registry);
+						case REDISSON -> enqueueRedisson(context);
+						default -> enqueueFloor(context, naming);
+					});
+			Map<String, Object> enqueueJson = new LinkedHashMap<>();
+			enqueue.forEach((library, spread) -> enqueueJson.put(library, spread.median()));
+			json.put("enqueuePerSecond", enqueueJson);
+			Map<String, Object> enqueueRounds = new LinkedHashMap<>();
+			enqueue.forEach((library, spread) -> enqueueRounds.put(library, spread.toJson()));
+			json.put("enqueueRounds", enqueueRounds);
+			for (Map.Entry<String, Spread> entry : enqueue.entrySet()) {
+				System.out.printf("queue.enqueue %-10s %10.0f enqueues/s  %s%n", entry.getKey(),
+						entry.getValue().median(), entry.getValue().token());
 			}
 			EndToEnd kit = endToEndRedisKit(context, registry);
 			EndToEnd redisson = endToEndRedisson(context);

@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.rediskit.benchmarks.BenchmarkContext;
 import io.rediskit.benchmarks.CurveChart;
+import io.rediskit.benchmarks.Spread;
 import io.rediskit.benchmarks.memory.ServerMemory;
 import io.rediskit.queue.QueueEntry;
 import io.rediskit.queue.QueueListenerContainer;
@@ -128,25 +129,36 @@ public final class QueueCurves {
 				int index = s;
 				List<Double> enqueueByRound = enqueues.get(library).stream().map((run) -> run.rates[index]).toList();
 				List<Double> drainByRound = drains.get(library).stream().map((run) -> run.rates[index]).toList();
-				double enqueue = median(enqueueByRound);
-				double drain = median(drainByRound);
-				double perMessage = median(enqueues.get(library).stream().map((run) -> run.bytes[index]).toList());
+				String figure = "curve.queue " + this.sizes.get(s) + " waiting " + library;
+				Map<String, Spread> spreads = new LinkedHashMap<>();
+				spreads.put("enqueue", this.context.spread(figure + " enqueue", enqueueByRound));
+				spreads.put("drain", this.context.spread(figure + " drain", drainByRound));
+				double enqueue = spreads.get("enqueue").median();
+				double drain = spreads.get("drain").median();
+				// Bytes are counted, not timed: their rounds agree unless the server's allocator moved, no noise flag.
+				double perMessage = Spread.of(enqueues.get(library).stream().map((run) -> run.bytes[index]).toList())
+					.median();
 				enqueueRates.computeIfAbsent(library, (name) -> new ArrayList<>()).add(enqueue);
 				drainRates.computeIfAbsent(library, (name) -> new ArrayList<>()).add(drain);
 				Map<String, Object> result = new LinkedHashMap<>();
 				result.put("enqueuesPerSecond", Math.round(enqueue));
 				result.put("enqueuesPerSecondByRound", enqueueByRound.stream().map(Math::round).toList());
+				result.put("enqueueSpread", spreads.get("enqueue").toJson().get("spread"));
+				result.put("enqueueNoisy", spreads.get("enqueue").noisy());
 				result.put("drainedPerSecond", Math.round(drain));
 				result.put("drainedPerSecondByRound", drainByRound.stream().map(Math::round).toList());
+				result.put("drainSpread", spreads.get("drain").toJson().get("spread"));
+				result.put("drainNoisy", spreads.get("drain").noisy());
 				if (!library.equals("floor")) {
 					// The floor runs the same scripts on the same keys: its bytes are redis-kit's.
 					bytes.computeIfAbsent(library, (name) -> new ArrayList<>()).add(perMessage);
 					result.put("bytesPerWaitingMessage", Math.round(perMessage));
 				}
 				bySize.put(Long.toString(this.sizes.get(s)), result);
-				System.out.printf("curve.queue %,10d waiting %-10s enqueue %,9.0f/s  drain %,9.0f/s%s%n",
+				System.out.printf("curve.queue %,10d waiting %-10s enqueue %,9.0f/s  drain %,9.0f/s%s  %s%n",
 						this.sizes.get(s), library, enqueue, drain,
-						library.equals("floor") ? "" : String.format("  %,6.0f bytes/waiting message", perMessage));
+						library.equals("floor") ? "" : String.format("  %,6.0f bytes/waiting message", perMessage),
+						Spread.token(spreads));
 			}
 			json.put(library, bySize);
 		}
@@ -375,12 +387,6 @@ public final class QueueCurves {
 		batches.forEach(CompletableFuture::join);
 		this.context.progress("curve.queue: filled " + count + " due messages in "
 				+ Duration.ofNanos(System.nanoTime() - start).toMillis() + " ms");
-	}
-
-	private static double median(List<Double> values) {
-		List<Double> sorted = new ArrayList<>(values);
-		sorted.sort(Double::compare);
-		return sorted.get(sorted.size() / 2);
 	}
 
 	@FunctionalInterface

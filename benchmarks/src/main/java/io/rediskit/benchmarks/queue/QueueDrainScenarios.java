@@ -16,6 +16,7 @@ import java.util.function.LongConsumer;
 
 import io.rediskit.benchmarks.BenchmarkContext;
 import io.rediskit.benchmarks.LatencySample;
+import io.rediskit.benchmarks.MedianRound;
 import io.rediskit.queue.QueueEntry;
 import io.rediskit.queue.QueueListenerContainer;
 import io.rediskit.queue.QueueRegistry;
@@ -38,12 +39,16 @@ import org.redisson.api.RDelayedQueue;
  * <li>{@code queue.consume}: a backlog of ready messages taken for the run's duration with a handler that does
  * nothing: steady deliveries (and acks) per second, the same three side by side.</li>
  * </ul>
+ * Each runs the three in the run's rounds, in a rotating order, and reports the median round by deliveries per
+ * second, with the rounds' {@link io.rediskit.benchmarks.Spread}.
  */
 final class QueueDrainScenarios {
 
 	static final int BURST = 20_000;
 
 	static final int[] CONCURRENCIES = { 8, 32 };
+
+	private static final List<String> LIBRARIES = List.of("redis-kit", "Redisson", "floor");
 
 	/** Time between the end of the enqueue and the burst's due time, so that enqueueing is not measured. */
 	static final long LEAD_MILLIS = 3000;
@@ -66,19 +71,21 @@ final class QueueDrainScenarios {
 		Map<String, Object> consume = new LinkedHashMap<>();
 		for (int concurrency : CONCURRENCIES) {
 			int batch = concurrency + concurrency * QueueListenerContainer.DEFAULT_PREFETCH_PER_HANDLER;
-			Map<String, Object> drains = new LinkedHashMap<>();
-			drains.put("redis-kit", report("queue.drain", "redis-kit", concurrency, drainRedisKit(concurrency)));
-			drains.put("Redisson", report("queue.drain", "Redisson", concurrency, drainRedisson(concurrency)));
-			drains.put("floor", report("queue.drain", "floor", batch, floor(BURST, batch, null)));
-			drain.put("concurrency-" + concurrency, drains);
-			Map<String, Object> consumes = new LinkedHashMap<>();
+			Map<String, MedianRound<Run>> drains = this.context.medianRounds("queue.drain concurrency " + concurrency,
+					LIBRARIES, (library) -> switch (library) {
+						case "redis-kit" -> drainRedisKit(concurrency);
+						case "Redisson" -> drainRedisson(concurrency);
+						default -> floor(BURST, batch, null);
+					}, Run::perSecond);
+			drain.put("concurrency-" + concurrency, report("queue.drain", drains, concurrency, batch));
 			long millis = this.context.options().duration().toMillis();
-			consumes.put("redis-kit", report("queue.consume", "redis-kit", concurrency,
-					consumeRedisKit(concurrency, millis)));
-			consumes.put("Redisson", report("queue.consume", "Redisson", concurrency,
-					consumeRedisson(concurrency, millis)));
-			consumes.put("floor", report("queue.consume", "floor", batch, floor(Integer.MAX_VALUE, batch, millis)));
-			consume.put("concurrency-" + concurrency, consumes);
+			Map<String, MedianRound<Run>> consumes = this.context.medianRounds(
+					"queue.consume concurrency " + concurrency, LIBRARIES, (library) -> switch (library) {
+						case "redis-kit" -> consumeRedisKit(concurrency, millis);
+						case "Redisson" -> consumeRedisson(concurrency, millis);
+						default -> floor(Integer.MAX_VALUE, batch, millis);
+					}, Run::perSecond);
+			consume.put("concurrency-" + concurrency, report("queue.consume", consumes, concurrency, batch));
 		}
 		Map<String, Object> json = new LinkedHashMap<>();
 		json.put("drain", drain);
@@ -262,9 +269,17 @@ final class QueueDrainScenarios {
 		}
 	}
 
-	private Map<String, Object> report(String scenario, String library, int size, Run run) {
-		System.out.println(run.line(scenario, library, size));
-		return run.toJson(size);
+	private static Map<String, Object> report(String scenario, Map<String, MedianRound<Run>> runs, int concurrency,
+			int batch) {
+		Map<String, Object> json = new LinkedHashMap<>();
+		runs.forEach((library, median) -> {
+			int size = library.equals("floor") ? batch : concurrency;
+			System.out.println(median.round().line(scenario, library, size) + "  " + median.spread().token());
+			Map<String, Object> figures = median.round().toJson(size);
+			figures.putAll(median.spread().toJson());
+			json.put(library, figures);
+		});
+		return json;
 	}
 
 	/** What one library's run received. */
@@ -314,6 +329,10 @@ final class QueueDrainScenarios {
 
 		void rate(long count, long nanos) {
 			this.perSecond = count * 1e9 / Math.max(1, nanos);
+		}
+
+		double perSecond() {
+			return this.perSecond;
 		}
 
 		String line(String scenario, String library, int size) {

@@ -3,6 +3,7 @@ package io.rediskit.benchmarks.queue;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -33,13 +34,18 @@ import io.rediskit.support.LuaScript;
  */
 final class QueueScriptFloor {
 
-	private static final LuaScript ENQUEUE = LuaScript.fromClasspath("META-INF/redis-kit/scripts/queue/enqueue.lua");
+	static final LuaScript ENQUEUE = LuaScript.fromClasspath("META-INF/redis-kit/scripts/queue/enqueue.lua");
 
-	private static final LuaScript PROMOTE = LuaScript.fromClasspath("META-INF/redis-kit/scripts/queue/promote.lua");
+	static final LuaScript PROMOTE = LuaScript.fromClasspath("META-INF/redis-kit/scripts/queue/promote.lua");
 
-	private static final LuaScript CLAIM = LuaScript.fromClasspath("META-INF/redis-kit/scripts/queue/claim.lua");
+	/**
+	 * {@code QueueScripts.CLAIM}: the claim with the rate limiter's sliding log before it as a local function, the
+	 * script redis-kit sends (claim.lua alone is another script, with another SHA-1, and less to load per call).
+	 */
+	static final LuaScript CLAIM = LuaScript.fromClasspath("META-INF/redis-kit/scripts/queue/claim.lua",
+			Map.of("sliding_log", "META-INF/redis-kit/scripts/ratelimit/sliding_log.lua"));
 
-	private static final LuaScript ACK_MANY = LuaScript.fromClasspath("META-INF/redis-kit/scripts/queue/ack_many.lua");
+	static final LuaScript ACK_MANY = LuaScript.fromClasspath("META-INF/redis-kit/scripts/queue/ack_many.lua");
 
 	private static final String[] SUFFIXES = { "delayed", "ready", "in-flight", "dead", "meta", "payloads", "reasons",
 			"settled" };

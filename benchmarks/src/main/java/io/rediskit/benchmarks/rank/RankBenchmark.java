@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -16,6 +17,7 @@ import io.rediskit.benchmarks.Benchmark;
 import io.rediskit.benchmarks.BenchmarkContext;
 import io.rediskit.benchmarks.ConcurrentLoad;
 import io.rediskit.benchmarks.JsonWriter;
+import io.rediskit.benchmarks.Spread;
 import io.rediskit.rank.Leaderboard;
 import io.rediskit.rank.LeaderboardListener;
 import io.rediskit.rank.LeaderboardRegistry;
@@ -28,7 +30,8 @@ import org.redisson.api.RScoredSortedSet;
  * scores), per second with the run's threads, for redis-kit's {@link Leaderboard} (no period boards: the
  * increment script over the all-time board, then the page script), Redisson's {@link RScoredSortedSet}
  * ({@code addScore} then {@code entryRangeReversed(0, 9)}) and the floor: bare Lettuce on one shared connection
- * sending the same increment script by {@code EVALSHA} and a plain {@code ZRANGE ... REV WITHSCORES}. Writes
+ * sending the same increment script by {@code EVALSHA} and a plain {@code ZRANGE ... REV WITHSCORES}. Each library
+ * runs in the run's rounds, in a rotating order; the median round is reported with its {@link Spread}. Writes
  * {@code rank.json}.
  */
 public final class RankBenchmark implements Benchmark {
@@ -52,28 +55,36 @@ public final class RankBenchmark implements Benchmark {
 			RedisCommands<byte[], byte[]> floor = connection.sync();
 			byte[] floorKey = bytes("bench-floor-" + run);
 			String sha = floor.scriptLoad(incrementScript());
-			double kitRate = context.load("rank.increment+top10 redis-kit").run((thread) -> {
+			Map<String, ConcurrentLoad.Operation> operations = new LinkedHashMap<>();
+			operations.put("redis-kit", (thread) -> {
 				kit.increment(member(), 1);
 				kit.top(10);
-			}).opsPerSecond();
-			double redissonRate = context.load("rank.increment+top10 redisson").run((thread) -> {
+			});
+			operations.put("redisson", (thread) -> {
 				redisson.addScore(member(), 1);
 				redisson.entryRangeReversed(0, 9);
-			}).opsPerSecond();
-			ConcurrentLoad.Operation floorOperation = (thread) -> {
+			});
+			operations.put("floor", (thread) -> {
 				floor.evalsha(sha, ScriptOutputType.MULTI, new byte[][] { floorKey }, bytes(member()), bytes("1"),
 						new byte[0]);
 				floor.zrevrangeWithScores(floorKey, 0, 9);
-			};
-			double floorRate = context.load("rank.increment+top10 floor").run(floorOperation).opsPerSecond();
-			System.out.printf("%-26s redis-kit %,12.0f/s  redisson %,12.0f/s  floor %,12.0f/s  ratio %.2fx  of floor %.2f%n",
-					"rank.increment+top10", kitRate, redissonRate, floorRate, kitRate / redissonRate, kitRate / floorRate);
+			});
+			String label = "rank.increment+top10";
+			Map<String, Spread> spreads = context.rounds(label, List.copyOf(operations.keySet()),
+					(library) -> context.load(label + " " + library).run(operations.get(library)).opsPerSecond());
+			double kitRate = spreads.get("redis-kit").median();
+			double redissonRate = spreads.get("redisson").median();
+			double floorRate = spreads.get("floor").median();
+			System.out.printf("%-26s redis-kit %,12.0f/s  redisson %,12.0f/s  floor %,12.0f/s  ratio %.2fx  of floor %.2f  %s%n",
+					label, kitRate, redissonRate, floorRate, kitRate / redissonRate, kitRate / floorRate,
+					Spread.token(spreads));
 			Map<String, Object> result = new LinkedHashMap<>();
 			result.put("redis-kit", kitRate);
 			result.put("redisson", redissonRate);
 			result.put("floor", floorRate);
 			result.put("ratio", kitRate / redissonRate);
 			result.put("ofFloor", kitRate / floorRate);
+			spreads.forEach((library, spread) -> result.put(library + " rounds", spread.toJson()));
 			results.put("increment+top10", result);
 			floor.del(floorKey);
 		}

@@ -35,6 +35,7 @@ import io.rediskit.benchmarks.ConcurrentLoad;
 import io.rediskit.benchmarks.ConcurrentLoad.Outcome;
 import io.rediskit.benchmarks.JsonWriter;
 import io.rediskit.benchmarks.OpsChart;
+import io.rediskit.benchmarks.Spread;
 import io.rediskit.benchmarks.ratelimit.AdmissionsChart.Panel;
 import io.rediskit.benchmarks.ratelimit.CpuMeter.Cost;
 import io.rediskit.ratelimit.RateLimitAlgorithm;
@@ -183,7 +184,7 @@ public final class RateLimitBenchmark implements Benchmark {
 					if (contender.algorithm() == RateLimitAlgorithm.TOKEN_BUCKET) {
 						libraries.put(BUCKET4J, bucket4j.create("throughput", THROUGHPUT_LIMIT, KEYS));
 					}
-					Map<String, Run> runs = runEach(libraries, rounds,
+					Map<String, Run> runs = runEach(context, scenario, libraries, rounds,
 							(library, limiter) -> throughput(context, scenario, library, limiter));
 					Throughput throughput = new Throughput(scenario, contender.algorithm(), runs);
 					throughputs.add(throughput);
@@ -196,7 +197,7 @@ public final class RateLimitBenchmark implements Benchmark {
 			finally {
 				redissonLimiter.close();
 			}
-			Map<String, Run> emptyScript = runEach(Map.of(LETTUCE, floorConnection), rounds,
+			Map<String, Run> emptyScript = runEach(context, PREFIX + "empty-script", Map.of(LETTUCE, floorConnection), rounds,
 					(library, connection) -> emptyScript(context, connection));
 			System.out.println(emptyScriptLine(emptyScript.get(LETTUCE), throughputs));
 
@@ -254,7 +255,7 @@ public final class RateLimitBenchmark implements Benchmark {
 		for (Map.Entry<String, AsyncKeyedLimiter> library : libraries.entrySet()) {
 			asyncThroughput(context, PREFIX + "async-jit-warmup", library.getKey(), library.getValue());
 		}
-		Map<String, Run> runs = runEach(libraries, context.options().rounds(),
+		Map<String, Run> runs = runEach(context, ASYNC, libraries, context.options().rounds(),
 				(library, limiter) -> asyncThroughput(context, ASYNC, library, limiter));
 		return new Throughput(ASYNC, ASYNC_ALGORITHM, runs);
 	}
@@ -454,8 +455,8 @@ public final class RateLimitBenchmark implements Benchmark {
 	}
 
 	/** Runs each library {@code rounds} times, alternating the order, and keeps each one's median round. */
-	private static <T> Map<String, Run> runEach(Map<String, T> libraries, int rounds, Scenario<T> scenario)
-			throws Exception {
+	private static <T> Map<String, Run> runEach(BenchmarkContext context, String scenarioName,
+			Map<String, T> libraries, int rounds, Scenario<T> scenario) throws Exception {
 		Map<String, List<Run>> runs = new LinkedHashMap<>();
 		for (int round = 0; round < rounds; round++) {
 			List<String> order = new ArrayList<>(libraries.keySet());
@@ -475,7 +476,7 @@ public final class RateLimitBenchmark implements Benchmark {
 			List<Cost> costs = new ArrayList<>(all.stream().map(Run::cpu).toList());
 			costs.sort(Comparator.comparingDouble(Cost::totalMicros));
 			medians.put(library, sorted.get(sorted.size() / 2)
-				.withRounds(all.stream().mapToLong((run) -> Math.round(run.opsPerSecond())).toArray(),
+				.withRounds(context.spread(scenarioName + " " + library, all.stream().map(Run::opsPerSecond).toList()),
 						costs.get(costs.size() / 2)));
 		}
 		return medians;
@@ -489,8 +490,8 @@ public final class RateLimitBenchmark implements Benchmark {
 			lowest = Math.min(lowest, fraction);
 			highest = Math.max(highest, fraction);
 		}
-		return String.format(Locale.ROOT, "%sempty-script %s=%d redis-kit=%.0f%%..%.0f%% of it", PREFIX, LETTUCE,
-				Math.round(emptyScript.opsPerSecond()), lowest * 100, highest * 100);
+		return String.format(Locale.ROOT, "%sempty-script %s=%d redis-kit=%.0f%%..%.0f%% of it %s", PREFIX, LETTUCE,
+				Math.round(emptyScript.opsPerSecond()), lowest * 100, highest * 100, emptyScript.spread().token());
 	}
 
 	/** @return the algorithm as scenarios name it, such as {@code token-bucket} */
@@ -736,15 +737,15 @@ public final class RateLimitBenchmark implements Benchmark {
 	}
 
 	/** What one library did in one throughput run. */
-	private record Run(Outcome outcome, long admitted, long rejected, Cost cpu, long[] rounds, Cost medianCpu) {
+	private record Run(Outcome outcome, long admitted, long rejected, Cost cpu, Spread spread, Cost medianCpu) {
 
 		Run(Outcome outcome, long admitted, long rejected, Cost cpu) {
-			this(outcome, admitted, rejected, cpu, new long[0], cpu);
+			this(outcome, admitted, rejected, cpu, Spread.of(outcome.opsPerSecond()), cpu);
 		}
 
 		/** The run with every round's throughput and the round of median processor time per call. */
-		Run withRounds(long[] opsPerSecondByRound, Cost medianCpu) {
-			return new Run(this.outcome, this.admitted, this.rejected, this.cpu, opsPerSecondByRound, medianCpu);
+		Run withRounds(Spread spread, Cost medianCpu) {
+			return new Run(this.outcome, this.admitted, this.rejected, this.cpu, spread, medianCpu);
 		}
 
 		double opsPerSecond() {
@@ -754,7 +755,8 @@ public final class RateLimitBenchmark implements Benchmark {
 		Map<String, Object> toJson() {
 			Map<String, Object> json = new LinkedHashMap<>();
 			json.put("opsPerSecond", Math.round(opsPerSecond()));
-			json.put("opsPerSecondByRound", Arrays.stream(this.rounds).boxed().toList());
+			json.put("opsPerSecondByRound", this.spread.rounds().stream().map(Math::round).toList());
+			this.spread.addTo(json);
 			json.put("operations", this.outcome.operations());
 			json.put("admitted", this.admitted);
 			json.put("rejected", this.rejected);
@@ -797,7 +799,9 @@ public final class RateLimitBenchmark implements Benchmark {
 				line += String.format(Locale.ROOT, " bucket4j=%d bucket4j-ratio=%.2f",
 						Math.round(opsPerSecond(BUCKET4J)), ratio(BUCKET4J));
 			}
-			return line;
+			Map<String, Spread> spreads = new LinkedHashMap<>();
+			this.runs.forEach((library, run) -> spreads.put(library, run.spread()));
+			return line + " " + Spread.token(spreads);
 		}
 
 		Map<String, Object> toJson() {

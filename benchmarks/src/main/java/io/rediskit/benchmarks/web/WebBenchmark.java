@@ -17,6 +17,7 @@ import io.rediskit.benchmarks.BenchmarkContext;
 import io.rediskit.benchmarks.ConcurrentLoad;
 import io.rediskit.benchmarks.JsonWriter;
 import io.rediskit.benchmarks.LatencySample;
+import io.rediskit.benchmarks.Spread;
 
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -123,7 +124,7 @@ public final class WebBenchmark implements Benchmark {
 				}
 			}
 			checkLimiterUse(context, stack, applications);
-			return report(stack, rates, latencies);
+			return report(context, stack, rates, latencies);
 		}
 		finally {
 			applications.values().forEach(ConfigurableApplicationContext::close);
@@ -142,17 +143,22 @@ public final class WebBenchmark implements Benchmark {
 		});
 	}
 
-	private List<Map<String, Object>> report(Stack stack, Map<Variant, List<Double>> rates,
+	private List<Map<String, Object>> report(BenchmarkContext context, Stack stack, Map<Variant, List<Double>> rates,
 			Map<Variant, LatencySample> latencies) {
 		List<Map<String, Object>> results = new ArrayList<>();
-		double base = median(rates.get(VARIANTS.get(0)));
+		Map<Variant, Spread> spreads = new LinkedHashMap<>();
 		for (Variant variant : VARIANTS) {
-			double rate = median(rates.get(variant));
+			spreads.put(variant, context.spread("web." + stack.label + "." + variant.name(), rates.get(variant)));
+		}
+		double base = spreads.get(VARIANTS.get(0)).median();
+		for (Variant variant : VARIANTS) {
+			Spread spread = spreads.get(variant);
+			double rate = spread.median();
 			double[] percentiles = latencies.get(variant).percentilesMicros(50, 99);
 			double ratio = rate / base;
 			String label = "web." + stack.label + "." + variant.name();
-			System.out.printf("%-22s %,10.0f req/s  p50 %,8.0f us  p99 %,8.0f us  of-none %.2fx%n", label, rate,
-					percentiles[0], percentiles[1], ratio);
+			System.out.printf("%-22s %,10.0f req/s  p50 %,8.0f us  p99 %,8.0f us  of-none %.2fx  %s%n", label, rate,
+					percentiles[0], percentiles[1], ratio, spread.token());
 			Map<String, Object> result = new LinkedHashMap<>();
 			result.put("scenario", label);
 			result.put("stack", stack.label);
@@ -160,6 +166,7 @@ public final class WebBenchmark implements Benchmark {
 			result.put("path", variant.path());
 			result.put("requestsPerSecond", rate);
 			result.put("roundsRequestsPerSecond", rates.get(variant));
+			spread.addTo(result);
 			result.put("p50Micros", percentiles[0]);
 			result.put("p99Micros", percentiles[1]);
 			result.put("ofNone", ratio);
@@ -186,12 +193,6 @@ public final class WebBenchmark implements Benchmark {
 
 	private static String baseUri(ConfigurableApplicationContext application) {
 		return "http://127.0.0.1:" + application.getEnvironment().getProperty("local.server.port");
-	}
-
-	private static double median(List<Double> values) {
-		List<Double> sorted = new ArrayList<>(values);
-		Collections.sort(sorted);
-		return sorted.get(sorted.size() / 2);
 	}
 
 	/** The web stacks, each with its application. */

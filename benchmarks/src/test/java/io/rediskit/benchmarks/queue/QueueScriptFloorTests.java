@@ -85,6 +85,23 @@ class QueueScriptFloorTests {
 		assertThat(polled).extracting(QueueMessage::payload).containsExactly("from the floor");
 	}
 
+	@Test
+	void sendsTheVeryScriptsRedisKitSends() throws Exception {
+		RedisQueue<String> queue = registry.create("same-scripts", QueueSpec.defaults(), String.class);
+		queue.enqueue("one");
+		try (StatefulRedisConnection<byte[], byte[]> connection = connect()) {
+			// Only what redis-kit itself sends from here on is in the server's script cache.
+			connection.sync().scriptFlush();
+			List<QueueMessage<String>> polled = queue.poll(1, Duration.ofSeconds(5));
+			assertThat(polled).hasSize(1);
+			polled.get(0).ack();
+			assertThat(connection.sync().scriptExists(QueueScriptFloor.PROMOTE.sha1(), QueueScriptFloor.CLAIM.sha1(),
+					QueueScriptFloor.ACK_MANY.sha1()))
+				.as("promote, claim and ack_many as redis-kit sends them")
+				.containsExactly(true, true, true);
+		}
+	}
+
 	private static StatefulRedisConnection<byte[], byte[]> connect() {
 		return ((RedisClient) connectionFactory.getRequiredNativeClient()).connect(ByteArrayCodec.INSTANCE);
 	}
