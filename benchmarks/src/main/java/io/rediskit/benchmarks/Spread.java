@@ -133,6 +133,29 @@ public final class Spread {
 	}
 
 	/**
+	 * Prints a scenario's line for redis-kit beside Redisson and the floor (ratio, share of the floor, spreads) and
+	 * gives its result-file entry.
+	 * @param label the scenario
+	 * @param spreads the rounds of {@code redis-kit}, {@code redisson} and {@code floor}, in that order
+	 * @return the medians, the ratio to Redisson, the share of the floor and every library's rounds
+	 */
+	public static Map<String, Object> reportAgainstPeerAndFloor(String label, Map<String, Spread> spreads) {
+		double kitRate = spreads.get("redis-kit").median();
+		double redissonRate = spreads.get("redisson").median();
+		double floorRate = spreads.get("floor").median();
+		System.out.printf("%-26s redis-kit %,12.0f/s  redisson %,12.0f/s  floor %,12.0f/s  ratio %.2fx  of floor %.2f  %s%n",
+				label, kitRate, redissonRate, floorRate, kitRate / redissonRate, kitRate / floorRate, token(spreads));
+		Map<String, Object> result = new LinkedHashMap<>();
+		result.put("redis-kit", kitRate);
+		result.put("redisson", redissonRate);
+		result.put("floor", floorRate);
+		result.put("ratio", kitRate / redissonRate);
+		result.put("ofFloor", kitRate / floorRate);
+		spreads.forEach((library, spread) -> result.put(library + " rounds", spread.toJson()));
+		return result;
+	}
+
+	/**
 	 * @return the fields a result file gives a figure: {@code byRound} (every round's figure, as measured),
 	 * {@code spread} (two decimals, {@code null} for a single round) and {@code noisy}
 	 */

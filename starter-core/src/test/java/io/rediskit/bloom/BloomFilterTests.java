@@ -167,12 +167,12 @@ class BloomFilterTests {
 		BloomFilter filter = this.registry.create("batches", BloomFilterSpec.of(100_000, 0.01));
 		int items = 2 * RedisBloomFilter.ITEMS_PER_CALL + 500;
 		filter.addAll(items("even-", 0, items).stream().filter((item) -> item.hashCode() % 2 == 0).toList());
-		long scriptsBefore = calls("evalsha");
-		long bitfieldsBefore = calls("bitfield");
+		long scriptsBefore = redis.commandCalls("evalsha");
+		long bitfieldsBefore = redis.commandCalls("bitfield");
 		List<Boolean> added = filter.addAll(items("even-", 0, items));
-		assertThat(calls("bitfield") - bitfieldsBefore).as("BITFIELD calls for %d items", items)
+		assertThat(redis.commandCalls("bitfield") - bitfieldsBefore).as("BITFIELD calls for %d items", items)
 			.isEqualTo((items + RedisBloomFilter.ITEMS_PER_PLAIN_CALL - 1) / RedisBloomFilter.ITEMS_PER_PLAIN_CALL);
-		assertThat(calls("evalsha") - scriptsBefore).as("the filter exists: no script").isZero();
+		assertThat(redis.commandCalls("evalsha") - scriptsBefore).as("the filter exists: no script").isZero();
 		for (int i = 0; i < items; i++) {
 			// Items added before are not new (a false positive may also say "not new", never the reverse).
 			if (("even-" + i).hashCode() % 2 == 0) {
@@ -183,30 +183,20 @@ class BloomFilterTests {
 		assertThat(filter.mightContainAll(items("even-", 0, items))).hasSize(items).containsOnly(true);
 	}
 
-	private static long calls(String command) {
-		String stats = (String) redis.server().command("INFO", "commandstats");
-		String prefix = "cmdstat_" + command + ":";
-		return stats.lines()
-			.filter((line) -> line.startsWith(prefix))
-			.mapToLong((line) -> Long.parseLong(line.replaceAll("^" + prefix + "calls=(\\d+),.*", "$1")))
-			.findFirst()
-			.orElse(0);
-	}
-
 	@Test
 	void onceAShardIsKnownAnAddIsOnePlainBitfieldThatStillWritesTheSizingOfADeletedFilter() {
 		BloomFilter filter = this.registry.create("plain", BloomFilterSpec.of(1000, 0.01));
 		String key = "rk:bloom:{plain}";
 		assertThat(filter.add("a")).isTrue();
-		long scripts = calls("evalsha");
-		long bitfields = calls("bitfield");
+		long scripts = redis.commandCalls("evalsha");
+		long bitfields = redis.commandCalls("bitfield");
 		assertThat(filter.addAll(List.of("b", "c", "a"))).containsExactly(true, true, false);
-		assertThat(calls("bitfield") - bitfields).as("one BITFIELD").isEqualTo(1);
-		assertThat(calls("evalsha") - scripts).as("no script").isZero();
+		assertThat(redis.commandCalls("bitfield") - bitfields).as("one BITFIELD").isEqualTo(1);
+		assertThat(redis.commandCalls("evalsha") - scripts).as("no script").isZero();
 		// Deleted through another handle: this one does not know, and its BITFIELD creates the key anew.
 		registry().create("plain", BloomFilterSpec.of(1000, 0.01)).delete();
 		assertThat(filter.addAll(List.of("d", "e"))).containsExactly(true, true);
-		assertThat(calls("evalsha") - scripts).as("the script wrote the sizing at once").isEqualTo(1);
+		assertThat(redis.commandCalls("evalsha") - scripts).as("the script wrote the sizing at once").isEqualTo(1);
 		assertThat(redis.server().command("BITFIELD", key, "GET", "u32", "96")).isEqualTo(List.of(BloomLayout.MAGIC));
 		long bits = filter.info().bits();
 		assertThat(redis.server().command("STRLEN", key)).as("allocated at its full length")
@@ -230,11 +220,11 @@ class BloomFilterTests {
 				List.of(), (name) -> null)
 			.create("ttl", BloomFilterSpec.of(1000, 0.01).withTtl(Duration.ofHours(1)));
 		filter.add("a");
-		long scripts = calls("evalsha");
+		long scripts = redis.commandCalls("evalsha");
 		filter.add("b");
 		redis.server().command("DEL", "rk:bloom:{ttl}");
 		filter.add("c");
-		assertThat(calls("evalsha") - scripts).isEqualTo(2);
+		assertThat(redis.commandCalls("evalsha") - scripts).isEqualTo(2);
 		assertThat(commands.sent()).as("no plain BITFIELD").doesNotContain("BITFIELD");
 		assertThat((Long) redis.server().command("PTTL", "rk:bloom:{ttl}")).isPositive();
 	}

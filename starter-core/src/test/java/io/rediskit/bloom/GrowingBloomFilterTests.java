@@ -164,9 +164,9 @@ class GrowingBloomFilterTests {
 		// says so, and the rest goes again with the second layer.
 		GrowingBloomFilter second = (GrowingBloomFilter) registry(BloomMode.BITMAP).create("hint", spec);
 		assertThat(second.layersToSend(10)).isEqualTo(1);
-		long scripts = calls("evalsha");
+		long scripts = redis.commandCalls("evalsha");
 		assertThat(second.addAll(items("n", 10))).containsOnly(true);
-		assertThat(calls("evalsha") - scripts).as("one call with the first layer, one again with two").isEqualTo(2);
+		assertThat(redis.commandCalls("evalsha") - scripts).as("one call with the first layer, one again with two").isEqualTo(2);
 		assertThat(second.info().layers()).extracting(BloomLayerInfo::items).containsExactly(100L, count + 10 - 100);
 		assertThat(second.layersToSend(1)).isEqualTo(2);
 		assertThat(first.mightContainAll(items("n", 10))).as("layers the first instance has not seen").containsOnly(true);
@@ -180,26 +180,16 @@ class GrowingBloomFilterTests {
 		assertThat(filter.info().layers()).hasSize(2);
 		String record = "rk:bloom:{dedupe}";
 		List<?> before = (List<?>) redis.server().command("HMGET", record, "layers", "count", "items");
-		long writes = calls("hset");
+		long writes = redis.commandCalls("hset");
 		// The newest layer has room: whether an item is in it is read from the BITFIELD that sets its bits.
 		assertThat(filter.addAll(first.subList(100, 150))).as("in the newest layer").containsOnly(false);
 		assertThat(filter.addAll(first.subList(0, 50))).as("in the first, full layer").containsOnly(false);
 		assertThat(redis.server().command("HMGET", record, "layers", "count", "items")).isEqualTo(before);
-		assertThat(calls("hset") - writes).as("nothing added: the record is not written").isZero();
+		assertThat(redis.commandCalls("hset") - writes).as("nothing added: the record is not written").isZero();
 		assertThat(filter.add("b")).isTrue();
 		List<?> after = (List<?>) redis.server().command("HMGET", record, "layers", "count", "items");
 		assertThat(after.get(1)).isEqualTo(Long.toString(Long.parseLong(before.get(1).toString()) + 1));
 		assertThat(after.get(2)).isEqualTo(Long.toString(Long.parseLong(before.get(2).toString()) + 1));
-	}
-
-	private static long calls(String command) {
-		String stats = (String) redis.server().command("INFO", "commandstats");
-		String prefix = "cmdstat_" + command + ":";
-		return stats.lines()
-			.filter((line) -> line.startsWith(prefix))
-			.mapToLong((line) -> Long.parseLong(line.replaceAll("^" + prefix + "calls=(\\d+),.*", "$1")))
-			.findFirst()
-			.orElse(0);
 	}
 
 	@Test

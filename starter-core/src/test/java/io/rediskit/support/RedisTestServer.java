@@ -69,6 +69,20 @@ public final class RedisTestServer implements BeforeAllCallback, AfterAllCallbac
 		return this.scripts;
 	}
 
+	/**
+	 * @param command a command's name in lower case, as {@code INFO commandstats} names it ({@code evalsha})
+	 * @return how many times the server has run it
+	 */
+	public long commandCalls(String command) {
+		String stats = (String) server().command("INFO", "commandstats");
+		String prefix = "cmdstat_" + command + ":";
+		return stats.lines()
+			.filter((line) -> line.startsWith(prefix))
+			.mapToLong((line) -> Long.parseLong(line.replaceAll("^" + prefix + "calls=(\\d+),.*", "$1")))
+			.findFirst()
+			.orElse(0);
+	}
+
 	/** Deletes every key on the server, restarting it first if a test killed it. */
 	public void flushAll() {
 		this.servers.flushAll();

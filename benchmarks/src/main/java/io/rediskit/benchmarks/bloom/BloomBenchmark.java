@@ -113,7 +113,7 @@ public final class BloomBenchmark implements Benchmark {
 	private static Map<String, Object> compare(BenchmarkContext context, String label, ConcurrentLoad.Operation kit,
 			ConcurrentLoad.Operation redisson, ConcurrentLoad.Operation floor) throws Exception {
 		Map<String, ConcurrentLoad.Operation> operations = Map.of("redis-kit", kit, "redisson", redisson, "floor", floor);
-		return report(label, context.rounds(label, LIBRARIES,
+		return Spread.reportAgainstPeerAndFloor(label, context.rounds(label, LIBRARIES,
 				(library) -> context.load(label + " " + library).run(operations.get(library)).opsPerSecond()));
 	}
 
@@ -160,7 +160,7 @@ public final class BloomBenchmark implements Benchmark {
 	private static Map<String, Object> compareBatches(BenchmarkContext context, String label, int size,
 			AtomicLong sequence, Batch kit, Batch redisson, Batch floor) throws Exception {
 		Map<String, Batch> batches = Map.of("redis-kit", kit, "redisson", redisson, "floor", floor);
-		return report(label, context.rounds(label, LIBRARIES,
+		return Spread.reportAgainstPeerAndFloor(label, context.rounds(label, LIBRARIES,
 				(library) -> batches(context, size, sequence, batches.get(library))));
 	}
 
@@ -179,23 +179,6 @@ public final class BloomBenchmark implements Benchmark {
 		}
 		while (System.nanoTime() - start < duration.toNanos());
 		return items / ((System.nanoTime() - start) / 1e9);
-	}
-
-	private static Map<String, Object> report(String label, Map<String, Spread> spreads) {
-		double kitRate = spreads.get("redis-kit").median();
-		double redissonRate = spreads.get("redisson").median();
-		double floorRate = spreads.get("floor").median();
-		System.out.printf("%-26s redis-kit %,12.0f/s  redisson %,12.0f/s  floor %,12.0f/s  ratio %.2fx  of floor %.2f  %s%n",
-				label, kitRate, redissonRate, floorRate, kitRate / redissonRate, kitRate / floorRate,
-				Spread.token(spreads));
-		Map<String, Object> result = new LinkedHashMap<>();
-		result.put("redis-kit", kitRate);
-		result.put("redisson", redissonRate);
-		result.put("floor", floorRate);
-		result.put("ratio", kitRate / redissonRate);
-		result.put("ofFloor", kitRate / floorRate);
-		spreads.forEach((library, spread) -> result.put(library + " rounds", spread.toJson()));
-		return result;
 	}
 
 	@FunctionalInterface

@@ -143,21 +143,12 @@ final class BloomFloor {
 
 	/** Double hashing over a 64-bit mix of the item's hash code, after the header. */
 	private long[] offsets(String item) {
-		long hash = mix(item.hashCode());
-		long h1 = hash >>> 32;
-		long h2 = hash & 0xffffffffL;
+		long hash = FloorHash.of(item);
 		long[] offsets = new long[this.hashes];
 		for (int i = 0; i < this.hashes; i++) {
-			offsets[i] = HEADER_BITS + Math.floorMod(h1 + i * h2, this.bits);
+			offsets[i] = HEADER_BITS + FloorHash.position(hash, i, this.bits);
 		}
 		return offsets;
-	}
-
-	private static long mix(long value) {
-		long z = value * 0x9E3779B97F4A7C15L;
-		z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-		z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-		return z ^ (z >>> 31);
 	}
 
 	private static ProtocolKeyword keyword(String name) {

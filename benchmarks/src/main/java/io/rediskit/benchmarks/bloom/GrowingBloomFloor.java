@@ -148,9 +148,7 @@ final class GrowingBloomFloor {
 
 	/** Per layer, double hashing over a 64-bit mix of the item's hash code. */
 	private long[] offsets(String item, int layers) {
-		long hash = mix(item.hashCode());
-		long h1 = hash >>> 32;
-		long h2 = hash & 0xffffffffL;
+		long hash = FloorHash.of(item);
 		int total = 0;
 		for (int i = 0; i < layers; i++) {
 			total += this.hashes[i];
@@ -159,17 +157,10 @@ final class GrowingBloomFloor {
 		int at = 0;
 		for (int layer = 0; layer < layers; layer++) {
 			for (int i = 0; i < this.hashes[layer]; i++) {
-				offsets[at++] = Math.floorMod(h1 + i * h2, this.bits[layer]);
+				offsets[at++] = FloorHash.position(hash, i, this.bits[layer]);
 			}
 		}
 		return offsets;
-	}
-
-	private static long mix(long value) {
-		long z = value * 0x9E3779B97F4A7C15L;
-		z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-		z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-		return z ^ (z >>> 31);
 	}
 
 	private static String script(String name) {

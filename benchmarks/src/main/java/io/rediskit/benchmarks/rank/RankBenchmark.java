@@ -72,19 +72,7 @@ public final class RankBenchmark implements Benchmark {
 			String label = "rank.increment+top10";
 			Map<String, Spread> spreads = context.rounds(label, List.copyOf(operations.keySet()),
 					(library) -> context.load(label + " " + library).run(operations.get(library)).opsPerSecond());
-			double kitRate = spreads.get("redis-kit").median();
-			double redissonRate = spreads.get("redisson").median();
-			double floorRate = spreads.get("floor").median();
-			System.out.printf("%-26s redis-kit %,12.0f/s  redisson %,12.0f/s  floor %,12.0f/s  ratio %.2fx  of floor %.2f  %s%n",
-					label, kitRate, redissonRate, floorRate, kitRate / redissonRate, kitRate / floorRate,
-					Spread.token(spreads));
-			Map<String, Object> result = new LinkedHashMap<>();
-			result.put("redis-kit", kitRate);
-			result.put("redisson", redissonRate);
-			result.put("floor", floorRate);
-			result.put("ratio", kitRate / redissonRate);
-			result.put("ofFloor", kitRate / floorRate);
-			spreads.forEach((library, spread) -> result.put(library + " rounds", spread.toJson()));
+			Map<String, Object> result = Spread.reportAgainstPeerAndFloor(label, spreads);
 			results.put("increment+top10", result);
 			floor.del(floorKey);
 		}
