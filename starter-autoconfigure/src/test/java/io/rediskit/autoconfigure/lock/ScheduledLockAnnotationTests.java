@@ -59,7 +59,10 @@ class ScheduledLockAnnotationTests {
 			assertThat(report.run("c")).isNull();
 			assertThat(report.runs()).isEqualTo(1);
 			assertThat(skips(context)).isEqualTo(2);
-			assertThat(output).doesNotContain("ERROR").doesNotContain("WARN");
+			// Only this test's own threads: a client another test left behind may be finalized meanwhile, and
+			// Lettuce warns about it from the Finalizer thread.
+			assertThat(output.toString().lines().filter((line) -> !line.contains("Finalizer]")))
+				.noneMatch((line) -> line.contains("ERROR") || line.contains("WARN"));
 		});
 	}
 
