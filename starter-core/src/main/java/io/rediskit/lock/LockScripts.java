@@ -423,19 +423,22 @@ final class LockScripts {
 
 	/**
 	 * The reply of an acquisition: the lock is held ({@code fencingToken}, {@code holdCount}), or another owner
-	 * holds it for {@code ttlMillis} more (the script's {@code PTTL}: {@code 0} in the lease's last millisecond,
-	 * {@code -1} for a lock without a lease).
+	 * ({@code holder}, where the script names it) holds it for {@code ttlMillis} more (the script's {@code PTTL}:
+	 * {@code 0} in the lease's last millisecond, {@code -1} for a lock without a lease).
 	 */
-	record Attempt(boolean acquired, long fencingToken, int holdCount, long ttlMillis) {
+	record Attempt(boolean acquired, long fencingToken, int holdCount, long ttlMillis, @Nullable String holder) {
 
 		static Attempt of(@Nullable List<Object> reply) {
 			if (reply == null) {
 				throw new IllegalStateException("Redis returned no reply to " + ACQUIRE);
 			}
 			if ((Long) reply.get(0) == 1L) {
-				return new Attempt(true, (Long) reply.get(1), ((Long) reply.get(2)).intValue(), 0);
+				return new Attempt(true, (Long) reply.get(1), ((Long) reply.get(2)).intValue(), 0, null);
 			}
-			return new Attempt(false, 0, 0, (Long) reply.get(1));
+			Object holder = (reply.size() > 2) ? reply.get(2) : null;
+			return new Attempt(false, 0, 0, (Long) reply.get(1),
+					(holder instanceof byte[] bytes) ? new String(bytes, StandardCharsets.UTF_8)
+							: (holder != null) ? holder.toString() : null);
 		}
 
 		/**

@@ -22,6 +22,9 @@ final class QuorumEngine implements Engine {
 
 	final RedlockNodes nodes;
 
+	/** The waiters of this registry per name: one sends rounds, the others wait their turn here. */
+	final RoundLine line = new RoundLine();
+
 	QuorumEngine(RedlockSpec spec, RedlockNodes nodes) {
 		this.spec = spec;
 		this.nodes = nodes;

@@ -2,9 +2,12 @@ package io.rediskit.lock;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
@@ -19,7 +22,13 @@ import org.jspecify.annotations.Nullable;
  * on those nodes ({@link RedlockNodes#raiseFence}) so that any later majority, which shares a node with this one,
  * hands out a higher token. A failed attempt releases on every node, including those that did not answer. A
  * round in which too few nodes answered to ever make a majority ends the wait with the outage; otherwise the next
- * attempt comes after the retry delay plus a random jitter, until the wait time runs out.
+ * attempt comes after the retry delay plus a random jitter, until the wait time runs out. The jitter doubles for
+ * each round in a row whose votes were split between waiters (no owner refused a majority), up to
+ * {@link #MAX_JITTER_DOUBLINGS} times.
+ * <p>
+ * A wait that may retry first takes its turn in the engine's {@link RoundLine}: the waiters of one registry for
+ * one name send rounds one at a time, in arrival order, so that their own votes never split the nodes between
+ * them. A single attempt (no wait) sends its round at once.
  * <p>
  * {@link #run(boolean)} waits on the calling thread; {@link #start()} waits without one, its pauses on the
  * registry's scheduler.
@@ -27,6 +36,12 @@ import org.jspecify.annotations.Nullable;
 final class RedlockAcquisition extends LockWait {
 
 	private final QuorumEngine engine;
+
+	/** The most times the random part of the pause doubles after split rounds in a row: up to 8 times as long. */
+	static final int MAX_JITTER_DOUBLINGS = 3;
+
+	/** Rounds in a row whose votes were split; written by one round at a time. */
+	private int splitsInARow;
 
 	/** A round of {@link #start()} is in flight: it, not a cancellation, ends the wait. Guarded by this. */
 	private boolean roundInFlight;
@@ -46,8 +61,26 @@ final class RedlockAcquisition extends LockWait {
 	 * ({@code QueryTimeoutException}) if an attempt did not end within {@link RedlockNodes#callTimeout()}
 	 */
 	@Nullable LockHold run(boolean interruptible) throws InterruptedException {
+		// A single attempt sends its one round at once: it cannot keep the name contended.
+		RoundLine.Turn turn = (this.waitNanos == 0) ? null : this.engine.line.join(this.lock.getName());
 		boolean interrupted = false;
 		try {
+			while (turn != null) {
+				try {
+					if (turn.awaitFront((this.waitNanos < 0) ? -1 : Math.max(0, remainingNanos()))) {
+						break;
+					}
+					report(AcquireResult.TIMEOUT);
+					return null;
+				}
+				catch (InterruptedException ex) {
+					if (interruptible) {
+						report(AcquireResult.INTERRUPTED);
+						throw ex;
+					}
+					interrupted = true;
+				}
+			}
 			while (true) {
 				if (interruptible && Thread.interrupted()) {
 					report(AcquireResult.INTERRUPTED);
@@ -65,7 +98,7 @@ final class RedlockAcquisition extends LockWait {
 					report(AcquireResult.ERROR);
 					throw round.failure();
 				}
-				long pause = pauseNanos();
+				long pause = pauseNanos(round);
 				if (pause < 0) {
 					report(AcquireResult.TIMEOUT);
 					return null;
@@ -83,6 +116,9 @@ final class RedlockAcquisition extends LockWait {
 			}
 		}
 		finally {
+			if (turn != null) {
+				turn.leave();
+			}
 			if (interrupted) {
 				Thread.currentThread().interrupt();
 			}
@@ -102,13 +138,32 @@ final class RedlockAcquisition extends LockWait {
 				new IllegalStateException("The Redlock registry stopped while waiting for lock '" + this.lock.getName()
 						+ "'"));
 		this.parts.background().onStop(onStop);
+		RoundLine.Turn turn = (this.waitNanos == 0) ? null : this.engine.line.join(this.lock.getName());
 		result.whenComplete((lease, failure) -> {
 			this.parts.background().removeOnStop(onStop);
+			if (turn != null) {
+				turn.leave();
+			}
 			if (result.isCancelled()) {
 				cancelled();
 			}
 		});
-		next(result);
+		if (turn == null || turn.isFront()) {
+			next(result);
+			return result;
+		}
+		if (this.waitNanos > 0) {
+			try {
+				ScheduledFuture<?> timeout = this.parts.background()
+					.schedule(() -> fail(result, AcquireResult.TIMEOUT, notAcquired()), Math.max(0, remainingNanos()));
+				turn.front().thenRun(() -> timeout.cancel(false));
+			}
+			catch (RuntimeException ex) {
+				fail(result, AcquireResult.ERROR, ex);
+				return result;
+			}
+		}
+		turn.front().thenRun(() -> next(result));
 		return result;
 	}
 
@@ -165,7 +220,7 @@ final class RedlockAcquisition extends LockWait {
 				fail(result, AcquireResult.ERROR, round.failure());
 			}
 			else {
-				long pause = pauseNanos();
+				long pause = pauseNanos(round);
 				if (pause < 0) {
 					fail(result, AcquireResult.TIMEOUT, notAcquired());
 					return;
@@ -211,6 +266,7 @@ final class RedlockAcquisition extends LockWait {
 			int refused = 0;
 			int failed = 0;
 			RuntimeException failure = null;
+			Map<String, Integer> refusedBy = new HashMap<>(4);
 			for (RedlockNodes.Reply<LockScripts.Attempt> reply : replies) {
 				LockScripts.Attempt attempt = reply.value();
 				if (attempt == null) {
@@ -223,6 +279,9 @@ final class RedlockAcquisition extends LockWait {
 				}
 				else {
 					refused++;
+					if (attempt.holder() != null) {
+						refusedBy.merge(attempt.holder(), 1, Integer::sum);
+					}
 				}
 			}
 			failed += nodes.silentSuspects(replies);
@@ -236,9 +295,11 @@ final class RedlockAcquisition extends LockWait {
 				// else the lock is busy and the attempt goes on.
 				if (failed > nodes.size() - nodes.quorum()) {
 					return CompletableFuture.completedFuture(new Round(null, nodes.unavailable("acquire",
-							new RedlockNodes.Tally(acquired.size(), refused, failed, failure), replies)));
+							new RedlockNodes.Tally(acquired.size(), refused, failed, failure), replies), false));
 				}
-				return CompletableFuture.completedFuture(Round.BUSY);
+				// Held, when one owner refused a majority; else the votes were split between waiters.
+				boolean held = refusedBy.values().stream().anyMatch((count) -> count >= nodes.quorum());
+				return CompletableFuture.completedFuture(held ? Round.HELD : Round.SPLIT);
 			}
 			long chosen = token;
 			return nodes.raiseFence(keys, chosen, acquired).thenApply((raised) -> held(started, chosen, raised));
@@ -250,20 +311,27 @@ final class RedlockAcquisition extends LockWait {
 		Duration validity = this.engine.spec.validity(Duration.ofMillis(this.leaseMillis), Duration.ofNanos(now - started));
 		if (raised >= this.engine.nodes.quorum() && !validity.isNegative() && !validity.isZero()) {
 			return new Round(this.parts.holds().acquired(this.lock, this.owner, token, 1, this.leaseMillis,
-					this.watchdog, started, now + validity.toNanos()), null);
+					this.watchdog, started, now + validity.toNanos()), null, false);
 		}
 		// The round took longer than the lease allows, or the token did not reach a majority: not held.
 		this.engine.nodes.releaseQuietly(this.lock.keys(), this.owner);
-		return Round.BUSY;
+		return Round.HELD;
 	}
 
-	/** @return the pause before the next attempt, or {@code -1} when the wait time has run out */
-	private long pauseNanos() {
+	/**
+	 * @param round the attempt that did not take the lock
+	 * @return the pause before the next attempt, or {@code -1} when the wait time has run out: the retry delay
+	 * plus a random part of up to the retry jitter, doubled for each split round in a row up to
+	 * {@link #MAX_JITTER_DOUBLINGS} times, so that the waiters of processes whose rounds keep colliding spread
+	 * apart
+	 */
+	private long pauseNanos(Round round) {
+		this.splitsInARow = round.split() ? this.splitsInARow + 1 : 0;
 		if (this.waitNanos == 0) {
 			return -1;
 		}
 		RedlockSpec spec = this.engine.spec;
-		long jitter = spec.retryJitter().toNanos();
+		long jitter = spec.retryJitter().toNanos() << Math.min(this.splitsInARow, MAX_JITTER_DOUBLINGS);
 		long pause = spec.retryDelay().toNanos() + ((jitter > 0) ? ThreadLocalRandom.current().nextLong(jitter + 1) : 0);
 		if (this.waitNanos < 0) {
 			return pause;
@@ -273,12 +341,14 @@ final class RedlockAcquisition extends LockWait {
 	}
 
 	/**
-	 * The outcome of one round: held, or an outage that ends the wait, or neither (another owner holds a
-	 * majority, or the round took too long).
+	 * The outcome of one round: held, or an outage that ends the wait, or neither: the lock is held elsewhere
+	 * (one owner refused a majority, or the round took too long), or the votes were split between waiters.
 	 */
-	record Round(@Nullable LockHold hold, @Nullable RuntimeException failure) {
+	record Round(@Nullable LockHold hold, @Nullable RuntimeException failure, boolean split) {
 
-		static final Round BUSY = new Round(null, null);
+		static final Round HELD = new Round(null, null, false);
+
+		static final Round SPLIT = new Round(null, null, true);
 
 	}
 

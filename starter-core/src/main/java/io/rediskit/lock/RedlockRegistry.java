@@ -119,6 +119,11 @@ public class RedlockRegistry extends LockEntryPoint {
 		return ((QuorumEngine) parts().engine()).nodes;
 	}
 
+	/** @return how many waiters of this registry are in the line of a name, the one sending rounds included */
+	int waiting(String name) {
+		return ((QuorumEngine) parts().engine()).line.waiting(name);
+	}
+
 	private static String describe(int index, RedisConnectionFactory factory) {
 		if (factory instanceof LettuceConnectionFactory lettuce) {
 			return "node " + (index + 1) + " (" + lettuce.getHostName() + ":" + lettuce.getPort() + ")";

@@ -26,7 +26,8 @@ import org.jspecify.annotations.Nullable;
  * @param clockDriftFactor part of the lease allowed for clock drift between client and nodes, from 0 to 0.5
  * @param clockDriftMargin fixed clock-drift allowance added to every lease's
  * @param retryDelay shortest pause before another attempt after one failed
- * @param retryJitter longest random extra pause, so that clients that failed together do not retry together
+ * @param retryJitter longest random extra pause, so that clients that failed together do not retry together; it
+ * doubles after each round in a row whose votes were split between waiters, up to 8 times this
  */
 public record RedlockSpec(Duration nodeTimeout, Duration watchdogTimeout, @Nullable Duration defaultLeaseTime,
 		Duration defaultWaitTime, double clockDriftFactor, Duration clockDriftMargin, Duration retryDelay,

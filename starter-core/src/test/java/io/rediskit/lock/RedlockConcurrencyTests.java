@@ -214,7 +214,7 @@ class RedlockConcurrencyTests {
 		}
 	}
 
-	private static String readLine(Process process, String prefix) throws Exception {
+	static String readLine(Process process, String prefix) throws Exception {
 		String line;
 		do {
 			line = readLine(process);

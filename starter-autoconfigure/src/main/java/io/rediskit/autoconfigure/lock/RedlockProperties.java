@@ -58,7 +58,7 @@ public class RedlockProperties extends LockLeaseProperties {
 	private Duration retryDelay = Duration.ofMillis(50);
 
 	/**
-	 * Longest random extra pause before another attempt.
+	 * Longest random extra pause before another attempt, doubled after each split round in a row, up to 8 times.
 	 */
 	private Duration retryJitter = Duration.ofMillis(100);
 

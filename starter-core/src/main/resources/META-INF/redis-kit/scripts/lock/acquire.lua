@@ -3,7 +3,7 @@
 -- KEYS[2] last fencing token handed out for this name
 -- ARGV[1] owner, ARGV[2] lease in ms, ARGV[3] request id, ARGV[4] ttl of the fencing key in ms
 -- Returns {1, fencing token, hold count} when the owner holds the lock,
---         {0, ms until the current lease ends} when another owner holds it.
+--         {0, ms until the current lease ends, that owner} when another owner holds it.
 -- A replay of the same request id (a client retry after a lost reply) changes nothing.
 local owner = redis.call('HGET', KEYS[1], 'o')
 if not owner then
@@ -27,4 +27,4 @@ if owner == ARGV[1] then
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
   return {1, tonumber(redis.call('HGET', KEYS[1], 'f')), 1}
 end
-return {0, redis.call('PTTL', KEYS[1])}
+return {0, redis.call('PTTL', KEYS[1]), owner}
