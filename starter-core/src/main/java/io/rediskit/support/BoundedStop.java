@@ -14,7 +14,6 @@ import java.util.stream.Collectors;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.jspecify.annotations.Nullable;
 
 /**
  * How every stop and close of redis-kit waits: never for good. A stop that waits on something it does not
@@ -105,7 +104,8 @@ public final class BoundedStop {
 					return true;
 				}
 				catch (TimeoutException ex) {
-					abandoned(what, bound, null);
+					logger.warn("Stopping " + what + " did not end within " + bound.toMillis()
+							+ " ms; stopped waiting for it, and it goes on in the background");
 					return false;
 				}
 				catch (InterruptedException ex) {
@@ -136,7 +136,8 @@ public final class BoundedStop {
 					if (lock.tryLock(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
 						return true;
 					}
-					abandoned(what, TIMEOUT, null);
+					logger.warn("Stopping " + what + " did not get the lock a step in progress holds within "
+							+ TIMEOUT.toMillis() + " ms; went on without it");
 					return false;
 				}
 				catch (InterruptedException ex) {
@@ -171,12 +172,10 @@ public final class BoundedStop {
 		}
 	}
 
-	private static void abandoned(String what, Duration bound, @Nullable Thread stuck) {
-		String where = (stuck != null)
-				? " (left on thread '" + stuck.getName() + "', which ends on its own or with the process)" : "";
-		logger.warn("Stopping " + what + " did not end within " + bound.toMillis() + " ms; abandoned it and went on"
-				+ where);
-		if (stuck != null && logger.isDebugEnabled()) {
+	private static void abandoned(String what, Duration bound, Thread stuck) {
+		logger.warn("Stopping " + what + " did not end within " + bound.toMillis() + " ms; abandoned it on thread '"
+				+ stuck.getName() + "', which ends on its own or with the process");
+		if (logger.isDebugEnabled()) {
 			logger.debug("Where stopping " + what + " is stuck:\n" + Arrays.stream(stuck.getStackTrace())
 				.map((frame) -> "\tat " + frame)
 				.collect(Collectors.joining("\n")));
