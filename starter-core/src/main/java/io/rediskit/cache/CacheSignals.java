@@ -222,7 +222,11 @@ final class CacheSignals implements AutoCloseable {
 	private StatefulRedisPubSubConnection<byte[], byte[]> start() {
 		this.lifecycle.lock();
 		try {
-			return connect();
+			StatefulRedisPubSubConnection<byte[], byte[]> subscriber = connect();
+			if (this.closed) {
+				throw new IllegalStateException("The cache manager is closed");
+			}
+			return subscriber;
 		}
 		finally {
 			if (this.closed) {

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -46,6 +47,10 @@ class QueueShutdownTests {
 			QueueListenerContainer<Job> container = queues.createContainer(queue, (message) -> {
 			}, 1);
 			container.setShutdownTimeout(Duration.ofSeconds(1));
+			// Connected first: without the shared connection the container's subscription fails at once.
+			try (RedisConnection connection = connections.getConnection()) {
+				connection.ping();
+			}
 			server.pause();
 			starting = new Thread(container::start, "starting-consumer");
 			starting.setDaemon(true);
