@@ -24,6 +24,7 @@ import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.rediskit.support.BoundedStop;
 import io.rediskit.support.CommandExecutor;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -221,73 +222,86 @@ final class CacheSignals implements AutoCloseable {
 	private StatefulRedisPubSubConnection<byte[], byte[]> start() {
 		this.lifecycle.lock();
 		try {
-			StatefulRedisPubSubConnection<byte[], byte[]> existing = this.connection;
-			if (existing != null) {
-				return existing;
-			}
+			StatefulRedisPubSubConnection<byte[], byte[]> subscriber = connect();
 			if (this.closed) {
 				throw new IllegalStateException("The cache manager is closed");
 			}
-			AbstractRedisClient nativeClient = this.connectionFactory.getRequiredNativeClient();
-			StatefulRedisPubSubConnection<byte[], byte[]> subscriber;
-			if (nativeClient instanceof RedisClusterClient cluster) {
-				subscriber = cluster.connectPubSub(ByteArrayCodec.INSTANCE);
-			}
-			else if (nativeClient instanceof RedisClient standalone) {
-				subscriber = standalone.connectPubSub(ByteArrayCodec.INSTANCE);
-			}
-			else {
-				throw new IllegalStateException("Cannot subscribe with a " + nativeClient.getClass().getName());
-			}
-			subscriber.addListener(new RedisPubSubAdapter<>() {
-
-				@Override
-				public void message(byte[] channel, byte[] message) {
-					dispatch(channel, message);
-				}
-
-			});
-			RedisConnectionStateListener state = new RedisConnectionStateListener() {
-
-				// On the driver's event loop: nothing here may block, not even opening a connection to publish a
-				// probe (that would wait for this very loop). The next heartbeat publishes it.
-				@Override
-				public void onRedisConnected(RedisChannelHandler<?, ?> handler, java.net.SocketAddress address) {
-					if (isOurs(handler, subscriber)) {
-						CacheSignals.this.connected = true;
-					}
-				}
-
-				@Override
-				public void onRedisDisconnected(RedisChannelHandler<?, ?> handler) {
-					if (isOurs(handler, subscriber)) {
-						CacheSignals.this.connected = false;
-						loseTrust("the subscription connection is down");
-					}
-				}
-
-			};
-			nativeClient.addListener(state);
-			try {
-				subscriber.sync().subscribe(this.probeChannel);
-			}
-			catch (RuntimeException ex) {
-				// Connected but not subscribed (the server stopped answering): the next attempt starts afresh.
-				nativeClient.removeListener(state);
-				subscriber.closeAsync();
-				throw ex;
-			}
-			this.client = nativeClient;
-			this.stateListener = state;
-			this.connected = true;
-			this.connection = subscriber;
-			this.heartbeatTask = every(this::beat, false);
-			probe();
 			return subscriber;
 		}
 		finally {
+			if (this.closed) {
+				// Closed while connecting: the close did not wait for this connection, which ends here.
+				release();
+			}
 			this.lifecycle.unlock();
 		}
+	}
+
+	// Under the lifecycle lock. Connecting and the first subscription wait up to the driver's timeouts.
+	private StatefulRedisPubSubConnection<byte[], byte[]> connect() {
+		StatefulRedisPubSubConnection<byte[], byte[]> existing = this.connection;
+		if (existing != null) {
+			return existing;
+		}
+		if (this.closed) {
+			throw new IllegalStateException("The cache manager is closed");
+		}
+		AbstractRedisClient nativeClient = this.connectionFactory.getRequiredNativeClient();
+		StatefulRedisPubSubConnection<byte[], byte[]> subscriber;
+		if (nativeClient instanceof RedisClusterClient cluster) {
+			subscriber = cluster.connectPubSub(ByteArrayCodec.INSTANCE);
+		}
+		else if (nativeClient instanceof RedisClient standalone) {
+			subscriber = standalone.connectPubSub(ByteArrayCodec.INSTANCE);
+		}
+		else {
+			throw new IllegalStateException("Cannot subscribe with a " + nativeClient.getClass().getName());
+		}
+		subscriber.addListener(new RedisPubSubAdapter<>() {
+
+			@Override
+			public void message(byte[] channel, byte[] message) {
+				dispatch(channel, message);
+			}
+
+		});
+		RedisConnectionStateListener state = new RedisConnectionStateListener() {
+
+			// On the driver's event loop: nothing here may block, not even opening a connection to publish a
+			// probe (that would wait for this very loop). The next heartbeat publishes it.
+			@Override
+			public void onRedisConnected(RedisChannelHandler<?, ?> handler, java.net.SocketAddress address) {
+				if (isOurs(handler, subscriber)) {
+					CacheSignals.this.connected = true;
+				}
+			}
+
+			@Override
+			public void onRedisDisconnected(RedisChannelHandler<?, ?> handler) {
+				if (isOurs(handler, subscriber)) {
+					CacheSignals.this.connected = false;
+					loseTrust("the subscription connection is down");
+				}
+			}
+
+		};
+		nativeClient.addListener(state);
+		try {
+			subscriber.sync().subscribe(this.probeChannel);
+		}
+		catch (RuntimeException ex) {
+			// Connected but not subscribed (the server stopped answering): the next attempt starts afresh.
+			nativeClient.removeListener(state);
+			subscriber.closeAsync();
+			throw ex;
+		}
+		this.client = nativeClient;
+		this.stateListener = state;
+		this.connected = true;
+		this.connection = subscriber;
+		this.heartbeatTask = every(this::beat, false);
+		probe();
+		return subscriber;
 	}
 
 	// On a cluster the events name the connection of each node the subscription uses: any of them counts.
@@ -343,30 +357,48 @@ final class CacheSignals implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Ends the heartbeat and the connection. Returns within {@link BoundedStop#TIMEOUT}: a connection being made
+	 * (which waits up to the driver's connect and command timeouts while Redis does not answer) is not waited
+	 * for longer; it is closed as soon as it is made.
+	 */
 	@Override
 	public void close() {
-		this.lifecycle.lock();
+		this.closed = true;
+		this.trusted = false;
+		if (!BoundedStop.lock(this.lifecycle, "the caches' invalidation subscription")) {
+			return;
+		}
 		try {
-			this.closed = true;
-			for (ScheduledFuture<?> task : new ScheduledFuture<?>[] { this.heartbeatTask, this.retryTask }) {
-				if (task != null) {
-					task.cancel(false);
-				}
-			}
-			if (this.ownScheduler != null) {
-				this.ownScheduler.shutdownNow();
-			}
-			if (this.client != null && this.stateListener != null) {
-				this.client.removeListener(this.stateListener);
-			}
-			if (this.connection != null) {
-				this.connection.closeAsync();
-			}
-			this.trusted = false;
+			release();
 		}
 		finally {
 			this.lifecycle.unlock();
 		}
+	}
+
+	// Under the lifecycle lock, once closed.
+	private void release() {
+		for (ScheduledFuture<?> task : new ScheduledFuture<?>[] { this.heartbeatTask, this.retryTask }) {
+			if (task != null) {
+				task.cancel(false);
+			}
+		}
+		this.heartbeatTask = null;
+		this.retryTask = null;
+		if (this.ownScheduler != null) {
+			this.ownScheduler.shutdownNow();
+			this.ownScheduler = null;
+		}
+		if (this.client != null && this.stateListener != null) {
+			this.client.removeListener(this.stateListener);
+		}
+		this.stateListener = null;
+		if (this.connection != null) {
+			this.connection.closeAsync();
+			this.connection = null;
+		}
+		this.trusted = false;
 	}
 
 }

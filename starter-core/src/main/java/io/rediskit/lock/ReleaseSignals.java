@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
+import io.rediskit.support.BoundedStop;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -38,7 +39,8 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
  * given to {@link #start(Executor)}, never on the waiter's thread and never under this class's lock. A waiter
  * therefore cannot be interrupted inside the container, whose subscription waits for Redis's confirmation
  * without heeding interrupts or a time limit; an interrupt only ends the waiter's wait for the confirmation,
- * and stopping never waits for a subscription in progress.</li>
+ * and stopping never waits for a subscription in progress, nor longer than {@link BoundedStop#TIMEOUT} for the
+ * container.</li>
  * </ul>
  * The subscription container is created by {@link #start(Executor)} and destroyed by {@link #stop()}, never by
  * the constructor; while stopped, waiters poll.
@@ -108,7 +110,8 @@ final class ReleaseSignals {
 
 	/**
 	 * Destroys the subscription container; waiters that remain poll. Requests still queued do nothing when they
-	 * run; one in progress ends on the destroyed container, and a later start queues its requests anew.
+	 * run; one in progress ends on the destroyed container, and a later start queues its requests anew. Returns
+	 * within {@link BoundedStop#TIMEOUT}: a container that does not stop by then is abandoned with a warning.
 	 */
 	void stop() {
 		RedisMessageListenerContainer stopped;
@@ -123,12 +126,9 @@ final class ReleaseSignals {
 			this.lock.unlock();
 		}
 		if (stopped != null) {
-			try {
-				stopped.destroy();
-			}
-			catch (Exception ex) {
-				logger.debug("Closing the lock subscriber failed", ex);
-			}
+			// The container's stop can wait for good: after a subscription failed on a connection lost (a factory
+			// destroyed first), it retries inside its lock and then waits, without a limit, for this very stop.
+			BoundedStop.run("the lock's release subscriptions", stopped::destroy);
 		}
 	}
 

@@ -3,7 +3,6 @@ package io.rediskit.queue;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -13,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
+import io.rediskit.support.BoundedStop;
 import io.rediskit.support.Stages;
 import io.rediskit.support.ThrottledLog;
 import org.apache.commons.logging.Log;
@@ -273,6 +273,7 @@ public class QueueListenerContainer<T> implements SmartLifecycle {
 
 	@Override
 	public void start() {
+		QueuePoller<T> poll;
 		this.lifecycle.lock();
 		try {
 			if (this.running) {
@@ -281,8 +282,7 @@ public class QueueListenerContainer<T> implements SmartLifecycle {
 			TaskScheduler scheduler = scheduler();
 			QueueDispatcher<T> dispatch = new QueueDispatcher<>(this.queue, this.handler, this.concurrency,
 					this.prefetch, executor(), this::onCapacityFreed, this.pollFailures);
-			QueuePoller<T> poll = new QueuePoller<>(this.queue, dispatch, scheduler, this.pollFailures,
-					this.listenerId);
+			poll = new QueuePoller<>(this.queue, dispatch, scheduler, this.pollFailures, this.listenerId);
 			VisibilityWatchdog<T> extender = new VisibilityWatchdog<>(this.queue, dispatch::unsettled,
 					this.pollFailures);
 			this.dispatcher = dispatch;
@@ -290,9 +290,24 @@ public class QueueListenerContainer<T> implements SmartLifecycle {
 			this.watchdog = extender;
 			this.running = true;
 			extender.start(scheduler);
-			this.queue.parts().signals.watch(this.queue.keys().channel, this.signal);
-			this.queue.parts().signals.listen(this.queue.keys().cancelChannel, this.cancelSignal);
-			poll.start();
+		}
+		finally {
+			this.lifecycle.unlock();
+		}
+		// Subscribing waits for Redis, for good while it cannot be reached: outside the lock, so that a stop never
+		// waits for it. Before the first claim, so that no wake-up in between is missed.
+		this.queue.parts().signals.watch(this.queue.keys().channel, this.signal);
+		this.queue.parts().signals.listen(this.queue.keys().cancelChannel, this.cancelSignal);
+		this.lifecycle.lock();
+		try {
+			if (this.running && this.poller == poll) {
+				poll.start();
+			}
+			else if (!this.running) {
+				// Stopped while subscribing: the stop unsubscribed before these subscriptions were made.
+				this.queue.parts().signals.unwatch(this.queue.keys().channel, this.signal);
+				this.queue.parts().signals.unlisten(this.queue.keys().cancelChannel, this.cancelSignal);
+			}
 		}
 		finally {
 			this.lifecycle.unlock();
@@ -322,24 +337,17 @@ public class QueueListenerContainer<T> implements SmartLifecycle {
 		});
 	}
 
-	/** {@link #stop(Runnable)}, returning when done. */
+	/**
+	 * {@link #stop(Runnable)}, returning when done, or at the latest after the shutdown timeout and
+	 * {@link BoundedStop#TIMEOUT} more (a claim or a give-back that Redis does not answer), the stop going on in
+	 * the background then.
+	 */
 	@Override
 	public void stop() {
-		CountDownLatch done = new CountDownLatch(1);
-		stop(done::countDown);
-		boolean interrupted = false;
-		while (true) {
-			try {
-				done.await();
-				break;
-			}
-			catch (InterruptedException ex) {
-				interrupted = true;
-			}
-		}
-		if (interrupted) {
-			Thread.currentThread().interrupt();
-		}
+		CompletableFuture<Void> done = new CompletableFuture<>();
+		stop(() -> done.complete(null));
+		BoundedStop.await(done, this.shutdownTimeout.plus(BoundedStop.TIMEOUT),
+				"the listener container of queue '" + this.queue.name() + "'");
 	}
 
 	// Under the lifecycle lock.

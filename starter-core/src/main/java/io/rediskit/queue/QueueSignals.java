@@ -9,6 +9,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
+import io.rediskit.support.BoundedStop;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -28,7 +29,8 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
  * Notifications are an optimisation: consumers also wake at the earliest due time they know and poll every
  * {@link QueueSpec#pollInterval()}, so a lost notification or a subscription that is down costs latency,
  * never a message. The subscription container is created on the first watch, never in a constructor, and
- * destroyed by {@link #stop()}.
+ * destroyed by {@link #stop()}. A subscription is made outside this class's lock, so that a stop never waits for
+ * one in progress.
  */
 final class QueueSignals {
 
@@ -62,13 +64,15 @@ final class QueueSignals {
 	 * @param wake run on the driver's thread: it must only signal
 	 */
 	void watch(String channel, Runnable wake) {
+		Subscription subscription = null;
 		this.lock.lock();
 		try {
 			List<Runnable> watchers = this.channels.get(channel);
 			if (watchers == null) {
 				watchers = new CopyOnWriteArrayList<>();
 				this.channels.put(channel, watchers);
-				subscribe(channel, watchers);
+				List<Runnable> subscribed = watchers;
+				subscription = subscription(channel, (message, pattern) -> subscribed.forEach(Runnable::run));
 			}
 			if (!watchers.contains(wake)) {
 				watchers.add(wake);
@@ -77,6 +81,7 @@ final class QueueSignals {
 		finally {
 			this.lock.unlock();
 		}
+		subscribe(subscription);
 	}
 
 	/**
@@ -86,6 +91,7 @@ final class QueueSignals {
 	 * @param listener run on the driver's thread with the message's text: it must not block
 	 */
 	void listen(String channel, Consumer<String> listener) {
+		Subscription subscription = null;
 		this.lock.lock();
 		try {
 			List<Consumer<String>> listeners = this.messageChannels.get(channel);
@@ -93,7 +99,7 @@ final class QueueSignals {
 				listeners = new CopyOnWriteArrayList<>();
 				this.messageChannels.put(channel, listeners);
 				List<Consumer<String>> subscribed = listeners;
-				subscribe(channel, (message, pattern) -> {
+				subscription = subscription(channel, (message, pattern) -> {
 					String text = new String(message.getBody(), StandardCharsets.UTF_8);
 					subscribed.forEach((each) -> each.accept(text));
 				});
@@ -105,6 +111,7 @@ final class QueueSignals {
 		finally {
 			this.lock.unlock();
 		}
+		subscribe(subscription);
 	}
 
 	void unlisten(String channel, Consumer<String> listener) {
@@ -121,20 +128,28 @@ final class QueueSignals {
 		}
 	}
 
-	private void subscribe(String channel, List<Runnable> watchers) {
-		subscribe(channel, (message, pattern) -> watchers.forEach(Runnable::run));
+	/** Under the lock: the subscription a channel's first watcher makes, on the current container. */
+	private @Nullable Subscription subscription(String channel, MessageListener listener) {
+		if (this.closed) {
+			return null;
+		}
+		return new Subscription(container(), new ChannelTopic(channel), listener);
 	}
 
-	private void subscribe(String channel, MessageListener listener) {
-		if (this.closed) {
+	/**
+	 * Without the lock: the container's subscription waits for Redis, and for good when its connection fails
+	 * under it, so a stop must not wait for it. On a container stopped meanwhile it subscribes nothing.
+	 */
+	private static void subscribe(@Nullable Subscription subscription) {
+		if (subscription == null) {
 			return;
 		}
 		try {
-			container().addMessageListener(listener, new ChannelTopic(channel));
+			subscription.container.addMessageListener(subscription.listener, subscription.topic);
 		}
 		catch (RuntimeException ex) {
-			logger.warn("Cannot subscribe to queue wake-ups on " + channel + "; consumers poll every poll interval",
-					ex);
+			logger.warn("Cannot subscribe to queue wake-ups on " + subscription.topic.getTopic()
+					+ "; consumers poll every poll interval", ex);
 		}
 	}
 
@@ -155,7 +170,10 @@ final class QueueSignals {
 		return created;
 	}
 
-	/** Destroys the subscription; a later watch subscribes again. */
+	/**
+	 * Destroys the subscription; a later watch subscribes again. Returns within {@link BoundedStop#TIMEOUT}: a
+	 * container that does not stop by then is abandoned with a warning.
+	 */
 	void stop() {
 		RedisMessageListenerContainer stopped;
 		this.lock.lock();
@@ -169,18 +187,17 @@ final class QueueSignals {
 			this.lock.unlock();
 		}
 		if (stopped != null) {
-			try {
-				stopped.destroy();
-			}
-			catch (Exception ex) {
-				logger.debug("Closing the queue subscriber failed", ex);
-			}
+			BoundedStop.run("the queues' wake-up subscriptions", stopped::destroy);
 		}
 	}
 
 	void close() {
 		this.closed = true;
 		stop();
+	}
+
+	private record Subscription(RedisMessageListenerContainer container, ChannelTopic topic,
+			MessageListener listener) {
 	}
 
 	private static Executor defaultExecutor() {

@@ -3,14 +3,15 @@ package io.rediskit.autoconfigure.queue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.rediskit.queue.QueueListenerContainer;
 import io.rediskit.queue.QueueRegistry;
 import io.rediskit.queue.RedisQueue;
+import io.rediskit.support.BoundedStop;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.SmartLifecycle;
@@ -110,17 +111,17 @@ public final class QueueListenerContainerRegistry implements SmartLifecycle {
 		return container;
 	}
 
-	/** Stops every container in parallel and returns when all have stopped. */
+	/**
+	 * Stops every container in parallel and returns when all have stopped, or at the latest after the listeners'
+	 * shutdown timeout and {@link BoundedStop#TIMEOUT} more, the stops going on in the background then.
+	 */
 	@Override
 	public void stop() {
-		CountDownLatch done = new CountDownLatch(1);
-		stop(done::countDown);
-		try {
-			done.await();
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
+		CompletableFuture<Void> done = new CompletableFuture<>();
+		stop(() -> done.complete(null));
+		BoundedStop.await(done,
+				this.settings.properties().getListener().getShutdownTimeout().plus(BoundedStop.TIMEOUT),
+				"the @QueueListener containers");
 	}
 
 	/**
