@@ -52,6 +52,7 @@ final class QuorumEngine implements Engine {
 		}
 		return this.nodes.release(hold.lock.keys(), hold.owner).thenApply((tally) -> {
 			if (tally.done() >= this.nodes.quorum()) {
+				this.line.released(hold.lock.getName());
 				return 0L;
 			}
 			if (tally.refused() > this.nodes.size() - this.nodes.quorum()) {

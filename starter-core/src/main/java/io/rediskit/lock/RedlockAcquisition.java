@@ -10,6 +10,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.rediskit.lock.LockListener.AcquireResult;
 import org.jspecify.annotations.Nullable;
@@ -39,6 +40,9 @@ final class RedlockAcquisition extends LockWait {
 
 	/** The most times the random part of the pause doubles after split rounds in a row: up to 8 times as long. */
 	static final int MAX_JITTER_DOUBLINGS = 3;
+
+	/** This wait's place in the line of its name, when it may retry; set by {@link #start()}. */
+	private volatile RoundLine.@Nullable Turn turn;
 
 	/** Rounds in a row whose votes were split; written by one round at a time. */
 	private int splitsInARow;
@@ -104,7 +108,12 @@ final class RedlockAcquisition extends LockWait {
 					return null;
 				}
 				try {
-					TimeUnit.NANOSECONDS.sleep(pause);
+					if (turn != null) {
+						turn.pause(pause);
+					}
+					else {
+						TimeUnit.NANOSECONDS.sleep(pause);
+					}
 				}
 				catch (InterruptedException ex) {
 					if (interruptible) {
@@ -139,6 +148,7 @@ final class RedlockAcquisition extends LockWait {
 						+ "'"));
 		this.parts.background().onStop(onStop);
 		RoundLine.Turn turn = (this.waitNanos == 0) ? null : this.engine.line.join(this.lock.getName());
+		this.turn = turn;
 		result.whenComplete((lease, failure) -> {
 			this.parts.background().removeOnStop(onStop);
 			if (turn != null) {
@@ -226,11 +236,37 @@ final class RedlockAcquisition extends LockWait {
 					return;
 				}
 				try {
-					this.parts.background().schedule(() -> next(result), pause);
+					pauseThenNext(result, pause);
 				}
 				catch (RuntimeException ex) {
 					fail(result, AcquireResult.ERROR, ex);
 				}
+			}
+		});
+	}
+
+	/**
+	 * The next round after the pause, or as soon as a release of this process wakes this waiter, whichever
+	 * comes first.
+	 */
+	private void pauseThenNext(CompletableFuture<Lease> result, long pause) {
+		RoundLine.Turn current = this.turn;
+		if (current == null) {
+			this.parts.background().schedule(() -> next(result), pause);
+			return;
+		}
+		AtomicBoolean once = new AtomicBoolean();
+		ScheduledFuture<?> timer = this.parts.background().schedule(() -> {
+			if (once.compareAndSet(false, true)) {
+				current.woken();
+				next(result);
+			}
+		}, pause);
+		current.wake().thenRun(() -> {
+			if (once.compareAndSet(false, true)) {
+				timer.cancel(false);
+				current.woken();
+				next(result);
 			}
 		});
 	}

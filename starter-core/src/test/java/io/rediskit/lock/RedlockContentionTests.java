@@ -31,7 +31,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Redlock under contention: the waiters of one registry for one name take turns in arrival order, only the first
- * sending rounds (sync and async alike, a wait that runs out or is cancelled in the line leaving it), and
+ * sending rounds (sync and async alike, a wait that runs out or is cancelled in the line leaving it), a release
+ * of the same process waking the first waiter out of its pause, and
  * threads of three processes contending on one name all get through with mutual exclusion checked independently.
  * Before the line, every waiting thread sent its own rounds and the losing rounds' votes held the nodes: 16
  * acquisitions in two minutes for 24 waiters of two processes on a loaded machine.
@@ -108,6 +109,48 @@ class RedlockContentionTests {
 		}
 		assertThat(order).containsExactly(0, 1, 2, 3, 4);
 		assertThat(registry.waiting("line")).isZero();
+	}
+
+	@Test
+	void aReleaseInThisProcessWakesTheFirstWaiterOutOfItsPause() throws Exception {
+		// Pauses of ten minutes: a waiter gets the lock within the test only if the release wakes it.
+		RedlockRegistry registry = this.nodes
+			.registry(RedlockTesting.spec().withRetry(Duration.ofMinutes(10), Duration.ZERO));
+		RedisLock lock = registry.getLock("wake");
+		ExecutorService executor = Executors.newCachedThreadPool();
+		try {
+			CompletableFuture<Void> release = new CompletableFuture<>();
+			Future<?> holder = executor.submit(() -> {
+				lock.lock();
+				try {
+					release.join();
+				}
+				finally {
+					lock.unlock();
+				}
+				return null;
+			});
+			LockTesting.awaitCondition("the first holder", Duration.ofMinutes(1), () -> this.nodes.nodesHolding("wake") >= 3);
+			Future<Boolean> waiter = executor.submit(() -> {
+				boolean acquired = lock.tryLock(Duration.ofMinutes(5));
+				if (acquired) {
+					lock.unlock();
+				}
+				return acquired;
+			});
+			LockTesting.awaitCondition("the waiter in the line", Duration.ofMinutes(1), () -> registry.waiting("wake") == 1);
+			CompletableFuture<Lease> asyncWaiter = lock.acquireAsync(Duration.ofMinutes(5)).toCompletableFuture();
+			LockTesting.awaitCondition("the async waiter in the line", Duration.ofMinutes(1),
+					() -> registry.waiting("wake") == 2);
+			release.complete(null);
+			holder.get(1, TimeUnit.MINUTES);
+			assertThat(waiter.get(1, TimeUnit.MINUTES)).isTrue();
+			asyncWaiter.get(1, TimeUnit.MINUTES).releaseAsync().toCompletableFuture().get(1, TimeUnit.MINUTES);
+		}
+		finally {
+			executor.shutdownNow();
+		}
+		assertThat(registry.waiting("wake")).isZero();
 	}
 
 	@Test
