@@ -27,6 +27,15 @@ public final class SpecErrors {
 		errors.rejectValue(field, "invalid", prefix + kebabCase(field) + " " + failure.getReason());
 	}
 
+	/**
+	 * @param component a spec's component as its accessor is named, dotted into nested groups, such as
+	 * {@code nearCache.maxEntries}
+	 * @return the property as YAML names it, such as {@code near-cache.max-entries}
+	 */
+	public static String propertyName(String component) {
+		return kebabCase(component);
+	}
+
 	private static String kebabCase(String field) {
 		return field.replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT);
 	}
