@@ -184,7 +184,7 @@ public class QueueProperties implements Validator {
 		private Duration pollInterval = DEFAULTS.pollInterval();
 
 		/**
-		 * Priority of messages enqueued without one: 'high', 'normal' or 'low'. Claims take the priorities in a
+		 * Priority of messages enqueued without one: 'high', 'normal' or 'low' (names, never numbers). Claims take the priorities in a
 		 * weighted turn of 6 high, 3 normal, 1 low, so no priority starves.
 		 */
 		private QueuePriority defaultPriority = DEFAULTS.defaultPriority();
@@ -202,7 +202,7 @@ public class QueueProperties implements Validator {
 		private long rateLimit = DEFAULTS.rateLimit();
 
 		/**
-		 * Window of rate-limit, from 1ms to 1d.
+		 * Window of rate-limit, from 1ms to 1d; set only with rate-limit.
 		 */
 		private Duration rateLimitPeriod = DEFAULTS.rateLimitPeriod();
 
