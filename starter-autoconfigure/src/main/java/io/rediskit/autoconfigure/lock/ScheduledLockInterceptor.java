@@ -12,6 +12,7 @@ import io.rediskit.lock.LockLeaseLostException;
 import io.rediskit.lock.LockRegistry;
 import io.rediskit.lock.LockSpec;
 import io.rediskit.lock.ScheduledLock;
+import io.rediskit.support.Names;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.apache.commons.logging.Log;
@@ -156,8 +157,9 @@ public class ScheduledLockInterceptor implements MethodInterceptor {
 		catch (IllegalArgumentException ex) {
 			throw new IllegalArgumentException("name of " + on + ": " + ex.getMessage(), ex);
 		}
-		if (name.isBlank()) {
-			throw new IllegalArgumentException("name of " + on + " must not be empty");
+		if (!Names.isValid(name)) {
+			throw new IllegalArgumentException("name of " + on + " must be " + Names.RULE + " (no '.', ':' or space),"
+					+ " was '" + name + "'");
 		}
 		if (AsyncResults.kind(specific) != AsyncResults.Kind.PLAIN) {
 			throw new IllegalArgumentException(on + " returns " + specific.getReturnType().getSimpleName()

@@ -10,6 +10,7 @@ import java.util.List;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.autoconfigure.support.StartupFailures;
 import io.rediskit.autoconfigure.bitmap.BitmapAutoConfiguration;
 import io.rediskit.autoconfigure.bitmap.BitmapMetricsAutoConfiguration;
 import io.rediskit.autoconfigure.counter.CounterAutoConfiguration;
@@ -203,6 +204,24 @@ class BloomAutoConfigurationTests {
 			assertThat(context).hasFailed();
 			assertThat(messages(context.getStartupFailure())).contains(message);
 		});
+	}
+
+	@Test
+	void aFilterTheNativeModeCannotRunFailsStartupNamingThePropertyNotItsFirstCall() {
+		// Started before, and answered 500 on the first add.
+		this.runner.withPropertyValues("redis-kit.bloom.mode=native", "redis-kit.bloom.filters.f.expected-insertions=10",
+				"redis-kit.bloom.filters.f.growth.enabled=true", "redis-kit.bloom.filters.g.expected-insertions=10",
+				"redis-kit.bloom.filters.g.ttl=1d").run((context) -> {
+			String description = StartupFailures.analyze(context).getDescription();
+			assertThat(description).startsWith("redis-kit found 2 invalid properties:")
+				.contains("Property: redis-kit.bloom.filters.f.growth.enabled\n    Value: \"true\"\n    Reason:"
+						+ " redis-kit.bloom.filters.f.growth.enabled: growth is not supported in native mode")
+				.contains("use mode auto or bitmap for filters that grow (redis-kit.bloom.mode is native)")
+				.contains("Property: redis-kit.bloom.filters.g.ttl\n    Value: \"1d\"\n    Reason: redis-kit.bloom.filters.g.ttl:"
+						+ " ttl is not supported by native (BF.*) filters");
+		});
+		this.runner.withPropertyValues("redis-kit.bloom.mode=auto", "redis-kit.bloom.filters.f.expected-insertions=10",
+				"redis-kit.bloom.filters.f.growth.enabled=true").run((context) -> assertThat(context).hasNotFailed());
 	}
 
 	private static String messages(Throwable failure) {
