@@ -417,9 +417,24 @@ public class QueueProperties implements Validator {
 	public static class Health {
 
 		/**
-		 * Age of the oldest due message above which a queue reports DOWN: consumers are missing or too slow.
+		 * Age of the oldest due message above which a queue is late (named in the health's 'late' detail):
+		 * consumers are missing or too slow.
 		 */
 		private Duration maxOldestDueAge = Duration.ofMinutes(5);
+
+		/**
+		 * Health status reported while a queue is late: UP by default, so that a backlog (consumers elsewhere
+		 * too slow) does not take an instance out of its load balancer; DOWN or OUT_OF_SERVICE to act on it.
+		 */
+		private String lateStatus = "UP";
+
+		public String getLateStatus() {
+			return this.lateStatus;
+		}
+
+		public void setLateStatus(String lateStatus) {
+			this.lateStatus = lateStatus;
+		}
 
 		public Duration getMaxOldestDueAge() {
 			return this.maxOldestDueAge;

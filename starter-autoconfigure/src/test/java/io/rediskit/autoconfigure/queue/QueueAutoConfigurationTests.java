@@ -323,9 +323,21 @@ class QueueAutoConfigurationTests {
 	}
 
 	@Test
-	void theHealthIsDownWhenDueMessagesWaitTooLong() throws Exception {
+	void aBacklogIsADetailThatLeavesTheStatusUpUnlessTheApplicationSaysOtherwise() throws Exception {
+		// An instance that only enqueues must not leave its load balancer because consumers elsewhere are slow.
 		this.runner.withPropertyValues("redis-kit.queue.queues.idle.poll-interval=1s",
 				"redis-kit.queue.health.max-oldest-due-age=0s").run((context) -> {
+					context.getBean(QueueRegistry.class).get("idle", String.class).enqueue("waiting");
+					Thread.sleep(1100);
+					Health health = context.getBean(QueueHealthIndicator.class).health();
+					assertThat(health.getStatus()).isEqualTo(Status.UP);
+					assertThat(health.getDetails()).containsKey("late");
+					assertThat(health.getDetails().get("late").toString()).matches(
+							"\\{idle=oldest due message waited \\d+s, more than 0s}");
+				});
+		redis.flushAll();
+		this.runner.withPropertyValues("redis-kit.queue.queues.idle.poll-interval=1s",
+				"redis-kit.queue.health.max-oldest-due-age=0s", "redis-kit.queue.health.late-status=DOWN").run((context) -> {
 					context.getBean(QueueRegistry.class).get("idle", String.class).enqueue("waiting");
 					Thread.sleep(1100);
 					Health health = context.getBean(QueueHealthIndicator.class).health();
