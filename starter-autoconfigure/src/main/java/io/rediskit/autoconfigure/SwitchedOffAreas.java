@@ -11,8 +11,8 @@ import java.util.Map;
 import java.util.Set;
 
 import io.rediskit.autoconfigure.support.InvalidAnnotationException;
-import io.rediskit.autoconfigure.support.InvalidPropertiesException;
 import io.rediskit.autoconfigure.support.InvalidPropertiesException.Violation;
+import io.rediskit.autoconfigure.support.InvalidPropertiesException;
 import io.rediskit.autoconfigure.support.MethodKeyEvaluator;
 import io.rediskit.lock.DistributedLock;
 import io.rediskit.lock.DistributedSemaphore;

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.rediskit.autoconfigure.support.Durations;
 import io.rediskit.support.Names;
 import org.jspecify.annotations.Nullable;
 
@@ -84,7 +85,8 @@ public class LeaderProperties implements Validator {
 		LeaderProperties properties = (LeaderProperties) target;
 		if (properties.retryInterval == null || properties.retryInterval.toMillis() < 1) {
 			errors.rejectValue("retryInterval", "range",
-					"redis-kit.leader.retry-interval must be at least 1ms, was " + properties.retryInterval);
+					"redis-kit.leader.retry-interval must be at least 1ms, was "
+							+ ((properties.retryInterval != null) ? Durations.format(properties.retryInterval) : null));
 		}
 		String name = properties.instanceName;
 		if (name != null && !Names.isValid(name)) {

@@ -6,6 +6,7 @@ import java.util.Optional;
 
 import io.rediskit.autoconfigure.support.AnnotationDurations;
 import io.rediskit.autoconfigure.support.AsyncResults;
+import io.rediskit.autoconfigure.support.Durations;
 import io.rediskit.autoconfigure.support.MethodKeyEvaluator;
 import io.rediskit.lock.JobLock;
 import io.rediskit.lock.LockLeaseLostException;
@@ -177,11 +178,11 @@ public class ScheduledLockInterceptor implements MethodInterceptor {
 		Duration atMost = duration(annotation.lockAtMostFor(), "lockAtMostFor", description, specific);
 		Duration atLeast = duration(annotation.lockAtLeastFor(), "lockAtLeastFor", description, specific);
 		if (atMost.toMillis() < 1) {
-			throw new IllegalArgumentException("lockAtMostFor of " + on + " must be at least 1ms, was " + atMost);
+			throw new IllegalArgumentException("lockAtMostFor of " + on + " must be at least 1ms, was " + Durations.format(atMost));
 		}
 		if (atLeast.compareTo(atMost) > 0) {
-			throw new IllegalArgumentException("lockAtLeastFor of " + on + " (" + atLeast
-					+ ") must not be longer than lockAtMostFor (" + atMost + ")");
+			throw new IllegalArgumentException("lockAtLeastFor of " + on + " (" + Durations.format(atLeast)
+					+ ") must not be longer than lockAtMostFor (" + Durations.format(atMost) + ")");
 		}
 		return new Resolved(annotation, specific, description, name, atLeast, atMost);
 	}

@@ -3,8 +3,8 @@ package io.rediskit.autoconfigure.queue;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.rediskit.autoconfigure.support.InvalidPropertiesException;
 import io.rediskit.autoconfigure.support.InvalidPropertiesException.Violation;
+import io.rediskit.autoconfigure.support.InvalidPropertiesException;
 import io.rediskit.queue.QueueRegistry;
 import io.rediskit.queue.RecurringJobListener;
 import io.rediskit.queue.RecurringJobs;

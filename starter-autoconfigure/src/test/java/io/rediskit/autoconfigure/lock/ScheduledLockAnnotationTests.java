@@ -94,8 +94,8 @@ class ScheduledLockAnnotationTests {
 		this.runner.withBean(BadJobs.class).run((context) -> {
 			assertThat(context).hasFailed();
 			assertThat(context.getStartupFailure().getMessage()).contains(
-					"lockAtLeastFor of @ScheduledLock(name = \"a\") on BadJobs.longerAtLeast() (PT2M) must not be longer"
-							+ " than lockAtMostFor (PT1M)",
+					"lockAtLeastFor of @ScheduledLock(name = \"a\") on BadJobs.longerAtLeast() (2m) must not be longer"
+							+ " than lockAtMostFor (1m)",
 					"lockAtMostFor 'soon' of @ScheduledLock(name = \"b\") on BadJobs.notADuration() is not a duration",
 					"@ScheduledLock(name = \"c\") on BadJobs.count() returns int: a skipped run returns null",
 					"@ScheduledLock(name = \"d\") on BadJobs.later() returns CompletableFuture: a scheduled lock holds a"

@@ -64,7 +64,7 @@ class RecurringJobsAutoConfigurationTests {
 				var recurring = context.getBean(RedisQueuesEndpoint.class).queues().recurring();
 				assertThat(recurring).containsOnlyKeys("beat");
 				assertThat(recurring.get("beat").queue()).isEqualTo("reports");
-				assertThat(recurring.get("beat").schedule()).isEqualTo("every PT0.1S");
+				assertThat(recurring.get("beat").schedule()).isEqualTo("every 100ms");
 				assertThat(recurring.get("beat").missedSlots()).isEqualTo("RUN_ONCE");
 				assertThat(recurring.get("beat").lastSlot()).isNotNull();
 				assertThat(recurring.get("beat").nextSlot()).isAfter(recurring.get("beat").lastSlot());
