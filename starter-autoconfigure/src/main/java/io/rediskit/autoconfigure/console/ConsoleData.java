@@ -23,6 +23,7 @@ import io.rediskit.autoconfigure.geo.GeoProperties;
 import io.rediskit.autoconfigure.keys.KeysProperties;
 import io.rediskit.autoconfigure.lock.ScheduledJobs;
 import io.rediskit.autoconfigure.queue.QueueProperties;
+import io.rediskit.autoconfigure.queue.RedisQueuesEndpoint;
 import io.rediskit.autoconfigure.ratelimit.RateLimitProperties;
 import io.rediskit.autoconfigure.support.Durations;
 import io.rediskit.bitmap.BitmapRegistry;
@@ -258,7 +259,7 @@ final class ConsoleData {
 		RecurringJobs jobs = this.beans.recurring.getIfAvailable();
 		if (jobs != null) {
 			for (RecurringJobInfo job : jobs.jobs()) {
-				recurring.add(map("name", job.name(), "queue", job.spec().queue(), "schedule", RedisQueuesEndpoint.schedule(job.spec()),
+				recurring.add(map("name", job.name(), "queue", job.spec().queue(), "schedule", RedisQueuesEndpoint.describeSchedule(job.spec()),
 						"zone", job.spec().zone().getId(), "missedSlots", job.spec().missedSlots().name(), "lastSlot",
 						(job.lastSlot() != null) ? job.lastSlot().toString() : null, "nextSlot",
 						(job.nextSlot() != null) ? job.nextSlot().toString() : null));

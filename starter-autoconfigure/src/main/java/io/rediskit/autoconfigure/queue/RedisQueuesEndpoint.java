@@ -225,7 +225,7 @@ public class RedisQueuesEndpoint {
 			@Nullable Instant lastSlot, @Nullable Instant nextSlot) {
 
 		static RecurringDescriptor of(RecurringJobInfo job) {
-			return new RecurringDescriptor(job.spec().queue(), schedule(job.spec()), job.spec().zone().getId(),
+			return new RecurringDescriptor(job.spec().queue(), describeSchedule(job.spec()), job.spec().zone().getId(),
 					job.spec().missedSlots().name(), job.lastSlot(), job.nextSlot());
 		}
 
@@ -235,7 +235,7 @@ public class RedisQueuesEndpoint {
 	 * @param spec a recurring job's spec
 	 * @return its schedule as people read it: the cron expression, or {@code every <rate>} such as {@code every 5m}
 	 */
-	static String schedule(RecurringJobSpec spec) {
+	public static String describeSchedule(RecurringJobSpec spec) {
 		Duration rate = spec.fixedRate();
 		return (spec.cron() != null || rate == null) ? spec.describe() : "every " + Durations.format(rate);
 	}
