@@ -72,7 +72,7 @@ public final class BloomAutoConfiguration {
 				String value = "growth".equals(ex.getComponent()) ? "true"
 						: (filter.getTtl() != null) ? Durations.format(filter.getTtl()) : "";
 				violations.add(new Violation(property, value, property + ": " + ex.getComponent() + " "
-						+ ex.getReason() + " (redis-kit.bloom.mode is " + properties.getMode().name().toLowerCase(Locale.ROOT)
+						+ Durations.inText(ex.getReason()) + " (redis-kit.bloom.mode is " + properties.getMode().name().toLowerCase(Locale.ROOT)
 						+ ")"));
 			}
 		});

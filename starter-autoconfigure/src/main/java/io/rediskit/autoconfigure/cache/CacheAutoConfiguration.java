@@ -9,6 +9,7 @@ import java.util.concurrent.Executor;
 
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.bloom.BloomAutoConfiguration;
+import io.rediskit.autoconfigure.support.Durations;
 import io.rediskit.autoconfigure.support.InvalidPropertiesException;
 import io.rediskit.autoconfigure.support.InvalidPropertiesException.Violation;
 import io.rediskit.autoconfigure.support.SpecErrors;
@@ -167,7 +168,7 @@ public final class CacheAutoConfiguration {
 				+ SpecErrors.propertyName(component);
 		String valueText = (value instanceof Enum<?> constant)
 				? constant.name().toLowerCase(Locale.ROOT).replace('_', '-') : String.valueOf(value);
-		return new Violation(property, valueText, property + " " + failure.getReason() + " (cache '" + name + "'"
+		return new Violation(property, valueText, property + " " + Durations.inText(failure.getReason()) + " (cache '" + name + "'"
 				+ (inherited ? ", which inherits it" : "") + ")");
 	}
 

@@ -1,6 +1,9 @@
 package io.rediskit.autoconfigure.support;
 
 import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Durations as people read them and as properties take them: {@code 400d}, {@code 5m}, {@code 30s},
@@ -13,6 +16,9 @@ public final class Durations {
 			1_000_000_000L, 1_000_000L, 1_000L, 1L };
 
 	private static final String[] UNITS = { "d", "h", "m", "s", "ms", "us", "ns" };
+
+	// Duration.toString(): PT0S, PT-5S, PT0.1S, PT1H30M, PT24000000H.
+	private static final Pattern ISO = Pattern.compile("\\bPT(?=[-\\d])(?:-?\\d+H)?(?:-?\\d+M)?(?:-?\\d+(?:\\.\\d+)?S)?\\b");
 
 	private Durations() {
 	}
@@ -51,6 +57,29 @@ public final class Durations {
 			}
 		}
 		return duration.toString();
+	}
+
+	/**
+	 * A message with each duration in it as {@link Duration#toString()} writes it ({@code PT24000000H}) in the
+	 * form of {@link #format} ({@code 1000000d}): for the reasons of core specs, which know no such formatter.
+	 * @param text a message
+	 * @return the message, durations as people write them
+	 */
+	public static String inText(String text) {
+		Matcher matcher = ISO.matcher(text);
+		StringBuilder result = new StringBuilder();
+		while (matcher.find()) {
+			String replacement;
+			try {
+				replacement = format(Duration.parse(matcher.group()));
+			}
+			catch (DateTimeParseException ex) {
+				replacement = matcher.group();
+			}
+			matcher.appendReplacement(result, Matcher.quoteReplacement(replacement));
+		}
+		matcher.appendTail(result);
+		return result.toString();
 	}
 
 }

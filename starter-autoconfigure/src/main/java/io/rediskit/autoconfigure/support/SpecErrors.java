@@ -24,7 +24,7 @@ public final class SpecErrors {
 	public static void reject(Errors errors, String prefix, InvalidSpecException failure) {
 		String field = failure.getComponent();
 		// The message names the property itself: the report shows the Java field name for YAML sources.
-		errors.rejectValue(field, "invalid", prefix + kebabCase(field) + " " + failure.getReason());
+		errors.rejectValue(field, "invalid", prefix + kebabCase(field) + " " + Durations.inText(failure.getReason()));
 	}
 
 	/**

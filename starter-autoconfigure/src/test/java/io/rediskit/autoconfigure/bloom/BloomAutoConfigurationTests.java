@@ -189,9 +189,9 @@ class BloomAutoConfigurationTests {
 			redis-kit.counter.counters.c.range-cache-ttl=2h               | redis-kit.counter.counters.c.range-cache-ttl must be from 1ms to 1h
 			redis-kit.counter.counters.c.retention=0s                     | redis-kit.counter.counters.c.retention must be at least 1s
 			redis-kit.bitmap.calendars.c.retention=0s                     | redis-kit.bitmap.calendars.c.retention must be at least 1s
-			redis-kit.bloom.filters.f.expected-insertions=10,redis-kit.bloom.filters.f.ttl=1000000d | redis-kit.bloom.filters.f.ttl must be at most 36500 days (100 years), was PT24000000H
-			redis-kit.counter.counters.c.retention=36501d                 | redis-kit.counter.counters.c.retention must be at most 36500 days (100 years), was PT876024H
-			redis-kit.bitmap.calendars.c.retention=1000000d               | redis-kit.bitmap.calendars.c.retention must be at most 36500 days (100 years), was PT24000000H
+			redis-kit.bloom.filters.f.expected-insertions=10,redis-kit.bloom.filters.f.ttl=1000000d | redis-kit.bloom.filters.f.ttl must be at most 36500 days (100 years), was 1000000d
+			redis-kit.counter.counters.c.retention=36501d                 | redis-kit.counter.counters.c.retention must be at most 36500 days (100 years), was 36501d
+			redis-kit.bitmap.calendars.c.retention=1000000d               | redis-kit.bitmap.calendars.c.retention must be at most 36500 days (100 years), was 1000000d
 			redis-kit.bitmap.calendars[x.y].zone=UTC                      | redis-kit.bitmap.calendars
 			redis-kit.bitmap.activities.a.max-user-id=-1                  | redis-kit.bitmap.activities.a.max-user-id must be from 0 to 4294967295
 			redis-kit.bitmap.activities.a.retention=0s                    | redis-kit.bitmap.activities.a.retention must be at least 1s

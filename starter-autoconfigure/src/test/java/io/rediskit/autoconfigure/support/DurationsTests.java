@@ -27,6 +27,15 @@ class DurationsTests {
 	}
 
 	@Test
+	void durationsInAMessageAreRewritten() {
+		assertThat(Durations.inText("must be at most 36500 days (100 years), was PT24000000H"))
+			.isEqualTo("must be at most 36500 days (100 years), was 1000000d");
+		assertThat(Durations.inText("lockAtLeastFor (PT2M) must not be longer than PT1M30S; was PT0.1S or PT-5S"))
+			.isEqualTo("lockAtLeastFor (2m) must not be longer than 90s; was 100ms or -5s");
+		assertThat(Durations.inText("PTA is no duration, nor is SPT1S")).isEqualTo("PTA is no duration, nor is SPT1S");
+	}
+
+	@Test
 	void whatIsShownBindsBackToTheSameDuration() {
 		for (Duration duration : new Duration[] { Duration.ofHours(9600), Duration.ofMillis(1500),
 				Duration.ofNanos(123_456_789), Duration.ofSeconds(61), Duration.ofDays(36500).plusMillis(1) }) {

@@ -145,7 +145,7 @@ class PropertiesBindFailureAnalyzerTests {
 		assertThat(output).contains("APPLICATION FAILED TO START")
 			.contains("redis-kit.lock has a value it does not take:\n\n    Property: redis-kit.lock.watchdog-timeout\n"
 					+ "    Value: \"0s\"\n    Origin: class path resource [invalid-watchdog.yml] - ")
-			.contains("Reason: redis-kit.lock.watchdog-timeout must be positive, was PT0S")
+			.contains("Reason: redis-kit.lock.watchdog-timeout must be positive, was 0s")
 			.doesNotContain("watchdogTimeout")
 			.doesNotContain("Binding to target");
 		assertThat(analyze("redis-kit.keys.report.batch-size=-1").getDescription())
