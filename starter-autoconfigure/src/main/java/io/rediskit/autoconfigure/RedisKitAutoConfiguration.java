@@ -8,6 +8,7 @@ import io.rediskit.support.ScriptExecutor;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -41,6 +42,13 @@ public final class RedisKitAutoConfiguration {
 	@Bean
 	static SmartInitializingSingleton redisKitPropertyNamesCheck(Environment environment) {
 		return () -> RedisKitPropertyNames.check(environment);
+	}
+
+	/** Checks, once every bean exists, that no area switched off ignores what the application relies on. */
+	@Bean
+	static SmartInitializingSingleton redisKitSwitchedOffAreasCheck(Environment environment,
+			ListableBeanFactory beanFactory) {
+		return new SwitchedOffAreas(environment, beanFactory);
 	}
 
 	@Bean

@@ -2,6 +2,9 @@ package io.rediskit.autoconfigure;
 
 import java.time.Duration;
 
+import io.rediskit.autoconfigure.support.Durations;
+import io.rediskit.support.RedisAvailability;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
@@ -47,9 +50,11 @@ public class RedisKitProperties implements Validator {
 					"redis-kit.key-prefix must not contain '{' or '}': they would move keys to other hash slots");
 		}
 		Duration probeInterval = ((RedisKitProperties) target).getOutage().getProbeInterval();
-		if (probeInterval.isNegative() || probeInterval.isZero()) {
-			errors.rejectValue("outage.probeInterval", "positive",
-					"redis-kit.outage.probe-interval must be positive, was " + probeInterval);
+		if (probeInterval.isNegative() || probeInterval.isZero()
+				|| probeInterval.compareTo(RedisAvailability.MAX_PROBE_INTERVAL) > 0) {
+			errors.rejectValue("outage.probeInterval", "range", "redis-kit.outage.probe-interval must be from 1ms to "
+					+ Durations.format(RedisAvailability.MAX_PROBE_INTERVAL) + " (calls resume about one interval after"
+					+ " Redis does), was " + Durations.format(probeInterval));
 		}
 	}
 
@@ -66,7 +71,7 @@ public class RedisKitProperties implements Validator {
 
 		/**
 		 * Time from the outage found, and from each unanswered PING, to the next PING; calls go to Redis again
-		 * as soon as one is answered.
+		 * as soon as one is answered. At most 1m.
 		 */
 		private Duration probeInterval = Duration.ofSeconds(1);
 

@@ -76,9 +76,34 @@ public class LeaderElections implements SmartLifecycle {
 		this.listeners = Listeners.of("leader", listeners);
 	}
 
-	/** @return {@code pid@host} of this JVM */
+	/**
+	 * A name unique to this JVM that follows {@link io.rediskit.support.Names}' rule: its host and process id,
+	 * such as {@code web-7f9c-4121}, each character outside the rule replaced by {@code -}.
+	 * @return the host and process id of this JVM
+	 */
 	public static String defaultInstanceName() {
-		return ManagementFactory.getRuntimeMXBean().getName();
+		return defaultInstanceName("");
+	}
+
+	/**
+	 * A name unique to this JVM that follows {@link io.rediskit.support.Names}' rule: the application's name, its host
+	 * and its process id, such as {@code billing-web-7f9c-4121}, each character outside the rule replaced by
+	 * {@code -}; the application's name and host are shortened, never the process id, to fit 64 characters.
+	 * @param application the application's name, or empty
+	 * @return the name
+	 */
+	public static String defaultInstanceName(String application) {
+		// pid@host, as the JVM knows it without a name lookup.
+		String jvm = ManagementFactory.getRuntimeMXBean().getName();
+		String host = jvm.substring(jvm.indexOf('@') + 1);
+		String pid = Long.toString(ProcessHandle.current().pid());
+		String prefix = (application.isEmpty() ? "" : application + "-") + host;
+		prefix = prefix.replaceAll("[^A-Za-z0-9_-]", "-");
+		prefix = prefix.substring(0, Math.min(prefix.length(), 63 - pid.length()));
+		if (prefix.isEmpty() || !Character.isLetterOrDigit(prefix.charAt(0))) {
+			prefix = "i" + prefix.substring(Math.min(1, prefix.length()));
+		}
+		return prefix + "-" + pid;
 	}
 
 	/**

@@ -49,6 +49,12 @@ import org.springframework.scheduling.concurrent.ConcurrentTaskScheduler;
  */
 public final class RedisAvailability implements AutoCloseable {
 
+	/**
+	 * The longest probe interval: service resumes about one interval after Redis does, so a longer one keeps every
+	 * call refused long after Redis answers again (a typo of 1000000d would refuse them for good).
+	 */
+	public static final Duration MAX_PROBE_INTERVAL = Duration.ofMinutes(1);
+
 	private static final Log logger = LogFactory.getLog(RedisAvailability.class);
 
 	private final Supplier<CompletionStage<?>> ping;
@@ -77,8 +83,9 @@ public final class RedisAvailability implements AutoCloseable {
 	RedisAvailability(Supplier<CompletionStage<?>> ping, Duration probeInterval, @Nullable TaskScheduler scheduler,
 			List<? extends RedisAvailabilityListener> listeners) {
 		Objects.requireNonNull(probeInterval, "probeInterval");
-		if (probeInterval.isNegative() || probeInterval.isZero()) {
-			throw new IllegalArgumentException("probeInterval must be positive, was " + probeInterval);
+		if (probeInterval.isNegative() || probeInterval.isZero() || probeInterval.compareTo(MAX_PROBE_INTERVAL) > 0) {
+			throw new IllegalArgumentException("probeInterval must be positive and at most " + MAX_PROBE_INTERVAL
+					+ ", was " + probeInterval);
 		}
 		this.ping = ping;
 		this.probeInterval = probeInterval;
@@ -90,11 +97,11 @@ public final class RedisAvailability implements AutoCloseable {
 	 * The availability of the Redis behind a connection factory.
 	 * @param connectionFactory the factory whose Redis is probed, the one the guarded executors use
 	 * @param probeInterval how long after the outage was found, and after each failed {@code PING}, the next
-	 * {@code PING} is sent; positive
+	 * {@code PING} is sent; positive, at most {@link #MAX_PROBE_INTERVAL}
 	 * @param scheduler the application's scheduler for the probe, or {@code null} for a daemon thread of its own
 	 * @param listeners told when refusals start and end, and of each refused call
 	 * @return the availability, considering Redis available until a call says otherwise
-	 * @throws IllegalArgumentException if {@code probeInterval} is not positive
+	 * @throws IllegalArgumentException if {@code probeInterval} is not positive or above {@link #MAX_PROBE_INTERVAL}
 	 */
 	public static RedisAvailability of(RedisConnectionFactory connectionFactory, Duration probeInterval,
 			@Nullable TaskScheduler scheduler, List<? extends RedisAvailabilityListener> listeners) {

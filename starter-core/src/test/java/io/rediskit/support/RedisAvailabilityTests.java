@@ -282,10 +282,14 @@ class RedisAvailabilityTests {
 	}
 
 	@Test
-	void aProbeIntervalThatIsNotPositiveIsRejectedNamingIt() {
+	void aProbeIntervalThatIsNotPositiveOrAboveTheMaximumIsRejectedNamingIt() {
 		assertThatExceptionOfType(IllegalArgumentException.class)
 			.isThrownBy(() -> RedisAvailability.of(this.connections, Duration.ZERO, null, List.of()))
-			.withMessage("probeInterval must be positive, was PT0S");
+			.withMessage("probeInterval must be positive and at most PT1M, was PT0S");
+		assertThatExceptionOfType(IllegalArgumentException.class)
+			.isThrownBy(() -> RedisAvailability.of(this.connections, Duration.ofDays(1_000_000), null, List.of()))
+			.withMessage("probeInterval must be positive and at most PT1M, was PT24000000H");
+		RedisAvailability.of(this.connections, RedisAvailability.MAX_PROBE_INTERVAL, null, List.of()).close();
 	}
 
 	private String outcome(Callable<String> call) {

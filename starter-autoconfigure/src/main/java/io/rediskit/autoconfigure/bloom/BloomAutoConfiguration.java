@@ -1,11 +1,20 @@
 package io.rediskit.autoconfigure.bloom;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.bloom.BloomProperties.Filter;
+import io.rediskit.autoconfigure.support.Durations;
+import io.rediskit.autoconfigure.support.InvalidPropertiesException.Violation;
+import io.rediskit.autoconfigure.support.InvalidPropertiesException;
+import io.rediskit.autoconfigure.support.SpecErrors;
 import io.rediskit.bloom.BloomFilterListener;
 import io.rediskit.bloom.BloomFilterRegistry;
 import io.rediskit.bloom.BloomMode;
 import io.rediskit.support.CommandExecutor;
+import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ScriptExecutor;
 
@@ -37,11 +46,39 @@ public final class BloomAutoConfiguration {
 	@ConditionalOnMissingBean
 	BloomFilterRegistry bloomFilterRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
 			BloomProperties properties, ObjectProvider<BloomFilterListener> listeners) {
-		return new BloomFilterRegistry(scripts, commands, keyNaming, properties.getMode(),
+		BloomFilterRegistry registry = new BloomFilterRegistry(scripts, commands, keyNaming, properties.getMode(),
 				listeners.orderedStream().toList(), (name) -> {
 					Filter filter = properties.getFilters().get(name);
 					return (filter != null) ? filter.toSpec() : null;
 				});
+		requireSupportedByTheMode(registry, properties);
+		return registry;
+	}
+
+	/**
+	 * Fails startup, naming each property and its origin, for a configured filter the mode cannot run (native with a
+	 * growth or a ttl): the registry's rule, asked of every filter now rather than on its first call. A handle is
+	 * created without a call to Redis.
+	 */
+	private static void requireSupportedByTheMode(BloomFilterRegistry registry, BloomProperties properties) {
+		List<Violation> violations = new ArrayList<>();
+		properties.getFilters().forEach((name, filter) -> {
+			try {
+				registry.get(name);
+			}
+			catch (InvalidSpecException ex) {
+				String property = "redis-kit.bloom.filters." + name + "."
+						+ ("growth".equals(ex.getComponent()) ? "growth.enabled" : SpecErrors.propertyName(ex.getComponent()));
+				String value = "growth".equals(ex.getComponent()) ? "true"
+						: (filter.getTtl() != null) ? Durations.format(filter.getTtl()) : "";
+				violations.add(new Violation(property, value, property + ": " + ex.getComponent() + " "
+						+ Durations.inText(ex.getReason()) + " (redis-kit.bloom.mode is " + properties.getMode().name().toLowerCase(Locale.ROOT)
+						+ ")"));
+			}
+		});
+		if (!violations.isEmpty()) {
+			throw new InvalidPropertiesException(violations);
+		}
 	}
 
 	@Bean

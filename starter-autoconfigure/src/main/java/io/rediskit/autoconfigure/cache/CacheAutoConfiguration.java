@@ -1,25 +1,32 @@
 package io.rediskit.autoconfigure.cache;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Executor;
 
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.bloom.BloomAutoConfiguration;
+import io.rediskit.autoconfigure.support.Durations;
 import io.rediskit.autoconfigure.support.InvalidPropertiesException;
 import io.rediskit.autoconfigure.support.InvalidPropertiesException.Violation;
+import io.rediskit.autoconfigure.support.SpecErrors;
 import io.rediskit.bloom.BloomFilterRegistry;
 import io.rediskit.cache.CacheJsonSerializer;
 import io.rediskit.cache.CacheListener;
 import io.rediskit.cache.CacheSpec;
 import io.rediskit.cache.RedisKitCacheManager;
 import io.rediskit.support.CommandExecutor;
+import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ScriptExecutor;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.beans.BeanWrapper;
+import org.springframework.beans.BeanWrapperImpl;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -89,7 +96,7 @@ public final class CacheAutoConfiguration {
 			requireBloomFilters(properties, filters);
 			Executor refresher = refresher(applicationTaskExecutor, executors);
 			CacheSpec defaults = properties.toSpec();
-			Map<String, CacheSpec> specs = properties.toSpecs();
+			Map<String, CacheSpec> specs = specs(properties);
 			if (refresher == null) {
 				requireNoReloads("redis-kit.cache", defaults);
 				specs.forEach((name, spec) -> requireNoReloads("redis-kit.cache.caches." + name, spec));
@@ -125,6 +132,44 @@ public final class CacheAutoConfiguration {
 			throw new InvalidConfigurationPropertyValueException(prefix + ".stale-while-revalidate",
 					spec.staleWhileRevalidate(), reason);
 		}
+	}
+
+	/**
+	 * The configured caches' specs. Each cache was validated on its own when bound; what only its combination with
+	 * the defaults rejects (serve-stale where the near cache is off by default, a default near-cache setting
+	 * inherited by a cache that turns its near cache on) fails startup here naming the property the value came from,
+	 * the cache's own or the default it inherits, and the cache.
+	 */
+	private static Map<String, CacheSpec> specs(CacheProperties properties) {
+		Map<String, CacheSpec> specs = new LinkedHashMap<>();
+		List<Violation> violations = new ArrayList<>();
+		properties.getCaches().forEach((name, cache) -> {
+			try {
+				specs.put(name, cache.toSpec(properties));
+			}
+			catch (InvalidSpecException ex) {
+				violations.add(violation(name, cache, properties, ex));
+			}
+		});
+		if (!violations.isEmpty()) {
+			throw new InvalidPropertiesException(violations);
+		}
+		return specs;
+	}
+
+	private static Violation violation(String name, CacheProperties.Cache cache, CacheProperties defaults,
+			InvalidSpecException failure) {
+		String component = failure.getComponent();
+		BeanWrapper own = new BeanWrapperImpl(cache);
+		boolean inherited = !own.isReadableProperty(component) || own.getPropertyValue(component) == null;
+		Object value = inherited ? new BeanWrapperImpl(defaults).getPropertyValue(component)
+				: own.getPropertyValue(component);
+		String property = (inherited ? "redis-kit.cache." : "redis-kit.cache.caches." + name + ".")
+				+ SpecErrors.propertyName(component);
+		String valueText = (value instanceof Enum<?> constant)
+				? constant.name().toLowerCase(Locale.ROOT).replace('_', '-') : String.valueOf(value);
+		return new Violation(property, valueText, property + " " + Durations.inText(failure.getReason()) + " (cache '" + name + "'"
+				+ (inherited ? ", which inherits it" : "") + ")");
 	}
 
 	/**

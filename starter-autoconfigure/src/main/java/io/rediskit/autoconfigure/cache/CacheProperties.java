@@ -297,27 +297,9 @@ public class CacheProperties implements Validator {
 		try {
 			toSpec.get();
 		}
-		catch (NearCacheException ex) {
-			SpecErrors.reject(errors, property,
-					new InvalidSpecException("nearCache." + ex.spec.getComponent(), ex.spec.getReason()));
-		}
 		catch (InvalidSpecException ex) {
 			SpecErrors.reject(errors, property, ex);
 		}
-	}
-
-	/** A near cache's own failure, told apart so that it is reported under {@code near-cache.}. */
-	private static final class NearCacheException extends RuntimeException {
-
-		private static final long serialVersionUID = 1L;
-
-		private final InvalidSpecException spec;
-
-		NearCacheException(InvalidSpecException spec) {
-			super(spec.getMessage(), spec, false, false);
-			this.spec = spec;
-		}
-
 	}
 
 	/**
@@ -375,7 +357,8 @@ public class CacheProperties implements Validator {
 						(override != null && override.ttl != null) ? override.ttl : this.ttl);
 			}
 			catch (InvalidSpecException ex) {
-				throw new NearCacheException(ex);
+				// Reported under near-cache.: the component as the cache's properties name it.
+				throw new InvalidSpecException("nearCache." + ex.getComponent(), ex.getReason());
 			}
 		}
 

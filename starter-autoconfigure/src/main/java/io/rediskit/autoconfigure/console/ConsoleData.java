@@ -23,7 +23,9 @@ import io.rediskit.autoconfigure.geo.GeoProperties;
 import io.rediskit.autoconfigure.keys.KeysProperties;
 import io.rediskit.autoconfigure.lock.ScheduledJobs;
 import io.rediskit.autoconfigure.queue.QueueProperties;
+import io.rediskit.autoconfigure.queue.RedisQueuesEndpoint;
 import io.rediskit.autoconfigure.ratelimit.RateLimitProperties;
+import io.rediskit.autoconfigure.support.Durations;
 import io.rediskit.bitmap.BitmapRegistry;
 import io.rediskit.bitmap.CheckInCalendarSpec;
 import io.rediskit.bitmap.DailyActivity;
@@ -163,7 +165,7 @@ final class ConsoleData {
 	// per key, so no single state).
 	private static Map<String, Object> scheduledJob(ScheduledJobs.ScheduledJob job, @Nullable LockRegistry locks) {
 		Map<String, Object> described = map("name", job.name(), "keyed", job.keyed(), "lockAtLeastFor",
-				job.lockAtLeastFor().toString(), "lockAtMostFor", job.lockAtMostFor().toString(), "lastStart",
+				Durations.format(job.lockAtLeastFor()), "lockAtMostFor", Durations.format(job.lockAtMostFor()), "lastStart",
 				text(job.lastStart()), "lastEnd", text(job.lastEnd()), "lastOutcome",
 				(job.lastOutcome() != null) ? job.lastOutcome().name().toLowerCase(Locale.ROOT).replace('_', '-')
 						: null,
@@ -200,7 +202,7 @@ final class ConsoleData {
 				limiters.add(describe(name, () -> {
 					RateLimitSpec spec = registry.get(name).spec();
 					return map("algorithm", algorithm(spec),
-							"limit", spec.limit(), "period", spec.period().toString(), "burst", spec.burst(),
+							"limit", spec.limit(), "period", Durations.format(spec.period()), "burst", spec.burst(),
 							"failurePolicy", spec.failurePolicy().name().toLowerCase(Locale.ROOT).replace('_', '-'));
 				}));
 			}
@@ -247,7 +249,7 @@ final class ConsoleData {
 					Map<String, Object> described = stats(queue.stats());
 					QueueSpec spec = queue.spec();
 					described.put("maxDeliveries", spec.maxDeliveries());
-					described.put("visibilityTimeout", spec.visibilityTimeout().toString());
+					described.put("visibilityTimeout", Durations.format(spec.visibilityTimeout()));
 					described.put("paused", queue.isPaused());
 					return described;
 				}));
@@ -257,7 +259,7 @@ final class ConsoleData {
 		RecurringJobs jobs = this.beans.recurring.getIfAvailable();
 		if (jobs != null) {
 			for (RecurringJobInfo job : jobs.jobs()) {
-				recurring.add(map("name", job.name(), "queue", job.spec().queue(), "schedule", job.spec().describe(),
+				recurring.add(map("name", job.name(), "queue", job.spec().queue(), "schedule", RedisQueuesEndpoint.describeSchedule(job.spec()),
 						"zone", job.spec().zone().getId(), "missedSlots", job.spec().missedSlots().name(), "lastSlot",
 						(job.lastSlot() != null) ? job.lastSlot().toString() : null, "nextSlot",
 						(job.nextSlot() != null) ? job.nextSlot().toString() : null));
@@ -518,7 +520,7 @@ final class ConsoleData {
 	}
 
 	private static @Nullable String text(@Nullable Duration duration) {
-		return (duration != null) ? duration.toString() : null;
+		return (duration != null) ? Durations.format(duration) : null;
 	}
 
 	static Map<String, Object> map(@Nullable Object... keysAndValues) {

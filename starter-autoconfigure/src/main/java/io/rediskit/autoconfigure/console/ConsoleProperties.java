@@ -2,6 +2,8 @@ package io.rediskit.autoconfigure.console;
 
 import java.time.Duration;
 
+import io.rediskit.autoconfigure.support.Durations;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
@@ -167,7 +169,7 @@ public class ConsoleProperties implements Validator {
 		Duration interval = console.getSampleInterval();
 		if (interval.compareTo(Duration.ofSeconds(1)) < 0 || interval.compareTo(Duration.ofHours(1)) > 0) {
 			errors.rejectValue("sampleInterval", "invalid",
-					PREFIX + "sample-interval must be from 1s to 1h, was " + interval);
+					PREFIX + "sample-interval must be from 1s to 1h, was " + Durations.format(interval));
 		}
 		if (console.getSamples() < 2 || console.getSamples() > 10_000) {
 			errors.rejectValue("samples", "invalid",

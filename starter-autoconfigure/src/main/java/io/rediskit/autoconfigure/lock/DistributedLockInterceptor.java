@@ -9,6 +9,7 @@ import java.util.function.Supplier;
 
 import io.rediskit.autoconfigure.support.AnnotationDurations;
 import io.rediskit.autoconfigure.support.AsyncResults;
+import io.rediskit.autoconfigure.support.Durations;
 import io.rediskit.autoconfigure.support.FallbackMethod;
 import io.rediskit.autoconfigure.support.MethodKeyEvaluator;
 import io.rediskit.lock.DistributedLock;
@@ -131,7 +132,7 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 			if (resolved.leaseTime() != null && resolved.leaseTime().compareTo(shortest) < 0) {
 				throw new IllegalArgumentException("leaseTime of " + resolved.description() + " on "
 						+ MethodKeyEvaluator.describe(resolved.method()) + " must be at least three Redlock node timeouts ("
-						+ shortest + "), was " + resolved.leaseTime());
+						+ Durations.format(shortest) + "), was " + Durations.format(resolved.leaseTime()));
 			}
 		}
 	}

@@ -15,6 +15,7 @@ import io.rediskit.lock.LockSpec;
 import io.rediskit.lock.RedisSemaphore;
 import io.rediskit.lock.SemaphoreNotAcquiredException;
 import io.rediskit.lock.SemaphoreRegistry;
+import io.rediskit.support.Names;
 import io.rediskit.support.RedisFailures;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
@@ -171,8 +172,9 @@ public class DistributedSemaphoreInterceptor implements MethodInterceptor {
 		String description = "@DistributedSemaphore(name = \"" + annotation.name() + "\", permits = "
 				+ annotation.permits() + ")";
 		String on = description + " on " + MethodKeyEvaluator.describe(specific);
-		if (annotation.name().isEmpty()) {
-			throw new IllegalArgumentException("name of " + on + " must not be empty");
+		if (!Names.isValid(annotation.name())) {
+			throw new IllegalArgumentException("name of " + on + " must be " + Names.RULE + " (no '.', ':' or space),"
+					+ " was '" + annotation.name() + "'");
 		}
 		if (annotation.permits() < 1) {
 			throw new IllegalArgumentException("permits of " + on + " must be at least 1, was " + annotation.permits());

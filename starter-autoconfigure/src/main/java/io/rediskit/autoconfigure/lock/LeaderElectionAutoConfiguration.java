@@ -18,6 +18,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 
 /**
  * Auto-configures leader election: a {@link LeaderElections} over the application's {@link LockRegistry} (so its
@@ -36,11 +37,11 @@ public final class LeaderElectionAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	LeaderElections leaderElections(LockRegistry lockRegistry, LeaderProperties properties,
-			ObjectProvider<LeadershipListener> listeners, ApplicationEventPublisher publisher) {
+			ObjectProvider<LeadershipListener> listeners, ApplicationEventPublisher publisher, Environment environment) {
 		List<LeadershipListener> all = new ArrayList<>(listeners.orderedStream().toList());
 		all.add(new EventPublishing(publisher));
 		String instance = (properties.getInstanceName() != null) ? properties.getInstanceName()
-				: LeaderElections.defaultInstanceName();
+				: LeaderElections.defaultInstanceName(environment.getProperty("spring.application.name", ""));
 		LeaderElections elections = new LeaderElections(lockRegistry, all, instance, properties.getRetryInterval());
 		properties.getRoles().forEach(elections::elect);
 		return elections;

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.rediskit.autoconfigure.support.Durations;
+import io.rediskit.support.Names;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -25,7 +27,8 @@ public class LeaderProperties implements Validator {
 	private boolean enabled = true;
 
 	/**
-	 * Roles this instance stands for at startup; more can be joined with LeaderElections#elect.
+	 * Roles this instance stands for at startup, each 1 to 64 letters, digits, '-' or '_'; more can be joined with
+	 * LeaderElections#elect.
 	 */
 	private List<String> roles = new ArrayList<>();
 
@@ -35,7 +38,8 @@ public class LeaderProperties implements Validator {
 	private Duration retryInterval = Duration.ofSeconds(1);
 
 	/**
-	 * Name this instance goes by in the election and the actuator; pid@host of the JVM when unset.
+	 * Name this instance goes by in the election and the actuator, 1 to 64 letters, digits, '-' or '_'; unique to
+	 * each instance: when unset, spring.application.name, host and process id, such as billing-web-7f9c-4121.
 	 */
 	private @Nullable String instanceName;
 
@@ -81,17 +85,19 @@ public class LeaderProperties implements Validator {
 		LeaderProperties properties = (LeaderProperties) target;
 		if (properties.retryInterval == null || properties.retryInterval.toMillis() < 1) {
 			errors.rejectValue("retryInterval", "range",
-					"redis-kit.leader.retry-interval must be at least 1ms, was " + properties.retryInterval);
+					"redis-kit.leader.retry-interval must be at least 1ms, was "
+							+ ((properties.retryInterval != null) ? Durations.format(properties.retryInterval) : null));
 		}
 		String name = properties.instanceName;
-		if (name != null && (name.isEmpty() || name.indexOf('/') >= 0)) {
+		if (name != null && !Names.isValid(name)) {
 			errors.rejectValue("instanceName", "format",
-					"redis-kit.leader.instance-name must not be empty nor contain '/', was '" + name + "'");
+					"redis-kit.leader.instance-name must be " + Names.RULE + ", was '" + name + "'");
 		}
 		for (int i = 0; i < properties.roles.size(); i++) {
 			String role = properties.roles.get(i);
-			if (role == null || role.isEmpty()) {
-				errors.rejectValue("roles", "empty", "redis-kit.leader.roles[" + i + "] must not be empty");
+			if (role == null || !Names.isValid(role)) {
+				errors.rejectValue("roles", "format", "redis-kit.leader.roles[" + i + "] must be " + Names.RULE
+						+ ", was '" + ((role != null) ? role : "") + "'");
 			}
 		}
 	}

@@ -26,6 +26,12 @@ public class LockProperties extends LockLeaseProperties implements Validator {
 	private boolean enabled = true;
 
 	/**
+	 * Whether methods annotated @DistributedLock or @ScheduledLock run without the lock while it is off
+	 * (enabled=false); when false, such a method fails startup, naming it.
+	 */
+	private boolean unguardedWhenDisabled;
+
+	/**
 	 * Longest a waiter sleeps between attempts when no release notification arrives.
 	 */
 	private Duration maxPollInterval = Duration.ofSeconds(1);
@@ -76,6 +82,14 @@ public class LockProperties extends LockLeaseProperties implements Validator {
 
 	public void setEnabled(boolean enabled) {
 		this.enabled = enabled;
+	}
+
+	public boolean isUnguardedWhenDisabled() {
+		return this.unguardedWhenDisabled;
+	}
+
+	public void setUnguardedWhenDisabled(boolean unguardedWhenDisabled) {
+		this.unguardedWhenDisabled = unguardedWhenDisabled;
 	}
 
 	public Duration getMaxPollInterval() {

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 
+import io.rediskit.autoconfigure.support.Durations;
 import io.rediskit.lock.HeldLock;
 import io.rediskit.lock.LeaderElection;
 import io.rediskit.lock.LockRegistry;
@@ -155,8 +156,8 @@ public class RedisLocksEndpoint {
 			@Nullable String lastSkip, long runs, long skips, int running) {
 
 		static JobDescriptor of(ScheduledJobs.ScheduledJob job) {
-			return new JobDescriptor(job.name(), job.keyed(), job.lockAtLeastFor().toString(),
-					job.lockAtMostFor().toString(), text(job.lastStart()), text(job.lastEnd()),
+			return new JobDescriptor(job.name(), job.keyed(), Durations.format(job.lockAtLeastFor()),
+					Durations.format(job.lockAtMostFor()), text(job.lastStart()), text(job.lastEnd()),
 					(job.lastOutcome() != null) ? job.lastOutcome().name().toLowerCase(Locale.ROOT).replace('_', '-')
 							: null,
 					text(job.lastSkip()), job.runs(), job.skips(), job.running());

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.rediskit.autoconfigure.support.Durations;
 import io.rediskit.autoconfigure.support.SpecErrors;
 import io.rediskit.lock.RedlockSpec;
 import io.rediskit.support.InvalidSpecException;
@@ -185,7 +186,7 @@ public class RedlockProperties extends LockLeaseProperties {
 
 	private static void requirePositive(Errors errors, String prefix, String field, Duration value) {
 		if (value.isNegative() || value.isZero()) {
-			SpecErrors.reject(errors, prefix, new InvalidSpecException(field, "must be positive, was " + value));
+			SpecErrors.reject(errors, prefix, new InvalidSpecException(field, "must be positive, was " + Durations.format(value)));
 		}
 	}
 

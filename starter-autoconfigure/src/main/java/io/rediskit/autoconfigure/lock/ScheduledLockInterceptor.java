@@ -6,12 +6,14 @@ import java.util.Optional;
 
 import io.rediskit.autoconfigure.support.AnnotationDurations;
 import io.rediskit.autoconfigure.support.AsyncResults;
+import io.rediskit.autoconfigure.support.Durations;
 import io.rediskit.autoconfigure.support.MethodKeyEvaluator;
 import io.rediskit.lock.JobLock;
 import io.rediskit.lock.LockLeaseLostException;
 import io.rediskit.lock.LockRegistry;
 import io.rediskit.lock.LockSpec;
 import io.rediskit.lock.ScheduledLock;
+import io.rediskit.support.Names;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.apache.commons.logging.Log;
@@ -156,8 +158,9 @@ public class ScheduledLockInterceptor implements MethodInterceptor {
 		catch (IllegalArgumentException ex) {
 			throw new IllegalArgumentException("name of " + on + ": " + ex.getMessage(), ex);
 		}
-		if (name.isBlank()) {
-			throw new IllegalArgumentException("name of " + on + " must not be empty");
+		if (!Names.isValid(name)) {
+			throw new IllegalArgumentException("name of " + on + " must be " + Names.RULE + " (no '.', ':' or space),"
+					+ " was '" + name + "'");
 		}
 		if (AsyncResults.kind(specific) != AsyncResults.Kind.PLAIN) {
 			throw new IllegalArgumentException(on + " returns " + specific.getReturnType().getSimpleName()
@@ -175,11 +178,11 @@ public class ScheduledLockInterceptor implements MethodInterceptor {
 		Duration atMost = duration(annotation.lockAtMostFor(), "lockAtMostFor", description, specific);
 		Duration atLeast = duration(annotation.lockAtLeastFor(), "lockAtLeastFor", description, specific);
 		if (atMost.toMillis() < 1) {
-			throw new IllegalArgumentException("lockAtMostFor of " + on + " must be at least 1ms, was " + atMost);
+			throw new IllegalArgumentException("lockAtMostFor of " + on + " must be at least 1ms, was " + Durations.format(atMost));
 		}
 		if (atLeast.compareTo(atMost) > 0) {
-			throw new IllegalArgumentException("lockAtLeastFor of " + on + " (" + atLeast
-					+ ") must not be longer than lockAtMostFor (" + atMost + ")");
+			throw new IllegalArgumentException("lockAtLeastFor of " + on + " (" + Durations.format(atLeast)
+					+ ") must not be longer than lockAtMostFor (" + Durations.format(atMost) + ")");
 		}
 		return new Resolved(annotation, specific, description, name, atLeast, atMost);
 	}

@@ -21,6 +21,12 @@ public class SemaphoreProperties extends LockLeaseProperties {
 	private boolean enabled = true;
 
 	/**
+	 * Whether methods annotated @DistributedSemaphore run without a permit while semaphores are off
+	 * (enabled=false); when false, such a method fails startup, naming it.
+	 */
+	private boolean unguardedWhenDisabled;
+
+	/**
 	 * Longest a waiter sleeps between attempts when no release notification arrives.
 	 */
 	private Duration maxPollInterval = Duration.ofSeconds(1);
@@ -31,6 +37,14 @@ public class SemaphoreProperties extends LockLeaseProperties {
 
 	public void setEnabled(boolean enabled) {
 		this.enabled = enabled;
+	}
+
+	public boolean isUnguardedWhenDisabled() {
+		return this.unguardedWhenDisabled;
+	}
+
+	public void setUnguardedWhenDisabled(boolean unguardedWhenDisabled) {
+		this.unguardedWhenDisabled = unguardedWhenDisabled;
 	}
 
 	public Duration getMaxPollInterval() {

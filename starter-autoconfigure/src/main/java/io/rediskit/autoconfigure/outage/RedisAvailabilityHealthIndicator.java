@@ -2,6 +2,7 @@ package io.rediskit.autoconfigure.outage;
 
 import java.time.Instant;
 
+import io.rediskit.autoconfigure.support.Durations;
 import io.rediskit.support.RedisAvailability;
 
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
@@ -27,7 +28,7 @@ public class RedisAvailabilityHealthIndicator extends AbstractHealthIndicator {
 	@Override
 	protected void doHealthCheck(Health.Builder builder) {
 		Instant since = this.availability.unavailableSince();
-		builder.withDetail("probeInterval", this.availability.probeInterval().toString());
+		builder.withDetail("probeInterval", Durations.format(this.availability.probeInterval()));
 		if (since == null) {
 			builder.up();
 		}

@@ -1,9 +1,14 @@
 package io.rediskit.autoconfigure.queue;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Executor;
 
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.queue.QueueProperties.Queue;
+import io.rediskit.autoconfigure.support.ConfiguredProperties;
+import io.rediskit.autoconfigure.support.InvalidPropertiesException.Violation;
+import io.rediskit.autoconfigure.support.InvalidPropertiesException;
 import io.rediskit.queue.QueueEventListener;
 import io.rediskit.queue.QueueListener;
 import io.rediskit.queue.QueueRegistry;
@@ -21,6 +26,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.thread.Threading;
 import org.springframework.context.annotation.Bean;
@@ -55,7 +63,9 @@ public final class QueueAutoConfiguration {
 	@ConditionalOnMissingBean
 	QueueRegistry queueRegistry(ScriptExecutor scripts, RedisConnectionFactory connectionFactory, KeyNaming keyNaming,
 			QueueProperties properties, ObjectProvider<JsonMapper> jsonMapper,
-			ObjectProvider<QueueEventListener> listeners, ObjectProvider<TaskScheduler> taskScheduler) {
+			ObjectProvider<QueueEventListener> listeners, ObjectProvider<TaskScheduler> taskScheduler,
+			Environment environment) {
+		requireValuesAsWritten(properties, environment);
 		QueueRegistry registry = new QueueRegistry(scripts, connectionFactory, keyNaming,
 				jsonMapper.getIfAvailable(() -> JsonMapper.builder().build()), listeners.orderedStream().toList(),
 				(name) -> {
@@ -65,6 +75,38 @@ public final class QueueAutoConfiguration {
 		// The containers' pollers and watchdogs run short tasks that never block, as the lock's watchdog does.
 		taskScheduler.ifUnique(registry::setTaskScheduler);
 		return registry;
+	}
+
+	/**
+	 * Fails startup, naming each property and its origin, for what binds but would not do what was written: a
+	 * {@code default-priority} given as a number (Spring reads a YAML number as an enum's position, so a BullMQ
+	 * user's 1, highest there, would become normal), and a {@code rate-limit-period} without a {@code rate-limit}
+	 * (the period alone limits nothing).
+	 */
+	private static void requireValuesAsWritten(QueueProperties properties, Environment environment) {
+		List<Violation> violations = new ArrayList<>();
+		for (ConfigurationProperty priority : ConfiguredProperties.find(environment, "redis-kit.queue.queues",
+				"default-priority")) {
+			String value = String.valueOf(priority.getValue()).trim();
+			if (priority.getValue() instanceof Number || value.matches("[+-]?\\d+")) {
+				violations.add(new Violation(priority.getName().toString(), value, priority.getName()
+						+ " must be one of high, normal, low, was the number " + value + ": priorities are named, not"
+						+ " numbered"));
+			}
+		}
+		for (ConfigurationProperty period : ConfiguredProperties.find(environment, "redis-kit.queue.queues",
+				"rate-limit-period")) {
+			ConfigurationPropertyName name = period.getName();
+			Queue queue = properties.getQueues().get(name.getElement(name.getNumberOfElements() - 2, Form.ORIGINAL));
+			if (queue != null && queue.getRateLimit() == 0) {
+				violations.add(new Violation(name.toString(), String.valueOf(period.getValue()), name
+						+ " is set without a rate-limit, and alone limits nothing: set "
+						+ name.getParent().append("rate-limit") + " (deliveries per period) or remove it"));
+			}
+		}
+		if (!violations.isEmpty()) {
+			throw new InvalidPropertiesException(violations);
+		}
 	}
 
 	@Bean

@@ -8,6 +8,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -24,7 +25,7 @@ public final class QueueHealthAutoConfiguration {
 	@ConditionalOnMissingBean(name = "redisQueuesHealthIndicator")
 	QueueHealthIndicator redisQueuesHealthIndicator(QueueRegistry registry, QueueProperties properties) {
 		return new QueueHealthIndicator(registry, properties.getQueues().keySet(),
-				properties.getHealth().getMaxOldestDueAge());
+				properties.getHealth().getMaxOldestDueAge(), new Status(properties.getHealth().getLateStatus()));
 	}
 
 }

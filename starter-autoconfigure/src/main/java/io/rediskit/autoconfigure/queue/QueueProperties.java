@@ -184,7 +184,7 @@ public class QueueProperties implements Validator {
 		private Duration pollInterval = DEFAULTS.pollInterval();
 
 		/**
-		 * Priority of messages enqueued without one: 'high', 'normal' or 'low'. Claims take the priorities in a
+		 * Priority of messages enqueued without one: 'high', 'normal' or 'low' (names, never numbers). Claims take the priorities in a
 		 * weighted turn of 6 high, 3 normal, 1 low, so no priority starves.
 		 */
 		private QueuePriority defaultPriority = DEFAULTS.defaultPriority();
@@ -202,7 +202,7 @@ public class QueueProperties implements Validator {
 		private long rateLimit = DEFAULTS.rateLimit();
 
 		/**
-		 * Window of rate-limit, from 1ms to 1d.
+		 * Window of rate-limit, from 1ms to 1d; set only with rate-limit.
 		 */
 		private Duration rateLimitPeriod = DEFAULTS.rateLimitPeriod();
 
@@ -417,9 +417,24 @@ public class QueueProperties implements Validator {
 	public static class Health {
 
 		/**
-		 * Age of the oldest due message above which a queue reports DOWN: consumers are missing or too slow.
+		 * Age of the oldest due message above which a queue is late (named in the health's 'late' detail):
+		 * consumers are missing or too slow.
 		 */
 		private Duration maxOldestDueAge = Duration.ofMinutes(5);
+
+		/**
+		 * Health status reported while a queue is late: UP by default, so that a backlog (consumers elsewhere
+		 * too slow) does not take an instance out of its load balancer; DOWN or OUT_OF_SERVICE to act on it.
+		 */
+		private String lateStatus = "UP";
+
+		public String getLateStatus() {
+			return this.lateStatus;
+		}
+
+		public void setLateStatus(String lateStatus) {
+			this.lateStatus = lateStatus;
+		}
 
 		public Duration getMaxOldestDueAge() {
 			return this.maxOldestDueAge;

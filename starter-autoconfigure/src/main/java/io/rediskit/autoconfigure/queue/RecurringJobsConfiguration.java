@@ -1,5 +1,10 @@
 package io.rediskit.autoconfigure.queue;
 
+import java.util.ArrayList;
+import java.util.List;
+
+import io.rediskit.autoconfigure.support.InvalidPropertiesException.Violation;
+import io.rediskit.autoconfigure.support.InvalidPropertiesException;
 import io.rediskit.queue.QueueRegistry;
 import io.rediskit.queue.RecurringJobListener;
 import io.rediskit.queue.RecurringJobs;
@@ -28,14 +33,19 @@ class RecurringJobsConfiguration {
 			ObjectProvider<RecurringJobListener> listeners, ObjectProvider<TaskScheduler> taskScheduler) {
 		RecurringJobs jobs = new RecurringJobs(scripts, queues, listeners.orderedStream().toList());
 		taskScheduler.ifUnique(jobs::setTaskScheduler);
+		List<Violation> violations = new ArrayList<>();
 		properties.getRecurring().forEach((name, job) -> {
 			String queue = job.getQueue();
 			if (queue == null || !properties.getQueues().containsKey(queue)) {
-				throw new IllegalStateException("redis-kit.queue.recurring." + name + ".queue names no queue"
-						+ " configured under redis-kit.queue.queues: '" + queue + "'");
+				String property = "redis-kit.queue.recurring." + name + ".queue";
+				violations.add(new Violation(property, String.valueOf(queue), property + " names no queue configured"
+						+ " under redis-kit.queue.queues: '" + queue + "'; configure redis-kit.queue.queues." + queue));
 			}
-			jobs.add(name, job.toSpec());
 		});
+		if (!violations.isEmpty()) {
+			throw new InvalidPropertiesException(violations);
+		}
+		properties.getRecurring().forEach((name, job) -> jobs.add(name, job.toSpec()));
 		return jobs;
 	}
 

@@ -1,15 +1,18 @@
 package io.rediskit.autoconfigure.queue;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 
+import io.rediskit.autoconfigure.support.Durations;
 import io.rediskit.queue.DeadLetter;
 import io.rediskit.queue.QueueRegistry;
 import io.rediskit.queue.QueueStats;
 import io.rediskit.queue.RecurringJobInfo;
+import io.rediskit.queue.RecurringJobSpec;
 import io.rediskit.queue.RecurringJobs;
 import io.rediskit.queue.RedisQueue;
 import org.jspecify.annotations.Nullable;
@@ -222,10 +225,19 @@ public class RedisQueuesEndpoint {
 			@Nullable Instant lastSlot, @Nullable Instant nextSlot) {
 
 		static RecurringDescriptor of(RecurringJobInfo job) {
-			return new RecurringDescriptor(job.spec().queue(), job.spec().describe(), job.spec().zone().getId(),
+			return new RecurringDescriptor(job.spec().queue(), describeSchedule(job.spec()), job.spec().zone().getId(),
 					job.spec().missedSlots().name(), job.lastSlot(), job.nextSlot());
 		}
 
+	}
+
+	/**
+	 * @param spec a recurring job's spec
+	 * @return its schedule as people read it: the cron expression, or {@code every <rate>} such as {@code every 5m}
+	 */
+	public static String describeSchedule(RecurringJobSpec spec) {
+		Duration rate = spec.fixedRate();
+		return (spec.cron() != null || rate == null) ? spec.describe() : "every " + Durations.format(rate);
 	}
 
 	/**

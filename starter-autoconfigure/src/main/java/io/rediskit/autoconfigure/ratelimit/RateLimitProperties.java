@@ -52,6 +52,12 @@ public class RateLimitProperties implements Validator {
 	private boolean enabled = true;
 
 	/**
+	 * Whether methods annotated @RateLimited run without a limit while rate limiting is off (enabled=false);
+	 * when false, such a method fails startup, naming it.
+	 */
+	private boolean unguardedWhenDisabled;
+
+	/**
 	 * Whether startup fails when @RateLimited names a limiter that is neither configured nor created in code
 	 * while the application starts; turn off for limiters created in code later.
 	 */
@@ -73,6 +79,14 @@ public class RateLimitProperties implements Validator {
 
 	public void setEnabled(boolean enabled) {
 		this.enabled = enabled;
+	}
+
+	public boolean isUnguardedWhenDisabled() {
+		return this.unguardedWhenDisabled;
+	}
+
+	public void setUnguardedWhenDisabled(boolean unguardedWhenDisabled) {
+		this.unguardedWhenDisabled = unguardedWhenDisabled;
 	}
 
 	public boolean isCheckNames() {

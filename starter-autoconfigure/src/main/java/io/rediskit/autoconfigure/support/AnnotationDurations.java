@@ -72,7 +72,7 @@ public final class AnnotationDurations {
 		Duration duration = parse(text, attribute, annotation, method);
 		if (duration.compareTo(max) > 0) {
 			throw new IllegalArgumentException(attribute + " '" + text + "' of " + annotation + " on "
-					+ MethodKeyEvaluator.describe(method) + " must be at most " + max.toDays() + " days, was " + duration);
+					+ MethodKeyEvaluator.describe(method) + " must be at most " + max.toDays() + " days, was " + Durations.format(duration));
 		}
 		return duration;
 	}

@@ -2,6 +2,7 @@ package io.rediskit.autoconfigure.support;
 
 import java.beans.PropertyDescriptor;
 import java.lang.reflect.Method;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
@@ -65,11 +66,22 @@ class PropertiesBindFailureAnalyzer extends AbstractFailureAnalyzer<BindExceptio
 		if (cause.getCause() instanceof BindValidationException invalid) {
 			return invalid(cause, invalid);
 		}
-		ConversionFailedException conversion = findCause(cause, ConversionFailedException.class);
-		if (conversion != null && conversion.getTargetType().getType().isEnum()) {
-			return notAnEnumValue(cause, conversion.getTargetType().getType());
+		ConversionFailedException conversion = enumConversion(cause);
+		if (conversion != null) {
+			return notAnEnumValue(cause, conversion.getTargetType().getType(), conversion.getValue());
 		}
 		return null;
+	}
+
+	// The conversion of one enum value: of the whole value, or of one element of a list ('daily, yearly').
+	private static @Nullable ConversionFailedException enumConversion(Throwable failure) {
+		ConversionFailedException found = null;
+		for (Throwable ex = failure; ex != null && ex != ex.getCause(); ex = ex.getCause()) {
+			if (ex instanceof ConversionFailedException conversion && conversion.getTargetType().getType().isEnum()) {
+				found = conversion;
+			}
+		}
+		return found;
 	}
 
 	private FailureAnalysis unbound(BindException cause, UnboundConfigurationPropertiesException unbound) {
@@ -145,17 +157,24 @@ class PropertiesBindFailureAnalyzer extends AbstractFailureAnalyzer<BindExceptio
 				+ ((errors.size() == 1) ? "a value" : errors.size() + " values") + " it does not take:\n");
 		for (ObjectError error : errors) {
 			String property = error.getObjectName();
+			Origin origin = Origin.from(error);
 			if (error instanceof FieldError field) {
 				property += "." + Arrays.stream(field.getField().split("\\."))
 					.map(DataObjectPropertyName::toDashedForm)
 					.collect(Collectors.joining("."));
+				ConfigurationProperty bound = bound(invalid, property);
+				Object value = (bound != null) ? bound.getValue() : field.getRejectedValue();
 				description.append("\n    Property: ").append(property);
-				description.append("\n    Value: \"").append(field.getRejectedValue()).append('"');
+				description.append("\n    Value: \"")
+					.append((value instanceof Duration duration) ? Durations.format(duration) : value)
+					.append('"');
+				if (origin == null && bound != null) {
+					origin = Origin.from(bound);
+				}
 			}
 			else {
 				description.append("\n    Property: ").append(property);
 			}
-			Origin origin = Origin.from(error);
 			if (origin != null) {
 				description.append("\n    Origin: ").append(origin);
 			}
@@ -165,14 +184,33 @@ class PropertiesBindFailureAnalyzer extends AbstractFailureAnalyzer<BindExceptio
 				"Update your application's configuration: each reason says what its property allows.", cause);
 	}
 
-	private FailureAnalysis notAnEnumValue(BindException cause, Class<?> enumType) {
+	// The property as written (its value as in the file, not as converted) and where: Spring Boot finds the origin
+	// of a field error only for a property of the object validated, not of a group inside it
+	// (redis-kit.outage.probe-interval validated with redis-kit, a filter's growth.factor).
+	private static @Nullable ConfigurationProperty bound(BindValidationException invalid, String property) {
+		ConfigurationPropertyName name = ConfigurationPropertyName.ofIfValid(property);
+		if (name == null) {
+			return null;
+		}
+		for (ConfigurationProperty bound : invalid.getValidationErrors().getBoundProperties()) {
+			if (bound.getName().equals(name)) {
+				return bound;
+			}
+		}
+		return null;
+	}
+
+	private FailureAnalysis notAnEnumValue(BindException cause, Class<?> enumType, @Nullable Object element) {
 		List<String> values = Arrays.stream(enumType.getEnumConstants())
 			.map((constant) -> ((Enum<?>) constant).name().toLowerCase(Locale.ROOT).replace('_', '-'))
 			.toList();
 		ConfigurationProperty property = cause.getProperty();
 		String value = (property != null) ? String.valueOf(property.getValue()) : "";
+		String rejected = (element != null) ? String.valueOf(element).trim() : value;
 		StringBuilder description = new StringBuilder(cause.getName() + " has a value it does not take:\n");
-		String reason = "'" + value + "' is not one of " + String.join(", ", values);
+		// A list is reported by the element at fault: its other elements may be right.
+		String reason = "'" + rejected + "'" + (rejected.equals(value.trim()) ? "" : " (of '" + value + "')")
+				+ " is not one of " + String.join(", ", values);
 		if (property != null) {
 			append(description, property, reason);
 		}

@@ -24,7 +24,16 @@ public final class SpecErrors {
 	public static void reject(Errors errors, String prefix, InvalidSpecException failure) {
 		String field = failure.getComponent();
 		// The message names the property itself: the report shows the Java field name for YAML sources.
-		errors.rejectValue(field, "invalid", prefix + kebabCase(field) + " " + failure.getReason());
+		errors.rejectValue(field, "invalid", prefix + kebabCase(field) + " " + Durations.inText(failure.getReason()));
+	}
+
+	/**
+	 * @param component a spec's component as its accessor is named, dotted into nested groups, such as
+	 * {@code nearCache.maxEntries}
+	 * @return the property as YAML names it, such as {@code near-cache.max-entries}
+	 */
+	public static String propertyName(String component) {
+		return kebabCase(component);
 	}
 
 	private static String kebabCase(String field) {

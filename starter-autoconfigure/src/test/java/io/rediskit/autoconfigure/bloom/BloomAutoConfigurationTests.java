@@ -14,6 +14,7 @@ import io.rediskit.autoconfigure.bitmap.BitmapAutoConfiguration;
 import io.rediskit.autoconfigure.bitmap.BitmapMetricsAutoConfiguration;
 import io.rediskit.autoconfigure.counter.CounterAutoConfiguration;
 import io.rediskit.autoconfigure.counter.CounterMetricsAutoConfiguration;
+import io.rediskit.autoconfigure.support.StartupFailures;
 import io.rediskit.bitmap.BitmapRegistry;
 import io.rediskit.bitmap.CheckInCalendar;
 import io.rediskit.bitmap.DailyActivity;
@@ -188,9 +189,9 @@ class BloomAutoConfigurationTests {
 			redis-kit.counter.counters.c.range-cache-ttl=2h               | redis-kit.counter.counters.c.range-cache-ttl must be from 1ms to 1h
 			redis-kit.counter.counters.c.retention=0s                     | redis-kit.counter.counters.c.retention must be at least 1s
 			redis-kit.bitmap.calendars.c.retention=0s                     | redis-kit.bitmap.calendars.c.retention must be at least 1s
-			redis-kit.bloom.filters.f.expected-insertions=10,redis-kit.bloom.filters.f.ttl=1000000d | redis-kit.bloom.filters.f.ttl must be at most 36500 days (100 years), was PT24000000H
-			redis-kit.counter.counters.c.retention=36501d                 | redis-kit.counter.counters.c.retention must be at most 36500 days (100 years), was PT876024H
-			redis-kit.bitmap.calendars.c.retention=1000000d               | redis-kit.bitmap.calendars.c.retention must be at most 36500 days (100 years), was PT24000000H
+			redis-kit.bloom.filters.f.expected-insertions=10,redis-kit.bloom.filters.f.ttl=1000000d | redis-kit.bloom.filters.f.ttl must be at most 36500 days (100 years), was 1000000d
+			redis-kit.counter.counters.c.retention=36501d                 | redis-kit.counter.counters.c.retention must be at most 36500 days (100 years), was 36501d
+			redis-kit.bitmap.calendars.c.retention=1000000d               | redis-kit.bitmap.calendars.c.retention must be at most 36500 days (100 years), was 1000000d
 			redis-kit.bitmap.calendars[x.y].zone=UTC                      | redis-kit.bitmap.calendars
 			redis-kit.bitmap.activities.a.max-user-id=-1                  | redis-kit.bitmap.activities.a.max-user-id must be from 0 to 4294967295
 			redis-kit.bitmap.activities.a.retention=0s                    | redis-kit.bitmap.activities.a.retention must be at least 1s
@@ -203,6 +204,24 @@ class BloomAutoConfigurationTests {
 			assertThat(context).hasFailed();
 			assertThat(messages(context.getStartupFailure())).contains(message);
 		});
+	}
+
+	@Test
+	void aFilterTheNativeModeCannotRunFailsStartupNamingThePropertyNotItsFirstCall() {
+		// Started before, and answered 500 on the first add.
+		this.runner.withPropertyValues("redis-kit.bloom.mode=native", "redis-kit.bloom.filters.f.expected-insertions=10",
+				"redis-kit.bloom.filters.f.growth.enabled=true", "redis-kit.bloom.filters.g.expected-insertions=10",
+				"redis-kit.bloom.filters.g.ttl=1d").run((context) -> {
+			String description = StartupFailures.analyze(context).getDescription();
+			assertThat(description).startsWith("redis-kit found 2 invalid properties:")
+				.contains("Property: redis-kit.bloom.filters.f.growth.enabled\n    Value: \"true\"\n    Reason:"
+						+ " redis-kit.bloom.filters.f.growth.enabled: growth is not supported in native mode")
+				.contains("use mode auto or bitmap for filters that grow (redis-kit.bloom.mode is native)")
+				.contains("Property: redis-kit.bloom.filters.g.ttl\n    Value: \"1d\"\n    Reason: redis-kit.bloom.filters.g.ttl:"
+						+ " ttl is not supported by native (BF.*) filters");
+		});
+		this.runner.withPropertyValues("redis-kit.bloom.mode=auto", "redis-kit.bloom.filters.f.expected-insertions=10",
+				"redis-kit.bloom.filters.f.growth.enabled=true").run((context) -> assertThat(context).hasNotFailed());
 	}
 
 	private static String messages(Throwable failure) {

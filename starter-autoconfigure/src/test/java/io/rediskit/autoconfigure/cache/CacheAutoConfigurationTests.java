@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.bloom.BloomAutoConfiguration;
 import io.rediskit.autoconfigure.support.InvalidPropertiesException;
+import io.rediskit.autoconfigure.support.StartupFailures;
 import io.rediskit.cache.CacheSpec;
 import io.rediskit.cache.NearCacheSpec;
 import io.rediskit.cache.OutagePolicy;
@@ -23,6 +24,7 @@ import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfi
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -176,6 +178,32 @@ class CacheAutoConfigurationTests {
 				.isInstanceOf(InvalidPropertiesException.class)
 				.hasMessageContaining("redis-kit.cache.bloom-filter names the Bloom filter 'product-id', which does "
 						+ "not exist: configure redis-kit.bloom.filters.product-id"));
+	}
+
+	@Test
+	void aCacheAtOddsWithTheDefaultsItInheritsFailsStartupWithAnAnalysisNamingThePropertyAndTheCache() {
+		// Each cache alone is valid; only its combination with the defaults is not (these stopped startup with a
+		// stack trace naming neither the property nor the cache).
+		this.runner.withPropertyValues("redis-kit.cache.caches.prices.outage-policy=serve-stale").run((context) -> {
+			FailureAnalysis analysis = StartupFailures.analyze(context);
+			assertThat(analysis.getDescription())
+				.contains("Property: redis-kit.cache.caches.prices.outage-policy\n    Value: \"serve-stale\"\n")
+				.contains("Reason: redis-kit.cache.caches.prices.outage-policy SERVE_STALE serves the near cache's copies"
+						+ " and needs a near cache; enable it or use BYPASS (cache 'prices')");
+		});
+		this.runner.withPropertyValues("redis-kit.cache.near-cache.max-entries=0",
+				"redis-kit.cache.caches.prices.near-cache.enabled=true").run((context) -> {
+			FailureAnalysis analysis = StartupFailures.analyze(context);
+			assertThat(analysis.getDescription())
+				.contains("Property: redis-kit.cache.near-cache.max-entries\n    Value: \"0\"\n")
+				.contains("Reason: redis-kit.cache.near-cache.max-entries must be at least 1, was 0 (cache 'prices',"
+						+ " which inherits it)");
+		});
+		this.runner.withPropertyValues("redis-kit.cache.near-cache.enabled=true", "redis-kit.cache.outage-policy=serve-stale",
+				"redis-kit.cache.caches.prices.near-cache.enabled=false").run((context) ->
+			assertThat(StartupFailures.analyze(context).getDescription())
+				.contains("Property: redis-kit.cache.outage-policy\n")
+				.contains("(cache 'prices', which inherits it)"));
 	}
 
 	@Test

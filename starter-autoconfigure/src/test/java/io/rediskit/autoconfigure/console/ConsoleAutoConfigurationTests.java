@@ -96,7 +96,7 @@ class ConsoleAutoConfigurationTests {
 			redis-kit.console.path=/a/**              | redis-kit.console.path must be one or more /segments
 			redis-kit.console.role=ROLE_ADMIN         | redis-kit.console.role must be a role name without the ROLE_ prefix
 			redis-kit.console.action-role=            | redis-kit.console.action-role must be a role name without the ROLE_ prefix
-			redis-kit.console.sample-interval=100ms   | redis-kit.console.sample-interval must be from 1s to 1h, was PT0.1S
+			redis-kit.console.sample-interval=100ms   | redis-kit.console.sample-interval must be from 1s to 1h, was 100ms
 			redis-kit.console.samples=1               | redis-kit.console.samples must be from 2 to 10000, was 1
 			redis-kit.console.dead-letters-per-page=0 | redis-kit.console.dead-letters-per-page must be from 1 to 500, was 0
 			redis-kit.console.show-payload=true       | show-payload

@@ -77,7 +77,7 @@ class GeoAutoConfigurationTests {
 		this.runner.withPropertyValues("redis-kit.geo.indexes.bikes.member-ttl=1000000d").run((context) -> {
 			assertThat(context).hasFailed();
 			assertThat(messages(context.getStartupFailure())).contains(
-					"redis-kit.geo.indexes.bikes.member-ttl must be at most 36500 days (100 years), was PT24000000H");
+					"redis-kit.geo.indexes.bikes.member-ttl must be at most 36500 days (100 years), was 1000000d");
 		});
 	}
 

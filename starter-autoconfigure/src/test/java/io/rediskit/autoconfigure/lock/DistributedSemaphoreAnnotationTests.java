@@ -125,7 +125,10 @@ class DistributedSemaphoreAnnotationTests {
 					"waitTime 'soon' of @DistributedSemaphore(name = \"c\", permits = 1) on BadReports.notADuration()"
 							+ " is not a duration",
 					"@DistributedSemaphore(name = \"d\", permits = 1) on BadReports.later(): onNotAcquired = SKIP is"
-							+ " not supported on a method returning Mono");
+							+ " not supported on a method returning Mono",
+					"name of @DistributedSemaphore(name = \"monthly.report\", permits = 1) on BadReports.dotted() must be"
+							+ " 1 to 64 letters, digits, '-' or '_', starting with a letter or digit (no '.', ':' or space),"
+							+ " was 'monthly.report'");
 		});
 	}
 
@@ -221,6 +224,10 @@ class DistributedSemaphoreAnnotationTests {
 		@DistributedSemaphore(name = "d", permits = 1, onNotAcquired = DistributedLock.OnNotAcquired.SKIP)
 		public Mono<String> later() {
 			return Mono.empty();
+		}
+
+		@DistributedSemaphore(name = "monthly.report", permits = 1)
+		public void dotted() {
 		}
 
 	}

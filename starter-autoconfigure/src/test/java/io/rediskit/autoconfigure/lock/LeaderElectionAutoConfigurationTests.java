@@ -7,6 +7,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.autoconfigure.support.StartupFailures;
 import io.rediskit.lock.LeaderElections;
 import io.rediskit.lock.LeadershipEvent;
 import io.rediskit.lock.LeadershipGrantedEvent;
@@ -86,6 +87,28 @@ class LeaderElectionAutoConfigurationTests {
 				.getFailure()
 				.rootCause()
 				.hasMessageContaining("redis-kit.leader.instance-name"));
+		this.runner.withPropertyValues("redis-kit.leader.instance-name=billing 1")
+			.run((context) -> assertThat(StartupFailures.analyze(context).getDescription())
+				.contains("Property: redis-kit.leader.instance-name\n")
+				.contains("Reason: redis-kit.leader.instance-name must be 1 to 64 letters, digits, '-' or '_', starting"
+						+ " with a letter or digit, was 'billing 1'"));
+		this.runner.withPropertyValues("redis-kit.leader.roles=nightly.billing")
+			.run((context) -> assertThat(StartupFailures.analyze(context).getDescription())
+				.contains("Reason: redis-kit.leader.roles[0] must be 1 to 64 letters, digits, '-' or '_', starting"
+						+ " with a letter or digit, was 'nightly.billing'"));
+	}
+
+	@Test
+	void eachInstanceGoesByANameOfItsOwnByDefault() {
+		this.runner.withPropertyValues("spring.application.name=billing.web").run((context) -> {
+			String instance = context.getBean(LeaderElections.class).getInstance();
+			assertThat(instance).startsWith("billing-web-")
+				.endsWith("-" + ProcessHandle.current().pid())
+				.matches("[A-Za-z0-9][A-Za-z0-9_-]{0,63}");
+		});
+		this.runner.run((context) -> assertThat(context.getBean(LeaderElections.class).getInstance())
+			.endsWith("-" + ProcessHandle.current().pid())
+			.matches("[A-Za-z0-9][A-Za-z0-9_-]{0,63}"));
 	}
 
 	@Configuration(proxyBeanMethods = false)

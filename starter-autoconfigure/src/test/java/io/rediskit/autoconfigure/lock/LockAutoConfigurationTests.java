@@ -228,7 +228,7 @@ class LockAutoConfigurationTests {
 			job.skipped();
 			assertThat(endpoint.heldLocks().jobs()).singleElement().satisfies((listed) -> {
 				assertThat(listed.name()).isEqualTo("nightly");
-				assertThat(listed.lockAtMostFor()).isEqualTo("PT1M");
+				assertThat(listed.lockAtMostFor()).isEqualTo("1m");
 				assertThat(listed.lastOutcome()).isEqualTo("lease-lost");
 				assertThat(listed.lastStart()).isNotNull();
 				assertThat(listed.lastSkip()).isNotNull();

@@ -23,6 +23,8 @@ import org.springframework.boot.test.context.assertj.AssertableApplicationContex
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.scheduling.annotation.EnableScheduling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -41,7 +43,7 @@ class ScheduledLockAnnotationTests {
 
 	@Test
 	void aRunElsewhereIsASilentCountedSkip(CapturedOutput output) {
-		this.runner.withBean(Report.class).run((context) -> {
+		this.runner.withUserConfiguration(Scheduling.class).withBean(Report.class).run((context) -> {
 			Report report = context.getBean(Report.class);
 			ExecutorService executor = Executors.newSingleThreadExecutor();
 			try {
@@ -67,18 +69,43 @@ class ScheduledLockAnnotationTests {
 	}
 
 	@Test
+	void withoutSchedulingItWarnsOnceNamingTheMethods(CapturedOutput output) {
+		this.runner.withBean(Report.class).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(output.toString().lines().filter((line) -> line.contains("scheduling is not enabled")))
+				.singleElement()
+				.asString()
+				.contains("WARN")
+				.contains("@ScheduledLock on Report.run(String): scheduling is not enabled, so @Scheduled methods never"
+						+ " run. Add @EnableScheduling to a @Configuration class");
+		});
+	}
+
+	@Test
+	void withSchedulingItDoesNotWarn(CapturedOutput output) {
+		this.runner.withUserConfiguration(Scheduling.class).withBean(Report.class).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(output).doesNotContain("scheduling is not enabled");
+		});
+	}
+
+	@Test
 	void badAnnotationsFailStartupNamingTheAttribute() {
 		this.runner.withBean(BadJobs.class).run((context) -> {
 			assertThat(context).hasFailed();
 			assertThat(context.getStartupFailure().getMessage()).contains(
-					"lockAtLeastFor of @ScheduledLock(name = \"a\") on BadJobs.longerAtLeast() (PT2M) must not be longer"
-							+ " than lockAtMostFor (PT1M)",
+					"lockAtLeastFor of @ScheduledLock(name = \"a\") on BadJobs.longerAtLeast() (2m) must not be longer"
+							+ " than lockAtMostFor (1m)",
 					"lockAtMostFor 'soon' of @ScheduledLock(name = \"b\") on BadJobs.notADuration() is not a duration",
 					"@ScheduledLock(name = \"c\") on BadJobs.count() returns int: a skipped run returns null",
 					"@ScheduledLock(name = \"d\") on BadJobs.later() returns CompletableFuture: a scheduled lock holds a"
 							+ " blocking run",
 					"key '#nosuch' of @ScheduledLock(name = \"e\") on BadJobs.keyed(String) names #nosuch",
-					"lockAtMostFor of @ScheduledLock(name = \"f\") on BadJobs.noAtMost() must be at least 1ms");
+					"lockAtMostFor of @ScheduledLock(name = \"f\") on BadJobs.noAtMost() must be at least 1ms",
+					"name of @ScheduledLock(name = \"nightly.report\") on BadJobs.dotted() must be 1 to 64 letters,"
+							+ " digits, '-' or '_', starting with a letter or digit (no '.', ':' or space), was"
+							+ " 'nightly.report'",
+					"name of @ScheduledLock(name = \"nightly report\") on BadJobs.spaced() must be");
 		});
 	}
 
@@ -122,6 +149,12 @@ class ScheduledLockAnnotationTests {
 
 	}
 
+	@Configuration(proxyBeanMethods = false)
+	@EnableScheduling
+	static class Scheduling {
+
+	}
+
 	static class BadJobs {
 
 		@ScheduledLock(name = "a", lockAtLeastFor = "2m", lockAtMostFor = "1m")
@@ -148,6 +181,14 @@ class ScheduledLockAnnotationTests {
 
 		@ScheduledLock(name = "f", lockAtMostFor = "0s")
 		public void noAtMost() {
+		}
+
+		@ScheduledLock(name = "nightly.report", lockAtMostFor = "1m")
+		public void dotted() {
+		}
+
+		@ScheduledLock(name = "nightly report", lockAtMostFor = "1m")
+		public void spaced() {
 		}
 
 	}

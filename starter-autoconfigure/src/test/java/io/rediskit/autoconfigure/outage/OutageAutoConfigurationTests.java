@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.autoconfigure.support.StartupFailures;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.RedisAvailability;
 import io.rediskit.support.RedisUnavailableException;
@@ -60,12 +61,21 @@ class OutageAutoConfigurationTests {
 	}
 
 	@Test
-	void aProbeIntervalThatIsNotPositiveFailsStartupNamingTheProperty() {
+	void aProbeIntervalThatIsNotPositiveOrAbsurdFailsStartupNamingTheProperty() {
 		this.runner.withPropertyValues("redis-kit.outage.probe-interval=0s")
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
 				.rootCause()
-				.hasMessageContaining("redis-kit.outage.probe-interval must be positive, was PT0S"));
+				.hasMessageContaining("redis-kit.outage.probe-interval must be from 1ms to 1m (calls resume about one"
+						+ " interval after Redis does), was 0s"));
+		// Accepted before: the application then never went back to Redis after an outage.
+		this.runner.withPropertyValues("redis-kit.outage.probe-interval=1000000d")
+			.run((context) -> assertThat(StartupFailures.analyze(context).getDescription())
+				.contains("Property: redis-kit.outage.probe-interval\n")
+				.contains("Reason: redis-kit.outage.probe-interval must be from 1ms to 1m (calls resume about one"
+						+ " interval after Redis does), was 1000000d"));
+		this.runner.withPropertyValues("redis-kit.outage.probe-interval=1m")
+			.run((context) -> assertThat(context).hasNotFailed());
 	}
 
 	@Test
@@ -97,7 +107,10 @@ class OutageAutoConfigurationTests {
 						server.resume();
 					}
 					long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-					while (!context.getBean(RedisAvailability.class).isAvailable() && System.nanoTime() < deadline) {
+					// The gate opens, then tells its listeners: wait for the listener's last step too, not only the gate.
+					while ((!context.getBean(RedisAvailability.class).isAvailable()
+							|| meters.get("rediskit.redis.outage.duration").timer().count() == 0)
+							&& System.nanoTime() < deadline) {
 						TimeUnit.MILLISECONDS.sleep(10);
 					}
 					assertThat(meters.get("rediskit.redis.available").gauge().value()).isOne();

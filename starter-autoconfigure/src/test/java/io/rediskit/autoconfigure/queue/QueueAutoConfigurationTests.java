@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.autoconfigure.support.StartupFailures;
 import io.rediskit.queue.QueueEntry;
 import io.rediskit.queue.QueueListener;
 import io.rediskit.queue.QueueListenerContainer;
@@ -33,6 +34,7 @@ import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.MapPropertySource;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
@@ -191,6 +193,33 @@ class QueueAutoConfigurationTests {
 	}
 
 	@Test
+	void aPriorityGivenAsANumberFailsStartupNamingThePropertyInsteadOfBeingReadAsAPosition() {
+		// YAML gives the number 1, which Spring's converters would read as the enum's position: normal.
+		this.runner.withInitializer((context) -> context.getEnvironment().getPropertySources().addFirst(
+				new MapPropertySource("yaml", Map.of("redis-kit.queue.queues.emails.default-priority", 1))))
+			.run((context) -> assertThat(StartupFailures.analyze(context).getDescription())
+				.contains("Property: redis-kit.queue.queues.emails.default-priority\n    Value: \"1\"\n")
+				.contains("Reason: redis-kit.queue.queues.emails.default-priority must be one of high, normal, low, was"
+						+ " the number 1: priorities are named, not numbered"));
+		this.runner.withPropertyValues("redis-kit.queue.queues.emails.default-priority=0")
+			.run((context) -> assertThat(StartupFailures.analyze(context).getDescription())
+				.contains("redis-kit.queue.queues.emails.default-priority"));
+		this.runner.withPropertyValues("redis-kit.queue.queues.emails.default-priority=high")
+			.run((context) -> assertThat(context.getBean(QueueRegistry.class).get("emails", String.class).spec()
+				.defaultPriority()).isEqualTo(QueuePriority.HIGH));
+	}
+
+	@Test
+	void aRateLimitPeriodWithoutARateLimitFailsStartupNamingTheProperty() {
+		this.runner.withPropertyValues("redis-kit.queue.queues.emails.rate-limit-period=2s")
+			.run((context) -> assertThat(StartupFailures.analyze(context).getDescription())
+				.contains("Property: redis-kit.queue.queues.emails.rate-limit-period\n    Value: \"2s\"\n")
+				.contains("Reason: redis-kit.queue.queues.emails.rate-limit-period is set without a rate-limit, and alone"
+						+ " limits nothing: set redis-kit.queue.queues.emails.rate-limit (deliveries per period) or"
+						+ " remove it"));
+	}
+
+	@Test
 	void aQueueListenerMethodConsumesItsQueueAndTheEndpointAndHealthReportIt() {
 		this.runner.withUserConfiguration(Listeners.class)
 			.withPropertyValues("redis-kit.queue.queues.emails.poll-interval=100ms",
@@ -294,9 +323,21 @@ class QueueAutoConfigurationTests {
 	}
 
 	@Test
-	void theHealthIsDownWhenDueMessagesWaitTooLong() throws Exception {
+	void aBacklogIsADetailThatLeavesTheStatusUpUnlessTheApplicationSaysOtherwise() throws Exception {
+		// An instance that only enqueues must not leave its load balancer because consumers elsewhere are slow.
 		this.runner.withPropertyValues("redis-kit.queue.queues.idle.poll-interval=1s",
 				"redis-kit.queue.health.max-oldest-due-age=0s").run((context) -> {
+					context.getBean(QueueRegistry.class).get("idle", String.class).enqueue("waiting");
+					Thread.sleep(1100);
+					Health health = context.getBean(QueueHealthIndicator.class).health();
+					assertThat(health.getStatus()).isEqualTo(Status.UP);
+					assertThat(health.getDetails()).containsKey("late");
+					assertThat(health.getDetails().get("late").toString()).matches(
+							"\\{idle=oldest due message waited \\d+s, more than 0s}");
+				});
+		redis.flushAll();
+		this.runner.withPropertyValues("redis-kit.queue.queues.idle.poll-interval=1s",
+				"redis-kit.queue.health.max-oldest-due-age=0s", "redis-kit.queue.health.late-status=DOWN").run((context) -> {
 					context.getBean(QueueRegistry.class).get("idle", String.class).enqueue("waiting");
 					Thread.sleep(1100);
 					Health health = context.getBean(QueueHealthIndicator.class).health();

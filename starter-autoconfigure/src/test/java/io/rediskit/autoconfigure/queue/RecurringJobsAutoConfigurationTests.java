@@ -6,6 +6,7 @@ import java.util.function.BooleanSupplier;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.autoconfigure.support.StartupFailures;
 import io.rediskit.queue.QueueListener;
 import io.rediskit.queue.QueueRegistry;
 import io.rediskit.queue.Recurring;
@@ -20,6 +21,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -62,7 +64,7 @@ class RecurringJobsAutoConfigurationTests {
 				var recurring = context.getBean(RedisQueuesEndpoint.class).queues().recurring();
 				assertThat(recurring).containsOnlyKeys("beat");
 				assertThat(recurring.get("beat").queue()).isEqualTo("reports");
-				assertThat(recurring.get("beat").schedule()).isEqualTo("every PT0.1S");
+				assertThat(recurring.get("beat").schedule()).isEqualTo("every 100ms");
 				assertThat(recurring.get("beat").missedSlots()).isEqualTo("RUN_ONCE");
 				assertThat(recurring.get("beat").lastSlot()).isNotNull();
 				assertThat(recurring.get("beat").nextSlot()).isAfter(recurring.get("beat").lastSlot());
@@ -90,6 +92,17 @@ class RecurringJobsAutoConfigurationTests {
 		this.runner.withPropertyValues(properties).run((context) -> {
 			assertThat(context).hasFailed();
 			assertThat(stackMessages(context.getStartupFailure())).contains(message);
+		});
+	}
+
+	@Test
+	void aJobWhoseQueueIsNotConfiguredIsReportedAsAFailureAnalysisNamingTheProperty() {
+		this.runner.withPropertyValues("redis-kit.queue.recurring.beat.queue=unknown",
+				"redis-kit.queue.recurring.beat.fixed-rate=1s").run((context) -> {
+			FailureAnalysis analysis = StartupFailures.analyze(context);
+			assertThat(analysis.getDescription()).contains("Property: redis-kit.queue.recurring.beat.queue\n"
+					+ "    Value: \"unknown\"\n    Reason: redis-kit.queue.recurring.beat.queue names no queue configured"
+					+ " under redis-kit.queue.queues: 'unknown'; configure redis-kit.queue.queues.unknown");
 		});
 	}
 

@@ -129,7 +129,8 @@ class AnnotationStartupCheckTests {
 	@Test
 	void aDottedLimiterNameFailsStartupEvenWithoutNameChecks() {
 		this.runner.withBean(Mistakes.class)
-			.withPropertyValues("redis-kit.rate-limit.check-names=false", "redis-kit.lock.enabled=false")
+			.withPropertyValues("redis-kit.rate-limit.check-names=false", "redis-kit.lock.enabled=false",
+					"redis-kit.lock.unguarded-when-disabled=true")
 			.run((context) -> {
 				assertFailure(context, Mistakes.class, "name \"api.v1\" can name no limiter");
 				assertThat(context.getStartupFailure().getMessage()).doesNotContain("nowhere");

@@ -3,12 +3,15 @@ package io.rediskit.autoconfigure.support;
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.keys.KeysAutoConfiguration;
 import io.rediskit.autoconfigure.lock.LockAutoConfiguration;
+import io.rediskit.autoconfigure.rank.RankAutoConfiguration;
 import io.rediskit.autoconfigure.ratelimit.RateLimitAutoConfiguration;
 import io.rediskit.support.Names;
 import io.rediskit.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -47,7 +50,7 @@ class PropertiesBindFailureAnalyzerTests {
 			.contains("Property: redis-kit.lock.watchdog-timout\n    Value: \"10s\"\n")
 			.contains("Reason: redis-kit.lock has no property 'watchdog-timout'; its properties are"
 					+ " default-lease-time, default-wait-time, enabled, fair, latch, max-poll-interval, read-write,"
-					+ " redlock, replica-wait, semaphore, watchdog-timeout, web\n")
+					+ " redlock, replica-wait, semaphore, unguarded-when-disabled, watchdog-timeout, web\n")
 			.doesNotContain("Bindable");
 		assertThat(analysis.getAction()).startsWith("Correct or remove the properties named above");
 	}
@@ -119,6 +122,18 @@ class PropertiesBindFailureAnalyzerTests {
 	}
 
 	@Test
+	void aListIsReportedByTheElementAtFault() {
+		// Quoted as one value, 'daily, yearly' is a list of two: daily is right, yearly is not.
+		FailureAnalysis[] analysis = new FailureAnalysis[1];
+		this.runner.withConfiguration(AutoConfigurations.of(RankAutoConfiguration.class))
+			.withPropertyValues("redis-kit.rank.leaderboards.players.periods=daily, yearly")
+			.run((context) -> analysis[0] = StartupFailures.analyze(context));
+		assertThat(analysis[0].getDescription())
+			.contains("Property: redis-kit.rank.leaderboards.players.periods\n    Value: \"daily, yearly\"\n")
+			.contains("Reason: 'yearly' (of 'daily, yearly') is not one of daily, weekly, monthly\n");
+	}
+
+	@Test
 	void rejectedValuesNameThePropertyAsYamlDoes(CapturedOutput output) {
 		// Spring Boot's own report names the Java field (watchdogTimeout) after a "Binding to target" line.
 		assertThatException().isThrownBy(() -> new SpringApplicationBuilder(Application.class)
@@ -129,8 +144,8 @@ class PropertiesBindFailureAnalyzerTests {
 			.close());
 		assertThat(output).contains("APPLICATION FAILED TO START")
 			.contains("redis-kit.lock has a value it does not take:\n\n    Property: redis-kit.lock.watchdog-timeout\n"
-					+ "    Value: \"PT0S\"\n    Origin: class path resource [invalid-watchdog.yml] - ")
-			.contains("Reason: redis-kit.lock.watchdog-timeout must be positive, was PT0S")
+					+ "    Value: \"0s\"\n    Origin: class path resource [invalid-watchdog.yml] - ")
+			.contains("Reason: redis-kit.lock.watchdog-timeout must be positive, was 0s")
 			.doesNotContain("watchdogTimeout")
 			.doesNotContain("Binding to target");
 		assertThat(analyze("redis-kit.keys.report.batch-size=-1").getDescription())
@@ -141,6 +156,27 @@ class PropertiesBindFailureAnalyzerTests {
 		assertThat(analyze("redis-kit.rate-limit.limiters[a.b].limit=1").getDescription())
 			.contains("Property: redis-kit.rate-limit.limiters[a.b]\n    Reason: redis-kit.rate-limit.limiters[a.b] has an"
 					+ " invalid limiter name 'a.b'");
+	}
+
+	@ParameterizedTest
+	@CsvSource(delimiter = '|', value = {
+			"outage|redis-kit.outage.probe-interval|1000000d|7:21",
+			"growth|redis-kit.bloom.filters.orders.growth.tightening|1|20:23",
+			"semaphore|redis-kit.lock.semaphore.watchdog-timeout|0s|29:25",
+			"keys|redis-kit.keys.report.batch-size|-1|38:19" })
+	void aValueOfAGroupInsideTheValidatedObjectIsReportedWithItsOrigin(String profile, String property, String value,
+			String line, CapturedOutput output) {
+		// Spring Boot's own lookup finds the origin of a property of the object validated only, not of its groups.
+		assertThatException().isThrownBy(() -> new SpringApplicationBuilder(Application.class)
+			.web(WebApplicationType.NONE)
+			.profiles(profile)
+			.properties("spring.data.redis.port=" + redis.server().port(), "spring.main.banner-mode=off",
+					"spring.config.name=invalid-nested")
+			.run()
+			.close());
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("Property: " + property + "\n    Value: \"" + value + "\"\n    Origin: class path resource"
+					+ " [invalid-nested.yml] - " + line + "\n    Reason: " + property);
 	}
 
 	@Test
