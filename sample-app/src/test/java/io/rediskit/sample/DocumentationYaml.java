@@ -229,7 +229,8 @@ final class DocumentationYaml {
 		List<String> unknown = new ArrayList<>();
 		for (String name : properties.keySet()) {
 			String plain = name.replaceAll("\\[\\d+]$", "");
-			if (CHECKED_PREFIXES.stream().anyMatch(plain::startsWith) && !known.contains(plain)) {
+			if (CHECKED_PREFIXES.stream().anyMatch(plain::startsWith) && !known.contains(plain)
+					&& known.stream().noneMatch((map) -> map.endsWith(".*") && plain.startsWith(map.substring(0, map.length() - 1)))) {
 				unknown.add(name);
 			}
 		}
@@ -249,6 +250,10 @@ final class DocumentationYaml {
 					JsonNode metadata = json.readTree(in);
 					for (JsonNode property : metadata.path("properties")) {
 						names.add(property.path("name").asString());
+						// A map of groups (management.endpoint.health.group): any key under it is the map's.
+						if (property.path("type").asString().startsWith("java.util.Map<")) {
+							names.add(property.path("name").asString() + ".*");
+						}
 					}
 				}
 			}
