@@ -19,7 +19,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code GET /leaders}: the roles this instance stands for ({@code redis-kit.leader.roles}), whether it leads
+ * {@code GET /leaders}: the roles this instance stands for ({@code redis-kit.lock.leader.roles}), whether it leads
  * each and who does; {@code POST /leaders/{role}/yield}: gives a role up so that another instance takes it
  * (404 for a role this instance does not stand for). Grants and revocations are logged from their application
  * events. Start two instances (another {@code server.port}) to see the role move.

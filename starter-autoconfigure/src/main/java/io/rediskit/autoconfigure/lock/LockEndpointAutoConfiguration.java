@@ -21,8 +21,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 /**
- * Registers the {@code redislocks} actuator endpoint when Actuator is present and the endpoint is available
- * (exposed with {@code management.endpoints.web.exposure.include=redislocks}). Every member of the lock family
+ * Registers the {@code rediskitlock} actuator endpoint when Actuator is present and the endpoint is available
+ * (exposed with {@code management.endpoints.web.exposure.include=rediskitlock}). Every member of the lock family
  * the application has is included the same way, under its kind ({@code single}, {@code redlock},
  * {@code semaphore}, {@code fairlock}, {@code rwlock}), and so are the leader elections and the scheduled jobs
  * ({@link ScheduledJobs}); each registry is looked

@@ -70,6 +70,12 @@ public class LockProperties extends LockLeaseProperties implements Validator {
 	@NestedConfigurationProperty
 	private final FairLockProperties fair = new FairLockProperties();
 
+	/**
+	 * Leader election: roles held by one instance at a time, as a lock's watchdog lease.
+	 */
+	@NestedConfigurationProperty
+	private final LeaderProperties leader = new LeaderProperties();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -112,6 +118,10 @@ public class LockProperties extends LockLeaseProperties implements Validator {
 
 	public FairLockProperties getFair() {
 		return this.fair;
+	}
+
+	public LeaderProperties getLeader() {
+		return this.leader;
 	}
 
 	/**
@@ -161,6 +171,9 @@ public class LockProperties extends LockLeaseProperties implements Validator {
 		errors.popNestedPath();
 		errors.pushNestedPath("fair");
 		((LockProperties) target).getFair().validate(errors, PREFIX + "fair.");
+		errors.popNestedPath();
+		errors.pushNestedPath("leader");
+		((LockProperties) target).getLeader().validate(errors, PREFIX + "leader.");
 		errors.popNestedPath();
 	}
 

@@ -19,13 +19,13 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
 /**
- * Actuator endpoint {@code redislocks}: the distributed locks this instance holds now, and the roles it stands
+ * Actuator endpoint {@code rediskitlock}: the distributed locks this instance holds now, and the roles it stands
  * for. Every member of the lock family is listed the same way: {@link #include(String, Supplier) included} under
  * its kind, in the order included, asked what it holds each time the endpoint is read (so that no registry is
  * looked up early); the single-node lock comes first. Then the {@code @ScheduledLock} jobs this instance triggered,
  * as {@link ScheduledJobs} recorded them (no Redis call: the console shows their state in Redis).
  */
-@Endpoint(id = "redislocks")
+@Endpoint(id = "rediskitlock")
 public class RedisLocksEndpoint {
 
 	private final Map<String, Supplier<List<HeldLock>>> members = Collections.synchronizedMap(new LinkedHashMap<>());

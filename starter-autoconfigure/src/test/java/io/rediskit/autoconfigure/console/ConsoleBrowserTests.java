@@ -123,7 +123,7 @@ class ConsoleBrowserTests {
 					"redis-kit.bloom.filters.usernames.expected-insertions=1000",
 					"redis-kit.bloom.filters.usernames.false-positive-rate=0.01",
 					"redis-kit.counter.counters.visitors.bucket=daily", "redis-kit.counter.counters.visitors.zone=UTC",
-					"redis-kit.bitmap.calendars.check-in.zone=UTC", "redis-kit.bitmap.activities.logins.zone=UTC",
+					"redis-kit.counter.calendars.check-in.zone=UTC", "redis-kit.counter.activities.logins.zone=UTC",
 					"redis-kit.geo.indexes.bikes.max-limit=100",
 					"management.metrics.distribution.percentiles.rediskit.queue.lateness=0.5,0.95,0.99")
 			.run();

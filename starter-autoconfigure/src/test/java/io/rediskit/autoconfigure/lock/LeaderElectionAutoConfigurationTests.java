@@ -38,9 +38,9 @@ class LeaderElectionAutoConfigurationTests {
 	@Test
 	void standsForTheConfiguredRolesAndPublishesEvents() {
 		this.runner.withUserConfiguration(Recorder.class)
-			.withPropertyValues("redis-kit.leader.roles=nightly-billing", "redis-kit.leader.instance-name=node-1",
-					"redis-kit.leader.retry-interval=50ms", "redis-kit.lock.watchdog-timeout=3s",
-					"management.endpoints.web.exposure.include=redislocks")
+			.withPropertyValues("redis-kit.lock.leader.roles=nightly-billing", "redis-kit.lock.leader.instance-name=node-1",
+					"redis-kit.lock.leader.retry-interval=50ms", "redis-kit.lock.watchdog-timeout=3s",
+					"management.endpoints.web.exposure.include=rediskitlock")
 			.run((context) -> {
 				LeaderElections elections = context.getBean(LeaderElections.class);
 				assertThat(elections.getInstance()).isEqualTo("node-1");
@@ -60,15 +60,15 @@ class LeaderElectionAutoConfigurationTests {
 				assertThat(view.locks()).singleElement()
 					.satisfies((lock) -> assertThat(lock.name()).isEqualTo("leader:nightly-billing"));
 				MeterRegistry meters = context.getBean(MeterRegistry.class);
-				assertThat(meters.get("rediskit.leader.leading").tag("role", "nightly-billing").gauge().value())
+				assertThat(meters.get("rediskit.lock.leader.leading").tag("role", "nightly-billing").gauge().value())
 					.isEqualTo(1.0);
-				assertThat(meters.get("rediskit.leader.granted").counter().count()).isEqualTo(1.0);
+				assertThat(meters.get("rediskit.lock.leader.granted").counter().count()).isEqualTo(1.0);
 			});
 	}
 
 	@Test
 	void switchesOff() {
-		this.runner.withPropertyValues("redis-kit.leader.enabled=false")
+		this.runner.withPropertyValues("redis-kit.lock.leader.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean(LeaderElections.class));
 		this.runner.withPropertyValues("redis-kit.lock.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean(LeaderElections.class));
@@ -76,16 +76,16 @@ class LeaderElectionAutoConfigurationTests {
 
 	@Test
 	void badValuesFailStartupNamingTheProperty() {
-		this.runner.withPropertyValues("redis-kit.leader.retry-interval=0s")
+		this.runner.withPropertyValues("redis-kit.lock.leader.retry-interval=0s")
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
 				.rootCause()
-				.hasMessageContaining("redis-kit.leader.retry-interval"));
-		this.runner.withPropertyValues("redis-kit.leader.instance-name=a/b")
+				.hasMessageContaining("redis-kit.lock.leader.retry-interval"));
+		this.runner.withPropertyValues("redis-kit.lock.leader.instance-name=a/b")
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
 				.rootCause()
-				.hasMessageContaining("redis-kit.leader.instance-name"));
+				.hasMessageContaining("redis-kit.lock.leader.instance-name"));
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -52,7 +52,7 @@ class QueueAutoConfigurationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(CONFIGURATIONS)
 		.withPropertyValues("spring.data.redis.port=" + redis.server().port(),
-				"management.endpoints.web.exposure.include=redisqueues");
+				"management.endpoints.web.exposure.include=rediskitqueue");
 
 	@BeforeEach
 	void clean() {

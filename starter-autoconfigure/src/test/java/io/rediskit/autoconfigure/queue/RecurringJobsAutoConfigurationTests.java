@@ -36,7 +36,7 @@ class RecurringJobsAutoConfigurationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(CONFIGURATIONS)
 		.withPropertyValues("spring.data.redis.port=" + redis.server().port(),
-				"management.endpoints.web.exposure.include=redisqueues", "redis-kit.queue.queues.reports.poll-interval=1s");
+				"management.endpoints.web.exposure.include=rediskitqueue", "redis-kit.queue.queues.reports.poll-interval=1s");
 
 	@BeforeEach
 	void clean() {
