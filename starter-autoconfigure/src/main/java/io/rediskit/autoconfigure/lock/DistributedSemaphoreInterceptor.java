@@ -8,7 +8,6 @@ import io.rediskit.autoconfigure.support.AnnotationDurations;
 import io.rediskit.autoconfigure.support.AsyncResults;
 import io.rediskit.autoconfigure.support.FallbackMethod;
 import io.rediskit.autoconfigure.support.MethodKeyEvaluator;
-import io.rediskit.lock.DistributedLock;
 import io.rediskit.lock.DistributedSemaphore;
 import io.rediskit.lock.Lease;
 import io.rediskit.lock.LockSpec;
@@ -161,7 +160,7 @@ public class DistributedSemaphoreInterceptor implements MethodInterceptor {
 	}
 
 	private static boolean skip(DistributedSemaphore annotation) {
-		return annotation.onNotAcquired() == DistributedLock.OnNotAcquired.SKIP;
+		return annotation.onNotAcquired() == DistributedSemaphore.OnNotAcquired.SKIP;
 	}
 
 	private Resolved resolve(@Nullable DistributedSemaphore annotation, Method specific, Class<?> targetClass) {

@@ -14,12 +14,12 @@ import org.springframework.context.annotation.Bean;
 /**
  * Registers {@link RedisAvailabilityHealthIndicator} ({@code rediskitoutage}) when Spring Boot's health
  * support is present and the {@link RedisAvailability} bean exists; off with
- * {@code management.health.redisavailability.enabled=false}.
+ * {@code management.health.rediskitoutage.enabled=false}.
  */
 @AutoConfiguration(after = RedisKitAutoConfiguration.class)
 @ConditionalOnClass({ HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class })
 @ConditionalOnBean(RedisAvailability.class)
-@ConditionalOnEnabledHealthIndicator("redisavailability")
+@ConditionalOnEnabledHealthIndicator("rediskitoutage")
 public final class OutageHealthAutoConfiguration {
 
 	@Bean

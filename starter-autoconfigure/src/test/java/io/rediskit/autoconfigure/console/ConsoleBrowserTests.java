@@ -115,7 +115,7 @@ class ConsoleBrowserTests {
 		return new SpringApplicationBuilder(application).web(type)
 			.properties("server.port=0", "spring.main.banner-mode=off",
 					"spring.data.redis.port=" + redis.server().port(), "redis-kit.console.enabled=true",
-					"redis-kit.console.actions-enabled=true", "redis-kit.console.show-payloads=true",
+					"redis-kit.console.actions.enabled=true", "redis-kit.console.show-payloads=true",
 					"redis-kit.console.sample-interval=1s", "redis-kit.queue.queues.orders.max-deliveries=3",
 					"redis-kit.queue.queues.emails.max-deliveries=3",
 					"redis-kit.rate-limit.limiters.login.algorithm=sliding-log",
