@@ -91,13 +91,13 @@ final class QuorumEngine implements Engine {
 			if (tally.refused() > this.nodes.size() - quorum) {
 				return RenewalResult.LOST;
 			}
-			throw this.nodes.unavailable("renewal of '" + hold.lock.getName() + "'", tally);
+			throw this.nodes.unavailable("renewal of '" + hold.lock.name() + "'", tally);
 		});
 	}
 
 	@Override
 	public <T> T await(CompletionStage<T> stage, String operation, RedisLock lock) {
-		return this.nodes.await(stage, operation + " of '" + lock.getName() + "'");
+		return this.nodes.await(stage, operation + " of '" + lock.name() + "'");
 	}
 
 	@Override

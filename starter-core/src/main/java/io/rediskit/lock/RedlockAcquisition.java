@@ -56,7 +56,7 @@ final class RedlockAcquisition extends LockWait {
 				// An attempt is two rounds at most, each bounded whatever the nodes do; the wait is bounded even so,
 				// and fails rather than hangs should a completion be lost.
 				Round round = LockScripts.uninterruptibly(
-						() -> this.engine.nodes.await(attempt(), "acquisition of '" + this.lock.getName() + "'"));
+						() -> this.engine.nodes.await(attempt(), "acquisition of '" + this.lock.name() + "'"));
 				if (round.hold() != null) {
 					report(AcquireResult.ACQUIRED);
 					return round.hold();
@@ -99,7 +99,7 @@ final class RedlockAcquisition extends LockWait {
 	CompletionStage<Lease> start() {
 		CompletableFuture<Lease> result = new CompletableFuture<>();
 		Runnable onStop = () -> fail(result, AcquireResult.ERROR,
-				new IllegalStateException("The Redlock registry stopped while waiting for lock '" + this.lock.getName()
+				new IllegalStateException("The Redlock registry stopped while waiting for lock '" + this.lock.name()
 						+ "'"));
 		this.parts.background().onStop(onStop);
 		result.whenComplete((lease, failure) -> {

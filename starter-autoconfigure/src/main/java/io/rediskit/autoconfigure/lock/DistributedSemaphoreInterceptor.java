@@ -113,11 +113,11 @@ public class DistributedSemaphoreInterceptor implements MethodInterceptor {
 				throw ex;
 			}
 			return notAcquired(resolved, invocation,
-					new SemaphoreNotAcquiredException(semaphore.getName(), permits, waitTime, ex));
+					new SemaphoreNotAcquiredException(semaphore.name(), permits, waitTime, ex));
 		}
 		if (acquired.isEmpty()) {
 			return notAcquired(resolved, invocation,
-					new SemaphoreNotAcquiredException(semaphore.getName(), permits, waitTime, null));
+					new SemaphoreNotAcquiredException(semaphore.name(), permits, waitTime, null));
 		}
 		Lease lease = acquired.get();
 		Throwable failure = null;
@@ -154,7 +154,7 @@ public class DistributedSemaphoreInterceptor implements MethodInterceptor {
 	private static Throwable acquireFailure(RedisSemaphore semaphore, int permits, Duration waitTime,
 			Throwable failure) {
 		if (failure instanceof DataAccessException && RedisFailures.isUnavailable(failure)) {
-			return new SemaphoreNotAcquiredException(semaphore.getName(), permits, waitTime, failure);
+			return new SemaphoreNotAcquiredException(semaphore.name(), permits, waitTime, failure);
 		}
 		return failure;
 	}

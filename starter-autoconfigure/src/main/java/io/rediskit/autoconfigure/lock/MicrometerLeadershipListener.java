@@ -36,21 +36,21 @@ public class MicrometerLeadershipListener implements LeadershipListener {
 
 	@Override
 	public void onGranted(LeadershipGrantedEvent event) {
-		leading(event.getRole()).set(1);
+		leading(event.role()).set(1);
 		Counter.builder("rediskit.lock.leader.granted")
 			.description("Leaderships this instance was granted")
-			.tag("role", event.getRole())
+			.tag("role", event.role())
 			.register(this.registry)
 			.increment();
 	}
 
 	@Override
 	public void onRevoked(LeadershipRevokedEvent event) {
-		leading(event.getRole()).set(0);
+		leading(event.role()).set(0);
 		Counter.builder("rediskit.lock.leader.revoked")
 			.description("Leaderships this instance lost, by reason")
-			.tag("role", event.getRole())
-			.tag("reason", event.getReason().name().toLowerCase(Locale.ROOT))
+			.tag("role", event.role())
+			.tag("reason", event.reason().name().toLowerCase(Locale.ROOT))
 			.register(this.registry)
 			.increment();
 	}

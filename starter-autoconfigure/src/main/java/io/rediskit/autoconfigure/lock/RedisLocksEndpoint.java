@@ -129,7 +129,7 @@ public class RedisLocksEndpoint {
 				// Redis unreachable: the view still says what this instance believes.
 				leader = Optional.empty();
 			}
-			return new LeaderDescriptor(election.getRole(), election.isLeader(),
+			return new LeaderDescriptor(election.role(), election.isLeader(),
 					leader.map(LeaderElection.Leader::instance).orElse(null),
 					leader.map(LeaderElection.Leader::term).orElse(0L));
 		}

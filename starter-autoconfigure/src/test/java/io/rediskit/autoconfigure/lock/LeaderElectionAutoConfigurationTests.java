@@ -43,15 +43,15 @@ class LeaderElectionAutoConfigurationTests {
 					"management.endpoints.web.exposure.include=rediskitlock")
 			.run((context) -> {
 				LeaderElections elections = context.getBean(LeaderElections.class);
-				assertThat(elections.getInstance()).isEqualTo("node-1");
-				assertThat(elections.getRetryInterval()).isEqualTo(Duration.ofMillis(50));
+				assertThat(elections.instance()).isEqualTo("node-1");
+				assertThat(elections.retryInterval()).isEqualTo(Duration.ofMillis(50));
 				List<LeadershipEvent> events = context.getBean(Recorder.class).events;
 				long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
 				while (events.isEmpty() && System.nanoTime() < deadline) {
 					Thread.onSpinWait();
 				}
 				assertThat(events).singleElement().isInstanceOf(LeadershipGrantedEvent.class);
-				long term = events.get(0).getTerm();
+				long term = events.get(0).term();
 				assertThat(elections.elections()).singleElement()
 					.satisfies((election) -> assertThat(election.term()).contains(term));
 				RedisLocksEndpoint.HeldLocksDescriptor view = context.getBean(RedisLocksEndpoint.class).heldLocks();

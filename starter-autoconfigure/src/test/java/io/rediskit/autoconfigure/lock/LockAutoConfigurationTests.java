@@ -211,7 +211,7 @@ class LockAutoConfigurationTests {
 			try {
 				assertThat(endpoint.heldLocks().locks()).singleElement().satisfies((held) -> {
 					assertThat(held.name()).isEqualTo("listed");
-					assertThat(held.fencingToken()).isEqualTo(lock.getFencingToken());
+					assertThat(held.fencingToken()).isEqualTo(lock.fencingToken());
 					assertThat(held.holdCount()).isEqualTo(1);
 					assertThat(held.leaseRemainingMillis()).isPositive();
 				});
