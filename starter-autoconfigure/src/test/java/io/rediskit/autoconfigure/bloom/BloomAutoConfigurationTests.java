@@ -99,7 +99,7 @@ class BloomAutoConfigurationTests {
 				context.getBean(BloomFilterMetrics.class).bindTo(meters);
 				assertThat(meters.get("rediskit.bloom.fill").tag("filter", "usernames").gauge().value()).isPositive();
 				filters.get("tiny").addAll(java.util.stream.IntStream.range(0, 100).mapToObj(Integer::toString).toList());
-				assertThat(meters.get("rediskit.bloom.over-capacity").tag("filter", "tiny").gauge().value()).isEqualTo(1);
+				assertThat(meters.get("rediskit.bloom.over.capacity").tag("filter", "tiny").gauge().value()).isEqualTo(1);
 				RedisBloomEndpoint.FiltersDescriptor described = context.getBean(RedisBloomEndpoint.class).filters();
 				assertThat(described.filters()).extracting(RedisBloomEndpoint.FilterDescriptor::name)
 					.containsExactly("growing", "tiny", "usernames");

@@ -121,7 +121,7 @@ class QueueAutoConfigurationTests {
 				assertThatExceptionOfType(InvalidEndpointRequestException.class)
 					.isThrownBy(() -> endpoint.pause("orders", "stop", null));
 				new MicrometerQueueListener(meters).onHeldBack("orders", "rate-limit", 3);
-				assertThat(meters.get("rediskit.queue.held-back").tags("queue", "orders", "reason", "rate-limit")
+				assertThat(meters.get("rediskit.queue.held.back").tags("queue", "orders", "reason", "rate-limit")
 					.counter().count()).isEqualTo(3);
 			});
 	}
