@@ -45,7 +45,7 @@ public class RedisLocksEndpoint {
 	/**
 	 * Lists the holds of a member of the lock family too (Redlock, semaphore, read-write or fair lock registries),
 	 * after those included before, under its own kind; including a kind again replaces it in its place.
-	 * @param kind the kind its holds are listed as, such as {@code rwlock}
+	 * @param kind the kind its holds are listed as, such as {@code readwrite}
 	 * @param holds what that member's owners hold now, asked each time the endpoint is read
 	 */
 	public void include(String kind, Supplier<List<HeldLock>> holds) {
@@ -180,8 +180,8 @@ public class RedisLocksEndpoint {
 	 * @param owner {@code thread:<id>} or {@code lease}
 	 * @param kind {@code single} for the single-node lock, {@code redlock} for Redlock (whose remaining lease is
 	 * its validity), {@code semaphore} for one acquisition of semaphore permits,
-	 * {@code rwlock} for a read-write lock (a thread that downgraded is listed twice, once per
-	 * side), {@code fairlock} for a fair lock
+	 * {@code readwrite} for a read-write lock (a thread that downgraded is listed twice, once per
+	 * side), {@code fair} for a fair lock
 	 */
 	public record HeldLockDescriptor(String name, String group, String heldSince, long leaseRemainingMillis,
 			long fencingToken, int holdCount, boolean watchdog, String owner, String kind) {

@@ -110,7 +110,7 @@ class MemberLockAutoConfigurationTests {
 			try (Lease read = rw.readLock().acquire(Duration.ZERO);
 					Lease fair = context.getBean(FairLockRegistry.class).getLock("listed-fair").acquire(Duration.ZERO)) {
 				assertThat(endpoint.heldLocks().locks()).extracting((held) -> held.kind() + " " + held.name())
-					.containsExactly("fairlock listed-fair", "rwlock listed-rw");
+					.containsExactly("fair listed-fair", "readwrite listed-rw");
 			}
 			assertThat(endpoint.heldLocks().locks()).isEmpty();
 		});
