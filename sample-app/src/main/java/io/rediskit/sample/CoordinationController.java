@@ -40,7 +40,7 @@ public class CoordinationController {
 	@PostMapping("/latches/{name}")
 	LatchState start(@PathVariable String name, @RequestParam long count) {
 		RedisCountDownLatch latch = latch(name);
-		return new LatchState(name, latch.trySetCount(count), latch.getCount());
+		return new LatchState(name, latch.trySetCount(count), latch.count());
 	}
 
 	@PostMapping("/latches/{name}/count-down")
@@ -53,7 +53,7 @@ public class CoordinationController {
 			throws InterruptedException {
 		RedisCountDownLatch latch = latch(name);
 		boolean open = latch.await(Duration.ofMillis(Math.min(waitMillis, 30_000)));
-		return new LatchState(name, open, open ? 0 : latch.getCount());
+		return new LatchState(name, open, open ? 0 : latch.count());
 	}
 
 	private RedisCountDownLatch latch(String name) {

@@ -16,7 +16,7 @@ import org.springframework.stereotype.Component;
  * A recurring job on the delay queue: {@code redis-kit.queue.recurring.daily-digest} enqueues one message per
  * cron slot (every 10 s in the sample, so that it is seen) into the {@code digests} queue, once across every
  * instance of the sample, and this listener builds the digest of that slot with the queue's retries and dead
- * letters. The next slot shows at {@code /actuator/redisqueues}; slots enqueued and skipped at
+ * letters. The next slot shows at {@code /actuator/rediskitqueue}; slots enqueued and skipped at
  * {@code /actuator/metrics/rediskit.queue.recurring.enqueued}.
  */
 @Component

@@ -19,7 +19,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code GET /leaders}: the roles this instance stands for ({@code redis-kit.leader.roles}), whether it leads
+ * {@code GET /leaders}: the roles this instance stands for ({@code redis-kit.lock.leader.roles}), whether it leads
  * each and who does; {@code POST /leaders/{role}/yield}: gives a role up so that another instance takes it
  * (404 for a role this instance does not stand for). Grants and revocations are logged from their application
  * events. Start two instances (another {@code server.port}) to see the role move.
@@ -44,7 +44,7 @@ public class LeaderController {
 	@PostMapping("/{role}/yield")
 	ResponseEntity<Role> yieldRole(@PathVariable String role) {
 		for (LeaderElection election : this.elections.elections()) {
-			if (election.getRole().equals(role)) {
+			if (election.role().equals(role)) {
 				election.yieldLeadership();
 				return ResponseEntity.ok(Role.of(election));
 			}
@@ -54,12 +54,12 @@ public class LeaderController {
 
 	@EventListener
 	void granted(LeadershipGrantedEvent event) {
-		logger.info("Leading " + event.getRole() + " in term " + event.getTerm());
+		logger.info("Leading " + event.role() + " in term " + event.term());
 	}
 
 	@EventListener
 	void revoked(LeadershipRevokedEvent event) {
-		logger.info("No longer leading " + event.getRole() + " (term " + event.getTerm() + ", " + event.getReason()
+		logger.info("No longer leading " + event.role() + " (term " + event.term() + ", " + event.reason()
 				+ ")");
 	}
 
@@ -74,8 +74,8 @@ public class LeaderController {
 
 		static Role of(LeaderElection election) {
 			return election.currentLeader()
-				.map((leader) -> new Role(election.getRole(), election.isLeader(), leader.instance(), leader.term()))
-				.orElseGet(() -> new Role(election.getRole(), election.isLeader(), null, 0));
+				.map((leader) -> new Role(election.role(), election.isLeader(), leader.instance(), leader.term()))
+				.orElseGet(() -> new Role(election.role(), election.isLeader(), null, 0));
 		}
 
 	}

@@ -14,7 +14,7 @@ import org.springframework.stereotype.Component;
  * {@code sample.report.interval} (10 s) so that it is seen running. Where another instance runs it, or ran it
  * less than {@code lockAtLeastFor} ago, the call is skipped silently and counted as
  * {@code rediskit.lock.acquire{lock="nightly-report",result="skipped"}} at {@code /actuator/metrics}. Each
- * instance's runs and skips of it are listed at {@code /actuator/redislocks} and, with the {@code console} profile,
+ * instance's runs and skips of it are listed at {@code /actuator/rediskitlock} and, with the {@code console} profile,
  * on the console's Locks page with who has the job's lock now.
  */
 @Component

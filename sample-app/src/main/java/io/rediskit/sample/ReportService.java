@@ -35,7 +35,7 @@ public class ReportService {
 	 */
 	@DistributedLock(name = "reports", key = "#reportId", redlock = true)
 	public ReportRun run(String reportId) throws InterruptedException {
-		long token = this.redlock.getLock("reports", reportId).getFencingToken();
+		long token = this.redlock.getLock("reports", reportId).fencingToken();
 		Thread.sleep(this.runTime.toMillis());
 		return new ReportRun(reportId, token, this.redlock.nodeCount(), this.redlock.quorum());
 	}

@@ -12,7 +12,7 @@ import org.springframework.stereotype.Component;
 /**
  * The {@code reports} queue: a report named {@code poison} always fails, so after its deliveries (3, with a short
  * backoff in the sample's configuration) it lands in the dead-letter queue with the exception as the reason,
- * while other reports keep flowing. See it with {@code GET /actuator/redisqueues/reports}. A report asked for with
+ * while other reports keep flowing. See it with {@code GET /actuator/rediskitqueue/reports}. A report asked for with
  * {@code ?priority=high} is built ahead of the queue's other reports (6 of every 10 deliveries while any wait),
  * one asked for with {@code low} behind them, never starved (see docs/queue.md#priorities).
  */

@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** "Most popular articles" with votes and a category view, over HTTP against a real redis-server. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = "redis-kit.rank.leaderboards.articles.view-cache-ttl=1ms")
+		properties = "redis-kit.leaderboard.leaderboards.articles.view-cache-ttl=1ms")
 class ArticlesSampleTests extends SampleHttpTests {
 
 	final JsonMapper json = JsonMapper.builder().build();

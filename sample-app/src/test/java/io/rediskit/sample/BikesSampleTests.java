@@ -86,7 +86,7 @@ class BikesSampleTests extends SampleHttpTests {
 		for (int i = 0; i < 50; i++) {
 			send("PUT", "/api/bikes/berlin-" + i + "?lat=" + (52.50 + i * 0.001) + "&lon=13.40");
 		}
-		HttpResponse<String> response = send("GET", "/actuator/rediskeys");
+		HttpResponse<String> response = send("GET", "/actuator/rediskitkeys");
 		assertThat(response.statusCode()).isEqualTo(200);
 		Map<String, Object> report = body(response);
 		assertThat(((Number) report.get("keysScanned")).longValue()).isGreaterThanOrEqualTo(3);

@@ -32,7 +32,7 @@ class DailyDigestSampleTests extends SampleHttpTests {
 		assertThat(this.digest.lastSlot()).isNotNull();
 		assertThat(this.digest.lastSlot().toEpochMilli() % 1000).as("a slot on the second").isZero();
 		HttpResponse<String> queues = this.http.send(
-				HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + "/actuator/redisqueues")).build(),
+				HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + "/actuator/rediskitqueue")).build(),
 				HttpResponse.BodyHandlers.ofString());
 		assertThat(queues.statusCode()).isEqualTo(200);
 		assertThat(queues.body()).contains("\"daily-digest\":{\"queue\":\"digests\",\"schedule\":\"* * * * * *\"",

@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the configured role is led by this instance, yields and comes back in a higher term.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "redis-kit.leader.instance-name=sample-1", "redis-kit.leader.retry-interval=50ms" })
+		properties = { "redis-kit.lock.leader.instance-name=sample-1", "redis-kit.lock.leader.retry-interval=50ms" })
 class LockFamilySampleTests extends SampleHttpTests {
 
 	@Test

@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The README's queue story over HTTP: unpaid orders cancelled, paid ones kept, a poison report dead-lettered. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "sample.unpaid-timeout=1s", "sample.payment-delay=10ms",
-				"management.endpoint.redisqueues.access=unrestricted" })
+				"management.endpoint.rediskitqueue.access=unrestricted" })
 class QueueSampleTests extends SampleHttpTests {
 
 	@Test
@@ -28,7 +28,7 @@ class QueueSampleTests extends SampleHttpTests {
 		// The job carried the placing request's id as its trace-id header to the listener.
 		assertThat(awaitBody("/orders/q1", "CANCELLED")).contains("\"cancelledBy\":\"req-q1\"");
 		// The paid order's job was cancelled: nothing is left in the queue, and it stays paid.
-		awaitBody("/actuator/redisqueues", "\"order-timeouts\":{\"delayed\":0,\"ready\":0,\"inFlight\":0,\"dead\":0");
+		awaitBody("/actuator/rediskitqueue", "\"order-timeouts\":{\"delayed\":0,\"ready\":0,\"inFlight\":0,\"dead\":0");
 		assertThat(get("/orders/q2").body()).contains("PAID");
 	}
 
@@ -36,9 +36,9 @@ class QueueSampleTests extends SampleHttpTests {
 	void aPoisonReportLandsInTheDeadLetterQueueWithTheReason() throws Exception {
 		post("/reports/poison");
 		post("/reports/monthly");
-		String reports = awaitBody("/actuator/redisqueues/reports", "\"dead\":1");
+		String reports = awaitBody("/actuator/rediskitqueue/reports", "\"dead\":1");
 		assertThat(reports).contains("cannot build report 'poison' (delivery 3)").contains("\"deliveries\":3");
-		assertThat(get("/actuator/health").body()).contains("redisQueues");
+		assertThat(get("/actuator/health").body()).contains("rediskitqueue");
 	}
 
 	@Test
@@ -46,20 +46,20 @@ class QueueSampleTests extends SampleHttpTests {
 		assertThat(post("/reports/urgent?priority=high").body()).contains("\"priority\":\"high\"");
 		assertThat(post("/reports/archive?priority=low").body()).contains("\"priority\":\"low\"");
 		assertThat(post("/reports/other?priority=urgent").statusCode()).isEqualTo(400);
-		awaitBody("/actuator/redisqueues/reports", "\"ready\":0,\"inFlight\":0");
+		awaitBody("/actuator/rediskitqueue/reports", "\"ready\":0,\"inFlight\":0");
 	}
 
 	@Test
 	void theEndpointPausesAndResumesAQueueAndOneListener() throws Exception {
-		assertThat(postJson("/actuator/redisqueues/digests/pause", "{}").body()).contains("\"paused\":true");
-		assertThat(get("/actuator/redisqueues/digests").body()).contains("\"paused\":true");
-		assertThat(postJson("/actuator/redisqueues/digests/resume", "{}").body()).contains("\"paused\":false");
+		assertThat(postJson("/actuator/rediskitqueue/digests/pause", "{}").body()).contains("\"paused\":true");
+		assertThat(get("/actuator/rediskitqueue/digests").body()).contains("\"paused\":true");
+		assertThat(postJson("/actuator/rediskitqueue/digests/resume", "{}").body()).contains("\"paused\":false");
 		String listener = "{\"listener\": \"dailyDigest.build\"}";
-		assertThat(postJson("/actuator/redisqueues/digests/pause", listener).body())
+		assertThat(postJson("/actuator/rediskitqueue/digests/pause", listener).body())
 			.contains("\"listener\":\"dailyDigest.build\"").contains("\"paused\":true");
-		assertThat(get("/actuator/redisqueues/digests").body()).as("the queue itself").contains("\"paused\":false");
-		assertThat(postJson("/actuator/redisqueues/digests/resume", listener).body()).contains("\"paused\":false");
-		assertThat(postJson("/actuator/redisqueues/digests/stop", "{}").statusCode()).isEqualTo(400);
+		assertThat(get("/actuator/rediskitqueue/digests").body()).as("the queue itself").contains("\"paused\":false");
+		assertThat(postJson("/actuator/rediskitqueue/digests/resume", listener).body()).contains("\"paused\":false");
+		assertThat(postJson("/actuator/rediskitqueue/digests/stop", "{}").statusCode()).isEqualTo(400);
 	}
 
 	private HttpResponse<String> postJson(String path, String json) throws Exception {

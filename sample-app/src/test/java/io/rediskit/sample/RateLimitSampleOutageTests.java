@@ -48,8 +48,8 @@ class RateLimitSampleOutageTests extends SampleHttpTests {
 			assertThat(get("/api/ratelimit/gcra").statusCode()).as("fail-open call %d", i).isEqualTo(200);
 		}
 		assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(2));
-		assertThat(get("/actuator/metrics/rediskit.redis.available").body()).contains("\"value\":0.0");
-		assertThat(get("/actuator/health/redisAvailability").body()).contains("\"status\":\"DOWN\"");
+		assertThat(get("/actuator/metrics/rediskit.outage.available").body()).contains("\"value\":0.0");
+		assertThat(get("/actuator/health/rediskitoutage").body()).contains("\"status\":\"DOWN\"");
 		assertThat(get("/actuator/metrics/rediskit.ratelimit.decisions?tag=limiter:login&tag=result:error-rejected")
 			.body()).contains("\"value\":1.0");
 		assertThat(get("/actuator/metrics/rediskit.ratelimit.decisions?tag=limiter:api-gcra&tag=result:error-allowed")

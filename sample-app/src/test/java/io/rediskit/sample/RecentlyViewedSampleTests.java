@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** "Recently viewed" products and trending, over HTTP against a real redis-server. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = "redis-kit.recent.lists.viewed-products.trending-cache-ttl=1ms")
+		properties = "redis-kit.recent-items.lists.viewed-products.trending-cache-ttl=1ms")
 class RecentlyViewedSampleTests extends SampleHttpTests {
 
 	final JsonMapper json = JsonMapper.builder().build();

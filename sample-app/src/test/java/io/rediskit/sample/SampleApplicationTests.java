@@ -79,7 +79,7 @@ class SampleApplicationTests extends SampleHttpTests {
 		ExecutorService executor = Executors.newSingleThreadExecutor();
 		try {
 			Future<HttpResponse<String>> slowPayment = executor.submit(() -> post("/orders/99/pay"));
-			String locks = awaitBody("/actuator/redislocks", "orders:99");
+			String locks = awaitBody("/actuator/rediskitlock", "orders:99");
 			assertThat(locks).contains("\"group\":\"orders\"").contains("\"fencingToken\":");
 			assertThat(slowPayment.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
 		}

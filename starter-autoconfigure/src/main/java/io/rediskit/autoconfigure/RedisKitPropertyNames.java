@@ -31,8 +31,8 @@ import org.springframework.core.env.StandardEnvironment;
 final class RedisKitPropertyNames {
 
 	/** The groups under {@code redis-kit}, one per area; checked against the configuration metadata by a test. */
-	static final Set<String> GROUPS = Set.of("bitmap", "bloom", "cache", "console", "counter", "geo", "id", "keys",
-			"leader", "lock", "queue", "rank", "rate-limit", "recent");
+	static final Set<String> GROUPS = Set.of("bloom", "cache", "console", "counter", "geo", "id", "keys",
+			"leaderboard", "lock", "queue", "rate-limit", "recent-items");
 
 	/** The properties of {@link RedisKitProperties} itself, besides the groups. */
 	static final Set<String> OWN = Set.of("key-prefix", "outage.enabled", "outage.probe-interval");

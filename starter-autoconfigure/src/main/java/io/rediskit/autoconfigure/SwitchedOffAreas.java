@@ -39,7 +39,7 @@ import org.springframework.util.ClassUtils;
  * ({@code redis-kit.lock.semaphore.enabled=false}, or the lock), {@code @RateLimited} while rate limiting is off
  * ({@code redis-kit.rate-limit.enabled=false}): it would run unguarded, as ShedLock refuses to start without a
  * provider. Naming every such method, unless the area's {@code unguarded-when-disabled} is {@code true};</li>
- * <li>{@code redis-kit.leader.roles} while leader election is off ({@code redis-kit.leader.enabled=false}, or the
+ * <li>{@code redis-kit.lock.leader.roles} while leader election is off ({@code redis-kit.lock.leader.enabled=false}, or the
  * lock it runs on): no instance would stand for them.</li>
  * </ul>
  */
@@ -61,16 +61,16 @@ final class SwitchedOffAreas implements SmartInitializingSingleton {
 	}
 
 	private void checkLeaderRoles() {
-		String off = off("redis-kit.lock", "redis-kit.leader");
+		String off = off("redis-kit.lock", "redis-kit.lock.leader");
 		if (off == null) {
 			return;
 		}
 		List<String> roles = Binder.get(this.environment)
-			.bind("redis-kit.leader.roles", Bindable.listOf(String.class))
+			.bind("redis-kit.lock.leader.roles", Bindable.listOf(String.class))
 			.orElse(List.of());
 		if (!roles.isEmpty()) {
-			String property = (this.environment.getProperty("redis-kit.leader.roles") != null) ? "redis-kit.leader.roles"
-					: "redis-kit.leader.roles[0]";
+			String property = (this.environment.getProperty("redis-kit.lock.leader.roles") != null) ? "redis-kit.lock.leader.roles"
+					: "redis-kit.lock.leader.roles[0]";
 			throw new InvalidPropertiesException(List.of(new Violation(property, String.join(", ", roles), property
 					+ " names roles, but leader election is off (" + off + "=false): no instance would stand for"
 					+ " them. Remove the roles, or turn leader election on")));

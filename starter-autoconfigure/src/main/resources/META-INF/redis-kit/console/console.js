@@ -339,7 +339,7 @@
 					el('div', { class: 'charts' },
 						chart('Delivered /s by queue', lines(series, 'rediskit.queue.delivered', 'rate', null, 'queue')),
 						chart('Acknowledged /s by queue', lines(series, 'rediskit.queue.acked', 'rate', null, 'queue')),
-						chart('Dead-lettered /s by queue', lines(series, 'rediskit.queue.dead-lettered', 'rate', null, 'queue')),
+						chart('Dead-lettered /s by queue', lines(series, 'rediskit.queue.dead.lettered', 'rate', null, 'queue')),
 						latenessChart(series)),
 					el('h2', null, 'Recurring jobs'),
 					table(['Name', 'Queue', 'Schedule', 'Zone', 'Missed slots', 'Last slot', 'Next run'], recurring, 'No recurring job.'));

@@ -34,7 +34,7 @@ class RedisKitPropertyNamesTests {
 				assertThat(failure.getViolations()).extracting(InvalidPropertiesException.Violation::property)
 					.containsExactlyInAnyOrder("redis-kit.rate-limits.limiters.login.limit", "redis-kit.outage.enable");
 				assertThat(failure.getViolations().get(0).reason()).contains("belongs to no redis-kit group")
-					.contains("the groups bitmap, bloom, cache").contains("rate-limit, recent");
+					.contains("the groups bloom, cache, console, counter").contains("rate-limit, recent-items");
 			});
 	}
 

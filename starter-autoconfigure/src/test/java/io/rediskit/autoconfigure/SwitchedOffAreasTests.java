@@ -91,16 +91,16 @@ class SwitchedOffAreasTests {
 
 	@Test
 	void rolesFailStartupWhileLeaderElectionIsOff() {
-		this.runner.withPropertyValues("redis-kit.leader.enabled=false", "redis-kit.leader.roles=nightly-billing")
+		this.runner.withPropertyValues("redis-kit.lock.leader.enabled=false", "redis-kit.lock.leader.roles=nightly-billing")
 			.run((context) -> assertThat(StartupFailures.analyze(context).getDescription())
-				.contains("Property: redis-kit.leader.roles\n    Value: \"nightly-billing\"\n    Reason: redis-kit.leader.roles"
-						+ " names roles, but leader election is off (redis-kit.leader.enabled=false): no instance would"
+				.contains("Property: redis-kit.lock.leader.roles\n    Value: \"nightly-billing\"\n    Reason: redis-kit.lock.leader.roles"
+						+ " names roles, but leader election is off (redis-kit.lock.leader.enabled=false): no instance would"
 						+ " stand for them. Remove the roles, or turn leader election on"));
-		this.runner.withPropertyValues("redis-kit.lock.enabled=false", "redis-kit.leader.roles[0]=nightly-billing")
+		this.runner.withPropertyValues("redis-kit.lock.enabled=false", "redis-kit.lock.leader.roles[0]=nightly-billing")
 			.run((context) -> assertThat(StartupFailures.analyze(context).getDescription())
-				.contains("Property: redis-kit.leader.roles[0]\n")
+				.contains("Property: redis-kit.lock.leader.roles[0]\n")
 				.contains("leader election is off (redis-kit.lock.enabled=false)"));
-		this.runner.withPropertyValues("redis-kit.leader.enabled=false").run((context) -> assertThat(context).hasNotFailed());
+		this.runner.withPropertyValues("redis-kit.lock.leader.enabled=false").run((context) -> assertThat(context).hasNotFailed());
 	}
 
 	static class Jobs {

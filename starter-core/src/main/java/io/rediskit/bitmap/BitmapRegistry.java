@@ -19,8 +19,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * Hands out {@link CheckInCalendar}s, {@link DailyActivity} bitmaps and {@link PackedCounters} by name: configured
- * calendars and activities (in Spring Boot, under {@code redis-kit.bitmap.calendars} and
- * {@code redis-kit.bitmap.activities}) through {@link #calendar(String)} and {@link #activity(String)}, others
+ * calendars and activities (in Spring Boot, under {@code redis-kit.counter.calendars} and
+ * {@code redis-kit.counter.activities}) through {@link #calendar(String)} and {@link #activity(String)}, others
  * through {@link #createCalendar}, {@link #createActivity} and {@link #createPackedCounters}. Each name has one spec: creating with the spec a name
  * already has returns its handle, and another spec for a configured or created name throws
  * {@link SpecConflictException} (see {@link NamedSpecs} for the rule). A changed configuration (a refresh) gives a
@@ -82,11 +82,11 @@ public class BitmapRegistry {
 		this.commands = Objects.requireNonNull(commands, "commands must not be null");
 		this.keyNaming = Objects.requireNonNull(keyNaming, "keyNaming must not be null");
 		this.listeners = Listeners.of("bitmap", listeners);
-		this.calendars = new NamedSpecs<>("check-in calendar", "redis-kit.bitmap.calendars", configuredCalendars,
+		this.calendars = new NamedSpecs<>("check-in calendar", "redis-kit.counter.calendars", configuredCalendars,
 				this::newCalendar, (calendar, spec) -> newCalendar(calendar.name(), spec));
 		this.counters = new NamedSpecs<>("packed counters", null, (name) -> null, this::newPackedCounters,
 				(counters, spec) -> newPackedCounters(counters.name(), spec));
-		this.activities = new NamedSpecs<>("daily activity", "redis-kit.bitmap.activities", configuredActivities,
+		this.activities = new NamedSpecs<>("daily activity", "redis-kit.counter.activities", configuredActivities,
 				this::newActivity, (activity, spec) -> newActivity(activity.name(), spec));
 	}
 

@@ -87,7 +87,7 @@ final class Acquisition {
 	@Nullable LockHold run() throws InterruptedException {
 		if (this.interruptible && Thread.interrupted()) {
 			report(AcquireResult.INTERRUPTED);
-			throw new InterruptedException("Interrupted before acquiring lock '" + this.lock.getName() + "'");
+			throw new InterruptedException("Interrupted before acquiring lock '" + this.lock.name() + "'");
 		}
 		this.interruptedMeanwhile = !this.interruptible && Thread.interrupted();
 		try {
@@ -190,7 +190,7 @@ final class Acquisition {
 					if (this.interruptible) {
 						report(AcquireResult.INTERRUPTED);
 						InterruptedException interrupted = new InterruptedException(
-								"Interrupted while acquiring lock '" + this.lock.getName() + "'");
+								"Interrupted while acquiring lock '" + this.lock.name() + "'");
 						interrupted.initCause(ex);
 						throw interrupted;
 					}
@@ -215,7 +215,7 @@ final class Acquisition {
 				// The owner thought it held the lock, but another owner has it: the hold was lost.
 				this.parts.holds().markLost(this.current);
 				report(AcquireResult.ERROR);
-				throw new LockLeaseLostException(this.lock.getName(), this.current.fencingToken);
+				throw new LockLeaseLostException(this.lock.name(), this.current.fencingToken);
 			}
 			this.lastAttempt = reply;
 			return null;
@@ -232,13 +232,13 @@ final class Acquisition {
 			this.engine.scripts.undo(this.lock.keys(), this.owner, this.leaseMillis, requestId)
 				.whenComplete((left, failure) -> {
 					if (failure != null && logger.isDebugEnabled()) {
-						logger.debug("Could not undo a failed acquisition of lock '" + this.lock.getName()
+						logger.debug("Could not undo a failed acquisition of lock '" + this.lock.name()
 								+ "'; its lease will end it", failure);
 					}
 				});
 		}
 		catch (RuntimeException ex) {
-			logger.debug("Could not undo a failed acquisition of lock '" + this.lock.getName()
+			logger.debug("Could not undo a failed acquisition of lock '" + this.lock.name()
 					+ "'; its lease will end it", ex);
 		}
 	}
@@ -306,7 +306,7 @@ final class Acquisition {
 
 	private InterruptedException interrupted() {
 		report(AcquireResult.INTERRUPTED);
-		return new InterruptedException("Interrupted while waiting for lock '" + this.lock.getName() + "'");
+		return new InterruptedException("Interrupted while waiting for lock '" + this.lock.name() + "'");
 	}
 
 	/** The wait ran out; a waiter a releaser has just claimed still takes what it is handed. */

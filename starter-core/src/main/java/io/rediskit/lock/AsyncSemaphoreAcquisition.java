@@ -56,7 +56,7 @@ final class AsyncSemaphoreAcquisition extends SemaphoreAcquisition {
 		if (failure != null || attempt == null) {
 			boolean ended = finish();
 			RuntimeException error = failed((failure != null) ? failure
-					: new IllegalStateException("No reply to an acquisition of '" + this.lock.getName() + "'"));
+					: new IllegalStateException("No reply to an acquisition of '" + this.lock.name() + "'"));
 			if (ended) {
 				this.result.completeExceptionally(error);
 			}
@@ -91,7 +91,7 @@ final class AsyncSemaphoreAcquisition extends SemaphoreAcquisition {
 		if (this.waitNanos == 0 || left <= 0) {
 			if (finish()) {
 				report(AcquireResult.TIMEOUT);
-				this.result.completeExceptionally(new SemaphoreNotAcquiredException(this.lock.getName(),
+				this.result.completeExceptionally(new SemaphoreNotAcquiredException(this.lock.name(),
 						this.permits, this.waitTime, null));
 			}
 			return;
@@ -119,7 +119,7 @@ final class AsyncSemaphoreAcquisition extends SemaphoreAcquisition {
 		if (finish()) {
 			report(AcquireResult.INTERRUPTED);
 			this.result.completeExceptionally(new IllegalStateException(
-					"The semaphore registry stopped while waiting for permits of '" + this.lock.getName() + "'"));
+					"The semaphore registry stopped while waiting for permits of '" + this.lock.name() + "'"));
 		}
 	}
 

@@ -76,11 +76,13 @@ public @interface DistributedSemaphore {
 	String leaseTime() default "";
 
 	/**
-	 * What a call does when no permits are acquired and there is no {@link #fallbackMethod()}, as for
-	 * {@link DistributedLock#onNotAcquired()}.
+	 * What a call does when no permits are acquired within the wait time and there is no
+	 * {@link #fallbackMethod()}: throw {@link SemaphoreNotAcquiredException} (the default) or skip the method.
+	 * {@code SKIP} is for methods returning {@code void} or an object (the call returns {@code null}), not on
+	 * asynchronous methods; startup fails otherwise.
 	 * @return the strategy
 	 */
-	DistributedLock.OnNotAcquired onNotAcquired() default DistributedLock.OnNotAcquired.THROW;
+	OnNotAcquired onNotAcquired() default OnNotAcquired.THROW;
 
 	/**
 	 * Name of a method to run instead when no permits are acquired, on the same object with the same arguments,
@@ -89,5 +91,19 @@ public @interface DistributedSemaphore {
 	 * @return the fallback method's name
 	 */
 	String fallbackMethod() default "";
+
+	/** What a call does when no permits are acquired and no fallback method is given. */
+	enum OnNotAcquired {
+
+		/** Throw {@link SemaphoreNotAcquiredException}. */
+		THROW,
+
+		/**
+		 * Return without running the method, silently (a debug log line; the wait is counted by
+		 * {@link SemaphoreListener#onAcquire} as a timeout); an outage of Redis is still thrown.
+		 */
+		SKIP
+
+	}
 
 }

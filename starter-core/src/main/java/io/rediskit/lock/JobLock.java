@@ -56,13 +56,13 @@ public final class JobLock {
 	}
 
 	/** @return the full lock name */
-	public String getName() {
-		return this.lock.getName();
+	public String name() {
+		return this.lock.name();
 	}
 
 	/** @return the name metrics are tagged with */
-	public String getGroup() {
-		return this.lock.getGroup();
+	public String group() {
+		return this.lock.group();
 	}
 
 	/**
@@ -148,7 +148,7 @@ public final class JobLock {
 
 	@Override
 	public String toString() {
-		return "JobLock[" + this.lock.getName() + "]";
+		return "JobLock[" + this.lock.name() + "]";
 	}
 
 	private static RuntimeException rethrowable(Throwable cause) {
@@ -279,7 +279,7 @@ public final class JobLock {
 
 		@Override
 		public String toString() {
-			return "JobLock.Run[" + getName() + ", fencing token " + this.hold.fencingToken + "]";
+			return "JobLock.Run[" + name() + ", fencing token " + this.hold.fencingToken + "]";
 		}
 
 	}

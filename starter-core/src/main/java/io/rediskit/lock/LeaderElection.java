@@ -87,12 +87,12 @@ public final class LeaderElection {
 	}
 
 	/** @return the role this candidacy is for */
-	public String getRole() {
+	public String role() {
 		return this.role;
 	}
 
 	/** @return the name this instance goes by in the election, shown as the leader by {@link #currentLeader()} */
-	public String getInstance() {
+	public String instance() {
 		return this.instance;
 	}
 
@@ -301,7 +301,7 @@ public final class LeaderElection {
 
 	/**
 	 * The leader of a role as Redis has it.
-	 * @param instance the name the leading instance goes by ({@link LeaderElections#getInstance()})
+	 * @param instance the name the leading instance goes by ({@link LeaderElections#instance()})
 	 * @param term its term
 	 */
 	public record Leader(String instance, long term) {

@@ -27,7 +27,7 @@ public class LeaderElections implements SmartLifecycle {
 	/** The lifecycle phase: started after the lock registry, stopped before it. */
 	public static final int PHASE = LockRegistry.PHASE + 1;
 
-	/** Default {@link #getRetryInterval()}: a candidate tries once a second. */
+	/** Default {@link #retryInterval()}: a candidate tries once a second. */
 	public static final Duration DEFAULT_RETRY_INTERVAL = Duration.ofSeconds(1);
 
 	private final LockRegistry registry;
@@ -129,17 +129,17 @@ public class LeaderElections implements SmartLifecycle {
 	/** @return every candidacy of this instance, by role */
 	public List<LeaderElection> elections() {
 		List<LeaderElection> all = new ArrayList<>(this.elections.values());
-		all.sort(Comparator.comparing(LeaderElection::getRole));
+		all.sort(Comparator.comparing(LeaderElection::role));
 		return all;
 	}
 
 	/** @return the name this instance goes by */
-	public String getInstance() {
+	public String instance() {
 		return this.instance;
 	}
 
 	/** @return how often a candidate tries */
-	public Duration getRetryInterval() {
+	public Duration retryInterval() {
 		return this.retryInterval;
 	}
 

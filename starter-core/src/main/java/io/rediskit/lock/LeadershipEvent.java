@@ -28,7 +28,7 @@ public abstract class LeadershipEvent extends ApplicationEvent {
 	}
 
 	/** @return the role whose leadership changed */
-	public String getRole() {
+	public String role() {
 		return this.role;
 	}
 
@@ -38,7 +38,7 @@ public abstract class LeadershipEvent extends ApplicationEvent {
 	 * terms lower than the highest it has seen.
 	 * @return the term
 	 */
-	public long getTerm() {
+	public long term() {
 		return this.term;
 	}
 

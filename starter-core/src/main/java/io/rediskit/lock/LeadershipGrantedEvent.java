@@ -1,7 +1,7 @@
 package io.rediskit.lock;
 
 /**
- * This instance became the leader of a role, for the term {@link #getTerm()}.
+ * This instance became the leader of a role, for the term {@link #term()}.
  */
 public class LeadershipGrantedEvent extends LeadershipEvent {
 

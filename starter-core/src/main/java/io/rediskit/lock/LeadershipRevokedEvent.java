@@ -1,8 +1,8 @@
 package io.rediskit.lock;
 
 /**
- * This instance stopped being the leader of a role: the term {@link #getTerm()} is over for it, and why is
- * {@link #getReason()}. When the lease was in doubt ({@link Reason#LEASE_LOST}) the event comes before another
+ * This instance stopped being the leader of a role: the term {@link #term()} is over for it, and why is
+ * {@link #reason()}. When the lease was in doubt ({@link Reason#LEASE_LOST}) the event comes before another
  * instance can be granted the role, unless this JVM was paused meanwhile (it then comes as the JVM resumes,
  * late, and {@link LeaderElection#isLeader()} has said {@code false} since the lease's margin ran out).
  */
@@ -24,13 +24,13 @@ public class LeadershipRevokedEvent extends LeadershipEvent {
 	}
 
 	/** @return why this instance is no longer the leader */
-	public Reason getReason() {
+	public Reason reason() {
 		return this.reason;
 	}
 
 	@Override
 	public String toString() {
-		return "LeadershipRevokedEvent[role=" + getRole() + ", term=" + getTerm() + ", reason=" + this.reason + "]";
+		return "LeadershipRevokedEvent[role=" + role() + ", term=" + term() + ", reason=" + this.reason + "]";
 	}
 
 	/** Why a leadership ended. */

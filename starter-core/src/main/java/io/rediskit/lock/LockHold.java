@@ -63,7 +63,7 @@ final class LockHold {
 	HeldLock describe(long nowNanos) {
 		String ownerKind = this.owner.contains(":t") ? "thread:" + this.owner.substring(this.owner.lastIndexOf(":t") + 2)
 				: "lease";
-		return new HeldLock(this.lock.getName(), this.lock.getGroup(), this.heldSince,
+		return new HeldLock(this.lock.name(), this.lock.group(), this.heldSince,
 				Duration.ofNanos(Math.max(0, this.validUntilNanos - nowNanos)), this.fencingToken, this.holdCount,
 				this.watchdog, ownerKind);
 	}

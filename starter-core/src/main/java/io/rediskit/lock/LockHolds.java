@@ -113,9 +113,9 @@ final class LockHolds {
 			hold.lost = true;
 		}
 		if (first) {
-			logger.warn("Lock '" + hold.lock.getName() + "' (fencing token " + hold.fencingToken
+			logger.warn("Lock '" + hold.lock.name() + "' (fencing token " + hold.fencingToken
 					+ ") was lost before its owner released it");
-			this.listeners.notify((listener) -> listener.onLeaseLost(hold.lock.getGroup(), hold.fencingToken));
+			this.listeners.notify((listener) -> listener.onLeaseLost(hold.lock.group(), hold.fencingToken));
 		}
 	}
 

@@ -22,7 +22,7 @@ import org.springframework.data.redis.connection.ReturnType;
 /**
  * Every Redis call of the lock: one method per operation, each running its own script through the
  * {@link ScriptExecutor} with its arguments in order and its reply read, plus the two plain reads behind
- * {@link RedisLock#isLocked()} and {@link RedisLock#getHoldCount()}. The keys of one call are those of one
+ * {@link RedisLock#isLocked()} and {@link RedisLock#holdCount()}. The keys of one call are those of one
  * {@link Keys}, all in the lock name's hash slot.
  * <p>
  * Fencing rule, the same in {@code acquire.lua} and {@code hand_off.lua}: a new holder's token is the server's

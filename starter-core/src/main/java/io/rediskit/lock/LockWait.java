@@ -69,7 +69,7 @@ abstract class LockWait {
 	}
 
 	final LockNotAcquiredException notAcquired() {
-		return new LockNotAcquiredException(this.lock.getName(), this.waitTime, null);
+		return new LockNotAcquiredException(this.lock.name(), this.waitTime, null);
 	}
 
 }

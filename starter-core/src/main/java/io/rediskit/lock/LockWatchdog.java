@@ -71,7 +71,7 @@ final class LockWatchdog {
 				}
 				catch (Throwable ex) {
 					hold.renewing.set(false);
-					logger.error("Renewal of lock '" + hold.lock.getName() + "' failed unexpectedly", ex);
+					logger.error("Renewal of lock '" + hold.lock.name() + "' failed unexpectedly", ex);
 				}
 			}
 		}
@@ -108,16 +108,16 @@ final class LockWatchdog {
 			this.outages.warn(cause);
 		}
 		else {
-			logger.warn("Renewal of lock '" + hold.lock.getName() + "' failed, retrying on the next tick", cause);
+			logger.warn("Renewal of lock '" + hold.lock.name() + "' failed, retrying on the next tick", cause);
 		}
 		if (!hold.releasing && hold.leaseElapsed(System.nanoTime())) {
-			logger.warn("Lock '" + hold.lock.getName() + "' could not be renewed before its lease ended and is lost");
+			logger.warn("Lock '" + hold.lock.name() + "' could not be renewed before its lease ended and is lost");
 			this.holds.markLost(hold);
 		}
 	}
 
 	private void notify(LockHold hold, RenewalResult result) {
-		this.listeners.notify((listener) -> listener.onRenewal(hold.lock.getGroup(), result));
+		this.listeners.notify((listener) -> listener.onRenewal(hold.lock.group(), result));
 	}
 
 }

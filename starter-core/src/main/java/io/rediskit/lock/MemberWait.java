@@ -85,7 +85,7 @@ final class MemberWait extends SignalledWait {
 	@Nullable LockHold await(boolean interruptible) throws InterruptedException {
 		if (interruptible && Thread.interrupted()) {
 			report(AcquireResult.INTERRUPTED);
-			throw new InterruptedException("Interrupted before acquiring lock '" + this.lock.getName() + "'");
+			throw new InterruptedException("Interrupted before acquiring lock '" + this.lock.name() + "'");
 		}
 		boolean interrupted = !interruptible && Thread.interrupted();
 		CompletableFuture<@Nullable LockHold> outcome = start();
@@ -144,7 +144,7 @@ final class MemberWait extends SignalledWait {
 		if (count < 1) {
 			lock.parts().holds().markLost(current);
 			lock.report(AcquireResult.ERROR, started);
-			throw new LockLeaseLostException(lock.getName(), current.fencingToken);
+			throw new LockLeaseLostException(lock.name(), current.fencingToken);
 		}
 		LockHold hold = lock.parts().holds().acquired(lock, current.owner, current.fencingToken,
 				Math.max(2, (int) count), current.leaseMillis, current.watchdog);

@@ -71,7 +71,7 @@ public final class MultiLock {
 		this.engine = engine;
 		this.parts = locks.get(0).parts();
 		List<RedisLock> ordered = new ArrayList<>(locks);
-		Comparator<RedisLock> byName = Comparator.comparing(RedisLock::getName);
+		Comparator<RedisLock> byName = Comparator.comparing(RedisLock::name);
 		ordered.sort(cluster ? Comparator.comparingInt(MultiLock::slot).thenComparing(byName) : byName);
 		this.locks = List.copyOf(ordered);
 		List<List<RedisLock>> grouped = new ArrayList<>();
@@ -115,7 +115,7 @@ public final class MultiLock {
 
 	/** @return the full lock names in the order they are taken: by hash slot then name on Cluster, else by name */
 	public List<String> names() {
-		return this.locks.stream().map(RedisLock::getName).toList();
+		return this.locks.stream().map(RedisLock::name).toList();
 	}
 
 	/**
@@ -391,7 +391,7 @@ public final class MultiLock {
 
 		/** @return the full lock names, in the order they were taken */
 		public List<String> lockNames() {
-			return this.holds.stream().map((hold) -> hold.lock.getName()).toList();
+			return this.holds.stream().map((hold) -> hold.lock.name()).toList();
 		}
 
 		/**
@@ -403,7 +403,7 @@ public final class MultiLock {
 		 */
 		public long fencingToken(String name) {
 			for (LockHold hold : this.holds) {
-				if (hold.lock.getName().equals(name)) {
+				if (hold.lock.name().equals(name)) {
 					return hold.fencingToken;
 				}
 			}

@@ -52,7 +52,7 @@ final class QuorumEngine implements Engine {
 		}
 		return this.nodes.release(hold.lock.keys(), hold.owner).thenApply((tally) -> {
 			if (tally.done() >= this.nodes.quorum()) {
-				this.line.released(hold.lock.getName());
+				this.line.released(hold.lock.name());
 				return 0L;
 			}
 			if (tally.refused() > this.nodes.size() - this.nodes.quorum()) {
@@ -95,13 +95,13 @@ final class QuorumEngine implements Engine {
 			if (tally.refused() > this.nodes.size() - quorum) {
 				return RenewalResult.LOST;
 			}
-			throw this.nodes.unavailable("renewal of '" + hold.lock.getName() + "'", tally);
+			throw this.nodes.unavailable("renewal of '" + hold.lock.name() + "'", tally);
 		});
 	}
 
 	@Override
 	public <T> T await(CompletionStage<T> stage, String operation, RedisLock lock) {
-		return this.nodes.await(stage, operation + " of '" + lock.getName() + "'");
+		return this.nodes.await(stage, operation + " of '" + lock.name() + "'");
 	}
 
 	@Override

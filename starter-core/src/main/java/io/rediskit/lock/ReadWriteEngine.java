@@ -41,7 +41,7 @@ final class ReadWriteEngine extends WaiterLineEngine {
 
 	@Override
 	CompletionStage<Long> reenter(RedisLock lock, LockHold current) {
-		return this.scripts.setCount(lock.getName(), this.read, current.owner, current.holdCount + 1,
+		return this.scripts.setCount(lock.name(), this.read, current.owner, current.holdCount + 1,
 				current.leaseMillis);
 	}
 
@@ -51,9 +51,9 @@ final class ReadWriteEngine extends WaiterLineEngine {
 		if (this.read) {
 			return;
 		}
-		LockHold reading = lock.parts().holds().get(this.scripts.readersKey(lock.getName()), owner);
+		LockHold reading = lock.parts().holds().get(this.scripts.readersKey(lock.name()), owner);
 		if (reading != null && !reading.lost) {
-			throw new IllegalStateException("Lock '" + lock.getName() + "' is read by the current thread: release the"
+			throw new IllegalStateException("Lock '" + lock.name() + "' is read by the current thread: release the"
 					+ " read lock before taking the write lock (upgrading is not supported; downgrading is)");
 		}
 	}
@@ -61,26 +61,26 @@ final class ReadWriteEngine extends WaiterLineEngine {
 	@Override
 	public CompletionStage<LockScripts.Attempt> attempt(RedisLock lock, String owner, long leaseMillis,
 			String requestId) {
-		return this.read ? this.scripts.acquireRead(lock.getName(), owner, leaseMillis)
-				: this.scripts.acquireWrite(lock.getName(), owner, leaseMillis, this.spec.waiterTimeout().toMillis());
+		return this.read ? this.scripts.acquireRead(lock.name(), owner, leaseMillis)
+				: this.scripts.acquireWrite(lock.name(), owner, leaseMillis, this.spec.waiterTimeout().toMillis());
 	}
 
 	@Override
 	public CompletionStage<?> leave(RedisLock lock, String owner) {
-		return this.read ? this.scripts.setCount(lock.getName(), true, owner, 0, 1)
-				: this.scripts.leaveWrite(lock.getName(), owner);
+		return this.read ? this.scripts.setCount(lock.name(), true, owner, 0, 1)
+				: this.scripts.leaveWrite(lock.name(), owner);
 	}
 
 	/** Sets the stored count to the client's count less one; the last release ends this side's hold. */
 	@Override
 	public CompletionStage<Long> release(LockHold hold) {
-		return this.scripts.setCount(hold.lock.getName(), this.read, hold.owner, hold.holdCount - 1L,
+		return this.scripts.setCount(hold.lock.name(), this.read, hold.owner, hold.holdCount - 1L,
 				hold.leaseMillis);
 	}
 
 	@Override
 	CompletionStage<Boolean> extend(LockHold hold) {
-		return this.scripts.renew(hold.lock.getName(), this.read, hold.owner, hold.leaseMillis);
+		return this.scripts.renew(hold.lock.name(), this.read, hold.owner, hold.leaseMillis);
 	}
 
 	/** @return for the write lock whether a writer holds it, for the read lock whether anyone reads */
@@ -92,7 +92,7 @@ final class ReadWriteEngine extends WaiterLineEngine {
 	@Override
 	public CompletionStage<Boolean> isLockedAsync(RedisLock lock) {
 		try {
-			return this.scripts.holders(lock.getName(), "")
+			return this.scripts.holders(lock.name(), "")
 				.thenApply((holders) -> this.read ? holders.readers() > 0 : holders.writing());
 		}
 		catch (RuntimeException ex) {
@@ -103,7 +103,7 @@ final class ReadWriteEngine extends WaiterLineEngine {
 	@Override
 	public int holdCount(RedisLock lock, String owner) {
 		ReadWriteLockScripts.Holders holders = LockScripts
-			.uninterruptibly(() -> LockScripts.await(this.scripts.holders(lock.getName(), owner)));
+			.uninterruptibly(() -> LockScripts.await(this.scripts.holders(lock.name(), owner)));
 		return this.read ? holders.ownReads() : holders.ownWrites();
 	}
 

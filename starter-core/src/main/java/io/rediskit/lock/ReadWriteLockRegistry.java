@@ -78,13 +78,13 @@ public class ReadWriteLockRegistry extends LockEntryPoint {
 	 */
 	public ReadWriteLock getReadWriteLock(String group, String key) {
 		RedisLock writeLock = getLock(group, key);
-		return new ReadWriteLock(writeLock.getName(), readSide(writeLock), writeLock);
+		return new ReadWriteLock(writeLock.name(), readSide(writeLock), writeLock);
 	}
 
 	private RedisLock readSide(RedisLock writeLock) {
 		ReadWriteEngine writing = (ReadWriteEngine) parts().engine();
-		return new RedisLock(writeLock.getName(), writeLock.getGroup(),
-				ReadWriteLockScripts.keys(getKeyNaming(), writeLock.getName(), writeLock.getGroup(), true),
+		return new RedisLock(writeLock.name(), writeLock.group(),
+				ReadWriteLockScripts.keys(getKeyNaming(), writeLock.name(), writeLock.group(), true),
 				parts().withEngine(writing.reading()));
 	}
 

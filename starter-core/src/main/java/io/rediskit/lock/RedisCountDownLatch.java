@@ -46,7 +46,7 @@ public final class RedisCountDownLatch {
 	}
 
 	/** @return the latch name */
-	public String getName() {
+	public String name() {
 		return this.name;
 	}
 
@@ -90,7 +90,7 @@ public final class RedisCountDownLatch {
 	}
 
 	/** @return the count: {@code 0} when the latch is open, {@code -1} when it is not set */
-	public long getCount() {
+	public long count() {
 		return Stages.join(this.registry.scripts().count(this.keys));
 	}
 

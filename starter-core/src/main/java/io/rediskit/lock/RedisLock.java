@@ -33,7 +33,7 @@ import org.jspecify.annotations.Nullable;
  * without touching the key. With an explicit lease time nothing is renewed.
  * <p>
  * <b>Fencing.</b> Every first acquisition gets a fencing token that strictly increases per lock name across
- * all clients ({@link #getFencingToken()}, {@link Lease#fencingToken()}). A resource that remembers the
+ * all clients ({@link #fencingToken()}, {@link Lease#fencingToken()}). A resource that remembers the
  * highest token it accepted and rejects lower ones stays safe when a paused holder wakes up after losing the
  * lock.
  * <p>
@@ -69,12 +69,12 @@ public final class RedisLock implements Lock {
 	}
 
 	/** @return the full lock name */
-	public String getName() {
+	public String name() {
 		return this.name;
 	}
 
 	/** @return the group name, the tag its metrics carry */
-	public String getGroup() {
+	public String group() {
 		return this.group;
 	}
 
@@ -185,7 +185,7 @@ public final class RedisLock implements Lock {
 
 	/**
 	 * {@link #isLocked()} without blocking the calling thread. The thread-owned queries
-	 * ({@link #isHeldByCurrentThread()}, {@link #getHoldCount()}) have no asynchronous form: the thread that
+	 * ({@link #isHeldByCurrentThread()}, {@link #holdCount()}) have no asynchronous form: the thread that
 	 * asks is what they ask about.
 	 * @return whether any owner holds the lock now, completed on the driver's thread
 	 */
@@ -198,14 +198,14 @@ public final class RedisLock implements Lock {
 	 * this client counts it
 	 */
 	public boolean isHeldByCurrentThread() {
-		return getHoldCount() > 0;
+		return holdCount() > 0;
 	}
 
 	/**
 	 * @return how many times the current thread holds the lock: as Redis sees it now (one round trip), or for
 	 * Redlock as this client counts it
 	 */
-	public int getHoldCount() {
+	public int holdCount() {
 		return this.parts.engine().holdCount(this, threadOwner());
 	}
 
@@ -214,7 +214,7 @@ public final class RedisLock implements Lock {
 	 * @return the token
 	 * @throws IllegalMonitorStateException if the current thread does not hold the lock
 	 */
-	public long getFencingToken() {
+	public long fencingToken() {
 		LockHold hold = this.parts.holds().get(this, threadOwner());
 		if (hold == null || hold.lost) {
 			throw new IllegalMonitorStateException("Lock '" + this.name + "' is not held by the current thread");

@@ -11,7 +11,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A named bound on concurrent holders across instances, from {@link SemaphoreRegistry#getSemaphore(String, int)}:
- * at most {@link #getTotal()} permits are held at once, whoever holds them.
+ * at most {@link #total()} permits are held at once, whoever holds them.
  * <p>
  * <b>Leases.</b> Each acquisition takes one or more permits for a {@link Lease} owned by no thread, which any
  * thread closes to give them all back. Without an explicit lease time the lease is the registry's watchdog
@@ -49,17 +49,17 @@ public final class RedisSemaphore {
 	}
 
 	/** @return the full semaphore name */
-	public String getName() {
-		return this.identity.getName();
+	public String name() {
+		return this.identity.name();
 	}
 
 	/** @return the name metrics are tagged with */
-	public String getGroup() {
-		return this.identity.getGroup();
+	public String group() {
+		return this.identity.group();
 	}
 
 	/** @return the total this handle was created with; {@link #setTotal(int)} may have replaced it in Redis */
-	public int getTotal() {
+	public int total() {
 		return this.total;
 	}
 
@@ -99,7 +99,7 @@ public final class RedisSemaphore {
 	 */
 	public Lease acquire(int permits, Duration waitTime, @Nullable Duration leaseTime) {
 		return tryAcquire(permits, waitTime, leaseTime)
-			.orElseThrow(() -> new SemaphoreNotAcquiredException(getName(), permits, waitTime, null));
+			.orElseThrow(() -> new SemaphoreNotAcquiredException(name(), permits, waitTime, null));
 	}
 
 	/**
@@ -131,7 +131,7 @@ public final class RedisSemaphore {
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw new SemaphoreNotAcquiredException(getName(), permits, waitTime, ex);
+			throw new SemaphoreNotAcquiredException(name(), permits, waitTime, ex);
 		}
 	}
 
@@ -207,7 +207,7 @@ public final class RedisSemaphore {
 
 	@Override
 	public String toString() {
-		return "RedisSemaphore[" + getName() + ", total " + this.total + "]";
+		return "RedisSemaphore[" + name() + ", total " + this.total + "]";
 	}
 
 	/** The lock-family identity the shell records this semaphore's holds under; never handed out. */

@@ -66,7 +66,7 @@ final class RedlockAcquisition extends LockWait {
 	 */
 	@Nullable LockHold run(boolean interruptible) throws InterruptedException {
 		// A single attempt sends its one round at once: it cannot keep the name contended.
-		RoundLine.Turn turn = (this.waitNanos == 0) ? null : this.engine.line.join(this.lock.getName());
+		RoundLine.Turn turn = (this.waitNanos == 0) ? null : this.engine.line.join(this.lock.name());
 		boolean interrupted = false;
 		try {
 			while (turn != null) {
@@ -93,7 +93,7 @@ final class RedlockAcquisition extends LockWait {
 				// An attempt is two rounds at most, each bounded whatever the nodes do; the wait is bounded even so,
 				// and fails rather than hangs should a completion be lost.
 				Round round = LockScripts.uninterruptibly(
-						() -> this.engine.nodes.await(attempt(), "acquisition of '" + this.lock.getName() + "'"));
+						() -> this.engine.nodes.await(attempt(), "acquisition of '" + this.lock.name() + "'"));
 				if (round.hold() != null) {
 					report(AcquireResult.ACQUIRED);
 					return round.hold();
@@ -144,10 +144,10 @@ final class RedlockAcquisition extends LockWait {
 	CompletionStage<Lease> start() {
 		CompletableFuture<Lease> result = new CompletableFuture<>();
 		Runnable onStop = () -> fail(result, AcquireResult.ERROR,
-				new IllegalStateException("The Redlock registry stopped while waiting for lock '" + this.lock.getName()
+				new IllegalStateException("The Redlock registry stopped while waiting for lock '" + this.lock.name()
 						+ "'"));
 		this.parts.background().onStop(onStop);
-		RoundLine.Turn turn = (this.waitNanos == 0) ? null : this.engine.line.join(this.lock.getName());
+		RoundLine.Turn turn = (this.waitNanos == 0) ? null : this.engine.line.join(this.lock.name());
 		this.turn = turn;
 		result.whenComplete((lease, failure) -> {
 			this.parts.background().removeOnStop(onStop);

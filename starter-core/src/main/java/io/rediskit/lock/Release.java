@@ -83,7 +83,7 @@ class Release implements BiFunction<@Nullable Long, @Nullable Throwable, @Nullab
 		if (left == 0) {
 			this.parts.holds().forget(this.hold);
 			Duration held = Duration.ofNanos(System.nanoTime() - this.hold.acquiredNanos);
-			String group = this.hold.lock.getGroup();
+			String group = this.hold.lock.group();
 			this.parts.listeners().notify((listener) -> listener.onRelease(group, held));
 			return null;
 		}
@@ -96,11 +96,11 @@ class Release implements BiFunction<@Nullable Long, @Nullable Throwable, @Nullab
 		Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
 				: failure;
 		if (cause == null) {
-			cause = new IllegalStateException("No reply to the release of '" + this.hold.lock.getName() + "'");
+			cause = new IllegalStateException("No reply to the release of '" + this.hold.lock.name() + "'");
 		}
 		if (RedisFailures.isUnavailable(cause)) {
 			this.parts.outages().warn(cause);
-			String group = this.hold.lock.getGroup();
+			String group = this.hold.lock.group();
 			this.parts.listeners().notify((listener) -> listener.onReleaseFailed(group));
 		}
 		return (cause instanceof RuntimeException runtime) ? runtime : new CompletionException(cause);
@@ -111,7 +111,7 @@ class Release implements BiFunction<@Nullable Long, @Nullable Throwable, @Nullab
 		if (this.hold.holdCount <= 0) {
 			this.parts.holds().forget(this.hold);
 		}
-		return new LockLeaseLostException(this.hold.lock.getName(), this.hold.fencingToken);
+		return new LockLeaseLostException(this.hold.lock.name(), this.hold.fencingToken);
 	}
 
 	/** A {@link Lease}: a hold owned by no thread, released once, from any thread. */
@@ -127,7 +127,7 @@ class Release implements BiFunction<@Nullable Long, @Nullable Throwable, @Nullab
 
 		@Override
 		public String lockName() {
-			return this.hold.lock.getName();
+			return this.hold.lock.name();
 		}
 
 		@Override
@@ -164,7 +164,7 @@ class Release implements BiFunction<@Nullable Long, @Nullable Throwable, @Nullab
 
 		@Override
 		public String toString() {
-			return "Lease[" + this.hold.lock.getName() + ", token " + this.hold.fencingToken + "]";
+			return "Lease[" + this.hold.lock.name() + ", token " + this.hold.fencingToken + "]";
 		}
 
 	}

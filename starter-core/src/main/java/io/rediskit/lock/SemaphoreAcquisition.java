@@ -95,7 +95,7 @@ class SemaphoreAcquisition {
 				}
 				if (interrupted) {
 					report(AcquireResult.INTERRUPTED);
-					throw new InterruptedException("Waiting for permits of semaphore '" + this.lock.getName() + "'");
+					throw new InterruptedException("Waiting for permits of semaphore '" + this.lock.name() + "'");
 				}
 			}
 		}
@@ -117,14 +117,14 @@ class SemaphoreAcquisition {
 
 	CompletionStage<SemaphoreScripts.Attempt> attemptAsync() {
 		return this.engine.scripts.acquire(this.lock.keys(), this.owner, this.permits, this.leaseMillis,
-				this.semaphore.getTotal());
+				this.semaphore.total());
 	}
 
 	/** @throws IllegalArgumentException when more permits were asked for than the total in force */
 	SemaphoreScripts.Attempt requireWithinTotal(SemaphoreScripts.Attempt attempt) {
 		if (attempt.state() == SemaphoreScripts.Attempt.State.TOO_MANY) {
 			throw new IllegalArgumentException("permits (" + this.permits + ") must not exceed the total ("
-					+ attempt.total() + ") of semaphore '" + this.lock.getName() + "'");
+					+ attempt.total() + ") of semaphore '" + this.lock.name() + "'");
 		}
 		return attempt;
 	}

@@ -299,7 +299,7 @@ abstract class SignalledWait extends LockWait {
 	}
 
 	private IllegalStateException stoppedException() {
-		return new IllegalStateException("The lock registry stopped while waiting for lock '" + this.lock.getName()
+		return new IllegalStateException("The lock registry stopped while waiting for lock '" + this.lock.name()
 				+ "'");
 	}
 
@@ -348,7 +348,7 @@ abstract class SignalledWait extends LockWait {
 
 	private void giveBackFailed(@Nullable Throwable failure) {
 		if (failure != null && logger.isDebugEnabled()) {
-			logger.debug("Could not give back what the wait for lock '" + this.lock.getName() + "' took or kept;"
+			logger.debug("Could not give back what the wait for lock '" + this.lock.name() + "' took or kept;"
 					+ " its lease or place ends it", failure);
 		}
 	}

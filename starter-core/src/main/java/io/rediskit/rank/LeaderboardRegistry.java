@@ -18,7 +18,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * Hands out {@link Leaderboard}s by name: configured ones (in Spring Boot, under
- * {@code redis-kit.rank.leaderboards}) through {@link #get(String)}, others through
+ * {@code redis-kit.leaderboard.leaderboards}) through {@link #get(String)}, others through
  * {@link #create(String, LeaderboardSpec)}. One leaderboard exists per name, with one spec: {@code create} with
  * the spec a name already has returns its leaderboard, and another spec throws {@link SpecConflictException}
  * (see {@link NamedSpecs} for the rule). A changed configuration (a refresh) applies to calls made from then on.
@@ -66,7 +66,7 @@ public class LeaderboardRegistry {
 		this.keyNaming = Objects.requireNonNull(keyNaming, "keyNaming must not be null");
 		this.listeners = Listeners.of("leaderboard", listeners);
 		this.clock = Objects.requireNonNull(clock, "clock must not be null");
-		this.leaderboards = new NamedSpecs<>("leaderboard", "redis-kit.rank.leaderboards", configuredSpecs,
+		this.leaderboards = new NamedSpecs<>("leaderboard", "redis-kit.leaderboard.leaderboards", configuredSpecs,
 				this::newLeaderboard, (board, spec) -> newLeaderboard(board.name(), spec));
 	}
 

@@ -18,7 +18,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * Hands out {@link RecentItems} lists by name: configured ones (in Spring Boot, under
- * {@code redis-kit.recent.lists}) through {@link #get(String)}, others through
+ * {@code redis-kit.recent-items.lists}) through {@link #get(String)}, others through
  * {@link #create(String, RecentItemsSpec)}. One list exists per name, with one spec: {@code create} with
  * the spec a name already has returns its list, and another spec throws {@link SpecConflictException}
  * (see {@link NamedSpecs} for the rule). A changed configuration (a refresh) applies to calls made from then on.
@@ -66,7 +66,7 @@ public class RecentItemsRegistry {
 		this.keyNaming = Objects.requireNonNull(keyNaming, "keyNaming must not be null");
 		this.listeners = Listeners.of("recent items", listeners);
 		this.clock = Objects.requireNonNull(clock, "clock must not be null");
-		this.lists = new NamedSpecs<>("recent items", "redis-kit.recent.lists", configuredSpecs,
+		this.lists = new NamedSpecs<>("recent items", "redis-kit.recent-items.lists", configuredSpecs,
 				this::newRecentItems, (list, spec) -> newRecentItems(list.name(), spec));
 	}
 

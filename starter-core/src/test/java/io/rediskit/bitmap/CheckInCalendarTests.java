@@ -163,7 +163,7 @@ class CheckInCalendarTests {
 		assertThatExceptionOfType(InvalidSpecException.class)
 			.isThrownBy(() -> CheckInCalendarSpec.of(TOKYO).withRetention(Duration.ZERO));
 		assertThatIllegalArgumentException().isThrownBy(() -> this.registry.calendar("unknown"))
-			.withMessageContaining("redis-kit.bitmap.calendars.unknown");
+			.withMessageContaining("redis-kit.counter.calendars.unknown");
 	}
 
 	@Test

@@ -94,7 +94,7 @@ class FairLockContractTests extends TopologyContract {
 						lock.lock();
 						long entered = HoldLog.now();
 						grants.add(waiter);
-						holds.record(entered, HoldLog.now(), lock.getFencingToken());
+						holds.record(entered, HoldLog.now(), lock.fencingToken());
 						lock.unlock();
 					}
 					else {
@@ -128,12 +128,12 @@ class FairLockContractTests extends TopologyContract {
 		try (FairLockRegistry other = registry(new LockTesting.RecordingListener())) {
 			this.executor.submit(() -> {
 				lock.lock();
-				long token = lock.getFencingToken();
+				long token = lock.fencingToken();
 				assertThat(lock.tryLock()).isTrue();
-				assertThat(lock.getHoldCount()).isEqualTo(2);
+				assertThat(lock.holdCount()).isEqualTo(2);
 				assertThat(other.getLock(name).tryAcquire(Duration.ZERO, null)).isEmpty();
 				lock.unlock();
-				assertThat(lock.getFencingToken()).isEqualTo(token);
+				assertThat(lock.fencingToken()).isEqualTo(token);
 				assertThat(lock.isLocked()).isTrue();
 				lock.unlock();
 				assertThatExceptionOfType(IllegalMonitorStateException.class).isThrownBy(lock::unlock);

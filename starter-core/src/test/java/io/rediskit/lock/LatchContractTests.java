@@ -61,7 +61,7 @@ class LatchContractTests extends TopologyContract {
 		String name = this.redis.unique("batch");
 		RedisCountDownLatch latch = this.registry.getCountDownLatch(name);
 		RedisCountDownLatch there = this.other.getCountDownLatch(name);
-		assertThat(latch.getCount()).as("not set").isEqualTo(-1);
+		assertThat(latch.count()).as("not set").isEqualTo(-1);
 		assertThat(latch.trySetCount(3)).isTrue();
 		assertThat(there.trySetCount(5)).as("counting already").isFalse();
 		assertThat(latch.countDown()).isEqualTo(2);
@@ -70,7 +70,7 @@ class LatchContractTests extends TopologyContract {
 		assertThat(there.countDown()).isZero();
 		assertThat(latch.await(Duration.ZERO)).isTrue();
 		assertThat(latch.countDown()).as("open").isZero();
-		assertThat(there.getCount()).isZero();
+		assertThat(there.count()).isZero();
 		assertThat(this.listener.events).containsExactly("down " + name + " 2", "await " + name + " TIMEOUT",
 				"await " + name + " OPENED", "down " + name + " 0");
 		assertThat(latch.trySetCount(1)).as("an open latch is set again").isTrue();
@@ -158,7 +158,7 @@ class LatchContractTests extends TopologyContract {
 		LatchScripts.Keys keys = new LatchScripts.Keys(KeyNaming.defaults(), name);
 		assertThat(this.registry.scripts().countDown(keys, "request-1").toCompletableFuture().join()).isEqualTo(2);
 		assertThat(this.registry.scripts().countDown(keys, "request-1").toCompletableFuture().join()).isEqualTo(2);
-		assertThat(latch.getCount()).isEqualTo(2);
+		assertThat(latch.count()).isEqualTo(2);
 	}
 
 	@Test
@@ -170,7 +170,7 @@ class LatchContractTests extends TopologyContract {
 			latch.trySetCount(1);
 			latch.countDown();
 			assertThat(this.registry.getCountDownLatch(name).await(Duration.ZERO)).as("late waiter").isTrue();
-			awaitCondition("the open latch to expire", Duration.ofSeconds(10), () -> latch.getCount() == -1);
+			awaitCondition("the open latch to expire", Duration.ofSeconds(10), () -> latch.count() == -1);
 			assertThat(this.redis.exists(KeyNaming.defaults().key("latch", name, "applied"))).isFalse();
 		}
 	}
@@ -184,7 +184,7 @@ class LatchContractTests extends TopologyContract {
 			latch.trySetCount(2);
 			latch.countDown();
 			CompletableFuture<Boolean> waiter = latch.awaitAsync(Duration.ofSeconds(1)).toCompletableFuture();
-			awaitCondition("the abandoned latch to expire", Duration.ofSeconds(10), () -> latch.getCount() == -1);
+			awaitCondition("the abandoned latch to expire", Duration.ofSeconds(10), () -> latch.count() == -1);
 			assertThat(waiter.get(10, TimeUnit.SECONDS)).isFalse();
 		}
 	}

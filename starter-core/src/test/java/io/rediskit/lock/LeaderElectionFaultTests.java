@@ -151,12 +151,12 @@ class LeaderElectionFaultTests {
 
 			@Override
 			public void onGranted(LeadershipGrantedEvent event) {
-				log.granted(instance, event.getTerm());
+				log.granted(instance, event.term());
 			}
 
 			@Override
 			public void onRevoked(LeadershipRevokedEvent event) {
-				log.revoked(instance, event.getTerm(), event.getReason().name());
+				log.revoked(instance, event.term(), event.reason().name());
 			}
 
 		};

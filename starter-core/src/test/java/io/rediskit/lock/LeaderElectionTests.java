@@ -85,7 +85,7 @@ class LeaderElectionTests {
 		TermLog.Entry revoked = this.log.await("the yield", mark, (entry) -> !entry.granted(), PATIENCE);
 		assertThat(revoked.reason()).isEqualTo("YIELDED");
 		TermLog.Entry next = this.log.await("the next leader", mark, TermLog.Entry::granted, PATIENCE);
-		assertThat(next.instance()).as("the other candidate, while the yielder stays out").isEqualTo(follower.getInstance());
+		assertThat(next.instance()).as("the other candidate, while the yielder stays out").isEqualTo(follower.instance());
 		assertThat(next.term()).isGreaterThan(first.term());
 
 		mark = this.log.size();
@@ -93,7 +93,7 @@ class LeaderElectionTests {
 		assertThat(this.log.await("the stop", mark, (entry) -> !entry.granted(), PATIENCE).reason())
 			.isEqualTo("STOPPED");
 		TermLog.Entry last = this.log.await("the first candidate again", mark, TermLog.Entry::granted, PATIENCE);
-		assertThat(last.instance()).isEqualTo(leader.getInstance());
+		assertThat(last.instance()).isEqualTo(leader.instance());
 		assertThat(this.log.violations()).isEmpty();
 	}
 

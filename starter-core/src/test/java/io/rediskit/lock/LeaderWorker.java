@@ -45,22 +45,22 @@ public final class LeaderWorker {
 
 			@Override
 			public void onGranted(LeadershipGrantedEvent event) {
-				print("granted " + event.getTerm());
+				print("granted " + event.term());
 				writer.execute(() -> {
 					try {
 						LockTesting.FencedWrite write = LockTesting.fencedWriteInOrder(connections, resource,
-								event.getTerm(), args[3]);
-						print("write " + event.getTerm() + " " + write.accepted() + " " + write.sequence());
+								event.term(), args[3]);
+						print("write " + event.term() + " " + write.accepted() + " " + write.sequence());
 					}
 					catch (RuntimeException ex) {
-						print("write " + event.getTerm() + " failed");
+						print("write " + event.term() + " failed");
 					}
 				});
 			}
 
 			@Override
 			public void onRevoked(LeadershipRevokedEvent event) {
-				print("revoked " + event.getTerm() + " " + event.getReason());
+				print("revoked " + event.term() + " " + event.reason());
 			}
 
 		};

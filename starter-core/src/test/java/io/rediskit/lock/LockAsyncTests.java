@@ -194,7 +194,7 @@ class LockAsyncTests {
 					for (int i = 0; i < 10; i++) {
 						lock.lock();
 						try {
-							tokens.add(lock.getFencingToken());
+							tokens.add(lock.fencingToken());
 							criticalSection.run();
 						}
 						finally {

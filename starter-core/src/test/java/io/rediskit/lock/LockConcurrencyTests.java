@@ -65,7 +65,7 @@ class LockConcurrencyTests {
 							lock.lock();
 							try {
 								unsafeIncrement(connection, "counter");
-								if (!fencedWrite(redis.connections(), "resource", lock.getFencingToken(), "local")) {
+								if (!fencedWrite(redis.connections(), "resource", lock.fencingToken(), "local")) {
 									rejected.incrementAndGet();
 								}
 							}

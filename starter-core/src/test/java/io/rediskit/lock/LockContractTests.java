@@ -103,7 +103,7 @@ class LockContractTests {
 		try {
 			Future<?> stranger = this.executor.submit(() -> {
 				assertThatExceptionOfType(IllegalMonitorStateException.class).isThrownBy(lock::unlock);
-				assertThatExceptionOfType(IllegalMonitorStateException.class).isThrownBy(lock::getFencingToken);
+				assertThatExceptionOfType(IllegalMonitorStateException.class).isThrownBy(lock::fencingToken);
 				return null;
 			});
 			stranger.get(10, TimeUnit.SECONDS);
@@ -122,9 +122,9 @@ class LockContractTests {
 		RedisLock lock = this.locks.getLock(name);
 		try (LockEngine.Locks other = other()) {
 			lock.lock();
-			long token = lock.getFencingToken();
+			long token = lock.fencingToken();
 			assertThat(lock.tryLock(Duration.ZERO)).as("re-entry").isTrue();
-			assertThat(lock.getFencingToken()).as("re-entry keeps the token").isEqualTo(token);
+			assertThat(lock.fencingToken()).as("re-entry keeps the token").isEqualTo(token);
 			lock.unlock();
 			assertThat(other.getLock(name).tryAcquire(Duration.ZERO, null)).as("still held after one unlock").isEmpty();
 			assertThat(this.engine.exists(key(name))).isTrue();
@@ -395,7 +395,7 @@ class LockContractTests {
 								lock.lock();
 							}
 							try {
-								long token = threadOwned ? lock.getFencingToken() : lease.fencingToken();
+								long token = threadOwned ? lock.fencingToken() : lease.fencingToken();
 								long entered = HoldLog.now();
 								unsafeIncrement(connection, counter);
 								if (!fencedWrite(this.engine.resource(), resource, token, "w")) {

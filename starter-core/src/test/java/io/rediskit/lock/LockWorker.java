@@ -70,7 +70,7 @@ public final class LockWorker {
 						lock.lock();
 						try (RedisConnection connection = connections.getConnection()) {
 							LockTesting.unsafeIncrement(connection, counter);
-							if (!LockTesting.fencedWrite(connections, resource, lock.getFencingToken(), "worker")) {
+							if (!LockTesting.fencedWrite(connections, resource, lock.fencingToken(), "worker")) {
 								rejected.incrementAndGet();
 							}
 						}
@@ -117,7 +117,7 @@ public final class LockWorker {
 						RedlockConcurrencyTests.lockThroughOutages(lock, outages);
 						try (RedisConnection connection = connections.getConnection()) {
 							LockTesting.unsafeIncrement(connection, counter);
-							if (!LockTesting.fencedWrite(connections, resource, lock.getFencingToken(), "worker")) {
+							if (!LockTesting.fencedWrite(connections, resource, lock.fencingToken(), "worker")) {
 								rejected.incrementAndGet();
 							}
 						}
@@ -146,7 +146,7 @@ public final class LockWorker {
 				settings, List.of(), java.time.Clock.systemUTC());
 		RedisLock lock = factory.getLock(args[2]);
 		lock.lock();
-		System.out.println("held " + lock.getFencingToken());
+		System.out.println("held " + lock.fencingToken());
 		System.out.flush();
 		Thread.sleep(Long.MAX_VALUE);
 	}
@@ -158,7 +158,7 @@ public final class LockWorker {
 				settings, List.of(), java.time.Clock.systemUTC())) {
 			RedisLock lock = factory.getLock(args[2]);
 			lock.lock();
-			long token = lock.getFencingToken();
+			long token = lock.fencingToken();
 			System.out.println("held " + token);
 			System.out.flush();
 			new java.io.BufferedReader(new java.io.InputStreamReader(System.in)).readLine();

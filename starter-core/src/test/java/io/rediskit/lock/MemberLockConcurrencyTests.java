@@ -71,7 +71,7 @@ class MemberLockConcurrencyTests {
 								}
 							}
 							finally {
-								long token = side.getFencingToken();
+								long token = side.fencingToken();
 								long left = SharedHoldLog.now();
 								side.unlock();
 								if (write) {

@@ -102,15 +102,15 @@ class ReadWriteLockContractTests extends TopologyContract {
 			this.executor.submit(() -> {
 				lock.writeLock().lock();
 				lock.writeLock().lock();
-				assertThat(lock.writeLock().getHoldCount()).isEqualTo(2);
-				long token = lock.writeLock().getFencingToken();
+				assertThat(lock.writeLock().holdCount()).isEqualTo(2);
+				long token = lock.writeLock().fencingToken();
 				lock.readLock().lock();
-				assertThat(lock.readLock().getHoldCount()).isEqualTo(1);
+				assertThat(lock.readLock().holdCount()).isEqualTo(1);
 				lock.writeLock().unlock();
 				lock.writeLock().unlock();
 				assertThat(lock.writeLock().isLocked()).isFalse();
 				assertThat(lock.readLock().isHeldByCurrentThread()).isTrue();
-				assertThat(lock.readLock().getFencingToken()).isGreaterThan(token);
+				assertThat(lock.readLock().fencingToken()).isGreaterThan(token);
 				assertThat(otherWrite.tryAcquire(Duration.ZERO, null)).as("a writer beside the downgraded reader")
 					.isEmpty();
 				assertThat(otherRead.tryAcquire(Duration.ZERO, null)).as("another reader").hasValueSatisfying(Lease::close);
@@ -142,7 +142,7 @@ class ReadWriteLockContractTests extends TopologyContract {
 						long entered = SharedHoldLog.now();
 						Thread.sleep(30);
 						long left = SharedHoldLog.now();
-						log.read(entered, left, read.getFencingToken());
+						log.read(entered, left, read.fencingToken());
 						read.unlock();
 					}
 					return null;

@@ -78,16 +78,16 @@ class RedisLockTests {
 	void reentrantHoldsCountUpAndDown() {
 		RedisLock lock = this.factory.getLock("orders");
 		lock.lock();
-		long token = lock.getFencingToken();
+		long token = lock.fencingToken();
 		assertThat(lock.tryLock()).isTrue();
-		assertThat(lock.getHoldCount()).isEqualTo(2);
-		assertThat(lock.getFencingToken()).isEqualTo(token);
+		assertThat(lock.holdCount()).isEqualTo(2);
+		assertThat(lock.fencingToken()).isEqualTo(token);
 		lock.unlock();
-		assertThat(lock.getHoldCount()).isEqualTo(1);
+		assertThat(lock.holdCount()).isEqualTo(1);
 		assertThat(lock.isLocked()).isTrue();
 		lock.unlock();
 		assertThat(lock.isLocked()).isFalse();
-		assertThat(lock.getHoldCount()).isZero();
+		assertThat(lock.holdCount()).isZero();
 	}
 
 	@Test
@@ -118,7 +118,7 @@ class RedisLockTests {
 			});
 			awaitCondition("the other client to wait", Duration.ofSeconds(5),
 					() -> other.signals().subscribedChannels() == 1);
-			long first = lock.getFencingToken();
+			long first = lock.fencingToken();
 			lock.unlock();
 			assertThat(waiter.get(9, TimeUnit.SECONDS)).isGreaterThan(first);
 		}
@@ -295,7 +295,7 @@ class RedisLockTests {
 	void anOverrunLeaseIsLostTheStaleWriteIsFencedAndTheNewOwnerKeepsItsKey() throws Exception {
 		RedisLock lock = this.factory.getLock("orders");
 		assertThat(lock.tryLock(Duration.ZERO, Duration.ofMillis(200))).isTrue();
-		long staleToken = lock.getFencingToken();
+		long staleToken = lock.fencingToken();
 		assertThat(fencedWrite(redis.connections(), "resource", staleToken, "first")).isTrue();
 		// The holder overruns its lease; another owner takes the lock once it has expired.
 		Lease newOwner = this.executor.submit(() -> lock.acquire(Duration.ofSeconds(5))).get();
@@ -399,7 +399,7 @@ class RedisLockTests {
 	void reenteringALockThatWasTakenAwayReportsTheLoss() {
 		RedisLock lock = this.factory.getLock("orders");
 		lock.lock();
-		long token = lock.getFencingToken();
+		long token = lock.fencingToken();
 		this.server.command("HSET", "rk:lock:{orders}", "o", "someone-else");
 		assertThatExceptionOfType(LockLeaseLostException.class).isThrownBy(lock::tryLock)
 			.satisfies((ex) -> assertThat(ex.getFencingToken()).isEqualTo(token));
@@ -413,7 +413,7 @@ class RedisLockTests {
 	void reenteringALockWhoseKeyIsGoneReportsTheLossInsteadOfTakingItAnew() {
 		RedisLock lock = this.factory.getLock("orders");
 		lock.lock();
-		long token = lock.getFencingToken();
+		long token = lock.fencingToken();
 		// The lease ended (or the key was deleted) before the watchdog noticed.
 		this.server.command("DEL", "rk:lock:{orders}");
 		assertThatExceptionOfType(LockLeaseLostException.class).isThrownBy(lock::tryLock)

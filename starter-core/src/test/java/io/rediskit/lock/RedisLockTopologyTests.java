@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What only the single-node lock offers, on every topology: the state of a thread's holds ({@link RedisLock#isLocked},
- * {@link RedisLock#isHeldByCurrentThread}, {@link RedisLock#getHoldCount}) as Redis and this client see it.
+ * {@link RedisLock#isHeldByCurrentThread}, {@link RedisLock#holdCount}) as Redis and this client see it.
  * Everything both engines share is in {@link LockContractTests}.
  */
 class RedisLockTopologyTests extends TopologyContract {
@@ -29,16 +29,16 @@ class RedisLockTopologyTests extends TopologyContract {
 			RedisLock lock = registry.getLock(name);
 			lock.lock();
 			lock.lock();
-			assertThat(lock.getHoldCount()).isEqualTo(2);
+			assertThat(lock.holdCount()).isEqualTo(2);
 			assertThat(lock.isHeldByCurrentThread()).isTrue();
 			assertThat(executor.submit(lock::isHeldByCurrentThread).get(10, TimeUnit.SECONDS)).isFalse();
 			assertThat(executor.submit(lock::isLocked).get(10, TimeUnit.SECONDS)).as("asked of Redis").isTrue();
 			assertThat(this.redis.exists(LockEngine.key(name))).as("on the server that owns its slot").isTrue();
 			lock.unlock();
-			assertThat(lock.getHoldCount()).isOne();
+			assertThat(lock.holdCount()).isOne();
 			assertThat(lock.isLocked()).isTrue();
 			lock.unlock();
-			assertThat(lock.getHoldCount()).isZero();
+			assertThat(lock.holdCount()).isZero();
 			assertThat(lock.isLocked()).isFalse();
 		}
 		finally {

@@ -97,7 +97,7 @@ class RedlockConcurrencyTests {
 							lockThroughOutages(lock, outages);
 							try {
 								unsafeIncrement(connection, "counter");
-								if (!fencedWrite(this.checkerConnections, "resource", lock.getFencingToken(), "local")) {
+								if (!fencedWrite(this.checkerConnections, "resource", lock.fencingToken(), "local")) {
 									rejected.incrementAndGet();
 								}
 							}
@@ -192,10 +192,10 @@ class RedlockConcurrencyTests {
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
-				throw new IllegalStateException("Interrupted while taking " + lock.getName(), ex);
+				throw new IllegalStateException("Interrupted while taking " + lock.name(), ex);
 			}
 			if (System.nanoTime() - deadline >= 0) {
-				throw new IllegalStateException("No Redlock on " + lock.getName() + " within " + LOCK_PATIENCE
+				throw new IllegalStateException("No Redlock on " + lock.name() + " within " + LOCK_PATIENCE
 						+ " through " + outages.get() + " outages");
 			}
 		}

@@ -211,7 +211,7 @@ class RedlockContentionTests {
 							RedlockConcurrencyTests.lockThroughOutages(lock, outages);
 							try {
 								unsafeIncrement(connection, "counter");
-								if (!fencedWrite(this.checkerConnections, "resource", lock.getFencingToken(), "local")) {
+								if (!fencedWrite(this.checkerConnections, "resource", lock.fencingToken(), "local")) {
 									rejected.incrementAndGet();
 								}
 							}

@@ -75,7 +75,7 @@ class RedlockLockTests {
 		RedisLock lock = this.registry.getLock("reentrant");
 		lock.lock();
 		assertThat(lock.tryLock()).isTrue();
-		long token = lock.getFencingToken();
+		long token = lock.fencingToken();
 		assertThat(lock.isHeldByCurrentThread()).isTrue();
 		RedisLock other = this.nodes.registry(RedlockTesting.spec()).getLock("reentrant");
 		assertThat(this.executor.submit(() -> other.tryLock(Duration.ofMillis(300))).get(10, TimeUnit.SECONDS))

@@ -111,7 +111,7 @@ class OneSpecPerNameTests {
 									List.of(), (name) -> (UniqueCounterSpec) configured.apply(name));
 							return registry(registry::create, registry::get, UniqueCounter::spec, UniqueCounterSpec.class);
 						}),
-				new Area("Check-in calendar", "redis-kit.bitmap.calendars", CheckInCalendarSpec.of(ZoneOffset.UTC),
+				new Area("Check-in calendar", "redis-kit.counter.calendars", CheckInCalendarSpec.of(ZoneOffset.UTC),
 						CheckInCalendarSpec.of(ZoneOffset.UTC).withRetention(Duration.ofDays(400)),
 						CheckInCalendarSpec.of(ZoneId.of("Asia/Tokyo")), (configured) -> {
 							BitmapRegistry registry = new BitmapRegistry(redis.scripts(), commands, keys, List.of(),

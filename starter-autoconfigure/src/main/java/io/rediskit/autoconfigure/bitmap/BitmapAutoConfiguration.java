@@ -1,8 +1,9 @@
 package io.rediskit.autoconfigure.bitmap;
 
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
-import io.rediskit.autoconfigure.bitmap.BitmapProperties.Activity;
-import io.rediskit.autoconfigure.bitmap.BitmapProperties.Calendar;
+import io.rediskit.autoconfigure.counter.CounterProperties;
+import io.rediskit.autoconfigure.counter.CounterProperties.Activity;
+import io.rediskit.autoconfigure.counter.CounterProperties.Calendar;
 import io.rediskit.bitmap.BitmapListener;
 import io.rediskit.bitmap.BitmapRegistry;
 import io.rediskit.support.CommandExecutor;
@@ -21,20 +22,20 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * Auto-configures bitmaps: a {@link BitmapRegistry} serving the check-in calendars of
- * {@code redis-kit.bitmap.calendars} and the daily activities of {@code redis-kit.bitmap.activities} (packed
+ * {@code redis-kit.counter.calendars} and the daily activities of {@code redis-kit.counter.activities} (packed
  * counters are created in code). Off with
- * {@code redis-kit.bitmap.enabled=false}; backs off when the application defines its own registry.
+ * {@code redis-kit.counter.enabled=false}; backs off when the application defines its own registry.
  */
 @AutoConfiguration(after = { DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class })
 @ConditionalOnBean(RedisConnectionFactory.class)
-@ConditionalOnBooleanProperty(name = "redis-kit.bitmap.enabled", matchIfMissing = true)
-@EnableConfigurationProperties(BitmapProperties.class)
+@ConditionalOnBooleanProperty(name = "redis-kit.counter.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(CounterProperties.class)
 public final class BitmapAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
 	BitmapRegistry bitmapRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
-			BitmapProperties properties, ObjectProvider<BitmapListener> listeners) {
+			CounterProperties properties, ObjectProvider<BitmapListener> listeners) {
 		return new BitmapRegistry(scripts, commands, keyNaming, listeners.orderedStream().toList(), (name) -> {
 			Calendar calendar = properties.getCalendars().get(name);
 			return (calendar != null) ? calendar.toSpec() : null;

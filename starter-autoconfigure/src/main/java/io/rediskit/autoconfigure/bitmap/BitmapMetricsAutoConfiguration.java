@@ -18,7 +18,7 @@ import org.springframework.context.annotation.Bean;
 		before = BitmapAutoConfiguration.class)
 @ConditionalOnClass(MeterRegistry.class)
 @ConditionalOnBean(MeterRegistry.class)
-@ConditionalOnBooleanProperty(name = "redis-kit.bitmap.enabled", matchIfMissing = true)
+@ConditionalOnBooleanProperty(name = "redis-kit.counter.enabled", matchIfMissing = true)
 public final class BitmapMetricsAutoConfiguration {
 
 	@Bean

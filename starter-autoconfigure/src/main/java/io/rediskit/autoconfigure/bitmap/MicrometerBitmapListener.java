@@ -13,7 +13,7 @@ import io.rediskit.support.RetentionPassedException;
  * Records calendar, daily activity and packed-counter calls as Micrometer meters; the {@code name} tag is the configured name,
  * never a user.
  * <ul>
- * <li>{@code rediskit.bitmap.operations} (timer; {@code name}, {@code operation} such as check-in, streak,
+ * <li>{@code rediskit.counter.bitmap.operations} (timer; {@code name}, {@code operation} such as check-in, streak,
  * mark-active, retention or increment, {@code result} = success | error | refused, the last a check-in or mark past
  * the retention): calls and
  * their latency.</li>
@@ -49,7 +49,7 @@ public class MicrometerBitmapListener implements BitmapListener {
 
 	private Timer timer(String name, String operation, String result) {
 		return this.timers.computeIfAbsent(name + '\u0000' + operation + '\u0000' + result,
-				(key) -> Timer.builder("rediskit.bitmap.operations")
+				(key) -> Timer.builder("rediskit.counter.bitmap.operations")
 					.description("Check-in calendar, daily activity and packed counter calls and their latency")
 					.tag("name", name)
 					.tag("operation", operation)

@@ -11,8 +11,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 /**
- * Registers the {@code redisbloom} actuator endpoint when Actuator is present and the endpoint is available
- * (exposed with {@code management.endpoints.web.exposure.include=redisbloom}).
+ * Registers the {@code rediskitbloom} actuator endpoint when Actuator is present and the endpoint is available
+ * (exposed with {@code management.endpoints.web.exposure.include=rediskitbloom}).
  */
 @AutoConfiguration(after = BloomAutoConfiguration.class)
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })

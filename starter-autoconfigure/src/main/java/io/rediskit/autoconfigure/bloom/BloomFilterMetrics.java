@@ -19,8 +19,8 @@ import org.springframework.beans.factory.ObjectProvider;
  * per 10 seconds per filter (a scrape costs no more than that), {@code NaN} while Redis cannot answer:
  * <ul>
  * <li>{@code rediskit.bloom.fill} ({@code filter}): bits set / bits.</li>
- * <li>{@code rediskit.bloom.estimated-fpp} ({@code filter}): the false-positive rate at the current fill.</li>
- * <li>{@code rediskit.bloom.over-capacity} ({@code filter}): 1 while the filter holds more items than it is
+ * <li>{@code rediskit.bloom.estimated.fpp} ({@code filter}): the false-positive rate at the current fill.</li>
+ * <li>{@code rediskit.bloom.over.capacity} ({@code filter}): 1 while the filter holds more items than it is
  * sized for, else 0.</li>
  * </ul>
  */
@@ -51,9 +51,9 @@ public class BloomFilterMetrics implements MeterBinder {
 		}
 		for (String name : configured.getFilters().keySet()) {
 			gauge(registry, name, "rediskit.bloom.fill", "Bits set over the Bloom filter's bits", BloomFilterInfo::fillRatio);
-			gauge(registry, name, "rediskit.bloom.estimated-fpp", "Estimated false-positive rate at the current fill",
+			gauge(registry, name, "rediskit.bloom.estimated.fpp", "Estimated false-positive rate at the current fill",
 					BloomFilterInfo::estimatedFalsePositiveRate);
-			gauge(registry, name, "rediskit.bloom.over-capacity",
+			gauge(registry, name, "rediskit.bloom.over.capacity",
 					"1 while the Bloom filter holds more items than it is sized for",
 					(info) -> info.overCapacity() ? 1 : 0);
 		}

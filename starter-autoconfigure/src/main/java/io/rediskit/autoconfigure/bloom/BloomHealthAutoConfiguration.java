@@ -11,18 +11,18 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 
 /**
- * Registers the {@code redisbloom} health indicator when Spring Boot's health support is present; off with
- * {@code management.health.redisbloom.enabled=false}.
+ * Registers the {@code rediskitbloom} health indicator when Spring Boot's health support is present; off with
+ * {@code management.health.rediskitbloom.enabled=false}.
  */
 @AutoConfiguration(after = BloomAutoConfiguration.class)
 @ConditionalOnClass(HealthIndicator.class)
 @ConditionalOnBean(BloomFilterRegistry.class)
-@ConditionalOnEnabledHealthIndicator("redisbloom")
+@ConditionalOnEnabledHealthIndicator("rediskitbloom")
 public final class BloomHealthAutoConfiguration {
 
-	@Bean(name = "redisbloomHealthIndicator")
-	@ConditionalOnMissingBean(name = "redisbloomHealthIndicator")
-	BloomHealthIndicator redisbloomHealthIndicator(BloomFilterRegistry filters, BloomProperties properties) {
+	@Bean(name = "rediskitbloomHealthIndicator")
+	@ConditionalOnMissingBean(name = "rediskitbloomHealthIndicator")
+	BloomHealthIndicator rediskitbloomHealthIndicator(BloomFilterRegistry filters, BloomProperties properties) {
 		return new BloomHealthIndicator(filters, properties);
 	}
 

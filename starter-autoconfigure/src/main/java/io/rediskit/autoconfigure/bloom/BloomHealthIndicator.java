@@ -13,7 +13,7 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
 /**
- * Health of the Bloom filters ({@code redisbloom}): each configured or created filter's fill and estimated
+ * Health of the Bloom filters ({@code rediskitbloom}): each configured or created filter's fill and estimated
  * false-positive rate in the details, and a warning naming the filters past their expected insertions. Such a
  * filter still works, at a higher false-positive rate, so the status is UP unless
  * {@code redis-kit.bloom.health.over-capacity-status} says otherwise. DOWN when Redis cannot answer.

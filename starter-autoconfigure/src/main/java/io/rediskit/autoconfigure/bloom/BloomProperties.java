@@ -247,7 +247,7 @@ public class BloomProperties implements Validator {
 	}
 
 	/**
-	 * How the redisbloom health indicator reports filters past their expected insertions.
+	 * How the rediskitbloom health indicator reports filters past their expected insertions.
 	 */
 	public static class Health {
 

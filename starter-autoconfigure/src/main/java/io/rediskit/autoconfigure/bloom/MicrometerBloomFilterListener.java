@@ -16,8 +16,8 @@ import io.rediskit.bloom.BloomOperation;
  * {@code result} = new | existing for adds, positive | negative for lookups, error for calls Redis could not
  * answer): items, by outcome.</li>
  * </ul>
- * The gauges {@code rediskit.bloom.fill}, {@code rediskit.bloom.estimated-fpp} and
- * {@code rediskit.bloom.over-capacity} are registered by {@link BloomFilterMetrics}.
+ * The gauges {@code rediskit.bloom.fill}, {@code rediskit.bloom.estimated.fpp} and
+ * {@code rediskit.bloom.over.capacity} are registered by {@link BloomFilterMetrics}.
  */
 public class MicrometerBloomFilterListener implements BloomFilterListener {
 

@@ -12,10 +12,10 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
 /**
- * Actuator endpoint {@code redisbloom}: every configured or created Bloom filter with its
+ * Actuator endpoint {@code rediskitbloom}: every configured or created Bloom filter with its
  * {@link io.rediskit.bloom.BloomFilter#info() info}, read from Redis on each request.
  */
-@Endpoint(id = "redisbloom")
+@Endpoint(id = "rediskitbloom")
 public class RedisBloomEndpoint {
 
 	private final BloomFilterRegistry filters;

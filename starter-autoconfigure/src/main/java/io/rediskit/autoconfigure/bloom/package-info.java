@@ -1,5 +1,5 @@
 /**
- * Auto-configuration of Bloom filters: properties, the registry, metrics, the {@code redisbloom} endpoint and
+ * Auto-configuration of Bloom filters: properties, the registry, metrics, the {@code rediskitbloom} endpoint and
  * health indicator.
  */
 @NullMarked

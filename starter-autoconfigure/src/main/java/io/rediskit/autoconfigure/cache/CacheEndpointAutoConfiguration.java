@@ -11,9 +11,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 /**
- * Registers the {@code rediscache} actuator endpoint when Actuator is present, the application uses the
+ * Registers the {@code rediskitcache} actuator endpoint when Actuator is present, the application uses the
  * {@link RedisKitCacheManager}, and the endpoint is available (exposed with
- * {@code management.endpoints.web.exposure.include=rediscache}).
+ * {@code management.endpoints.web.exposure.include=rediskitcache}).
  */
 @AutoConfiguration(after = CacheAutoConfiguration.class)
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })

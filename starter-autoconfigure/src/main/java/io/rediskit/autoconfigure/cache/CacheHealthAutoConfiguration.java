@@ -11,18 +11,18 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 
 /**
- * Registers the {@code rediscache} health indicator when Spring Boot's health support is present and the
- * application uses the {@link RedisKitCacheManager}; off with {@code management.health.rediscache.enabled=false}.
+ * Registers the {@code rediskitcache} health indicator when Spring Boot's health support is present and the
+ * application uses the {@link RedisKitCacheManager}; off with {@code management.health.rediskitcache.enabled=false}.
  */
 @AutoConfiguration(after = CacheAutoConfiguration.class)
 @ConditionalOnClass(HealthIndicator.class)
 @ConditionalOnBean(RedisKitCacheManager.class)
-@ConditionalOnEnabledHealthIndicator("rediscache")
+@ConditionalOnEnabledHealthIndicator("rediskitcache")
 public final class CacheHealthAutoConfiguration {
 
-	@Bean(name = "rediscacheHealthIndicator")
-	@ConditionalOnMissingBean(name = "rediscacheHealthIndicator")
-	CacheHealthIndicator rediscacheHealthIndicator(RedisKitCacheManager manager) {
+	@Bean(name = "rediskitcacheHealthIndicator")
+	@ConditionalOnMissingBean(name = "rediskitcacheHealthIndicator")
+	CacheHealthIndicator rediskitcacheHealthIndicator(RedisKitCacheManager manager) {
 		return new CacheHealthIndicator(manager);
 	}
 

@@ -10,9 +10,9 @@ import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
 /**
- * Health of the caches ({@code rediscache}): UP, with each used cache that has a near cache listed as active or
+ * Health of the caches ({@code rediskitcache}): UP, with each used cache that has a near cache listed as active or
  * bypassed (its invalidation subscription is down: reads go to Redis, which is slower but correct), and a warning
- * naming the bypassed ones. Redis itself is reported by the {@code redis} and {@code redisavailability} indicators.
+ * naming the bypassed ones. Redis itself is reported by the {@code redis} and {@code rediskitoutage} indicators.
  */
 public class CacheHealthIndicator extends AbstractHealthIndicator {
 

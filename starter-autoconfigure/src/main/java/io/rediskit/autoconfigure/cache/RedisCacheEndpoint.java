@@ -14,13 +14,13 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
 /**
- * Actuator endpoint {@code rediscache}: every configured or used cache with its settings and this instance's
- * near-cache size and state ({@code GET /actuator/rediscache}); evicts one entry
- * ({@code DELETE /actuator/rediscache/{cache}/{key}}, the key as the cache stores it: the {@code toString()} of
- * the method's key) or every entry of a cache ({@code DELETE /actuator/rediscache/{cache}}), on every instance's
+ * Actuator endpoint {@code rediskitcache}: every configured or used cache with its settings and this instance's
+ * near-cache size and state ({@code GET /actuator/rediskitcache}); evicts one entry
+ * ({@code DELETE /actuator/rediskitcache/{cache}/{key}}, the key as the cache stores it: the {@code toString()} of
+ * the method's key) or every entry of a cache ({@code DELETE /actuator/rediskitcache/{cache}}), on every instance's
  * near cache too.
  */
-@Endpoint(id = "rediscache")
+@Endpoint(id = "rediskitcache")
 public class RedisCacheEndpoint {
 
 	private final RedisKitCacheManager manager;

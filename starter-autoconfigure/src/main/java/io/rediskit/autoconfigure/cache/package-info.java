@@ -1,7 +1,7 @@
 /**
  * Auto-configuration of the cache manager: {@code redis-kit.cache.*} properties, the
  * {@link io.rediskit.cache.RedisKitCacheManager} as the application's {@code CacheManager} when it has none,
- * metrics, the {@code rediscache} actuator endpoint and health indicator.
+ * metrics, the {@code rediskitcache} actuator endpoint and health indicator.
  */
 @NullMarked
 package io.rediskit.autoconfigure.cache;

@@ -12,8 +12,8 @@ import org.jspecify.annotations.Nullable;
  * checks CSRF tokens); the console only reads the result, so it fails closed when nothing authenticated the
  * request.</li>
  * <li>Without it, anyone who reaches the console may read; actions stay off unless
- * {@code redis-kit.console.allow-actions-without-security=true}.</li>
- * <li>Actions need {@code redis-kit.console.actions-enabled=true} in both cases, and every action request must
+ * {@code redis-kit.console.actions.allow-without-security=true}.</li>
+ * <li>Actions need {@code redis-kit.console.actions.enabled=true} in both cases, and every action request must
  * carry the header {@value #ACTION_HEADER}, which a cross-site form cannot send and a cross-site script cannot
  * send without the CORS consent the console never gives: CSRF protection that holds without Spring Security
  * too.</li>
@@ -40,24 +40,24 @@ final class ConsoleAccess {
 		this.security = security;
 		this.viewAuthority = "ROLE_" + properties.getRole();
 		this.actionAuthority = "ROLE_" + properties.getActionRole();
-		if (!properties.isActionsEnabled()) {
+		if (!properties.getActions().isEnabled()) {
 			this.actionsAllowed = false;
-			this.actionsNote = "read-only (redis-kit.console.actions-enabled=false)";
+			this.actionsNote = "read-only (redis-kit.console.actions.enabled=false)";
 		}
 		else if (security) {
 			this.actionsAllowed = true;
 			this.actionsNote = "actions for role " + properties.getActionRole();
 		}
-		else if (properties.isAllowActionsWithoutSecurity()) {
+		else if (properties.getActions().isAllowWithoutSecurity()) {
 			this.actionsAllowed = true;
 			this.actionsNote = "actions enabled WITHOUT Spring Security "
-					+ "(redis-kit.console.allow-actions-without-security=true): anyone who reaches the console can "
+					+ "(redis-kit.console.actions.allow-without-security=true): anyone who reaches the console can "
 					+ "redrive and purge queues";
 		}
 		else {
 			this.actionsAllowed = false;
 			this.actionsNote = "read-only: actions are enabled but Spring Security is not on the class path; set "
-					+ "redis-kit.console.allow-actions-without-security=true to allow them anyway";
+					+ "redis-kit.console.actions.allow-without-security=true to allow them anyway";
 		}
 	}
 

@@ -2,7 +2,6 @@ package io.rediskit.autoconfigure.console;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
-import io.rediskit.autoconfigure.bitmap.BitmapProperties;
 import io.rediskit.autoconfigure.bloom.BloomProperties;
 import io.rediskit.autoconfigure.counter.CounterProperties;
 import io.rediskit.autoconfigure.geo.GeoProperties;
@@ -77,12 +76,12 @@ public final class ConsoleAutoConfiguration {
 			ObjectProvider<GeoIndexRegistry> geo, ObjectProvider<KeyTools> keyTools,
 			ObjectProvider<KeysProperties> keysProperties, ObjectProvider<RateLimitProperties> rateLimitProperties,
 			ObjectProvider<QueueProperties> queueProperties, ObjectProvider<BloomProperties> bloomProperties,
-			ObjectProvider<CounterProperties> counterProperties, ObjectProvider<BitmapProperties> bitmapProperties,
+			ObjectProvider<CounterProperties> counterProperties,
 			ObjectProvider<GeoProperties> geoProperties, ObjectProvider<ConsoleMetrics> metrics) {
 		return new ConsoleData(properties,
 				new ConsoleData.Beans(connectionFactory, locks, scheduledJobs, redlocks, limiters, queues, recurring, bloom, counters,
 						bitmaps, geo, keyTools, keysProperties, rateLimitProperties, queueProperties, bloomProperties,
-						counterProperties, bitmapProperties, geoProperties),
+						counterProperties, geoProperties),
 				metrics.getIfAvailable());
 	}
 

@@ -16,7 +16,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-import io.rediskit.autoconfigure.bitmap.BitmapProperties;
 import io.rediskit.autoconfigure.bloom.BloomProperties;
 import io.rediskit.autoconfigure.counter.CounterProperties;
 import io.rediskit.autoconfigure.geo.GeoProperties;
@@ -105,7 +104,7 @@ final class ConsoleData {
 		areas.add(area("counters", "Unique counters", this.beans.counters.getIfAvailable(),
 				(registry) -> counterNames(registry).size(), "rediskit.counter.operations"));
 		areas.add(area("calendars", "Check-in calendars", this.beans.bitmaps.getIfAvailable(),
-				(registry) -> calendarNames(registry).size(), "rediskit.bitmap.operations"));
+				(registry) -> calendarNames(registry).size(), "rediskit.counter.bitmap.operations"));
 		areas.add(area("geo", "Geo indexes", this.beans.geo.getIfAvailable(),
 				(registry) -> geoNames(registry).size(), "rediskit.geo.operations"));
 		areas.add(area("keys", "Key tools", this.beans.keyTools.getIfAvailable(), null, "rediskit.keys.deleted"));
@@ -483,13 +482,13 @@ final class ConsoleData {
 	}
 
 	private Set<String> calendarNames(BitmapRegistry registry) {
-		return names(registry.calendarNames(), this.beans.bitmapProperties.getIfAvailable(),
-				BitmapProperties::getCalendars);
+		return names(registry.calendarNames(), this.beans.counterProperties.getIfAvailable(),
+				CounterProperties::getCalendars);
 	}
 
 	private Set<String> activityNames(BitmapRegistry registry) {
-		return names(registry.activityNames(), this.beans.bitmapProperties.getIfAvailable(),
-				BitmapProperties::getActivities);
+		return names(registry.activityNames(), this.beans.counterProperties.getIfAvailable(),
+				CounterProperties::getActivities);
 	}
 
 	private Set<String> geoNames(GeoIndexRegistry registry) {
@@ -540,7 +539,7 @@ final class ConsoleData {
 			ObjectProvider<KeyTools> keyTools, ObjectProvider<KeysProperties> keysProperties,
 			ObjectProvider<RateLimitProperties> rateLimitProperties, ObjectProvider<QueueProperties> queueProperties,
 			ObjectProvider<BloomProperties> bloomProperties, ObjectProvider<CounterProperties> counterProperties,
-			ObjectProvider<BitmapProperties> bitmapProperties, ObjectProvider<GeoProperties> geoProperties) {
+			ObjectProvider<GeoProperties> geoProperties) {
 	}
 
 }

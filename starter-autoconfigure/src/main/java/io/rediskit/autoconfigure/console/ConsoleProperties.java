@@ -29,16 +29,9 @@ public class ConsoleProperties implements Validator {
 	private String path = "/redis-kit";
 
 	/**
-	 * Whether the console offers actions (redrive, delete and purge dead letters, pause and resume queues);
-	 * read-only otherwise.
+	 * Actions: redrive, delete and purge dead letters, pause and resume queues.
 	 */
-	private boolean actionsEnabled = false;
-
-	/**
-	 * Whether actions are offered although Spring Security is not on the class path, so that anyone who reaches
-	 * the console can take them; logged as a warning at startup.
-	 */
-	private boolean allowActionsWithoutSecurity = false;
+	private final Actions actions = new Actions();
 
 	/**
 	 * Whether dead-letter payloads are shown; off since payloads may hold personal data.
@@ -86,20 +79,8 @@ public class ConsoleProperties implements Validator {
 		this.path = path;
 	}
 
-	public boolean isActionsEnabled() {
-		return this.actionsEnabled;
-	}
-
-	public void setActionsEnabled(boolean actionsEnabled) {
-		this.actionsEnabled = actionsEnabled;
-	}
-
-	public boolean isAllowActionsWithoutSecurity() {
-		return this.allowActionsWithoutSecurity;
-	}
-
-	public void setAllowActionsWithoutSecurity(boolean allowActionsWithoutSecurity) {
-		this.allowActionsWithoutSecurity = allowActionsWithoutSecurity;
+	public Actions getActions() {
+		return this.actions;
 	}
 
 	public boolean isShowPayloads() {
@@ -187,6 +168,41 @@ public class ConsoleProperties implements Validator {
 			errors.rejectValue(field, "invalid", PREFIX + property
 					+ " must be a role name without the ROLE_ prefix, such as REDIS_KIT_VIEWER, was '" + role + "'");
 		}
+	}
+
+	/**
+	 * What the console lets an operator change; off unless enabled.
+	 */
+	public static class Actions {
+
+		/**
+		 * Whether the console offers actions (redrive, delete and purge dead letters, pause and resume queues);
+		 * read-only otherwise.
+		 */
+		private boolean enabled = false;
+
+		/**
+		 * Whether actions are offered although Spring Security is not on the class path, so that anyone who
+		 * reaches the console can take them; logged as a warning at startup.
+		 */
+		private boolean allowWithoutSecurity = false;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public boolean isAllowWithoutSecurity() {
+			return this.allowWithoutSecurity;
+		}
+
+		public void setAllowWithoutSecurity(boolean allowWithoutSecurity) {
+			this.allowWithoutSecurity = allowWithoutSecurity;
+		}
+
 	}
 
 }

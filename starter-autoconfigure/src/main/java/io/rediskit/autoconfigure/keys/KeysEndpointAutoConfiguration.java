@@ -11,8 +11,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 /**
- * Registers the read-only {@code rediskeys} actuator endpoint when Actuator is present and the endpoint is
- * available: its access is none by default, so it needs {@code management.endpoint.rediskeys.access=read-only}
+ * Registers the read-only {@code rediskitkeys} actuator endpoint when Actuator is present and the endpoint is
+ * available: its access is none by default, so it needs {@code management.endpoint.rediskitkeys.access=read-only}
  * and exposure.
  */
 @AutoConfiguration(after = KeysAutoConfiguration.class)

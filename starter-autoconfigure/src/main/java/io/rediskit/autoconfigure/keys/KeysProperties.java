@@ -27,7 +27,7 @@ public class KeysProperties implements Validator {
 	private boolean enabled = true;
 
 	/**
-	 * The big-key report of the rediskeys actuator endpoint.
+	 * The big-key report of the rediskitkeys actuator endpoint.
 	 */
 	private final Report report = new Report();
 
@@ -66,7 +66,7 @@ public class KeysProperties implements Validator {
 	}
 
 	/**
-	 * What the rediskeys endpoint's report covers, and how fast it scans.
+	 * What the rediskitkeys endpoint's report covers, and how fast it scans.
 	 */
 	public static class Report {
 

@@ -8,13 +8,13 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
 /**
- * Actuator endpoint {@code rediskeys}: a big-key report of the key space, read-only (SCAN, TYPE, MEMORY USAGE,
+ * Actuator endpoint {@code rediskitkeys}: a big-key report of the key space, read-only (SCAN, TYPE, MEMORY USAGE,
  * PTTL, OBJECT ENCODING and length commands, paced by {@code redis-kit.keys.report.keys-per-second}). Off by
  * default, as a report of a large key space takes a while and names keys: turn it on with
- * {@code management.endpoint.rediskeys.access=read-only} and expose it with
- * {@code management.endpoints.web.exposure.include=rediskeys}.
+ * {@code management.endpoint.rediskitkeys.access=read-only} and expose it with
+ * {@code management.endpoints.web.exposure.include=rediskitkeys}.
  */
-@Endpoint(id = "rediskeys", defaultAccess = Access.NONE)
+@Endpoint(id = "rediskitkeys", defaultAccess = Access.NONE)
 public class RedisKeysEndpoint {
 
 	private final KeyTools keyTools;

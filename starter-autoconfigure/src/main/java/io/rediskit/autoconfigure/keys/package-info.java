@@ -1,6 +1,6 @@
 /**
  * Auto-configuration of the key-space tools: the {@code KeyTools} bean, its Micrometer listener and the
- * read-only {@code rediskeys} actuator endpoint (off by default).
+ * read-only {@code rediskitkeys} actuator endpoint (off by default).
  */
 @NullMarked
 package io.rediskit.autoconfigure.keys;

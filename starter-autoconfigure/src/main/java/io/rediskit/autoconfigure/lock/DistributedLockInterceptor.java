@@ -224,16 +224,16 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw new LockNotAcquiredException(lock.getName(), waitTime, ex);
+			throw new LockNotAcquiredException(lock.name(), waitTime, ex);
 		}
 		catch (DataAccessException ex) {
 			if (!RedisFailures.isUnavailable(ex)) {
 				throw ex;
 			}
-			return notAcquired(resolved, invocation, new LockNotAcquiredException(lock.getName(), waitTime, ex));
+			return notAcquired(resolved, invocation, new LockNotAcquiredException(lock.name(), waitTime, ex));
 		}
 		if (!acquired) {
-			return notAcquired(resolved, invocation, new LockNotAcquiredException(lock.getName(), waitTime, null));
+			return notAcquired(resolved, invocation, new LockNotAcquiredException(lock.name(), waitTime, null));
 		}
 		Throwable failure = null;
 		try {
@@ -355,7 +355,7 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 	/** Redis unavailable while acquiring: not acquired, with the cause, as on the blocking path. */
 	private static Throwable acquireFailure(RedisLock lock, Duration waitTime, Throwable failure) {
 		if (failure instanceof DataAccessException && RedisFailures.isUnavailable(failure)) {
-			return new LockNotAcquiredException(lock.getName(), waitTime, failure);
+			return new LockNotAcquiredException(lock.name(), waitTime, failure);
 		}
 		return failure;
 	}

@@ -8,7 +8,6 @@ import io.rediskit.autoconfigure.support.AnnotationDurations;
 import io.rediskit.autoconfigure.support.AsyncResults;
 import io.rediskit.autoconfigure.support.FallbackMethod;
 import io.rediskit.autoconfigure.support.MethodKeyEvaluator;
-import io.rediskit.lock.DistributedLock;
 import io.rediskit.lock.DistributedSemaphore;
 import io.rediskit.lock.Lease;
 import io.rediskit.lock.LockSpec;
@@ -115,11 +114,11 @@ public class DistributedSemaphoreInterceptor implements MethodInterceptor {
 				throw ex;
 			}
 			return notAcquired(resolved, invocation,
-					new SemaphoreNotAcquiredException(semaphore.getName(), permits, waitTime, ex));
+					new SemaphoreNotAcquiredException(semaphore.name(), permits, waitTime, ex));
 		}
 		if (acquired.isEmpty()) {
 			return notAcquired(resolved, invocation,
-					new SemaphoreNotAcquiredException(semaphore.getName(), permits, waitTime, null));
+					new SemaphoreNotAcquiredException(semaphore.name(), permits, waitTime, null));
 		}
 		Lease lease = acquired.get();
 		Throwable failure = null;
@@ -156,13 +155,13 @@ public class DistributedSemaphoreInterceptor implements MethodInterceptor {
 	private static Throwable acquireFailure(RedisSemaphore semaphore, int permits, Duration waitTime,
 			Throwable failure) {
 		if (failure instanceof DataAccessException && RedisFailures.isUnavailable(failure)) {
-			return new SemaphoreNotAcquiredException(semaphore.getName(), permits, waitTime, failure);
+			return new SemaphoreNotAcquiredException(semaphore.name(), permits, waitTime, failure);
 		}
 		return failure;
 	}
 
 	private static boolean skip(DistributedSemaphore annotation) {
-		return annotation.onNotAcquired() == DistributedLock.OnNotAcquired.SKIP;
+		return annotation.onNotAcquired() == DistributedSemaphore.OnNotAcquired.SKIP;
 	}
 
 	private Resolved resolve(@Nullable DistributedSemaphore annotation, Method specific, Class<?> targetClass) {

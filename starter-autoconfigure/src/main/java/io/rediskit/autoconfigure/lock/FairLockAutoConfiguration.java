@@ -22,7 +22,7 @@ import org.springframework.scheduling.TaskScheduler;
 /**
  * Auto-configures the fair lock: a {@link FairLockRegistry} that runs its scripts with the shared
  * {@link ScriptExecutor}, tells every {@link LockListener} bean, in order (the Micrometer listener as the
- * {@code rediskit.fairlock.*} meters), and runs its watchdog on the application's {@link TaskScheduler} when
+ * {@code rediskit.lock.fair.*} meters), and runs its watchdog on the application's {@link TaskScheduler} when
  * there is exactly one; started and stopped by the context. Off with {@code redis-kit.lock.enabled=false} or
  * {@code redis-kit.lock.fair.enabled=false}; the bean backs off when the application defines its own.
  */
@@ -40,7 +40,7 @@ public final class FairLockAutoConfiguration {
 			KeyNaming keyNaming, LockProperties properties, ObjectProvider<LockListener> listeners,
 			ObjectProvider<TaskScheduler> taskScheduler) {
 		FairLockRegistry registry = new FairLockRegistry(scriptExecutor, connectionFactory, keyNaming,
-				properties.getFair().toSpec(), ReadWriteLockAutoConfiguration.memberListeners(listeners, "fairlock"),
+				properties.getFair().toSpec(), ReadWriteLockAutoConfiguration.memberListeners(listeners, "fair"),
 				Clock.systemUTC());
 		taskScheduler.ifUnique(registry::setTaskScheduler);
 		return registry;

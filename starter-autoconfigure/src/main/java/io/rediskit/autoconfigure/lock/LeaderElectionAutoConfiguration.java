@@ -23,21 +23,22 @@ import org.springframework.core.env.Environment;
 /**
  * Auto-configures leader election: a {@link LeaderElections} over the application's {@link LockRegistry} (so its
  * ticks run on the registry's scheduler, the application's {@code TaskScheduler} when there is exactly one),
- * standing for the roles of {@code redis-kit.leader.roles}, telling every {@link LeadershipListener} bean and
+ * standing for the roles of {@code redis-kit.lock.leader.roles}, telling every {@link LeadershipListener} bean and
  * publishing each grant and revocation as an application event ({@link LeadershipGrantedEvent},
- * {@link LeadershipRevokedEvent}). Off with {@code redis-kit.leader.enabled=false}; the bean backs off when the
+ * {@link LeadershipRevokedEvent}). Off with {@code redis-kit.lock.leader.enabled=false}; the bean backs off when the
  * application defines its own.
  */
 @AutoConfiguration(after = LockAutoConfiguration.class)
 @ConditionalOnBean(LockRegistry.class)
-@ConditionalOnBooleanProperty(name = "redis-kit.leader.enabled", matchIfMissing = true)
-@EnableConfigurationProperties(LeaderProperties.class)
+@ConditionalOnBooleanProperty(name = "redis-kit.lock.leader.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(LockProperties.class)
 public final class LeaderElectionAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	LeaderElections leaderElections(LockRegistry lockRegistry, LeaderProperties properties,
+	LeaderElections leaderElections(LockRegistry lockRegistry, LockProperties lockProperties,
 			ObjectProvider<LeadershipListener> listeners, ApplicationEventPublisher publisher, Environment environment) {
+		LeaderProperties properties = lockProperties.getLeader();
 		List<LeadershipListener> all = new ArrayList<>(listeners.orderedStream().toList());
 		all.add(new EventPublishing(publisher));
 		String instance = (properties.getInstanceName() != null) ? properties.getInstanceName()

@@ -8,18 +8,15 @@ import io.rediskit.autoconfigure.support.Durations;
 import io.rediskit.support.Names;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.Errors;
-import org.springframework.validation.Validator;
 
 /**
- * Leader election settings, under {@code redis-kit.leader}: a prefix of its own, not under
- * {@code redis-kit.lock}, because a role is what the application configures (which instance runs the nightly
- * billing), not a lock, and because {@code redis-kit.lock} binds strictly. The leadership's lease is the lock's
- * watchdog timeout ({@code redis-kit.lock.watchdog-timeout}). Validated when bound.
+ * Leader election settings, under {@code redis-kit.lock.leader}: a member of the lock family like the semaphore,
+ * the latch, the fair and the read-write lock, since a leadership is a lock held as a watchdog lease. The
+ * leadership's lease is the lock's watchdog timeout ({@code redis-kit.lock.watchdog-timeout}). Validated when
+ * bound, with {@link LockProperties}.
  */
-@ConfigurationProperties(prefix = "redis-kit.leader", ignoreUnknownFields = false)
-public class LeaderProperties implements Validator {
+public class LeaderProperties {
 
 	/**
 	 * Whether to auto-configure leader election (it needs the lock, redis-kit.lock.enabled).
@@ -75,28 +72,21 @@ public class LeaderProperties implements Validator {
 		this.instanceName = instanceName;
 	}
 
-	@Override
-	public boolean supports(Class<?> type) {
-		return LeaderProperties.class.isAssignableFrom(type);
-	}
-
-	@Override
-	public void validate(Object target, Errors errors) {
-		LeaderProperties properties = (LeaderProperties) target;
-		if (properties.retryInterval == null || properties.retryInterval.toMillis() < 1) {
+	void validate(Errors errors, String prefix) {
+		if (this.retryInterval == null || this.retryInterval.toMillis() < 1) {
 			errors.rejectValue("retryInterval", "range",
-					"redis-kit.leader.retry-interval must be at least 1ms, was "
-							+ ((properties.retryInterval != null) ? Durations.format(properties.retryInterval) : null));
+					prefix + "retry-interval must be at least 1ms, was "
+							+ ((this.retryInterval != null) ? Durations.format(this.retryInterval) : null));
 		}
-		String name = properties.instanceName;
+		String name = this.instanceName;
 		if (name != null && !Names.isValid(name)) {
 			errors.rejectValue("instanceName", "format",
-					"redis-kit.leader.instance-name must be " + Names.RULE + ", was '" + name + "'");
+					prefix + "instance-name must be " + Names.RULE + ", was '" + name + "'");
 		}
-		for (int i = 0; i < properties.roles.size(); i++) {
-			String role = properties.roles.get(i);
+		for (int i = 0; i < this.roles.size(); i++) {
+			String role = this.roles.get(i);
 			if (role == null || !Names.isValid(role)) {
-				errors.rejectValue("roles", "format", "redis-kit.leader.roles[" + i + "] must be " + Names.RULE
+				errors.rejectValue("roles", "format", prefix + "roles[" + i + "] must be " + Names.RULE
 						+ ", was '" + ((role != null) ? role : "") + "'");
 			}
 		}

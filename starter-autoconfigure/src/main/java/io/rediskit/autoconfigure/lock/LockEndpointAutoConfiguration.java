@@ -21,10 +21,10 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 /**
- * Registers the {@code redislocks} actuator endpoint when Actuator is present and the endpoint is available
- * (exposed with {@code management.endpoints.web.exposure.include=redislocks}). Every member of the lock family
+ * Registers the {@code rediskitlock} actuator endpoint when Actuator is present and the endpoint is available
+ * (exposed with {@code management.endpoints.web.exposure.include=rediskitlock}). Every member of the lock family
  * the application has is included the same way, under its kind ({@code single}, {@code redlock},
- * {@code semaphore}, {@code fairlock}, {@code rwlock}), and so are the leader elections and the scheduled jobs
+ * {@code semaphore}, {@code fair}, {@code readwrite}), and so are the leader elections and the scheduled jobs
  * ({@link ScheduledJobs}); each registry is looked
  * up when the endpoint is read, so none is created early.
  */
@@ -45,8 +45,8 @@ public final class LockEndpointAutoConfiguration {
 		RedisLocksEndpoint endpoint = new RedisLocksEndpoint(lockRegistry);
 		endpoint.include("redlock", () -> held(redlocks, RedlockRegistry::heldLocks));
 		endpoint.include("semaphore", () -> held(semaphores, SemaphoreRegistry::heldPermits));
-		endpoint.include("fairlock", () -> held(fairLocks, FairLockRegistry::heldLocks));
-		endpoint.include("rwlock", () -> held(readWriteLocks, ReadWriteLockRegistry::heldLocks));
+		endpoint.include("fair", () -> held(fairLocks, FairLockRegistry::heldLocks));
+		endpoint.include("readwrite", () -> held(readWriteLocks, ReadWriteLockRegistry::heldLocks));
 		endpoint.includeLeaders(() -> leaderElections.stream().flatMap((each) -> each.elections().stream()).toList());
 		endpoint.includeJobs(() -> scheduledJobs.stream().flatMap((each) -> each.jobs().stream()).toList());
 		return endpoint;

@@ -76,6 +76,12 @@ public class LockProperties extends LockLeaseProperties implements Validator {
 	@NestedConfigurationProperty
 	private final FairLockProperties fair = new FairLockProperties();
 
+	/**
+	 * Leader election: roles held by one instance at a time, as a lock's watchdog lease.
+	 */
+	@NestedConfigurationProperty
+	private final LeaderProperties leader = new LeaderProperties();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -128,6 +134,10 @@ public class LockProperties extends LockLeaseProperties implements Validator {
 		return this.fair;
 	}
 
+	public LeaderProperties getLeader() {
+		return this.leader;
+	}
+
 	/**
 	 * @return the core spec these properties describe
 	 * @throws io.rediskit.support.InvalidSpecException if a value is out of range (startup validation
@@ -175,6 +185,9 @@ public class LockProperties extends LockLeaseProperties implements Validator {
 		errors.popNestedPath();
 		errors.pushNestedPath("fair");
 		((LockProperties) target).getFair().validate(errors, PREFIX + "fair.");
+		errors.popNestedPath();
+		errors.pushNestedPath("leader");
+		((LockProperties) target).getLeader().validate(errors, PREFIX + "leader.");
 		errors.popNestedPath();
 	}
 

@@ -13,9 +13,9 @@ import io.rediskit.lock.LatchListener;
 /**
  * Records count-down latch events as Micrometer meters, tagged with the latch's name (use a fixed set of names).
  * <ul>
- * <li>{@code rediskit.latch.countdowns} (counter; {@code latch}): count-downs applied.</li>
- * <li>{@code rediskit.latch.opened} (counter; {@code latch}): count-downs that reached zero.</li>
- * <li>{@code rediskit.latch.await} (timer; {@code latch}, {@code result} = opened | timeout | interrupted | error):
+ * <li>{@code rediskit.lock.latch.countdowns} (counter; {@code latch}): count-downs applied.</li>
+ * <li>{@code rediskit.lock.latch.opened} (counter; {@code latch}): count-downs that reached zero.</li>
+ * <li>{@code rediskit.lock.latch.await} (timer; {@code latch}, {@code result} = opened | timeout | interrupted | error):
  * time waited for the latch.</li>
  * </ul>
  */
@@ -36,16 +36,16 @@ public class MicrometerLatchListener implements LatchListener {
 
 	@Override
 	public void onCountDown(String latchName, long remaining) {
-		counter("rediskit.latch.countdowns", "Count-downs applied to a latch", latchName).increment();
+		counter("rediskit.lock.latch.countdowns", "Count-downs applied to a latch", latchName).increment();
 		if (remaining == 0) {
-			counter("rediskit.latch.opened", "Count-downs that opened a latch", latchName).increment();
+			counter("rediskit.lock.latch.opened", "Count-downs that opened a latch", latchName).increment();
 		}
 	}
 
 	@Override
 	public void onAwait(String latchName, AwaitResult result, Duration waited) {
 		String outcome = result.name().toLowerCase(Locale.ROOT);
-		this.awaitTimers.computeIfAbsent(latchName + '\0' + outcome, (key) -> Timer.builder("rediskit.latch.await")
+		this.awaitTimers.computeIfAbsent(latchName + '\0' + outcome, (key) -> Timer.builder("rediskit.lock.latch.await")
 			.description("Time waited for a latch, by outcome")
 			.tag("latch", latchName)
 			.tag("result", outcome)

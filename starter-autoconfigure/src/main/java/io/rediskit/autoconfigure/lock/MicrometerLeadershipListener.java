@@ -15,9 +15,9 @@ import io.rediskit.lock.LeadershipRevokedEvent;
 /**
  * Records leader election as Micrometer meters, tagged with the {@code role} (a configured, small set):
  * <ul>
- * <li>{@code rediskit.leader.leading} (gauge; {@code role}): 1 while this instance leads the role, else 0.</li>
- * <li>{@code rediskit.leader.granted} (counter; {@code role}): leaderships this instance was granted.</li>
- * <li>{@code rediskit.leader.revoked} (counter; {@code role}, {@code reason} = yielded | lease_lost | stopped):
+ * <li>{@code rediskit.lock.leader.leading} (gauge; {@code role}): 1 while this instance leads the role, else 0.</li>
+ * <li>{@code rediskit.lock.leader.granted} (counter; {@code role}): leaderships this instance was granted.</li>
+ * <li>{@code rediskit.lock.leader.revoked} (counter; {@code role}, {@code reason} = yielded | lease_lost | stopped):
  * leaderships it lost, and why.</li>
  * </ul>
  */
@@ -36,21 +36,21 @@ public class MicrometerLeadershipListener implements LeadershipListener {
 
 	@Override
 	public void onGranted(LeadershipGrantedEvent event) {
-		leading(event.getRole()).set(1);
-		Counter.builder("rediskit.leader.granted")
+		leading(event.role()).set(1);
+		Counter.builder("rediskit.lock.leader.granted")
 			.description("Leaderships this instance was granted")
-			.tag("role", event.getRole())
+			.tag("role", event.role())
 			.register(this.registry)
 			.increment();
 	}
 
 	@Override
 	public void onRevoked(LeadershipRevokedEvent event) {
-		leading(event.getRole()).set(0);
-		Counter.builder("rediskit.leader.revoked")
+		leading(event.role()).set(0);
+		Counter.builder("rediskit.lock.leader.revoked")
 			.description("Leaderships this instance lost, by reason")
-			.tag("role", event.getRole())
-			.tag("reason", event.getReason().name().toLowerCase(Locale.ROOT))
+			.tag("role", event.role())
+			.tag("reason", event.reason().name().toLowerCase(Locale.ROOT))
 			.register(this.registry)
 			.increment();
 	}
@@ -58,7 +58,7 @@ public class MicrometerLeadershipListener implements LeadershipListener {
 	private AtomicInteger leading(String role) {
 		return this.leading.computeIfAbsent(role, (name) -> {
 			AtomicInteger value = new AtomicInteger();
-			Gauge.builder("rediskit.leader.leading", value, AtomicInteger::get)
+			Gauge.builder("rediskit.lock.leader.leading", value, AtomicInteger::get)
 				.description("1 while this instance leads the role")
 				.tag("role", name)
 				.register(this.registry);

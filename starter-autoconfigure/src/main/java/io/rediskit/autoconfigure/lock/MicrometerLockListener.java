@@ -28,8 +28,8 @@ import io.rediskit.lock.LockListener;
  * replicas acknowledged than {@code redis-kit.lock.replica-wait.replicas} requires, and that stood.</li>
  * </ul>
  * The other members of the lock family record the same meters under their own name ({@link #forMember}):
- * {@code rediskit.rwlock.*} (read-write locks; the {@code lock} tag is the lock's name for both sides) and
- * {@code rediskit.fairlock.*} (fair locks).
+ * {@code rediskit.lock.readwrite.*} (read-write locks; the {@code lock} tag is the lock's name for both sides) and
+ * {@code rediskit.lock.fair.*} (fair locks).
  */
 public class MicrometerLockListener implements LockListener {
 
@@ -88,13 +88,14 @@ public class MicrometerLockListener implements LockListener {
 
 	/**
 	 * A listener for another member of the lock family, whose meters are the same under its own name:
-	 * {@code rediskit.<member>.acquire}, {@code .held}, {@code .renewals}, {@code .lost},
+	 * {@code rediskit.lock.<member>.acquire}, {@code .held}, {@code .renewals}, {@code .lost},
 	 * {@code .release.failures}, each with the {@code kind} tag {@code single}.
-	 * @param member the member, such as {@code rwlock} or {@code fairlock}
-	 * @return a listener recording to the same registry under {@code rediskit.<member>}
+	 * @param member the member's property group under {@code redis-kit.lock} without its dashes, such as
+	 * {@code readwrite} or {@code fair}
+	 * @return a listener recording to the same registry under {@code rediskit.lock.<member>}
 	 */
 	public MicrometerLockListener forMember(String member) {
-		return new MicrometerLockListener(this.registry, KIND_SINGLE, "rediskit." + member);
+		return new MicrometerLockListener(this.registry, KIND_SINGLE, "rediskit.lock." + member);
 	}
 
 	@Override

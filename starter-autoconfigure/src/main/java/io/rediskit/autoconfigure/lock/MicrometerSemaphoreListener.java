@@ -14,14 +14,14 @@ import io.rediskit.lock.SemaphoreListener;
  * Records semaphore events as Micrometer meters. The {@code semaphore} tag is the semaphore's group name (never a
  * per-call key), so cardinality stays bounded.
  * <ul>
- * <li>{@code rediskit.semaphore.acquire} (timer; {@code semaphore}, {@code result} = acquired | timeout |
+ * <li>{@code rediskit.lock.semaphore.acquire} (timer; {@code semaphore}, {@code result} = acquired | timeout |
  * interrupted | error): time from the call until it held its permits or gave up.</li>
- * <li>{@code rediskit.semaphore.held} (timer; {@code semaphore}): time from acquisition to release.</li>
- * <li>{@code rediskit.semaphore.renewals} (counter; {@code semaphore}, {@code result} = renewed | lost | error):
+ * <li>{@code rediskit.lock.semaphore.held} (timer; {@code semaphore}): time from acquisition to release.</li>
+ * <li>{@code rediskit.lock.semaphore.renewals} (counter; {@code semaphore}, {@code result} = renewed | lost | error):
  * watchdog lease renewals.</li>
- * <li>{@code rediskit.semaphore.lost} (counter; {@code semaphore}): leases that ended before their release, whose
+ * <li>{@code rediskit.lock.semaphore.lost} (counter; {@code semaphore}): leases that ended before their release, whose
  * permits came back to the semaphore.</li>
- * <li>{@code rediskit.semaphore.release.failures} (counter; {@code semaphore}): releases that could not reach
+ * <li>{@code rediskit.lock.semaphore.release.failures} (counter; {@code semaphore}): releases that could not reach
  * Redis; the lease ends those holds.</li>
  * </ul>
  */
@@ -45,7 +45,7 @@ public class MicrometerSemaphoreListener implements SemaphoreListener {
 	@Override
 	public void onAcquire(String lockName, AcquireResult result, Duration waited) {
 		String outcome = result.name().toLowerCase(Locale.ROOT);
-		this.acquireTimers.computeIfAbsent(lockName + '\0' + outcome, (key) -> Timer.builder("rediskit.semaphore.acquire")
+		this.acquireTimers.computeIfAbsent(lockName + '\0' + outcome, (key) -> Timer.builder("rediskit.lock.semaphore.acquire")
 			.description("Time to acquire semaphore permits, by outcome")
 			.tag("semaphore", lockName)
 			.tag("result", outcome)
@@ -54,7 +54,7 @@ public class MicrometerSemaphoreListener implements SemaphoreListener {
 
 	@Override
 	public void onRelease(String lockName, Duration held) {
-		this.heldTimers.computeIfAbsent(lockName, (key) -> Timer.builder("rediskit.semaphore.held")
+		this.heldTimers.computeIfAbsent(lockName, (key) -> Timer.builder("rediskit.lock.semaphore.held")
 			.description("Time semaphore permits were held, from acquisition to release")
 			.tag("semaphore", lockName)
 			.register(this.registry)).record(held);
@@ -63,19 +63,19 @@ public class MicrometerSemaphoreListener implements SemaphoreListener {
 	@Override
 	public void onRenewal(String lockName, RenewalResult result) {
 		String outcome = result.name().toLowerCase(Locale.ROOT);
-		counter("rediskit.semaphore.renewals", "Watchdog renewals of semaphore leases, by outcome", lockName, outcome)
+		counter("rediskit.lock.semaphore.renewals", "Watchdog renewals of semaphore leases, by outcome", lockName, outcome)
 			.increment();
 	}
 
 	@Override
 	public void onLeaseLost(String lockName, long fencingToken) {
-		counter("rediskit.semaphore.lost", "Semaphore leases that ended before their release", lockName, null)
+		counter("rediskit.lock.semaphore.lost", "Semaphore leases that ended before their release", lockName, null)
 			.increment();
 	}
 
 	@Override
 	public void onReleaseFailed(String lockName) {
-		counter("rediskit.semaphore.release.failures",
+		counter("rediskit.lock.semaphore.release.failures",
 				"Semaphore releases that could not reach Redis; the lease ends the hold", lockName, null)
 			.increment();
 	}

@@ -23,7 +23,7 @@ import org.springframework.scheduling.TaskScheduler;
 /**
  * Auto-configures the read-write lock: a {@link ReadWriteLockRegistry} that runs its scripts with the shared
  * {@link ScriptExecutor}, tells every {@link LockListener} bean, in order (the Micrometer listener as the
- * {@code rediskit.rwlock.*} meters), and runs its watchdog on the application's {@link TaskScheduler} when there
+ * {@code rediskit.lock.readwrite.*} meters), and runs its watchdog on the application's {@link TaskScheduler} when there
  * is exactly one; started and stopped by the context. Off with {@code redis-kit.lock.enabled=false} or
  * {@code redis-kit.lock.read-write.enabled=false}; the bean backs off when the application defines its own.
  */
@@ -41,12 +41,12 @@ public final class ReadWriteLockAutoConfiguration {
 			KeyNaming keyNaming, LockProperties properties, ObjectProvider<LockListener> listeners,
 			ObjectProvider<TaskScheduler> taskScheduler) {
 		ReadWriteLockRegistry registry = new ReadWriteLockRegistry(scriptExecutor, connectionFactory, keyNaming,
-				properties.getReadWrite().toSpec(), memberListeners(listeners, "rwlock"), Clock.systemUTC());
+				properties.getReadWrite().toSpec(), memberListeners(listeners, "readwrite"), Clock.systemUTC());
 		taskScheduler.ifUnique(registry::setTaskScheduler);
 		return registry;
 	}
 
-	/** @return the listener beans in order, the Micrometer one recording under {@code rediskit.<member>} */
+	/** @return the listener beans in order, the Micrometer one recording under {@code rediskit.lock.<member>} */
 	static List<LockListener> memberListeners(ObjectProvider<LockListener> listeners, String member) {
 		return listeners.orderedStream()
 			.map((listener) -> (listener instanceof MicrometerLockListener micrometer) ? micrometer.forMember(member)

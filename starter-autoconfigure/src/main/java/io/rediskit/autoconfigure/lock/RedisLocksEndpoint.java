@@ -20,13 +20,13 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
 /**
- * Actuator endpoint {@code redislocks}: the distributed locks this instance holds now, and the roles it stands
+ * Actuator endpoint {@code rediskitlock}: the distributed locks this instance holds now, and the roles it stands
  * for. Every member of the lock family is listed the same way: {@link #include(String, Supplier) included} under
  * its kind, in the order included, asked what it holds each time the endpoint is read (so that no registry is
  * looked up early); the single-node lock comes first. Then the {@code @ScheduledLock} jobs this instance triggered,
  * as {@link ScheduledJobs} recorded them (no Redis call: the console shows their state in Redis).
  */
-@Endpoint(id = "redislocks")
+@Endpoint(id = "rediskitlock")
 public class RedisLocksEndpoint {
 
 	private final Map<String, Supplier<List<HeldLock>>> members = Collections.synchronizedMap(new LinkedHashMap<>());
@@ -46,7 +46,7 @@ public class RedisLocksEndpoint {
 	/**
 	 * Lists the holds of a member of the lock family too (Redlock, semaphore, read-write or fair lock registries),
 	 * after those included before, under its own kind; including a kind again replaces it in its place.
-	 * @param kind the kind its holds are listed as, such as {@code rwlock}
+	 * @param kind the kind its holds are listed as, such as {@code readwrite}
 	 * @param holds what that member's owners hold now, asked each time the endpoint is read
 	 */
 	public void include(String kind, Supplier<List<HeldLock>> holds) {
@@ -130,7 +130,7 @@ public class RedisLocksEndpoint {
 				// Redis unreachable: the view still says what this instance believes.
 				leader = Optional.empty();
 			}
-			return new LeaderDescriptor(election.getRole(), election.isLeader(),
+			return new LeaderDescriptor(election.role(), election.isLeader(),
 					leader.map(LeaderElection.Leader::instance).orElse(null),
 					leader.map(LeaderElection.Leader::term).orElse(0L));
 		}
@@ -181,8 +181,8 @@ public class RedisLocksEndpoint {
 	 * @param owner {@code thread:<id>} or {@code lease}
 	 * @param kind {@code single} for the single-node lock, {@code redlock} for Redlock (whose remaining lease is
 	 * its validity), {@code semaphore} for one acquisition of semaphore permits,
-	 * {@code rwlock} for a read-write lock (a thread that downgraded is listed twice, once per
-	 * side), {@code fairlock} for a fair lock
+	 * {@code readwrite} for a read-write lock (a thread that downgraded is listed twice, once per
+	 * side), {@code fair} for a fair lock
 	 */
 	public record HeldLockDescriptor(String name, String group, String heldSince, long leaseRemainingMillis,
 			long fencingToken, int holdCount, boolean watchdog, String owner, String kind) {

@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * What this instance saw of its {@link io.rediskit.lock.ScheduledLock @ScheduledLock} jobs: for each job it
  * triggered, the bounds, its own last run (start, end, outcome), its last skip, and the runs and skips counted
- * here. {@link ScheduledLockInterceptor} feeds it; the console and the {@code redislocks} endpoint read it.
+ * here. {@link ScheduledLockInterceptor} feeds it; the console and the {@code rediskitlock} endpoint read it.
  * <p>
  * Kept in memory, per instance, since the application started: another instance's runs show there, as skips here.
  * Bounded: one entry per job name, which is the annotation's (placeholders resolved), never the value of its

@@ -108,7 +108,7 @@ public class ScheduledLockInterceptor implements MethodInterceptor {
 			job.skipped();
 			// Another instance runs this slot, or ran it within lock-at-least: the expected case, not an error.
 			if (logger.isDebugEnabled()) {
-				logger.debug("Skipped " + MethodKeyEvaluator.describe(resolved.method()) + ": lock '" + lock.getName()
+				logger.debug("Skipped " + MethodKeyEvaluator.describe(resolved.method()) + ": lock '" + lock.name()
 						+ "' is held by another run");
 			}
 			return null;

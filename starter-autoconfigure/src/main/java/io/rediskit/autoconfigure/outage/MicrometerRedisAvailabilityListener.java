@@ -13,12 +13,12 @@ import io.rediskit.support.RedisAvailabilityListener;
 /**
  * Records what {@link RedisAvailability} sees as Micrometer meters, none of them tagged per call:
  * <ul>
- * <li>{@code rediskit.redis.available} (gauge): 1 while redis-kit's calls go to Redis, 0 while they are refused
+ * <li>{@code rediskit.outage.available} (gauge): 1 while redis-kit's calls go to Redis, 0 while they are refused
  * after an outage was found.</li>
- * <li>{@code rediskit.redis.outages} (counter): outages found, each the start of refusals.</li>
- * <li>{@code rediskit.redis.outage.duration} (timer): how long refusals lasted, recorded when Redis answered a
+ * <li>{@code rediskit.outage.started} (counter): outages found, each the start of refusals.</li>
+ * <li>{@code rediskit.outage.duration} (timer): how long refusals lasted, recorded when Redis answered a
  * {@code PING} again; its count is the outages that ended.</li>
- * <li>{@code rediskit.redis.refused} (counter): calls refused without asking Redis.</li>
+ * <li>{@code rediskit.outage.refused} (counter): calls refused without asking Redis.</li>
  * </ul>
  */
 public class MicrometerRedisAvailabilityListener implements RedisAvailabilityListener {
@@ -35,16 +35,16 @@ public class MicrometerRedisAvailabilityListener implements RedisAvailabilityLis
 	 * @param registry where the meters go
 	 */
 	public MicrometerRedisAvailabilityListener(MeterRegistry registry) {
-		Gauge.builder("rediskit.redis.available", this.available, AtomicInteger::get)
+		Gauge.builder("rediskit.outage.available", this.available, AtomicInteger::get)
 			.description("Whether redis-kit's calls go to Redis (1) or are refused after an outage was found (0)")
 			.register(registry);
-		this.outages = Counter.builder("rediskit.redis.outages")
+		this.outages = Counter.builder("rediskit.outage.started")
 			.description("Outages found by redis-kit's calls, each starting refusals until Redis answers a PING")
 			.register(registry);
-		this.outageDuration = Timer.builder("rediskit.redis.outage.duration")
+		this.outageDuration = Timer.builder("rediskit.outage.duration")
 			.description("How long redis-kit refused its calls after finding an outage")
 			.register(registry);
-		this.refused = Counter.builder("rediskit.redis.refused")
+		this.refused = Counter.builder("rediskit.outage.refused")
 			.description("Calls redis-kit refused without asking Redis, which was known to be unavailable")
 			.register(registry);
 	}

@@ -12,19 +12,19 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 
 /**
- * Registers {@link RedisAvailabilityHealthIndicator} ({@code redisAvailability}) when Spring Boot's health
+ * Registers {@link RedisAvailabilityHealthIndicator} ({@code rediskitoutage}) when Spring Boot's health
  * support is present and the {@link RedisAvailability} bean exists; off with
- * {@code management.health.redisavailability.enabled=false}.
+ * {@code management.health.rediskitoutage.enabled=false}.
  */
 @AutoConfiguration(after = RedisKitAutoConfiguration.class)
 @ConditionalOnClass({ HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class })
 @ConditionalOnBean(RedisAvailability.class)
-@ConditionalOnEnabledHealthIndicator("redisavailability")
+@ConditionalOnEnabledHealthIndicator("rediskitoutage")
 public final class OutageHealthAutoConfiguration {
 
 	@Bean
-	@ConditionalOnMissingBean(name = "redisAvailabilityHealthIndicator")
-	RedisAvailabilityHealthIndicator redisAvailabilityHealthIndicator(RedisAvailability availability) {
+	@ConditionalOnMissingBean(name = "rediskitoutageHealthIndicator")
+	RedisAvailabilityHealthIndicator rediskitoutageHealthIndicator(RedisAvailability availability) {
 		return new RedisAvailabilityHealthIndicator(availability);
 	}
 

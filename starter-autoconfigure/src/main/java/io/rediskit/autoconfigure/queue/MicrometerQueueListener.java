@@ -14,17 +14,17 @@ import io.rediskit.queue.QueueEventListener;
  * message ids or reasons, so cardinality stays bounded.
  * <ul>
  * <li>{@code rediskit.queue.enqueued}, {@code .delivered}, {@code .acked}, {@code .retried},
- * {@code .dead-lettered}, {@code .stale} (counters): messages added, deliveries, acknowledgements, failed
+ * {@code .dead.lettered}, {@code .stale} (counters): messages added, deliveries, acknowledgements, failed
  * deliveries waiting for a retry, messages sent to the dead-letter queue, settling calls refused as stale.</li>
  * <li>{@code rediskit.queue.lateness} (timer): the server's time at a first delivery minus the due time, the
  * figure a delay queue exists for.</li>
  * <li>{@code rediskit.queue.processing} (timer): time from delivery to acknowledgement.</li>
  * <li>{@code rediskit.queue.cancelled}, {@code .expired} (counters): messages cancelled (removed before delivery,
  * or dead-lettered as cancelled after a cancel in flight) and messages dead-lettered for their time to live; both
- * are counted in {@code .dead-lettered} too when they reach the dead letters.</li>
+ * are counted in {@code .dead.lettered} too when they reach the dead letters.</li>
  * <li>{@code rediskit.queue.settle.failures} (counter; {@code queue}, {@code operation} = ack | retry): handlers'
  * outcomes that could not reach Redis; those messages come back after their visibility timeout.</li>
- * <li>{@code rediskit.queue.held-back} (counter; {@code queue}, {@code reason} = rate-limit | max-in-flight): ready
+ * <li>{@code rediskit.queue.held.back} (counter; {@code queue}, {@code reason} = rate-limit | max-in-flight): ready
  * messages a claim could have taken and left in the queue because of the queue's limit (a message held back over
  * several claims counts at each).</li>
  * </ul>
@@ -109,7 +109,7 @@ public class MicrometerQueueListener implements QueueEventListener {
 
 	@Override
 	public void onHeldBack(String queue, String reason, long count) {
-		this.heldBack.computeIfAbsent(queue + '\0' + reason, (key) -> Counter.builder("rediskit.queue.held-back")
+		this.heldBack.computeIfAbsent(queue + '\0' + reason, (key) -> Counter.builder("rediskit.queue.held.back")
 			.description("Ready messages a claim left in the queue because of the queue's rate or in-flight limit")
 			.tag("queue", queue)
 			.tag("reason", reason)
@@ -143,7 +143,7 @@ public class MicrometerQueueListener implements QueueEventListener {
 			this.delivered = counter("delivered", queue, "Deliveries to consumers");
 			this.acked = counter("acked", queue, "Deliveries acknowledged");
 			this.retried = counter("retried", queue, "Failed deliveries waiting for another");
-			this.deadLettered = counter("dead-lettered", queue, "Messages sent to the dead-letter queue");
+			this.deadLettered = counter("dead.lettered", queue, "Messages sent to the dead-letter queue");
 			this.stale = counter("stale", queue, "Settling calls refused because the delivery was stale");
 			this.cancelled = counter("cancelled", queue, "Messages cancelled, before or during their delivery");
 			this.expired = counter("expired", queue, "Messages dead-lettered for their time to live");

@@ -13,8 +13,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 /**
- * Registers the {@code redisqueues} actuator endpoint when Actuator is present and the endpoint is available
- * (exposed with {@code management.endpoints.web.exposure.include=redisqueues}).
+ * Registers the {@code rediskitqueue} actuator endpoint when Actuator is present and the endpoint is available
+ * (exposed with {@code management.endpoints.web.exposure.include=rediskitqueue}).
  */
 @AutoConfiguration(after = QueueAutoConfiguration.class)
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })

@@ -12,18 +12,18 @@ import org.springframework.boot.health.contributor.Status;
 import org.springframework.context.annotation.Bean;
 
 /**
- * Registers {@link QueueHealthIndicator} ({@code redisQueues}) when Spring Boot's health support is present; off
- * with {@code management.health.redisqueues.enabled=false}.
+ * Registers {@link QueueHealthIndicator} ({@code rediskitqueue}) when Spring Boot's health support is present; off
+ * with {@code management.health.rediskitqueue.enabled=false}.
  */
 @AutoConfiguration(after = QueueAutoConfiguration.class)
 @ConditionalOnClass({ HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class })
 @ConditionalOnBean(QueueRegistry.class)
-@ConditionalOnEnabledHealthIndicator("redisqueues")
+@ConditionalOnEnabledHealthIndicator("rediskitqueue")
 public final class QueueHealthAutoConfiguration {
 
 	@Bean
-	@ConditionalOnMissingBean(name = "redisQueuesHealthIndicator")
-	QueueHealthIndicator redisQueuesHealthIndicator(QueueRegistry registry, QueueProperties properties) {
+	@ConditionalOnMissingBean(name = "rediskitqueueHealthIndicator")
+	QueueHealthIndicator rediskitqueueHealthIndicator(QueueRegistry registry, QueueProperties properties) {
 		return new QueueHealthIndicator(registry, properties.getQueues().keySet(),
 				properties.getHealth().getMaxOldestDueAge(), new Status(properties.getHealth().getLateStatus()));
 	}

@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Gauges of every configured queue: {@code rediskit.queue.messages} ({@code queue}, {@code state} = delayed |
- * ready | in-flight | dead) and {@code rediskit.queue.oldest-due-age} (seconds the oldest ready message has been
+ * ready | in-flight | dead) and {@code rediskit.queue.oldest.due.age} (seconds the oldest ready message has been
  * due), and {@code rediskit.queue.paused} (1 while the queue is paused for every listener, else 0). One stats script
  * per queue feeds them all, and one more call the paused gauge, each at most once per {@value #CACHE_SECONDS}
  * seconds however often they are scraped; while Redis is unreachable they read {@code NaN}.
@@ -48,7 +48,7 @@ public class QueueMetrics implements MeterBinder {
 			gauge(meters, queue, "ready", QueueStats::ready);
 			gauge(meters, queue, "in-flight", QueueStats::inFlight);
 			gauge(meters, queue, "dead", QueueStats::dead);
-			Gauge.builder("rediskit.queue.oldest-due-age", this, (self) -> self.read(queue,
+			Gauge.builder("rediskit.queue.oldest.due.age", this, (self) -> self.read(queue,
 					(stats) -> stats.oldestDueAge().toMillis() / 1000.0))
 				.description("How long the oldest ready message has been due")
 				.baseUnit("seconds")

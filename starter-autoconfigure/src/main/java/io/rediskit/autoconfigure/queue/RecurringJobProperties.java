@@ -1,6 +1,7 @@
 package io.rediskit.autoconfigure.queue;
 
 import java.time.Duration;
+import java.time.ZoneId;
 
 import io.rediskit.queue.MissedSlots;
 import io.rediskit.queue.RecurringJobSpec;
@@ -43,7 +44,7 @@ public class RecurringJobProperties {
 	/**
 	 * Zone the cron expression is read in, such as 'Europe/Paris'.
 	 */
-	private String zone = "UTC";
+	private ZoneId zone = ZoneId.of("UTC");
 
 	/**
 	 * What happens to slots missed while no instance could enqueue them: skip, run-once (the latest) or run-each
@@ -81,11 +82,11 @@ public class RecurringJobProperties {
 		this.fixedRate = fixedRate;
 	}
 
-	public String getZone() {
+	public ZoneId getZone() {
 		return this.zone;
 	}
 
-	public void setZone(String zone) {
+	public void setZone(ZoneId zone) {
 		this.zone = zone;
 	}
 
@@ -113,7 +114,7 @@ public class RecurringJobProperties {
 	public RecurringJobSpec toSpec() {
 		String expression = (this.cron != null && !this.cron.isBlank()) ? this.cron : null;
 		return new RecurringJobSpec((this.queue != null) ? this.queue : "", expression, this.fixedRate,
-				RecurringJobSpec.zone(this.zone), this.missedSlots, this.grace);
+				this.zone, this.missedSlots, this.grace);
 	}
 
 }

@@ -26,18 +26,18 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 /**
- * Actuator endpoint {@code redisqueues}: every queue's counts by state and oldest due age, and every recurring
- * job with its last and next slot ({@code GET /actuator/redisqueues}), one queue's with its oldest dead letters
- * ({@code GET /actuator/redisqueues/{name}}), and, only with
- * {@code management.endpoint.redisqueues.access=unrestricted} (read-only by default, like other write
- * operations), redrive ({@code POST /actuator/redisqueues/{name}} with {@code {"max": 100}}), purge
- * ({@code DELETE /actuator/redisqueues/{name}}), cancel of one message, waiting or running
- * ({@code DELETE /actuator/redisqueues/{name}/{id}}, see {@link RedisQueue#cancel(String)}), and pause and resume
- * of a queue on every instance ({@code POST /actuator/redisqueues/{name}/pause} or {@code .../resume}, with
+ * Actuator endpoint {@code rediskitqueue}: every queue's counts by state and oldest due age, and every recurring
+ * job with its last and next slot ({@code GET /actuator/rediskitqueue}), one queue's with its oldest dead letters
+ * ({@code GET /actuator/rediskitqueue/{name}}), and, only with
+ * {@code management.endpoint.rediskitqueue.access=unrestricted} (read-only by default, like other write
+ * operations), redrive ({@code POST /actuator/rediskitqueue/{name}} with {@code {"max": 100}}), purge
+ * ({@code DELETE /actuator/rediskitqueue/{name}}), cancel of one message, waiting or running
+ * ({@code DELETE /actuator/rediskitqueue/{name}/{id}}, see {@link RedisQueue#cancel(String)}), and pause and resume
+ * of a queue on every instance ({@code POST /actuator/rediskitqueue/{name}/pause} or {@code .../resume}, with
  * {@code {}}, or {@code {"listener": "<id>"}} for one listener of it), and redrive or deletion of one chosen dead
- * letter ({@code POST} or {@code DELETE /actuator/redisqueues/{name}/dead-letters/{id}}).
+ * letter ({@code POST} or {@code DELETE /actuator/rediskitqueue/{name}/dead-letters/{id}}).
  */
-@Endpoint(id = "redisqueues", defaultAccess = Access.READ_ONLY)
+@Endpoint(id = "rediskitqueue", defaultAccess = Access.READ_ONLY)
 public class RedisQueuesEndpoint {
 
 	static final int DEAD_LETTERS_LISTED = 20;

@@ -1,6 +1,6 @@
 /**
  * Auto-configuration of delay queues: properties, the registry, {@code @QueueListener} containers, metrics,
- * the {@code redisqueues} endpoint and the health indicator.
+ * the {@code rediskitqueue} endpoint and the health indicator.
  */
 @NullMarked
 package io.rediskit.autoconfigure.queue;

@@ -13,9 +13,9 @@ import io.rediskit.rank.VoteResult;
 /**
  * Records leaderboard calls as Micrometer meters; the {@code leaderboard} tag is the configured name.
  * <ul>
- * <li>{@code rediskit.rank.operations} (timer; {@code leaderboard}, {@code operation} = write | increment | read |
+ * <li>{@code rediskit.leaderboard.operations} (timer; {@code leaderboard}, {@code operation} = write | increment | read |
  * post | vote, {@code result} = success | error): calls and their latency.</li>
- * <li>{@code rediskit.rank.votes} (counter; {@code leaderboard}, {@code result} = counted | already_voted |
+ * <li>{@code rediskit.leaderboard.votes} (counter; {@code leaderboard}, {@code result} = counted | already_voted |
  * closed): votes by what they did.</li>
  * </ul>
  */
@@ -42,7 +42,7 @@ public class MicrometerLeaderboardListener implements LeaderboardListener {
 	@Override
 	public void onVote(String leaderboard, VoteResult result) {
 		String tag = result.name().toLowerCase(java.util.Locale.ROOT);
-		this.votes.computeIfAbsent(leaderboard + '\u0000' + tag, (key) -> Counter.builder("rediskit.rank.votes")
+		this.votes.computeIfAbsent(leaderboard + '\u0000' + tag, (key) -> Counter.builder("rediskit.leaderboard.votes")
 			.description("Leaderboard votes by what they did")
 			.tag("leaderboard", leaderboard)
 			.tag("result", tag)
@@ -56,7 +56,7 @@ public class MicrometerLeaderboardListener implements LeaderboardListener {
 
 	private Timer timer(String leaderboard, String operation, String result) {
 		return this.timers.computeIfAbsent(leaderboard + '\u0000' + operation + '\u0000' + result,
-				(key) -> Timer.builder("rediskit.rank.operations")
+				(key) -> Timer.builder("rediskit.leaderboard.operations")
 					.description("Leaderboard calls and their latency")
 					.tag("leaderboard", leaderboard)
 					.tag("operation", operation)

@@ -22,12 +22,12 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * Auto-configures leaderboards: a {@link LeaderboardRegistry} serving the leaderboards of
- * {@code redis-kit.rank.leaderboards}, picking period boards by the system clock. Off with
- * {@code redis-kit.rank.enabled=false}; backs off when the application defines its own registry.
+ * {@code redis-kit.leaderboard.leaderboards}, picking period boards by the system clock. Off with
+ * {@code redis-kit.leaderboard.enabled=false}; backs off when the application defines its own registry.
  */
 @AutoConfiguration(after = { DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class })
 @ConditionalOnBean(RedisConnectionFactory.class)
-@ConditionalOnBooleanProperty(name = "redis-kit.rank.enabled", matchIfMissing = true)
+@ConditionalOnBooleanProperty(name = "redis-kit.leaderboard.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(RankProperties.class)
 public final class RankAutoConfiguration {
 

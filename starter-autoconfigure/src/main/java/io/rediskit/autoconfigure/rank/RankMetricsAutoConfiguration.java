@@ -18,7 +18,7 @@ import org.springframework.context.annotation.Bean;
 		before = RankAutoConfiguration.class)
 @ConditionalOnClass(MeterRegistry.class)
 @ConditionalOnBean(MeterRegistry.class)
-@ConditionalOnBooleanProperty(name = "redis-kit.rank.enabled", matchIfMissing = true)
+@ConditionalOnBooleanProperty(name = "redis-kit.leaderboard.enabled", matchIfMissing = true)
 public final class RankMetricsAutoConfiguration {
 
 	@Bean

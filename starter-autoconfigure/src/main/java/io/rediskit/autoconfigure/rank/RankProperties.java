@@ -19,11 +19,11 @@ import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
 
 /**
- * Leaderboard settings, under {@code redis-kit.rank}:
+ * Leaderboard settings, under {@code redis-kit.leaderboard}:
  *
  * <pre>{@code
  * redis-kit:
- *   rank:
+ *   leaderboard:
  *     leaderboards:
  *       articles:
  *         zone: Europe/Paris
@@ -34,10 +34,10 @@ import org.springframework.validation.Validator;
  *
  * Validated when bound by the rules of {@link LeaderboardSpec} and {@link Names}.
  */
-@ConfigurationProperties(prefix = "redis-kit.rank", ignoreUnknownFields = false)
+@ConfigurationProperties(prefix = "redis-kit.leaderboard", ignoreUnknownFields = false)
 public class RankProperties implements Validator {
 
-	private static final String PREFIX = "redis-kit.rank.";
+	private static final String PREFIX = "redis-kit.leaderboard.";
 
 	/**
 	 * Whether to auto-configure the leaderboards.

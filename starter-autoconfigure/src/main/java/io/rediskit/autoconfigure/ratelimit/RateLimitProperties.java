@@ -263,16 +263,9 @@ public class RateLimitProperties implements Validator {
 		private boolean enabled = true;
 
 		/**
-		 * Whether 429 answers carry the RateLimit-Policy and RateLimit headers of the IETF draft
-		 * (draft-ietf-httpapi-ratelimit-headers).
+		 * The RateLimit-Policy and RateLimit headers of the IETF draft (draft-ietf-httpapi-ratelimit-headers).
 		 */
-		private boolean headers = true;
-
-		/**
-		 * Whether allowed calls of a rule or of a @RateLimited method serving the request (on its thread in Spring
-		 * MVC, in its Reactor chain in WebFlux) answer with the RateLimit-Policy and RateLimit headers too.
-		 */
-		private boolean headersOnSuccess = true;
+		private final Headers headers = new Headers();
 
 		/**
 		 * Order of the filter that applies the rules, in the servlet filter chain and among WebFlux WebFilters:
@@ -294,20 +287,8 @@ public class RateLimitProperties implements Validator {
 			this.enabled = enabled;
 		}
 
-		public boolean isHeaders() {
+		public Headers getHeaders() {
 			return this.headers;
-		}
-
-		public void setHeaders(boolean headers) {
-			this.headers = headers;
-		}
-
-		public boolean isHeadersOnSuccess() {
-			return this.headersOnSuccess;
-		}
-
-		public void setHeadersOnSuccess(boolean headersOnSuccess) {
-			this.headersOnSuccess = headersOnSuccess;
 		}
 
 		public int getOrder() {
@@ -400,6 +381,40 @@ public class RateLimitProperties implements Validator {
 
 		public void setPermits(int permits) {
 			this.permits = permits;
+		}
+
+	}
+
+	/**
+	 * The RateLimit-Policy and RateLimit headers of the IETF draft (draft-ietf-httpapi-ratelimit-headers).
+	 */
+	public static class Headers {
+
+		/**
+		 * Whether 429 answers carry the RateLimit-Policy and RateLimit headers.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Whether allowed calls of a rule or of a @RateLimited method serving the request (on its thread in Spring
+		 * MVC, in its Reactor chain in WebFlux) answer with the RateLimit-Policy and RateLimit headers too.
+		 */
+		private boolean onSuccess = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public boolean isOnSuccess() {
+			return this.onSuccess;
+		}
+
+		public void setOnSuccess(boolean onSuccess) {
+			this.onSuccess = onSuccess;
 		}
 
 	}

@@ -24,7 +24,7 @@ import org.springframework.web.server.WebFilter;
  * applications ({@link RateLimitRuleFilter}), a {@link WebFilter} in WebFlux ones
  * ({@link ReactiveRateLimitRuleFilter}), ordered by {@code redis-kit.rate-limit.web.order}. The servlet filter also
  * carries the success headers of {@code @RateLimited} controller methods
- * ({@code redis-kit.rate-limit.web.headers-on-success}). Off with {@code redis-kit.rate-limit.enabled=false}.
+ * ({@code redis-kit.rate-limit.web.headers.on-success}). Off with {@code redis-kit.rate-limit.enabled=false}.
  */
 @AutoConfiguration(after = RateLimitAutoConfiguration.class)
 @ConditionalOnWebApplication
@@ -40,7 +40,7 @@ public final class RateLimitRulesAutoConfiguration {
 			ObjectProvider<RateLimiterRegistry> registry) {
 		RateLimitProperties.Web web = properties.getWeb();
 		return new RateLimitRules(RateLimitRule.of(web.getRules()), registry, properties.isCheckNames(),
-				web.isHeaders(), web.isHeadersOnSuccess());
+				web.getHeaders().isEnabled(), web.getHeaders().isOnSuccess());
 	}
 
 	@Configuration(proxyBeanMethods = false)

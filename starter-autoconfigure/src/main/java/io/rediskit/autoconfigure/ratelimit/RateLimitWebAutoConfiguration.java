@@ -12,7 +12,7 @@ import org.springframework.http.ProblemDetail;
 /**
  * Maps {@link io.rediskit.ratelimit.RateLimitExceededException} to HTTP 429 in Spring MVC and WebFlux
  * applications; off with {@code redis-kit.rate-limit.web.enabled=false}, and without the rate-limit headers
- * with {@code redis-kit.rate-limit.web.headers=false}.
+ * with {@code redis-kit.rate-limit.web.headers.enabled=false}.
  */
 @AutoConfiguration(after = RateLimitAutoConfiguration.class)
 @ConditionalOnWebApplication
@@ -25,7 +25,7 @@ public final class RateLimitWebAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RateLimitExceptionHandler redisKitRateLimitExceptionHandler(RateLimitProperties properties) {
-		return new RateLimitExceptionHandler(properties.getWeb().isHeaders());
+		return new RateLimitExceptionHandler(properties.getWeb().getHeaders().isEnabled());
 	}
 
 }

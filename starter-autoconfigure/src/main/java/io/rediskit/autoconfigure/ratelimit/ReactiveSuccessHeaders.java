@@ -9,7 +9,7 @@ import org.springframework.http.server.reactive.ServerHttpResponse;
 
 /**
  * The success headers of rate-limited calls in WebFlux: {@link ReactiveRateLimitRuleFilter} puts the response
- * into the Reactor context of the rest of the chain when {@code redis-kit.rate-limit.web.headers-on-success} is
+ * into the Reactor context of the rest of the chain when {@code redis-kit.rate-limit.web.headers.on-success} is
  * on, and code that decides inside that chain (a reactive {@code @RateLimited} interceptor) hands each allowed
  * decision to {@link #allowed(RateLimiter, RateLimitDecision, ContextView)}, which adds the limiter's
  * {@code RateLimit-Policy} and {@code RateLimit} unless the response is already committed.

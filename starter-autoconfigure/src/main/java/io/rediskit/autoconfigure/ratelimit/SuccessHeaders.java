@@ -12,7 +12,7 @@ import org.springframework.web.context.request.ServletRequestAttributes;
 
 /**
  * The success headers of {@code @RateLimited} controller methods in Spring MVC: {@link RateLimitRuleFilter}
- * marks each request when {@code redis-kit.rate-limit.web.headers-on-success} is on, and
+ * marks each request when {@code redis-kit.rate-limit.web.headers.on-success} is on, and
  * {@link RateLimitedInterceptor} tells this class of each allowed call; a call made while a marked request is
  * handled on the thread adds its limiter's {@code RateLimit-Policy} and {@code RateLimit} to the response. Calls
  * outside a web request, and applications without the servlet API, are left alone.

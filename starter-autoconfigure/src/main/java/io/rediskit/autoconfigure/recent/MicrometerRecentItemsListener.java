@@ -11,7 +11,7 @@ import io.rediskit.recent.RecentItemsListener;
 /**
  * Records recent-items calls as Micrometer meters; the {@code list} tag is the configured name.
  * <ul>
- * <li>{@code rediskit.recent.operations} (timer; {@code list}, {@code operation} = view | recent | trending |
+ * <li>{@code rediskit.recentitems.operations} (timer; {@code list}, {@code operation} = view | recent | trending |
  * forget, {@code result} = success | error): calls and their latency.</li>
  * </ul>
  */
@@ -40,7 +40,7 @@ public class MicrometerRecentItemsListener implements RecentItemsListener {
 
 	private Timer timer(String list, String operation, String result) {
 		return this.timers.computeIfAbsent(list + '\u0000' + operation + '\u0000' + result,
-				(key) -> Timer.builder("rediskit.recent.operations")
+				(key) -> Timer.builder("rediskit.recentitems.operations")
 					.description("Recent items calls and their latency")
 					.tag("list", list)
 					.tag("operation", operation)

@@ -22,12 +22,12 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * Auto-configures recent items: a {@link RecentItemsRegistry} serving the lists of
- * {@code redis-kit.recent.lists}, picking trending buckets by the system clock. Off with
- * {@code redis-kit.recent.enabled=false}; backs off when the application defines its own registry.
+ * {@code redis-kit.recent-items.lists}, picking trending buckets by the system clock. Off with
+ * {@code redis-kit.recent-items.enabled=false}; backs off when the application defines its own registry.
  */
 @AutoConfiguration(after = { DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class })
 @ConditionalOnBean(RedisConnectionFactory.class)
-@ConditionalOnBooleanProperty(name = "redis-kit.recent.enabled", matchIfMissing = true)
+@ConditionalOnBooleanProperty(name = "redis-kit.recent-items.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(RecentProperties.class)
 public final class RecentAutoConfiguration {
 

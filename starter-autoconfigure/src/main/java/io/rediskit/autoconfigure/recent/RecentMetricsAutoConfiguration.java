@@ -18,7 +18,7 @@ import org.springframework.context.annotation.Bean;
 		before = RecentAutoConfiguration.class)
 @ConditionalOnClass(MeterRegistry.class)
 @ConditionalOnBean(MeterRegistry.class)
-@ConditionalOnBooleanProperty(name = "redis-kit.recent.enabled", matchIfMissing = true)
+@ConditionalOnBooleanProperty(name = "redis-kit.recent-items.enabled", matchIfMissing = true)
 public final class RecentMetricsAutoConfiguration {
 
 	@Bean

@@ -14,11 +14,11 @@ import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
 
 /**
- * Recent items settings, under {@code redis-kit.recent}:
+ * Recent items settings, under {@code redis-kit.recent-items}:
  *
  * <pre>{@code
  * redis-kit:
- *   recent:
+ *   recent-items:
  *     lists:
  *       viewed-products:
  *         capacity: 20
@@ -29,10 +29,10 @@ import org.springframework.validation.Validator;
  *
  * Validated when bound by the rules of {@link RecentItemsSpec} and {@link Names}.
  */
-@ConfigurationProperties(prefix = "redis-kit.recent", ignoreUnknownFields = false)
+@ConfigurationProperties(prefix = "redis-kit.recent-items", ignoreUnknownFields = false)
 public class RecentProperties implements Validator {
 
-	private static final String PREFIX = "redis-kit.recent.";
+	private static final String PREFIX = "redis-kit.recent-items.";
 
 	/**
 	 * Whether to auto-configure the recent items.

@@ -76,14 +76,14 @@ class BloomAutoConfigurationTests {
 					"redis-kit.counter.counters.page-views.bucket=hourly",
 					"redis-kit.counter.counters.page-views.zone=Europe/Paris",
 					"redis-kit.counter.counters.page-views.retention=400d",
-					"redis-kit.bitmap.calendars.daily-login.zone=Asia/Tokyo",
-					"redis-kit.bitmap.calendars.daily-login.retention=3650d",
-					"redis-kit.bitmap.activities.dau.zone=Europe/Paris",
-					"redis-kit.bitmap.activities.dau.max-user-id=1000",
+					"redis-kit.counter.calendars.daily-login.zone=Asia/Tokyo",
+					"redis-kit.counter.calendars.daily-login.retention=3650d",
+					"redis-kit.counter.activities.dau.zone=Europe/Paris",
+					"redis-kit.counter.activities.dau.max-user-id=1000",
 					"redis-kit.bloom.filters.growing.expected-insertions=10",
 					"redis-kit.bloom.filters.growing.growth.enabled=true",
 					"redis-kit.bloom.filters.growing.growth.max-layers=4",
-					"management.endpoints.web.exposure.include=redisbloom")
+					"management.endpoints.web.exposure.include=rediskitbloom")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				BloomFilterRegistry filters = context.getBean(BloomFilterRegistry.class);
@@ -100,7 +100,7 @@ class BloomAutoConfigurationTests {
 				context.getBean(BloomFilterMetrics.class).bindTo(meters);
 				assertThat(meters.get("rediskit.bloom.fill").tag("filter", "usernames").gauge().value()).isPositive();
 				filters.get("tiny").addAll(java.util.stream.IntStream.range(0, 100).mapToObj(Integer::toString).toList());
-				assertThat(meters.get("rediskit.bloom.over-capacity").tag("filter", "tiny").gauge().value()).isEqualTo(1);
+				assertThat(meters.get("rediskit.bloom.over.capacity").tag("filter", "tiny").gauge().value()).isEqualTo(1);
 				RedisBloomEndpoint.FiltersDescriptor described = context.getBean(RedisBloomEndpoint.class).filters();
 				assertThat(described.filters()).extracting(RedisBloomEndpoint.FilterDescriptor::name)
 					.containsExactly("growing", "tiny", "usernames");
@@ -125,18 +125,18 @@ class BloomAutoConfigurationTests {
 				CheckInCalendar logins = context.getBean(BitmapRegistry.class).calendar("daily-login");
 				assertThat(logins.checkIn("alice", LocalDate.of(2024, 2, 29))).isTrue();
 				assertThat(logins.countInMonth("alice", YearMonth.of(2024, 2))).isEqualTo(1);
-				assertThat(meters.get("rediskit.bitmap.operations").tag("name", "daily-login").tag("operation", "check-in")
+				assertThat(meters.get("rediskit.counter.bitmap.operations").tag("name", "daily-login").tag("operation", "check-in")
 					.tag("result", "success").timer().count()).isEqualTo(1);
 				DailyActivity dau = context.getBean(BitmapRegistry.class).activity("dau");
 				assertThat(dau.spec()).isEqualTo(DailyActivitySpec.of(ZoneId.of("Europe/Paris")).withMaxUserId(1000));
 				assertThat(dau.markActive(1000, LocalDate.of(2024, 2, 29))).isTrue();
-				assertThat(meters.get("rediskit.bitmap.operations").tag("name", "dau").tag("operation", "mark-active")
+				assertThat(meters.get("rediskit.counter.bitmap.operations").tag("name", "dau").tag("operation", "mark-active")
 					.tag("result", "success").timer().count()).isEqualTo(1);
 				// Writes past the retention are refused by the server and counted as such, not as successes.
 				LocalDate longAgo = LocalDate.now(ZoneId.of("Asia/Tokyo")).minusDays(4000);
 				assertThatExceptionOfType(RetentionPassedException.class)
 					.isThrownBy(() -> logins.checkIn("alice", longAgo));
-				assertThat(meters.get("rediskit.bitmap.operations").tag("name", "daily-login").tag("operation", "check-in")
+				assertThat(meters.get("rediskit.counter.bitmap.operations").tag("name", "daily-login").tag("operation", "check-in")
 					.tag("result", "refused").timer().count()).isEqualTo(1);
 				assertThatExceptionOfType(RetentionPassedException.class)
 					.isThrownBy(() -> pageViews.add("v3", Instant.now().minus(Duration.ofDays(500))));
@@ -163,7 +163,7 @@ class BloomAutoConfigurationTests {
 	void eachAreaCanBeSwitchedOffAndEveryBeanBacksOff() {
 		this.runner
 			.withPropertyValues("redis-kit.bloom.enabled=false", "redis-kit.counter.enabled=false",
-					"redis-kit.bitmap.enabled=false")
+					"redis-kit.counter.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean(BloomFilterRegistry.class)
 				.doesNotHaveBean(UniqueCounterRegistry.class)
 				.doesNotHaveBean(BitmapRegistry.class)
@@ -188,14 +188,14 @@ class BloomAutoConfigurationTests {
 			redis-kit.counter.counters.c.zone=Mars/Olympus                | redis-kit.counter.counters.c.zone
 			redis-kit.counter.counters.c.range-cache-ttl=2h               | redis-kit.counter.counters.c.range-cache-ttl must be from 1ms to 1h
 			redis-kit.counter.counters.c.retention=0s                     | redis-kit.counter.counters.c.retention must be at least 1s
-			redis-kit.bitmap.calendars.c.retention=0s                     | redis-kit.bitmap.calendars.c.retention must be at least 1s
+			redis-kit.counter.calendars.c.retention=0s                     | redis-kit.counter.calendars.c.retention must be at least 1s
 			redis-kit.bloom.filters.f.expected-insertions=10,redis-kit.bloom.filters.f.ttl=1000000d | redis-kit.bloom.filters.f.ttl must be at most 36500 days (100 years), was 1000000d
 			redis-kit.counter.counters.c.retention=36501d                 | redis-kit.counter.counters.c.retention must be at most 36500 days (100 years), was 36501d
-			redis-kit.bitmap.calendars.c.retention=1000000d               | redis-kit.bitmap.calendars.c.retention must be at most 36500 days (100 years), was 1000000d
-			redis-kit.bitmap.calendars[x.y].zone=UTC                      | redis-kit.bitmap.calendars
-			redis-kit.bitmap.activities.a.max-user-id=-1                  | redis-kit.bitmap.activities.a.max-user-id must be from 0 to 4294967295
-			redis-kit.bitmap.activities.a.retention=0s                    | redis-kit.bitmap.activities.a.retention must be at least 1s
-			redis-kit.bitmap.activities[x.y].zone=UTC                     | redis-kit.bitmap.activities[x.y] has an invalid activity name
+			redis-kit.counter.calendars.c.retention=1000000d               | redis-kit.counter.calendars.c.retention must be at most 36500 days (100 years), was 1000000d
+			redis-kit.counter.calendars[x.y].zone=UTC                      | redis-kit.counter.calendars
+			redis-kit.counter.activities.a.max-user-id=-1                  | redis-kit.counter.activities.a.max-user-id must be from 0 to 4294967295
+			redis-kit.counter.activities.a.retention=0s                    | redis-kit.counter.activities.a.retention must be at least 1s
+			redis-kit.counter.activities[x.y].zone=UTC                     | redis-kit.counter.activities[x.y] has an invalid activity name
 			redis-kit.bloom.filters.f.expected-insertions=10,redis-kit.bloom.filters.f.growth.enabled=true,redis-kit.bloom.filters.f.growth.tightening=1 | redis-kit.bloom.filters.f.growth.tightening must be above 0 and below 1
 			redis-kit.bloom.filters.f.expected-insertions=100000000,redis-kit.bloom.filters.f.growth.enabled=true | redis-kit.bloom.filters.f.growth.max-layers must be at most 2
 			""")

@@ -68,7 +68,7 @@ class CacheAutoConfigurationTests {
 			.withPropertyValues("redis-kit.cache.ttl=5m", "redis-kit.cache.caches.products.ttl=1h",
 					"redis-kit.cache.caches.products.ttl-jitter=0", "redis-kit.cache.caches.products.near-cache.enabled=true",
 					"redis-kit.cache.caches.products.near-cache.max-entries=500",
-					"management.endpoints.web.exposure.include=rediscache")
+					"management.endpoints.web.exposure.include=rediskitcache")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				RedisKitCacheManager manager = context.getBean(RedisKitCacheManager.class);

@@ -45,7 +45,7 @@ class ConsoleAccessTests {
 		ConsoleAccess access = new ConsoleAccess(properties(false, true), true);
 		assertThat(access.act(OPERATOR, true).status()).isEqualTo(403);
 		assertThat(access.canAct(OPERATOR)).isFalse();
-		assertThat(access.actionsNote()).contains("redis-kit.console.actions-enabled=false");
+		assertThat(access.actionsNote()).contains("redis-kit.console.actions.enabled=false");
 	}
 
 	@Test
@@ -54,7 +54,7 @@ class ConsoleAccessTests {
 		assertThat(off.view(Caller.ANONYMOUS)).isNull();
 		assertThat(off.actionsAllowed()).isFalse();
 		assertThat(off.act(Caller.ANONYMOUS, true).reason())
-			.contains("redis-kit.console.allow-actions-without-security=true");
+			.contains("redis-kit.console.actions.allow-without-security=true");
 		ConsoleAccess allowed = new ConsoleAccess(properties(true, true), false);
 		assertThat(allowed.act(Caller.ANONYMOUS, true)).isNull();
 		assertThat(allowed.act(Caller.ANONYMOUS, false).status()).isEqualTo(403);
@@ -63,8 +63,8 @@ class ConsoleAccessTests {
 
 	private static ConsoleProperties properties(boolean actions, boolean withoutSecurity) {
 		ConsoleProperties properties = new ConsoleProperties();
-		properties.setActionsEnabled(actions);
-		properties.setAllowActionsWithoutSecurity(withoutSecurity);
+		properties.getActions().setEnabled(actions);
+		properties.getActions().setAllowWithoutSecurity(withoutSecurity);
 		return properties;
 	}
 

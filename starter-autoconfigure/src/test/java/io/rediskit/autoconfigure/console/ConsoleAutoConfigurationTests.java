@@ -74,7 +74,7 @@ class ConsoleAutoConfigurationTests {
 	void withoutSpringSecurityTheStartupLogWarnsAndActionsNeedTheOptIn(CapturedOutput output) {
 		WebApplicationContextRunner withoutSecurity = this.servlet
 			.withClassLoader(new FilteredClassLoader("org.springframework.security."))
-			.withPropertyValues("redis-kit.console.enabled=true", "redis-kit.console.actions-enabled=true");
+			.withPropertyValues("redis-kit.console.enabled=true", "redis-kit.console.actions.enabled=true");
 		withoutSecurity.run((context) -> {
 			ConsoleAccess access = context.getBean(ConsoleAccess.class);
 			assertThat(access.security()).isFalse();
@@ -83,10 +83,10 @@ class ConsoleAutoConfigurationTests {
 		assertThat(output).contains("redis-kit console at /redis-kit: Spring Security is not on the class path, so "
 				+ "anyone who reaches the console can read it; read-only: actions are enabled but Spring Security is "
 				+ "not on the class path");
-		withoutSecurity.withPropertyValues("redis-kit.console.allow-actions-without-security=true")
+		withoutSecurity.withPropertyValues("redis-kit.console.actions.allow-without-security=true")
 			.run((context) -> assertThat(context.getBean(ConsoleAccess.class).actionsAllowed()).isTrue());
 		assertThat(output).contains("actions enabled WITHOUT Spring Security "
-				+ "(redis-kit.console.allow-actions-without-security=true)");
+				+ "(redis-kit.console.actions.allow-without-security=true)");
 	}
 
 	@ParameterizedTest

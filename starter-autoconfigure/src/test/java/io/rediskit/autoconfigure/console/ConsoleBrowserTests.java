@@ -116,7 +116,7 @@ class ConsoleBrowserTests {
 		return new SpringApplicationBuilder(application).web(type)
 			.properties("server.port=0", "spring.main.banner-mode=off",
 					"spring.data.redis.port=" + redis.server().port(), "redis-kit.console.enabled=true",
-					"redis-kit.console.actions-enabled=true", "redis-kit.console.show-payloads=true",
+					"redis-kit.console.actions.enabled=true", "redis-kit.console.show-payloads=true",
 					"redis-kit.console.sample-interval=1s", "redis-kit.queue.queues.orders.max-deliveries=3",
 					"redis-kit.queue.queues.emails.max-deliveries=3",
 					"redis-kit.rate-limit.limiters.login.algorithm=sliding-log",
@@ -124,7 +124,7 @@ class ConsoleBrowserTests {
 					"redis-kit.bloom.filters.usernames.expected-insertions=1000",
 					"redis-kit.bloom.filters.usernames.false-positive-rate=0.01",
 					"redis-kit.counter.counters.visitors.bucket=daily", "redis-kit.counter.counters.visitors.zone=UTC",
-					"redis-kit.bitmap.calendars.check-in.zone=UTC", "redis-kit.bitmap.activities.logins.zone=UTC",
+					"redis-kit.counter.calendars.check-in.zone=UTC", "redis-kit.counter.activities.logins.zone=UTC",
 					"redis-kit.geo.indexes.bikes.max-limit=100",
 					"management.metrics.distribution.percentiles.rediskit.queue.lateness=0.5,0.95,0.99")
 			.run();

@@ -43,10 +43,10 @@ class KeysAutoConfigurationTests {
 			redis.server().command("HSET", "sample:big", "f" + i, "v");
 		}
 		redis.server().command("SET", "sample:small", "v");
-		this.runner.withPropertyValues("management.endpoints.web.exposure.include=rediskeys").run((context) -> assertThat(context).hasSingleBean(KeyTools.class)
+		this.runner.withPropertyValues("management.endpoints.web.exposure.include=rediskitkeys").run((context) -> assertThat(context).hasSingleBean(KeyTools.class)
 			.doesNotHaveBean(RedisKeysEndpoint.class));
 		this.runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
-			.withPropertyValues("management.endpoint.rediskeys.access=READ_ONLY", "management.endpoints.web.exposure.include=rediskeys", "redis-kit.keys.report.top=1")
+			.withPropertyValues("management.endpoint.rediskitkeys.access=READ_ONLY", "management.endpoints.web.exposure.include=rediskitkeys", "redis-kit.keys.report.top=1")
 			.run((context) -> {
 				BigKeyReport report = context.getBean(RedisKeysEndpoint.class).report();
 				assertThat(report.keysScanned()).isEqualTo(2);

@@ -11,7 +11,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
-import io.rediskit.lock.DistributedLock;
 import io.rediskit.lock.DistributedSemaphore;
 import io.rediskit.lock.Lease;
 import io.rediskit.lock.SemaphoreNotAcquiredException;
@@ -180,7 +179,7 @@ class DistributedSemaphoreAnnotationTests {
 		}
 
 		@DistributedSemaphore(name = "export", permits = 1, waitTime = "0s",
-				onNotAcquired = DistributedLock.OnNotAcquired.SKIP)
+				onNotAcquired = DistributedSemaphore.OnNotAcquired.SKIP)
 		public String exportOrSkip() {
 			return "exported";
 		}
@@ -221,7 +220,7 @@ class DistributedSemaphoreAnnotationTests {
 		public void notADuration() {
 		}
 
-		@DistributedSemaphore(name = "d", permits = 1, onNotAcquired = DistributedLock.OnNotAcquired.SKIP)
+		@DistributedSemaphore(name = "d", permits = 1, onNotAcquired = DistributedSemaphore.OnNotAcquired.SKIP)
 		public Mono<String> later() {
 			return Mono.empty();
 		}

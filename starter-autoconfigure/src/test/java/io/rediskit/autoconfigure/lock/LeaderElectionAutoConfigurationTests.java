@@ -39,20 +39,20 @@ class LeaderElectionAutoConfigurationTests {
 	@Test
 	void standsForTheConfiguredRolesAndPublishesEvents() {
 		this.runner.withUserConfiguration(Recorder.class)
-			.withPropertyValues("redis-kit.leader.roles=nightly-billing", "redis-kit.leader.instance-name=node-1",
-					"redis-kit.leader.retry-interval=50ms", "redis-kit.lock.watchdog-timeout=3s",
-					"management.endpoints.web.exposure.include=redislocks")
+			.withPropertyValues("redis-kit.lock.leader.roles=nightly-billing", "redis-kit.lock.leader.instance-name=node-1",
+					"redis-kit.lock.leader.retry-interval=50ms", "redis-kit.lock.watchdog-timeout=3s",
+					"management.endpoints.web.exposure.include=rediskitlock")
 			.run((context) -> {
 				LeaderElections elections = context.getBean(LeaderElections.class);
-				assertThat(elections.getInstance()).isEqualTo("node-1");
-				assertThat(elections.getRetryInterval()).isEqualTo(Duration.ofMillis(50));
+				assertThat(elections.instance()).isEqualTo("node-1");
+				assertThat(elections.retryInterval()).isEqualTo(Duration.ofMillis(50));
 				List<LeadershipEvent> events = context.getBean(Recorder.class).events;
 				long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
 				while (events.isEmpty() && System.nanoTime() < deadline) {
 					Thread.onSpinWait();
 				}
 				assertThat(events).singleElement().isInstanceOf(LeadershipGrantedEvent.class);
-				long term = events.get(0).getTerm();
+				long term = events.get(0).term();
 				assertThat(elections.elections()).singleElement()
 					.satisfies((election) -> assertThat(election.term()).contains(term));
 				RedisLocksEndpoint.HeldLocksDescriptor view = context.getBean(RedisLocksEndpoint.class).heldLocks();
@@ -61,15 +61,15 @@ class LeaderElectionAutoConfigurationTests {
 				assertThat(view.locks()).singleElement()
 					.satisfies((lock) -> assertThat(lock.name()).isEqualTo("leader:nightly-billing"));
 				MeterRegistry meters = context.getBean(MeterRegistry.class);
-				assertThat(meters.get("rediskit.leader.leading").tag("role", "nightly-billing").gauge().value())
+				assertThat(meters.get("rediskit.lock.leader.leading").tag("role", "nightly-billing").gauge().value())
 					.isEqualTo(1.0);
-				assertThat(meters.get("rediskit.leader.granted").counter().count()).isEqualTo(1.0);
+				assertThat(meters.get("rediskit.lock.leader.granted").counter().count()).isEqualTo(1.0);
 			});
 	}
 
 	@Test
 	void switchesOff() {
-		this.runner.withPropertyValues("redis-kit.leader.enabled=false")
+		this.runner.withPropertyValues("redis-kit.lock.leader.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean(LeaderElections.class));
 		this.runner.withPropertyValues("redis-kit.lock.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean(LeaderElections.class));
@@ -77,36 +77,36 @@ class LeaderElectionAutoConfigurationTests {
 
 	@Test
 	void badValuesFailStartupNamingTheProperty() {
-		this.runner.withPropertyValues("redis-kit.leader.retry-interval=0s")
+		this.runner.withPropertyValues("redis-kit.lock.leader.retry-interval=0s")
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
 				.rootCause()
-				.hasMessageContaining("redis-kit.leader.retry-interval"));
-		this.runner.withPropertyValues("redis-kit.leader.instance-name=a/b")
+				.hasMessageContaining("redis-kit.lock.leader.retry-interval"));
+		this.runner.withPropertyValues("redis-kit.lock.leader.instance-name=a/b")
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
 				.rootCause()
-				.hasMessageContaining("redis-kit.leader.instance-name"));
-		this.runner.withPropertyValues("redis-kit.leader.instance-name=billing 1")
+				.hasMessageContaining("redis-kit.lock.leader.instance-name"));
+		this.runner.withPropertyValues("redis-kit.lock.leader.instance-name=billing 1")
 			.run((context) -> assertThat(StartupFailures.analyze(context).getDescription())
-				.contains("Property: redis-kit.leader.instance-name\n")
-				.contains("Reason: redis-kit.leader.instance-name must be 1 to 64 letters, digits, '-' or '_', starting"
+				.contains("Property: redis-kit.lock.leader.instance-name\n")
+				.contains("Reason: redis-kit.lock.leader.instance-name must be 1 to 64 letters, digits, '-' or '_', starting"
 						+ " with a letter or digit, was 'billing 1'"));
-		this.runner.withPropertyValues("redis-kit.leader.roles=nightly.billing")
+		this.runner.withPropertyValues("redis-kit.lock.leader.roles=nightly.billing")
 			.run((context) -> assertThat(StartupFailures.analyze(context).getDescription())
-				.contains("Reason: redis-kit.leader.roles[0] must be 1 to 64 letters, digits, '-' or '_', starting"
+				.contains("Reason: redis-kit.lock.leader.roles[0] must be 1 to 64 letters, digits, '-' or '_', starting"
 						+ " with a letter or digit, was 'nightly.billing'"));
 	}
 
 	@Test
 	void eachInstanceGoesByANameOfItsOwnByDefault() {
 		this.runner.withPropertyValues("spring.application.name=billing.web").run((context) -> {
-			String instance = context.getBean(LeaderElections.class).getInstance();
+			String instance = context.getBean(LeaderElections.class).instance();
 			assertThat(instance).startsWith("billing-web-")
 				.endsWith("-" + ProcessHandle.current().pid())
 				.matches("[A-Za-z0-9][A-Za-z0-9_-]{0,63}");
 		});
-		this.runner.run((context) -> assertThat(context.getBean(LeaderElections.class).getInstance())
+		this.runner.run((context) -> assertThat(context.getBean(LeaderElections.class).instance())
 			.endsWith("-" + ProcessHandle.current().pid())
 			.matches("[A-Za-z0-9][A-Za-z0-9_-]{0,63}"));
 	}

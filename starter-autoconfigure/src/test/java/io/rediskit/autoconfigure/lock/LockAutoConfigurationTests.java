@@ -203,7 +203,7 @@ class LockAutoConfigurationTests {
 
 	@Test
 	void endpointWhenExposed() {
-		this.runner.withPropertyValues("management.endpoints.web.exposure.include=redislocks").run((context) -> {
+		this.runner.withPropertyValues("management.endpoints.web.exposure.include=rediskitlock").run((context) -> {
 			assertThat(context).hasSingleBean(RedisLocksEndpoint.class);
 			RedisLocksEndpoint endpoint = context.getBean(RedisLocksEndpoint.class);
 			RedisLock lock = context.getBean(LockRegistry.class).getLock("listed");
@@ -211,7 +211,7 @@ class LockAutoConfigurationTests {
 			try {
 				assertThat(endpoint.heldLocks().locks()).singleElement().satisfies((held) -> {
 					assertThat(held.name()).isEqualTo("listed");
-					assertThat(held.fencingToken()).isEqualTo(lock.getFencingToken());
+					assertThat(held.fencingToken()).isEqualTo(lock.fencingToken());
 					assertThat(held.holdCount()).isEqualTo(1);
 					assertThat(held.leaseRemainingMillis()).isPositive();
 				});

@@ -93,24 +93,24 @@ class MemberLockAutoConfigurationTests {
 			fair.lock();
 			fair.unlock();
 			MeterRegistry registry = context.getBean(MeterRegistry.class);
-			assertThat(registry.get("rediskit.rwlock.acquire").tag("lock", "reports").tag("result", "acquired")
+			assertThat(registry.get("rediskit.lock.readwrite.acquire").tag("lock", "reports").tag("result", "acquired")
 				.timer()
 				.count()).isEqualTo(1);
-			assertThat(registry.get("rediskit.rwlock.held").tag("lock", "reports").timer().count()).isEqualTo(1);
-			assertThat(registry.get("rediskit.fairlock.acquire").tag("lock", "turns").timer().count()).isEqualTo(1);
+			assertThat(registry.get("rediskit.lock.readwrite.held").tag("lock", "reports").timer().count()).isEqualTo(1);
+			assertThat(registry.get("rediskit.lock.fair.acquire").tag("lock", "turns").timer().count()).isEqualTo(1);
 			assertThat(registry.find("rediskit.lock.acquire").timer()).as("nothing under the lock's name").isNull();
 		});
 	}
 
 	@Test
 	void theEndpointListsWhatTheMembersHold() {
-		this.runner.withPropertyValues("management.endpoints.web.exposure.include=redislocks").run((context) -> {
+		this.runner.withPropertyValues("management.endpoints.web.exposure.include=rediskitlock").run((context) -> {
 			RedisLocksEndpoint endpoint = context.getBean(RedisLocksEndpoint.class);
 			ReadWriteLock rw = context.getBean(ReadWriteLockRegistry.class).getReadWriteLock("listed-rw");
 			try (Lease read = rw.readLock().acquire(Duration.ZERO);
 					Lease fair = context.getBean(FairLockRegistry.class).getLock("listed-fair").acquire(Duration.ZERO)) {
 				assertThat(endpoint.heldLocks().locks()).extracting((held) -> held.kind() + " " + held.name())
-					.containsExactly("fairlock listed-fair", "rwlock listed-rw");
+					.containsExactly("fair listed-fair", "readwrite listed-rw");
 			}
 			assertThat(endpoint.heldLocks().locks()).isEmpty();
 		});

@@ -105,16 +105,16 @@ class SemaphoreAutoConfigurationTests {
 			RedisCountDownLatch latch = context.getBean(LatchRegistry.class).getCountDownLatch("metered-latch");
 			latch.trySetCount(1);
 			latch.countDown();
-			assertThat(meters.get("rediskit.semaphore.acquire").tag("semaphore", "metered").tag("result", "acquired")
+			assertThat(meters.get("rediskit.lock.semaphore.acquire").tag("semaphore", "metered").tag("result", "acquired")
 				.timer().count()).isEqualTo(1);
-			assertThat(meters.get("rediskit.semaphore.held").tag("semaphore", "metered").timer().count()).isEqualTo(1);
-			assertThat(meters.get("rediskit.latch.opened").tag("latch", "metered-latch").counter().count()).isEqualTo(1);
+			assertThat(meters.get("rediskit.lock.semaphore.held").tag("semaphore", "metered").timer().count()).isEqualTo(1);
+			assertThat(meters.get("rediskit.lock.latch.opened").tag("latch", "metered-latch").counter().count()).isEqualTo(1);
 		});
 	}
 
 	@Test
 	void theEndpointListsSemaphoreLeases() {
-		this.runner.withPropertyValues("management.endpoints.web.exposure.include=redislocks").run((context) -> {
+		this.runner.withPropertyValues("management.endpoints.web.exposure.include=rediskitlock").run((context) -> {
 			RedisLocksEndpoint endpoint = context.getBean(RedisLocksEndpoint.class);
 			try (Lease lease = context.getBean(SemaphoreRegistry.class).getSemaphore("listed", 2).acquire(2,
 					Duration.ZERO)) {

@@ -97,9 +97,9 @@ class OutageAutoConfigurationTests {
 							.isThrownBy(() -> commands.execute("PFADD", ReturnType.INTEGER, key, key));
 						assertThatExceptionOfType(RedisUnavailableException.class)
 							.isThrownBy(() -> commands.execute("PFADD", ReturnType.INTEGER, key, key));
-						assertThat(meters.get("rediskit.redis.available").gauge().value()).isZero();
-						assertThat(meters.get("rediskit.redis.outages").counter().count()).isOne();
-						assertThat(meters.get("rediskit.redis.refused").counter().count()).isOne();
+						assertThat(meters.get("rediskit.outage.available").gauge().value()).isZero();
+						assertThat(meters.get("rediskit.outage.started").counter().count()).isOne();
+						assertThat(meters.get("rediskit.outage.refused").counter().count()).isOne();
 						assertThat(health.health(true).getStatus()).isEqualTo(Status.DOWN);
 						assertThat(health.health(true).getDetails()).containsKey("since");
 					}
@@ -113,8 +113,8 @@ class OutageAutoConfigurationTests {
 							&& System.nanoTime() < deadline) {
 						TimeUnit.MILLISECONDS.sleep(10);
 					}
-					assertThat(meters.get("rediskit.redis.available").gauge().value()).isOne();
-					assertThat(meters.get("rediskit.redis.outage.duration").timer().count()).isOne();
+					assertThat(meters.get("rediskit.outage.available").gauge().value()).isOne();
+					assertThat(meters.get("rediskit.outage.duration").timer().count()).isOne();
 					assertThat(health.health(true).getStatus()).isEqualTo(Status.UP);
 					assertThat((Long) commands.execute("PFADD", ReturnType.INTEGER, key, key)).isZero();
 				});

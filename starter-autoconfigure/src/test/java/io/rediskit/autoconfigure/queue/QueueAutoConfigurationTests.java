@@ -54,7 +54,7 @@ class QueueAutoConfigurationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(CONFIGURATIONS)
 		.withPropertyValues("spring.data.redis.port=" + redis.server().port(),
-				"management.endpoints.web.exposure.include=redisqueues");
+				"management.endpoints.web.exposure.include=rediskitqueue");
 
 	@BeforeEach
 	void clean() {
@@ -123,7 +123,7 @@ class QueueAutoConfigurationTests {
 				assertThatExceptionOfType(InvalidEndpointRequestException.class)
 					.isThrownBy(() -> endpoint.pause("orders", "stop", null));
 				new MicrometerQueueListener(meters).onHeldBack("orders", "rate-limit", 3);
-				assertThat(meters.get("rediskit.queue.held-back").tags("queue", "orders", "reason", "rate-limit")
+				assertThat(meters.get("rediskit.queue.held.back").tags("queue", "orders", "reason", "rate-limit")
 					.counter().count()).isEqualTo(3);
 			});
 	}

@@ -30,7 +30,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code rediskit.queue.held-back} on a real server, through a listener container: each claim that a limit holds
+ * {@code rediskit.queue.held.back} on a real server, through a listener container: each claim that a limit holds
  * back counts the messages it left once, and a claim the limit admitted part of is not followed by a claim at once
  * that the limit must refuse (it counted the same messages a second time).
  */
@@ -98,7 +98,7 @@ class QueueHeldBackMetricsTests {
 	}
 
 	private double heldBack() {
-		return this.meters.find("rediskit.queue.held-back").counters().stream().mapToDouble(Counter::count).sum();
+		return this.meters.find("rediskit.queue.held.back").counters().stream().mapToDouble(Counter::count).sum();
 	}
 
 	private static void awaitTrue(BooleanSupplier condition) throws InterruptedException {

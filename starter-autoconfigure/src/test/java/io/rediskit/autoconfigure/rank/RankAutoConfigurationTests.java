@@ -40,11 +40,11 @@ class RankAutoConfigurationTests {
 	@Test
 	void configuredLeaderboardsReachTheRegistryAndCallsAndVotesAreMetered() {
 		this.runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
-			.withPropertyValues("redis-kit.rank.leaderboards.articles.zone=Europe/Paris",
-					"redis-kit.rank.leaderboards.articles.periods=daily,monthly",
-					"redis-kit.rank.leaderboards.articles.vote-weight=432s",
-					"redis-kit.rank.leaderboards.articles.vote-window=7d",
-					"redis-kit.rank.leaderboards.articles.view-cache-ttl=2s")
+			.withPropertyValues("redis-kit.leaderboard.leaderboards.articles.zone=Europe/Paris",
+					"redis-kit.leaderboard.leaderboards.articles.periods=daily,monthly",
+					"redis-kit.leaderboard.leaderboards.articles.vote-weight=432s",
+					"redis-kit.leaderboard.leaderboards.articles.vote-window=7d",
+					"redis-kit.leaderboard.leaderboards.articles.view-cache-ttl=2s")
 			.run((context) -> {
 				Leaderboard articles = context.getBean(LeaderboardRegistry.class).get("articles");
 				assertThat(articles.spec().zone()).isEqualTo(ZoneId.of("Europe/Paris"));
@@ -56,18 +56,18 @@ class RankAutoConfigurationTests {
 				assertThat(articles.vote(item, "ada")).isEqualTo(VoteResult.COUNTED);
 				assertThat(articles.vote(item, "ada")).isEqualTo(VoteResult.ALREADY_VOTED);
 				MeterRegistry meters = context.getBean(MeterRegistry.class);
-				assertThat(meters.get("rediskit.rank.votes").tags("leaderboard", "articles", "result", "counted")
+				assertThat(meters.get("rediskit.leaderboard.votes").tags("leaderboard", "articles", "result", "counted")
 					.counter().count()).isEqualTo(1);
-				assertThat(meters.get("rediskit.rank.votes").tags("leaderboard", "articles", "result", "already_voted")
+				assertThat(meters.get("rediskit.leaderboard.votes").tags("leaderboard", "articles", "result", "already_voted")
 					.counter().count()).isEqualTo(1);
-				assertThat(meters.get("rediskit.rank.operations")
+				assertThat(meters.get("rediskit.leaderboard.operations")
 					.tags("leaderboard", "articles", "operation", "post", "result", "success").timer().count()).isEqualTo(1);
 			});
 	}
 
 	@Test
 	void backsOffWhenDisabledOrDefinedByTheApplication() {
-		this.runner.withPropertyValues("redis-kit.rank.enabled=false")
+		this.runner.withPropertyValues("redis-kit.leaderboard.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean(LeaderboardRegistry.class));
 		this.runner.run((context) -> assertThat(context).hasSingleBean(LeaderboardRegistry.class)
 			.doesNotHaveBean(MicrometerLeaderboardListener.class));
@@ -79,15 +79,15 @@ class RankAutoConfigurationTests {
 
 	@ParameterizedTest
 	@CsvSource(delimiter = '|', textBlock = """
-			redis-kit.rank.leaderboards.b.vote-weight=10s                 | redis-kit.rank.leaderboards.b.vote-window must be set as well
-			redis-kit.rank.leaderboards.b.vote-window=1d                  | redis-kit.rank.leaderboards.b.vote-weight must be set as well
-			redis-kit.rank.leaderboards.b.view-cache-ttl=2h               | redis-kit.rank.leaderboards.b.view-cache-ttl must be from 1ms to 1h
-			redis-kit.rank.leaderboards.b.period-retention=5m             | redis-kit.rank.leaderboards.b.period-retention must be at least 1h
-			redis-kit.rank.leaderboards.b.period-retention=36501d         | redis-kit.rank.leaderboards.b.period-retention must be at most 36500 days
-			redis-kit.rank.leaderboards.b.periods=hourly                  | redis-kit.rank.leaderboards.b.periods
-			redis-kit.rank.leaderboards.b.zone=Mars/Olympus               | redis-kit.rank.leaderboards.b.zone
-			redis-kit.rank.leaderboards.b.votes=1                         | redis-kit.rank.leaderboards.b.votes
-			redis-kit.rank.leaderboards[x.y].zone=UTC                     | redis-kit.rank.leaderboards
+			redis-kit.leaderboard.leaderboards.b.vote-weight=10s                 | redis-kit.leaderboard.leaderboards.b.vote-window must be set as well
+			redis-kit.leaderboard.leaderboards.b.vote-window=1d                  | redis-kit.leaderboard.leaderboards.b.vote-weight must be set as well
+			redis-kit.leaderboard.leaderboards.b.view-cache-ttl=2h               | redis-kit.leaderboard.leaderboards.b.view-cache-ttl must be from 1ms to 1h
+			redis-kit.leaderboard.leaderboards.b.period-retention=5m             | redis-kit.leaderboard.leaderboards.b.period-retention must be at least 1h
+			redis-kit.leaderboard.leaderboards.b.period-retention=36501d         | redis-kit.leaderboard.leaderboards.b.period-retention must be at most 36500 days
+			redis-kit.leaderboard.leaderboards.b.periods=hourly                  | redis-kit.leaderboard.leaderboards.b.periods
+			redis-kit.leaderboard.leaderboards.b.zone=Mars/Olympus               | redis-kit.leaderboard.leaderboards.b.zone
+			redis-kit.leaderboard.leaderboards.b.votes=1                         | redis-kit.leaderboard.leaderboards.b.votes
+			redis-kit.leaderboard.leaderboards[x.y].zone=UTC                     | redis-kit.leaderboard.leaderboards
 			""")
 	void invalidPropertiesFailStartupNamingTheProperty(String properties, String message) {
 		this.runner.withPropertyValues(properties.split(",")).run((context) -> {

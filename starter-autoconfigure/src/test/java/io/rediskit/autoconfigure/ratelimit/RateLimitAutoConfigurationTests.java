@@ -72,7 +72,7 @@ class RateLimitAutoConfigurationTests {
 			assertThat(properties.isEnabled()).isTrue();
 			assertThat(properties.getLimiters()).isEmpty();
 			assertThat(properties.getWeb().isEnabled()).isTrue();
-			assertThat(properties.getWeb().isHeaders()).isTrue();
+			assertThat(properties.getWeb().getHeaders().isEnabled()).isTrue();
 			assertThat(context.getBean(RateLimitedAdvisor.class).getOrder()).isEqualTo(RateLimitedAdvisor.DEFAULT_ORDER);
 		});
 	}

@@ -105,7 +105,7 @@ abstract class RateLimitHttpContract {
 			assertThat(rejected.headers().firstValue("Retry-After")).isPresent();
 			assertThat(rejected.headers().firstValue("RateLimit-Policy")).isEmpty();
 			assertThat(rejected.headers().firstValue("RateLimit")).isEmpty();
-		}, "redis-kit.rate-limit.web.headers=false");
+		}, "redis-kit.rate-limit.web.headers.enabled=false");
 	}
 
 	@Test

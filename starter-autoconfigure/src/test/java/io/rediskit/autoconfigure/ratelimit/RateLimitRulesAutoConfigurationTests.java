@@ -60,7 +60,7 @@ class RateLimitRulesAutoConfigurationTests {
 				assertThat(registration.getOrder()).isEqualTo(42);
 				assertThat(context).doesNotHaveBean(ReactiveRateLimitRuleFilter.class);
 				RateLimitProperties.Web web = context.getBean(RateLimitProperties.class).getWeb();
-				assertThat(web.isHeadersOnSuccess()).isTrue();
+				assertThat(web.getHeaders().isOnSuccess()).isTrue();
 			});
 	}
 

@@ -221,7 +221,7 @@ abstract class RateLimitRulesHttpContract {
 
 	@Test
 	void successHeadersCanBeSwitchedOff() throws Exception {
-		try (ConfigurableApplicationContext off = run("redis-kit.rate-limit.web.headers-on-success=false")) {
+		try (ConfigurableApplicationContext off = run("redis-kit.rate-limit.web.headers.on-success=false")) {
 			String base = base(off);
 			HttpResponse<String> allowed = getFrom(base, "/ip/a");
 			assertThat(allowed.statusCode()).isEqualTo(200);

@@ -111,7 +111,7 @@ class RateLimitRulesWebFluxTests extends RateLimitRulesHttpContract {
 		assertThat(first.statusCode()).isEqualTo(200);
 		assertThat(first.headers().allValues("RateLimit-Policy")).containsExactly("\"annotated\";q=2;w=3600");
 		assertRemaining(first, "annotated", 1);
-		try (ConfigurableApplicationContext off = run("redis-kit.rate-limit.web.headers-on-success=false")) {
+		try (ConfigurableApplicationContext off = run("redis-kit.rate-limit.web.headers.on-success=false")) {
 			HttpResponse<String> quiet = getFrom(base(off), "/reactive-limited");
 			assertThat(quiet.statusCode()).isEqualTo(200);
 			assertThat(quiet.headers().firstValue("RateLimit-Policy")).isEmpty();

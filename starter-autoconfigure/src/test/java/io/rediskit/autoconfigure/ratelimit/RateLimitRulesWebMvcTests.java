@@ -80,7 +80,7 @@ class RateLimitRulesWebMvcTests extends RateLimitRulesHttpContract {
 
 	@Test
 	void annotatedMethodsCarryNoSuccessHeadersWhenTheyAreOff() throws Exception {
-		try (ConfigurableApplicationContext off = run("redis-kit.rate-limit.web.headers-on-success=false")) {
+		try (ConfigurableApplicationContext off = run("redis-kit.rate-limit.web.headers.on-success=false")) {
 			HttpResponse<String> allowed = getFrom(base(off), "/annotated", "X-Client", "c1");
 			assertThat(allowed.statusCode()).isEqualTo(200);
 			assertThat(allowed.headers().firstValue("RateLimit-Policy")).isEmpty();

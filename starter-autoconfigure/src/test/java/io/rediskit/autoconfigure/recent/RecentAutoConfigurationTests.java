@@ -35,9 +35,9 @@ class RecentAutoConfigurationTests {
 	@Test
 	void configuredListsReachTheRegistryAndCallsAreTimed() {
 		this.runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
-			.withPropertyValues("redis-kit.recent.lists.viewed.capacity=5", "redis-kit.recent.lists.viewed.idle-ttl=7d",
-					"redis-kit.recent.lists.viewed.trending-period=10m",
-					"redis-kit.recent.lists.viewed.trending-buckets=10")
+			.withPropertyValues("redis-kit.recent-items.lists.viewed.capacity=5", "redis-kit.recent-items.lists.viewed.idle-ttl=7d",
+					"redis-kit.recent-items.lists.viewed.trending-period=10m",
+					"redis-kit.recent-items.lists.viewed.trending-buckets=10")
 			.run((context) -> {
 				// Beside the leaderboards' metrics: each area's beans have names of their own.
 				assertThat(context).hasSingleBean(MicrometerRecentItemsListener.class)
@@ -47,14 +47,14 @@ class RecentAutoConfigurationTests {
 				assertThat(viewed.spec().idleTtl()).isEqualTo(Duration.ofDays(7));
 				assertThat(viewed.spec().trendingPeriod()).isEqualTo(Duration.ofMinutes(10));
 				viewed.view("ada", "p" + System.nanoTime());
-				assertThat(context.getBean(MeterRegistry.class).get("rediskit.recent.operations")
+				assertThat(context.getBean(MeterRegistry.class).get("rediskit.recentitems.operations")
 					.tags("list", "viewed", "operation", "view", "result", "success").timer().count()).isEqualTo(1);
 			});
 	}
 
 	@Test
 	void backsOffWhenDisabled() {
-		this.runner.withPropertyValues("redis-kit.recent.enabled=false")
+		this.runner.withPropertyValues("redis-kit.recent-items.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean(RecentItemsRegistry.class));
 		this.runner.run((context) -> assertThat(context).hasSingleBean(RecentItemsRegistry.class)
 			.doesNotHaveBean(MicrometerRecentItemsListener.class));
@@ -62,11 +62,11 @@ class RecentAutoConfigurationTests {
 
 	@ParameterizedTest
 	@CsvSource(delimiter = '|', textBlock = """
-			redis-kit.recent.lists.l.capacity=0                           | redis-kit.recent.lists.l.capacity must be from 1 to 1000
-			redis-kit.recent.lists.l.idle-ttl=0s                          | redis-kit.recent.lists.l.idle-ttl must be at least 1s
-			redis-kit.recent.lists.l.trending-buckets=7                   | redis-kit.recent.lists.l.trending-buckets must divide the trending period
-			redis-kit.recent.lists.l.trending-cache-ttl=2h                | redis-kit.recent.lists.l.trending-cache-ttl must be from 1ms to 1h
-			redis-kit.recent.lists.l.size=3                               | redis-kit.recent.lists.l.size
+			redis-kit.recent-items.lists.l.capacity=0                           | redis-kit.recent-items.lists.l.capacity must be from 1 to 1000
+			redis-kit.recent-items.lists.l.idle-ttl=0s                          | redis-kit.recent-items.lists.l.idle-ttl must be at least 1s
+			redis-kit.recent-items.lists.l.trending-buckets=7                   | redis-kit.recent-items.lists.l.trending-buckets must divide the trending period
+			redis-kit.recent-items.lists.l.trending-cache-ttl=2h                | redis-kit.recent-items.lists.l.trending-cache-ttl must be from 1ms to 1h
+			redis-kit.recent-items.lists.l.size=3                               | redis-kit.recent-items.lists.l.size
 			""")
 	void invalidPropertiesFailStartupNamingTheProperty(String properties, String message) {
 		this.runner.withPropertyValues(properties.split(",")).run((context) -> {

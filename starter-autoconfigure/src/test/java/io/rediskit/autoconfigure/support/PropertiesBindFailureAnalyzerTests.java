@@ -49,7 +49,7 @@ class PropertiesBindFailureAnalyzerTests {
 			.startsWith("redis-kit.lock has a property that binds to nothing:\n")
 			.contains("Property: redis-kit.lock.watchdog-timout\n    Value: \"10s\"\n")
 			.contains("Reason: redis-kit.lock has no property 'watchdog-timout'; its properties are"
-					+ " default-lease-time, default-wait-time, enabled, fair, latch, max-poll-interval, read-write,"
+					+ " default-lease-time, default-wait-time, enabled, fair, latch, leader, max-poll-interval, read-write,"
 					+ " redlock, replica-wait, semaphore, unguarded-when-disabled, watchdog-timeout, web\n")
 			.doesNotContain("Bindable");
 		assertThat(analysis.getAction()).startsWith("Correct or remove the properties named above");
