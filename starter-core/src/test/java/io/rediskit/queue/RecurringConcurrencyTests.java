@@ -48,13 +48,15 @@ class RecurringConcurrencyTests {
 			for (RecurringWorker.Handle worker : workers) {
 				worker.awaitReady(Duration.ofSeconds(60));
 			}
-			long first = consumer.firstSlot(serverMillis());
+			long first = consumer.firstSlot(workers);
 			long end = first + 59 * RATE;
 			await("60 slots delivered", Duration.ofSeconds(40), () -> consumer.delivered(end));
 			consumer.assertEachSlotOnce(first, end);
 			assertNoSlotEnqueuedTwice(workers);
-			// The skewed instance took part: its calls were timed by the server's clock, not refused as early.
-			assertThat(workers.get(2).enqueued()).as("slots enqueued by the skewed instance").isNotEmpty();
+			// The skewed instance took part without a failed call. Which instance enqueues a slot is a race the
+			// fastest caller wins, so its share is not asserted: on a slowed machine one instance can lose them all.
+			assertThat(workers.get(2).process.isAlive()).as("the skewed instance runs").isTrue();
+			assertThat(workers.get(2).failures()).as("failed calls of the skewed instance").isEmpty();
 		}
 		finally {
 			workers.forEach(RecurringWorker.Handle::close);
@@ -72,7 +74,7 @@ class RecurringConcurrencyTests {
 			for (RecurringWorker.Handle worker : workers) {
 				worker.awaitReady(Duration.ofSeconds(60));
 			}
-			long first = consumer.firstSlot(serverMillis());
+			long first = consumer.firstSlot(workers);
 			await("15 slots delivered", Duration.ofSeconds(20), () -> consumer.delivered(first + 14 * RATE));
 			// The instance that enqueued the latest slot is the one to kill: it was taking slots.
 			RecurringWorker.Handle killed = workers.stream()
@@ -149,20 +151,23 @@ class RecurringConcurrencyTests {
 		}
 
 		/**
-		 * The first slot, once delivered: the first instance to start begins with the first slot after its first
-		 * call, which may be before the last one is ready, or a little after the time given, but not much.
+		 * The first slot, once delivered, and an instance says it enqueued it: the first instance to call begins
+		 * with the first slot after its call, however long after the instances said they were ready (a bound on that
+		 * failed on a slowed machine, where a worker's first call took 1.4 s); every slot from it on is checked.
 		 */
-		long firstSlot(long readyAt) {
-			await("a first slot", Duration.ofSeconds(10), () -> {
+		long firstSlot(List<RecurringWorker.Handle> workers) {
+			await("a first slot", Duration.ofSeconds(30), () -> {
 				synchronized (this) {
 					return !this.deliveries.isEmpty();
 				}
 			});
+			long first;
 			synchronized (this) {
-				long first = this.deliveries.firstKey();
-				assertThat(first).isLessThanOrEqualTo(readyAt + 1000);
-				return first;
+				first = this.deliveries.firstKey();
 			}
+			await("the instance that enqueued slot " + first + " to say so", Duration.ofSeconds(30),
+					() -> workers.stream().anyMatch((worker) -> worker.enqueued().contains(first)));
+			return first;
 		}
 
 		synchronized boolean delivered(long slot) {

@@ -54,6 +54,11 @@ public final class RecurringWorker {
 						System.out.println("enqueued " + slot.toEpochMilli());
 					}
 
+					@Override
+					public void onScheduleFailed(String job, String queue, Throwable failure) {
+						System.out.println("failed " + failure);
+					}
+
 				}));
 		jobs.setTaskScheduler(scheduler);
 		jobs.add(args[1], RecurringJobSpec.fixedRate("jobs", Duration.ofMillis(Long.parseLong(args[2])))
@@ -120,6 +125,11 @@ public final class RecurringWorker {
 		}
 
 		/** @return the slots this worker enqueued so far */
+		/** @return the schedule calls that failed, as the worker printed them */
+		List<String> failures() {
+			return this.lines.stream().filter((line) -> line.startsWith("failed ")).toList();
+		}
+
 		List<Long> enqueued() {
 			List<Long> slots = new ArrayList<>();
 			for (String line : this.lines) {
