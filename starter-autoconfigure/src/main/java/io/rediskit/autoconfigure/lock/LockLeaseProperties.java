@@ -18,8 +18,8 @@ public abstract class LockLeaseProperties {
 	private Duration watchdogTimeout = Duration.ofSeconds(30);
 
 	/**
-	 * How long @DistributedLock and RedisLock.acquire() wait when they name no wait time; 0 makes a single
-	 * attempt.
+	 * How long a caller that names no wait time waits for a lock or permits of this group: acquire() without
+	 * arguments, and @DistributedLock or @DistributedSemaphore with an empty waitTime; 0 makes a single attempt.
 	 */
 	private Duration defaultWaitTime = Duration.ofSeconds(10);
 
