@@ -109,7 +109,7 @@ class OutageAutoConfigurationTests {
 					long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
 					// The gate opens, then tells its listeners: wait for the listener's last step too, not only the gate.
 					while ((!context.getBean(RedisAvailability.class).isAvailable()
-							|| meters.get("rediskit.redis.outage.duration").timer().count() == 0)
+							|| meters.get("rediskit.outage.duration").timer().count() == 0)
 							&& System.nanoTime() < deadline) {
 						TimeUnit.MILLISECONDS.sleep(10);
 					}

@@ -126,10 +126,10 @@ class PropertiesBindFailureAnalyzerTests {
 		// Quoted as one value, 'daily, yearly' is a list of two: daily is right, yearly is not.
 		FailureAnalysis[] analysis = new FailureAnalysis[1];
 		this.runner.withConfiguration(AutoConfigurations.of(RankAutoConfiguration.class))
-			.withPropertyValues("redis-kit.rank.leaderboards.players.periods=daily, yearly")
+			.withPropertyValues("redis-kit.leaderboard.leaderboards.players.periods=daily, yearly")
 			.run((context) -> analysis[0] = StartupFailures.analyze(context));
 		assertThat(analysis[0].getDescription())
-			.contains("Property: redis-kit.rank.leaderboards.players.periods\n    Value: \"daily, yearly\"\n")
+			.contains("Property: redis-kit.leaderboard.leaderboards.players.periods\n    Value: \"daily, yearly\"\n")
 			.contains("Reason: 'yearly' (of 'daily, yearly') is not one of daily, weekly, monthly\n");
 	}
 
