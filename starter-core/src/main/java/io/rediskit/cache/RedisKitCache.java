@@ -402,6 +402,9 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 
 		private boolean waited;
 
+		/** The token of the load this caller waits for, empty before it was told of one. */
+		private byte[] holder = NONE;
+
 		Attempt(Object key, String id, Supplier<? extends CompletableFuture<?>> loader, Callable<?> inBackground) {
 			this.key = key;
 			this.id = id;
@@ -414,8 +417,8 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 			long stamp = (RedisKitCache.this.near != null) ? RedisKitCache.this.near.stamp() : 0;
 			boolean keep = nearCacheActive();
 			CompletionStage<List<Object>> reply = RedisKitCache.this.parts.scripts().executeAsync(CLAIM,
-					ReturnType.MULTI, 2, valueKey(this.id), leaseKey(this.id), this.token,
-					number(RedisKitCache.this.spec.loadTimeout().toMillis()));
+					ReturnType.MULTI, 3, valueKey(this.id), leaseKey(this.id), outcomeKey(this.id), this.token,
+					number(RedisKitCache.this.spec.loadTimeout().toMillis()), this.holder);
 			return reply.toCompletableFuture().handle((claimed, ex) -> {
 				if (ex != null) {
 					outage(asRuntime(Stages.unwrap(ex)));
@@ -445,6 +448,10 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 				}
 				return CompletableFuture.completedFuture(value);
 			}
+			if (code == 3) {
+				// The load waited for ended, storing nothing, and its message has not come (yet).
+				return received(Message.read((byte[]) reply.get(1)));
+			}
 			if (!this.waited) {
 				miss();
 			}
@@ -452,6 +459,7 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 				return loadAsOwner();
 			}
 			this.waited = true;
+			this.holder = (byte[]) reply.get(1);
 			long left = this.deadline - System.nanoTime();
 			if (left <= 0) {
 				waitEnded(this.start, WaitOutcome.TIMEOUT);
@@ -489,21 +497,19 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 
 		/** Loads as the lease holder; the outcome is stored and told to every waiter before the future ends. */
 		private CompletableFuture<Object> loadAsOwner() {
-			byte[] valueKey = valueKey(this.id);
-			byte[] leaseKey = leaseKey(this.id);
 			long began = System.nanoTime();
 			return callLoader().handle((loaded, ex) -> {
 				if (ex != null) {
 					Throwable failure = Stages.unwrap(ex);
 					loaded(began, false);
-					return fillAsync(valueKey, leaseKey, this.token, NONE, 0, CacheMessages.of(CacheMessages.FAILED,
+					return fillAsync(this.id, this.token, NONE, 0, CacheMessages.of(CacheMessages.FAILED,
 							this.id, describe(failure).getBytes(StandardCharsets.UTF_8)))
 						.thenCompose((ignored) -> CompletableFuture.<Object>failedFuture(failure));
 				}
 				loaded(began, true);
 				Object stored = (loaded != null) ? loaded : NullValue.INSTANCE;
 				if (stored == NullValue.INSTANCE && !isAllowNullValues()) {
-					return fillAsync(valueKey, leaseKey, this.token, NONE, 0,
+					return fillAsync(this.id, this.token, NONE, 0,
 							CacheMessages.of(CacheMessages.LOADED_NULL, this.id, NONE))
 						.thenApply((ignored) -> stored);
 				}
@@ -512,13 +518,13 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 					bytes = encode(stored);
 				}
 				catch (RuntimeException encoding) {
-					return fillAsync(valueKey, leaseKey, this.token, NONE, 0, CacheMessages.of(CacheMessages.FAILED,
+					return fillAsync(this.id, this.token, NONE, 0, CacheMessages.of(CacheMessages.FAILED,
 							this.id, ("the value cannot be cached: " + encoding.getMessage())
 								.getBytes(StandardCharsets.UTF_8)))
 						.thenCompose((ignored) -> CompletableFuture.<Object>failedFuture(encoding));
 				}
 				byte type = (stored == NullValue.INSTANCE) ? CacheMessages.LOADED_NULL : CacheMessages.LOADED;
-				return fillAsync(valueKey, leaseKey, this.token, bytes,
+				return fillAsync(this.id, this.token, bytes,
 						RedisKitCache.this.spec.jitteredTtlMillis(stored == NullValue.INSTANCE),
 						CacheMessages.of(type, this.id, bytes))
 					.thenApply((ignored) -> stored);
@@ -550,11 +556,10 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 
 	}
 
-	private CompletableFuture<Void> fillAsync(byte[] valueKey, byte[] leaseKey, byte[] token, byte[] bytes,
-			long ttlMillis, byte[] message) {
+	private CompletableFuture<Void> fillAsync(String id, byte[] token, byte[] bytes, long ttlMillis, byte[] message) {
 		return this.parts.scripts()
-			.executeAsync(FILL, ReturnType.INTEGER, 2, valueKey, leaseKey, token, bytes, number(ttlMillis), this.channel,
-					message)
+			.executeAsync(FILL, ReturnType.INTEGER, 3, valueKey(id), leaseKey(id), outcomeKey(id), token, bytes,
+					number(ttlMillis), this.channel, message, number(this.spec.loadTimeout().toMillis()))
 			.toCompletableFuture()
 			.handle((ignored, ex) -> {
 				if (ex != null) {
@@ -641,18 +646,21 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 		try {
 			byte[] valueKey = valueKey(id);
 			byte[] leaseKey = leaseKey(id);
+			byte[] outcomeKey = outcomeKey(id);
 			byte[] token = UUID.randomUUID().toString().getBytes(StandardCharsets.US_ASCII);
 			byte[] lease = number(this.spec.loadTimeout().toMillis());
 			long start = System.nanoTime();
 			long deadline = start + this.spec.loadTimeout().toNanos();
 			boolean waited = false;
+			byte[] holder = NONE;
 			while (true) {
 				long epoch = epoch();
 				long stamp = (this.near != null) ? this.near.stamp() : 0;
 				boolean keep = nearCacheActive();
 				List<Object> reply;
 				try {
-					reply = this.parts.scripts().execute(CLAIM, ReturnType.MULTI, 2, valueKey, leaseKey, token, lease);
+					reply = this.parts.scripts().execute(CLAIM, ReturnType.MULTI, 3, valueKey, leaseKey, outcomeKey,
+							token, lease, holder);
 				}
 				catch (RuntimeException ex) {
 					outage(ex);
@@ -672,16 +680,21 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 					}
 					return value;
 				}
+				if (code == 3) {
+					// The load waited for ended, storing nothing, and its message has not come (yet).
+					return received(Message.read((byte[]) reply.get(1)), key, id, loader, start);
+				}
 				if (code == 2) {
 					if (!waited) {
 						miss();
 					}
-					return loadAsOwner(key, id, loader, valueKey, leaseKey, token);
+					return loadAsOwner(key, id, loader, token);
 				}
 				if (!waited) {
 					miss();
 					waited = true;
 				}
+				holder = (byte[]) reply.get(1);
 				long left = deadline - System.nanoTime();
 				if (left <= 0) {
 					waitEnded(start, WaitOutcome.TIMEOUT);
@@ -740,8 +753,7 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 	}
 
 	/** Holds the lease: loads, stores and tells every waiter, whatever the outcome. */
-	private Object loadAsOwner(Object key, String id, Callable<?> loader, byte[] valueKey, byte[] leaseKey,
-			byte[] token) {
+	private Object loadAsOwner(Object key, String id, Callable<?> loader, byte[] token) {
 		long start = System.nanoTime();
 		Object loaded;
 		try {
@@ -749,7 +761,7 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 		}
 		catch (Throwable ex) {
 			loaded(start, false);
-			fill(valueKey, leaseKey, token, NONE, 0, CacheMessages.of(CacheMessages.FAILED, id,
+			fill(id, token, NONE, 0, CacheMessages.of(CacheMessages.FAILED, id,
 					describe(ex).getBytes(StandardCharsets.UTF_8)));
 			if (ex instanceof Error error) {
 				throw error;
@@ -759,7 +771,7 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 		loaded(start, true);
 		Object stored = (loaded != null) ? loaded : (isAllowNullValues() ? NullValue.INSTANCE : null);
 		if (stored == null) {
-			fill(valueKey, leaseKey, token, NONE, 0, CacheMessages.of(CacheMessages.LOADED_NULL, id, NONE));
+			fill(id, token, NONE, 0, CacheMessages.of(CacheMessages.LOADED_NULL, id, NONE));
 			return NullValue.INSTANCE;
 		}
 		byte[] bytes;
@@ -767,20 +779,20 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 			bytes = encode(stored);
 		}
 		catch (RuntimeException ex) {
-			fill(valueKey, leaseKey, token, NONE, 0, CacheMessages.of(CacheMessages.FAILED, id,
+			fill(id, token, NONE, 0, CacheMessages.of(CacheMessages.FAILED, id,
 					("the value cannot be cached: " + ex.getMessage()).getBytes(StandardCharsets.UTF_8)));
 			throw ex;
 		}
-		fill(valueKey, leaseKey, token, bytes, this.spec.jitteredTtlMillis(stored == NullValue.INSTANCE),
+		fill(id, token, bytes, this.spec.jitteredTtlMillis(stored == NullValue.INSTANCE),
 				CacheMessages.of((stored == NullValue.INSTANCE) ? CacheMessages.LOADED_NULL : CacheMessages.LOADED, id,
 						bytes));
 		return stored;
 	}
 
-	private void fill(byte[] valueKey, byte[] leaseKey, byte[] token, byte[] bytes, long ttlMillis, byte[] message) {
+	private void fill(String id, byte[] token, byte[] bytes, long ttlMillis, byte[] message) {
 		try {
-			this.parts.scripts().execute(FILL, ReturnType.INTEGER, 2, valueKey, leaseKey, token, bytes,
-					number(ttlMillis), this.channel, message);
+			this.parts.scripts().execute(FILL, ReturnType.INTEGER, 3, valueKey(id), leaseKey(id), outcomeKey(id), token,
+					bytes, number(ttlMillis), this.channel, message, number(this.spec.loadTimeout().toMillis()));
 		}
 		catch (RuntimeException ex) {
 			outage(ex);
@@ -832,8 +844,9 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 			boolean keep = nearCacheActive();
 			List<Object> reply;
 			try {
-				reply = this.parts.scripts().execute(CLAIM, ReturnType.MULTI, 2, valueKey, leaseKey, token,
-						number(this.spec.loadTimeout().toMillis()));
+				// A plain read that waited misses whatever ended the load it waited for: it asks for no outcome.
+				reply = this.parts.scripts().execute(CLAIM, ReturnType.MULTI, 3, valueKey, leaseKey, outcomeKey(id), token,
+						number(this.spec.loadTimeout().toMillis()), NONE);
 			}
 			catch (RuntimeException ex) {
 				outage(ex);
@@ -991,7 +1004,7 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 				return;
 			}
 			this.parts.listeners().notify((l) -> l.onRefresh(this.name, expired));
-			loadAsOwner(key, id, loader, valueKey, leaseKey, token);
+			loadAsOwner(key, id, loader, token);
 		}
 		catch (RuntimeException ex) {
 			// Nobody asked for this read: whatever went wrong is logged and counted, never thrown.
@@ -1106,14 +1119,14 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 				bytes = encode(stored);
 			}
 			catch (RuntimeException ex) {
-				fill(valueKey(id), leaseKey(id), lease.token(), NONE, 0, CacheMessages.of(CacheMessages.FAILED, id,
+				fill(id, lease.token(), NONE, 0, CacheMessages.of(CacheMessages.FAILED, id,
 						("the value cannot be cached: " + ex.getMessage()).getBytes(StandardCharsets.UTF_8)));
 				throw ex;
 			}
 			if (this.near != null) {
 				this.near.invalidate(id);
 			}
-			fill(valueKey(id), leaseKey(id), lease.token(), bytes, this.spec.jitteredTtlMillis(stored == NullValue.INSTANCE),
+			fill(id, lease.token(), bytes, this.spec.jitteredTtlMillis(stored == NullValue.INSTANCE),
 					CacheMessages.of((stored == NullValue.INSTANCE) ? CacheMessages.LOADED_NULL : CacheMessages.LOADED,
 							id, bytes));
 		}
@@ -1328,6 +1341,12 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 
 	private byte[] leaseKey(String id) {
 		return this.parts.keyNaming().key(CacheParts.AREA, this.name + ":" + id, "load")
+			.getBytes(StandardCharsets.UTF_8);
+	}
+
+	/** The outcome of the entry's last load that stored nothing, for waiters that poll (see fill.lua). */
+	private byte[] outcomeKey(String id) {
+		return this.parts.keyNaming().key(CacheParts.AREA, this.name + ":" + id, "outcome")
 			.getBytes(StandardCharsets.UTF_8);
 	}
 

@@ -6,18 +6,30 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.RedisTestServer;
 import io.rediskit.support.ScriptExecutor;
+import io.rediskit.support.Stages;
+import io.rediskit.testsupport.FaultProxy;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.cache.Cache;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Single-flight across three instances (this JVM and two {@link CacheWorker}s), 100 callers each, all missing one
@@ -65,6 +77,78 @@ class CacheConcurrencyTests {
 			manager.close();
 		}
 		assertThat(redis.server().command("GET", "loader-calls")).isEqualTo("2");
+	}
+
+	/**
+	 * The window of CI's double load, held open: a waiter whose subscription carries nothing (a black hole) learns
+	 * the outcome only by asking Redis, as any waiter does when it polls between the end of the load and the arrival
+	 * of its message. It must get the failure, not take the free lease and load again.
+	 */
+	@ParameterizedTest
+	@ValueSource(booleans = { false, true })
+	void aWaiterThatAsksRedisAfterTheLoadFailedGetsTheFailureAndTheNextMissLoadsAgain(boolean async)
+			throws Exception {
+		AtomicInteger loads = new AtomicInteger();
+		CountDownLatch loading = new CountDownLatch(1);
+		CountDownLatch fail = new CountDownLatch(1);
+		// The warm-up's miss, then the waiter's.
+		CountDownLatch waiting = new CountDownLatch(2);
+		CacheListener missed = new CacheListener() {
+			@Override
+			public void onMiss(String cacheName) {
+				waiting.countDown();
+			}
+		};
+		ExecutorService callers = Executors.newFixedThreadPool(2);
+		RedisKitCacheManager owner = CacheTesting.manager(redis.connections(), CacheSpec.defaults(), List.of());
+		try (FaultProxy proxy = FaultProxy.start(redis.server())) {
+			LettuceConnectionFactory subscription = proxy.newConnectionFactory(Duration.ofSeconds(10));
+			// Reads and polls reach Redis directly; only the subscription goes through the proxy.
+			RedisKitCacheManager other = CacheTesting.manager(subscription, ScriptExecutor.of(redis.connections()),
+					CommandExecutor.of(redis.connections()), CacheSpec.defaults(), Map.of(), List.of(missed));
+			try {
+				Cache waiter = other.getCache("storm");
+				waiter.get("warm-up", () -> "warm");
+				proxy.blackhole();
+				Future<Object> loaded = callers.submit(() -> owner.getCache("storm").get("hot", () -> {
+					loads.incrementAndGet();
+					loading.countDown();
+					fail.await();
+					throw new IllegalStateException("database down");
+				}));
+				assertThat(loading.await(1, TimeUnit.MINUTES)).isTrue();
+				Future<Object> waited = callers.submit(() -> {
+					if (async) {
+						return Stages.join(((RedisKitCache) waiter).retrieve("hot", () -> {
+							loads.incrementAndGet();
+							return CompletableFuture.completedFuture("loaded again");
+						}));
+					}
+					return waiter.get("hot", () -> {
+						loads.incrementAndGet();
+						return "loaded again";
+					});
+				});
+				// The waiter found the lease taken: from here on it waits for that load.
+				assertThat(waiting.await(1, TimeUnit.MINUTES)).isTrue();
+				fail.countDown();
+				assertThatThrownBy(() -> loaded.get(1, TimeUnit.MINUTES)).hasRootCauseMessage("database down");
+				assertThatThrownBy(() -> waited.get(1, TimeUnit.MINUTES)).rootCause()
+					.isInstanceOf(CacheLoadFailedException.class)
+					.hasMessageContaining("java.lang.IllegalStateException: database down");
+				assertThat(loads).hasValue(1);
+				assertThat(waiter.get("hot", () -> "next")).isEqualTo("next");
+			}
+			finally {
+				proxy.pass();
+				other.close();
+				subscription.destroy();
+			}
+		}
+		finally {
+			owner.close();
+			callers.shutdownNow();
+		}
 	}
 
 	private int[][] storm(String mode) throws Exception {
