@@ -29,6 +29,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.cache.interceptor.CacheOperationInvoker;
 import org.springframework.cache.interceptor.SimpleKey;
 import org.springframework.cache.support.AbstractValueAdaptingCache;
 import org.springframework.cache.support.NullValue;
@@ -596,8 +597,17 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 			});
 	}
 
+	/**
+	 * Names a loader's failure for the waiters of other instances: the exception the method threw, not Spring's
+	 * {@link CacheOperationInvoker.ThrowableWrapper} around it (what the loader of {@code @Cacheable(sync = true)}
+	 * throws).
+	 */
 	private static String describe(Throwable failure) {
-		return failure.getClass().getName() + ((failure.getMessage() != null) ? ": " + failure.getMessage() : "");
+		Throwable thrown = failure;
+		while (thrown instanceof CacheOperationInvoker.ThrowableWrapper wrapper) {
+			thrown = wrapper.getOriginal();
+		}
+		return thrown.getClass().getName() + ((thrown.getMessage() != null) ? ": " + thrown.getMessage() : "");
 	}
 
 	private static RuntimeException asRuntime(Throwable failure) {

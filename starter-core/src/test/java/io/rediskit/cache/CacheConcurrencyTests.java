@@ -26,6 +26,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.cache.Cache;
+import org.springframework.cache.annotation.Cacheable;
+import org.springframework.cache.annotation.EnableCaching;
+import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -149,6 +152,71 @@ class CacheConcurrencyTests {
 			owner.close();
 			callers.shutdownNow();
 		}
+	}
+
+	/**
+	 * What {@code @Cacheable(sync = true)} gives the cache is a loader that throws Spring's
+	 * {@code ThrowableWrapper} around the method's exception: the waiters of other instances are told the method's.
+	 */
+	@Test
+	void theWaitersOfAFailedCacheableMethodInOtherInstancesAreToldTheMethodsException() throws Exception {
+		CountDownLatch waiting = new CountDownLatch(1);
+		CacheListener missed = new CacheListener() {
+			@Override
+			public void onMiss(String cacheName) {
+				waiting.countDown();
+			}
+		};
+		ExecutorService callers = Executors.newFixedThreadPool(2);
+		RedisKitCacheManager other = CacheTesting.manager(redis.connections(), CacheSpec.defaults(), List.of(missed));
+		try (AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext()) {
+			context.registerBean(RedisKitCacheManager.class,
+					() -> CacheTesting.manager(redis.connections(), CacheSpec.defaults(), List.of()));
+			context.register(FailingCatalog.class);
+			context.refresh();
+			FailingCatalog catalog = context.getBean(FailingCatalog.class);
+			Future<Object> loaded = callers.submit(() -> catalog.find("hot"));
+			assertThat(catalog.loading().await(1, TimeUnit.MINUTES)).isTrue();
+			Future<Object> waited = callers.submit(() -> other.getCache("catalog").get("hot", () -> "loaded again"));
+			assertThat(waiting.await(1, TimeUnit.MINUTES)).isTrue();
+			catalog.fail().countDown();
+			assertThatThrownBy(() -> loaded.get(1, TimeUnit.MINUTES)).cause()
+				.isInstanceOf(IllegalStateException.class)
+				.hasMessage("database down");
+			assertThatThrownBy(() -> waited.get(1, TimeUnit.MINUTES)).rootCause()
+				.isInstanceOf(CacheLoadFailedException.class)
+				.hasMessage("Cache 'catalog': the load of this entry failed in another instance:"
+						+ " java.lang.IllegalStateException: database down");
+		}
+		finally {
+			other.close();
+			callers.shutdownNow();
+		}
+	}
+
+	/** Behind Spring's caching proxy: its state is reached through methods, which the proxy hands on. */
+	@EnableCaching
+	static class FailingCatalog {
+
+		private final CountDownLatch loading = new CountDownLatch(1);
+
+		private final CountDownLatch fail = new CountDownLatch(1);
+
+		@Cacheable(cacheNames = "catalog", sync = true)
+		public String find(String id) throws InterruptedException {
+			this.loading.countDown();
+			this.fail.await();
+			throw new IllegalStateException("database down");
+		}
+
+		public CountDownLatch loading() {
+			return this.loading;
+		}
+
+		public CountDownLatch fail() {
+			return this.fail;
+		}
+
 	}
 
 	private int[][] storm(String mode) throws Exception {
