@@ -12,6 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
@@ -40,8 +41,12 @@ import org.springframework.scheduling.TaskScheduler;
  * <p>
  * Whether the near caches may be trusted: a message lost while the subscription was down would leave a stale
  * entry behind, so trust ends when the connection reports a disconnect or when the probe, published on the
- * ordinary connection every heartbeat, has not come back for three heartbeats (a connection that is up but
- * silent). Each loss starts a new {@link #epoch()}: entries stored before it are never served again. Trust
+ * ordinary connection every heartbeat, stops coming back (a connection that is up but silent): a heartbeat that
+ * finds neither of the two probes sent since the last one that came back ends it. A subscription that dies
+ * silently is so noticed at the third heartbeat after the last probe it carried, within three heartbeats of its
+ * death (a probe may take up to two heartbeats to come back before it counts as lost). A read between heartbeats
+ * also ends trust once no probe came back for three heartbeats, in case the heartbeats themselves are held up.
+ * Each loss starts a new {@link #epoch()}: entries stored before it are never served again. Trust
  * comes back when a probe, published by the next heartbeat after a reconnect, comes back through the
  * subscription, which proves it carries messages again (Lettuce subscribes the channels again on reconnect).
  * <p>
@@ -93,6 +98,12 @@ final class CacheSignals implements AutoCloseable {
 	private volatile long epoch;
 
 	private volatile long lastProbeNanos = System.nanoTime();
+
+	/** The number of the last probe published; each carries its number. */
+	private final AtomicLong probesSent = new AtomicLong();
+
+	/** The highest number of a probe that came back. */
+	private final AtomicLong probesReturned = new AtomicLong();
 
 	private volatile boolean closed;
 
@@ -314,13 +325,19 @@ final class CacheSignals implements AutoCloseable {
 		if (this.closed) {
 			return;
 		}
+		// Counted in probes, not time: a heartbeat held up by a busy scheduler neither hides a dead subscription
+		// for a fourth heartbeat nor ends trust early.
+		if (this.probesSent.get() - this.probesReturned.get() >= 2) {
+			loseTrust("the last two probes, a heartbeat apart, did not come back");
+		}
 		trusted();
 		probe();
 	}
 
 	private void probe() {
+		byte[] number = Long.toString(this.probesSent.incrementAndGet()).getBytes(StandardCharsets.US_ASCII);
 		try {
-			this.commands.executeAsync("PUBLISH", ReturnType.INTEGER, this.probeChannel, new byte[] { 'p' })
+			this.commands.executeAsync("PUBLISH", ReturnType.INTEGER, this.probeChannel, number)
 				.exceptionally((ex) -> null);
 		}
 		catch (RuntimeException ex) {
@@ -330,6 +347,14 @@ final class CacheSignals implements AutoCloseable {
 
 	private void dispatch(byte[] channel, byte[] message) {
 		if (java.util.Arrays.equals(channel, this.probeChannel)) {
+			long number;
+			try {
+				number = Long.parseLong(new String(message, StandardCharsets.US_ASCII));
+			}
+			catch (NumberFormatException ex) {
+				return;
+			}
+			this.probesReturned.accumulateAndGet(number, Math::max);
 			this.lastProbeNanos = System.nanoTime();
 			if (this.connected && !this.trusted) {
 				this.trusted = true;

@@ -43,8 +43,8 @@ import org.springframework.scheduling.TaskScheduler;
  * over RESP3, and on the application's connection factory without a dedicated tracking connection per node.
  * Limits: writes made to the keys by anything but these caches (a {@code SET} from another tool, an expiry) are
  * not announced; an entry lives in memory at most the near cache's TTL, which bounds that staleness. A
- * subscription that dies silently is noticed within three heartbeats (one heartbeat is 1 s by default), during
- * which an invalidation may be missed.
+ * subscription that dies silently is noticed at the third heartbeat after the last probe it carried, within three
+ * heartbeats of its death (one heartbeat is 1 s by default), during which an invalidation may be missed.
  * <p>
  * <b>Reloads in the background</b> (early refresh, stale-while-revalidate) run on the executor the manager is given,
  * the application's: the manager starts no threads of its own for them. A manager given none refuses, at

@@ -1,10 +1,19 @@
 package io.rediskit.cache;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Delayed;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
+import io.rediskit.support.CommandExecutor;
+import io.rediskit.support.KeyNaming;
 import io.rediskit.support.RedisTestServer;
+import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.TestConnections;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -13,13 +22,16 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.cache.Cache;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.scheduling.TaskScheduler;
+import org.springframework.scheduling.Trigger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Two instances (each its own client and manager) with near caches: a write on A is never served stale by B
  * once its invalidation arrived, and arrives within a bound on loopback; a killed subscription flushes B's near
- * cache and bypasses it until the subscription is back; the near cache is bounded.
+ * cache and bypasses it until the subscription is back, and one that dies silently is noticed at the third
+ * heartbeat; the near cache is bounded.
  */
 class NearCacheTests {
 
@@ -136,6 +148,54 @@ class NearCacheTests {
 		assertThat(onB.get("lamp").get()).isEqualTo("24.90");
 	}
 
+	/**
+	 * Redis paused ({@code SIGSTOP}): the subscription's connection stays up and carries nothing, so only the
+	 * probes tell. Counted in heartbeats, run by hand: the third one after the last probe that came back notices,
+	 * and neither before.
+	 */
+	@Test
+	void aSubscriptionThatDiesSilentlyIsNoticedAtTheThirdHeartbeat() {
+		ManualScheduler heartbeats = new ManualScheduler();
+		RecordingCacheListener eventsOfC = new RecordingCacheListener();
+		// An hour: the time since the last probe, which a read also checks, never decides here.
+		RedisKitCacheManager c = new RedisKitCacheManager(ScriptExecutor.of(this.clientOfB),
+				CommandExecutor.of(this.clientOfB), this.clientOfB, KeyNaming.defaults(), CacheTesting.json(), NEAR,
+				Map.of(), List.of(eventsOfC), Duration.ofHours(1), heartbeats, CacheTesting.REFRESHER, null);
+		try {
+			RedisKitCache onC = c.getCache("silent");
+			// The probe sent on subscribing came back: the last one before the pause.
+			awaitNearCacheActive(onC);
+			onC.put("lamp", "19.90");
+			// The put's own invalidation first: arriving after the read below, it would empty the near cache again.
+			long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+			while (eventsOfC.count("invalidation silent") == 0 && System.nanoTime() < deadline) {
+				Thread.onSpinWait();
+			}
+			assertThat(eventsOfC.count("invalidation silent")).isEqualTo(1);
+			assertThat(onC.get("lamp").get()).isEqualTo("19.90");
+			assertThat(onC.nearCacheSize()).isEqualTo(1);
+			redis.server().pause();
+			try {
+				heartbeats.tick();
+				assertThat(onC.nearCacheSize()).as("after the first heartbeat").isEqualTo(1);
+				heartbeats.tick();
+				assertThat(onC.nearCacheSize()).as("after the second heartbeat").isEqualTo(1);
+				heartbeats.tick();
+				assertThat(onC.nearCacheSize()).as("after the third heartbeat").isZero();
+				assertThat(onC.nearCacheActive()).isFalse();
+			}
+			finally {
+				redis.server().resume();
+			}
+			// Back once a probe sent after the loss comes back.
+			heartbeats.tick();
+			awaitNearCacheActive(onC);
+		}
+		finally {
+			c.close();
+		}
+	}
+
 	@Test
 	void theNearCacheIsBounded() {
 		RedisKitCache onB = this.b.getCache("many");
@@ -173,6 +233,73 @@ class NearCacheTests {
 			Thread.onSpinWait();
 		}
 		assertThat(eventsOfBSince(after)).contains(event);
+	}
+
+	/** Runs the tasks scheduled at a fixed rate (the heartbeat) when told, once per {@link #tick()}. */
+	private static final class ManualScheduler implements TaskScheduler {
+
+		private final List<ManualTask> tasks = new CopyOnWriteArrayList<>();
+
+		void tick() {
+			for (ManualTask task : this.tasks) {
+				if (!task.isCancelled()) {
+					task.runnable.run();
+				}
+			}
+		}
+
+		@Override
+		public ScheduledFuture<?> scheduleAtFixedRate(Runnable task, Duration period) {
+			ManualTask scheduled = new ManualTask(task);
+			this.tasks.add(scheduled);
+			return scheduled;
+		}
+
+		@Override
+		public ScheduledFuture<?> scheduleAtFixedRate(Runnable task, Instant startTime, Duration period) {
+			return scheduleAtFixedRate(task, period);
+		}
+
+		@Override
+		public ScheduledFuture<?> scheduleWithFixedDelay(Runnable task, Duration delay) {
+			return scheduleAtFixedRate(task, delay);
+		}
+
+		@Override
+		public ScheduledFuture<?> scheduleWithFixedDelay(Runnable task, Instant startTime, Duration delay) {
+			return scheduleAtFixedRate(task, delay);
+		}
+
+		@Override
+		public ScheduledFuture<?> schedule(Runnable task, Trigger trigger) {
+			throw new UnsupportedOperationException("The cache schedules at a fixed rate only");
+		}
+
+		@Override
+		public ScheduledFuture<?> schedule(Runnable task, Instant startTime) {
+			throw new UnsupportedOperationException("The cache schedules at a fixed rate only");
+		}
+
+	}
+
+	private static final class ManualTask extends CompletableFuture<Object> implements ScheduledFuture<Object> {
+
+		final Runnable runnable;
+
+		ManualTask(Runnable runnable) {
+			this.runnable = runnable;
+		}
+
+		@Override
+		public long getDelay(TimeUnit unit) {
+			return 0;
+		}
+
+		@Override
+		public int compareTo(Delayed other) {
+			return 0;
+		}
+
 	}
 
 	private static void awaitNearCacheActive(RedisKitCache cache) {
