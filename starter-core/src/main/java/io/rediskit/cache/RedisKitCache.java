@@ -435,7 +435,10 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 			if (code == 1) {
 				Object value = decode((byte[]) reply.get(1));
 				if (value == null) {
-					// Unreadable bytes hold the entry: load and overwrite them, without waiting for the write.
+					// Unreadable bytes hold the entry: a miss; load and overwrite them, without waiting for the write.
+					if (!this.waited) {
+						miss();
+					}
 					return loadAlone().thenApply((loaded) -> {
 						if (loaded != NullValue.INSTANCE || isAllowNullValues()) {
 							writeAsync(this.id, loaded);
@@ -681,7 +684,10 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 				if (code == 1) {
 					Object value = decode((byte[]) reply.get(1));
 					if (value == null) {
-						// Unreadable bytes hold the entry: load and overwrite them rather than wait for their TTL.
+						// Unreadable bytes hold the entry: a miss; load and overwrite them rather than wait for their TTL.
+						if (!waited) {
+							miss();
+						}
 						return loadAndPut(key, id, loader);
 					}
 					found(key, id, loader, value, (Long) reply.get(2), keep, stamp, epoch);

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -159,8 +160,13 @@ class RedisKitCacheTests {
 		assertThat(Gadget.created.get()).isEqualTo(before);
 		assertThat(this.events.count("undecodable hostile")).isEqualTo(3);
 		assertThat(this.events.count("miss hostile")).isEqualTo(3);
-		// A load replaces the unreadable bytes.
+		// Through the loader, sync and async, a miss too; the load replaces the unreadable bytes.
 		assertThat(cache.get("gadget", () -> "fine")).isEqualTo("fine");
+		assertThat(((RedisKitCache) cache).retrieve("nested", () -> CompletableFuture.completedFuture("fine too"))
+			.get(1, TimeUnit.MINUTES)).isEqualTo("fine too");
+		assertThat(this.events.count("undecodable hostile")).isEqualTo(5);
+		assertThat(this.events.count("miss hostile")).isEqualTo(5);
+		assertThat(this.events.count("load hostile true")).isEqualTo(2);
 		assertThat(cache.get("gadget").get()).isEqualTo("fine");
 	}
 
