@@ -93,13 +93,13 @@ final class NearCache {
 	 * {@link #UNKNOWN_EXPIRY}
 	 */
 	void put(String key, Object value, long stamp, long epoch, long expiresAtNanos) {
-		Entry entry = new Entry(value, epoch, System.nanoTime(), expiresAtNanos);
-		Entry previous = this.entries.put(key, entry);
-		// Checked after the put: an invalidation between the check and the put would otherwise be lost.
+		// Checked before the put, so that a late value does not replace a current one (which another put stored
+		// after the invalidation), and after it: an invalidation between the check and the put would be lost.
 		if (this.invalidations.get() != stamp) {
-			this.entries.remove(key, entry);
 			return;
 		}
+		Entry entry = new Entry(value, epoch, System.nanoTime(), expiresAtNanos);
+		Entry previous = this.entries.put(key, entry);
 		if (previous == null) {
 			this.order.add(key);
 			if (this.queued.incrementAndGet() > 2 * this.maxEntries + 16) {
@@ -108,6 +108,9 @@ final class NearCache {
 			if (this.size.incrementAndGet() > this.maxEntries) {
 				evictOldest();
 			}
+		}
+		if (this.invalidations.get() != stamp) {
+			remove(key, entry);
 		}
 	}
 

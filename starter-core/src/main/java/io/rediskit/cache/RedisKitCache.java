@@ -129,6 +129,9 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 	/** The outcome of a load, by key, for the plain reads of this instance waiting for it. */
 	private final ConcurrentHashMap<String, CompletableFuture<Message>> plainWaits = new ConcurrentHashMap<>();
 
+	/** The values this instance loaded and stored, by key, until the fill's message comes back: kept, not dropped. */
+	private final ConcurrentHashMap<String, OwnLoad> ownLoads = new ConcurrentHashMap<>();
+
 	/** The outcome of another instance's load, by key, for the one caller of this instance waiting for it. */
 	private final ConcurrentHashMap<String, CompletableFuture<Message>> awaited = new ConcurrentHashMap<>();
 
@@ -527,11 +530,7 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 								.getBytes(StandardCharsets.UTF_8)))
 						.thenCompose((ignored) -> CompletableFuture.<Object>failedFuture(encoding));
 				}
-				byte type = (stored == NullValue.INSTANCE) ? CacheMessages.LOADED_NULL : CacheMessages.LOADED;
-				return fillAsync(this.id, this.token, bytes,
-						RedisKitCache.this.spec.jitteredTtlMillis(stored == NullValue.INSTANCE),
-						CacheMessages.of(type, this.id, bytes))
-					.thenApply((ignored) -> stored);
+				return storeAsync(this.id, this.token, stored, bytes).thenApply((ignored) -> stored);
 			}).thenCompose((next) -> next);
 		}
 
@@ -560,7 +559,9 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 
 	}
 
-	private CompletableFuture<Void> fillAsync(String id, byte[] token, byte[] bytes, long ttlMillis, byte[] message) {
+	/** @return a future of whether Redis ran the fill (not, in an outage) */
+	private CompletableFuture<Boolean> fillAsync(String id, byte[] token, byte[] bytes, long ttlMillis,
+			byte[] message) {
 		return this.parts.scripts()
 			.executeAsync(FILL, ReturnType.INTEGER, 3, valueKey(id), leaseKey(id), outcomeKey(id), token, bytes,
 					number(ttlMillis), this.channel, message, number(this.spec.loadTimeout().toMillis()))
@@ -568,9 +569,20 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 			.handle((ignored, ex) -> {
 				if (ex != null) {
 					outage(asRuntime(Stages.unwrap(ex)));
+					return false;
 				}
-				return null;
+				return true;
 			});
+	}
+
+	/** {@link #store} without blocking. */
+	private CompletableFuture<Boolean> storeAsync(String id, byte[] token, Object stored, byte[] bytes) {
+		long ttlMillis = this.spec.jitteredTtlMillis(stored == NullValue.INSTANCE);
+		OwnLoad own = ownLoad(id, stored, bytes, ttlMillis);
+		return fillAsync(id, token, bytes, ttlMillis, loadedMessage(id, stored, bytes)).thenApply((filled) -> {
+			ownLoadStored(id, own, filled);
+			return filled;
+		});
 	}
 
 	private void writeAsync(String id, Object stored) {
@@ -799,20 +811,87 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 					("the value cannot be cached: " + ex.getMessage()).getBytes(StandardCharsets.UTF_8)));
 			throw ex;
 		}
-		fill(id, token, bytes, this.spec.jitteredTtlMillis(stored == NullValue.INSTANCE),
-				CacheMessages.of((stored == NullValue.INSTANCE) ? CacheMessages.LOADED_NULL : CacheMessages.LOADED, id,
-						bytes));
+		store(id, token, stored, bytes);
 		return stored;
 	}
 
-	private void fill(String id, byte[] token, byte[] bytes, long ttlMillis, byte[] message) {
+	/** @return whether Redis ran the fill (not, in an outage) */
+	private boolean fill(String id, byte[] token, byte[] bytes, long ttlMillis, byte[] message) {
 		try {
 			this.parts.scripts().execute(FILL, ReturnType.INTEGER, 3, valueKey(id), leaseKey(id), outcomeKey(id), token,
 					bytes, number(ttlMillis), this.channel, message, number(this.spec.loadTimeout().toMillis()));
+			return true;
 		}
 		catch (RuntimeException ex) {
 			outage(ex);
+			return false;
 		}
+	}
+
+	/**
+	 * Ends a load that stores its value: the fill, and the value in this instance's near cache, where the fill's
+	 * own message keeps it rather than drops it.
+	 */
+	private void store(String id, byte[] token, Object stored, byte[] bytes) {
+		long ttlMillis = this.spec.jitteredTtlMillis(stored == NullValue.INSTANCE);
+		OwnLoad own = ownLoad(id, stored, bytes, ttlMillis);
+		ownLoadStored(id, own, fill(id, token, bytes, ttlMillis, loadedMessage(id, stored, bytes)));
+	}
+
+	private static byte[] loadedMessage(String id, Object stored, byte[] bytes) {
+		return CacheMessages.of((stored == NullValue.INSTANCE) ? CacheMessages.LOADED_NULL : CacheMessages.LOADED, id,
+				bytes);
+	}
+
+	/**
+	 * Before the fill of a value this instance loaded: remembers it, so that the fill's own message, which tells
+	 * every instance to drop its copy, keeps this instance's instead.
+	 * @return the load to keep, or {@code null} without a near cache or while it is bypassed
+	 */
+	private @Nullable OwnLoad ownLoad(String id, Object stored, byte[] bytes, long ttlMillis) {
+		if (this.near == null) {
+			return null;
+		}
+		long epoch = epoch();
+		long stamp = this.near.stamp();
+		if (!nearCacheActive()) {
+			return null;
+		}
+		// Before the fill is sent: the entry is taken to expire no later than it does in Redis.
+		OwnLoad own = new OwnLoad(bytes, stored, epoch, stamp, expiresAt(leftMillis(ttlMillis)));
+		if (this.ownLoads.size() >= 1024) {
+			// Their messages were lost (a subscription down): the copies they would keep are not needed.
+			this.ownLoads.clear();
+		}
+		this.ownLoads.put(id, own);
+		return own;
+	}
+
+	/**
+	 * After the fill: keeps the value in the near cache unless an invalidation came since the load was
+	 * remembered (the fill's own message included: it stored the value itself), or forgets it if the fill did
+	 * not run.
+	 */
+	private void ownLoadStored(String id, @Nullable OwnLoad own, boolean filled) {
+		if (own == null) {
+			return;
+		}
+		if (!filled) {
+			this.ownLoads.remove(id, own);
+			return;
+		}
+		this.near.put(id, own.value(), own.stamp(), own.epoch(), own.expiresAtNanos());
+	}
+
+	/**
+	 * A value this instance loaded and stored, kept in its near cache when the fill's message comes back.
+	 * @param bytes the stored bytes, which the message carries
+	 * @param value the value
+	 * @param epoch the subscription's epoch before the fill
+	 * @param stamp the near cache's invalidation count before the fill
+	 * @param expiresAtNanos no later than the entry's expiry in Redis
+	 */
+	private record OwnLoad(byte[] bytes, Object value, long epoch, long stamp, long expiresAtNanos) {
 	}
 
 	/** Loads without a lease: Redis is down, the wait ran out, or the entry holds unreadable bytes. */
@@ -1142,9 +1221,7 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 			if (this.near != null) {
 				this.near.invalidate(id);
 			}
-			fill(id, lease.token(), bytes, this.spec.jitteredTtlMillis(stored == NullValue.INSTANCE),
-					CacheMessages.of((stored == NullValue.INSTANCE) ? CacheMessages.LOADED_NULL : CacheMessages.LOADED,
-							id, bytes));
+			store(id, lease.token(), stored, bytes);
 		}
 		else {
 			write(id, stored);
@@ -1252,11 +1329,12 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 		if (this.near != null) {
 			if (message.type() == CacheMessages.CLEARED) {
 				this.near.clear();
+				this.parts.listeners().notify((l) -> l.onNearInvalidation(this.name));
 			}
-			else {
+			else if (!keepOwnLoad(message)) {
 				this.near.invalidate(message.key());
+				this.parts.listeners().notify((l) -> l.onNearInvalidation(this.name));
 			}
-			this.parts.listeners().notify((l) -> l.onNearInvalidation(this.name));
 		}
 		if (message.type() == CacheMessages.LOADED || message.type() == CacheMessages.LOADED_NULL
 				|| message.type() == CacheMessages.FAILED) {
@@ -1269,6 +1347,26 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 				plain.complete(message);
 			}
 		}
+	}
+
+	/**
+	 * The message of this instance's own load: when Redis sent it, the entry held the very bytes this instance
+	 * loaded, so its copy is current; it is stored again after the invalidation, so that no read's reply older than
+	 * the message is kept.
+	 * @return whether the message was of an own load and so handled
+	 */
+	private boolean keepOwnLoad(Message message) {
+		if (message.type() != CacheMessages.LOADED && message.type() != CacheMessages.LOADED_NULL) {
+			return false;
+		}
+		OwnLoad own = this.ownLoads.get(message.key());
+		if (own == null || !java.util.Arrays.equals(own.bytes(), message.payload())
+				|| !this.ownLoads.remove(message.key(), own)) {
+			return false;
+		}
+		this.near.invalidate(message.key());
+		this.near.put(message.key(), own.value(), this.near.stamp(), own.epoch(), own.expiresAtNanos());
+		return true;
 	}
 
 	private NearCache.@Nullable Entry nearGet(String id) {

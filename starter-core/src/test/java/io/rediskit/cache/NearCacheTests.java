@@ -31,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Two instances (each its own client and manager) with near caches: a write on A is never served stale by B
  * once its invalidation arrived, and arrives within a bound on loopback; a killed subscription flushes B's near
  * cache and bypasses it until the subscription is back, and one that dies silently is noticed at the third
- * heartbeat; the near cache is bounded.
+ * heartbeat; an instance keeps its own load; the near cache is bounded.
  */
 class NearCacheTests {
 
@@ -194,6 +194,23 @@ class NearCacheTests {
 		finally {
 			c.close();
 		}
+	}
+
+	@Test
+	void anInstancesOwnLoadStaysInItsNearCache() {
+		RedisKitCache onB = this.b.getCache("loads");
+		// Subscribed before the write below.
+		this.b.getCache("later");
+		awaitNearCacheActive(onB);
+		int before = this.eventsOfB.events.size();
+		assertThat(onB.get("lamp", () -> "19.90")).isEqualTo("19.90");
+		// Messages arrive in order: once this write's has, so has the load's own.
+		this.a.getCache("later").put("desk", "99.00");
+		awaitEvent("invalidation later", before);
+		assertThat(onB.get("lamp", () -> "loaded again")).isEqualTo("19.90");
+		assertThat(onB.get("lamp").get()).isEqualTo("19.90");
+		assertThat(eventsOfBSince(before)).containsExactly("miss loads", "load loads true", "invalidation later",
+				"hit loads near", "hit loads near");
 	}
 
 	@Test
