@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.testsupport.WorkerLifetime;
+import io.rediskit.testsupport.WorkerJvm;
 
 import org.springframework.cache.Cache;
 import org.springframework.data.redis.connection.RedisConnection;
@@ -109,11 +110,7 @@ public final class CacheWorker {
 	}
 
 	static Process start(String... args) throws java.io.IOException {
-		List<String> command = new ArrayList<>(List.of(System.getProperty("java.home") + "/bin/java", "-Xmx256m",
-				"-D" + WorkerLifetime.LIFETIME_PROPERTY + "=" + LIFETIME.toMillis(), "-cp",
-				System.getProperty("java.class.path"), CacheWorker.class.getName()));
-		command.addAll(List.of(args));
-		return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+		return WorkerJvm.of(CacheWorker.class, args).lifetime(LIFETIME).start();
 	}
 
 }

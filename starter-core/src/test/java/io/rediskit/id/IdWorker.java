@@ -4,12 +4,12 @@ import java.io.DataOutputStream;
 import java.io.FileOutputStream;
 import java.io.BufferedOutputStream;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.testsupport.WorkerLifetime;
+import io.rediskit.testsupport.WorkerJvm;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
@@ -56,11 +56,7 @@ public final class IdWorker {
 
 	/** Starts a worker, which ends itself after {@link #LIFETIME} at the latest. */
 	static Process start(String... args) throws java.io.IOException {
-		List<String> command = new ArrayList<>(List.of(System.getProperty("java.home") + "/bin/java", "-Xmx256m",
-				"-D" + WorkerLifetime.LIFETIME_PROPERTY + "=" + LIFETIME.toMillis(), "-cp",
-				System.getProperty("java.class.path"), IdWorker.class.getName()));
-		command.addAll(List.of(args));
-		return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+		return WorkerJvm.of(IdWorker.class, args).lifetime(LIFETIME).start();
 	}
 
 }

@@ -22,7 +22,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The key space at scale on the shared cluster: 10^6 keys (override with {@code -Drediskit.keys.clusterKeys})
+ * The key space at scale on the shared cluster: 3 x 10^5 keys by default, for CI's time budget (10^6 with
+ * {@code -Drediskit.keys.clusterKeys=1000000}, the run in {@code docs/keys.md})
  * found exactly once across the three masters, a scan that keeps SCAN's guarantee while other keys come and go,
  * and deletion by pattern of them all. Keys are written with MSET, 61 keys per hash tag, so loading is a few
  * thousand pipelined commands.
@@ -30,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(SharedTopologies.class)
 class ClusterKeySpaceTests implements SharedTopologies.OnTopology {
 
-	static final int KEYS = Integer.getInteger("rediskit.keys.clusterKeys", 1_000_000);
+	static final int KEYS = Integer.getInteger("rediskit.keys.clusterKeys", 300_000);
 
 	RedisTopology redis;
 
@@ -45,8 +46,8 @@ class ClusterKeySpaceTests implements SharedTopologies.OnTopology {
 	}
 
 	@Test
-	void aMillionKeysAreFoundOnceEachWhileOthersComeAndGoThenDeletedByPattern() throws Exception {
-		String base = this.redis.unique("million");
+	void everyKeyIsFoundOnceWhileOthersComeAndGoThenDeletedByPattern() throws Exception {
+		String base = this.redis.unique("many");
 		RedisClusterAsyncCommands<byte[], byte[]> commands = new KeyNodes(this.redis.connections()).routing();
 		int tags = 16384;
 		long start = System.nanoTime();

@@ -6,7 +6,6 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -14,6 +13,7 @@ import java.util.concurrent.Executors;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.testsupport.WorkerLifetime;
+import io.rediskit.testsupport.WorkerJvm;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
@@ -84,12 +84,7 @@ public final class LeaderWorker {
 	 * one {@linkplain TermLog#ofJvms() of candidate JVMs}: each candidate's lines are read by a thread of their own.
 	 */
 	static Process start(TermLog log, String... args) throws IOException {
-		List<String> command = new ArrayList<>(List.of(System.getProperty("java.home") + "/bin/java", "-Xmx128m",
-				"-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-				"-D" + WorkerLifetime.LIFETIME_PROPERTY + "=" + LockWorker.LIFETIME.toMillis(), "-cp",
-				System.getProperty("java.class.path"), LeaderWorker.class.getName()));
-		command.addAll(List.of(args));
-		Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+		Process process = WorkerJvm.of(LeaderWorker.class, args).heap("128m").lifetime(LockWorker.LIFETIME).start();
 		String instance = args[3];
 		Thread reader = new Thread(() -> {
 			try (BufferedReader output = new BufferedReader(

@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.testsupport.WorkerLifetime;
+import io.rediskit.testsupport.WorkerJvm;
 
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -179,12 +180,7 @@ public final class LockWorker {
 
 	/** Starts a worker, which ends itself after {@link #LIFETIME} at the latest. */
 	static Process start(String... args) throws java.io.IOException {
-		List<String> command = new ArrayList<>(List.of(
-				System.getProperty("java.home") + "/bin/java", "-Xmx256m",
-				"-D" + WorkerLifetime.LIFETIME_PROPERTY + "=" + LIFETIME.toMillis(), "-cp", System.getProperty("java.class.path"),
-				LockWorker.class.getName()));
-		command.addAll(List.of(args));
-		return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+		return WorkerJvm.of(LockWorker.class, args).lifetime(LIFETIME).start();
 	}
 
 	static String key(String name) {

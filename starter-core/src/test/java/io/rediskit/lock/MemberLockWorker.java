@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.testsupport.WorkerLifetime;
+import io.rediskit.testsupport.WorkerJvm;
 
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -125,11 +126,7 @@ public final class MemberLockWorker {
 
 	/** Starts a worker, which ends itself after {@link LockWorker#LIFETIME} at the latest. */
 	static Process start(String... args) throws java.io.IOException {
-		List<String> command = new ArrayList<>(List.of(System.getProperty("java.home") + "/bin/java", "-Xmx256m",
-				"-D" + WorkerLifetime.LIFETIME_PROPERTY + "=" + LockWorker.LIFETIME.toMillis(), "-cp",
-				System.getProperty("java.class.path"), MemberLockWorker.class.getName()));
-		command.addAll(List.of(args));
-		return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+		return WorkerJvm.of(MemberLockWorker.class, args).lifetime(LockWorker.LIFETIME).start();
 	}
 
 }

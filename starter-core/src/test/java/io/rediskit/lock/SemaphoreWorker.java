@@ -8,6 +8,7 @@ import java.util.List;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.testsupport.WorkerLifetime;
+import io.rediskit.testsupport.WorkerJvm;
 
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -105,11 +106,7 @@ public final class SemaphoreWorker {
 
 	/** Starts a worker, which ends itself after {@link LockWorker#LIFETIME} at the latest. */
 	static Process start(String... args) throws java.io.IOException {
-		List<String> command = new ArrayList<>(List.of(System.getProperty("java.home") + "/bin/java", "-Xmx256m",
-				"-D" + WorkerLifetime.LIFETIME_PROPERTY + "=" + LockWorker.LIFETIME.toMillis(), "-cp",
-				System.getProperty("java.class.path"), SemaphoreWorker.class.getName()));
-		command.addAll(List.of(args));
-		return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+		return WorkerJvm.of(SemaphoreWorker.class, args).lifetime(LockWorker.LIFETIME).start();
 	}
 
 }

@@ -21,13 +21,15 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A million messages due at once, with every consumer down while they came due: all are delivered, and the
- * server's {@code SLOWLOG} shows that no script ran long, since due messages move in bounded batches. The count
- * is {@code -Drediskit.queue.backlog} (1 000 000 by default).
+ * A backlog due at once, with every consumer down while they came due: all are delivered, and the server's
+ * {@code SLOWLOG} shows that no script ran long, since due messages move in bounded batches. The count is
+ * {@code -Drediskit.queue.backlog}: 250 000 by default (a script that moved the whole backlog would run for
+ * hundreds of milliseconds at that size, so the bound still catches it, in a quarter of CI's time), 1 000 000 for
+ * the figures in {@code docs/queue.md}.
  */
 class QueueBacklogTests {
 
-	static final int MESSAGES = Integer.getInteger("rediskit.queue.backlog", 1_000_000);
+	static final int MESSAGES = Integer.getInteger("rediskit.queue.backlog", 250_000);
 
 	/** A script slower than this is logged by the server; the tests report how many and the slowest. */
 	static final long SLOWLOG_MICROS = 5_000;
@@ -53,7 +55,7 @@ class QueueBacklogTests {
 	}
 
 	@Test
-	void aMillionMessagesDueAtOnceAreAllDeliveredWithoutALongScript() throws Exception {
+	void aBacklogDueAtOnceIsAllDeliveredWithoutALongScript() throws Exception {
 		RedisQueue<Job> queue = this.registry.create("backlog", QueueTesting.fastSpec()
 			.withVisibilityTimeout(Duration.ofMinutes(5)), Job.class);
 		Instant due = Instant.now().plusSeconds(1);

@@ -31,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class QueueConcurrencyTests {
 
-	static final int MESSAGES = Integer.getInteger("rediskit.queue.messages", 100_000);
+	static final int MESSAGES = Integer.getInteger("rediskit.queue.messages", 50_000);
 
 	static final int WORKERS = 3;
 

@@ -15,6 +15,7 @@ import io.rediskit.queue.QueueTesting.Job;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.testsupport.WorkerLifetime;
+import io.rediskit.testsupport.WorkerJvm;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -120,10 +121,7 @@ public final class QueueWorker {
 	}
 
 	static Process start(String... args) throws IOException {
-		List<String> command = new ArrayList<>(List.of(System.getProperty("java.home") + "/bin/java", "-Xmx256m",
-				"-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), QueueWorker.class.getName()));
-		command.addAll(List.of(args));
-		return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+		return WorkerJvm.of(QueueWorker.class, args).start();
 	}
 
 }

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import io.rediskit.ratelimit.RateLimitLoad.Granted;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.testsupport.WorkerLifetime;
+import io.rediskit.testsupport.WorkerJvm;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
@@ -152,18 +153,7 @@ public final class RateLimitWorker {
 	 * @param skewSeconds how far its clock is set ahead with {@code faketime}; 0 for the real clock
 	 */
 	static Handle start(int skewSeconds, String... args) throws IOException {
-		List<String> command = new ArrayList<>();
-		if (skewSeconds != 0) {
-			command.addAll(List.of("faketime", "-f", ((skewSeconds > 0) ? "+" : "") + skewSeconds + "s"));
-		}
-		command.addAll(List.of(System.getProperty("java.home") + "/bin/java", "-Xmx256m", "-cp",
-				System.getProperty("java.class.path"), RateLimitWorker.class.getName()));
-		command.addAll(List.of(args));
-		ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
-		// Only wall-clock time is skewed; the JVM's timers keep working on the real monotonic clock.
-		builder.environment().put("DONT_FAKE_MONOTONIC", "1");
-		builder.environment().put("FAKETIME_DONT_FAKE_MONOTONIC", "1");
-		return new Handle(builder.start());
+return new Handle(WorkerJvm.of(RateLimitWorker.class, args).clockSkew(Duration.ofSeconds(skewSeconds)).start());
 	}
 
 }
