@@ -45,6 +45,41 @@ class ConfigurationMetadataTests {
 		assertThat(property(metadata, "redis-kit.rate-limit.check-names").get("defaultValue")).isEqualTo(true);
 	}
 
+	@Test
+	void sharedDefaultsOfLimitersAndQueuesCompleteWithDescriptionsAndDefaults() throws Exception {
+		Map<?, ?> metadata = read();
+		Map<String, Object> defaults = new java.util.LinkedHashMap<>();
+		defaults.put("redis-kit.rate-limit.algorithm", "gcra");
+		defaults.put("redis-kit.rate-limit.failure-policy", "fail-open");
+		defaults.put("redis-kit.queue.visibility-timeout", "30s");
+		defaults.put("redis-kit.queue.max-deliveries", 10);
+		defaults.put("redis-kit.queue.initial-backoff", "1s");
+		defaults.put("redis-kit.queue.max-backoff", "1h");
+		defaults.put("redis-kit.queue.backoff-multiplier", 2.0);
+		defaults.put("redis-kit.queue.backoff-jitter", 0.2);
+		defaults.put("redis-kit.queue.dead-letter-retention", "7d");
+		defaults.put("redis-kit.queue.dead-letter-max-size", 100000);
+		defaults.forEach((name, value) -> {
+			Map<?, ?> property = property(metadata, name);
+			Object actual = property.get("defaultValue");
+			if (value instanceof Number number) {
+				assertThat(actual).as(name).isInstanceOf(Number.class);
+				assertThat(((Number) actual).doubleValue()).as(name).isEqualTo(number.doubleValue());
+			}
+			else {
+				assertThat(actual).as(name).isEqualTo(value);
+			}
+			assertThat((String) property.get("description")).as(name).contains("every");
+		});
+		// The entries' settings say where an unset one comes from.
+		Map<?, ?> queueKeys = hint(metadata, "redis-kit.queue.queues.keys");
+		assertThat((String) ((Map<?, ?>) ((List<?>) queueKeys.get("values")).get(0)).get("description"))
+			.contains("redis-kit.queue.*");
+		Map<?, ?> limiterKeys = hint(metadata, "redis-kit.rate-limit.limiters.keys");
+		assertThat((String) ((Map<?, ?>) ((List<?>) limiterKeys.get("values")).get(0)).get("description"))
+			.contains("redis-kit.rate-limit.*");
+	}
+
 	private static Map<?, ?> read() throws Exception {
 		try (InputStream in = new ClassPathResource("META-INF/spring-configuration-metadata.json").getInputStream()) {
 			return JsonMapper.builder().build().readValue(in, Map.class);

@@ -42,7 +42,12 @@ class ConfigurationPropertiesReferenceTests {
 	void theSettingsOfNamedEntriesNestedGroupsAndListElementsAreListedWithTheirJavadoc() throws Exception {
 		assertThat(generate())
 			.contains("| `redis-kit.rate-limit.limiters.<name>.limit` | `Long` |  | Permits per period, at least 1")
-			.contains("| `redis-kit.rate-limit.limiters.<name>.algorithm` | `RateLimitAlgorithm` | `gcra` |")
+			.contains("| `redis-kit.rate-limit.algorithm` | `RateLimitAlgorithm` | `gcra` |")
+			.contains("| `redis-kit.rate-limit.limiters.<name>.algorithm` | `RateLimitAlgorithm` |  | How permits are"
+					+ " counted")
+			.contains("unset for redis-kit.rate-limit.algorithm. |")
+			.contains("| `redis-kit.queue.max-deliveries` | `Integer` | `10` |")
+			.contains("| `redis-kit.queue.queues.<name>.max-deliveries` | `Integer` |  |")
 			.contains("| `redis-kit.rate-limit.web.rules[n].permits` | `Integer` | `1` |")
 			.contains("| `redis-kit.queue.queues.<name>.max-payload-size` | `DataSize` | `1MB` |")
 			.contains("| `redis-kit.lock.watchdog-timeout` | `Duration` | `30s` |")

@@ -4,10 +4,12 @@ import io.rediskit.autoconfigure.cache.CacheProperties;
 import io.rediskit.autoconfigure.lock.LatchProperties;
 import io.rediskit.autoconfigure.lock.FairLockProperties;
 import io.rediskit.autoconfigure.lock.ReadWriteLockProperties;
+import io.rediskit.autoconfigure.queue.QueueProperties;
 import io.rediskit.cache.CacheSpec;
 import io.rediskit.cache.NearCacheSpec;
 import io.rediskit.lock.LatchSpec;
 import io.rediskit.lock.WaiterLineSpec;
+import io.rediskit.queue.QueueSpec;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,6 +34,8 @@ class PropertyDefaultsTests {
 		assertThat(latch.getOpenFor()).isEqualTo(LatchSpec.DEFAULT_OPEN_FOR);
 		assertThat(new FairLockProperties().getWaiterTimeout()).isEqualTo(WaiterLineSpec.DEFAULT_WAITER_TIMEOUT);
 		assertThat(new ReadWriteLockProperties().getWaiterTimeout()).isEqualTo(WaiterLineSpec.DEFAULT_WAITER_TIMEOUT);
+		// The queues' shared delivery policies: a queue that sets nothing has the core's default spec.
+		assertThat(new QueueProperties.Queue().toSpec(new QueueProperties())).isEqualTo(QueueSpec.defaults());
 	}
 
 }

@@ -1,32 +1,26 @@
 package io.rediskit.autoconfigure.cache;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Executor;
 
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.bloom.BloomAutoConfiguration;
-import io.rediskit.autoconfigure.support.Durations;
 import io.rediskit.autoconfigure.support.InvalidPropertiesException;
 import io.rediskit.autoconfigure.support.InvalidPropertiesException.Violation;
-import io.rediskit.autoconfigure.support.SpecErrors;
+import io.rediskit.autoconfigure.support.NamedEntry;
 import io.rediskit.bloom.BloomFilterRegistry;
 import io.rediskit.cache.CacheJsonSerializer;
 import io.rediskit.cache.CacheListener;
 import io.rediskit.cache.CacheSpec;
 import io.rediskit.cache.RedisKitCacheManager;
 import io.rediskit.support.CommandExecutor;
-import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ScriptExecutor;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.beans.BeanWrapper;
-import org.springframework.beans.BeanWrapperImpl;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -141,35 +135,8 @@ public final class CacheAutoConfiguration {
 	 * the cache's own or the default it inherits, and the cache.
 	 */
 	private static Map<String, CacheSpec> specs(CacheProperties properties) {
-		Map<String, CacheSpec> specs = new LinkedHashMap<>();
-		List<Violation> violations = new ArrayList<>();
-		properties.getCaches().forEach((name, cache) -> {
-			try {
-				specs.put(name, cache.toSpec(properties));
-			}
-			catch (InvalidSpecException ex) {
-				violations.add(violation(name, cache, properties, ex));
-			}
-		});
-		if (!violations.isEmpty()) {
-			throw new InvalidPropertiesException(violations);
-		}
-		return specs;
-	}
-
-	private static Violation violation(String name, CacheProperties.Cache cache, CacheProperties defaults,
-			InvalidSpecException failure) {
-		String component = failure.getComponent();
-		BeanWrapper own = new BeanWrapperImpl(cache);
-		boolean inherited = !own.isReadableProperty(component) || own.getPropertyValue(component) == null;
-		Object value = inherited ? new BeanWrapperImpl(defaults).getPropertyValue(component)
-				: own.getPropertyValue(component);
-		String property = (inherited ? "redis-kit.cache." : "redis-kit.cache.caches." + name + ".")
-				+ SpecErrors.propertyName(component);
-		String valueText = (value instanceof Enum<?> constant)
-				? constant.name().toLowerCase(Locale.ROOT).replace('_', '-') : String.valueOf(value);
-		return new Violation(property, valueText, property + " " + Durations.inText(failure.getReason()) + " (cache '" + name + "'"
-				+ (inherited ? ", which inherits it" : "") + ")");
+		return NamedEntry.specs(properties, "redis-kit.cache.", "caches", "cache", properties.getCaches(),
+				(cache) -> cache.toSpec(properties));
 	}
 
 	/**

@@ -9,6 +9,7 @@ import io.rediskit.autoconfigure.queue.QueueProperties.Queue;
 import io.rediskit.autoconfigure.support.ConfiguredProperties;
 import io.rediskit.autoconfigure.support.InvalidPropertiesException.Violation;
 import io.rediskit.autoconfigure.support.InvalidPropertiesException;
+import io.rediskit.autoconfigure.support.NamedEntry;
 import io.rediskit.queue.QueueEventListener;
 import io.rediskit.queue.QueueListener;
 import io.rediskit.queue.QueueRegistry;
@@ -40,7 +41,8 @@ import org.springframework.scheduling.TaskScheduler;
 
 /**
  * Auto-configures delay queues: a {@link QueueRegistry} on the application's {@link RedisConnectionFactory}
- * serving the queues of {@code redis-kit.queue.queues}, writing payloads with the application's
+ * serving the queues of {@code redis-kit.queue.queues} (each over the delivery policies of {@code redis-kit.queue}
+ * where it sets none), writing payloads with the application's
  * {@link JsonMapper} (a plain one when there is none) and telling every {@link QueueEventListener} bean of each
  * event, the processor that finds {@link QueueListener @QueueListener} methods and the
  * {@link QueueListenerContainerRegistry} that runs a listener container for each, and the recurring jobs of
@@ -66,11 +68,15 @@ public final class QueueAutoConfiguration {
 			ObjectProvider<QueueEventListener> listeners, ObjectProvider<TaskScheduler> taskScheduler,
 			Environment environment) {
 		requireValuesAsWritten(properties, environment);
+		// Each queue and the defaults were checked alone when bound; what only a queue's combination with the
+		// defaults it inherits rejects (its own initial-backoff above an inherited max-backoff) fails startup here.
+		NamedEntry.specs(properties, "redis-kit.queue.", "queues", "queue", properties.getQueues(),
+				(queue) -> queue.toSpec(properties));
 		QueueRegistry registry = new QueueRegistry(scripts, connectionFactory, keyNaming,
 				jsonMapper.getIfAvailable(() -> JsonMapper.builder().build()), listeners.orderedStream().toList(),
 				(name) -> {
 					Queue queue = properties.getQueues().get(name);
-					return (queue != null) ? queue.toSpec() : null;
+					return (queue != null) ? queue.toSpec(properties) : null;
 				});
 		// The containers' pollers and watchdogs run short tasks that never block, as the lock's watchdog does.
 		taskScheduler.ifUnique(registry::setTaskScheduler);

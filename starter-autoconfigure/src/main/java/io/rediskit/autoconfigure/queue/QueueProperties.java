@@ -20,29 +20,83 @@ import org.springframework.validation.Validator;
 /**
  * Delay queue settings, under {@code redis-kit.queue}. Each entry of {@code queues} is a queue that
  * {@link io.rediskit.queue.QueueRegistry#get(String, Class)} and {@code @QueueListener(queue = ...)} find by
- * its name; every setting has a default (see {@link QueueSpec#defaults()} for the reasons):
+ * its name; every setting has a default (see {@link QueueSpec#defaults()} for the reasons). The delivery policies
+ * (visibility timeout, deliveries, retry backoff, dead-letter bounds) at the group's level are the defaults of
+ * every queue, and a queue's own value wins:
  *
  * <pre>{@code
  * redis-kit:
  *   queue:
+ *     max-deliveries: 5
  *     queues:
  *       emails:
  *         visibility-timeout: 30s
- *         max-deliveries: 10
+ *       reports:
+ *         max-deliveries: 2
  * }</pre>
  *
- * Validated when bound, by the rules of {@link QueueSpec} and {@link Names}: an out-of-range value, an invalid
- * name or a property that binds to nothing fails startup with a message naming the property.
+ * The other settings (payload size, poll interval, default priority, admission limits) are what a queue is, and
+ * each queue sets its own. Validated when bound, by the rules of {@link QueueSpec} and {@link Names}: an
+ * out-of-range value, an invalid name or a property that binds to nothing fails startup with a message naming the
+ * property. The defaults and each queue are checked alone when bound, and each queue over the defaults it inherits
+ * when the registry is built (an own {@code initial-backoff} above an inherited {@code max-backoff}), since the two
+ * levels bind in no fixed order.
  */
 @ConfigurationProperties(prefix = "redis-kit.queue", ignoreUnknownFields = false)
 public class QueueProperties implements Validator {
 
 	private static final String PREFIX = "redis-kit.queue.";
 
+	// QueueSpec's bound of maxBackoff.
+	private static final Duration MAX_BACKOFF = Duration.ofDays(30);
+
 	/**
 	 * Whether to auto-configure the queues and @QueueListener.
 	 */
 	private boolean enabled = true;
+
+	/**
+	 * How long a delivery stays hidden from other consumers before it is delivered again, for every queue that
+	 * does not say; listener containers extend it while the handler runs. From 100ms to 12h.
+	 */
+	private Duration visibilityTimeout = Duration.ofSeconds(30);
+
+	/**
+	 * Deliveries before a failing message goes to the dead-letter queue, for every queue that does not say; from 1
+	 * to 1000.
+	 */
+	private int maxDeliveries = 10;
+
+	/**
+	 * Delay before the second delivery of a failed message, for every queue that does not say; at most
+	 * max-backoff.
+	 */
+	private Duration initialBackoff = Duration.ofSeconds(1);
+
+	/**
+	 * Longest delay between deliveries of a failing message, for every queue that does not say; at most 30 days.
+	 */
+	private Duration maxBackoff = Duration.ofHours(1);
+
+	/**
+	 * Growth of the delay per failed delivery, for every queue that does not say; from 1 to 100.
+	 */
+	private double backoffMultiplier = 2.0;
+
+	/**
+	 * Fraction by which each delay is varied at random either way, for every queue that does not say; from 0 to 1.
+	 */
+	private double backoffJitter = 0.2;
+
+	/**
+	 * How long dead letters are kept, for every queue that does not say; from 1 minute to 365 days.
+	 */
+	private Duration deadLetterRetention = Duration.ofDays(7);
+
+	/**
+	 * Most dead letters kept, for every queue that does not say; the oldest go first. From 1 to 100000000.
+	 */
+	private long deadLetterMaxSize = 100_000;
 
 	/**
 	 * Queues by name: letters, digits, '_' and '-', at most 64 characters, no '.'.
@@ -73,6 +127,70 @@ public class QueueProperties implements Validator {
 		this.enabled = enabled;
 	}
 
+	public Duration getVisibilityTimeout() {
+		return this.visibilityTimeout;
+	}
+
+	public void setVisibilityTimeout(Duration visibilityTimeout) {
+		this.visibilityTimeout = visibilityTimeout;
+	}
+
+	public int getMaxDeliveries() {
+		return this.maxDeliveries;
+	}
+
+	public void setMaxDeliveries(int maxDeliveries) {
+		this.maxDeliveries = maxDeliveries;
+	}
+
+	public Duration getInitialBackoff() {
+		return this.initialBackoff;
+	}
+
+	public void setInitialBackoff(Duration initialBackoff) {
+		this.initialBackoff = initialBackoff;
+	}
+
+	public Duration getMaxBackoff() {
+		return this.maxBackoff;
+	}
+
+	public void setMaxBackoff(Duration maxBackoff) {
+		this.maxBackoff = maxBackoff;
+	}
+
+	public double getBackoffMultiplier() {
+		return this.backoffMultiplier;
+	}
+
+	public void setBackoffMultiplier(double backoffMultiplier) {
+		this.backoffMultiplier = backoffMultiplier;
+	}
+
+	public double getBackoffJitter() {
+		return this.backoffJitter;
+	}
+
+	public void setBackoffJitter(double backoffJitter) {
+		this.backoffJitter = backoffJitter;
+	}
+
+	public Duration getDeadLetterRetention() {
+		return this.deadLetterRetention;
+	}
+
+	public void setDeadLetterRetention(Duration deadLetterRetention) {
+		this.deadLetterRetention = deadLetterRetention;
+	}
+
+	public long getDeadLetterMaxSize() {
+		return this.deadLetterMaxSize;
+	}
+
+	public void setDeadLetterMaxSize(long deadLetterMaxSize) {
+		this.deadLetterMaxSize = deadLetterMaxSize;
+	}
+
 	public Map<String, Queue> getQueues() {
 		return this.queues;
 	}
@@ -99,16 +217,24 @@ public class QueueProperties implements Validator {
 
 	@Override
 	public boolean supports(Class<?> type) {
-		return Queue.class.isAssignableFrom(type) || RecurringJobProperties.class.isAssignableFrom(type);
+		return QueueProperties.class.isAssignableFrom(type) || Queue.class.isAssignableFrom(type)
+				|| RecurringJobProperties.class.isAssignableFrom(type);
 	}
 
 	/**
-	 * Validates a queue or a recurring job bound by Spring Boot, whose binder names the errors after the entry's
-	 * property, such as {@code redis-kit.queue.queues.emails}: the name by {@link Names}, the values by the
-	 * constructor of {@link QueueSpec} or {@link io.rediskit.queue.RecurringJobSpec}.
+	 * Validates the defaults, a queue or a recurring job bound by Spring Boot, whose binder names the errors after
+	 * the object's property, such as {@code redis-kit.queue.queues.emails}: the name by {@link Names}, the values
+	 * by the constructor of {@link QueueSpec} or {@link io.rediskit.queue.RecurringJobSpec}. The defaults are checked
+	 * as the spec of a queue that sets nothing; a queue against the built-in defaults, except that the bounds of its
+	 * own backoff (an initial-backoff, a max-backoff) are checked against the widest range, since the defaults may
+	 * not be bound yet: the combination is checked when the registry is built.
 	 */
 	@Override
 	public void validate(Object target, Errors errors) {
+		if (target instanceof QueueProperties defaults) {
+			NamedEntry.checkSpec(errors, PREFIX, () -> new Queue().toSpec(defaults));
+			return;
+		}
 		if (target instanceof RecurringJobProperties job) {
 			String property = NamedEntry.property(errors, PREFIX + "recurring.", "recurring job");
 			if (property != null) {
@@ -121,11 +247,15 @@ public class QueueProperties implements Validator {
 		if (property == null) {
 			return;
 		}
-		NamedEntry.checkSpec(errors, property, queue::toSpec);
+		QueueProperties widest = new QueueProperties();
+		widest.initialBackoff = Duration.ZERO;
+		widest.maxBackoff = MAX_BACKOFF;
+		NamedEntry.checkSpec(errors, property, () -> queue.toSpec(widest));
 	}
 
 	/**
-	 * One queue; every setting has a default.
+	 * One queue; every setting has a default, and the delivery policies left unset take those of
+	 * {@code redis-kit.queue}.
 	 */
 	public static class Queue {
 
@@ -133,44 +263,50 @@ public class QueueProperties implements Validator {
 
 		/**
 		 * How long a delivery stays hidden from other consumers before it is delivered again; listener
-		 * containers extend it while the handler runs. From 100ms to 12h.
+		 * containers extend it while the handler runs. From 100ms to 12h; unset for
+		 * redis-kit.queue.visibility-timeout.
 		 */
-		private Duration visibilityTimeout = DEFAULTS.visibilityTimeout();
+		private @Nullable Duration visibilityTimeout;
 
 		/**
-		 * Deliveries before a failing message goes to the dead-letter queue, from 1 to 1000.
+		 * Deliveries before a failing message goes to the dead-letter queue, from 1 to 1000; unset for
+		 * redis-kit.queue.max-deliveries.
 		 */
-		private int maxDeliveries = DEFAULTS.maxDeliveries();
+		private @Nullable Integer maxDeliveries;
 
 		/**
-		 * Delay before the second delivery of a failed message.
+		 * Delay before the second delivery of a failed message, at most max-backoff; unset for
+		 * redis-kit.queue.initial-backoff.
 		 */
-		private Duration initialBackoff = DEFAULTS.initialBackoff();
+		private @Nullable Duration initialBackoff;
 
 		/**
-		 * Longest delay between deliveries of a failing message, at most 30 days.
+		 * Longest delay between deliveries of a failing message, at most 30 days; unset for
+		 * redis-kit.queue.max-backoff.
 		 */
-		private Duration maxBackoff = DEFAULTS.maxBackoff();
+		private @Nullable Duration maxBackoff;
 
 		/**
-		 * Growth of the delay per failed delivery, from 1 to 100.
+		 * Growth of the delay per failed delivery, from 1 to 100; unset for redis-kit.queue.backoff-multiplier.
 		 */
-		private double backoffMultiplier = DEFAULTS.backoffMultiplier();
+		private @Nullable Double backoffMultiplier;
 
 		/**
-		 * Fraction by which each delay is varied at random either way, from 0 to 1.
+		 * Fraction by which each delay is varied at random either way, from 0 to 1; unset for
+		 * redis-kit.queue.backoff-jitter.
 		 */
-		private double backoffJitter = DEFAULTS.backoffJitter();
+		private @Nullable Double backoffJitter;
 
 		/**
-		 * How long dead letters are kept, from 1 minute to 365 days.
+		 * How long dead letters are kept, from 1 minute to 365 days; unset for
+		 * redis-kit.queue.dead-letter-retention.
 		 */
-		private Duration deadLetterRetention = DEFAULTS.deadLetterRetention();
+		private @Nullable Duration deadLetterRetention;
 
 		/**
-		 * Most dead letters kept; the oldest go first.
+		 * Most dead letters kept, the oldest going first; unset for redis-kit.queue.dead-letter-max-size.
 		 */
-		private long deadLetterMaxSize = DEFAULTS.deadLetterMaxSize();
+		private @Nullable Long deadLetterMaxSize;
 
 		/**
 		 * Largest payload (as JSON) accepted by enqueue.
@@ -206,67 +342,67 @@ public class QueueProperties implements Validator {
 		 */
 		private Duration rateLimitPeriod = DEFAULTS.rateLimitPeriod();
 
-		public Duration getVisibilityTimeout() {
+		public @Nullable Duration getVisibilityTimeout() {
 			return this.visibilityTimeout;
 		}
 
-		public void setVisibilityTimeout(Duration visibilityTimeout) {
+		public void setVisibilityTimeout(@Nullable Duration visibilityTimeout) {
 			this.visibilityTimeout = visibilityTimeout;
 		}
 
-		public int getMaxDeliveries() {
+		public @Nullable Integer getMaxDeliveries() {
 			return this.maxDeliveries;
 		}
 
-		public void setMaxDeliveries(int maxDeliveries) {
+		public void setMaxDeliveries(@Nullable Integer maxDeliveries) {
 			this.maxDeliveries = maxDeliveries;
 		}
 
-		public Duration getInitialBackoff() {
+		public @Nullable Duration getInitialBackoff() {
 			return this.initialBackoff;
 		}
 
-		public void setInitialBackoff(Duration initialBackoff) {
+		public void setInitialBackoff(@Nullable Duration initialBackoff) {
 			this.initialBackoff = initialBackoff;
 		}
 
-		public Duration getMaxBackoff() {
+		public @Nullable Duration getMaxBackoff() {
 			return this.maxBackoff;
 		}
 
-		public void setMaxBackoff(Duration maxBackoff) {
+		public void setMaxBackoff(@Nullable Duration maxBackoff) {
 			this.maxBackoff = maxBackoff;
 		}
 
-		public double getBackoffMultiplier() {
+		public @Nullable Double getBackoffMultiplier() {
 			return this.backoffMultiplier;
 		}
 
-		public void setBackoffMultiplier(double backoffMultiplier) {
+		public void setBackoffMultiplier(@Nullable Double backoffMultiplier) {
 			this.backoffMultiplier = backoffMultiplier;
 		}
 
-		public double getBackoffJitter() {
+		public @Nullable Double getBackoffJitter() {
 			return this.backoffJitter;
 		}
 
-		public void setBackoffJitter(double backoffJitter) {
+		public void setBackoffJitter(@Nullable Double backoffJitter) {
 			this.backoffJitter = backoffJitter;
 		}
 
-		public Duration getDeadLetterRetention() {
+		public @Nullable Duration getDeadLetterRetention() {
 			return this.deadLetterRetention;
 		}
 
-		public void setDeadLetterRetention(Duration deadLetterRetention) {
+		public void setDeadLetterRetention(@Nullable Duration deadLetterRetention) {
 			this.deadLetterRetention = deadLetterRetention;
 		}
 
-		public long getDeadLetterMaxSize() {
+		public @Nullable Long getDeadLetterMaxSize() {
 			return this.deadLetterMaxSize;
 		}
 
-		public void setDeadLetterMaxSize(long deadLetterMaxSize) {
+		public void setDeadLetterMaxSize(@Nullable Long deadLetterMaxSize) {
 			this.deadLetterMaxSize = deadLetterMaxSize;
 		}
 
@@ -319,13 +455,21 @@ public class QueueProperties implements Validator {
 		}
 
 		/**
-		 * The core spec these settings describe, built anew on each call.
+		 * The core spec these settings describe over the group's defaults, built anew on each call.
+		 * @param defaults the {@code redis-kit.queue.*} settings, whose delivery policies apply where this queue
+		 * sets none
 		 * @return the spec
 		 * @throws InvalidSpecException if a value is out of range (startup validation prevents it)
 		 */
-		public QueueSpec toSpec() {
-			return new QueueSpec(this.visibilityTimeout, this.maxDeliveries, this.initialBackoff, this.maxBackoff,
-					this.backoffMultiplier, this.backoffJitter, this.deadLetterRetention, this.deadLetterMaxSize,
+		public QueueSpec toSpec(QueueProperties defaults) {
+			return new QueueSpec((this.visibilityTimeout != null) ? this.visibilityTimeout : defaults.visibilityTimeout,
+					(this.maxDeliveries != null) ? this.maxDeliveries : defaults.maxDeliveries,
+					(this.initialBackoff != null) ? this.initialBackoff : defaults.initialBackoff,
+					(this.maxBackoff != null) ? this.maxBackoff : defaults.maxBackoff,
+					(this.backoffMultiplier != null) ? this.backoffMultiplier : defaults.backoffMultiplier,
+					(this.backoffJitter != null) ? this.backoffJitter : defaults.backoffJitter,
+					(this.deadLetterRetention != null) ? this.deadLetterRetention : defaults.deadLetterRetention,
+					(this.deadLetterMaxSize != null) ? this.deadLetterMaxSize : defaults.deadLetterMaxSize,
 					this.maxPayloadSize.toBytes(), this.pollInterval, this.defaultPriority, this.maxInFlight,
 					this.rateLimit, this.rateLimitPeriod);
 		}

@@ -2,6 +2,7 @@ package io.rediskit.autoconfigure.ratelimit;
 
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.ratelimit.RateLimitProperties.Limiter;
+import io.rediskit.autoconfigure.support.NamedEntry;
 import io.rediskit.ratelimit.RateLimitListener;
 import io.rediskit.ratelimit.RateLimited;
 import io.rediskit.ratelimit.RateLimiterRegistry;
@@ -24,7 +25,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * Auto-configures rate limiting: a {@link RateLimiterRegistry} on the application's
- * {@link RedisConnectionFactory} serving the limiters of {@code redis-kit.rate-limit.limiters} and telling every
+ * {@link RedisConnectionFactory} serving the limiters of {@code redis-kit.rate-limit.limiters} (each over the
+ * group's {@code algorithm} and {@code failure-policy} where it sets none) and telling every
  * {@link RateLimitListener} bean of each decision, and the advisor that applies {@link RateLimited @RateLimited}.
  * Off with {@code redis-kit.rate-limit.enabled=false}; each bean backs off when the application defines its own.
  * The advisor checks every {@code @RateLimited} method of the application's beans at startup.
@@ -42,10 +44,16 @@ public final class RateLimitAutoConfiguration {
 	@ConditionalOnMissingBean
 	RateLimiterRegistry rateLimiterRegistry(ScriptExecutor scripts, RedisConnectionFactory connectionFactory,
 			KeyNaming keyNaming, RateLimitProperties properties, ObjectProvider<RateLimitListener> listeners) {
+		// Each limiter was checked alone when bound; what only its combination with the group's defaults rejects
+		// (a burst under an inherited sliding-log) fails startup here, naming the property.
+		NamedEntry.specs(properties, "redis-kit.rate-limit.", "limiters", "limiter", properties.getLimiters(),
+				(limiter) -> limiter.toSpec(properties), (limiter, failure) -> (limiter.getAlgorithm() == null
+						&& "burst".equals(failure.getComponent()))
+								? "whose algorithm is redis-kit.rate-limit.algorithm" : null);
 		return new RateLimiterRegistry(scripts, connectionFactory, keyNaming, listeners.orderedStream().toList(),
 				(name) -> {
 					Limiter limiter = properties.getLimiters().get(name);
-					return (limiter != null) ? limiter.toSpec() : null;
+					return (limiter != null) ? limiter.toSpec(properties) : null;
 				});
 	}
 

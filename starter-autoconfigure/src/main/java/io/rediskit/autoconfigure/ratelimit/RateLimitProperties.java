@@ -23,23 +23,30 @@ import org.springframework.validation.Validator;
 /**
  * Rate limiter settings, under {@code redis-kit.rate-limit}. Each entry of {@code limiters} is a limiter that
  * {@link io.rediskit.ratelimit.RateLimiterRegistry#get(String)} and {@code @RateLimited(name = ...)} find by its
- * name:
+ * name. The policies {@code algorithm} and {@code failure-policy} at the group's level are the defaults of every
+ * limiter, and a limiter's own value wins:
  *
  * <pre>{@code
  * redis-kit:
  *   rate-limit:
+ *     failure-policy: fail-closed
  *     limiters:
  *       login:
  *         algorithm: sliding-log
  *         limit: 5
  *         period: 15m
- *         failure-policy: fail-closed
+ *       search:
+ *         limit: 100
+ *         period: 1m
+ *         failure-policy: fail-open
  * }</pre>
  *
  * Validated when bound, by the rules of {@link RateLimitSpec} and {@link Names}: an out-of-range or missing
  * value fails startup with a message that names the property. So does a property under
  * {@code redis-kit.rate-limit} that binds to nothing, such as one of a limiter whose name contains a dot
- * ({@code limiters: api.v1: ...} reads as limiter {@code api} with an unknown {@code v1} setting).
+ * ({@code limiters: api.v1: ...} reads as limiter {@code api} with an unknown {@code v1} setting). A limiter is
+ * checked alone when bound and with the defaults it inherits when the registry is built (a {@code burst} under an
+ * inherited {@code sliding-log}), since the two levels bind in no fixed order.
  */
 @ConfigurationProperties(prefix = "redis-kit.rate-limit", ignoreUnknownFields = false)
 public class RateLimitProperties implements Validator {
@@ -62,6 +69,18 @@ public class RateLimitProperties implements Validator {
 	 * while the application starts; turn off for limiters created in code later.
 	 */
 	private boolean checkNames = true;
+
+	/**
+	 * How permits are counted by every limiter that does not say: gcra or token-bucket (steady rate with bursts),
+	 * sliding-log (exact), sliding-window (approximate, constant memory) or fixed-window.
+	 */
+	private RateLimitAlgorithm algorithm = RateLimitAlgorithm.GCRA;
+
+	/**
+	 * Answer of every limiter that does not say when Redis cannot be reached in time: fail-open allows the call,
+	 * fail-closed rejects it.
+	 */
+	private FailurePolicy failurePolicy = FailurePolicy.FAIL_OPEN;
 
 	/**
 	 * Rate limiters by name: letters, digits, '_' and '-', at most 64 characters, no '.'.
@@ -97,6 +116,22 @@ public class RateLimitProperties implements Validator {
 		this.checkNames = checkNames;
 	}
 
+	public RateLimitAlgorithm getAlgorithm() {
+		return this.algorithm;
+	}
+
+	public void setAlgorithm(RateLimitAlgorithm algorithm) {
+		this.algorithm = algorithm;
+	}
+
+	public FailurePolicy getFailurePolicy() {
+		return this.failurePolicy;
+	}
+
+	public void setFailurePolicy(FailurePolicy failurePolicy) {
+		this.failurePolicy = failurePolicy;
+	}
+
 	public Map<String, Limiter> getLimiters() {
 		return this.limiters;
 	}
@@ -121,7 +156,8 @@ public class RateLimitProperties implements Validator {
 	/**
 	 * Validates a limiter bound by Spring Boot, whose binder names the errors after the limiter's property,
 	 * such as {@code redis-kit.rate-limit.limiters.login}: the name by {@link Names}, the presence of the
-	 * required values here, their ranges by {@link RateLimitSpec}'s constructor.
+	 * required values here, their ranges by {@link RateLimitSpec}'s constructor, over the built-in defaults (the
+	 * group's may not be bound yet; the combination is checked when the registry is built).
 	 */
 	@Override
 	public void validate(Object target, Errors errors) {
@@ -149,7 +185,7 @@ public class RateLimitProperties implements Validator {
 			return;
 		}
 		try {
-			limiter.toSpec();
+			limiter.toSpec(new RateLimitProperties());
 		}
 		catch (InvalidSpecException ex) {
 			SpecErrors.reject(errors, property, ex);
@@ -157,15 +193,16 @@ public class RateLimitProperties implements Validator {
 	}
 
 	/**
-	 * One rate limiter: {@code limit} permits per {@code period}.
+	 * One rate limiter: {@code limit} permits per {@code period}; {@code algorithm} and {@code failure-policy}
+	 * unset take those of {@code redis-kit.rate-limit}.
 	 */
 	public static class Limiter {
 
 		/**
 		 * How permits are counted: gcra or token-bucket (steady rate with bursts), sliding-log (exact),
-		 * sliding-window (approximate, constant memory) or fixed-window.
+		 * sliding-window (approximate, constant memory) or fixed-window; unset for redis-kit.rate-limit.algorithm.
 		 */
-		private RateLimitAlgorithm algorithm = RateLimitAlgorithm.GCRA;
+		private @Nullable RateLimitAlgorithm algorithm;
 
 		/**
 		 * Permits per period, at least 1 (and at most 2^53); required.
@@ -183,15 +220,16 @@ public class RateLimitProperties implements Validator {
 		private @Nullable Long burst;
 
 		/**
-		 * Answer when Redis cannot be reached in time: fail-open allows the call, fail-closed rejects it.
+		 * Answer when Redis cannot be reached in time: fail-open allows the call, fail-closed rejects it; unset for
+		 * redis-kit.rate-limit.failure-policy.
 		 */
-		private FailurePolicy failurePolicy = FailurePolicy.FAIL_OPEN;
+		private @Nullable FailurePolicy failurePolicy;
 
-		public RateLimitAlgorithm getAlgorithm() {
+		public @Nullable RateLimitAlgorithm getAlgorithm() {
 			return this.algorithm;
 		}
 
-		public void setAlgorithm(RateLimitAlgorithm algorithm) {
+		public void setAlgorithm(@Nullable RateLimitAlgorithm algorithm) {
 			this.algorithm = algorithm;
 		}
 
@@ -219,28 +257,31 @@ public class RateLimitProperties implements Validator {
 			this.burst = burst;
 		}
 
-		public FailurePolicy getFailurePolicy() {
+		public @Nullable FailurePolicy getFailurePolicy() {
 			return this.failurePolicy;
 		}
 
-		public void setFailurePolicy(FailurePolicy failurePolicy) {
+		public void setFailurePolicy(@Nullable FailurePolicy failurePolicy) {
 			this.failurePolicy = failurePolicy;
 		}
 
 		/**
-		 * The core spec these settings describe, built anew on each call: these properties are data, and the
-		 * registry keeps the limiter.
+		 * The core spec these settings describe over the group's defaults, built anew on each call: these
+		 * properties are data, and the registry keeps the limiter.
+		 * @param defaults the {@code redis-kit.rate-limit.*} settings, whose algorithm and failure policy apply
+		 * where this limiter sets none
 		 * @return the spec
 		 * @throws IllegalStateException if {@code limit} or {@code period} is not set
 		 * @throws InvalidSpecException if a value is out of range (startup validation prevents both)
 		 */
-		public RateLimitSpec toSpec() {
+		public RateLimitSpec toSpec(RateLimitProperties defaults) {
 			Long limit = this.limit;
 			Duration period = this.period;
 			if (limit == null || period == null) {
 				throw new IllegalStateException("A rate limiter needs both a limit and a period");
 			}
-			return new RateLimitSpec(this.algorithm, limit, period, this.burst, this.failurePolicy);
+			return new RateLimitSpec((this.algorithm != null) ? this.algorithm : defaults.algorithm, limit, period,
+					this.burst, (this.failurePolicy != null) ? this.failurePolicy : defaults.failurePolicy);
 		}
 
 	}
