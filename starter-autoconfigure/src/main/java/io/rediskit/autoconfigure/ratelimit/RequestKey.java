@@ -4,26 +4,19 @@ import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
+import io.rediskit.autoconfigure.support.SafeSpel;
 import io.rediskit.support.ThrottledLog;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
-import org.springframework.expression.spel.SpelNode;
-import org.springframework.expression.spel.ast.BeanReference;
-import org.springframework.expression.spel.ast.ConstructorReference;
-import org.springframework.expression.spel.ast.TypeReference;
-import org.springframework.expression.spel.ast.VariableReference;
-import org.springframework.expression.spel.standard.SpelExpression;
-import org.springframework.expression.spel.standard.SpelExpressionParser;
 import org.springframework.expression.spel.support.SimpleEvaluationContext;
 
 /**
  * What a {@link RateLimitRule} counts a request under, parsed from the rule's {@code key}: {@code ip},
  * {@code header:<Name>}, {@code principal}, {@code session}, or a SpEL expression over {@code #request} (a
- * {@link RuleRequest}). A request that has no value for it (no such header, no principal, no session, an
+ * {@link RuleRequest}, read as {@link SafeSpel} allows). A request that has no value for it (no such header, no principal, no session, an
  * expression that yields {@code null} or fails on this request's data) is counted under {@link #MISSING}, one
  * count shared by all such requests.
  */
@@ -72,9 +65,7 @@ sealed interface RequestKey {
 		 * request's data (logged at most once per 10 seconds, without the request's data)
 		 */
 		String evaluate(RuleRequest request) {
-			SimpleEvaluationContext context = SimpleEvaluationContext.forReadOnlyDataBinding()
-				.withInstanceMethods()
-				.build();
+			SimpleEvaluationContext context = SafeSpel.context();
 			context.setVariable("request", request);
 			Object value;
 			try {
@@ -123,23 +114,21 @@ sealed interface RequestKey {
 		}
 		Expression expression;
 		try {
-			expression = new SpelExpressionParser().parseExpression(source);
+			expression = SafeSpel.parse(source);
 		}
 		catch (ParseException ex) {
 			throw new IllegalArgumentException("'" + key + "' does not parse: " + ex.getMessage(), ex);
 		}
-		if (expression instanceof SpelExpression spel) {
-			Set<String> variables = new LinkedHashSet<>();
-			String unsupported = collect(spel.getAST(), variables);
-			if (unsupported != null) {
-				throw new IllegalArgumentException("'" + key + "' uses " + unsupported
-						+ ", which key expressions do not offer: read the request through #request");
-			}
-			variables.removeAll(Set.of("#request", "#this", "#root"));
-			if (!variables.isEmpty()) {
-				throw new IllegalArgumentException("'" + key + "' names " + String.join(", ", variables)
-						+ ": the only variable is #request (method, path, ip, header('Name'), param('name'))");
-			}
+		SafeSpel.Inspection inspection = SafeSpel.inspect(expression);
+		if (inspection.unsupported() != null) {
+			throw new IllegalArgumentException("'" + key + "' uses " + inspection.unsupported()
+					+ ", which key expressions do not offer: read the request through #request");
+		}
+		Set<String> variables = new LinkedHashSet<>(inspection.variables());
+		variables.removeAll(Set.of("#request", "#this", "#root"));
+		if (!variables.isEmpty()) {
+			throw new IllegalArgumentException("'" + key + "' names " + String.join(", ", variables)
+					+ ": the only variable is #request (method, path, ip, header('Name'), param('name'))");
 		}
 		return new Spel(source, expression);
 	}
@@ -148,28 +137,6 @@ sealed interface RequestKey {
 	private static boolean isTokenChar(int c) {
 		return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
 				|| "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
-	}
-
-	private static @Nullable String collect(SpelNode node, Set<String> variables) {
-		if (node instanceof TypeReference) {
-			return "a type reference " + node.toStringAST();
-		}
-		if (node instanceof BeanReference) {
-			return "a bean reference " + node.toStringAST();
-		}
-		if (node instanceof ConstructorReference) {
-			return "a constructor " + node.toStringAST();
-		}
-		if (node instanceof VariableReference) {
-			variables.add(node.toStringAST());
-		}
-		for (int i = 0; i < node.getChildCount(); i++) {
-			String unsupported = collect(node.getChild(i), variables);
-			if (unsupported != null) {
-				return unsupported;
-			}
-		}
-		return null;
 	}
 
 }

@@ -2,7 +2,6 @@ package io.rediskit.autoconfigure.support;
 
 import java.lang.reflect.Method;
 import java.util.Arrays;
-import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -15,22 +14,13 @@ import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.expression.EvaluationException;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
-import org.springframework.expression.spel.SpelNode;
-import org.springframework.expression.spel.ast.BeanReference;
-import org.springframework.expression.spel.ast.ConstructorReference;
-import org.springframework.expression.spel.ast.TypeReference;
-import org.springframework.expression.spel.ast.VariableReference;
-import org.springframework.expression.spel.standard.SpelExpression;
-import org.springframework.expression.spel.standard.SpelExpressionParser;
 import org.springframework.expression.spel.support.SimpleEvaluationContext;
 
 /**
  * Evaluates the key expressions of redis-kit annotations against a method's arguments.
  * <p>
- * The expression is the developer's; the arguments are data. Evaluation uses a read-only
- * {@link SimpleEvaluationContext}: properties, getters and instance methods of the arguments, but no type
- * references ({@code T(...)}), bean references or constructors. The value is turned into a string once and
- * never evaluated again, so user input such as <code>#{...}</code> stays text. Parameters are visible as
+ * The expression is the developer's; the arguments are data, read as {@link SafeSpel} allows (properties, getters
+ * and instance methods; no type, bean or constructor references). Parameters are visible as
  * {@code #p0}/{@code #a0}, always, and by name when the class was compiled with {@code -parameters}.
  * <p>
  * {@link #check} finds at startup what would fail every call: an expression that does not parse, uses what the
@@ -41,8 +31,6 @@ import org.springframework.expression.spel.support.SimpleEvaluationContext;
 public final class MethodKeyEvaluator {
 
 	private static final Set<String> BUILT_IN_VARIABLES = Set.of("#this", "#root");
-
-	private final SpelExpressionParser parser = new SpelExpressionParser();
 
 	private final ParameterNameDiscoverer parameterNames = new DefaultParameterNameDiscoverer();
 
@@ -59,19 +47,15 @@ public final class MethodKeyEvaluator {
 	 * parameter (saying so when parameter names were not compiled in)
 	 */
 	public void check(String expression, Method method, String annotation) {
-		Expression parsed = parsed(expression, method, annotation);
-		if (!(parsed instanceof SpelExpression spel)) {
-			return;
-		}
-		Set<String> variables = new LinkedHashSet<>();
-		String unsupported = collect(spel.getAST(), variables);
+		SafeSpel.Inspection inspection = SafeSpel.inspect(parsed(expression, method, annotation));
+		String unsupported = inspection.unsupported();
 		if (unsupported != null) {
 			throw new IllegalArgumentException(prefix(expression, annotation, method) + " uses " + unsupported
 					+ ", which key expressions do not offer: refer to the parameters only");
 		}
 		String[] names = this.parameterNames.getParameterNames(method);
 		int count = method.getParameterCount();
-		for (String variable : variables) {
+		for (String variable : inspection.variables()) {
 			if (BUILT_IN_VARIABLES.contains(variable) || isPositional(variable, count)
 					|| (names != null && Arrays.asList(names).contains(variable.substring(1)))) {
 				continue;
@@ -105,7 +89,7 @@ public final class MethodKeyEvaluator {
 	 */
 	public String evaluate(String expression, Method method, @Nullable Object[] arguments, String annotation) {
 		Expression parsed = parsed(expression, method, annotation);
-		SimpleEvaluationContext context = SimpleEvaluationContext.forReadOnlyDataBinding().withInstanceMethods().build();
+		SimpleEvaluationContext context = SafeSpel.context();
 		String[] names = this.parameterNames.getParameterNames(method);
 		for (int i = 0; i < arguments.length; i++) {
 			context.setVariable("p" + i, arguments[i]);
@@ -135,36 +119,13 @@ public final class MethodKeyEvaluator {
 	private Expression parsed(String expression, Method method, String annotation) {
 		return this.expressions.computeIfAbsent(new CacheKey(method, expression), (key) -> {
 			try {
-				return this.parser.parseExpression(expression);
+				return SafeSpel.parse(expression);
 			}
 			catch (ParseException ex) {
 				throw new IllegalArgumentException(
 						prefix(expression, annotation, method) + " does not parse: " + ex.getMessage(), ex);
 			}
 		});
-	}
-
-	// Collects the variables the expression reads; returns what it uses that the context does not offer, if any.
-	private static @Nullable String collect(SpelNode node, Set<String> variables) {
-		if (node instanceof TypeReference) {
-			return "a type reference " + node.toStringAST();
-		}
-		if (node instanceof BeanReference) {
-			return "a bean reference " + node.toStringAST();
-		}
-		if (node instanceof ConstructorReference) {
-			return "a constructor " + node.toStringAST();
-		}
-		if (node instanceof VariableReference) {
-			variables.add(node.toStringAST());
-		}
-		for (int i = 0; i < node.getChildCount(); i++) {
-			String unsupported = collect(node.getChild(i), variables);
-			if (unsupported != null) {
-				return unsupported;
-			}
-		}
-		return null;
 	}
 
 	private static boolean isPositional(String variable, int count) {
