@@ -37,9 +37,11 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * <b>Limits.</b> As every Redis lock, a lease: a process pause past lock-at-most, or a failover that loses the key,
  * can let two runs overlap; lock-at-least only covers triggers that fire within it of each other, so choose it
- * larger than the clock skew between instances and smaller than the interval between triggers. An attempt whose
- * reply is lost (Redis timed out) may still have taken the lock, which then stays taken until its first lease
- * ends.
+ * larger than the clock skew between instances and smaller than the interval between triggers. A trigger runs at
+ * most once, not at least once: a run holds the lock until its end reaches Redis, so a run that lasts past the next
+ * trigger, or an instance paused between the end of its work and its {@link Run#close()} (a long GC pause, a
+ * starved machine), makes that trigger skip on every instance, and nobody runs it later. An attempt whose reply is
+ * lost (Redis timed out) may still have taken the lock, which then stays taken until its first lease ends.
  */
 public final class JobLock {
 

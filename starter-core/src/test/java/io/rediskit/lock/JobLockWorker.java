@@ -26,12 +26,17 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
  * An application instance for the {@link JobLock} tests, in its own JVM (optionally under {@code faketime}).
  * <ul>
  * <li>{@code schedule <port> <name> <period ms> <at-least ms> <runs>}: warms up (connection, scripts, JIT),
- * prints {@code ready} and waits for a line on standard input; then a job triggered, like a cron expression, at
- * every multiple of the period on this JVM's wall clock, by a Spring {@link ThreadPoolTaskScheduler}. Each trigger
- * that fires within a tenth of a period of its time (else it prints {@code late <slot>}) tries the lock and prints
- * {@code ran <slot> <timing>} or {@code skipped <slot> <timing>}, where the slot is the period's index on this
- * JVM's clock and the timing {@code on-time} when the reply came within a fifth of a period of the trigger's time,
- * else {@code slow <ms after the trigger's time>}; after the given number of periods it prints {@code done}.</li>
+ * prints {@code ready <now>} and waits for a line on standard input; then a job triggered, like a cron
+ * expression, at every multiple of the period on this JVM's wall clock, by a Spring {@link ThreadPoolTaskScheduler}.
+ * Each trigger tries the lock and prints {@code ran <slot> <timing> <sent> <replied> <closing> <closed> <fencing
+ * token>}, {@code skipped <slot> <timing> <sent> <replied>} or {@code failed <slot> <exception>}. The slot is the
+ * period's index on this JVM's clock; the timing is {@code on-time} when the reply came within a fifth of a period
+ * of the trigger's time, else {@code slow} (the loaded machine delayed the trigger or the call). The times are
+ * {@link System#nanoTime()} when the attempt was sent, when its reply came, when the run's end was sent and when
+ * Redis confirmed it: on Linux {@code CLOCK_MONOTONIC}, one clock for all processes of the machine, which
+ * {@code faketime} leaves alone, so the test compares the times of different workers ({@code now} in
+ * {@code ready} lets it check that the clock is its own). After the given number of periods it prints
+ * {@code done}.</li>
  * <li>{@code hold <port> <name> <at-most ms>}: starts a run, prints {@code running} and waits to be killed.</li>
  * <li>{@code long <port> <name> <watchdog ms> <run ms> <at-most ms>}: a run longer than several watchdog
  * periods; prints {@code running}, then {@code done} or {@code lost}.</li>
@@ -94,25 +99,31 @@ public final class JobLockWorker {
 		ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
 		scheduler.setPoolSize(1);
 		scheduler.initialize();
-		System.out.println("ready");
+		System.out.println("ready " + System.nanoTime());
 		new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
 		long first = (System.currentTimeMillis() / period + 3) * period;
 		for (int i = 0; i < runs; i++) {
 			long slotTime = first + i * period;
 			long slot = slotTime / period;
 			scheduler.schedule(() -> {
-				// A trigger the loaded machine delayed past the skew being tested would test the scheduler, not the lock.
-				if (System.currentTimeMillis() - slotTime > period / 10) {
-					System.out.println("late " + slot);
-					return;
+				try {
+					long sent = System.nanoTime();
+					// Lock-at-most far above any stall of a loaded machine: the test compares runs with the one before.
+					Optional<JobLock.Run> run = lock.tryStart(Duration.ofMillis(atLeast), Duration.ofMinutes(1));
+					long replied = System.nanoTime();
+					String timing = (System.currentTimeMillis() - slotTime <= period / 5) ? "on-time" : "slow";
+					if (run.isEmpty()) {
+						System.out.println("skipped " + slot + " " + timing + " " + sent + " " + replied);
+						return;
+					}
+					long closing = System.nanoTime();
+					run.get().close();
+					System.out.println("ran " + slot + " " + timing + " " + sent + " " + replied + " " + closing + " "
+							+ System.nanoTime() + " " + run.get().fencingToken());
 				}
-				Optional<JobLock.Run> run = lock.tryStart(Duration.ofMillis(atLeast), Duration.ofSeconds(10));
-				// A reply long after the trigger means the request may have reached Redis after lock-at-least
-				// ended: a machine too busy for the guarantee, reported apart.
-				long late = System.currentTimeMillis() - slotTime;
-				String timing = (late <= period / 5) ? "on-time" : "slow " + late;
-				System.out.println((run.isPresent() ? "ran " : "skipped ") + slot + " " + timing);
-				run.ifPresent(JobLock.Run::close);
+				catch (RuntimeException ex) {
+					System.out.println("failed " + slot + " " + ex);
+				}
 			}, java.time.Instant.ofEpochMilli(slotTime));
 		}
 		Thread.sleep(first + (runs + 1) * period - System.currentTimeMillis());
