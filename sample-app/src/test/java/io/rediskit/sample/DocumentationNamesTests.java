@@ -1,8 +1,14 @@
 package io.rediskit.sample;
 
 import java.io.IOException;
+import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
+import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,15 +17,22 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.context.annotation.ClassPathScanningCandidateComponentProvider;
 import org.springframework.core.io.ClassPathResource;
+import org.springframework.core.type.filter.RegexPatternTypeFilter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -38,6 +51,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * or is a group or an entry of, a property of {@code docs/configuration-properties.md}, which
  * {@code ConfigurationPropertiesReferenceTests} keeps equal to the configuration metadata.</li>
  * <li>A Lua script ({@code acquire.lua}) is one of {@code META-INF/redis-kit/scripts}.</li>
+ * <li>A meter ({@code rediskit.lock.acquire}, {@code rediskit.lock.acquire{result=skipped}}, {@code rediskit.queue.*}),
+ * an endpoint or a health contributor ({@code rediskitqueue}) is, or is the group of, one that the Micrometer
+ * listeners record when every method is called, or that the sources name as a literal (gauges, endpoint ids).</li>
  * </ul>
  * Spans that are schematic ({@code redis-kit.<group>.<setting>}) or all capitals (Redis commands, enum constants)
  * are not names to check. A failure names the file and the line.
@@ -72,6 +88,10 @@ class DocumentationNamesTests {
 
 	private static final Pattern PROPERTY = Pattern.compile("^redis-kit\\.[a-z0-9.\\-\\[\\]<>]+");
 
+	private static final Pattern METER = Pattern.compile("^rediskit[a-z0-9.]*");
+
+	private static final Pattern METER_LITERAL = Pattern.compile("\"(rediskit[a-z0-9.]*)\"");
+
 	private static final Pattern LUA = Pattern.compile("\\b([a-z0-9_]+\\.lua)\\b");
 
 	private static final Pattern REFERENCE_ROW = Pattern.compile("(?m)^\\| `(redis-kit\\.[^`]+)`");
@@ -83,6 +103,8 @@ class DocumentationNamesTests {
 	private static final List<List<String>> properties = new ArrayList<>();
 
 	private static final Set<String> scripts = new HashSet<>();
+
+	private static final Set<String> meters = new TreeSet<>();
 
 	private static final List<Span> spans = new ArrayList<>();
 
@@ -97,6 +119,12 @@ class DocumentationNamesTests {
 				try (Stream<Path> files = Files.walk(sources)) {
 					for (Path file : files.filter((f) -> f.toString().endsWith(".java")).toList()) {
 						declare(module, set.equals("main"), file);
+						if (set.equals("main") && PRODUCT_MODULES.contains(module)) {
+							Matcher literal = METER_LITERAL.matcher(Files.readString(file));
+							while (literal.find()) {
+								meters.add(literal.group(1).replaceAll("\\.$", ""));
+							}
+						}
 					}
 				}
 			}
@@ -111,6 +139,14 @@ class DocumentationNamesTests {
 		try (Stream<Path> files = Files.walk(scriptRoot)) {
 			files.filter((f) -> f.toString().endsWith(".lua")).forEach((f) -> scripts.add(f.getFileName().toString()));
 		}
+		// the lock family's members, which record the lock's meters under their own name (forMember)
+		Set<String> members = new TreeSet<>();
+		for (List<String> property : properties) {
+			if (property.size() == 4 && property.get(1).equals("lock") && property.get(3).equals("watchdog-timeout")) {
+				members.add(property.get(2).replace("-", ""));
+			}
+		}
+		meters.addAll(recordedMeters(members));
 		for (Path page : DocumentationSnippetsTests.markdownFiles()) {
 			String text = blank(COMMENT, blank(FENCE, Files.readString(page)));
 			Matcher span = SPAN.matcher(text);
@@ -226,6 +262,29 @@ class DocumentationNamesTests {
 		assertThat(missing).as("Lua scripts the documentation names that META-INF/redis-kit/scripts lacks").isEmpty();
 	}
 
+	@Test
+	void metersEndpointsAndHealthContributorsExist() {
+		List<String> missing = new ArrayList<>();
+		int checked = 0;
+		for (Span span : spans) {
+			Matcher meter = METER.matcher(span.text());
+			if (!meter.find() || span.text().contains("<")) {
+				continue;
+			}
+			String name = meter.group().replaceAll("\\.+$", "");
+			if (name.equals("rediskit")) {
+				continue;
+			}
+			checked++;
+			if (!meters.contains(name) && meters.stream().noneMatch((known) -> known.startsWith(name + "."))) {
+				missing.add(span + ": " + name);
+			}
+		}
+		assertThat(checked).as("meters, endpoints and health contributors checked").isGreaterThan(100);
+		assertThat(missing).as("meters, endpoints or health contributors the documentation names that do not exist")
+			.isEmpty();
+	}
+
 	/**
 	 * Whether a property of the reference is the name, or has it as a group: segment by segment, {@code <name>}
 	 * standing for any map key and {@code [n]} for any index.
@@ -247,6 +306,114 @@ class DocumentationNamesTests {
 			}
 		}
 		return true;
+	}
+
+	/**
+	 * The meters every public {@code Micrometer*} listener records when each of its methods is called.
+	 * @param members the names a method deriving a listener for another member ({@code forMember}) is called with
+	 */
+	private static Set<String> recordedMeters(Set<String> members) {
+		Set<String> names = new TreeSet<>();
+		ClassPathScanningCandidateComponentProvider scanner = new ClassPathScanningCandidateComponentProvider(false);
+		scanner.addIncludeFilter(new RegexPatternTypeFilter(Pattern.compile(".*\\.Micrometer\\w+")));
+		for (BeanDefinition candidate : scanner.findCandidateComponents("io.rediskit")) {
+			try {
+				Class<?> listener = Class.forName(candidate.getBeanClassName(), false,
+						DocumentationNamesTests.class.getClassLoader());
+				if (Modifier.isAbstract(listener.getModifiers()) || !Modifier.isPublic(listener.getModifiers())) {
+					continue;
+				}
+				Constructor<?> constructor = listener.getConstructor(MeterRegistry.class);
+				MeterRegistry registry = new SimpleMeterRegistry();
+				exercise(constructor.newInstance(registry), true, members);
+				registry.getMeters().forEach((m) -> names.add(m.getId().getName()));
+			}
+			catch (ReflectiveOperationException | LinkageError ex) {
+				// a listener without a MeterRegistry constructor: its meters count through the source literals
+			}
+		}
+		assertThat(names).as("meters recorded by the Micrometer listeners").hasSizeGreaterThan(20);
+		return names;
+	}
+
+	/** Calls every method with plain arguments, each enum constant in turn, and so on a listener one returns. */
+	private static void exercise(Object listener, boolean derived, Set<String> members)
+			throws IllegalAccessException {
+		for (Method method : listener.getClass().getMethods()) {
+			if (method.getDeclaringClass() == Object.class || Modifier.isStatic(method.getModifiers())) {
+				continue;
+			}
+			Class<?>[] types = method.getParameterTypes();
+			int variants = 1;
+			for (Class<?> type : types) {
+				if (type.isEnum()) {
+					variants = Math.max(variants, type.getEnumConstants().length);
+				}
+			}
+			boolean deriving = method.getReturnType() == listener.getClass();
+			List<String> words = deriving ? List.copyOf(members) : List.of("x");
+			variants = Math.max(variants, words.size());
+			for (int variant = 0; variant < variants; variant++) {
+				Object[] arguments = new Object[types.length];
+				for (int i = 0; i < types.length; i++) {
+					arguments[i] = (types[i] == String.class) ? words.get(variant % words.size())
+							: argument(types[i], variant);
+				}
+				try {
+					Object result = method.invoke(listener, arguments);
+					if (derived && result != null && result.getClass() == listener.getClass() && result != listener) {
+						exercise(result, false, members);
+					}
+				}
+				catch (InvocationTargetException | IllegalArgumentException ex) {
+					// an argument the method refuses: its meters count through the source literals
+				}
+			}
+		}
+	}
+
+	private static Object argument(Class<?> type, int variant) {
+		if (type == String.class) {
+			return "x";
+		}
+		if (type == Duration.class) {
+			return Duration.ofMillis(1);
+		}
+		if (type == Instant.class) {
+			return Instant.EPOCH;
+		}
+		if (type == long.class || type == Long.class) {
+			return 1L;
+		}
+		if (type == int.class || type == Integer.class) {
+			return 1;
+		}
+		if (type == double.class || type == Double.class) {
+			return 1.0;
+		}
+		if (type == boolean.class || type == Boolean.class) {
+			return variant % 2 == 0;
+		}
+		if (type.isEnum()) {
+			Object[] constants = type.getEnumConstants();
+			return constants[variant % constants.length];
+		}
+		if (Throwable.class.isAssignableFrom(type)) {
+			return new RuntimeException("x");
+		}
+		if (type == Optional.class) {
+			return Optional.empty();
+		}
+		if (type == List.class || type == Collection.class) {
+			return List.of();
+		}
+		if (type == Set.class) {
+			return Set.of();
+		}
+		if (type == Map.class) {
+			return Map.of();
+		}
+		return null;
 	}
 
 	private static String typeOf(String text) {
