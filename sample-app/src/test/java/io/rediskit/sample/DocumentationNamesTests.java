@@ -54,6 +54,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <li>A meter ({@code rediskit.lock.acquire}, {@code rediskit.lock.acquire{result=skipped}}, {@code rediskit.queue.*}),
  * an endpoint or a health contributor ({@code rediskitqueue}) is, or is the group of, one that the Micrometer
  * listeners record when every method is called, or that the sources name as a literal (gauges, endpoint ids).</li>
+ * <li>A file or directory of the repository ({@code sample-app/drive-rate-limits.sh}, a test written as its path
+ * without {@code .java}, {@code .../} for directories left out, {@code .method} for one of its methods) exists.</li>
  * </ul>
  * Spans that are schematic ({@code redis-kit.<group>.<setting>}) or all capitals (Redis commands, enum constants)
  * are not names to check. A failure names the file and the line.
@@ -106,6 +108,8 @@ class DocumentationNamesTests {
 
 	private static final Set<String> meters = new TreeSet<>();
 
+	private static final List<String> repositoryPaths = new ArrayList<>();
+
 	private static final List<Span> spans = new ArrayList<>();
 
 	@BeforeAll
@@ -147,6 +151,12 @@ class DocumentationNamesTests {
 			}
 		}
 		meters.addAll(recordedMeters(members));
+		try (Stream<Path> all = Files.walk(ROOT)) {
+			all.map((path) -> ROOT.relativize(path).toString().replace('\\', '/'))
+				.filter((path) -> !path.isEmpty() && !path.startsWith(".git") && !path.contains("/target")
+						&& !path.startsWith("target"))
+				.forEach(repositoryPaths::add);
+		}
 		for (Path page : DocumentationSnippetsTests.markdownFiles()) {
 			String text = blank(COMMENT, blank(FENCE, Files.readString(page)));
 			Matcher span = SPAN.matcher(text);
@@ -283,6 +293,48 @@ class DocumentationNamesTests {
 		assertThat(checked).as("meters, endpoints and health contributors checked").isGreaterThan(100);
 		assertThat(missing).as("meters, endpoints or health contributors the documentation names that do not exist")
 			.isEmpty();
+	}
+
+	@Test
+	void filesExist() throws IOException {
+		Set<String> tops = new HashSet<>();
+		try (Stream<Path> top = Files.list(ROOT)) {
+			top.map((path) -> path.getFileName().toString())
+				.filter((name) -> !name.startsWith(".") || name.equals(".ci"))
+				.forEach(tops::add);
+		}
+		List<String> missing = new ArrayList<>();
+		int checked = 0;
+		for (Span span : spans) {
+			String path = span.text().split("\\s")[0].replaceFirst("^\\./", "").replaceAll("[#:].*$", "")
+				.replaceAll("/+$", "");
+			int slash = path.indexOf('/');
+			if (slash < 0 || !tops.contains(path.substring(0, slash)) || path.contains("/target/")
+					|| path.matches(".*[*<{].*")) {
+				continue;
+			}
+			checked++;
+			String pattern = Pattern.quote(path).replace("/.../", "\\E/(?:.+/)?\\Q");
+			Matcher member = Pattern.compile("(.*/[A-Z]\\w*)\\.(\\w+)").matcher(path);
+			boolean exists = repositoryPaths.stream()
+				.anyMatch((p) -> p.matches(pattern) || p.matches(pattern + "\\.java"));
+			if (!exists && member.matches()) {
+				String file = Pattern.quote(member.group(1)).replace("/.../", "\\E/(?:.+/)?\\Q") + "\\.java";
+				exists = repositoryPaths.stream().filter((p) -> p.matches(file)).anyMatch((p) -> {
+					try {
+						return Files.readString(ROOT.resolve(p)).contains(member.group(2));
+					}
+					catch (IOException ex) {
+						return false;
+					}
+				});
+			}
+			if (!exists) {
+				missing.add(span.toString());
+			}
+		}
+		assertThat(checked).as("files checked").isGreaterThan(20);
+		assertThat(missing).as("files the documentation names that the repository lacks").isEmpty();
 	}
 
 	/**
