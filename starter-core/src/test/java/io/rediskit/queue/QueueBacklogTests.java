@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code SLOWLOG} shows that no script ran long, since due messages move in bounded batches. The count is
  * {@code -Drediskit.queue.backlog}: 250 000 by default (a script that moved the whole backlog would run for
  * hundreds of milliseconds at that size, so the bound still catches it, in a quarter of CI's time), 1 000 000 for
- * the figures in {@code docs/queue.md}.
+ * the figures in {@code docs/queue-reference.md}.
  */
 class QueueBacklogTests {
 

@@ -35,7 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * it has every write) loses nothing. A {@code kill -9} of the master, on Redis Cluster and on a Sentinel group, can
  * lose what the master acknowledged but had not yet replicated (replication is asynchronous): those tests measure
  * it with the independent delivery-log checker, print the figures (recorded in docs/reliability.md and
- * docs/queue.md) and assert what does hold: the queue serves again within a bound, whatever was lost or delivered
+ * docs/queue-reference.md) and assert what does hold: the queue serves again within a bound, whatever was lost or delivered
  * twice had been written before the kill, and messages enqueued after the failover are neither lost nor
  * delivered twice.
  */
