@@ -135,14 +135,6 @@ class LockReplicaWaitTests {
 		}
 	}
 
-	@Test
-	void waitAofIsDetectedWithCommandInfo() {
-		// WAITAOF came with Redis 7.2 (and so is in every Valkey).
-		boolean expected = sentinel.sentinel().master().binary().atLeast(7, 2);
-		assertThat(ReplicaWait.waitAofAvailable(sentinel.connections())).isEqualTo(expected);
-		assertThat(ReplicaWait.waitAofAvailable(cluster.connections())).isEqualTo(expected);
-	}
-
 	private static void awaitHealthy(RedisTopology redis) {
 		if (redis.topology() == Topology.CLUSTER) {
 			redis.cluster().awaitHealthy();
