@@ -10,8 +10,8 @@ import org.opentest4j.TestAbortedException;
 /**
  * Puts the run of a parameterized class and the servers' engine ({@code [2] cluster of Valkey 8.0.1}) in front of
  * each failure of its tests. Surefire's reports name a test by class and method only, so without it three runs of
- * a contract suite fail under one name and the report would not say on which deployment or engine. The original failure stays the cause; aborted tests
- * (assumptions) pass through untouched.
+ * a contract suite fail under one name and the report would not say on which deployment or engine. The original
+ * failure stays the cause; aborted tests (assumptions) pass through untouched.
  */
 public final class FailuresNameTheRun implements TestExecutionExceptionHandler,
 		LifecycleMethodExecutionExceptionHandler {

@@ -361,7 +361,8 @@ public final class RedisServerProcess implements AutoCloseable {
 			if (!started.isAlive()) {
 				running.remove(started);
 				this.process = null;
-				throw new IllegalStateException(this.executable.getFileName() + " exited with " + started.exitValue() + ": " + tail(log));
+				throw new IllegalStateException(
+						this.executable.getFileName() + " exited with " + started.exitValue() + ": " + tail(log));
 			}
 			if (answersPing()) {
 				return;
@@ -371,7 +372,8 @@ public final class RedisServerProcess implements AutoCloseable {
 		started.destroyForcibly();
 		running.remove(started);
 		this.process = null;
-		throw new IllegalStateException(this.executable.getFileName() + " did not answer PING within " + START_TIMEOUT + ": " + tail(log));
+		throw new IllegalStateException(
+				this.executable.getFileName() + " did not answer PING within " + START_TIMEOUT + ": " + tail(log));
 	}
 
 	private boolean answersPing() {
