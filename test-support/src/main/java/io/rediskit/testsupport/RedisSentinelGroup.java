@@ -10,8 +10,9 @@ import java.util.Objects;
 /**
  * A Sentinel group on loopback: one master, its replicas and three Sentinels (the engine's own, such as
  * {@code valkey-sentinel}, else {@code redis-server --sentinel}) monitoring it as {@value #MASTER_NAME} with a
- * quorum of 2, all started in parallel from the same engine. Sentinels declare the master down after {@value #DOWN_AFTER_MILLIS} ms and time failovers out after
- * {@value #FAILOVER_TIMEOUT_MILLIS} ms, so a failover takes seconds. {@link #start()} returns once every
+ * quorum of 2, all started in parallel from the same engine. Sentinels declare the master down after
+ * {@value #DOWN_AFTER_MILLIS} ms and time failovers out after {@value #FAILOVER_TIMEOUT_MILLIS} ms, so a failover
+ * takes seconds. {@link #start()} returns once every
  * Sentinel knows the other two and the replica, and the replica is in sync.
  * <p>
  * Fault injection: {@link #failover()} asks a Sentinel for a failover ({@code SENTINEL FAILOVER}),
