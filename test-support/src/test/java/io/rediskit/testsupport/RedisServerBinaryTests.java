@@ -50,8 +50,10 @@ class RedisServerBinaryTests {
 		Path fake = fakeRedisServer(directory, "6.0.16");
 		RedisServerBinary found = RedisServerBinary.find(Map.of("REDIS_SERVER_BINARY", fake.toString(), "PATH", ""));
 		assertThat(found.version()).isEqualTo("6.0.16");
-		assertThat(found.missing(7, 0, "cluster-port")).startsWith("Needs Redis 7.0 or newer for cluster-port; found 6.0.16")
-			.contains("REDIS_SERVER_BINARY").contains("'bundled'");
+		assertThat(found.missing(7, 0, "cluster-port"))
+			.startsWith("Needs Redis 7.0 or newer for cluster-port; found Redis 6.0.16")
+			.contains("REDIS_SERVER_BINARY")
+			.contains("'bundled'");
 	}
 
 	@Test
