@@ -135,13 +135,6 @@ class LockReplicaWaitTests {
 		}
 	}
 
-	@Test
-	void waitAofIsDetectedWithCommandInfo() {
-		boolean expected = !sentinel.sentinel().master().binary().version().matches("[0-6]\\..*|7\\.[01]\\..*");
-		assertThat(ReplicaWait.waitAofAvailable(sentinel.connections())).isEqualTo(expected);
-		assertThat(ReplicaWait.waitAofAvailable(cluster.connections())).isEqualTo(expected);
-	}
-
 	private static void awaitHealthy(RedisTopology redis) {
 		if (redis.topology() == Topology.CLUSTER) {
 			redis.cluster().awaitHealthy();

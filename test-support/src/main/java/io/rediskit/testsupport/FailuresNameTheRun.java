@@ -8,10 +8,10 @@ import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
 import org.opentest4j.TestAbortedException;
 
 /**
- * Puts the run of a parameterized class ({@code [2] cluster}) in front of each failure of its tests. Surefire's
- * reports name a test by class and method only, so without it three runs of a contract suite fail under one
- * name and the report would not say on which deployment. The original failure stays the cause; aborted tests
- * (assumptions) pass through untouched.
+ * Puts the run of a parameterized class and the servers' engine ({@code [2] cluster of Valkey 8.0.1}) in front of
+ * each failure of its tests. Surefire's reports name a test by class and method only, so without it three runs of
+ * a contract suite fail under one name and the report would not say on which deployment or engine. The original
+ * failure stays the cause; aborted tests (assumptions) pass through untouched.
  */
 public final class FailuresNameTheRun implements TestExecutionExceptionHandler,
 		LifecycleMethodExecutionExceptionHandler {
@@ -39,7 +39,9 @@ public final class FailuresNameTheRun implements TestExecutionExceptionHandler,
 		if (failure instanceof TestAbortedException) {
 			return failure;
 		}
-		return run(context).<Throwable>map((run) -> new AssertionError("On " + run + ": " + failure, failure))
+		RedisServerBinary servers = RedisServerBinary.located();
+		String engine = (servers != null) ? " of " + servers.nameAndVersion() : "";
+		return run(context).<Throwable>map((run) -> new AssertionError("On " + run + engine + ": " + failure, failure))
 			.orElse(failure);
 	}
 

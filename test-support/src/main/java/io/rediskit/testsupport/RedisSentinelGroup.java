@@ -8,10 +8,11 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A Sentinel group on loopback: one master, its replicas and three Sentinels ({@code redis-server --sentinel})
- * monitoring it as {@value #MASTER_NAME} with a quorum of 2, all started in parallel from the same binary.
- * Sentinels declare the master down after {@value #DOWN_AFTER_MILLIS} ms and time failovers out after
- * {@value #FAILOVER_TIMEOUT_MILLIS} ms, so a failover takes seconds. {@link #start()} returns once every
+ * A Sentinel group on loopback: one master, its replicas and three Sentinels (the engine's own, such as
+ * {@code valkey-sentinel}, else {@code redis-server --sentinel}) monitoring it as {@value #MASTER_NAME} with a
+ * quorum of 2, all started in parallel from the same engine. Sentinels declare the master down after
+ * {@value #DOWN_AFTER_MILLIS} ms and time failovers out after {@value #FAILOVER_TIMEOUT_MILLIS} ms, so a failover
+ * takes seconds. {@link #start()} returns once every
  * Sentinel knows the other two and the replica, and the replica is in sync.
  * <p>
  * Fault injection: {@link #failover()} asks a Sentinel for a failover ({@code SENTINEL FAILOVER}),
@@ -88,7 +89,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
 					config = configDirectory.resolve("sentinel-" + next[0]++ + ".conf");
 				}
 				writeConfig(config, master);
-				return RedisServerProcess.startWithConfig(config, "--sentinel");
+				return RedisServerProcess.startSentinel(config);
 			}));
 		}
 		catch (RuntimeException ex) {

@@ -22,8 +22,9 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One {@code redis-server} process on a free loopback port, started by this class and stopped by it.
- * Persistence is off. Fault injection: {@link #pause()} and {@link #resume()} send {@code SIGSTOP} and
+ * One server process on a free loopback port, started by this class and stopped by it: a {@code redis-server}, or
+ * whatever engine {@link RedisServerBinary#locate()} selected for this JVM (a {@code valkey-server}), or a Sentinel
+ * of it. Persistence is off. Fault injection: {@link #pause()} and {@link #resume()} send {@code SIGSTOP} and
  * {@code SIGCONT}, {@link #kill()} sends {@code SIGKILL}, {@link #restart()} starts it again on the same port.
  * {@link #command(String...)} talks RESP over a plain socket, so tests can inspect and disturb the server
  * without going through the client under test.
@@ -47,6 +48,8 @@ public final class RedisServerProcess implements AutoCloseable {
 
 	private final RedisServerBinary binary;
 
+	private final Path executable;
+
 	private final @Nullable Path configFile;
 
 	private final List<String> extraArguments;
@@ -58,12 +61,13 @@ public final class RedisServerProcess implements AutoCloseable {
 	private @Nullable Process process;
 
 	private RedisServerProcess(RedisServerBinary binary, int port, List<String> extraArguments) throws IOException {
-		this(binary, port, null, extraArguments);
+		this(binary, binary.path(), port, null, extraArguments);
 	}
 
-	private RedisServerProcess(RedisServerBinary binary, int port, @Nullable Path configFile,
+	private RedisServerProcess(RedisServerBinary binary, Path executable, int port, @Nullable Path configFile,
 			List<String> extraArguments) throws IOException {
 		this.binary = binary;
+		this.executable = executable;
 		this.configFile = configFile;
 		this.port = port;
 		this.extraArguments = List.copyOf(extraArguments);
@@ -129,15 +133,34 @@ public final class RedisServerProcess implements AutoCloseable {
 	 */
 	public static RedisServerProcess startWithConfig(Path configFile, String... extraArguments) {
 		RedisServerBinary binary = RedisServerBinary.locate();
+		return startWithConfig(binary, binary.path(), configFile, extraArguments);
+	}
+
+	/**
+	 * Starts a Sentinel of this JVM's engine ({@link RedisServerBinary#sentinelPath()}, such as
+	 * {@code valkey-sentinel}) with its configuration file, which Sentinel rewrites, so it must be writable and
+	 * belong to this Sentinel alone.
+	 * @param configFile the configuration file
+	 * @return the running Sentinel
+	 */
+	public static RedisServerProcess startSentinel(Path configFile) {
+		RedisServerBinary binary = RedisServerBinary.locate();
+		// --sentinel as well: the server executable needs it, and a Sentinel executable takes it as what it is.
+		return startWithConfig(binary, binary.sentinelPath(), configFile, "--sentinel");
+	}
+
+	private static RedisServerProcess startWithConfig(RedisServerBinary binary, Path executable, Path configFile,
+			String... extraArguments) {
 		IllegalStateException last = null;
 		for (int attempt = 0; attempt < 5; attempt++) {
 			try {
-				RedisServerProcess server = new RedisServerProcess(binary, freePort(), configFile, List.of(extraArguments));
+				RedisServerProcess server = new RedisServerProcess(binary, executable, freePort(), configFile,
+						List.of(extraArguments));
 				server.launch();
 				return server;
 			}
 			catch (IOException | IllegalStateException ex) {
-				last = new IllegalStateException("Cannot start " + binary.path() + ": " + ex.getMessage(), ex);
+				last = new IllegalStateException("Cannot start " + executable + ": " + ex.getMessage(), ex);
 			}
 		}
 		throw last;
@@ -171,7 +194,7 @@ public final class RedisServerProcess implements AutoCloseable {
 		return "redis://" + host() + ":" + this.port;
 	}
 
-	/** @return the binary this server runs */
+	/** @return the binary this server runs (a Sentinel: the server binary of its engine) */
 	public RedisServerBinary binary() {
 		return this.binary;
 	}
@@ -311,11 +334,11 @@ public final class RedisServerProcess implements AutoCloseable {
 
 	@Override
 	public String toString() {
-		return "redis-server " + this.binary.version() + " on " + host() + ":" + this.port;
+		return this.binary.nameAndVersion() + " on " + host() + ":" + this.port;
 	}
 
 	private void launch() throws IOException {
-		List<String> commandLine = new ArrayList<>(List.of(this.binary.path().toString()));
+		List<String> commandLine = new ArrayList<>(List.of(this.executable.toString()));
 		if (this.configFile != null) {
 			// redis-server reads a configuration file only as its first argument.
 			commandLine.add(this.configFile.toString());
@@ -338,7 +361,8 @@ public final class RedisServerProcess implements AutoCloseable {
 			if (!started.isAlive()) {
 				running.remove(started);
 				this.process = null;
-				throw new IllegalStateException("redis-server exited with " + started.exitValue() + ": " + tail(log));
+				throw new IllegalStateException(
+						this.executable.getFileName() + " exited with " + started.exitValue() + ": " + tail(log));
 			}
 			if (answersPing()) {
 				return;
@@ -348,7 +372,8 @@ public final class RedisServerProcess implements AutoCloseable {
 		started.destroyForcibly();
 		running.remove(started);
 		this.process = null;
-		throw new IllegalStateException("redis-server did not answer PING within " + START_TIMEOUT + ": " + tail(log));
+		throw new IllegalStateException(
+				this.executable.getFileName() + " did not answer PING within " + START_TIMEOUT + ": " + tail(log));
 	}
 
 	private boolean answersPing() {
