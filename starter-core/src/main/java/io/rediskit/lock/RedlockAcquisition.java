@@ -285,7 +285,7 @@ final class RedlockAcquisition extends LockWait {
 	 * as lost.
 	 */
 	private void abandon(LockHold hold) {
-		hold.releasing = true;
+		hold.releaseStarted();
 		this.parts.holds().forget(hold);
 		this.engine.nodes.releaseQuietly(this.lock.keys(), this.owner);
 	}

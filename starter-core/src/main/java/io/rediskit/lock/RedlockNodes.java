@@ -2,7 +2,11 @@ package io.rediskit.lock;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -205,6 +209,57 @@ final class RedlockNodes {
 				}
 				throw unavailable("isLocked", tally, replies);
 			});
+	}
+
+	/**
+	 * Asks every node who holds the lock.
+	 * @return the owner a majority of nodes store, with the highest fencing token among them (a fence round may
+	 * have missed a node); empty when no owner is on a majority; exceptionally when too few nodes answered to tell
+	 */
+	CompletionStage<Optional<Engine.Holder>> holder(LockScripts.Keys keys) {
+		int quorum = quorum();
+		return onEach(this.nodes, (node) -> node.scripts().holderAsync(keys),
+				(replies) -> majority(replies, quorum) != null)
+			.thenApply((replies) -> {
+				Optional<Engine.Holder> agreed = majority(replies, quorum);
+				if (agreed != null) {
+					return agreed;
+				}
+				long answered = replies.stream().filter((reply) -> reply.failure() == null).count();
+				if (answered >= quorum) {
+					// Enough nodes answered, and no owner is on a majority of them: nobody holds the Redlock.
+					return Optional.empty();
+				}
+				Tally tally = tally(replies, (holder) -> true);
+				throw unavailable("holder", tally, replies);
+			});
+	}
+
+	/** @return the answer a majority gave (an owner, or nobody), or {@code null} when none has one yet */
+	private @Nullable Optional<Engine.Holder> majority(List<Reply<Optional<Engine.Holder>>> replies, int quorum) {
+		Map<@Nullable String, List<Engine.Holder>> byOwner = new HashMap<>();
+		int free = 0;
+		for (Reply<Optional<Engine.Holder>> reply : replies) {
+			Optional<Engine.Holder> value = reply.value();
+			if (value == null) {
+				continue;
+			}
+			if (value.isEmpty()) {
+				free++;
+			}
+			else {
+				byOwner.computeIfAbsent(value.get().owner(), (owner) -> new ArrayList<>()).add(value.get());
+			}
+		}
+		if (free >= quorum) {
+			return Optional.empty();
+		}
+		for (List<Engine.Holder> same : byOwner.values()) {
+			if (same.size() >= quorum) {
+				return same.stream().max(Comparator.comparingLong(Engine.Holder::fencingToken));
+			}
+		}
+		return null;
 	}
 
 	/** Releases on every node and forgets the outcome: the leases end the keys should a release not arrive. */
