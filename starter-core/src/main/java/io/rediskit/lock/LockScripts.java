@@ -204,11 +204,14 @@ final class LockScripts {
 
 	/**
 	 * Raises the last fencing token of the name to at least {@code token}, for the Redlock engine: a later
-	 * acquisition on this server then hands out a higher token.
+	 * acquisition on this server then hands out a higher token, and the lock, while {@code owner} holds it here,
+	 * records the token as its own (what {@link #holderAsync} reads).
 	 * @return the last token stored now
 	 */
-	CompletionStage<Long> raiseFence(Keys keys, long token) {
-		return integer(RAISE_FENCE, keys.fenceBytes, number(token), FENCE_TTL_MILLIS);
+	CompletionStage<Long> raiseFence(Keys keys, String owner, long token) {
+		return this.executor.<Long>executeAsync(RAISE_FENCE, ReturnType.INTEGER, 2, keys.fenceBytes, keys.lockBytes,
+				number(token), FENCE_TTL_MILLIS, utf8(owner))
+			.thenApply((reply) -> required(reply, RAISE_FENCE));
 	}
 
 	/**

@@ -338,7 +338,7 @@ final class RedlockAcquisition extends LockWait {
 				return CompletableFuture.completedFuture(held ? Round.HELD : Round.SPLIT);
 			}
 			long chosen = token;
-			return nodes.raiseFence(keys, chosen, acquired).thenApply((raised) -> held(started, chosen, raised));
+			return nodes.raiseFence(keys, this.owner, chosen, acquired).thenApply((raised) -> held(started, chosen, raised));
 		});
 	}
 

@@ -2,7 +2,6 @@ package io.rediskit.lock;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -161,9 +160,9 @@ final class RedlockNodes {
 	}
 
 	/** @return how many nodes of {@code on} stored the token, once a majority did or all answered */
-	CompletionStage<Integer> raiseFence(LockScripts.Keys keys, long token, List<Node> on) {
+	CompletionStage<Integer> raiseFence(LockScripts.Keys keys, String owner, long token, List<Node> on) {
 		Predicate<Long> stored = (reply) -> reply >= token;
-		return onEach(on, (node) -> node.scripts().raiseFence(keys, token), (replies) -> count(replies, stored) >= quorum())
+		return onEach(on, (node) -> node.scripts().raiseFence(keys, owner, token), (replies) -> count(replies, stored) >= quorum())
 			.thenApply((replies) -> (int) count(replies, stored));
 	}
 
@@ -213,8 +212,9 @@ final class RedlockNodes {
 
 	/**
 	 * Asks every node who holds the lock.
-	 * @return the owner a majority of nodes store, with the highest fencing token among them (a fence round may
-	 * have missed a node); empty when no owner is on a majority; exceptionally when too few nodes answered to tell
+	 * @return the owner and token a majority of nodes store (the fence round records the token the acquisition
+	 * chose on each node of its majority); empty when no holder is on a majority; exceptionally when too few nodes
+	 * answered to tell
 	 */
 	CompletionStage<Optional<Engine.Holder>> holder(LockScripts.Keys keys) {
 		int quorum = quorum();
@@ -235,28 +235,13 @@ final class RedlockNodes {
 			});
 	}
 
-	/** @return the answer a majority gave (an owner, or nobody), or {@code null} when none has one yet */
+	/** @return the answer a majority gave alike (a holder, or nobody), or {@code null} when none has one yet */
 	private @Nullable Optional<Engine.Holder> majority(List<Reply<Optional<Engine.Holder>>> replies, int quorum) {
-		Map<@Nullable String, List<Engine.Holder>> byOwner = new HashMap<>();
-		int free = 0;
+		Map<Optional<Engine.Holder>, Integer> answers = new HashMap<>();
 		for (Reply<Optional<Engine.Holder>> reply : replies) {
 			Optional<Engine.Holder> value = reply.value();
-			if (value == null) {
-				continue;
-			}
-			if (value.isEmpty()) {
-				free++;
-			}
-			else {
-				byOwner.computeIfAbsent(value.get().owner(), (owner) -> new ArrayList<>()).add(value.get());
-			}
-		}
-		if (free >= quorum) {
-			return Optional.empty();
-		}
-		for (List<Engine.Holder> same : byOwner.values()) {
-			if (same.size() >= quorum) {
-				return same.stream().max(Comparator.comparingLong(Engine.Holder::fencingToken));
+			if (value != null && answers.merge(value, 1, Integer::sum) >= quorum) {
+				return value;
 			}
 		}
 		return null;

