@@ -3,41 +3,28 @@ package io.rediskit.cache;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
-import io.lettuce.core.AbstractRedisClient;
-import io.lettuce.core.RedisChannelHandler;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisConnectionStateListener;
-import io.lettuce.core.cluster.RedisClusterClient;
-import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
-import io.lettuce.core.codec.ByteArrayCodec;
-import io.lettuce.core.pubsub.RedisPubSubAdapter;
-import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.rediskit.support.Background;
 import io.rediskit.support.BoundedStop;
 import io.rediskit.support.CommandExecutor;
+import io.rediskit.support.Subscriptions;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.scheduling.TaskScheduler;
 
 /**
- * The caches' pub/sub: one Lettuce subscription connection per cache manager, carrying each cache's channel
- * (loads ended, entries written or evicted) and a probe channel of this instance alone.
+ * The caches' pub/sub: one subscription connection per cache manager ({@link Subscriptions}), carrying each cache's
+ * channel (loads ended, entries written or evicted) and a probe channel of this instance alone.
  * <p>
  * Whether the near caches may be trusted: a message lost while the subscription was down would leave a stale
  * entry behind, so trust ends when the connection reports a disconnect or when the probe, published on the
@@ -48,50 +35,36 @@ import org.springframework.scheduling.TaskScheduler;
  * also ends trust once no probe came back for three heartbeats, in case the heartbeats themselves are held up.
  * Each loss starts a new {@link #epoch()}: entries stored before it are never served again. Trust
  * comes back when a probe, published by the next heartbeat after a reconnect, comes back through the
- * subscription, which proves it carries messages again (Lettuce subscribes the channels again on reconnect).
+ * subscription, which proves it carries messages again.
  * <p>
  * Nothing is connected before the first {@link #watch}; {@link #close()} ends the connection and the heartbeat. A
- * channel that cannot be subscribed when it is first watched (Redis is down) is subscribed again every heartbeat
- * until it is; once subscribed, Lettuce keeps it across reconnects.
+ * channel that cannot be subscribed (Redis is down) is asked for again every heartbeat until it is, and again
+ * after every reconnect: the shared subscription piece's rule.
  */
 final class CacheSignals implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(CacheSignals.class);
 
-	private final LettuceConnectionFactory connectionFactory;
-
 	private final CommandExecutor commands;
 
-	private final byte[] probeChannel;
+	private final String probeChannel;
 
 	private final Duration heartbeat;
 
 	private final long staleAfterNanos;
 
-	private final @Nullable TaskScheduler givenScheduler;
+	private final Background background;
 
-	private final Map<String, Consumer<byte[]>> handlers = new ConcurrentHashMap<>();
+	/** The manager's own threads when the application gave none, closed with it. */
+	private final @Nullable Background own;
+
+	private final Subscriptions subscriptions;
 
 	private final List<Runnable> trustLost = new CopyOnWriteArrayList<>();
 
-	/** The channels the server confirmed; the others of {@link #handlers} wait for the retry. */
-	private final Set<String> subscribed = ConcurrentHashMap.newKeySet();
-
-	private @Nullable ScheduledFuture<?> retryTask;
-
 	private final ReentrantLock lifecycle = new ReentrantLock();
 
-	private @Nullable StatefulRedisPubSubConnection<byte[], byte[]> connection;
-
-	private @Nullable AbstractRedisClient client;
-
-	private @Nullable RedisConnectionStateListener stateListener;
-
-	private @Nullable ScheduledExecutorService ownScheduler;
-
 	private @Nullable ScheduledFuture<?> heartbeatTask;
-
-	private volatile boolean connected;
 
 	private volatile boolean trusted;
 
@@ -107,105 +80,69 @@ final class CacheSignals implements AutoCloseable {
 
 	private volatile boolean closed;
 
+	/**
+	 * @param background runs the heartbeat and opens the connection; {@code null} for threads of the manager's own
+	 */
 	CacheSignals(LettuceConnectionFactory connectionFactory, CommandExecutor commands, String probeChannelPrefix,
-			Duration heartbeat, @Nullable TaskScheduler scheduler) {
-		this.connectionFactory = connectionFactory;
+			Duration heartbeat, @Nullable Background background) {
 		this.commands = commands;
-		this.probeChannel = (probeChannelPrefix + UUID.randomUUID()).getBytes(StandardCharsets.UTF_8);
+		this.probeChannel = probeChannelPrefix + UUID.randomUUID();
 		this.heartbeat = heartbeat;
 		this.staleAfterNanos = heartbeat.toNanos() * 3;
-		this.givenScheduler = scheduler;
+		this.own = (background != null) ? null : Background.standalone("cache");
+		this.background = (background != null) ? background : this.own;
+		this.subscriptions = Subscriptions.of(connectionFactory, this.background, "the caches' channels", heartbeat);
+		this.subscriptions.addListener(new Subscriptions.Listener() {
+
+			@Override
+			public void onDisconnected() {
+				loseTrust("the subscription connection is down");
+			}
+
+		});
 	}
 
 	/**
-	 * Subscribes a channel, connecting first if need be. Blocks until the server confirmed the subscription.
+	 * Subscribes a channel, connecting first if need be. Blocks until the server confirmed the subscription, at
+	 * most the command timeout.
 	 * @param channel the channel
 	 * @param handler told of each message, on the driver's thread: it must not block
-	 * @throws RuntimeException if Redis cannot be reached; the caller works without the channel meanwhile
+	 * @throws RuntimeException if Redis cannot be reached in time (the subscription is asked for again every
+	 * heartbeat; the caller works without the channel meanwhile), or {@link IllegalStateException} once closed
 	 */
 	void watch(String channel, Consumer<byte[]> handler) {
-		this.handlers.put(channel, handler);
+		start();
 		try {
-			subscribe(channel);
+			this.subscriptions.subscribe(channel, handler).join();
 		}
-		catch (RuntimeException ex) {
-			retryLater();
-			throw ex;
+		catch (CompletionException ex) {
+			throw (ex.getCause() instanceof RuntimeException cause) ? cause : ex;
 		}
 	}
 
 	/** @return whether the server confirmed the subscription of a channel */
 	boolean watching(String channel) {
-		return this.subscribed.contains(channel);
+		return this.subscriptions.isSubscribed(channel);
 	}
 
-	private void subscribe(String channel) {
-		StatefulRedisPubSubConnection<byte[], byte[]> subscriber = start();
-		subscriber.sync().subscribe(channel.getBytes(StandardCharsets.UTF_8));
-		this.subscribed.add(channel);
-	}
-
-	/**
-	 * Subscribes the channels not subscribed yet, every heartbeat until all are: without this a cache first used
-	 * while Redis was down would never get its invalidations, and its near cache would stay bypassed for good.
-	 */
-	private void retryLater() {
+	/** On the first watch: the probe channel, a first probe once it is subscribed, and the heartbeat. */
+	private void start() {
 		this.lifecycle.lock();
 		try {
-			if (this.closed || this.retryTask != null) {
+			if (this.closed) {
+				throw new IllegalStateException("The cache manager is closed");
+			}
+			if (this.heartbeatTask != null) {
 				return;
 			}
-			this.retryTask = every(this::retry, true);
+			this.subscriptions.subscribe(this.probeChannel, this::probeReturned)
+				.thenRun(this::probe)
+				.exceptionally((ex) -> null);
+			this.heartbeatTask = this.background.scheduleAtFixedRate(this::beat, this.heartbeat, this.heartbeat);
 		}
 		finally {
 			this.lifecycle.unlock();
 		}
-	}
-
-	private void retry() {
-		if (this.closed) {
-			return;
-		}
-		try {
-			for (String channel : this.handlers.keySet()) {
-				if (!this.subscribed.contains(channel)) {
-					subscribe(channel);
-				}
-			}
-		}
-		catch (RuntimeException ex) {
-			logger.debug("Cannot subscribe the cache channels yet; trying again in " + this.heartbeat, ex);
-			return;
-		}
-		this.lifecycle.lock();
-		try {
-			if (this.retryTask != null && this.subscribed.containsAll(this.handlers.keySet())) {
-				this.retryTask.cancel(false);
-				this.retryTask = null;
-			}
-		}
-		finally {
-			this.lifecycle.unlock();
-		}
-	}
-
-	/** Runs a task every heartbeat on the given scheduler or the manager's own thread, first after one. */
-	private ScheduledFuture<?> every(Runnable task, boolean delayed) {
-		if (this.givenScheduler != null) {
-			return delayed
-					? this.givenScheduler.scheduleAtFixedRate(task, java.time.Instant.now().plus(this.heartbeat),
-							this.heartbeat)
-					: this.givenScheduler.scheduleAtFixedRate(task, this.heartbeat);
-		}
-		if (this.ownScheduler == null) {
-			this.ownScheduler = Executors.newSingleThreadScheduledExecutor((runnable) -> {
-				Thread thread = new Thread(runnable, "redis-kit-cache-heartbeat");
-				thread.setDaemon(true);
-				return thread;
-			});
-		}
-		long period = this.heartbeat.toMillis();
-		return this.ownScheduler.scheduleAtFixedRate(task, delayed ? period : 0, period, TimeUnit.MILLISECONDS);
 	}
 
 	/** @param action run whenever trust ends, on the thread that noticed; must not block */
@@ -230,97 +167,6 @@ final class CacheSignals implements AutoCloseable {
 		return true;
 	}
 
-	private StatefulRedisPubSubConnection<byte[], byte[]> start() {
-		this.lifecycle.lock();
-		try {
-			StatefulRedisPubSubConnection<byte[], byte[]> subscriber = connect();
-			if (this.closed) {
-				throw new IllegalStateException("The cache manager is closed");
-			}
-			return subscriber;
-		}
-		finally {
-			if (this.closed) {
-				// Closed while connecting: the close did not wait for this connection, which ends here.
-				release();
-			}
-			this.lifecycle.unlock();
-		}
-	}
-
-	// Under the lifecycle lock. Connecting and the first subscription wait up to the driver's timeouts.
-	private StatefulRedisPubSubConnection<byte[], byte[]> connect() {
-		StatefulRedisPubSubConnection<byte[], byte[]> existing = this.connection;
-		if (existing != null) {
-			return existing;
-		}
-		if (this.closed) {
-			throw new IllegalStateException("The cache manager is closed");
-		}
-		AbstractRedisClient nativeClient = this.connectionFactory.getRequiredNativeClient();
-		StatefulRedisPubSubConnection<byte[], byte[]> subscriber;
-		if (nativeClient instanceof RedisClusterClient cluster) {
-			subscriber = cluster.connectPubSub(ByteArrayCodec.INSTANCE);
-		}
-		else if (nativeClient instanceof RedisClient standalone) {
-			subscriber = standalone.connectPubSub(ByteArrayCodec.INSTANCE);
-		}
-		else {
-			throw new IllegalStateException("Cannot subscribe with a " + nativeClient.getClass().getName());
-		}
-		subscriber.addListener(new RedisPubSubAdapter<>() {
-
-			@Override
-			public void message(byte[] channel, byte[] message) {
-				dispatch(channel, message);
-			}
-
-		});
-		RedisConnectionStateListener state = new RedisConnectionStateListener() {
-
-			// On the driver's event loop: nothing here may block, not even opening a connection to publish a
-			// probe (that would wait for this very loop). The next heartbeat publishes it.
-			@Override
-			public void onRedisConnected(RedisChannelHandler<?, ?> handler, java.net.SocketAddress address) {
-				if (isOurs(handler, subscriber)) {
-					CacheSignals.this.connected = true;
-				}
-			}
-
-			@Override
-			public void onRedisDisconnected(RedisChannelHandler<?, ?> handler) {
-				if (isOurs(handler, subscriber)) {
-					CacheSignals.this.connected = false;
-					loseTrust("the subscription connection is down");
-				}
-			}
-
-		};
-		nativeClient.addListener(state);
-		try {
-			subscriber.sync().subscribe(this.probeChannel);
-		}
-		catch (RuntimeException ex) {
-			// Connected but not subscribed (the server stopped answering): the next attempt starts afresh.
-			nativeClient.removeListener(state);
-			subscriber.closeAsync();
-			throw ex;
-		}
-		this.client = nativeClient;
-		this.stateListener = state;
-		this.connected = true;
-		this.connection = subscriber;
-		this.heartbeatTask = every(this::beat, false);
-		probe();
-		return subscriber;
-	}
-
-	// On a cluster the events name the connection of each node the subscription uses: any of them counts.
-	private static boolean isOurs(RedisChannelHandler<?, ?> handler,
-			StatefulRedisPubSubConnection<byte[], byte[]> subscriber) {
-		return handler == subscriber || subscriber instanceof StatefulRedisClusterPubSubConnection<?, ?>;
-	}
-
 	private void beat() {
 		if (this.closed) {
 			return;
@@ -337,7 +183,8 @@ final class CacheSignals implements AutoCloseable {
 	private void probe() {
 		byte[] number = Long.toString(this.probesSent.incrementAndGet()).getBytes(StandardCharsets.US_ASCII);
 		try {
-			this.commands.executeAsync("PUBLISH", ReturnType.INTEGER, this.probeChannel, number)
+			this.commands
+				.executeAsync("PUBLISH", ReturnType.INTEGER, this.probeChannel.getBytes(StandardCharsets.UTF_8), number)
 				.exceptionally((ex) -> null);
 		}
 		catch (RuntimeException ex) {
@@ -345,26 +192,19 @@ final class CacheSignals implements AutoCloseable {
 		}
 	}
 
-	private void dispatch(byte[] channel, byte[] message) {
-		if (java.util.Arrays.equals(channel, this.probeChannel)) {
-			long number;
-			try {
-				number = Long.parseLong(new String(message, StandardCharsets.US_ASCII));
-			}
-			catch (NumberFormatException ex) {
-				return;
-			}
-			this.probesReturned.accumulateAndGet(number, Math::max);
-			this.lastProbeNanos = System.nanoTime();
-			if (this.connected && !this.trusted) {
-				this.trusted = true;
-				logger.debug("Near caches trusted again: the subscription carries messages");
-			}
+	private void probeReturned(byte[] message) {
+		long number;
+		try {
+			number = Long.parseLong(new String(message, StandardCharsets.US_ASCII));
+		}
+		catch (NumberFormatException ex) {
 			return;
 		}
-		Consumer<byte[]> handler = this.handlers.get(new String(channel, StandardCharsets.UTF_8));
-		if (handler != null) {
-			handler.accept(message);
+		this.probesReturned.accumulateAndGet(number, Math::max);
+		this.lastProbeNanos = System.nanoTime();
+		if (this.subscriptions.isConnected() && !this.trusted && !this.closed) {
+			this.trusted = true;
+			logger.debug("Near caches trusted again: the subscription carries messages");
 		}
 	}
 
@@ -383,47 +223,30 @@ final class CacheSignals implements AutoCloseable {
 	}
 
 	/**
-	 * Ends the heartbeat and the connection. Returns within {@link BoundedStop#TIMEOUT}: a connection being made
-	 * (which waits up to the driver's connect and command timeouts while Redis does not answer) is not waited
-	 * for longer; it is closed as soon as it is made.
+	 * Ends the heartbeat and the connection. Never waits for a connection being made (which waits up to the
+	 * driver's connect and command timeouts while Redis does not answer): it is closed as soon as it is made, and a
+	 * watch waiting for it fails with {@link IllegalStateException}.
 	 */
 	@Override
 	public void close() {
 		this.closed = true;
 		this.trusted = false;
-		if (!BoundedStop.lock(this.lifecycle, "the caches' invalidation subscription")) {
-			return;
-		}
+		boolean locked = BoundedStop.lock(this.lifecycle, "the caches' heartbeat");
 		try {
-			release();
-		}
-		finally {
-			this.lifecycle.unlock();
-		}
-	}
-
-	// Under the lifecycle lock, once closed.
-	private void release() {
-		for (ScheduledFuture<?> task : new ScheduledFuture<?>[] { this.heartbeatTask, this.retryTask }) {
-			if (task != null) {
-				task.cancel(false);
+			if (this.heartbeatTask != null) {
+				this.heartbeatTask.cancel(false);
+				this.heartbeatTask = null;
 			}
 		}
-		this.heartbeatTask = null;
-		this.retryTask = null;
-		if (this.ownScheduler != null) {
-			this.ownScheduler.shutdownNow();
-			this.ownScheduler = null;
+		finally {
+			if (locked) {
+				this.lifecycle.unlock();
+			}
 		}
-		if (this.client != null && this.stateListener != null) {
-			this.client.removeListener(this.stateListener);
+		this.subscriptions.close();
+		if (this.own != null) {
+			this.own.close();
 		}
-		this.stateListener = null;
-		if (this.connection != null) {
-			this.connection.closeAsync();
-			this.connection = null;
-		}
-		this.trusted = false;
 	}
 
 }

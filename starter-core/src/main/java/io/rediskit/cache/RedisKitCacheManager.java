@@ -13,6 +13,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 
 import io.rediskit.bloom.BloomFilterRegistry;
+import io.rediskit.support.Background;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.KeyNaming;
@@ -25,7 +26,6 @@ import org.springframework.cache.CacheManager;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.serializer.RedisSerializer;
-import org.springframework.scheduling.TaskScheduler;
 
 /**
  * A Spring {@link CacheManager} over Redis that protects the database behind it: its {@link RedisKitCache}s load
@@ -83,16 +83,17 @@ public class RedisKitCacheManager implements CacheManager, AutoCloseable {
 	 * @param configured the configured caches by name, in order
 	 * @param listeners told of every operation, in order
 	 * @param heartbeat how often the subscription is probed
-	 * @param scheduler runs the heartbeat; {@code null} for a daemon thread of the manager's own
+	 * @param background runs the heartbeat and opens the subscription's connection: the application's, shared by
+	 * every primitive; {@code null} for threads of the manager's own, closed with it
 	 * @throws InvalidSpecException if a configured cache has a near cache and the factory is not Lettuce, or
 	 * reloads in the background (which needs the executor of the longer constructor)
 	 */
 	public RedisKitCacheManager(ScriptExecutor scripts, CommandExecutor commands,
 			RedisConnectionFactory connectionFactory, KeyNaming keyNaming, RedisSerializer<Object> values,
 			CacheSpec defaults, Map<String, CacheSpec> configured, List<? extends CacheListener> listeners,
-			Duration heartbeat, @Nullable TaskScheduler scheduler) {
+			Duration heartbeat, @Nullable Background background) {
 		this(scripts, commands, connectionFactory, keyNaming, values, defaults, configured, listeners, heartbeat,
-				scheduler, null, null);
+				background, null, null);
 	}
 
 	/**
@@ -107,7 +108,8 @@ public class RedisKitCacheManager implements CacheManager, AutoCloseable {
 	 * @param configured the configured caches by name, in order
 	 * @param listeners told of every operation, in order
 	 * @param heartbeat how often the subscription is probed
-	 * @param scheduler runs the heartbeat; {@code null} for a daemon thread of the manager's own
+	 * @param background runs the heartbeat and opens the subscription's connection: the application's, shared by
+	 * every primitive; {@code null} for threads of the manager's own, closed with it
 	 * @param refresher runs the reloads in the background (early refresh, stale-while-revalidate), which call the
 	 * loaders: the application's task executor; {@code null} if no spec reloads in the background
 	 * @param bloomFilters the Bloom filters that caches may name; {@code null} if none may
@@ -117,7 +119,7 @@ public class RedisKitCacheManager implements CacheManager, AutoCloseable {
 	public RedisKitCacheManager(ScriptExecutor scripts, CommandExecutor commands,
 			RedisConnectionFactory connectionFactory, KeyNaming keyNaming, RedisSerializer<Object> values,
 			CacheSpec defaults, Map<String, CacheSpec> configured, List<? extends CacheListener> listeners,
-			Duration heartbeat, @Nullable TaskScheduler scheduler, @Nullable Executor refresher,
+			Duration heartbeat, @Nullable Background background, @Nullable Executor refresher,
 			@Nullable BloomFilterRegistry bloomFilters) {
 		Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
 		Objects.requireNonNull(keyNaming, "keyNaming must not be null");
@@ -129,7 +131,7 @@ public class RedisKitCacheManager implements CacheManager, AutoCloseable {
 		this.configured = new LinkedHashMap<>(configured);
 		this.configured.keySet().forEach((name) -> Names.requireValid("cache", name));
 		CacheSignals signals = (connectionFactory instanceof LettuceConnectionFactory lettuce)
-				? new CacheSignals(lettuce, commands, keyNaming.areaKey(CacheParts.AREA, "probe:"), heartbeat, scheduler)
+				? new CacheSignals(lettuce, commands, keyNaming.areaKey(CacheParts.AREA, "probe:"), heartbeat, background)
 				: null;
 		if (signals == null) {
 			requireNoNearCache("defaults", defaults);

@@ -3,9 +3,9 @@ package io.rediskit.lock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 
 import io.rediskit.lock.LockListener.RenewalResult;
+import io.rediskit.support.Background;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -93,8 +93,8 @@ interface Engine {
 	/** @return the shortest lease {@link #requireLease} accepts */
 	Duration minimumLeaseTime();
 
-	/** Starts what the engine runs in the background, with the executor for work that may block. */
-	void start(Executor blocking);
+	/** Starts what the engine runs in the background, on the registry's threads. */
+	void start(Background background);
 
 	/** Stops what {@link #start} started. */
 	void stop();

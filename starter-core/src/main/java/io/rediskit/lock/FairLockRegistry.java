@@ -57,7 +57,7 @@ public class FairLockRegistry extends LockEntryPoint<FairEngine> {
 						new FairLockScripts(Objects.requireNonNull(scripts, "scripts must not be null"), keyNaming),
 						new LockScripts(scripts, Objects.requireNonNull(connectionFactory,
 								"connectionFactory must not be null")),
-						new ReleaseSignals(connectionFactory, keyNaming.areaKey(FairLockScripts.AREA, "keep-alive"))));
+						new ReleaseSignals(connectionFactory, "the fair locks' release channels")));
 		this.spec = spec;
 	}
 

@@ -6,13 +6,11 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executor;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
+import io.rediskit.support.Background;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
@@ -20,10 +18,7 @@ import io.rediskit.support.ScriptExecutor;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.SmartLifecycle;
-import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.scheduling.TaskScheduler;
-import org.springframework.scheduling.concurrent.ConcurrentTaskScheduler;
 
 /**
  * Hands out {@link RedisCountDownLatch}es on one Redis deployment (standalone, Sentinel or Cluster). A latch holds
@@ -31,8 +26,8 @@ import org.springframework.scheduling.concurrent.ConcurrentTaskScheduler;
  * waiters (the lock's {@code ReleaseSignals}), and a scheduler for the timers of asynchronous waits. Create one per
  * application and share it (the Spring Boot starter registers one); handles are cheap and not cached.
  * <p>
- * <b>Lifecycle.</b> {@link #start()} subscribes as waiters need and starts the scheduler (one daemon thread unless
- * the application gives its own); used outside a container the registry starts on the first wait. {@link #stop()}
+ * <b>Lifecycle.</b> {@link #start()} subscribes as waiters need, on the registry's {@link Background} (the
+ * application's, or threads of its own); used outside a container the registry starts on the first wait. {@link #stop()}
  * ends asynchronous waits with {@link IllegalStateException}; waiting threads poll.
  */
 public class LatchRegistry implements SmartLifecycle, AutoCloseable {
@@ -55,13 +50,11 @@ public class LatchRegistry implements SmartLifecycle, AutoCloseable {
 
 	private final Set<Runnable> stopHooks = ConcurrentHashMap.newKeySet();
 
-	private @Nullable TaskScheduler givenScheduler;
+	private @Nullable Background given;
 
-	private @Nullable Executor givenExecutor;
+	private @Nullable Background own;
 
-	private @Nullable ScheduledExecutorService ownScheduler;
-
-	private volatile @Nullable TaskScheduler scheduler;
+	private volatile @Nullable Background background;
 
 	private volatile boolean closed;
 
@@ -89,7 +82,7 @@ public class LatchRegistry implements SmartLifecycle, AutoCloseable {
 		this.keyNaming = Objects.requireNonNull(keyNaming, "keyNaming must not be null");
 		this.spec = Objects.requireNonNull(spec, "spec must not be null");
 		this.scripts = new LatchScripts(scripts, CommandExecutor.of(connectionFactory), spec);
-		this.signals = new ReleaseSignals(connectionFactory, keyNaming.areaKey("latch", "keep-alive"));
+		this.signals = new ReleaseSignals(connectionFactory, "the latches' channels");
 		this.listeners = Listeners.of("latch", listeners);
 	}
 
@@ -111,38 +104,22 @@ public class LatchRegistry implements SmartLifecycle, AutoCloseable {
 	}
 
 	/**
-	 * Gives the scheduler the timers of asynchronous waits run on; set it before the registry starts.
-	 * @param taskScheduler the application's scheduler, or {@code null} for a daemon thread of the registry's own
+	 * Gives the threads the registry runs on: the timers of asynchronous waits on its scheduler, opening the pub/sub
+	 * connection on its executor. Set it before the registry starts; the registry leaves it running.
+	 * @param background the application's, shared by every primitive, or {@code null} for threads of the
+	 * registry's own ({@link Background#standalone(String)}), closed with it
+	 * @throws IllegalStateException if the registry has started
 	 */
-	public void setTaskScheduler(@Nullable TaskScheduler taskScheduler) {
+	public void setBackground(@Nullable Background background) {
 		this.lifecycle.lock();
 		try {
-			requireStopped();
-			this.givenScheduler = taskScheduler;
+			if (this.background != null) {
+				throw new IllegalStateException("Set the background of a latch registry before it starts");
+			}
+			this.given = background;
 		}
 		finally {
 			this.lifecycle.unlock();
-		}
-	}
-
-	/**
-	 * Gives the executor subscribing and unsubscribing run on; set it before the registry starts.
-	 * @param executor the application's executor, or {@code null} for a thread per task
-	 */
-	public void setSubscriptionExecutor(@Nullable Executor executor) {
-		this.lifecycle.lock();
-		try {
-			requireStopped();
-			this.givenExecutor = executor;
-		}
-		finally {
-			this.lifecycle.unlock();
-		}
-	}
-
-	private void requireStopped() {
-		if (this.scheduler != null) {
-			throw new IllegalStateException("Set the scheduler and executor of a latch registry before it starts");
 		}
 	}
 
@@ -153,27 +130,18 @@ public class LatchRegistry implements SmartLifecycle, AutoCloseable {
 			if (this.closed) {
 				throw new IllegalStateException("The latch registry is closed");
 			}
-			if (this.scheduler != null) {
+			if (this.background != null) {
 				return;
 			}
-			TaskScheduler current = this.givenScheduler;
+			Background current = this.given;
 			if (current == null) {
-				this.ownScheduler = Executors.newSingleThreadScheduledExecutor((runnable) -> {
-					Thread thread = new Thread(runnable, "redis-kit-latch-scheduler");
-					thread.setDaemon(true);
-					return thread;
-				});
-				current = new ConcurrentTaskScheduler(this.ownScheduler);
+				if (this.own == null) {
+					this.own = Background.standalone("latch");
+				}
+				current = this.own;
 			}
-			Executor executor = this.givenExecutor;
-			if (executor == null) {
-				SimpleAsyncTaskExecutor own = new SimpleAsyncTaskExecutor("redis-kit-latch-");
-				own.setDaemon(true);
-				own.setVirtualThreads(Runtime.version().feature() >= 21);
-				executor = own;
-			}
-			this.signals.start(executor);
-			this.scheduler = current;
+			this.signals.start(current);
+			this.background = current;
 		}
 		finally {
 			this.lifecycle.unlock();
@@ -184,15 +152,11 @@ public class LatchRegistry implements SmartLifecycle, AutoCloseable {
 	public void stop() {
 		this.lifecycle.lock();
 		try {
-			if (this.scheduler == null) {
+			if (this.background == null) {
 				return;
 			}
-			this.scheduler = null;
+			this.background = null;
 			this.signals.stop();
-			if (this.ownScheduler != null) {
-				this.ownScheduler.shutdownNow();
-				this.ownScheduler = null;
-			}
 		}
 		finally {
 			this.lifecycle.unlock();
@@ -204,7 +168,7 @@ public class LatchRegistry implements SmartLifecycle, AutoCloseable {
 
 	@Override
 	public boolean isRunning() {
-		return this.scheduler != null;
+		return this.background != null;
 	}
 
 	@Override
@@ -212,25 +176,35 @@ public class LatchRegistry implements SmartLifecycle, AutoCloseable {
 		return LockRegistry.PHASE;
 	}
 
-	/** Stops for good; a later wait fails with {@link IllegalStateException}. */
+	/** Stops for good, closing the threads of the registry's own; a later wait fails with {@link IllegalStateException}. */
 	@Override
 	public void close() {
 		stop();
-		this.closed = true;
+		this.lifecycle.lock();
+		try {
+			this.closed = true;
+			if (this.own != null) {
+				this.own.close();
+				this.own = null;
+			}
+		}
+		finally {
+			this.lifecycle.unlock();
+		}
 	}
 
 	void ensureRunning() {
-		if (this.scheduler == null) {
+		if (this.background == null) {
 			start();
 		}
 	}
 
 	ScheduledFuture<?> schedule(Runnable task, long delayNanos) {
-		TaskScheduler current = this.scheduler;
+		Background current = this.background;
 		if (current == null) {
 			throw new IllegalStateException("The latch registry is " + (this.closed ? "closed" : "stopped"));
 		}
-		return current.schedule(task, current.getClock().instant().plus(Duration.ofNanos(delayNanos)));
+		return current.schedule(task, Duration.ofNanos(delayNanos));
 	}
 
 	void onStop(Runnable hook) {

@@ -5,27 +5,19 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executor;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.locks.ReentrantLock;
 
+import io.rediskit.support.Background;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.core.task.SimpleAsyncTaskExecutor;
-import org.springframework.scheduling.TaskScheduler;
-import org.springframework.scheduling.concurrent.ConcurrentTaskScheduler;
-
 /**
- * The background work of one registry, whatever its engine: a scheduler (watchdog ticks, the retries of
- * asynchronous waiters), an executor for work that may block (the single-node engine's pub/sub subscriptions,
- * the quorum engine's calls to nodes that may have to connect) and what the {@link Engine} runs. Nothing runs
- * before {@link #start()}, called by the registry's lifecycle or on a lock's first acquisition, and everything
- * this class created is stopped by {@link #stop()}; what the application gave is left running.
- * <p>
- * Defaults: one daemon scheduler thread, which never blocks on Redis; for blocking work a new thread per task,
- * virtual on Java 21 and later.
+ * The background lifecycle of one registry, whatever its engine: the watchdog, what the {@link Engine} runs (the
+ * single-node engines' pub/sub subscriptions, the quorum engine's calls to nodes that may have to connect) and the
+ * timers of asynchronous waits, all on the registry's {@link Background}: the application's, shared by every
+ * primitive, or one of the registry's own ({@link Background#standalone(String)}), created on the first start and
+ * closed with the registry. Nothing runs before {@link #start()}, called by the registry's lifecycle or on a lock's
+ * first acquisition; {@link #stop()} stops what was started and leaves the threads to their owner.
  */
 final class LockBackground {
 
@@ -44,13 +36,11 @@ final class LockBackground {
 	// Starting may subscribe: a ReentrantLock, not synchronized, keeps virtual threads unpinned.
 	private final ReentrantLock lock = new ReentrantLock();
 
-	private @Nullable TaskScheduler givenScheduler;
+	private @Nullable Background given;
 
-	private @Nullable Executor givenExecutor;
+	private @Nullable Background own;
 
-	private @Nullable ScheduledExecutorService ownScheduler;
-
-	private volatile @Nullable TaskScheduler scheduler;
+	private volatile @Nullable Background background;
 
 	private volatile State state = State.STOPPED;
 
@@ -65,32 +55,17 @@ final class LockBackground {
 		this.engine = engine;
 	}
 
-	void setScheduler(@Nullable TaskScheduler scheduler) {
+	void setBackground(@Nullable Background background) {
 		this.lock.lock();
 		try {
-			requireStopped("task scheduler");
-			this.givenScheduler = scheduler;
+			if (this.state != State.STOPPED) {
+				throw new IllegalStateException(
+						"The background of a " + this.kind + " registry must be set before it starts");
+			}
+			this.given = background;
 		}
 		finally {
 			this.lock.unlock();
-		}
-	}
-
-	void setExecutor(@Nullable Executor executor) {
-		this.lock.lock();
-		try {
-			requireStopped("subscription executor");
-			this.givenExecutor = executor;
-		}
-		finally {
-			this.lock.unlock();
-		}
-	}
-
-	private void requireStopped(String what) {
-		if (this.state != State.STOPPED) {
-			throw new IllegalStateException(
-					"The " + what + " of a " + this.kind + " registry must be set before it starts");
 		}
 	}
 
@@ -110,20 +85,16 @@ final class LockBackground {
 			if (this.state == State.RUNNING) {
 				return;
 			}
-			TaskScheduler scheduler = this.givenScheduler;
-			if (scheduler == null) {
-				this.ownScheduler = Executors.newSingleThreadScheduledExecutor((runnable) -> {
-					Thread thread = new Thread(runnable,
-							"redis-kit-" + this.kind.toLowerCase(Locale.ROOT) + "-scheduler");
-					thread.setDaemon(true);
-					return thread;
-				});
-				scheduler = new ConcurrentTaskScheduler(this.ownScheduler);
+			Background current = this.given;
+			if (current == null) {
+				if (this.own == null) {
+					this.own = Background.standalone(this.kind.toLowerCase(Locale.ROOT));
+				}
+				current = this.own;
 			}
-			Executor executor = (this.givenExecutor != null) ? this.givenExecutor : defaultExecutor(this.kind);
-			this.scheduler = scheduler;
-			this.engine.start(executor);
-			this.watchdog.start(scheduler);
+			this.background = current;
+			this.engine.start(current);
+			this.watchdog.start(current.scheduler());
 			this.state = State.RUNNING;
 		}
 		finally {
@@ -142,12 +113,16 @@ final class LockBackground {
 		}
 	}
 
-	/** Stops for good: a later acquisition fails. */
+	/** Stops for good, and closes the threads of the registry's own: a later acquisition fails. */
 	void close() {
 		this.lock.lock();
 		try {
 			stopRunning();
 			this.state = State.CLOSED;
+			if (this.own != null) {
+				this.own.close();
+				this.own = null;
+			}
 		}
 		finally {
 			this.lock.unlock();
@@ -161,10 +136,6 @@ final class LockBackground {
 		this.state = State.STOPPED;
 		this.watchdog.stop();
 		this.engine.stop();
-		if (this.ownScheduler != null) {
-			this.ownScheduler.shutdownNow();
-			this.ownScheduler = null;
-		}
 		List<Runnable> hooks = List.copyOf(this.stopHooks);
 		this.stopHooks.clear();
 		hooks.forEach(Runnable::run);
@@ -172,7 +143,7 @@ final class LockBackground {
 
 	/**
 	 * Registers a task to run on {@link #stop()}: an asynchronous waiter ends its wait there, since its timer
-	 * and its wake-up stop with the scheduler and the subscription.
+	 * and its wake-up stop with the watchdog and the subscription.
 	 */
 	void onStop(Runnable hook) {
 		this.stopHooks.add(hook);
@@ -191,25 +162,12 @@ final class LockBackground {
 	 * @return the scheduled task, to cancel
 	 */
 	ScheduledFuture<?> schedule(Runnable task, long delayNanos) {
-		TaskScheduler current = running(this.scheduler);
-		return current.schedule(task, current.getClock().instant().plus(Duration.ofNanos(delayNanos)));
-	}
-
-	private <T> T running(@Nullable T resource) {
-		if (resource == null || this.state != State.RUNNING) {
+		Background current = this.background;
+		if (current == null || this.state != State.RUNNING) {
 			throw new IllegalStateException("The " + this.kind + " registry is "
 					+ ((this.state == State.CLOSED) ? "closed" : "stopped"));
 		}
-		return resource;
-	}
-
-	private static Executor defaultExecutor(String kind) {
-		SimpleAsyncTaskExecutor executor = new SimpleAsyncTaskExecutor("redis-kit-" + kind.toLowerCase(Locale.ROOT) + "-");
-		executor.setDaemon(true);
-		if (Runtime.version().feature() >= 21) {
-			executor.setVirtualThreads(true);
-		}
-		return executor;
+		return current.schedule(task, Duration.ofNanos(delayNanos));
 	}
 
 }

@@ -39,8 +39,7 @@ import org.springframework.scheduling.TaskScheduler;
  * <b>Keys.</b> {@code <prefix>lock:{<name>}} holds the owner, hold count and fencing token and carries the lease
  * as its TTL; {@code <prefix>lock:{<name>}:fence} keeps the last fencing token for a day after the last
  * acquisition; {@code <prefix>lock:{<name>}:released} is the channel told when the lock becomes free. All share
- * one hash slot. {@code <prefix>lock:keep-alive} is a channel that is never published to, subscribed so that
- * the pub/sub connection stays open between waits.
+ * one hash slot. The pub/sub connection stays open between waits, until the registry stops.
  * <p>
  * <b>Failures.</b> While Redis is unavailable, each call fails after one command timeout and the registry logs
  * one warning per {@value #OUTAGE_LOG_INTERVAL_SECONDS} seconds, not a stack trace per call.
@@ -98,20 +97,7 @@ public class LockRegistry extends LockEntryPoint<SingleNodeEngine> {
 		Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
 		Objects.requireNonNull(keyNaming, "keyNaming must not be null");
 		return new SingleNodeEngine(spec, new LockScripts(scripts, connectionFactory, spec.replicaWait(), listeners),
-				new ReleaseSignals(connectionFactory, keyNaming.areaKey("lock", "keep-alive")));
-	}
-
-	/**
-	 * Gives the executor for work that may block: subscribing to and unsubscribing from release channels, one
-	 * task at a time, so that no waiting thread ever waits inside the subscription container, and the
-	 * subscription thread of drivers with blocking subscriptions. Give one that runs tasks on threads of its
-	 * own. Set it before the registry starts.
-	 * @param executor the application's executor, or {@code null} for the default (a thread per task, virtual
-	 * on Java 21 and later)
-	 * @throws IllegalStateException if the registry has started
-	 */
-	public void setSubscriptionExecutor(@Nullable Executor executor) {
-		parts().background().setExecutor(executor);
+				new ReleaseSignals(connectionFactory, "the lock's release channels"));
 	}
 
 	/**

@@ -4,10 +4,10 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 
 import io.rediskit.lock.LockListener.AcquireResult;
 import io.rediskit.lock.LockListener.RenewalResult;
+import io.rediskit.support.Background;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -138,8 +138,8 @@ final class QuorumEngine implements Engine {
 	}
 
 	@Override
-	public void start(Executor blocking) {
-		this.nodes.setExecutor(blocking);
+	public void start(Background background) {
+		this.nodes.setExecutor(background.executor());
 	}
 
 	@Override

@@ -3,7 +3,8 @@ package io.rediskit.lock;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
+
+import io.rediskit.support.Background;
 
 /**
  * One side of the read-write lock on one Redis deployment: the write side (the registry's engine, which starts
@@ -119,9 +120,9 @@ final class ReadWriteEngine extends WaiterLineEngine {
 
 	/** The write side, the registry's engine, starts the subscription both sides wait on. */
 	@Override
-	public void start(Executor blocking) {
+	public void start(Background background) {
 		if (!this.read) {
-			this.signals.start(blocking);
+			this.signals.start(background);
 		}
 	}
 

@@ -46,7 +46,7 @@ public class ReadWriteLockRegistry extends LockEntryPoint<ReadWriteEngine> {
 								keyNaming),
 						new ReleaseSignals(Objects.requireNonNull(connectionFactory,
 								"connectionFactory must not be null"),
-								keyNaming.areaKey(ReadWriteLockScripts.AREA, "keep-alive"))));
+								"the read-write locks' release channels")));
 		this.spec = spec;
 	}
 

@@ -87,18 +87,6 @@ public class RedlockRegistry extends LockEntryPoint<QuorumEngine> {
 		return new QuorumEngine(spec, new RedlockNodes(servers, spec.nodeTimeout(), outages));
 	}
 
-	/**
-	 * Gives the executor that sends calls to nodes which did not answer their last call: such a call may open a
-	 * connection, which blocks for up to the connect timeout, so it never runs on the driver's threads. Set it
-	 * before the registry starts.
-	 * @param executor the application's executor, or {@code null} for the default (a thread per task, virtual on
-	 * Java 21 and later, used only while a node is down)
-	 * @throws IllegalStateException if the registry has started
-	 */
-	public void setExecutor(@Nullable Executor executor) {
-		parts().background().setExecutor(executor);
-	}
-
 	/** @return the spec this registry runs with */
 	public RedlockSpec spec() {
 		return this.spec;

@@ -6,22 +6,15 @@ import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
-import io.rediskit.support.BoundedStop;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
+import io.rediskit.support.Background;
+import io.rediskit.support.Subscriptions;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.data.redis.connection.Message;
-import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.listener.ChannelTopic;
-import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 
 /**
  * The local waiters of one registry (blocked threads and asynchronous acquisitions), and how they are woken.
@@ -35,15 +28,13 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
  * race with other clients. At most {@value #MAX_LOCAL_HANDOFFS} hand-offs in a row, then the lock is
  * released to everyone, so waiters in other JVMs get their turn. Only blocked threads are handed the lock;
  * asynchronous waiters are woken by the release message and try again.</li>
- * <li>Subscribing and unsubscribing run one at a time, in the order waiters joined and left, on the executor
- * given to {@link #start(Executor)}, never on the waiter's thread and never under this class's lock. A waiter
- * therefore cannot be interrupted inside the container, whose subscription waits for Redis's confirmation
- * without heeding interrupts or a time limit; an interrupt only ends the waiter's wait for the confirmation,
- * and stopping never waits for a subscription in progress, nor longer than {@link BoundedStop#TIMEOUT} for the
- * container.</li>
+ * <li>Subscribing is the shared {@link Subscriptions}' job: it never blocks the waiter (the command is sent, its
+ * confirmation awaited for a bounded time), subscribes again after a reconnect, and keeps the order of joins and
+ * leaves, which are made under this class's lock. A waiter therefore never waits inside a subscription, and
+ * stopping never waits for one in progress.</li>
  * </ul>
- * The subscription container is created by {@link #start(Executor)} and destroyed by {@link #stop()}, never by
- * the constructor; while stopped, waiters poll.
+ * The subscriptions are opened by {@link #start(Background)} and closed by {@link #stop()}, never by the
+ * constructor; while stopped, waiters poll.
  */
 final class ReleaseSignals {
 
@@ -52,83 +43,61 @@ final class ReleaseSignals {
 	/** The release message that wakes every local waiter of a lock; an owner id wakes that owner's waiter. */
 	static final String WAKE_ALL = "*";
 
-	private static final Log logger = LogFactory.getLog(ReleaseSignals.class);
-
 	private final RedisConnectionFactory connectionFactory;
 
-	private final ChannelTopic keepAlive;
+	private final String what;
 
-	// Written under the lock; read without it by the subscription requests, which run later.
-	private volatile @Nullable RedisMessageListenerContainer container;
+	// Written under the lock; read without it by the releases, which only look a waiter up.
+	private volatile @Nullable Subscriptions subscriptions;
 
-	private volatile @Nullable Executor executor;
-
-	// Guards the channels' members and the order of the requests. A ReentrantLock, not synchronized, keeps
+	// Guards the channels' members and the order of the subscriptions. A ReentrantLock, not synchronized, keeps
 	// virtual threads unpinned. Releases only read the map, without the lock.
 	private final ReentrantLock lock = new ReentrantLock();
 
 	private final Map<String, Channel> channels = new ConcurrentHashMap<>();
 
-	/** Subscriptions and unsubscriptions to make on the current container, in order; replaced by a stop. */
-	private volatile Requests requests = new Requests();
-
-	/** The container the keep-alive channel is subscribed on; used by the request tasks only. */
-	private volatile @Nullable RedisMessageListenerContainer keptAlive;
-
-	ReleaseSignals(RedisConnectionFactory connectionFactory, String keepAliveChannel) {
+	/**
+	 * @param what the registry's release channels, for the log: "the lock's release channels"
+	 */
+	ReleaseSignals(RedisConnectionFactory connectionFactory, String what) {
 		this.connectionFactory = connectionFactory;
-		this.keepAlive = new ChannelTopic(keepAliveChannel);
+		this.what = what;
 	}
 
 	/**
-	 * Starts the subscription container and subscribes the channels local waiters wait on.
-	 * @param subscriptionExecutor runs the subscriptions, and the blocking ones of drivers other than Lettuce
+	 * Opens the subscriptions and subscribes the channels local waiters wait on.
+	 * @param background where the pub/sub connection is opened and its retries run
 	 */
-	void start(Executor subscriptionExecutor) {
+	void start(Background background) {
 		this.lock.lock();
 		try {
-			if (this.container != null) {
+			if (this.subscriptions != null) {
 				return;
 			}
-			this.executor = subscriptionExecutor;
-			RedisMessageListenerContainer container = new RedisMessageListenerContainer();
-			container.setConnectionFactory(this.connectionFactory);
-			// The listener only wakes a waiter: run it on the driver's thread instead of a thread per message.
-			container.setTaskExecutor(Runnable::run);
-			container.setSubscriptionExecutor(subscriptionExecutor);
-			container.setBeanName("redis-kit-lock-signals");
-			container.afterPropertiesSet();
-			container.start();
-			this.container = container;
-			this.channels.values().forEach(this::requestSubscription);
+			this.subscriptions = Subscriptions.of(this.connectionFactory, background, this.what);
+			this.channels.values().forEach(this::subscribe);
 		}
 		finally {
 			this.lock.unlock();
 		}
-		runRequests();
 	}
 
 	/**
-	 * Destroys the subscription container; waiters that remain poll. Requests still queued do nothing when they
-	 * run; one in progress ends on the destroyed container, and a later start queues its requests anew. Returns
-	 * within {@link BoundedStop#TIMEOUT}: a container that does not stop by then is abandoned with a warning.
+	 * Closes the subscriptions; waiters that remain poll, and a later start subscribes their channels anew. Never
+	 * waits: a subscription in progress ends on its own.
 	 */
 	void stop() {
-		RedisMessageListenerContainer stopped;
+		Subscriptions stopped;
 		this.lock.lock();
 		try {
-			stopped = this.container;
-			this.container = null;
-			// A request the destroyed container never lets return holds up the old queue only.
-			this.requests = new Requests();
+			stopped = this.subscriptions;
+			this.subscriptions = null;
 		}
 		finally {
 			this.lock.unlock();
 		}
 		if (stopped != null) {
-			// The container's stop can wait for good: after a subscription failed on a connection lost (a factory
-			// destroyed first), it retries inside its lock and then waits, without a limit, for this very stop.
-			BoundedStop.run("the lock's release subscriptions", stopped::destroy);
+			stopped.close();
 		}
 	}
 
@@ -145,8 +114,8 @@ final class ReleaseSignals {
 	/**
 	 * Registers an asynchronous waiter, which is never handed the lock; {@link #leave(Waiter)} when done
 	 * waiting.
-	 * @param wake called, on the driver's thread, when a release message is for this waiter, and, on the
-	 * executor's, when the subscription its join requested is made
+	 * @param wake called, on the driver's thread, when a release message is for this waiter, and when the
+	 * subscription its join requested is made
 	 */
 	Waiter joinAsync(String channelName, String owner, long leaseMillis, Runnable wake) {
 		return join(channelName, owner, leaseMillis, false, wake);
@@ -161,7 +130,7 @@ final class ReleaseSignals {
 			if (subscribed) {
 				channel = new Channel(channelName);
 				this.channels.put(channelName, channel);
-				requestSubscription(channel);
+				subscribe(channel);
 			}
 			channel.members++;
 			waiter = new Waiter(channel, owner, leaseMillis, subscribed, claimable, wake);
@@ -173,7 +142,6 @@ final class ReleaseSignals {
 		if (waiter.subscribed) {
 			waiter.channel.subscription.whenComplete((done, failure) -> wake.run());
 		}
-		runRequests();
 		return waiter;
 	}
 
@@ -192,77 +160,32 @@ final class ReleaseSignals {
 		try {
 			channel.members--;
 			if (channel.members == 0) {
-				this.channels.remove(channel.topic.getTopic());
-				if (this.container != null) {
-					this.requests.add(() -> unsubscribe(channel));
+				this.channels.remove(channel.name);
+				Subscriptions current = this.subscriptions;
+				if (current != null) {
+					current.unsubscribe(channel.name);
 				}
 			}
 		}
 		finally {
 			this.lock.unlock();
 		}
-		runRequests();
 	}
 
-	/** Queues the subscription of a channel; called under the lock, so requests keep the order of the calls. */
-	private void requestSubscription(Channel channel) {
-		if (this.container == null) {
+	/**
+	 * Under the lock, so that subscriptions keep the order of joins and leaves: subscribes a channel and completes
+	 * its subscription once made, failed (after the bounded wait) or dropped. A failure costs latency only: the
+	 * waiters poll, and the subscription is asked for again until it is made.
+	 */
+	private void subscribe(Channel channel) {
+		Subscriptions current = this.subscriptions;
+		if (current == null) {
 			// Stopped: the waiters poll.
 			channel.subscription.complete(null);
 			return;
 		}
-		this.requests.add(() -> subscribe(channel));
-	}
-
-	/**
-	 * Runs the queued requests on the executor; called without the lock, so that an executor that runs tasks on
-	 * the caller's thread does not run them under it.
-	 */
-	private void runRequests() {
-		Executor executor = this.executor;
-		if (executor != null) {
-			this.requests.run(executor);
-		}
-	}
-
-	/**
-	 * Subscribes a lock's channel, on the executor, unless its waiters all left meanwhile, and completes the
-	 * channel's subscription either way. The first subscription on a container also subscribes a channel that is
-	 * never left, so the container keeps its pub/sub connection instead of reconnecting whenever the last waiter
-	 * leaves. A failure costs latency only: the waiters poll.
-	 */
-	private void subscribe(Channel channel) {
-		RedisMessageListenerContainer container = this.container;
-		try {
-			if (container != null && this.channels.get(channel.topic.getTopic()) == channel) {
-				if (this.keptAlive != container) {
-					container.addMessageListener((message, pattern) -> {
-					}, this.keepAlive);
-					this.keptAlive = container;
-				}
-				container.addMessageListener(channel, channel.topic);
-			}
-		}
-		catch (RuntimeException ex) {
-			logger.warn("Cannot subscribe to lock releases on " + channel.topic.getTopic()
-					+ "; waiters poll until the subscription works", ex);
-		}
-		finally {
-			channel.subscription.complete(null);
-		}
-	}
-
-	private void unsubscribe(Channel channel) {
-		RedisMessageListenerContainer container = this.container;
-		if (container == null) {
-			return;
-		}
-		try {
-			container.removeMessageListener(channel, channel.topic);
-		}
-		catch (RuntimeException ex) {
-			logger.debug("Cannot unsubscribe from " + channel.topic.getTopic(), ex);
-		}
+		current.subscribe(channel.name, channel::onMessage)
+			.whenComplete((done, failure) -> channel.subscription.complete(null));
 	}
 
 	/**
@@ -306,52 +229,9 @@ final class ReleaseSignals {
 		return this.channels.size();
 	}
 
-	/**
-	 * Requests run in order by one task at a time on the executor. The container's subscription waits for
-	 * Redis's confirmation without a time limit, and one whose connection is closed under it by a stop waits for
-	 * good: each container has a queue of its own, so that such a request holds up nothing after the stop.
-	 */
-	private static final class Requests {
+	private static final class Channel {
 
-		private final Queue<Runnable> queue = new ConcurrentLinkedQueue<>();
-
-		private final AtomicBoolean draining = new AtomicBoolean();
-
-		void add(Runnable request) {
-			this.queue.add(request);
-		}
-
-		/** Starts a task that runs the queue unless one runs already. */
-		void run(Executor executor) {
-			if (this.queue.isEmpty() || !this.draining.compareAndSet(false, true)) {
-				return;
-			}
-			try {
-				executor.execute(this::drain);
-			}
-			catch (RuntimeException ex) {
-				// The next join or leave tries again; until then the waiters poll.
-				this.draining.set(false);
-				logger.debug("Cannot run lock release subscriptions", ex);
-			}
-		}
-
-		private void drain() {
-			do {
-				Runnable request;
-				while ((request = this.queue.poll()) != null) {
-					request.run();
-				}
-				this.draining.set(false);
-			}
-			while (!this.queue.isEmpty() && this.draining.compareAndSet(false, true));
-		}
-
-	}
-
-	private static final class Channel implements MessageListener {
-
-		final ChannelTopic topic;
+		final String name;
 
 		final Queue<Waiter> queue = new ConcurrentLinkedQueue<>();
 
@@ -364,7 +244,7 @@ final class ReleaseSignals {
 		int members;
 
 		Channel(String name) {
-			this.topic = new ChannelTopic(name);
+			this.name = name;
 		}
 
 		/**
@@ -372,9 +252,7 @@ final class ReleaseSignals {
 		 * read-write lock's), an owner id wakes that owner's waiter only (a fair lock's next in line, which may wait
 		 * in another JVM), anything else wakes the next waiter.
 		 */
-		@Override
-		public void onMessage(Message message, byte[] pattern) {
-			byte[] body = message.getBody();
+		void onMessage(byte[] body) {
 			if (body.length == 1 && body[0] == WAKE_ALL.charAt(0)) {
 				signalAll();
 			}

@@ -2,10 +2,10 @@ package io.rediskit.lock;
 
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 import io.rediskit.lock.LockListener.RenewalResult;
+import io.rediskit.support.Background;
 
 /**
  * What every engine of the lock family on one Redis deployment shares, written once: its release channel's
@@ -66,8 +66,8 @@ abstract class ScriptedEngine implements Engine {
 	}
 
 	@Override
-	public void start(Executor blocking) {
-		this.signals.start(blocking);
+	public void start(Background background) {
+		this.signals.start(background);
 	}
 
 	@Override

@@ -26,7 +26,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * <b>Keys.</b> {@code <prefix>semaphore:{<name>}} (holders: a sorted set of owners scored by their lease's end on
  * the server's clock, expiring with the last lease), {@code ...:state} (last fencing token, run-time total, each
  * holder's permits; kept a day after the last lease), channel {@code ...:released}; one hash slot.
- * {@code <prefix>semaphore:keep-alive} keeps the pub/sub connection open between waits.
+ * The pub/sub connection stays open between waits, until the registry stops.
  * <p>
  * The spec's {@link LockSpec#replicaWait()} is not supported: semaphore writes never wait for replicas.
  */
@@ -60,7 +60,7 @@ public class SemaphoreRegistry extends ShellEntryPoint<SemaphoreEngine> {
 				(guarded, outages) -> new SemaphoreEngine(spec,
 						new SemaphoreScripts(Objects.requireNonNull(scripts, "scripts must not be null")),
 						new ReleaseSignals(Objects.requireNonNull(connectionFactory, "connectionFactory must not be null"),
-								keyNaming.areaKey("semaphore", "keep-alive"))));
+								"the semaphores' release channels")));
 	}
 
 	private static LockSpec withoutReplicaWait(LockSpec spec) {
@@ -108,14 +108,6 @@ public class SemaphoreRegistry extends ShellEntryPoint<SemaphoreEngine> {
 	/** @return the open leases of this registry's acquisitions, oldest first; lost ones are left out */
 	public List<HeldLock> heldPermits() {
 		return parts().holds().describe();
-	}
-
-	/**
-	 * Gives the executor subscribing and unsubscribing run on; set it before the registry starts.
-	 * @param executor the application's executor, or {@code null} for a thread per task
-	 */
-	public void setSubscriptionExecutor(@Nullable Executor executor) {
-		parts().background().setExecutor(executor);
 	}
 
 }

@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.function.BiFunction;
 
+import io.rediskit.support.Background;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
 import io.rediskit.support.ThrottledLog;
@@ -14,7 +15,6 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.SmartLifecycle;
-import org.springframework.scheduling.TaskScheduler;
 
 /**
  * What every entry point of the lock family that holds leases shares, written once: the shell (holds and owner
@@ -57,13 +57,15 @@ abstract class ShellEntryPoint<E extends Engine> implements SmartLifecycle, Auto
 	}
 
 	/**
-	 * Gives the scheduler the watchdog and the retries of asynchronous waiters run on, instead of a daemon
-	 * thread of the registry's own. Its tasks never block on Redis. Set it before the registry starts.
-	 * @param taskScheduler the application's scheduler, or {@code null} for the default
+	 * Gives the threads the registry's background work runs on: the watchdog and the timers of asynchronous waits
+	 * on its scheduler (tasks that never block on Redis), opening the pub/sub connection and calls to nodes that
+	 * may have to connect on its executor. Set it before the registry starts; the registry leaves it running.
+	 * @param background the application's, shared by every primitive, or {@code null} for threads of the
+	 * registry's own ({@link Background#standalone(String)}), closed with it
 	 * @throws IllegalStateException if the registry has started
 	 */
-	public void setTaskScheduler(@Nullable TaskScheduler taskScheduler) {
-		this.parts.background().setScheduler(taskScheduler);
+	public void setBackground(@Nullable Background background) {
+		this.parts.background().setBackground(background);
 	}
 
 	/** @return how long an acquisition that names no wait waits */
@@ -83,7 +85,7 @@ abstract class ShellEntryPoint<E extends Engine> implements SmartLifecycle, Auto
 	}
 
 	/**
-	 * Stops the watchdog, the scheduler (unless the application gave it) and what the engine runs. Held locks and
+	 * Stops the watchdog and what the engine runs (the threads are left to their owner). Held locks and
 	 * permits are not released: their leases run out unless the registry starts again. Asynchronous acquisitions
 	 * still waiting complete exceptionally with {@link IllegalStateException}; waiting threads poll. A later
 	 * acquisition starts the registry again.

@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 import java.util.function.Function;
 
+import io.rediskit.support.Background;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
 import io.rediskit.support.NamedSpecs;
@@ -23,7 +23,6 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.scheduling.TaskScheduler;
-import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 /**
  * Hands out {@link RedisQueue}s by name, and {@link QueueListenerContainer}s that consume them; the entry point
@@ -58,9 +57,9 @@ public class QueueRegistry implements SmartLifecycle, AutoCloseable {
 
 	private volatile boolean running;
 
-	private @Nullable TaskScheduler taskScheduler;
+	private @Nullable Background given;
 
-	private @Nullable ThreadPoolTaskScheduler ownScheduler;
+	private @Nullable Background own;
 
 	/**
 	 * A registry of queues created in code, with default key naming and no listeners.
@@ -99,44 +98,36 @@ public class QueueRegistry implements SmartLifecycle, AutoCloseable {
 		ThrottledLog outages = new ThrottledLog(logger, Duration.ofSeconds(10),
 				"Queues cannot reach Redis; queue calls fail after the command timeout and consumers keep polling");
 		this.parts = new QueueParts(new QueueScripts(scripts), new PayloadCodec(jsonMapper),
-				Listeners.of("queue", listeners), outages, new QueueSignals(connectionFactory));
+				Listeners.of("queue", listeners), outages, new QueueSignals(connectionFactory, this::background));
 	}
 
 	/**
-	 * Gives the executor that runs the wake-up subscription of drivers with blocking subscriptions. Set it
-	 * before the first consumer waits.
-	 * @param executor the executor, or {@code null} for a daemon thread per task
+	 * Gives the threads the registry runs on: the containers' pollers and watchdogs run their short, non-blocking
+	 * tasks on its scheduler (unless a container is given its own), and the wake-up subscription's connection is
+	 * opened on its executor. Without one the registry makes threads of its own when first needed
+	 * ({@link Background#standalone(String)}) and closes them on {@link #close()}. Set it before the first container
+	 * starts; the registry leaves the threads it is given running.
+	 * @param background the application's, shared by every primitive, or {@code null} for threads of the
+	 * registry's own
 	 */
-	public void setSubscriptionExecutor(@Nullable Executor executor) {
-		this.parts.signals.setExecutor(executor);
+	public synchronized void setBackground(@Nullable Background background) {
+		this.given = background;
 	}
 
-	/**
-	 * Gives the scheduler the containers' pollers and watchdogs run their short, non-blocking tasks on, unless a
-	 * container is given its own. Without one the registry starts a scheduler of one daemon thread when the first
-	 * container starts, and shuts it down on {@link #close()}. Set it before the first container starts.
-	 * @param scheduler the scheduler, or {@code null} for the registry's own
-	 */
-	public void setTaskScheduler(@Nullable TaskScheduler scheduler) {
-		this.taskScheduler = scheduler;
+	/** @return the given threads, or the registry's own, made on first use */
+	synchronized Background background() {
+		if (this.given != null) {
+			return this.given;
+		}
+		if (this.own == null) {
+			this.own = Background.standalone("queue");
+		}
+		return this.own;
 	}
 
-	/** @return the given scheduler, or the registry's own, started on first use */
-	synchronized TaskScheduler taskScheduler() {
-		TaskScheduler given = this.taskScheduler;
-		if (given != null) {
-			return given;
-		}
-		ThreadPoolTaskScheduler own = this.ownScheduler;
-		if (own == null) {
-			own = new ThreadPoolTaskScheduler();
-			own.setThreadNamePrefix("redis-kit-queue-scheduler-");
-			own.setDaemon(true);
-			own.setRemoveOnCancelPolicy(true);
-			own.initialize();
-			this.ownScheduler = own;
-		}
-		return own;
+	/** @return the scheduler of the containers that were given none */
+	TaskScheduler taskScheduler() {
+		return background().scheduler();
 	}
 
 	/**
@@ -292,13 +283,13 @@ public class QueueRegistry implements SmartLifecycle, AutoCloseable {
 	public void close() {
 		this.running = false;
 		this.parts.signals.close();
-		ThreadPoolTaskScheduler own;
+		Background closing;
 		synchronized (this) {
-			own = this.ownScheduler;
-			this.ownScheduler = null;
+			closing = this.own;
+			this.own = null;
 		}
-		if (own != null) {
-			own.shutdown();
+		if (closing != null) {
+			closing.close();
 		}
 	}
 

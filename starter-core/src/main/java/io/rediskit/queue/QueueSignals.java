@@ -3,22 +3,22 @@ package io.rediskit.queue;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executor;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
-import io.rediskit.support.BoundedStop;
+import io.rediskit.support.Background;
+import io.rediskit.support.Subscriptions;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.core.task.SimpleAsyncTaskExecutor;
-import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.listener.ChannelTopic;
-import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 
 /**
  * The wake-up notifications of one registry: the scripts publish on a queue's channel when they make a message
@@ -28,9 +28,10 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
  * <p>
  * Notifications are an optimisation: consumers also wake at the earliest due time they know and poll every
  * {@link QueueSpec#pollInterval()}, so a lost notification or a subscription that is down costs latency,
- * never a message. The subscription container is created on the first watch, never in a constructor, and
- * destroyed by {@link #stop()}. A subscription is made outside this class's lock, so that a stop never waits for
- * one in progress.
+ * never a message. Subscribing is the shared {@link Subscriptions}' job (a bounded wait for the confirmation,
+ * subscribed again after a reconnect), on the registry's {@link Background}; the connection is opened on the
+ * first watch, never in a constructor, and closed by {@link #stop()}, which never waits for a subscription in
+ * progress.
  */
 final class QueueSignals {
 
@@ -38,41 +39,42 @@ final class QueueSignals {
 
 	private final RedisConnectionFactory connectionFactory;
 
+	private final Supplier<Background> background;
+
 	private final ReentrantLock lock = new ReentrantLock();
 
 	private final Map<String, List<Runnable>> channels = new ConcurrentHashMap<>();
 
 	private final Map<String, List<Consumer<String>>> messageChannels = new ConcurrentHashMap<>();
 
-	private @Nullable Executor givenExecutor;
-
-	private @Nullable RedisMessageListenerContainer container;
+	private @Nullable Subscriptions subscriptions;
 
 	private volatile boolean closed;
 
-	QueueSignals(RedisConnectionFactory connectionFactory) {
+	/**
+	 * @param background the registry's threads, asked for on the first watch
+	 */
+	QueueSignals(RedisConnectionFactory connectionFactory, Supplier<Background> background) {
 		this.connectionFactory = connectionFactory;
-	}
-
-	void setExecutor(@Nullable Executor executor) {
-		this.givenExecutor = executor;
+		this.background = background;
 	}
 
 	/**
-	 * Wakes {@code wake} on every notification of a channel until {@link #unwatch}.
+	 * Wakes {@code wake} on every notification of a channel until {@link #unwatch}. Returns once the channel is
+	 * subscribed, or after the subscription's bounded wait (consumers poll meanwhile).
 	 * @param channel the queue's wake-up channel
 	 * @param wake run on the driver's thread: it must only signal
 	 */
 	void watch(String channel, Runnable wake) {
-		Subscription subscription = null;
+		CompletableFuture<Void> subscribed = null;
 		this.lock.lock();
 		try {
 			List<Runnable> watchers = this.channels.get(channel);
 			if (watchers == null) {
 				watchers = new CopyOnWriteArrayList<>();
 				this.channels.put(channel, watchers);
-				List<Runnable> subscribed = watchers;
-				subscription = subscription(channel, (message, pattern) -> subscribed.forEach(Runnable::run));
+				List<Runnable> subscribers = watchers;
+				subscribed = subscribe(channel, (message) -> subscribers.forEach(Runnable::run));
 			}
 			if (!watchers.contains(wake)) {
 				watchers.add(wake);
@@ -81,7 +83,7 @@ final class QueueSignals {
 		finally {
 			this.lock.unlock();
 		}
-		subscribe(subscription);
+		await(channel, subscribed);
 	}
 
 	/**
@@ -91,17 +93,17 @@ final class QueueSignals {
 	 * @param listener run on the driver's thread with the message's text: it must not block
 	 */
 	void listen(String channel, Consumer<String> listener) {
-		Subscription subscription = null;
+		CompletableFuture<Void> subscribed = null;
 		this.lock.lock();
 		try {
 			List<Consumer<String>> listeners = this.messageChannels.get(channel);
 			if (listeners == null) {
 				listeners = new CopyOnWriteArrayList<>();
 				this.messageChannels.put(channel, listeners);
-				List<Consumer<String>> subscribed = listeners;
-				subscription = subscription(channel, (message, pattern) -> {
-					String text = new String(message.getBody(), StandardCharsets.UTF_8);
-					subscribed.forEach((each) -> each.accept(text));
+				List<Consumer<String>> subscribers = listeners;
+				subscribed = subscribe(channel, (message) -> {
+					String text = new String(message, StandardCharsets.UTF_8);
+					subscribers.forEach((each) -> each.accept(text));
 				});
 			}
 			if (!listeners.contains(listener)) {
@@ -111,7 +113,7 @@ final class QueueSignals {
 		finally {
 			this.lock.unlock();
 		}
-		subscribe(subscription);
+		await(channel, subscribed);
 	}
 
 	void unlisten(String channel, Consumer<String> listener) {
@@ -128,58 +130,40 @@ final class QueueSignals {
 		}
 	}
 
-	/** Under the lock: the subscription a channel's first watcher makes, on the current container. */
-	private @Nullable Subscription subscription(String channel, MessageListener listener) {
+	/** Under the lock: the subscription a channel's first watcher makes, on the current connection. */
+	private @Nullable CompletableFuture<Void> subscribe(String channel, Consumer<byte[]> handler) {
 		if (this.closed) {
 			return null;
 		}
-		return new Subscription(container(), new ChannelTopic(channel), listener);
+		Subscriptions current = this.subscriptions;
+		if (current == null) {
+			current = Subscriptions.of(this.connectionFactory, this.background.get(), "the queues' wake-up channels");
+			this.subscriptions = current;
+		}
+		return current.subscribe(channel, handler);
 	}
 
-	/**
-	 * Without the lock: the container's subscription waits for Redis, and for good when its connection fails
-	 * under it, so a stop must not wait for it. On a container stopped meanwhile it subscribes nothing.
-	 */
-	private static void subscribe(@Nullable Subscription subscription) {
-		if (subscription == null) {
+	/** Without the lock: the wait is bounded by the subscription's own, and a stop must not wait for it. */
+	private static void await(String channel, @Nullable CompletableFuture<Void> subscribed) {
+		if (subscribed == null) {
 			return;
 		}
 		try {
-			subscription.container.addMessageListener(subscription.listener, subscription.topic);
+			subscribed.join();
 		}
-		catch (RuntimeException ex) {
-			logger.warn("Cannot subscribe to queue wake-ups on " + subscription.topic.getTopic()
-					+ "; consumers poll every poll interval", ex);
+		catch (CompletionException | CancellationException ex) {
+			logger.debug("Queue wake-ups on " + channel + " are not subscribed yet; consumers poll every poll"
+					+ " interval meanwhile", ex);
 		}
 	}
 
-	private RedisMessageListenerContainer container() {
-		RedisMessageListenerContainer current = this.container;
-		if (current != null) {
-			return current;
-		}
-		RedisMessageListenerContainer created = new RedisMessageListenerContainer();
-		created.setConnectionFactory(this.connectionFactory);
-		// Listeners only signal: run them on the driver's thread, not a thread per message.
-		created.setTaskExecutor(Runnable::run);
-		created.setSubscriptionExecutor((this.givenExecutor != null) ? this.givenExecutor : defaultExecutor());
-		created.setBeanName("redis-kit-queue-signals");
-		created.afterPropertiesSet();
-		created.start();
-		this.container = created;
-		return created;
-	}
-
-	/**
-	 * Destroys the subscription; a later watch subscribes again. Returns within {@link BoundedStop#TIMEOUT}: a
-	 * container that does not stop by then is abandoned with a warning.
-	 */
+	/** Closes the subscriptions without waiting; a later watch subscribes again. */
 	void stop() {
-		RedisMessageListenerContainer stopped;
+		Subscriptions stopped;
 		this.lock.lock();
 		try {
-			stopped = this.container;
-			this.container = null;
+			stopped = this.subscriptions;
+			this.subscriptions = null;
 			this.channels.clear();
 			this.messageChannels.clear();
 		}
@@ -187,23 +171,13 @@ final class QueueSignals {
 			this.lock.unlock();
 		}
 		if (stopped != null) {
-			BoundedStop.run("the queues' wake-up subscriptions", stopped::destroy);
+			stopped.close();
 		}
 	}
 
 	void close() {
 		this.closed = true;
 		stop();
-	}
-
-	private record Subscription(RedisMessageListenerContainer container, ChannelTopic topic,
-			MessageListener listener) {
-	}
-
-	private static Executor defaultExecutor() {
-		SimpleAsyncTaskExecutor executor = new SimpleAsyncTaskExecutor("redis-kit-queue-signals-");
-		executor.setDaemon(true);
-		return executor;
 	}
 
 }

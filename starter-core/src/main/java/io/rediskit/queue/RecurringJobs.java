@@ -6,9 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 
+import io.rediskit.support.Background;
 import io.rediskit.support.Listeners;
 import io.rediskit.support.Names;
 import io.rediskit.support.ScriptExecutor;
@@ -20,7 +19,6 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.scheduling.TaskScheduler;
-import org.springframework.scheduling.concurrent.ConcurrentTaskScheduler;
 
 /**
  * Recurring jobs on the delay queue: each job enqueues one {@link RecurringSlot} message per slot of its schedule
@@ -46,8 +44,8 @@ import org.springframework.scheduling.concurrent.ConcurrentTaskScheduler;
  * again. A slot is a point in time: a job whose handler runs longer than the time between slots gets overlapping
  * runs unless its listener's concurrency is 1.
  * <p>
- * <b>Threads.</b> The slots are timed on the task scheduler given ({@link #setTaskScheduler}), or one daemon thread
- * of its own; a tick only sends a script asynchronously and never blocks.
+ * <b>Threads.</b> The slots are timed on the scheduler of the {@link Background} given ({@link #setBackground}), or
+ * else of the queue registry's; a tick only sends a script asynchronously and never blocks.
  */
 public class RecurringJobs implements SmartLifecycle, AutoCloseable {
 
@@ -67,11 +65,7 @@ public class RecurringJobs implements SmartLifecycle, AutoCloseable {
 
 	private final Map<String, RecurringJob> jobs = new LinkedHashMap<>();
 
-	private @Nullable TaskScheduler givenScheduler;
-
-	private @Nullable ScheduledExecutorService ownScheduler;
-
-	private @Nullable TaskScheduler scheduler;
+	private @Nullable Background given;
 
 	private volatile boolean running;
 
@@ -89,14 +83,14 @@ public class RecurringJobs implements SmartLifecycle, AutoCloseable {
 	}
 
 	/**
-	 * Gives the scheduler that times the slots; set it before {@link #start()}.
-	 * @param scheduler the application's scheduler, or {@code null} for a daemon thread of this object's own
+	 * Gives the threads that time the slots; set them before {@link #start()}.
+	 * @param background the application's, shared by every primitive, or {@code null} for the queue registry's
 	 */
-	public synchronized void setTaskScheduler(@Nullable TaskScheduler scheduler) {
+	public synchronized void setBackground(@Nullable Background background) {
 		if (this.running) {
-			throw new IllegalStateException("The task scheduler of the recurring jobs must be set before they start");
+			throw new IllegalStateException("The background of the recurring jobs must be set before they start");
 		}
-		this.givenScheduler = scheduler;
+		this.given = background;
 	}
 
 	/**
@@ -148,22 +142,9 @@ public class RecurringJobs implements SmartLifecycle, AutoCloseable {
 		}
 	}
 
-	/** The given scheduler, or one thread of its own, created only when a job starts. */
+	/** The given threads' scheduler, or the queue registry's, asked for only when a job starts. */
 	private TaskScheduler scheduler() {
-		TaskScheduler scheduler = this.scheduler;
-		if (scheduler == null) {
-			scheduler = this.givenScheduler;
-			if (scheduler == null) {
-				this.ownScheduler = Executors.newSingleThreadScheduledExecutor((runnable) -> {
-					Thread thread = new Thread(runnable, "redis-kit-recurring-jobs");
-					thread.setDaemon(true);
-					return thread;
-				});
-				scheduler = new ConcurrentTaskScheduler(this.ownScheduler);
-			}
-			this.scheduler = scheduler;
-		}
-		return scheduler;
+		return ((this.given != null) ? this.given : this.queues.background()).scheduler();
 	}
 
 	/** Stops timing slots; messages enqueued stay in their queues. A later {@link #start()} resumes. */
@@ -171,12 +152,6 @@ public class RecurringJobs implements SmartLifecycle, AutoCloseable {
 	public synchronized void stop() {
 		this.running = false;
 		this.jobs.values().forEach(RecurringJob::stop);
-		this.scheduler = null;
-		ScheduledExecutorService own = this.ownScheduler;
-		if (own != null) {
-			own.shutdownNow();
-			this.ownScheduler = null;
-		}
 	}
 
 	@Override

@@ -6,8 +6,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
@@ -23,8 +21,6 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.scheduling.TaskScheduler;
-import org.springframework.scheduling.concurrent.ConcurrentTaskScheduler;
 
 /**
  * Whether Redis is worth asking: one per connection factory, shared by every primitive through the executors
@@ -42,10 +38,11 @@ import org.springframework.scheduling.concurrent.ConcurrentTaskScheduler;
  * (a live replica answers {@code PING}, so it could not end them); on Redis Cluster one master that does not answer refuses calls to every slot until a
  * {@code PING} (sent to the cluster's default node) is answered, up to one probe interval per stall. The
  * {@code PING} runs on the shared native Lettuce connection without blocking; on any other factory it borrows
- * a connection and blocks the scheduler's thread for at most the command timeout.
+ * a connection and blocks for at most the command timeout, which is why it is sent from the background's executor,
+ * never from its scheduler.
  * <p>
- * No thread is started before the first outage; the probe runs on the given {@link TaskScheduler}, or on a
- * daemon thread of its own when none is given, which {@link #close()} stops.
+ * No thread is started before the first outage; the probe is timed on the {@link Background} given, the
+ * application's shared one, or on threads of its own when none is given, which {@link #close()} stops.
  */
 public final class RedisAvailability implements AutoCloseable {
 
@@ -61,7 +58,10 @@ public final class RedisAvailability implements AutoCloseable {
 
 	private final Duration probeInterval;
 
-	private final @Nullable TaskScheduler givenScheduler;
+	private final Background background;
+
+	/** The threads of its own when none were given, closed with it. */
+	private final @Nullable Background own;
 
 	private final Listeners<RedisAvailabilityListener> listeners;
 
@@ -72,15 +72,11 @@ public final class RedisAvailability implements AutoCloseable {
 
 	private final ReentrantLock lifecycle = new ReentrantLock();
 
-	private @Nullable TaskScheduler scheduler;
-
-	private @Nullable ScheduledExecutorService ownScheduler;
-
 	private @Nullable ScheduledFuture<?> nextProbe;
 
 	private volatile boolean closed;
 
-	RedisAvailability(Supplier<CompletionStage<?>> ping, Duration probeInterval, @Nullable TaskScheduler scheduler,
+	RedisAvailability(Supplier<CompletionStage<?>> ping, Duration probeInterval, @Nullable Background background,
 			List<? extends RedisAvailabilityListener> listeners) {
 		Objects.requireNonNull(probeInterval, "probeInterval");
 		if (probeInterval.isNegative() || probeInterval.isZero() || probeInterval.compareTo(MAX_PROBE_INTERVAL) > 0) {
@@ -89,7 +85,8 @@ public final class RedisAvailability implements AutoCloseable {
 		}
 		this.ping = ping;
 		this.probeInterval = probeInterval;
-		this.givenScheduler = scheduler;
+		this.own = (background != null) ? null : Background.standalone("availability");
+		this.background = (background != null) ? background : this.own;
 		this.listeners = Listeners.of("Redis availability", listeners);
 	}
 
@@ -98,15 +95,16 @@ public final class RedisAvailability implements AutoCloseable {
 	 * @param connectionFactory the factory whose Redis is probed, the one the guarded executors use
 	 * @param probeInterval how long after the outage was found, and after each failed {@code PING}, the next
 	 * {@code PING} is sent; positive, at most {@link #MAX_PROBE_INTERVAL}
-	 * @param scheduler the application's scheduler for the probe, or {@code null} for a daemon thread of its own
+	 * @param background the application's threads for the probe, shared by every primitive, or {@code null} for
+	 * threads of its own
 	 * @param listeners told when refusals start and end, and of each refused call
 	 * @return the availability, considering Redis available until a call says otherwise
 	 * @throws IllegalArgumentException if {@code probeInterval} is not positive or above {@link #MAX_PROBE_INTERVAL}
 	 */
 	public static RedisAvailability of(RedisConnectionFactory connectionFactory, Duration probeInterval,
-			@Nullable TaskScheduler scheduler, List<? extends RedisAvailabilityListener> listeners) {
+			@Nullable Background background, List<? extends RedisAvailabilityListener> listeners) {
 		Objects.requireNonNull(connectionFactory, "connectionFactory");
-		return new RedisAvailability(ping(connectionFactory), probeInterval, scheduler, listeners);
+		return new RedisAvailability(ping(connectionFactory), probeInterval, background, listeners);
 	}
 
 	private static Supplier<CompletionStage<?>> ping(RedisConnectionFactory connectionFactory) {
@@ -260,8 +258,9 @@ public final class RedisAvailability implements AutoCloseable {
 			if (this.closed) {
 				return;
 			}
-			TaskScheduler current = scheduler();
-			this.nextProbe = current.schedule(this::probe, current.getClock().instant().plus(this.probeInterval));
+			// A PING on a borrowed connection blocks: sent from the executor, so that the scheduler never waits.
+			this.nextProbe = this.background.schedule(() -> this.background.executor().execute(this::probe),
+					this.probeInterval);
 		}
 		catch (RuntimeException ex) {
 			// The scheduler is shutting down with the application: nobody could end the refusals, so end them now.
@@ -271,26 +270,6 @@ public final class RedisAvailability implements AutoCloseable {
 		finally {
 			this.lifecycle.unlock();
 		}
-	}
-
-	private TaskScheduler scheduler() {
-		TaskScheduler current = this.scheduler;
-		if (current == null) {
-			if (this.givenScheduler != null) {
-				current = this.givenScheduler;
-			}
-			else {
-				ScheduledExecutorService own = Executors.newSingleThreadScheduledExecutor((runnable) -> {
-					Thread thread = new Thread(runnable, "redis-kit-availability-probe");
-					thread.setDaemon(true);
-					return thread;
-				});
-				this.ownScheduler = own;
-				current = new ConcurrentTaskScheduler(own);
-			}
-			this.scheduler = current;
-		}
-		return current;
 	}
 
 	private void probe() {
@@ -329,8 +308,8 @@ public final class RedisAvailability implements AutoCloseable {
 	}
 
 	/**
-	 * Stops probing and lets every call through; a thread of its own is stopped, the application's scheduler is
-	 * left running.
+	 * Stops probing and lets every call through; threads of its own are stopped, the application's are left
+	 * running.
 	 */
 	@Override
 	public void close() {
@@ -342,9 +321,8 @@ public final class RedisAvailability implements AutoCloseable {
 			if (probe != null) {
 				probe.cancel(false);
 			}
-			if (this.ownScheduler != null) {
-				this.ownScheduler.shutdownNow();
-				this.ownScheduler = null;
+			if (this.own != null) {
+				this.own.close();
 			}
 		}
 		finally {

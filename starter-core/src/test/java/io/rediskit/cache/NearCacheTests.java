@@ -10,6 +10,7 @@ import java.util.concurrent.Delayed;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
+import io.rediskit.support.Background;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.RedisTestServer;
@@ -160,7 +161,8 @@ class NearCacheTests {
 		// An hour: the time since the last probe, which a read also checks, never decides here.
 		RedisKitCacheManager c = new RedisKitCacheManager(ScriptExecutor.of(this.clientOfB),
 				CommandExecutor.of(this.clientOfB), this.clientOfB, KeyNaming.defaults(), CacheTesting.json(), NEAR,
-				Map.of(), List.of(eventsOfC), Duration.ofHours(1), heartbeats, CacheTesting.REFRESHER, null);
+				Map.of(), List.of(eventsOfC), Duration.ofHours(1), Background.of(heartbeats, null), CacheTesting.REFRESHER,
+				null);
 		try {
 			RedisKitCache onC = c.getCache("silent");
 			// The probe sent on subscribing came back: the last one before the pause.

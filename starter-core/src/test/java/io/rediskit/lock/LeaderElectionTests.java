@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.rediskit.support.Background;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.RedisTestServer;
 import org.junit.jupiter.api.AfterEach;
@@ -106,7 +107,7 @@ class LeaderElectionTests {
 		scheduler.initialize();
 		LockRegistry registry = new LockRegistry(redis.scripts(), redis.connections(), KeyNaming.defaults(),
 				LockSpec.defaults().withWatchdogTimeout(LEASE), List.of(), Clock.systemUTC());
-		registry.setTaskScheduler(scheduler);
+		registry.setBackground(Background.of(scheduler, null));
 		this.registries.add(registry);
 		LeaderElections elections = new LeaderElections(registry,
 				List.of(LeaderElectionFaultTests.recorder(this.log, "a")), "a", Duration.ofMillis(20));

@@ -13,6 +13,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.rediskit.support.Background;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.RedisTestServer;
 import io.rediskit.testsupport.RedisServerProcess;
@@ -282,8 +283,7 @@ class LockAsyncTests {
 		try {
 			this.registry.close();
 			this.registry = registry(LockSpec.defaults().withWatchdogTimeout(Duration.ofMillis(300)));
-			this.registry.setTaskScheduler(scheduler);
-			this.registry.setSubscriptionExecutor(this.executor);
+			this.registry.setBackground(Background.of(scheduler, this.executor));
 			int before = schedulerThreads();
 			this.registry.start();
 			assertThat(schedulerThreads()).as("no scheduler thread of its own").isLessThanOrEqualTo(before);
@@ -292,7 +292,7 @@ class LockAsyncTests {
 			awaitCondition("renewals", Duration.ofSeconds(10), () -> this.listener.count("renewal orders RENEWED") >= 2);
 			lock.unlock();
 			assertThatExceptionOfType(IllegalStateException.class)
-				.isThrownBy(() -> this.registry.setTaskScheduler(scheduler));
+				.isThrownBy(() -> this.registry.setBackground(Background.of(scheduler, this.executor)));
 			this.registry.stop();
 			assertThat(scheduler.getScheduledExecutor().isShutdown()).isFalse();
 		}

@@ -4,11 +4,11 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.rediskit.support.Background;
 import io.rediskit.support.RedisTestServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import org.springframework.core.task.SimpleAsyncTaskExecutor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -24,8 +24,9 @@ class ReleaseSignalsMessagesTests {
 
 	@Test
 	void anOwnerIdWakesThatOwnerAndAStarWakesEveryone() throws Exception {
-		ReleaseSignals signals = new ReleaseSignals(redis.connections(), "test:keep-alive");
-		signals.start(new SimpleAsyncTaskExecutor("signals-test-"));
+		ReleaseSignals signals = new ReleaseSignals(redis.connections(), "the test's channels");
+		Background background = Background.standalone("signals-test");
+		signals.start(background);
 		try {
 			AtomicInteger first = new AtomicInteger();
 			AtomicInteger second = new AtomicInteger();
@@ -67,6 +68,7 @@ class ReleaseSignalsMessagesTests {
 		}
 		finally {
 			signals.stop();
+			background.close();
 		}
 	}
 

@@ -22,8 +22,9 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * A consumer stopped, and its registry closed, while the queue's wake-up subscription waits for a server that does
- * not answer ({@code SIGSTOP}). Spring Data's listener container retries a subscription whose connection failed
- * for as long as it runs, inside its lock: neither the container's stop nor the registry's close may wait for it.
+ * not answer ({@code SIGSTOP}): the consumer's start waits for the subscription's confirmation, up to its bound;
+ * neither the container's stop nor the registry's close may wait for it. The subscription piece's own faults are
+ * {@code SubscriptionsTests}'.
  */
 class QueueShutdownTests {
 
@@ -56,8 +57,7 @@ class QueueShutdownTests {
 			starting.setDaemon(true);
 			starting.start();
 			Thread subscriber = starting;
-			awaitCondition("the consumer to subscribe its wake-ups",
-					() -> in(subscriber, "connectPubSub") || in(subscriber, "potentiallyRecover"));
+			awaitCondition("the consumer to subscribe its wake-ups", () -> in(subscriber, "await"));
 			assertTimeoutPreemptively(HANG, () -> {
 				container.stop();
 				queues.close();
@@ -84,7 +84,9 @@ class QueueShutdownTests {
 	}
 
 	private static boolean in(Thread thread, String method) {
-		return Arrays.stream(thread.getStackTrace()).anyMatch((frame) -> frame.getMethodName().equals(method));
+		return Arrays.stream(thread.getStackTrace())
+			.anyMatch((frame) -> frame.getClassName().equals(QueueSignals.class.getName())
+					&& frame.getMethodName().equals(method));
 	}
 
 	private static String threads(String... prefixes) {

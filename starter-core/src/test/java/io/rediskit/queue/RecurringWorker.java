@@ -12,6 +12,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import io.rediskit.support.Background;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.testsupport.WorkerLifetime;
@@ -61,7 +62,7 @@ public final class RecurringWorker {
 					}
 
 				}));
-		jobs.setTaskScheduler(scheduler);
+		jobs.setBackground(Background.of(scheduler, null));
 		jobs.add(args[1], RecurringJobSpec.fixedRate("jobs", Duration.ofMillis(Long.parseLong(args[2])))
 			.withMissedSlots(MissedSlots.RUN_EACH));
 		jobs.start();
