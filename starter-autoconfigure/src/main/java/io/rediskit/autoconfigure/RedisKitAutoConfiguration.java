@@ -1,5 +1,8 @@
 package io.rediskit.autoconfigure;
 
+import java.util.concurrent.Executor;
+
+import io.rediskit.support.Background;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.RedisAvailability;
@@ -11,6 +14,7 @@ import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -28,8 +32,15 @@ import org.springframework.scheduling.TaskScheduler;
  * {@link ScriptExecutor} and {@link CommandExecutor} every primitive runs its scripts and commands with (on the
  * application's Lettuce connection), both behind the {@link RedisAvailability} gate unless
  * {@code redis-kit.outage.enabled=false}: after a call finds Redis unavailable, calls are refused at once until
- * Redis answers a {@code PING}, sent on the application's {@link TaskScheduler} when there is exactly one (else on
- * a daemon thread of its own), and every {@link RedisAvailabilityListener} bean hears of it.
+ * Redis answers a {@code PING}, and every {@link RedisAvailabilityListener} bean hears of it.
+ * <p>
+ * <b>Threads.</b> One {@link Background} bean carries the background work of every area (watchdogs, pollers,
+ * heartbeats, timers, the {@code PING}, opening pub/sub connections): its scheduler is the application's
+ * {@link TaskScheduler} when there is exactly one (Spring Boot defines {@code taskScheduler} with
+ * {@code @EnableScheduling}), else one daemon thread of its own; its executor for blocking work is the application's
+ * {@code applicationTaskExecutor} (virtual threads with {@code spring.threads.virtual.enabled=true}), else a thread
+ * per task. Every area's bean depends on it, so Spring stops and destroys them first, then it, then the
+ * application's threads: one shutdown order.
  */
 @AutoConfiguration(after = DataRedisAutoConfiguration.class)
 @ConditionalOnClass(RedisConnectionFactory.class)
@@ -53,6 +64,13 @@ public final class RedisKitAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
+	Background redisKitBackground(ObjectProvider<TaskScheduler> taskScheduler,
+			@Qualifier("applicationTaskExecutor") ObjectProvider<Executor> applicationTaskExecutor) {
+		return Background.of(taskScheduler.getIfUnique(), applicationTaskExecutor.getIfAvailable());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
 	KeyNaming redisKitKeyNaming(RedisKitProperties properties) {
 		return new KeyNaming(properties.getKeyPrefix());
 	}
@@ -62,9 +80,9 @@ public final class RedisKitAutoConfiguration {
 	@ConditionalOnBean(RedisConnectionFactory.class)
 	@ConditionalOnBooleanProperty(name = "redis-kit.outage.enabled", matchIfMissing = true)
 	RedisAvailability redisKitAvailability(RedisConnectionFactory connectionFactory, RedisKitProperties properties,
-			ObjectProvider<TaskScheduler> taskScheduler, ObjectProvider<RedisAvailabilityListener> listeners) {
-		return RedisAvailability.of(connectionFactory, properties.getOutage().getProbeInterval(),
-				taskScheduler.getIfUnique(), listeners.orderedStream().toList());
+			Background background, ObjectProvider<RedisAvailabilityListener> listeners) {
+		return RedisAvailability.of(connectionFactory, properties.getOutage().getProbeInterval(), background,
+				listeners.orderedStream().toList());
 	}
 
 	@Bean

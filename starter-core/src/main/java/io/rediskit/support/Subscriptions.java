@@ -49,7 +49,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * now; a {@link Listener} hears when the connection goes down and comes back (a message may have been lost in
  * between); a failure to subscribe is logged once per interval, with what follows from it.</li>
  * </ul>
- * Messages are handed to each channel's handler on the driver's thread: a handler must only signal, never block.
+ * Messages are handed to each channel's handler on the driver's thread: a handler must only signal, never block. A
+ * wait for a confirmation completes on the background executor, so what follows it may call Redis.
  * Nothing is connected before the first {@link #subscribe}; {@link #close()} never waits: it drops every channel,
  * fails the waits in progress with {@link IllegalStateException} and closes the connection asynchronously, and a
  * connection still being opened closes itself once made.
@@ -401,6 +402,24 @@ public final class Subscriptions implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Completes a wait for a confirmation on the background executor, not on the driver's event loop: what follows a
+	 * subscription (a cache's first probe, a lock waiter's attempt) may open a connection of the same client, which
+	 * would wait for this very loop.
+	 */
+	private void confirm(CompletableFuture<Void> first) {
+		if (first.isDone()) {
+			return;
+		}
+		try {
+			this.background.executor().execute(() -> first.complete(null));
+		}
+		catch (RuntimeException ex) {
+			// Closed or saturated: a wait that would otherwise end only at its bound ends now.
+			first.complete(null);
+		}
+	}
+
 	private String consequence() {
 		return "going on without them until they are confirmed";
 	}
@@ -508,7 +527,7 @@ public final class Subscriptions implements AutoCloseable {
 			Wanted wanted = Subscriptions.this.wanted.get(name);
 			if (wanted != null) {
 				Subscriptions.this.confirmed.add(name);
-				wanted.first.complete(null);
+				confirm(wanted.first);
 			}
 		}
 

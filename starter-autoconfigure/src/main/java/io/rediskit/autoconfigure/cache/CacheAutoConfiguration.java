@@ -15,6 +15,7 @@ import io.rediskit.cache.CacheJsonSerializer;
 import io.rediskit.cache.CacheListener;
 import io.rediskit.cache.CacheSpec;
 import io.rediskit.cache.RedisKitCacheManager;
+import io.rediskit.support.Background;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ScriptExecutor;
@@ -82,7 +83,7 @@ public final class CacheAutoConfiguration {
 	RedisKitCacheManagerFactory redisKitCacheManagerFactory(ScriptExecutor scripts, CommandExecutor commands,
 			RedisConnectionFactory connectionFactory, KeyNaming keyNaming,
 			@Qualifier(VALUES_BEAN) RedisSerializer<Object> values, CacheProperties properties,
-			ObjectProvider<CacheListener> listeners, ObjectProvider<TaskScheduler> taskScheduler,
+			ObjectProvider<CacheListener> listeners, ObjectProvider<Background> background,
 			@Qualifier("applicationTaskExecutor") ObjectProvider<Executor> applicationTaskExecutor,
 			ObjectProvider<Executor> executors, ObjectProvider<BloomFilterRegistry> bloomFilters) {
 		return () -> {
@@ -96,7 +97,7 @@ public final class CacheAutoConfiguration {
 				specs.forEach((name, spec) -> requireNoReloads("redis-kit.cache.caches." + name, spec));
 			}
 			return new RedisKitCacheManager(scripts, commands, connectionFactory, keyNaming, values, defaults, specs,
-					listeners.orderedStream().toList(), properties.getHeartbeat(), taskScheduler.getIfUnique(),
+					listeners.orderedStream().toList(), properties.getHeartbeat(), background.getIfAvailable(),
 					refresher, filters);
 		};
 	}

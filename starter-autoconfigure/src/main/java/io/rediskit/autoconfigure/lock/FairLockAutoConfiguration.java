@@ -5,6 +5,7 @@ import java.time.Clock;
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.lock.FairLockRegistry;
 import io.rediskit.lock.LockListener;
+import io.rediskit.support.Background;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ScriptExecutor;
 
@@ -17,13 +18,12 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.scheduling.TaskScheduler;
 
 /**
  * Auto-configures the fair lock: a {@link FairLockRegistry} that runs its scripts with the shared
  * {@link ScriptExecutor}, tells every {@link LockListener} bean, in order (the Micrometer listener as the
- * {@code rediskit.lock.fair.*} meters), and runs its watchdog on the application's {@link TaskScheduler} when
- * there is exactly one; started and stopped by the context. Off with {@code redis-kit.lock.enabled=false} or
+ * {@code rediskit.lock.fair.*} meters), and runs its watchdog on the shared {@link Background}; started and stopped
+ * by the context. Off with {@code redis-kit.lock.enabled=false} or
  * {@code redis-kit.lock.fair.enabled=false}; the bean backs off when the application defines its own.
  */
 @AutoConfiguration(after = { DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class,
@@ -38,11 +38,11 @@ public final class FairLockAutoConfiguration {
 	@ConditionalOnMissingBean
 	FairLockRegistry fairLockRegistry(ScriptExecutor scriptExecutor, RedisConnectionFactory connectionFactory,
 			KeyNaming keyNaming, LockProperties properties, ObjectProvider<LockListener> listeners,
-			ObjectProvider<TaskScheduler> taskScheduler) {
+			ObjectProvider<Background> background) {
 		FairLockRegistry registry = new FairLockRegistry(scriptExecutor, connectionFactory, keyNaming,
 				properties.getFair().toSpec(), ReadWriteLockAutoConfiguration.memberListeners(listeners, "fair"),
 				Clock.systemUTC());
-		taskScheduler.ifUnique(registry::setTaskScheduler);
+		background.ifAvailable(registry::setBackground);
 		return registry;
 	}
 

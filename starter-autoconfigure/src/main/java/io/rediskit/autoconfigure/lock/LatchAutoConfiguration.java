@@ -3,6 +3,7 @@ package io.rediskit.autoconfigure.lock;
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.lock.LatchListener;
 import io.rediskit.lock.LatchRegistry;
+import io.rediskit.support.Background;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ScriptExecutor;
 
@@ -15,12 +16,11 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.scheduling.TaskScheduler;
 
 /**
  * Auto-configures count-down latches: a {@link LatchRegistry} on the shared {@link ScriptExecutor}, telling every
- * {@link LatchListener} bean in order, its timers on the application's {@link TaskScheduler} when there is exactly
- * one, started and stopped by the context. Off with {@code redis-kit.lock.enabled=false} or
+ * {@link LatchListener} bean in order, its timers and subscriptions on the shared {@link Background}, started and
+ * stopped by the context. Off with {@code redis-kit.lock.enabled=false} or
  * {@code redis-kit.lock.latch.enabled=false}; backs off when the application defines its own registry.
  */
 @AutoConfiguration(after = { DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class })
@@ -34,10 +34,10 @@ public final class LatchAutoConfiguration {
 	@ConditionalOnMissingBean
 	LatchRegistry latchRegistry(ScriptExecutor scriptExecutor, RedisConnectionFactory connectionFactory,
 			KeyNaming keyNaming, LockProperties properties, ObjectProvider<LatchListener> listeners,
-			ObjectProvider<TaskScheduler> taskScheduler) {
+			ObjectProvider<Background> background) {
 		LatchRegistry registry = new LatchRegistry(scriptExecutor, connectionFactory, keyNaming,
 				properties.getLatch().toSpec(), listeners.orderedStream().toList());
-		taskScheduler.ifUnique(registry::setTaskScheduler);
+		background.ifAvailable(registry::setBackground);
 		return registry;
 	}
 

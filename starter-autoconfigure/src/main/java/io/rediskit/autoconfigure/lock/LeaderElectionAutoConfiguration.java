@@ -22,7 +22,7 @@ import org.springframework.core.env.Environment;
 
 /**
  * Auto-configures leader election: a {@link LeaderElections} over the application's {@link LockRegistry} (so its
- * ticks run on the registry's scheduler, the application's {@code TaskScheduler} when there is exactly one),
+ * ticks run on the registry's scheduler, the shared {@code Background}'s),
  * standing for the roles of {@code redis-kit.lock.leader.roles}, telling every {@link LeadershipListener} bean and
  * publishing each grant and revocation as an application event ({@link LeadershipGrantedEvent},
  * {@link LeadershipRevokedEvent}). Off with {@code redis-kit.lock.leader.enabled=false}; the bean backs off when the

@@ -7,6 +7,7 @@ import io.rediskit.lock.DistributedLock;
 import io.rediskit.lock.LockListener;
 import io.rediskit.lock.LockRegistry;
 import io.rediskit.lock.RedlockRegistry;
+import io.rediskit.support.Background;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ScriptExecutor;
 
@@ -22,13 +23,11 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.scheduling.TaskScheduler;
 
 /**
  * Auto-configures the distributed lock: a {@link LockRegistry} that runs its scripts with the shared
- * {@link ScriptExecutor}, tells every {@link LockListener} bean, in order, and runs its watchdog on the
- * application's {@link TaskScheduler} when there is exactly one (else on a daemon thread of its own), started and
- * stopped by the context; and the advisors that apply {@link DistributedLock @DistributedLock} and
+ * {@link ScriptExecutor}, tells every {@link LockListener} bean, in order, and runs its watchdog and subscriptions on
+ * the shared {@link Background}, started and stopped by the context; and the advisors that apply {@link DistributedLock @DistributedLock} and
  * {@link io.rediskit.lock.ScheduledLock @ScheduledLock}, whose runs and skips {@link ScheduledJobs} records. Off with {@code redis-kit.lock.enabled=false}; each bean backs off
  * when the application defines its own.
  */
@@ -42,10 +41,10 @@ public final class LockAutoConfiguration {
 	@ConditionalOnMissingBean
 	LockRegistry lockRegistry(ScriptExecutor scriptExecutor, RedisConnectionFactory connectionFactory,
 			KeyNaming keyNaming, LockProperties properties, ObjectProvider<LockListener> listeners,
-			ObjectProvider<TaskScheduler> taskScheduler) {
+			ObjectProvider<Background> background) {
 		LockRegistry registry = new LockRegistry(scriptExecutor, connectionFactory, keyNaming, properties.toSpec(),
 				listeners.orderedStream().toList(), Clock.systemUTC());
-		taskScheduler.ifUnique(registry::setTaskScheduler);
+		background.ifAvailable(registry::setBackground);
 		return registry;
 	}
 

@@ -6,6 +6,7 @@ import java.util.List;
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.lock.LockListener;
 import io.rediskit.lock.ReadWriteLockRegistry;
+import io.rediskit.support.Background;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ScriptExecutor;
 
@@ -18,13 +19,12 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.scheduling.TaskScheduler;
 
 /**
  * Auto-configures the read-write lock: a {@link ReadWriteLockRegistry} that runs its scripts with the shared
  * {@link ScriptExecutor}, tells every {@link LockListener} bean, in order (the Micrometer listener as the
- * {@code rediskit.lock.readwrite.*} meters), and runs its watchdog on the application's {@link TaskScheduler} when there
- * is exactly one; started and stopped by the context. Off with {@code redis-kit.lock.enabled=false} or
+ * {@code rediskit.lock.readwrite.*} meters), and runs its watchdog on the shared {@link Background}; started and
+ * stopped by the context. Off with {@code redis-kit.lock.enabled=false} or
  * {@code redis-kit.lock.read-write.enabled=false}; the bean backs off when the application defines its own.
  */
 @AutoConfiguration(after = { DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class,
@@ -39,10 +39,10 @@ public final class ReadWriteLockAutoConfiguration {
 	@ConditionalOnMissingBean
 	ReadWriteLockRegistry readWriteLockRegistry(ScriptExecutor scriptExecutor, RedisConnectionFactory connectionFactory,
 			KeyNaming keyNaming, LockProperties properties, ObjectProvider<LockListener> listeners,
-			ObjectProvider<TaskScheduler> taskScheduler) {
+			ObjectProvider<Background> background) {
 		ReadWriteLockRegistry registry = new ReadWriteLockRegistry(scriptExecutor, connectionFactory, keyNaming,
 				properties.getReadWrite().toSpec(), memberListeners(listeners, "readwrite"), Clock.systemUTC());
-		taskScheduler.ifUnique(registry::setTaskScheduler);
+		background.ifAvailable(registry::setBackground);
 		return registry;
 	}
 

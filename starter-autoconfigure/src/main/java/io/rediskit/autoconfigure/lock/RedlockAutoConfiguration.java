@@ -6,6 +6,7 @@ import java.util.List;
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.lock.LockListener;
 import io.rediskit.lock.RedlockRegistry;
+import io.rediskit.support.Background;
 import io.rediskit.support.KeyNaming;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -16,14 +17,12 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
-import org.springframework.scheduling.TaskScheduler;
 
 /**
  * Auto-configures Redlock when {@code redis-kit.lock.redlock.nodes} lists servers: one Lettuce connection factory
  * per node ({@link RedlockConnections}, started and stopped by the context) and a {@link RedlockRegistry} over
  * them that tells every {@link LockListener} bean, in order (the Micrometer listener as one tagged
- * {@code kind=redlock}), and runs its watchdog on the application's {@link TaskScheduler} when there is exactly
- * one. {@code @DistributedLock(redlock = true)} locks through it. Off with {@code redis-kit.lock.enabled=false};
+ * {@code kind=redlock}), and runs its watchdog on the shared {@link Background}. {@code @DistributedLock(redlock = true)} locks through it. Off with {@code redis-kit.lock.enabled=false};
  * each bean backs off when the application defines its own.
  */
 @AutoConfiguration(after = { DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class,
@@ -43,14 +42,14 @@ public final class RedlockAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RedlockRegistry redlockRegistry(RedlockConnections connections, KeyNaming keyNaming, LockProperties properties,
-			ObjectProvider<LockListener> listeners, ObjectProvider<TaskScheduler> taskScheduler) {
+			ObjectProvider<LockListener> listeners, ObjectProvider<Background> background) {
 		List<LockListener> redlockListeners = listeners.orderedStream()
 			.map((listener) -> (listener instanceof MicrometerLockListener micrometer)
 					? micrometer.forKind(MicrometerLockListener.KIND_REDLOCK) : listener)
 			.toList();
 		RedlockRegistry registry = new RedlockRegistry(connections.factories(), keyNaming,
 				properties.getRedlock().toSpec(), redlockListeners, Clock.systemUTC());
-		taskScheduler.ifUnique(registry::setTaskScheduler);
+		background.ifAvailable(registry::setBackground);
 		return registry;
 	}
 

@@ -6,6 +6,7 @@ import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.lock.DistributedSemaphore;
 import io.rediskit.lock.SemaphoreListener;
 import io.rediskit.lock.SemaphoreRegistry;
+import io.rediskit.support.Background;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ScriptExecutor;
 
@@ -21,12 +22,11 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.scheduling.TaskScheduler;
 
 /**
  * Auto-configures the semaphore: a {@link SemaphoreRegistry} on the shared {@link ScriptExecutor}, telling every
- * {@link SemaphoreListener} bean in order, its watchdog on the application's {@link TaskScheduler} when there is
- * exactly one, started and stopped by the context; and the advisor that applies
+ * {@link SemaphoreListener} bean in order, its watchdog on the shared {@link Background}, started and stopped by the
+ * context; and the advisor that applies
  * {@link DistributedSemaphore @DistributedSemaphore}. Off with {@code redis-kit.lock.enabled=false} or
  * {@code redis-kit.lock.semaphore.enabled=false}; each bean backs off when the application defines its own.
  */
@@ -41,10 +41,10 @@ public final class SemaphoreAutoConfiguration {
 	@ConditionalOnMissingBean
 	SemaphoreRegistry semaphoreRegistry(ScriptExecutor scriptExecutor, RedisConnectionFactory connectionFactory,
 			KeyNaming keyNaming, LockProperties properties, ObjectProvider<SemaphoreListener> listeners,
-			ObjectProvider<TaskScheduler> taskScheduler) {
+			ObjectProvider<Background> background) {
 		SemaphoreRegistry registry = new SemaphoreRegistry(scriptExecutor, connectionFactory, keyNaming,
 				properties.getSemaphore().toSpec(), listeners.orderedStream().toList(), Clock.systemUTC());
-		taskScheduler.ifUnique(registry::setTaskScheduler);
+		background.ifAvailable(registry::setBackground);
 		return registry;
 	}
 

@@ -13,6 +13,7 @@ import io.rediskit.autoconfigure.support.NamedEntry;
 import io.rediskit.queue.QueueEventListener;
 import io.rediskit.queue.QueueListener;
 import io.rediskit.queue.QueueRegistry;
+import io.rediskit.support.Background;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ScriptExecutor;
 import org.jspecify.annotations.Nullable;
@@ -37,7 +38,6 @@ import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.scheduling.TaskScheduler;
 
 /**
  * Auto-configures delay queues: a {@link QueueRegistry} on the application's {@link RedisConnectionFactory}
@@ -47,7 +47,7 @@ import org.springframework.scheduling.TaskScheduler;
  * event, the processor that finds {@link QueueListener @QueueListener} methods and the
  * {@link QueueListenerContainerRegistry} that runs a listener container for each, and the recurring jobs of
  * {@code redis-kit.queue.recurring} ({@link RecurringJobsConfiguration}). The containers' pollers and watchdogs
- * run on the application's {@link TaskScheduler} when there is exactly one; their handlers run on threads of
+ * run on the shared {@link Background}'s scheduler; their handlers run on threads of
  * their own (virtual with {@code spring.threads.virtual.enabled=true} on Java 21+) or, with
  * {@code redis-kit.queue.listener.executor=application}, on the application's {@code applicationTaskExecutor}.
  * Off with {@code redis-kit.queue.enabled=false}; each bean backs off when the application defines its own.
@@ -65,7 +65,7 @@ public final class QueueAutoConfiguration {
 	@ConditionalOnMissingBean
 	QueueRegistry queueRegistry(ScriptExecutor scripts, RedisConnectionFactory connectionFactory, KeyNaming keyNaming,
 			QueueProperties properties, ObjectProvider<JsonMapper> jsonMapper,
-			ObjectProvider<QueueEventListener> listeners, ObjectProvider<TaskScheduler> taskScheduler,
+			ObjectProvider<QueueEventListener> listeners, ObjectProvider<Background> background,
 			Environment environment) {
 		requireValuesAsWritten(properties, environment);
 		// Each queue and the defaults were checked alone when bound; what only a queue's combination with the
@@ -79,7 +79,7 @@ public final class QueueAutoConfiguration {
 					return (queue != null) ? queue.toSpec(properties) : null;
 				});
 		// The containers' pollers and watchdogs run short tasks that never block, as the lock's watchdog does.
-		taskScheduler.ifUnique(registry::setTaskScheduler);
+		background.ifAvailable(registry::setBackground);
 		return registry;
 	}
 

@@ -8,6 +8,7 @@ import io.rediskit.autoconfigure.support.InvalidPropertiesException;
 import io.rediskit.queue.QueueRegistry;
 import io.rediskit.queue.RecurringJobListener;
 import io.rediskit.queue.RecurringJobs;
+import io.rediskit.support.Background;
 import io.rediskit.support.ScriptExecutor;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -16,11 +17,10 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
-import org.springframework.scheduling.TaskScheduler;
 
 /**
- * The recurring jobs of {@code redis-kit.queue.recurring}, timed on the application's {@link TaskScheduler} when
- * there is exactly one (else on a daemon thread of their own, created when the first job starts), telling every
+ * The recurring jobs of {@code redis-kit.queue.recurring}, timed on the shared {@link Background}'s scheduler,
+ * telling every
  * {@link RecurringJobListener} bean, and those of {@link io.rediskit.queue.Recurring @Recurring} listener methods
  * ({@link RecurringAnnotationProcessor}). A job whose queue is not configured fails startup naming the property.
  */
@@ -30,9 +30,9 @@ class RecurringJobsConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RecurringJobs recurringJobs(ScriptExecutor scripts, QueueRegistry queues, QueueProperties properties,
-			ObjectProvider<RecurringJobListener> listeners, ObjectProvider<TaskScheduler> taskScheduler) {
+			ObjectProvider<RecurringJobListener> listeners, ObjectProvider<Background> background) {
 		RecurringJobs jobs = new RecurringJobs(scripts, queues, listeners.orderedStream().toList());
-		taskScheduler.ifUnique(jobs::setTaskScheduler);
+		background.ifAvailable(jobs::setBackground);
 		List<Violation> violations = new ArrayList<>();
 		properties.getRecurring().forEach((name, job) -> {
 			String queue = job.getQueue();
