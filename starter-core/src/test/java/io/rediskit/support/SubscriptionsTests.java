@@ -153,24 +153,15 @@ class SubscriptionsTests {
 	@Test
 	void aConfirmationThatDoesNotComeEndsTheWaitAtTheBoundAndIsAskedForAgain() throws Exception {
 		RedisServerProcess server = redis.server();
-		Subscriptions subscriptions = subscriptions(connections(server));
-		subscriptions.subscribe("rk:test:{connected}", new Received()).get(BOUND.toSeconds(), TimeUnit.SECONDS);
+		Subscriptions subscriptions = connected(server);
 		Received received = new Received();
-		CompletableFuture<Void> subscribed;
-		server.pause();
-		try {
+		whilePaused(server, () -> {
 			long started = System.nanoTime();
-			subscribed = subscriptions.subscribe("rk:test:{paused}", received);
-			assertThatExceptionOfType(ExecutionException.class)
-				.isThrownBy(() -> subscribed.get(BOUND.toSeconds(), TimeUnit.SECONDS))
-				.withCauseInstanceOf(QueryTimeoutException.class);
+			assertFails(subscriptions.subscribe("rk:test:{paused}", received), QueryTimeoutException.class);
 			assertThat(Duration.ofNanos(System.nanoTime() - started)).as("the wait")
 				.isGreaterThanOrEqualTo(COMMAND_TIMEOUT)
 				.isLessThan(BOUND);
-		}
-		finally {
-			server.resume();
-		}
+		});
 		awaitCondition("the channel subscribed once Redis answers", () -> subscriptions.isSubscribed("rk:test:{paused}"));
 		assertDelivered(server, "rk:test:{paused}", received);
 	}
@@ -186,20 +177,13 @@ class SubscriptionsTests {
 		this.closing.add(observed);
 		Subscriptions subscriptions = new Subscriptions(connections, observed, "the test's channels",
 				Duration.ofMinutes(5), RETRY);
-		CompletableFuture<Void> subscribed;
-		server.pause();
-		try {
-			subscribed = subscriptions.subscribe("rk:test:{closing}", new Received());
+		whilePaused(server, () -> {
+			CompletableFuture<Void> subscribed = subscriptions.subscribe("rk:test:{closing}", new Received());
 			awaitCondition("the connection to be opened", () -> executor.threads.stream()
 				.anyMatch((thread) -> in(thread, "connectPubSub")));
 			assertTimeoutPreemptively(HANG, subscriptions::close);
-			assertThatExceptionOfType(ExecutionException.class)
-				.isThrownBy(() -> subscribed.get(BOUND.toSeconds(), TimeUnit.SECONDS))
-				.withCauseInstanceOf(IllegalStateException.class);
-		}
-		finally {
-			server.resume();
-		}
+			assertFails(subscribed, IllegalStateException.class);
+		});
 		awaitCondition("the connection made after the close to end", () -> pubSubClients(server) == 0
 				&& executor.threads.stream().noneMatch(Thread::isAlive));
 		assertThat(subscriptions.isSubscribed("rk:test:{closing}")).isFalse();
@@ -209,40 +193,24 @@ class SubscriptionsTests {
 	@Test
 	void aCloseWhileAConfirmationIsAwaitedFailsTheWaitAndLeavesNoSubscriber() throws Exception {
 		RedisServerProcess server = redis.server();
-		Subscriptions subscriptions = subscriptions(connections(server));
-		subscriptions.subscribe("rk:test:{open}", new Received()).get(BOUND.toSeconds(), TimeUnit.SECONDS);
-		CompletableFuture<Void> subscribed;
-		server.pause();
-		try {
-			subscribed = subscriptions.subscribe("rk:test:{awaited}", new Received());
+		Subscriptions subscriptions = connected(server);
+		whilePaused(server, () -> {
+			CompletableFuture<Void> subscribed = subscriptions.subscribe("rk:test:{awaited}", new Received());
 			assertTimeoutPreemptively(HANG, subscriptions::close);
-			assertThatExceptionOfType(ExecutionException.class)
-				.isThrownBy(() -> subscribed.get(BOUND.toSeconds(), TimeUnit.SECONDS))
-				.withCauseInstanceOf(IllegalStateException.class);
-		}
-		finally {
-			server.resume();
-		}
+			assertFails(subscribed, IllegalStateException.class);
+		});
 		awaitCondition("no subscriber left", () -> pubSubClients(server) == 0);
 	}
 
 	@Test
 	void unsubscribingEndsAWaitAndAnotherSubscribeOfTheChannelIsItsOwn() throws Exception {
 		RedisServerProcess server = redis.server();
-		Subscriptions subscriptions = subscriptions(connections(server));
-		subscriptions.subscribe("rk:test:{open}", new Received()).get(BOUND.toSeconds(), TimeUnit.SECONDS);
-		CompletableFuture<Void> first;
-		server.pause();
-		try {
-			first = subscriptions.subscribe("rk:test:{again}", new Received());
+		Subscriptions subscriptions = connected(server);
+		whilePaused(server, () -> {
+			CompletableFuture<Void> first = subscriptions.subscribe("rk:test:{again}", new Received());
 			subscriptions.unsubscribe("rk:test:{again}");
-			assertThatExceptionOfType(ExecutionException.class)
-				.isThrownBy(() -> first.get(BOUND.toSeconds(), TimeUnit.SECONDS))
-				.withCauseInstanceOf(CancellationException.class);
-		}
-		finally {
-			server.resume();
-		}
+			assertFails(first, CancellationException.class);
+		});
 		Received received = new Received();
 		subscriptions.subscribe("rk:test:{again}", received).get(BOUND.toSeconds(), TimeUnit.SECONDS);
 		assertDelivered(server, "rk:test:{again}", received);
@@ -253,6 +221,29 @@ class SubscriptionsTests {
 				COMMAND_TIMEOUT, RETRY);
 		this.closing.add(subscriptions);
 		return subscriptions;
+	}
+
+	/** Subscriptions whose connection is made: a subscription asked for once the server is paused waits. */
+	private Subscriptions connected(RedisServerProcess server) throws Exception {
+		Subscriptions subscriptions = subscriptions(connections(server));
+		subscriptions.subscribe("rk:test:{open}", new Received()).get(BOUND.toSeconds(), TimeUnit.SECONDS);
+		return subscriptions;
+	}
+
+	private static void whilePaused(RedisServerProcess server, Step step) throws Exception {
+		server.pause();
+		try {
+			step.run();
+		}
+		finally {
+			server.resume();
+		}
+	}
+
+	private static void assertFails(CompletableFuture<Void> stage, Class<? extends Throwable> cause) {
+		assertThatExceptionOfType(ExecutionException.class)
+			.isThrownBy(() -> stage.get(BOUND.toSeconds(), TimeUnit.SECONDS))
+			.withCauseInstanceOf(cause);
 	}
 
 	private LettuceConnectionFactory connections(RedisServerProcess server) {
@@ -298,6 +289,13 @@ class SubscriptionsTests {
 			}
 			Thread.sleep(5);
 		}
+	}
+
+	@FunctionalInterface
+	private interface Step {
+
+		void run() throws Exception;
+
 	}
 
 	private static final class Received implements java.util.function.Consumer<byte[]> {
