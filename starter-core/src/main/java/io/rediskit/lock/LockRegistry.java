@@ -1,12 +1,13 @@
 package io.rediskit.lock;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.Executor;
 
+import io.rediskit.support.Background;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
 import io.rediskit.support.ScriptExecutor;
@@ -14,7 +15,6 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.scheduling.TaskScheduler;
 
 /**
  * Hands out {@link RedisLock}s on one Redis deployment (standalone, Sentinel or Cluster); the entry point of the
@@ -29,12 +29,13 @@ import org.springframework.scheduling.TaskScheduler;
  * <p>
  * <b>Lifecycle.</b> The constructor starts nothing. {@link #start()} (called by the Spring container, as a
  * {@link SmartLifecycle}) starts the background work: the watchdog, which renews the leases of all its locks
- * every third of the watchdog timeout, the pub/sub subscription that wakes waiters, and the scheduler both run
+ * every third of the watchdog timeout, and the pub/sub subscription that wakes waiters, on the threads both run
  * on. Used outside a container, the registry starts on the first acquisition. {@link #stop()} stops that work
  * (held locks are not released: their leases run out unless the registry starts again), and {@link #close()}
- * stops it for good. By default the scheduler is one daemon thread, which never blocks on Redis, and work that
- * may block (subscribing) runs on a new thread per task, virtual on Java 21 and later; the application can give
- * its own {@link TaskScheduler} and {@link Executor} before the registry starts.
+ * stops it for good. The threads are the application's shared {@link Background} ({@link #setBackground}, which
+ * the starter calls); without one, the registry makes its own on the first start: one daemon scheduler thread,
+ * which never blocks on Redis, and a new thread per blocking task (opening the pub/sub connection), virtual on
+ * Java 21 and later.
  * <p>
  * <b>Keys.</b> {@code <prefix>lock:{<name>}} holds the owner, hold count and fencing token and carries the lease
  * as its TTL; {@code <prefix>lock:{<name>}:fence} keeps the last fencing token for a day after the last
@@ -48,7 +49,9 @@ import org.springframework.scheduling.TaskScheduler;
  * old master acknowledged. With {@link LockSpec#replicaWait()} enabled, acquisitions and renewals wait for
  * replicas ({@code WAIT}) and a shortfall fails the acquisition or is reported, as the spec says.
  */
-public class LockRegistry extends LockEntryPoint<SingleNodeEngine> {
+public class LockRegistry implements Locks, SmartLifecycle, AutoCloseable {
+
+	private final LockShell<SingleNodeEngine> shell;
 
 	/**
 	 * The lifecycle phase: after the connection factory (phase 0) starts and before it stops, and before the web
@@ -81,9 +84,11 @@ public class LockRegistry extends LockEntryPoint<SingleNodeEngine> {
 	 */
 	public LockRegistry(ScriptExecutor scripts, RedisConnectionFactory connectionFactory, KeyNaming keyNaming,
 			LockSpec spec, List<? extends LockListener> listeners, Clock clock) {
-		super("lock", keyNaming, required(spec).watchdogTimeout(), spec.defaultLeaseTime(), spec.defaultWaitTime(),
+		this.shell = new LockShell<>(LockRegistry.class, "lock", keyNaming,
+				required(spec).watchdogTimeout(), spec.defaultLeaseTime(), spec.defaultWaitTime(),
 				listeners, clock, "Locks cannot reach Redis; lock calls fail after the command timeout",
-				(guarded, outages) -> engine(scripts, connectionFactory, keyNaming, spec, guarded));
+				(guarded, outages) -> engine(scripts, connectionFactory, keyNaming, spec, guarded),
+				LockScripts.Keys::of);
 		this.spec = spec;
 	}
 
@@ -107,7 +112,7 @@ public class LockRegistry extends LockEntryPoint<SingleNodeEngine> {
 	 * @return a handle on that lock
 	 */
 	public JobLock getJobLock(String name) {
-		return new JobLock(getLock(name), engine().scripts);
+		return new JobLock(getLock(name), this.shell.engine().scripts);
 	}
 
 	/**
@@ -117,7 +122,7 @@ public class LockRegistry extends LockEntryPoint<SingleNodeEngine> {
 	 * @return a handle on that lock
 	 */
 	public JobLock getJobLock(String group, String key) {
-		return new JobLock(getLock(group, key), engine().scripts);
+		return new JobLock(getLock(group, key), this.shell.engine().scripts);
 	}
 
 	/**
@@ -129,7 +134,7 @@ public class LockRegistry extends LockEntryPoint<SingleNodeEngine> {
 	 */
 	public MultiLock getMultiLock(Collection<String> names) {
 		MultiLock.requireNames(names);
-		return new MultiLock(names.stream().map(this::getLock).toList(), engine().scripts);
+		return new MultiLock(names.stream().map(this::getLock).toList(), this.shell.engine().scripts);
 	}
 
 	/**
@@ -151,7 +156,7 @@ public class LockRegistry extends LockEntryPoint<SingleNodeEngine> {
 	 */
 	public MultiLock getMultiLock(String group, Collection<String> keys) {
 		MultiLock.requireNames(keys);
-		return new MultiLock(keys.stream().map((key) -> getLock(group, key)).toList(), engine().scripts);
+		return new MultiLock(keys.stream().map((key) -> getLock(group, key)).toList(), this.shell.engine().scripts);
 	}
 
 	/** @return the spec this registry runs with */
@@ -161,7 +166,87 @@ public class LockRegistry extends LockEntryPoint<SingleNodeEngine> {
 
 	/** @return the release signals, for tests of the waiting state */
 	ReleaseSignals signals() {
-		return engine().signals;
+		return this.shell.engine().signals;
+	}
+
+	/**
+	 * Gives the threads the registry's background work runs on: the watchdog and the timers of asynchronous waits
+	 * on its scheduler (tasks that never block on Redis), opening the pub/sub connection and calls to nodes that
+	 * may have to connect on its executor. Set it before the registry starts; the registry leaves it running.
+	 * @param background the application's, shared by every primitive, or {@code null} for threads of the
+	 * registry's own ({@link Background#standalone(String)}), closed with it
+	 * @throws IllegalStateException if the registry has started
+	 */
+	public void setBackground(@Nullable Background background) {
+		this.shell.setBackground(background);
+	}
+
+	@Override
+	public RedisLock getLock(String name) {
+		return this.shell.getLock(name);
+	}
+
+	@Override
+	public RedisLock getLock(String group, String key) {
+		return this.shell.getLock(group, key);
+	}
+
+	@Override
+	public Duration minimumLeaseTime() {
+		return this.shell.minimumLeaseTime();
+	}
+
+	@Override
+	public List<HeldLock> heldLocks() {
+		return this.shell.heldLocks();
+	}
+
+	@Override
+	public Duration defaultWaitTime() {
+		return this.shell.defaultWaitTime();
+	}
+
+	/** @return the key naming this registry uses */
+	public KeyNaming getKeyNaming() {
+		return this.shell.getKeyNaming();
+	}
+
+	/** Starts the watchdog and what the engine runs; does nothing when running. */
+	@Override
+	public void start() {
+		this.shell.start();
+	}
+
+	/**
+	 * Stops the watchdog and what the engine runs (the threads are left to their owner). Held locks and permits are
+	 * not released: their leases run out unless the registry starts again. Asynchronous acquisitions still waiting
+	 * complete exceptionally with {@link IllegalStateException}; waiting threads poll. A later acquisition starts
+	 * the registry again.
+	 */
+	@Override
+	public void stop() {
+		this.shell.stop();
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.shell.isRunning();
+	}
+
+	@Override
+	public int getPhase() {
+		return LockRegistry.PHASE;
+	}
+
+	/** Stops for good, as {@link #stop()} does; a later acquisition fails with {@link IllegalStateException}. */
+	@Override
+	public void close() {
+		this.shell.close();
+	}
+
+	/** @return the shell, for the family's tests */
+	LockShell<SingleNodeEngine> shell() {
+		return this.shell;
 	}
 
 }

@@ -1,12 +1,16 @@
 package io.rediskit.lock;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
+import io.rediskit.support.Background;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ScriptExecutor;
+import org.jspecify.annotations.Nullable;
 
+import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
@@ -23,7 +27,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * <b>Limits.</b> A lease, as the lock. There is no Redlock variant. Readers wait while a writer waits, so a
  * waiting writer that dies keeps new readers out until its place ends ({@link WaiterLineSpec#waiterTimeout()}).
  */
-public class ReadWriteLockRegistry extends LockEntryPoint<ReadWriteEngine> {
+public class ReadWriteLockRegistry implements Locks, SmartLifecycle, AutoCloseable {
+
+	private final LockShell<ReadWriteEngine> shell;
 
 	private final WaiterLineSpec spec;
 
@@ -38,7 +44,8 @@ public class ReadWriteLockRegistry extends LockEntryPoint<ReadWriteEngine> {
 	 */
 	public ReadWriteLockRegistry(ScriptExecutor scripts, RedisConnectionFactory connectionFactory,
 			KeyNaming keyNaming, WaiterLineSpec spec, List<? extends LockListener> listeners, Clock clock) {
-		super("rwlock", keyNaming, Objects.requireNonNull(spec, "spec must not be null").watchdogTimeout(),
+		this.shell = new LockShell<>(ReadWriteLockRegistry.class, "rwlock", keyNaming,
+				Objects.requireNonNull(spec, "spec must not be null").watchdogTimeout(),
 				spec.defaultLeaseTime(), spec.defaultWaitTime(), listeners, clock,
 				"Read-write locks cannot reach Redis; read-write lock calls fail after the command timeout",
 				(guarded, outages) -> new ReadWriteEngine(spec,
@@ -46,7 +53,8 @@ public class ReadWriteLockRegistry extends LockEntryPoint<ReadWriteEngine> {
 								keyNaming),
 						new ReleaseSignals(Objects.requireNonNull(connectionFactory,
 								"connectionFactory must not be null"),
-								"the read-write locks' release channels")));
+								"the read-write locks' release channels")),
+				(naming, name, group) -> ReadWriteLockScripts.keys(naming, name, group, false));
 		this.spec = spec;
 	}
 
@@ -82,20 +90,96 @@ public class ReadWriteLockRegistry extends LockEntryPoint<ReadWriteEngine> {
 	}
 
 	private RedisLock readSide(RedisLock writeLock) {
-		ReadWriteEngine writing = engine();
+		ReadWriteEngine writing = this.shell.engine();
 		return new RedisLock(writeLock.name(), writeLock.group(),
-				ReadWriteLockScripts.keys(getKeyNaming(), writeLock.name(), writeLock.group(), true),
-				parts().withEngine(writing.reading()));
+				ReadWriteLockScripts.keys(this.shell.getKeyNaming(), writeLock.name(), writeLock.group(), true),
+				this.shell.parts().withEngine(writing.reading()));
 	}
 
-	@Override
-	LockScripts.Keys keys(String name, String group) {
-		return ReadWriteLockScripts.keys(getKeyNaming(), name, group, false);
-	}
 
 	/** @return the spec this registry runs with */
 	public WaiterLineSpec spec() {
 		return this.spec;
+	}
+
+	/**
+	 * Gives the threads the registry's background work runs on: the watchdog and the timers of asynchronous waits
+	 * on its scheduler (tasks that never block on Redis), opening the pub/sub connection and calls to nodes that
+	 * may have to connect on its executor. Set it before the registry starts; the registry leaves it running.
+	 * @param background the application's, shared by every primitive, or {@code null} for threads of the
+	 * registry's own ({@link Background#standalone(String)}), closed with it
+	 * @throws IllegalStateException if the registry has started
+	 */
+	public void setBackground(@Nullable Background background) {
+		this.shell.setBackground(background);
+	}
+
+	@Override
+	public RedisLock getLock(String name) {
+		return this.shell.getLock(name);
+	}
+
+	@Override
+	public RedisLock getLock(String group, String key) {
+		return this.shell.getLock(group, key);
+	}
+
+	@Override
+	public Duration minimumLeaseTime() {
+		return this.shell.minimumLeaseTime();
+	}
+
+	@Override
+	public List<HeldLock> heldLocks() {
+		return this.shell.heldLocks();
+	}
+
+	@Override
+	public Duration defaultWaitTime() {
+		return this.shell.defaultWaitTime();
+	}
+
+	/** @return the key naming this registry uses */
+	public KeyNaming getKeyNaming() {
+		return this.shell.getKeyNaming();
+	}
+
+	/** Starts the watchdog and what the engine runs; does nothing when running. */
+	@Override
+	public void start() {
+		this.shell.start();
+	}
+
+	/**
+	 * Stops the watchdog and what the engine runs (the threads are left to their owner). Held locks and permits are
+	 * not released: their leases run out unless the registry starts again. Asynchronous acquisitions still waiting
+	 * complete exceptionally with {@link IllegalStateException}; waiting threads poll. A later acquisition starts
+	 * the registry again.
+	 */
+	@Override
+	public void stop() {
+		this.shell.stop();
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.shell.isRunning();
+	}
+
+	@Override
+	public int getPhase() {
+		return LockRegistry.PHASE;
+	}
+
+	/** Stops for good, as {@link #stop()} does; a later acquisition fails with {@link IllegalStateException}. */
+	@Override
+	public void close() {
+		this.shell.close();
+	}
+
+	/** @return the shell, for the family's tests */
+	LockShell<ReadWriteEngine> shell() {
+		return this.shell;
 	}
 
 }

@@ -1,14 +1,16 @@
 package io.rediskit.lock;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.Executor;
 
+import io.rediskit.support.Background;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ScriptExecutor;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
@@ -30,7 +32,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * <p>
  * The spec's {@link LockSpec#replicaWait()} is not supported: semaphore writes never wait for replicas.
  */
-public class SemaphoreRegistry extends ShellEntryPoint<SemaphoreEngine> {
+public class SemaphoreRegistry implements SmartLifecycle, AutoCloseable {
+
+	private final LockShell<SemaphoreEngine> shell;
 
 	/**
 	 * Creates a registry with default key naming and spec, no listeners, and scripts run on the factory's
@@ -54,13 +58,15 @@ public class SemaphoreRegistry extends ShellEntryPoint<SemaphoreEngine> {
 	 */
 	public SemaphoreRegistry(ScriptExecutor scripts, RedisConnectionFactory connectionFactory, KeyNaming keyNaming,
 			LockSpec spec, List<? extends SemaphoreListener> listeners, Clock clock) {
-		super("semaphore", keyNaming, withoutReplicaWait(spec).watchdogTimeout(), spec.defaultLeaseTime(),
+		this.shell = new LockShell<>(SemaphoreRegistry.class, "semaphore", keyNaming,
+				withoutReplicaWait(spec).watchdogTimeout(), spec.defaultLeaseTime(),
 				spec.defaultWaitTime(), listeners, clock,
 				"Semaphores cannot reach Redis; semaphore calls fail after the command timeout",
 				(guarded, outages) -> new SemaphoreEngine(spec,
 						new SemaphoreScripts(Objects.requireNonNull(scripts, "scripts must not be null")),
 						new ReleaseSignals(Objects.requireNonNull(connectionFactory, "connectionFactory must not be null"),
-								"the semaphores' release channels")));
+								"the semaphores' release channels")),
+				SemaphoreScripts::keys);
 	}
 
 	private static LockSpec withoutReplicaWait(LockSpec spec) {
@@ -79,7 +85,7 @@ public class SemaphoreRegistry extends ShellEntryPoint<SemaphoreEngine> {
 	 * @return a handle on that semaphore
 	 */
 	public RedisSemaphore getSemaphore(String name, int total) {
-		requireName(name, "Semaphore");
+		LockShell.requireName(name, "Semaphore");
 		return newSemaphore(name, name, total);
 	}
 
@@ -92,7 +98,7 @@ public class SemaphoreRegistry extends ShellEntryPoint<SemaphoreEngine> {
 	 * @return a handle on that semaphore
 	 */
 	public RedisSemaphore getSemaphore(String group, String key, int total) {
-		requireName(group, "Semaphore");
+		LockShell.requireName(group, "Semaphore");
 		Objects.requireNonNull(key, "key");
 		return newSemaphore(group + ":" + key, group, total);
 	}
@@ -101,13 +107,73 @@ public class SemaphoreRegistry extends ShellEntryPoint<SemaphoreEngine> {
 		if (total < 1) {
 			throw new IllegalArgumentException("total of semaphore '" + name + "' must be at least 1, was " + total);
 		}
-		RedisLock identity = new RedisLock(name, group, SemaphoreScripts.keys(getKeyNaming(), name, group), parts());
-		return new RedisSemaphore(identity, engine(), total);
+		RedisLock identity = new RedisLock(name, group, SemaphoreScripts.keys(this.shell.getKeyNaming(), name, group), this.shell.parts());
+		return new RedisSemaphore(identity, this.shell.engine(), total);
 	}
 
 	/** @return the open leases of this registry's acquisitions, oldest first; lost ones are left out */
 	public List<HeldLock> heldPermits() {
-		return parts().holds().describe();
+		return this.shell.parts().holds().describe();
+	}
+
+	/**
+	 * Gives the threads the registry's background work runs on: the watchdog and the timers of asynchronous waits
+	 * on its scheduler (tasks that never block on Redis), opening the pub/sub connection and calls to nodes that
+	 * may have to connect on its executor. Set it before the registry starts; the registry leaves it running.
+	 * @param background the application's, shared by every primitive, or {@code null} for threads of the
+	 * registry's own ({@link Background#standalone(String)}), closed with it
+	 * @throws IllegalStateException if the registry has started
+	 */
+	public void setBackground(@Nullable Background background) {
+		this.shell.setBackground(background);
+	}
+
+	/** @return how long an acquisition that names no wait waits */
+	public Duration defaultWaitTime() {
+		return this.shell.defaultWaitTime();
+	}
+
+	/** @return the key naming this registry uses */
+	public KeyNaming getKeyNaming() {
+		return this.shell.getKeyNaming();
+	}
+
+	/** Starts the watchdog and what the engine runs; does nothing when running. */
+	@Override
+	public void start() {
+		this.shell.start();
+	}
+
+	/**
+	 * Stops the watchdog and what the engine runs (the threads are left to their owner). Held locks and permits are
+	 * not released: their leases run out unless the registry starts again. Asynchronous acquisitions still waiting
+	 * complete exceptionally with {@link IllegalStateException}; waiting threads poll. A later acquisition starts
+	 * the registry again.
+	 */
+	@Override
+	public void stop() {
+		this.shell.stop();
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.shell.isRunning();
+	}
+
+	@Override
+	public int getPhase() {
+		return LockRegistry.PHASE;
+	}
+
+	/** Stops for good, as {@link #stop()} does; a later acquisition fails with {@link IllegalStateException}. */
+	@Override
+	public void close() {
+		this.shell.close();
+	}
+
+	/** @return the shell, for the family's tests */
+	LockShell<SemaphoreEngine> shell() {
+		return this.shell;
 	}
 
 }

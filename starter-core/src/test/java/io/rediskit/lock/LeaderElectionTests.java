@@ -128,7 +128,7 @@ class LeaderElectionTests {
 		TermLog.Entry granted = this.log.await("a leader", 0, TermLog.Entry::granted, PATIENCE);
 		// Someone else's owner in the hash: the next renewal finds the lock taken over.
 		redis.server().command("HSET", LockEngine.key("leader:sweeper"), "o", "intruder");
-		this.registries.get(0).renewNow();
+		this.registries.get(0).shell().renewNow();
 		TermLog.Entry revoked = this.log.await("the revocation", 0, (entry) -> !entry.granted(), PATIENCE);
 		assertThat(revoked.term()).isEqualTo(granted.term());
 		assertThat(revoked.reason()).isEqualTo("LEASE_LOST");
@@ -164,7 +164,7 @@ class LeaderElectionTests {
 		elections.start();
 		this.log.await("a leader", 0, TermLog.Entry::granted, PATIENCE);
 		// Renewals stop as if Redis no longer answered this instance: the watchdog skips a hold with one in flight.
-		LockHold hold = registry.parts().holds().get(registry.getLock("leader", "doubt"), a.owner());
+		LockHold hold = registry.shell().parts().holds().get(registry.getLock("leader", "doubt"), a.owner());
 		assertThat(hold).isNotNull();
 		hold.stallRenewals();
 		TermLog.Entry revoked = this.log.await("the revocation", 0, (entry) -> !entry.granted(), PATIENCE);

@@ -218,7 +218,7 @@ class MultiLockContractTests extends TopologyContract {
 		String b = this.redis.unique("lost-b");
 		MultiLock.MultiLease lease = this.registry.getMultiLock(a, b).acquire(Duration.ZERO);
 		this.redis.masterFor(key(b)).command("DEL", key(b));
-		this.registry.renewNow();
+		this.registry.shell().renewNow();
 		LockTesting.awaitCondition("the lost name noticed", Duration.ofSeconds(10), () -> !lease.isActive());
 		assertThatExceptionOfType(LockLeaseLostException.class).isThrownBy(lease::close);
 		assertThat(this.redis.exists(key(a))).as("the name still held, freed").isFalse();

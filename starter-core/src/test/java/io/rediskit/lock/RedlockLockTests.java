@@ -247,7 +247,7 @@ class RedlockLockTests {
 		awaitCondition("every node to be taken", Duration.ofSeconds(5), () -> this.nodes.nodesHolding("renewed") == 5);
 		this.nodes.node(0).command("DEL", io.rediskit.support.KeyNaming.defaults().key("lock", "renewed"));
 		this.nodes.node(1).kill();
-		this.registry.renewNow();
+		this.registry.shell().renewNow();
 		awaitCondition("a renewal", Duration.ofSeconds(10), () -> this.listener.count("renewal") > 0);
 		assertThat(this.listener.events).contains("renewal renewed RENEWED").doesNotContain("lost renewed");
 		assertThat(lock.isHeldByCurrentThread()).isTrue();
@@ -262,7 +262,7 @@ class RedlockLockTests {
 		for (int node = 0; node < 3; node++) {
 			this.nodes.node(node).command("DEL", io.rediskit.support.KeyNaming.defaults().key("lock", "lost"));
 		}
-		this.registry.renewNow();
+		this.registry.shell().renewNow();
 		awaitCondition("the loss to be reported", Duration.ofSeconds(10), () -> this.listener.count("lost") == 1);
 		assertThat(this.listener.events).contains("renewal lost LOST", "lost lost " + lease.fencingToken());
 		assertThat(lease.isActive()).isFalse();
@@ -327,7 +327,7 @@ class RedlockLockTests {
 		assertThat(LockTesting.fencedWrite(this.nodes.connections().get(0), ledger, firstLease.fencingToken(), "first"))
 			.isFalse();
 		// The first holder's watchdog finds the other owner on three nodes: no majority is left.
-		this.registry.renewNow();
+		this.registry.shell().renewNow();
 		awaitCondition("the loss to be reported", Duration.ofSeconds(10), () -> this.listener.count("lost") == 1);
 		assertThatExceptionOfType(LockLeaseLostException.class).isThrownBy(firstLease::close);
 		secondLease.close();
@@ -430,10 +430,10 @@ class RedlockLockTests {
 		// Started, with every node's connection open.
 		this.registry.getLock("warm-up").acquire(Duration.ofSeconds(5)).close();
 		RedisLock lock = this.registry.getLock("abandoned");
-		LockHolds holds = this.registry.parts().holds();
+		LockHolds holds = this.registry.shell().parts().holds();
 		// A wait of its own, so that its monitor can hold up the round's completion: the round has recorded the
 		// hold, where a watchdog round can pick it, and has not yet found the wait cancelled.
-		RedlockAcquisition acquisition = new RedlockAcquisition(lock, this.registry.engine(),
+		RedlockAcquisition acquisition = new RedlockAcquisition(lock, this.registry.shell().engine(),
 				"abandoning", null, Duration.ofSeconds(5), TimeUnit.SECONDS.toNanos(5));
 		LockHold hold;
 		synchronized (acquisition) {
@@ -448,7 +448,7 @@ class RedlockLockTests {
 		// A watchdog round that picked the hold before it was forgotten, and was held up (a preempted thread), sends
 		// its renewal only now: every node answers that the owner holds nothing.
 		hold.stallRenewals();
-		this.registry.renewNow(hold);
+		this.registry.shell().renewNow(hold);
 		awaitCondition("the late renewal to be answered", Duration.ofSeconds(10), () -> !hold.isRenewing());
 		assertThat(hold.isLost()).as("lost").isFalse();
 		assertThat(this.listener.events).filteredOn((event) -> event.contains("abandoned"))
