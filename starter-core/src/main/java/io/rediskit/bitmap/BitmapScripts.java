@@ -1,15 +1,24 @@
 package io.rediskit.bitmap;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
 import java.time.LocalDate;
+import java.time.ZoneId;
 import java.time.YearMonth;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
 
 import io.rediskit.support.LuaScript;
+import io.rediskit.support.RetentionPassedException;
+import io.rediskit.support.ScriptExecutor;
 import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.ReturnType;
 
 /**
  * The bitmap calls, one method per operation with the reading of its reply: the check-in (set a bit) and streak
@@ -99,6 +108,37 @@ final class BitmapScripts {
 	/** The check-in script's refusal: the month was past its expiry, and nothing was written. */
 	static boolean isPastRetention(@Nullable Long reply) {
 		return reply != null && reply == -1;
+	}
+
+	/**
+	 * When a key of one period (a calendar's month, an activity's day) expires: the end of the period in the
+	 * entry's zone plus its retention.
+	 * @param periodEnd the first day after the period
+	 * @return the expiry in epoch ms, {@code 0} for never (no retention)
+	 */
+	static long expiresAt(LocalDate periodEnd, ZoneId zone, @Nullable Duration retention) {
+		return (retention != null) ? periodEnd.atStartOfDay(zone).toInstant().plus(retention).toEpochMilli() : 0;
+	}
+
+	/**
+	 * Sets one bit with the check-in script, the write of the calendars and the daily activities alike.
+	 * @param keysAndArgs from {@link #checkIn} or {@link #setBit}
+	 * @param retention the entry's retention, {@code null} for none
+	 * @param expiresAtMillis the key's expiry, from {@link #expiresAt}
+	 * @param entry names the entry in the exception, such as {@code Daily activity 'logins'}; asked only then
+	 * @param write names the write in the exception, such as {@code a mark on 2024-05-01}; asked only then
+	 * @return whether the bit was clear before; exceptionally with {@link RetentionPassedException} when the key
+	 * was already past its retention (nothing was written)
+	 */
+	static CompletionStage<Boolean> markAsync(ScriptExecutor scripts, byte[][] keysAndArgs,
+			@Nullable Duration retention, long expiresAtMillis, Supplier<String> entry, Supplier<String> write) {
+		return scripts.<Long>executeAsync(CHECK_IN, ReturnType.INTEGER, 1, keysAndArgs).thenApply((old) -> {
+			if (isPastRetention(old) && retention != null) {
+				throw new RetentionPassedException(entry.get(), write.get(), retention,
+						Instant.ofEpochMilli(expiresAtMillis));
+			}
+			return old != null && old == 0;
+		});
 	}
 
 	/** @return the arguments of {@code BITFIELD_RO key GET u1 <day - 1>} */

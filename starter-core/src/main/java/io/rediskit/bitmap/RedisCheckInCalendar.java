@@ -2,7 +2,6 @@ package io.rediskit.bitmap;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.LocalDate;
 import java.time.YearMonth;
 import java.util.ArrayList;
@@ -13,7 +12,6 @@ import java.util.concurrent.CompletionStage;
 
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
-import io.rediskit.support.RetentionPassedException;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.Stages;
 import io.rediskit.support.ObservedCalls;
@@ -23,40 +21,16 @@ import org.springframework.data.redis.connection.ReturnType;
 /**
  * The {@link CheckInCalendar} of a {@link BitmapRegistry}.
  */
-final class RedisCheckInCalendar implements CheckInCalendar {
+final class RedisCheckInCalendar extends BitmapEntry<CheckInCalendarSpec> implements CheckInCalendar {
 
 	private static final String AREA = "bitmap";
 
-	private final String name;
-
-	private final CheckInCalendarSpec spec;
-
 	private final ScriptExecutor scripts;
-
-	private final CommandExecutor commands;
-
-	private final KeyNaming keyNaming;
-
-	private final ObservedCalls<BitmapListener> calls;
 
 	RedisCheckInCalendar(String name, CheckInCalendarSpec spec, ScriptExecutor scripts, CommandExecutor commands,
 			KeyNaming keyNaming, ObservedCalls<BitmapListener> calls) {
-		this.name = name;
-		this.spec = spec;
+		super(name, spec, commands, keyNaming, calls);
 		this.scripts = scripts;
-		this.commands = commands;
-		this.keyNaming = keyNaming;
-		this.calls = calls;
-	}
-
-	@Override
-	public String name() {
-		return this.name;
-	}
-
-	@Override
-	public CheckInCalendarSpec spec() {
-		return this.spec;
 	}
 
 	@Override
@@ -69,18 +43,11 @@ final class RedisCheckInCalendar implements CheckInCalendar {
 		Objects.requireNonNull(date, "date must not be null");
 		YearMonth month = YearMonth.from(date);
 		Duration retention = this.spec.retention();
-		long expiresAt = (retention != null)
-				? month.plusMonths(1).atDay(1).atStartOfDay(this.spec.zone()).toInstant().plus(retention).toEpochMilli() : 0;
+		long expiresAt = BitmapScripts.expiresAt(month.plusMonths(1).atDay(1), this.spec.zone(), retention);
 		byte[][] keysAndArgs = BitmapScripts.checkIn(key(user, month), date, expiresAt, null);
-		return this.calls.observed("check-in", () -> this.scripts.<Long>executeAsync(BitmapScripts.CHECK_IN,
-				ReturnType.INTEGER, 1, keysAndArgs)
-			.thenApply((old) -> {
-				if (BitmapScripts.isPastRetention(old) && retention != null) {
-					throw new RetentionPassedException("Check-in calendar '" + this.name + "'",
-							"a check-in on " + date + " (month " + month + ")", retention, Instant.ofEpochMilli(expiresAt));
-				}
-				return old != null && old == 0;
-			}));
+		return this.calls.observed("check-in", () -> BitmapScripts.markAsync(this.scripts, keysAndArgs, retention,
+				expiresAt, () -> "Check-in calendar '" + this.name + "'",
+				() -> "a check-in on " + date + " (month " + month + ")"));
 	}
 
 	@Override

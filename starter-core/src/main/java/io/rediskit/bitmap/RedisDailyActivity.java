@@ -2,7 +2,6 @@ package io.rediskit.bitmap;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.LocalDate;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -13,7 +12,6 @@ import java.util.concurrent.CompletionStage;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ObservedCalls;
-import io.rediskit.support.RetentionPassedException;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.Stages;
 import org.jspecify.annotations.Nullable;
@@ -25,43 +23,19 @@ import org.springframework.data.redis.connection.ReturnType;
  * {@code <prefix>activity:{<name>}:<yyyy-MM-dd>} per day and {@code ...:{<name>}:scratch}, which a script creates,
  * counts and deletes within itself.
  */
-final class RedisDailyActivity implements DailyActivity {
+final class RedisDailyActivity extends BitmapEntry<DailyActivitySpec> implements DailyActivity {
 
 	private static final String AREA = "activity";
 
-	private final String name;
-
-	private final DailyActivitySpec spec;
-
 	private final ScriptExecutor scripts;
-
-	private final CommandExecutor commands;
-
-	private final KeyNaming keyNaming;
 
 	private final byte[] scratchKey;
 
-	private final ObservedCalls<BitmapListener> calls;
-
 	RedisDailyActivity(String name, DailyActivitySpec spec, ScriptExecutor scripts, CommandExecutor commands,
 			KeyNaming keyNaming, ObservedCalls<BitmapListener> calls) {
-		this.name = name;
-		this.spec = spec;
+		super(name, spec, commands, keyNaming, calls);
 		this.scripts = scripts;
-		this.commands = commands;
-		this.keyNaming = keyNaming;
 		this.scratchKey = bytes(keyNaming.key(AREA, name, "scratch"));
-		this.calls = calls;
-	}
-
-	@Override
-	public String name() {
-		return this.name;
-	}
-
-	@Override
-	public DailyActivitySpec spec() {
-		return this.spec;
 	}
 
 	@Override
@@ -78,18 +52,10 @@ final class RedisDailyActivity implements DailyActivity {
 	CompletionStage<Boolean> markActiveAsync(long userId, LocalDate day, @Nullable Long serverNow) {
 		byte[] key = dayKey(day);
 		Duration retention = this.spec.retention();
-		long expiresAt = (retention != null)
-				? day.plusDays(1).atStartOfDay(this.spec.zone()).toInstant().plus(retention).toEpochMilli() : 0;
+		long expiresAt = BitmapScripts.expiresAt(day.plusDays(1), this.spec.zone(), retention);
 		byte[][] keysAndArgs = BitmapScripts.setBit(key, checkUser(userId), expiresAt, serverNow);
-		return this.calls.observed("mark-active", () -> this.scripts.<Long>executeAsync(BitmapScripts.CHECK_IN,
-				ReturnType.INTEGER, 1, keysAndArgs)
-			.thenApply((old) -> {
-				if (BitmapScripts.isPastRetention(old) && retention != null) {
-					throw new RetentionPassedException("Daily activity '" + this.name + "'", "a mark on " + day,
-							retention, Instant.ofEpochMilli(expiresAt));
-				}
-				return old != null && old == 0;
-			}));
+		return this.calls.observed("mark-active", () -> BitmapScripts.markAsync(this.scripts, keysAndArgs, retention,
+				expiresAt, () -> "Daily activity '" + this.name + "'", () -> "a mark on " + day));
 	}
 
 	@Override

@@ -16,37 +16,13 @@ import org.springframework.data.redis.connection.ReturnType;
 /**
  * The {@link PackedCounters} of a {@link BitmapRegistry}.
  */
-final class RedisPackedCounters implements PackedCounters {
+final class RedisPackedCounters extends BitmapEntry<PackedCounterSpec> implements PackedCounters {
 
 	private static final String AREA = "bitmap";
 
-	private final String name;
-
-	private final PackedCounterSpec spec;
-
-	private final CommandExecutor commands;
-
-	private final KeyNaming keyNaming;
-
-	private final ObservedCalls<BitmapListener> calls;
-
 	RedisPackedCounters(String name, PackedCounterSpec spec, CommandExecutor commands, KeyNaming keyNaming,
 			ObservedCalls<BitmapListener> calls) {
-		this.name = name;
-		this.spec = spec;
-		this.commands = commands;
-		this.keyNaming = keyNaming;
-		this.calls = calls;
-	}
-
-	@Override
-	public String name() {
-		return this.name;
-	}
-
-	@Override
-	public PackedCounterSpec spec() {
-		return this.spec;
+		super(name, spec, commands, keyNaming, calls);
 	}
 
 	@Override

@@ -67,7 +67,7 @@ final class Acquisition {
 		this.waitNanos = waitNanos;
 		this.interruptible = interruptible;
 		LockHold hold = this.parts.holds().get(lock, owner);
-		this.current = (hold != null && !hold.lost) ? hold : null;
+		this.current = (hold != null && !hold.isLost()) ? hold : null;
 		if (this.current != null) {
 			// A re-entry keeps the lease the lock was taken with: a shorter one would cut the outer hold short.
 			this.leaseMillis = this.current.leaseMillis;

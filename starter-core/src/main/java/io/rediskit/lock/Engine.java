@@ -1,6 +1,7 @@
 package io.rediskit.lock;
 
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 
@@ -52,7 +53,7 @@ interface Engine {
 	void releaseLost(LockHold hold);
 
 	/**
-	 * Extends a watchdog hold's lease, and on success its {@link LockHold#validUntilNanos}.
+	 * Extends a watchdog hold's lease, and on success its validity ({@link LockHold#extended}).
 	 * @return {@link RenewalResult#RENEWED}, or {@link RenewalResult#LOST} when another owner has the lock or
 	 * nobody does; exceptionally when the outcome is unknown
 	 */
@@ -67,6 +68,15 @@ interface Engine {
 
 	/** @return whether any owner holds the lock now */
 	boolean isLocked(RedisLock lock);
+
+	/**
+	 * Who holds the lock now, whichever instance, as Redis has it (for a quorum, the owner a majority of nodes
+	 * store), changing nothing.
+	 * @return the holder, or empty when nobody holds it; exceptionally when Redis (or too many nodes) could not tell
+	 * @throws UnsupportedOperationException for a member whose handles have many holders at once (a read lock, a
+	 * semaphore's permits): no single answer exists, and an empty one would say "free"
+	 */
+	CompletionStage<Optional<Holder>> holderAsync(RedisLock lock);
 
 	/** @return {@link #isLocked}, without blocking the calling thread */
 	CompletionStage<Boolean> isLockedAsync(RedisLock lock);
@@ -88,5 +98,13 @@ interface Engine {
 
 	/** Stops what {@link #start} started. */
 	void stop();
+
+	/**
+	 * Who holds a lock, as its keys store it.
+	 * @param owner the owner id the holder acquired as ({@link LockHolds})
+	 * @param fencingToken the holder's fencing token
+	 */
+	record Holder(String owner, long fencingToken) {
+	}
 
 }

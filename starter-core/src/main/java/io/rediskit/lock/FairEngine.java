@@ -1,5 +1,6 @@
 package io.rediskit.lock;
 
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -43,7 +44,7 @@ final class FairEngine extends WaiterLineEngine {
 	@Override
 	public CompletionStage<Long> release(LockHold hold) {
 		RedisLock lock = hold.lock;
-		if (hold.holdCount != 1) {
+		if (hold.holdCount() != 1) {
 			return this.lockScripts.release(lock.keys(), hold.owner, hold.leaseMillis,
 					lock.parts().holds().nextRequestId());
 		}
@@ -63,6 +64,12 @@ final class FairEngine extends WaiterLineEngine {
 	@Override
 	public CompletionStage<Boolean> isLockedAsync(RedisLock lock) {
 		return this.lockScripts.isLockedAsync(lock.keys());
+	}
+
+	/** The fair lock's hash has the lock's shape: the lock's read. */
+	@Override
+	public CompletionStage<Optional<Holder>> holderAsync(RedisLock lock) {
+		return this.lockScripts.holderAsync(lock.keys());
 	}
 
 	@Override

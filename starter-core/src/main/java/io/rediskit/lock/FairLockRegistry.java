@@ -35,7 +35,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * acquisition than the lock (the line), and every waiter polls at least every third of the waiter timeout. There
  * is no Redlock variant.
  */
-public class FairLockRegistry extends LockEntryPoint {
+public class FairLockRegistry extends LockEntryPoint<FairEngine> {
 
 	private final WaiterLineSpec spec;
 

@@ -47,13 +47,14 @@ public final class JobLock {
 
 	private final RedisLock lock;
 
-	private final SingleNodeEngine engine;
+	/** The scripts of its own it runs (start, end, state) beside the shell's holds and watchdog. */
+	private final LockScripts scripts;
 
 	private final LockParts parts;
 
-	JobLock(RedisLock lock, SingleNodeEngine engine) {
+	JobLock(RedisLock lock, LockScripts scripts) {
 		this.lock = lock;
-		this.engine = engine;
+		this.scripts = scripts;
 		this.parts = lock.parts();
 	}
 
@@ -101,7 +102,7 @@ public final class JobLock {
 		long leaseMillis = Math.min(this.parts.watchdogTimeout().toMillis(), bounds.atMostMillis());
 		CompletionStage<LockScripts.Attempt> attempt;
 		try {
-			attempt = this.engine.scripts.startScheduled(this.lock.keys(), owner, leaseMillis, bounds.atMostMillis());
+			attempt = this.scripts.startScheduled(this.lock.keys(), owner, leaseMillis, bounds.atMostMillis());
 		}
 		catch (RuntimeException ex) {
 			attempt = CompletableFuture.failedFuture(ex);
@@ -141,7 +142,7 @@ public final class JobLock {
 	 */
 	public CompletionStage<State> stateAsync() {
 		try {
-			return this.engine.scripts.scheduledState(this.lock.keys()).thenApply(State::of);
+			return this.scripts.scheduledState(this.lock.keys()).thenApply(State::of);
 		}
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);
@@ -264,7 +265,7 @@ public final class JobLock {
 			if (!this.closed.compareAndSet(false, true)) {
 				return CompletableFuture.completedFuture(null);
 			}
-			LockScripts scripts = JobLock.this.engine.scripts;
+			LockScripts scripts = JobLock.this.scripts;
 			RedisLock lock = JobLock.this.lock;
 			long atLeastMillis = this.bounds.atLeastMillis();
 			return new Release(this.hold) {

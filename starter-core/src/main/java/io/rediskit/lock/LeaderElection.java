@@ -1,7 +1,6 @@
 package io.rediskit.lock;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
@@ -20,7 +19,7 @@ import org.jspecify.annotations.Nullable;
  * This instance's candidacy for the leadership of one role, from {@link LeaderElections#elect(String)}: at most
  * one instance leads a role at a time, and when it dies, yields or loses Redis another takes over.
  * <p>
- * <b>How.</b> The leadership is the lock {@code leader:<role>} of the registry ({@link LockRegistry#getLock(String,
+ * <b>How.</b> The leadership is the lock {@code leader:<role>} of the registry ({@link Locks#getLock(String,
  * String)}), held as a watchdog lease: the registry's watchdog renews it every third of its watchdog timeout
  * while this instance lives. Every tick (the retry interval, and at least six times per lease) a candidate that
  * does not lead tries to take the lock once; the one that takes it is granted the role ({@link
@@ -38,9 +37,10 @@ import org.jspecify.annotations.Nullable;
  * next tick; the term is the fence for writes made meanwhile. A leader that dies is replaced once its lease
  * (the watchdog timeout) has run out.
  * <p>
- * <b>Limits.</b> A failover that loses the lock's key (asynchronous replication) can let a new leader in before
- * the old one revoked itself; terms still increase (they start from the server's clock). There is no Redlock
- * variant.
+ * <b>Limits.</b> On one deployment, a failover that loses the lock's key (asynchronous replication) can let a new
+ * leader in before the old one revoked itself; terms still increase (they start from the server's clock). Over a
+ * {@link RedlockRegistry} the lease is the validity a majority of nodes confirmed, and losing a minority of nodes
+ * loses no leader.
  */
 public final class LeaderElection {
 
@@ -113,18 +113,18 @@ public final class LeaderElection {
 	}
 
 	/**
-	 * Who leads the role now, whichever instance: asked of Redis.
+	 * Who leads the role now, whichever instance: asked of Redis (over a Redlock registry, the holder a majority of
+	 * nodes store).
 	 * @return the leader's instance name and term, or empty when no instance leads
+	 * @throws org.springframework.dao.DataAccessException when Redis (or too many nodes) could not tell
 	 */
 	public Optional<Leader> currentLeader() {
-		List<@Nullable String> fields = this.lock.parts().engine() instanceof SingleNodeEngine engine
-				? engine.scripts.ownerAndToken(this.lock.keys()) : List.of();
-		if (fields.size() < 2 || fields.get(0) == null || fields.get(1) == null) {
-			return Optional.empty();
-		}
-		String heldBy = fields.get(0);
-		int slash = heldBy.indexOf('/');
-		return Optional.of(new Leader((slash >= 0) ? heldBy.substring(slash + 1) : heldBy, Long.parseLong(fields.get(1))));
+		Engine engine = this.parts.engine();
+		return engine.await(engine.holderAsync(this.lock), "currentLeader", this.lock).map((holder) -> {
+			String heldBy = holder.owner();
+			int slash = heldBy.indexOf('/');
+			return new Leader((slash >= 0) ? heldBy.substring(slash + 1) : heldBy, holder.fencingToken());
+		});
 	}
 
 	/** Joins the election: the first attempt runs at once. Does nothing when running. */
@@ -268,7 +268,7 @@ public final class LeaderElection {
 	}
 
 	private boolean certain(LockHold lease, long nowNanos) {
-		return !lease.lost && lease.validUntilNanos - nowNanos > this.marginNanos;
+		return lease.certainNanos(nowNanos) > this.marginNanos;
 	}
 
 	private void schedule(long delayNanos) {

@@ -14,7 +14,8 @@ import io.rediskit.support.Listeners;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * This instance's candidacies, one {@link LeaderElection} per role, over one {@link LockRegistry}: the roles
+ * This instance's candidacies, one {@link LeaderElection} per role, over the locks of one entry point ({@link
+ * LockRegistry} on one deployment, or {@link RedlockRegistry} on a majority of independent servers): the roles
  * configured at startup and those the application joins later with {@link #elect(String)}. Started and stopped
  * with the application (a {@link SmartLifecycle} in the phase after the registry's, so that leaders give their
  * roles up while the registry still runs); elections joined while it runs start at once.
@@ -30,7 +31,7 @@ public class LeaderElections implements SmartLifecycle {
 	/** Default {@link #retryInterval()}: a candidate tries once a second. */
 	public static final Duration DEFAULT_RETRY_INTERVAL = Duration.ofSeconds(1);
 
-	private final LockRegistry registry;
+	private final Locks registry;
 
 	private final String instance;
 
@@ -44,22 +45,22 @@ public class LeaderElections implements SmartLifecycle {
 
 	/**
 	 * Elections with the default instance name and retry interval.
-	 * @param registry the lock registry whose locks back the roles
+	 * @param registry the lock registry whose locks back the roles: {@link LockRegistry} or {@link RedlockRegistry}
 	 * @param listeners told of every grant and revocation, in order
 	 */
-	public LeaderElections(LockRegistry registry, List<? extends LeadershipListener> listeners) {
+	public LeaderElections(Locks registry, List<? extends LeadershipListener> listeners) {
 		this(registry, listeners, defaultInstanceName(), DEFAULT_RETRY_INTERVAL);
 	}
 
 	/**
-	 * @param registry the lock registry whose locks back the roles
+	 * @param registry the lock registry whose locks back the roles: {@link LockRegistry} or {@link RedlockRegistry}
 	 * @param listeners told of every grant and revocation, in order
 	 * @param instance the name this instance goes by: not empty, without {@code /}
 	 * @param retryInterval how often a candidate that does not lead tries to; capped at a sixth of the registry's
 	 * watchdog timeout, which is the leadership's lease
 	 * @throws IllegalArgumentException naming the argument when it is out of range
 	 */
-	public LeaderElections(LockRegistry registry, List<? extends LeadershipListener> listeners, String instance,
+	public LeaderElections(Locks registry, List<? extends LeadershipListener> listeners, String instance,
 			Duration retryInterval) {
 		this.registry = Objects.requireNonNull(registry, "registry");
 		Objects.requireNonNull(instance, "instance");

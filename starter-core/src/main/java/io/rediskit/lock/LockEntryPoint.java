@@ -19,7 +19,7 @@ import org.jspecify.annotations.Nullable;
  * Handles are cheap, so {@code getLock} returns a new one each time and keeps no cache: client memory is bounded
  * by the locks held and waited for at a time, however many names are used.
  */
-abstract class LockEntryPoint extends ShellEntryPoint implements Locks {
+abstract class LockEntryPoint<E extends Engine> extends ShellEntryPoint<E> implements Locks {
 
 	/**
 	 * @param kind the registry's kind, in thread names, metrics' area and messages
@@ -28,7 +28,7 @@ abstract class LockEntryPoint extends ShellEntryPoint implements Locks {
 	 */
 	LockEntryPoint(String kind, KeyNaming keyNaming, Duration watchdogTimeout, @Nullable Duration defaultLeaseTime,
 			Duration defaultWaitTime, List<? extends LockListener> listeners, Clock clock, String outageWarning,
-			BiFunction<Listeners<LockListener>, ThrottledLog, Engine> engine) {
+			BiFunction<Listeners<LockListener>, ThrottledLog, E> engine) {
 		super(kind, keyNaming, watchdogTimeout, defaultLeaseTime, defaultWaitTime, listeners, clock, outageWarning,
 				engine);
 	}
@@ -65,7 +65,7 @@ abstract class LockEntryPoint extends ShellEntryPoint implements Locks {
 
 	@Override
 	public Duration minimumLeaseTime() {
-		return parts().engine().minimumLeaseTime();
+		return engine().minimumLeaseTime();
 	}
 
 }

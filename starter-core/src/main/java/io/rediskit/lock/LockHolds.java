@@ -89,14 +89,13 @@ final class LockHolds {
 			long nowNanos, long validUntilNanos) {
 		Id id = new Id(lock.keys().lock, owner);
 		LockHold hold = this.holds.get(id);
-		if (count == 1 || hold == null || hold.lost) {
+		if (count == 1 || hold == null || hold.isLost()) {
 			hold = new LockHold(lock, owner, fencingToken, leaseMillis, watchdog, Instant.now(this.clock), nowNanos,
 					validUntilNanos);
 			this.holds.put(id, hold);
 		}
 		else {
-			hold.validUntilNanos = validUntilNanos;
-			hold.holdCount++;
+			hold.reentered(validUntilNanos);
 		}
 		return hold;
 	}
@@ -107,12 +106,7 @@ final class LockHolds {
 
 	/** Records a lost hold once: never renewed again, reported to the listeners, and unlock will say so. */
 	void markLost(LockHold hold) {
-		boolean first;
-		synchronized (hold) {
-			first = !hold.lost;
-			hold.lost = true;
-		}
-		if (first) {
+		if (hold.markLost()) {
 			logger.warn("Lock '" + hold.lock.name() + "' (fencing token " + hold.fencingToken
 					+ ") was lost before its owner released it");
 			this.listeners.notify((listener) -> listener.onLeaseLost(hold.lock.group(), hold.fencingToken));
@@ -129,7 +123,7 @@ final class LockHolds {
 		long now = System.nanoTime();
 		List<HeldLock> held = new ArrayList<>();
 		for (LockHold hold : this.holds.values()) {
-			if (!hold.lost) {
+			if (!hold.isLost()) {
 				held.add(hold.describe(now));
 			}
 		}

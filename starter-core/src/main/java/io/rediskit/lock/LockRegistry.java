@@ -49,7 +49,7 @@ import org.springframework.scheduling.TaskScheduler;
  * old master acknowledged. With {@link LockSpec#replicaWait()} enabled, acquisitions and renewals wait for
  * replicas ({@code WAIT}) and a shortfall fails the acquisition or is reported, as the spec says.
  */
-public class LockRegistry extends LockEntryPoint {
+public class LockRegistry extends LockEntryPoint<SingleNodeEngine> {
 
 	/**
 	 * The lifecycle phase: after the connection factory (phase 0) starts and before it stops, and before the web
@@ -121,7 +121,7 @@ public class LockRegistry extends LockEntryPoint {
 	 * @return a handle on that lock
 	 */
 	public JobLock getJobLock(String name) {
-		return new JobLock(getLock(name), engine());
+		return new JobLock(getLock(name), engine().scripts);
 	}
 
 	/**
@@ -131,7 +131,7 @@ public class LockRegistry extends LockEntryPoint {
 	 * @return a handle on that lock
 	 */
 	public JobLock getJobLock(String group, String key) {
-		return new JobLock(getLock(group, key), engine());
+		return new JobLock(getLock(group, key), engine().scripts);
 	}
 
 	/**
@@ -143,7 +143,7 @@ public class LockRegistry extends LockEntryPoint {
 	 */
 	public MultiLock getMultiLock(Collection<String> names) {
 		MultiLock.requireNames(names);
-		return new MultiLock(names.stream().map(this::getLock).toList(), engine(), engine().scripts.isCluster());
+		return new MultiLock(names.stream().map(this::getLock).toList(), engine().scripts);
 	}
 
 	/**
@@ -165,17 +165,12 @@ public class LockRegistry extends LockEntryPoint {
 	 */
 	public MultiLock getMultiLock(String group, Collection<String> keys) {
 		MultiLock.requireNames(keys);
-		return new MultiLock(keys.stream().map((key) -> getLock(group, key)).toList(), engine(),
-				engine().scripts.isCluster());
+		return new MultiLock(keys.stream().map((key) -> getLock(group, key)).toList(), engine().scripts);
 	}
 
 	/** @return the spec this registry runs with */
 	public LockSpec spec() {
 		return this.spec;
-	}
-
-	private SingleNodeEngine engine() {
-		return (SingleNodeEngine) parts().engine();
 	}
 
 	/** @return the release signals, for tests of the waiting state */

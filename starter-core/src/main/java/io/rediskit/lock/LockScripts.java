@@ -3,6 +3,7 @@ package io.rediskit.lock;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
@@ -203,11 +204,14 @@ final class LockScripts {
 
 	/**
 	 * Raises the last fencing token of the name to at least {@code token}, for the Redlock engine: a later
-	 * acquisition on this server then hands out a higher token.
+	 * acquisition on this server then hands out a higher token, and the lock, while {@code owner} holds it here,
+	 * records the token as its own (what {@link #holderAsync} reads).
 	 * @return the last token stored now
 	 */
-	CompletionStage<Long> raiseFence(Keys keys, long token) {
-		return integer(RAISE_FENCE, keys.fenceBytes, number(token), FENCE_TTL_MILLIS);
+	CompletionStage<Long> raiseFence(Keys keys, String owner, long token) {
+		return this.executor.<Long>executeAsync(RAISE_FENCE, ReturnType.INTEGER, 2, keys.fenceBytes, keys.lockBytes,
+				number(token), FENCE_TTL_MILLIS, utf8(owner))
+			.thenApply((reply) -> required(reply, RAISE_FENCE));
 	}
 
 	/**
@@ -301,19 +305,26 @@ final class LockScripts {
 		});
 	}
 
-	/** @return the owner and the fencing token of the lock as stored, each {@code null} when nobody holds it */
-	List<@Nullable String> ownerAndToken(Keys keys) {
-		return uninterruptibly(() -> {
-			try (RedisConnection connection = this.connectionFactory.getConnection()) {
-				List<byte[]> fields = connection.hashCommands().hMGet(keys.lockBytes, utf8("o"), utf8("f"));
-				if (fields == null) {
-					return List.of();
-				}
-				return fields.stream()
-					.map((field) -> (field != null) ? new String(field, StandardCharsets.UTF_8) : null)
-					.toList();
-			}
-		});
+	/**
+	 * Reads who holds the lock, changing nothing: the owner and fencing token its hash stores (the lock's and the
+	 * fair lock's, which share its shape).
+	 * @return the holder, or empty when nobody does
+	 */
+	CompletionStage<Optional<Engine.Holder>> holderAsync(Keys keys) {
+		return this.commands.<List<@Nullable Object>>executeAsync("HMGET", ReturnType.MULTI, keys.lockBytes, utf8("o"),
+				utf8("f"))
+			.thenApply(LockScripts::holder);
+	}
+
+	private static Optional<Engine.Holder> holder(@Nullable List<@Nullable Object> fields) {
+		if (fields == null || fields.size() < 2 || fields.get(0) == null || fields.get(1) == null) {
+			return Optional.empty();
+		}
+		return Optional.of(new Engine.Holder(text(fields.get(0)), Long.parseLong(text(fields.get(1)))));
+	}
+
+	private static String text(@Nullable Object field) {
+		return (field instanceof byte[] bytes) ? new String(bytes, StandardCharsets.UTF_8) : String.valueOf(field);
 	}
 
 	/**

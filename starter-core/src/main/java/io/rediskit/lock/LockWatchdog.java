@@ -64,13 +64,13 @@ final class LockWatchdog {
 	/** One round: package-private so that tests can run one now. */
 	void renewAll() {
 		for (LockHold hold : this.holds.all()) {
-			if (hold.watchdog && !hold.lost && !hold.releasing && hold.renewing.compareAndSet(false, true)) {
+			if (hold.watchdog && !hold.isLost() && !hold.isReleasing() && hold.startRenewal()) {
 				// An escaping exception would cancel the periodic task: every other lease would then run out.
 				try {
 					renew(hold);
 				}
 				catch (Throwable ex) {
-					hold.renewing.set(false);
+					hold.renewalEnded();
 					logger.error("Renewal of lock '" + hold.lock.name() + "' failed unexpectedly", ex);
 				}
 			}
@@ -88,14 +88,14 @@ final class LockWatchdog {
 				else if (result == RenewalResult.RENEWED) {
 					notify(hold, RenewalResult.RENEWED);
 				}
-				else if (!hold.releasing) {
+				else if (!hold.isReleasing()) {
 					// Gone or taken over while the owner still thought it held the lock.
 					notify(hold, RenewalResult.LOST);
 					this.holds.markLost(hold);
 				}
 			}
 			finally {
-				hold.renewing.set(false);
+				hold.renewalEnded();
 			}
 		});
 	}
@@ -110,7 +110,7 @@ final class LockWatchdog {
 		else {
 			logger.warn("Renewal of lock '" + hold.lock.name() + "' failed, retrying on the next tick", cause);
 		}
-		if (!hold.releasing && hold.leaseElapsed(System.nanoTime())) {
+		if (!hold.isReleasing() && hold.leaseElapsed(System.nanoTime())) {
 			logger.warn("Lock '" + hold.lock.name() + "' could not be renewed before its lease ended and is lost");
 			this.holds.markLost(hold);
 		}

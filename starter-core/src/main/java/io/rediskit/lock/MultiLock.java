@@ -61,15 +61,17 @@ public final class MultiLock {
 
 	private final List<List<RedisLock>> steps;
 
-	private final SingleNodeEngine engine;
+	/** The scripts of its own it runs (one acquisition per hash slot, the undo of a step) beside the shell. */
+	private final LockScripts scripts;
 
 	private final LockParts parts;
 
 	private final String description;
 
-	MultiLock(List<RedisLock> locks, SingleNodeEngine engine, boolean cluster) {
-		this.engine = engine;
+	MultiLock(List<RedisLock> locks, LockScripts scripts) {
+		this.scripts = scripts;
 		this.parts = locks.get(0).parts();
+		boolean cluster = scripts.isCluster();
 		List<RedisLock> ordered = new ArrayList<>(locks);
 		Comparator<RedisLock> byName = Comparator.comparing(RedisLock::name);
 		ordered.sort(cluster ? Comparator.comparingInt(MultiLock::slot).thenComparing(byName) : byName);
@@ -195,7 +197,7 @@ public final class MultiLock {
 	public CompletionStage<MultiLease> acquireAsync(Duration waitTime, @Nullable Duration leaseTime) {
 		Objects.requireNonNull(waitTime, "waitTime");
 		if (leaseTime != null) {
-			this.engine.requireLease(leaseTime);
+			this.parts.engine().requireLease(leaseTime);
 		}
 		try {
 			this.parts.background().ensureRunning();
@@ -267,7 +269,7 @@ public final class MultiLock {
 			List<LockScripts.Keys> keys = locks.stream().map(RedisLock::keys).toList();
 			CompletionStage<LockScripts.MultiAttempt> call;
 			try {
-				call = MultiLock.this.engine.scripts.acquireAll(keys, this.owner, this.leaseMillis,
+				call = MultiLock.this.scripts.acquireAll(keys, this.owner, this.leaseMillis,
 						MultiLock.this.parts.holds().nextRequestId());
 			}
 			catch (RuntimeException ex) {
@@ -354,7 +356,7 @@ public final class MultiLock {
 			if (uncertain != null) {
 				for (RedisLock lock : uncertain) {
 					try {
-						releases.add(MultiLock.this.engine.scripts.releaseLast(lock.keys(), this.owner)
+						releases.add(MultiLock.this.scripts.releaseLast(lock.keys(), this.owner)
 							.toCompletableFuture());
 					}
 					catch (RuntimeException ex) {
@@ -417,7 +419,7 @@ public final class MultiLock {
 					return false;
 				}
 			}
-			return this.holds.stream().noneMatch((hold) -> hold.lost);
+			return this.holds.stream().noneMatch(LockHold::isLost);
 		}
 
 		/**

@@ -1,6 +1,7 @@
 package io.rediskit.lock;
 
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
@@ -34,8 +35,8 @@ final class QuorumEngine implements Engine {
 	public @Nullable LockHold acquire(RedisLock lock, String owner, @Nullable Long leaseMillis, long waitNanos,
 			boolean interruptible) throws InterruptedException {
 		LockHold held = lock.parts().holds().get(lock, owner);
-		if (held != null && !held.lost) {
-			held.holdCount++;
+		if (held != null && !held.isLost()) {
+			held.reenteredLocally();
 			lock.report(AcquireResult.ACQUIRED, System.nanoTime());
 			return held;
 		}
@@ -47,8 +48,8 @@ final class QuorumEngine implements Engine {
 	/** A re-entry counts down locally; the last hold is released on every node. */
 	@Override
 	public CompletionStage<Long> release(LockHold hold) {
-		if (hold.holdCount > 1) {
-			return CompletableFuture.completedFuture((long) hold.holdCount - 1);
+		if (hold.holdCount() > 1) {
+			return CompletableFuture.completedFuture((long) hold.holdCount() - 1);
 		}
 		return this.nodes.release(hold.lock.keys(), hold.owner).thenApply((tally) -> {
 			if (tally.done() >= this.nodes.quorum()) {
@@ -89,7 +90,7 @@ final class QuorumEngine implements Engine {
 			Duration validity = this.spec.validity(Duration.ofMillis(hold.leaseMillis), Duration.ofNanos(now - started));
 			int quorum = this.nodes.quorum();
 			if (tally.done() >= quorum && !validity.isNegative() && !validity.isZero() && !hold.leaseElapsed(now)) {
-				hold.validUntilNanos = now + validity.toNanos();
+				hold.extended(now + validity.toNanos());
 				return RenewalResult.RENEWED;
 			}
 			if (tally.refused() > this.nodes.size() - quorum) {
@@ -114,11 +115,16 @@ final class QuorumEngine implements Engine {
 		return this.nodes.isLocked(lock.keys());
 	}
 
+	@Override
+	public CompletionStage<Optional<Holder>> holderAsync(RedisLock lock) {
+		return this.nodes.holder(lock.keys());
+	}
+
 	/** As this client counts it: a Redlock re-entry is never sent to the nodes. */
 	@Override
 	public int holdCount(RedisLock lock, String owner) {
 		LockHold hold = lock.parts().holds().get(lock, owner);
-		return (hold != null && !hold.lost) ? hold.holdCount : 0;
+		return (hold != null && !hold.isLost()) ? hold.holdCount() : 0;
 	}
 
 	@Override

@@ -1,5 +1,6 @@
 package io.rediskit.lock;
 
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
@@ -41,7 +42,7 @@ final class ReadWriteEngine extends WaiterLineEngine {
 
 	@Override
 	CompletionStage<Long> reenter(RedisLock lock, LockHold current) {
-		return this.scripts.setCount(lock.name(), this.read, current.owner, current.holdCount + 1,
+		return this.scripts.setCount(lock.name(), this.read, current.owner, current.holdCount() + 1,
 				current.leaseMillis);
 	}
 
@@ -52,7 +53,7 @@ final class ReadWriteEngine extends WaiterLineEngine {
 			return;
 		}
 		LockHold reading = lock.parts().holds().get(this.scripts.readersKey(lock.name()), owner);
-		if (reading != null && !reading.lost) {
+		if (reading != null && !reading.isLost()) {
 			throw new IllegalStateException("Lock '" + lock.name() + "' is read by the current thread: release the"
 					+ " read lock before taking the write lock (upgrading is not supported; downgrading is)");
 		}
@@ -74,13 +75,22 @@ final class ReadWriteEngine extends WaiterLineEngine {
 	/** Sets the stored count to the client's count less one; the last release ends this side's hold. */
 	@Override
 	public CompletionStage<Long> release(LockHold hold) {
-		return this.scripts.setCount(hold.lock.name(), this.read, hold.owner, hold.holdCount - 1L,
+		return this.scripts.setCount(hold.lock.name(), this.read, hold.owner, hold.holdCount() - 1L,
 				hold.leaseMillis);
 	}
 
 	@Override
 	CompletionStage<Boolean> extend(LockHold hold) {
 		return this.scripts.renew(hold.lock.name(), this.read, hold.owner, hold.leaseMillis);
+	}
+
+	/**
+	 * Unsupported: readers are many, and a writer's entry stays in the hash past its lease while readers hold
+	 * (only a script on the server's clock tells whether it still writes).
+	 */
+	@Override
+	public CompletionStage<Optional<Holder>> holderAsync(RedisLock lock) {
+		throw new UnsupportedOperationException("A read-write lock does not tell who holds it");
 	}
 
 	/** @return for the write lock whether a writer holds it, for the read lock whether anyone reads */

@@ -23,7 +23,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * <b>Limits.</b> A lease, as the lock. There is no Redlock variant. Readers wait while a writer waits, so a
  * waiting writer that dies keeps new readers out until its place ends ({@link WaiterLineSpec#waiterTimeout()}).
  */
-public class ReadWriteLockRegistry extends LockEntryPoint {
+public class ReadWriteLockRegistry extends LockEntryPoint<ReadWriteEngine> {
 
 	private final WaiterLineSpec spec;
 
@@ -82,7 +82,7 @@ public class ReadWriteLockRegistry extends LockEntryPoint {
 	}
 
 	private RedisLock readSide(RedisLock writeLock) {
-		ReadWriteEngine writing = (ReadWriteEngine) parts().engine();
+		ReadWriteEngine writing = engine();
 		return new RedisLock(writeLock.name(), writeLock.group(),
 				ReadWriteLockScripts.keys(getKeyNaming(), writeLock.name(), writeLock.group(), true),
 				parts().withEngine(writing.reading()));

@@ -216,7 +216,7 @@ public final class RedisLock implements Lock {
 	 */
 	public long fencingToken() {
 		LockHold hold = this.parts.holds().get(this, threadOwner());
-		if (hold == null || hold.lost) {
+		if (hold == null || hold.isLost()) {
 			throw new IllegalMonitorStateException("Lock '" + this.name + "' is not held by the current thread");
 		}
 		return hold.fencingToken;

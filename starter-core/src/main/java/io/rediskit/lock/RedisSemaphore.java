@@ -41,10 +41,13 @@ public final class RedisSemaphore {
 
 	private final RedisLock identity;
 
+	private final SemaphoreEngine engine;
+
 	private final int total;
 
-	RedisSemaphore(RedisLock identity, int total) {
+	RedisSemaphore(RedisLock identity, SemaphoreEngine engine, int total) {
 		this.identity = identity;
+		this.engine = engine;
 		this.total = total;
 	}
 
@@ -215,8 +218,9 @@ public final class RedisSemaphore {
 		return this.identity;
 	}
 
-	private SemaphoreEngine engine() {
-		return (SemaphoreEngine) this.identity.parts().engine();
+	/** @return the engine of its registry, the one its holds are renewed and released through */
+	SemaphoreEngine engine() {
+		return this.engine;
 	}
 
 	private String owner() {

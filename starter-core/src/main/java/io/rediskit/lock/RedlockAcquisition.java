@@ -285,7 +285,7 @@ final class RedlockAcquisition extends LockWait {
 	 * as lost.
 	 */
 	private void abandon(LockHold hold) {
-		hold.releasing = true;
+		hold.releaseStarted();
 		this.parts.holds().forget(hold);
 		this.engine.nodes.releaseQuietly(this.lock.keys(), this.owner);
 	}
@@ -338,7 +338,7 @@ final class RedlockAcquisition extends LockWait {
 				return CompletableFuture.completedFuture(held ? Round.HELD : Round.SPLIT);
 			}
 			long chosen = token;
-			return nodes.raiseFence(keys, chosen, acquired).thenApply((raised) -> held(started, chosen, raised));
+			return nodes.raiseFence(keys, this.owner, chosen, acquired).thenApply((raised) -> held(started, chosen, raised));
 		});
 	}
 

@@ -2,7 +2,10 @@ package io.rediskit.lock;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -157,9 +160,9 @@ final class RedlockNodes {
 	}
 
 	/** @return how many nodes of {@code on} stored the token, once a majority did or all answered */
-	CompletionStage<Integer> raiseFence(LockScripts.Keys keys, long token, List<Node> on) {
+	CompletionStage<Integer> raiseFence(LockScripts.Keys keys, String owner, long token, List<Node> on) {
 		Predicate<Long> stored = (reply) -> reply >= token;
-		return onEach(on, (node) -> node.scripts().raiseFence(keys, token), (replies) -> count(replies, stored) >= quorum())
+		return onEach(on, (node) -> node.scripts().raiseFence(keys, owner, token), (replies) -> count(replies, stored) >= quorum())
 			.thenApply((replies) -> (int) count(replies, stored));
 	}
 
@@ -205,6 +208,43 @@ final class RedlockNodes {
 				}
 				throw unavailable("isLocked", tally, replies);
 			});
+	}
+
+	/**
+	 * Asks every node who holds the lock.
+	 * @return the owner and token a majority of nodes store (the fence round records the token the acquisition
+	 * chose on each node of its majority); empty when no holder is on a majority; exceptionally when too few nodes
+	 * answered to tell
+	 */
+	CompletionStage<Optional<Engine.Holder>> holder(LockScripts.Keys keys) {
+		int quorum = quorum();
+		return onEach(this.nodes, (node) -> node.scripts().holderAsync(keys),
+				(replies) -> majority(replies, quorum) != null)
+			.thenApply((replies) -> {
+				Optional<Engine.Holder> agreed = majority(replies, quorum);
+				if (agreed != null) {
+					return agreed;
+				}
+				long answered = replies.stream().filter((reply) -> reply.failure() == null).count();
+				if (answered >= quorum) {
+					// Enough nodes answered, and no owner is on a majority of them: nobody holds the Redlock.
+					return Optional.empty();
+				}
+				Tally tally = tally(replies, (holder) -> true);
+				throw unavailable("holder", tally, replies);
+			});
+	}
+
+	/** @return the answer a majority gave alike (a holder, or nobody), or {@code null} when none has one yet */
+	private @Nullable Optional<Engine.Holder> majority(List<Reply<Optional<Engine.Holder>>> replies, int quorum) {
+		Map<Optional<Engine.Holder>, Integer> answers = new HashMap<>();
+		for (Reply<Optional<Engine.Holder>> reply : replies) {
+			Optional<Engine.Holder> value = reply.value();
+			if (value != null && answers.merge(value, 1, Integer::sum) >= quorum) {
+				return value;
+			}
+		}
+		return null;
 	}
 
 	/** Releases on every node and forgets the outcome: the leases end the keys should a release not arrive. */

@@ -38,7 +38,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * <b>Failures.</b> A node that is down, paused or slow costs one node timeout per call; while nodes are
  * unavailable the registry logs one warning per {@value LockRegistry#OUTAGE_LOG_INTERVAL_SECONDS} seconds.
  */
-public class RedlockRegistry extends LockEntryPoint {
+public class RedlockRegistry extends LockEntryPoint<QuorumEngine> {
 
 	private final RedlockSpec spec;
 
@@ -116,12 +116,12 @@ public class RedlockRegistry extends LockEntryPoint {
 
 	/** @return the nodes, whose bounds the tests read */
 	RedlockNodes nodes() {
-		return ((QuorumEngine) parts().engine()).nodes;
+		return engine().nodes;
 	}
 
 	/** @return how many waiters of this registry are in the line of a name, the one sending rounds included */
 	int waiting(String name) {
-		return ((QuorumEngine) parts().engine()).line.waiting(name);
+		return engine().line.waiting(name);
 	}
 
 	private static String describe(int index, RedisConnectionFactory factory) {

@@ -37,11 +37,11 @@ class Release implements BiFunction<@Nullable Long, @Nullable Throwable, @Nullab
 	 * the hold was lost before, or with the failure of the call
 	 */
 	CompletionStage<@Nullable Void> start() {
-		if (this.hold.lost) {
+		if (this.hold.isLost()) {
 			this.parts.engine().releaseLost(this.hold);
 			return CompletableFuture.failedFuture(lost());
 		}
-		this.hold.releasing = true;
+		this.hold.releaseStarted();
 		CompletionStage<Long> call;
 		try {
 			call = call(this.hold);
@@ -76,8 +76,7 @@ class Release implements BiFunction<@Nullable Long, @Nullable Throwable, @Nullab
 			throw failed(failure);
 		}
 		if (left > 0) {
-			this.hold.holdCount--;
-			this.hold.releasing = false;
+			this.hold.releasedOne();
 			return null;
 		}
 		if (left == 0) {
@@ -107,8 +106,7 @@ class Release implements BiFunction<@Nullable Long, @Nullable Throwable, @Nullab
 	}
 
 	private LockLeaseLostException lost() {
-		this.hold.holdCount--;
-		if (this.hold.holdCount <= 0) {
+		if (this.hold.countDownLost() <= 0) {
 			this.parts.holds().forget(this.hold);
 		}
 		return new LockLeaseLostException(this.hold.lock.name(), this.hold.fencingToken);
@@ -138,7 +136,7 @@ class Release implements BiFunction<@Nullable Long, @Nullable Throwable, @Nullab
 		@Override
 		public boolean isActive() {
 			synchronized (this) {
-				return !this.closed && !this.hold.lost;
+				return !this.closed && !this.hold.isLost();
 			}
 		}
 

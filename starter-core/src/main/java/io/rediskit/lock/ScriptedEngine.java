@@ -38,7 +38,7 @@ abstract class ScriptedEngine implements Engine {
 			if (!renewed) {
 				return RenewalResult.LOST;
 			}
-			hold.validUntilNanos = started + TimeUnit.MILLISECONDS.toNanos(hold.leaseMillis);
+			hold.extended(started + TimeUnit.MILLISECONDS.toNanos(hold.leaseMillis));
 			return RenewalResult.RENEWED;
 		});
 	}

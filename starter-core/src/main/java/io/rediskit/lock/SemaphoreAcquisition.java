@@ -55,7 +55,7 @@ class SemaphoreAcquisition {
 		this.semaphore = semaphore;
 		this.lock = semaphore.identity();
 		this.parts = this.lock.parts();
-		this.engine = (SemaphoreEngine) this.parts.engine();
+		this.engine = semaphore.engine();
 		this.owner = owner;
 		this.permits = permits;
 		this.watchdog = leaseMillis == null;

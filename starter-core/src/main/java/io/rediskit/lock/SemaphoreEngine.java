@@ -1,6 +1,7 @@
 package io.rediskit.lock;
 
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -61,6 +62,12 @@ final class SemaphoreEngine extends ScriptedEngine {
 	@Override
 	public CompletionStage<Boolean> isLockedAsync(RedisLock lock) {
 		return this.scripts.permits(lock.keys(), 0).thenApply((permits) -> permits.held() > 0);
+	}
+
+	/** Unsupported: permits have many holders at once. */
+	@Override
+	public CompletionStage<Optional<Holder>> holderAsync(RedisLock lock) {
+		throw new UnsupportedOperationException("A semaphore's permits have many holders");
 	}
 
 	@Override

@@ -30,7 +30,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * <p>
  * The spec's {@link LockSpec#replicaWait()} is not supported: semaphore writes never wait for replicas.
  */
-public class SemaphoreRegistry extends ShellEntryPoint {
+public class SemaphoreRegistry extends ShellEntryPoint<SemaphoreEngine> {
 
 	/**
 	 * Creates a registry with default key naming and spec, no listeners, and scripts run on the factory's
@@ -102,7 +102,7 @@ public class SemaphoreRegistry extends ShellEntryPoint {
 			throw new IllegalArgumentException("total of semaphore '" + name + "' must be at least 1, was " + total);
 		}
 		RedisLock identity = new RedisLock(name, group, SemaphoreScripts.keys(getKeyNaming(), name, group), parts());
-		return new RedisSemaphore(identity, total);
+		return new RedisSemaphore(identity, engine(), total);
 	}
 
 	/** @return the open leases of this registry's acquisitions, oldest first; lost ones are left out */

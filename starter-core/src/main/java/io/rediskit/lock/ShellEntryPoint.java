@@ -19,17 +19,20 @@ import org.springframework.scheduling.TaskScheduler;
 /**
  * What every entry point of the lock family that holds leases shares, written once: the shell (holds and owner
  * ids, the watchdog, the background lifecycle, the guarded listeners and the outage log) wired around one
- * {@link Engine}, and the lifecycle that starts and stops it. A subclass builds its engine and hands out its own
+ * {@link Engine}, and the lifecycle that starts and stops it. The engine keeps its own type ({@code E}), so that a
+ * registry asks its engine for what only that engine has without casting through the seam. A subclass builds its engine and hands out its own
  * handles: the locks' entry points ({@link LockEntryPoint}) hand out {@link RedisLock}s, {@link SemaphoreRegistry}
  * hands out semaphores.
  */
-abstract class ShellEntryPoint implements SmartLifecycle, AutoCloseable {
+abstract class ShellEntryPoint<E extends Engine> implements SmartLifecycle, AutoCloseable {
 
 	private final KeyNaming keyNaming;
 
 	private final LockWatchdog watchdog;
 
 	private final LockParts parts;
+
+	private final E engine;
 
 	/**
 	 * @param kind the registry's kind, in thread names, metrics' area and messages
@@ -38,13 +41,14 @@ abstract class ShellEntryPoint implements SmartLifecycle, AutoCloseable {
 	 */
 	ShellEntryPoint(String kind, KeyNaming keyNaming, Duration watchdogTimeout, @Nullable Duration defaultLeaseTime,
 			Duration defaultWaitTime, List<? extends LockListener> listeners, Clock clock, String outageWarning,
-			BiFunction<Listeners<LockListener>, ThrottledLog, Engine> engine) {
+			BiFunction<Listeners<LockListener>, ThrottledLog, E> engine) {
 		this.keyNaming = Objects.requireNonNull(keyNaming, "keyNaming must not be null");
 		Objects.requireNonNull(clock, "clock must not be null");
 		Listeners<LockListener> guarded = Listeners.of(kind.toLowerCase(Locale.ROOT), listeners);
 		ThrottledLog outages = new ThrottledLog(LogFactory.getLog(getClass()),
 				Duration.ofSeconds(LockRegistry.OUTAGE_LOG_INTERVAL_SECONDS), outageWarning);
-		Engine built = engine.apply(guarded, outages);
+		E built = engine.apply(guarded, outages);
+		this.engine = built;
 		LockHolds holds = new LockHolds(guarded, clock);
 		this.watchdog = new LockWatchdog(holds, guarded, outages, watchdogTimeout);
 		LockBackground background = new LockBackground(kind, this.watchdog, built);
@@ -107,6 +111,11 @@ abstract class ShellEntryPoint implements SmartLifecycle, AutoCloseable {
 
 	LockParts parts() {
 		return this.parts;
+	}
+
+	/** @return the engine, as its own type: what a registry offers beyond the seam is asked of it, never cast */
+	E engine() {
+		return this.engine;
 	}
 
 	/** Runs one watchdog round now, for tests. */

@@ -1,6 +1,7 @@
 package io.rediskit.lock;
 
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
@@ -45,7 +46,7 @@ final class SingleNodeEngine extends ScriptedEngine {
 	@Override
 	public CompletionStage<Long> release(LockHold hold) {
 		RedisLock lock = hold.lock;
-		if (hold.holdCount != 1) {
+		if (hold.holdCount() != 1) {
 			return this.scripts.release(lock.keys(), hold.owner, hold.leaseMillis, lock.parts().holds().nextRequestId());
 		}
 		ReleaseSignals.Waiter next = this.signals.claimNext(lock.keys().released);
@@ -89,6 +90,11 @@ final class SingleNodeEngine extends ScriptedEngine {
 	@Override
 	public CompletionStage<Boolean> isLockedAsync(RedisLock lock) {
 		return this.scripts.isLockedAsync(lock.keys());
+	}
+
+	@Override
+	public CompletionStage<Optional<Holder>> holderAsync(RedisLock lock) {
+		return this.scripts.holderAsync(lock.keys());
 	}
 
 	@Override

@@ -37,7 +37,7 @@ abstract class WaiterLineEngine extends ScriptedEngine implements MemberWait.Ste
 	public final @Nullable LockHold acquire(RedisLock lock, String owner, @Nullable Long leaseMillis, long waitNanos,
 			boolean interruptible) throws InterruptedException {
 		LockHold current = lock.parts().holds().get(lock, owner);
-		if (current != null && !current.lost) {
+		if (current != null && !current.isLost()) {
 			return MemberWait.reenter(current, () -> reenter(lock, current));
 		}
 		requireMayWait(lock, owner);

@@ -165,7 +165,7 @@ class LeaderElectionTests {
 		// Renewals stop as if Redis no longer answered this instance: the watchdog skips a hold with one in flight.
 		LockHold hold = registry.parts().holds().get(registry.getLock("leader", "doubt"), a.owner());
 		assertThat(hold).isNotNull();
-		hold.renewing.set(true);
+		hold.stallRenewals();
 		TermLog.Entry revoked = this.log.await("the revocation", 0, (entry) -> !entry.granted(), PATIENCE);
 		assertThat(revoked.reason()).isEqualTo("LEASE_LOST");
 		assertThat(a.isLeader()).isFalse();

@@ -137,6 +137,32 @@ class RedlockLockTests {
 	}
 
 	@Test
+	void leaderElectionOverRedlockNamesTheLeaderAMajorityStores() throws Exception {
+		TermLog log = new TermLog();
+		LeaderElections first = new LeaderElections(this.registry, List.of(LeaderElectionFaultTests.recorder(log, "a")),
+				"a", Duration.ofMillis(20));
+		LeaderElections second = new LeaderElections(this.nodes.registry(RedlockTesting.spec()),
+				List.of(LeaderElectionFaultTests.recorder(log, "b")), "b", Duration.ofMillis(20));
+		try {
+			LeaderElection a = first.elect("reports");
+			LeaderElection b = second.elect("reports");
+			assertThat(a.currentLeader()).as("nobody leads yet").isEmpty();
+			first.start();
+			second.start();
+			TermLog.Entry granted = log.await("a leader", 0, TermLog.Entry::granted, Duration.ofSeconds(20));
+			LeaderElection.Leader leader = new LeaderElection.Leader(granted.instance(), granted.term());
+			assertThat(a.currentLeader()).contains(leader);
+			// Each node handed out a token of its own; the fence round made the chosen one the majority's.
+			assertThat(b.currentLeader()).as("asked of the nodes from either").contains(leader);
+			assertThat(log.violations()).isEmpty();
+		}
+		finally {
+			first.stop();
+			second.stop();
+		}
+	}
+
+	@Test
 	void threeOfFiveNodesDownFailFastNeverWaitingOutTheWaitTime() {
 		this.nodes.node(0).kill();
 		this.nodes.node(2).kill();
@@ -407,7 +433,7 @@ class RedlockLockTests {
 		LockHolds holds = this.registry.parts().holds();
 		// A wait of its own, so that its monitor can hold up the round's completion: the round has recorded the
 		// hold, where a watchdog round can pick it, and has not yet found the wait cancelled.
-		RedlockAcquisition acquisition = new RedlockAcquisition(lock, (QuorumEngine) this.registry.parts().engine(),
+		RedlockAcquisition acquisition = new RedlockAcquisition(lock, this.registry.engine(),
 				"abandoning", null, Duration.ofSeconds(5), TimeUnit.SECONDS.toNanos(5));
 		LockHold hold;
 		synchronized (acquisition) {
@@ -421,10 +447,10 @@ class RedlockLockTests {
 				() -> holds.all().isEmpty() && this.nodes.nodesHolding("abandoned") == 0);
 		// A watchdog round that picked the hold before it was forgotten, and was held up (a preempted thread), sends
 		// its renewal only now: every node answers that the owner holds nothing.
-		hold.renewing.set(true);
+		hold.stallRenewals();
 		this.registry.renewNow(hold);
-		awaitCondition("the late renewal to be answered", Duration.ofSeconds(10), () -> !hold.renewing.get());
-		assertThat(hold.lost).as("lost").isFalse();
+		awaitCondition("the late renewal to be answered", Duration.ofSeconds(10), () -> !hold.isRenewing());
+		assertThat(hold.isLost()).as("lost").isFalse();
 		assertThat(this.listener.events).filteredOn((event) -> event.contains("abandoned"))
 			.containsExactly("acquire abandoned INTERRUPTED");
 	}

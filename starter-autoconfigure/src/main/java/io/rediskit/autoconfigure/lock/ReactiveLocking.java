@@ -59,7 +59,7 @@ final class ReactiveLocking {
 		});
 		// Work that ran is not reported as failed: a release that cannot reach Redis leaves the key to its lease.
 		Function<Delivery, Publisher<?>> release = (held) -> Mono.fromCompletionStage(held.lease::releaseAsync)
-			.onErrorResume((ex) -> DistributedLockInterceptor.releaseUnreachable(AsyncResults.unwrap(ex)),
+			.onErrorResume((ex) -> LeaseGuard.releaseUnreachable(AsyncResults.unwrap(ex)),
 					(ex) -> Mono.empty());
 		if (adapter.isMultiValue()) {
 			return adapter.fromPublisher(Flux.usingWhen(lease, (held) -> Flux.from(run(adapter, call, held)), release,

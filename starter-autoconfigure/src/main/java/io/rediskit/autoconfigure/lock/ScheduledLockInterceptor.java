@@ -4,7 +4,7 @@ import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Optional;
 
-import io.rediskit.autoconfigure.support.AnnotationDurations;
+import io.rediskit.autoconfigure.support.AnnotationInterceptor;
 import io.rediskit.autoconfigure.support.AsyncResults;
 import io.rediskit.autoconfigure.support.Durations;
 import io.rediskit.autoconfigure.support.MethodKeyEvaluator;
@@ -14,7 +14,6 @@ import io.rediskit.lock.LockRegistry;
 import io.rediskit.lock.LockSpec;
 import io.rediskit.lock.ScheduledLock;
 import io.rediskit.support.Names;
-import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -33,10 +32,13 @@ import org.springframework.core.env.PropertyResolver;
  * result stands and the key ends with its lease; a run that outlasted lock-at-most reports
  * {@link io.rediskit.lock.LockLeaseLostException} after the method returns.
  * <p>
- * {@link ScheduledLockAdvisor} checks every annotated method at startup through {@link #check(Method, Class)}.
+ * {@link ScheduledLockAdvisor} checks every annotated method at startup through {@link #check(Method, Class)}:
+ * besides what every annotation interceptor checks, a name that resolves to nothing, durations out of range or
+ * with lock-at-least above lock-at-most, an asynchronous method, or one returning a primitive value.
  * Every run and skip is recorded in {@link ScheduledJobs}, one entry per job name.
  */
-public class ScheduledLockInterceptor implements MethodInterceptor {
+public final class ScheduledLockInterceptor
+		extends AnnotationInterceptor<ScheduledLock, ScheduledLockInterceptor.Resolved> {
 
 	private static final Log logger = LogFactory.getLog(ScheduledLockInterceptor.class);
 
@@ -44,14 +46,7 @@ public class ScheduledLockInterceptor implements MethodInterceptor {
 
 	private final PropertyResolver placeholders;
 
-	private final MethodKeyEvaluator keys = new MethodKeyEvaluator();
-
-	private final AnnotationDurations durations;
-
 	private final ScheduledJobs jobs;
-
-	private final AnnotatedMethods<ScheduledLock, Resolved> methods = new AnnotatedMethods<>(ScheduledLock.class,
-			this::resolve);
 
 	/**
 	 * @param lockRegistry where locks come from, resolved on first use
@@ -68,39 +63,18 @@ public class ScheduledLockInterceptor implements MethodInterceptor {
 	 */
 	public ScheduledLockInterceptor(ObjectProvider<LockRegistry> lockRegistry, PropertyResolver placeholders,
 			ScheduledJobs jobs) {
+		super(ScheduledLock.class, ScheduledLock::key, placeholders);
 		this.lockRegistry = lockRegistry;
 		this.placeholders = placeholders;
-		this.durations = new AnnotationDurations(placeholders);
 		this.jobs = jobs;
 	}
 
-	/**
-	 * Checks an annotated method as {@link #invoke} would find it: a name that resolves to nothing, a key
-	 * expression that does not parse or names no parameter, durations that are not durations, out of range or
-	 * with lock-at-least above lock-at-most, an asynchronous method, or one returning a primitive value.
-	 * @param method the annotated method, as declared on the target class
-	 * @param targetClass the class of the bean behind any proxy
-	 * @throws IllegalArgumentException naming the method and the attribute
-	 */
-	public void check(Method method, Class<?> targetClass) {
-		Resolved resolved = this.methods.resolve(method, targetClass);
-		ScheduledLock annotation = resolved.annotation();
-		if (annotation != null && !annotation.key().isEmpty()) {
-			this.keys.check(annotation.key(), resolved.method(), resolved.description());
-		}
-	}
-
 	@Override
-	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
-		Resolved resolved = this.methods.get(invocation);
-		ScheduledLock annotation = resolved.annotation();
-		if (annotation == null) {
-			return invocation.proceed();
-		}
+	protected @Nullable Object invoke(Resolved resolved, ScheduledLock annotation, MethodInvocation invocation)
+			throws Throwable {
 		LockRegistry registry = this.lockRegistry.getObject();
-		JobLock lock = annotation.key().isEmpty() ? registry.getJobLock(resolved.name())
-				: registry.getJobLock(resolved.name(), this.keys.evaluate(annotation.key(), resolved.method(),
-						invocation.getArguments(), resolved.description()));
+		String key = key(resolved, annotation, invocation);
+		JobLock lock = (key == null) ? registry.getJobLock(resolved.name()) : registry.getJobLock(resolved.name(), key);
 		Optional<JobLock.Run> started = lock.tryStart(resolved.lockAtLeastFor(), resolved.lockAtMostFor());
 		ScheduledJobs.Job job = this.jobs.job(resolved.name(), !annotation.key().isEmpty(), resolved.lockAtLeastFor(),
 				resolved.lockAtMostFor());
@@ -133,7 +107,7 @@ public class ScheduledLockInterceptor implements MethodInterceptor {
 				if (failure != null) {
 					failure.addSuppressed(ex);
 				}
-				else if (!DistributedLockInterceptor.releaseUnreachable(ex)) {
+				else if (!LeaseGuard.releaseUnreachable(ex)) {
 					outcome = (ex instanceof LockLeaseLostException) ? ScheduledJobs.Outcome.LEASE_LOST
 							: ScheduledJobs.Outcome.FAILED;
 					throw ex;
@@ -145,7 +119,8 @@ public class ScheduledLockInterceptor implements MethodInterceptor {
 		}
 	}
 
-	private Resolved resolve(@Nullable ScheduledLock annotation, Method specific, Class<?> targetClass) {
+	@Override
+	protected Resolved resolve(@Nullable ScheduledLock annotation, Method specific, Class<?> targetClass) {
 		if (annotation == null) {
 			return new Resolved(null, specific, "", "", Duration.ZERO, Duration.ZERO);
 		}
@@ -175,8 +150,10 @@ public class ScheduledLockInterceptor implements MethodInterceptor {
 			throw new IllegalArgumentException("lockAtMostFor of " + on
 					+ " must be set: the longest a run may hold the lock, such as \"10m\"");
 		}
-		Duration atMost = duration(annotation.lockAtMostFor(), "lockAtMostFor", description, specific);
-		Duration atLeast = duration(annotation.lockAtLeastFor(), "lockAtLeastFor", description, specific);
+		Duration atMost = requiredDuration(annotation.lockAtMostFor(), "lockAtMostFor", description, specific,
+				LockSpec.MAX_DURATION);
+		Duration atLeast = requiredDuration(annotation.lockAtLeastFor(), "lockAtLeastFor", description, specific,
+				LockSpec.MAX_DURATION);
 		if (atMost.toMillis() < 1) {
 			throw new IllegalArgumentException("lockAtMostFor of " + on + " must be at least 1ms, was " + Durations.format(atMost));
 		}
@@ -185,10 +162,6 @@ public class ScheduledLockInterceptor implements MethodInterceptor {
 					+ ") must not be longer than lockAtMostFor (" + Durations.format(atMost) + ")");
 		}
 		return new Resolved(annotation, specific, description, name, atLeast, atMost);
-	}
-
-	private Duration duration(String text, String attribute, String description, Method method) {
-		return this.durations.parse(text, attribute, description, method, LockSpec.MAX_DURATION);
 	}
 
 	/**
@@ -200,8 +173,8 @@ public class ScheduledLockInterceptor implements MethodInterceptor {
 	 * @param lockAtLeastFor lock-at-least
 	 * @param lockAtMostFor lock-at-most
 	 */
-	private record Resolved(@Nullable ScheduledLock annotation, Method method, String description,
-			String name, Duration lockAtLeastFor, Duration lockAtMostFor) {
+	record Resolved(@Nullable ScheduledLock annotation, Method method, String description,
+			String name, Duration lockAtLeastFor, Duration lockAtMostFor) implements Resolution<ScheduledLock> {
 	}
 
 }

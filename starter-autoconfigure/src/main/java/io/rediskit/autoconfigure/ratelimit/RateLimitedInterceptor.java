@@ -1,11 +1,10 @@
 package io.rediskit.autoconfigure.ratelimit;
 
 import java.lang.reflect.Method;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 
+import io.rediskit.autoconfigure.support.AnnotationInterceptor;
 import io.rediskit.autoconfigure.support.AsyncResults;
 import io.rediskit.autoconfigure.support.FallbackMethod;
 import io.rediskit.autoconfigure.support.MethodKeyEvaluator;
@@ -15,15 +14,11 @@ import io.rediskit.ratelimit.RateLimited;
 import io.rediskit.ratelimit.RateLimiter;
 import io.rediskit.ratelimit.RateLimiterRegistry;
 import io.rediskit.support.Names;
-import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.core.MethodClassKey;
 import org.springframework.core.ReactiveAdapter;
-import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.function.SingletonSupplier;
 
 /**
@@ -55,15 +50,10 @@ import org.springframework.util.function.SingletonSupplier;
  * the blocking path. The method and the fallback run on the thread that delivered the answer, the Redis
  * driver's: a method that blocks must move its work elsewhere ({@code subscribeOn}, an executor).
  */
-public class RateLimitedInterceptor implements MethodInterceptor {
+public final class RateLimitedInterceptor extends AnnotationInterceptor<RateLimited, RateLimitedInterceptor.Resolved> {
 
 	// Looked up on the first call, not per call: the lookup costs more than the map lookups around it.
 	private final SingletonSupplier<RateLimiterRegistry> registry;
-
-	private final MethodKeyEvaluator keys = new MethodKeyEvaluator();
-
-	// Bounded by the advised methods and their target classes.
-	private final Map<MethodClassKey, Resolved> resolved = new ConcurrentHashMap<>();
 
 	private final ObjectProvider<RateLimiterRegistry> registryProvider;
 
@@ -74,32 +64,22 @@ public class RateLimitedInterceptor implements MethodInterceptor {
 	 * @param checkNames whether {@link #check(Method, Class)} requires the limiter a method names to exist
 	 */
 	public RateLimitedInterceptor(ObjectProvider<RateLimiterRegistry> registry, boolean checkNames) {
+		super(RateLimited.class, RateLimited::key);
 		this.registryProvider = registry;
 		this.registry = SingletonSupplier.of(registry::getObject);
 		this.checkNames = checkNames;
 	}
 
 	/**
-	 * Checks an annotated method as {@link #invoke} would find it, so that what would fail every call fails
-	 * startup instead: a limiter that does not exist (yet: limiters created in code after startup cannot be
-	 * told from a typo, which is why this check can be turned off), permits outside 1 to the limiter's capacity,
-	 * a key expression that does not parse or names no parameter, a fallback that does not match.
-	 * @param method the annotated method, as declared on the target class
-	 * @param targetClass the class of the bean behind any proxy
-	 * @throws IllegalArgumentException or {@link IllegalStateException} naming the method and the attribute
+	 * Besides what every annotation interceptor checks at startup: a limiter that does not exist (yet: limiters
+	 * created in code after startup cannot be told from a typo, which is why this check can be turned off), permits
+	 * outside 1 to the limiter's capacity, a name no limiter can have.
 	 */
-	public void check(Method method, Class<?> targetClass) {
-		Resolved resolved = resolve(method, targetClass);
-		RateLimited annotation = resolved.annotation();
-		if (annotation == null) {
-			return;
-		}
+	@Override
+	protected void checkResolved(Resolved resolved, RateLimited annotation) {
 		String on = resolved.description() + " on " + MethodKeyEvaluator.describe(resolved.method());
 		if (annotation.permits() < 1) {
 			throw new IllegalArgumentException(on + ": permits must be at least 1, was " + annotation.permits());
-		}
-		if (!annotation.key().isEmpty()) {
-			this.keys.check(annotation.key(), resolved.method(), resolved.description());
 		}
 		if (!Names.isValid(annotation.name())) {
 			// No property can configure such a name (a '.' splits the property path), nor can code create it.
@@ -130,20 +110,12 @@ public class RateLimitedInterceptor implements MethodInterceptor {
 	}
 
 	@Override
-	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
-		Method method = invocation.getMethod();
+	protected @Nullable Object invoke(Resolved resolved, RateLimited annotation, MethodInvocation invocation)
+			throws Throwable {
 		Object target = invocation.getThis();
-		Class<?> targetClass = (target != null) ? AopUtils.getTargetClass(target) : method.getDeclaringClass();
-		Resolved resolved = this.resolved.computeIfAbsent(new MethodClassKey(method, targetClass),
-				(key) -> resolve(method, targetClass));
-		RateLimited annotation = resolved.annotation();
-		if (annotation == null) {
-			return invocation.proceed();
-		}
 		RateLimiter limiter = this.registry.obtain().get(annotation.name());
-		String key = annotation.key().isEmpty() ? ""
-				: this.keys.evaluate(annotation.key(), resolved.method(), invocation.getArguments(),
-						resolved.description());
+		String evaluated = key(resolved, annotation, invocation);
+		String key = (evaluated != null) ? evaluated : "";
 		int permits = annotation.permits();
 		if (resolved.kind() == AsyncResults.Kind.STAGE) {
 			return limitStage(limiter, key, permits, resolved, target, invocation);
@@ -205,12 +177,8 @@ public class RateLimitedInterceptor implements MethodInterceptor {
 		return fallback.invoke(target, arguments, exceeded);
 	}
 
-	private static Resolved resolve(Method method, Class<?> targetClass) {
-		Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
-		RateLimited annotation = AnnotatedElementUtils.findMergedAnnotation(specific, RateLimited.class);
-		if (annotation == null) {
-			annotation = AnnotatedElementUtils.findMergedAnnotation(method, RateLimited.class);
-		}
+	@Override
+	protected Resolved resolve(@Nullable RateLimited annotation, Method specific, Class<?> targetClass) {
 		if (annotation == null) {
 			return new Resolved(null, specific, "", null, AsyncResults.Kind.PLAIN);
 		}
@@ -229,8 +197,8 @@ public class RateLimitedInterceptor implements MethodInterceptor {
 	 * @param fallback the fallback, if the annotation names one
 	 * @param kind how the method returns its result
 	 */
-	private record Resolved(@Nullable RateLimited annotation, Method method, String description,
-			@Nullable FallbackMethod fallback, AsyncResults.Kind kind) {
+	record Resolved(@Nullable RateLimited annotation, Method method, String description,
+			@Nullable FallbackMethod fallback, AsyncResults.Kind kind) implements Resolution<RateLimited> {
 	}
 
 }

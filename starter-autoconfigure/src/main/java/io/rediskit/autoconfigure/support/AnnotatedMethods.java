@@ -1,4 +1,4 @@
-package io.rediskit.autoconfigure.lock;
+package io.rediskit.autoconfigure.support;
 
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
@@ -13,10 +13,9 @@ import org.springframework.core.MethodClassKey;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 
 /**
- * What a lock annotation's interceptor resolves once per advised method and target class: the annotation, found
- * on the most specific method (else on the invoked one), and what the interceptor makes of it. Written once for
- * {@link DistributedLockInterceptor} and {@link ScheduledLockInterceptor}, whose startup check and first call
- * resolve a method the same way.
+ * What an annotation's interceptor resolves once per advised method and target class: the annotation, found on
+ * the most specific method (else on the invoked one), and what the interceptor makes of it. The cache of
+ * {@link AnnotationInterceptor}, whose startup check and first call resolve a method the same way.
  *
  * @param <A> the annotation
  * @param <R> what the interceptor resolves from it
