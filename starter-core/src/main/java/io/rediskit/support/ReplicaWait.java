@@ -5,8 +5,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
-import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.ReturnType;
 
 /**
  * Whether a write that matters waits for replicas: after the script, {@code WAIT replicas timeout} on the same
@@ -73,11 +73,12 @@ public record ReplicaWait(int replicas, Duration timeout, Shortfall onShortfall)
 	 * @return whether {@code WAITAOF} exists
 	 */
 	public static boolean waitAofAvailable(RedisConnectionFactory connectionFactory) {
-		try (RedisConnection connection = connectionFactory.getConnection()) {
-			Object reply = connection.execute("COMMAND", "INFO".getBytes(StandardCharsets.US_ASCII),
+		// A MULTI reply, as Bloom's detection reads it: a known command's entry is a nested array holding integers
+		// (its arity), which a plain connection.execute reply (bytes only) cannot decode on Redis 7.2 or Valkey.
+		List<Object> reply = CommandExecutor.of(connectionFactory)
+			.execute("COMMAND", ReturnType.MULTI, "INFO".getBytes(StandardCharsets.US_ASCII),
 					"WAITAOF".getBytes(StandardCharsets.US_ASCII));
-			return reply instanceof List<?> list && !list.isEmpty() && list.get(0) != null;
-		}
+		return reply != null && !reply.isEmpty() && reply.get(0) instanceof List<?>;
 	}
 
 	/** What a write does when fewer replicas than required acknowledged it within the timeout. */
