@@ -73,7 +73,7 @@ public final class KeyNaming {
 	}
 
 	/**
-	 * A key or channel of an area as a whole, not of one name, such as the lock's keep-alive channel.
+	 * A key or channel of an area as a whole, not of one name, such as the cache's probe channel.
 	 * @param area the feature
 	 * @param suffix a fixed suffix chosen by redis-kit
 	 * @return {@code <prefix><area>:<suffix>}

@@ -19,10 +19,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Interrupts that land while a waiting thread subscribes its lock's release channel, on every topology. A thread
- * interrupted inside Spring Data Redis's listener container could stay there for good (an uninterruptible join),
- * holding the lock of {@link ReleaseSignals} that {@link LockRegistry#close()} then waited for: the race is run
- * many times, the interrupt landing at varied moments around the subscription, on a registry whose container has
- * not subscribed anything yet (the first subscription, with the keep-alive channel) and on one already listening.
+ * once interrupted inside Spring Data Redis's listener container could stay there for good (an uninterruptible
+ * join), holding the lock of {@link ReleaseSignals} that {@link LockRegistry#close()} then waited for; a waiter now
+ * never waits inside a subscription, and this pins it: the race is run many times, the interrupt landing at varied
+ * moments around the subscription, on a registry whose pub/sub connection is not open yet (the first
+ * subscription) and on one already listening.
  * After the interrupted waits, a release must still wake a waiter of that registry: its poll interval is longer
  * than the wait, so only the release message (or the attempt right after subscribing) can give it the lock.
  */
