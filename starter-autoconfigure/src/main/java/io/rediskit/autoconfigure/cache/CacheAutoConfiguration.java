@@ -83,7 +83,7 @@ public final class CacheAutoConfiguration {
 	RedisKitCacheManagerFactory redisKitCacheManagerFactory(ScriptExecutor scripts, CommandExecutor commands,
 			RedisConnectionFactory connectionFactory, KeyNaming keyNaming,
 			@Qualifier(VALUES_BEAN) RedisSerializer<Object> values, CacheProperties properties,
-			ObjectProvider<CacheListener> listeners, ObjectProvider<Background> background,
+			ObjectProvider<CacheListener> listeners, Background background,
 			@Qualifier("applicationTaskExecutor") ObjectProvider<Executor> applicationTaskExecutor,
 			ObjectProvider<Executor> executors, ObjectProvider<BloomFilterRegistry> bloomFilters) {
 		return () -> {
@@ -97,7 +97,7 @@ public final class CacheAutoConfiguration {
 				specs.forEach((name, spec) -> requireNoReloads("redis-kit.cache.caches." + name, spec));
 			}
 			return new RedisKitCacheManager(scripts, commands, connectionFactory, keyNaming, values, defaults, specs,
-					listeners.orderedStream().toList(), properties.getHeartbeat(), background.getIfAvailable(),
+					listeners.orderedStream().toList(), properties.getHeartbeat(), background,
 					refresher, filters);
 		};
 	}

@@ -38,11 +38,11 @@ public final class FairLockAutoConfiguration {
 	@ConditionalOnMissingBean
 	FairLockRegistry fairLockRegistry(ScriptExecutor scriptExecutor, RedisConnectionFactory connectionFactory,
 			KeyNaming keyNaming, LockProperties properties, ObjectProvider<LockListener> listeners,
-			ObjectProvider<Background> background) {
+			Background background) {
 		FairLockRegistry registry = new FairLockRegistry(scriptExecutor, connectionFactory, keyNaming,
 				properties.getFair().toSpec(), ReadWriteLockAutoConfiguration.memberListeners(listeners, "fair"),
 				Clock.systemUTC());
-		background.ifAvailable(registry::setBackground);
+		registry.setBackground(background);
 		return registry;
 	}
 

@@ -34,10 +34,10 @@ public final class LatchAutoConfiguration {
 	@ConditionalOnMissingBean
 	LatchRegistry latchRegistry(ScriptExecutor scriptExecutor, RedisConnectionFactory connectionFactory,
 			KeyNaming keyNaming, LockProperties properties, ObjectProvider<LatchListener> listeners,
-			ObjectProvider<Background> background) {
+			Background background) {
 		LatchRegistry registry = new LatchRegistry(scriptExecutor, connectionFactory, keyNaming,
 				properties.getLatch().toSpec(), listeners.orderedStream().toList());
-		background.ifAvailable(registry::setBackground);
+		registry.setBackground(background);
 		return registry;
 	}
 

@@ -41,10 +41,10 @@ public final class LockAutoConfiguration {
 	@ConditionalOnMissingBean
 	LockRegistry lockRegistry(ScriptExecutor scriptExecutor, RedisConnectionFactory connectionFactory,
 			KeyNaming keyNaming, LockProperties properties, ObjectProvider<LockListener> listeners,
-			ObjectProvider<Background> background) {
+			Background background) {
 		LockRegistry registry = new LockRegistry(scriptExecutor, connectionFactory, keyNaming, properties.toSpec(),
 				listeners.orderedStream().toList(), Clock.systemUTC());
-		background.ifAvailable(registry::setBackground);
+		registry.setBackground(background);
 		return registry;
 	}
 

@@ -39,10 +39,10 @@ public final class ReadWriteLockAutoConfiguration {
 	@ConditionalOnMissingBean
 	ReadWriteLockRegistry readWriteLockRegistry(ScriptExecutor scriptExecutor, RedisConnectionFactory connectionFactory,
 			KeyNaming keyNaming, LockProperties properties, ObjectProvider<LockListener> listeners,
-			ObjectProvider<Background> background) {
+			Background background) {
 		ReadWriteLockRegistry registry = new ReadWriteLockRegistry(scriptExecutor, connectionFactory, keyNaming,
 				properties.getReadWrite().toSpec(), memberListeners(listeners, "readwrite"), Clock.systemUTC());
-		background.ifAvailable(registry::setBackground);
+		registry.setBackground(background);
 		return registry;
 	}
 

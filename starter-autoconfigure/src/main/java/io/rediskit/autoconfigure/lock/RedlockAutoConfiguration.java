@@ -42,14 +42,14 @@ public final class RedlockAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RedlockRegistry redlockRegistry(RedlockConnections connections, KeyNaming keyNaming, LockProperties properties,
-			ObjectProvider<LockListener> listeners, ObjectProvider<Background> background) {
+			ObjectProvider<LockListener> listeners, Background background) {
 		List<LockListener> redlockListeners = listeners.orderedStream()
 			.map((listener) -> (listener instanceof MicrometerLockListener micrometer)
 					? micrometer.forKind(MicrometerLockListener.KIND_REDLOCK) : listener)
 			.toList();
 		RedlockRegistry registry = new RedlockRegistry(connections.factories(), keyNaming,
 				properties.getRedlock().toSpec(), redlockListeners, Clock.systemUTC());
-		background.ifAvailable(registry::setBackground);
+		registry.setBackground(background);
 		return registry;
 	}
 

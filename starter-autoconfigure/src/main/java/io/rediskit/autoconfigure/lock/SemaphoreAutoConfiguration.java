@@ -41,10 +41,10 @@ public final class SemaphoreAutoConfiguration {
 	@ConditionalOnMissingBean
 	SemaphoreRegistry semaphoreRegistry(ScriptExecutor scriptExecutor, RedisConnectionFactory connectionFactory,
 			KeyNaming keyNaming, LockProperties properties, ObjectProvider<SemaphoreListener> listeners,
-			ObjectProvider<Background> background) {
+			Background background) {
 		SemaphoreRegistry registry = new SemaphoreRegistry(scriptExecutor, connectionFactory, keyNaming,
 				properties.getSemaphore().toSpec(), listeners.orderedStream().toList(), Clock.systemUTC());
-		background.ifAvailable(registry::setBackground);
+		registry.setBackground(background);
 		return registry;
 	}
 

@@ -65,7 +65,7 @@ public final class QueueAutoConfiguration {
 	@ConditionalOnMissingBean
 	QueueRegistry queueRegistry(ScriptExecutor scripts, RedisConnectionFactory connectionFactory, KeyNaming keyNaming,
 			QueueProperties properties, ObjectProvider<JsonMapper> jsonMapper,
-			ObjectProvider<QueueEventListener> listeners, ObjectProvider<Background> background,
+			ObjectProvider<QueueEventListener> listeners, Background background,
 			Environment environment) {
 		requireValuesAsWritten(properties, environment);
 		// Each queue and the defaults were checked alone when bound; what only a queue's combination with the
@@ -79,7 +79,7 @@ public final class QueueAutoConfiguration {
 					return (queue != null) ? queue.toSpec(properties) : null;
 				});
 		// The containers' pollers and watchdogs run short tasks that never block, as the lock's watchdog does.
-		background.ifAvailable(registry::setBackground);
+		registry.setBackground(background);
 		return registry;
 	}
 

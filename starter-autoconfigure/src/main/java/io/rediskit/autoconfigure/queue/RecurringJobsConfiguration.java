@@ -30,9 +30,9 @@ class RecurringJobsConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RecurringJobs recurringJobs(ScriptExecutor scripts, QueueRegistry queues, QueueProperties properties,
-			ObjectProvider<RecurringJobListener> listeners, ObjectProvider<Background> background) {
+			ObjectProvider<RecurringJobListener> listeners, Background background) {
 		RecurringJobs jobs = new RecurringJobs(scripts, queues, listeners.orderedStream().toList());
-		background.ifAvailable(jobs::setBackground);
+		jobs.setBackground(background);
 		List<Violation> violations = new ArrayList<>();
 		properties.getRecurring().forEach((name, job) -> {
 			String queue = job.getQueue();
