@@ -19,6 +19,7 @@ import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisConnectionStateListener;
+import io.lettuce.core.StatefulRedisConnectionImpl;
 import io.lettuce.core.TrackingArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.push.PushMessage;
@@ -215,9 +216,10 @@ final class CacheTracking implements AutoCloseable {
 			return;
 		}
 		StatefulRedisConnection<byte[], byte[]> tracker = standalone.connect(ByteArrayCodec.INSTANCE);
-		if (tracker.getProtocolVersion() != ProtocolVersion.RESP3) {
+		ProtocolVersion protocol = negotiated(tracker);
+		if (protocol != ProtocolVersion.RESP3) {
 			tracker.closeAsync();
-			decline("the connection speaks " + tracker.getProtocolVersion()
+			decline("the connection speaks " + protocol
 					+ " (the server did not accept HELLO 3, or the client is pinned to RESP2)");
 			return;
 		}
@@ -268,6 +270,12 @@ final class CacheTracking implements AutoCloseable {
 		logger.info("Near caches invalidated by server-assisted tracking (CLIENT TRACKING BCAST PREFIX "
 				+ this.keyPrefix + ")");
 		trackingOn(current);
+	}
+
+	/** @return what the driver's handshake agreed on ({@code HELLO 3} accepted or not), {@code null} if unknown */
+	private static @Nullable ProtocolVersion negotiated(StatefulRedisConnection<byte[], byte[]> connection) {
+		return (connection instanceof StatefulRedisConnectionImpl<?, ?> impl)
+				? impl.getConnectionState().getNegotiatedProtocolVersion() : null;
 	}
 
 	private TrackingArgs trackingArgs() {

@@ -75,7 +75,8 @@ class NearCacheTrackingTests {
 	@BeforeEach
 	void setUp() {
 		this.redis = deployments.computeIfAbsent(this.topology, RedisTopology::start);
-		this.connections = factory(ClientOptions.builder().build());
+		// As an application's: the client options Spring Data chooses.
+		this.connections = factory(null);
 		this.manager = CacheTesting.manager(this.connections, NEAR, List.of(this.counts));
 		this.plainClient = RedisClient.create(plainUri());
 		StatefulRedisConnection<String, String> connection = this.plainClient.connect();
@@ -358,10 +359,12 @@ class NearCacheTrackingTests {
 	}
 
 	private LettuceConnectionFactory factory(ClientOptions options) {
-		LettuceClientConfiguration client = LettuceClientConfiguration.builder()
-			.commandTimeout(Duration.ofSeconds(5))
-			.clientOptions(options)
-			.build();
+		LettuceClientConfiguration.LettuceClientConfigurationBuilder builder = LettuceClientConfiguration.builder()
+			.commandTimeout(Duration.ofSeconds(5));
+		if (options != null) {
+			builder.clientOptions(options);
+		}
+		LettuceClientConfiguration client = builder.build();
 		LettuceConnectionFactory factory;
 		if (this.topology == Topology.SENTINEL) {
 			RedisSentinelConfiguration configuration = new RedisSentinelConfiguration();
