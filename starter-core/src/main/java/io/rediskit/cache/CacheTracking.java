@@ -331,7 +331,8 @@ final class CacheTracking implements AutoCloseable {
 			this.trusted = true;
 			this.lastResync = Duration.ofNanos(System.nanoTime() - this.trustLostNanos);
 		}
-		logger.debug("Near caches trusted again: tracking is on");
+		logger.info("Near caches answer again, " + this.lastResync.toMillis() + " ms after they were bypassed:"
+				+ " tracking is on");
 	}
 
 	private void beat() {

@@ -211,6 +211,14 @@ public class RedisKitCacheManager implements CacheManager, AutoCloseable {
 		return this.configured.getOrDefault(name, this.defaults);
 	}
 
+	/**
+	 * @return how long the near caches were bypassed the last time the tracking connection was lost, until tracking
+	 * was on again; {@code null} before any loss or without tracking (for tests and diagnostics)
+	 */
+	@Nullable Duration lastTrackingResync() {
+		return (this.parts.tracking() != null) ? this.parts.tracking().lastResync() : null;
+	}
+
 	/** Ends the subscription, the tracking connection and their heartbeats; the caches keep working. */
 	@Override
 	public void close() {
