@@ -50,8 +50,8 @@ import org.springframework.scheduling.TaskScheduler;
  * <b>Trust</b>, as with {@link CacheSignals}: the near caches answer only while an invalidation sent now would
  * reach this instance. Each connection the driver makes is a new session, in which nothing is tracked until
  * {@code CLIENT TRACKING ON} was answered: a disconnect (the connection dropped, {@code CLIENT KILL}, a server
- * restart, a Sentinel failover once Sentinel closes the former master's connections) ends trust and starts a new {@link #epoch()} (entries stored before it are never
- * served again), and trust comes back with the reply of {@code CLIENT TRACKING ON} sent on the reconnected
+ * restart, a Sentinel failover once Sentinel closes the former master's connections) ends trust and starts a
+ * new {@link #epoch()} (entries stored before it are never served again), and trust comes back with the reply of {@code CLIENT TRACKING ON} sent on the reconnected
  * connection, at once from the driver's reconnect event and again every heartbeat until it is answered. A
  * connection that stays up but carries nothing (the server paused, a half-open link) is noticed by a {@code PING}
  * sent on it every heartbeat: invalidations and replies share the connection, in order, so a {@code PING}'s reply
