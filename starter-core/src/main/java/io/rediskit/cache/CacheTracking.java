@@ -51,8 +51,9 @@ import org.springframework.scheduling.TaskScheduler;
  * reach this instance. Each connection the driver makes is a new session, in which nothing is tracked until
  * {@code CLIENT TRACKING ON} was answered: a disconnect (the connection dropped, {@code CLIENT KILL}, a server
  * restart, a Sentinel failover once Sentinel closes the former master's connections) ends trust and starts a
- * new {@link #epoch()} (entries stored before it are never served again), and trust comes back with the reply of {@code CLIENT TRACKING ON} sent on the reconnected
- * connection, at once from the driver's reconnect event and again every heartbeat until it is answered. A
+ * new {@link #epoch()} (entries stored before it are never served again), and trust comes back with the reply
+ * of {@code CLIENT TRACKING ON} sent on the reconnected connection, at once from the driver's reconnect event and
+ * again every heartbeat until it is answered. A
  * connection that stays up but carries nothing (the server paused, a half-open link) is noticed by a {@code PING}
  * sent on it every heartbeat: invalidations and replies share the connection, in order, so a {@code PING}'s reply
  * proves that every invalidation of a write the server ran before it has arrived. Two unanswered {@code PING}s, or

@@ -15,8 +15,8 @@ public enum NearCacheInvalidation {
 
 	/**
 	 * Server-assisted client-side caching: one connection per cache manager with
-	 * <code>CLIENT TRACKING ON BCAST PREFIX &lt;prefix&gt;cache:&#123;</code>, whose RESP3 invalidations drop a copy whoever
-	 * changed the key: these caches, another application, {@code redis-cli}, an expiry, an eviction, a
+	 * <code>CLIENT TRACKING ON BCAST PREFIX &lt;prefix&gt;cache:&#123;</code>, whose RESP3 invalidations drop a
+	 * copy whoever changed the key: these caches, another application, {@code redis-cli}, an expiry, an eviction, a
 	 * {@code FLUSHDB}. Refused on Redis Cluster; where the server does not accept RESP3, the near cache stays
 	 * bypassed (with a warning).
 	 */
