@@ -24,6 +24,8 @@ import org.springframework.data.redis.serializer.RedisSerializer;
  * @param listeners told of every operation
  * @param signals the subscription, or {@code null} where there is none (not Lettuce): waiters then poll and
  * near caches are refused
+ * @param tracking the server-assisted tracking of the near caches, or {@code null} where there is no Lettuce
+ * client
  * @param outageLogInterval the least time between two outage warnings of one cache
  * @param connectionFactory for {@code clear()}, which scans every master
  * @param refresher runs the reloads in the background (early refresh, stale-while-revalidate)
@@ -31,6 +33,7 @@ import org.springframework.data.redis.serializer.RedisSerializer;
  */
 record CacheParts(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
 		RedisSerializer<Object> values, Listeners<CacheListener> listeners, @Nullable CacheSignals signals,
+		@Nullable CacheTracking tracking,
 		Duration outageLogInterval, RedisConnectionFactory connectionFactory, Executor refresher,
 		Function<String, BloomFilter> bloomFilters) {
 

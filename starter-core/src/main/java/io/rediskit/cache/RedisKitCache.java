@@ -152,16 +152,27 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 				"Cache '" + name + "': a reload in the background failed; the entry keeps its value until it expires");
 	}
 
-	/** Subscribes the cache's channel; without it waiters poll and the near cache stays bypassed. */
+	/**
+	 * Subscribes the cache's channel, and routes the server's invalidations to its near cache where tracking runs;
+	 * without them waiters poll and the near cache stays bypassed.
+	 */
 	void subscribe() {
 		CacheSignals signals = this.parts.signals();
 		if (signals == null) {
 			return;
 		}
+		CacheTracking tracking = this.parts.tracking();
 		// Before the subscription: trust can be lost as soon as it exists. Under SERVE_STALE the copies stay, for
 		// outages only (an entry stored before the loss is never answered while Redis is up).
 		if (this.near != null && !this.near.keepsStale()) {
-			signals.onTrustLost(this.near::clear);
+			signals.onTrustLost(() -> clearNearOf(Invalidations.PUBSUB));
+			if (tracking != null) {
+				tracking.onTrustLost(() -> clearNearOf(Invalidations.TRACKING));
+			}
+		}
+		if (this.near != null && tracking != null
+				&& this.spec.nearCache().invalidation() != NearCacheInvalidation.PUBSUB) {
+			tracking.watch(this.name, this::onTracked);
 		}
 		try {
 			signals.watch(channelName(), this::onMessage);
@@ -197,8 +208,67 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 
 	/** @return whether the near cache answers reads now: it exists and its invalidations arrive */
 	public boolean nearCacheActive() {
-		CacheSignals signals = this.parts.signals();
-		return this.near != null && signals != null && signals.watching(this.channelName) && signals.trusted();
+		return switch (invalidations()) {
+			case TRACKING -> this.parts.tracking().trusted();
+			case PUBSUB -> this.parts.signals().watching(this.channelName) && this.parts.signals().trusted();
+			case NONE -> false;
+		};
+	}
+
+	/**
+	 * @return how the near cache learns of changes now: {@code tracking} (server-assisted, the server's
+	 * invalidations), {@code pubsub} (the caches' own messages), or {@code none} (no near cache, or the mode is not
+	 * decided yet: Redis was not reached so far, or tracking was asked for and the server does not offer it)
+	 */
+	public String nearCacheInvalidation() {
+		return invalidations().name().toLowerCase(java.util.Locale.ROOT);
+	}
+
+	/**
+	 * Where the near cache's invalidations come from; a cache keeps the answer once the tracking connection was
+	 * first made (tracking available or not), so an epoch is never compared across the two.
+	 */
+	private Invalidations invalidations() {
+		if (this.near == null || this.parts.signals() == null) {
+			return Invalidations.NONE;
+		}
+		NearCacheInvalidation mode = this.spec.nearCache().invalidation();
+		if (mode == NearCacheInvalidation.PUBSUB) {
+			return Invalidations.PUBSUB;
+		}
+		CacheTracking.Availability availability = (this.parts.tracking() != null)
+				? this.parts.tracking().availability() : CacheTracking.Availability.UNAVAILABLE;
+		if (availability == CacheTracking.Availability.AVAILABLE) {
+			return Invalidations.TRACKING;
+		}
+		return (availability == CacheTracking.Availability.UNAVAILABLE && mode == NearCacheInvalidation.AUTO)
+				? Invalidations.PUBSUB : Invalidations.NONE;
+	}
+
+	private enum Invalidations {
+
+		NONE, PUBSUB, TRACKING
+
+	}
+
+	private void clearNearOf(Invalidations source) {
+		if (invalidations() == source) {
+			this.near.clear();
+		}
+	}
+
+	/** An invalidation the server sent on the tracking connection: {@code null} for every entry (a flush). */
+	private void onTracked(@Nullable String id) {
+		if (this.near == null || invalidations() != Invalidations.TRACKING) {
+			return;
+		}
+		if (id == null) {
+			this.near.clear();
+		}
+		else {
+			this.near.invalidate(id);
+		}
+		this.parts.listeners().notify((l) -> l.onNearInvalidation(this.name));
 	}
 
 	/** A stored null is a null value whether or not this cache stores nulls (the Bloom filter answers one). */
@@ -846,10 +916,12 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 	/**
 	 * Before the fill of a value this instance loaded: remembers it, so that the fill's own message, which tells
 	 * every instance to drop its copy, keeps this instance's instead.
-	 * @return the load to keep, or {@code null} without a near cache or while it is bypassed
+	 * @return the load to keep, or {@code null} without a near cache, while it is bypassed, or under tracking,
+	 * whose invalidation of the fill's own write cannot be told from that of another write right after it (the
+	 * server sends one for both when they fall in one round of its event loop)
 	 */
 	private @Nullable OwnLoad ownLoad(String id, Object stored, byte[] bytes, long ttlMillis) {
-		if (this.near == null) {
+		if (this.near == null || invalidations() != Invalidations.PUBSUB) {
 			return null;
 		}
 		long epoch = epoch();
@@ -1326,7 +1398,8 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 			logger.debug("Ignoring a malformed message on cache '" + this.name + "'s channel", ex);
 			return;
 		}
-		if (this.near != null) {
+		// Under tracking the server's invalidations drop the copies, this instance's own writes' included.
+		if (this.near != null && invalidations() != Invalidations.TRACKING) {
 			if (message.type() == CacheMessages.CLEARED) {
 				this.near.clear();
 				this.parts.listeners().notify((l) -> l.onNearInvalidation(this.name));
@@ -1381,8 +1454,11 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 	}
 
 	private long epoch() {
-		CacheSignals signals = this.parts.signals();
-		return (signals != null) ? signals.epoch() : 0;
+		return switch (invalidations()) {
+			case TRACKING -> this.parts.tracking().epoch();
+			case PUBSUB -> this.parts.signals().epoch();
+			case NONE -> 0;
+		};
 	}
 
 	/** @return the value, {@link NullValue#INSTANCE} for a stored null, or {@code null} if it cannot be read */

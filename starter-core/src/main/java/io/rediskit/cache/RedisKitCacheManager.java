@@ -33,18 +33,29 @@ import org.springframework.data.redis.serializer.RedisSerializer;
  * while Redis is down, and optionally answer hits from a near cache in memory. Caches named in the configuration
  * have their own {@link CacheSpec}; any other name gets the default spec on first use.
  * <p>
- * <b>Near cache.</b> Each write, eviction and load publishes the entry's key on the cache's channel, in the same
- * script as the write; every instance drops its copy when the message arrives, so once an invalidation has
- * arrived the old value is never served again by that instance. The instance's own writes drop its copy at once.
- * While the subscription is down or silent (see below) near caches are flushed and bypassed, so a missed
- * invalidation cannot leave a stale value behind: every read goes to Redis until a probe published by this
- * instance comes back through the subscription. Pub/sub was chosen over server-assisted client tracking
- * ({@code CLIENT TRACKING}) because it works the same on standalone, Sentinel and Cluster servers, over RESP2 as
- * over RESP3, and on the application's connection factory without a dedicated tracking connection per node.
- * Limits: writes made to the keys by anything but these caches (a {@code SET} from another tool, an expiry) are
- * not announced; an entry lives in memory at most the near cache's TTL, which bounds that staleness. A
- * subscription that dies silently is noticed at the third heartbeat after the last probe it carried, within three
- * heartbeats of its death (one heartbeat is 1 s by default), during which an invalidation may be missed.
+ * <b>Near cache.</b> Two ways to learn that a copy is out of date, chosen per cache by its
+ * {@link NearCacheSpec#invalidation()}; once an invalidation has arrived the old value is never served again by
+ * that instance, and the instance's own writes drop its copy at once.
+ * <ul>
+ * <li><b>Tracking</b> ({@link NearCacheInvalidation#AUTO} where the server offers it, the default, or
+ * {@link NearCacheInvalidation#TRACKING}): one connection per manager with
+ * <code>CLIENT TRACKING ON BCAST PREFIX &lt;prefix&gt;cache:&#123;</code> over RESP3; the server invalidates a
+ * copy whoever changed the key: these caches, another application, {@code redis-cli}, an expiry, an eviction, a
+ * {@code FLUSHDB}. Standalone and Sentinel; on Redis Cluster, where tracking is per node, {@code AUTO} uses
+ * pub/sub and {@code TRACKING} is refused. An instance's own load is not kept in its own near cache (the
+ * server's invalidation of the load's write cannot be told from another's): the next read goes to Redis once.</li>
+ * <li><b>Pub/sub</b> ({@link NearCacheInvalidation#PUBSUB}, or {@code AUTO} where tracking is not available):
+ * each write, eviction and load publishes the entry's key on the cache's channel, in the same script as the
+ * write; every instance drops its copy when the message arrives. Writes made to the keys by anything but these
+ * caches (a {@code SET} from another tool, an expiry) are not announced; an entry lives in memory at most the
+ * near cache's TTL, which bounds that staleness.</li>
+ * </ul>
+ * While the connection that carries a near cache's invalidations is down or silent near caches are flushed and
+ * bypassed, so a missed invalidation cannot leave a stale value behind: every read goes to Redis until the
+ * tracking connection, reconnected, has tracking on again (or a probe published by this instance comes back
+ * through the subscription). A connection that dies silently is noticed within three heartbeats (one heartbeat is
+ * 1 s by default), during which an invalidation may be missed (tracking: late, since it is the same connection).
+ * The pub/sub subscription runs in both modes: it carries the outcomes of loads to the callers waiting for them.
  * <p>
  * <b>Reloads in the background</b> (early refresh, stale-while-revalidate) run on the executor the manager is given,
  * the application's: the manager starts no threads of its own for them. A manager given none refuses, at
@@ -54,7 +65,8 @@ import org.springframework.data.redis.serializer.RedisSerializer;
  * A cache first used while Redis is down subscribes its channel as soon as Redis is back (tried every heartbeat);
  * until then its waiters poll and its near cache is bypassed.
  * <p>
- * Nothing connects before the first cache is used; {@link #close()} ends the subscription.
+ * Nothing connects before the first cache is used; {@link #close()} ends the subscription and the tracking
+ * connection.
  */
 public class RedisKitCacheManager implements CacheManager, AutoCloseable {
 
@@ -85,8 +97,8 @@ public class RedisKitCacheManager implements CacheManager, AutoCloseable {
 	 * @param heartbeat how often the subscription is probed
 	 * @param background runs the heartbeat and opens the subscription's connection: the application's, shared by
 	 * every primitive; {@code null} for threads of the manager's own, closed with it
-	 * @throws InvalidSpecException if a configured cache has a near cache and the factory is not Lettuce, or
-	 * reloads in the background (which needs the executor of the longer constructor)
+	 * @throws InvalidSpecException if a configured cache has a near cache and the factory is not Lettuce, asks
+	 * for tracking on Redis Cluster, or reloads in the background (which needs the executor of the longer constructor)
 	 */
 	public RedisKitCacheManager(ScriptExecutor scripts, CommandExecutor commands,
 			RedisConnectionFactory connectionFactory, KeyNaming keyNaming, RedisSerializer<Object> values,
@@ -113,7 +125,8 @@ public class RedisKitCacheManager implements CacheManager, AutoCloseable {
 	 * @param refresher runs the reloads in the background (early refresh, stale-while-revalidate), which call the
 	 * loaders: the application's task executor; {@code null} if no spec reloads in the background
 	 * @param bloomFilters the Bloom filters that caches may name; {@code null} if none may
-	 * @throws InvalidSpecException if a configured cache has a near cache and the factory is not Lettuce, names
+	 * @throws InvalidSpecException if a configured cache has a near cache and the factory is not Lettuce, asks
+	 * for tracking on Redis Cluster, names
 	 * a Bloom filter that does not exist, or reloads in the background and there is no {@code refresher}
 	 */
 	public RedisKitCacheManager(ScriptExecutor scripts, CommandExecutor commands,
@@ -133,9 +146,16 @@ public class RedisKitCacheManager implements CacheManager, AutoCloseable {
 		CacheSignals signals = (connectionFactory instanceof LettuceConnectionFactory lettuce)
 				? new CacheSignals(lettuce, commands, keyNaming.areaKey(CacheParts.AREA, "probe:"), heartbeat, background)
 				: null;
+		CacheTracking tracking = (connectionFactory instanceof LettuceConnectionFactory lettuce)
+				? new CacheTracking(lettuce, keyNaming, heartbeat, (background != null) ? background.scheduler() : null)
+				: null;
 		if (signals == null) {
 			requireNoNearCache("defaults", defaults);
 			this.configured.forEach(this::requireNoNearCache);
+		}
+		else if (((LettuceConnectionFactory) connectionFactory).isClusterAware()) {
+			requireNoTracking("defaults", defaults);
+			this.configured.forEach(RedisKitCacheManager::requireNoTracking);
 		}
 		requireBloomFilter("defaults", defaults, bloomFilters);
 		this.configured.forEach((name, spec) -> requireBloomFilter(name, spec, bloomFilters));
@@ -147,6 +167,7 @@ public class RedisKitCacheManager implements CacheManager, AutoCloseable {
 		this.parts = new CacheParts(Objects.requireNonNull(scripts, "scripts must not be null"),
 				Objects.requireNonNull(commands, "commands must not be null"), keyNaming,
 				Objects.requireNonNull(values, "values must not be null"), Listeners.of("cache", listeners), signals,
+				tracking,
 				Duration.ofSeconds(10), connectionFactory, this::refresh,
 				(name) -> Objects.requireNonNull(bloomFilters, "bloomFilters").get(name));
 	}
@@ -193,9 +214,20 @@ public class RedisKitCacheManager implements CacheManager, AutoCloseable {
 		return this.configured.getOrDefault(name, this.defaults);
 	}
 
-	/** Ends the subscription and its heartbeat; the caches keep working. */
+	/**
+	 * @return how long the near caches were bypassed the last time the tracking connection was lost, until tracking
+	 * was on again; {@code null} before any loss or without tracking (for tests and diagnostics)
+	 */
+	@Nullable Duration lastTrackingResync() {
+		return (this.parts.tracking() != null) ? this.parts.tracking().lastResync() : null;
+	}
+
+	/** Ends the subscription, the tracking connection and their heartbeats; the caches keep working. */
 	@Override
 	public void close() {
+		if (this.parts.tracking() != null) {
+			this.parts.tracking().close();
+		}
 		if (this.parts.signals() != null) {
 			this.parts.signals().close();
 		}
@@ -231,6 +263,13 @@ public class RedisKitCacheManager implements CacheManager, AutoCloseable {
 		catch (IllegalArgumentException ex) {
 			throw new InvalidSpecException("bloomFilter", "of cache '" + name + "' names the Bloom filter '"
 					+ spec.bloomFilter() + "', which is not configured: " + ex.getMessage());
+		}
+	}
+
+	private static void requireNoTracking(String name, CacheSpec spec) {
+		if (spec.nearCache() != null && spec.nearCache().invalidation() == NearCacheInvalidation.TRACKING) {
+			throw new InvalidSpecException("nearCache.invalidation", "of cache '" + name + "' is 'tracking', which"
+					+ " Redis Cluster does not offer across its nodes; use 'auto' (pub/sub on Cluster) or 'pubsub'");
 		}
 	}
 

@@ -29,7 +29,7 @@ import org.springframework.scheduling.Trigger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Two instances (each its own client and manager) with near caches: a write on A is never served stale by B
+ * Two instances (each its own client and manager) with near caches invalidated by pub/sub: a write on A is never served stale by B
  * once its invalidation arrived, and arrives within a bound on loopback; a killed subscription flushes B's near
  * cache and bypasses it until the subscription is back, and one that dies silently is noticed at the third
  * heartbeat; an instance keeps its own load; the near cache is bounded.
@@ -39,7 +39,10 @@ class NearCacheTests {
 	@RegisterExtension
 	static final RedisTestServer redis = RedisTestServer.start();
 
-	static final CacheSpec NEAR = CacheSpec.defaults().withNearCache(new NearCacheSpec(10, Duration.ofMinutes(1)));
+	// Pub/sub: the subscription's probes, its kill and an instance's own load are what this suite is about; tracking
+	// has NearCacheTrackingTests.
+	static final CacheSpec NEAR = CacheSpec.defaults()
+		.withNearCache(new NearCacheSpec(10, Duration.ofMinutes(1), NearCacheInvalidation.PUBSUB));
 
 	final RecordingCacheListener eventsOfB = new RecordingCacheListener();
 

@@ -9,6 +9,7 @@ import java.util.Map;
 import io.rediskit.autoconfigure.support.NamedEntry;
 import io.rediskit.autoconfigure.support.SpecErrors;
 import io.rediskit.cache.CacheSpec;
+import io.rediskit.cache.NearCacheInvalidation;
 import io.rediskit.cache.NearCacheSpec;
 import io.rediskit.cache.OutagePolicy;
 import io.rediskit.cache.SingleFlight;
@@ -322,6 +323,12 @@ public class CacheProperties implements Validator {
 		 */
 		private Duration ttl = Duration.ofMinutes(1);
 
+		/**
+		 * How copies learn of changes: 'auto' (server-assisted tracking where the server offers it, else pub/sub),
+		 * 'tracking' (tracking only; refused on Redis Cluster) or 'pubsub' (the caches' own messages only).
+		 */
+		private NearCacheInvalidation invalidation = NearCacheInvalidation.AUTO;
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
@@ -346,6 +353,14 @@ public class CacheProperties implements Validator {
 			this.ttl = ttl;
 		}
 
+		public NearCacheInvalidation getInvalidation() {
+			return this.invalidation;
+		}
+
+		public void setInvalidation(NearCacheInvalidation invalidation) {
+			this.invalidation = invalidation;
+		}
+
 		@Nullable NearCacheSpec toSpec(@Nullable NearOverride override) {
 			boolean on = (override != null && override.enabled != null) ? override.enabled : this.enabled;
 			if (!on) {
@@ -354,7 +369,9 @@ public class CacheProperties implements Validator {
 			try {
 				return new NearCacheSpec(
 						(override != null && override.maxEntries != null) ? override.maxEntries : this.maxEntries,
-						(override != null && override.ttl != null) ? override.ttl : this.ttl);
+						(override != null && override.ttl != null) ? override.ttl : this.ttl,
+						(override != null && override.invalidation != null) ? override.invalidation
+								: this.invalidation);
 			}
 			catch (InvalidSpecException ex) {
 				// Reported under near-cache.: the component as the cache's properties name it.
@@ -550,6 +567,11 @@ public class CacheProperties implements Validator {
 		 */
 		private @Nullable Duration ttl;
 
+		/**
+		 * How copies learn of changes: 'auto', 'tracking' or 'pubsub'.
+		 */
+		private @Nullable NearCacheInvalidation invalidation;
+
 		public @Nullable Boolean getEnabled() {
 			return this.enabled;
 		}
@@ -572,6 +594,14 @@ public class CacheProperties implements Validator {
 
 		public void setTtl(@Nullable Duration ttl) {
 			this.ttl = ttl;
+		}
+
+		public @Nullable NearCacheInvalidation getInvalidation() {
+			return this.invalidation;
+		}
+
+		public void setInvalidation(@Nullable NearCacheInvalidation invalidation) {
+			this.invalidation = invalidation;
 		}
 
 	}

@@ -11,6 +11,7 @@ import io.rediskit.autoconfigure.bloom.BloomAutoConfiguration;
 import io.rediskit.autoconfigure.support.InvalidPropertiesException;
 import io.rediskit.autoconfigure.support.StartupFailures;
 import io.rediskit.cache.CacheSpec;
+import io.rediskit.cache.NearCacheInvalidation;
 import io.rediskit.cache.NearCacheSpec;
 import io.rediskit.cache.OutagePolicy;
 import io.rediskit.cache.SingleFlight;
@@ -210,6 +211,25 @@ class CacheAutoConfigurationTests {
 	void offWhenDisabled() {
 		this.runner.withPropertyValues("redis-kit.cache.enabled=false")
 			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(RedisKitCacheManager.class));
+	}
+
+	@Test
+	void theNearCachesInvalidationBindsPerCacheOverTheDefault() {
+		this.runner.withPropertyValues("redis-kit.cache.near-cache.enabled=true",
+				"redis-kit.cache.near-cache.invalidation=tracking",
+				"redis-kit.cache.caches.prices.near-cache.invalidation=pubsub")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				RedisKitCacheManager manager = context.getBean(RedisKitCacheManager.class);
+				assertThat(manager.spec("other").nearCache().invalidation()).isEqualTo(NearCacheInvalidation.TRACKING);
+				assertThat(manager.spec("prices").nearCache().invalidation()).isEqualTo(NearCacheInvalidation.PUBSUB);
+			});
+		this.runner.withPropertyValues("redis-kit.cache.near-cache.enabled=true")
+			.run((context) -> assertThat(context.getBean(RedisKitCacheManager.class).spec("other").nearCache()
+				.invalidation()).isEqualTo(NearCacheInvalidation.AUTO));
+		this.runner.withPropertyValues("redis-kit.cache.near-cache.invalidation=client-side")
+			.run((context) -> assertThat(context).getFailure().rootCause()
+				.hasMessageContaining("client-side"));
 	}
 
 	@Test
