@@ -1,7 +1,11 @@
 package io.rediskit.autoconfigure.geo;
 
+import java.util.Map;
+
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.autoconfigure.support.PropertyChecks;
 import io.rediskit.geo.GeoIndexRegistry;
+import io.rediskit.geo.GeoIndexSpec;
 import io.rediskit.geo.GeoListener;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
@@ -34,10 +38,12 @@ public final class GeoAutoConfiguration {
 	GeoIndexRegistry geoIndexRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
 			GeoProperties properties,
 			ObjectProvider<GeoListener> listeners) {
-		return new GeoIndexRegistry(scripts, commands, keyNaming, listeners.orderedStream().toList(), (name) -> {
-			GeoProperties.Index index = properties.getIndexes().get(name);
-			return (index != null) ? index.toSpec() : null;
-		});
+		PropertyChecks checks = new PropertyChecks();
+		Map<String, GeoIndexSpec> specs = checks.entries(properties, "redis-kit.geo.", "indexes", "geo index",
+				properties.getIndexes(), (index) -> new GeoIndexSpec(index.getSharding(), index.getPrecision(), index.getMemberTtl(),
+						index.getMaxRadiusMeters(), index.getMaxLimit(), index.getSweepBatch()));
+		checks.throwIfInvalid();
+		return new GeoIndexRegistry(scripts, commands, keyNaming, listeners.orderedStream().toList(), specs::get);
 	}
 
 }

@@ -1,9 +1,12 @@
 package io.rediskit.autoconfigure.id;
 
+import java.util.Map;
+
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
-import io.rediskit.autoconfigure.id.IdProperties.Generator;
+import io.rediskit.autoconfigure.support.PropertyChecks;
 import io.rediskit.id.IdGeneratorListener;
 import io.rediskit.id.IdGeneratorRegistry;
+import io.rediskit.id.IdGeneratorSpec;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 
@@ -32,10 +35,11 @@ public final class IdAutoConfiguration {
 	@ConditionalOnMissingBean
 	IdGeneratorRegistry idGeneratorRegistry(CommandExecutor commands, KeyNaming keyNaming, IdProperties properties,
 			ObjectProvider<IdGeneratorListener> listeners) {
-		return new IdGeneratorRegistry(commands, keyNaming, listeners.orderedStream().toList(), (name) -> {
-			Generator generator = properties.getGenerators().get(name);
-			return (generator != null) ? generator.toSpec() : null;
-		});
+		PropertyChecks checks = new PropertyChecks();
+		Map<String, IdGeneratorSpec> specs = checks.entries(properties, "redis-kit.id.", "generators",
+				"id generator", properties.getGenerators(), (generator) -> new IdGeneratorSpec(generator.getBlockSize()));
+		checks.throwIfInvalid();
+		return new IdGeneratorRegistry(commands, keyNaming, listeners.orderedStream().toList(), specs::get);
 	}
 
 }
