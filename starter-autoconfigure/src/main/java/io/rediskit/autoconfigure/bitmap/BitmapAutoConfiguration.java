@@ -1,6 +1,6 @@
 package io.rediskit.autoconfigure.bitmap;
 
-import java.util.Map;
+import java.util.function.Function;
 
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.counter.CounterProperties;
@@ -40,15 +40,17 @@ public final class BitmapAutoConfiguration {
 	BitmapRegistry bitmapRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
 			CounterProperties properties, ObjectProvider<BitmapListener> listeners) {
 		PropertyChecks checks = new PropertyChecks();
-		Map<String, CheckInCalendarSpec> calendars = checks.entries(properties, "redis-kit.counter.", "calendars",
-				"calendar", properties.getCalendars(),
-				(calendar) -> new CheckInCalendarSpec(calendar.getZone(), calendar.getRetention()));
-		Map<String, DailyActivitySpec> activities = checks.entries(properties, "redis-kit.counter.", "activities",
-				"activity", properties.getActivities(), (activity) -> new DailyActivitySpec(activity.getZone(),
-						activity.getMaxUserId(), activity.getRetention()));
+		Function<Calendar, CheckInCalendarSpec> calendar = (settings) -> new CheckInCalendarSpec(settings.getZone(),
+				settings.getRetention());
+		Function<Activity, DailyActivitySpec> activity = (settings) -> new DailyActivitySpec(settings.getZone(),
+				settings.getMaxUserId(), settings.getRetention());
+		checks.entries(properties, "redis-kit.counter.", "calendars", "calendar", properties.getCalendars(), calendar);
+		checks.entries(properties, "redis-kit.counter.", "activities", "activity", properties.getActivities(),
+				activity);
 		checks.throwIfInvalid();
-		return new BitmapRegistry(scripts, commands, keyNaming, listeners.orderedStream().toList(), calendars::get,
-				activities::get);
+		return new BitmapRegistry(scripts, commands, keyNaming, listeners.orderedStream().toList(),
+				PropertyChecks.lookup(properties::getCalendars, calendar),
+				PropertyChecks.lookup(properties::getActivities, activity));
 	}
 
 }

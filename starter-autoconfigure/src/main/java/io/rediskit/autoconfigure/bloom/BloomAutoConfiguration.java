@@ -1,7 +1,5 @@
 package io.rediskit.autoconfigure.bloom;
 
-import java.util.Map;
-
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.bloom.BloomProperties.Filter;
 import io.rediskit.autoconfigure.bloom.BloomProperties.Growth;
@@ -46,11 +44,12 @@ public final class BloomAutoConfiguration {
 	BloomFilterRegistry bloomFilterRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
 			BloomProperties properties, ObjectProvider<BloomFilterListener> listeners) {
 		PropertyChecks checks = new PropertyChecks();
-		Map<String, BloomFilterSpec> specs = checks.entries(properties, "redis-kit.bloom.", "filters", "filter",
-				properties.getFilters(), BloomAutoConfiguration::spec);
+		checks.entries(properties, "redis-kit.bloom.", "filters", "filter", properties.getFilters(),
+				BloomAutoConfiguration::spec);
 		checks.throwIfInvalid();
 		BloomFilterRegistry registry = new BloomFilterRegistry(scripts, commands, keyNaming, properties.getMode(),
-				listeners.orderedStream().toList(), specs::get);
+				listeners.orderedStream().toList(), PropertyChecks.lookup(properties::getFilters,
+						BloomAutoConfiguration::spec));
 		requireSupportedByTheMode(registry, properties);
 		return registry;
 	}

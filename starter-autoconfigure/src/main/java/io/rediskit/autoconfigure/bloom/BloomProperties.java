@@ -25,8 +25,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *         false-positive-rate: 0.01
  * }</pre>
  *
- * Checked when the registry is built, by the rules of {@link BloomFilterSpec} and {@link Names}: a bad value fails startup
- * naming the property, as does a property that binds to nothing.
+ * Checked when the registry is built, by the rules of {@link BloomFilterSpec} and {@link Names}: a bad value fails
+ * startup naming the property, as does a property that binds to nothing.
  */
 @ConfigurationProperties(prefix = "redis-kit.bloom", ignoreUnknownFields = false)
 public class BloomProperties {

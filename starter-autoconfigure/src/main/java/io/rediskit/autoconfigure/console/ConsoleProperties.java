@@ -7,7 +7,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 /**
  * Web console settings, under {@code redis-kit.console}. The console is off unless enabled, read-only unless
  * actions are enabled, and with Spring Security present every page needs {@link #getRole() role} and every action
- * {@link #getActionRole() action-role}. Checked when the console is built: a bad value fails startup naming the property.
+ * {@link #getActionRole() action-role}. Checked when the console is built: a bad value fails startup naming the
+ * property.
  */
 @ConfigurationProperties(prefix = "redis-kit.console", ignoreUnknownFields = false)
 public class ConsoleProperties {

@@ -1,6 +1,6 @@
 package io.rediskit.autoconfigure.counter;
 
-import java.util.Map;
+import java.util.function.Function;
 
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.support.PropertyChecks;
@@ -37,11 +37,12 @@ public final class CounterAutoConfiguration {
 	UniqueCounterRegistry uniqueCounterRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
 			CounterProperties properties, ObjectProvider<UniqueCounterListener> listeners) {
 		PropertyChecks checks = new PropertyChecks();
-		Map<String, UniqueCounterSpec> specs = checks.entries(properties, "redis-kit.counter.", "counters", "counter",
-				properties.getCounters(), (counter) -> new UniqueCounterSpec(counter.getBucket(), counter.getZone(),
-						counter.getRetention(), counter.getRangeCacheTtl()));
+		Function<Counter, UniqueCounterSpec> toSpec = (counter) -> new UniqueCounterSpec(counter.getBucket(),
+				counter.getZone(), counter.getRetention(), counter.getRangeCacheTtl());
+		checks.entries(properties, "redis-kit.counter.", "counters", "counter", properties.getCounters(), toSpec);
 		checks.throwIfInvalid();
-		return new UniqueCounterRegistry(scripts, commands, keyNaming, listeners.orderedStream().toList(), specs::get);
+		return new UniqueCounterRegistry(scripts, commands, keyNaming, listeners.orderedStream().toList(),
+				PropertyChecks.lookup(properties::getCounters, toSpec));
 	}
 
 }

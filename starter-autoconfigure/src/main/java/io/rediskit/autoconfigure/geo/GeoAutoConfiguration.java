@@ -1,8 +1,9 @@
 package io.rediskit.autoconfigure.geo;
 
-import java.util.Map;
+import java.util.function.Function;
 
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.autoconfigure.geo.GeoProperties.Index;
 import io.rediskit.autoconfigure.support.PropertyChecks;
 import io.rediskit.geo.GeoIndexRegistry;
 import io.rediskit.geo.GeoIndexSpec;
@@ -39,11 +40,12 @@ public final class GeoAutoConfiguration {
 			GeoProperties properties,
 			ObjectProvider<GeoListener> listeners) {
 		PropertyChecks checks = new PropertyChecks();
-		Map<String, GeoIndexSpec> specs = checks.entries(properties, "redis-kit.geo.", "indexes", "geo index",
-				properties.getIndexes(), (index) -> new GeoIndexSpec(index.getSharding(), index.getPrecision(), index.getMemberTtl(),
-						index.getMaxRadiusMeters(), index.getMaxLimit(), index.getSweepBatch()));
+		Function<Index, GeoIndexSpec> toSpec = (index) -> new GeoIndexSpec(index.getSharding(), index.getPrecision(),
+				index.getMemberTtl(), index.getMaxRadiusMeters(), index.getMaxLimit(), index.getSweepBatch());
+		checks.entries(properties, "redis-kit.geo.", "indexes", "geo index", properties.getIndexes(), toSpec);
 		checks.throwIfInvalid();
-		return new GeoIndexRegistry(scripts, commands, keyNaming, listeners.orderedStream().toList(), specs::get);
+		return new GeoIndexRegistry(scripts, commands, keyNaming, listeners.orderedStream().toList(),
+				PropertyChecks.lookup(properties::getIndexes, toSpec));
 	}
 
 }

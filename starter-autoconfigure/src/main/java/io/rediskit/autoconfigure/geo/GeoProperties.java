@@ -24,8 +24,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *         member-ttl: 5m
  * }</pre>
  *
- * Checked when the registry is built, by the rules of {@link GeoIndexSpec} and {@link io.rediskit.support.Names}; a property that binds to
- * nothing fails startup.
+ * Checked when the registry is built, by the rules of {@link GeoIndexSpec} and {@link io.rediskit.support.Names}; a
+ * property that binds to nothing fails startup.
  */
 @ConfigurationProperties(prefix = "redis-kit.geo", ignoreUnknownFields = false)
 public class GeoProperties {

@@ -1,8 +1,9 @@
 package io.rediskit.autoconfigure.id;
 
-import java.util.Map;
+import java.util.function.Function;
 
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.autoconfigure.id.IdProperties.Generator;
 import io.rediskit.autoconfigure.support.PropertyChecks;
 import io.rediskit.id.IdGeneratorListener;
 import io.rediskit.id.IdGeneratorRegistry;
@@ -36,10 +37,11 @@ public final class IdAutoConfiguration {
 	IdGeneratorRegistry idGeneratorRegistry(CommandExecutor commands, KeyNaming keyNaming, IdProperties properties,
 			ObjectProvider<IdGeneratorListener> listeners) {
 		PropertyChecks checks = new PropertyChecks();
-		Map<String, IdGeneratorSpec> specs = checks.entries(properties, "redis-kit.id.", "generators",
-				"id generator", properties.getGenerators(), (generator) -> new IdGeneratorSpec(generator.getBlockSize()));
+		Function<Generator, IdGeneratorSpec> toSpec = (generator) -> new IdGeneratorSpec(generator.getBlockSize());
+		checks.entries(properties, "redis-kit.id.", "generators", "id generator", properties.getGenerators(), toSpec);
 		checks.throwIfInvalid();
-		return new IdGeneratorRegistry(commands, keyNaming, listeners.orderedStream().toList(), specs::get);
+		return new IdGeneratorRegistry(commands, keyNaming, listeners.orderedStream().toList(),
+				PropertyChecks.lookup(properties::getGenerators, toSpec));
 	}
 
 }

@@ -9,10 +9,11 @@ import io.rediskit.autoconfigure.queue.QueueProperties.Queue;
 import io.rediskit.autoconfigure.support.ConfiguredProperties;
 import io.rediskit.autoconfigure.support.InvalidPropertiesException.Violation;
 import io.rediskit.autoconfigure.support.InvalidPropertiesException;
-import io.rediskit.autoconfigure.support.NamedEntry;
+import io.rediskit.autoconfigure.support.PropertyChecks;
 import io.rediskit.queue.QueueEventListener;
 import io.rediskit.queue.QueueListener;
 import io.rediskit.queue.QueueRegistry;
+import io.rediskit.queue.QueueSpec;
 import io.rediskit.support.Background;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ScriptExecutor;
@@ -29,8 +30,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
-import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.thread.Threading;
 import org.springframework.context.annotation.Bean;
@@ -68,19 +69,45 @@ public final class QueueAutoConfiguration {
 			ObjectProvider<QueueEventListener> listeners, Background background,
 			Environment environment) {
 		requireValuesAsWritten(properties, environment);
-		// Each queue and the defaults were checked alone when bound; what only a queue's combination with the
-		// defaults it inherits rejects (its own initial-backoff above an inherited max-backoff) fails startup here.
-		NamedEntry.specs(properties, "redis-kit.queue.", "queues", "queue", properties.getQueues(),
-				(queue) -> queue.toSpec(properties));
+		check(properties);
 		QueueRegistry registry = new QueueRegistry(scripts, connectionFactory, keyNaming,
 				jsonMapper.getIfAvailable(() -> JsonMapper.builder().build()), listeners.orderedStream().toList(),
-				(name) -> {
-					Queue queue = properties.getQueues().get(name);
-					return (queue != null) ? queue.toSpec(properties) : null;
-				});
+				PropertyChecks.lookup(properties::getQueues, (queue) -> spec(queue, properties)));
 		// The containers' pollers and watchdogs run short tasks that never block, as the lock's watchdog does.
 		registry.setBackground(background);
 		return registry;
+	}
+
+	/**
+	 * Checks the configured queues, each its own settings over the defaults. The defaults are checked first, as
+	 * the spec of a queue that sets nothing; then each queue, a fault naming the property the value came from (the
+	 * queue's own, or the default it inherits: an own initial-backoff above an inherited max-backoff).
+	 */
+	private static void check(QueueProperties properties) {
+		PropertyChecks checks = new PropertyChecks();
+		checks.spec(properties, "redis-kit.queue.", () -> spec(new Queue(), properties));
+		// A fault of a default would be reported again for every queue that inherits it.
+		checks.throwIfInvalid();
+		checks.entries(properties, "redis-kit.queue.", "queues", "queue", properties.getQueues(),
+				(queue) -> spec(queue, properties));
+		checks.throwIfInvalid();
+	}
+
+	private static QueueSpec spec(Queue queue, QueueProperties defaults) {
+		return new QueueSpec(or(queue.getVisibilityTimeout(), defaults.getVisibilityTimeout()),
+				or(queue.getMaxDeliveries(), defaults.getMaxDeliveries()),
+				or(queue.getInitialBackoff(), defaults.getInitialBackoff()),
+				or(queue.getMaxBackoff(), defaults.getMaxBackoff()),
+				or(queue.getBackoffMultiplier(), defaults.getBackoffMultiplier()),
+				or(queue.getBackoffJitter(), defaults.getBackoffJitter()),
+				or(queue.getDeadLetterRetention(), defaults.getDeadLetterRetention()),
+				or(queue.getDeadLetterMaxSize(), defaults.getDeadLetterMaxSize()), queue.getMaxPayloadSize().toBytes(),
+				queue.getPollInterval(), queue.getDefaultPriority(), queue.getMaxInFlight(), queue.getRateLimit(),
+				queue.getRateLimitPeriod());
+	}
+
+	private static <T> T or(@Nullable T own, T inherited) {
+		return (own != null) ? own : inherited;
 	}
 
 	/**

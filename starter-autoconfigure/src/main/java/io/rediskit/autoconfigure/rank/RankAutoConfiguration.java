@@ -1,7 +1,7 @@
 package io.rediskit.autoconfigure.rank;
 
 import java.time.Clock;
-import java.util.Map;
+import java.util.function.Function;
 
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.support.PropertyChecks;
@@ -38,13 +38,13 @@ public final class RankAutoConfiguration {
 	LeaderboardRegistry leaderboardRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
 			RankProperties properties, ObjectProvider<LeaderboardListener> listeners) {
 		PropertyChecks checks = new PropertyChecks();
-		Map<String, LeaderboardSpec> specs = checks.entries(properties, "redis-kit.leaderboard.", "leaderboards",
-				"leaderboard", properties.getLeaderboards(), (board) -> new LeaderboardSpec(board.getZone(),
-						board.getPeriods(), board.getPeriodRetention(), board.getViewCacheTtl(), board.getVoteWeight(),
-						board.getVoteWindow()));
+		Function<Board, LeaderboardSpec> toSpec = (board) -> new LeaderboardSpec(board.getZone(), board.getPeriods(),
+				board.getPeriodRetention(), board.getViewCacheTtl(), board.getVoteWeight(), board.getVoteWindow());
+		checks.entries(properties, "redis-kit.leaderboard.", "leaderboards", "leaderboard", properties.getLeaderboards(),
+				toSpec);
 		checks.throwIfInvalid();
-		return new LeaderboardRegistry(scripts, commands, keyNaming, listeners.orderedStream().toList(), specs::get,
-				Clock.systemUTC());
+		return new LeaderboardRegistry(scripts, commands, keyNaming, listeners.orderedStream().toList(),
+				PropertyChecks.lookup(properties::getLeaderboards, toSpec), Clock.systemUTC());
 	}
 
 }

@@ -1,7 +1,7 @@
 package io.rediskit.autoconfigure.recent;
 
 import java.time.Clock;
-import java.util.Map;
+import java.util.function.Function;
 
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.support.PropertyChecks;
@@ -38,12 +38,12 @@ public final class RecentAutoConfiguration {
 	RecentItemsRegistry recentItemsRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
 			RecentProperties properties, ObjectProvider<RecentItemsListener> listeners) {
 		PropertyChecks checks = new PropertyChecks();
-		Map<String, RecentItemsSpec> specs = checks.entries(properties, "redis-kit.recent-items.", "lists", "list",
-				properties.getLists(), (list) -> new RecentItemsSpec(list.getCapacity(), list.getIdleTtl(),
-						list.getTrendingPeriod(), list.getTrendingBuckets(), list.getTrendingCacheTtl()));
+		Function<ItemList, RecentItemsSpec> toSpec = (list) -> new RecentItemsSpec(list.getCapacity(), list.getIdleTtl(),
+				list.getTrendingPeriod(), list.getTrendingBuckets(), list.getTrendingCacheTtl());
+		checks.entries(properties, "redis-kit.recent-items.", "lists", "list", properties.getLists(), toSpec);
 		checks.throwIfInvalid();
-		return new RecentItemsRegistry(scripts, commands, keyNaming, listeners.orderedStream().toList(), specs::get,
-				Clock.systemUTC());
+		return new RecentItemsRegistry(scripts, commands, keyNaming, listeners.orderedStream().toList(),
+				PropertyChecks.lookup(properties::getLists, toSpec), Clock.systemUTC());
 	}
 
 }

@@ -2,6 +2,7 @@ package io.rediskit.autoconfigure.support;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -113,6 +114,25 @@ public final class PropertyChecks {
 	}
 
 	/**
+	 * A registry's lookup of configured specs: an entry's spec, built anew from the properties on each call, so that
+	 * a configuration refresh that rebinds the properties applies to the next lookup. Check the entries at startup
+	 * with {@link #entries} first; an entry a refresh made invalid fails its lookup with the spec's
+	 * {@link InvalidSpecException}.
+	 * @param <E> the entries' properties
+	 * @param <S> the spec
+	 * @param entries the entries by name, read on each call (a rebinding may replace the map)
+	 * @param toSpec an entry's spec
+	 * @return the spec of a name, or {@code null} when no entry has the name
+	 */
+	public static <E, S> Function<String, @Nullable S> lookup(Supplier<Map<String, E>> entries,
+			Function<E, S> toSpec) {
+		return (name) -> {
+			E entry = entries.get().get(name);
+			return (entry != null) ? toSpec.apply(entry) : null;
+		};
+	}
+
+	/**
 	 * Records a fault a spec cannot see (a value that names another bean, a path pattern).
 	 * @param property the property as written in YAML, such as {@code redis-kit.console.path}
 	 * @param value its value, as bound
@@ -150,9 +170,13 @@ public final class PropertyChecks {
 
 	/**
 	 * @param value a bound value
-	 * @return the value as YAML writes it: a duration as {@code 5s}, a constant as {@code fixed-window}
+	 * @return the value as YAML writes it: a duration as {@code 5s}, a constant as {@code fixed-window}, a list as
+	 * {@code GET, POST}
 	 */
 	public static String text(@Nullable Object value) {
+		if (value instanceof Collection<?> values) {
+			return String.join(", ", values.stream().map(PropertyChecks::text).toList());
+		}
 		if (value instanceof Enum<?> constant) {
 			return constant.name().toLowerCase(Locale.ROOT).replace('_', '-');
 		}

@@ -114,13 +114,13 @@ class RateLimitAutoConfigurationTests {
 				RateLimitProperties.Limiter configured = context.getBean(RateLimitProperties.class)
 					.getLimiters()
 					.get("search");
-				RateLimitSpec first = configured.toSpec(context.getBean(RateLimitProperties.class));
+				RateLimitSpec first = limiter.spec();
 				// What a configuration refresh does: rebind the same properties bean.
 				configured.setLimit(7L);
 				configured.setPeriod(Duration.ofMinutes(1));
 				assertThat(registry.get("search")).isSameAs(limiter);
 				assertThat(limiter.spec()).isEqualTo(RateLimitSpec.of(RateLimitAlgorithm.GCRA, 7, Duration.ofMinutes(1)));
-				assertThat(configured.toSpec(context.getBean(RateLimitProperties.class))).isNotEqualTo(first);
+				assertThat(limiter.spec()).isNotEqualTo(first);
 				// What a Spring Cloud refresh does: bind the changed environment onto the same bean.
 				RateLimitProperties properties = context.getBean(RateLimitProperties.class);
 				new Binder(new MapConfigurationPropertySource(Map.of("redis-kit.rate-limit.limiters.search.limit", "9",
