@@ -3,6 +3,8 @@ package io.rediskit.autoconfigure.bitmap;
 import java.util.function.Function;
 
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.autoconfigure.counter.CounterProperties.Activity;
+import io.rediskit.autoconfigure.counter.CounterProperties.Calendar;
 import io.rediskit.autoconfigure.counter.CounterProperties;
 import io.rediskit.autoconfigure.support.PropertyChecks;
 import io.rediskit.bitmap.BitmapListener;

@@ -43,9 +43,8 @@ final class CacheSpecs {
 		}
 		CacheSpec defaults = checks.spec(properties, PREFIX, () -> defaults(properties));
 		// A fault of a default would be reported again for every cache that inherits it.
-		checks.throwIfInvalid();
-		Map<String, CacheSpec> caches = checks.entries(properties, PREFIX, "caches", "cache", properties.getCaches(),
-				(cache) -> spec(cache, properties));
+		Map<String, CacheSpec> caches = (defaults != null) ? checks.entries(properties, PREFIX, "caches", "cache",
+				properties.getCaches(), (cache) -> spec(cache, properties)) : Map.of();
 		checks.throwIfInvalid();
 		return new CacheSpecs(Objects.requireNonNull(defaults), caches);
 	}

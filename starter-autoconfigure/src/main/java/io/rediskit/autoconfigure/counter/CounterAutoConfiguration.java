@@ -3,6 +3,7 @@ package io.rediskit.autoconfigure.counter;
 import java.util.function.Function;
 
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.autoconfigure.counter.CounterProperties.Counter;
 import io.rediskit.autoconfigure.support.PropertyChecks;
 import io.rediskit.counter.UniqueCounterListener;
 import io.rediskit.counter.UniqueCounterRegistry;

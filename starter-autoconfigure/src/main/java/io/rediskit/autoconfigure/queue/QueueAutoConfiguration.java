@@ -1,14 +1,10 @@
 package io.rediskit.autoconfigure.queue;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Executor;
 
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.queue.QueueProperties.Queue;
 import io.rediskit.autoconfigure.support.ConfiguredProperties;
-import io.rediskit.autoconfigure.support.InvalidPropertiesException.Violation;
-import io.rediskit.autoconfigure.support.InvalidPropertiesException;
 import io.rediskit.autoconfigure.support.PropertyChecks;
 import io.rediskit.queue.QueueEventListener;
 import io.rediskit.queue.QueueListener;
@@ -68,8 +64,10 @@ public final class QueueAutoConfiguration {
 			QueueProperties properties, ObjectProvider<JsonMapper> jsonMapper,
 			ObjectProvider<QueueEventListener> listeners, Background background,
 			Environment environment) {
-		requireValuesAsWritten(properties, environment);
-		check(properties);
+		PropertyChecks checks = new PropertyChecks();
+		checkValuesAsWritten(properties, environment, checks);
+		check(properties, checks);
+		checks.throwIfInvalid();
 		QueueRegistry registry = new QueueRegistry(scripts, connectionFactory, keyNaming,
 				jsonMapper.getIfAvailable(() -> JsonMapper.builder().build()), listeners.orderedStream().toList(),
 				PropertyChecks.lookup(properties::getQueues, (queue) -> spec(queue, properties)));
@@ -83,14 +81,12 @@ public final class QueueAutoConfiguration {
 	 * the spec of a queue that sets nothing; then each queue, a fault naming the property the value came from (the
 	 * queue's own, or the default it inherits: an own initial-backoff above an inherited max-backoff).
 	 */
-	private static void check(QueueProperties properties) {
-		PropertyChecks checks = new PropertyChecks();
-		checks.spec(properties, "redis-kit.queue.", () -> spec(new Queue(), properties));
+	private static void check(QueueProperties properties, PropertyChecks checks) {
 		// A fault of a default would be reported again for every queue that inherits it.
-		checks.throwIfInvalid();
-		checks.entries(properties, "redis-kit.queue.", "queues", "queue", properties.getQueues(),
-				(queue) -> spec(queue, properties));
-		checks.throwIfInvalid();
+		if (checks.spec(properties, "redis-kit.queue.", () -> spec(new Queue(), properties)) != null) {
+			checks.entries(properties, "redis-kit.queue.", "queues", "queue", properties.getQueues(),
+					(queue) -> spec(queue, properties));
+		}
 	}
 
 	private static QueueSpec spec(Queue queue, QueueProperties defaults) {
@@ -111,20 +107,20 @@ public final class QueueAutoConfiguration {
 	}
 
 	/**
-	 * Fails startup, naming each property and its origin, for what binds but would not do what was written: a
+	 * Records, naming each property and its origin, what binds but would not do what was written: a
 	 * {@code default-priority} given as a number (Spring reads a YAML number as an enum's position, so a BullMQ
 	 * user's 1, highest there, would become normal), and a {@code rate-limit-period} without a {@code rate-limit}
 	 * (the period alone limits nothing).
 	 */
-	private static void requireValuesAsWritten(QueueProperties properties, Environment environment) {
-		List<Violation> violations = new ArrayList<>();
+	private static void checkValuesAsWritten(QueueProperties properties, Environment environment,
+			PropertyChecks checks) {
 		for (ConfigurationProperty priority : ConfiguredProperties.find(environment, "redis-kit.queue.queues",
 				"default-priority")) {
 			String value = String.valueOf(priority.getValue()).trim();
 			if (priority.getValue() instanceof Number || value.matches("[+-]?\\d+")) {
-				violations.add(new Violation(priority.getName().toString(), value, priority.getName()
+				checks.reject(priority.getName().toString(), value, priority.getName()
 						+ " must be one of high, normal, low, was the number " + value + ": priorities are named, not"
-						+ " numbered"));
+						+ " numbered");
 			}
 		}
 		for (ConfigurationProperty period : ConfiguredProperties.find(environment, "redis-kit.queue.queues",
@@ -132,13 +128,10 @@ public final class QueueAutoConfiguration {
 			ConfigurationPropertyName name = period.getName();
 			Queue queue = properties.getQueues().get(name.getElement(name.getNumberOfElements() - 2, Form.ORIGINAL));
 			if (queue != null && queue.getRateLimit() == 0) {
-				violations.add(new Violation(name.toString(), String.valueOf(period.getValue()), name
+				checks.reject(name.toString(), period.getValue(), name
 						+ " is set without a rate-limit, and alone limits nothing: set "
-						+ name.getParent().append("rate-limit") + " (deliveries per period) or remove it"));
+						+ name.getParent().append("rate-limit") + " (deliveries per period) or remove it");
 			}
-		}
-		if (!violations.isEmpty()) {
-			throw new InvalidPropertiesException(violations);
 		}
 	}
 

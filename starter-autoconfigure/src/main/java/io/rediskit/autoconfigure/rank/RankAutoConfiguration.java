@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.util.function.Function;
 
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.autoconfigure.rank.RankProperties.Board;
 import io.rediskit.autoconfigure.support.PropertyChecks;
 import io.rediskit.rank.LeaderboardListener;
 import io.rediskit.rank.LeaderboardRegistry;

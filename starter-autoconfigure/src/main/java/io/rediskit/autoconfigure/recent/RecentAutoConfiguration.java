@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.util.function.Function;
 
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.autoconfigure.recent.RecentProperties.ItemList;
 import io.rediskit.autoconfigure.support.PropertyChecks;
 import io.rediskit.recent.RecentItemsListener;
 import io.rediskit.recent.RecentItemsRegistry;

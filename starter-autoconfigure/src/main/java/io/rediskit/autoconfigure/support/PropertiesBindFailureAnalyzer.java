@@ -49,6 +49,8 @@ class PropertiesBindFailureAnalyzer extends AbstractFailureAnalyzer<BindExceptio
 
 	private static final ConfigurationPropertyName ROOT = ConfigurationPropertyName.of("redis-kit");
 
+	private static final String BINDS_TO_NOTHING = " binds to nothing";
+
 	@Override
 	public int getOrder() {
 		// Before Spring Boot's analyzers, which would answer these failures first (they are not ordered).
@@ -90,7 +92,13 @@ class PropertiesBindFailureAnalyzer extends AbstractFailureAnalyzer<BindExceptio
 				+ ((properties.size() == 1) ? "a property that binds" : properties.size() + " properties that bind")
 				+ " to nothing:\n");
 		for (ConfigurationProperty property : properties) {
-			append(description, property, reason(cause.getName(), cause.getTarget().getType(), property.getName()));
+			String reason = reason(cause.getName(), cause.getTarget().getType(), property.getName());
+			// A setting that exists but was written with no value ('period:' in YAML) binds to nothing too.
+			if (reason.endsWith(BINDS_TO_NOTHING) && property.getValue() instanceof CharSequence text
+					&& text.toString().isBlank()) {
+				reason = property.getName() + " has no value: give it one or remove it";
+			}
+			append(description, property, reason);
 		}
 		String action = "Correct or remove the properties named above: each reason lists the properties its place"
 				+ " has. A name of your own (a limiter, a queue, a filter, ...) is " + Names.RULE
@@ -137,7 +145,7 @@ class PropertiesBindFailureAnalyzer extends AbstractFailureAnalyzer<BindExceptio
 					: ResolvableType.forClass(property.getPropertyType());
 			mapKey = null;
 		}
-		return name + " binds to nothing";
+		return name + BINDS_TO_NOTHING;
 	}
 
 	// The properties Spring Boot binds on a JavaBean of ours, by their names in YAML; none for a value type.

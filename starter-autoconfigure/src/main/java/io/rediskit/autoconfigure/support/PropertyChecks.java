@@ -95,13 +95,15 @@ public final class PropertyChecks {
 			Map<String, E> entries, Function<E, S> toSpec, BiFunction<E, InvalidSpecException, @Nullable String> note) {
 		Map<String, S> specs = new LinkedHashMap<>();
 		entries.forEach((name, entry) -> {
-			String entryPrefix = groupPrefix + map + "." + name + ".";
+			// As the binder names a map's entry: a key that is not one lower-case dashed element in brackets.
+			String key = name.matches("[a-z0-9][a-z0-9-]*") ? "." + name : "[" + name + "]";
+			String property = groupPrefix + map + key;
 			if (!Names.isValid(name)) {
-				String property = groupPrefix + map + "." + name;
 				reject(property, name, property + " has an invalid " + kind + " name '" + name + "': names are "
 						+ Names.RULE);
 				return;
 			}
+			String entryPrefix = property + ".";
 			try {
 				specs.put(name, toSpec.apply(entry));
 			}
@@ -190,9 +192,11 @@ public final class PropertyChecks {
 			@Nullable String entryName, InvalidSpecException failure, @Nullable String note) {
 		String component = failure.getComponent();
 		BeanWrapper own = new BeanWrapperImpl(entry);
-		boolean inherited = entry != group
+		BeanWrapper defaults = new BeanWrapperImpl(group);
+		// Inherited: the entry leaves unset what the group has a default of.
+		boolean inherited = entry != group && defaults.isReadableProperty(component)
 				&& (!own.isReadableProperty(component) || own.getPropertyValue(component) == null);
-		BeanWrapper source = inherited ? new BeanWrapperImpl(group) : own;
+		BeanWrapper source = inherited ? defaults : own;
 		Object value = source.isReadableProperty(component) ? source.getPropertyValue(component) : null;
 		String property = (inherited ? groupPrefix : entryPrefix) + propertyName(component);
 		String reason = property + " " + Durations.inText(failure.getReason());
