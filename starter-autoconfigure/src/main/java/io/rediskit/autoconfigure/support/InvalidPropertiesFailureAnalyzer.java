@@ -38,9 +38,11 @@ class InvalidPropertiesFailureAnalyzer extends AbstractFailureAnalyzer<InvalidPr
 			// The value as written where the environment has it (1, not the 1.0 it was bound as), and where.
 			ConfigurationProperty written = written(violation.property());
 			description.append("\n    Property: ").append(violation.property());
-			description.append("\n    Value: \"")
-				.append((written != null && written.getValue() != null) ? written.getValue() : violation.value())
-				.append('"');
+			if (violation.value() != null) {
+				description.append("\n    Value: \"")
+					.append((written != null && written.getValue() != null) ? written.getValue() : violation.value())
+					.append('"');
+			}
 			Origin origin = (written != null) ? written.getOrigin() : null;
 			if (origin != null) {
 				description.append("\n    Origin: ").append(origin);

@@ -145,6 +145,16 @@ public final class PropertyChecks {
 	}
 
 	/**
+	 * Records a fault without its value: the report shows neither the bound value nor the one written (a URL that
+	 * may carry a password).
+	 * @param property the property as written in YAML, such as {@code redis-kit.lock.redlock.nodes[1]}
+	 * @param reason a sentence that starts with the property and says what it allows
+	 */
+	public void rejectHidden(String property, String reason) {
+		this.violations.add(new Violation(property, null, reason));
+	}
+
+	/**
 	 * @return whether a fault was found so far
 	 */
 	public boolean hasFaults() {
