@@ -18,16 +18,23 @@ import io.rediskit.support.ReplicaWait;
 
 /**
  * The lock family's specs from {@code redis-kit.lock} and its members' groups, each checked when its registry is
- * built: the rules are the specs' constructors', and a fault fails startup naming the property.
+ * built: the rules are the specs' constructors', and a fault fails startup naming the property. An application
+ * that defines a {@link io.rediskit.lock.LockRegistry} of its own keeps the configured settings with
+ * {@link #lock(LockProperties)}.
  */
-final class LockSpecs {
+public final class LockSpecs {
 
 	private static final String PREFIX = "redis-kit.lock.";
 
 	private LockSpecs() {
 	}
 
-	static LockSpec lock(LockProperties lock) {
+	/**
+	 * @param lock the settings of {@code redis-kit.lock}
+	 * @return the lock's spec
+	 * @throws io.rediskit.autoconfigure.support.InvalidPropertiesException naming the property at fault
+	 */
+	public static LockSpec lock(LockProperties lock) {
 		return checked(lock, PREFIX, () -> {
 			LockProperties.ReplicaWait settings = lock.getReplicaWait();
 			ReplicaWait wait;

@@ -1,18 +1,10 @@
 package io.rediskit.autoconfigure.ratelimit;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.Objects;
-
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
-import io.rediskit.autoconfigure.ratelimit.RateLimitProperties.Limiter;
-import io.rediskit.autoconfigure.support.PropertyChecks;
 import io.rediskit.ratelimit.RateLimitListener;
-import io.rediskit.ratelimit.RateLimitSpec;
 import io.rediskit.ratelimit.RateLimited;
 import io.rediskit.ratelimit.RateLimiterRegistry;
 import io.rediskit.support.KeyNaming;
-import io.rediskit.support.Names;
 import io.rediskit.support.ScriptExecutor;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -50,34 +42,8 @@ public final class RateLimitAutoConfiguration {
 	@ConditionalOnMissingBean
 	RateLimiterRegistry rateLimiterRegistry(ScriptExecutor scripts, RedisConnectionFactory connectionFactory,
 			KeyNaming keyNaming, RateLimitProperties properties, ObjectProvider<RateLimitListener> listeners) {
-		PropertyChecks checks = new PropertyChecks();
-		Map<String, Limiter> complete = new LinkedHashMap<>();
-		properties.getLimiters().forEach((name, limiter) -> {
-			String property = "redis-kit.rate-limit.limiters." + name + ".";
-			if (Names.isValid(name) && limiter.getLimit() == null) {
-				checks.reject(property + "limit", null, property + "limit is required, such as 100");
-			}
-			if (Names.isValid(name) && limiter.getPeriod() == null) {
-				checks.reject(property + "period", null, property + "period is required, such as 1m");
-			}
-			if (!Names.isValid(name) || (limiter.getLimit() != null && limiter.getPeriod() != null)) {
-				complete.put(name, limiter);
-			}
-		});
-		checks.entries(properties, "redis-kit.rate-limit.", "limiters", "limiter", complete,
-				(limiter) -> spec(limiter, properties),
-				(limiter, failure) -> (limiter.getAlgorithm() == null && "burst".equals(failure.getComponent()))
-						? "whose algorithm is redis-kit.rate-limit.algorithm" : null);
-		checks.throwIfInvalid();
 		return new RateLimiterRegistry(scripts, connectionFactory, keyNaming, listeners.orderedStream().toList(),
-				PropertyChecks.lookup(properties::getLimiters, (limiter) -> spec(limiter, properties)));
-	}
-
-	// A limiter's spec over the group's defaults; only limiters with a limit and a period get here.
-	private static RateLimitSpec spec(Limiter limiter, RateLimitProperties defaults) {
-		return new RateLimitSpec((limiter.getAlgorithm() != null) ? limiter.getAlgorithm() : defaults.getAlgorithm(),
-				Objects.requireNonNull(limiter.getLimit()), Objects.requireNonNull(limiter.getPeriod()), limiter.getBurst(),
-				(limiter.getFailurePolicy() != null) ? limiter.getFailurePolicy() : defaults.getFailurePolicy());
+				RateLimitSpecs.configured(properties));
 	}
 
 	// Static and lazy about the registry: advisors are created while post-processors are being set up, before
