@@ -39,6 +39,7 @@ public final class LeaderElectionAutoConfiguration {
 	LeaderElections leaderElections(LockRegistry lockRegistry, LockProperties lockProperties,
 			ObjectProvider<LeadershipListener> listeners, ApplicationEventPublisher publisher, Environment environment) {
 		LeaderProperties properties = lockProperties.getLeader();
+		LockSpecs.leader(properties);
 		List<LeadershipListener> all = new ArrayList<>(listeners.orderedStream().toList());
 		all.add(new EventPublishing(publisher));
 		String instance = (properties.getInstanceName() != null) ? properties.getInstanceName()
