@@ -25,15 +25,19 @@ final class NearCopies {
 
 	private final CacheParts parts;
 
+	private final String channelName;
+
 	private final @Nullable NearCache near;
 
 	/** The values this instance loaded and stored, by key, until the fill's message comes back: kept, not dropped. */
 	private final ConcurrentHashMap<String, OwnLoad> ownLoads = new ConcurrentHashMap<>();
 
-	NearCopies(String name, CacheSpec spec, CacheParts parts) {
+	/** @param channelName the cache's channel, whose subscription carries the invalidations under pub/sub */
+	NearCopies(String name, String channelName, CacheSpec spec, CacheParts parts) {
 		this.name = name;
 		this.spec = spec.nearCache();
 		this.parts = parts;
+		this.channelName = channelName;
 		this.near = (this.spec != null) ? new NearCache(this.spec, spec.outagePolicy() == OutagePolicy.SERVE_STALE)
 				: null;
 	}
@@ -68,7 +72,7 @@ final class NearCopies {
 	boolean active() {
 		return switch (invalidations()) {
 			case TRACKING -> this.parts.tracking().trusted();
-			case PUBSUB -> this.parts.signals().watching(channelName()) && this.parts.signals().trusted();
+			case PUBSUB -> this.parts.signals().watching(this.channelName) && this.parts.signals().trusted();
 			case NONE -> false;
 		};
 	}
@@ -103,10 +107,6 @@ final class NearCopies {
 
 		NONE, PUBSUB, TRACKING
 
-	}
-
-	private String channelName() {
-		return this.parts.keyNaming().areaKey(CacheParts.AREA, "events:" + this.name);
 	}
 
 	private void clearOf(Invalidations source) {

@@ -86,7 +86,7 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 		this.channelName = parts.keyNaming().areaKey(CacheParts.AREA, "events:" + name);
 		this.scripts = new CacheScripts(parts.scripts(), parts.commands(), parts.keyNaming(), name, this.channelName,
 				spec.loadTimeout().toMillis());
-		this.near = new NearCopies(name, spec, parts);
+		this.near = new NearCopies(name, this.channelName, spec, parts);
 		this.store = new CacheStore(name, spec, parts, this.scripts, this.near);
 		this.refresh = new CacheRefresh(this.store, parts.refresher(), parts.outageLogInterval(),
 				this::reload);
