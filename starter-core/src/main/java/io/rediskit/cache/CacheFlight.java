@@ -26,13 +26,14 @@ import org.springframework.cache.support.NullValue;
  * channel ({@link #onOutcome}) or, should the message be lost, found by asking Redis again every
  * {@link #RECHECK_MILLIS}, and take the lease in turn when the wait runs out.
  * <p>
- * The state machine is written once, as stages ({@link Attempt}): claim; then take the value, load as the lease
- * holder, or wait and claim again. Who runs it decides only how its steps run ({@link Steps}): as stages that never
- * block ({@link #loadAsync}, the loader's future awaited without a thread, waits timed on the JDK's delayer), or on
- * the caller's own thread ({@link #load}, every step done before the next is composed, so that the loader runs on
- * the caller's thread and its result is the machine's completed stage: a thin wait, as Caffeine's synchronous view
- * over its asynchronous cache). Plain reads under {@link SingleFlight#EVERY_MISS} ({@link #read}) run the same
- * machine without a loader: the lease is their miss.
+ * The state machine is written once, as stages ({@link Attempt}): claim; then take the value, hold the lease, or
+ * wait and claim again. What a caller does at those ends is its kind's: a read through a loader ({@link Loading})
+ * loads as the lease holder, or alone when Redis cannot answer or its wait runs out; a plain read under
+ * {@link SingleFlight#EVERY_MISS} ({@link PlainRead}, {@link #read}) misses instead, its lease ended by its put.
+ * How the steps run is the caller's ({@link Steps}): as stages that never block ({@link #loadAsync}, the loader's
+ * future awaited without a thread, waits timed on the JDK's delayer), or on the caller's own thread ({@link #load},
+ * each step done when it returns, so that the loader runs on the caller's thread and the machine's stage is
+ * complete when the call returns: a thin wait, as Caffeine's synchronous view over its asynchronous cache).
  * <p>
  * Within an instance one caller per key talks to Redis; the others wait behind it ({@code inFlight}).
  */
@@ -82,7 +83,7 @@ final class CacheFlight {
 			return behind(ahead, key, id, loader);
 		}
 		try {
-			Object value = Stages.join(new Attempt(id, new LoaderCall(key, loader), Steps.BLOCKING).start());
+			Object value = Stages.join(new Loading(id, new LoaderCall(key, loader), Steps.BLOCKING).start());
 			mine.complete(value);
 			return value;
 		}
@@ -112,7 +113,7 @@ final class CacheFlight {
 			throw new ValueRetrievalException(key, loader, cause);
 		}
 		catch (TimeoutException ex) {
-			return Stages.join(new Attempt(id, new LoaderCall(key, loader), Steps.BLOCKING).loadAlone());
+			return Stages.join(new Loading(id, new LoaderCall(key, loader), Steps.BLOCKING).loadAlone());
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -133,7 +134,7 @@ final class CacheFlight {
 			return ahead;
 		}
 		Call call = new FutureCall(key, loader, inBackground, this.store.name());
-		new Attempt(id, call, Steps.ASYNC).start().whenComplete((value, ex) -> {
+		new Loading(id, call, Steps.ASYNC).start().whenComplete((value, ex) -> {
 			this.inFlight.remove(id, mine);
 			if (ex != null) {
 				mine.completeExceptionally(Stages.unwrap(ex));
@@ -150,7 +151,7 @@ final class CacheFlight {
 	 * @throws RuntimeException the loader's failure, after it was announced
 	 */
 	void reload(Object key, String id, Callable<?> loader, byte[] token) {
-		Stages.join(new Attempt(id, new LoaderCall(key, loader), Steps.BLOCKING, token).loadAsOwner());
+		Stages.join(new Loading(id, new LoaderCall(key, loader), Steps.BLOCKING, token).loadAsOwner());
 	}
 
 	/**
@@ -160,7 +161,7 @@ final class CacheFlight {
 	 * @return the value, {@link NullValue#INSTANCE} for a cached null, or {@code null} for a miss
 	 */
 	@Nullable Object read(String id) {
-		return Stages.join(new Attempt(id, null, Steps.BLOCKING).start());
+		return Stages.join(new PlainRead(id).start());
 	}
 
 	/**
@@ -201,56 +202,40 @@ final class CacheFlight {
 	}
 
 	/**
-	 * One caller's way through an entry: claim, then take the value, load as the lease holder, or wait for the
-	 * holder's outcome and claim again. With a loader call it ends with a value or the load's failure; without
-	 * (a plain read), with a value or a miss ({@code null}).
+	 * The state machine: one caller's way through an entry. Claim; then take the value, hold the lease, or wait
+	 * for the holder's outcome (the message, or the next claim's answer) and claim again, until the wait runs out.
+	 * What a caller does at each of those ends is its kind's: {@link Loading} (through a loader) or
+	 * {@link PlainRead}.
 	 */
-	private final class Attempt {
+	private abstract class Attempt {
 
-		private final String id;
+		final String id;
 
-		private final @Nullable Call call;
+		final Steps steps;
 
-		private final Steps steps;
+		final byte[] token;
 
-		private final byte[] token;
-
-		private final long start = System.nanoTime();
+		final long start = System.nanoTime();
 
 		private final long deadline;
 
-		/** The outcome of the load this caller waits for, told by the message; a plain read's is shared. */
-		private final CompletableFuture<Message> outcome = new CompletableFuture<>();
-
-		private boolean waited;
+		boolean waited;
 
 		/** The token of the load this caller waits for, empty before it was told of one. */
-		private byte[] holder = NONE;
+		byte[] holder = NONE;
 
-		Attempt(String id, @Nullable Call call, Steps steps) {
-			this(id, call, steps, CacheScripts.newToken());
-		}
-
-		Attempt(String id, @Nullable Call call, Steps steps, byte[] token) {
+		Attempt(String id, Steps steps, byte[] token, long waitNanos) {
 			this.id = id;
-			this.call = call;
 			this.steps = steps;
 			this.token = token;
-			// A lease whose method threw runs out without a put: then a waiter takes the next lease and runs the
-			// method, so a plain read waits up to two load timeouts before it misses (and runs the method) itself.
-			this.deadline = this.start + ((call != null) ? 1 : 2) * CacheFlight.this.loadTimeoutNanos;
+			this.deadline = this.start + waitNanos;
 		}
 
-		/** Runs the machine; a caller through the loader is told the outcome of the load it waits for. */
+		/** @return a future of the value, {@link NullValue#INSTANCE} for a null, or {@code null} for a miss */
 		CompletableFuture<Object> start() {
 			CompletableFuture<Object> result = new CompletableFuture<>();
-			if (this.call == null) {
-				next(result);
-				return result;
-			}
-			CacheFlight.this.awaited.put(this.id, this.outcome);
 			next(result);
-			return result.whenComplete((value, ex) -> CacheFlight.this.awaited.remove(this.id, this.outcome));
+			return result;
 		}
 
 		/**
@@ -304,13 +289,13 @@ final class CacheFlight {
 		/** @return a future of what the claim decided, or of {@code null} to claim again */
 		private CompletableFuture<@Nullable CompletableFuture<Object>> claim() {
 			NearCopies.Snapshot snapshot = CacheFlight.this.store.near().snapshot();
-			// A plain read that waited misses whatever ended the load it waited for: it asks for no outcome.
-			byte[] waitingFor = (this.call != null) ? this.holder : NONE;
-			return this.steps.claim(CacheFlight.this.store.scripts(), this.id, this.token, waitingFor)
+			return this.steps.claim(CacheFlight.this.store.scripts(), this.id, this.token, waitingFor())
 				.handle((claim, ex) -> {
 					if (ex != null) {
 						CacheFlight.this.store.outage(CacheStore.asRuntime(Stages.unwrap(ex)));
-						return CompletableFuture.completedFuture(unreachable());
+						Object stale = CacheFlight.this.store.near().stale(this.id);
+						return CompletableFuture.completedFuture(
+								(stale != null) ? CompletableFuture.completedFuture(stale) : withoutRedis());
 					}
 					return claimed(claim, snapshot);
 				})
@@ -319,9 +304,18 @@ final class CacheFlight {
 
 		private CompletableFuture<@Nullable CompletableFuture<Object>> claimed(Claim claim,
 				NearCopies.Snapshot snapshot) {
+			CacheStore store = CacheFlight.this.store;
 			switch (claim.state()) {
 				case FOUND -> {
-					return CompletableFuture.completedFuture(found(claim, snapshot));
+					Object value = store.decode(claim.bytes());
+					CompletableFuture<Object> found = found(value, claim.pttl(), snapshot);
+					if (found == null) {
+						if (this.waited) {
+							store.waitEnded(this.start, WaitOutcome.VALUE);
+						}
+						found = CompletableFuture.completedFuture(value);
+					}
+					return CompletableFuture.completedFuture(found);
 				}
 				case ENDED -> {
 					// The load waited for ended, storing nothing, and its message has not come (yet).
@@ -331,7 +325,7 @@ final class CacheFlight {
 				}
 			}
 			if (!this.waited) {
-				CacheFlight.this.store.miss();
+				store.miss();
 			}
 			if (claim.state() == CacheScripts.Claimed.LEASED) {
 				return CompletableFuture.completedFuture(leased());
@@ -340,8 +334,8 @@ final class CacheFlight {
 			this.holder = claim.bytes();
 			long left = this.deadline - System.nanoTime();
 			if (left <= 0) {
-				CacheFlight.this.store.waitEnded(this.start, WaitOutcome.TIMEOUT);
-				return CompletableFuture.completedFuture((this.call != null) ? loadAlone() : nothing());
+				store.waitEnded(this.start, WaitOutcome.TIMEOUT);
+				return CompletableFuture.completedFuture(timedOut());
 			}
 			return this.steps.await(outcome(), Math.min(left, TimeUnit.MILLISECONDS.toNanos(RECHECK_MILLIS)))
 				.handle((message, ex) -> {
@@ -352,30 +346,83 @@ final class CacheFlight {
 				});
 		}
 
-		/** @return the outcome to wait for: this caller's, or the one the plain reads of the key share */
-		private CompletableFuture<Message> outcome() {
-			if (this.call != null) {
-				return this.outcome;
-			}
-			// A message that came before it is made up for by the recheck.
-			return CacheFlight.this.plainWaits.computeIfAbsent(this.id, (key) -> new CompletableFuture<>());
+		/** @return the token of the load whose outcome the claim may answer with, {@link #NONE} for none */
+		abstract byte[] waitingFor();
+
+		/** @return the outcome to wait for */
+		abstract CompletableFuture<Message> outcome();
+
+		/**
+		 * The entry exists.
+		 * @param value its value, {@code null} if its bytes cannot be read
+		 * @return what this caller does instead of taking the value, or {@code null} to take it
+		 */
+		abstract @Nullable CompletableFuture<Object> found(@Nullable Object value, long pttl,
+				NearCopies.Snapshot snapshot);
+
+		/** The outcome of the load this caller waited for. */
+		abstract CompletableFuture<Object> received(Message message);
+
+		/** This caller holds the lease now. */
+		abstract CompletableFuture<Object> leased();
+
+		/** The wait ran out. */
+		abstract CompletableFuture<Object> timedOut();
+
+		/** Redis cannot answer, and the near cache holds no copy to serve. */
+		abstract CompletableFuture<Object> withoutRedis();
+
+		/** The blocking wait of this caller was interrupted. */
+		abstract CompletableFuture<Object> interrupted(Throwable interruption);
+
+	}
+
+	/**
+	 * A read through a loader: it ends with a value (the entry's, its own load's, another caller's) or the load's
+	 * failure, and loads itself, without a lease, when Redis cannot answer or its wait runs out.
+	 */
+	private final class Loading extends Attempt {
+
+		private final Call call;
+
+		/** The outcome of the load this caller waits for, told by the message. */
+		private final CompletableFuture<Message> outcome = new CompletableFuture<>();
+
+		Loading(String id, Call call, Steps steps) {
+			this(id, call, steps, CacheScripts.newToken());
 		}
 
-		private CompletableFuture<Object> found(Claim claim, NearCopies.Snapshot snapshot) {
+		Loading(String id, Call call, Steps steps, byte[] token) {
+			super(id, steps, token, CacheFlight.this.loadTimeoutNanos);
+			this.call = call;
+		}
+
+		/** Runs the machine, told the outcome of the load it waits for while it runs. */
+		@Override
+		CompletableFuture<Object> start() {
+			CacheFlight.this.awaited.put(this.id, this.outcome);
+			return super.start().whenComplete((value, ex) -> CacheFlight.this.awaited.remove(this.id, this.outcome));
+		}
+
+		@Override
+		byte[] waitingFor() {
+			return this.holder;
+		}
+
+		@Override
+		CompletableFuture<Message> outcome() {
+			return this.outcome;
+		}
+
+		/**
+		 * Keeps a fresh value in the near cache, and starts a reload in the background when it is past its TTL
+		 * (stale-while-revalidate) or, by chance, close to it (early refresh). Unreadable bytes are a miss: loaded
+		 * and overwritten rather than left until their TTL ends.
+		 */
+		@Override
+		@Nullable CompletableFuture<Object> found(@Nullable Object value, long pttl, NearCopies.Snapshot snapshot) {
 			CacheStore store = CacheFlight.this.store;
-			Object value = store.decode(claim.bytes());
-			long left = store.spec().freshMillis(claim.pttl());
-			if (this.call == null) {
-				// Without the loader an entry past its TTL cannot be revalidated: a miss, and the method reloads it.
-				if (value == null || left <= 0) {
-					store.miss();
-					return nothing();
-				}
-				snapshot.keep(this.id, value, left);
-				store.hit(CacheTier.REDIS);
-			}
-			else if (value == null) {
-				// Unreadable bytes hold the entry: a miss; load and overwrite them rather than wait for their TTL.
+			if (value == null) {
 				if (!this.waited) {
 					store.miss();
 				}
@@ -386,79 +433,61 @@ final class CacheFlight {
 					return loaded;
 				});
 			}
+			long left = store.spec().freshMillis(pttl);
+			if (left <= 0) {
+				CacheFlight.this.refresh.expired(this.call.key(), this.id, this.call.inBackground(), pttl);
+			}
 			else {
-				Callable<?> reloader = this.call.inBackground();
-				if (left <= 0) {
-					CacheFlight.this.refresh.expired(this.call.key(), this.id, reloader, claim.pttl());
-				}
-				else {
-					snapshot.keep(this.id, value, left);
-					CacheFlight.this.refresh.early(this.call.key(), this.id, reloader, left);
-				}
-				store.hit(CacheTier.REDIS);
+				snapshot.keep(this.id, value, left);
+				CacheFlight.this.refresh.early(this.call.key(), this.id, this.call.inBackground(), left);
 			}
-			if (this.waited) {
-				store.waitEnded(this.start, WaitOutcome.VALUE);
-			}
-			return CompletableFuture.completedFuture(value);
+			store.hit(CacheTier.REDIS);
+			return null;
 		}
 
-		/** The outcome of the load this caller waited for. */
-		private CompletableFuture<Object> received(Message message) {
+		@Override
+		CompletableFuture<Object> received(Message message) {
 			CacheStore store = CacheFlight.this.store;
-			if (message.type() == CacheMessages.LOADED_NULL) {
-				store.waitEnded(this.start, WaitOutcome.VALUE);
-				return CompletableFuture.completedFuture(
-						(this.call != null || store.spec().cacheNullValues()) ? NullValue.INSTANCE : null);
-			}
-			Object value = (message.type() == CacheMessages.LOADED) ? store.decode(message.payload()) : null;
-			if (this.call == null) {
-				store.waitEnded(this.start, (value != null) ? WaitOutcome.VALUE : WaitOutcome.FAILURE);
-				return CompletableFuture.completedFuture(value);
-			}
-			if (message.type() == CacheMessages.LOADED) {
-				if (value == null) {
-					return loadAlone();
+			switch (message.type()) {
+				case CacheMessages.LOADED -> {
+					Object value = store.decode(message.payload());
+					if (value == null) {
+						return loadAlone();
+					}
+					store.waitEnded(this.start, WaitOutcome.VALUE);
+					return CompletableFuture.completedFuture(value);
 				}
-				store.waitEnded(this.start, WaitOutcome.VALUE);
-				return CompletableFuture.completedFuture(value);
+				case CacheMessages.LOADED_NULL -> {
+					store.waitEnded(this.start, WaitOutcome.VALUE);
+					return CompletableFuture.completedFuture(NullValue.INSTANCE);
+				}
+				default -> {
+					store.waitEnded(this.start, WaitOutcome.FAILURE);
+					return CompletableFuture.failedFuture(this.call.failed(new CacheLoadFailedException("Cache '"
+							+ store.name() + "': the load of this entry failed in another instance: "
+							+ new String(message.payload(), StandardCharsets.UTF_8))));
+				}
 			}
-			store.waitEnded(this.start, WaitOutcome.FAILURE);
-			return CompletableFuture.failedFuture(this.call.failed(new CacheLoadFailedException("Cache '"
-					+ store.name() + "': the load of this entry failed in another instance: "
-					+ new String(message.payload(), StandardCharsets.UTF_8))));
 		}
 
-		/** This caller holds the lease: it loads, or, for a plain read, misses and its put will end the lease. */
-		private CompletableFuture<Object> leased() {
-			if (this.call == null) {
-				holdLease(this.id, this.token);
-				return nothing();
-			}
+		@Override
+		CompletableFuture<Object> leased() {
 			return loadAsOwner();
 		}
 
-		/** Redis cannot answer: the near cache's last copy under {@link OutagePolicy#SERVE_STALE}, else no cache. */
-		private CompletableFuture<Object> unreachable() {
-			Object stale = CacheFlight.this.store.near().stale(this.id);
-			if (stale != null) {
-				return CompletableFuture.completedFuture(stale);
-			}
-			if (this.call == null) {
-				CacheFlight.this.store.miss();
-				return nothing();
-			}
+		@Override
+		CompletableFuture<Object> timedOut() {
 			return loadAlone();
 		}
 
-		/** The blocking wait of this caller was interrupted: a failure, or, for a plain read, a miss. */
-		private CompletableFuture<Object> interrupted(Throwable interruption) {
-			return (this.call != null) ? CompletableFuture.failedFuture(this.call.failed(interruption)) : nothing();
+		@Override
+		CompletableFuture<Object> withoutRedis() {
+			return loadAlone();
 		}
 
-		/** @return a plain read's miss */
-		private CompletableFuture<Object> nothing() {
-			return CompletableFuture.completedFuture(null);
+		@Override
+		CompletableFuture<Object> interrupted(Throwable interruption) {
+			return CompletableFuture.failedFuture(this.call.failed(interruption));
 		}
 
 		/** Loads as the lease holder; the outcome is stored and told to every waiter before the future ends. */
@@ -497,11 +526,89 @@ final class CacheFlight {
 			return this.call.load().handle((loaded, ex) -> {
 				CacheFlight.this.store.loaded(began, ex == null);
 				if (ex != null) {
-					Throwable failure = this.call.failed(Stages.unwrap(ex));
-					throw CacheStore.asRuntime(failure);
+					throw CacheStore.asRuntime(this.call.failed(Stages.unwrap(ex)));
 				}
 				return (loaded != null) ? loaded : NullValue.INSTANCE;
 			});
+		}
+
+	}
+
+	/**
+	 * A plain read under {@link SingleFlight#EVERY_MISS}: it ends with a value or a miss ({@code null}); its lease
+	 * is a miss whose {@code put} ends the lease. A lease whose method threw runs out without a put: then a waiter
+	 * takes the next lease and runs the method, so a plain read waits up to two load timeouts before it misses (and
+	 * runs the method) itself.
+	 */
+	private final class PlainRead extends Attempt {
+
+		PlainRead(String id) {
+			super(id, Steps.BLOCKING, CacheScripts.newToken(), 2 * CacheFlight.this.loadTimeoutNanos);
+		}
+
+		/** A plain read that waited misses whatever ended the load it waited for: it asks for no outcome. */
+		@Override
+		byte[] waitingFor() {
+			return NONE;
+		}
+
+		/** Shared by the plain reads of the key; a message that came before it is made up for by the recheck. */
+		@Override
+		CompletableFuture<Message> outcome() {
+			return CacheFlight.this.plainWaits.computeIfAbsent(this.id, (key) -> new CompletableFuture<>());
+		}
+
+		/** Without the loader an entry past its TTL cannot be revalidated: a miss, and the method reloads it. */
+		@Override
+		@Nullable CompletableFuture<Object> found(@Nullable Object value, long pttl, NearCopies.Snapshot snapshot) {
+			CacheStore store = CacheFlight.this.store;
+			long left = store.spec().freshMillis(pttl);
+			if (value == null || left <= 0) {
+				store.miss();
+				return miss();
+			}
+			snapshot.keep(this.id, value, left);
+			store.hit(CacheTier.REDIS);
+			return null;
+		}
+
+		@Override
+		CompletableFuture<Object> received(Message message) {
+			CacheStore store = CacheFlight.this.store;
+			if (message.type() == CacheMessages.LOADED_NULL) {
+				store.waitEnded(this.start, WaitOutcome.VALUE);
+				return CompletableFuture.completedFuture(store.spec().cacheNullValues() ? NullValue.INSTANCE : null);
+			}
+			Object value = (message.type() == CacheMessages.LOADED) ? store.decode(message.payload()) : null;
+			store.waitEnded(this.start, (value != null) ? WaitOutcome.VALUE : WaitOutcome.FAILURE);
+			return CompletableFuture.completedFuture(value);
+		}
+
+		@Override
+		CompletableFuture<Object> leased() {
+			holdLease(this.id, this.token);
+			return miss();
+		}
+
+		@Override
+		CompletableFuture<Object> timedOut() {
+			return miss();
+		}
+
+		@Override
+		CompletableFuture<Object> withoutRedis() {
+			CacheFlight.this.store.miss();
+			return miss();
+		}
+
+		/** The interrupt stays set for the caller; the read is a miss. */
+		@Override
+		CompletableFuture<Object> interrupted(Throwable interruption) {
+			return miss();
+		}
+
+		private CompletableFuture<Object> miss() {
+			return CompletableFuture.completedFuture(null);
 		}
 
 	}

@@ -7,7 +7,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
-import io.rediskit.bloom.BloomFilter;
 import io.rediskit.cache.CacheMessages.Message;
 import io.rediskit.keys.KeyPatterns;
 import io.rediskit.support.RedisFailures;
@@ -76,7 +75,7 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 
 	private final CacheFlight flight;
 
-	private volatile @Nullable BloomFilter filter;
+	private final CacheBloomGuard bloom;
 
 	RedisKitCache(String name, CacheSpec spec, CacheParts parts) {
 		super(spec.cacheNullValues());
@@ -88,9 +87,9 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 				spec.loadTimeout().toMillis());
 		this.near = new NearCopies(name, this.channelName, spec, parts);
 		this.store = new CacheStore(name, spec, parts, this.scripts, this.near);
-		this.refresh = new CacheRefresh(this.store, parts.refresher(), parts.outageLogInterval(),
-				this::reload);
+		this.refresh = new CacheRefresh(this.store, parts.refresher(), parts.outageLogInterval(), this::reload);
 		this.flight = new CacheFlight(this.store, this.refresh);
+		this.bloom = new CacheBloomGuard(spec.bloomFilter(), parts.bloomFilters(), this.store);
 	}
 
 	/** Loads as the holder of the lease a reload in the background took: the flight's owner load. */
@@ -167,7 +166,7 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 			this.store.hit(CacheTier.NEAR);
 			return cached.value();
 		}
-		if (!mightExist(id)) {
+		if (!this.bloom.mightExist(id)) {
 			return NullValue.INSTANCE;
 		}
 		if (this.spec.singleFlight() == SingleFlight.EVERY_MISS) {
@@ -203,7 +202,7 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 			this.store.hit(CacheTier.NEAR);
 			return CompletableFuture.completedFuture(toValueWrapper(cached.value()));
 		}
-		return mightExistAsync(id).thenCompose((might) -> {
+		return this.bloom.mightExistAsync(id).thenCompose((might) -> {
 			if (!might) {
 				return CompletableFuture.completedFuture(toValueWrapper(NullValue.INSTANCE));
 			}
@@ -229,7 +228,7 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 		return value;
 	}
 
-	/** A plain read Redis cannot answer: the near cache's last copy under {@link OutagePolicy#SERVE_STALE}, or a miss. */
+	/** A plain read Redis cannot answer: the near cache's last copy ({@link OutagePolicy#SERVE_STALE}), or a miss. */
 	private @Nullable Object unreachable(String id, RuntimeException failure) {
 		this.store.outage(failure);
 		Object stale = this.near.stale(id);
@@ -250,7 +249,7 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 			this.refresh.early(key, id, valueLoader, cached.leftMillis());
 			return (T) unwrap(cached.value());
 		}
-		if (!mightExist(id)) {
+		if (!this.bloom.mightExist(id)) {
 			return null;
 		}
 		return (T) unwrap(this.flight.load(key, id, valueLoader));
@@ -275,7 +274,7 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 			this.refresh.early(key, id, inBackground, cached.leftMillis());
 			return CompletableFuture.completedFuture((T) unwrap(cached.value()));
 		}
-		return mightExistAsync(id).thenCompose((might) -> {
+		return this.bloom.mightExistAsync(id).thenCompose((might) -> {
 			if (!might) {
 				return CompletableFuture.completedFuture(null);
 			}
@@ -309,7 +308,7 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 		else {
 			this.store.write(id, stored);
 		}
-		register(id, stored);
+		this.bloom.register(id, stored);
 	}
 
 	@Override
@@ -327,7 +326,7 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 			return null;
 		}
 		if (existing == null) {
-			register(id, stored);
+			this.bloom.register(id, stored);
 			return null;
 		}
 		Object previous = this.store.decode(existing);
@@ -390,69 +389,6 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 		if (message.type() == CacheMessages.LOADED || message.type() == CacheMessages.LOADED_NULL
 				|| message.type() == CacheMessages.FAILED) {
 			this.flight.onOutcome(message);
-		}
-	}
-
-	/** @return whether the key may exist: no filter, the filter has seen it, or the filter cannot answer */
-	private boolean mightExist(String id) {
-		BloomFilter bloom = bloomFilter();
-		if (bloom == null) {
-			return true;
-		}
-		try {
-			if (bloom.mightContain(id)) {
-				return true;
-			}
-		}
-		catch (RuntimeException ex) {
-			this.store.outage(ex);
-			return true;
-		}
-		this.store.filtered();
-		return false;
-	}
-
-	private CompletableFuture<Boolean> mightExistAsync(String id) {
-		BloomFilter bloom = bloomFilter();
-		if (bloom == null) {
-			return CompletableFuture.completedFuture(true);
-		}
-		return bloom.mightContainAsync(id).toCompletableFuture().handle((found, ex) -> {
-			if (ex != null) {
-				this.store.outage(CacheStore.asRuntime(Stages.unwrap(ex)));
-				return true;
-			}
-			if (!found) {
-				this.store.filtered();
-			}
-			return found;
-		});
-	}
-
-	private @Nullable BloomFilter bloomFilter() {
-		String filterName = this.spec.bloomFilter();
-		if (filterName == null) {
-			return null;
-		}
-		BloomFilter resolved = this.filter;
-		if (resolved == null) {
-			resolved = this.parts.bloomFilters().apply(filterName);
-			this.filter = resolved;
-		}
-		return resolved;
-	}
-
-	/** A written value exists: its key joins the filter, or the filter would hide it. */
-	private void register(String id, Object stored) {
-		BloomFilter bloom = bloomFilter();
-		if (bloom == null || stored == NullValue.INSTANCE) {
-			return;
-		}
-		try {
-			bloom.add(id);
-		}
-		catch (RuntimeException ex) {
-			this.store.outage(ex);
 		}
 	}
 
