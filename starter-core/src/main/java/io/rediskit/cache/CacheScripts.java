@@ -176,7 +176,7 @@ final class CacheScripts {
 				CacheMessages.of(CacheMessages.CLEARED, "", NONE));
 	}
 
-	byte[] valueKey(String id) {
+	private byte[] valueKey(String id) {
 		return this.keyNaming.key(CacheParts.AREA, this.name + ":" + id).getBytes(StandardCharsets.UTF_8);
 	}
 
