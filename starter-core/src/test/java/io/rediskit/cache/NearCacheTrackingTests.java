@@ -461,7 +461,7 @@ class NearCacheTrackingTests {
 	}
 
 	private void printWindow(String fault, long start, long noticed, long active) {
-		System.out.printf("[%s] %s: near cache flushed after %d ms, bypassed until tracking was on again %d ms"
+		System.out.printf("[%s] %s: near cache flushed after %d ms, bypassed until its invalidations flowed again %d ms"
 				+ " after the fault (resync window %d ms)%n", this.topology, fault,
 				TimeUnit.NANOSECONDS.toMillis(noticed - start), TimeUnit.NANOSECONDS.toMillis(active - start),
 				TimeUnit.NANOSECONDS.toMillis(active - noticed));
