@@ -163,6 +163,9 @@ final class CacheTracking implements AutoCloseable {
 
 	private volatile long topologyFollowed;
 
+	/** When the last change was noticed: the view is asked for a heartbeat later, once the cluster has settled. */
+	private volatile long changeNoticedNanos = System.nanoTime();
+
 	private final AtomicBoolean refreshing = new AtomicBoolean();
 
 	private volatile boolean trusted;
@@ -304,7 +307,10 @@ final class CacheTracking implements AutoCloseable {
 			this.stateListener = new SessionEvents();
 			clusterClient.addListener(this.stateListener);
 			for (String master : masters) {
-				new Link(master, connection.getConnection(master), true).enableNow();
+				Link link = new Link(master, connection.getConnection(master), true);
+				link.enableNow();
+				// What the masters know now: a change from here on shows in a heartbeat's CLUSTER INFO.
+				clusterInfo(link, link.connection.sync().clusterInfo());
 			}
 		}
 		catch (RedisCommandExecutionException ex) {
@@ -316,8 +322,10 @@ final class CacheTracking implements AutoCloseable {
 			dropCluster();
 			throw ex;
 		}
-		// The view the links were made from is the one followed so far.
-		this.topologyFollowed = this.topologyChanges.get();
+		// The client's view may be older than what the masters just said (a failover since it was loaded): trust
+		// waits for a view asked for after it.
+		this.changeNoticedNanos = System.nanoTime();
+		this.topologyChanges.incrementAndGet();
 		available();
 	}
 
@@ -410,14 +418,23 @@ final class CacheTracking implements AutoCloseable {
 			}
 			return;
 		}
-		if (this.cluster != null) {
-			follow();
+		try {
+			if (this.cluster != null) {
+				if (this.topologyFollowed != this.topologyChanges.get()) {
+					refreshTopology();
+				}
+				follow();
+			}
+			for (Link link : this.linked) {
+				link.beat();
+			}
+			trusted();
+			regain();
 		}
-		for (Link link : this.linked) {
-			link.beat();
+		catch (RuntimeException ex) {
+			// A heartbeat that threw would be the last: the scheduler runs no more of a task that failed.
+			logger.warn("The near caches' tracking heartbeat failed; trying again in " + this.heartbeat, ex);
 		}
-		trusted();
-		regain();
 	}
 
 	/**
@@ -455,9 +472,15 @@ final class CacheTracking implements AutoCloseable {
 		}
 	}
 
-	/** Asks the client for a fresh view of the cluster, once at a time; the next heartbeats follow it. */
+	/**
+	 * Asks the client for a fresh view of the cluster, once at a time and not before a heartbeat has passed since
+	 * the last change was noticed: a view asked for at once can catch the cluster halfway (the promoted replica
+	 * not yet a master in the consensus, the demoted master still one); the next heartbeats follow it.
+	 */
 	private void refreshTopology() {
-		if (!(this.client instanceof RedisClusterClient clusterClient) || !this.refreshing.compareAndSet(false, true)) {
+		if (!(this.client instanceof RedisClusterClient clusterClient)
+				|| System.nanoTime() - this.changeNoticedNanos < this.heartbeat.toNanos()
+				|| !this.refreshing.compareAndSet(false, true)) {
 			return;
 		}
 		long asked = this.topologyChanges.get();
@@ -473,6 +496,10 @@ final class CacheTracking implements AutoCloseable {
 				}
 				follow();
 				regain();
+				if (this.topologyFollowed != this.topologyChanges.get()) {
+					// A change noticed while this refresh ran.
+					refreshTopology();
+				}
 			});
 		}
 		catch (RuntimeException ex) {
@@ -488,6 +515,7 @@ final class CacheTracking implements AutoCloseable {
 		long previousEpoch = this.clusterEpoch.getAndAccumulate(currentEpoch, Math::max);
 		long previousKnown = this.knownNodes.getAndAccumulate(known, Math::max);
 		if ((previousEpoch >= 0 && currentEpoch > previousEpoch) || (previousKnown >= 0 && known > previousKnown)) {
+			this.changeNoticedNanos = System.nanoTime();
 			this.topologyChanges.incrementAndGet();
 			loseTrust("the cluster's configuration changed (" + link + ": current epoch " + currentEpoch + ", "
 					+ known + " nodes known)");
