@@ -137,13 +137,13 @@ public final class BenchmarkContext implements AutoCloseable {
 	}
 
 	/**
-	 * Records the processor time per operation of one load's window, by the load's label: its last word is the
-	 * library, what comes before it the scenario ({@code lock.uncontended redis-kit}).
+	 * Records the processor time per operation of one load's window, by the load's label: its first word is the
+	 * scenario, the rest the library ({@code lock.uncontended redis-kit}, {@code cache.hits redis-kit near}).
 	 * @param label the load's label
 	 * @param cost the window's processor time per operation
 	 */
 	void recordCpu(String label, Cost cost) {
-		int space = label.lastIndexOf(' ');
+		int space = label.indexOf(' ');
 		if (space > 0) {
 			this.cpu.computeIfAbsent(label.substring(0, space), (scenario) -> new CpuFigures())
 				.add(label.substring(space + 1), cost);
