@@ -141,6 +141,16 @@ class Release implements BiFunction<@Nullable Long, @Nullable Throwable, @Nullab
 		}
 
 		@Override
+		public Duration certainValidity() {
+			synchronized (this) {
+				if (this.closed) {
+					return Duration.ZERO;
+				}
+			}
+			return Duration.ofNanos(Math.max(0, this.hold.certainNanos(System.nanoTime())));
+		}
+
+		@Override
 		public void close() {
 			if (markClosed()) {
 				new Release(this.hold).await();
