@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Objects;
 
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.ReleaseSignals;
 import io.rediskit.support.ScriptExecutor;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -74,7 +75,6 @@ public final class FairLockRegistry extends AbstractLockRegistry {
 		this(ScriptExecutor.of(connectionFactory), connectionFactory, KeyNaming.defaults(), WaiterLineSpec.defaults(),
 				List.of(), Clock.systemUTC());
 	}
-
 
 	/** @return the spec this registry runs with */
 	public WaiterLineSpec spec() {

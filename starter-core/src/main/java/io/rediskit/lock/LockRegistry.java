@@ -9,6 +9,7 @@ import java.util.Objects;
 import io.rediskit.support.Background;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
+import io.rediskit.support.ReleaseSignals;
 import io.rediskit.support.ScriptExecutor;
 
 import org.springframework.context.SmartLifecycle;

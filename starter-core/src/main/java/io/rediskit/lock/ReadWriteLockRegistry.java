@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Objects;
 
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.ReleaseSignals;
 import io.rediskit.support.ScriptExecutor;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -91,7 +92,6 @@ public final class ReadWriteLockRegistry extends AbstractLockRegistry {
 				ReadWriteLockScripts.keys(shell().getKeyNaming(), writeLock.name(), writeLock.group(), true),
 				shell().parts().withEngine(writing.reading()));
 	}
-
 
 	/** @return the spec this registry runs with */
 	public WaiterLineSpec spec() {

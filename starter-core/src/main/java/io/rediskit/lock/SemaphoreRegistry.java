@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Objects;
 
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.ReleaseSignals;
 import io.rediskit.support.ScriptExecutor;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;

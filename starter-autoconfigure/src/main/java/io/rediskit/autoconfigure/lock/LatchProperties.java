@@ -3,7 +3,7 @@ package io.rediskit.autoconfigure.lock;
 import java.time.Duration;
 
 import io.rediskit.autoconfigure.support.SpecErrors;
-import io.rediskit.lock.LatchSpec;
+import io.rediskit.latch.LatchSpec;
 import io.rediskit.support.InvalidSpecException;
 
 import org.springframework.validation.Errors;
