@@ -19,6 +19,7 @@ import io.rediskit.lock.RedlockRegistry;
 import io.rediskit.queue.QueueRegistry;
 import io.rediskit.queue.RecurringJobs;
 import io.rediskit.ratelimit.RateLimiterRegistry;
+import io.rediskit.support.Background;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -35,7 +36,6 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfigurat
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.scheduling.TaskScheduler;
 
 /**
  * Serves the web console at {@code redis-kit.console.path} (default {@code /redis-kit}) when
@@ -119,9 +119,8 @@ public final class ConsoleAutoConfiguration {
 
 		@Bean
 		ConsoleMetrics redisKitConsoleMetrics(MeterRegistry meters, ConsoleProperties properties,
-				ObjectProvider<TaskScheduler> scheduler) {
-			return new ConsoleMetrics(meters, properties.getSampleInterval(), properties.getSamples(),
-					scheduler.getIfUnique());
+				Background background) {
+			return new ConsoleMetrics(meters, properties.getSampleInterval(), properties.getSamples(), background);
 		}
 
 		@Bean
