@@ -124,7 +124,8 @@ public final class LeaderElection {
 	/**
 	 * Who leads the role now, whichever instance: asked of Redis (over a Redlock registry, the holder a majority of
 	 * nodes store).
-	 * @return the leader's instance name and term, or empty when no instance leads
+	 * @return the leader's instance name ({@code unnamed} should something other than an election hold the role's lock) and
+	 * its term, or empty when no instance leads
 	 * @throws org.springframework.dao.DataAccessException when Redis (or too many nodes) could not tell
 	 */
 	public Optional<Leader> currentLeader() {
