@@ -1,7 +1,10 @@
 package io.rediskit.autoconfigure;
 
+import java.time.Duration;
 import java.util.concurrent.Executor;
 
+import io.rediskit.autoconfigure.support.Durations;
+import io.rediskit.autoconfigure.support.PropertyChecks;
 import io.rediskit.support.Background;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
@@ -72,7 +75,14 @@ public final class RedisKitAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	KeyNaming redisKitKeyNaming(RedisKitProperties properties) {
-		return new KeyNaming(properties.getKeyPrefix());
+		String prefix = properties.getKeyPrefix();
+		PropertyChecks checks = new PropertyChecks();
+		if (prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
+			checks.reject("redis-kit.key-prefix", prefix,
+					"redis-kit.key-prefix must not contain '{' or '}': they would move keys to other hash slots");
+		}
+		checks.throwIfInvalid();
+		return new KeyNaming(prefix);
 	}
 
 	@Bean
@@ -81,7 +91,16 @@ public final class RedisKitAutoConfiguration {
 	@ConditionalOnBooleanProperty(name = "redis-kit.outage.enabled", matchIfMissing = true)
 	RedisAvailability redisKitAvailability(RedisConnectionFactory connectionFactory, RedisKitProperties properties,
 			Background background, ObjectProvider<RedisAvailabilityListener> listeners) {
-		return RedisAvailability.of(connectionFactory, properties.getOutage().getProbeInterval(), background,
+		Duration probeInterval = properties.getOutage().getProbeInterval();
+		PropertyChecks checks = new PropertyChecks();
+		if (probeInterval.isNegative() || probeInterval.isZero()
+				|| probeInterval.compareTo(RedisAvailability.MAX_PROBE_INTERVAL) > 0) {
+			checks.reject("redis-kit.outage.probe-interval", probeInterval, "redis-kit.outage.probe-interval must be"
+					+ " from 1ms to " + Durations.format(RedisAvailability.MAX_PROBE_INTERVAL) + " (calls resume about"
+					+ " one interval after Redis does), was " + Durations.format(probeInterval));
+		}
+		checks.throwIfInvalid();
+		return RedisAvailability.of(connectionFactory, probeInterval, background,
 				listeners.orderedStream().toList());
 	}
 

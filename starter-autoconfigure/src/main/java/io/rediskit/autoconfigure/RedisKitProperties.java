@@ -2,18 +2,13 @@ package io.rediskit.autoconfigure;
 
 import java.time.Duration;
 
-import io.rediskit.autoconfigure.support.Durations;
-import io.rediskit.support.RedisAvailability;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.validation.Errors;
-import org.springframework.validation.Validator;
 
 /**
  * Settings every redis-kit primitive shares, under {@code redis-kit}.
  */
 @ConfigurationProperties("redis-kit")
-public class RedisKitProperties implements Validator {
+public class RedisKitProperties {
 
 	/**
 	 * Prefix of every Redis key redis-kit writes; must not contain braces.
@@ -35,27 +30,6 @@ public class RedisKitProperties implements Validator {
 
 	public Outage getOutage() {
 		return this.outage;
-	}
-
-	@Override
-	public boolean supports(Class<?> type) {
-		return RedisKitProperties.class.isAssignableFrom(type);
-	}
-
-	@Override
-	public void validate(Object target, Errors errors) {
-		String prefix = ((RedisKitProperties) target).getKeyPrefix();
-		if (prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
-			errors.rejectValue("keyPrefix", "braces",
-					"redis-kit.key-prefix must not contain '{' or '}': they would move keys to other hash slots");
-		}
-		Duration probeInterval = ((RedisKitProperties) target).getOutage().getProbeInterval();
-		if (probeInterval.isNegative() || probeInterval.isZero()
-				|| probeInterval.compareTo(RedisAvailability.MAX_PROBE_INTERVAL) > 0) {
-			errors.rejectValue("outage.probeInterval", "range", "redis-kit.outage.probe-interval must be from 1ms to "
-					+ Durations.format(RedisAvailability.MAX_PROBE_INTERVAL) + " (calls resume about one interval after"
-					+ " Redis does), was " + Durations.format(probeInterval));
-		}
 	}
 
 	/**

@@ -35,7 +35,23 @@ class PropertyDefaultsTests {
 		assertThat(new FairLockProperties().getWaiterTimeout()).isEqualTo(WaiterLineSpec.DEFAULT_WAITER_TIMEOUT);
 		assertThat(new ReadWriteLockProperties().getWaiterTimeout()).isEqualTo(WaiterLineSpec.DEFAULT_WAITER_TIMEOUT);
 		// The queues' shared delivery policies: a queue that sets nothing has the core's default spec.
-		assertThat(new QueueProperties.Queue().toSpec(new QueueProperties())).isEqualTo(QueueSpec.defaults());
+		QueueProperties queues = new QueueProperties();
+		QueueSpec queue = QueueSpec.defaults();
+		assertThat(queues.getVisibilityTimeout()).isEqualTo(queue.visibilityTimeout());
+		assertThat(queues.getMaxDeliveries()).isEqualTo(queue.maxDeliveries());
+		assertThat(queues.getInitialBackoff()).isEqualTo(queue.initialBackoff());
+		assertThat(queues.getMaxBackoff()).isEqualTo(queue.maxBackoff());
+		assertThat(queues.getBackoffMultiplier()).isEqualTo(queue.backoffMultiplier());
+		assertThat(queues.getBackoffJitter()).isEqualTo(queue.backoffJitter());
+		assertThat(queues.getDeadLetterRetention()).isEqualTo(queue.deadLetterRetention());
+		assertThat(queues.getDeadLetterMaxSize()).isEqualTo(queue.deadLetterMaxSize());
+		QueueProperties.Queue one = new QueueProperties.Queue();
+		assertThat(one.getMaxPayloadSize().toBytes()).isEqualTo(queue.maxPayloadSize());
+		assertThat(one.getPollInterval()).isEqualTo(queue.pollInterval());
+		assertThat(one.getDefaultPriority()).isEqualTo(queue.defaultPriority());
+		assertThat(one.getMaxInFlight()).isEqualTo(queue.maxInFlight());
+		assertThat(one.getRateLimit()).isEqualTo(queue.rateLimit());
+		assertThat(one.getRateLimitPeriod()).isEqualTo(queue.rateLimitPeriod());
 	}
 
 }

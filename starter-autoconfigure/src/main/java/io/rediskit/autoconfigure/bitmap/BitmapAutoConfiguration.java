@@ -1,11 +1,16 @@
 package io.rediskit.autoconfigure.bitmap;
 
+import java.util.function.Function;
+
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
-import io.rediskit.autoconfigure.counter.CounterProperties;
 import io.rediskit.autoconfigure.counter.CounterProperties.Activity;
 import io.rediskit.autoconfigure.counter.CounterProperties.Calendar;
+import io.rediskit.autoconfigure.counter.CounterProperties;
+import io.rediskit.autoconfigure.support.PropertyChecks;
 import io.rediskit.bitmap.BitmapListener;
 import io.rediskit.bitmap.BitmapRegistry;
+import io.rediskit.bitmap.CheckInCalendarSpec;
+import io.rediskit.bitmap.DailyActivitySpec;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ScriptExecutor;
@@ -36,13 +41,18 @@ public final class BitmapAutoConfiguration {
 	@ConditionalOnMissingBean
 	BitmapRegistry bitmapRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
 			CounterProperties properties, ObjectProvider<BitmapListener> listeners) {
-		return new BitmapRegistry(scripts, commands, keyNaming, listeners.orderedStream().toList(), (name) -> {
-			Calendar calendar = properties.getCalendars().get(name);
-			return (calendar != null) ? calendar.toSpec() : null;
-		}, (name) -> {
-			Activity activity = properties.getActivities().get(name);
-			return (activity != null) ? activity.toSpec() : null;
-		});
+		PropertyChecks checks = new PropertyChecks();
+		Function<Calendar, CheckInCalendarSpec> calendar = (settings) -> new CheckInCalendarSpec(settings.getZone(),
+				settings.getRetention());
+		Function<Activity, DailyActivitySpec> activity = (settings) -> new DailyActivitySpec(settings.getZone(),
+				settings.getMaxUserId(), settings.getRetention());
+		checks.entries(properties, "redis-kit.counter.", "calendars", "calendar", properties.getCalendars(), calendar);
+		checks.entries(properties, "redis-kit.counter.", "activities", "activity", properties.getActivities(),
+				activity);
+		checks.throwIfInvalid();
+		return new BitmapRegistry(scripts, commands, keyNaming, listeners.orderedStream().toList(),
+				PropertyChecks.lookup(properties::getCalendars, calendar),
+				PropertyChecks.lookup(properties::getActivities, activity));
 	}
 
 }

@@ -1,17 +1,14 @@
 package io.rediskit.autoconfigure.bloom;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.bloom.BloomProperties.Filter;
+import io.rediskit.autoconfigure.bloom.BloomProperties.Growth;
 import io.rediskit.autoconfigure.support.Durations;
-import io.rediskit.autoconfigure.support.InvalidPropertiesException.Violation;
-import io.rediskit.autoconfigure.support.InvalidPropertiesException;
-import io.rediskit.autoconfigure.support.SpecErrors;
+import io.rediskit.autoconfigure.support.PropertyChecks;
 import io.rediskit.bloom.BloomFilterListener;
 import io.rediskit.bloom.BloomFilterRegistry;
+import io.rediskit.bloom.BloomFilterSpec;
+import io.rediskit.bloom.BloomGrowth;
 import io.rediskit.bloom.BloomMode;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.InvalidSpecException;
@@ -46,11 +43,13 @@ public final class BloomAutoConfiguration {
 	@ConditionalOnMissingBean
 	BloomFilterRegistry bloomFilterRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
 			BloomProperties properties, ObjectProvider<BloomFilterListener> listeners) {
+		PropertyChecks checks = new PropertyChecks();
+		checks.entries(properties, "redis-kit.bloom.", "filters", "filter", properties.getFilters(),
+				BloomAutoConfiguration::spec);
+		checks.throwIfInvalid();
 		BloomFilterRegistry registry = new BloomFilterRegistry(scripts, commands, keyNaming, properties.getMode(),
-				listeners.orderedStream().toList(), (name) -> {
-					Filter filter = properties.getFilters().get(name);
-					return (filter != null) ? filter.toSpec() : null;
-				});
+				listeners.orderedStream().toList(), PropertyChecks.lookup(properties::getFilters,
+						BloomAutoConfiguration::spec));
 		requireSupportedByTheMode(registry, properties);
 		return registry;
 	}
@@ -61,24 +60,32 @@ public final class BloomAutoConfiguration {
 	 * created without a call to Redis.
 	 */
 	private static void requireSupportedByTheMode(BloomFilterRegistry registry, BloomProperties properties) {
-		List<Violation> violations = new ArrayList<>();
+		PropertyChecks checks = new PropertyChecks();
 		properties.getFilters().forEach((name, filter) -> {
 			try {
 				registry.get(name);
 			}
 			catch (InvalidSpecException ex) {
+				boolean growth = "growth".equals(ex.getComponent());
 				String property = "redis-kit.bloom.filters." + name + "."
-						+ ("growth".equals(ex.getComponent()) ? "growth.enabled" : SpecErrors.propertyName(ex.getComponent()));
-				String value = "growth".equals(ex.getComponent()) ? "true"
-						: (filter.getTtl() != null) ? Durations.format(filter.getTtl()) : "";
-				violations.add(new Violation(property, value, property + ": " + ex.getComponent() + " "
-						+ Durations.inText(ex.getReason()) + " (redis-kit.bloom.mode is " + properties.getMode().name().toLowerCase(Locale.ROOT)
-						+ ")"));
+						+ (growth ? "growth.enabled" : PropertyChecks.propertyName(ex.getComponent()));
+				checks.reject(property, growth ? "true" : filter.getTtl(), property + ": " + ex.getComponent() + " "
+						+ Durations.inText(ex.getReason()) + " (redis-kit.bloom.mode is "
+						+ PropertyChecks.text(properties.getMode()) + ")");
 			}
 		});
-		if (!violations.isEmpty()) {
-			throw new InvalidPropertiesException(violations);
+		checks.throwIfInvalid();
+	}
+
+	// The filter's spec: its constructor holds the rules.
+	private static BloomFilterSpec spec(Filter filter) {
+		Long expected = filter.getExpectedInsertions();
+		if (expected == null) {
+			throw new InvalidSpecException("expectedInsertions", "is required, such as 1000000");
 		}
+		Growth growth = filter.getGrowth();
+		return new BloomFilterSpec(expected, filter.getFalsePositiveRate(), filter.getTtl(), growth.isEnabled()
+				? new BloomGrowth(growth.getFactor(), growth.getTightening(), growth.getMaxLayers()) : null);
 	}
 
 	@Bean

@@ -7,14 +7,10 @@ import java.util.Map;
 import io.rediskit.bloom.BloomFilterSpec;
 import io.rediskit.bloom.BloomGrowth;
 import io.rediskit.bloom.BloomMode;
-import io.rediskit.autoconfigure.support.NamedEntry;
-import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.Names;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.validation.Errors;
-import org.springframework.validation.Validator;
 
 /**
  * Bloom filter settings, under {@code redis-kit.bloom}. Each entry of {@code filters} is a filter that
@@ -29,13 +25,12 @@ import org.springframework.validation.Validator;
  *         false-positive-rate: 0.01
  * }</pre>
  *
- * Validated when bound by the rules of {@link BloomFilterSpec} and {@link Names}: a bad value fails startup
- * naming the property, as does a property that binds to nothing.
+ * Checked when the registry is built, by the rules of {@link BloomFilterSpec} and {@link Names}: a bad value fails
+ * startup naming the property, as does a property that binds to nothing.
  */
 @ConfigurationProperties(prefix = "redis-kit.bloom", ignoreUnknownFields = false)
-public class BloomProperties implements Validator {
+public class BloomProperties {
 
-	private static final String PREFIX = "redis-kit.bloom.";
 
 	/**
 	 * Whether to auto-configure the Bloom filters.
@@ -84,29 +79,6 @@ public class BloomProperties implements Validator {
 
 	public Health getHealth() {
 		return this.health;
-	}
-
-	@Override
-	public boolean supports(Class<?> type) {
-		return Filter.class.isAssignableFrom(type);
-	}
-
-	/**
-	 * Validates a filter bound by Spring Boot: the name by {@link Names}, the presence of the required values,
-	 * their ranges by {@link BloomFilterSpec}'s constructor.
-	 */
-	@Override
-	public void validate(Object target, Errors errors) {
-		Filter filter = (Filter) target;
-		String property = NamedEntry.property(errors, PREFIX + "filters.", "filter");
-		if (property == null) {
-			return;
-		}
-		if (filter.getExpectedInsertions() == null) {
-			errors.rejectValue("expectedInsertions", "required", property + "expected-insertions is required, such as 1000000");
-			return;
-		}
-		NamedEntry.checkSpec(errors, property, filter::toSpec);
 	}
 
 	/**
@@ -161,20 +133,6 @@ public class BloomProperties implements Validator {
 
 		public Growth getGrowth() {
 			return this.growth;
-		}
-
-		/**
-		 * The core spec these settings describe, built anew on each call.
-		 * @return the spec
-		 * @throws IllegalStateException if {@code expected-insertions} is not set
-		 * @throws InvalidSpecException if a value is out of range
-		 */
-		public BloomFilterSpec toSpec() {
-			Long expected = this.expectedInsertions;
-			if (expected == null) {
-				throw new IllegalStateException("A Bloom filter needs expected-insertions");
-			}
-			return new BloomFilterSpec(expected, this.falsePositiveRate, this.ttl, this.growth.toGrowth());
 		}
 
 	}
@@ -234,14 +192,6 @@ public class BloomProperties implements Validator {
 
 		public void setMaxLayers(int maxLayers) {
 			this.maxLayers = maxLayers;
-		}
-
-		/**
-		 * @return the core growth these settings describe, {@code null} when not enabled
-		 * @throws InvalidSpecException if a value is out of range
-		 */
-		public @Nullable BloomGrowth toGrowth() {
-			return this.enabled ? new BloomGrowth(this.factor, this.tightening, this.maxLayers) : null;
 		}
 
 	}

@@ -7,9 +7,8 @@ import java.util.concurrent.Executor;
 
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.bloom.BloomAutoConfiguration;
-import io.rediskit.autoconfigure.support.InvalidPropertiesException;
 import io.rediskit.autoconfigure.support.InvalidPropertiesException.Violation;
-import io.rediskit.autoconfigure.support.NamedEntry;
+import io.rediskit.autoconfigure.support.InvalidPropertiesException;
 import io.rediskit.bloom.BloomFilterRegistry;
 import io.rediskit.cache.CacheJsonSerializer;
 import io.rediskit.cache.CacheListener;
@@ -90,8 +89,9 @@ public final class CacheAutoConfiguration {
 			BloomFilterRegistry filters = bloomFilters.getIfAvailable();
 			requireBloomFilters(properties, filters);
 			Executor refresher = refresher(applicationTaskExecutor, executors);
-			CacheSpec defaults = properties.toSpec();
-			Map<String, CacheSpec> specs = specs(properties);
+			CacheSpecs configured = CacheSpecs.of(properties);
+			CacheSpec defaults = configured.defaults();
+			Map<String, CacheSpec> specs = configured.caches();
 			if (refresher == null) {
 				requireNoReloads("redis-kit.cache", defaults);
 				specs.forEach((name, spec) -> requireNoReloads("redis-kit.cache.caches." + name, spec));
@@ -127,17 +127,6 @@ public final class CacheAutoConfiguration {
 			throw new InvalidConfigurationPropertyValueException(prefix + ".stale-while-revalidate",
 					spec.staleWhileRevalidate(), reason);
 		}
-	}
-
-	/**
-	 * The configured caches' specs. Each cache was validated on its own when bound; what only its combination with
-	 * the defaults rejects (serve-stale where the near cache is off by default, a default near-cache setting
-	 * inherited by a cache that turns its near cache on) fails startup here naming the property the value came from,
-	 * the cache's own or the default it inherits, and the cache.
-	 */
-	private static Map<String, CacheSpec> specs(CacheProperties properties) {
-		return NamedEntry.specs(properties, "redis-kit.cache.", "caches", "cache", properties.getCaches(),
-				(cache) -> cache.toSpec(properties));
 	}
 
 	/**

@@ -6,19 +6,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.rediskit.autoconfigure.support.NamedEntry;
-import io.rediskit.autoconfigure.support.SpecErrors;
 import io.rediskit.cache.CacheSpec;
 import io.rediskit.cache.NearCacheInvalidation;
 import io.rediskit.cache.NearCacheSpec;
 import io.rediskit.cache.OutagePolicy;
 import io.rediskit.cache.SingleFlight;
-import io.rediskit.support.InvalidSpecException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.validation.Errors;
-import org.springframework.validation.Validator;
 
 /**
  * Cache manager settings, under {@code redis-kit.cache}: defaults for every cache, and per cache under
@@ -35,13 +30,12 @@ import org.springframework.validation.Validator;
  *           enabled: true
  * }</pre>
  *
- * Validated when bound by the rules of {@link CacheSpec} and {@link NearCacheSpec}: a bad value fails startup
+ * Checked when the cache manager is built, by the rules of {@link io.rediskit.cache.CacheSpec} and
+ * {@link io.rediskit.cache.NearCacheSpec}, each cache with the defaults it inherits: a bad value fails startup
  * naming the property, as does a property that binds to nothing.
  */
 @ConfigurationProperties(prefix = "redis-kit.cache", ignoreUnknownFields = false)
-public class CacheProperties implements Validator {
-
-	private static final String PREFIX = "redis-kit.cache.";
+public class CacheProperties {
 
 	/**
 	 * Whether to auto-configure the cache manager.
@@ -244,66 +238,6 @@ public class CacheProperties implements Validator {
 	}
 
 	/**
-	 * The spec of caches not configured, built anew on each call.
-	 * @return the spec
-	 * @throws InvalidSpecException if a value is out of range
-	 */
-	public CacheSpec toSpec() {
-		return new CacheSpec(this.ttl, this.ttlJitter, this.cacheNullValues, this.nullTtl, this.loadTimeout,
-				this.nearCache.toSpec(null), this.earlyRefresh, this.staleWhileRevalidate, this.outagePolicy,
-				this.bloomFilter, this.singleFlight);
-	}
-
-	/**
-	 * The specs of the configured caches, each its own settings over the defaults.
-	 * @return the specs by name, in order
-	 */
-	public Map<String, CacheSpec> toSpecs() {
-		Map<String, CacheSpec> specs = new LinkedHashMap<>();
-		this.caches.forEach((name, cache) -> specs.put(name, cache.toSpec(this)));
-		return specs;
-	}
-
-	@Override
-	public boolean supports(Class<?> type) {
-		return CacheProperties.class.isAssignableFrom(type) || Cache.class.isAssignableFrom(type);
-	}
-
-	/**
-	 * Validates the defaults, or a cache's own settings (against the built-in defaults, so that the result does
-	 * not depend on the order properties are bound in; the combination is checked again when the manager is
-	 * built).
-	 */
-	@Override
-	public void validate(Object target, Errors errors) {
-		if (target instanceof CacheProperties properties) {
-			check(errors, PREFIX, () -> properties.toSpec());
-			if (properties.heartbeat.toMillis() < 1) {
-				errors.rejectValue("heartbeat", "invalid", PREFIX + "heartbeat must be at least 1ms, was "
-						+ properties.heartbeat);
-			}
-			return;
-		}
-		String property = NamedEntry.property(errors, PREFIX + "caches.", "cache");
-		if (property != null) {
-			CacheProperties builtIn = new CacheProperties();
-			// Whether the near cache is on may come from the defaults, bound in any order: a cache that needs it
-			// (serve-stale) is checked against it on here, and the combination again when the manager is built.
-			builtIn.nearCache.enabled = true;
-			check(errors, property, () -> ((Cache) target).toSpec(builtIn));
-		}
-	}
-
-	private static void check(Errors errors, String property, java.util.function.Supplier<CacheSpec> toSpec) {
-		try {
-			toSpec.get();
-		}
-		catch (InvalidSpecException ex) {
-			SpecErrors.reject(errors, property, ex);
-		}
-	}
-
-	/**
 	 * A near cache: a bounded copy of a cache's entries in each instance's memory.
 	 */
 	public static class Near {
@@ -359,24 +293,6 @@ public class CacheProperties implements Validator {
 
 		public void setInvalidation(NearCacheInvalidation invalidation) {
 			this.invalidation = invalidation;
-		}
-
-		@Nullable NearCacheSpec toSpec(@Nullable NearOverride override) {
-			boolean on = (override != null && override.enabled != null) ? override.enabled : this.enabled;
-			if (!on) {
-				return null;
-			}
-			try {
-				return new NearCacheSpec(
-						(override != null && override.maxEntries != null) ? override.maxEntries : this.maxEntries,
-						(override != null && override.ttl != null) ? override.ttl : this.ttl,
-						(override != null && override.invalidation != null) ? override.invalidation
-								: this.invalidation);
-			}
-			catch (InvalidSpecException ex) {
-				// Reported under near-cache.: the component as the cache's properties name it.
-				throw new InvalidSpecException("nearCache." + ex.getComponent(), ex.getReason());
-			}
 		}
 
 	}
@@ -523,26 +439,6 @@ public class CacheProperties implements Validator {
 
 		public NearOverride getNearCache() {
 			return this.nearCache;
-		}
-
-		/**
-		 * The spec of this cache: its own settings over the defaults.
-		 * @param defaults the {@code redis-kit.cache.*} settings
-		 * @return the spec
-		 * @throws InvalidSpecException if a value is out of range
-		 */
-		public CacheSpec toSpec(CacheProperties defaults) {
-			return new CacheSpec((this.ttl != null) ? this.ttl : defaults.ttl,
-					(this.ttlJitter != null) ? this.ttlJitter : defaults.ttlJitter,
-					(this.cacheNullValues != null) ? this.cacheNullValues : defaults.cacheNullValues,
-					(this.nullTtl != null) ? this.nullTtl : defaults.nullTtl,
-					(this.loadTimeout != null) ? this.loadTimeout : defaults.loadTimeout,
-					defaults.nearCache.toSpec(this.nearCache),
-					(this.earlyRefresh != null) ? this.earlyRefresh : defaults.earlyRefresh,
-					(this.staleWhileRevalidate != null) ? this.staleWhileRevalidate : defaults.staleWhileRevalidate,
-					(this.outagePolicy != null) ? this.outagePolicy : defaults.outagePolicy,
-					(this.bloomFilter != null) ? this.bloomFilter : defaults.bloomFilter,
-					(this.singleFlight != null) ? this.singleFlight : defaults.singleFlight);
 		}
 
 	}

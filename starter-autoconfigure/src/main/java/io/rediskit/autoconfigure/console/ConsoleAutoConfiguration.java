@@ -1,18 +1,22 @@
 package io.rediskit.autoconfigure.console;
 
+import java.time.Duration;
+
 import io.micrometer.core.instrument.MeterRegistry;
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.bloom.BloomProperties;
 import io.rediskit.autoconfigure.counter.CounterProperties;
 import io.rediskit.autoconfigure.geo.GeoProperties;
-import io.rediskit.autoconfigure.keys.KeysProperties;
 import io.rediskit.autoconfigure.lock.ScheduledJobs;
 import io.rediskit.autoconfigure.queue.QueueProperties;
 import io.rediskit.autoconfigure.ratelimit.RateLimitProperties;
+import io.rediskit.autoconfigure.support.Durations;
+import io.rediskit.autoconfigure.support.PropertyChecks;
 import io.rediskit.bitmap.BitmapRegistry;
 import io.rediskit.bloom.BloomFilterRegistry;
 import io.rediskit.counter.UniqueCounterRegistry;
 import io.rediskit.geo.GeoIndexRegistry;
+import io.rediskit.keys.BigKeyOptions;
 import io.rediskit.keys.KeyTools;
 import io.rediskit.lock.LockRegistry;
 import io.rediskit.lock.RedlockRegistry;
@@ -29,8 +33,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication.Type;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.context.annotation.Bean;
@@ -54,8 +58,50 @@ public final class ConsoleAutoConfiguration {
 
 	private static final Log logger = LogFactory.getLog(ConsoleAutoConfiguration.class);
 
+	private static final String PREFIX = "redis-kit.console.";
+
+	/**
+	 * Fails startup, naming each property, for settings the console cannot run with.
+	 * @param console the console's settings
+	 * @return the settings
+	 * @throws io.rediskit.autoconfigure.support.InvalidPropertiesException naming every property at fault
+	 */
+	static ConsoleProperties checked(ConsoleProperties console) {
+		PropertyChecks checks = new PropertyChecks();
+		String path = console.getPath();
+		// The path becomes route patterns: a pattern character or a trailing slash would serve other routes.
+		if (!path.matches("(/[A-Za-z0-9._~-]+)+")) {
+			checks.reject(PREFIX + "path", path, PREFIX + "path must be one or more /segments of letters, digits, "
+					+ ". _ ~ or -, such as /redis-kit, was '" + path + "'");
+		}
+		checkRole(checks, "role", console.getRole());
+		checkRole(checks, "action-role", console.getActionRole());
+		Duration interval = console.getSampleInterval();
+		if (interval.compareTo(Duration.ofSeconds(1)) < 0 || interval.compareTo(Duration.ofHours(1)) > 0) {
+			checks.reject(PREFIX + "sample-interval", interval,
+					PREFIX + "sample-interval must be from 1s to 1h, was " + Durations.format(interval));
+		}
+		if (console.getSamples() < 2 || console.getSamples() > 10_000) {
+			checks.reject(PREFIX + "samples", console.getSamples(),
+					PREFIX + "samples must be from 2 to 10000, was " + console.getSamples());
+		}
+		if (console.getDeadLettersPerPage() < 1 || console.getDeadLettersPerPage() > 500) {
+			checks.reject(PREFIX + "dead-letters-per-page", console.getDeadLettersPerPage(),
+					PREFIX + "dead-letters-per-page must be from 1 to 500, was " + console.getDeadLettersPerPage());
+		}
+		checks.throwIfInvalid();
+		return console;
+	}
+
+	private static void checkRole(PropertyChecks checks, String property, String role) {
+		if (role.isBlank() || role.startsWith("ROLE_")) {
+			checks.reject(PREFIX + property, role, PREFIX + property
+					+ " must be a role name without the ROLE_ prefix, such as REDIS_KIT_VIEWER, was '" + role + "'");
+		}
+	}
+
 	static ConsoleAccess access(ConsoleProperties properties, boolean security) {
-		ConsoleAccess access = new ConsoleAccess(properties, security);
+		ConsoleAccess access = new ConsoleAccess(checked(properties), security);
 		String where = "redis-kit console at " + properties.getPath() + ": ";
 		if (security) {
 			logger.info(where + "pages for role " + properties.getRole() + ", " + access.actionsNote());
@@ -74,13 +120,13 @@ public final class ConsoleAutoConfiguration {
 			ObjectProvider<RecurringJobs> recurring, ObjectProvider<BloomFilterRegistry> bloom,
 			ObjectProvider<UniqueCounterRegistry> counters, ObjectProvider<BitmapRegistry> bitmaps,
 			ObjectProvider<GeoIndexRegistry> geo, ObjectProvider<KeyTools> keyTools,
-			ObjectProvider<KeysProperties> keysProperties, ObjectProvider<RateLimitProperties> rateLimitProperties,
+			ObjectProvider<BigKeyOptions> bigKeyOptions, ObjectProvider<RateLimitProperties> rateLimitProperties,
 			ObjectProvider<QueueProperties> queueProperties, ObjectProvider<BloomProperties> bloomProperties,
 			ObjectProvider<CounterProperties> counterProperties,
 			ObjectProvider<GeoProperties> geoProperties, ObjectProvider<ConsoleMetrics> metrics) {
-		return new ConsoleData(properties,
+		return new ConsoleData(checked(properties),
 				new ConsoleData.Beans(connectionFactory, locks, scheduledJobs, redlocks, limiters, queues, recurring, bloom, counters,
-						bitmaps, geo, keyTools, keysProperties, rateLimitProperties, queueProperties, bloomProperties,
+						bitmaps, geo, keyTools, bigKeyOptions, rateLimitProperties, queueProperties, bloomProperties,
 						counterProperties, geoProperties),
 				metrics.getIfAvailable());
 	}
@@ -120,6 +166,7 @@ public final class ConsoleAutoConfiguration {
 		@Bean
 		ConsoleMetrics redisKitConsoleMetrics(MeterRegistry meters, ConsoleProperties properties,
 				Background background) {
+			checked(properties);
 			return new ConsoleMetrics(meters, properties.getSampleInterval(), properties.getSamples(), background);
 		}
 

@@ -19,7 +19,6 @@ import java.util.function.Supplier;
 import io.rediskit.autoconfigure.bloom.BloomProperties;
 import io.rediskit.autoconfigure.counter.CounterProperties;
 import io.rediskit.autoconfigure.geo.GeoProperties;
-import io.rediskit.autoconfigure.keys.KeysProperties;
 import io.rediskit.autoconfigure.lock.ScheduledJobs;
 import io.rediskit.autoconfigure.queue.QueueProperties;
 import io.rediskit.autoconfigure.queue.RedisQueuesEndpoint;
@@ -36,6 +35,7 @@ import io.rediskit.counter.UniqueCounterSpec;
 import io.rediskit.geo.GeoIndexRegistry;
 import io.rediskit.geo.GeoIndexSpec;
 import io.rediskit.geo.GeoSharding;
+import io.rediskit.keys.BigKeyOptions;
 import io.rediskit.keys.BigKeyReport;
 import io.rediskit.keys.KeyTools;
 import io.rediskit.lock.HeldLock;
@@ -438,15 +438,15 @@ final class ConsoleData {
 	 */
 	BigKeyReport bigKeys() {
 		KeyTools keyTools = this.beans.keyTools.getIfAvailable();
-		KeysProperties keys = this.beans.keysProperties.getIfAvailable();
-		if (keyTools == null || keys == null) {
+		BigKeyOptions options = this.beans.bigKeyOptions.getIfAvailable();
+		if (keyTools == null || options == null) {
 			throw new IllegalStateException("The key tools are not configured (redis-kit.keys.enabled)");
 		}
 		if (!this.reportRunning.compareAndSet(false, true)) {
 			throw new IllegalStateException("A big-key report is running already; wait for it");
 		}
 		try {
-			return keyTools.bigKeys(keys.getReport().toOptions());
+			return keyTools.bigKeys(options);
 		}
 		finally {
 			this.reportRunning.set(false);
@@ -536,7 +536,7 @@ final class ConsoleData {
 			ObjectProvider<QueueRegistry> queues, ObjectProvider<RecurringJobs> recurring,
 			ObjectProvider<BloomFilterRegistry> bloom, ObjectProvider<UniqueCounterRegistry> counters,
 			ObjectProvider<BitmapRegistry> bitmaps, ObjectProvider<GeoIndexRegistry> geo,
-			ObjectProvider<KeyTools> keyTools, ObjectProvider<KeysProperties> keysProperties,
+			ObjectProvider<KeyTools> keyTools, ObjectProvider<BigKeyOptions> bigKeyOptions,
 			ObjectProvider<RateLimitProperties> rateLimitProperties, ObjectProvider<QueueProperties> queueProperties,
 			ObjectProvider<BloomProperties> bloomProperties, ObjectProvider<CounterProperties> counterProperties,
 			ObjectProvider<GeoProperties> geoProperties) {

@@ -2,21 +2,16 @@ package io.rediskit.autoconfigure.console;
 
 import java.time.Duration;
 
-import io.rediskit.autoconfigure.support.Durations;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.validation.Errors;
-import org.springframework.validation.Validator;
 
 /**
  * Web console settings, under {@code redis-kit.console}. The console is off unless enabled, read-only unless
  * actions are enabled, and with Spring Security present every page needs {@link #getRole() role} and every action
- * {@link #getActionRole() action-role}. Validated when bound: a bad value fails startup naming the property.
+ * {@link #getActionRole() action-role}. Checked when the console is built: a bad value fails startup naming the
+ * property.
  */
 @ConfigurationProperties(prefix = "redis-kit.console", ignoreUnknownFields = false)
-public class ConsoleProperties implements Validator {
-
-	private static final String PREFIX = "redis-kit.console.";
+public class ConsoleProperties {
 
 	/**
 	 * Whether to serve the web console.
@@ -129,45 +124,6 @@ public class ConsoleProperties implements Validator {
 
 	public void setDeadLettersPerPage(int deadLettersPerPage) {
 		this.deadLettersPerPage = deadLettersPerPage;
-	}
-
-	@Override
-	public boolean supports(Class<?> type) {
-		return ConsoleProperties.class.isAssignableFrom(type);
-	}
-
-	@Override
-	public void validate(Object target, Errors errors) {
-		ConsoleProperties console = (ConsoleProperties) target;
-		String path = console.getPath();
-		// The path becomes route patterns: a pattern character or a trailing slash would serve other routes.
-		if (!path.matches("(/[A-Za-z0-9._~-]+)+")) {
-			errors.rejectValue("path", "invalid", PREFIX + "path must be one or more /segments of letters, digits, "
-					+ ". _ ~ or -, such as /redis-kit, was '" + path + "'");
-		}
-		rejectBlankRole(errors, "role", console.getRole());
-		rejectBlankRole(errors, "actionRole", console.getActionRole());
-		Duration interval = console.getSampleInterval();
-		if (interval.compareTo(Duration.ofSeconds(1)) < 0 || interval.compareTo(Duration.ofHours(1)) > 0) {
-			errors.rejectValue("sampleInterval", "invalid",
-					PREFIX + "sample-interval must be from 1s to 1h, was " + Durations.format(interval));
-		}
-		if (console.getSamples() < 2 || console.getSamples() > 10_000) {
-			errors.rejectValue("samples", "invalid",
-					PREFIX + "samples must be from 2 to 10000, was " + console.getSamples());
-		}
-		if (console.getDeadLettersPerPage() < 1 || console.getDeadLettersPerPage() > 500) {
-			errors.rejectValue("deadLettersPerPage", "invalid",
-					PREFIX + "dead-letters-per-page must be from 1 to 500, was " + console.getDeadLettersPerPage());
-		}
-	}
-
-	private static void rejectBlankRole(Errors errors, String field, String role) {
-		if (role.isBlank() || role.startsWith("ROLE_")) {
-			String property = field.equals("role") ? "role" : "action-role";
-			errors.rejectValue(field, "invalid", PREFIX + property
-					+ " must be a role name without the ROLE_ prefix, such as REDIS_KIT_VIEWER, was '" + role + "'");
-		}
 	}
 
 	/**

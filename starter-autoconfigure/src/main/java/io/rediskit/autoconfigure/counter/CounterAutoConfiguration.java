@@ -1,9 +1,13 @@
 package io.rediskit.autoconfigure.counter;
 
+import java.util.function.Function;
+
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.counter.CounterProperties.Counter;
+import io.rediskit.autoconfigure.support.PropertyChecks;
 import io.rediskit.counter.UniqueCounterListener;
 import io.rediskit.counter.UniqueCounterRegistry;
+import io.rediskit.counter.UniqueCounterSpec;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ScriptExecutor;
@@ -33,10 +37,13 @@ public final class CounterAutoConfiguration {
 	@ConditionalOnMissingBean
 	UniqueCounterRegistry uniqueCounterRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
 			CounterProperties properties, ObjectProvider<UniqueCounterListener> listeners) {
-		return new UniqueCounterRegistry(scripts, commands, keyNaming, listeners.orderedStream().toList(), (name) -> {
-			Counter counter = properties.getCounters().get(name);
-			return (counter != null) ? counter.toSpec() : null;
-		});
+		PropertyChecks checks = new PropertyChecks();
+		Function<Counter, UniqueCounterSpec> toSpec = (counter) -> new UniqueCounterSpec(counter.getBucket(),
+				counter.getZone(), counter.getRetention(), counter.getRangeCacheTtl());
+		checks.entries(properties, "redis-kit.counter.", "counters", "counter", properties.getCounters(), toSpec);
+		checks.throwIfInvalid();
+		return new UniqueCounterRegistry(scripts, commands, keyNaming, listeners.orderedStream().toList(),
+				PropertyChecks.lookup(properties::getCounters, toSpec));
 	}
 
 }

@@ -9,14 +9,10 @@ import io.rediskit.bitmap.CheckInCalendarSpec;
 import io.rediskit.bitmap.DailyActivitySpec;
 import io.rediskit.counter.BucketSize;
 import io.rediskit.counter.UniqueCounterSpec;
-import io.rediskit.autoconfigure.support.NamedEntry;
-import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.Names;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.validation.Errors;
-import org.springframework.validation.Validator;
 
 /**
  * Counter settings, under {@code redis-kit.counter}: the feature of the page "Counters", whatever Redis structure
@@ -41,13 +37,12 @@ import org.springframework.validation.Validator;
  *         retention: 400d
  * }</pre>
  *
- * Validated when bound by the rules of {@link UniqueCounterSpec}, {@link CheckInCalendarSpec},
+ * Checked when the registry is built, by the rules of {@link UniqueCounterSpec}, {@link CheckInCalendarSpec},
  * {@link DailyActivitySpec} and {@link Names}.
  */
 @ConfigurationProperties(prefix = "redis-kit.counter", ignoreUnknownFields = false)
-public class CounterProperties implements Validator {
+public class CounterProperties {
 
-	private static final String PREFIX = "redis-kit.counter.";
 
 	/**
 	 * Whether to auto-configure the unique counters, check-in calendars, daily activities and packed counters.
@@ -100,36 +95,6 @@ public class CounterProperties implements Validator {
 
 	public void setActivities(Map<String, Activity> activities) {
 		this.activities = activities;
-	}
-
-	@Override
-	public boolean supports(Class<?> type) {
-		return Counter.class.isAssignableFrom(type) || Calendar.class.isAssignableFrom(type)
-				|| Activity.class.isAssignableFrom(type);
-	}
-
-	@Override
-	public void validate(Object target, Errors errors) {
-		if (target instanceof Activity activity) {
-			String property = NamedEntry.property(errors, PREFIX + "activities.", "activity");
-			if (property != null) {
-				NamedEntry.checkSpec(errors, property, activity::toSpec);
-			}
-			return;
-		}
-		if (target instanceof Calendar calendar) {
-			String property = NamedEntry.property(errors, PREFIX + "calendars.", "calendar");
-			if (property != null) {
-				NamedEntry.checkSpec(errors, property, calendar::toSpec);
-			}
-			return;
-		}
-		Counter counter = (Counter) target;
-		String property = NamedEntry.property(errors, PREFIX + "counters.", "counter");
-		if (property == null) {
-			return;
-		}
-		NamedEntry.checkSpec(errors, property, counter::toSpec);
 	}
 
 	/**
@@ -189,16 +154,7 @@ public class CounterProperties implements Validator {
 			this.rangeCacheTtl = rangeCacheTtl;
 		}
 
-		/**
-		 * @return the core spec these settings describe, built anew on each call
-		 * @throws InvalidSpecException if a value is out of range
-		 */
-		public UniqueCounterSpec toSpec() {
-			return new UniqueCounterSpec(this.bucket, this.zone, this.retention, this.rangeCacheTtl);
-		}
-
 	}
-
 
 	/**
 	 * One check-in calendar.
@@ -229,14 +185,6 @@ public class CounterProperties implements Validator {
 
 		public void setRetention(@Nullable Duration retention) {
 			this.retention = retention;
-		}
-
-		/**
-		 * @return the core spec these settings describe, built anew on each call
-		 * @throws InvalidSpecException if a value is out of range
-		 */
-		public CheckInCalendarSpec toSpec() {
-			return new CheckInCalendarSpec(this.zone, this.retention);
 		}
 
 	}
@@ -283,14 +231,6 @@ public class CounterProperties implements Validator {
 
 		public void setRetention(@Nullable Duration retention) {
 			this.retention = retention;
-		}
-
-		/**
-		 * @return the core spec these settings describe, built anew on each call
-		 * @throws InvalidSpecException if a value is out of range
-		 */
-		public DailyActivitySpec toSpec() {
-			return new DailyActivitySpec(this.zone, this.maxUserId, this.retention);
 		}
 
 	}

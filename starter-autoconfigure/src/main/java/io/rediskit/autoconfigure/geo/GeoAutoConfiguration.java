@@ -1,7 +1,12 @@
 package io.rediskit.autoconfigure.geo;
 
+import java.util.function.Function;
+
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.autoconfigure.geo.GeoProperties.Index;
+import io.rediskit.autoconfigure.support.PropertyChecks;
 import io.rediskit.geo.GeoIndexRegistry;
+import io.rediskit.geo.GeoIndexSpec;
 import io.rediskit.geo.GeoListener;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
@@ -34,10 +39,13 @@ public final class GeoAutoConfiguration {
 	GeoIndexRegistry geoIndexRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
 			GeoProperties properties,
 			ObjectProvider<GeoListener> listeners) {
-		return new GeoIndexRegistry(scripts, commands, keyNaming, listeners.orderedStream().toList(), (name) -> {
-			GeoProperties.Index index = properties.getIndexes().get(name);
-			return (index != null) ? index.toSpec() : null;
-		});
+		PropertyChecks checks = new PropertyChecks();
+		Function<Index, GeoIndexSpec> toSpec = (index) -> new GeoIndexSpec(index.getSharding(), index.getPrecision(),
+				index.getMemberTtl(), index.getMaxRadiusMeters(), index.getMaxLimit(), index.getSweepBatch());
+		checks.entries(properties, "redis-kit.geo.", "indexes", "geo index", properties.getIndexes(), toSpec);
+		checks.throwIfInvalid();
+		return new GeoIndexRegistry(scripts, commands, keyNaming, listeners.orderedStream().toList(),
+				PropertyChecks.lookup(properties::getIndexes, toSpec));
 	}
 
 }

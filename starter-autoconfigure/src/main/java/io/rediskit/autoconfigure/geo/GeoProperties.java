@@ -6,14 +6,9 @@ import java.util.Map;
 
 import io.rediskit.geo.GeoIndexSpec;
 import io.rediskit.geo.GeoSharding;
-import io.rediskit.autoconfigure.support.NamedEntry;
-import io.rediskit.support.InvalidSpecException;
-import io.rediskit.support.Names;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.validation.Errors;
-import org.springframework.validation.Validator;
 
 /**
  * Geo index settings, under {@code redis-kit.geo}. Each entry of {@code indexes} is an index that
@@ -29,13 +24,11 @@ import org.springframework.validation.Validator;
  *         member-ttl: 5m
  * }</pre>
  *
- * Validated when bound, by the rules of {@link GeoIndexSpec} and {@link Names}; a property that binds to
- * nothing fails startup.
+ * Checked when the registry is built, by the rules of {@link GeoIndexSpec} and {@link io.rediskit.support.Names}; a
+ * property that binds to nothing fails startup.
  */
 @ConfigurationProperties(prefix = "redis-kit.geo", ignoreUnknownFields = false)
-public class GeoProperties implements Validator {
-
-	private static final String PREFIX = "redis-kit.geo.";
+public class GeoProperties {
 
 	/**
 	 * Whether to auto-configure the geo index registry.
@@ -61,25 +54,6 @@ public class GeoProperties implements Validator {
 
 	public void setIndexes(Map<String, Index> indexes) {
 		this.indexes = indexes;
-	}
-
-	@Override
-	public boolean supports(Class<?> type) {
-		return Index.class.isAssignableFrom(type);
-	}
-
-	/**
-	 * Validates an index bound by Spring Boot, whose binder names the errors after the index's property: the
-	 * name by {@link Names}, the values by {@link GeoIndexSpec}'s constructor.
-	 */
-	@Override
-	public void validate(Object target, Errors errors) {
-		Index index = (Index) target;
-		String property = NamedEntry.property(errors, PREFIX + "indexes.", "geo index");
-		if (property == null) {
-			return;
-		}
-		NamedEntry.checkSpec(errors, property, index::toSpec);
 	}
 
 	/**
@@ -166,16 +140,6 @@ public class GeoProperties implements Validator {
 
 		public void setSweepBatch(int sweepBatch) {
 			this.sweepBatch = sweepBatch;
-		}
-
-		/**
-		 * The core spec these settings describe, built anew on each call.
-		 * @return the spec
-		 * @throws InvalidSpecException if a value is out of range (startup validation prevents it)
-		 */
-		public GeoIndexSpec toSpec() {
-			return new GeoIndexSpec(this.sharding, this.precision, this.memberTtl, this.maxRadiusMeters, this.maxLimit,
-					this.sweepBatch);
 		}
 
 	}

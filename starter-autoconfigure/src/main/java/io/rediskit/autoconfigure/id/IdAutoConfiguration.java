@@ -1,9 +1,13 @@
 package io.rediskit.autoconfigure.id;
 
+import java.util.function.Function;
+
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.id.IdProperties.Generator;
+import io.rediskit.autoconfigure.support.PropertyChecks;
 import io.rediskit.id.IdGeneratorListener;
 import io.rediskit.id.IdGeneratorRegistry;
+import io.rediskit.id.IdGeneratorSpec;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 
@@ -32,10 +36,12 @@ public final class IdAutoConfiguration {
 	@ConditionalOnMissingBean
 	IdGeneratorRegistry idGeneratorRegistry(CommandExecutor commands, KeyNaming keyNaming, IdProperties properties,
 			ObjectProvider<IdGeneratorListener> listeners) {
-		return new IdGeneratorRegistry(commands, keyNaming, listeners.orderedStream().toList(), (name) -> {
-			Generator generator = properties.getGenerators().get(name);
-			return (generator != null) ? generator.toSpec() : null;
-		});
+		PropertyChecks checks = new PropertyChecks();
+		Function<Generator, IdGeneratorSpec> toSpec = (generator) -> new IdGeneratorSpec(generator.getBlockSize());
+		checks.entries(properties, "redis-kit.id.", "generators", "id generator", properties.getGenerators(), toSpec);
+		checks.throwIfInvalid();
+		return new IdGeneratorRegistry(commands, keyNaming, listeners.orderedStream().toList(),
+				PropertyChecks.lookup(properties::getGenerators, toSpec));
 	}
 
 }

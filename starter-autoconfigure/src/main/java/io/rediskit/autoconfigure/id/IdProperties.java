@@ -3,14 +3,9 @@ package io.rediskit.autoconfigure.id;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import io.rediskit.autoconfigure.support.NamedEntry;
 import io.rediskit.id.IdGeneratorSpec;
-import io.rediskit.support.InvalidSpecException;
-import io.rediskit.support.Names;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.validation.Errors;
-import org.springframework.validation.Validator;
 
 /**
  * Id generator settings, under {@code redis-kit.id}:
@@ -23,12 +18,10 @@ import org.springframework.validation.Validator;
  *         block-size: 1000
  * }</pre>
  *
- * Validated when bound by the rules of {@link IdGeneratorSpec} and {@link Names}.
+ * Checked when the registry is built, by the rules of {@link IdGeneratorSpec} and {@link io.rediskit.support.Names}.
  */
 @ConfigurationProperties(prefix = "redis-kit.id", ignoreUnknownFields = false)
-public class IdProperties implements Validator {
-
-	private static final String PREFIX = "redis-kit.id.";
+public class IdProperties {
 
 	/**
 	 * Whether to auto-configure the id generators.
@@ -56,21 +49,6 @@ public class IdProperties implements Validator {
 		this.generators = generators;
 	}
 
-	@Override
-	public boolean supports(Class<?> type) {
-		return Generator.class.isAssignableFrom(type);
-	}
-
-	@Override
-	public void validate(Object target, Errors errors) {
-		Generator generator = (Generator) target;
-		String property = NamedEntry.property(errors, PREFIX + "generators.", "id generator");
-		if (property == null) {
-			return;
-		}
-		NamedEntry.checkSpec(errors, property, generator::toSpec);
-	}
-
 	/**
 	 * One id generator.
 	 */
@@ -88,14 +66,6 @@ public class IdProperties implements Validator {
 
 		public void setBlockSize(int blockSize) {
 			this.blockSize = blockSize;
-		}
-
-		/**
-		 * @return the core spec these settings describe, built anew on each call
-		 * @throws InvalidSpecException if a value is out of range
-		 */
-		public IdGeneratorSpec toSpec() {
-			return new IdGeneratorSpec(this.blockSize);
 		}
 
 	}

@@ -1,6 +1,12 @@
 package io.rediskit.autoconfigure.keys;
 
+import java.time.Duration;
+
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.autoconfigure.keys.KeysProperties.Report;
+import io.rediskit.autoconfigure.support.PropertyChecks;
+import io.rediskit.keys.BigKeyOptions;
+import io.rediskit.keys.KeyScanOptions;
 import io.rediskit.keys.KeyTools;
 import io.rediskit.keys.KeyToolsListener;
 
@@ -29,6 +35,25 @@ public final class KeysAutoConfiguration {
 	@ConditionalOnMissingBean
 	KeyTools keyTools(LettuceConnectionFactory connectionFactory, ObjectProvider<KeyToolsListener> listeners) {
 		return new KeyTools(connectionFactory, listeners.orderedStream().toList());
+	}
+
+	/**
+	 * What the big-key report covers and how fast it reads, from {@code redis-kit.keys.report}: read by the
+	 * {@code rediskitkeys} endpoint and the console.
+	 * @param properties the key-space tool settings
+	 * @return the report's options
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	BigKeyOptions redisKitBigKeyOptions(KeysProperties properties) {
+		PropertyChecks checks = new PropertyChecks();
+		Report report = properties.getReport();
+		BigKeyOptions options = checks.spec(report, "redis-kit.keys.report.", () -> new BigKeyOptions(
+				new KeyScanOptions(report.getPattern(), null, report.getBatchSize(), report.getKeysPerSecond(),
+						Duration.ZERO, true),
+				report.getTop(), report.getSamples(), ':'));
+		checks.throwIfInvalid();
+		return options;
 	}
 
 }

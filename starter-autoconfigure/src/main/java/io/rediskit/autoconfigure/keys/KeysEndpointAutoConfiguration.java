@@ -1,5 +1,6 @@
 package io.rediskit.autoconfigure.keys;
 
+import io.rediskit.keys.BigKeyOptions;
 import io.rediskit.keys.KeyTools;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -23,8 +24,8 @@ public final class KeysEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RedisKeysEndpoint redisKeysEndpoint(KeyTools keyTools, KeysProperties properties) {
-		return new RedisKeysEndpoint(keyTools, properties.getReport());
+	RedisKeysEndpoint redisKeysEndpoint(KeyTools keyTools, BigKeyOptions options) {
+		return new RedisKeysEndpoint(keyTools, options);
 	}
 
 }

@@ -1,25 +1,18 @@
 package io.rediskit.autoconfigure.keys;
 
-import java.time.Duration;
-
-import io.rediskit.autoconfigure.support.SpecErrors;
 import io.rediskit.keys.BigKeyOptions;
 import io.rediskit.keys.KeyScanOptions;
-import io.rediskit.support.InvalidSpecException;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.validation.Errors;
-import org.springframework.validation.Validator;
 
 /**
- * Key-space tool settings, under {@code redis-kit.keys}. Validated when bound, by the rules of
+ * Key-space tool settings, under {@code redis-kit.keys}. Checked when the key tools are built, by the rules of
  * {@link BigKeyOptions} and {@link KeyScanOptions}: an out-of-range value fails startup naming the property,
  * as does a property that binds to nothing.
  */
 @ConfigurationProperties(prefix = "redis-kit.keys", ignoreUnknownFields = false)
-public class KeysProperties implements Validator {
+public class KeysProperties {
 
-	private static final String PREFIX = "redis-kit.keys.";
 
 	/**
 	 * Whether to auto-configure the key-space tools.
@@ -41,28 +34,6 @@ public class KeysProperties implements Validator {
 
 	public Report getReport() {
 		return this.report;
-	}
-
-	@Override
-	public boolean supports(Class<?> type) {
-		return KeysProperties.class.isAssignableFrom(type);
-	}
-
-	/**
-	 * Validates the report's settings by building its options, whose constructors hold the rules: a bad value
-	 * fails startup here rather than every call of the endpoint.
-	 */
-	@Override
-	public void validate(Object target, Errors errors) {
-		errors.pushNestedPath("report");
-		try {
-			((KeysProperties) target).getReport().toOptions();
-		}
-		catch (InvalidSpecException ex) {
-			// The options' components are named as the report's fields, so the property follows from them.
-			SpecErrors.reject(errors, PREFIX + "report.", ex);
-		}
-		errors.popNestedPath();
 	}
 
 	/**
@@ -134,18 +105,6 @@ public class KeysProperties implements Validator {
 
 		public void setKeysPerSecond(long keysPerSecond) {
 			this.keysPerSecond = keysPerSecond;
-		}
-
-		/**
-		 * The options of a report over these settings, built anew on each call.
-		 * @return the options: every type, the prefix up to the first {@code :}, duplicates removed
-		 * @throws InvalidSpecException naming the field at fault if a value is out of range (startup validation
-		 * prevents it)
-		 */
-		public BigKeyOptions toOptions() {
-			KeyScanOptions scan = new KeyScanOptions(this.pattern, null, this.batchSize, this.keysPerSecond,
-					Duration.ZERO, true);
-			return new BigKeyOptions(scan, this.top, this.samples, ':');
 		}
 
 	}

@@ -1,5 +1,6 @@
 package io.rediskit.autoconfigure.keys;
 
+import io.rediskit.keys.BigKeyOptions;
 import io.rediskit.keys.BigKeyReport;
 import io.rediskit.keys.KeyTools;
 
@@ -19,21 +20,21 @@ public class RedisKeysEndpoint {
 
 	private final KeyTools keyTools;
 
-	private final KeysProperties.Report settings;
+	private final BigKeyOptions options;
 
 	/**
 	 * @param keyTools runs the report
-	 * @param settings what the report covers
+	 * @param options what the report covers and how fast it reads ({@code redis-kit.keys.report})
 	 */
-	public RedisKeysEndpoint(KeyTools keyTools, KeysProperties.Report settings) {
+	public RedisKeysEndpoint(KeyTools keyTools, BigKeyOptions options) {
 		this.keyTools = keyTools;
-		this.settings = settings;
+		this.options = options;
 	}
 
 	/** @return the report */
 	@ReadOperation
 	public BigKeyReport report() {
-		return this.keyTools.bigKeys(this.settings.toOptions());
+		return this.keyTools.bigKeys(this.options);
 	}
 
 }

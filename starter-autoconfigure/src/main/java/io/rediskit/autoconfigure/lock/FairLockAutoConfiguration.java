@@ -40,8 +40,8 @@ public final class FairLockAutoConfiguration {
 			KeyNaming keyNaming, LockProperties properties, ObjectProvider<LockListener> listeners,
 			Background background) {
 		FairLockRegistry registry = new FairLockRegistry(scriptExecutor, connectionFactory, keyNaming,
-				properties.getFair().toSpec(), ReadWriteLockAutoConfiguration.memberListeners(listeners, "fair"),
-				Clock.systemUTC());
+				LockSpecs.waiterLine(properties.getFair(), "redis-kit.lock.fair."),
+				ReadWriteLockAutoConfiguration.memberListeners(listeners, "fair"), Clock.systemUTC());
 		registry.setBackground(background);
 		return registry;
 	}

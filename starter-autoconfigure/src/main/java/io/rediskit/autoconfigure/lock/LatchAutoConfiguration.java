@@ -36,7 +36,7 @@ public final class LatchAutoConfiguration {
 			KeyNaming keyNaming, LockProperties properties, ObjectProvider<LatchListener> listeners,
 			Background background) {
 		LatchRegistry registry = new LatchRegistry(scriptExecutor, connectionFactory, keyNaming,
-				properties.getLatch().toSpec(), listeners.orderedStream().toList());
+				LockSpecs.latch(properties.getLatch()), listeners.orderedStream().toList());
 		registry.setBackground(background);
 		return registry;
 	}

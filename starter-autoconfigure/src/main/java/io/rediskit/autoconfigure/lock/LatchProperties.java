@@ -2,15 +2,11 @@ package io.rediskit.autoconfigure.lock;
 
 import java.time.Duration;
 
-import io.rediskit.autoconfigure.support.SpecErrors;
 import io.rediskit.latch.LatchSpec;
-import io.rediskit.support.InvalidSpecException;
-
-import org.springframework.validation.Errors;
 
 /**
- * Count-down latch settings, under {@code redis-kit.lock.latch}. Validated when bound, by the rules of
- * {@link LatchSpec}.
+ * Count-down latch settings, under {@code redis-kit.lock.latch}. Checked when the latch registry is built, by the
+ * rules of {@link io.rediskit.latch.LatchSpec}.
  */
 public class LatchProperties {
 
@@ -65,28 +61,6 @@ public class LatchProperties {
 
 	public void setMaxPollInterval(Duration maxPollInterval) {
 		this.maxPollInterval = maxPollInterval;
-	}
-
-	/**
-	 * @return the spec of the latch registry
-	 * @throws InvalidSpecException if a value is out of range (startup validation prevents it)
-	 */
-	public LatchSpec toSpec() {
-		return new LatchSpec(this.abandonedAfter, this.openFor, this.maxPollInterval);
-	}
-
-	/**
-	 * Validates these properties, bound under {@code prefix}.
-	 * @param errors the errors, their nested path at this object
-	 * @param prefix {@code redis-kit.lock.latch.}
-	 */
-	void validate(Errors errors, String prefix) {
-		try {
-			toSpec();
-		}
-		catch (InvalidSpecException ex) {
-			SpecErrors.reject(errors, prefix, ex);
-		}
 	}
 
 }

@@ -41,6 +41,7 @@ public final class LeaderElectionAutoConfiguration {
 			ObjectProvider<LeadershipListener> listeners, ApplicationEventPublisher publisher, Environment environment,
 			Background background) {
 		LeaderProperties properties = lockProperties.getLeader();
+		LockSpecs.leader(properties);
 		List<LeadershipListener> all = new ArrayList<>(listeners.orderedStream().toList());
 		all.add(new EventPublishing(publisher));
 		String instance = (properties.getInstanceName() != null) ? properties.getInstanceName()

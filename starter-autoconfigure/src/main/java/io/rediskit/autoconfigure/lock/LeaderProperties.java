@@ -4,17 +4,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.rediskit.autoconfigure.support.Durations;
-import io.rediskit.support.Names;
 import org.jspecify.annotations.Nullable;
-
-import org.springframework.validation.Errors;
 
 /**
  * Leader election settings, under {@code redis-kit.lock.leader}: a member of the lock family like the semaphore,
  * the latch, the fair and the read-write lock, since a leadership is a lock held as a watchdog lease. The
- * leadership's lease is the lock's watchdog timeout ({@code redis-kit.lock.watchdog-timeout}). Validated when
- * bound, with {@link LockProperties}.
+ * leadership's lease is the lock's watchdog timeout ({@code redis-kit.lock.watchdog-timeout}). Checked when
+ * the elections are built.
  */
 public class LeaderProperties {
 
@@ -70,26 +66,6 @@ public class LeaderProperties {
 
 	public void setInstanceName(@Nullable String instanceName) {
 		this.instanceName = instanceName;
-	}
-
-	void validate(Errors errors, String prefix) {
-		if (this.retryInterval == null || this.retryInterval.toMillis() < 1) {
-			errors.rejectValue("retryInterval", "range",
-					prefix + "retry-interval must be at least 1ms, was "
-							+ ((this.retryInterval != null) ? Durations.format(this.retryInterval) : null));
-		}
-		String name = this.instanceName;
-		if (name != null && !Names.isValid(name)) {
-			errors.rejectValue("instanceName", "format",
-					prefix + "instance-name must be " + Names.RULE + ", was '" + name + "'");
-		}
-		for (int i = 0; i < this.roles.size(); i++) {
-			String role = this.roles.get(i);
-			if (role == null || !Names.isValid(role)) {
-				errors.rejectValue("roles", "format", prefix + "roles[" + i + "] must be " + Names.RULE
-						+ ", was '" + ((role != null) ? role : "") + "'");
-			}
-		}
 	}
 
 }

@@ -42,7 +42,7 @@ public final class LockAutoConfiguration {
 	LockRegistry lockRegistry(ScriptExecutor scriptExecutor, RedisConnectionFactory connectionFactory,
 			KeyNaming keyNaming, LockProperties properties, ObjectProvider<LockListener> listeners,
 			Background background) {
-		LockRegistry registry = new LockRegistry(scriptExecutor, connectionFactory, keyNaming, properties.toSpec(),
+		LockRegistry registry = new LockRegistry(scriptExecutor, connectionFactory, keyNaming, LockSpecs.lock(properties),
 				listeners.orderedStream().toList(), Clock.systemUTC());
 		registry.setBackground(background);
 		return registry;

@@ -3,22 +3,17 @@ package io.rediskit.autoconfigure.lock;
 import java.time.Duration;
 
 import io.rediskit.lock.LockSpec;
-import io.rediskit.autoconfigure.support.SpecErrors;
-import io.rediskit.support.InvalidSpecException;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
-import org.springframework.validation.Errors;
-import org.springframework.validation.Validator;
 
 /**
- * Distributed lock settings, under {@code redis-kit.lock}. Validated when bound, by the rules of
- * {@link LockSpec}: an out-of-range value fails startup with a message that names the property.
+ * Distributed lock settings, under {@code redis-kit.lock}. Checked when the registry is built, by the
+ * rules of {@link io.rediskit.lock.LockSpec}: an out-of-range value fails startup with a message that names the
+ * property.
  */
 @ConfigurationProperties(prefix = "redis-kit.lock", ignoreUnknownFields = false)
-public class LockProperties extends LockLeaseProperties implements Validator {
-
-	private static final String PREFIX = "redis-kit.lock.";
+public class LockProperties extends LockLeaseProperties {
 
 	/**
 	 * Whether to auto-configure the distributed lock.
@@ -139,59 +134,6 @@ public class LockProperties extends LockLeaseProperties implements Validator {
 	}
 
 	/**
-	 * @return the core spec these properties describe
-	 * @throws io.rediskit.support.InvalidSpecException if a value is out of range (startup validation
-	 * prevents it)
-	 */
-	public LockSpec toSpec() {
-		io.rediskit.support.ReplicaWait wait;
-		try {
-			wait = this.replicaWait.toReplicaWait();
-		}
-		catch (InvalidSpecException ex) {
-			throw new InvalidSpecException("replicaWait." + ex.getComponent(), ex.getReason());
-		}
-		return new LockSpec(getWatchdogTimeout(), getDefaultLeaseTime(), getDefaultWaitTime(), this.maxPollInterval,
-				wait);
-	}
-
-	@Override
-	public boolean supports(Class<?> type) {
-		return LockProperties.class.isAssignableFrom(type);
-	}
-
-	/**
-	 * Validates the properties by building their {@link LockSpec}, whose constructor holds the rules.
-	 */
-	@Override
-	public void validate(Object target, Errors errors) {
-		try {
-			((LockProperties) target).toSpec();
-		}
-		catch (InvalidSpecException ex) {
-			SpecErrors.reject(errors, PREFIX, ex);
-		}
-		errors.pushNestedPath("redlock");
-		((LockProperties) target).getRedlock().validate(errors, PREFIX + "redlock.");
-		errors.popNestedPath();
-		errors.pushNestedPath("semaphore");
-		((LockProperties) target).getSemaphore().validate(errors, PREFIX + "semaphore.");
-		errors.popNestedPath();
-		errors.pushNestedPath("latch");
-		((LockProperties) target).getLatch().validate(errors, PREFIX + "latch.");
-		errors.popNestedPath();
-		errors.pushNestedPath("readWrite");
-		((LockProperties) target).getReadWrite().validate(errors, PREFIX + "read-write.");
-		errors.popNestedPath();
-		errors.pushNestedPath("fair");
-		((LockProperties) target).getFair().validate(errors, PREFIX + "fair.");
-		errors.popNestedPath();
-		errors.pushNestedPath("leader");
-		((LockProperties) target).getLeader().validate(errors, PREFIX + "leader.");
-		errors.popNestedPath();
-	}
-
-	/**
 	 * Replica acknowledgement of lock writes: {@code WAIT replicas timeout} after each acquisition and renewal.
 	 */
 	public static class ReplicaWait {
@@ -234,10 +176,6 @@ public class LockProperties extends LockLeaseProperties implements Validator {
 
 		public void setOnShortfall(io.rediskit.support.ReplicaWait.Shortfall onShortfall) {
 			this.onShortfall = onShortfall;
-		}
-
-		io.rediskit.support.ReplicaWait toReplicaWait() {
-			return new io.rediskit.support.ReplicaWait(this.replicas, this.timeout, this.onShortfall);
 		}
 
 	}

@@ -41,7 +41,8 @@ public final class ReadWriteLockAutoConfiguration {
 			KeyNaming keyNaming, LockProperties properties, ObjectProvider<LockListener> listeners,
 			Background background) {
 		ReadWriteLockRegistry registry = new ReadWriteLockRegistry(scriptExecutor, connectionFactory, keyNaming,
-				properties.getReadWrite().toSpec(), memberListeners(listeners, "readwrite"), Clock.systemUTC());
+				LockSpecs.waiterLine(properties.getReadWrite(), "redis-kit.lock.read-write."),
+				memberListeners(listeners, "readwrite"), Clock.systemUTC());
 		registry.setBackground(background);
 		return registry;
 	}

@@ -36,7 +36,8 @@ public final class RedlockAutoConfiguration {
 	@ConditionalOnMissingBean
 	RedlockConnections redlockConnections(LockProperties properties) {
 		RedlockProperties redlock = properties.getRedlock();
-		return new RedlockConnections(redlock.toNodeUrls(), redlock.getConnectTimeout(), redlock.getCommandTimeout());
+		return new RedlockConnections(LockSpecs.redlockNodes(redlock), redlock.getConnectTimeout(),
+				redlock.getCommandTimeout());
 	}
 
 	@Bean
@@ -48,7 +49,7 @@ public final class RedlockAutoConfiguration {
 					? micrometer.forKind(MicrometerLockListener.KIND_REDLOCK) : listener)
 			.toList();
 		RedlockRegistry registry = new RedlockRegistry(connections.factories(), keyNaming,
-				properties.getRedlock().toSpec(), redlockListeners, Clock.systemUTC());
+				LockSpecs.redlock(properties.getRedlock()), redlockListeners, Clock.systemUTC());
 		registry.setBackground(background);
 		return registry;
 	}

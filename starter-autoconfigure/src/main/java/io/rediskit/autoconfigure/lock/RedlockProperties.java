@@ -2,22 +2,15 @@ package io.rediskit.autoconfigure.lock;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
-import io.rediskit.autoconfigure.support.Durations;
-import io.rediskit.autoconfigure.support.SpecErrors;
 import io.rediskit.lock.RedlockSpec;
-import io.rediskit.support.InvalidSpecException;
-
-import org.springframework.validation.Errors;
 
 /**
  * Redlock settings, under {@code redis-kit.lock.redlock}: the independent Redis servers a
  * {@link io.rediskit.lock.RedlockRegistry} locks on, and how it times its rounds. Redlock is configured when
- * {@code nodes} is not empty. Validated with the lock properties, by the rules of {@link RedlockSpec} and
- * {@link RedlockNodeUrl}.
+ * {@code nodes} is not empty. Checked when the Redlock registry is built, by the rules of
+ * {@link io.rediskit.lock.RedlockSpec} and {@link RedlockNodeUrl}.
  */
 public class RedlockProperties extends LockLeaseProperties {
 
@@ -130,64 +123,6 @@ public class RedlockProperties extends LockLeaseProperties {
 	/** @return whether any node is configured */
 	public boolean isConfigured() {
 		return !this.nodes.isEmpty();
-	}
-
-	/**
-	 * @return the core spec these properties describe
-	 * @throws InvalidSpecException if a value is out of range (startup validation prevents it)
-	 */
-	public RedlockSpec toSpec() {
-		return new RedlockSpec(this.nodeTimeout, getWatchdogTimeout(), getDefaultLeaseTime(), getDefaultWaitTime(),
-				this.clockDriftFactor, this.clockDriftMargin, this.retryDelay, this.retryJitter);
-	}
-
-	/**
-	 * @return the configured nodes
-	 * @throws IllegalArgumentException if a URL is invalid (startup validation prevents it)
-	 */
-	List<RedlockNodeUrl> toNodeUrls() {
-		return this.nodes.stream().map(RedlockNodeUrl::parse).toList();
-	}
-
-	/**
-	 * Validates these properties, bound under {@code prefix}, when any node is configured.
-	 * @param errors the errors, their nested path at this object
-	 * @param prefix {@code redis-kit.lock.redlock.}
-	 */
-	void validate(Errors errors, String prefix) {
-		if (!isConfigured()) {
-			return;
-		}
-		try {
-			toSpec();
-		}
-		catch (InvalidSpecException ex) {
-			SpecErrors.reject(errors, prefix, ex);
-		}
-		Map<String, Integer> seen = new HashMap<>();
-		for (int i = 0; i < this.nodes.size(); i++) {
-			String field = "nodes[" + i + "]";
-			try {
-				RedlockNodeUrl node = RedlockNodeUrl.parse(this.nodes.get(i));
-				Integer first = seen.putIfAbsent(node.address() + "/" + node.database(), i);
-				// Errors without the rejected value: a URL may carry a password.
-				if (first != null) {
-					errors.reject("duplicate", prefix + field + " names the same server as " + prefix + "nodes["
-							+ first + "]: a majority needs independent servers");
-				}
-			}
-			catch (IllegalArgumentException ex) {
-				errors.reject("invalid", prefix + field + " " + ex.getMessage());
-			}
-		}
-		requirePositive(errors, prefix, "connectTimeout", this.connectTimeout);
-		requirePositive(errors, prefix, "commandTimeout", this.commandTimeout);
-	}
-
-	private static void requirePositive(Errors errors, String prefix, String field, Duration value) {
-		if (value.isNegative() || value.isZero()) {
-			SpecErrors.reject(errors, prefix, new InvalidSpecException(field, "must be positive, was " + Durations.format(value)));
-		}
 	}
 
 }

@@ -43,7 +43,7 @@ public final class SemaphoreAutoConfiguration {
 			KeyNaming keyNaming, LockProperties properties, ObjectProvider<SemaphoreListener> listeners,
 			Background background) {
 		SemaphoreRegistry registry = new SemaphoreRegistry(scriptExecutor, connectionFactory, keyNaming,
-				properties.getSemaphore().toSpec(), listeners.orderedStream().toList(), Clock.systemUTC());
+				LockSpecs.semaphore(properties.getSemaphore()), listeners.orderedStream().toList(), Clock.systemUTC());
 		registry.setBackground(background);
 		return registry;
 	}

@@ -2,16 +2,12 @@ package io.rediskit.autoconfigure.lock;
 
 import java.time.Duration;
 
-import io.rediskit.autoconfigure.support.SpecErrors;
 import io.rediskit.lock.LockSpec;
-import io.rediskit.support.InvalidSpecException;
-
-import org.springframework.validation.Errors;
 
 /**
  * Semaphore settings, under {@code redis-kit.lock.semaphore}: the lease settings every member of the lock family
- * shares ({@link LockLeaseProperties}) and the longest poll. Validated when bound, by the rules of
- * {@link LockSpec}.
+ * shares ({@link LockLeaseProperties}) and the longest poll. Checked when the semaphore registry is
+ * built, by the rules of {@link io.rediskit.lock.LockSpec}.
  */
 public class SemaphoreProperties extends LockLeaseProperties {
 
@@ -53,28 +49,6 @@ public class SemaphoreProperties extends LockLeaseProperties {
 
 	public void setMaxPollInterval(Duration maxPollInterval) {
 		this.maxPollInterval = maxPollInterval;
-	}
-
-	/**
-	 * @return the spec of the semaphore registry
-	 * @throws InvalidSpecException if a value is out of range (startup validation prevents it)
-	 */
-	public LockSpec toSpec() {
-		return new LockSpec(getWatchdogTimeout(), getDefaultLeaseTime(), getDefaultWaitTime(), this.maxPollInterval);
-	}
-
-	/**
-	 * Validates these properties, bound under {@code prefix}.
-	 * @param errors the errors, their nested path at this object
-	 * @param prefix {@code redis-kit.lock.semaphore.}
-	 */
-	void validate(Errors errors, String prefix) {
-		try {
-			toSpec();
-		}
-		catch (InvalidSpecException ex) {
-			SpecErrors.reject(errors, prefix, ex);
-		}
 	}
 
 }

@@ -2,17 +2,13 @@ package io.rediskit.autoconfigure.lock;
 
 import java.time.Duration;
 
-import io.rediskit.autoconfigure.support.SpecErrors;
 import io.rediskit.lock.WaiterLineSpec;
-import io.rediskit.support.InvalidSpecException;
-
-import org.springframework.validation.Errors;
 
 /**
  * The settings of a lock-family member whose waiters keep a place in Redis (the fair lock under
  * {@code redis-kit.lock.fair}, the read-write lock under {@code redis-kit.lock.read-write}): the settings every
- * lock engine shares, with their own values, plus how long a waiter keeps its place. Validated when bound, by the
- * rules of {@link WaiterLineSpec}.
+ * lock engine shares, with their own values, plus how long a waiter keeps its place. Checked when the registry
+ * is built, by the rules of {@link io.rediskit.lock.WaiterLineSpec}.
  */
 public abstract class WaiterLineProperties extends LockLeaseProperties {
 
@@ -56,29 +52,6 @@ public abstract class WaiterLineProperties extends LockLeaseProperties {
 
 	public void setWaiterTimeout(Duration waiterTimeout) {
 		this.waiterTimeout = waiterTimeout;
-	}
-
-	/**
-	 * @return the core spec these properties describe
-	 * @throws InvalidSpecException if a value is out of range (startup validation prevents it)
-	 */
-	public WaiterLineSpec toSpec() {
-		return new WaiterLineSpec(getWatchdogTimeout(), getDefaultLeaseTime(), getDefaultWaitTime(), this.maxPollInterval,
-				this.waiterTimeout);
-	}
-
-	/**
-	 * Validates these properties, bound under {@code prefix}.
-	 * @param errors the errors, their nested path at this object
-	 * @param prefix {@code redis-kit.lock.fair.} or {@code redis-kit.lock.read-write.}
-	 */
-	void validate(Errors errors, String prefix) {
-		try {
-			toSpec();
-		}
-		catch (InvalidSpecException ex) {
-			SpecErrors.reject(errors, prefix, ex);
-		}
 	}
 
 }

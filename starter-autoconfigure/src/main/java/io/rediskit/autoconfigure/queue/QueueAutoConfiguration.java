@@ -1,18 +1,15 @@
 package io.rediskit.autoconfigure.queue;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Executor;
 
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.queue.QueueProperties.Queue;
 import io.rediskit.autoconfigure.support.ConfiguredProperties;
-import io.rediskit.autoconfigure.support.InvalidPropertiesException.Violation;
-import io.rediskit.autoconfigure.support.InvalidPropertiesException;
-import io.rediskit.autoconfigure.support.NamedEntry;
+import io.rediskit.autoconfigure.support.PropertyChecks;
 import io.rediskit.queue.QueueEventListener;
 import io.rediskit.queue.QueueListener;
 import io.rediskit.queue.QueueRegistry;
+import io.rediskit.queue.QueueSpec;
 import io.rediskit.support.Background;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ScriptExecutor;
@@ -29,8 +26,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
-import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.thread.Threading;
 import org.springframework.context.annotation.Bean;
@@ -67,37 +64,63 @@ public final class QueueAutoConfiguration {
 			QueueProperties properties, ObjectProvider<JsonMapper> jsonMapper,
 			ObjectProvider<QueueEventListener> listeners, Background background,
 			Environment environment) {
-		requireValuesAsWritten(properties, environment);
-		// Each queue and the defaults were checked alone when bound; what only a queue's combination with the
-		// defaults it inherits rejects (its own initial-backoff above an inherited max-backoff) fails startup here.
-		NamedEntry.specs(properties, "redis-kit.queue.", "queues", "queue", properties.getQueues(),
-				(queue) -> queue.toSpec(properties));
+		PropertyChecks checks = new PropertyChecks();
+		checkValuesAsWritten(properties, environment, checks);
+		check(properties, checks);
+		checks.throwIfInvalid();
 		QueueRegistry registry = new QueueRegistry(scripts, connectionFactory, keyNaming,
 				jsonMapper.getIfAvailable(() -> JsonMapper.builder().build()), listeners.orderedStream().toList(),
-				(name) -> {
-					Queue queue = properties.getQueues().get(name);
-					return (queue != null) ? queue.toSpec(properties) : null;
-				});
+				PropertyChecks.lookup(properties::getQueues, (queue) -> spec(queue, properties)));
 		// The containers' pollers and watchdogs run short tasks that never block, as the lock's watchdog does.
 		registry.setBackground(background);
 		return registry;
 	}
 
 	/**
-	 * Fails startup, naming each property and its origin, for what binds but would not do what was written: a
+	 * Checks the configured queues, each its own settings over the defaults. The defaults are checked first, as
+	 * the spec of a queue that sets nothing; then each queue, a fault naming the property the value came from (the
+	 * queue's own, or the default it inherits: an own initial-backoff above an inherited max-backoff).
+	 */
+	private static void check(QueueProperties properties, PropertyChecks checks) {
+		// A fault of a default would be reported again for every queue that inherits it.
+		if (checks.spec(properties, "redis-kit.queue.", () -> spec(new Queue(), properties)) != null) {
+			checks.entries(properties, "redis-kit.queue.", "queues", "queue", properties.getQueues(),
+					(queue) -> spec(queue, properties));
+		}
+	}
+
+	private static QueueSpec spec(Queue queue, QueueProperties defaults) {
+		return new QueueSpec(or(queue.getVisibilityTimeout(), defaults.getVisibilityTimeout()),
+				or(queue.getMaxDeliveries(), defaults.getMaxDeliveries()),
+				or(queue.getInitialBackoff(), defaults.getInitialBackoff()),
+				or(queue.getMaxBackoff(), defaults.getMaxBackoff()),
+				or(queue.getBackoffMultiplier(), defaults.getBackoffMultiplier()),
+				or(queue.getBackoffJitter(), defaults.getBackoffJitter()),
+				or(queue.getDeadLetterRetention(), defaults.getDeadLetterRetention()),
+				or(queue.getDeadLetterMaxSize(), defaults.getDeadLetterMaxSize()), queue.getMaxPayloadSize().toBytes(),
+				queue.getPollInterval(), queue.getDefaultPriority(), queue.getMaxInFlight(), queue.getRateLimit(),
+				queue.getRateLimitPeriod());
+	}
+
+	private static <T> T or(@Nullable T own, T inherited) {
+		return (own != null) ? own : inherited;
+	}
+
+	/**
+	 * Records, naming each property and its origin, what binds but would not do what was written: a
 	 * {@code default-priority} given as a number (Spring reads a YAML number as an enum's position, so a BullMQ
 	 * user's 1, highest there, would become normal), and a {@code rate-limit-period} without a {@code rate-limit}
 	 * (the period alone limits nothing).
 	 */
-	private static void requireValuesAsWritten(QueueProperties properties, Environment environment) {
-		List<Violation> violations = new ArrayList<>();
+	private static void checkValuesAsWritten(QueueProperties properties, Environment environment,
+			PropertyChecks checks) {
 		for (ConfigurationProperty priority : ConfiguredProperties.find(environment, "redis-kit.queue.queues",
 				"default-priority")) {
 			String value = String.valueOf(priority.getValue()).trim();
 			if (priority.getValue() instanceof Number || value.matches("[+-]?\\d+")) {
-				violations.add(new Violation(priority.getName().toString(), value, priority.getName()
+				checks.reject(priority.getName().toString(), value, priority.getName()
 						+ " must be one of high, normal, low, was the number " + value + ": priorities are named, not"
-						+ " numbered"));
+						+ " numbered");
 			}
 		}
 		for (ConfigurationProperty period : ConfiguredProperties.find(environment, "redis-kit.queue.queues",
@@ -105,13 +128,10 @@ public final class QueueAutoConfiguration {
 			ConfigurationPropertyName name = period.getName();
 			Queue queue = properties.getQueues().get(name.getElement(name.getNumberOfElements() - 2, Form.ORIGINAL));
 			if (queue != null && queue.getRateLimit() == 0) {
-				violations.add(new Violation(name.toString(), String.valueOf(period.getValue()), name
+				checks.reject(name.toString(), period.getValue(), name
 						+ " is set without a rate-limit, and alone limits nothing: set "
-						+ name.getParent().append("rate-limit") + " (deliveries per period) or remove it"));
+						+ name.getParent().append("rate-limit") + " (deliveries per period) or remove it");
 			}
-		}
-		if (!violations.isEmpty()) {
-			throw new InvalidPropertiesException(violations);
 		}
 	}
 

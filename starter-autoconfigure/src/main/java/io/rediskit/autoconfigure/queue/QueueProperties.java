@@ -6,16 +6,11 @@ import java.util.Map;
 
 import io.rediskit.queue.QueuePriority;
 import io.rediskit.queue.QueueSpec;
-import io.rediskit.autoconfigure.support.NamedEntry;
-import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.Names;
-
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
-import org.springframework.validation.Errors;
-import org.springframework.validation.Validator;
 
 /**
  * Delay queue settings, under {@code redis-kit.queue}. Each entry of {@code queues} is a queue that
@@ -36,19 +31,13 @@ import org.springframework.validation.Validator;
  * }</pre>
  *
  * The other settings (payload size, poll interval, default priority, admission limits) are what a queue is, and
- * each queue sets its own. Validated when bound, by the rules of {@link QueueSpec} and {@link Names}: an
- * out-of-range value, an invalid name or a property that binds to nothing fails startup with a message naming the
- * property. The defaults and each queue are checked alone when bound, and each queue over the defaults it inherits
- * when the registry is built (an own {@code initial-backoff} above an inherited {@code max-backoff}), since the two
- * levels bind in no fixed order.
+ * each queue sets its own. Checked when the registry is built, by the rules of {@link io.rediskit.queue.QueueSpec} and
+ * {@link io.rediskit.support.Names}, each queue over the defaults it inherits (an own {@code initial-backoff} above
+ * an inherited {@code max-backoff}): an out-of-range value, an invalid name or a property that binds to nothing
+ * fails startup with a message naming the property.
  */
 @ConfigurationProperties(prefix = "redis-kit.queue", ignoreUnknownFields = false)
-public class QueueProperties implements Validator {
-
-	private static final String PREFIX = "redis-kit.queue.";
-
-	// QueueSpec's bound of maxBackoff.
-	private static final Duration MAX_BACKOFF = Duration.ofDays(30);
+public class QueueProperties {
 
 	/**
 	 * Whether to auto-configure the queues and @QueueListener.
@@ -213,44 +202,6 @@ public class QueueProperties implements Validator {
 
 	public Health getHealth() {
 		return this.health;
-	}
-
-	@Override
-	public boolean supports(Class<?> type) {
-		return QueueProperties.class.isAssignableFrom(type) || Queue.class.isAssignableFrom(type)
-				|| RecurringJobProperties.class.isAssignableFrom(type);
-	}
-
-	/**
-	 * Validates the defaults, a queue or a recurring job bound by Spring Boot, whose binder names the errors after
-	 * the object's property, such as {@code redis-kit.queue.queues.emails}: the name by {@link Names}, the values
-	 * by the constructor of {@link QueueSpec} or {@link io.rediskit.queue.RecurringJobSpec}. The defaults are checked
-	 * as the spec of a queue that sets nothing; a queue against the built-in defaults, except that the bounds of its
-	 * own backoff (an initial-backoff, a max-backoff) are checked against the widest range, since the defaults may
-	 * not be bound yet: the combination is checked when the registry is built.
-	 */
-	@Override
-	public void validate(Object target, Errors errors) {
-		if (target instanceof QueueProperties defaults) {
-			NamedEntry.checkSpec(errors, PREFIX, () -> new Queue().toSpec(defaults));
-			return;
-		}
-		if (target instanceof RecurringJobProperties job) {
-			String property = NamedEntry.property(errors, PREFIX + "recurring.", "recurring job");
-			if (property != null) {
-				NamedEntry.checkSpec(errors, property, job::toSpec);
-			}
-			return;
-		}
-		Queue queue = (Queue) target;
-		String property = NamedEntry.property(errors, PREFIX + "queues.", "queue");
-		if (property == null) {
-			return;
-		}
-		QueueProperties widest = new QueueProperties();
-		widest.initialBackoff = Duration.ZERO;
-		widest.maxBackoff = MAX_BACKOFF;
-		NamedEntry.checkSpec(errors, property, () -> queue.toSpec(widest));
 	}
 
 	/**
@@ -452,26 +403,6 @@ public class QueueProperties implements Validator {
 
 		public void setRateLimitPeriod(Duration rateLimitPeriod) {
 			this.rateLimitPeriod = rateLimitPeriod;
-		}
-
-		/**
-		 * The core spec these settings describe over the group's defaults, built anew on each call.
-		 * @param defaults the {@code redis-kit.queue.*} settings, whose delivery policies apply where this queue
-		 * sets none
-		 * @return the spec
-		 * @throws InvalidSpecException if a value is out of range (startup validation prevents it)
-		 */
-		public QueueSpec toSpec(QueueProperties defaults) {
-			return new QueueSpec((this.visibilityTimeout != null) ? this.visibilityTimeout : defaults.visibilityTimeout,
-					(this.maxDeliveries != null) ? this.maxDeliveries : defaults.maxDeliveries,
-					(this.initialBackoff != null) ? this.initialBackoff : defaults.initialBackoff,
-					(this.maxBackoff != null) ? this.maxBackoff : defaults.maxBackoff,
-					(this.backoffMultiplier != null) ? this.backoffMultiplier : defaults.backoffMultiplier,
-					(this.backoffJitter != null) ? this.backoffJitter : defaults.backoffJitter,
-					(this.deadLetterRetention != null) ? this.deadLetterRetention : defaults.deadLetterRetention,
-					(this.deadLetterMaxSize != null) ? this.deadLetterMaxSize : defaults.deadLetterMaxSize,
-					this.maxPayloadSize.toBytes(), this.pollInterval, this.defaultPriority, this.maxInFlight,
-					this.rateLimit, this.rateLimitPeriod);
 		}
 
 	}

@@ -5,7 +5,6 @@ import java.time.ZoneId;
 
 import io.rediskit.queue.MissedSlots;
 import io.rediskit.queue.RecurringJobSpec;
-import io.rediskit.support.InvalidSpecException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -104,17 +103,6 @@ public class RecurringJobProperties {
 
 	public void setGrace(Duration grace) {
 		this.grace = grace;
-	}
-
-	/**
-	 * The core spec these settings describe, built anew on each call.
-	 * @return the spec
-	 * @throws InvalidSpecException if a value is invalid (startup validation prevents it)
-	 */
-	public RecurringJobSpec toSpec() {
-		String expression = (this.cron != null && !this.cron.isBlank()) ? this.cron : null;
-		return new RecurringJobSpec((this.queue != null) ? this.queue : "", expression, this.fixedRate,
-				this.zone, this.missedSlots, this.grace);
 	}
 
 }

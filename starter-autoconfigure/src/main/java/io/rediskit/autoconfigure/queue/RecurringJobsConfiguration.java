@@ -1,12 +1,11 @@
 package io.rediskit.autoconfigure.queue;
 
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Map;
 
-import io.rediskit.autoconfigure.support.InvalidPropertiesException.Violation;
-import io.rediskit.autoconfigure.support.InvalidPropertiesException;
+import io.rediskit.autoconfigure.support.PropertyChecks;
 import io.rediskit.queue.QueueRegistry;
 import io.rediskit.queue.RecurringJobListener;
+import io.rediskit.queue.RecurringJobSpec;
 import io.rediskit.queue.RecurringJobs;
 import io.rediskit.support.Background;
 import io.rediskit.support.ScriptExecutor;
@@ -33,20 +32,26 @@ class RecurringJobsConfiguration {
 			ObjectProvider<RecurringJobListener> listeners, Background background) {
 		RecurringJobs jobs = new RecurringJobs(scripts, queues, listeners.orderedStream().toList());
 		jobs.setBackground(background);
-		List<Violation> violations = new ArrayList<>();
+		PropertyChecks checks = new PropertyChecks();
+		Map<String, RecurringJobSpec> specs = checks.entries(properties, "redis-kit.queue.", "recurring",
+				"recurring job", properties.getRecurring(), RecurringJobsConfiguration::spec);
 		properties.getRecurring().forEach((name, job) -> {
 			String queue = job.getQueue();
 			if (queue == null || !properties.getQueues().containsKey(queue)) {
 				String property = "redis-kit.queue.recurring." + name + ".queue";
-				violations.add(new Violation(property, String.valueOf(queue), property + " names no queue configured"
-						+ " under redis-kit.queue.queues: '" + queue + "'; configure redis-kit.queue.queues." + queue));
+				checks.reject(property, queue, property + " names no queue configured under redis-kit.queue.queues: '"
+						+ queue + "'; configure redis-kit.queue.queues." + queue);
 			}
 		});
-		if (!violations.isEmpty()) {
-			throw new InvalidPropertiesException(violations);
-		}
-		properties.getRecurring().forEach((name, job) -> jobs.add(name, job.toSpec()));
+		checks.throwIfInvalid();
+		specs.forEach(jobs::add);
 		return jobs;
+	}
+
+	private static RecurringJobSpec spec(RecurringJobProperties job) {
+		String expression = (job.getCron() != null && !job.getCron().isBlank()) ? job.getCron() : null;
+		return new RecurringJobSpec((job.getQueue() != null) ? job.getQueue() : "", expression, job.getFixedRate(),
+				job.getZone(), job.getMissedSlots(), job.getGrace());
 	}
 
 	// Static and lazy: post-processors are created before the Redis beans should be.

@@ -1,11 +1,14 @@
 package io.rediskit.autoconfigure.rank;
 
 import java.time.Clock;
+import java.util.function.Function;
 
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.rank.RankProperties.Board;
+import io.rediskit.autoconfigure.support.PropertyChecks;
 import io.rediskit.rank.LeaderboardListener;
 import io.rediskit.rank.LeaderboardRegistry;
+import io.rediskit.rank.LeaderboardSpec;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ScriptExecutor;
@@ -35,10 +38,14 @@ public final class RankAutoConfiguration {
 	@ConditionalOnMissingBean
 	LeaderboardRegistry leaderboardRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
 			RankProperties properties, ObjectProvider<LeaderboardListener> listeners) {
-		return new LeaderboardRegistry(scripts, commands, keyNaming, listeners.orderedStream().toList(), (name) -> {
-			Board board = properties.getLeaderboards().get(name);
-			return (board != null) ? board.toSpec() : null;
-		}, Clock.systemUTC());
+		PropertyChecks checks = new PropertyChecks();
+		Function<Board, LeaderboardSpec> toSpec = (board) -> new LeaderboardSpec(board.getZone(), board.getPeriods(),
+				board.getPeriodRetention(), board.getViewCacheTtl(), board.getVoteWeight(), board.getVoteWindow());
+		checks.entries(properties, "redis-kit.leaderboard.", "leaderboards", "leaderboard", properties.getLeaderboards(),
+				toSpec);
+		checks.throwIfInvalid();
+		return new LeaderboardRegistry(scripts, commands, keyNaming, listeners.orderedStream().toList(),
+				PropertyChecks.lookup(properties::getLeaderboards, toSpec), Clock.systemUTC());
 	}
 
 }

@@ -7,16 +7,11 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
-import io.rediskit.autoconfigure.support.NamedEntry;
-import io.rediskit.rank.LeaderboardSpec;
 import io.rediskit.rank.BoardPeriod;
-import io.rediskit.support.InvalidSpecException;
-import io.rediskit.support.Names;
+import io.rediskit.rank.LeaderboardSpec;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.validation.Errors;
-import org.springframework.validation.Validator;
 
 /**
  * Leaderboard settings, under {@code redis-kit.leaderboard}:
@@ -32,12 +27,10 @@ import org.springframework.validation.Validator;
  *         vote-window: 7d
  * }</pre>
  *
- * Validated when bound by the rules of {@link LeaderboardSpec} and {@link Names}.
+ * Checked when the registry is built, by the rules of {@link LeaderboardSpec} and {@link io.rediskit.support.Names}.
  */
 @ConfigurationProperties(prefix = "redis-kit.leaderboard", ignoreUnknownFields = false)
-public class RankProperties implements Validator {
-
-	private static final String PREFIX = "redis-kit.leaderboard.";
+public class RankProperties {
 
 	/**
 	 * Whether to auto-configure the leaderboards.
@@ -63,21 +56,6 @@ public class RankProperties implements Validator {
 
 	public void setLeaderboards(Map<String, Board> leaderboards) {
 		this.leaderboards = leaderboards;
-	}
-
-	@Override
-	public boolean supports(Class<?> type) {
-		return Board.class.isAssignableFrom(type);
-	}
-
-	@Override
-	public void validate(Object target, Errors errors) {
-		Board board = (Board) target;
-		String property = NamedEntry.property(errors, PREFIX + "leaderboards.", "leaderboard");
-		if (property == null) {
-			return;
-		}
-		NamedEntry.checkSpec(errors, property, board::toSpec);
 	}
 
 	/**
@@ -162,15 +140,6 @@ public class RankProperties implements Validator {
 
 		public void setVoteWindow(@Nullable Duration voteWindow) {
 			this.voteWindow = voteWindow;
-		}
-
-		/**
-		 * @return the core spec these settings describe, built anew on each call
-		 * @throws InvalidSpecException if a value is out of range
-		 */
-		public LeaderboardSpec toSpec() {
-			return new LeaderboardSpec(this.zone, this.periods, this.periodRetention, this.viewCacheTtl, this.voteWeight,
-					this.voteWindow);
 		}
 
 	}

@@ -1,8 +1,6 @@
 package io.rediskit.autoconfigure.ratelimit;
 
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
-import io.rediskit.autoconfigure.ratelimit.RateLimitProperties.Limiter;
-import io.rediskit.autoconfigure.support.NamedEntry;
 import io.rediskit.ratelimit.RateLimitListener;
 import io.rediskit.ratelimit.RateLimited;
 import io.rediskit.ratelimit.RateLimiterRegistry;
@@ -44,17 +42,8 @@ public final class RateLimitAutoConfiguration {
 	@ConditionalOnMissingBean
 	RateLimiterRegistry rateLimiterRegistry(ScriptExecutor scripts, RedisConnectionFactory connectionFactory,
 			KeyNaming keyNaming, RateLimitProperties properties, ObjectProvider<RateLimitListener> listeners) {
-		// Each limiter was checked alone when bound; what only its combination with the group's defaults rejects
-		// (a burst under an inherited sliding-log) fails startup here, naming the property.
-		NamedEntry.specs(properties, "redis-kit.rate-limit.", "limiters", "limiter", properties.getLimiters(),
-				(limiter) -> limiter.toSpec(properties), (limiter, failure) -> (limiter.getAlgorithm() == null
-						&& "burst".equals(failure.getComponent()))
-								? "whose algorithm is redis-kit.rate-limit.algorithm" : null);
 		return new RateLimiterRegistry(scripts, connectionFactory, keyNaming, listeners.orderedStream().toList(),
-				(name) -> {
-					Limiter limiter = properties.getLimiters().get(name);
-					return (limiter != null) ? limiter.toSpec(properties) : null;
-				});
+				RateLimitSpecs.configured(properties));
 	}
 
 	// Static and lazy about the registry: advisors are created while post-processors are being set up, before

@@ -9,16 +9,10 @@ import java.util.Map;
 import io.rediskit.ratelimit.FailurePolicy;
 import io.rediskit.ratelimit.RateLimitAlgorithm;
 import io.rediskit.ratelimit.RateLimitSpec;
-import io.rediskit.autoconfigure.support.SpecErrors;
-import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.Names;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
-import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
-import org.springframework.validation.Errors;
-import org.springframework.validation.Validator;
 
 /**
  * Rate limiter settings, under {@code redis-kit.rate-limit}. Each entry of {@code limiters} is a limiter that
@@ -41,17 +35,14 @@ import org.springframework.validation.Validator;
  *         failure-policy: fail-open
  * }</pre>
  *
- * Validated when bound, by the rules of {@link RateLimitSpec} and {@link Names}: an out-of-range or missing
- * value fails startup with a message that names the property. So does a property under
+ * Checked when the registry is built, by the rules of {@link RateLimitSpec} and {@link io.rediskit.support.Names},
+ * each limiter with the defaults it inherits (a {@code burst} under an inherited {@code sliding-log}): an
+ * out-of-range or missing value fails startup with a message that names the property. So does a property under
  * {@code redis-kit.rate-limit} that binds to nothing, such as one of a limiter whose name contains a dot
- * ({@code limiters: api.v1: ...} reads as limiter {@code api} with an unknown {@code v1} setting). A limiter is
- * checked alone when bound and with the defaults it inherits when the registry is built (a {@code burst} under an
- * inherited {@code sliding-log}), since the two levels bind in no fixed order.
+ * ({@code limiters: api.v1: ...} reads as limiter {@code api} with an unknown {@code v1} setting).
  */
 @ConfigurationProperties(prefix = "redis-kit.rate-limit", ignoreUnknownFields = false)
-public class RateLimitProperties implements Validator {
-
-	private static final String PREFIX = "redis-kit.rate-limit.";
+public class RateLimitProperties {
 
 	/**
 	 * Whether to auto-configure the rate limiters and @RateLimited.
@@ -145,54 +136,6 @@ public class RateLimitProperties implements Validator {
 	}
 
 	/**
-	 * Validates each limiter as it is bound, so that failures name the limiter's own properties and their
-	 * origin (file and line).
-	 */
-	@Override
-	public boolean supports(Class<?> type) {
-		return Limiter.class.isAssignableFrom(type) || Rule.class.isAssignableFrom(type);
-	}
-
-	/**
-	 * Validates a limiter bound by Spring Boot, whose binder names the errors after the limiter's property,
-	 * such as {@code redis-kit.rate-limit.limiters.login}: the name by {@link Names}, the presence of the
-	 * required values here, their ranges by {@link RateLimitSpec}'s constructor, over the built-in defaults (the
-	 * group's may not be bound yet; the combination is checked when the registry is built).
-	 */
-	@Override
-	public void validate(Object target, Errors errors) {
-		if (target instanceof Rule rule) {
-			RateLimitRule.validate(rule, errors);
-			return;
-		}
-		Limiter limiter = (Limiter) target;
-		ConfigurationPropertyName bound = ConfigurationPropertyName.ofIfValid(errors.getObjectName());
-		String name = (bound != null && !bound.isEmpty()) ? bound.getLastElement(Form.ORIGINAL) : errors.getObjectName();
-		// Messages name the property themselves: the report names a field only when it can trace its source.
-		String property = ((bound != null) ? bound.toString() : PREFIX + "limiters." + name) + ".";
-		if (!Names.isValid(name)) {
-			errors.reject("name", property.substring(0, property.length() - 1) + " has an invalid limiter name '"
-					+ name + "': names are " + Names.RULE);
-			return;
-		}
-		if (limiter.getLimit() == null) {
-			errors.rejectValue("limit", "required", property + "limit is required, such as 100");
-		}
-		if (limiter.getPeriod() == null) {
-			errors.rejectValue("period", "required", property + "period is required, such as 1m");
-		}
-		if (errors.hasErrors()) {
-			return;
-		}
-		try {
-			limiter.toSpec(new RateLimitProperties());
-		}
-		catch (InvalidSpecException ex) {
-			SpecErrors.reject(errors, property, ex);
-		}
-	}
-
-	/**
 	 * One rate limiter: {@code limit} permits per {@code period}; {@code algorithm} and {@code failure-policy}
 	 * unset take those of {@code redis-kit.rate-limit}.
 	 */
@@ -263,25 +206,6 @@ public class RateLimitProperties implements Validator {
 
 		public void setFailurePolicy(@Nullable FailurePolicy failurePolicy) {
 			this.failurePolicy = failurePolicy;
-		}
-
-		/**
-		 * The core spec these settings describe over the group's defaults, built anew on each call: these
-		 * properties are data, and the registry keeps the limiter.
-		 * @param defaults the {@code redis-kit.rate-limit.*} settings, whose algorithm and failure policy apply
-		 * where this limiter sets none
-		 * @return the spec
-		 * @throws IllegalStateException if {@code limit} or {@code period} is not set
-		 * @throws InvalidSpecException if a value is out of range (startup validation prevents both)
-		 */
-		public RateLimitSpec toSpec(RateLimitProperties defaults) {
-			Long limit = this.limit;
-			Duration period = this.period;
-			if (limit == null || period == null) {
-				throw new IllegalStateException("A rate limiter needs both a limit and a period");
-			}
-			return new RateLimitSpec((this.algorithm != null) ? this.algorithm : defaults.algorithm, limit, period,
-					this.burst, (this.failurePolicy != null) ? this.failurePolicy : defaults.failurePolicy);
 		}
 
 	}

@@ -6,18 +6,17 @@ import java.util.Locale;
 import java.util.Set;
 
 import io.rediskit.autoconfigure.ratelimit.RateLimitProperties.Rule;
+import io.rediskit.autoconfigure.support.PropertyChecks;
 import io.rediskit.support.Names;
 
-import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.http.server.PathContainer;
-import org.springframework.validation.Errors;
 import org.springframework.web.util.pattern.PathPattern;
 import org.springframework.web.util.pattern.PathPatternParser;
 import org.springframework.web.util.pattern.PatternParseException;
 
 /**
  * One entry of {@code redis-kit.rate-limit.web.rules}, parsed: the path patterns and methods it matches, and the
- * limiter, key and permits it applies. Built from properties that {@link #validate} accepted.
+ * limiter, key and permits it applies. Built from properties that {@link #of} checks.
  *
  * @param property the rule's property, such as {@code redis-kit.rate-limit.web.rules[0]}, for messages
  * @param patterns the path patterns, any of which matches
@@ -55,9 +54,14 @@ record RateLimitRule(String property, List<PathPattern> patterns, Set<String> me
 	 * Parses the configured rules, in order.
 	 * @param rules the rules as bound
 	 * @return the parsed rules
-	 * @throws IllegalArgumentException naming the property if a rule is invalid (startup validation prevents it)
+	 * @throws io.rediskit.autoconfigure.support.InvalidPropertiesException naming every property at fault
 	 */
 	static List<RateLimitRule> of(List<Rule> rules) {
+		PropertyChecks checks = new PropertyChecks();
+		for (int i = 0; i < rules.size(); i++) {
+			check(rules.get(i), PREFIX + "[" + i + "]", checks);
+		}
+		checks.throwIfInvalid();
 		List<RateLimitRule> parsed = new ArrayList<>(rules.size());
 		for (int i = 0; i < rules.size(); i++) {
 			Rule rule = rules.get(i);
@@ -87,46 +91,45 @@ record RateLimitRule(String property, List<PathPattern> patterns, Set<String> me
 	}
 
 	/**
-	 * Validates a rule bound by Spring Boot, whose binder names the errors after the rule's property, such as
-	 * {@code redis-kit.rate-limit.web.rules[2]}: the fields it needs, the syntax of its paths, methods, limiter
-	 * name and key. Whether the limiter exists is known only once the application has started (limiters can be
-	 * created in code): {@link RateLimitRules} checks that then.
+	 * Checks a rule as bound, against its property, such as {@code redis-kit.rate-limit.web.rules[2]}: the fields it
+	 * needs, the syntax of its paths, methods, limiter name and key. Whether the limiter exists is known only once the
+	 * application has started (limiters can be created in code): {@link RateLimitRules} checks that then.
 	 * @param rule the rule
-	 * @param errors the binder's errors for it
+	 * @param rulePrefix the rule's property, such as {@code redis-kit.rate-limit.web.rules[2]}
+	 * @param checks where a fault is recorded
 	 */
-	static void validate(Rule rule, Errors errors) {
-		ConfigurationPropertyName bound = ConfigurationPropertyName.ofIfValid(errors.getObjectName());
-		String property = ((bound != null && !bound.isEmpty()) ? bound.toString() : PREFIX) + ".";
+	private static void check(Rule rule, String rulePrefix, PropertyChecks checks) {
+		String property = rulePrefix + ".";
 		if (rule.getPath().isEmpty()) {
-			errors.rejectValue("path", "required", property + "path is required, such as /api/**");
+			checks.reject(property + "path", rule.getPath(), property + "path is required, such as /api/**");
 		}
 		for (String path : rule.getPath()) {
 			try {
 				PathPatternParser.defaultInstance.parse(path.strip());
 			}
 			catch (PatternParseException ex) {
-				errors.rejectValue("path", "invalid", property + "path '" + path + "' is no path pattern: "
+				checks.reject(property + "path", rule.getPath(), property + "path '" + path + "' is no path pattern: "
 						+ ex.toDetailedString().replace('\n', ' '));
 			}
 		}
 		for (String method : rule.getMethods()) {
 			if (!METHODS.contains(method.strip().toUpperCase(Locale.ROOT))) {
-				errors.rejectValue("methods", "invalid", property + "methods has '" + method + "', which is not one of "
-						+ String.join(", ", METHODS.stream().sorted().toList()));
+				checks.reject(property + "methods", rule.getMethods(), property + "methods has '" + method
+						+ "', which is not one of " + String.join(", ", METHODS.stream().sorted().toList()));
 			}
 		}
 		String limiter = rule.getLimiter();
 		if (limiter == null || limiter.isBlank()) {
-			errors.rejectValue("limiter", "required", property + "limiter is required: the name of a limiter of "
+			checks.reject(property + "limiter", limiter, property + "limiter is required: the name of a limiter of "
 					+ "redis-kit.rate-limit.limiters");
 		}
 		else if (!Names.isValid(limiter)) {
-			errors.rejectValue("limiter", "invalid", property + "limiter '" + limiter + "' is no limiter name: names"
-					+ " are " + Names.RULE);
+			checks.reject(property + "limiter", limiter, property + "limiter '" + limiter
+					+ "' is no limiter name: names are " + Names.RULE);
 		}
 		String key = rule.getKey();
 		if (key == null || key.isBlank()) {
-			errors.rejectValue("key", "required", property + "key is required: ip, header:<Name>, principal, "
+			checks.reject(property + "key", key, property + "key is required: ip, header:<Name>, principal, "
 					+ "session or a SpEL expression over #request (quote it in YAML: a leading # starts a comment)");
 		}
 		else {
@@ -134,11 +137,12 @@ record RateLimitRule(String property, List<PathPattern> patterns, Set<String> me
 				RequestKey.parse(key);
 			}
 			catch (IllegalArgumentException ex) {
-				errors.rejectValue("key", "invalid", property + "key " + ex.getMessage());
+				checks.reject(property + "key", key, property + "key " + ex.getMessage());
 			}
 		}
 		if (rule.getPermits() < 1) {
-			errors.rejectValue("permits", "invalid", property + "permits must be at least 1, was " + rule.getPermits());
+			checks.reject(property + "permits", rule.getPermits(),
+					property + "permits must be at least 1, was " + rule.getPermits());
 		}
 	}
 

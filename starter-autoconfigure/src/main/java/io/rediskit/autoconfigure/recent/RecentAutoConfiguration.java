@@ -1,11 +1,14 @@
 package io.rediskit.autoconfigure.recent;
 
 import java.time.Clock;
+import java.util.function.Function;
 
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.recent.RecentProperties.ItemList;
+import io.rediskit.autoconfigure.support.PropertyChecks;
 import io.rediskit.recent.RecentItemsListener;
 import io.rediskit.recent.RecentItemsRegistry;
+import io.rediskit.recent.RecentItemsSpec;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ScriptExecutor;
@@ -35,10 +38,13 @@ public final class RecentAutoConfiguration {
 	@ConditionalOnMissingBean
 	RecentItemsRegistry recentItemsRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
 			RecentProperties properties, ObjectProvider<RecentItemsListener> listeners) {
-		return new RecentItemsRegistry(scripts, commands, keyNaming, listeners.orderedStream().toList(), (name) -> {
-			ItemList list = properties.getLists().get(name);
-			return (list != null) ? list.toSpec() : null;
-		}, Clock.systemUTC());
+		PropertyChecks checks = new PropertyChecks();
+		Function<ItemList, RecentItemsSpec> toSpec = (list) -> new RecentItemsSpec(list.getCapacity(), list.getIdleTtl(),
+				list.getTrendingPeriod(), list.getTrendingBuckets(), list.getTrendingCacheTtl());
+		checks.entries(properties, "redis-kit.recent-items.", "lists", "list", properties.getLists(), toSpec);
+		checks.throwIfInvalid();
+		return new RecentItemsRegistry(scripts, commands, keyNaming, listeners.orderedStream().toList(),
+				PropertyChecks.lookup(properties::getLists, toSpec), Clock.systemUTC());
 	}
 
 }

@@ -4,14 +4,9 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import io.rediskit.autoconfigure.support.NamedEntry;
 import io.rediskit.recent.RecentItemsSpec;
-import io.rediskit.support.InvalidSpecException;
-import io.rediskit.support.Names;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.validation.Errors;
-import org.springframework.validation.Validator;
 
 /**
  * Recent items settings, under {@code redis-kit.recent-items}:
@@ -27,12 +22,10 @@ import org.springframework.validation.Validator;
  *         trending-buckets: 12
  * }</pre>
  *
- * Validated when bound by the rules of {@link RecentItemsSpec} and {@link Names}.
+ * Checked when the registry is built, by the rules of {@link RecentItemsSpec} and {@link io.rediskit.support.Names}.
  */
 @ConfigurationProperties(prefix = "redis-kit.recent-items", ignoreUnknownFields = false)
-public class RecentProperties implements Validator {
-
-	private static final String PREFIX = "redis-kit.recent-items.";
+public class RecentProperties {
 
 	/**
 	 * Whether to auto-configure the recent items.
@@ -58,21 +51,6 @@ public class RecentProperties implements Validator {
 
 	public void setLists(Map<String, ItemList> lists) {
 		this.lists = lists;
-	}
-
-	@Override
-	public boolean supports(Class<?> type) {
-		return ItemList.class.isAssignableFrom(type);
-	}
-
-	@Override
-	public void validate(Object target, Errors errors) {
-		ItemList list = (ItemList) target;
-		String property = NamedEntry.property(errors, PREFIX + "lists.", "list");
-		if (property == null) {
-			return;
-		}
-		NamedEntry.checkSpec(errors, property, list::toSpec);
 	}
 
 	/**
@@ -143,15 +121,6 @@ public class RecentProperties implements Validator {
 
 		public void setTrendingCacheTtl(Duration trendingCacheTtl) {
 			this.trendingCacheTtl = trendingCacheTtl;
-		}
-
-		/**
-		 * @return the core spec these settings describe, built anew on each call
-		 * @throws InvalidSpecException if a value is out of range
-		 */
-		public RecentItemsSpec toSpec() {
-			return new RecentItemsSpec(this.capacity, this.idleTtl, this.trendingPeriod, this.trendingBuckets,
-					this.trendingCacheTtl);
 		}
 
 	}

@@ -3,6 +3,8 @@ package io.rediskit.autoconfigure.support;
 import java.io.Serializable;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Properties that bound and passed their own validation, but cannot work with the rest of the application: a
  * route rule naming a limiter that does not exist once the singletons do, or asking it for more permits than it
@@ -33,10 +35,10 @@ public class InvalidPropertiesException extends IllegalStateException {
 	 * One property at fault.
 	 *
 	 * @param property the property as written in YAML, such as {@code redis-kit.rate-limit.web.rules[0].limiter}
-	 * @param value its value, as bound
+	 * @param value its value, as bound; {@code null} when it must not be shown (a URL that may carry a password)
 	 * @param reason a sentence that starts with the property and says what it allows
 	 */
-	public record Violation(String property, String value, String reason) implements Serializable {
+	public record Violation(String property, @Nullable String value, String reason) implements Serializable {
 	}
 
 }

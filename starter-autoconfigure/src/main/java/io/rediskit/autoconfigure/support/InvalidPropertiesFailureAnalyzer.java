@@ -35,9 +35,15 @@ class InvalidPropertiesFailureAnalyzer extends AbstractFailureAnalyzer<InvalidPr
 		StringBuilder description = new StringBuilder("redis-kit found " + count + " invalid "
 				+ ((count == 1) ? "property" : "properties") + ":\n");
 		for (Violation violation : cause.getViolations()) {
+			// The value as written where the environment has it (1, not the 1.0 it was bound as), and where.
+			ConfigurationProperty written = written(violation.property());
 			description.append("\n    Property: ").append(violation.property());
-			description.append("\n    Value: \"").append(violation.value()).append('"');
-			Origin origin = origin(violation.property());
+			if (violation.value() != null) {
+				description.append("\n    Value: \"")
+					.append((written != null && written.getValue() != null) ? written.getValue() : violation.value())
+					.append('"');
+			}
+			Origin origin = (written != null) ? written.getOrigin() : null;
 			if (origin != null) {
 				description.append("\n    Origin: ").append(origin);
 			}
@@ -47,7 +53,7 @@ class InvalidPropertiesFailureAnalyzer extends AbstractFailureAnalyzer<InvalidPr
 				"Update your application's configuration: each reason says what its property allows.", cause);
 	}
 
-	private @Nullable Origin origin(String property) {
+	private @Nullable ConfigurationProperty written(String property) {
 		ConfigurationPropertyName name = ConfigurationPropertyName.ofIfValid(property);
 		if (this.environment == null || name == null) {
 			return null;
@@ -55,7 +61,7 @@ class InvalidPropertiesFailureAnalyzer extends AbstractFailureAnalyzer<InvalidPr
 		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(this.environment)) {
 			ConfigurationProperty bound = source.getConfigurationProperty(name);
 			if (bound != null) {
-				return bound.getOrigin();
+				return bound;
 			}
 		}
 		return null;

@@ -2,7 +2,6 @@ package io.rediskit.autoconfigure.support;
 
 import java.beans.PropertyDescriptor;
 import java.lang.reflect.Method;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
@@ -18,18 +17,15 @@ import org.springframework.beans.BeanUtils;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
 import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
-import org.springframework.boot.context.properties.bind.validation.BindValidationException;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
-import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.origin.Origin;
 import org.springframework.core.Ordered;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.convert.ConversionFailedException;
-import org.springframework.validation.FieldError;
-import org.springframework.validation.ObjectError;
 
 /**
  * Reports binding failures under {@code redis-kit} in the words of YAML, ahead of Spring Boot's own analyzers
@@ -38,8 +34,6 @@ import org.springframework.validation.ObjectError;
  * <ul>
  * <li>properties that bind to nothing (a typo, a setting the group does not have, a name with a {@code .} read as
  * a name and a setting): each property, its value and origin, and the properties its place does have;</li>
- * <li>values the properties' validation rejects: each property as written in YAML ({@code watchdog-timeout}, not
- * {@code watchdogTimeout}), its value, origin and the reason;</li>
  * <li>a value that is none of an enum's: the values YAML takes, such as {@code fixed-window}, not
  * {@code FIXED_WINDOW}.</li>
  * </ul>
@@ -48,6 +42,8 @@ import org.springframework.validation.ObjectError;
 class PropertiesBindFailureAnalyzer extends AbstractFailureAnalyzer<BindException> implements Ordered {
 
 	private static final ConfigurationPropertyName ROOT = ConfigurationPropertyName.of("redis-kit");
+
+	private static final String BINDS_TO_NOTHING = " binds to nothing";
 
 	@Override
 	public int getOrder() {
@@ -62,9 +58,6 @@ class PropertiesBindFailureAnalyzer extends AbstractFailureAnalyzer<BindExceptio
 		}
 		if (cause.getCause() instanceof UnboundConfigurationPropertiesException unbound) {
 			return unbound(cause, unbound);
-		}
-		if (cause.getCause() instanceof BindValidationException invalid) {
-			return invalid(cause, invalid);
 		}
 		ConversionFailedException conversion = enumConversion(cause);
 		if (conversion != null) {
@@ -90,7 +83,13 @@ class PropertiesBindFailureAnalyzer extends AbstractFailureAnalyzer<BindExceptio
 				+ ((properties.size() == 1) ? "a property that binds" : properties.size() + " properties that bind")
 				+ " to nothing:\n");
 		for (ConfigurationProperty property : properties) {
-			append(description, property, reason(cause.getName(), cause.getTarget().getType(), property.getName()));
+			String reason = reason(cause.getName(), cause.getTarget().getType(), property.getName());
+			// A setting that exists but was written with no value ('period:' in YAML) binds to nothing too.
+			if (reason.endsWith(BINDS_TO_NOTHING) && property.getValue() instanceof CharSequence text
+					&& text.toString().isBlank()) {
+				reason = property.getName() + " has no value: give it one or remove it";
+			}
+			append(description, property, reason);
 		}
 		String action = "Correct or remove the properties named above: each reason lists the properties its place"
 				+ " has. A name of your own (a limiter, a queue, a filter, ...) is " + Names.RULE
@@ -137,7 +136,7 @@ class PropertiesBindFailureAnalyzer extends AbstractFailureAnalyzer<BindExceptio
 					: ResolvableType.forClass(property.getPropertyType());
 			mapKey = null;
 		}
-		return name + " binds to nothing";
+		return name + BINDS_TO_NOTHING;
 	}
 
 	// The properties Spring Boot binds on a JavaBean of ours, by their names in YAML; none for a value type.
@@ -149,55 +148,6 @@ class PropertiesBindFailureAnalyzer extends AbstractFailureAnalyzer<BindExceptio
 			.filter((property) -> property.getReadMethod() != null && !"class".equals(property.getName()))
 			.collect(Collectors.toMap((property) -> DataObjectPropertyName.toDashedForm(property.getName()),
 					(property) -> property, (first, second) -> first, TreeMap::new));
-	}
-
-	private FailureAnalysis invalid(BindException cause, BindValidationException invalid) {
-		List<ObjectError> errors = invalid.getValidationErrors().getAllErrors();
-		StringBuilder description = new StringBuilder(cause.getName() + " has "
-				+ ((errors.size() == 1) ? "a value" : errors.size() + " values") + " it does not take:\n");
-		for (ObjectError error : errors) {
-			String property = error.getObjectName();
-			Origin origin = Origin.from(error);
-			if (error instanceof FieldError field) {
-				property += "." + Arrays.stream(field.getField().split("\\."))
-					.map(DataObjectPropertyName::toDashedForm)
-					.collect(Collectors.joining("."));
-				ConfigurationProperty bound = bound(invalid, property);
-				Object value = (bound != null) ? bound.getValue() : field.getRejectedValue();
-				description.append("\n    Property: ").append(property);
-				description.append("\n    Value: \"")
-					.append((value instanceof Duration duration) ? Durations.format(duration) : value)
-					.append('"');
-				if (origin == null && bound != null) {
-					origin = Origin.from(bound);
-				}
-			}
-			else {
-				description.append("\n    Property: ").append(property);
-			}
-			if (origin != null) {
-				description.append("\n    Origin: ").append(origin);
-			}
-			description.append("\n    Reason: ").append(error.getDefaultMessage()).append('\n');
-		}
-		return new FailureAnalysis(description.toString(),
-				"Update your application's configuration: each reason says what its property allows.", cause);
-	}
-
-	// The property as written (its value as in the file, not as converted) and where: Spring Boot finds the origin
-	// of a field error only for a property of the object validated, not of a group inside it
-	// (redis-kit.outage.probe-interval validated with redis-kit, a filter's growth.factor).
-	private static @Nullable ConfigurationProperty bound(BindValidationException invalid, String property) {
-		ConfigurationPropertyName name = ConfigurationPropertyName.ofIfValid(property);
-		if (name == null) {
-			return null;
-		}
-		for (ConfigurationProperty bound : invalid.getValidationErrors().getBoundProperties()) {
-			if (bound.getName().equals(name)) {
-				return bound;
-			}
-		}
-		return null;
 	}
 
 	private FailureAnalysis notAnEnumValue(BindException cause, Class<?> enumType, @Nullable Object element) {

@@ -61,7 +61,6 @@ class QueueSharedDefaultsTests {
 	void withoutDefaultsEveryQueueHasTheBuiltInOnes() {
 		this.runner.run((context) -> {
 			QueueProperties properties = context.getBean(QueueProperties.class);
-			assertThat(new QueueProperties.Queue().toSpec(properties)).isEqualTo(QueueSpec.defaults());
 			assertThat(properties.getQueues().get("emails").getMaxDeliveries()).isNull();
 			assertThat(context.getBean(QueueRegistry.class).get("emails", String.class).spec())
 				.isEqualTo(QueueSpec.defaults().withPollInterval(Duration.ofMillis(100)));

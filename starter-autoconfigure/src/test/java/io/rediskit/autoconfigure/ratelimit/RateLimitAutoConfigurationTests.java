@@ -114,13 +114,13 @@ class RateLimitAutoConfigurationTests {
 				RateLimitProperties.Limiter configured = context.getBean(RateLimitProperties.class)
 					.getLimiters()
 					.get("search");
-				RateLimitSpec first = configured.toSpec(context.getBean(RateLimitProperties.class));
+				RateLimitSpec first = limiter.spec();
 				// What a configuration refresh does: rebind the same properties bean.
 				configured.setLimit(7L);
 				configured.setPeriod(Duration.ofMinutes(1));
 				assertThat(registry.get("search")).isSameAs(limiter);
 				assertThat(limiter.spec()).isEqualTo(RateLimitSpec.of(RateLimitAlgorithm.GCRA, 7, Duration.ofMinutes(1)));
-				assertThat(configured.toSpec(context.getBean(RateLimitProperties.class))).isNotEqualTo(first);
+				assertThat(limiter.spec()).isNotEqualTo(first);
 				// What a Spring Cloud refresh does: bind the changed environment onto the same bean.
 				RateLimitProperties properties = context.getBean(RateLimitProperties.class);
 				new Binder(new MapConfigurationPropertySource(Map.of("redis-kit.rate-limit.limiters.search.limit", "9",
@@ -228,7 +228,7 @@ class RateLimitAutoConfigurationTests {
 			redis-kit.rate-limit.limiters.login.period=0       | redis-kit.rate-limit.limiters.login.period must be at least 1ms
 			redis-kit.rate-limit.limiters.login.burst=5        | redis-kit.rate-limit.limiters.login.burst applies to TOKEN_BUCKET and GCRA only, not to SLIDING_LOG
 			redis-kit.rate-limit.limiters.login.algorithm=leaky | redis-kit.rate-limit.limiters.login.algorithm
-			redis-kit.rate-limit.limiters.login.period=         | redis-kit.rate-limit.limiters.login.period is required
+			redis-kit.rate-limit.limiters.login.period=         | [redis-kit.rate-limit.limiters.login.period] were left unbound
 			redis-kit.rate-limit.limiters[bad name].limit=1     | redis-kit.rate-limit.limiters[bad name] has an invalid limiter name
 			redis-kit.rate-limit.limiters[-login].limit=1       | redis-kit.rate-limit.limiters[-login] has an invalid limiter name
 			redis-kit.rate-limit.limiters.login.period=100000d  | redis-kit.rate-limit.limiters.login.period must be at most 18250 days

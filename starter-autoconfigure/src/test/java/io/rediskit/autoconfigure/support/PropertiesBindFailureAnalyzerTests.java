@@ -143,19 +143,19 @@ class PropertiesBindFailureAnalyzerTests {
 			.run()
 			.close());
 		assertThat(output).contains("APPLICATION FAILED TO START")
-			.contains("redis-kit.lock has a value it does not take:\n\n    Property: redis-kit.lock.watchdog-timeout\n"
+			.contains("redis-kit found 1 invalid property:\n\n    Property: redis-kit.lock.watchdog-timeout\n"
 					+ "    Value: \"0s\"\n    Origin: class path resource [invalid-watchdog.yml] - ")
 			.contains("Reason: redis-kit.lock.watchdog-timeout must be positive, was 0s")
 			.doesNotContain("watchdogTimeout")
 			.doesNotContain("Binding to target");
-		assertThat(analyze("redis-kit.keys.report.batch-size=-1").getDescription())
+		assertThat(analyzeStartup("redis-kit.keys.report.batch-size=-1").getDescription())
 			.contains("Property: redis-kit.keys.report.batch-size\n    Value: \"-1\"")
 			.doesNotContain("batchSize");
-		assertThat(analyze("redis-kit.lock.replica-wait.timeout=0ms").getDescription())
+		assertThat(analyzeStartup("redis-kit.lock.replica-wait.timeout=0ms").getDescription())
 			.contains("Property: redis-kit.lock.replica-wait.timeout\n");
-		assertThat(analyze("redis-kit.rate-limit.limiters[a.b].limit=1").getDescription())
-			.contains("Property: redis-kit.rate-limit.limiters[a.b]\n    Reason: redis-kit.rate-limit.limiters[a.b] has an"
-					+ " invalid limiter name 'a.b'");
+		assertThat(analyzeStartup("redis-kit.rate-limit.limiters[a.b].limit=1").getDescription())
+			.contains("Property: redis-kit.rate-limit.limiters[a.b]\n")
+			.contains("Reason: redis-kit.rate-limit.limiters[a.b] has an invalid limiter name 'a.b'");
 	}
 
 	@ParameterizedTest
@@ -180,6 +180,13 @@ class PropertiesBindFailureAnalyzerTests {
 	}
 
 	@Test
+	void aSettingWrittenWithoutAValueIsReportedAsSuch() {
+		assertThat(analyze("redis-kit.rate-limit.limiters.login.limit=5", "redis-kit.rate-limit.limiters.login.period=")
+			.getDescription())
+			.contains("Reason: redis-kit.rate-limit.limiters.login.period has no value: give it one or remove it");
+	}
+
+	@Test
 	void failuresOutsideRedisKitAreLeftToSpringBoot() {
 		this.runner.withPropertyValues("spring.data.redis.port=many").run((context) -> {
 			assertThat(context).hasFailed();
@@ -194,6 +201,13 @@ class PropertiesBindFailureAnalyzerTests {
 			analysis[0] = new PropertiesBindFailureAnalyzer().analyze(context.getStartupFailure());
 		});
 		assertThat(analysis[0]).as("analysis of %s", String.join(", ", properties)).isNotNull();
+		return analysis[0];
+	}
+
+	// What the checks of the auto-configurations reject (the properties are plain data): any of our analyzers.
+	private FailureAnalysis analyzeStartup(String... properties) {
+		FailureAnalysis[] analysis = new FailureAnalysis[1];
+		this.runner.withPropertyValues(properties).run((context) -> analysis[0] = StartupFailures.analyze(context));
 		return analysis[0];
 	}
 
