@@ -26,11 +26,11 @@ import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
+import static io.rediskit.cache.NearCacheTrackingTests.assertNeverStaleThroughTheResync;
 import static io.rediskit.cache.NearCacheTrackingTests.await;
 import static io.rediskit.cache.NearCacheTrackingTests.awaitActive;
 import static io.rediskit.cache.NearCacheTrackingTests.hasTrackingClient;
 import static io.rediskit.cache.NearCacheTrackingTests.json;
-import static io.rediskit.cache.NearCacheTrackingTests.printWindow;
 import static io.rediskit.cache.NearCacheTrackingTests.readUntilNearHit;
 import static io.rediskit.cache.NearCacheTrackingTests.trackingClientIdOn;
 import static io.rediskit.cache.NearCacheTrackingTests.value;
@@ -152,10 +152,7 @@ class NearCacheClusterTrackingTests {
 	@Test
 	void aKilledTrackingConnectionOfOneMasterFlushesAndBypassesTheNearCacheUntilTrackingIsOnAgain() {
 		RedisKitCache cache = this.manager.getCache("killed");
-		awaitActive(cache);
-		Map<RedisServerProcess, String> keys = keysOnEveryMaster("killed");
-		keys.values().forEach((key) -> cache.put(key, "v1"));
-		keys.values().forEach((key) -> readUntilNearHit(this.counts, cache, key, "v1"));
+		Map<RedisServerProcess, String> keys = nearCopiesOnEveryMaster(cache);
 		RedisServerProcess master = keys.keySet().iterator().next();
 		String key = keys.get(master);
 		String id = trackingClientIdOn(master);
@@ -175,20 +172,9 @@ class NearCacheClusterTrackingTests {
 			direct.shutdown(Duration.ZERO, Duration.ofSeconds(2));
 		}
 		await("the loss noticed", () -> cache.nearCacheSize() == 0);
-		long noticed = System.nanoTime();
-		StaleReadCheck check = new StaleReadCheck();
-		while (!cache.nearCacheActive()) {
-			check.record(2, StaleReadCheck.numberOf(value(cache, key)));
-			assertThat(System.nanoTime() - start).isLessThan(Duration.ofSeconds(10).toNanos());
-		}
-		long active = System.nanoTime();
-		printWindow(RUN, "CLIENT KILL of one master's tracking connection", start, noticed, active);
+		assertNeverStaleThroughTheResync(RUN, cache, key, "CLIENT KILL of one master's tracking connection", start);
 		System.out.printf("[%s] CLIENT KILL: bypassed %d ms as the manager measured it (loss to tracking on)%n", RUN,
 				this.manager.lastTrackingResync().toMillis());
-		for (int i = 0; i < 20; i++) {
-			check.record(2, StaleReadCheck.numberOf(value(cache, key)));
-		}
-		assertThat(check.violations()).isEmpty();
 		assertThat(trackingClientIdOn(master)).isNotEmpty().isNotEqualTo(id);
 		// Every master tracked again: a plain write to each is seen.
 		for (String other : keys.values()) {
@@ -199,10 +185,7 @@ class NearCacheClusterTrackingTests {
 	@Test
 	void aFailoverOfOneMasterMovesTrackingToTheNewMaster() {
 		RedisKitCache cache = this.manager.getCache("failover");
-		awaitActive(cache);
-		Map<RedisServerProcess, String> keys = keysOnEveryMaster("failover");
-		keys.values().forEach((key) -> cache.put(key, "v1"));
-		keys.values().forEach((key) -> readUntilNearHit(this.counts, cache, key, "v1"));
+		Map<RedisServerProcess, String> keys = nearCopiesOnEveryMaster(cache);
 		RedisServerProcess former = keys.keySet().iterator().next();
 		String key = keys.get(former);
 		long start = System.nanoTime();
@@ -234,6 +217,42 @@ class NearCacheClusterTrackingTests {
 		assertTrackedAgain(cache, "failover", key, 3);
 	}
 
+	@Test
+	void aKilledMasterIsReplacedAndTrackingMovesToItsReplica() {
+		RedisKitCache cache = this.manager.getCache("dead-master");
+		Map<RedisServerProcess, String> keys = nearCopiesOnEveryMaster(cache);
+		RedisServerProcess dead = keys.keySet().iterator().next();
+		String key = keys.get(dead);
+		long start = System.nanoTime();
+		RedisServerProcess promoted = cluster.killMaster(dead);
+		try {
+			long failedOver = System.nanoTime();
+			await("the tracking connection on the promoted master", () -> hasTrackingClient(promoted),
+					Duration.ofSeconds(30));
+			long moved = System.nanoTime();
+			awaitActive(cache);
+			long active = System.nanoTime();
+			System.out.printf("[%s] SIGKILL of a master: replica promoted %d ms after the kill; tracking connection on"
+					+ " it %d ms after, near cache active %d ms after; bypassed %d ms (from the loss to tracking on"
+					+ " every master)%n", RUN, TimeUnit.NANOSECONDS.toMillis(failedOver - start),
+					TimeUnit.NANOSECONDS.toMillis(moved - start), TimeUnit.NANOSECONDS.toMillis(active - start),
+					this.manager.lastTrackingResync().toMillis());
+			// Written on the promoted master directly (the plain client's view still names the dead one).
+			long invalidations = this.counts.invalidations.get();
+			promoted.command("SET", entry("dead-master", key), json(2));
+			await("the invalidation of a write on the promoted master",
+					() -> this.counts.invalidations.get() > invalidations);
+			StaleReadCheck check = new StaleReadCheck();
+			for (int i = 0; i < 20; i++) {
+				check.record(2, StaleReadCheck.numberOf(value(cache, key)));
+			}
+			assertThat(check.violations()).isEmpty();
+		}
+		finally {
+			cluster.restart(dead);
+		}
+	}
+
 	/** A plain write is seen: tracking is on on the master that runs it. */
 	private void assertTrackedAgain(RedisKitCache cache, String cacheName, String key, int n) {
 		readUntilNearHit(this.counts, cache, key, "v" + (n - 1));
@@ -241,6 +260,15 @@ class NearCacheClusterTrackingTests {
 		this.plain.set(entry(cacheName, key), json(n));
 		await("the invalidation of a write to " + key, () -> this.counts.invalidations.get() > invalidations);
 		assertThat(value(cache, key)).isEqualTo("v" + n);
+	}
+
+	/** Puts {@code v1} under a key on each master and reads until each is a near hit. */
+	private Map<RedisServerProcess, String> nearCopiesOnEveryMaster(RedisKitCache cache) {
+		awaitActive(cache);
+		Map<RedisServerProcess, String> keys = keysOnEveryMaster(cache.getName());
+		keys.values().forEach((key) -> cache.put(key, "v1"));
+		keys.values().forEach((key) -> readUntilNearHit(this.counts, cache, key, "v1"));
+		return keys;
 	}
 
 	/** One key of the cache on each master, as the cluster serves the slots now. */

@@ -229,7 +229,7 @@ class NearCacheTrackingTests {
 			this.plain.clientKill(io.lettuce.core.KillArgs.Builder.typePubsub());
 			writer.getCache("subscriber").put("lamp", "v2");
 			await("the loss noticed", () -> cache.nearCacheSize() == 0 || !cache.nearCacheActive());
-			assertNeverStaleThroughTheResync(cache, "CLIENT KILL TYPE pubsub", start);
+			assertNeverStaleThroughTheResync(this.topology, cache, "lamp", "CLIENT KILL TYPE pubsub", start);
 			// Subscribed again: the writer's next write reaches the reader's near cache.
 			long invalidations = own.invalidations.get();
 			writer.getCache("subscriber").put("lamp", "v3");
@@ -308,7 +308,7 @@ class NearCacheTrackingTests {
 		this.plain.set("rk:cache:{killed:lamp}", json(2));
 		this.plain.exec();
 		await("the loss noticed", () -> cache.nearCacheSize() == 0);
-		assertNeverStaleThroughTheResync(cache, "CLIENT KILL of the tracking connection", start);
+		assertNeverStaleThroughTheResync(this.topology, cache, "lamp", "CLIENT KILL of the tracking connection", start);
 		System.out.printf("[%s] CLIENT KILL: bypassed %d ms as the manager measured it (loss to tracking on)%n",
 				this.topology, this.manager.lastTrackingResync().toMillis());
 		assertThat(trackingClientId()).isNotEqualTo(id);
@@ -418,29 +418,26 @@ class NearCacheTrackingTests {
 	}
 
 	/**
-	 * Once the loss of the connection that carries the invalidations was noticed: no read of {@code lamp} returns
-	 * less than write 2 while the near cache is bypassed, nor after it answers again; prints the window.
+	 * Once the loss of the connection that carries the invalidations was noticed: no read of the key returns less
+	 * than write 2 while the near cache is bypassed, nor after it answers again; prints the window.
 	 */
-	private void assertNeverStaleThroughTheResync(RedisKitCache cache, String fault, long start) {
+	static void assertNeverStaleThroughTheResync(Object run, RedisKitCache cache, String key, String fault,
+			long start) {
 		long noticed = System.nanoTime();
 		StaleReadCheck check = new StaleReadCheck();
 		while (!cache.nearCacheActive()) {
-			check.record(2, StaleReadCheck.numberOf(value(cache, "lamp")));
+			check.record(2, StaleReadCheck.numberOf(value(cache, key)));
 			assertThat(System.nanoTime() - start).isLessThan(Duration.ofSeconds(10).toNanos());
 		}
 		long active = System.nanoTime();
-		printWindow(fault, start, noticed, active);
+		printWindow(run, fault, start, noticed, active);
 		for (int i = 0; i < 20; i++) {
-			check.record(2, StaleReadCheck.numberOf(value(cache, "lamp")));
+			check.record(2, StaleReadCheck.numberOf(value(cache, key)));
 		}
 		assertThat(check.violations()).isEmpty();
 	}
 
-	private void printWindow(String fault, long start, long noticed, long active) {
-		printWindow(this.topology, fault, start, noticed, active);
-	}
-
-	static void printWindow(Object run, String fault, long start, long noticed, long active) {
+	private static void printWindow(Object run, String fault, long start, long noticed, long active) {
 		System.out.printf("[%s] %s: near cache flushed after %d ms, bypassed until its invalidations flowed again %d ms"
 				+ " after the fault (resync window %d ms)%n", run, fault,
 				TimeUnit.NANOSECONDS.toMillis(noticed - start), TimeUnit.NANOSECONDS.toMillis(active - start),
