@@ -190,30 +190,11 @@ class NearCacheClusterTrackingTests {
 		String key = keys.get(former);
 		long start = System.nanoTime();
 		RedisServerProcess promoted = cluster.failover(former);
-		long failedOver = System.nanoTime();
-		await("the tracking connection on the promoted master", () -> hasTrackingClient(promoted),
-				Duration.ofSeconds(30));
-		long moved = System.nanoTime();
-		awaitActive(cache);
-		long active = System.nanoTime();
+		assertTrackingMovedTo(promoted, cache, key, "CLUSTER FAILOVER", start);
 		await("tracking off on the demoted master", () -> !hasTrackingClient(former));
 		for (RedisServerProcess master : cluster.masters()) {
 			assertThat(trackingClientIdOn(master)).as("the tracking connection on " + master).isNotEmpty();
 		}
-		System.out.printf("[%s] CLUSTER FAILOVER: done %d ms after it was asked; tracking connection on the promoted"
-				+ " master %d ms after, near cache active %d ms after; bypassed %d ms (from the loss to tracking on"
-				+ " every master)%n", RUN, TimeUnit.NANOSECONDS.toMillis(failedOver - start),
-				TimeUnit.NANOSECONDS.toMillis(moved - start), TimeUnit.NANOSECONDS.toMillis(active - start),
-				this.manager.lastTrackingResync().toMillis());
-		// Written on the promoted master directly: once its invalidation arrived, no copy of v1 is answered.
-		StaleReadCheck check = new StaleReadCheck();
-		long invalidations = this.counts.invalidations.get();
-		promoted.command("SET", entry("failover", key), json(2));
-		await("the invalidation of a write on the promoted master", () -> this.counts.invalidations.get() > invalidations);
-		for (int i = 0; i < 20; i++) {
-			check.record(2, StaleReadCheck.numberOf(value(cache, key)));
-		}
-		assertThat(check.violations()).isEmpty();
 		assertTrackedAgain(cache, "failover", key, 3);
 	}
 
@@ -222,35 +203,40 @@ class NearCacheClusterTrackingTests {
 		RedisKitCache cache = this.manager.getCache("dead-master");
 		Map<RedisServerProcess, String> keys = nearCopiesOnEveryMaster(cache);
 		RedisServerProcess dead = keys.keySet().iterator().next();
-		String key = keys.get(dead);
 		long start = System.nanoTime();
 		RedisServerProcess promoted = cluster.killMaster(dead);
 		try {
-			long failedOver = System.nanoTime();
-			await("the tracking connection on the promoted master", () -> hasTrackingClient(promoted),
-					Duration.ofSeconds(30));
-			long moved = System.nanoTime();
-			awaitActive(cache);
-			long active = System.nanoTime();
-			System.out.printf("[%s] SIGKILL of a master: replica promoted %d ms after the kill; tracking connection on"
-					+ " it %d ms after, near cache active %d ms after; bypassed %d ms (from the loss to tracking on"
-					+ " every master)%n", RUN, TimeUnit.NANOSECONDS.toMillis(failedOver - start),
-					TimeUnit.NANOSECONDS.toMillis(moved - start), TimeUnit.NANOSECONDS.toMillis(active - start),
-					this.manager.lastTrackingResync().toMillis());
-			// Written on the promoted master directly (the plain client's view still names the dead one).
-			long invalidations = this.counts.invalidations.get();
-			promoted.command("SET", entry("dead-master", key), json(2));
-			await("the invalidation of a write on the promoted master",
-					() -> this.counts.invalidations.get() > invalidations);
-			StaleReadCheck check = new StaleReadCheck();
-			for (int i = 0; i < 20; i++) {
-				check.record(2, StaleReadCheck.numberOf(value(cache, key)));
-			}
-			assertThat(check.violations()).isEmpty();
+			assertTrackingMovedTo(promoted, cache, keys.get(dead), "SIGKILL of a master", start);
 		}
 		finally {
 			cluster.restart(dead);
 		}
+	}
+
+	/**
+	 * Once a replica was promoted: tracking on it, the near cache answering again, and a write on it (directly: a
+	 * plain client's view may still name the former master) never read stale once its invalidation arrived.
+	 */
+	private void assertTrackingMovedTo(RedisServerProcess promoted, RedisKitCache cache, String key, String fault,
+			long start) {
+		long promotedAt = System.nanoTime();
+		await("the tracking connection on the promoted master", () -> hasTrackingClient(promoted),
+				Duration.ofSeconds(30));
+		long moved = System.nanoTime();
+		awaitActive(cache);
+		long active = System.nanoTime();
+		System.out.printf("[%s] %s: replica promoted %d ms after the fault; tracking connection on it %d ms after,"
+				+ " near cache active %d ms after; bypassed %d ms (from the loss to tracking on every master)%n", RUN,
+				fault, TimeUnit.NANOSECONDS.toMillis(promotedAt - start), TimeUnit.NANOSECONDS.toMillis(moved - start),
+				TimeUnit.NANOSECONDS.toMillis(active - start), this.manager.lastTrackingResync().toMillis());
+		long invalidations = this.counts.invalidations.get();
+		promoted.command("SET", entry(cache.getName(), key), json(2));
+		await("the invalidation of a write on the promoted master", () -> this.counts.invalidations.get() > invalidations);
+		StaleReadCheck check = new StaleReadCheck();
+		for (int i = 0; i < 20; i++) {
+			check.record(2, StaleReadCheck.numberOf(value(cache, key)));
+		}
+		assertThat(check.violations()).isEmpty();
 	}
 
 	/** A plain write is seen: tracking is on on the master that runs it. */
