@@ -128,6 +128,9 @@ class QueueDeduplicationContractTests extends TopologyContract {
 		// The last payload is this one, given after every concurrent one: only it may run.
 		drain(queue, checker, KEYS);
 		assertThat(checker.violations(each(1))).isEmpty();
+		for (int k = 0; k < KEYS; k++) {
+			assertThat(checker.payloadsDelivered("k" + k)).containsExactly(9999);
+		}
 		assertThat(queue.stats().total()).isZero();
 	}
 

@@ -83,6 +83,11 @@ final class QueueTesting {
 		}
 
 		@Override
+		public void onDeduplicated(String queue, EnqueueResult.Outcome outcome, int count) {
+			this.events.add(outcome.value() + " " + count);
+		}
+
+		@Override
 		public void onStale(String queue, String operation) {
 			this.events.add("stale " + operation);
 		}

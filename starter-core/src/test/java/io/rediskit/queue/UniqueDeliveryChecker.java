@@ -32,6 +32,10 @@ final class UniqueDeliveryChecker {
 		this.deliveries.computeIfAbsent(key, (k) -> new ArrayList<>()).add(new Delivered(messageId, payload));
 	}
 
+	synchronized List<Integer> payloadsDelivered(String key) {
+		return this.deliveries.getOrDefault(key, List.of()).stream().map(Delivered::payload).toList();
+	}
+
 	synchronized int deliveryCount() {
 		return this.deliveries.values().stream().mapToInt(List::size).sum();
 	}
