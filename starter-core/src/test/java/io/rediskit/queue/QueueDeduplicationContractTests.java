@@ -81,10 +81,7 @@ class QueueDeduplicationContractTests extends TopologyContract {
 		enqueueConcurrently(queue, checker, 0, Duration.ZERO);
 		List<QueueMessage<Job>> first = claim(queue, KEYS);
 		enqueueConcurrently(queue, checker, 1000, Duration.ZERO);
-		for (QueueMessage<Job> message : first) {
-			checker.delivered(message.payload().name(), message.id(), message.payload().number());
-			message.ack();
-		}
+		deliver(first, checker);
 		drain(queue, checker, 2 * KEYS);
 		assertThat(checker.violations(each(2))).isEmpty();
 		assertThat(queue.stats().total()).isZero();
@@ -97,10 +94,7 @@ class QueueDeduplicationContractTests extends TopologyContract {
 		AtomicBoolean producing = new AtomicBoolean(true);
 		Future<?> consumer = this.pool.submit(() -> {
 			while (producing.get() || checker.deliveryCount() < KEYS) {
-				for (QueueMessage<Job> message : queue.poll(KEYS, Duration.ofMillis(100))) {
-					checker.delivered(message.payload().name(), message.id(), message.payload().number());
-					message.ack();
-				}
+				deliver(queue.poll(KEYS, Duration.ofMillis(100)), checker);
 			}
 			return null;
 		});
@@ -182,15 +176,17 @@ class QueueDeduplicationContractTests extends TopologyContract {
 			throws InterruptedException {
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
 		while (checker.deliveryCount() < total && System.nanoTime() < deadline) {
-			for (QueueMessage<Job> message : queue.poll(100, Duration.ofMillis(200))) {
-				checker.delivered(message.payload().name(), message.id(), message.payload().number());
-				message.ack();
-			}
+			deliver(queue.poll(100, Duration.ofMillis(200)), checker);
 		}
 		// Nothing more comes: one more look after every expected delivery arrived.
-		for (QueueMessage<Job> extra : queue.poll(100, Duration.ZERO)) {
-			checker.delivered(extra.payload().name(), extra.id(), extra.payload().number());
-			extra.ack();
+		deliver(queue.poll(100, Duration.ZERO), checker);
+	}
+
+	/** Tells the checker of each delivery, then acknowledges it. */
+	private static void deliver(List<QueueMessage<Job>> messages, UniqueDeliveryChecker checker) {
+		for (QueueMessage<Job> message : messages) {
+			checker.delivered(message.payload().name(), message.id(), message.payload().number());
+			message.ack();
 		}
 	}
 
