@@ -8,7 +8,7 @@ import io.rediskit.support.InvalidSpecException;
 
 /**
  * How one queue delivers: visibility, delivery limit, retry backoff, dead-letter bounds, payload size, the
- * fallback poll, the default priority and the admission limits. Immutable; {@code with...} methods return copies. {@link #defaults()} explains each default.
+ * fallback poll, the default priority, the admission limits and the deduplication of ids. Immutable; {@code with...} methods return copies. {@link #defaults()} explains each default.
  *
  * @param visibilityTimeout how long a delivery is hidden from other consumers before it counts as failed and
  * is delivered again; listener containers extend it while the handler runs. From 100 ms to 12 hours
