@@ -5,9 +5,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -72,29 +70,25 @@ class QueueDeduplicationConcurrencyTests {
 		RedisQueue<Job> finished = queue("until-finished");
 		UniqueDeliveryChecker checker = new UniqueDeliveryChecker();
 		round(finished, Deduplication.UNTIL_FINISHED, Duration.ZERO, 0, checker);
-		drain(finished, checker, KEYS);
-		assertThat(checker.violations(each(1))).as("until finished").isEmpty();
+		checker.drain(finished, KEYS);
+		assertThat(checker.violations(UniqueDeliveryChecker.each(KEYS, 1))).as("until finished").isEmpty();
 
 		RedisQueue<Job> started = queue("until-started");
 		checker = new UniqueDeliveryChecker();
 		round(started, Deduplication.UNTIL_STARTED, Duration.ZERO, 0, checker);
-		List<QueueMessage<Job>> first = new ArrayList<>();
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-		while (first.size() < KEYS && System.nanoTime() < deadline) {
-			first.addAll(started.poll(KEYS - first.size(), Duration.ofSeconds(1)));
-		}
+		List<QueueMessage<Job>> first = QueueTesting.claim(started, KEYS);
 		round(started, Deduplication.UNTIL_STARTED, Duration.ZERO, 1000, checker);
-		deliver(first, checker);
-		drain(started, checker, 2 * KEYS);
-		assertThat(checker.violations(each(2))).as("until started").isEmpty();
+		checker.deliver(first);
+		checker.drain(started, 2 * KEYS);
+		assertThat(checker.violations(UniqueDeliveryChecker.each(KEYS, 2))).as("until started").isEmpty();
 
 		RedisQueue<Job> throttled = queue("throttle");
 		checker = new UniqueDeliveryChecker();
 		Deduplication throttle = Deduplication.throttle(Duration.ofHours(1));
 		round(throttled, throttle, Duration.ZERO, 0, checker);
-		drain(throttled, checker, KEYS);
+		checker.drain(throttled, KEYS);
 		round(throttled, throttle, Duration.ZERO, 1000, checker);
-		assertThat(checker.violations(each(1))).as("throttle").isEmpty();
+		assertThat(checker.violations(UniqueDeliveryChecker.each(KEYS, 1))).as("throttle").isEmpty();
 		assertThat(throttled.stats().total()).isZero();
 
 		RedisQueue<Job> debounced = queue("debounce");
@@ -109,8 +103,8 @@ class QueueDeduplicationConcurrencyTests {
 			assertThat(result.outcome()).isEqualTo(Outcome.REPLACED);
 			checker.enqueued(key, 9999, result);
 		}
-		drain(debounced, checker, KEYS);
-		assertThat(checker.violations(each(1))).as("debounce").isEmpty();
+		checker.drain(debounced, KEYS);
+		assertThat(checker.violations(UniqueDeliveryChecker.each(KEYS, 1))).as("debounce").isEmpty();
 		for (int k = 0; k < KEYS; k++) {
 			assertThat(checker.payloadsDelivered("k" + k)).containsExactly(9999);
 		}
@@ -159,30 +153,6 @@ class QueueDeduplicationConcurrencyTests {
 					new EnqueueResult(parts[4], Outcome.valueOf(parts[3])));
 		}
 		return null;
-	}
-
-	private static void drain(RedisQueue<Job> queue, UniqueDeliveryChecker checker, int total)
-			throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-		while (checker.deliveryCount() < total && System.nanoTime() < deadline) {
-			deliver(queue.poll(100, Duration.ofMillis(200)), checker);
-		}
-		deliver(queue.poll(100, Duration.ZERO), checker);
-	}
-
-	private static void deliver(List<QueueMessage<Job>> messages, UniqueDeliveryChecker checker) {
-		for (QueueMessage<Job> message : messages) {
-			checker.delivered(message.payload().name(), message.id(), message.payload().number());
-			message.ack();
-		}
-	}
-
-	private static Map<String, Integer> each(int added) {
-		Map<String, Integer> expected = new HashMap<>();
-		for (int k = 0; k < KEYS; k++) {
-			expected.put("k" + k, added);
-		}
-		return expected;
 	}
 
 }

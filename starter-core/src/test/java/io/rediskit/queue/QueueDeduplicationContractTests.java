@@ -2,9 +2,7 @@ package io.rediskit.queue;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -69,8 +67,8 @@ class QueueDeduplicationContractTests extends TopologyContract {
 		RedisQueue<Job> queue = queue(Deduplication.UNTIL_FINISHED);
 		UniqueDeliveryChecker checker = new UniqueDeliveryChecker();
 		enqueueConcurrently(queue, checker, 0, Duration.ZERO);
-		drain(queue, checker, KEYS);
-		assertThat(checker.violations(each(1))).isEmpty();
+		checker.drain(queue, KEYS);
+		assertThat(checker.violations(UniqueDeliveryChecker.each(KEYS, 1))).isEmpty();
 		assertThat(queue.stats().total()).isZero();
 	}
 
@@ -79,11 +77,11 @@ class QueueDeduplicationContractTests extends TopologyContract {
 		RedisQueue<Job> queue = queue(Deduplication.UNTIL_STARTED);
 		UniqueDeliveryChecker checker = new UniqueDeliveryChecker();
 		enqueueConcurrently(queue, checker, 0, Duration.ZERO);
-		List<QueueMessage<Job>> first = claim(queue, KEYS);
+		List<QueueMessage<Job>> first = QueueTesting.claim(queue, KEYS);
 		enqueueConcurrently(queue, checker, 1000, Duration.ZERO);
-		deliver(first, checker);
-		drain(queue, checker, 2 * KEYS);
-		assertThat(checker.violations(each(2))).isEmpty();
+		checker.deliver(first);
+		checker.drain(queue, 2 * KEYS);
+		assertThat(checker.violations(UniqueDeliveryChecker.each(KEYS, 2))).isEmpty();
 		assertThat(queue.stats().total()).isZero();
 	}
 
@@ -94,7 +92,7 @@ class QueueDeduplicationContractTests extends TopologyContract {
 		AtomicBoolean producing = new AtomicBoolean(true);
 		Future<?> consumer = this.pool.submit(() -> {
 			while (producing.get() || checker.deliveryCount() < KEYS) {
-				deliver(queue.poll(KEYS, Duration.ofMillis(100)), checker);
+				checker.deliver(queue.poll(KEYS, Duration.ofMillis(100)));
 			}
 			return null;
 		});
@@ -103,7 +101,7 @@ class QueueDeduplicationContractTests extends TopologyContract {
 		producing.set(false);
 		consumer.get(60, TimeUnit.SECONDS);
 		enqueueConcurrently(queue, checker, 1000, Duration.ZERO);
-		assertThat(checker.violations(each(1))).isEmpty();
+		assertThat(checker.violations(UniqueDeliveryChecker.each(KEYS, 1))).isEmpty();
 		assertThat(queue.stats().total()).isZero();
 	}
 
@@ -120,8 +118,8 @@ class QueueDeduplicationContractTests extends TopologyContract {
 			checker.enqueued(key, 9999, result);
 		}
 		// The last payload is this one, given after every concurrent one: only it may run.
-		drain(queue, checker, KEYS);
-		assertThat(checker.violations(each(1))).isEmpty();
+		checker.drain(queue, KEYS);
+		assertThat(checker.violations(UniqueDeliveryChecker.each(KEYS, 1))).isEmpty();
 		for (int k = 0; k < KEYS; k++) {
 			assertThat(checker.payloadsDelivered("k" + k)).containsExactly(9999);
 		}
@@ -160,42 +158,6 @@ class QueueDeduplicationContractTests extends TopologyContract {
 		for (Future<?> producer : producers) {
 			producer.get(60, TimeUnit.SECONDS);
 		}
-	}
-
-	private static List<QueueMessage<Job>> claim(RedisQueue<Job> queue, int count) throws InterruptedException {
-		List<QueueMessage<Job>> claimed = new ArrayList<>();
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-		while (claimed.size() < count && System.nanoTime() < deadline) {
-			claimed.addAll(queue.poll(count - claimed.size(), Duration.ofSeconds(1)));
-		}
-		assertThat(claimed).hasSize(count);
-		return claimed;
-	}
-
-	private static void drain(RedisQueue<Job> queue, UniqueDeliveryChecker checker, int total)
-			throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-		while (checker.deliveryCount() < total && System.nanoTime() < deadline) {
-			deliver(queue.poll(100, Duration.ofMillis(200)), checker);
-		}
-		// Nothing more comes: one more look after every expected delivery arrived.
-		deliver(queue.poll(100, Duration.ZERO), checker);
-	}
-
-	/** Tells the checker of each delivery, then acknowledges it. */
-	private static void deliver(List<QueueMessage<Job>> messages, UniqueDeliveryChecker checker) {
-		for (QueueMessage<Job> message : messages) {
-			checker.delivered(message.payload().name(), message.id(), message.payload().number());
-			message.ack();
-		}
-	}
-
-	private static Map<String, Integer> each(int added) {
-		Map<String, Integer> expected = new HashMap<>();
-		for (int k = 0; k < KEYS; k++) {
-			expected.put("k" + k, added);
-		}
-		return expected;
 	}
 
 }

@@ -1,5 +1,6 @@
 package io.rediskit.queue;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -7,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 
 import io.rediskit.queue.EnqueueResult.Outcome;
 
@@ -23,6 +25,40 @@ final class UniqueDeliveryChecker {
 	private final Map<String, List<Enqueue>> enqueues = new HashMap<>();
 
 	private final Map<String, List<Delivered>> deliveries = new HashMap<>();
+
+	/**
+	 * @param keys how many ids, {@code k0} onwards
+	 * @param added how many messages each must have added
+	 * @return the expectation {@link #violations} takes
+	 */
+	static Map<String, Integer> each(int keys, int added) {
+		Map<String, Integer> expected = new HashMap<>();
+		for (int k = 0; k < keys; k++) {
+			expected.put("k" + k, added);
+		}
+		return expected;
+	}
+
+	/** Tells of each delivery (payload: the id given, a number), then acknowledges it. */
+	void deliver(List<QueueMessage<QueueTesting.Job>> messages) {
+		for (QueueMessage<QueueTesting.Job> message : messages) {
+			delivered(message.payload().name(), message.id(), message.payload().number());
+			message.ack();
+		}
+	}
+
+	/**
+	 * Consumes until {@code total} deliveries were told (at most 30 s), then looks once more: nothing else may come.
+	 * @param queue the queue
+	 * @param total deliveries expected in all
+	 */
+	void drain(RedisQueue<QueueTesting.Job> queue, int total) throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+		while (deliveryCount() < total && System.nanoTime() < deadline) {
+			deliver(queue.poll(100, Duration.ofMillis(200)));
+		}
+		deliver(queue.poll(100, Duration.ZERO));
+	}
 
 	synchronized void enqueued(String key, int payload, EnqueueResult result) {
 		this.enqueues.computeIfAbsent(key, (k) -> new ArrayList<>()).add(new Enqueue(payload, result));
