@@ -8,12 +8,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.ToDoubleFunction;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
+import io.rediskit.benchmarks.CpuMeter.Cost;
 import io.rediskit.testsupport.RedisServerProcess;
 import org.jspecify.annotations.Nullable;
 import org.redisson.Redisson;
@@ -49,6 +51,8 @@ public final class BenchmarkContext implements AutoCloseable {
 	private final int port;
 
 	private final LettuceConnectionFactory connectionFactory;
+
+	private final Map<String, CpuFigures> cpu = new ConcurrentHashMap<>();
 
 	private final RedissonClient redisson;
 
@@ -130,6 +134,33 @@ public final class BenchmarkContext implements AutoCloseable {
 	/** @return the Redisson client, with its defaults */
 	public RedissonClient redisson() {
 		return this.redisson;
+	}
+
+	/**
+	 * Records the processor time per operation of one load's window, by the load's label: its first word is the
+	 * scenario, the rest the library ({@code lock.uncontended redis-kit}, {@code cache.hits redis-kit near}).
+	 * @param label the load's label
+	 * @param cost the window's processor time per operation
+	 */
+	void recordCpu(String label, Cost cost) {
+		int space = label.indexOf(' ');
+		if (space > 0) {
+			this.cpu.computeIfAbsent(label.substring(0, space), (scenario) -> new CpuFigures())
+				.add(label.substring(space + 1), cost);
+		}
+	}
+
+	/**
+	 * @param scenario a scenario whose loads were labelled {@code <scenario> <library>}
+	 * @return the processor time per operation of each library's rounds of it, as {@link ConcurrentLoad} measured
+	 * them
+	 */
+	public CpuFigures cpu(String scenario) {
+		CpuFigures figures = this.cpu.get(scenario);
+		if (figures == null) {
+			throw new IllegalArgumentException("No load ran for " + scenario);
+		}
+		return figures;
 	}
 
 	/**

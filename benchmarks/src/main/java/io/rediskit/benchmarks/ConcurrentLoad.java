@@ -10,6 +10,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 
+import io.rediskit.benchmarks.CpuMeter.Cost;
+
 /**
  * Calls one operation in a loop on a fixed number of platform threads: through the warmup, through the
  * measured window, and then until every thread has finished the call it was in. From
@@ -83,11 +85,13 @@ public final class ConcurrentLoad {
 			worker.start();
 		}
 		long start;
+		CpuMeter cpu;
 		try {
 			// Thread start-up is not part of the warmup: every worker waits at the gate until all exist.
 			ready.await();
 			go.countDown();
 			TimeUnit.NANOSECONDS.sleep(this.warmup.toNanos());
+			cpu = CpuMeter.start(this.context);
 			this.phase = Phase.MEASURING;
 			start = System.nanoTime();
 			TimeUnit.NANOSECONDS.sleep(this.duration.toNanos());
@@ -97,6 +101,8 @@ public final class ConcurrentLoad {
 			go.countDown();
 		}
 		long end = System.nanoTime();
+		Cost cost = cpu.stop(Math.max(1, completed.sum()));
+		this.context.recordCpu(this.label, cost);
 		int hung = awaitWorkers(workers);
 		long errors = 0;
 		for (Map.Entry<String, Failure> entry : failures.entrySet()) {
@@ -105,7 +111,7 @@ public final class ConcurrentLoad {
 			this.context.reportAnomaly(this.label + ": " + count + " calls failed with " + entry.getKey(),
 					entry.getValue().first);
 		}
-		return new Outcome(completed.sum(), Duration.ofNanos(end - start), errors, hung);
+		return new Outcome(completed.sum(), Duration.ofNanos(end - start), errors, hung, cost);
 	}
 
 	private void work(int index, Operation operation, CountDownLatch ready, CountDownLatch go, LongAdder completed,
@@ -206,8 +212,10 @@ public final class ConcurrentLoad {
 	 * @param measured how long the window was open
 	 * @param errors calls that threw, in the warmup and the window
 	 * @param hungThreads workers that had not finished their last call when the run gave up waiting
+	 * @param cpu the processor time per counted call over the window, of this JVM and of the context's server
+	 * (see {@link CpuMeter}): a figure the machine's other load moves far less than calls per second
 	 */
-	public record Outcome(long operations, Duration measured, long errors, int hungThreads) {
+	public record Outcome(long operations, Duration measured, long errors, int hungThreads, Cost cpu) {
 
 		/** @return calls per second in the window */
 		public double opsPerSecond() {

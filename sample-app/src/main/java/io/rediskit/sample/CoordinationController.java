@@ -2,8 +2,8 @@ package io.rediskit.sample;
 
 import java.time.Duration;
 
-import io.rediskit.lock.LatchRegistry;
-import io.rediskit.lock.RedisCountDownLatch;
+import io.rediskit.latch.LatchRegistry;
+import io.rediskit.latch.RedisCountDownLatch;
 
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;

@@ -2,10 +2,10 @@ package io.rediskit.sample;
 
 import java.util.List;
 
-import io.rediskit.lock.LeaderElection;
-import io.rediskit.lock.LeaderElections;
-import io.rediskit.lock.LeadershipGrantedEvent;
-import io.rediskit.lock.LeadershipRevokedEvent;
+import io.rediskit.leader.LeaderElection;
+import io.rediskit.leader.LeaderElections;
+import io.rediskit.leader.LeadershipGrantedEvent;
+import io.rediskit.leader.LeadershipRevokedEvent;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

@@ -101,6 +101,8 @@ class DocumentationSnippetsTests {
 			import io.rediskit.geo.*;
 			import io.rediskit.id.*;
 			import io.rediskit.keys.*;
+			import io.rediskit.latch.*;
+			import io.rediskit.leader.*;
 			import io.rediskit.lock.*;
 			import io.rediskit.queue.*;
 			import io.rediskit.rank.*;

@@ -1,13 +1,13 @@
 package io.rediskit.autoconfigure;
 
 import io.rediskit.autoconfigure.cache.CacheProperties;
-import io.rediskit.autoconfigure.lock.LatchProperties;
 import io.rediskit.autoconfigure.lock.FairLockProperties;
+import io.rediskit.autoconfigure.lock.LatchProperties;
 import io.rediskit.autoconfigure.lock.ReadWriteLockProperties;
 import io.rediskit.autoconfigure.queue.QueueProperties;
 import io.rediskit.cache.CacheSpec;
 import io.rediskit.cache.NearCacheSpec;
-import io.rediskit.lock.LatchSpec;
+import io.rediskit.latch.LatchSpec;
 import io.rediskit.lock.WaiterLineSpec;
 import io.rediskit.queue.QueueSpec;
 import org.junit.jupiter.api.Test;

@@ -231,6 +231,18 @@ public record CacheSpec(Duration ttl, double ttlJitter, boolean cacheNullValues,
 		return Math.max(1, base - cut) + this.staleWhileRevalidate.toMillis();
 	}
 
+	/**
+	 * How long an entry has before its TTL ends, its stale-while-revalidate window left out.
+	 * @param pttl the entry's PTTL in Redis, negative without expiry
+	 * @return the ms, {@code Long.MAX_VALUE} if unknown, 0 or less once past its TTL
+	 */
+	long freshMillis(long pttl) {
+		if (pttl < 0) {
+			return Long.MAX_VALUE;
+		}
+		return pttl - this.staleWhileRevalidate.toMillis();
+	}
+
 	private static void requireAtLeastOneMilli(String component, Duration value) {
 		if (value.toMillis() < 1) {
 			throw new InvalidSpecException(component, "must be at least 1ms, was " + value);

@@ -13,18 +13,18 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisConnectionStateListener;
-import io.lettuce.core.StatefulRedisConnectionImpl;
 import io.lettuce.core.TrackingArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.push.PushMessage;
 import io.lettuce.core.codec.ByteArrayCodec;
-import io.lettuce.core.protocol.ProtocolVersion;
 import io.rediskit.support.BoundedStop;
 import io.rediskit.support.KeyNaming;
 import org.apache.commons.logging.Log;
@@ -62,6 +62,8 @@ import org.springframework.scheduling.TaskScheduler;
 final class CacheTracking implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(CacheTracking.class);
+
+	private static final Pattern RESP = Pattern.compile("\\bresp=(\\d)");
 
 	/** Whether tracking runs here: open until the connection was first made. */
 	enum Availability {
@@ -217,10 +219,22 @@ final class CacheTracking implements AutoCloseable {
 			return;
 		}
 		StatefulRedisConnection<byte[], byte[]> tracker = standalone.connect(ByteArrayCodec.INSTANCE);
-		ProtocolVersion protocol = negotiated(tracker);
-		if (protocol != ProtocolVersion.RESP3) {
+		String protocol;
+		try {
+			protocol = protocol(tracker);
+		}
+		catch (RedisCommandExecutionException ex) {
 			tracker.closeAsync();
-			decline("the connection speaks " + protocol
+			decline("the server has no CLIENT INFO (Redis 6.2 or later, Valkey): " + ex.getMessage());
+			return;
+		}
+		catch (RuntimeException ex) {
+			tracker.closeAsync();
+			throw ex;
+		}
+		if (!"3".equals(protocol)) {
+			tracker.closeAsync();
+			decline("the connection speaks RESP" + protocol
 					+ " (the server did not accept HELLO 3, or the client is pinned to RESP2)");
 			return;
 		}
@@ -273,10 +287,14 @@ final class CacheTracking implements AutoCloseable {
 		trackingOn(current);
 	}
 
-	/** @return what the driver's handshake agreed on ({@code HELLO 3} accepted or not), {@code null} if unknown */
-	private static @Nullable ProtocolVersion negotiated(StatefulRedisConnection<byte[], byte[]> connection) {
-		return (connection instanceof StatefulRedisConnectionImpl<?, ?> impl)
-				? impl.getConnectionState().getNegotiatedProtocolVersion() : null;
+	/**
+	 * What the driver's handshake agreed on, as the server sees the connection: the {@code resp} field of
+	 * {@code CLIENT INFO} (public on both sides, unlike the driver's connection state).
+	 * @return {@code 2} or {@code 3}; {@code ?} if the server did not say
+	 */
+	private static String protocol(StatefulRedisConnection<byte[], byte[]> connection) {
+		Matcher resp = RESP.matcher(String.valueOf(connection.sync().clientInfo()));
+		return resp.find() ? resp.group(1) : "?";
 	}
 
 	private TrackingArgs trackingArgs() {

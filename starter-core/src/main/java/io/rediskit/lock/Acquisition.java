@@ -2,6 +2,7 @@ package io.rediskit.lock;
 
 import io.rediskit.lock.LockListener.AcquireResult;
 import io.rediskit.support.RedisFailures;
+import io.rediskit.support.ReleaseSignals;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

@@ -3,6 +3,7 @@ package io.rediskit.lock;
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 
+import io.rediskit.support.ReleaseSignals;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -3,6 +3,8 @@ package io.rediskit.lock;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
+import io.rediskit.support.ReleaseSignals;
+
 /**
  * The fair lock on one Redis deployment: granted in arrival order across every client. Waiters take a place in a
  * line kept in Redis ({@code fairlock_acquire.lua}), a free lock goes to the first in line only, and a release

@@ -1,16 +1,13 @@
 package io.rediskit.lock;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
-import io.rediskit.support.Background;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.ReleaseSignals;
 import io.rediskit.support.ScriptExecutor;
-import org.jspecify.annotations.Nullable;
 
-import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
@@ -39,7 +36,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * acquisition than the lock (the line), and every waiter polls at least every third of the waiter timeout. There
  * is no Redlock variant.
  */
-public class FairLockRegistry implements Locks, SmartLifecycle, AutoCloseable {
+public final class FairLockRegistry extends AbstractLockRegistry {
 
 	private final LockShell<FairEngine> shell;
 
@@ -79,88 +76,12 @@ public class FairLockRegistry implements Locks, SmartLifecycle, AutoCloseable {
 				List.of(), Clock.systemUTC());
 	}
 
-
 	/** @return the spec this registry runs with */
 	public WaiterLineSpec spec() {
 		return this.spec;
 	}
 
-	/**
-	 * Gives the threads the registry's background work runs on: the watchdog and the timers of asynchronous waits
-	 * on its scheduler (tasks that never block on Redis), opening the pub/sub connection and calls to nodes that
-	 * may have to connect on its executor. Set it before the registry starts; the registry leaves it running.
-	 * @param background the application's, shared by every primitive, or {@code null} for threads of the
-	 * registry's own ({@link Background#standalone(String)}), closed with it
-	 * @throws IllegalStateException if the registry has started
-	 */
-	public void setBackground(@Nullable Background background) {
-		this.shell.setBackground(background);
-	}
-
 	@Override
-	public RedisLock getLock(String name) {
-		return this.shell.getLock(name);
-	}
-
-	@Override
-	public RedisLock getLock(String group, String key) {
-		return this.shell.getLock(group, key);
-	}
-
-	@Override
-	public Duration minimumLeaseTime() {
-		return this.shell.minimumLeaseTime();
-	}
-
-	@Override
-	public List<HeldLock> heldLocks() {
-		return this.shell.heldLocks();
-	}
-
-	@Override
-	public Duration defaultWaitTime() {
-		return this.shell.defaultWaitTime();
-	}
-
-	/** @return the key naming this registry uses */
-	public KeyNaming getKeyNaming() {
-		return this.shell.getKeyNaming();
-	}
-
-	/** Starts the watchdog and what the engine runs; does nothing when running. */
-	@Override
-	public void start() {
-		this.shell.start();
-	}
-
-	/**
-	 * Stops the watchdog and what the engine runs (the threads are left to their owner). Held locks and permits are
-	 * not released: their leases run out unless the registry starts again. Asynchronous acquisitions still waiting
-	 * complete exceptionally with {@link IllegalStateException}; waiting threads poll. A later acquisition starts
-	 * the registry again.
-	 */
-	@Override
-	public void stop() {
-		this.shell.stop();
-	}
-
-	@Override
-	public boolean isRunning() {
-		return this.shell.isRunning();
-	}
-
-	@Override
-	public int getPhase() {
-		return LockRegistry.PHASE;
-	}
-
-	/** Stops for good, as {@link #stop()} does; a later acquisition fails with {@link IllegalStateException}. */
-	@Override
-	public void close() {
-		this.shell.close();
-	}
-
-	/** @return the shell, for the family's tests */
 	LockShell<FairEngine> shell() {
 		return this.shell;
 	}

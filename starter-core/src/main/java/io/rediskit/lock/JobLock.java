@@ -254,7 +254,7 @@ public final class JobLock {
 		 */
 		@Override
 		public void close() {
-			LockScripts.uninterruptibly(() -> LockScripts.await(closeAsync()));
+			Stages.uninterruptibly(() -> LockScripts.await(closeAsync()));
 		}
 
 		/**

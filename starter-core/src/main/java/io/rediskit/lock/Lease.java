@@ -28,6 +28,20 @@ public interface Lease extends AutoCloseable {
 	boolean isActive();
 
 	/**
+	 * How long this lease is certain to last from now: the lease of its last acquisition or renewal, counted from
+	 * before that call was sent, less the time since; renewals by the watchdog move it on, failed or late ones do
+	 * not. Cheap, asks nothing of Redis. A holder that acts only while this is comfortably positive (leader election
+	 * waits for a third of the watchdog timeout) stops before another owner can take the lock, as long as its JVM
+	 * runs.
+	 * @return the certain remainder, {@link Duration#ZERO} once it ran out or the lease was released or lost
+	 * @throws UnsupportedOperationException from a lease that is not the lock family's (this default, kept so that
+	 * implementations written before this method, such as test doubles, still compile)
+	 */
+	default Duration certainValidity() {
+		throw new UnsupportedOperationException(getClass().getName() + " does not tell its certain validity");
+	}
+
+	/**
 	 * Releases the lock and waits for Redis to confirm it. Do not call it on the driver's thread, such as in a
 	 * {@code thenApply} of {@link RedisLock#acquireAsync(Duration)}: it would wait for a reply that thread has to
 	 * read, until the command timeout. Use {@link #releaseAsync()} there.

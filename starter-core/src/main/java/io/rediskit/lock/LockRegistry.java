@@ -1,7 +1,6 @@
 package io.rediskit.lock;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
@@ -10,8 +9,8 @@ import java.util.Objects;
 import io.rediskit.support.Background;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
+import io.rediskit.support.ReleaseSignals;
 import io.rediskit.support.ScriptExecutor;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -49,7 +48,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * old master acknowledged. With {@link LockSpec#replicaWait()} enabled, acquisitions and renewals wait for
  * replicas ({@code WAIT}) and a shortfall fails the acquisition or is reported, as the spec says.
  */
-public class LockRegistry implements Locks, SmartLifecycle, AutoCloseable {
+public final class LockRegistry extends AbstractLockRegistry {
 
 	private final LockShell<SingleNodeEngine> shell;
 
@@ -112,7 +111,7 @@ public class LockRegistry implements Locks, SmartLifecycle, AutoCloseable {
 	 * @return a handle on that lock
 	 */
 	public JobLock getJobLock(String name) {
-		return new JobLock(getLock(name), this.shell.engine().scripts);
+		return new JobLock(getLock(name), shell().engine().scripts);
 	}
 
 	/**
@@ -122,7 +121,7 @@ public class LockRegistry implements Locks, SmartLifecycle, AutoCloseable {
 	 * @return a handle on that lock
 	 */
 	public JobLock getJobLock(String group, String key) {
-		return new JobLock(getLock(group, key), this.shell.engine().scripts);
+		return new JobLock(getLock(group, key), shell().engine().scripts);
 	}
 
 	/**
@@ -134,7 +133,7 @@ public class LockRegistry implements Locks, SmartLifecycle, AutoCloseable {
 	 */
 	public MultiLock getMultiLock(Collection<String> names) {
 		MultiLock.requireNames(names);
-		return new MultiLock(names.stream().map(this::getLock).toList(), this.shell.engine().scripts);
+		return new MultiLock(names.stream().map(this::getLock).toList(), shell().engine().scripts);
 	}
 
 	/**
@@ -156,7 +155,7 @@ public class LockRegistry implements Locks, SmartLifecycle, AutoCloseable {
 	 */
 	public MultiLock getMultiLock(String group, Collection<String> keys) {
 		MultiLock.requireNames(keys);
-		return new MultiLock(keys.stream().map((key) -> getLock(group, key)).toList(), this.shell.engine().scripts);
+		return new MultiLock(keys.stream().map((key) -> getLock(group, key)).toList(), shell().engine().scripts);
 	}
 
 	/** @return the spec this registry runs with */
@@ -166,85 +165,10 @@ public class LockRegistry implements Locks, SmartLifecycle, AutoCloseable {
 
 	/** @return the release signals, for tests of the waiting state */
 	ReleaseSignals signals() {
-		return this.shell.engine().signals;
-	}
-
-	/**
-	 * Gives the threads the registry's background work runs on: the watchdog and the timers of asynchronous waits
-	 * on its scheduler (tasks that never block on Redis), opening the pub/sub connection and calls to nodes that
-	 * may have to connect on its executor. Set it before the registry starts; the registry leaves it running.
-	 * @param background the application's, shared by every primitive, or {@code null} for threads of the
-	 * registry's own ({@link Background#standalone(String)}), closed with it
-	 * @throws IllegalStateException if the registry has started
-	 */
-	public void setBackground(@Nullable Background background) {
-		this.shell.setBackground(background);
+		return shell().engine().signals;
 	}
 
 	@Override
-	public RedisLock getLock(String name) {
-		return this.shell.getLock(name);
-	}
-
-	@Override
-	public RedisLock getLock(String group, String key) {
-		return this.shell.getLock(group, key);
-	}
-
-	@Override
-	public Duration minimumLeaseTime() {
-		return this.shell.minimumLeaseTime();
-	}
-
-	@Override
-	public List<HeldLock> heldLocks() {
-		return this.shell.heldLocks();
-	}
-
-	@Override
-	public Duration defaultWaitTime() {
-		return this.shell.defaultWaitTime();
-	}
-
-	/** @return the key naming this registry uses */
-	public KeyNaming getKeyNaming() {
-		return this.shell.getKeyNaming();
-	}
-
-	/** Starts the watchdog and what the engine runs; does nothing when running. */
-	@Override
-	public void start() {
-		this.shell.start();
-	}
-
-	/**
-	 * Stops the watchdog and what the engine runs (the threads are left to their owner). Held locks and permits are
-	 * not released: their leases run out unless the registry starts again. Asynchronous acquisitions still waiting
-	 * complete exceptionally with {@link IllegalStateException}; waiting threads poll. A later acquisition starts
-	 * the registry again.
-	 */
-	@Override
-	public void stop() {
-		this.shell.stop();
-	}
-
-	@Override
-	public boolean isRunning() {
-		return this.shell.isRunning();
-	}
-
-	@Override
-	public int getPhase() {
-		return LockRegistry.PHASE;
-	}
-
-	/** Stops for good, as {@link #stop()} does; a later acquisition fails with {@link IllegalStateException}. */
-	@Override
-	public void close() {
-		this.shell.close();
-	}
-
-	/** @return the shell, for the family's tests */
 	LockShell<SingleNodeEngine> shell() {
 		return this.shell;
 	}

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Supplier;
 
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
@@ -14,6 +13,7 @@ import io.rediskit.support.Listeners;
 import io.rediskit.support.LuaScript;
 import io.rediskit.support.ReplicaWait;
 import io.rediskit.support.ScriptExecutor;
+import io.rediskit.support.Stages;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnection;
@@ -266,7 +266,7 @@ final class LockScripts {
 	 * detection every primitive uses ({@link CommandExecutor#isCluster()}), told once by the executor.
 	 */
 	boolean isCluster() {
-		return uninterruptibly(this.commands::isCluster);
+		return Stages.uninterruptibly(this.commands::isCluster);
 	}
 
 	private CompletionStage<Long> integer(LuaScript script, byte[] key, byte[]... args) {
@@ -279,7 +279,7 @@ final class LockScripts {
 
 	/** @return whether any owner holds the lock now */
 	boolean isLocked(Keys keys) {
-		return uninterruptibly(() -> {
+		return Stages.uninterruptibly(() -> {
 			try (RedisConnection connection = this.connectionFactory.getConnection()) {
 				return Boolean.TRUE.equals(connection.keyCommands().exists(keys.lockBytes));
 			}
@@ -293,7 +293,7 @@ final class LockScripts {
 
 	/** @return how many holds the stored lock counts for this owner, {@code 0} when another owner or none holds it */
 	int holdCount(Keys keys, String owner) {
-		return uninterruptibly(() -> {
+		return Stages.uninterruptibly(() -> {
 			try (RedisConnection connection = this.connectionFactory.getConnection()) {
 				List<byte[]> fields = connection.hashCommands().hMGet(keys.lockBytes, utf8("o"), utf8("c"));
 				if (fields == null || fields.get(0) == null
@@ -341,22 +341,6 @@ final class LockScripts {
 				throw runtime;
 			}
 			throw ex;
-		}
-	}
-
-	/**
-	 * Runs a short Redis call that must not fail because the calling thread was interrupted earlier (the
-	 * driver fails any wait of an interrupted thread at once); the interrupt flag is restored afterwards.
-	 */
-	static <T> T uninterruptibly(Supplier<T> call) {
-		boolean interrupted = Thread.interrupted();
-		try {
-			return call.get();
-		}
-		finally {
-			if (interrupted) {
-				Thread.currentThread().interrupt();
-			}
 		}
 	}
 

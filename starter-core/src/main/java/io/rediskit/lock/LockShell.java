@@ -15,13 +15,13 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What every entry point of the lock family that holds leases shares, written once and held by each registry (by
- * composition, so that a registry's public surface is its own, and no user meets a type they cannot name): the
- * shell (holds and owner ids, the watchdog, the background lifecycle, the guarded listeners and the outage log)
- * wired around one {@link Engine}, the lifecycle that starts and stops it, and the lock handles of the registries
- * that hand out {@link RedisLock}s. The engine keeps its own type ({@code E}), so that a registry asks its engine
- * for what only that engine has without casting through the seam. A registry builds its engine, says where its
- * locks' keys live, and delegates to this in one line per method.
+ * What every entry point of the lock family that holds leases shares, written once: the shell (holds and owner ids,
+ * the watchdog, the background lifecycle, the guarded listeners and the outage log) wired around one
+ * {@link Engine}, the lifecycle that starts and stops it, and the lock handles of the registries that hand out
+ * {@link RedisLock}s. Each registry builds its own instance and gives it to its public base
+ * ({@link LockFamilyRegistry}, {@link AbstractLockRegistry}), whose methods, written once, are the family's shared
+ * public surface; users never meet this type. The engine keeps its own type ({@code E}), so that a registry asks
+ * its engine for what only that engine has without casting through the seam.
  * <p>
  * Handles are cheap, so {@code getLock} returns a new one each time and keeps no cache: client memory is bounded
  * by the locks held and waited for at a time, however many names are used.

@@ -14,8 +14,6 @@ import org.jspecify.annotations.Nullable;
  */
 final class LockSpecChecks {
 
-	private static final Duration MIN_DURATION = Duration.ofMillis(1);
-
 	private LockSpecChecks() {
 	}
 
@@ -38,14 +36,7 @@ final class LockSpecChecks {
 
 	/** Checks a duration that must be at least 1ms and at most {@link Expiry#MAX}. */
 	static void requirePositive(String name, Duration value) {
-		Objects.requireNonNull(value, () -> name + " must not be null");
-		if (value.isNegative() || value.isZero()) {
-			throw new InvalidSpecException(name, "must be positive, was " + value);
-		}
-		if (value.compareTo(MIN_DURATION) < 0) {
-			throw new InvalidSpecException(name, "must be at least 1ms, was " + value);
-		}
-		Expiry.requireAtMostMax(name, value);
+		Expiry.requirePositive(name, value);
 	}
 
 	/** Checks a duration that may be zero and must be at most {@link Expiry#MAX}. */

@@ -9,6 +9,8 @@ import java.util.function.Supplier;
 
 import io.rediskit.lock.LockListener.AcquireResult;
 import io.rediskit.support.RedisFailures;
+import io.rediskit.support.ReleaseSignals;
+import io.rediskit.support.Stages;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -132,7 +134,7 @@ final class MemberWait extends SignalledWait {
 		long started = System.nanoTime();
 		long count;
 		try {
-			count = LockScripts.uninterruptibly(() -> LockScripts.await(call.get()));
+			count = Stages.uninterruptibly(() -> LockScripts.await(call.get()));
 		}
 		catch (RuntimeException ex) {
 			if (RedisFailures.isUnavailable(ex)) {

@@ -429,7 +429,7 @@ public final class MultiLock {
 		 */
 		@Override
 		public void close() {
-			LockScripts.uninterruptibly(() -> LockScripts.await(releaseAsync()));
+			Stages.uninterruptibly(() -> LockScripts.await(releaseAsync()));
 		}
 
 		/**

@@ -8,6 +8,7 @@ import java.util.concurrent.CompletionStage;
 import io.rediskit.lock.LockListener.AcquireResult;
 import io.rediskit.lock.LockListener.RenewalResult;
 import io.rediskit.support.Background;
+import io.rediskit.support.Stages;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -107,7 +108,7 @@ final class QuorumEngine implements Engine {
 
 	@Override
 	public boolean isLocked(RedisLock lock) {
-		return LockScripts.uninterruptibly(() -> await(isLockedAsync(lock), "isLocked", lock));
+		return Stages.uninterruptibly(() -> await(isLockedAsync(lock), "isLocked", lock));
 	}
 
 	@Override

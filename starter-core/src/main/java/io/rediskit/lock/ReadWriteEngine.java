@@ -5,6 +5,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 import io.rediskit.support.Background;
+import io.rediskit.support.ReleaseSignals;
+import io.rediskit.support.Stages;
 
 /**
  * One side of the read-write lock on one Redis deployment: the write side (the registry's engine, which starts
@@ -97,7 +99,7 @@ final class ReadWriteEngine extends WaiterLineEngine {
 	/** @return for the write lock whether a writer holds it, for the read lock whether anyone reads */
 	@Override
 	public boolean isLocked(RedisLock lock) {
-		return LockScripts.uninterruptibly(() -> LockScripts.await(isLockedAsync(lock)));
+		return Stages.uninterruptibly(() -> LockScripts.await(isLockedAsync(lock)));
 	}
 
 	@Override
@@ -113,7 +115,7 @@ final class ReadWriteEngine extends WaiterLineEngine {
 
 	@Override
 	public int holdCount(RedisLock lock, String owner) {
-		ReadWriteLockScripts.Holders holders = LockScripts
+		ReadWriteLockScripts.Holders holders = Stages
 			.uninterruptibly(() -> LockScripts.await(this.scripts.holders(lock.name(), owner)));
 		return this.read ? holders.ownReads() : holders.ownWrites();
 	}

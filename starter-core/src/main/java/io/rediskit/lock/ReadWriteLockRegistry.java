@@ -1,16 +1,13 @@
 package io.rediskit.lock;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
-import io.rediskit.support.Background;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.ReleaseSignals;
 import io.rediskit.support.ScriptExecutor;
-import org.jspecify.annotations.Nullable;
 
-import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
@@ -27,7 +24,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * <b>Limits.</b> A lease, as the lock. There is no Redlock variant. Readers wait while a writer waits, so a
  * waiting writer that dies keeps new readers out until its place ends ({@link WaiterLineSpec#waiterTimeout()}).
  */
-public class ReadWriteLockRegistry implements Locks, SmartLifecycle, AutoCloseable {
+public final class ReadWriteLockRegistry extends AbstractLockRegistry {
 
 	private final LockShell<ReadWriteEngine> shell;
 
@@ -90,94 +87,18 @@ public class ReadWriteLockRegistry implements Locks, SmartLifecycle, AutoCloseab
 	}
 
 	private RedisLock readSide(RedisLock writeLock) {
-		ReadWriteEngine writing = this.shell.engine();
+		ReadWriteEngine writing = shell().engine();
 		return new RedisLock(writeLock.name(), writeLock.group(),
-				ReadWriteLockScripts.keys(this.shell.getKeyNaming(), writeLock.name(), writeLock.group(), true),
-				this.shell.parts().withEngine(writing.reading()));
+				ReadWriteLockScripts.keys(shell().getKeyNaming(), writeLock.name(), writeLock.group(), true),
+				shell().parts().withEngine(writing.reading()));
 	}
-
 
 	/** @return the spec this registry runs with */
 	public WaiterLineSpec spec() {
 		return this.spec;
 	}
 
-	/**
-	 * Gives the threads the registry's background work runs on: the watchdog and the timers of asynchronous waits
-	 * on its scheduler (tasks that never block on Redis), opening the pub/sub connection and calls to nodes that
-	 * may have to connect on its executor. Set it before the registry starts; the registry leaves it running.
-	 * @param background the application's, shared by every primitive, or {@code null} for threads of the
-	 * registry's own ({@link Background#standalone(String)}), closed with it
-	 * @throws IllegalStateException if the registry has started
-	 */
-	public void setBackground(@Nullable Background background) {
-		this.shell.setBackground(background);
-	}
-
 	@Override
-	public RedisLock getLock(String name) {
-		return this.shell.getLock(name);
-	}
-
-	@Override
-	public RedisLock getLock(String group, String key) {
-		return this.shell.getLock(group, key);
-	}
-
-	@Override
-	public Duration minimumLeaseTime() {
-		return this.shell.minimumLeaseTime();
-	}
-
-	@Override
-	public List<HeldLock> heldLocks() {
-		return this.shell.heldLocks();
-	}
-
-	@Override
-	public Duration defaultWaitTime() {
-		return this.shell.defaultWaitTime();
-	}
-
-	/** @return the key naming this registry uses */
-	public KeyNaming getKeyNaming() {
-		return this.shell.getKeyNaming();
-	}
-
-	/** Starts the watchdog and what the engine runs; does nothing when running. */
-	@Override
-	public void start() {
-		this.shell.start();
-	}
-
-	/**
-	 * Stops the watchdog and what the engine runs (the threads are left to their owner). Held locks and permits are
-	 * not released: their leases run out unless the registry starts again. Asynchronous acquisitions still waiting
-	 * complete exceptionally with {@link IllegalStateException}; waiting threads poll. A later acquisition starts
-	 * the registry again.
-	 */
-	@Override
-	public void stop() {
-		this.shell.stop();
-	}
-
-	@Override
-	public boolean isRunning() {
-		return this.shell.isRunning();
-	}
-
-	@Override
-	public int getPhase() {
-		return LockRegistry.PHASE;
-	}
-
-	/** Stops for good, as {@link #stop()} does; a later acquisition fails with {@link IllegalStateException}. */
-	@Override
-	public void close() {
-		this.shell.close();
-	}
-
-	/** @return the shell, for the family's tests */
 	LockShell<ReadWriteEngine> shell() {
 		return this.shell;
 	}

@@ -184,6 +184,43 @@ public final class RedisLock implements Lock {
 	}
 
 	/**
+	 * Who holds the lock now, whichever instance, as Redis has it (over a {@link RedlockRegistry}, the holder a
+	 * majority of nodes store), changing nothing.
+	 * @return the holder, or empty when nobody holds the lock
+	 * @throws UnsupportedOperationException for the read side of a {@link ReadWriteLock}, which has many holders
+	 * at once
+	 * @throws org.springframework.dao.DataAccessException when Redis (or too many nodes) could not tell
+	 */
+	public Optional<Holder> holder() {
+		Engine engine = this.parts.engine();
+		return engine.await(holderAsync(), "holder", this);
+	}
+
+	/**
+	 * {@link #holder()} without blocking the calling thread.
+	 * @return the holder, or empty when nobody holds the lock, completed on the driver's thread; exceptionally when
+	 * Redis (or too many nodes) could not tell
+	 * @throws UnsupportedOperationException for the read side of a {@link ReadWriteLock}
+	 */
+	public CompletionStage<Optional<Holder>> holderAsync() {
+		return this.parts.engine().holderAsync(this).thenApply((held) -> held.map(RedisLock::holder));
+	}
+
+	private static Holder holder(Engine.Holder held) {
+		String owner = held.owner();
+		int slash = owner.indexOf('/');
+		return new Holder((slash >= 0) ? owner.substring(slash + 1) : null, held.fencingToken());
+	}
+
+	/**
+	 * @return how long a lease the watchdog renews is certain for after each renewal: the registry's watchdog
+	 * timeout, renewed every third of it
+	 */
+	public Duration watchdogTimeout() {
+		return this.parts.watchdogTimeout();
+	}
+
+	/**
 	 * {@link #isLocked()} without blocking the calling thread. The thread-owned queries
 	 * ({@link #isHeldByCurrentThread()}, {@link #holdCount()}) have no asynchronous form: the thread that
 	 * asks is what they ask about.
@@ -318,14 +355,27 @@ public final class RedisLock implements Lock {
 		if (leaseTime != null) {
 			requireLease(leaseTime);
 		}
-		try {
-			this.parts.background().ensureRunning();
+		return acquireAsync(this.parts.holds().leaseOwner(), explicitLeaseMillis(leaseTime), waitTime, waitNanos);
+	}
+
+	/**
+	 * Acquires for a lease that the watchdog renews, whatever the registry's default lease, held under a name that
+	 * {@link #holder()} reports to every instance; without blocking the calling thread. For a holder that others must
+	 * know by name, such as the leader of a role (leader election holds its roles this way); otherwise as
+	 * {@link #acquireAsync(Duration, Duration)}. {@link Lease#certainValidity()} says how long the lease is certain.
+	 * @param waitTime how long to wait; zero or negative for a single attempt
+	 * @param holderName the name the holder goes by: not empty, without {@code /} or {@code :}
+	 * @return the lease, releasable from any thread; completed exceptionally as
+	 * {@link #acquireAsync(Duration, Duration)}'s
+	 * @throws IllegalArgumentException naming {@code holderName} when it is empty or holds {@code /} or {@code :}
+	 */
+	public CompletionStage<Lease> acquireRenewedAsync(Duration waitTime, String holderName) {
+		Objects.requireNonNull(holderName, "holderName");
+		if (holderName.isEmpty() || holderName.indexOf('/') >= 0 || holderName.indexOf(':') >= 0) {
+			throw new IllegalArgumentException(
+					"holderName must not be empty nor contain '/' or ':', was '" + holderName + "'");
 		}
-		catch (RuntimeException ex) {
-			return CompletableFuture.failedFuture(ex);
-		}
-		return this.parts.engine().acquireAsync(this, this.parts.holds().leaseOwner(), explicitLeaseMillis(leaseTime),
-				waitTime, waitNanos);
+		return acquireAsync(this.parts.holds().leaseOwner() + "/" + holderName, null, waitTime, waitNanos(waitTime));
 	}
 
 	@Override
@@ -343,6 +393,18 @@ public final class RedisLock implements Lock {
 			boolean interruptible) throws InterruptedException {
 		this.parts.background().ensureRunning();
 		return this.parts.engine().acquire(this, owner, explicitLeaseMillis(leaseTime), waitNanos, interruptible);
+	}
+
+	/** Acquires a lease for {@code owner} without blocking, the registry started first. */
+	private CompletionStage<Lease> acquireAsync(String owner, @Nullable Long leaseMillis, Duration waitTime,
+			long waitNanos) {
+		try {
+			this.parts.background().ensureRunning();
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+		return this.parts.engine().acquireAsync(this, owner, leaseMillis, waitTime, waitNanos);
 	}
 
 	/** @return the lease asked for or the registry's default lease, or {@code null} for the watchdog */
@@ -381,6 +443,15 @@ public final class RedisLock implements Lock {
 		catch (ArithmeticException ex) {
 			return Long.MAX_VALUE;
 		}
+	}
+
+	/**
+	 * Who holds a lock, as Redis stores it ({@link #holder()}).
+	 * @param name the name the holder acquired under ({@link #acquireRenewedAsync(Duration, String)}), or
+	 * {@code null} when it gave none
+	 * @param fencingToken the holder's fencing token
+	 */
+	public record Holder(@Nullable String name, long fencingToken) {
 	}
 
 }

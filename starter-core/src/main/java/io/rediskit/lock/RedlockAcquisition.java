@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.rediskit.lock.LockListener.AcquireResult;
+import io.rediskit.support.Stages;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -92,7 +93,7 @@ final class RedlockAcquisition extends LockWait {
 				}
 				// An attempt is two rounds at most, each bounded whatever the nodes do; the wait is bounded even so,
 				// and fails rather than hangs should a completion be lost.
-				Round round = LockScripts.uninterruptibly(
+				Round round = Stages.uninterruptibly(
 						() -> this.engine.nodes.await(attempt(), "acquisition of '" + this.lock.name() + "'"));
 				if (round.hold() != null) {
 					report(AcquireResult.ACQUIRED);

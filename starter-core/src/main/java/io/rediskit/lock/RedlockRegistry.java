@@ -6,11 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
-import io.rediskit.support.Background;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.ThrottledLog;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -39,7 +37,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * <b>Failures.</b> A node that is down, paused or slow costs one node timeout per call; while nodes are
  * unavailable the registry logs one warning per {@value LockRegistry#OUTAGE_LOG_INTERVAL_SECONDS} seconds.
  */
-public class RedlockRegistry implements Locks, SmartLifecycle, AutoCloseable {
+public final class RedlockRegistry extends AbstractLockRegistry {
 
 	private final LockShell<QuorumEngine> shell;
 
@@ -109,12 +107,12 @@ public class RedlockRegistry implements Locks, SmartLifecycle, AutoCloseable {
 
 	/** @return the nodes, whose bounds the tests read */
 	RedlockNodes nodes() {
-		return this.shell.engine().nodes;
+		return shell().engine().nodes;
 	}
 
 	/** @return how many waiters of this registry are in the line of a name, the one sending rounds included */
 	int waiting(String name) {
-		return this.shell.engine().line.waiting(name);
+		return shell().engine().line.waiting(name);
 	}
 
 	private static String describe(int index, RedisConnectionFactory factory) {
@@ -124,82 +122,7 @@ public class RedlockRegistry implements Locks, SmartLifecycle, AutoCloseable {
 		return "node " + (index + 1);
 	}
 
-	/**
-	 * Gives the threads the registry's background work runs on: the watchdog and the timers of asynchronous waits
-	 * on its scheduler (tasks that never block on Redis), opening the pub/sub connection and calls to nodes that
-	 * may have to connect on its executor. Set it before the registry starts; the registry leaves it running.
-	 * @param background the application's, shared by every primitive, or {@code null} for threads of the
-	 * registry's own ({@link Background#standalone(String)}), closed with it
-	 * @throws IllegalStateException if the registry has started
-	 */
-	public void setBackground(@Nullable Background background) {
-		this.shell.setBackground(background);
-	}
-
 	@Override
-	public RedisLock getLock(String name) {
-		return this.shell.getLock(name);
-	}
-
-	@Override
-	public RedisLock getLock(String group, String key) {
-		return this.shell.getLock(group, key);
-	}
-
-	@Override
-	public Duration minimumLeaseTime() {
-		return this.shell.minimumLeaseTime();
-	}
-
-	@Override
-	public List<HeldLock> heldLocks() {
-		return this.shell.heldLocks();
-	}
-
-	@Override
-	public Duration defaultWaitTime() {
-		return this.shell.defaultWaitTime();
-	}
-
-	/** @return the key naming this registry uses */
-	public KeyNaming getKeyNaming() {
-		return this.shell.getKeyNaming();
-	}
-
-	/** Starts the watchdog and what the engine runs; does nothing when running. */
-	@Override
-	public void start() {
-		this.shell.start();
-	}
-
-	/**
-	 * Stops the watchdog and what the engine runs (the threads are left to their owner). Held locks and permits are
-	 * not released: their leases run out unless the registry starts again. Asynchronous acquisitions still waiting
-	 * complete exceptionally with {@link IllegalStateException}; waiting threads poll. A later acquisition starts
-	 * the registry again.
-	 */
-	@Override
-	public void stop() {
-		this.shell.stop();
-	}
-
-	@Override
-	public boolean isRunning() {
-		return this.shell.isRunning();
-	}
-
-	@Override
-	public int getPhase() {
-		return LockRegistry.PHASE;
-	}
-
-	/** Stops for good, as {@link #stop()} does; a later acquisition fails with {@link IllegalStateException}. */
-	@Override
-	public void close() {
-		this.shell.close();
-	}
-
-	/** @return the shell, for the family's tests */
 	LockShell<QuorumEngine> shell() {
 		return this.shell;
 	}

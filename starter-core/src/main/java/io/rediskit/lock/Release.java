@@ -7,6 +7,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.BiFunction;
 
 import io.rediskit.support.RedisFailures;
+import io.rediskit.support.Stages;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -63,7 +64,7 @@ class Release implements BiFunction<@Nullable Long, @Nullable Throwable, @Nullab
 	/** Releases and waits for the outcome, whether or not the thread was interrupted before. */
 	void await() {
 		// The operation's name is a constant: an engine names the lock only in the exception it may throw.
-		LockScripts.uninterruptibly(() -> this.parts.engine().await(start(), "release", this.hold.lock));
+		Stages.uninterruptibly(() -> this.parts.engine().await(start(), "release", this.hold.lock));
 	}
 
 	/**
@@ -138,6 +139,16 @@ class Release implements BiFunction<@Nullable Long, @Nullable Throwable, @Nullab
 			synchronized (this) {
 				return !this.closed && !this.hold.isLost();
 			}
+		}
+
+		@Override
+		public Duration certainValidity() {
+			synchronized (this) {
+				if (this.closed) {
+					return Duration.ZERO;
+				}
+			}
+			return Duration.ofNanos(Math.max(0, this.hold.certainNanos(System.nanoTime())));
 		}
 
 		@Override

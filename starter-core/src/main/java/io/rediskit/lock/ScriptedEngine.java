@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.rediskit.lock.LockListener.RenewalResult;
 import io.rediskit.support.Background;
+import io.rediskit.support.ReleaseSignals;
 
 /**
  * What every engine of the lock family on one Redis deployment shares, written once: its release channel's

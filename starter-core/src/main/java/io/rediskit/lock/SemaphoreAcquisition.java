@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.rediskit.lock.LockListener.AcquireResult;
 import io.rediskit.support.RedisFailures;
+import io.rediskit.support.ReleaseSignals;
 import io.rediskit.support.Stages;
 import org.jspecify.annotations.Nullable;
 
@@ -108,7 +109,7 @@ class SemaphoreAcquisition {
 
 	private SemaphoreScripts.Attempt attemptNow() {
 		try {
-			return requireWithinTotal(LockScripts.uninterruptibly(() -> Stages.join(attemptAsync())));
+			return requireWithinTotal(Stages.uninterruptibly(() -> Stages.join(attemptAsync())));
 		}
 		catch (RuntimeException ex) {
 			throw failed(ex);

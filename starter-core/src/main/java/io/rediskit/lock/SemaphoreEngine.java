@@ -5,6 +5,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
+import io.rediskit.support.ReleaseSignals;
 import org.jspecify.annotations.Nullable;
 
 /**

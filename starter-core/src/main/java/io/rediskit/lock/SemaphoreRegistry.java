@@ -1,16 +1,13 @@
 package io.rediskit.lock;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
-import io.rediskit.support.Background;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.ReleaseSignals;
 import io.rediskit.support.ScriptExecutor;
-import org.jspecify.annotations.Nullable;
 
-import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
@@ -32,7 +29,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * <p>
  * The spec's {@link LockSpec#replicaWait()} is not supported: semaphore writes never wait for replicas.
  */
-public class SemaphoreRegistry implements SmartLifecycle, AutoCloseable {
+public final class SemaphoreRegistry extends LockFamilyRegistry {
 
 	private final LockShell<SemaphoreEngine> shell;
 
@@ -107,71 +104,16 @@ public class SemaphoreRegistry implements SmartLifecycle, AutoCloseable {
 		if (total < 1) {
 			throw new IllegalArgumentException("total of semaphore '" + name + "' must be at least 1, was " + total);
 		}
-		RedisLock identity = new RedisLock(name, group, SemaphoreScripts.keys(this.shell.getKeyNaming(), name, group), this.shell.parts());
-		return new RedisSemaphore(identity, this.shell.engine(), total);
+		RedisLock identity = new RedisLock(name, group, SemaphoreScripts.keys(shell().getKeyNaming(), name, group), shell().parts());
+		return new RedisSemaphore(identity, shell().engine(), total);
 	}
 
 	/** @return the open leases of this registry's acquisitions, oldest first; lost ones are left out */
 	public List<HeldLock> heldPermits() {
-		return this.shell.parts().holds().describe();
-	}
-
-	/**
-	 * Gives the threads the registry's background work runs on: the watchdog and the timers of asynchronous waits
-	 * on its scheduler (tasks that never block on Redis), opening the pub/sub connection and calls to nodes that
-	 * may have to connect on its executor. Set it before the registry starts; the registry leaves it running.
-	 * @param background the application's, shared by every primitive, or {@code null} for threads of the
-	 * registry's own ({@link Background#standalone(String)}), closed with it
-	 * @throws IllegalStateException if the registry has started
-	 */
-	public void setBackground(@Nullable Background background) {
-		this.shell.setBackground(background);
-	}
-
-	/** @return how long an acquisition that names no wait waits */
-	public Duration defaultWaitTime() {
-		return this.shell.defaultWaitTime();
-	}
-
-	/** @return the key naming this registry uses */
-	public KeyNaming getKeyNaming() {
-		return this.shell.getKeyNaming();
-	}
-
-	/** Starts the watchdog and what the engine runs; does nothing when running. */
-	@Override
-	public void start() {
-		this.shell.start();
-	}
-
-	/**
-	 * Stops the watchdog and what the engine runs (the threads are left to their owner). Held locks and permits are
-	 * not released: their leases run out unless the registry starts again. Asynchronous acquisitions still waiting
-	 * complete exceptionally with {@link IllegalStateException}; waiting threads poll. A later acquisition starts
-	 * the registry again.
-	 */
-	@Override
-	public void stop() {
-		this.shell.stop();
+		return shell().parts().holds().describe();
 	}
 
 	@Override
-	public boolean isRunning() {
-		return this.shell.isRunning();
-	}
-
-	@Override
-	public int getPhase() {
-		return LockRegistry.PHASE;
-	}
-
-	/** Stops for good, as {@link #stop()} does; a later acquisition fails with {@link IllegalStateException}. */
-	@Override
-	public void close() {
-		this.shell.close();
-	}
-
-	/** @return the shell, for the family's tests */
 	LockShell<SemaphoreEngine> shell() {
 		return this.shell;
 	}

@@ -1,6 +1,7 @@
 package io.rediskit.support;
 
 import java.time.Duration;
+import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
 
@@ -22,6 +23,8 @@ public final class Expiry {
 	/** Longest duration that becomes a TTL or expiry: 36 500 days (100 years). */
 	public static final Duration MAX = Duration.ofDays(36_500);
 
+	private static final Duration MIN = Duration.ofMillis(1);
+
 	private Expiry() {
 	}
 
@@ -37,6 +40,23 @@ public final class Expiry {
 			throw new InvalidSpecException(component,
 					"must be at most " + MAX.toDays() + " days (100 years), was " + value);
 		}
+	}
+
+	/**
+	 * Rejects a duration that is missing, under 1 ms or above {@link #MAX}.
+	 * @param component the spec's component, for the message, such as {@code openFor}
+	 * @param value the duration
+	 * @throws InvalidSpecException naming the component, such as {@code openFor must be positive, was PT0S}
+	 */
+	public static void requirePositive(String component, Duration value) {
+		Objects.requireNonNull(value, () -> component + " must not be null");
+		if (value.isNegative() || value.isZero()) {
+			throw new InvalidSpecException(component, "must be positive, was " + value);
+		}
+		if (value.compareTo(MIN) < 0) {
+			throw new InvalidSpecException(component, "must be at least 1ms, was " + value);
+		}
+		requireAtMostMax(component, value);
 	}
 
 }

@@ -2,6 +2,7 @@ package io.rediskit.support;
 
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
 
 /**
  * How the sync API of every primitive waits for its async path: the stage's own failure is thrown as it is (a
@@ -34,6 +35,25 @@ public final class Stages {
 				throw error;
 			}
 			throw ex;
+		}
+	}
+
+	/**
+	 * Runs a short Redis call that must not fail because the calling thread was interrupted earlier (the
+	 * driver fails any wait of an interrupted thread at once); the interrupt flag is restored afterwards.
+	 * @param <T> the call's value type
+	 * @param call the call, such as a {@link #join} of a command's stage
+	 * @return its value
+	 */
+	public static <T> T uninterruptibly(Supplier<T> call) {
+		boolean interrupted = Thread.interrupted();
+		try {
+			return call.get();
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
 		}
 	}
 

@@ -176,6 +176,128 @@ class NearCacheTrackingTests {
 	}
 
 	@Test
+	void anEvictionUnderMaxmemoryDropsTheNearCopy() {
+		RedisKitCache cache = this.manager.getCache("evicted");
+		awaitActive(cache);
+		cache.put("lamp", "v1");
+		readUntilNearHit(cache, "lamp", "v1");
+		RedisServerProcess master = master();
+		long invalidations = this.counts.invalidations.get();
+		long used = Long.parseLong(info(master, "memory", "used_memory"));
+		// Just above what the server holds now: the writes of keys outside the caches' prefix (not tracked) fill
+		// it, and the least recently used keys go, the cached entry among them, since the near cache answers its
+		// reads.
+		master.command("CONFIG", "SET", "maxmemory-policy", "allkeys-lru");
+		master.command("CONFIG", "SET", "maxmemory", Long.toString(used + 512 * 1024));
+		String filler = "x".repeat(1024);
+		int written = 0;
+		try {
+			while (this.plain.exists("rk:cache:{evicted:lamp}") == 1) {
+				assertThat(written).as("fillers written before the entry was evicted").isLessThan(200_000);
+				this.plain.set("filler:" + written++, filler);
+			}
+			await("the invalidation of the eviction", () -> this.counts.invalidations.get() > invalidations);
+			System.out.printf("[%s] the cached entry was evicted after %d fillers of 1 KB%n", this.topology, written);
+			assertThat(cache.nearCacheSize()).isZero();
+			assertThat(value(cache, "lamp")).isNull();
+		}
+		finally {
+			master.command("CONFIG", "SET", "maxmemory", "0");
+			master.command("CONFIG", "SET", "maxmemory-policy", "noeviction");
+			this.plain.flushdb();
+		}
+	}
+
+	@Test
+	void aKilledSubscriberFlushesAndBypassesAPubSubNearCacheUntilItIsSubscribedAgain() {
+		CacheSpec pubsub = CacheSpec.defaults()
+			.withNearCache(NearCacheSpec.defaults().withInvalidation(NearCacheInvalidation.PUBSUB));
+		Counts own = new Counts();
+		LettuceConnectionFactory otherConnections = factory(null);
+		RedisKitCacheManager reader = CacheTesting.manager(this.connections, pubsub, List.of(own));
+		RedisKitCacheManager writer = CacheTesting.manager(otherConnections, pubsub, List.of());
+		try {
+			RedisKitCache cache = reader.getCache("subscriber");
+			awaitActive(cache);
+			assertThat(cache.nearCacheInvalidation()).isEqualTo("pubsub");
+			cache.put("lamp", "v1");
+			long hits = own.nearHits.get();
+			for (int i = 0; i < 50 && own.nearHits.get() == hits; i++) {
+				assertThat(value(cache, "lamp")).isEqualTo("v1");
+			}
+			assertThat(own.nearHits.get()).isGreaterThan(hits);
+			long start = System.nanoTime();
+			// Every subscriber of the master goes, the reader's among them; the writer's message of v2 may be
+			// published before the reader has subscribed again, and so never reach it.
+			this.plain.clientKill(io.lettuce.core.KillArgs.Builder.typePubsub());
+			writer.getCache("subscriber").put("lamp", "v2");
+			await("the loss noticed", () -> cache.nearCacheSize() == 0 || !cache.nearCacheActive());
+			assertNeverStaleThroughTheResync(cache, "CLIENT KILL TYPE pubsub", start);
+			// Subscribed again: the writer's next write reaches the reader's near cache.
+			long invalidations = own.invalidations.get();
+			writer.getCache("subscriber").put("lamp", "v3");
+			await("the message of a write after the resubscription", () -> own.invalidations.get() > invalidations);
+			assertThat(value(cache, "lamp")).isEqualTo("v3");
+		}
+		finally {
+			reader.close();
+			writer.close();
+			otherConnections.destroy();
+		}
+	}
+
+	@Test
+	void tenThousandWritesFromThreeInstancesAreNeverReadStale() {
+		int instances = 3;
+		int writes = 10_000;
+		List<LettuceConnectionFactory> factories = new java.util.ArrayList<>();
+		List<RedisKitCacheManager> managers = new java.util.ArrayList<>();
+		List<Counts> counts = new java.util.ArrayList<>();
+		List<RedisKitCache> caches = new java.util.ArrayList<>();
+		try {
+			for (int i = 0; i < instances; i++) {
+				LettuceConnectionFactory connections = factory(null);
+				factories.add(connections);
+				Counts instance = new Counts();
+				counts.add(instance);
+				RedisKitCacheManager manager = CacheTesting.manager(connections, NEAR, List.of(instance));
+				managers.add(manager);
+				RedisKitCache cache = manager.getCache("three");
+				awaitActive(cache);
+				assertThat(cache.nearCacheInvalidation()).isEqualTo("tracking");
+				caches.add(cache);
+			}
+			StaleReadCheck check = new StaleReadCheck();
+			for (int n = 1; n <= writes; n++) {
+				long[] before = new long[instances];
+				for (int i = 0; i < instances; i++) {
+					before[i] = counts.get(i).invalidations.get();
+				}
+				caches.get(n % instances).put("lamp", "v" + n);
+				for (int i = 0; i < instances; i++) {
+					Counts instance = counts.get(i);
+					long was = before[i];
+					await("instance " + i + " told of write " + n, () -> instance.invalidations.get() > was);
+				}
+				// Twice each: the first read may go to Redis and copy the value, the second be a near hit.
+				for (RedisKitCache cache : caches) {
+					check.record(n, StaleReadCheck.numberOf(value(cache, "lamp")));
+					check.record(n, StaleReadCheck.numberOf(value(cache, "lamp")));
+				}
+			}
+			long nearHits = counts.stream().mapToLong((instance) -> instance.nearHits.get()).sum();
+			System.out.printf("[%s] %d writes from %d instances, %d reads checked, %d near hits%n", this.topology,
+					writes, instances, check.reads(), nearHits);
+			assertThat(check.violations()).isEmpty();
+			assertThat(nearHits).isGreaterThanOrEqualTo(writes);
+		}
+		finally {
+			managers.forEach(RedisKitCacheManager::close);
+			factories.forEach(LettuceConnectionFactory::destroy);
+		}
+	}
+
+	@Test
 	void aKilledTrackingConnectionFlushesAndBypassesTheNearCacheUntilTrackingIsOnAgain() {
 		RedisKitCache cache = this.manager.getCache("killed");
 		awaitActive(cache);
@@ -189,20 +311,9 @@ class NearCacheTrackingTests {
 		this.plain.set("rk:cache:{killed:lamp}", json(2));
 		this.plain.exec();
 		await("the loss noticed", () -> cache.nearCacheSize() == 0);
-		long noticed = System.nanoTime();
-		StaleReadCheck check = new StaleReadCheck();
-		while (!cache.nearCacheActive()) {
-			check.record(2, StaleReadCheck.numberOf(value(cache, "lamp")));
-			assertThat(System.nanoTime() - start).isLessThan(Duration.ofSeconds(10).toNanos());
-		}
-		long active = System.nanoTime();
-		printWindow("CLIENT KILL of the tracking connection", start, noticed, active);
+		assertNeverStaleThroughTheResync(cache, "CLIENT KILL of the tracking connection", start);
 		System.out.printf("[%s] CLIENT KILL: bypassed %d ms as the manager measured it (loss to tracking on)%n",
 				this.topology, this.manager.lastTrackingResync().toMillis());
-		for (int i = 0; i < 20; i++) {
-			check.record(2, StaleReadCheck.numberOf(value(cache, "lamp")));
-		}
-		assertThat(check.violations()).isEmpty();
 		assertThat(trackingClientId()).isNotEqualTo(id);
 		assertTrackedAgain(cache, "killed", "lamp", 3);
 	}
@@ -327,16 +438,47 @@ class NearCacheTrackingTests {
 		assertThat(value(cache, key)).isEqualTo("v" + n);
 	}
 
+	/**
+	 * Once the loss of the connection that carries the invalidations was noticed: no read of {@code lamp} returns
+	 * less than write 2 while the near cache is bypassed, nor after it answers again; prints the window.
+	 */
+	private void assertNeverStaleThroughTheResync(RedisKitCache cache, String fault, long start) {
+		long noticed = System.nanoTime();
+		StaleReadCheck check = new StaleReadCheck();
+		while (!cache.nearCacheActive()) {
+			check.record(2, StaleReadCheck.numberOf(value(cache, "lamp")));
+			assertThat(System.nanoTime() - start).isLessThan(Duration.ofSeconds(10).toNanos());
+		}
+		long active = System.nanoTime();
+		printWindow(fault, start, noticed, active);
+		for (int i = 0; i < 20; i++) {
+			check.record(2, StaleReadCheck.numberOf(value(cache, "lamp")));
+		}
+		assertThat(check.violations()).isEmpty();
+	}
+
 	private void printWindow(String fault, long start, long noticed, long active) {
-		System.out.printf("[%s] %s: near cache flushed after %d ms, bypassed until tracking was on again %d ms"
+		System.out.printf("[%s] %s: near cache flushed after %d ms, bypassed until its invalidations flowed again %d ms"
 				+ " after the fault (resync window %d ms)%n", this.topology, fault,
 				TimeUnit.NANOSECONDS.toMillis(noticed - start), TimeUnit.NANOSECONDS.toMillis(active - start),
 				TimeUnit.NANOSECONDS.toMillis(active - noticed));
 	}
 
+	private RedisServerProcess master() {
+		return (this.topology == Topology.SENTINEL) ? this.redis.sentinel().master() : this.redis.standalone();
+	}
+
+	private static String info(RedisServerProcess server, String section, String field) {
+		for (String line : String.valueOf(server.command("INFO", section)).split("\r?\n")) {
+			if (line.startsWith(field + ":")) {
+				return line.substring(field.length() + 1).trim();
+			}
+		}
+		throw new IllegalStateException("No " + field + " in INFO " + section);
+	}
+
 	private String trackingClientId() {
-		RedisServerProcess master = (this.topology == Topology.SENTINEL) ? this.redis.sentinel().master()
-				: this.redis.standalone();
+		RedisServerProcess master = master();
 		String found = trackingClientIdOn(master);
 		assertThat(found).as("the tracking connection in CLIENT LIST").isNotEmpty();
 		return found;

@@ -8,13 +8,13 @@ import java.util.concurrent.TimeoutException;
 import static org.assertj.core.api.Assertions.fail;
 
 /** Checks that a wait has not ended: the future must time out, not complete. */
-final class CompletionStageWaiter {
+public final class CompletionStageWaiter {
 
 	private CompletionStageWaiter() {
 	}
 
 	/** Fails if the future completes within {@code time}. */
-	static void notDoneWithin(CompletableFuture<?> future, Duration time) throws Exception {
+	public static void notDoneWithin(CompletableFuture<?> future, Duration time) throws Exception {
 		try {
 			future.get(time.toNanos(), TimeUnit.NANOSECONDS);
 			fail("completed too early: " + future);

@@ -13,8 +13,12 @@ import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.ReturnType;
 
-/** Shared pieces of the lock tests: a fenced resource, a recording listener, waiting on conditions. */
-final class LockTesting {
+/**
+ * Shared pieces of the lock tests: a fenced resource, a recording listener, waiting on conditions. Public for the
+ * tests of the members built on the lock's public API in packages of their own (leader election), which also stall a
+ * hold's renewals through it.
+ */
+public final class LockTesting {
 
 	static final LuaScript FENCED_WRITE = LuaScript.fromClasspath("io/rediskit/lock/fenced-write.lua");
 
@@ -30,7 +34,7 @@ final class LockTesting {
 	 * Writes to the fenced test resource.
 	 * @return whether the resource accepted the token, and the write's place in the resource's history
 	 */
-	static FencedWrite fencedWriteInOrder(RedisConnectionFactory connections, String resource, long token,
+	public static FencedWrite fencedWriteInOrder(RedisConnectionFactory connections, String resource, long token,
 			String value) {
 		List<?> reply = ScriptExecutor.of(connections).execute(FENCED_WRITE, ReturnType.MULTI, 1, bytes(resource),
 				bytes(Long.toString(token)), bytes(value));
@@ -49,7 +53,7 @@ final class LockTesting {
 	}
 
 	/** Polls a condition that a later event makes true; fails after the timeout. */
-	static void awaitCondition(String what, Duration timeout, BooleanSupplier condition) {
+	public static void awaitCondition(String what, Duration timeout, BooleanSupplier condition) {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		while (!condition.getAsBoolean()) {
 			if (System.nanoTime() > deadline) {
@@ -65,6 +69,22 @@ final class LockTesting {
 		}
 	}
 
+	/**
+	 * Stops the watchdog renewing the holds of a lock, as if Redis no longer answered this instance: the watchdog
+	 * skips a hold with a renewal in flight.
+	 * @return how many holds were stalled
+	 */
+	public static int stallRenewals(LockFamilyRegistry registry, String lockName) {
+		int stalled = 0;
+		for (LockHold hold : registry.shell().parts().holds().all()) {
+			if (hold.lock.name().equals(lockName)) {
+				hold.stallRenewals();
+				stalled++;
+			}
+		}
+		return stalled;
+	}
+
 	static byte[] bytes(String value) {
 		return value.getBytes(StandardCharsets.UTF_8);
 	}
@@ -74,7 +94,7 @@ final class LockTesting {
 	 * @param accepted whether the resource took the token
 	 * @param sequence the write's place among every write to the resource, accepted or not, in the server's order
 	 */
-	record FencedWrite(boolean accepted, long sequence) {
+	public record FencedWrite(boolean accepted, long sequence) {
 	}
 
 	/** Records every event as text, for assertions. */

@@ -24,6 +24,7 @@ import static io.rediskit.lock.LockTesting.awaitCondition;
 import static io.rediskit.lock.LockTesting.fencedWrite;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Lock semantics against a real redis-server. */
@@ -72,6 +73,30 @@ class RedisLockTests {
 		assertThat(this.server.command("KEYS", "*")).isEqualTo(List.of("rk:lock:{orders}:fence"));
 		assertThat((Long) this.server.command("PTTL", "rk:lock:{orders}:fence")).isPositive();
 		assertThat(this.listener.events).containsExactly("acquire orders ACQUIRED", "release orders");
+	}
+
+	@Test
+	void aNamedRenewedLeaseIsTheHolderEveryInstanceSeesWhateverTheDefaultLease() {
+		try (LockRegistry withDefaultLease = factory(LockSpec.defaults().withDefaultLeaseTime(Duration.ofSeconds(5)))) {
+			RedisLock lock = withDefaultLease.getLock("named");
+			assertThat(lock.holder()).isEmpty();
+			Lease lease = lock.acquireRenewedAsync(Duration.ZERO, "billing-7").toCompletableFuture().join();
+			assertThat(this.factory.getLock("named").holder())
+				.contains(new RedisLock.Holder("billing-7", lease.fencingToken()));
+			assertThat(withDefaultLease.heldLocks()).singleElement()
+				.satisfies((held) -> assertThat(held.watchdog()).as("renewed, not the default lease").isTrue());
+			assertThat(lease.certainValidity()).isPositive().isLessThanOrEqualTo(lock.watchdogTimeout());
+			lease.close();
+			assertThat(lease.certainValidity()).isZero();
+		}
+		RedisLock plain = this.factory.getLock("plain");
+		plain.lock();
+		assertThat(plain.holder()).hasValueSatisfying((holder) -> assertThat(holder.name()).isNull());
+		plain.unlock();
+		assertThatIllegalArgumentException().isThrownBy(() -> plain.acquireRenewedAsync(Duration.ZERO, "a/b"))
+			.withMessageContaining("holderName");
+		assertThatIllegalArgumentException().isThrownBy(() -> plain.acquireRenewedAsync(Duration.ZERO, "a:t1"))
+			.withMessageContaining("holderName");
 	}
 
 	@Test

@@ -137,29 +137,23 @@ class RedlockLockTests {
 	}
 
 	@Test
-	void leaderElectionOverRedlockNamesTheLeaderAMajorityStores() throws Exception {
-		TermLog log = new TermLog();
-		LeaderElections first = new LeaderElections(this.registry, List.of(LeaderElectionFaultTests.recorder(log, "a")),
-				"a", Duration.ofMillis(20));
-		LeaderElections second = new LeaderElections(this.nodes.registry(RedlockTesting.spec()),
-				List.of(LeaderElectionFaultTests.recorder(log, "b")), "b", Duration.ofMillis(20));
+	void theHolderIsTheOneAMajorityStoresAskedFromAnyInstance() {
+		RedisLock lock = this.registry.getLock("reports");
+		RedisLock fromElsewhere = this.nodes.registry(RedlockTesting.spec()).getLock("reports");
+		assertThat(lock.holder()).as("nobody holds it yet").isEmpty();
+		Lease lease = lock.acquireRenewedAsync(Duration.ZERO, "a").toCompletableFuture().join();
 		try {
-			LeaderElection a = first.elect("reports");
-			LeaderElection b = second.elect("reports");
-			assertThat(a.currentLeader()).as("nobody leads yet").isEmpty();
-			first.start();
-			second.start();
-			TermLog.Entry granted = log.await("a leader", 0, TermLog.Entry::granted, Duration.ofSeconds(20));
-			LeaderElection.Leader leader = new LeaderElection.Leader(granted.instance(), granted.term());
-			assertThat(a.currentLeader()).contains(leader);
 			// Each node handed out a token of its own; the fence round made the chosen one the majority's.
-			assertThat(b.currentLeader()).as("asked of the nodes from either").contains(leader);
-			assertThat(log.violations()).isEmpty();
+			RedisLock.Holder holder = new RedisLock.Holder("a", lease.fencingToken());
+			assertThat(lock.holder()).contains(holder);
+			assertThat(fromElsewhere.holder()).as("asked of the nodes from either").contains(holder);
+			assertThat(lease.certainValidity()).isPositive().isLessThanOrEqualTo(lock.watchdogTimeout());
 		}
 		finally {
-			first.stop();
-			second.stop();
+			lease.close();
 		}
+		assertThat(lease.certainValidity()).as("once released").isZero();
+		assertThat(fromElsewhere.holder()).isEmpty();
 	}
 
 	@Test

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.ReleaseSignals;
 import io.rediskit.support.TopologyScripts;
 import io.rediskit.testsupport.TopologyContract;
 import org.junit.jupiter.api.Test;

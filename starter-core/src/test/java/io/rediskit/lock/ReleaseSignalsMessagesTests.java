@@ -6,9 +6,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.rediskit.support.Background;
 import io.rediskit.support.RedisTestServer;
+import io.rediskit.support.ReleaseSignals;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-/** Shared pieces of the semaphore and latch tests. */
+/** Shared pieces of the semaphore tests. */
 final class SemaphoreTesting {
 
 	private SemaphoreTesting() {
@@ -37,23 +37,6 @@ final class SemaphoreTesting {
 
 		long count(String prefix) {
 			return this.events.stream().filter((event) -> event.startsWith(prefix)).count();
-		}
-
-	}
-
-	/** Records every latch event as text. */
-	static final class RecordingLatchListener implements LatchListener {
-
-		final List<String> events = new CopyOnWriteArrayList<>();
-
-		@Override
-		public void onCountDown(String latchName, long remaining) {
-			this.events.add("down " + latchName + " " + remaining);
-		}
-
-		@Override
-		public void onAwait(String latchName, AwaitResult result, Duration waited) {
-			this.events.add("await " + latchName + " " + result);
 		}
 
 	}

@@ -22,6 +22,7 @@ import io.rediskit.benchmarks.LatencySample;
 import io.rediskit.benchmarks.Spread;
 import io.rediskit.cache.CacheJsonSerializer;
 import io.rediskit.cache.CacheSpec;
+import io.rediskit.cache.NearCacheInvalidation;
 import io.rediskit.cache.NearCacheSpec;
 import io.rediskit.cache.RedisKitCacheManager;
 import io.rediskit.cache.SingleFlight;
@@ -50,7 +51,10 @@ import org.springframework.data.redis.serializer.RedisSerializer;
  * takes 100 ms: loader calls, and the time until every caller has its value. Five storms each.</li>
  * <li><b>plain miss storm</b>: the same with what {@code @Cacheable} without {@code sync} does ({@code get(key)},
  * on a miss the loader, then {@code put}); only redis-kit with {@code single-flight: every-miss} loads once.</li>
+ * <li><b>mixed</b>: nine reads to one write of a new value, on two instances, the near cache invalidated by
+ * server-assisted tracking ({@code near-tracking}), by redis-kit's channel ({@code near-pubsub}), or not there.</li>
  * </ul>
+ * Each figure also reports the processor time per call of this JVM and of the server.
  * Goals (issue 19): one loader call per storm across instances (Spring Data's: one per instance at best); hits
  * with the near cache at least 20x the Redis-only managers; without it at least as fast as Spring Data's.
  * Redisson's {@code RedissonSpringCacheManager} is not compared: {@code org.redisson:redisson-spring-data-41} at the
@@ -76,8 +80,11 @@ public final class CacheBenchmark implements Benchmark {
 		LettuceConnectionFactory second = secondInstance(context.connectionFactory());
 		String run = Long.toString(System.nanoTime(), 36);
 		Map<String, Function<RedisConnectionFactory, CacheManager>> managers = new LinkedHashMap<>();
-		managers.put("redis-kit near", (connections) -> kit(connections, true));
-		managers.put("redis-kit", (connections) -> kit(connections, false));
+		managers.put("redis-kit near-tracking", (connections) -> kit(connections, CacheSpec.defaults()
+			.withNearCache(NearCacheSpec.defaults().withInvalidation(NearCacheInvalidation.TRACKING))));
+		managers.put("redis-kit near-pubsub", (connections) -> kit(connections, CacheSpec.defaults()
+			.withNearCache(NearCacheSpec.defaults().withInvalidation(NearCacheInvalidation.PUBSUB))));
+		managers.put("redis-kit", (connections) -> kit(connections, CacheSpec.defaults().withNearCache(null)));
 		managers.put("redis-kit every-miss", (connections) -> kit(connections, CacheSpec.defaults()
 			.withSingleFlight(SingleFlight.EVERY_MISS)));
 		managers.put("spring-data", CacheBenchmark::springData);
@@ -93,6 +100,8 @@ public final class CacheBenchmark implements Benchmark {
 				try {
 					Map<String, Object> result = new LinkedHashMap<>();
 					result.put("hits", hits(context, entry.getKey(), first.getCache("bench-hits-" + names)));
+					result.put("mixed", mixed(context, entry.getKey(), first.getCache("bench-mixed-" + names),
+							other.getCache("bench-mixed-" + names)));
 					result.put("storm", storms(context, entry.getKey(), first.getCache("bench-storm-" + names),
 							other.getCache("bench-storm-" + names), false));
 					result.put("plainStorm", storms(context, entry.getKey(), first.getCache("bench-plain-" + names),
@@ -108,6 +117,8 @@ public final class CacheBenchmark implements Benchmark {
 		finally {
 			second.destroy();
 		}
+		System.out.println("cache.hits " + context.cpu("cache.hits").token("spring-data"));
+		System.out.println("cache.mixed " + context.cpu("cache.mixed").token("spring-data"));
 		Files.createDirectories(context.options().outputDirectory());
 		JsonWriter.write(context.options().outputDirectory().resolve("cache.json"), Map.of("environment",
 				context.environment(), "loaderMillis", LOADER.toMillis(), "results", results));
@@ -140,9 +151,50 @@ public final class CacheBenchmark implements Benchmark {
 				percentiles[0], percentiles[1], spread.token());
 		Map<String, Object> result = new LinkedHashMap<>();
 		result.put("perSecond", rate);
+		result.putAll(context.cpu("cache.hits").toJson(label));
 		result.put("p50Micros", percentiles[0]);
 		result.put("p99Micros", percentiles[1]);
 		result.putAll(spread.toJson());
+		return result;
+	}
+
+	/**
+	 * A write-heavy mix on two instances: each call reads one of the products (nine in ten) or writes a new price
+	 * for one (one in ten), the run's threads alternating between the instances, so every write invalidates the
+	 * near copies of the other instance (by tracking or by the channel) and of its own. Counts the reads that came
+	 * back with no value: none should, as every key is written before the run and a write replaces it.
+	 */
+	private static Map<String, Object> mixed(BenchmarkContext context, String label, Cache first, Cache other)
+			throws InterruptedException {
+		for (int i = 0; i < PRODUCTS; i++) {
+			first.put("p" + i, new Product("p" + i, "Product " + i, 1_999 + i));
+		}
+		AtomicInteger next = new AtomicInteger();
+		java.util.concurrent.atomic.LongAdder missing = new java.util.concurrent.atomic.LongAdder();
+		List<Double> rates = new ArrayList<>();
+		for (int round = 0; round < context.options().rounds(); round++) {
+			rates.add(context.load("cache.mixed " + label).run((thread) -> {
+				Cache cache = (thread % 2 == 0) ? first : other;
+				int n = next.incrementAndGet();
+				String key = "p" + Math.floorMod(n * 7919, PRODUCTS);
+				if (n % 10 == 0) {
+					cache.put(key, new Product(key, "Product", n));
+				}
+				else if (cache.get(key) == null) {
+					missing.increment();
+				}
+			}).opsPerSecond());
+		}
+		Spread spread = context.spread("cache.mixed " + label, rates);
+		System.out.printf("%-34s %,12.0f/s  (9 reads : 1 write, two instances)  %s%n", "cache.mixed " + label,
+				spread.median(), spread.token());
+		if (missing.sum() > 0) {
+			context.reportAnomaly("cache.mixed " + label + ": " + missing.sum() + " reads found no value", null);
+		}
+		Map<String, Object> result = new LinkedHashMap<>();
+		result.put("perSecond", spread.median());
+		result.putAll(spread.toJson());
+		result.putAll(context.cpu("cache.mixed").toJson(label));
 		return result;
 	}
 
@@ -201,10 +253,6 @@ public final class CacheBenchmark implements Benchmark {
 		Product loaded = loader.call();
 		cache.put(key, loaded);
 		return loaded;
-	}
-
-	private static CacheManager kit(RedisConnectionFactory connections, boolean near) {
-		return kit(connections, CacheSpec.defaults().withNearCache(near ? NearCacheSpec.defaults() : null));
 	}
 
 	private static CacheManager kit(RedisConnectionFactory connections, CacheSpec spec) {

@@ -16,8 +16,9 @@ import java.util.function.Function;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.rediskit.benchmarks.Benchmark;
 import io.rediskit.benchmarks.BenchmarkContext;
-import io.rediskit.benchmarks.ConcurrentLoad;
 import io.rediskit.benchmarks.ConcurrentLoad.Outcome;
+import io.rediskit.benchmarks.ConcurrentLoad;
+import io.rediskit.benchmarks.CpuFigures;
 import io.rediskit.benchmarks.JsonWriter;
 import io.rediskit.benchmarks.LatencySample;
 import io.rediskit.benchmarks.OpsChart;
@@ -78,10 +79,10 @@ public final class LockBenchmark implements Benchmark {
 			int rounds = context.options().rounds();
 			Map<String, Run> uncontended = runEach(context, UNCONTENDED, List.of(redisKit, redisson, floor), rounds,
 					(library) -> uncontended(context, library));
-			System.out.println(throughputLine(UNCONTENDED, uncontended));
+			System.out.println(throughputLine(UNCONTENDED, uncontended, context.cpu(UNCONTENDED)));
 			Map<String, Run> contended = runEach(context, CONTENDED, List.of(redisson, redisKit), rounds,
 					(library) -> contended(context, library));
-			System.out.println(throughputLine(CONTENDED, contended));
+			System.out.println(throughputLine(CONTENDED, contended, context.cpu(CONTENDED)));
 			System.out.println(handoffLine(contended));
 
 			writeResults(context, timestamp, List.of(redisKit.name(), redisson.name(), floor.name()),
@@ -156,10 +157,15 @@ public final class LockBenchmark implements Benchmark {
 				entry.put("floorOpsPerSecond", Math.round(runs.get(FLOOR).opsPerSecond()));
 				entry.put("ofFloor", twoDecimals(ofFloor(runs)));
 			}
+			CpuFigures cpu = context.cpu(scenario);
+			entry.put("clientCpuRatio", twoDecimals(cpu.clientRatio("redisson")));
+			entry.put("cpuRatio", twoDecimals(cpu.totalRatio("redisson")));
 			Map<String, Object> byLibrary = new LinkedHashMap<>();
 			for (String library : libraries) {
 				if (runs.containsKey(library)) {
-					byLibrary.put(library, runs.get(library).toJson());
+					Map<String, Object> figures = runs.get(library).toJson();
+					figures.putAll(cpu.toJson(library));
+					byLibrary.put(library, figures);
 				}
 			}
 			entry.put("libraries", byLibrary);
@@ -198,7 +204,7 @@ public final class LockBenchmark implements Benchmark {
 		return medians;
 	}
 
-	private static String throughputLine(String scenario, Map<String, Run> runs) {
+	private static String throughputLine(String scenario, Map<String, Run> runs, CpuFigures cpu) {
 		String line = String.format(Locale.ROOT, "%s redis-kit=%d redisson=%d ratio=%.2f", scenario,
 				Math.round(runs.get("redis-kit").opsPerSecond()), Math.round(runs.get("redisson").opsPerSecond()),
 				ratio(runs));
@@ -208,7 +214,7 @@ public final class LockBenchmark implements Benchmark {
 		}
 		Map<String, Spread> spreads = new LinkedHashMap<>();
 		runs.forEach((library, run) -> spreads.put(library, run.spread()));
-		return line + " " + Spread.token(spreads);
+		return line + " " + Spread.token(spreads) + " " + cpu.token("redisson");
 	}
 
 	private static String handoffLine(Map<String, Run> runs) {

@@ -23,6 +23,7 @@ import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.rediskit.benchmarks.Benchmark;
 import io.rediskit.benchmarks.BenchmarkContext;
 import io.rediskit.benchmarks.ConcurrentLoad.Outcome;
+import io.rediskit.benchmarks.CpuFigures;
 import io.rediskit.benchmarks.JsonWriter;
 import io.rediskit.benchmarks.Spread;
 import io.rediskit.lock.LockRegistry;
@@ -89,9 +90,11 @@ public final class MultiLockBenchmark implements Benchmark {
 			double redisKit = medians.get("redis-kit").opsPerSecond();
 			double ratio = redisKit / medians.get("redisson").opsPerSecond();
 			double ofFloor = redisKit / medians.get(FLOOR).opsPerSecond();
-			System.out.println(String.format(Locale.ROOT, "%s redis-kit=%d redisson=%d ratio=%.2f floor=%d of-floor=%.2f %s",
-					UNCONTENDED, Math.round(redisKit), Math.round(medians.get("redisson").opsPerSecond()), ratio,
-					Math.round(medians.get(FLOOR).opsPerSecond()), ofFloor, Spread.token(spreads)));
+			CpuFigures cpu = context.cpu(UNCONTENDED);
+			System.out.println(String.format(Locale.ROOT,
+					"%s redis-kit=%d redisson=%d ratio=%.2f floor=%d of-floor=%.2f %s %s", UNCONTENDED,
+					Math.round(redisKit), Math.round(medians.get("redisson").opsPerSecond()), ratio,
+					Math.round(medians.get(FLOOR).opsPerSecond()), ofFloor, Spread.token(spreads), cpu.token("redisson")));
 			Map<String, Object> json = new LinkedHashMap<>();
 			json.put("benchmark", name());
 			json.put("timestamp", timestamp);
@@ -103,10 +106,13 @@ public final class MultiLockBenchmark implements Benchmark {
 				figures.put("operations", outcome.operations());
 				figures.put("errors", outcome.errors());
 				figures.putAll(spreads.get(library).toJson());
+				figures.putAll(cpu.toJson(library));
 				byLibrary.put(library, figures);
 			});
 			json.put("scenarios", List.of(Map.of("scenario", UNCONTENDED, "ratio", Math.round(ratio * 100) / 100.0,
-					"ofFloor", Math.round(ofFloor * 100) / 100.0, "libraries", byLibrary)));
+					"ofFloor", Math.round(ofFloor * 100) / 100.0, "clientCpuRatio",
+					Math.round(cpu.clientRatio("redisson") * 100) / 100.0, "cpuRatio",
+					Math.round(cpu.totalRatio("redisson") * 100) / 100.0, "libraries", byLibrary)));
 			Path file = context.options().outputDirectory().resolve(name() + ".json");
 			JsonWriter.write(file, json);
 			context.progress("Wrote " + file);

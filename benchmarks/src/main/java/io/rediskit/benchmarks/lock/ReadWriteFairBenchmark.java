@@ -15,12 +15,13 @@ import java.util.function.Function;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.rediskit.benchmarks.Benchmark;
 import io.rediskit.benchmarks.BenchmarkContext;
-import io.rediskit.benchmarks.ConcurrentLoad;
 import io.rediskit.benchmarks.ConcurrentLoad.Outcome;
+import io.rediskit.benchmarks.ConcurrentLoad;
+import io.rediskit.benchmarks.CpuFigures;
 import io.rediskit.benchmarks.JsonWriter;
+import io.rediskit.benchmarks.LatencySample;
 import io.rediskit.benchmarks.MedianRound;
 import io.rediskit.benchmarks.Spread;
-import io.rediskit.benchmarks.LatencySample;
 import io.rediskit.lock.FairLockRegistry;
 import io.rediskit.lock.ReadWriteLockRegistry;
 
@@ -83,7 +84,8 @@ public final class ReadWriteFairBenchmark implements Benchmark {
 					"redis-kit", (name) -> LockCycle.of(fair.getLock("bench:redis-kit:contended")),
 					"redisson", (name) -> LockCycle.of(context.redisson().getFairLock("bench:redisson:contended"))),
 					handoffs));
-			results.forEach((scenario, outcomes) -> System.out.println(line(scenario, outcomes, handoffs)));
+			results.forEach((scenario, outcomes) -> System.out.println(line(scenario, outcomes, handoffs,
+					context.cpu(scenario))));
 			write(context, timestamp, results, handoffs);
 		}
 	}
@@ -162,7 +164,7 @@ public final class ReadWriteFairBenchmark implements Benchmark {
 	}
 
 	private static String line(String scenario, Map<String, MedianRound<Outcome>> outcomes,
-			Map<String, HandoffRecorder> handoffs) {
+			Map<String, HandoffRecorder> handoffs, CpuFigures cpu) {
 		double redisKit = outcomes.get("redis-kit").round().opsPerSecond();
 		double redisson = outcomes.get("redisson").round().opsPerSecond();
 		String line = String.format(Locale.ROOT, "%s redis-kit=%d redisson=%d ratio=%.2f", scenario,
@@ -179,7 +181,7 @@ public final class ReadWriteFairBenchmark implements Benchmark {
 		}
 		Map<String, Spread> spreads = new LinkedHashMap<>();
 		outcomes.forEach((library, median) -> spreads.put(library, median.spread()));
-		return line + " " + Spread.token(spreads);
+		return line + " " + Spread.token(spreads) + " " + cpu.token("redisson");
 	}
 
 	private void write(BenchmarkContext context, String timestamp,
@@ -193,6 +195,9 @@ public final class ReadWriteFairBenchmark implements Benchmark {
 		results.forEach((scenario, outcomes) -> {
 			Map<String, Object> entry = new LinkedHashMap<>();
 			entry.put("scenario", scenario);
+			CpuFigures cpu = context.cpu(scenario);
+			entry.put("clientCpuRatio", Math.round(cpu.clientRatio("redisson") * 100) / 100.0);
+			entry.put("cpuRatio", Math.round(cpu.totalRatio("redisson") * 100) / 100.0);
 			Map<String, Object> byLibrary = new LinkedHashMap<>();
 			outcomes.forEach((library, median) -> {
 				Outcome outcome = median.round();
@@ -208,6 +213,7 @@ public final class ReadWriteFairBenchmark implements Benchmark {
 					figures.put("handoffP99Micros", Math.round(micros[1] * 10) / 10.0);
 				}
 				figures.putAll(median.spread().toJson());
+				figures.putAll(cpu.toJson(library));
 				byLibrary.put(library, figures);
 			});
 			entry.put("libraries", byLibrary);

@@ -13,13 +13,13 @@ import java.util.Map;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.rediskit.benchmarks.Benchmark;
 import io.rediskit.benchmarks.BenchmarkContext;
-import io.rediskit.benchmarks.ConcurrentLoad;
 import io.rediskit.benchmarks.ConcurrentLoad.Outcome;
+import io.rediskit.benchmarks.CpuFigures;
 import io.rediskit.benchmarks.JsonWriter;
 import io.rediskit.benchmarks.MedianRound;
 import io.rediskit.benchmarks.Spread;
-import io.rediskit.lock.LatchRegistry;
-import io.rediskit.lock.RedisCountDownLatch;
+import io.rediskit.latch.LatchRegistry;
+import io.rediskit.latch.RedisCountDownLatch;
 import io.rediskit.lock.RedisSemaphore;
 import io.rediskit.lock.SemaphoreRegistry;
 import org.redisson.api.RCountDownLatch;
@@ -97,7 +97,7 @@ public final class SemaphoreBenchmark implements Benchmark {
 				return () -> floor.acquireAndRelease(name, 1);
 			});
 			Map<String, MedianRound<Outcome>> uncontendedRuns = runEach(context, UNCONTENDED, uncontended);
-			System.out.println(line(UNCONTENDED, uncontendedRuns));
+			System.out.println(line(UNCONTENDED, uncontendedRuns, context.cpu(UNCONTENDED)));
 
 			Map<String, Library> atBound = new LinkedHashMap<>();
 			RedisSemaphore shared = semaphores.getSemaphore("bench:redis-kit:" + run + ":bound", bound);
@@ -113,7 +113,7 @@ public final class SemaphoreBenchmark implements Benchmark {
 			sharedExpirable.trySetPermits(bound);
 			atBound.put("redisson-expirable", (thread) -> () -> sharedExpirable.release(sharedExpirable.acquire()));
 			Map<String, MedianRound<Outcome>> boundRuns = runEach(context, BOUND, atBound);
-			System.out.println(line(BOUND, boundRuns));
+			System.out.println(line(BOUND, boundRuns, context.cpu(BOUND)));
 
 			Map<String, Library> countDown = new LinkedHashMap<>();
 			RedisCountDownLatch latch = latches.getCountDownLatch("bench:redis-kit:" + run + ":latch");
@@ -126,7 +126,7 @@ public final class SemaphoreBenchmark implements Benchmark {
 			latches.getCountDownLatch(floorLatch).trySetCount(LATCH_COUNT);
 			countDown.put(FLOOR, (thread) -> () -> floor.countDown(floorLatch));
 			Map<String, MedianRound<Outcome>> countDownRuns = runEach(context, COUNTDOWN, countDown);
-			System.out.println(line(COUNTDOWN, countDownRuns));
+			System.out.println(line(COUNTDOWN, countDownRuns, context.cpu(COUNTDOWN)));
 
 			writeResults(context, timestamp,
 					Map.of(UNCONTENDED, uncontendedRuns, BOUND, boundRuns, COUNTDOWN, countDownRuns));
@@ -162,7 +162,7 @@ public final class SemaphoreBenchmark implements Benchmark {
 		return context.load(scenario + " " + library).run((thread) -> perThread.get(thread).run());
 	}
 
-	private static String line(String scenario, Map<String, MedianRound<Outcome>> runs) {
+	private static String line(String scenario, Map<String, MedianRound<Outcome>> runs, CpuFigures cpu) {
 		double redisKit = runs.get("redis-kit").round().opsPerSecond();
 		StringBuilder line = new StringBuilder(scenario);
 		Map<String, Spread> spreads = new LinkedHashMap<>();
@@ -175,7 +175,7 @@ public final class SemaphoreBenchmark implements Benchmark {
 			line.append(String.format(Locale.ROOT, " of-floor=%.2f",
 					redisKit / runs.get(FLOOR).round().opsPerSecond()));
 		}
-		return line.append(' ').append(Spread.token(spreads)).toString();
+		return line.append(' ').append(Spread.token(spreads)).append(' ').append(cpu.token("redisson")).toString();
 	}
 
 	private void writeResults(BenchmarkContext context, String timestamp,
@@ -190,6 +190,9 @@ public final class SemaphoreBenchmark implements Benchmark {
 			Map<String, MedianRound<Outcome>> byLibrary = runs.get(scenario);
 			Map<String, Object> entry = new LinkedHashMap<>();
 			entry.put("scenario", scenario);
+			CpuFigures cpu = context.cpu(scenario);
+			entry.put("clientCpuRatio", Math.round(cpu.clientRatio("redisson") * 100) / 100.0);
+			entry.put("cpuRatio", Math.round(cpu.totalRatio("redisson") * 100) / 100.0);
 			double redisKit = byLibrary.get("redis-kit").round().opsPerSecond();
 			entry.put("ratio", Math.round(redisKit / byLibrary.get("redisson").round().opsPerSecond() * 100) / 100.0);
 			if (byLibrary.containsKey(FLOOR)) {
@@ -204,6 +207,7 @@ public final class SemaphoreBenchmark implements Benchmark {
 				figures.put("errors", outcome.errors());
 				figures.put("hungThreads", outcome.hungThreads());
 				figures.putAll(median.spread().toJson());
+				figures.putAll(cpu.toJson(library));
 				libraries.put(library, figures);
 			});
 			entry.put("libraries", libraries);

@@ -27,7 +27,7 @@ import io.rediskit.support.LuaScript;
  * {@code {1, token, free}} when it took the permits.</li>
  * <li>{@code semaphore_release.lua}: the same keys; owner, channel {@code ...:released}. Answers the permits
  * freed.</li>
- * <li>{@code latch_count_down.lua}: {@code KEYS = [<prefix>latch:{<name>}, ...:applied]}; request id, ms kept
+ * <li>{@code latch/count_down.lua}: {@code KEYS = [<prefix>latch:{<name>}, ...:applied]}; request id, ms kept
  * while counting, ms kept open, channel {@code ...:opened}.</li>
  * </ul>
  */
@@ -39,7 +39,7 @@ final class SemaphoreScriptFloor {
 
 	private static final LuaScript RELEASE = LuaScript.fromClasspath(SCRIPTS + "semaphore_release.lua");
 
-	private static final LuaScript COUNT_DOWN = LuaScript.fromClasspath(SCRIPTS + "latch_count_down.lua");
+	private static final LuaScript COUNT_DOWN = LuaScript.fromClasspath("META-INF/redis-kit/scripts/latch/count_down.lua");
 
 	private static final byte[] STATE_TTL_MILLIS = ascii(Duration.ofDays(1).toMillis());
 

@@ -37,7 +37,8 @@ import io.rediskit.benchmarks.JsonWriter;
 import io.rediskit.benchmarks.OpsChart;
 import io.rediskit.benchmarks.Spread;
 import io.rediskit.benchmarks.ratelimit.AdmissionsChart.Panel;
-import io.rediskit.benchmarks.ratelimit.CpuMeter.Cost;
+import io.rediskit.benchmarks.CpuMeter;
+import io.rediskit.benchmarks.CpuMeter.Cost;
 import io.rediskit.ratelimit.RateLimitAlgorithm;
 import io.rediskit.ratelimit.RateLimitDecision;
 import io.rediskit.ratelimit.RateLimitListener;
@@ -308,7 +309,7 @@ public final class RateLimitBenchmark implements Benchmark {
 					firstFailure.get());
 		}
 		Outcome answered = new Outcome(admitted.sum() + rejected.sum(), issued.measured(),
-				issued.errors() + failed.sum(), issued.hungThreads());
+				issued.errors() + failed.sum(), issued.hungThreads(), cost);
 		return new Run(answered, admitted.sum(), rejected.sum(), cost);
 	}
 

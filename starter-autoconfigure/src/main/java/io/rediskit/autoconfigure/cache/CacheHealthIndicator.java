@@ -32,7 +32,9 @@ public class CacheHealthIndicator extends AbstractHealthIndicator {
 		for (RedisKitCache cache : this.manager.caches()) {
 			if (cache.spec().nearCache() != null) {
 				boolean active = cache.nearCacheActive();
-				builder.withDetail(cache.getName(), active ? "near cache active" : "near cache bypassed");
+				String invalidation = cache.nearCacheInvalidation();
+				builder.withDetail(cache.getName(), (active ? "near cache active" : "near cache bypassed")
+						+ ("none".equals(invalidation) ? "" : ", invalidated by " + invalidation));
 				if (!active) {
 					bypassed.add(cache.getName());
 				}

@@ -67,7 +67,8 @@ public class RedisCacheEndpoint {
 
 	private CacheDescriptor describe(String name) {
 		RedisKitCache cache = this.manager.getCache(name);
-		return new CacheDescriptor(name, cache.spec(), cache.nearCacheSize(), cache.nearCacheActive());
+		return new CacheDescriptor(name, cache.spec(), cache.nearCacheSize(), cache.nearCacheActive(),
+				cache.nearCacheInvalidation());
 	}
 
 	/**
@@ -76,8 +77,11 @@ public class RedisCacheEndpoint {
 	 * @param settings its spec
 	 * @param nearCacheSize entries in this instance's near cache
 	 * @param nearCacheActive whether the near cache answers reads now
+	 * @param nearCacheInvalidation how the near cache learns of changes now: {@code tracking} (the server's
+	 * invalidations), {@code pubsub} (the caches' own messages) or {@code none} (no near cache, or not decided yet)
 	 */
-	public record CacheDescriptor(String name, CacheSpec settings, int nearCacheSize, boolean nearCacheActive) {
+	public record CacheDescriptor(String name, CacheSpec settings, int nearCacheSize, boolean nearCacheActive,
+			String nearCacheInvalidation) {
 	}
 
 }

@@ -23,6 +23,7 @@ import io.rediskit.lock.RedlockRegistry;
 import io.rediskit.queue.QueueRegistry;
 import io.rediskit.queue.RecurringJobs;
 import io.rediskit.ratelimit.RateLimiterRegistry;
+import io.rediskit.support.Background;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -39,7 +40,6 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfigurat
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.scheduling.TaskScheduler;
 
 /**
  * Serves the web console at {@code redis-kit.console.path} (default {@code /redis-kit}) when
@@ -165,10 +165,9 @@ public final class ConsoleAutoConfiguration {
 
 		@Bean
 		ConsoleMetrics redisKitConsoleMetrics(MeterRegistry meters, ConsoleProperties properties,
-				ObjectProvider<TaskScheduler> scheduler) {
+				Background background) {
 			checked(properties);
-			return new ConsoleMetrics(meters, properties.getSampleInterval(), properties.getSamples(),
-					scheduler.getIfUnique());
+			return new ConsoleMetrics(meters, properties.getSampleInterval(), properties.getSamples(), background);
 		}
 
 		@Bean

@@ -28,10 +28,10 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.distribution.CountAtBucket;
 import io.micrometer.core.instrument.distribution.HistogramSnapshot;
 import io.micrometer.core.instrument.distribution.ValueAtPercentile;
+import io.rediskit.support.Background;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.SmartLifecycle;
-import org.springframework.scheduling.TaskScheduler;
 
 /**
  * The console's short memory of the {@code rediskit.*} meters: each sample turns counters into rates per second
@@ -43,9 +43,10 @@ import org.springframework.scheduling.TaskScheduler;
  * registries that keep windowed histograms; since start for cumulative ones such as Prometheus'). The last
  * {@code samples} samples of each meter are kept, so memory is bounded by the meters' (bounded) tags.
  * <p>
- * Samples are taken on the application's {@link TaskScheduler} when it has exactly one; otherwise when the console
- * asks and the last sample is at least an interval old, so without a scheduler the charts cover the time someone
- * had the console open. No thread of its own.
+ * Samples are taken every interval on the shared {@link Background}'s scheduler (the application's
+ * {@code TaskScheduler} when it has exactly one, else the one daemon thread the background keeps for every
+ * primitive) while the context runs; until it starts, or without a background, when the console asks and the last
+ * sample is at least an interval old. No thread of its own.
  */
 final class ConsoleMetrics implements SmartLifecycle {
 
@@ -59,7 +60,7 @@ final class ConsoleMetrics implements SmartLifecycle {
 
 	private final int capacity;
 
-	private final @Nullable TaskScheduler scheduler;
+	private final @Nullable Background background;
 
 	private final LongSupplier clock;
 
@@ -69,16 +70,16 @@ final class ConsoleMetrics implements SmartLifecycle {
 
 	private volatile @Nullable ScheduledFuture<?> task;
 
-	ConsoleMetrics(MeterRegistry registry, Duration interval, int capacity, @Nullable TaskScheduler scheduler) {
-		this(registry, interval, capacity, scheduler, System::currentTimeMillis);
+	ConsoleMetrics(MeterRegistry registry, Duration interval, int capacity, @Nullable Background background) {
+		this(registry, interval, capacity, background, System::currentTimeMillis);
 	}
 
-	ConsoleMetrics(MeterRegistry registry, Duration interval, int capacity, @Nullable TaskScheduler scheduler,
+	ConsoleMetrics(MeterRegistry registry, Duration interval, int capacity, @Nullable Background background,
 			LongSupplier clock) {
 		this.registry = registry;
 		this.interval = interval;
 		this.capacity = capacity;
-		this.scheduler = scheduler;
+		this.background = background;
 		this.clock = clock;
 	}
 
@@ -101,7 +102,7 @@ final class ConsoleMetrics implements SmartLifecycle {
 		this.series.keySet().retainAll(seen);
 	}
 
-	/** Takes a sample if none was taken for most of an interval: the path without a scheduler. */
+	/** Takes a sample if none was taken for most of an interval: the path while no task samples. */
 	synchronized void sampleIfDue() {
 		long now = this.clock.getAsLong();
 		if (this.lastSample == Long.MIN_VALUE || now - this.lastSample >= this.interval.toMillis() * 9 / 10) {
@@ -133,8 +134,8 @@ final class ConsoleMetrics implements SmartLifecycle {
 
 	@Override
 	public void start() {
-		if (this.scheduler != null && this.task == null) {
-			this.task = this.scheduler.scheduleAtFixedRate(this::sample, this.interval);
+		if (this.background != null && this.task == null) {
+			this.task = this.background.scheduleAtFixedRate(this::sample, Duration.ZERO, this.interval);
 		}
 	}
 

@@ -1,8 +1,8 @@
 package io.rediskit.autoconfigure.lock;
 
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
-import io.rediskit.lock.LatchListener;
-import io.rediskit.lock.LatchRegistry;
+import io.rediskit.latch.LatchListener;
+import io.rediskit.latch.LatchRegistry;
 import io.rediskit.support.Background;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ScriptExecutor;

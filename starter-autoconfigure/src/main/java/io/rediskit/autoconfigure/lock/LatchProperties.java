@@ -2,11 +2,11 @@ package io.rediskit.autoconfigure.lock;
 
 import java.time.Duration;
 
-import io.rediskit.lock.LatchSpec;
+import io.rediskit.latch.LatchSpec;
 
 /**
  * Count-down latch settings, under {@code redis-kit.lock.latch}. Checked when the latch registry is built, by the
- * rules of {@link io.rediskit.lock.LatchSpec}.
+ * rules of {@link io.rediskit.latch.LatchSpec}.
  */
 public class LatchProperties {
 

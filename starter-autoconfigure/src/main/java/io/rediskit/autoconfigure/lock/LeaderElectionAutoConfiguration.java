@@ -3,12 +3,13 @@ package io.rediskit.autoconfigure.lock;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.rediskit.lock.LeaderElections;
-import io.rediskit.lock.LeadershipEvent;
-import io.rediskit.lock.LeadershipGrantedEvent;
-import io.rediskit.lock.LeadershipListener;
-import io.rediskit.lock.LeadershipRevokedEvent;
+import io.rediskit.leader.LeaderElections;
+import io.rediskit.leader.LeadershipEvent;
+import io.rediskit.leader.LeadershipGrantedEvent;
+import io.rediskit.leader.LeadershipListener;
+import io.rediskit.leader.LeadershipRevokedEvent;
 import io.rediskit.lock.LockRegistry;
+import io.rediskit.support.Background;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -21,8 +22,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 
 /**
- * Auto-configures leader election: a {@link LeaderElections} over the application's {@link LockRegistry} (so its
- * ticks run on the registry's scheduler, the shared {@code Background}'s),
+ * Auto-configures leader election: a {@link LeaderElections} over the application's {@link LockRegistry}, its ticks
+ * on the shared {@link Background},
  * standing for the roles of {@code redis-kit.lock.leader.roles}, telling every {@link LeadershipListener} bean and
  * publishing each grant and revocation as an application event ({@link LeadershipGrantedEvent},
  * {@link LeadershipRevokedEvent}). Off with {@code redis-kit.lock.leader.enabled=false}; the bean backs off when the
@@ -37,7 +38,8 @@ public final class LeaderElectionAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	LeaderElections leaderElections(LockRegistry lockRegistry, LockProperties lockProperties,
-			ObjectProvider<LeadershipListener> listeners, ApplicationEventPublisher publisher, Environment environment) {
+			ObjectProvider<LeadershipListener> listeners, ApplicationEventPublisher publisher, Environment environment,
+			Background background) {
 		LeaderProperties properties = lockProperties.getLeader();
 		LockSpecs.leader(properties);
 		List<LeadershipListener> all = new ArrayList<>(listeners.orderedStream().toList());
@@ -45,6 +47,7 @@ public final class LeaderElectionAutoConfiguration {
 		String instance = (properties.getInstanceName() != null) ? properties.getInstanceName()
 				: LeaderElections.defaultInstanceName(environment.getProperty("spring.application.name", ""));
 		LeaderElections elections = new LeaderElections(lockRegistry, all, instance, properties.getRetryInterval());
+		elections.setBackground(background);
 		properties.getRoles().forEach(elections::elect);
 		return elections;
 	}

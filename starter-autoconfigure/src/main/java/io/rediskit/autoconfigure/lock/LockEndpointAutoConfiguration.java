@@ -3,9 +3,9 @@ package io.rediskit.autoconfigure.lock;
 import java.util.List;
 import java.util.function.Function;
 
+import io.rediskit.leader.LeaderElections;
 import io.rediskit.lock.FairLockRegistry;
 import io.rediskit.lock.HeldLock;
-import io.rediskit.lock.LeaderElections;
 import io.rediskit.lock.LockRegistry;
 import io.rediskit.lock.ReadWriteLockRegistry;
 import io.rediskit.lock.RedlockRegistry;

@@ -8,7 +8,7 @@ import java.util.Objects;
 import java.util.function.Supplier;
 
 import io.rediskit.autoconfigure.support.PropertyChecks;
-import io.rediskit.lock.LatchSpec;
+import io.rediskit.latch.LatchSpec;
 import io.rediskit.lock.LockSpec;
 import io.rediskit.lock.RedlockSpec;
 import io.rediskit.lock.WaiterLineSpec;

@@ -8,7 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.rediskit.lock.LatchListener;
+import io.rediskit.latch.LatchListener;
 
 /**
  * Records count-down latch events as Micrometer meters, tagged with the latch's name (use a fixed set of names).

@@ -8,9 +8,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.rediskit.lock.LeadershipGrantedEvent;
-import io.rediskit.lock.LeadershipListener;
-import io.rediskit.lock.LeadershipRevokedEvent;
+import io.rediskit.leader.LeadershipGrantedEvent;
+import io.rediskit.leader.LeadershipListener;
+import io.rediskit.leader.LeadershipRevokedEvent;
 
 /**
  * Records leader election as Micrometer meters, tagged with the {@code role} (a configured, small set):

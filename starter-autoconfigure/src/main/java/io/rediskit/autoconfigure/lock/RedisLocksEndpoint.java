@@ -11,8 +11,8 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 import io.rediskit.autoconfigure.support.Durations;
+import io.rediskit.leader.LeaderElection;
 import io.rediskit.lock.HeldLock;
-import io.rediskit.lock.LeaderElection;
 import io.rediskit.lock.LockRegistry;
 import org.jspecify.annotations.Nullable;
 

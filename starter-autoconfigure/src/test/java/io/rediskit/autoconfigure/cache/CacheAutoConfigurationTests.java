@@ -90,11 +90,16 @@ class CacheAutoConfigurationTests {
 				assertThat(meters.get("rediskit.cache.loads").tag("result", "success").timer().count()).isEqualTo(1);
 				RedisCacheEndpoint endpoint = context.getBean(RedisCacheEndpoint.class);
 				assertThat(endpoint.caches()).extracting(RedisCacheEndpoint.CacheDescriptor::name).contains("products");
+				// The near cache was used, so its mode is decided: the server offers tracking over RESP3.
+				assertThat(endpoint.caches()).filteredOn((cache) -> cache.name().equals("products"))
+					.extracting(RedisCacheEndpoint.CacheDescriptor::nearCacheInvalidation)
+					.containsExactly("tracking");
 				assertThat(endpoint.evict("products", "7")).containsEntry("evicted", true);
 				assertThat(catalog.find(7)).isEqualTo(new Item(7, "item-7"));
 				assertThat(catalog.loads()).isEqualTo(2);
 				Health health = context.getBean(CacheHealthIndicator.class).health(true);
 				assertThat(health.getStatus()).isEqualTo(Status.UP);
+				assertThat(health.getDetails().get("products")).asString().endsWith("invalidated by tracking");
 			});
 	}
 

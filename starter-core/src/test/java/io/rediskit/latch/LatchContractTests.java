@@ -1,14 +1,17 @@
-package io.rediskit.lock;
+package io.rediskit.latch;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
+import io.rediskit.lock.CompletionStageWaiter;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.TopologyScripts;
 import io.rediskit.testsupport.TopologyContract;
@@ -19,7 +22,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.connection.RedisConnection;
 
 import static io.rediskit.lock.LockTesting.awaitCondition;
-import static io.rediskit.lock.LockTesting.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
@@ -31,7 +33,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
  */
 class LatchContractTests extends TopologyContract {
 
-	SemaphoreTesting.RecordingLatchListener listener;
+	RecordingLatchListener listener;
 
 	LatchRegistry registry;
 
@@ -39,9 +41,9 @@ class LatchContractTests extends TopologyContract {
 
 	@BeforeEach
 	void open() {
-		this.listener = new SemaphoreTesting.RecordingLatchListener();
+		this.listener = new RecordingLatchListener();
 		this.registry = registry(LatchSpec.defaults(), this.listener);
-		this.other = registry(LatchSpec.defaults(), new SemaphoreTesting.RecordingLatchListener());
+		this.other = registry(LatchSpec.defaults(), new RecordingLatchListener());
 	}
 
 	@AfterEach
@@ -137,15 +139,15 @@ class LatchContractTests extends TopologyContract {
 
 	private void countDownWithIntent(LatchRegistry instance, String name, String intents) {
 		try (RedisConnection connection = this.redis.connections().getConnection()) {
-			connection.stringCommands().incr(bytes(intents));
-			connection.keyCommands().expire(bytes(intents), 600);
+			connection.stringCommands().incr(intents.getBytes(StandardCharsets.UTF_8));
+			connection.keyCommands().expire(intents.getBytes(StandardCharsets.UTF_8), 600);
 		}
 		instance.getCountDownLatch(name).countDown();
 	}
 
 	private long intentsNoted(String intents) {
 		try (RedisConnection connection = this.redis.connections().getConnection()) {
-			byte[] value = connection.stringCommands().get(bytes(intents));
+			byte[] value = connection.stringCommands().get(intents.getBytes(StandardCharsets.UTF_8));
 			return (value != null) ? Long.parseLong(new String(value)) : 0;
 		}
 	}
@@ -187,6 +189,23 @@ class LatchContractTests extends TopologyContract {
 			awaitCondition("the abandoned latch to expire", Duration.ofSeconds(10), () -> latch.count() == -1);
 			assertThat(waiter.get(10, TimeUnit.SECONDS)).isFalse();
 		}
+	}
+
+	/** Records every latch event as text. */
+	static final class RecordingLatchListener implements LatchListener {
+
+		final List<String> events = new CopyOnWriteArrayList<>();
+
+		@Override
+		public void onCountDown(String latchName, long remaining) {
+			this.events.add("down " + latchName + " " + remaining);
+		}
+
+		@Override
+		public void onAwait(String latchName, AwaitResult result, Duration waited) {
+			this.events.add("await " + latchName + " " + result);
+		}
+
 	}
 
 }

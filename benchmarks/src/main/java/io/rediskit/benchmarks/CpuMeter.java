@@ -1,9 +1,7 @@
-package io.rediskit.benchmarks.ratelimit;
+package io.rediskit.benchmarks;
 
 import java.lang.management.ManagementFactory;
 import java.util.Properties;
-
-import io.rediskit.benchmarks.BenchmarkContext;
 
 import org.springframework.data.redis.connection.RedisConnection;
 
@@ -15,9 +13,10 @@ import org.springframework.data.redis.connection.RedisConnection;
  * calls per second, processor time per call hardly moves when the hypervisor or another process takes cores
  * away for a while, so it tells two libraries apart where throughput rounds scatter. The JVM's time includes
  * every thread (the callers, the clients' I/O threads, the JIT compiler and the garbage collector); the
- * server's is its {@code used_cpu_user} plus {@code used_cpu_sys}.
+ * server's is its {@code used_cpu_user} plus {@code used_cpu_sys}. {@link ConcurrentLoad} measures every load's
+ * window with it; {@link CpuFigures} reports the rounds.
  */
-final class CpuMeter {
+public final class CpuMeter {
 
 	private final BenchmarkContext context;
 
@@ -36,7 +35,7 @@ final class CpuMeter {
 	 * @param context the server
 	 * @return a meter running from now
 	 */
-	static CpuMeter start(BenchmarkContext context) {
+	public static CpuMeter start(BenchmarkContext context) {
 		return new CpuMeter(context, clientNanos(), serverSeconds(context));
 	}
 
@@ -45,7 +44,7 @@ final class CpuMeter {
 	 * @param calls the calls made since {@link #start(BenchmarkContext)}
 	 * @return the processor time per call
 	 */
-	Cost stop(long calls) {
+	public Cost stop(long calls) {
 		long client = clientNanos() - this.clientNanos;
 		double server = serverSeconds(this.context) - this.serverSeconds;
 		return new Cost(client / 1000.0 / calls, server * 1e6 / calls);
@@ -73,10 +72,10 @@ final class CpuMeter {
 	 * @param clientMicros this JVM's, in microseconds
 	 * @param serverMicros the server's, in microseconds
 	 */
-	record Cost(double clientMicros, double serverMicros) {
+	public record Cost(double clientMicros, double serverMicros) {
 
 		/** @return both together */
-		double totalMicros() {
+		public double totalMicros() {
 			return this.clientMicros + this.serverMicros;
 		}
 

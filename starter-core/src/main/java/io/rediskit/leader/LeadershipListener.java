@@ -1,4 +1,4 @@
-package io.rediskit.lock;
+package io.rediskit.leader;
 
 /**
  * Told when this instance is granted or loses the leadership of a role; both methods do nothing unless

@@ -1,8 +1,4 @@
-package io.rediskit.lock;
-
-import static io.rediskit.lock.LockScripts.number;
-import static io.rediskit.lock.LockScripts.script;
-import static io.rediskit.lock.LockScripts.utf8;
+package io.rediskit.latch;
 
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletionStage;
@@ -16,16 +12,16 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.ReturnType;
 
 /**
- * Every Redis call of the count-down latch: the scripts {@code latch_set_count.lua} and
- * {@code latch_count_down.lua}, and the plain read of the count. Keys of one latch, one hash slot:
+ * Every Redis call of the count-down latch: the scripts {@code set_count.lua} and {@code count_down.lua} (under
+ * {@code META-INF/redis-kit/scripts/latch/}), and the plain read of the count. Keys of one latch, one hash slot:
  * {@code <prefix>latch:{<name>}} (the count), {@code ...:applied} (ids of the count-downs applied since the count
  * was set, so that a replayed count-down counts once) and the channel {@code ...:opened}.
  */
 final class LatchScripts {
 
-	static final LuaScript SET_COUNT = script("latch_set_count");
+	static final LuaScript SET_COUNT = script("set_count");
 
-	static final LuaScript COUNT_DOWN = script("latch_count_down");
+	static final LuaScript COUNT_DOWN = script("count_down");
 
 	private static final byte[] COUNT_FIELD = utf8("c");
 
@@ -87,6 +83,18 @@ final class LatchScripts {
 			this.applied = utf8(naming.key("latch", name, "applied"));
 		}
 
+	}
+
+	private static LuaScript script(String name) {
+		return LuaScript.fromClasspath("META-INF/redis-kit/scripts/latch/" + name + ".lua");
+	}
+
+	private static byte[] utf8(String value) {
+		return value.getBytes(StandardCharsets.UTF_8);
+	}
+
+	private static byte[] number(long value) {
+		return Long.toString(value).getBytes(StandardCharsets.US_ASCII);
 	}
 
 }

@@ -1,4 +1,4 @@
-package io.rediskit.lock;
+package io.rediskit.support;
 
 import java.util.concurrent.ScheduledFuture;
 
@@ -10,12 +10,12 @@ import org.jspecify.annotations.Nullable;
  * ({@link ReleaseSignals#joinAsync}) and sleeps on the registry's scheduler, and whichever comes first, a message
  * or the timer, starts the next attempt. At most one attempt is in flight; a wake-up during one starts another
  * one after it. The owner of the wait keeps what is its own: the attempt, what an answer means, the outcome and
- * its report, the stop hook.
+ * its report, the stop hook. Internal to redis-kit, shared by the lock family and the latch.
  */
-final class PollingWait {
+public final class PollingWait {
 
 	/** Runs a task once after a delay on the registry's scheduler. */
-	interface Scheduler {
+	public interface Scheduler {
 
 		/**
 		 * @return the scheduled task, to cancel
@@ -55,7 +55,7 @@ final class PollingWait {
 	 * @param leaseMillis the lease the waiter asks for, as {@link ReleaseSignals} keeps it
 	 * @param attempt starts one attempt; its answer calls {@link #again} or ends the wait with {@link #finish}
 	 */
-	PollingWait(ReleaseSignals signals, String channel, String owner, long leaseMillis, Scheduler scheduler,
+	public PollingWait(ReleaseSignals signals, String channel, String owner, long leaseMillis, Scheduler scheduler,
 			Runnable attempt) {
 		this.signals = signals;
 		this.channel = channel;
@@ -66,7 +66,7 @@ final class PollingWait {
 	}
 
 	/** Runs the first attempt. */
-	void start() {
+	public void start() {
 		synchronized (this) {
 			this.attempting = true;
 		}
@@ -78,7 +78,7 @@ final class PollingWait {
 	 * {@code nanos}, at once when a wake-up came during the attempt.
 	 * @throws IllegalStateException if the registry stopped between two attempts; the wait is over then
 	 */
-	void again(long nanos) {
+	public void again(long nanos) {
 		boolean now;
 		synchronized (this) {
 			if (this.done) {
@@ -145,7 +145,7 @@ final class PollingWait {
 	 * @param passOn whether the wake-up goes on to the next waiter of this instance (a latch found open)
 	 * @return whether this call ended the wait, so that the caller completes and reports it once
 	 */
-	boolean finish(boolean passOn) {
+	public boolean finish(boolean passOn) {
 		synchronized (this) {
 			if (this.done) {
 				return false;

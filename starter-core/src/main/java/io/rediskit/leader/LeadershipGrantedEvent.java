@@ -1,4 +1,4 @@
-package io.rediskit.lock;
+package io.rediskit.leader;
 
 /**
  * This instance became the leader of a role, for the term {@link #term()}.

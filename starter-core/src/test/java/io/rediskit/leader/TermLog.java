@@ -1,4 +1,4 @@
-package io.rediskit.lock;
+package io.rediskit.leader;
 
 import java.time.Duration;
 import java.util.ArrayList;

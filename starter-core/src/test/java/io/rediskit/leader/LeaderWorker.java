@@ -1,4 +1,4 @@
-package io.rediskit.lock;
+package io.rediskit.leader;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -10,10 +10,13 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
+import io.rediskit.lock.LockRegistry;
+import io.rediskit.lock.LockSpec;
+import io.rediskit.lock.LockTesting;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ScriptExecutor;
-import io.rediskit.testsupport.WorkerLifetime;
 import io.rediskit.testsupport.WorkerJvm;
+import io.rediskit.testsupport.WorkerLifetime;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
@@ -24,15 +27,18 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * Prints {@code granted <term>} and {@code revoked <term> <reason>} as they happen and, after each grant, a
  * fenced write of the term to {@code <resource>} as {@code write <term> <accepted> <sequence>} (the write's place
  * in the resource's history, numbered by the server) or {@code write <term> failed}; runs until killed. Ends
- * itself after {@link LockWorker#LIFETIME}, or as soon as the JVM that started it is gone.
+ * itself after {@link #LIFETIME}, or as soon as the JVM that started it is gone.
  */
 public final class LeaderWorker {
+
+	/** How long a worker lives at the most. */
+	static final Duration LIFETIME = Duration.ofMinutes(3);
 
 	private LeaderWorker() {
 	}
 
 	public static void main(String[] args) throws Exception {
-		WorkerLifetime.haltWhenOverdueOrOrphaned("LeaderWorker", LockWorker.LIFETIME);
+		WorkerLifetime.haltWhenOverdueOrOrphaned("LeaderWorker", LIFETIME);
 		LettuceConnectionFactory connections = new LettuceConnectionFactory(
 				new RedisStandaloneConfiguration("127.0.0.1", Integer.parseInt(args[0])),
 				LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(2)).build());
@@ -71,7 +77,7 @@ public final class LeaderWorker {
 		elections.elect(args[1]);
 		elections.start();
 		print("ready");
-		Thread.sleep(LockWorker.LIFETIME.toMillis());
+		Thread.sleep(LIFETIME.toMillis());
 	}
 
 	private static synchronized void print(String line) {
@@ -84,7 +90,7 @@ public final class LeaderWorker {
 	 * one {@linkplain TermLog#ofJvms() of candidate JVMs}: each candidate's lines are read by a thread of their own.
 	 */
 	static Process start(TermLog log, String... args) throws IOException {
-		Process process = WorkerJvm.of(LeaderWorker.class, args).heap("128m").lifetime(LockWorker.LIFETIME).start();
+		Process process = WorkerJvm.of(LeaderWorker.class, args).heap("128m").lifetime(LIFETIME).start();
 		String instance = args[3];
 		Thread reader = new Thread(() -> {
 			try (BufferedReader output = new BufferedReader(

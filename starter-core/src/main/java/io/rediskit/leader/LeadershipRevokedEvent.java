@@ -1,4 +1,4 @@
-package io.rediskit.lock;
+package io.rediskit.leader;
 
 /**
  * This instance stopped being the leader of a role: the term {@link #term()} is over for it, and why is

@@ -1,4 +1,4 @@
-package io.rediskit.lock;
+package io.rediskit.latch;
 
 import java.time.Duration;
 

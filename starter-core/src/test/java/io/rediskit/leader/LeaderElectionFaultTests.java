@@ -1,4 +1,4 @@
-package io.rediskit.lock;
+package io.rediskit.leader;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -9,6 +9,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
+import io.rediskit.lock.LockRegistry;
+import io.rediskit.lock.LockSpec;
+import io.rediskit.lock.LockTesting;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.TopologyScripts;
 import io.rediskit.testsupport.RedisServerProcess;

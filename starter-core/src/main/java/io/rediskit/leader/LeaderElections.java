@@ -1,4 +1,4 @@
-package io.rediskit.lock;
+package io.rediskit.leader;
 
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
@@ -8,8 +8,17 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.locks.ReentrantLock;
 
+import io.rediskit.lock.LockRegistry;
+import io.rediskit.lock.Locks;
+import io.rediskit.lock.RedlockRegistry;
+import io.rediskit.support.Background;
 import io.rediskit.support.Listeners;
+import io.rediskit.support.ThrottledLog;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.SmartLifecycle;
 
@@ -18,7 +27,9 @@ import org.springframework.context.SmartLifecycle;
  * LockRegistry} on one deployment, or {@link RedlockRegistry} on a majority of independent servers): the roles
  * configured at startup and those the application joins later with {@link #elect(String)}. Started and stopped
  * with the application (a {@link SmartLifecycle} in the phase after the registry's, so that leaders give their
- * roles up while the registry still runs); elections joined while it runs start at once.
+ * roles up while the registry still runs); elections joined while it runs start at once. Their ticks run on the
+ * {@link Background} given with {@link #setBackground} (the starter gives the application's shared one); without one,
+ * on threads of their own made at the first start ({@link Background#standalone(String)}) and closed on stop.
  * <p>
  * The instance name is what {@link LeaderElection#currentLeader()} and the actuator show as the leader; by
  * default the JVM's {@code pid@host}.
@@ -40,6 +51,15 @@ public class LeaderElections implements SmartLifecycle {
 	private final Listeners<LeadershipListener> listeners;
 
 	private final ConcurrentMap<String, LeaderElection> elections = new ConcurrentHashMap<>();
+
+	private final ThrottledLog outages = new ThrottledLog(LogFactory.getLog(LeaderElection.class),
+			Duration.ofSeconds(10), "Leader election cannot reach Redis; candidates try again on every tick");
+
+	private final ReentrantLock threads = new ReentrantLock();
+
+	private @Nullable Background given;
+
+	private @Nullable Background own;
 
 	private volatile boolean running;
 
@@ -120,7 +140,8 @@ public class LeaderElections implements SmartLifecycle {
 			throw new IllegalArgumentException("role must not be empty");
 		}
 		LeaderElection election = this.elections.computeIfAbsent(role, (name) -> new LeaderElection(name,
-				this.registry.getLock("leader", name), this.instance, this.listeners, this.retryInterval));
+				this.registry.getLock("leader", name), this.instance, this.listeners, this.retryInterval, this::schedule,
+				this.outages));
 		if (this.running) {
 			election.start();
 		}
@@ -144,16 +165,44 @@ public class LeaderElections implements SmartLifecycle {
 		return this.retryInterval;
 	}
 
+	/**
+	 * Gives the threads the elections' ticks run on (tasks that never block on Redis). Set it before the elections
+	 * start; they leave it running.
+	 * @param background the application's, shared by every primitive, or {@code null} for threads of their own
+	 * ({@link Background#standalone(String)}), made at the first start and closed on stop
+	 */
+	public void setBackground(@Nullable Background background) {
+		this.threads.lock();
+		try {
+			this.given = background;
+		}
+		finally {
+			this.threads.unlock();
+		}
+	}
+
+	/** Starts every election joined so far; later ones start as they are joined. */
 	@Override
 	public void start() {
 		this.running = true;
 		this.elections.values().forEach(LeaderElection::start);
 	}
 
+	/** Stops every election: each leader revokes itself ({@code STOPPED}) and frees its lock. */
 	@Override
 	public void stop() {
 		this.running = false;
 		this.elections.values().forEach(LeaderElection::stop);
+		this.threads.lock();
+		try {
+			if (this.own != null) {
+				this.own.close();
+				this.own = null;
+			}
+		}
+		finally {
+			this.threads.unlock();
+		}
 	}
 
 	@Override
@@ -164,6 +213,34 @@ public class LeaderElections implements SmartLifecycle {
 	@Override
 	public int getPhase() {
 		return PHASE;
+	}
+
+	private ScheduledFuture<?> schedule(Runnable task, long delayNanos) {
+		return background().schedule(task, Duration.ofNanos(delayNanos));
+	}
+
+	private Background background() {
+		this.threads.lock();
+		try {
+			if (this.given != null) {
+				return this.given;
+			}
+			if (this.own == null) {
+				this.own = Background.standalone("leader");
+			}
+			return this.own;
+		}
+		finally {
+			this.threads.unlock();
+		}
+	}
+
+	/** Where an election's ticks run: throws once the threads no longer take tasks. */
+	@FunctionalInterface
+	interface Scheduler {
+
+		ScheduledFuture<?> schedule(Runnable task, long delayNanos);
+
 	}
 
 }

@@ -1,6 +1,9 @@
-package io.rediskit.lock;
+package io.rediskit.latch;
 
 import java.time.Duration;
+
+import io.rediskit.lock.LockSpec;
+import io.rediskit.support.Expiry;
 
 /**
  * How a {@link LatchRegistry} keeps its count-down latches.
@@ -26,9 +29,9 @@ public record LatchSpec(Duration abandonedAfter, Duration openFor, Duration maxP
 	 * @throws io.rediskit.support.InvalidSpecException naming the setting that is out of range
 	 */
 	public LatchSpec {
-		LockSpecChecks.requirePositive("abandonedAfter", abandonedAfter);
-		LockSpecChecks.requirePositive("openFor", openFor);
-		LockSpecChecks.requirePositive("maxPollInterval", maxPollInterval);
+		Expiry.requirePositive("abandonedAfter", abandonedAfter);
+		Expiry.requirePositive("openFor", openFor);
+		Expiry.requirePositive("maxPollInterval", maxPollInterval);
 	}
 
 	/** @return the defaults: abandoned after a day, open for an hour, 1 s longest poll */

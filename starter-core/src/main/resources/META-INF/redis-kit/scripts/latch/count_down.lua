@@ -1,5 +1,5 @@
 -- Counts a latch down by one; at zero it tells the channel and is kept open for a while.
--- KEYS[1] latch, KEYS[2] applied count-down ids (see latch_set_count.lua)
+-- KEYS[1] latch, KEYS[2] applied count-down ids (see set_count.lua)
 -- ARGV[1] id of this count-down, ARGV[2] ms kept while counting, ARGV[3] ms kept open after zero,
 -- ARGV[4] channel told when the count reaches zero
 -- Returns the count after this call, or -1 when no latch is set (never set, or expired).

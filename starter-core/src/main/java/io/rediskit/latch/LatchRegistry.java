@@ -1,4 +1,4 @@
-package io.rediskit.lock;
+package io.rediskit.latch;
 
 import java.time.Duration;
 import java.util.List;
@@ -10,10 +10,12 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
+import io.rediskit.lock.LockRegistry;
 import io.rediskit.support.Background;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
+import io.rediskit.support.ReleaseSignals;
 import io.rediskit.support.ScriptExecutor;
 import org.jspecify.annotations.Nullable;
 

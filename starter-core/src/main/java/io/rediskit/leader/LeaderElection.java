@@ -1,4 +1,4 @@
-package io.rediskit.lock;
+package io.rediskit.leader;
 
 import java.time.Duration;
 import java.util.Optional;
@@ -7,10 +7,16 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
-import io.rediskit.lock.LeadershipRevokedEvent.Reason;
+import io.rediskit.leader.LeadershipRevokedEvent.Reason;
+import io.rediskit.lock.Lease;
+import io.rediskit.lock.LockNotAcquiredException;
+import io.rediskit.lock.Locks;
+import io.rediskit.lock.RedisLock;
+import io.rediskit.lock.RedlockRegistry;
 import io.rediskit.support.Listeners;
 import io.rediskit.support.RedisFailures;
 import io.rediskit.support.Stages;
+import io.rediskit.support.ThrottledLog;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -24,8 +30,10 @@ import org.jspecify.annotations.Nullable;
  * while this instance lives. Every tick (the retry interval, and at least six times per lease) a candidate that
  * does not lead tries to take the lock once; the one that takes it is granted the role ({@link
  * LeadershipGrantedEvent}), with the lock's fencing token as its <b>term</b>: strictly greater than every earlier
- * term of the role, whoever held it. Ticks run on the registry's scheduler, which is the application's
- * {@code TaskScheduler} under the starter, and never block on Redis.
+ * term of the role, whoever held it. Ticks run on the elections' {@link io.rediskit.support.Background} (the
+ * application's {@code TaskScheduler} under the starter) and never block on Redis. It uses only the lock's public
+ * API: {@link RedisLock#acquireRenewedAsync(Duration, String)} (the lease under this instance's name),
+ * {@link Lease#certainValidity()} and {@link RedisLock#holder()}.
  * <p>
  * <b>Losing it.</b> The leader checks its lease on every tick. Once less than a third of the lease is certain
  * (renewals failed or came late: Redis down, paused or failing over) or the lock was found taken over, it revokes
@@ -46,11 +54,16 @@ public final class LeaderElection {
 
 	private static final Log logger = LogFactory.getLog(LeaderElection.class);
 
+	/** The leader {@link #currentLeader()} names when the role's lock is held by a holder that gave no name. */
+	static final String UNNAMED = "unnamed";
+
 	private final String role;
 
 	private final RedisLock lock;
 
-	private final LockParts parts;
+	private final LeaderElections.Scheduler scheduler;
+
+	private final ThrottledLog outages;
 
 	private final String instance;
 
@@ -62,10 +75,6 @@ public final class LeaderElection {
 
 	private @Nullable Lease lease;
 
-	private @Nullable LockHold hold;
-
-	private @Nullable String owner;
-
 	private boolean running;
 
 	private boolean attempting;
@@ -75,13 +84,14 @@ public final class LeaderElection {
 	private @Nullable ScheduledFuture<?> tick;
 
 	LeaderElection(String role, RedisLock lock, String instance, Listeners<LeadershipListener> listeners,
-			Duration retryInterval) {
+			Duration retryInterval, LeaderElections.Scheduler scheduler, ThrottledLog outages) {
 		this.role = role;
 		this.lock = lock;
-		this.parts = lock.parts();
+		this.scheduler = scheduler;
+		this.outages = outages;
 		this.instance = instance;
 		this.listeners = listeners;
-		long leaseNanos = this.parts.watchdogTimeout().toNanos();
+		long leaseNanos = lock.watchdogTimeout().toNanos();
 		this.tickNanos = Math.max(1, Math.min(retryInterval.toNanos(), leaseNanos / 6));
 		this.marginNanos = leaseNanos / 3;
 	}
@@ -102,29 +112,25 @@ public final class LeaderElection {
 	 * @return whether this instance is the leader
 	 */
 	public synchronized boolean isLeader() {
-		return this.hold != null && certain(this.hold, System.nanoTime());
+		return this.lease != null && certain(this.lease);
 	}
 
 	/** @return the term this instance leads in, empty when it is not the leader */
 	public synchronized Optional<Long> term() {
-		LockHold current = this.hold;
-		return (current != null && certain(current, System.nanoTime())) ? Optional.of(current.fencingToken)
-				: Optional.empty();
+		Lease current = this.lease;
+		return (current != null && certain(current)) ? Optional.of(current.fencingToken()) : Optional.empty();
 	}
 
 	/**
 	 * Who leads the role now, whichever instance: asked of Redis (over a Redlock registry, the holder a majority of
 	 * nodes store).
-	 * @return the leader's instance name and term, or empty when no instance leads
+	 * @return the leader's instance name ({@code unnamed} should something other than an election hold the role's lock) and
+	 * its term, or empty when no instance leads
 	 * @throws org.springframework.dao.DataAccessException when Redis (or too many nodes) could not tell
 	 */
 	public Optional<Leader> currentLeader() {
-		Engine engine = this.parts.engine();
-		return engine.await(engine.holderAsync(this.lock), "currentLeader", this.lock).map((holder) -> {
-			String heldBy = holder.owner();
-			int slash = heldBy.indexOf('/');
-			return new Leader((slash >= 0) ? heldBy.substring(slash + 1) : heldBy, holder.fencingToken());
-		});
+		return this.lock.holder().map((holder) -> new Leader(
+				(holder.name() != null) ? holder.name() : UNNAMED, holder.fencingToken()));
 	}
 
 	/** Joins the election: the first attempt runs at once. Does nothing when running. */
@@ -132,7 +138,6 @@ public final class LeaderElection {
 		if (this.running) {
 			return;
 		}
-		this.parts.background().ensureRunning();
 		this.running = true;
 		schedule(0);
 	}
@@ -161,7 +166,7 @@ public final class LeaderElection {
 	 * @return whether this instance was the leader
 	 */
 	public synchronized boolean yieldLeadership() {
-		if (this.hold == null) {
+		if (this.lease == null) {
 			return false;
 		}
 		this.yieldedUntilNanos = System.nanoTime() + 2 * this.tickNanos;
@@ -176,8 +181,8 @@ public final class LeaderElection {
 		}
 		try {
 			long now = System.nanoTime();
-			if (this.hold != null) {
-				if (!certain(this.hold, now)) {
+			if (this.lease != null) {
+				if (!certain(this.lease)) {
 					revoke(Reason.LEASE_LOST);
 				}
 			}
@@ -194,11 +199,10 @@ public final class LeaderElection {
 	}
 
 	private void attempt() {
-		String candidate = this.parts.holds().leaseOwner() + "/" + this.instance;
 		this.attempting = true;
 		CompletionStage<Lease> acquisition;
 		try {
-			acquisition = this.parts.engine().acquireAsync(this.lock, candidate, null, Duration.ZERO, 0);
+			acquisition = this.lock.acquireRenewedAsync(Duration.ZERO, this.instance);
 		}
 		catch (RuntimeException ex) {
 			this.attempting = false;
@@ -207,7 +211,7 @@ public final class LeaderElection {
 		// The reply comes on the driver's thread: the outcome, listeners included, is handled on the scheduler's.
 		acquisition.whenComplete((taken, failure) -> {
 			try {
-				this.parts.background().schedule(() -> attempted(candidate, taken, failure), 0);
+				this.scheduler.schedule(() -> attempted(taken, failure), 0);
 			}
 			catch (RuntimeException ex) {
 				// The registry stopped meanwhile: a lease taken now ends with its lease, never renewed.
@@ -218,13 +222,13 @@ public final class LeaderElection {
 		});
 	}
 
-	private synchronized void attempted(String candidate, @Nullable Lease taken, @Nullable Throwable failure) {
+	private synchronized void attempted(@Nullable Lease taken, @Nullable Throwable failure) {
 		this.attempting = false;
 		if (taken == null) {
 			Throwable cause = (failure != null) ? Stages.unwrap(failure) : null;
 			if (cause != null && !(cause instanceof LockNotAcquiredException)) {
 				if (RedisFailures.isUnavailable(cause)) {
-					this.parts.outages().warn(cause);
+					this.outages.warn(cause);
 				}
 				else {
 					logger.warn("Leader election of role '" + this.role + "' failed an attempt", cause);
@@ -232,34 +236,28 @@ public final class LeaderElection {
 			}
 			return;
 		}
-		LockHold taking = this.parts.holds().get(this.lock, candidate);
-		if (!this.running || taking == null || !certain(taking, System.nanoTime())) {
+		if (!this.running || !certain(taken)) {
 			// Stopped meanwhile, or the reply came too late to lead with confidence.
 			taken.releaseAsync();
 			return;
 		}
 		this.lease = taken;
-		this.hold = taking;
-		this.owner = candidate;
-		LeadershipGrantedEvent event = new LeadershipGrantedEvent(this, this.role, taking.fencingToken);
+		LeadershipGrantedEvent event = new LeadershipGrantedEvent(this, this.role, taken.fencingToken());
 		logger.info("This instance (" + this.instance + ") leads role '" + this.role + "' in term "
-				+ taking.fencingToken);
+				+ taken.fencingToken());
 		this.listeners.notify((listener) -> listener.onGranted(event));
 	}
 
 	private void revoke(Reason reason) {
-		LockHold ended = this.hold;
 		Lease ending = this.lease;
-		if (ended == null || ending == null) {
+		if (ending == null) {
 			return;
 		}
-		this.hold = null;
 		this.lease = null;
-		this.owner = null;
-		LeadershipRevokedEvent event = new LeadershipRevokedEvent(this, this.role, ended.fencingToken, reason);
+		LeadershipRevokedEvent event = new LeadershipRevokedEvent(this, this.role, ending.fencingToken(), reason);
 		if (reason == Reason.LEASE_LOST) {
 			logger.warn("This instance (" + this.instance + ") no longer leads role '" + this.role + "' (term "
-					+ ended.fencingToken + "): its lease could not be confirmed in time");
+					+ ending.fencingToken() + "): its lease could not be confirmed in time");
 		}
 		// Told before the lock is freed: no other instance can be granted the role before this one has heard.
 		this.listeners.notify((listener) -> listener.onRevoked(event));
@@ -267,13 +265,13 @@ public final class LeaderElection {
 		ending.releaseAsync();
 	}
 
-	private boolean certain(LockHold lease, long nowNanos) {
-		return lease.certainNanos(nowNanos) > this.marginNanos;
+	private boolean certain(Lease lease) {
+		return lease.certainValidity().toNanos() > this.marginNanos;
 	}
 
 	private void schedule(long delayNanos) {
 		try {
-			this.tick = this.parts.background().schedule(this::tick, delayNanos);
+			this.tick = this.scheduler.schedule(this::tick, delayNanos);
 		}
 		catch (IllegalStateException | RejectedExecutionException ex) {
 			// The registry stopped, or its scheduler no longer takes tasks (Spring shuts the application's
@@ -282,11 +280,6 @@ public final class LeaderElection {
 			this.running = false;
 			revoke(Reason.STOPPED);
 		}
-	}
-
-	/** @return the owner id of the lock while this instance leads, for tests */
-	synchronized @Nullable String owner() {
-		return this.owner;
 	}
 
 	/** @return how often the election ticks, in ms */

@@ -1,4 +1,4 @@
-package io.rediskit.lock;
+package io.rediskit.support;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -10,8 +10,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
-import io.rediskit.support.Background;
-import io.rediskit.support.Subscriptions;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -35,13 +33,16 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * </ul>
  * The subscriptions are opened by {@link #start(Background)} and closed by {@link #stop()}, never by the
  * constructor; while stopped, waiters poll.
+ * <p>
+ * Internal to redis-kit, shared by the lock family (release channels, hand-off) and the count-down latch
+ * ({@code io.rediskit.latch}: opened channels, waiters that only listen), as {@link Subscriptions} is by every area.
  */
-final class ReleaseSignals {
+public final class ReleaseSignals {
 
-	static final int MAX_LOCAL_HANDOFFS = 8;
+	public static final int MAX_LOCAL_HANDOFFS = 8;
 
 	/** The release message that wakes every local waiter of a lock; an owner id wakes that owner's waiter. */
-	static final String WAKE_ALL = "*";
+	public static final String WAKE_ALL = "*";
 
 	private final RedisConnectionFactory connectionFactory;
 
@@ -59,7 +60,7 @@ final class ReleaseSignals {
 	/**
 	 * @param what the registry's release channels, for the log: "the lock's release channels"
 	 */
-	ReleaseSignals(RedisConnectionFactory connectionFactory, String what) {
+	public ReleaseSignals(RedisConnectionFactory connectionFactory, String what) {
 		this.connectionFactory = connectionFactory;
 		this.what = what;
 	}
@@ -68,7 +69,7 @@ final class ReleaseSignals {
 	 * Opens the subscriptions and subscribes the channels local waiters wait on.
 	 * @param background where the pub/sub connection is opened and its retries run
 	 */
-	void start(Background background) {
+	public void start(Background background) {
 		this.lock.lock();
 		try {
 			if (this.subscriptions != null) {
@@ -86,7 +87,7 @@ final class ReleaseSignals {
 	 * Closes the subscriptions; waiters that remain poll, and a later start subscribes their channels anew. Never
 	 * waits: a subscription in progress ends on its own.
 	 */
-	void stop() {
+	public void stop() {
 		Subscriptions stopped;
 		this.lock.lock();
 		try {
@@ -106,7 +107,7 @@ final class ReleaseSignals {
 	 * @param owner the owner it acquires for
 	 * @param leaseMillis the lease it asks for, which a hand-off gives it
 	 */
-	Waiter join(String channelName, String owner, long leaseMillis) {
+	public Waiter join(String channelName, String owner, long leaseMillis) {
 		Thread thread = Thread.currentThread();
 		return join(channelName, owner, leaseMillis, true, () -> LockSupport.unpark(thread));
 	}
@@ -117,7 +118,7 @@ final class ReleaseSignals {
 	 * @param wake called, on the driver's thread, when a release message is for this waiter, and when the
 	 * subscription its join requested is made
 	 */
-	Waiter joinAsync(String channelName, String owner, long leaseMillis, Runnable wake) {
+	public Waiter joinAsync(String channelName, String owner, long leaseMillis, Runnable wake) {
 		return join(channelName, owner, leaseMillis, false, wake);
 	}
 
@@ -145,7 +146,7 @@ final class ReleaseSignals {
 		return waiter;
 	}
 
-	void leave(Waiter waiter) {
+	public void leave(Waiter waiter) {
 		Channel channel = waiter.channel;
 		channel.queue.remove(waiter);
 		if (waiter.signalled) {
@@ -194,7 +195,7 @@ final class ReleaseSignals {
 	 * {@link Waiter#handOver(long)} or {@link Waiter#retry()}.
 	 * @return the claimed waiter, or {@code null} for a release to everyone
 	 */
-	@Nullable Waiter claimNext(String channelName) {
+	public @Nullable Waiter claimNext(String channelName) {
 		Channel channel = this.channels.get(channelName);
 		if (channel == null) {
 			return null;
@@ -213,19 +214,19 @@ final class ReleaseSignals {
 	}
 
 	/** @return whether local threads wait for the lock now */
-	boolean hasWaiters(String channelName) {
+	public boolean hasWaiters(String channelName) {
 		Channel channel = this.channels.get(channelName);
 		return channel != null && !channel.queue.isEmpty();
 	}
 
 	/** @return how many local threads wait for the lock now, for tests */
-	int waiting(String channelName) {
+	public int waiting(String channelName) {
 		Channel channel = this.channels.get(channelName);
 		return (channel != null) ? channel.queue.size() : 0;
 	}
 
 	/** @return how many channels are subscribed now, for tests of bounded state */
-	int subscribedChannels() {
+	public int subscribedChannels() {
 		return this.channels.size();
 	}
 
@@ -297,7 +298,7 @@ final class ReleaseSignals {
 	 * after its sleep. {@code CLAIMED}: a releaser is handing the lock to it and will resolve the claim (threads
 	 * only). {@code GONE}: it left.
 	 */
-	static final class Waiter {
+	public static final class Waiter {
 
 		static final int WAITING = 0;
 
@@ -307,10 +308,10 @@ final class ReleaseSignals {
 
 		final Channel channel;
 
-		final String owner;
+		public final String owner;
 
 		/** The lease the waiter asked for, which a hand-off gives it. */
-		final long leaseMillis;
+		public final long leaseMillis;
 
 		/**
 		 * Whether joining subscribed the channel: a release just before could not have woken anyone, so the
@@ -318,10 +319,10 @@ final class ReleaseSignals {
 		 * waiter is woken then). Otherwise earlier waiters were already listening, or will try again once
 		 * subscribed, and one of them moves on.
 		 */
-		final boolean subscribed;
+		public final boolean subscribed;
 
 		/** Whether a releaser may hand the lock to this waiter: a blocked thread, which awaits the resolution. */
-		final boolean claimable;
+		public final boolean claimable;
 
 		private final Runnable wake;
 
@@ -343,7 +344,7 @@ final class ReleaseSignals {
 			this.wake = wake;
 		}
 
-		void signal() {
+		public void signal() {
 			this.signalled = true;
 			this.wake.run();
 		}
@@ -353,7 +354,7 @@ final class ReleaseSignals {
 		 * wake-up it used is not passed on when it leaves.
 		 * @return whether a signal was pending
 		 */
-		boolean consumeSignal() {
+		public boolean consumeSignal() {
 			boolean signalled = this.signalled;
 			this.signalled = false;
 			return signalled;
@@ -363,7 +364,7 @@ final class ReleaseSignals {
 		 * Sleeps until signalled, claimed, interrupted or the time is up.
 		 * @return whether the thread was interrupted (the flag is cleared)
 		 */
-		boolean park(long nanos) {
+		public boolean park(long nanos) {
 			long deadline = System.nanoTime() + nanos;
 			while (!this.signalled && this.state.get() == WAITING) {
 				long left = deadline - System.nanoTime();
@@ -384,7 +385,7 @@ final class ReleaseSignals {
 		 * time is up; returns at once for a waiter whose join subscribed nothing.
 		 * @return whether the thread was interrupted (the flag is cleared)
 		 */
-		boolean awaitSubscription(long nanos) {
+		public boolean awaitSubscription(long nanos) {
 			long deadline = System.nanoTime() + nanos;
 			while (this.subscribed && !this.channel.subscription.isDone() && this.state.get() == WAITING) {
 				long left = deadline - System.nanoTime();
@@ -399,12 +400,12 @@ final class ReleaseSignals {
 			return false;
 		}
 
-		boolean isClaimed() {
+		public boolean isClaimed() {
 			return this.state.get() == CLAIMED;
 		}
 
 		/** @return true if the waiter left; false if it was claimed and must take its resolution */
-		boolean withdraw() {
+		public boolean withdraw() {
 			return this.state.compareAndSet(WAITING, GONE) || this.state.get() == GONE;
 		}
 
@@ -412,7 +413,7 @@ final class ReleaseSignals {
 		 * Waits for the releaser that claimed this waiter; short, since the releaser only runs its script.
 		 * @return the fencing token handed over, or 0 when the waiter must try again itself
 		 */
-		long awaitResolution() {
+		public long awaitResolution() {
 			boolean interrupted = false;
 			while (!this.resolved) {
 				LockSupport.park(this);
@@ -427,18 +428,18 @@ final class ReleaseSignals {
 		}
 
 		/** After a claim that handed nothing over: wait again. */
-		void rearm() {
+		public void rearm() {
 			this.resolved = false;
 			this.state.set(WAITING);
 		}
 
 		/** After a withdrawal that did not end the wait (an interrupt an uninterruptible wait ignores). */
-		void rejoin() {
+		public void rejoin() {
 			this.state.compareAndSet(GONE, WAITING);
 		}
 
 		/** The release script made this waiter's owner the holder. */
-		void handOver(long fencingToken) {
+		public void handOver(long fencingToken) {
 			this.handedToken = fencingToken;
 			this.resolved = true;
 			this.wake.run();
@@ -448,7 +449,7 @@ final class ReleaseSignals {
 		 * Nothing was handed over, or the outcome is unknown: the waiter tries again itself; should the hand-off
 		 * have taken effect after all, its attempt adopts the lock as one hold.
 		 */
-		void retry() {
+		public void retry() {
 			this.resolved = true;
 			this.wake.run();
 		}

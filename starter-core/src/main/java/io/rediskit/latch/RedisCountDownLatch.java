@@ -1,11 +1,13 @@
-package io.rediskit.lock;
+package io.rediskit.latch;
 
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
-import io.rediskit.lock.LatchListener.AwaitResult;
+import io.rediskit.latch.LatchListener.AwaitResult;
+import io.rediskit.support.PollingWait;
+import io.rediskit.support.ReleaseSignals;
 import io.rediskit.support.Stages;
 import org.jspecify.annotations.Nullable;
 
@@ -111,7 +113,7 @@ public final class RedisCountDownLatch {
 			while (true) {
 				long count;
 				try {
-					count = LockScripts.uninterruptibly(() -> Stages.join(this.registry.scripts().count(this.keys)));
+					count = Stages.uninterruptibly(() -> Stages.join(this.registry.scripts().count(this.keys)));
 				}
 				catch (RuntimeException ex) {
 					report(AwaitResult.ERROR, started);

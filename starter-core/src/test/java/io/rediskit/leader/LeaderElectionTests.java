@@ -1,10 +1,13 @@
-package io.rediskit.lock;
+package io.rediskit.leader;
 
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.rediskit.lock.LockRegistry;
+import io.rediskit.lock.LockSpec;
+import io.rediskit.lock.LockTesting;
 import io.rediskit.support.Background;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.RedisTestServer;
@@ -74,7 +77,7 @@ class LeaderElectionTests {
 		assertThat(follower.term()).isEmpty();
 		assertThat(leader.currentLeader()).contains(new LeaderElection.Leader(first.instance(), first.term()));
 		assertThat(follower.currentLeader()).as("asked of Redis from either").isEqualTo(leader.currentLeader());
-		assertThat(redis.server().command("HGET", LockEngine.key("leader:billing"), "f"))
+		assertThat(redis.server().command("HGET", key("leader:billing"), "f"))
 			.isEqualTo(Long.toString(first.term()));
 		// Candidates keep trying; none is granted while the leader holds.
 		LockTesting.awaitCondition("ticks", PATIENCE, () -> this.registries.get(0).heldLocks().size()
@@ -111,6 +114,7 @@ class LeaderElectionTests {
 		this.registries.add(registry);
 		LeaderElections elections = new LeaderElections(registry,
 				List.of(LeaderElectionFaultTests.recorder(this.log, "a")), "a", Duration.ofMillis(20));
+		elections.setBackground(Background.of(scheduler, null));
 		this.instances.add(elections);
 		LeaderElection a = elections.elect("closing");
 		elections.start();
@@ -126,20 +130,19 @@ class LeaderElectionTests {
 	void aLeaderWhoseLockIsTakenOverRevokesItself() throws Exception {
 		LeaderElection a = candidate("a", "sweeper");
 		TermLog.Entry granted = this.log.await("a leader", 0, TermLog.Entry::granted, PATIENCE);
-		// Someone else's owner in the hash: the next renewal finds the lock taken over.
-		redis.server().command("HSET", LockEngine.key("leader:sweeper"), "o", "intruder");
-		this.registries.get(0).shell().renewNow();
+		// Someone else's owner in the hash: the next renewal (a third of the lease away) finds the lock taken over.
+		redis.server().command("HSET", key("leader:sweeper"), "o", "intruder");
 		TermLog.Entry revoked = this.log.await("the revocation", 0, (entry) -> !entry.granted(), PATIENCE);
 		assertThat(revoked.term()).isEqualTo(granted.term());
 		assertThat(revoked.reason()).isEqualTo("LEASE_LOST");
 		assertThat(a.isLeader()).isFalse();
-		assertThat(redis.server().command("HGET", LockEngine.key("leader:sweeper"), "o"))
+		assertThat(redis.server().command("HGET", key("leader:sweeper"), "o"))
 			.as("the intruder's lock left alone").isEqualTo("intruder");
 	}
 
 	@Test
 	void aLeaderWhoseLeaseIsInDoubtRevokesItselfBeforeTheKeyExpires() throws Exception {
-		String key = LockEngine.key("leader:doubt");
+		String key = key("leader:doubt");
 		List<Object> ttlAtRevocation = new java.util.concurrent.CopyOnWriteArrayList<>();
 		LockRegistry registry = new LockRegistry(redis.scripts(), redis.connections(), KeyNaming.defaults(),
 				LockSpec.defaults().withWatchdogTimeout(LEASE), List.of(), Clock.systemUTC());
@@ -164,9 +167,7 @@ class LeaderElectionTests {
 		elections.start();
 		this.log.await("a leader", 0, TermLog.Entry::granted, PATIENCE);
 		// Renewals stop as if Redis no longer answered this instance: the watchdog skips a hold with one in flight.
-		LockHold hold = registry.shell().parts().holds().get(registry.getLock("leader", "doubt"), a.owner());
-		assertThat(hold).isNotNull();
-		hold.stallRenewals();
+		assertThat(LockTesting.stallRenewals(registry, "leader:doubt")).isOne();
 		TermLog.Entry revoked = this.log.await("the revocation", 0, (entry) -> !entry.granted(), PATIENCE);
 		assertThat(revoked.reason()).isEqualTo("LEASE_LOST");
 		assertThat(a.isLeader()).isFalse();
@@ -185,6 +186,10 @@ class LeaderElectionTests {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> new LeaderElections(registry, List.of()).elect(""))
 			.withMessageContaining("role");
+	}
+
+	private static String key(String lockName) {
+		return KeyNaming.defaults().key("lock", lockName);
 	}
 
 }
