@@ -16,8 +16,8 @@ import org.jspecify.annotations.Nullable;
  * the queue is in flight a message goes at once, alone; messages that arrive while one is in flight wait for it
  * and then go together, in arrival order, as one script call (one round trip, one server clock read, one
  * notification). Under concurrent producers this takes most of the per-message cost of the round trip and the
- * script off the enqueue path; a lone producer sees no added latency. Each caller still learns whether its own
- * message was added, and a failed call fails every message it carried, as separate calls would have.
+ * script off the enqueue path; a lone producer sees no added latency. Each caller still learns what became of its
+ * own message, and a failed call fails every message it carried, as separate calls would have.
  */
 final class EnqueueBatcher {
 
@@ -40,19 +40,19 @@ final class EnqueueBatcher {
 
 	/**
 	 * @param message the message, its payload encoded and checked
-	 * @return whether the queue added it ({@code false}: its id was already held)
+	 * @return what the enqueue did
 	 */
-	CompletionStage<Boolean> enqueue(Outgoing message) {
+	CompletionStage<EnqueueResult> enqueue(Outgoing message) {
 		Pending pending = new Pending(message, new CompletableFuture<>());
 		synchronized (this) {
 			if (this.inFlight) {
 				this.waiting.add(pending);
-				return pending.added;
+				return pending.result;
 			}
 			this.inFlight = true;
 		}
 		send(List.of(pending));
-		return pending.added;
+		return pending.result;
 	}
 
 	private void send(List<Pending> batch) {
@@ -73,12 +73,12 @@ final class EnqueueBatcher {
 				send(next);
 			}
 			for (int i = 0; i < batch.size(); i++) {
-				CompletableFuture<Boolean> added = batch.get(i).added;
+				CompletableFuture<EnqueueResult> result = batch.get(i).result;
 				if (failure != null) {
-					added.completeExceptionally(failure);
+					result.completeExceptionally(failure);
 				}
 				else {
-					added.complete(enqueued.added()[i]);
+					result.complete(enqueued.results()[i]);
 				}
 			}
 		});
@@ -100,7 +100,7 @@ final class EnqueueBatcher {
 		return next;
 	}
 
-	private record Pending(Outgoing message, CompletableFuture<Boolean> added) {
+	private record Pending(Outgoing message, CompletableFuture<EnqueueResult> result) {
 	}
 
 }

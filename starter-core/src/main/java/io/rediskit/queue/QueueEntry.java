@@ -22,9 +22,9 @@ import org.jspecify.annotations.Nullable;
  *
  * @param <T> the payload type
  * @param payload the payload
- * @param id the id, or {@code null} for a generated one. While a message with this id is in the queue (in any
- * state, dead-lettered included), enqueueing the id again changes nothing and returns the id. 1 to 256
- * characters
+ * @param id the id, or {@code null} for a generated one. 1 to 256 characters. Under the default
+ * {@link Deduplication#UNTIL_FINISHED}, while a message with this id is in the queue (in any state, dead-lettered
+ * included), enqueueing the id again changes nothing and returns the id; other modes: {@link Deduplication}
  * @param delay delay from the server's now, not negative
  * @param dueAt an absolute due time (compared with the server's clock), or {@code null}
  * @param headers string metadata carried to the consumer ({@link QueueMessage#headers()}), such as a trace id;
@@ -33,9 +33,12 @@ import org.jspecify.annotations.Nullable;
  * that is dead-lettered with the reason {@value DeadLetter#EXPIRED} and never reaches a consumer. {@code null}:
  * no limit
  * @param priority its priority, or {@code null} for the queue's {@link QueueSpec#defaultPriority() default}
+ * @param deduplication what an enqueue of the id does while an earlier message of it is (or was recently) in the
+ * queue, or {@code null} for the queue's {@link QueueSpec#deduplication() default}; only for a caller-chosen id
  */
 public record QueueEntry<T>(T payload, @Nullable String id, Duration delay, @Nullable Instant dueAt,
-		Map<String, String> headers, @Nullable Duration timeToLive, @Nullable QueuePriority priority) {
+		Map<String, String> headers, @Nullable Duration timeToLive, @Nullable QueuePriority priority,
+		@Nullable Deduplication deduplication) {
 
 	/** Longest caller-chosen id. */
 	public static final int MAX_ID_LENGTH = 256;
@@ -74,7 +77,22 @@ public record QueueEntry<T>(T payload, @Nullable String id, Duration delay, @Nul
 	 * @param dueAt an absolute due time, or {@code null}
 	 */
 	public QueueEntry(T payload, @Nullable String id, Duration delay, @Nullable Instant dueAt) {
-		this(payload, id, delay, dueAt, Map.of(), null, null);
+		this(payload, id, delay, dueAt, Map.of(), null, null, null);
+	}
+
+	/**
+	 * An entry with the queue's deduplication.
+	 * @param payload the payload
+	 * @param id the id, or {@code null} for a generated one
+	 * @param delay delay from the server's now
+	 * @param dueAt an absolute due time, or {@code null}
+	 * @param headers string metadata carried to the consumer
+	 * @param timeToLive how long the message may wait, once due, for its first delivery, or {@code null}
+	 * @param priority its priority, or {@code null} for the queue's default
+	 */
+	public QueueEntry(T payload, @Nullable String id, Duration delay, @Nullable Instant dueAt,
+			Map<String, String> headers, @Nullable Duration timeToLive, @Nullable QueuePriority priority) {
+		this(payload, id, delay, dueAt, headers, timeToLive, priority, null);
 	}
 
 	private static Map<String, String> checkedHeaders(Map<String, String> headers) {
@@ -106,24 +124,27 @@ public record QueueEntry<T>(T payload, @Nullable String id, Duration delay, @Nul
 	 * @return an entry due now, with a generated id
 	 */
 	public static <T> QueueEntry<T> of(T payload) {
-		return new QueueEntry<>(payload, null, Duration.ZERO, null, Map.of(), null, null);
+		return new QueueEntry<>(payload, null, Duration.ZERO, null, Map.of(), null, null, null);
 	}
 
 	/** @param id the caller-chosen id; @return a copy with it */
 	public QueueEntry<T> withId(String id) {
 		return new QueueEntry<>(this.payload, Objects.requireNonNull(id, "id must not be null"), this.delay,
-				this.dueAt, this.headers, this.timeToLive, this.priority);
+				this.dueAt, this.headers, this.timeToLive, this.priority,
+				this.deduplication);
 	}
 
 	/** @param delay delay from the server's now; @return a copy with it */
 	public QueueEntry<T> withDelay(Duration delay) {
-		return new QueueEntry<>(this.payload, this.id, delay, this.dueAt, this.headers, this.timeToLive, this.priority);
+		return new QueueEntry<>(this.payload, this.id, delay, this.dueAt, this.headers, this.timeToLive, this.priority,
+				this.deduplication);
 	}
 
 	/** @param dueAt the due time; @return a copy with it */
 	public QueueEntry<T> withDueAt(Instant dueAt) {
 		return new QueueEntry<>(this.payload, this.id, this.delay, Objects.requireNonNull(dueAt, "dueAt"),
-				this.headers, this.timeToLive, this.priority);
+				this.headers, this.timeToLive, this.priority,
+				this.deduplication);
 	}
 
 	/**
@@ -135,13 +156,14 @@ public record QueueEntry<T>(T payload, @Nullable String id, Duration delay, @Nul
 		Map<String, String> more = new LinkedHashMap<>(this.headers);
 		more.put(Objects.requireNonNull(name, "name must not be null"),
 				Objects.requireNonNull(value, "value must not be null"));
-		return new QueueEntry<>(this.payload, this.id, this.delay, this.dueAt, more, this.timeToLive, this.priority);
+		return new QueueEntry<>(this.payload, this.id, this.delay, this.dueAt, more, this.timeToLive, this.priority,
+				this.deduplication);
 	}
 
 	/** @param headers the headers, replacing any; @return a copy with them */
 	public QueueEntry<T> withHeaders(Map<String, String> headers) {
 		return new QueueEntry<>(this.payload, this.id, this.delay, this.dueAt, headers, this.timeToLive,
-				this.priority);
+				this.priority, this.deduplication);
 	}
 
 	/**
@@ -150,7 +172,7 @@ public record QueueEntry<T>(T payload, @Nullable String id, Duration delay, @Nul
 	 */
 	public QueueEntry<T> withTimeToLive(Duration timeToLive) {
 		return new QueueEntry<>(this.payload, this.id, this.delay, this.dueAt, this.headers,
-				Objects.requireNonNull(timeToLive, "timeToLive must not be null"), this.priority);
+				Objects.requireNonNull(timeToLive, "timeToLive must not be null"), this.priority, this.deduplication);
 	}
 
 	/**
@@ -159,7 +181,17 @@ public record QueueEntry<T>(T payload, @Nullable String id, Duration delay, @Nul
 	 */
 	public QueueEntry<T> withPriority(QueuePriority priority) {
 		return new QueueEntry<>(this.payload, this.id, this.delay, this.dueAt, this.headers, this.timeToLive,
-				Objects.requireNonNull(priority, "priority must not be null"));
+				Objects.requireNonNull(priority, "priority must not be null"), this.deduplication);
+	}
+
+	/**
+	 * @param deduplication what an enqueue of this entry's id does while an earlier message of the id is (or was
+	 * recently) in the queue (see {@link Deduplication})
+	 * @return a copy with it
+	 */
+	public QueueEntry<T> withDeduplication(Deduplication deduplication) {
+		return new QueueEntry<>(this.payload, this.id, this.delay, this.dueAt, this.headers, this.timeToLive,
+				this.priority, Objects.requireNonNull(deduplication, "deduplication must not be null"));
 	}
 
 }

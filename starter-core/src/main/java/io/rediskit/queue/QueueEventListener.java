@@ -16,11 +16,20 @@ public interface QueueEventListener {
 	};
 
 	/**
-	 * Messages were added (duplicates of held ids not counted).
+	 * Messages were added (duplicates not counted: {@link #onDeduplicated}).
 	 * @param queue the queue name
 	 * @param count how many
 	 */
 	default void onEnqueued(String queue, int count) {
+	}
+
+	/**
+	 * Enqueues changed nothing or replaced a waiting message, under their {@link Deduplication}.
+	 * @param queue the queue name
+	 * @param outcome {@link EnqueueResult.Outcome#DUPLICATE} or {@link EnqueueResult.Outcome#REPLACED}
+	 * @param count how many
+	 */
+	default void onDeduplicated(String queue, EnqueueResult.Outcome outcome, int count) {
 	}
 
 	/**

@@ -95,12 +95,17 @@ final class QueueScripts {
 	}
 
 	/**
-	 * Enqueues messages; one round trip however many.
-	 * @return the server time and, per message, whether it was added ({@code false}: its id was held already)
+	 * Enqueues messages, each under its deduplication; one round trip however many.
+	 * @return the server time and, per message, what the enqueue did and the id it concerns
 	 */
 	CompletionStage<Enqueued> enqueue(Keys keys, List<Outgoing> messages, @Nullable Long now) {
-		byte[][] keysAndArgs = levelKeysAnd(keys, 2 + messages.size() * 5);
+		int keyCount = Keys.WITH_LEVELS + 2;
+		byte[][] keysAndArgs = new byte[keyCount + 2 + messages.size() * 8][];
+		System.arraycopy(keys.all, 0, keysAndArgs, 0, Keys.COUNT);
+		System.arraycopy(keys.levels, 0, keysAndArgs, Keys.COUNT, keys.levels.length);
 		int i = Keys.WITH_LEVELS;
+		keysAndArgs[i++] = keys.unique;
+		keysAndArgs[i++] = keys.windows;
 		keysAndArgs[i++] = time(now);
 		keysAndArgs[i++] = keys.channelBytes;
 		for (Outgoing message : messages) {
@@ -109,15 +114,22 @@ final class QueueScripts {
 			keysAndArgs[i++] = number(message.delayMillis());
 			keysAndArgs[i++] = number(message.dueAtMillis());
 			keysAndArgs[i++] = utf8(message.priority().code());
+			keysAndArgs[i++] = utf8(message.deduplication());
+			keysAndArgs[i++] = number(message.windowMillis());
+			keysAndArgs[i++] = utf8(message.otherId());
 		}
-		return this.executor.<List<Object>>executeAsync(ENQUEUE, ReturnType.MULTI, Keys.WITH_LEVELS, keysAndArgs)
+		return this.executor.<List<Object>>executeAsync(ENQUEUE, ReturnType.MULTI, keyCount, keysAndArgs)
 			.thenApply((reply) -> {
 				List<Object> values = required(reply, ENQUEUE);
-				boolean[] added = new boolean[messages.size()];
-				for (int m = 0; m < added.length; m++) {
-					added[m] = (Long) values.get(m + 1) == 1L;
+				EnqueueResult[] results = new EnqueueResult[messages.size()];
+				for (int m = 0; m < results.length; m++) {
+					long code = (Long) values.get(1 + 2 * m);
+					String stored = text(values.get(2 + 2 * m));
+					EnqueueResult.Outcome outcome = (code == 1) ? EnqueueResult.Outcome.ENQUEUED
+							: (code == 2) ? EnqueueResult.Outcome.REPLACED : EnqueueResult.Outcome.DUPLICATE;
+					results[m] = new EnqueueResult(stored.isEmpty() ? messages.get(m).id() : stored, outcome);
 				}
-				return new Enqueued((Long) values.get(0), added);
+				return new Enqueued((Long) values.get(0), results);
 			});
 	}
 
@@ -350,7 +362,9 @@ final class QueueScripts {
 
 	/** @return how many messages there were */
 	CompletionStage<Long> purge(Keys keys) {
-		return this.executor.<Long>executeAsync(PURGE, ReturnType.INTEGER, Keys.WITH_LEVELS, levelKeysAnd(keys))
+		byte[][] keysAndUnique = levelKeysAnd(keys, 1);
+		keysAndUnique[Keys.WITH_LEVELS] = keys.unique;
+		return this.executor.<Long>executeAsync(PURGE, ReturnType.INTEGER, Keys.WITH_LEVELS + 1, keysAndUnique)
 			.thenApply((reply) -> required(reply, PURGE));
 	}
 
@@ -449,6 +463,12 @@ final class QueueScripts {
 		/** Where the next claim starts in the priorities' weighted turn. */
 		final byte[] turn;
 
+		/** Deduplication: an id given by the caller to the id its latest message is stored under, where they differ. */
+		final byte[] unique;
+
+		/** Deduplication: an id given by the caller to the end of its throttle or debounce window. */
+		final byte[] windows;
+
 		final String channel;
 
 		final byte[] channelBytes;
@@ -462,13 +482,15 @@ final class QueueScripts {
 
 		private final Keys[] byPriority;
 
-		private Keys(byte[][] all, byte[][] levels, byte[] paused, byte[] rateLog, byte[] turn, String channel,
-				String claimPrefix) {
+		private Keys(byte[][] all, byte[][] levels, byte[] paused, byte[] rateLog, byte[] turn, byte[] unique,
+				byte[] windows, String channel, String claimPrefix) {
 			this.all = all;
 			this.levels = levels;
 			this.paused = paused;
 			this.rateLog = rateLog;
 			this.turn = turn;
+			this.unique = unique;
+			this.windows = windows;
 			this.channel = channel;
 			this.channelBytes = utf8(channel);
 			// The wake-up channel's sibling, ':cancel' for ':wake'.
@@ -492,6 +514,7 @@ final class QueueScripts {
 					utf8(naming.key("queue", queue, "ready:low")) };
 			Keys keys = new Keys(all, levels, utf8(naming.key("queue", queue, "paused")),
 					utf8(naming.key("queue", queue, "rate")), utf8(naming.key("queue", queue, "turn")),
+					utf8(naming.key("queue", queue, "unique")), utf8(naming.key("queue", queue, "windows")),
 					naming.key("queue", queue, "wake"), naming.key("queue", queue, "claim:"));
 			keys.byPriority[QueuePriority.HIGH.ordinal()] = keys.withLevel(levels[0], levels[1]);
 			keys.byPriority[QueuePriority.LOW.ordinal()] = keys.withLevel(levels[2], levels[3]);
@@ -502,8 +525,8 @@ final class QueueScripts {
 			byte[][] swapped = this.all.clone();
 			swapped[0] = delayed;
 			swapped[1] = ready;
-			return new Keys(swapped, this.levels, this.paused, this.rateLog, this.turn, this.channel,
-					this.claimPrefix);
+			return new Keys(swapped, this.levels, this.paused, this.rateLog, this.turn, this.unique, this.windows,
+					this.channel, this.claimPrefix);
 		}
 
 		/**
@@ -539,11 +562,27 @@ final class QueueScripts {
 	 * @param delayMillis delay from the server's now
 	 * @param dueAtMillis an absolute due time in ms since the epoch, or 0
 	 * @param priority its priority
+	 * @param deduplication the script's letter for its {@link Deduplication} mode, or {@code ""} for a generated id
+	 * @param windowMillis the throttle or debounce window, or 0
+	 * @param otherId the id to store it under when an earlier message of {@code id} is still in the queue, or
+	 * {@code ""} where that cannot happen
 	 */
-	record Outgoing(String id, byte[] payload, long delayMillis, long dueAtMillis, QueuePriority priority) {
+	record Outgoing(String id, byte[] payload, long delayMillis, long dueAtMillis, QueuePriority priority,
+			String deduplication, long windowMillis, String otherId) {
+
+		Outgoing(String id, byte[] payload, long delayMillis, long dueAtMillis, QueuePriority priority) {
+			this(id, payload, delayMillis, dueAtMillis, priority, "", 0, "");
+		}
 
 		Outgoing(String id, byte[] payload, long delayMillis, long dueAtMillis) {
 			this(id, payload, delayMillis, dueAtMillis, QueuePriority.NORMAL);
+		}
+
+		/** @return this message under a deduplication of a caller-chosen id */
+		Outgoing deduplicated(Deduplication deduplication, String otherId) {
+			return new Outgoing(this.id, this.payload, this.delayMillis, this.dueAtMillis, this.priority,
+					deduplication.code(), deduplication.window().toMillis(),
+					(deduplication.mode() == Deduplication.Mode.UNTIL_FINISHED) ? "" : otherId);
 		}
 
 	}
@@ -551,9 +590,19 @@ final class QueueScripts {
 	/**
 	 * The reply of an enqueue.
 	 * @param serverMillis the server's time
-	 * @param added per message, whether it was added
+	 * @param results per message, what the enqueue did
 	 */
-	record Enqueued(long serverMillis, boolean[] added) {
+	record Enqueued(long serverMillis, EnqueueResult[] results) {
+
+		/** @return per message, whether it was added */
+		boolean[] added() {
+			boolean[] added = new boolean[this.results.length];
+			for (int i = 0; i < added.length; i++) {
+				added[i] = this.results[i].enqueued();
+			}
+			return added;
+		}
+
 	}
 
 	/**

@@ -8,7 +8,7 @@ import io.rediskit.support.InvalidSpecException;
 
 /**
  * How one queue delivers: visibility, delivery limit, retry backoff, dead-letter bounds, payload size, the
- * fallback poll, the default priority and the admission limits. Immutable; {@code with...} methods return copies. {@link #defaults()} explains each default.
+ * fallback poll, the default priority, the admission limits and the deduplication of ids. Immutable; {@code with...} methods return copies. {@link #defaults()} explains each default.
  *
  * @param visibilityTimeout how long a delivery is hidden from other consumers before it counts as failed and
  * is delivered again; listener containers extend it while the handler runs. From 100 ms to 12 hours
@@ -29,11 +29,13 @@ import io.rediskit.support.InvalidSpecException;
  * @param rateLimit most messages claimed in any window of {@code rateLimitPeriod} across all consumers, from 1 to
  * {@value #MAX_RATE_LIMIT}; 0 for no limit. Held-back messages wait in ready, their delivery count unchanged
  * @param rateLimitPeriod the window of {@code rateLimit}, from 1 ms to 1 day
+ * @param deduplication what an enqueue of a caller-chosen id does while an earlier message of it is (or was
+ * recently) in the queue, for messages enqueued without one of their own (see {@link Deduplication})
  */
 public record QueueSpec(Duration visibilityTimeout, int maxDeliveries, Duration initialBackoff, Duration maxBackoff,
 		double backoffMultiplier, double backoffJitter, Duration deadLetterRetention, long deadLetterMaxSize,
 		long maxPayloadSize, Duration pollInterval, QueuePriority defaultPriority, int maxInFlight, long rateLimit,
-		Duration rateLimitPeriod) {
+		Duration rateLimitPeriod, Deduplication deduplication) {
 
 	/** Largest {@code maxInFlight}. */
 	public static final int MAX_IN_FLIGHT_LIMIT = 1_000_000;
@@ -82,6 +84,33 @@ public record QueueSpec(Duration visibilityTimeout, int maxDeliveries, Duration 
 					"must be between 0 (no limit) and " + MAX_RATE_LIMIT + ", was " + rateLimit);
 		}
 		requireRange("rateLimitPeriod", rateLimitPeriod, Duration.ofMillis(1), Duration.ofDays(1));
+		Objects.requireNonNull(deduplication, "deduplication must not be null");
+	}
+
+	/**
+	 * A spec with {@link Deduplication#UNTIL_FINISHED}.
+	 * @param visibilityTimeout see the component
+	 * @param maxDeliveries see the component
+	 * @param initialBackoff see the component
+	 * @param maxBackoff see the component
+	 * @param backoffMultiplier see the component
+	 * @param backoffJitter see the component
+	 * @param deadLetterRetention see the component
+	 * @param deadLetterMaxSize see the component
+	 * @param maxPayloadSize see the component
+	 * @param pollInterval see the component
+	 * @param defaultPriority see the component
+	 * @param maxInFlight see the component
+	 * @param rateLimit see the component
+	 * @param rateLimitPeriod see the component
+	 */
+	public QueueSpec(Duration visibilityTimeout, int maxDeliveries, Duration initialBackoff, Duration maxBackoff,
+			double backoffMultiplier, double backoffJitter, Duration deadLetterRetention, long deadLetterMaxSize,
+			long maxPayloadSize, Duration pollInterval, QueuePriority defaultPriority, int maxInFlight, long rateLimit,
+			Duration rateLimitPeriod) {
+		this(visibilityTimeout, maxDeliveries, initialBackoff, maxBackoff, backoffMultiplier, backoffJitter,
+				deadLetterRetention, deadLetterMaxSize, maxPayloadSize, pollInterval, defaultPriority, maxInFlight,
+				rateLimit, rateLimitPeriod, Deduplication.UNTIL_FINISHED);
 	}
 
 	/**
@@ -125,7 +154,9 @@ public record QueueSpec(Duration visibilityTimeout, int maxDeliveries, Duration 
 	 * <li>fallback poll every second: a lost wake-up costs at most a second, at one poll per consumer per
 	 * second;</li>
 	 * <li>messages at {@link QueuePriority#NORMAL}, no limit on messages in flight or on the rate: limits depend
-	 * on what the handlers call, which only the application knows.</li>
+	 * on what the handlers call, which only the application knows;</li>
+	 * <li>{@link Deduplication#UNTIL_FINISHED}: an id names one message while it is in the queue, as it always
+	 * has.</li>
 	 * </ul>
 	 * @return the default spec
 	 */
@@ -139,7 +170,7 @@ public record QueueSpec(Duration visibilityTimeout, int maxDeliveries, Duration 
 		return new QueueSpec(visibilityTimeout, this.maxDeliveries, this.initialBackoff, this.maxBackoff,
 				this.backoffMultiplier, this.backoffJitter, this.deadLetterRetention, this.deadLetterMaxSize,
 				this.maxPayloadSize, this.pollInterval,
-				this.defaultPriority, this.maxInFlight, this.rateLimit, this.rateLimitPeriod);
+				this.defaultPriority, this.maxInFlight, this.rateLimit, this.rateLimitPeriod, this.deduplication);
 	}
 
 	/** @param maxDeliveries see the component; @return a copy with it */
@@ -147,7 +178,7 @@ public record QueueSpec(Duration visibilityTimeout, int maxDeliveries, Duration 
 		return new QueueSpec(this.visibilityTimeout, maxDeliveries, this.initialBackoff, this.maxBackoff,
 				this.backoffMultiplier, this.backoffJitter, this.deadLetterRetention, this.deadLetterMaxSize,
 				this.maxPayloadSize, this.pollInterval,
-				this.defaultPriority, this.maxInFlight, this.rateLimit, this.rateLimitPeriod);
+				this.defaultPriority, this.maxInFlight, this.rateLimit, this.rateLimitPeriod, this.deduplication);
 	}
 
 	/**
@@ -160,7 +191,7 @@ public record QueueSpec(Duration visibilityTimeout, int maxDeliveries, Duration 
 	public QueueSpec withBackoff(Duration initial, Duration max, double multiplier, double jitter) {
 		return new QueueSpec(this.visibilityTimeout, this.maxDeliveries, initial, max, multiplier, jitter,
 				this.deadLetterRetention, this.deadLetterMaxSize, this.maxPayloadSize, this.pollInterval,
-				this.defaultPriority, this.maxInFlight, this.rateLimit, this.rateLimitPeriod);
+				this.defaultPriority, this.maxInFlight, this.rateLimit, this.rateLimitPeriod, this.deduplication);
 	}
 
 	/**
@@ -171,7 +202,7 @@ public record QueueSpec(Duration visibilityTimeout, int maxDeliveries, Duration 
 	public QueueSpec withDeadLetters(Duration retention, long maxSize) {
 		return new QueueSpec(this.visibilityTimeout, this.maxDeliveries, this.initialBackoff, this.maxBackoff,
 				this.backoffMultiplier, this.backoffJitter, retention, maxSize, this.maxPayloadSize, this.pollInterval,
-				this.defaultPriority, this.maxInFlight, this.rateLimit, this.rateLimitPeriod);
+				this.defaultPriority, this.maxInFlight, this.rateLimit, this.rateLimitPeriod, this.deduplication);
 	}
 
 	/** @param maxPayloadSize see the component; @return a copy with it */
@@ -179,7 +210,7 @@ public record QueueSpec(Duration visibilityTimeout, int maxDeliveries, Duration 
 		return new QueueSpec(this.visibilityTimeout, this.maxDeliveries, this.initialBackoff, this.maxBackoff,
 				this.backoffMultiplier, this.backoffJitter, this.deadLetterRetention, this.deadLetterMaxSize,
 				maxPayloadSize, this.pollInterval,
-				this.defaultPriority, this.maxInFlight, this.rateLimit, this.rateLimitPeriod);
+				this.defaultPriority, this.maxInFlight, this.rateLimit, this.rateLimitPeriod, this.deduplication);
 	}
 
 	/** @param pollInterval see the component; @return a copy with it */
@@ -187,7 +218,7 @@ public record QueueSpec(Duration visibilityTimeout, int maxDeliveries, Duration 
 		return new QueueSpec(this.visibilityTimeout, this.maxDeliveries, this.initialBackoff, this.maxBackoff,
 				this.backoffMultiplier, this.backoffJitter, this.deadLetterRetention, this.deadLetterMaxSize,
 				this.maxPayloadSize, pollInterval,
-				this.defaultPriority, this.maxInFlight, this.rateLimit, this.rateLimitPeriod);
+				this.defaultPriority, this.maxInFlight, this.rateLimit, this.rateLimitPeriod, this.deduplication);
 	}
 
 	/** @param defaultPriority see the component; @return a copy with it */
@@ -195,7 +226,7 @@ public record QueueSpec(Duration visibilityTimeout, int maxDeliveries, Duration 
 		return new QueueSpec(this.visibilityTimeout, this.maxDeliveries, this.initialBackoff, this.maxBackoff,
 				this.backoffMultiplier, this.backoffJitter, this.deadLetterRetention, this.deadLetterMaxSize,
 				this.maxPayloadSize, this.pollInterval, defaultPriority, this.maxInFlight, this.rateLimit,
-				this.rateLimitPeriod);
+				this.rateLimitPeriod, this.deduplication);
 	}
 
 	/** @param maxInFlight see the component; @return a copy with it */
@@ -203,7 +234,7 @@ public record QueueSpec(Duration visibilityTimeout, int maxDeliveries, Duration 
 		return new QueueSpec(this.visibilityTimeout, this.maxDeliveries, this.initialBackoff, this.maxBackoff,
 				this.backoffMultiplier, this.backoffJitter, this.deadLetterRetention, this.deadLetterMaxSize,
 				this.maxPayloadSize, this.pollInterval, this.defaultPriority, maxInFlight, this.rateLimit,
-				this.rateLimitPeriod);
+				this.rateLimitPeriod, this.deduplication);
 	}
 
 	/**
@@ -214,7 +245,20 @@ public record QueueSpec(Duration visibilityTimeout, int maxDeliveries, Duration 
 	public QueueSpec withRateLimit(long limit, Duration period) {
 		return new QueueSpec(this.visibilityTimeout, this.maxDeliveries, this.initialBackoff, this.maxBackoff,
 				this.backoffMultiplier, this.backoffJitter, this.deadLetterRetention, this.deadLetterMaxSize,
-				this.maxPayloadSize, this.pollInterval, this.defaultPriority, this.maxInFlight, limit, period);
+				this.maxPayloadSize, this.pollInterval, this.defaultPriority, this.maxInFlight, limit, period,
+				this.deduplication);
+	}
+
+	/**
+	 * @param deduplication what an enqueue of a caller-chosen id does while an earlier message of it is (or was
+	 * recently) in the queue, for entries without one of their own
+	 * @return a copy with it
+	 */
+	public QueueSpec withDeduplication(Deduplication deduplication) {
+		return new QueueSpec(this.visibilityTimeout, this.maxDeliveries, this.initialBackoff, this.maxBackoff,
+				this.backoffMultiplier, this.backoffJitter, this.deadLetterRetention, this.deadLetterMaxSize,
+				this.maxPayloadSize, this.pollInterval, this.defaultPriority, this.maxInFlight, this.rateLimit,
+				this.rateLimitPeriod, deduplication);
 	}
 
 	/**

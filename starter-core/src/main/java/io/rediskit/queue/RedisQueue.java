@@ -70,10 +70,11 @@ public interface RedisQueue<T> {
 	String enqueueAt(T payload, Instant due);
 
 	/**
-	 * Enqueues a message with options. With an id the queue holds already, nothing changes and that id is
-	 * returned (deduplication).
+	 * Enqueues a message with options. With an id the queue holds already, what happens is the entry's
+	 * {@link Deduplication} (or the queue's): by default nothing changes and that id is returned. To learn what
+	 * happened, use {@link #tryEnqueue(QueueEntry)}.
 	 * @param entry the message
-	 * @return its id
+	 * @return {@link EnqueueResult#id()} of {@link #tryEnqueue(QueueEntry)}: its id
 	 */
 	String enqueue(QueueEntry<T> entry);
 
@@ -81,9 +82,22 @@ public interface RedisQueue<T> {
 	CompletionStage<String> enqueueAsync(QueueEntry<T> entry);
 
 	/**
-	 * Enqueues many messages in one round trip and one script: all or none.
+	 * Enqueues a message with options under its {@link Deduplication} (the entry's, or the queue's
+	 * {@link QueueSpec#deduplication()}), and says what happened: added, dropped as a duplicate, or, debounced,
+	 * replacing the waiting message of its id. One script call, atomic across instances, on the server's clock.
+	 * @param entry the message
+	 * @return what the enqueue did, and the id of the message it concerns
+	 */
+	EnqueueResult tryEnqueue(QueueEntry<T> entry);
+
+	/** @param entry the message; @return {@link #tryEnqueue(QueueEntry)} without blocking */
+	CompletionStage<EnqueueResult> tryEnqueueAsync(QueueEntry<T> entry);
+
+	/**
+	 * Enqueues many messages in one round trip and one script: all or none, each under its {@link Deduplication}
+	 * in order (a second entry of an id in the same call is a second enqueue of it).
 	 * @param entries the messages, at most 10 000
-	 * @return their ids, in order
+	 * @return their ids, in order, as {@link EnqueueResult#id()} gives them
 	 */
 	List<String> enqueueAll(List<QueueEntry<T>> entries);
 

@@ -93,32 +93,53 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 
 	@Override
 	public CompletionStage<String> enqueueAsync(QueueEntry<T> entry) {
+		return tryEnqueueAsync(entry).thenApply(EnqueueResult::id);
+	}
+
+	@Override
+	public EnqueueResult tryEnqueue(QueueEntry<T> entry) {
+		return Stages.join(tryEnqueueAsync(entry));
+	}
+
+	@Override
+	public CompletionStage<EnqueueResult> tryEnqueueAsync(QueueEntry<T> entry) {
 		Objects.requireNonNull(entry, "entry must not be null");
-		Outgoing message = outgoing(entry, spec().maxPayloadSize());
+		Outgoing message = outgoing(entry, spec());
 		// Concurrent single enqueues of a queue share script calls (see EnqueueBatcher); a lone one goes at once.
-		return this.state.enqueueBatcher(this.parts.scripts).enqueue(message).handle((added, failure) -> {
+		return this.state.enqueueBatcher(this.parts.scripts).enqueue(message).handle((result, failure) -> {
 			if (failure != null) {
 				throw failed(failure);
 			}
-			if (added) {
-				this.parts.listeners.notify((l) -> l.onEnqueued(name(), 1));
-			}
-			return message.id();
+			report(result.outcome(), 1);
+			return result;
 		});
 	}
 
-	private Outgoing outgoing(QueueEntry<T> entry, long maxPayloadSize) {
-		byte[] payload = this.parts.codec.encode(entry.payload());
-		if (payload.length > maxPayloadSize) {
-			throw new PayloadTooLargeException(name(), payload.length, maxPayloadSize);
+	private void report(EnqueueResult.Outcome outcome, int count) {
+		if (outcome == EnqueueResult.Outcome.ENQUEUED) {
+			this.parts.listeners.notify((l) -> l.onEnqueued(name(), count));
 		}
-		String id = (entry.id() != null) ? entry.id() : this.parts.newMessageId();
+		else {
+			this.parts.listeners.notify((l) -> l.onDeduplicated(name(), outcome, count));
+		}
+	}
+
+	private Outgoing outgoing(QueueEntry<T> entry, QueueSpec spec) {
+		byte[] payload = this.parts.codec.encode(entry.payload());
+		if (payload.length > spec.maxPayloadSize()) {
+			throw new PayloadTooLargeException(name(), payload.length, spec.maxPayloadSize());
+		}
 		long dueAt = (entry.dueAt() != null) ? Math.max(0, entry.dueAt().toEpochMilli()) : 0;
 		// Headers and a time to live travel in an envelope around the payload; without them it is stored bare.
 		long timeToLive = (entry.timeToLive() != null) ? entry.timeToLive().toMillis() : 0;
-		QueuePriority priority = (entry.priority() != null) ? entry.priority() : spec().defaultPriority();
-		return new Outgoing(id, this.parts.codec.wrap(payload, entry.headers(), timeToLive), entry.delay().toMillis(),
-				dueAt, priority);
+		QueuePriority priority = (entry.priority() != null) ? entry.priority() : spec.defaultPriority();
+		byte[] stored = this.parts.codec.wrap(payload, entry.headers(), timeToLive);
+		if (entry.id() == null) {
+			return new Outgoing(this.parts.newMessageId(), stored, entry.delay().toMillis(), dueAt, priority);
+		}
+		Deduplication deduplication = (entry.deduplication() != null) ? entry.deduplication() : spec.deduplication();
+		return new Outgoing(entry.id(), stored, entry.delay().toMillis(), dueAt, priority)
+			.deduplicated(deduplication, entry.id() + "~" + this.parts.newMessageId());
 	}
 
 	@Override
@@ -135,26 +156,26 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 		if (entries.isEmpty()) {
 			return CompletableFuture.completedFuture(List.of());
 		}
-		long max = spec().maxPayloadSize();
+		QueueSpec spec = spec();
 		List<Outgoing> outgoing = new ArrayList<>(entries.size());
-		List<String> ids = new ArrayList<>(entries.size());
 		for (QueueEntry<T> entry : entries) {
 			Objects.requireNonNull(entry, "entries must not contain null");
-			Outgoing message = outgoing(entry, max);
-			outgoing.add(message);
-			ids.add(message.id());
+			outgoing.add(outgoing(entry, spec));
 		}
 		return this.parts.scripts.enqueue(keys(), outgoing, null).handle((enqueued, failure) -> {
 			if (failure != null) {
 				throw failed(failure);
 			}
-			int added = 0;
-			for (boolean one : enqueued.added()) {
-				added += one ? 1 : 0;
+			int[] counts = new int[EnqueueResult.Outcome.values().length];
+			List<String> ids = new ArrayList<>(entries.size());
+			for (EnqueueResult result : enqueued.results()) {
+				counts[result.outcome().ordinal()]++;
+				ids.add(result.id());
 			}
-			if (added > 0) {
-				int count = added;
-				this.parts.listeners.notify((l) -> l.onEnqueued(name(), count));
+			for (EnqueueResult.Outcome outcome : EnqueueResult.Outcome.values()) {
+				if (counts[outcome.ordinal()] > 0) {
+					report(outcome, counts[outcome.ordinal()]);
+				}
 			}
 			return List.copyOf(ids);
 		});

@@ -1,13 +1,17 @@
 package io.rediskit.queue;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
 
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.RedisTestServer;
 import tools.jackson.databind.json.JsonMapper;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** Payloads, specs and a recording listener for the queue tests. */
 final class QueueTesting {
@@ -25,6 +29,17 @@ final class QueueTesting {
 			.withVisibilityTimeout(Duration.ofSeconds(5))
 			.withBackoff(Duration.ofMillis(100), Duration.ofSeconds(1), 2.0, 0.0)
 			.withPollInterval(Duration.ofMillis(200));
+	}
+
+	/** Claims {@code count} messages, waiting for them at most 30 s, and asserts they came. */
+	static <T> List<QueueMessage<T>> claim(RedisQueue<T> queue, int count) throws InterruptedException {
+		List<QueueMessage<T>> claimed = new ArrayList<>();
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+		while (claimed.size() < count && System.nanoTime() < deadline) {
+			claimed.addAll(queue.poll(count - claimed.size(), Duration.ofSeconds(1)));
+		}
+		assertThat(claimed).hasSize(count);
+		return claimed;
 	}
 
 	static QueueRegistry registry(RedisTestServer redis, QueueEventListener... listeners) {
@@ -80,6 +95,11 @@ final class QueueTesting {
 		@Override
 		public void onHeldBack(String queue, String reason, long count) {
 			this.events.add("held-back " + reason + " " + count);
+		}
+
+		@Override
+		public void onDeduplicated(String queue, EnqueueResult.Outcome outcome, int count) {
+			this.events.add(outcome.value() + " " + count);
 		}
 
 		@Override

@@ -31,6 +31,10 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * <li>{@code hold <port> <queue> <visibility ms>}: polls one message, prints {@code got <id>}, waits for a line
  * on standard input (meanwhile the test pauses it past its visibility), acks and prints {@code ack=ok} or
  * {@code ack=stale}.</li>
+ * <li>{@code enqueue <port> <keys> <rounds>}: for each line {@code go <queue> <mode> <window ms> <delay ms> <base>}
+ * on standard input, enqueues the ids {@code k0} to {@code k<keys - 1>}, {@code rounds} times each, under that
+ * {@link Deduplication.Mode} (payload: the id and {@code base} plus the round), printing
+ * {@code R <id> <payload> <outcome> <message id>} for each, then {@code done}; ends when standard input closes.</li>
  * </ul>
  */
 public final class QueueWorker {
@@ -51,6 +55,7 @@ public final class QueueWorker {
 		switch (args[0]) {
 			case "consume" -> consume(registry, args);
 			case "hold" -> hold(registry, args);
+			case "enqueue" -> enqueue(registry, args);
 			default -> throw new IllegalArgumentException(args[0]);
 		}
 		registry.close();
@@ -105,6 +110,36 @@ public final class QueueWorker {
 			System.out.println("ack=stale");
 		}
 		System.out.flush();
+	}
+
+	private static void enqueue(QueueRegistry registry, String[] args) throws Exception {
+		int keys = Integer.parseInt(args[2]);
+		int rounds = Integer.parseInt(args[3]);
+		System.out.println("ready");
+		System.out.flush();
+		BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+		String line;
+		while ((line = in.readLine()) != null) {
+			String[] go = line.split(" ");
+			RedisQueue<Job> queue = registry.create(go[1], QueueSpec.defaults(), Job.class);
+			Deduplication.Mode mode = Deduplication.Mode.valueOf(go[2]);
+			Deduplication deduplication = new Deduplication(mode,
+					mode.windowed() ? Duration.ofMillis(Long.parseLong(go[3])) : Duration.ZERO);
+			Duration delay = Duration.ofMillis(Long.parseLong(go[4]));
+			int base = Integer.parseInt(go[5]);
+			StringBuilder out = new StringBuilder();
+			for (int round = 0; round < rounds; round++) {
+				for (int k = 0; k < keys; k++) {
+					String id = "k" + k;
+					EnqueueResult result = queue.tryEnqueue(QueueEntry.of(new Job(id, base + round)).withId(id)
+						.withDelay(delay).withDeduplication(deduplication));
+					out.append("R ").append(id).append(' ').append(base + round).append(' ')
+						.append(result.outcome()).append(' ').append(result.id()).append('\n');
+				}
+			}
+			System.out.print(out.append("done\n"));
+			System.out.flush();
+		}
 	}
 
 	private static QueueSpec spec(long visibilityMillis) {

@@ -121,7 +121,7 @@ class RedisQueueTests {
 		assertThat(this.queue.enqueue(entry)).isEqualTo("order-42");
 		assertThat(this.queue.enqueue(entry.withDelay(Duration.ZERO))).isEqualTo("order-42");
 		assertThat(this.queue.stats()).isEqualTo(new QueueStats(1, 0, 0, 0, Duration.ZERO));
-		assertThat(this.recorder.events).containsExactly("enqueued 1");
+		assertThat(this.recorder.events).containsExactly("enqueued 1", "duplicate 1");
 		assertThat(this.queue.cancel("order-42")).isTrue();
 		// Gone: the id can be used again.
 		this.queue.enqueue(entry.withDelay(Duration.ZERO));

@@ -25,11 +25,13 @@ import io.rediskit.support.LuaScript;
  * (package-private in the starter): change this class with them.
  * Keys: the queue's eight keys {@code <prefix>queue:{<name>}:delayed|ready|in-flight|dead|meta|payloads|reasons|settled},
  * then for the scripts that place or take messages by priority the four of the other priorities
- * ({@code delayed:high|ready:high|delayed:low|ready:low}), and for the claim its request record
+ * ({@code delayed:high|ready:high|delayed:low|ready:low}), for the enqueue then the deduplication's
+ * {@code unique} and {@code windows}, and for the claim its request record
  * ({@code claim:<request>}), the high and low ready lists, the pause hash, the rate log and the weighted turn;
  * enqueue arguments: an empty time (the server's {@code TIME}), the wake-up channel {@code <prefix>queue:{<name>}:wake},
  * then per message its id (here a counter after a per-floor id, as long as redis-kit's), the payload as JSON, the
- * delay in ms, {@code 0} (no due time) and {@code n} (normal priority); the claim as a container without admission
+ * delay in ms, {@code 0} (no due time), {@code n} (normal priority), an empty deduplication (a generated id), {@code 0}
+ * (no window) and an empty other id; the claim as a container without admission
  * limits sends it: no listener id, no in-flight or rate limit, the default weighted turn.
  */
 final class QueueScriptFloor {
@@ -56,6 +58,9 @@ final class QueueScriptFloor {
 	/** {@code QueuePriority.TURN}: the priorities' weighted turn a claim takes its messages in. */
 	private static final byte[] TURN = utf8("hnhlhnhnhh");
 
+	/** A generated id's deduplication (none) and its other id (none). */
+	private static final byte[] NO_DEDUPLICATION = new byte[0];
+
 	/** {@code QueueScripts.MOVE_BATCH}: most messages one promote moves. */
 	private static final byte[] MOVE_BATCH = utf8("500");
 
@@ -65,6 +70,9 @@ final class QueueScriptFloor {
 
 	/** The eight keys and the four of the other priorities. */
 	private final byte[][] levelKeys;
+
+	/** The eight keys, the four of the other priorities, the unique hash and the windows: enqueue's. */
+	private final byte[][] enqueueKeys;
 
 	/** Those of the claim after its request record: high and low ready, pause hash, rate log, turn. */
 	private final byte[][] claimKeys;
@@ -93,6 +101,9 @@ final class QueueScriptFloor {
 		for (int i = 0; i < LEVEL_SUFFIXES.length; i++) {
 			this.levelKeys[SUFFIXES.length + i] = utf8(naming.key("queue", queue, LEVEL_SUFFIXES[i]));
 		}
+		this.enqueueKeys = Arrays.copyOf(this.levelKeys, this.levelKeys.length + 2);
+		this.enqueueKeys[this.levelKeys.length] = utf8(naming.key("queue", queue, "unique"));
+		this.enqueueKeys[this.levelKeys.length + 1] = utf8(naming.key("queue", queue, "windows"));
 		this.claimKeys = new byte[][] { this.levelKeys[9], this.levelKeys[11], utf8(naming.key("queue", queue, "paused")),
 				utf8(naming.key("queue", queue, "rate")), utf8(naming.key("queue", queue, "turn")) };
 		this.channel = utf8(naming.key("queue", queue, "wake"));
@@ -145,13 +156,14 @@ final class QueueScriptFloor {
 	 */
 	void enqueue(String json, long delayMillis) {
 		String id = String.format("%020x", this.sequence.incrementAndGet()) + this.instance;
-		this.commands.evalsha(ENQUEUE.sha1(), ScriptOutputType.MULTI, this.levelKeys, new byte[0], this.channel, utf8(id),
-				utf8(json), utf8(Long.toString(delayMillis)), utf8("0"), utf8("n"));
+		this.commands.evalsha(ENQUEUE.sha1(), ScriptOutputType.MULTI, this.enqueueKeys, new byte[0], this.channel,
+				utf8(id), utf8(json), utf8(Long.toString(delayMillis)), utf8("0"), utf8("n"), NO_DEDUPLICATION,
+				utf8("0"), NO_DEDUPLICATION);
 	}
 
 	/** Deletes the floor's keys. */
 	void purge() {
-		this.commands.del(this.levelKeys);
+		this.commands.del(this.enqueueKeys);
 		this.commands.del(this.claimKeys);
 	}
 

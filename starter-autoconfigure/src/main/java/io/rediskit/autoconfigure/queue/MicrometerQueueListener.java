@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.rediskit.queue.EnqueueResult;
 import io.rediskit.queue.QueueEventListener;
 
 /**
@@ -24,6 +25,9 @@ import io.rediskit.queue.QueueEventListener;
  * are counted in {@code .dead.lettered} too when they reach the dead letters.</li>
  * <li>{@code rediskit.queue.settle.failures} (counter; {@code queue}, {@code operation} = ack | retry): handlers'
  * outcomes that could not reach Redis; those messages come back after their visibility timeout.</li>
+ * <li>{@code rediskit.queue.enqueues} (counter; {@code queue}, {@code outcome} = enqueued | duplicate | replaced):
+ * every enqueue by what it did under the queue's deduplication: a message added, a duplicate dropped, a waiting
+ * message replaced (debounce).</li>
  * <li>{@code rediskit.queue.held.back} (counter; {@code queue}, {@code reason} = rate-limit | max-in-flight): ready
  * messages a claim could have taken and left in the queue because of the queue's limit (a message held back over
  * several claims counts at each).</li>
@@ -40,6 +44,8 @@ public class MicrometerQueueListener implements QueueEventListener {
 
 	private final Map<String, Counter> heldBack = new ConcurrentHashMap<>();
 
+	private final Map<String, Counter> enqueues = new ConcurrentHashMap<>();
+
 	/**
 	 * @param registry where the meters go
 	 */
@@ -54,6 +60,21 @@ public class MicrometerQueueListener implements QueueEventListener {
 	@Override
 	public void onEnqueued(String queue, int count) {
 		meters(queue).enqueued.increment(count);
+		enqueues(queue, EnqueueResult.Outcome.ENQUEUED).increment(count);
+	}
+
+	@Override
+	public void onDeduplicated(String queue, EnqueueResult.Outcome outcome, int count) {
+		enqueues(queue, outcome).increment(count);
+	}
+
+	private Counter enqueues(String queue, EnqueueResult.Outcome outcome) {
+		return this.enqueues.computeIfAbsent(queue + '\0' + outcome.value(), (key) -> Counter
+			.builder("rediskit.queue.enqueues")
+			.description("Enqueues by what they did under the queue's deduplication")
+			.tag("queue", queue)
+			.tag("outcome", outcome.value())
+			.register(this.registry));
 	}
 
 	@Override

@@ -1,16 +1,19 @@
 package io.rediskit.autoconfigure.queue;
 
+import java.time.Duration;
 import java.util.concurrent.Executor;
 
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.queue.QueueProperties.Queue;
 import io.rediskit.autoconfigure.support.ConfiguredProperties;
 import io.rediskit.autoconfigure.support.PropertyChecks;
+import io.rediskit.queue.Deduplication;
 import io.rediskit.queue.QueueEventListener;
 import io.rediskit.queue.QueueListener;
 import io.rediskit.queue.QueueRegistry;
 import io.rediskit.queue.QueueSpec;
 import io.rediskit.support.Background;
+import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ScriptExecutor;
 import org.jspecify.annotations.Nullable;
@@ -99,7 +102,17 @@ public final class QueueAutoConfiguration {
 				or(queue.getDeadLetterRetention(), defaults.getDeadLetterRetention()),
 				or(queue.getDeadLetterMaxSize(), defaults.getDeadLetterMaxSize()), queue.getMaxPayloadSize().toBytes(),
 				queue.getPollInterval(), queue.getDefaultPriority(), queue.getMaxInFlight(), queue.getRateLimit(),
-				queue.getRateLimitPeriod());
+				queue.getRateLimitPeriod(), deduplication(queue));
+	}
+
+	private static Deduplication deduplication(Queue queue) {
+		Duration window = queue.getDeduplicationWindow();
+		try {
+			return new Deduplication(queue.getDeduplication(), (window != null) ? window : Duration.ZERO);
+		}
+		catch (InvalidSpecException ex) {
+			throw new InvalidSpecException("deduplicationWindow", ex.getReason());
+		}
 	}
 
 	private static <T> T or(@Nullable T own, T inherited) {

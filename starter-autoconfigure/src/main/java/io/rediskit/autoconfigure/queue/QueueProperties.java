@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import io.rediskit.queue.Deduplication;
 import io.rediskit.queue.QueuePriority;
 import io.rediskit.queue.QueueSpec;
 import io.rediskit.support.Names;
@@ -293,6 +294,20 @@ public class QueueProperties {
 		 */
 		private Duration rateLimitPeriod = DEFAULTS.rateLimitPeriod();
 
+		/**
+		 * What an enqueue of an id given by the application does while an earlier message of it is, or was
+		 * recently, in the queue: 'until-finished' (dropped while that message is in the queue in any state),
+		 * 'until-started' (dropped while it waits for its first delivery), 'throttle' (dropped within
+		 * deduplication-window of the last enqueue that was not) or 'debounce' (within deduplication-window, replaces
+		 * the waiting message's payload and due time). A message's own choice wins.
+		 */
+		private Deduplication.Mode deduplication = DEFAULTS.deduplication().mode();
+
+		/**
+		 * Window of a 'throttle' or 'debounce' deduplication, from 1ms; set only with one of those.
+		 */
+		private @Nullable Duration deduplicationWindow;
+
 		public @Nullable Duration getVisibilityTimeout() {
 			return this.visibilityTimeout;
 		}
@@ -403,6 +418,22 @@ public class QueueProperties {
 
 		public void setRateLimitPeriod(Duration rateLimitPeriod) {
 			this.rateLimitPeriod = rateLimitPeriod;
+		}
+
+		public Deduplication.Mode getDeduplication() {
+			return this.deduplication;
+		}
+
+		public void setDeduplication(Deduplication.Mode deduplication) {
+			this.deduplication = deduplication;
+		}
+
+		public @Nullable Duration getDeduplicationWindow() {
+			return this.deduplicationWindow;
+		}
+
+		public void setDeduplicationWindow(@Nullable Duration deduplicationWindow) {
+			this.deduplicationWindow = deduplicationWindow;
 		}
 
 	}

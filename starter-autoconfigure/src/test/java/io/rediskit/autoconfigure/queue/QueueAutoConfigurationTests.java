@@ -10,6 +10,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.support.StartupFailures;
+import io.rediskit.queue.Deduplication;
+import io.rediskit.queue.EnqueueResult;
 import io.rediskit.queue.QueueEntry;
 import io.rediskit.queue.QueueListener;
 import io.rediskit.queue.QueueListenerContainer;
@@ -76,6 +78,30 @@ class QueueAutoConfigurationTests {
 			assertThat(properties.getListener().getShutdownTimeout()).isEqualTo(Duration.ofSeconds(10));
 			assertThat(properties.getHealth().getMaxOldestDueAge()).isEqualTo(Duration.ofMinutes(5));
 		});
+	}
+
+	@Test
+	void deduplicationBindsPerQueueAndEnqueuesAreCountedByOutcome() {
+		this.runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.withPropertyValues("redis-kit.queue.queues.emails.deduplication=debounce",
+					"redis-kit.queue.queues.emails.deduplication-window=30s",
+					"redis-kit.queue.queues.orders.deduplication=until-started")
+			.run((context) -> {
+				QueueRegistry registry = context.getBean(QueueRegistry.class);
+				RedisQueue<String> emails = registry.get("emails", String.class);
+				assertThat(emails.spec().deduplication()).isEqualTo(Deduplication.debounce(Duration.ofSeconds(30)));
+				assertThat(registry.get("orders", String.class).spec().deduplication())
+					.isEqualTo(Deduplication.UNTIL_STARTED);
+				QueueEntry<String> entry = QueueEntry.of("hello").withId("welcome-7").withDelay(Duration.ofMinutes(1));
+				assertThat(emails.tryEnqueue(entry).outcome()).isEqualTo(EnqueueResult.Outcome.ENQUEUED);
+				assertThat(emails.tryEnqueue(entry).outcome()).isEqualTo(EnqueueResult.Outcome.REPLACED);
+				emails.purge();
+				MeterRegistry meters = context.getBean(MeterRegistry.class);
+				assertThat(meters.get("rediskit.queue.enqueues").tags("queue", "emails", "outcome", "enqueued")
+					.counter().count()).isEqualTo(1);
+				assertThat(meters.get("rediskit.queue.enqueues").tags("queue", "emails", "outcome", "replaced")
+					.counter().count()).isEqualTo(1);
+			});
 	}
 
 	@Test
@@ -183,7 +209,10 @@ class QueueAutoConfigurationTests {
 			"redis-kit.queue.queues.emails.max-in-flight=-1|redis-kit.queue.queues.emails.max-in-flight must be between 0 (no limit) and 1000000",
 			"redis-kit.queue.queues.emails.rate-limit=100001|redis-kit.queue.queues.emails.rate-limit must be between 0 (no limit) and 100000",
 			"redis-kit.queue.queues.emails.rate-limit-period=0s|redis-kit.queue.queues.emails.rate-limit-period must be between",
-			"redis-kit.queue.queues.emails.default-priority=urgent|urgent" })
+			"redis-kit.queue.queues.emails.default-priority=urgent|urgent",
+			"redis-kit.queue.queues.emails.deduplication=throttle|redis-kit.queue.queues.emails.deduplication-window must be between 1ms",
+			"redis-kit.queue.queues.emails.deduplication-window=5s|redis-kit.queue.queues.emails.deduplication-window is only for THROTTLE and DEBOUNCE",
+			"redis-kit.queue.queues.emails.deduplication=forever|forever" })
 	void invalidPropertiesFailStartupNamingTheProperty(String property, String message) {
 		this.runner.withPropertyValues(property).run((context) -> {
 			assertThat(context).hasFailed();
