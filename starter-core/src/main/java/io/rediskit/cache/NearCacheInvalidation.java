@@ -7,18 +7,18 @@ package io.rediskit.cache;
 public enum NearCacheInvalidation {
 
 	/**
-	 * {@link #TRACKING} where the server offers it (RESP3 accepted, {@code HELLO 3}, on a standalone or Sentinel
-	 * deployment), {@link #PUBSUB} elsewhere (Redis Cluster, RESP2 only). Decided once, when the tracking
+	 * {@link #TRACKING} where the server offers it (RESP3 accepted, {@code HELLO 3}: standalone, Sentinel and Redis
+	 * Cluster), {@link #PUBSUB} elsewhere (RESP2 only, a server without tracking). Decided once, when the tracking
 	 * connection is first made; until then the near cache is bypassed.
 	 */
 	AUTO,
 
 	/**
-	 * Server-assisted client-side caching: one connection per cache manager with
-	 * <code>CLIENT TRACKING ON BCAST PREFIX &lt;prefix&gt;cache:&#123;</code>, whose RESP3 invalidations drop a
-	 * copy whoever changed the key: these caches, another application, {@code redis-cli}, an expiry, an eviction, a
-	 * {@code FLUSHDB}. Refused on Redis Cluster; where the server does not accept RESP3, the near cache stays
-	 * bypassed (with a warning).
+	 * Server-assisted client-side caching: one connection per cache manager (on Redis Cluster, one per master,
+	 * following failovers and nodes added) with <code>CLIENT TRACKING ON BCAST PREFIX &lt;prefix&gt;cache:&#123;</code>,
+	 * whose RESP3 invalidations drop a copy whoever changed the key: these caches, another application,
+	 * {@code redis-cli}, an expiry, an eviction, a {@code FLUSHDB}. Where the server does not accept RESP3, the near
+	 * cache stays bypassed (with a warning).
 	 */
 	TRACKING,
 

@@ -38,12 +38,13 @@ import org.springframework.data.redis.serializer.RedisSerializer;
  * that instance, and the instance's own writes drop its copy at once.
  * <ul>
  * <li><b>Tracking</b> ({@link NearCacheInvalidation#AUTO} where the server offers it, the default, or
- * {@link NearCacheInvalidation#TRACKING}): one connection per manager with
- * <code>CLIENT TRACKING ON BCAST PREFIX &lt;prefix&gt;cache:&#123;</code> over RESP3; the server invalidates a
- * copy whoever changed the key: these caches, another application, {@code redis-cli}, an expiry, an eviction, a
- * {@code FLUSHDB}. Standalone and Sentinel; on Redis Cluster, where tracking is per node, {@code AUTO} uses
- * pub/sub and {@code TRACKING} is refused. An instance's own load is not kept in its own near cache (the
- * server's invalidation of the load's write cannot be told from another's): the next read goes to Redis once.</li>
+ * {@link NearCacheInvalidation#TRACKING}): <code>CLIENT TRACKING ON BCAST PREFIX &lt;prefix&gt;cache:&#123;</code>
+ * over RESP3, on one connection per manager on standalone and Sentinel, on one connection per master on Redis
+ * Cluster (each master sends the invalidations of the writes it runs; the masters followed through failovers and
+ * nodes added); the server invalidates a copy whoever changed the key: these caches, another application,
+ * {@code redis-cli}, an expiry, an eviction, a {@code FLUSHDB}. An instance's own load is not kept in its own near
+ * cache (the server's invalidation of the load's write cannot be told from another's): the next read goes to
+ * Redis once.</li>
  * <li><b>Pub/sub</b> ({@link NearCacheInvalidation#PUBSUB}, or {@code AUTO} where tracking is not available):
  * each write, eviction and load publishes the entry's key on the cache's channel, in the same script as the
  * write; every instance drops its copy when the message arrives. Writes made to the keys by anything but these
@@ -52,8 +53,9 @@ import org.springframework.data.redis.serializer.RedisSerializer;
  * </ul>
  * While the connection that carries a near cache's invalidations is down or silent near caches are flushed and
  * bypassed, so a missed invalidation cannot leave a stale value behind: every read goes to Redis until the
- * tracking connection, reconnected, has tracking on again (or a probe published by this instance comes back
- * through the subscription). A connection that dies silently is noticed within three heartbeats (one heartbeat is
+ * tracking connection, reconnected, has tracking on again (on Cluster: every master's, and a master that a
+ * failover promoted or that joined has its own), or a probe published by this instance comes back through the
+ * subscription. A connection that dies silently is noticed within three heartbeats (one heartbeat is
  * 1 s by default), during which an invalidation may be missed (tracking: late, since it is the same connection).
  * The pub/sub subscription runs in both modes: it carries the outcomes of loads to the callers waiting for them.
  * <p>
@@ -66,7 +68,7 @@ import org.springframework.data.redis.serializer.RedisSerializer;
  * until then its waiters poll and its near cache is bypassed.
  * <p>
  * Nothing connects before the first cache is used; {@link #close()} ends the subscription and the tracking
- * connection.
+ * connections.
  */
 public class RedisKitCacheManager implements CacheManager, AutoCloseable {
 
@@ -97,8 +99,8 @@ public class RedisKitCacheManager implements CacheManager, AutoCloseable {
 	 * @param heartbeat how often the subscription is probed
 	 * @param background runs the heartbeat and opens the subscription's connection: the application's, shared by
 	 * every primitive; {@code null} for threads of the manager's own, closed with it
-	 * @throws InvalidSpecException if a configured cache has a near cache and the factory is not Lettuce, asks
-	 * for tracking on Redis Cluster, or reloads in the background (which needs the executor of the longer constructor)
+	 * @throws InvalidSpecException if a configured cache has a near cache and the factory is not Lettuce, or
+	 * reloads in the background (which needs the executor of the longer constructor)
 	 */
 	public RedisKitCacheManager(ScriptExecutor scripts, CommandExecutor commands,
 			RedisConnectionFactory connectionFactory, KeyNaming keyNaming, RedisSerializer<Object> values,
@@ -125,9 +127,8 @@ public class RedisKitCacheManager implements CacheManager, AutoCloseable {
 	 * @param refresher runs the reloads in the background (early refresh, stale-while-revalidate), which call the
 	 * loaders: the application's task executor; {@code null} if no spec reloads in the background
 	 * @param bloomFilters the Bloom filters that caches may name; {@code null} if none may
-	 * @throws InvalidSpecException if a configured cache has a near cache and the factory is not Lettuce, asks
-	 * for tracking on Redis Cluster, names
-	 * a Bloom filter that does not exist, or reloads in the background and there is no {@code refresher}
+	 * @throws InvalidSpecException if a configured cache has a near cache and the factory is not Lettuce, names a
+	 * Bloom filter that does not exist, or reloads in the background and there is no {@code refresher}
 	 */
 	public RedisKitCacheManager(ScriptExecutor scripts, CommandExecutor commands,
 			RedisConnectionFactory connectionFactory, KeyNaming keyNaming, RedisSerializer<Object> values,
@@ -152,10 +153,6 @@ public class RedisKitCacheManager implements CacheManager, AutoCloseable {
 		if (signals == null) {
 			requireNoNearCache("defaults", defaults);
 			this.configured.forEach(this::requireNoNearCache);
-		}
-		else if (((LettuceConnectionFactory) connectionFactory).isClusterAware()) {
-			requireNoTracking("defaults", defaults);
-			this.configured.forEach(RedisKitCacheManager::requireNoTracking);
 		}
 		requireBloomFilter("defaults", defaults, bloomFilters);
 		this.configured.forEach((name, spec) -> requireBloomFilter(name, spec, bloomFilters));
@@ -263,13 +260,6 @@ public class RedisKitCacheManager implements CacheManager, AutoCloseable {
 		catch (IllegalArgumentException ex) {
 			throw new InvalidSpecException("bloomFilter", "of cache '" + name + "' names the Bloom filter '"
 					+ spec.bloomFilter() + "', which is not configured: " + ex.getMessage());
-		}
-	}
-
-	private static void requireNoTracking(String name, CacheSpec spec) {
-		if (spec.nearCache() != null && spec.nearCache().invalidation() == NearCacheInvalidation.TRACKING) {
-			throw new InvalidSpecException("nearCache.invalidation", "of cache '" + name + "' is 'tracking', which"
-					+ " Redis Cluster does not offer across its nodes; use 'auto' (pub/sub on Cluster) or 'pubsub'");
 		}
 	}
 

@@ -143,9 +143,8 @@ class CacheContractTests extends TopologyContract {
 				Thread.onSpinWait();
 			}
 			assertThat(onB.nearCacheActive()).isTrue();
-			// Tracking is per node on Cluster: there the near cache falls back to pub/sub, detected.
-			assertThat(onB.nearCacheInvalidation())
-				.isEqualTo((this.topology == Topology.CLUSTER) ? "pubsub" : "tracking");
+			// On Cluster too: a tracking connection per master.
+			assertThat(onB.nearCacheInvalidation()).isEqualTo("tracking");
 			// A read overtaken by an invalidation (of the write above) is not kept: read until the near cache answers.
 			for (int i = 0; i < 50 && eventsOfB.count("hit " + name + " near") == 0; i++) {
 				assertThat(onB.get("k").get()).isEqualTo("old");

@@ -18,7 +18,6 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.protocol.ProtocolVersion;
-import io.rediskit.support.InvalidSpecException;
 import io.rediskit.testsupport.RedisSentinelGroup;
 import io.rediskit.testsupport.RedisServerProcess;
 import io.rediskit.testsupport.RedisTopology;
@@ -31,14 +30,12 @@ import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * The near cache under server-assisted tracking, on a private standalone server and a private Sentinel group
@@ -232,7 +229,7 @@ class NearCacheTrackingTests {
 			this.plain.clientKill(io.lettuce.core.KillArgs.Builder.typePubsub());
 			writer.getCache("subscriber").put("lamp", "v2");
 			await("the loss noticed", () -> cache.nearCacheSize() == 0 || !cache.nearCacheActive());
-			assertNeverStaleThroughTheResync(cache, "CLIENT KILL TYPE pubsub", start);
+			assertNeverStaleThroughTheResync(this.topology, cache, "lamp", "CLIENT KILL TYPE pubsub", start);
 			// Subscribed again: the writer's next write reaches the reader's near cache.
 			long invalidations = own.invalidations.get();
 			writer.getCache("subscriber").put("lamp", "v3");
@@ -311,7 +308,7 @@ class NearCacheTrackingTests {
 		this.plain.set("rk:cache:{killed:lamp}", json(2));
 		this.plain.exec();
 		await("the loss noticed", () -> cache.nearCacheSize() == 0);
-		assertNeverStaleThroughTheResync(cache, "CLIENT KILL of the tracking connection", start);
+		assertNeverStaleThroughTheResync(this.topology, cache, "lamp", "CLIENT KILL of the tracking connection", start);
 		System.out.printf("[%s] CLIENT KILL: bypassed %d ms as the manager measured it (loss to tracking on)%n",
 				this.topology, this.manager.lastTrackingResync().toMillis());
 		assertThat(trackingClientId()).isNotEqualTo(id);
@@ -401,24 +398,6 @@ class NearCacheTrackingTests {
 		}
 	}
 
-	@Test
-	void trackingIsRefusedOnRedisCluster() {
-		// Refused from the configuration alone: no node is reached.
-		LettuceConnectionFactory cluster = new LettuceConnectionFactory(
-				new RedisClusterConfiguration(List.of("127.0.0.1:" + RedisServerProcess.freeLoopbackPort())));
-		cluster.afterPropertiesSet();
-		try {
-			assertThatExceptionOfType(InvalidSpecException.class)
-				.isThrownBy(() -> CacheTesting.manager(cluster, CacheSpec.defaults()
-					.withNearCache(NearCacheSpec.defaults().withInvalidation(NearCacheInvalidation.TRACKING)),
-						List.of()))
-				.withMessageContaining("Redis Cluster");
-		}
-		finally {
-			cluster.destroy();
-		}
-	}
-
 	/** A plain write is seen again: tracking is on, on the connection the driver made after the fault. */
 	private void assertTrackedAgain(RedisKitCache cache, String cacheName, String key, int n) {
 		assertTrackedAgain(cache, cacheName, key, n, null);
@@ -439,27 +418,28 @@ class NearCacheTrackingTests {
 	}
 
 	/**
-	 * Once the loss of the connection that carries the invalidations was noticed: no read of {@code lamp} returns
-	 * less than write 2 while the near cache is bypassed, nor after it answers again; prints the window.
+	 * Once the loss of the connection that carries the invalidations was noticed: no read of the key returns less
+	 * than write 2 while the near cache is bypassed, nor after it answers again; prints the window.
 	 */
-	private void assertNeverStaleThroughTheResync(RedisKitCache cache, String fault, long start) {
+	static void assertNeverStaleThroughTheResync(Object run, RedisKitCache cache, String key, String fault,
+			long start) {
 		long noticed = System.nanoTime();
 		StaleReadCheck check = new StaleReadCheck();
 		while (!cache.nearCacheActive()) {
-			check.record(2, StaleReadCheck.numberOf(value(cache, "lamp")));
+			check.record(2, StaleReadCheck.numberOf(value(cache, key)));
 			assertThat(System.nanoTime() - start).isLessThan(Duration.ofSeconds(10).toNanos());
 		}
 		long active = System.nanoTime();
-		printWindow(fault, start, noticed, active);
+		printWindow(run, fault, start, noticed, active);
 		for (int i = 0; i < 20; i++) {
-			check.record(2, StaleReadCheck.numberOf(value(cache, "lamp")));
+			check.record(2, StaleReadCheck.numberOf(value(cache, key)));
 		}
 		assertThat(check.violations()).isEmpty();
 	}
 
-	private void printWindow(String fault, long start, long noticed, long active) {
+	private static void printWindow(Object run, String fault, long start, long noticed, long active) {
 		System.out.printf("[%s] %s: near cache flushed after %d ms, bypassed until its invalidations flowed again %d ms"
-				+ " after the fault (resync window %d ms)%n", this.topology, fault,
+				+ " after the fault (resync window %d ms)%n", run, fault,
 				TimeUnit.NANOSECONDS.toMillis(noticed - start), TimeUnit.NANOSECONDS.toMillis(active - start),
 				TimeUnit.NANOSECONDS.toMillis(active - noticed));
 	}
@@ -484,7 +464,7 @@ class NearCacheTrackingTests {
 		return found;
 	}
 
-	private static boolean hasTrackingClient(RedisServerProcess server) {
+	static boolean hasTrackingClient(RedisServerProcess server) {
 		try {
 			return !trackingClientIdOn(server).isEmpty();
 		}
@@ -495,7 +475,7 @@ class NearCacheTrackingTests {
 	}
 
 	/** @return the id of the one connection with tracking on ({@code t} among its flags), empty if none */
-	private static String trackingClientIdOn(RedisServerProcess server) {
+	static String trackingClientIdOn(RedisServerProcess server) {
 		Pattern client = Pattern.compile("id=(\\d+) .*flags=(\\S+)");
 		String found = "";
 		for (String line : String.valueOf(server.command("CLIENT", "LIST")).split("\n")) {
@@ -509,32 +489,36 @@ class NearCacheTrackingTests {
 	}
 
 	private void readUntilNearHit(RedisKitCache cache, String key, String expected) {
-		long hits = this.counts.nearHits.get();
-		for (int i = 0; i < 50 && this.counts.nearHits.get() == hits; i++) {
-			assertThat(value(cache, key)).isEqualTo(expected);
-		}
-		assertThat(this.counts.nearHits.get()).isGreaterThan(hits);
+		readUntilNearHit(this.counts, cache, key, expected);
 	}
 
-	private static Object value(RedisKitCache cache, String key) {
+	static void readUntilNearHit(Counts counts, RedisKitCache cache, String key, String expected) {
+		long hits = counts.nearHits.get();
+		for (int i = 0; i < 50 && counts.nearHits.get() == hits; i++) {
+			assertThat(value(cache, key)).isEqualTo(expected);
+		}
+		assertThat(counts.nearHits.get()).isGreaterThan(hits);
+	}
+
+	static Object value(RedisKitCache cache, String key) {
 		org.springframework.cache.Cache.ValueWrapper wrapper = cache.get(key);
 		return (wrapper != null) ? wrapper.get() : null;
 	}
 
 	/** How the cache's JSON writes the string {@code v<n>}. */
-	private static String json(long n) {
+	static String json(long n) {
 		return "\"v" + n + "\"";
 	}
 
-	private static void awaitActive(RedisKitCache cache) {
+	static void awaitActive(RedisKitCache cache) {
 		await("the near cache active", cache::nearCacheActive);
 	}
 
-	private static void await(String what, BooleanSupplier condition) {
+	static void await(String what, BooleanSupplier condition) {
 		await(what, condition, Duration.ofSeconds(10));
 	}
 
-	private static void await(String what, BooleanSupplier condition, Duration bound) {
+	static void await(String what, BooleanSupplier condition, Duration bound) {
 		long deadline = System.nanoTime() + bound.toNanos();
 		while (!condition.getAsBoolean()) {
 			assertThat(System.nanoTime() - deadline).as("waiting for " + what).isNegative();

@@ -259,7 +259,8 @@ public class CacheProperties {
 
 		/**
 		 * How copies learn of changes: 'auto' (server-assisted tracking where the server offers it, else pub/sub),
-		 * 'tracking' (tracking only; refused on Redis Cluster) or 'pubsub' (the caches' own messages only).
+		 * 'tracking' (tracking only; bypassed where the server does not offer it) or 'pubsub' (the caches' own
+		 * messages only).
 		 */
 		private NearCacheInvalidation invalidation = NearCacheInvalidation.AUTO;
 
