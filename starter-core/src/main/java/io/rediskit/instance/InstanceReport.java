@@ -1,0 +1,26 @@
+package io.rediskit.instance;
+
+import java.util.List;
+
+/**
+ * What an instance runs and holds, asked for at every heartbeat.
+ *
+ * @param runs what it runs, as short labels such as {@code queue:orders} or {@code job:nightly-digest}
+ * @param holds the locks, permits and roles it holds now
+ */
+public record InstanceReport(List<String> runs, List<InstanceHold> holds) {
+
+	/** Nothing run, nothing held. */
+	public static final InstanceReport EMPTY = new InstanceReport(List.of(), List.of());
+
+	/**
+	 * Copies the lists.
+	 * @param runs what it runs
+	 * @param holds what it holds
+	 */
+	public InstanceReport {
+		runs = List.copyOf(runs);
+		holds = List.copyOf(holds);
+	}
+
+}
