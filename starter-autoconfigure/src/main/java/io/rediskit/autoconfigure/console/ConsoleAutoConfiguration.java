@@ -16,6 +16,7 @@ import io.rediskit.bitmap.BitmapRegistry;
 import io.rediskit.bloom.BloomFilterRegistry;
 import io.rediskit.counter.UniqueCounterRegistry;
 import io.rediskit.geo.GeoIndexRegistry;
+import io.rediskit.instance.InstanceRegistry;
 import io.rediskit.keys.BigKeyOptions;
 import io.rediskit.keys.KeyTools;
 import io.rediskit.lock.LockRegistry;
@@ -47,7 +48,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * its assets (in the jar) and its JSON endpoints, a sampler of the {@code rediskit.*} meters when Micrometer is
  * present, and {@link ConsoleAccess}'s rules. Says at startup where the console is and whether it offers actions.
  */
-@AutoConfiguration(after = { DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class }, afterName = {
+@AutoConfiguration(after = { DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class,
+		InstancesAutoConfiguration.class }, afterName = {
 		"org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
 		"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
 @ConditionalOnWebApplication
@@ -89,6 +91,16 @@ public final class ConsoleAutoConfiguration {
 			checks.reject(PREFIX + "dead-letters-per-page", console.getDeadLettersPerPage(),
 					PREFIX + "dead-letters-per-page must be from 1 to 500, was " + console.getDeadLettersPerPage());
 		}
+		Duration beat = console.getHeartbeat().getInterval();
+		if (beat.compareTo(Duration.ofSeconds(1)) < 0 || beat.compareTo(Duration.ofMinutes(1)) > 0) {
+			checks.reject(PREFIX + "heartbeat.interval", beat,
+					PREFIX + "heartbeat.interval must be from 1s to 1m, was " + Durations.format(beat));
+		}
+		Duration retention = console.getHeartbeat().getRetention();
+		if (retention.compareTo(beat.multipliedBy(3)) < 0 || retention.compareTo(Duration.ofDays(1)) > 0) {
+			checks.reject(PREFIX + "heartbeat.retention", retention, PREFIX
+					+ "heartbeat.retention must be from three heartbeat intervals to 1d, was " + Durations.format(retention));
+		}
 		checks.throwIfInvalid();
 		return console;
 	}
@@ -123,11 +135,12 @@ public final class ConsoleAutoConfiguration {
 			ObjectProvider<BigKeyOptions> bigKeyOptions, ObjectProvider<RateLimitProperties> rateLimitProperties,
 			ObjectProvider<QueueProperties> queueProperties, ObjectProvider<BloomProperties> bloomProperties,
 			ObjectProvider<CounterProperties> counterProperties,
-			ObjectProvider<GeoProperties> geoProperties, ObjectProvider<ConsoleMetrics> metrics) {
+			ObjectProvider<GeoProperties> geoProperties, ObjectProvider<InstanceRegistry> instances,
+			ObjectProvider<ConsoleMetrics> metrics) {
 		return new ConsoleData(checked(properties),
 				new ConsoleData.Beans(connectionFactory, locks, scheduledJobs, redlocks, limiters, queues, recurring, bloom, counters,
 						bitmaps, geo, keyTools, bigKeyOptions, rateLimitProperties, queueProperties, bloomProperties,
-						counterProperties, geoProperties),
+						counterProperties, geoProperties, instances),
 				metrics.getIfAvailable());
 	}
 

@@ -35,6 +35,7 @@ import io.rediskit.counter.UniqueCounterSpec;
 import io.rediskit.geo.GeoIndexRegistry;
 import io.rediskit.geo.GeoIndexSpec;
 import io.rediskit.geo.GeoSharding;
+import io.rediskit.instance.InstanceRegistry;
 import io.rediskit.keys.BigKeyOptions;
 import io.rediskit.keys.BigKeyReport;
 import io.rediskit.keys.KeyTools;
@@ -454,6 +455,15 @@ final class ConsoleData {
 	}
 
 	/**
+	 * @return every instance heard from by heartbeat and what each holds; nothing when this instance keeps no
+	 * heartbeat ({@code redis-kit.console.heartbeat.enabled=false})
+	 */
+	InstancesDescriptor instances() {
+		InstanceRegistry registry = this.beans.instances.getIfAvailable();
+		return (registry != null) ? InstancesDescriptor.of(registry, registry.list()) : InstancesDescriptor.NO_HEARTBEAT;
+	}
+
+	/**
 	 * @param prefix the start of the meter names, such as {@code rediskit.queue.}
 	 * @return the samples of each matching meter, or none without Micrometer
 	 */
@@ -539,7 +549,7 @@ final class ConsoleData {
 			ObjectProvider<KeyTools> keyTools, ObjectProvider<BigKeyOptions> bigKeyOptions,
 			ObjectProvider<RateLimitProperties> rateLimitProperties, ObjectProvider<QueueProperties> queueProperties,
 			ObjectProvider<BloomProperties> bloomProperties, ObjectProvider<CounterProperties> counterProperties,
-			ObjectProvider<GeoProperties> geoProperties) {
+			ObjectProvider<GeoProperties> geoProperties, ObjectProvider<InstanceRegistry> instances) {
 	}
 
 }

@@ -55,6 +55,7 @@ final class ConsoleMvcRoutes {
 			.GET(api + "/queue", (request) -> json(this.data.queue(request.param("name").orElse(""),
 					ConsolePage.page(request.param("page").orElse(null)))))
 			.GET(api + "/structures", (request) -> json(this.data.structures()))
+			.GET(api + "/instances", (request) -> json(this.data.instances()))
 			.GET(api + "/keys/settings", (request) -> json(this.data.keySettings()))
 			.GET(api + "/keys/report", (request) -> json(this.data.bigKeys()))
 			.GET(api + "/metrics", (request) -> json(this.data.metrics(request.param("prefix").orElse(""))))

@@ -58,6 +58,11 @@ public class ConsoleProperties {
 	 */
 	private int deadLettersPerPage = 20;
 
+	/**
+	 * Heartbeat of this instance in Redis, for the console's cluster-wide views.
+	 */
+	private final Heartbeat heartbeat = new Heartbeat();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -124,6 +129,58 @@ public class ConsoleProperties {
 
 	public void setDeadLettersPerPage(int deadLettersPerPage) {
 		this.deadLettersPerPage = deadLettersPerPage;
+	}
+
+	public Heartbeat getHeartbeat() {
+		return this.heartbeat;
+	}
+
+	/**
+	 * The heartbeat every instance with the console enabled keeps in Redis (served or not: a worker without a web
+	 * server is listed too), so that any instance's console lists the live instances and what each holds.
+	 */
+	public static class Heartbeat {
+
+		/**
+		 * Whether this instance keeps a heartbeat in Redis while redis-kit.console.enabled is true.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * How often this instance sends its heartbeat, from 1s to 1m; an instance silent for three intervals is
+		 * shown as gone.
+		 */
+		private Duration interval = Duration.ofSeconds(5);
+
+		/**
+		 * How long a silent instance stays listed as gone, at least three intervals and at most 1d.
+		 */
+		private Duration retention = Duration.ofMinutes(10);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public Duration getInterval() {
+			return this.interval;
+		}
+
+		public void setInterval(Duration interval) {
+			this.interval = interval;
+		}
+
+		public Duration getRetention() {
+			return this.retention;
+		}
+
+		public void setRetention(Duration retention) {
+			this.retention = retention;
+		}
+
 	}
 
 	/**

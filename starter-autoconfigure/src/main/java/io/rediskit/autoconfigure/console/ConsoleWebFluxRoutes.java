@@ -60,6 +60,7 @@ final class ConsoleWebFluxRoutes {
 			.GET(api + "/queue", (request) -> json(() -> this.data.queue(request.queryParam("name").orElse(""),
 					ConsolePage.page(request.queryParam("page").orElse(null)))))
 			.GET(api + "/structures", (request) -> json(this.data::structures))
+			.GET(api + "/instances", (request) -> json(this.data::instances))
 			.GET(api + "/keys/settings", (request) -> json(this.data::keySettings))
 			.GET(api + "/keys/report", (request) -> json(this.data::bigKeys))
 			.GET(api + "/metrics",
