@@ -1,4 +1,4 @@
-// The redis-kit console: one page, six views, polling the JSON endpoints beside it.
+// The redis-kit console: one page, seven views, polling the JSON endpoints beside it.
 // Every value from the server is data: the DOM is built with createElement and textContent, never innerHTML,
 // so a queue name, key, lock name, reason or payload holding markup shows as the characters it is.
 (function () {
@@ -111,6 +111,10 @@
 			return String(value);
 		}
 		return millis(((+(match[1] || 0)) * 3600 + (+(match[2] || 0)) * 60 + (+(match[3] || 0))) * 1000);
+	}
+
+	function ago(value) {
+		return value === null || value === undefined ? '–' : millis(value) + ' ago';
 	}
 
 	function bytes(value) {
@@ -234,6 +238,42 @@
 						: el('span', { class: 'status-down', id: 'redis-status' }, 'DOWN'),
 						redis.up ? ' (PING ' + millis(redis.pingMillis) + ')' : ' ' + (redis.error || '')),
 					el('div', { class: 'cards' }, cards));
+			});
+		},
+
+		instances: function () {
+			return api('instances').then(function (view) {
+				if (!view.heartbeat) {
+					return el('section', { id: 'page-instances' }, el('h1', null, 'Instances'),
+						el('p', { class: 'muted' }, 'This instance keeps no heartbeat (redis-kit.console.heartbeat.enabled is false), so it lists no instance.'));
+				}
+				var instances = view.instances.map(function (instance) {
+					return el('tr', { 'data-id': instance.id, 'data-alive': String(instance.alive) },
+						el('td', { class: 'text name' }, instance.name, instance.self ? el('span', { class: 'muted' }, ' (this one)') : null),
+						el('td', { class: instance.alive ? 'status-up' : 'status-down' }, instance.alive ? 'alive' : 'gone'),
+						el('td', { class: 'text' }, instance.version),
+						el('td', null, time(instance.startedAt)),
+						el('td', { class: 'num' }, ago(instance.sinceHeartbeatMillis)),
+						el('td', { class: 'text runs' }, instance.runs.length ? instance.runs.join(', ') : '–'),
+						el('td', { class: 'num' }, num(instance.holds) + (instance.heldOmitted ? ' (+' + num(instance.heldOmitted) + ' not listed)' : '')));
+				});
+				var holds = view.holds.map(function (hold) {
+					return el('tr', { 'data-name': hold.name, 'data-instance': hold.instanceId },
+						el('td', { class: 'text name' }, hold.name), el('td', null, hold.kind),
+						el('td', { class: 'text holder' }, hold.instance, hold.instanceAlive ? null : el('span', { class: 'status-down' }, ' (gone)')),
+						el('td', { class: 'text' }, hold.owner),
+						el('td', { class: 'num lease' }, millis(hold.leaseRemainingMillis)),
+						el('td', { class: 'num' }, num(hold.fencingToken)));
+				});
+				return el('section', { id: 'page-instances' },
+					el('h1', null, 'Instances'),
+					el('p', { class: 'muted' }, 'Every instance with the console enabled sends a heartbeat every ' + millis(view.intervalMillis)
+						+ ' and is shown as gone after ' + millis(view.goneAfterMillis) + ' without one. Held locks are as each holder reported them in its last heartbeat; a gone holder\'s hold is listed until its lease ends.'),
+					el('div', { id: 'instances' }, table(['Instance', 'State', 'Version', 'Started', '#Last heartbeat', 'Runs', '#Holds'], instances,
+						'No instance has sent a heartbeat.')),
+					el('h2', null, 'Held across instances'),
+					el('div', { id: 'cluster-holds' }, table(['Name', 'Kind', 'Held by', 'Owner', '#Lease left', '#Fencing token'], holds,
+						'No instance holds a lock.')));
 			});
 		},
 
