@@ -261,9 +261,15 @@
 					return el('tr', { 'data-name': hold.name, 'data-instance': hold.instanceId },
 						el('td', { class: 'text name' }, hold.name), el('td', null, hold.kind),
 						el('td', { class: 'text holder' }, hold.instance, hold.instanceAlive ? null : el('span', { class: 'status-down' }, ' (gone)')),
-						el('td', { class: 'text' }, hold.owner),
+						el('td', { class: 'text' }, hold.owner), el('td', null, time(hold.heldSince)),
 						el('td', { class: 'num lease' }, millis(hold.leaseRemainingMillis)),
-						el('td', { class: 'num' }, num(hold.fencingToken)));
+						el('td', { class: 'num' }, String(hold.fencingToken)));
+				});
+				var leaders = view.leaders.map(function (leader) {
+					return el('tr', { 'data-role': leader.role, 'data-instance': leader.instanceId },
+						el('td', { class: 'text role' }, leader.role),
+						el('td', { class: 'text holder' }, leader.instance, leader.instanceAlive ? null : el('span', { class: 'status-down' }, ' (gone)')),
+						el('td', { class: 'num' }, String(leader.term)), el('td', null, time(leader.since)));
 				});
 				return el('section', { id: 'page-instances' },
 					el('h1', null, 'Instances'),
@@ -272,8 +278,11 @@
 					el('div', { id: 'instances' }, table(['Instance', 'State', 'Version', 'Started', '#Last heartbeat', 'Runs', '#Holds'], instances,
 						'No instance has sent a heartbeat.')),
 					el('h2', null, 'Held across instances'),
-					el('div', { id: 'cluster-holds' }, table(['Name', 'Kind', 'Held by', 'Owner', '#Lease left', '#Fencing token'], holds,
-						'No instance holds a lock.')));
+					el('div', { id: 'cluster-holds' }, table(['Name', 'Kind', 'Held by', 'Owner', 'Since', '#Lease left', '#Fencing token'], holds,
+						'No instance holds a lock.')),
+					el('h2', null, 'Leaders'),
+					el('div', { id: 'leaders' }, table(['Role', 'Led by', '#Term', 'Since'], leaders,
+						'No instance leads a role (redis-kit.lock.leader.roles).')));
 			});
 		},
 

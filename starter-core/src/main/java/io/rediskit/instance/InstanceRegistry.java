@@ -26,7 +26,7 @@ import org.springframework.data.redis.connection.ReturnType;
 /**
  * The live instances of an application on one Redis deployment, kept by heartbeat. Every
  * {@link #interval() interval}, on the shared {@link Background}'s scheduler and without blocking it, this
- * instance writes its {@link InstanceInfo} and its {@link InstanceReport} (what it runs, what it holds) into one
+ * instance writes its {@link InstanceInfo} and its {@link InstanceReport} (what it runs, holds and leads) into one
  * hash, and its heartbeat's server time into a sorted set; {@link #list()} reads every instance heard from within
  * the {@link #retention() retention}, and calls one whose last heartbeat is older than {@link #goneAfter()} (three
  * intervals) gone. A {@code kill -9}ed instance therefore shows as gone three intervals after its last heartbeat
@@ -47,7 +47,7 @@ public final class InstanceRegistry implements AutoCloseable {
 	/** The most holds one heartbeat reports; the rest are counted, not listed. */
 	public static final int MAX_HOLDS = 500;
 
-	/** The most labels of what it runs one heartbeat reports. */
+	/** The most labels of what it runs, and the most roles it leads, one heartbeat reports. */
 	public static final int MAX_RUNS = 200;
 
 	private static final Log logger = LogFactory.getLog(InstanceRegistry.class);
@@ -248,8 +248,10 @@ public final class InstanceRegistry implements AutoCloseable {
 		for (InstanceHold hold : holds.subList(0, Math.min(holds.size(), MAX_HOLDS))) {
 			record.append("hold ").append(part(hold.kind())).append(' ').append(hold.fencingToken()).append(' ')
 				.append(Math.max(0, hold.leaseRemaining().toMillis())).append(' ').append(part(hold.owner()))
-				.append(' ').append(part(hold.name())).append('\n');
+				.append(' ').append(hold.heldSince().toEpochMilli()).append(' ').append(part(hold.name())).append('\n');
 		}
+		report.leads().stream().limit(MAX_RUNS).forEach((lead) -> record.append("lead ").append(part(lead.role()))
+			.append(' ').append(lead.term()).append(' ').append(lead.since().toEpochMilli()).append('\n'));
 		if (holds.size() > MAX_HOLDS) {
 			line(record, "omitted", Integer.toString(holds.size() - MAX_HOLDS));
 		}
@@ -267,6 +269,7 @@ public final class InstanceRegistry implements AutoCloseable {
 		int omitted = 0;
 		List<String> runs = new ArrayList<>();
 		List<InstanceHold> holds = new ArrayList<>();
+		List<InstanceLeadership> leads = new ArrayList<>();
 		try {
 			for (String line : record.split("\n")) {
 				int space = line.indexOf(' ');
@@ -285,12 +288,18 @@ public final class InstanceRegistry implements AutoCloseable {
 					case "run" -> runs.add(unpart(value));
 					case "omitted" -> omitted = Integer.parseInt(value);
 					case "hold" -> {
-						String[] parts = value.split(" ", 5);
+						String[] parts = value.split(" ", 6);
 						long leaseEnd = beat + Long.parseLong(parts[2]);
 						if (leaseEnd > now) {
-							holds.add(new InstanceHold(unpart(parts[0]), unpart(parts[4]), Long.parseLong(parts[1]),
-									Duration.ofMillis(leaseEnd - now), unpart(parts[3])));
+							holds.add(new InstanceHold(unpart(parts[0]), unpart(parts[5]), Long.parseLong(parts[1]),
+									Duration.ofMillis(leaseEnd - now), unpart(parts[3]),
+									Instant.ofEpochMilli(Long.parseLong(parts[4]))));
 						}
+					}
+					case "lead" -> {
+						String[] parts = value.split(" ", 3);
+						leads.add(new InstanceLeadership(unpart(parts[0]), Long.parseLong(parts[1]),
+								Instant.ofEpochMilli(Long.parseLong(parts[2]))));
 					}
 					default -> {
 						// A field of a later version.
@@ -308,7 +317,7 @@ public final class InstanceRegistry implements AutoCloseable {
 		Duration since = Duration.ofMillis(Math.max(0, now - beat));
 		return new ListedInstance(info, Instant.ofEpochMilli(beat), since, now - beat < goneAfterMillis,
 				List.copyOf(runs),
-				List.copyOf(holds), omitted);
+				List.copyOf(holds), omitted, List.copyOf(leads));
 	}
 
 	private static void line(StringBuilder record, String key, String value) {

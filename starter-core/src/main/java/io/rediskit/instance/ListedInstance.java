@@ -15,7 +15,9 @@ import java.util.List;
  * @param runs what it runs, as of its last heartbeat
  * @param holds what it held at its last heartbeat whose lease has not ended since, with the lease left now
  * @param heldOmitted holds it left out of its report to bound its size
+ * @param leads the roles it led at its last heartbeat (a gone instance's are listed too: its lease on a role ends
+ * as its holds' do, and another instance's heartbeat then reports the role)
  */
 public record ListedInstance(InstanceInfo info, Instant lastHeartbeat, Duration sinceHeartbeat, boolean alive,
-		List<String> runs, List<InstanceHold> holds, int heldOmitted) {
+		List<String> runs, List<InstanceHold> holds, int heldOmitted, List<InstanceLeadership> leads) {
 }

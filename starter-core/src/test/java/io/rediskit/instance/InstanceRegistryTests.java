@@ -28,6 +28,8 @@ class InstanceRegistryTests {
 	@RegisterExtension
 	static final RedisTestServer redis = RedisTestServer.start();
 
+	static final Instant SINCE = Instant.ofEpochMilli(1_700_000_000_123L);
+
 	static final String HOSTILE = "<img src=x onerror=alert(1)>\n hold x 1 1 x\t%zz";
 
 	private final Background background = Background.standalone("instance-tests");
@@ -62,7 +64,8 @@ class InstanceRegistryTests {
 	@Test
 	void eachInstanceSeesTheOtherWithWhatItRunsAndHolds() {
 		this.reportOfB.set(new InstanceReport(List.of("job:" + HOSTILE),
-				List.of(new InstanceHold("single", HOSTILE, 42, Duration.ofMinutes(5), "lease"))));
+				List.of(new InstanceHold("single", HOSTILE, 42, Duration.ofMinutes(5), "lease", SINCE)),
+				List.of(new InstanceLeadership(HOSTILE, 7, SINCE))));
 		this.a.beatNow();
 		this.b.beatNow();
 		List<ListedInstance> listed = this.a.list();
@@ -78,15 +81,17 @@ class InstanceRegistryTests {
 			assertThat(hold.fencingToken()).isEqualTo(42);
 			assertThat(hold.owner()).isEqualTo("lease");
 			assertThat(hold.leaseRemaining()).isPositive().isLessThanOrEqualTo(Duration.ofMinutes(5));
+			assertThat(hold.heldSince()).isEqualTo(SINCE);
 		});
+		assertThat(b.leads()).containsExactly(new InstanceLeadership(HOSTILE, 7, SINCE));
 		assertThat(find(listed, "a-id").orElseThrow().runs()).containsExactly("queue:orders");
 	}
 
 	@Test
 	void aSilencedInstanceIsShownGoneAndItsHoldsVanishWhenTheirLeasesEnd() {
 		this.reportOfB.set(new InstanceReport(List.of(),
-				List.of(new InstanceHold("single", "short", 1, Duration.ofSeconds(2), "lease"),
-						new InstanceHold("semaphore", "long", 2, Duration.ofHours(1), "thread:7"))));
+				List.of(new InstanceHold("single", "short", 1, Duration.ofSeconds(2), "lease", SINCE),
+						new InstanceHold("semaphore", "long", 2, Duration.ofHours(1), "thread:7", SINCE))));
 		this.a.start();
 		this.b.start();
 		await("b listed alive", () -> find(this.a.list(), "b-id").map(ListedInstance::alive).orElse(false));
@@ -113,7 +118,7 @@ class InstanceRegistryTests {
 	void aReportIsBounded() {
 		List<InstanceHold> holds = new java.util.ArrayList<>();
 		for (int i = 0; i < InstanceRegistry.MAX_HOLDS + 7; i++) {
-			holds.add(new InstanceHold("single", "lock-" + i, i, Duration.ofMinutes(1), "lease"));
+			holds.add(new InstanceHold("single", "lock-" + i, i, Duration.ofMinutes(1), "lease", SINCE));
 		}
 		this.reportOfB.set(new InstanceReport(List.of(), holds));
 		this.b.beatNow();

@@ -1,5 +1,6 @@
 package io.rediskit.autoconfigure.console;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -16,6 +17,7 @@ import io.rediskit.autoconfigure.queue.QueueAutoConfiguration;
 import io.rediskit.autoconfigure.queue.QueueListenerContainerRegistry;
 import io.rediskit.instance.InstanceHold;
 import io.rediskit.instance.InstanceInfo;
+import io.rediskit.instance.InstanceLeadership;
 import io.rediskit.instance.InstanceRegistry;
 import io.rediskit.instance.InstanceReport;
 import io.rediskit.leader.LeaderElections;
@@ -44,7 +46,7 @@ import org.springframework.core.env.Environment;
  * Keeps this instance's heartbeat in Redis ({@link InstanceRegistry}) when {@code redis-kit.console.enabled=true}
  * and {@code redis-kit.console.heartbeat.enabled} is not false, in any application (a worker without a web server
  * too), so that every instance's console lists the live instances, what each runs (the queues it consumes, the
- * recurring and scheduled jobs it triggers, the roles it leads) and the locks, permits and roles it holds. The
+ * recurring and scheduled jobs it triggers, the roles it stands for), the roles it leads and the locks, permits and roles it holds. The
  * heartbeat starts with the application and, on a clean shutdown, removes the instance's entry.
  */
 @AutoConfiguration(after = { RedisKitAutoConfiguration.class, LockAutoConfiguration.class,
@@ -77,15 +79,21 @@ public final class InstancesAutoConfiguration {
 						.forEach((job) -> runs.add("recurring:" + job.name()));
 					scheduledJobs.stream().flatMap((jobs) -> jobs.jobs().stream())
 						.forEach((job) -> runs.add("scheduled:" + job.name()));
-					leaders.stream().flatMap((each) -> each.elections().stream())
-						.forEach((election) -> runs.add((election.isLeader() ? "leads:" : "candidate:") + election.role()));
 					List<InstanceHold> holds = new ArrayList<>();
 					held(holds, "single", locks, LockRegistry::heldLocks);
 					held(holds, "redlock", redlocks, RedlockRegistry::heldLocks);
 					held(holds, "semaphore", semaphores, SemaphoreRegistry::heldPermits);
 					held(holds, "fair", fairLocks, FairLockRegistry::heldLocks);
 					held(holds, "readwrite", readWriteLocks, ReadWriteLockRegistry::heldLocks);
-					return new InstanceReport(runs, holds);
+					List<InstanceLeadership> leads = new ArrayList<>();
+					leaders.stream().flatMap((each) -> each.elections().stream()).forEach((election) -> {
+						runs.add("candidate:" + election.role());
+						// No Redis call: the term is this instance's own, the start that of the role's lock it holds.
+						election.term().ifPresent((term) -> leads.add(new InstanceLeadership(election.role(), term,
+								holds.stream().filter((hold) -> hold.fencingToken() == term).findFirst()
+									.map(InstanceHold::heldSince).orElse(Instant.now()))));
+					});
+					return new InstanceReport(runs, holds, leads);
 				}, background);
 	}
 
@@ -122,7 +130,7 @@ public final class InstancesAutoConfiguration {
 			Function<R, List<HeldLock>> held) {
 		registries.stream().flatMap((registry) -> held.apply(registry).stream())
 			.forEach((lock) -> holds.add(new InstanceHold(kind, lock.name(), lock.fencingToken(), lock.leaseRemaining(),
-					lock.owner())));
+					lock.owner(), lock.heldSince())));
 	}
 
 	private static String version() {

@@ -3,8 +3,11 @@ package io.rediskit.autoconfigure.console;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 import io.rediskit.instance.InstanceHold;
+import io.rediskit.instance.InstanceLeadership;
 import io.rediskit.instance.InstanceRegistry;
 import io.rediskit.instance.ListedInstance;
 
@@ -19,12 +22,14 @@ import io.rediskit.instance.ListedInstance;
  * @param goneAfterMillis how long after its last heartbeat an instance is shown as gone
  * @param instances the instances, alive first, then by name
  * @param holds what they hold, by name
+ * @param leaders who leads each role, by role (a role whose leader is gone is listed until that leader's entry is
+ * forgotten, or another instance reports the role)
  */
 public record InstancesDescriptor(boolean heartbeat, String self, long intervalMillis, long goneAfterMillis,
-		List<InstanceDescriptor> instances, List<HoldDescriptor> holds) {
+		List<InstanceDescriptor> instances, List<HoldDescriptor> holds, List<LeaderDescriptor> leaders) {
 
 	/** The view of an instance that keeps no heartbeat. */
-	static final InstancesDescriptor NO_HEARTBEAT = new InstancesDescriptor(false, "", 0, 0, List.of(), List.of());
+	static final InstancesDescriptor NO_HEARTBEAT = new InstancesDescriptor(false, "", 0, 0, List.of(), List.of(), List.of());
 
 	/**
 	 * The view of a registry's list.
@@ -36,19 +41,26 @@ public record InstancesDescriptor(boolean heartbeat, String self, long intervalM
 		String self = registry.self().id();
 		List<InstanceDescriptor> instances = new ArrayList<>();
 		List<HoldDescriptor> holds = new ArrayList<>();
+		Map<String, LeaderDescriptor> leaders = new TreeMap<>();
 		for (ListedInstance instance : listed) {
+			for (InstanceLeadership lead : instance.leads()) {
+				LeaderDescriptor leader = new LeaderDescriptor(lead.role(), instance.info().id(),
+						instance.info().displayName(), instance.alive(), lead.term(), lead.since().toString());
+				// Terms only grow: of two reports of one role (a gone leader's last, its successor's), the later term.
+				leaders.merge(lead.role(), leader, (one, two) -> (one.term() >= two.term()) ? one : two);
+			}
 			instances.add(InstanceDescriptor.of(instance, self));
 			for (InstanceHold hold : instance.holds()) {
 				holds.add(new HoldDescriptor(hold.name(), hold.kind(), instance.info().id(),
 						instance.info().displayName(), instance.alive(), hold.leaseRemaining().toMillis(),
-						hold.fencingToken(), hold.owner()));
+						hold.fencingToken(), hold.owner(), hold.heldSince().toString()));
 			}
 		}
 		instances.sort(Comparator.comparing((InstanceDescriptor each) -> !each.alive())
 			.thenComparing(InstanceDescriptor::name));
 		holds.sort(Comparator.comparing(HoldDescriptor::name).thenComparing(HoldDescriptor::instance));
 		return new InstancesDescriptor(true, self, registry.interval().toMillis(), registry.goneAfter().toMillis(), instances,
-				holds);
+				holds, new ArrayList<>(leaders.values()));
 	}
 
 	/**
@@ -94,9 +106,23 @@ public record InstancesDescriptor(boolean heartbeat, String self, long intervalM
 	 * @param leaseRemainingMillis the lease left now, unless renewed
 	 * @param fencingToken the hold's fencing token
 	 * @param owner how the instance holds it: {@code thread:<id>} or {@code lease}
+	 * @param heldSince when it was first acquired (the holder's clock), ISO-8601
 	 */
 	public record HoldDescriptor(String name, String kind, String instanceId, String instance, boolean instanceAlive,
-			long leaseRemainingMillis, long fencingToken, String owner) {
+			long leaseRemainingMillis, long fencingToken, String owner, String heldSince) {
+	}
+
+	/**
+	 * Who leads one role, as the leader reported it at its last heartbeat.
+	 * @param role the role
+	 * @param instanceId the leader's id
+	 * @param instance the leader's name, {@code application@host:pid}
+	 * @param instanceAlive whether the leader is alive (a gone leader's role is taken over once its lease ends)
+	 * @param term the term
+	 * @param since when it took the role (its clock), ISO-8601
+	 */
+	public record LeaderDescriptor(String role, String instanceId, String instance, boolean instanceAlive, long term,
+			String since) {
 	}
 
 }

@@ -29,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The cluster-wide Instances page in headless Chromium, with two application instances on one real redis-server:
  * A serves the console (Spring MVC behind Spring Security); B is a second JVM without a web server whose
- * application name and lock name are markup. A's console shows B alive, and B's lock and permits with B's name, as
+ * application name and lock name are markup. A's console shows B alive, and B's lock, permits and role with B's name, as
  * text; after B is killed with {@code kill -9}, A's console shows B gone and B's holds vanish when their leases end
  * (B's watchdog timeout is 3 s), after which A takes the lock.
  */
@@ -106,12 +106,15 @@ class ConsoleInstancesBrowserTests {
 		assertThat(this.browser.text("#instances tr[data-id='" + self + "'] .name"))
 			.startsWith("alpha@").endsWith("(this one)");
 		String held = "#cluster-holds tr[data-instance='" + this.bId + "']";
-		this.browser.await("B's lock and permits listed", () -> Long.valueOf(2)
+		this.browser.await("B's lock, permits and role's lock listed", () -> Long.valueOf(3)
 			.equals(this.browser.script("return document.querySelectorAll(arguments[0]).length;", held)));
 		List<String> names = this.browser.script("return Array.from(document.querySelectorAll(arguments[0]))"
 				+ ".map(function (r) { return r.querySelector('.name').textContent; });", held);
-		assertThat(names).containsExactly(HOSTILE_LOCK, "pool");
+		assertThat(names).containsExactly("leader:" + ConsoleInstanceWorker.ROLE, HOSTILE_LOCK, "pool");
 		assertThat(this.browser.text(held + " .holder")).startsWith(HOSTILE_APPLICATION + "@").doesNotContain("gone");
+		String leader = "#leaders tr[data-role='" + ConsoleInstanceWorker.ROLE + "']";
+		this.browser.await("B's role listed", () -> this.bId.equals(attribute(leader, "data-instance")));
+		assertThat(this.browser.text(leader + " .holder")).startsWith(HOSTILE_APPLICATION + "@").doesNotContain("gone");
 		assertThat((Boolean) this.browser.script(NO_MARKUP_RAN)).isTrue();
 		this.browser.screenshot("instances");
 	}
@@ -128,6 +131,7 @@ class ConsoleInstancesBrowserTests {
 			.equals(this.browser.script("return document.querySelectorAll(arguments[0]).length;", held)));
 		this.browser.await("B shown gone", () -> "false".equals(attribute(bRow, "data-alive")));
 		assertThat(this.browser.text(bRow)).contains("gone");
+		assertThat(this.browser.text("#leaders tr[data-role='" + ConsoleInstanceWorker.ROLE + "'] .holder")).endsWith("(gone)");
 		assertThat((Boolean) this.browser.script(NO_MARKUP_RAN)).isTrue();
 		// Redis agrees: the lock's lease ended with its holder, so A takes it.
 		try (Lease lease = this.a.getBean(LockRegistry.class).getLock(HOSTILE_LOCK).acquire(Duration.ofSeconds(30))) {
