@@ -1,4 +1,4 @@
-// The redis-kit console: one page, seven views, polling the JSON endpoints beside it.
+// The redis-kit console: one page, eight views, polling the JSON endpoints beside it.
 // Every value from the server is data: the DOM is built with createElement and textContent, never innerHTML,
 // so a queue name, key, lock name, reason or payload holding markup shows as the characters it is.
 (function () {
@@ -7,7 +7,7 @@
 	var POLL_MILLIS = 5000;
 	var session = null;
 	var timer = null;
-	var state = { queue: null, page: 0, confirmPurge: false, confirmDelete: null, report: null, reportError: null,
+	var state = { queue: null, page: 0, confirmPurge: false, confirmDelete: null, confirmClear: null, report: null, reportError: null,
 		reportRunning: false, lookup: { name: null, key: '', result: null, error: null } };
 
 	// el('td', {class: 'num'}, 'text', child): attributes from this script only; children as text or nodes.
@@ -323,6 +323,46 @@
 						chart('Wait for the lock (mean, ms)', lines(series, 'rediskit.lock.acquire', 'mean', { result: 'acquired' }, null)),
 						chart('Lost leases /s', lines(series, 'rediskit.lock.lost', 'rate', null, 'lock')),
 						chart('Renewals /s by result', lines(series, 'rediskit.lock.renewals', 'rate', null, 'result'))));
+			});
+		},
+
+		caches: function () {
+			return Promise.all([api('caches'), api('metrics?prefix=rediskit.cache.')]).then(function (r) {
+				var view = r[0], series = r[1].series;
+				if (!view.configured) { return el('section', { id: 'page-caches' }, el('h1', null, 'Caches'), notConfigured('Caches')); }
+				var rows = view.caches.map(function (cache) {
+					var settings = cache.settings || {};
+					// This instance's reads since it started, by tier: a hit in the near cache, in Redis, or a miss ('none').
+					var gets = lines(series, 'rediskit.cache.gets', 'total', { cache: cache.name }, 'tier');
+					var total = {}, all = 0;
+					gets.forEach(function (line) {
+						var last = line.points.length ? line.points[line.points.length - 1][1] : 0;
+						total[line.label] = last;
+						all += last;
+					});
+					var ratio = function (tier) { return all > 0 ? percent((total[tier] || 0) / all) : '–'; };
+					var near = settings.nearCache;
+					return el('tr', { 'data-name': cache.name },
+						el('td', { class: 'text name' }, cache.name),
+						el('td', null, duration(settings.ttl)),
+						el('td', null, near ? num(cache.nearCacheSize) + ' of ' + num(near.maxEntries) + ' (' + (cache.nearCacheActive ? cache.nearCacheInvalidation : 'bypassed') + ')' : 'off'),
+						el('td', null, String(settings.singleFlight || '').toLowerCase()),
+						el('td', { class: 'num', 'data-hit-near': '' }, ratio('near')),
+						el('td', { class: 'num', 'data-hit-redis': '' }, ratio('redis')),
+						el('td', { class: 'num', 'data-miss': '' }, ratio('none')),
+						el('td', null, chart('loads and waits /s', lines(series, 'rediskit.cache.loads', 'rate', { cache: cache.name }, 'result')
+							.map(function (l) { l.label = 'load ' + l.label; return l; })
+							.concat(lines(series, 'rediskit.cache.waits', 'rate', { cache: cache.name }, 'result')
+								.map(function (l) { l.label = 'wait ' + l.label; return l; })))),
+						session.canAct ? el('td', { class: 'row-actions' }, cacheActions(cache.name)) : null);
+				});
+				var headers = ['Name', 'TTL', 'Near cache (this instance)', 'Single flight', '#Near hits', '#Redis hits', '#Misses', 'Loads and single-flight waits'];
+				if (session.canAct) { headers.push('Actions'); }
+				return el('section', { id: 'page-caches' },
+					el('h1', null, 'Caches'),
+					table(headers, rows, 'No cache is configured or used yet.'),
+					el('p', { class: 'muted' }, 'Hit ratios are of this instance\'s reads since it started; loads and waits per second are this instance\'s over the samples it kept; every instance has its own. Settings and actions apply to every instance.'),
+					session.canAct ? evictForm(view.caches) : el('p', { class: 'muted' }, session.actionsNote));
 			});
 		},
 
@@ -642,6 +682,36 @@
 		});
 	}
 
+	function cacheActions(name) {
+		if (state.confirmClear === name) {
+			return el('button', { class: 'danger clear-confirm', onclick: function () {
+				state.confirmClear = null;
+				act('cache/clear?name=' + q(name)).then(function () {
+					notice('Cleared every entry of cache ' + name + ', near caches included.');
+					render();
+				}, fail);
+			} }, 'Really clear ' + name + '?');
+		}
+		return el('button', { class: 'danger clear', onclick: function () { state.confirmClear = name; render(); } }, 'Clear…');
+	}
+
+	function evictForm(caches) {
+		if (caches.length === 0) {
+			return null;
+		}
+		var select = el('select', { id: 'evict-cache' }, caches.map(function (c) { return el('option', { value: c.name }, c.name); }));
+		var key = el('input', { id: 'evict-key', type: 'text', maxlength: 1024, placeholder: 'key, as the cache stores it' });
+		return el('div', { class: 'toolbar' }, el('span', null, 'Evict one entry of'), select, key,
+			el('button', { id: 'evict-run', onclick: function () {
+				var cache = select.value, wanted = key.value;
+				act('cache/evict?name=' + q(cache) + '&key=' + q(wanted)).then(function (r) {
+					notice(r.evicted ? 'Evicted the entry from cache ' + cache + ', near caches included.' : 'Cache ' + cache + ' had no such entry.');
+					document.activeElement.blur();
+					render();
+				}, fail);
+			} }, 'Evict'));
+	}
+
 	function notice(text) {
 		var box = document.getElementById('notice');
 		box.textContent = text;
@@ -680,7 +750,7 @@
 		timer = setInterval(function () {
 			// Do not rebuild the page under a pending confirmation, or while someone types in one of its fields.
 			var typing = document.activeElement && document.activeElement.closest && document.activeElement.closest('#main input, #main select');
-			if (!state.confirmPurge && state.confirmDelete === null && !typing && !document.hidden) {
+			if (!state.confirmPurge && state.confirmDelete === null && state.confirmClear === null && !typing && !document.hidden) {
 				render();
 			}
 		}, POLL_MILLIS);
@@ -690,6 +760,7 @@
 		document.getElementById('notice').hidden = true;
 		state.confirmPurge = false;
 		state.confirmDelete = null;
+		state.confirmClear = null;
 		render();
 	});
 

@@ -5,6 +5,7 @@ import java.time.Duration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.bloom.BloomProperties;
+import io.rediskit.autoconfigure.cache.CacheAutoConfiguration;
 import io.rediskit.autoconfigure.counter.CounterProperties;
 import io.rediskit.autoconfigure.geo.GeoProperties;
 import io.rediskit.autoconfigure.lock.ScheduledJobs;
@@ -14,6 +15,7 @@ import io.rediskit.autoconfigure.support.Durations;
 import io.rediskit.autoconfigure.support.PropertyChecks;
 import io.rediskit.bitmap.BitmapRegistry;
 import io.rediskit.bloom.BloomFilterRegistry;
+import io.rediskit.cache.RedisKitCacheManager;
 import io.rediskit.counter.UniqueCounterRegistry;
 import io.rediskit.geo.GeoIndexRegistry;
 import io.rediskit.instance.InstanceRegistry;
@@ -49,7 +51,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * present, and {@link ConsoleAccess}'s rules. Says at startup where the console is and whether it offers actions.
  */
 @AutoConfiguration(after = { DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class,
-		InstancesAutoConfiguration.class }, afterName = {
+		InstancesAutoConfiguration.class, CacheAutoConfiguration.class }, afterName = {
 		"org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
 		"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
 @ConditionalOnWebApplication
@@ -136,17 +138,18 @@ public final class ConsoleAutoConfiguration {
 			ObjectProvider<QueueProperties> queueProperties, ObjectProvider<BloomProperties> bloomProperties,
 			ObjectProvider<CounterProperties> counterProperties,
 			ObjectProvider<GeoProperties> geoProperties, ObjectProvider<InstanceRegistry> instances,
-			ObjectProvider<ConsoleMetrics> metrics) {
+			ObjectProvider<RedisKitCacheManager> caches, ObjectProvider<ConsoleMetrics> metrics) {
 		return new ConsoleData(checked(properties),
 				new ConsoleData.Beans(connectionFactory, locks, scheduledJobs, redlocks, limiters, queues, recurring, bloom, counters,
 						bitmaps, geo, keyTools, bigKeyOptions, rateLimitProperties, queueProperties, bloomProperties,
-						counterProperties, geoProperties, instances),
+						counterProperties, geoProperties, instances, caches),
 				metrics.getIfAvailable());
 	}
 
 	@Bean
 	ConsoleActions redisKitConsoleActions(ConsoleData data, ObjectProvider<ConsoleActions.Counter> counter) {
-		return new ConsoleActions(data::queueHandle, counter.getIfAvailable(() -> ConsoleActions.Counter.NONE));
+		return new ConsoleActions(data::queueHandle, data::cacheHandle,
+				counter.getIfAvailable(() -> ConsoleActions.Counter.NONE));
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -17,6 +17,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.rediskit.autoconfigure.bloom.BloomProperties;
+import io.rediskit.autoconfigure.cache.RedisCacheEndpoint;
 import io.rediskit.autoconfigure.counter.CounterProperties;
 import io.rediskit.autoconfigure.geo.GeoProperties;
 import io.rediskit.autoconfigure.lock.ScheduledJobs;
@@ -30,6 +31,8 @@ import io.rediskit.bitmap.DailyActivity;
 import io.rediskit.bitmap.DailyActivitySpec;
 import io.rediskit.bloom.BloomFilterInfo;
 import io.rediskit.bloom.BloomFilterRegistry;
+import io.rediskit.cache.RedisKitCache;
+import io.rediskit.cache.RedisKitCacheManager;
 import io.rediskit.counter.UniqueCounterRegistry;
 import io.rediskit.counter.UniqueCounterSpec;
 import io.rediskit.geo.GeoIndexRegistry;
@@ -108,6 +111,8 @@ final class ConsoleData {
 				(registry) -> calendarNames(registry).size(), "rediskit.counter.bitmap.operations"));
 		areas.add(area("geo", "Geo indexes", this.beans.geo.getIfAvailable(),
 				(registry) -> geoNames(registry).size(), "rediskit.geo.operations"));
+		areas.add(area("caches", "Caches", this.beans.caches.getIfAvailable(),
+				(manager) -> manager.getCacheNames().size(), "rediskit.cache.gets"));
 		areas.add(area("keys", "Key tools", this.beans.keyTools.getIfAvailable(), null, "rediskit.keys.deleted"));
 		overview.put("areas", areas);
 		return overview;
@@ -464,6 +469,37 @@ final class ConsoleData {
 	}
 
 	/**
+	 * @return every configured or used cache, as the {@code rediskitcache} endpoint describes it (settings, this
+	 * instance's near cache)
+	 */
+	CachesView caches() {
+		RedisKitCacheManager manager = this.beans.caches.getIfAvailable();
+		return (manager != null) ? new CachesView(true, new RedisCacheEndpoint(manager).caches())
+				: new CachesView(false, List.of());
+	}
+
+	/**
+	 * @param name a cache's name
+	 * @return the cache, if the console lists it (it creates none)
+	 * @throws IllegalArgumentException if it does not (the name is not echoed: it is user input)
+	 */
+	RedisKitCache cacheHandle(String name) {
+		RedisKitCacheManager manager = this.beans.caches.getIfAvailable();
+		if (manager == null || !manager.getCacheNames().contains(name)) {
+			throw new IllegalArgumentException("No cache is named so");
+		}
+		return manager.getCache(name);
+	}
+
+	/**
+	 * The caches the console shows.
+	 * @param configured whether the application uses redis-kit's cache manager
+	 * @param caches each cache, as the actuator endpoint describes it
+	 */
+	record CachesView(boolean configured, List<RedisCacheEndpoint.CacheDescriptor> caches) {
+	}
+
+	/**
 	 * @param prefix the start of the meter names, such as {@code rediskit.queue.}
 	 * @return the samples of each matching meter, or none without Micrometer
 	 */
@@ -549,7 +585,8 @@ final class ConsoleData {
 			ObjectProvider<KeyTools> keyTools, ObjectProvider<BigKeyOptions> bigKeyOptions,
 			ObjectProvider<RateLimitProperties> rateLimitProperties, ObjectProvider<QueueProperties> queueProperties,
 			ObjectProvider<BloomProperties> bloomProperties, ObjectProvider<CounterProperties> counterProperties,
-			ObjectProvider<GeoProperties> geoProperties, ObjectProvider<InstanceRegistry> instances) {
+			ObjectProvider<GeoProperties> geoProperties, ObjectProvider<InstanceRegistry> instances,
+			ObjectProvider<RedisKitCacheManager> caches) {
 	}
 
 }

@@ -56,6 +56,11 @@ final class ConsoleMvcRoutes {
 					ConsolePage.page(request.param("page").orElse(null)))))
 			.GET(api + "/structures", (request) -> json(this.data.structures()))
 			.GET(api + "/instances", (request) -> json(this.data.instances()))
+			.GET(api + "/caches", (request) -> json(this.data.caches()))
+			.POST(api + "/cache/evict", (request) -> json(this.actions.evictCacheKey(caller(request).name(),
+					request.param("name").orElse(""), request.param("key").orElse(""))))
+			.POST(api + "/cache/clear",
+					(request) -> json(this.actions.clearCache(caller(request).name(), request.param("name").orElse(""))))
 			.GET(api + "/keys/settings", (request) -> json(this.data.keySettings()))
 			.GET(api + "/keys/report", (request) -> json(this.data.bigKeys()))
 			.GET(api + "/metrics", (request) -> json(this.data.metrics(request.param("prefix").orElse(""))))

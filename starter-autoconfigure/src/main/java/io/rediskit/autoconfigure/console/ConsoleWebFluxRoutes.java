@@ -61,6 +61,11 @@ final class ConsoleWebFluxRoutes {
 					ConsolePage.page(request.queryParam("page").orElse(null)))))
 			.GET(api + "/structures", (request) -> json(this.data::structures))
 			.GET(api + "/instances", (request) -> json(this.data::instances))
+			.GET(api + "/caches", (request) -> json(this.data::caches))
+			.POST(api + "/cache/evict", (request) -> json(() -> this.actions.evictCacheKey(caller(request).name(),
+					request.queryParam("name").orElse(""), request.queryParam("key").orElse(""))))
+			.POST(api + "/cache/clear", (request) -> json(
+					() -> this.actions.clearCache(caller(request).name(), request.queryParam("name").orElse(""))))
 			.GET(api + "/keys/settings", (request) -> json(this.data::keySettings))
 			.GET(api + "/keys/report", (request) -> json(this.data::bigKeys))
 			.GET(api + "/metrics",

@@ -8,6 +8,8 @@ import java.util.Map;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.rediskit.bitmap.BitmapRegistry;
 import io.rediskit.bloom.BloomFilterRegistry;
+import io.rediskit.cache.RedisKitCache;
+import io.rediskit.cache.RedisKitCacheManager;
 import io.rediskit.counter.UniqueCounterRegistry;
 import io.rediskit.geo.GeoIndexRegistry;
 import io.rediskit.geo.GeoPoint;
@@ -125,7 +127,7 @@ class ConsoleBrowserTests {
 					"redis-kit.bloom.filters.usernames.false-positive-rate=0.01",
 					"redis-kit.counter.counters.visitors.bucket=daily", "redis-kit.counter.counters.visitors.zone=UTC",
 					"redis-kit.counter.calendars.check-in.zone=UTC", "redis-kit.counter.activities.logins.zone=UTC",
-					"redis-kit.geo.indexes.bikes.max-limit=100",
+					"redis-kit.geo.indexes.bikes.max-limit=100", "redis-kit.cache.caches.products.ttl=10m",
 					"management.metrics.distribution.percentiles.rediskit.queue.lateness=0.5,0.95,0.99")
 			.run();
 	}
@@ -161,6 +163,11 @@ class ConsoleBrowserTests {
 		context.getBean(BitmapRegistry.class).activity("logins").markActive(7, LocalDate.now(ZoneOffset.UTC));
 		context.getBean(BitmapRegistry.class).activity("logins").markActive(8, LocalDate.now(ZoneOffset.UTC));
 		context.getBean(GeoIndexRegistry.class).get("bikes").put("bike-1", GeoPoint.ofLatLon(48.85, 2.35));
+		RedisKitCache products = context.getBean(RedisKitCacheManager.class).getCache("products");
+		products.put(HOSTILE, "a hostile key's value");
+		products.put("kept", "a value");
+		assertThat(products.get(HOSTILE)).isNotNull();
+		assertThat(products.get("absent")).isNull();
 		StringRedisTemplate redis = context.getBean(StringRedisTemplate.class);
 		redis.opsForValue().set(HOSTILE, "x".repeat(50_000));
 		redis.execute((org.springframework.data.redis.core.RedisCallback<Object>) (connection) -> {
@@ -372,6 +379,64 @@ class ConsoleBrowserTests {
 		this.browser.await("the big-key report", () -> HOSTILE.equals(this.browser.text("#page-keys tr[data-key] td.text")));
 		assertThat((Boolean) this.browser.script(NO_MARKUP_RAN)).isTrue();
 		this.browser.screenshot("keys");
+	}
+
+	@Test
+	@Order(10)
+	void cachesShowHitRatiosAndEvictAKeyAndClearACache() {
+		RedisKitCache products = this.mvc.getBean(RedisKitCacheManager.class).getCache("products");
+		this.browser.open(this.console, "caches");
+		String row = "#page-caches tr[data-name=products]";
+		assertThat(this.browser.text(row)).contains("10 min").contains("off");
+		// The seed read one hit from Redis and one miss: each is half of this instance's reads since it started.
+		this.browser.await("the reads sampled", () -> "50 %".equals(this.browser.text(row + " [data-miss]")));
+		assertThat(this.browser.text(row + " [data-hit-redis]")).isEqualTo("50 %");
+		assertThat(this.browser.text(row + " [data-hit-near]")).isEqualTo("0 %");
+		this.browser.screenshot("caches");
+
+		this.browser.script("var input = document.getElementById('evict-key'); input.focus(); input.value = '';");
+		this.browser.driver().findElement(By.id("evict-key")).sendKeys(HOSTILE);
+		this.browser.click(By.id("evict-run"));
+		this.browser.await("the eviction told", () -> "Evicted the entry from cache products, near caches included."
+			.equals(this.browser.text("#notice")));
+		assertThat(products.get(HOSTILE)).isNull();
+		assertThat((Boolean) this.browser.script(NO_MARKUP_RAN)).isTrue();
+
+		this.browser.click(By.cssSelector(row + " .clear"));
+		this.browser.click(By.cssSelector(row + " .clear-confirm"));
+		this.browser.await("the clearing told",
+				() -> String.valueOf(this.browser.text("#notice")).startsWith("Cleared every entry of cache products"));
+		assertThat(products.get("kept")).isNull();
+		MeterRegistry meters = this.mvc.getBean(MeterRegistry.class);
+		assertThat(meters.get(ConsoleActions.METER).tag("action", "evict-cache-key").tag("result", "done").counter()
+			.count()).isEqualTo(1);
+		assertThat(meters.get(ConsoleActions.METER).tag("action", "clear-cache").tag("result", "done").counter()
+			.count()).isEqualTo(1);
+		products.put("kept", "a value");
+	}
+
+	@Test
+	@Order(11)
+	void cacheActionsWithoutTheActionRoleAreRefused() {
+		RedisKitCache products = this.mvc.getBean(RedisKitCacheManager.class).getCache("products");
+		this.browser.signIn(this.base, "vic");
+		this.browser.open(this.console, "caches");
+		assertThat(this.browser.driver().findElements(By.cssSelector("#page-caches .clear"))).isEmpty();
+		assertThat(this.browser.driver().findElements(By.id("evict-run"))).isEmpty();
+		for (String action : List.of("cache/clear?name=products", "cache/evict?name=products&key=kept")) {
+			Long status = this.browser.asyncScript("var done = arguments[arguments.length - 1], path = arguments[0];"
+					+ "fetch('api/session').then(function (r) { return r.json(); }).then(function (s) {"
+					+ " var headers = {'X-Redis-Kit-Console': 'action'}; headers[s.csrf.header] = s.csrf.token;"
+					+ " return fetch('api/' + path, {method: 'POST', headers: headers}); })"
+					+ ".then(function (r) { done(r.status); });", action);
+			assertThat(status).isEqualTo(403);
+		}
+		assertThat(products.get("kept")).isNotNull();
+		MeterRegistry meters = this.mvc.getBean(MeterRegistry.class);
+		assertThat(meters.get(ConsoleActions.METER).tag("action", "clear-cache").tag("result", "refused").counter()
+			.count()).isEqualTo(1);
+		assertThat(meters.get(ConsoleActions.METER).tag("action", "evict-cache-key").tag("result", "refused")
+			.counter().count()).isEqualTo(1);
 	}
 
 	@Test
