@@ -24,7 +24,7 @@ public class ConsoleProperties {
 	private String path = "/redis-kit";
 
 	/**
-	 * Actions: redrive, delete and purge dead letters, pause and resume queues.
+	 * Actions: redrive, delete and purge dead letters, pause and resume queues, evict cache entries and clear caches.
 	 */
 	private final Actions actions = new Actions();
 
@@ -189,8 +189,8 @@ public class ConsoleProperties {
 	public static class Actions {
 
 		/**
-		 * Whether the console offers actions (redrive, delete and purge dead letters, pause and resume queues);
-		 * read-only otherwise.
+		 * Whether the console offers actions (redrive, delete and purge dead letters, pause and resume queues, evict
+		 * cache entries and clear caches); read-only otherwise.
 		 */
 		private boolean enabled = false;
 
