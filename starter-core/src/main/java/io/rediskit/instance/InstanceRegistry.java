@@ -8,6 +8,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
@@ -81,6 +83,8 @@ public final class InstanceRegistry implements AutoCloseable {
 
 	private @Nullable ScheduledFuture<?> task;
 
+	private volatile @Nullable CompletionStage<?> firstBeat;
+
 	/**
 	 * Creates a registry; it sends nothing until {@link #start()}.
 	 * @param scripts runs the heartbeat and list scripts
@@ -130,10 +134,14 @@ public final class InstanceRegistry implements AutoCloseable {
 		return this.retention;
 	}
 
-	/** Starts the heartbeat: one now, then one every interval. Starting again does nothing. */
+	/**
+	 * Starts the heartbeat: one now (sent without waiting; {@link #list()} waits for it, so that this instance lists
+	 * itself from the start), then one every interval. Starting again does nothing.
+	 */
 	public synchronized void start() {
 		if (this.task == null) {
-			this.task = this.background.scheduleAtFixedRate(this::beat, Duration.ZERO, this.interval);
+			this.firstBeat = beat();
+			this.task = this.background.scheduleAtFixedRate(this::beat, this.interval, this.interval);
 		}
 	}
 
@@ -162,12 +170,12 @@ public final class InstanceRegistry implements AutoCloseable {
 	}
 
 	// On the scheduler: sends without waiting; a heartbeat still in flight is not doubled.
-	private void beat() {
+	private CompletionStage<?> beat() {
 		if (!this.beating.compareAndSet(false, true)) {
-			return;
+			return CompletableFuture.completedFuture(null);
 		}
 		try {
-			this.scripts.executeAsync(HEARTBEAT, ReturnType.INTEGER, 2, heartbeatArguments())
+			return this.scripts.executeAsync(HEARTBEAT, ReturnType.INTEGER, 2, heartbeatArguments())
 				.whenComplete((now, failure) -> {
 					this.beating.set(false);
 					if (failure != null) {
@@ -178,6 +186,7 @@ public final class InstanceRegistry implements AutoCloseable {
 		catch (RuntimeException ex) {
 			this.beating.set(false);
 			this.failures.warn(ex);
+			return CompletableFuture.completedFuture(null);
 		}
 	}
 
@@ -202,6 +211,16 @@ public final class InstanceRegistry implements AutoCloseable {
 	 * @throws org.springframework.dao.DataAccessException if Redis fails or cannot be reached
 	 */
 	public List<ListedInstance> list() {
+		CompletionStage<?> first = this.firstBeat;
+		if (first != null) {
+			try {
+				// Bounded by the command timeout; a failed first heartbeat was logged and is not this call's failure.
+				first.toCompletableFuture().join();
+			}
+			catch (RuntimeException ex) {
+				this.firstBeat = null;
+			}
+		}
 		List<Object> reply = this.scripts.execute(LIST, ReturnType.MULTI, 2, this.beatsKey, this.recordsKey,
 				bytes(Long.toString(this.retention.toMillis())));
 		List<ListedInstance> listed = new ArrayList<>();
