@@ -297,10 +297,11 @@
 						el('td', { class: 'num' }, num(lock.fencingToken)), el('td', { class: 'num' }, num(lock.holdCount)),
 						el('td', null, lock.watchdog ? 'yes' : 'no'));
 				});
-				var jobs = (locks.jobs || []).map(function (job) {
-					var state = job.error ? el('td', { class: 'error' }, job.error)
-						: el('td', { 'data-state': job.state || '' }, job.keyed ? 'per key'
-							: job.state + (job.state === 'free' ? '' : ' (' + millis(job.stateRemainingMillis) + ')'));
+				var jobs = (locks.jobs || []).map(function (entry) {
+					var job = entry.job;
+					var state = entry.error ? el('td', { class: 'error' }, entry.error)
+						: el('td', { 'data-state': entry.state || '' }, job.keyed ? 'per key'
+							: entry.state + (entry.state === 'free' ? '' : ' (' + millis(entry.stateRemainingMillis) + ')'));
 					return el('tr', { 'data-name': job.name },
 						el('td', { class: 'text' }, job.name), el('td', null, job.lockAtLeastFor + ' / ' + job.lockAtMostFor),
 						el('td', null, time(job.lastStart)), el('td', null, time(job.lastEnd)),
@@ -311,8 +312,16 @@
 				return el('section', { id: 'page-locks' },
 					el('h1', null, 'Locks'),
 					el('h2', null, 'Held by this instance'),
+					el('p', { class: 'muted' }, 'Locks, semaphore permits, read-write and fair locks of this instance; ',
+						el('a', { href: '#instances' }, 'Instances'), ' lists every instance\'s.'),
 					table(['Name', 'Kind', 'Holder', 'Since', '#Lease left', '#Fencing token', '#Holds', 'Watchdog'], rows,
 						'This instance holds no lock.'),
+					el('h2', null, 'Roles this instance stands for'),
+					el('div', { id: 'roles' }, table(['Role', 'Leader', '#Term', 'This instance'], (locks.leaders || []).map(function (role) {
+						return el('tr', { 'data-role': role.role }, el('td', { class: 'text' }, role.role),
+							el('td', { class: 'text' }, role.leader || 'none'), el('td', { class: 'num' }, role.term ? String(role.term) : '–'),
+							el('td', null, role.leading ? 'leads' : 'candidate'));
+					}), 'This instance stands for no role (redis-kit.lock.leader.roles).')),
 					el('h2', null, 'Scheduled jobs'),
 					el('div', { id: 'scheduled-jobs' },
 						table(['Job', 'Lock at least / most', 'Last run', 'Ended', 'Outcome', 'Last skip', '#Runs here', '#Skips here', 'In Redis now'],

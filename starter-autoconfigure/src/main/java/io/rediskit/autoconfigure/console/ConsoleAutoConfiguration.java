@@ -8,7 +8,14 @@ import io.rediskit.autoconfigure.bloom.BloomProperties;
 import io.rediskit.autoconfigure.cache.CacheAutoConfiguration;
 import io.rediskit.autoconfigure.counter.CounterProperties;
 import io.rediskit.autoconfigure.geo.GeoProperties;
+import io.rediskit.autoconfigure.lock.FairLockAutoConfiguration;
+import io.rediskit.autoconfigure.lock.LeaderElectionAutoConfiguration;
+import io.rediskit.autoconfigure.lock.LockAutoConfiguration;
+import io.rediskit.autoconfigure.lock.ReadWriteLockAutoConfiguration;
+import io.rediskit.autoconfigure.lock.RedisLocksEndpoint;
+import io.rediskit.autoconfigure.lock.RedlockAutoConfiguration;
 import io.rediskit.autoconfigure.lock.ScheduledJobs;
+import io.rediskit.autoconfigure.lock.SemaphoreAutoConfiguration;
 import io.rediskit.autoconfigure.queue.QueueProperties;
 import io.rediskit.autoconfigure.ratelimit.RateLimitProperties;
 import io.rediskit.autoconfigure.support.Durations;
@@ -21,8 +28,12 @@ import io.rediskit.geo.GeoIndexRegistry;
 import io.rediskit.instance.InstanceRegistry;
 import io.rediskit.keys.BigKeyOptions;
 import io.rediskit.keys.KeyTools;
+import io.rediskit.leader.LeaderElections;
+import io.rediskit.lock.FairLockRegistry;
 import io.rediskit.lock.LockRegistry;
+import io.rediskit.lock.ReadWriteLockRegistry;
 import io.rediskit.lock.RedlockRegistry;
+import io.rediskit.lock.SemaphoreRegistry;
 import io.rediskit.queue.QueueRegistry;
 import io.rediskit.queue.RecurringJobs;
 import io.rediskit.ratelimit.RateLimiterRegistry;
@@ -51,7 +62,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * present, and {@link ConsoleAccess}'s rules. Says at startup where the console is and whether it offers actions.
  */
 @AutoConfiguration(after = { DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class,
-		InstancesAutoConfiguration.class, CacheAutoConfiguration.class }, afterName = {
+		InstancesAutoConfiguration.class, CacheAutoConfiguration.class, LockAutoConfiguration.class,
+		RedlockAutoConfiguration.class, LeaderElectionAutoConfiguration.class, SemaphoreAutoConfiguration.class,
+		ReadWriteLockAutoConfiguration.class, FairLockAutoConfiguration.class }, afterName = {
 		"org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
 		"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
 @ConditionalOnWebApplication
@@ -130,19 +143,25 @@ public final class ConsoleAutoConfiguration {
 	@Bean
 	ConsoleData redisKitConsoleData(ConsoleProperties properties, RedisConnectionFactory connectionFactory,
 			ObjectProvider<LockRegistry> locks, ObjectProvider<ScheduledJobs> scheduledJobs,
-			ObjectProvider<RedlockRegistry> redlocks, ObjectProvider<RateLimiterRegistry> limiters, ObjectProvider<QueueRegistry> queues,
-			ObjectProvider<RecurringJobs> recurring, ObjectProvider<BloomFilterRegistry> bloom,
-			ObjectProvider<UniqueCounterRegistry> counters, ObjectProvider<BitmapRegistry> bitmaps,
-			ObjectProvider<GeoIndexRegistry> geo, ObjectProvider<KeyTools> keyTools,
-			ObjectProvider<BigKeyOptions> bigKeyOptions, ObjectProvider<RateLimitProperties> rateLimitProperties,
-			ObjectProvider<QueueProperties> queueProperties, ObjectProvider<BloomProperties> bloomProperties,
-			ObjectProvider<CounterProperties> counterProperties,
+			ObjectProvider<RedlockRegistry> redlocks, ObjectProvider<SemaphoreRegistry> semaphores,
+			ObjectProvider<FairLockRegistry> fairLocks, ObjectProvider<ReadWriteLockRegistry> readWriteLocks,
+			ObjectProvider<LeaderElections> leaders, ObjectProvider<RateLimiterRegistry> limiters,
+			ObjectProvider<QueueRegistry> queues, ObjectProvider<RecurringJobs> recurring,
+			ObjectProvider<BloomFilterRegistry> bloom, ObjectProvider<UniqueCounterRegistry> counters,
+			ObjectProvider<BitmapRegistry> bitmaps, ObjectProvider<GeoIndexRegistry> geo,
+			ObjectProvider<KeyTools> keyTools, ObjectProvider<BigKeyOptions> bigKeyOptions,
+			ObjectProvider<RateLimitProperties> rateLimitProperties, ObjectProvider<QueueProperties> queueProperties,
+			ObjectProvider<BloomProperties> bloomProperties, ObjectProvider<CounterProperties> counterProperties,
 			ObjectProvider<GeoProperties> geoProperties, ObjectProvider<InstanceRegistry> instances,
 			ObjectProvider<RedisKitCacheManager> caches, ObjectProvider<ConsoleMetrics> metrics) {
+		// The same descriptors as the rediskitlock endpoint, whether or not Actuator exposes it.
+		LockRegistry lockRegistry = locks.getIfAvailable();
+		RedisLocksEndpoint lockEndpoint = (lockRegistry != null) ? RedisLocksEndpoint.ofFamily(lockRegistry, redlocks,
+				semaphores, fairLocks, readWriteLocks, leaders, scheduledJobs) : null;
 		return new ConsoleData(checked(properties),
-				new ConsoleData.Beans(connectionFactory, locks, scheduledJobs, redlocks, limiters, queues, recurring, bloom, counters,
-						bitmaps, geo, keyTools, bigKeyOptions, rateLimitProperties, queueProperties, bloomProperties,
-						counterProperties, geoProperties, instances, caches),
+				new ConsoleData.Beans(connectionFactory, locks, lockEndpoint, limiters, queues, recurring, bloom,
+						counters, bitmaps, geo, keyTools, bigKeyOptions, rateLimitProperties, queueProperties,
+						bloomProperties, counterProperties, geoProperties, instances, caches),
 				metrics.getIfAvailable());
 	}
 
