@@ -1,4 +1,4 @@
-// The redis-kit console: one page, eight views, polling the JSON endpoints beside it.
+// The redis-kit console: one page, nine views, polling the JSON endpoints beside it.
 // Every value from the server is data: the DOM is built with createElement and textContent, never innerHTML,
 // so a queue name, key, lock name, reason or payload holding markup shows as the characters it is.
 (function () {
@@ -8,7 +8,7 @@
 	var session = null;
 	var timer = null;
 	var state = { queue: null, page: 0, confirmPurge: false, confirmDelete: null, confirmClear: null, report: null, reportError: null,
-		reportRunning: false, lookup: { name: null, key: '', result: null, error: null } };
+		reportRunning: false, rank: null, recent: null, lookup: { name: null, key: '', result: null, error: null } };
 
 	// el('td', {class: 'num'}, 'text', child): attributes from this script only; children as text or nodes.
 	function el(tag, attrs) {
@@ -375,6 +375,43 @@
 			});
 		},
 
+		leaderboards: function () {
+			return api('rankings').then(function (view) {
+				var boards = view.leaderboards.map(function (board) {
+					return el('div', { class: 'card', 'data-leaderboard': board.name },
+						el('h3', { class: 'text' }, board.name + ' · ' + num(board.size) + ' members'),
+						board.error ? el('p', { class: 'error' }, board.error)
+							: table(['#Rank', 'Member', '#Score'], board.top.map(function (entry) {
+								return el('tr', null, el('td', { class: 'num' }, num(entry.rank)), el('td', { class: 'text member' }, entry.member),
+									el('td', { class: 'num' }, num(entry.score)));
+							}), 'No member yet.'));
+				});
+				var lists = view.recentLists.map(function (list) {
+					return el('div', { class: 'card', 'data-recent': list.name },
+						el('h3', { class: 'text' }, list.name + ' · ' + num(list.capacity) + ' per user'),
+						list.error ? el('p', { class: 'error' }, list.error)
+							: table(['Trending', '#Views'], list.trending.map(function (item) {
+								return el('tr', null, el('td', { class: 'text item' }, item.item), el('td', { class: 'num' }, num(item.views)));
+							}), 'Nothing viewed in the trending period.'));
+				});
+				return el('section', { id: 'page-leaderboards' },
+					el('h1', null, 'Leaderboards'),
+					view.leaderboardsConfigured ? el('div', { class: 'cards' }, boards) : notConfigured('Leaderboards'),
+					view.leaderboards.length ? lookup('rank', view.leaderboards, 'member', 'One member\'s rank in', function (r) {
+						return r.ranked ? el('span', null, el('span', { class: 'text', id: 'rank-member' }, r.member), ' is #',
+							el('span', { id: 'rank-rank' }, num(r.rank)), ' with ' + num(r.score))
+							: el('span', null, el('span', { class: 'text', id: 'rank-member' }, r.member), ' is not ranked');
+					}) : null,
+					el('h1', null, 'Recent items'),
+					view.recentConfigured ? el('div', { class: 'cards' }, lists) : notConfigured('Recent-items lists'),
+					view.recentLists.length ? lookup('recent', view.recentLists, 'user', 'One user\'s recent items in', function (r) {
+						return el('span', null, el('span', { class: 'text', id: 'recent-user' }, r.user), ': ',
+							r.items.length ? el('ol', { id: 'recent-items' }, r.items.map(function (item) { return el('li', { class: 'text' }, item); }))
+								: 'nothing viewed');
+					}) : null);
+			});
+		},
+
 		limiters: function () {
 			return Promise.all([api('limiters'), api('metrics?prefix=rediskit.ratelimit.')]).then(function (r) {
 				var limiters = r[0], series = r[1].series;
@@ -719,6 +756,31 @@
 					render();
 				}, fail);
 			} }, 'Evict'));
+	}
+
+	// A read-only lookup form (a member's rank, a user's recent items) whose result stays across re-renders.
+	function lookup(kind, items, field, label, show) {
+		var current = state[kind] || { name: items[0].name, value: '', result: null, error: null };
+		var select = el('select', { id: kind + '-name' }, items.map(function (item) {
+			return el('option', { value: item.name, selected: item.name === current.name }, item.name);
+		}));
+		var input = el('input', { id: kind + '-value', type: 'text', maxlength: 1024, placeholder: field, value: current.value });
+		var path = kind === 'rank' ? 'rank?name=' : 'recent?name=';
+		return el('div', { class: 'toolbar', id: kind + '-lookup' }, el('span', null, label), select, input,
+			el('button', { id: kind + '-run', onclick: function () {
+				var wanted = { name: select.value, value: input.value, result: null, error: null };
+				api(path + q(wanted.name) + '&' + field + '=' + q(wanted.value)).then(function (r) {
+					wanted.result = r;
+				}, function (error) {
+					wanted.error = error.message;
+				}).then(function () {
+					state[kind] = wanted;
+					document.activeElement.blur();
+					render();
+				});
+			} }, 'Look up'),
+			current.error ? el('span', { class: 'error' }, current.error) : null,
+			current.result ? el('div', { id: kind + '-result' }, show(current.result)) : null);
 	}
 
 	function notice(text) {

@@ -17,7 +17,11 @@ import io.rediskit.autoconfigure.lock.RedlockAutoConfiguration;
 import io.rediskit.autoconfigure.lock.ScheduledJobs;
 import io.rediskit.autoconfigure.lock.SemaphoreAutoConfiguration;
 import io.rediskit.autoconfigure.queue.QueueProperties;
+import io.rediskit.autoconfigure.rank.RankAutoConfiguration;
+import io.rediskit.autoconfigure.rank.RankProperties;
 import io.rediskit.autoconfigure.ratelimit.RateLimitProperties;
+import io.rediskit.autoconfigure.recent.RecentAutoConfiguration;
+import io.rediskit.autoconfigure.recent.RecentProperties;
 import io.rediskit.autoconfigure.support.Durations;
 import io.rediskit.autoconfigure.support.PropertyChecks;
 import io.rediskit.bitmap.BitmapRegistry;
@@ -35,8 +39,10 @@ import io.rediskit.lock.ReadWriteLockRegistry;
 import io.rediskit.lock.RedlockRegistry;
 import io.rediskit.lock.SemaphoreRegistry;
 import io.rediskit.queue.QueueRegistry;
+import io.rediskit.rank.LeaderboardRegistry;
 import io.rediskit.queue.RecurringJobs;
 import io.rediskit.ratelimit.RateLimiterRegistry;
+import io.rediskit.recent.RecentItemsRegistry;
 import io.rediskit.support.Background;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -64,7 +70,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 @AutoConfiguration(after = { DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class,
 		InstancesAutoConfiguration.class, CacheAutoConfiguration.class, LockAutoConfiguration.class,
 		RedlockAutoConfiguration.class, LeaderElectionAutoConfiguration.class, SemaphoreAutoConfiguration.class,
-		ReadWriteLockAutoConfiguration.class, FairLockAutoConfiguration.class }, afterName = {
+		ReadWriteLockAutoConfiguration.class, FairLockAutoConfiguration.class, RankAutoConfiguration.class,
+		RecentAutoConfiguration.class }, afterName = {
 		"org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
 		"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
 @ConditionalOnWebApplication
@@ -166,6 +173,13 @@ public final class ConsoleAutoConfiguration {
 	}
 
 	@Bean
+	ConsoleRankings redisKitConsoleRankings(ObjectProvider<LeaderboardRegistry> leaderboards,
+			ObjectProvider<RankProperties> rankProperties, ObjectProvider<RecentItemsRegistry> recentItems,
+			ObjectProvider<RecentProperties> recentProperties) {
+		return new ConsoleRankings(leaderboards, rankProperties, recentItems, recentProperties);
+	}
+
+	@Bean
 	ConsoleActions redisKitConsoleActions(ConsoleData data, ObjectProvider<ConsoleActions.Counter> counter) {
 		return new ConsoleActions(data::queueHandle, data::cacheHandle,
 				counter.getIfAvailable(() -> ConsoleActions.Counter.NONE));
@@ -219,8 +233,9 @@ public final class ConsoleAutoConfiguration {
 
 		@Bean
 		org.springframework.web.servlet.function.RouterFunction<org.springframework.web.servlet.function.ServerResponse> redisKitConsoleRoutes(
-				ConsoleProperties properties, ConsoleData data, ConsoleActions actions, ConsoleAccess access) {
-			return new ConsoleMvcRoutes(properties.getPath(), data, actions, access).routes();
+				ConsoleProperties properties, ConsoleData data, ConsoleRankings rankings, ConsoleActions actions,
+				ConsoleAccess access) {
+			return new ConsoleMvcRoutes(properties.getPath(), data, rankings, actions, access).routes();
 		}
 
 	}
@@ -232,8 +247,9 @@ public final class ConsoleAutoConfiguration {
 
 		@Bean
 		org.springframework.web.reactive.function.server.RouterFunction<org.springframework.web.reactive.function.server.ServerResponse> redisKitConsoleRoutes(
-				ConsoleProperties properties, ConsoleData data, ConsoleActions actions, ConsoleAccess access) {
-			return new ConsoleWebFluxRoutes(properties.getPath(), data, actions, access).routes();
+				ConsoleProperties properties, ConsoleData data, ConsoleRankings rankings, ConsoleActions actions,
+				ConsoleAccess access) {
+			return new ConsoleWebFluxRoutes(properties.getPath(), data, rankings, actions, access).routes();
 		}
 
 	}

@@ -19,8 +19,12 @@ import io.rediskit.lock.ScheduledLock;
 import io.rediskit.queue.QueueMessage;
 import io.rediskit.queue.QueueRegistry;
 import io.rediskit.queue.RedisQueue;
+import io.rediskit.rank.Leaderboard;
+import io.rediskit.rank.LeaderboardRegistry;
 import io.rediskit.ratelimit.RateLimiter;
 import io.rediskit.ratelimit.RateLimiterRegistry;
+import io.rediskit.recent.RecentItems;
+import io.rediskit.recent.RecentItemsRegistry;
 import io.rediskit.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -128,6 +132,8 @@ class ConsoleBrowserTests {
 					"redis-kit.counter.counters.visitors.bucket=daily", "redis-kit.counter.counters.visitors.zone=UTC",
 					"redis-kit.counter.calendars.check-in.zone=UTC", "redis-kit.counter.activities.logins.zone=UTC",
 					"redis-kit.geo.indexes.bikes.max-limit=100", "redis-kit.cache.caches.products.ttl=10m",
+					"redis-kit.leaderboard.leaderboards.scores.view-cache-ttl=1s",
+					"redis-kit.recent-items.lists.viewed.capacity=5",
 					"management.metrics.distribution.percentiles.rediskit.queue.lateness=0.5,0.95,0.99")
 			.run();
 	}
@@ -163,6 +169,13 @@ class ConsoleBrowserTests {
 		context.getBean(BitmapRegistry.class).activity("logins").markActive(7, LocalDate.now(ZoneOffset.UTC));
 		context.getBean(BitmapRegistry.class).activity("logins").markActive(8, LocalDate.now(ZoneOffset.UTC));
 		context.getBean(GeoIndexRegistry.class).get("bikes").put("bike-1", GeoPoint.ofLatLon(48.85, 2.35));
+		Leaderboard scores = context.getBean(LeaderboardRegistry.class).get("scores");
+		scores.set("ada", 30);
+		scores.set(HOSTILE, 20);
+		scores.set("bob", 10);
+		RecentItems viewed = context.getBean(RecentItemsRegistry.class).get("viewed");
+		viewed.view("ada", "p-1");
+		viewed.view("ada", HOSTILE);
 		RedisKitCache products = context.getBean(RedisKitCacheManager.class).getCache("products");
 		products.put(HOSTILE, "a hostile key's value");
 		products.put("kept", "a value");
@@ -379,6 +392,34 @@ class ConsoleBrowserTests {
 		this.browser.await("the big-key report", () -> HOSTILE.equals(this.browser.text("#page-keys tr[data-key] td.text")));
 		assertThat((Boolean) this.browser.script(NO_MARKUP_RAN)).isTrue();
 		this.browser.screenshot("keys");
+	}
+
+	@Test
+	@Order(9)
+	void leaderboardsShowTheTopAndOneMembersRankAndRecentItemsOneUsersListAsText() {
+		this.browser.open(this.console, "leaderboards");
+		List<String> top = this.browser.script("return Array.from(document.querySelectorAll("
+				+ "'[data-leaderboard=scores] td.member')).map(function (td) { return td.textContent; });");
+		assertThat(top).containsExactly("ada", HOSTILE, "bob");
+		assertThat(this.browser.text("[data-leaderboard=scores] h3")).isEqualTo("scores · 3 members");
+		List<String> trending = this.browser.script("return Array.from(document.querySelectorAll("
+				+ "'[data-recent=viewed] td.item')).map(function (td) { return td.textContent; });");
+		assertThat(trending).containsExactlyInAnyOrder("p-1", HOSTILE);
+		this.browser.script("var input = document.getElementById('rank-value'); input.focus(); input.value = '';");
+		this.browser.driver().findElement(By.id("rank-value")).sendKeys(HOSTILE);
+		this.browser.click(By.id("rank-run"));
+		this.browser.await("the member's rank", () -> "2".equals(this.browser.text("#rank-rank")));
+		assertThat(this.browser.text("#rank-member")).isEqualTo(HOSTILE);
+		this.browser.script("var input = document.getElementById('recent-value'); input.focus(); input.value = '';");
+		this.browser.driver().findElement(By.id("recent-value")).sendKeys("ada");
+		this.browser.click(By.id("recent-run"));
+		this.browser.await("the user's recent items", () -> Long.valueOf(2)
+			.equals(this.browser.script("return document.querySelectorAll('#recent-items li').length;")));
+		List<String> items = this.browser.script("return Array.from(document.querySelectorAll('#recent-items li'))"
+				+ ".map(function (li) { return li.textContent; });");
+		assertThat(items).containsExactly(HOSTILE, "p-1");
+		assertThat((Boolean) this.browser.script(NO_MARKUP_RAN)).isTrue();
+		this.browser.screenshot("leaderboards");
 	}
 
 	@Test
