@@ -525,6 +525,18 @@ class ConsoleBrowserTests {
 			Map<String, Object> state = this.browser.asyncScript("var done = arguments[arguments.length - 1];"
 					+ "fetch('api/limiter?name=login&key=nobody').then(function (r) { return r.json(); }).then(done);");
 			assertThat(state).containsEntry("remaining", 5L).containsEntry("limit", 5L);
+			// The new pages' reads and a cache action through the WebFlux routes.
+			this.browser.open(base + "/redis-kit/", "instances");
+			this.browser.await("both instances listed", () -> Long.valueOf(2).equals(this.browser
+				.script("return document.querySelectorAll('#instances tr[data-alive=true]').length;")));
+			this.browser.open(base + "/redis-kit/", "leaderboards");
+			assertThat(this.browser.text("[data-leaderboard=scores] h3")).isEqualTo("scores · 3 members");
+			this.browser.open(base + "/redis-kit/", "caches");
+			this.browser.click(By.cssSelector("#page-caches tr[data-name=products] .clear"));
+			this.browser.click(By.cssSelector("#page-caches tr[data-name=products] .clear-confirm"));
+			this.browser.await("the clearing told",
+					() -> String.valueOf(this.browser.text("#notice")).startsWith("Cleared every entry of cache products"));
+			assertThat(flux.getBean(RedisKitCacheManager.class).getCache("products").get("kept")).isNull();
 		}
 	}
 
