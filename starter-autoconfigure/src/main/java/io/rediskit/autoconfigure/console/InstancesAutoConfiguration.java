@@ -27,6 +27,7 @@ import io.rediskit.lock.LockRegistry;
 import io.rediskit.lock.ReadWriteLockRegistry;
 import io.rediskit.lock.RedlockRegistry;
 import io.rediskit.lock.SemaphoreRegistry;
+import io.rediskit.queue.QueueListenerContainer;
 import io.rediskit.queue.RecurringJobs;
 import io.rediskit.support.Background;
 import io.rediskit.support.KeyNaming;
@@ -116,11 +117,12 @@ public final class InstancesAutoConfiguration {
 				return instances.isRunning();
 			}
 
-			// Beats once the locks and queues run; stops before they stop, so that its last report is not of them
-			// half stopped (the entry is removed when the registry is destroyed).
+			// Beats once the locks, elections, recurring jobs and queue listeners run, so that its first report
+			// lists them; stops before they stop, so that its last is not of them half stopped (the entry is removed
+			// when the registry is destroyed).
 			@Override
 			public int getPhase() {
-				return LockRegistry.PHASE + 1;
+				return QueueListenerContainer.PHASE + 1;
 			}
 
 		};
