@@ -38,8 +38,8 @@ public final class ConsoleInstanceWorker {
 			.web(WebApplicationType.NONE)
 			.properties("spring.main.banner-mode=off", "spring.data.redis.port=" + args[0],
 					"spring.application.name=" + args[1], "redis-kit.console.enabled=true",
-					"redis-kit.console.heartbeat.interval=1s", "redis-kit.lock.watchdog-timeout=3s",
-					"redis-kit.lock.semaphore.watchdog-timeout=3s", "redis-kit.lock.leader.roles=" + ROLE)
+					"redis-kit.console.heartbeat.interval=1s", "redis-kit.lock.watchdog-timeout=6s",
+					"redis-kit.lock.semaphore.watchdog-timeout=6s", "redis-kit.lock.leader.roles=" + ROLE)
 			.run();
 		context.getBean(LockRegistry.class).getLock(args[2]).acquire();
 		context.getBean(SemaphoreRegistry.class).getSemaphore("pool", 3).acquire(2, Duration.ofSeconds(30));
