@@ -178,7 +178,9 @@ final class Delivery<T> implements QueueMessage<T> {
 
 	@Override
 	public void setResult(@Nullable Object result) {
-		this.result = (result != null) ? QueueScripts.text(this.queue.parts().codec.encode(result)) : null;
+		String json = (result != null) ? QueueScripts.text(this.queue.parts().codec.encode(result)) : null;
+		// Only a flow's child has a parent to read it: the ack of any other message does not carry it.
+		this.result = this.headers.containsKey(QueueFlow.PARENT_HEADER) ? json : null;
 	}
 
 	@Override
