@@ -13,8 +13,13 @@ if not now then
   local time = redis.call('TIME')
   now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 end
--- A finished message's flow and batch bookkeeping (workflow.lua).
+-- A finished message's flow and batch bookkeeping (workflow.lua); nothing to do, and no call per message, in a queue
+-- without flows or batches (only the enqueue scripts create the workflow hash).
+local workflows = redis.call('EXISTS', KEYS[9]) == 1
 local function finished(id, event, data)
+  if not workflows then
+    return 0
+  end
   return workflow({KEYS[5], KEYS[6], KEYS[3], KEYS[4], KEYS[7], KEYS[9], KEYS[10], KEYS[11], KEYS[12], KEYS[13], KEYS[14],
     KEYS[15], KEYS[16]},
     {now, id, event, data, ARGV[6], ARGV[7], ARGV[8]})
