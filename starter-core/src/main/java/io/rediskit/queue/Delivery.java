@@ -178,9 +178,10 @@ final class Delivery<T> implements QueueMessage<T> {
 
 	@Override
 	public void setResult(@Nullable Object result) {
-		String json = (result != null) ? QueueScripts.text(this.queue.parts().codec.encode(result)) : null;
-		// Only a flow's child has a parent to read it: the ack of any other message does not carry it.
-		this.result = this.headers.containsKey(QueueFlow.PARENT_HEADER) ? json : null;
+		// Only a flow's child has a parent to read it: any other message's result is neither written nor carried.
+		if (this.headers.containsKey(QueueFlow.PARENT_HEADER)) {
+			this.result = (result != null) ? QueueScripts.text(this.queue.parts().codec.encode(result)) : null;
+		}
 	}
 
 	@Override

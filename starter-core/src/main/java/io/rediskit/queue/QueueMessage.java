@@ -55,10 +55,11 @@ public interface QueueMessage<T> {
 
 	/**
 	 * Sets the result the acknowledgement of this delivery records for its flow's parent
-	 * ({@link FlowChildren#results(Class)}): written as JSON with the queue's mapper at once, so that a value that
-	 * cannot be written fails here. Without a parent the result is dropped. The last value set before the ack wins.
+	 * ({@link FlowChildren#results(Class)}): for a child of a flow (it carries {@link QueueFlow#PARENT_HEADER}),
+	 * written as JSON with the queue's mapper at once, so that a value that cannot be written fails here; for any
+	 * other message ignored, unwritten. The last value set before the ack wins.
 	 * @param result the result, or {@code null} for none
-	 * @throws IllegalArgumentException if it cannot be written as JSON
+	 * @throws IllegalArgumentException if it cannot be written as JSON (a child's only)
 	 */
 	default void setResult(@Nullable Object result) {
 		throw new UnsupportedOperationException("results are not supported by " + getClass().getName());

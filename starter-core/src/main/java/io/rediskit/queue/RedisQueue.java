@@ -30,6 +30,11 @@ import org.jspecify.annotations.Nullable;
  * {@link QueueSpec#maxPayloadSize()} bytes. A payload that cannot be decoded as the queue's type is
  * dead-lettered with the reason at the claim, never handed to a consumer.
  * <p>
+ * <b>Flows and batches.</b> {@link #enqueueFlow} enqueues a parent that becomes due once every child succeeded,
+ * {@link #enqueueBatch} a set of messages with callbacks Redis enqueues once when the set finished, succeeded or
+ * lost a member; their bookkeeping is part of the scripts that settle messages, so it costs no round trip of its own
+ * and holds across instances and crashes. Both stay within one queue (one hash slot).
+ * <p>
  * <b>Failures.</b> While Redis is unavailable every call fails with Spring's {@code DataAccessException} after
  * the command timeout; nothing half-done is left behind, since each call is one script. A call the driver
  * replays after reconnecting is applied once.
