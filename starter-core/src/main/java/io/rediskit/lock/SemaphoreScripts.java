@@ -28,6 +28,8 @@ final class SemaphoreScripts {
 
 	static final LuaScript RELEASE = script("semaphore_release");
 
+	static final LuaScript HAND_OFF = script("semaphore_hand_off");
+
 	static final LuaScript RENEW = script("semaphore_renew");
 
 	static final LuaScript SET_TOTAL = script("semaphore_set_total");
@@ -79,6 +81,19 @@ final class SemaphoreScripts {
 			.thenApply((reply) -> required(reply, RELEASE));
 	}
 
+	/**
+	 * Gives an owner's permits back and, in the same call, to a waiting owner of this client when they fit.
+	 * @return the next owner's fencing token; {@code 0} when nothing was handed over (the freed permits were told
+	 * on the channel); {@code -1} when the owner held none
+	 */
+	CompletionStage<Long> handOff(LockScripts.Keys keys, String owner, String nextOwner, int nextPermits,
+			long nextLeaseMillis) {
+		return this.executor.<Long>executeAsync(HAND_OFF, ReturnType.INTEGER, 2, keys.lockBytes, keys.fenceBytes,
+				utf8(owner), keys.releasedBytes, utf8(nextOwner), number(nextPermits), number(nextLeaseMillis),
+				STATE_TTL_MILLIS)
+			.thenApply((reply) -> required(reply, HAND_OFF));
+	}
+
 	/** @return whether the lease was extended */
 	CompletionStage<Boolean> renew(LockScripts.Keys keys, String owner, long leaseMillis) {
 		return this.executor.<Long>executeAsync(RENEW, ReturnType.INTEGER, 2, keys.lockBytes, keys.fenceBytes,
@@ -118,9 +133,10 @@ final class SemaphoreScripts {
 
 	/**
 	 * The reply of an attempt: the permits are held ({@code fencingToken}), too few are free ({@code waitMillis}
-	 * until the earliest lease ends, {@code -1} when none will), or more were asked for than the total.
+	 * until the earliest lease ends, {@code -1} when none will), or more were asked for than the total;
+	 * {@code free} is how many permits the attempt left free (0 when unknown).
 	 */
-	record Attempt(State state, long fencingToken, long waitMillis, int total) {
+	record Attempt(State state, long fencingToken, long waitMillis, int total, int free) {
 
 		enum State {
 
@@ -134,12 +150,13 @@ final class SemaphoreScripts {
 			}
 			long outcome = (Long) reply.get(0);
 			if (outcome == 1L) {
-				return new Attempt(State.ACQUIRED, (Long) reply.get(1), 0, 0);
+				return new Attempt(State.ACQUIRED, (Long) reply.get(1), 0, 0, ((Long) reply.get(2)).intValue());
 			}
 			if (outcome == 0L) {
-				return new Attempt(State.BUSY, 0, (Long) reply.get(1), ((Long) reply.get(3)).intValue());
+				return new Attempt(State.BUSY, 0, (Long) reply.get(1), ((Long) reply.get(3)).intValue(),
+						((Long) reply.get(2)).intValue());
 			}
-			return new Attempt(State.TOO_MANY, 0, 0, ((Long) reply.get(1)).intValue());
+			return new Attempt(State.TOO_MANY, 0, 0, ((Long) reply.get(1)).intValue(), 0);
 		}
 
 		/** @return how long a waiter may sleep, at most {@code maxNanos}, without missing a lease's end */
