@@ -7,6 +7,7 @@ import static io.rediskit.lock.LockScripts.utf8;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletionStage;
 
 import io.rediskit.support.KeyNaming;
@@ -24,11 +25,11 @@ import org.springframework.data.redis.connection.ReturnType;
  */
 final class SemaphoreScripts {
 
-	static final LuaScript ACQUIRE = script("semaphore_acquire");
+	static final LuaScript ACQUIRE = granting("semaphore_acquire");
 
 	static final LuaScript RELEASE = script("semaphore_release");
 
-	static final LuaScript HAND_OFF = script("semaphore_hand_off");
+	static final LuaScript HAND_OFF = granting("semaphore_hand_off");
 
 	static final LuaScript RENEW = script("semaphore_renew");
 
@@ -48,6 +49,12 @@ final class SemaphoreScripts {
 
 	SemaphoreScripts(ScriptExecutor executor) {
 		this.executor = executor;
+	}
+
+	/** A script that takes permits, with {@code semaphore_grant.lua} as its function {@code grant}. */
+	static LuaScript granting(String name) {
+		return LuaScript.fromClasspath("META-INF/redis-kit/scripts/lock/" + name + ".lua",
+				Map.of("grant", "META-INF/redis-kit/scripts/lock/semaphore_grant.lua"));
 	}
 
 	/** The keys of a semaphore, as the lock's {@link LockScripts.Keys} that the shell records holds under. */

@@ -50,18 +50,6 @@ if not fits then
   tell(freed)
   return 0
 end
--- Same token rule as semaphore_acquire.lua.
-local token = tonumber(time[1]) * 1000000 + tonumber(time[2])
-local last = tonumber(redis.call('HGET', KEYS[2], 'f') or '0')
-if token <= last then
-  token = last + 1
-end
-local text = string.format('%d', token)
-local next_end = now + tonumber(ARGV[5])
-redis.call('ZADD', KEYS[1], next_end, ARGV[3])
-redis.call('HSET', KEYS[2], 'f', text, ARGV[3], ARGV[4] .. ':' .. text)
-local last_end = tonumber(redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')[2])
-redis.call('PEXPIRE', KEYS[1], math.max(last_end - now, 1))
-redis.call('PEXPIRE', KEYS[2], math.max(last_end - now, tonumber(ARGV[6])))
+local token = grant(KEYS, {ARGV[3], ARGV[4], ARGV[5], ARGV[6], time[1], time[2]})
 tell(freed - permits)
 return token
