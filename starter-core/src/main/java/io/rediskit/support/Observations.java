@@ -111,7 +111,23 @@ public final class Observations {
 	 * @param outcome how it ended
 	 */
 	public static void stop(Observation observation, String outcome) {
-		stop(observation, outcome, null);
+		stop(observation, outcome, (Throwable) null);
+	}
+
+	/**
+	 * Ends an observation whose detail tag is known only now (a cache lookup's tier).
+	 * @param observation the observation, possibly {@link Observation#NOOP}
+	 * @param outcome how it ended
+	 * @param detail the value of its detail tag
+	 */
+	public static void stopWithDetail(Observation observation, String outcome, String detail) {
+		if (observation.isNoop()) {
+			return;
+		}
+		if (observation.getContext() instanceof RedisKitObservationContext context) {
+			context.detail(detail);
+		}
+		stop(observation, outcome, (Throwable) null);
 	}
 
 	/**

@@ -10,7 +10,7 @@ public class RedisKitObservationContext extends Observation.Context implements R
 
 	private final String configuredName;
 
-	private final @Nullable String detail;
+	private volatile @Nullable String detail;
 
 	private volatile String outcome = UNKNOWN;
 
@@ -39,6 +39,11 @@ public class RedisKitObservationContext extends Observation.Context implements R
 	@Override
 	public @Nullable String detail() {
 		return this.detail;
+	}
+
+	/** @param detail the detail tag's value, when the observed step learns it only as it ends (a cache's tier) */
+	public void detail(@Nullable String detail) {
+		this.detail = detail;
 	}
 
 	@Override
