@@ -11,7 +11,7 @@ import org.jspecify.annotations.Nullable;
  * (docs/observability.md). Each is made through {@link Observations}, named by this constant (a
  * {@link RedisKitObservationConvention} may rename it), and tagged by the convention with the low-cardinality
  * keys listed here only: the configured name of the lock, limiter, cache or queue, the outcome, and at most one
- * detail of the configuration (the lock's kind, the limiter's algorithm, the cache's tier, the operation). A key
+ * detail (the lock's member of the family, the limiter's algorithm, the tier that answered a lookup). A key
  * a caller computes (a SpEL expression's value, a message id) is never a tag.
  * <p>
  * Meters come from the observations through Micrometer's {@code DefaultMeterObservationHandler}: a timer named as
@@ -38,8 +38,9 @@ public enum RedisKitObservation implements ObservationDocumentation {
 	RATE_LIMIT("rediskit.ratelimit.decision", "rate limit", Keys.ALGORITHM),
 
 	/**
-	 * A cache lookup that asked Redis (near-cache hits are counted by the cache's meters, not observed): {@code hit}
-	 * or {@code miss}, or {@code error}.
+	 * A cache lookup ({@code Cache.get(key)}, {@code retrieve(key)}): {@code hit} (tier {@code near} or
+	 * {@code redis}, a cached null included) or {@code miss} (tier {@code none}), or {@code error}. A read through a
+	 * loader ({@code get(key, loader)}) is observed as its load or wait ({@link #CACHE_LOAD}).
 	 */
 	CACHE_LOOKUP("rediskit.cache.lookup", "cache lookup", Keys.TIER),
 
@@ -60,14 +61,9 @@ public enum RedisKitObservation implements ObservationDocumentation {
 	 * outcome is how the delivery was settled ({@code ack}, {@code retry}, {@code settled} when the handler settled
 	 * it itself).
 	 */
-	QUEUE_HANDLE("rediskit.queue.handle", "queue handle", null),
+	QUEUE_HANDLE("rediskit.queue.handle", "queue handle", null);
 
-	/**
-	 * One call of a named structure that is one round trip (a counter, calendar, Bloom filter, geo index, key
-	 * tool, leaderboard, recent-items list): {@code completed}, {@code refused} (past its retention) or
-	 * {@code error}; the operation ({@code add}, {@code count}, ...) is a tag.
-	 */
-	OPERATION("rediskit.operation", "operation", Keys.OPERATION);
+
 
 	private final String observationName;
 
@@ -122,11 +118,8 @@ public enum RedisKitObservation implements ObservationDocumentation {
 		/** The rate limiter's algorithm. */
 		ALGORITHM("algorithm"),
 
-		/** The cache tier that answered ({@code redis}). */
-		TIER("tier"),
-
-		/** The operation of a structure ({@code add}, {@code count}, ...). */
-		OPERATION("operation");
+		/** The cache tier that answered: {@code near}, {@code redis}, or {@code none} for a miss. */
+		TIER("tier");
 
 		private final String key;
 
