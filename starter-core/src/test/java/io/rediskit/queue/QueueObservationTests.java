@@ -114,6 +114,32 @@ class QueueObservationTests {
 			.satisfies((span) -> assertThat(span.getError()).hasMessage("first delivery fails"));
 	}
 
+	@Test
+	void aRedrivenDeadLetterIsHandledInTheTraceThatEnqueuedIt() throws Exception {
+		TracingTesting producer = new TracingTesting();
+		TracingTesting consumer = new TracingTesting();
+		QueueSpec spec = QueueTesting.fastSpec().withMaxDeliveries(1);
+		RedisQueue<Job> sending = registry(producer.observations()).create("jobs", spec, Job.class);
+		QueueRegistry receiving = registry(consumer.observations());
+		RedisQueue<Job> queue = receiving.create("jobs", spec, Job.class);
+		AtomicInteger deliveries = new AtomicInteger();
+		start(receiving, queue, (message) -> {
+			if (deliveries.incrementAndGet() == 1) {
+				throw new IllegalStateException("dead on its only delivery");
+			}
+		});
+		sending.enqueue(new Job("a", 1));
+		awaitTrue(() -> queue.stats().dead() == 1, Duration.ofSeconds(30));
+		assertThat(queue.redrive(10)).isEqualTo(1);
+		awaitTrue(() -> deliveries.get() == 2 && queue.stats().total() == 0 && consumer.tracer.getSpans().size() == 2,
+				Duration.ofSeconds(30));
+		SimpleSpan enqueueSpan = span(producer, "queue enqueue jobs");
+		assertThat(consumer.tracer.getSpans()).allSatisfy((handle) -> {
+			assertThat(handle.getTraceId()).isEqualTo(enqueueSpan.getTraceId());
+			assertThat(handle.getParentId()).isEqualTo(enqueueSpan.getSpanId());
+		});
+	}
+
 	private static SimpleSpan span(TracingTesting tracing, String name) {
 		return tracing.tracer.getSpans()
 			.stream()
