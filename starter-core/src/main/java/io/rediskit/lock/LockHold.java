@@ -20,6 +20,9 @@ import org.jspecify.annotations.Nullable;
  */
 final class LockHold {
 
+	private static final AtomicReferenceFieldUpdater<LockHold, Observation> OBSERVATION = AtomicReferenceFieldUpdater
+		.newUpdater(LockHold.class, Observation.class, "observation");
+
 	final RedisLock lock;
 
 	final String owner;
@@ -49,11 +52,7 @@ final class LockHold {
 	private volatile boolean lost;
 
 	/** The hold's observation until it ends; {@link Observation#NOOP} when nothing observes or once ended. */
-	@SuppressWarnings("unused")
 	private volatile Observation observation = Observation.NOOP;
-
-	private static final AtomicReferenceFieldUpdater<LockHold, Observation> OBSERVATION = AtomicReferenceFieldUpdater
-		.newUpdater(LockHold.class, Observation.class, "observation");
 
 	/** A renewal is in flight: the watchdog does not send another one for this hold. */
 	private final AtomicBoolean renewing = new AtomicBoolean();
