@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletionException;
 
+import io.micrometer.common.KeyValues;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
@@ -25,11 +26,18 @@ public final class Observations {
 
 	private final ObservationRegistry registry;
 
-	private final @Nullable RedisKitObservationConvention convention;
+	/** Per observation, by ordinal: its name, and the tags of the application's convention or the default. */
+	private final Named[] conventions;
 
 	private Observations(ObservationRegistry registry, @Nullable RedisKitObservationConvention convention) {
 		this.registry = registry;
-		this.convention = convention;
+		RedisKitObservationConvention tags = (convention != null) ? convention
+				: DefaultRedisKitObservationConvention.INSTANCE;
+		RedisKitObservation[] observations = RedisKitObservation.values();
+		this.conventions = new Named[observations.length];
+		for (RedisKitObservation observation : observations) {
+			this.conventions[observation.ordinal()] = new Named(observation, tags);
+		}
 	}
 
 	/**
@@ -66,7 +74,7 @@ public final class Observations {
 			return Observation.NOOP;
 		}
 		RedisKitObservationContext context = new RedisKitObservationContext(observation, configuredName, detail);
-		return create(context).start();
+		return create(observation, context).start();
 	}
 
 	/**
@@ -82,7 +90,7 @@ public final class Observations {
 		}
 		RedisKitSenderContext context = new RedisKitSenderContext(observation, configuredName,
 				new LinkedHashMap<>(headers));
-		return create(context).start();
+		return create(observation, context).start();
 	}
 
 	/**
@@ -97,12 +105,16 @@ public final class Observations {
 		if (isNoop()) {
 			return Observation.NOOP;
 		}
-		return create(new RedisKitReceiverContext(observation, configuredName, headers)).start();
+		return create(observation, new RedisKitReceiverContext(observation, configuredName, headers)).start();
 	}
 
-	private Observation create(Observation.Context context) {
-		return Observation.createNotStarted(this.convention, DefaultRedisKitObservationConvention.INSTANCE,
-				() -> context, this.registry);
+	/**
+	 * Makes the observation with its own named convention as the default, so that the registry's predicates see
+	 * its name and a {@code GlobalObservationConvention} of the application may still replace it.
+	 */
+	private Observation create(RedisKitObservation observation, Observation.Context context) {
+		return Observation.createNotStarted(null, this.conventions[observation.ordinal()], () -> context,
+				this.registry);
 	}
 
 	/**
@@ -148,6 +160,44 @@ public final class Observations {
 					: error);
 		}
 		observation.stop();
+	}
+
+	/**
+	 * One observation's convention: the name of the application's convention if it gives one, else the
+	 * observation's own (never {@code null}: predicates and meter handlers need it), and its tags and span name.
+	 */
+	private static final class Named implements RedisKitObservationConvention {
+
+		private final String name;
+
+		private final RedisKitObservationConvention tags;
+
+		Named(RedisKitObservation observation, RedisKitObservationConvention tags) {
+			String named = tags.getName();
+			this.name = (named != null && !named.isBlank()) ? named : observation.getName();
+			this.tags = tags;
+		}
+
+		@Override
+		public String getName() {
+			return this.name;
+		}
+
+		@Override
+		public @Nullable String getContextualName(Observation.Context context) {
+			return this.tags.getContextualName(context);
+		}
+
+		@Override
+		public KeyValues getLowCardinalityKeyValues(Observation.Context context) {
+			return this.tags.getLowCardinalityKeyValues(context);
+		}
+
+		@Override
+		public KeyValues getHighCardinalityKeyValues(Observation.Context context) {
+			return this.tags.getHighCardinalityKeyValues(context);
+		}
+
 	}
 
 }

@@ -57,6 +57,18 @@ class ObservationsTests {
 	}
 
 	@Test
+	void theRegistrysPredicatesSeeTheObservationsName() {
+		TestObservationRegistry registry = TestObservationRegistry.create();
+		registry.observationConfig().observationPredicate((name, context) -> !name.equals("rediskit.cache.lookup"));
+		Observations observations = Observations.of(registry, null);
+		assertThat(observations.start(RedisKitObservation.CACHE_LOOKUP, "users", null).isNoop()).isTrue();
+		Observation wait = observations.start(RedisKitObservation.LOCK_WAIT, "orders", "lock");
+		assertThat(wait.isNoop()).isFalse();
+		Observations.stop(wait, "acquired");
+		TestObservationRegistryAssert.assertThat(registry).hasNumberOfObservationsEqualTo(1);
+	}
+
+	@Test
 	void anObservationHasItsDocumentedNameSpanNameAndTags() {
 		TestObservationRegistry registry = TestObservationRegistry.create();
 		Observations observations = Observations.of(registry, null);
