@@ -31,14 +31,23 @@ final class AckBatcher {
 
 	private boolean inFlight;
 
-	/** @param send sends pairs of id and token as one ack script call */
+	/** @param send sends id and token (and a result, if any) of each ack as one ack script call */
 	AckBatcher(Function<List<String[]>, CompletionStage<Settled[]>> send) {
 		this.send = send;
 	}
 
 	/** @return what the ack did: {@link Settled#DONE}, {@link Settled#REPLAYED} or {@link Settled#STALE} */
 	CompletionStage<Settled> ack(String id, String token) {
-		Pending pending = new Pending(new String[] { id, token }, new CompletableFuture<>());
+		return ack(id, token, null);
+	}
+
+	/**
+	 * @param result the handler's result as JSON, for a flow's parent, or {@code null}
+	 * @return what the ack did: {@link Settled#DONE}, {@link Settled#REPLAYED} or {@link Settled#STALE}
+	 */
+	CompletionStage<Settled> ack(String id, String token, @Nullable String result) {
+		String[] delivery = (result != null) ? new String[] { id, token, result } : new String[] { id, token };
+		Pending pending = new Pending(delivery, new CompletableFuture<>());
 		synchronized (this) {
 			if (this.inFlight) {
 				this.waiting.add(pending);

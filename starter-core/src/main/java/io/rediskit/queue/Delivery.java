@@ -44,6 +44,8 @@ final class Delivery<T> implements QueueMessage<T> {
 
 	private final AtomicBoolean settled = new AtomicBoolean();
 
+	private volatile @Nullable String result;
+
 	Delivery(ScriptedRedisQueue<T> queue, ClaimedMessage claimed, Decoded<T> decoded, long deliveredAtMillis) {
 		this.queue = queue;
 		this.claimed = claimed;
@@ -175,6 +177,24 @@ final class Delivery<T> implements QueueMessage<T> {
 	}
 
 	@Override
+	public void setResult(@Nullable Object result) {
+		// Only a flow's child has a parent to read it: any other message's result is neither written nor carried.
+		if (this.headers.containsKey(QueueFlow.PARENT_HEADER)) {
+			this.result = (result != null) ? QueueScripts.text(this.queue.parts().codec.encode(result)) : null;
+		}
+	}
+
+	@Override
+	public FlowChildren children() {
+		return Stages.join(childrenAsync());
+	}
+
+	@Override
+	public CompletionStage<FlowChildren> childrenAsync() {
+		return this.queue.children(id());
+	}
+
+	@Override
 	public void ack() {
 		Stages.join(ackAsync());
 	}
@@ -182,7 +202,7 @@ final class Delivery<T> implements QueueMessage<T> {
 	@Override
 	public CompletionStage<Void> ackAsync() {
 		// Concurrent acks of a queue share script calls (see AckBatcher); a lone one goes at once.
-		return settle("ack", () -> this.queue.state().ackBatcher(this.queue.parts().scripts).ack(id(), token()),
+		return settle("ack", () -> this.queue.state().ackBatcher(this.queue.parts().scripts).ack(id(), token(), this.result),
 				(outcome) -> {
 					Duration processing = Duration.ofNanos(System.nanoTime() - this.receivedNanos);
 					this.queue.parts().listeners.notify((l) -> l.onAcked(this.queue.name(), processing));

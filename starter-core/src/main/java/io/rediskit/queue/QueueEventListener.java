@@ -33,6 +33,22 @@ public interface QueueEventListener {
 	}
 
 	/**
+	 * A flow was added: its parent, waiting for its children, and the children (counted in {@link #onEnqueued} too).
+	 * @param queue the queue name
+	 * @param children how many children
+	 */
+	default void onFlowEnqueued(String queue, int children) {
+	}
+
+	/**
+	 * A batch was added (its members counted in {@link #onEnqueued} too).
+	 * @param queue the queue name
+	 * @param members how many members
+	 */
+	default void onBatchEnqueued(String queue, int members) {
+	}
+
+	/**
 	 * A message was delivered to a consumer.
 	 * @param queue the queue name
 	 * @param deliveries its deliveries so far, this one included

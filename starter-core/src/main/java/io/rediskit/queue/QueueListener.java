@@ -17,7 +17,8 @@ import java.lang.annotation.Target;
  * delivery count or to settle the message itself; a second parameter of type {@code Map<String, String>}, if
  * any, receives the message's {@link QueueMessage#headers() headers}. Returning normally acknowledges the message; throwing
  * retries it with the queue's backoff, and after its last delivery dead-letters it with the exception as the
- * reason. Delivery is at least once: make the method idempotent.
+ * reason. What the method returns, if anything, is the message's result: a flow's parent reads its children's
+ * ({@link QueueMessage#setResult}, {@link QueueFlow}). Delivery is at least once: make the method idempotent.
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)

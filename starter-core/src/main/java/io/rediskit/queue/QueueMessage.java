@@ -5,6 +5,8 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One delivery of a message. Settle it exactly once: {@link #ack()}, {@link #retry(Duration)} or
  * {@link #deadLetter(String)}; until then it is in flight, hidden from other consumers until its visibility
@@ -50,6 +52,32 @@ public interface QueueMessage<T> {
 
 	/** @return when it was delivered, on the server's clock */
 	Instant deliveredAt();
+
+	/**
+	 * Sets the result the acknowledgement of this delivery records for its flow's parent
+	 * ({@link FlowChildren#results(Class)}): for a child of a flow (it carries {@link QueueFlow#PARENT_HEADER}),
+	 * written as JSON with the queue's mapper at once, so that a value that cannot be written fails here; for any
+	 * other message ignored, unwritten. The last value set before the ack wins.
+	 * @param result the result, or {@code null} for none
+	 * @throws IllegalArgumentException if it cannot be written as JSON (a child's only)
+	 */
+	default void setResult(@Nullable Object result) {
+		throw new UnsupportedOperationException("results are not supported by " + getClass().getName());
+	}
+
+	/**
+	 * What the children of this message did, when it is a flow's parent ({@link RedisQueue#enqueueFlow}); one round
+	 * trip. Empty for any other message, and for a parent redriven from the dead letters.
+	 * @return the children, their results and failures
+	 */
+	default FlowChildren children() {
+		return FlowChildren.none();
+	}
+
+	/** @return {@link #children()} without blocking */
+	default CompletionStage<FlowChildren> childrenAsync() {
+		return java.util.concurrent.CompletableFuture.completedFuture(FlowChildren.none());
+	}
 
 	/**
 	 * Acknowledges the delivery: the message is done and leaves no data behind.

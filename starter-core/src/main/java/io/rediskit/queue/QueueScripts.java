@@ -34,23 +34,31 @@ final class QueueScripts {
 	static final LuaScript CLAIM = LuaScript.fromClasspath(path("claim"),
 			Map.of("sliding_log", "META-INF/redis-kit/scripts/ratelimit/sliding_log.lua"));
 
-	static final LuaScript ACK = script("ack");
+	static final LuaScript ACK = settling("ack");
 
-	static final LuaScript ACK_MANY = script("ack_many");
+	static final LuaScript ACK_MANY = settling("ack_many");
 
-	static final LuaScript RETRY = script("retry");
+	static final LuaScript RETRY = settling("retry");
 
-	static final LuaScript DEAD_LETTER = script("dead_letter");
+	static final LuaScript DEAD_LETTER = settling("dead_letter");
 
 	static final LuaScript EXTEND = script("extend");
 
-	static final LuaScript RELEASE = script("release");
+	static final LuaScript RELEASE = settling("release");
 
-	static final LuaScript REQUEUE = script("requeue");
+	static final LuaScript REQUEUE = settling("requeue");
 
-	static final LuaScript CANCEL = script("cancel");
+	static final LuaScript CANCEL = settling("cancel");
 
 	static final LuaScript STATS = script("stats");
+
+	static final LuaScript ENQUEUE_FLOW = script("enqueue_flow");
+
+	static final LuaScript ENQUEUE_BATCH = script("enqueue_batch");
+
+	static final LuaScript FLOW_CHILDREN = script("flow_children");
+
+	static final LuaScript BATCH_PROGRESS = script("batch_progress");
 
 	static final LuaScript DEAD_LETTERS = script("dead_letters");
 
@@ -76,6 +84,9 @@ final class QueueScripts {
 	/** How long a settled token or cancel request id is kept so that a driver replay is recognised. */
 	static final Duration SETTLED_RETENTION = Duration.ofMinutes(10);
 
+	/** How long a finished batch's progress stays readable (and its record in Redis). */
+	static final Duration FINISHED_BATCH_RETENTION = Duration.ofDays(1);
+
 	/** Most messages one promote or requeue call moves, so that no script runs long whatever the backlog. */
 	static final int MOVE_BATCH = 500;
 
@@ -87,6 +98,10 @@ final class QueueScripts {
 	private static final byte[] SETTLED_MILLIS = number(SETTLED_RETENTION.toMillis());
 
 	private static final byte[] MOVE_BATCH_BYTES = number(MOVE_BATCH);
+
+	private static final byte[] BATCH_RETENTION_MILLIS = number(FINISHED_BATCH_RETENTION.toMillis());
+
+	private static final byte[] NO_RESULT = new byte[0];
 
 	private final ScriptExecutor executor;
 
@@ -130,6 +145,116 @@ final class QueueScripts {
 					results[m] = new EnqueueResult(stored.isEmpty() ? messages.get(m).id() : stored, outcome);
 				}
 				return new Enqueued((Long) values.get(0), results);
+			});
+	}
+
+	/**
+	 * Enqueues a flow, all or nothing: the parent waits for its children, which are placed as {@link #enqueue} places
+	 * messages.
+	 * @param policy the script's letter for the {@link ChildFailurePolicy}
+	 * @return {@code null} when added, else the first id the queue held already (nothing added)
+	 */
+	CompletionStage<@Nullable String> enqueueFlow(Keys keys, Outgoing parent, List<Outgoing> children, String policy,
+			@Nullable Long now) {
+		byte[][] keysAndArgs = new byte[Keys.WITH_LEVELS + 1 + 3 + (1 + children.size()) * 5][];
+		System.arraycopy(keys.all, 0, keysAndArgs, 0, Keys.COUNT);
+		System.arraycopy(keys.levels, 0, keysAndArgs, Keys.COUNT, keys.levels.length);
+		int i = Keys.WITH_LEVELS;
+		keysAndArgs[i++] = keys.workflow[0];
+		keysAndArgs[i++] = time(now);
+		keysAndArgs[i++] = keys.channelBytes;
+		keysAndArgs[i++] = utf8(policy);
+		i = placed(keysAndArgs, i, parent);
+		for (Outgoing child : children) {
+			i = placed(keysAndArgs, i, child);
+		}
+		return this.executor.<List<Object>>executeAsync(ENQUEUE_FLOW, ReturnType.MULTI, Keys.WITH_LEVELS + 1,
+				keysAndArgs)
+			.thenApply((reply) -> {
+				List<Object> values = required(reply, ENQUEUE_FLOW);
+				return ((Long) values.get(0) == 1L) ? null : text(values.get(1));
+			});
+	}
+
+	/**
+	 * Enqueues a batch, all or nothing: its members, placed as {@link #enqueue} places messages, and its callbacks.
+	 * @param callbacks on death, complete and success: the priority letter and the stored payload, or {@code null}
+	 * @return {@code null} when added, {@code ""} when the batch exists, else the first member id the queue held
+	 * already (nothing added either way)
+	 */
+	CompletionStage<@Nullable String> enqueueBatch(Keys keys, String batchId, @Nullable Outgoing[] callbacks,
+			List<Outgoing> members, @Nullable Long now) {
+		byte[][] keysAndArgs = new byte[Keys.WITH_LEVELS + 1 + 6 + members.size() * 5][];
+		System.arraycopy(keys.all, 0, keysAndArgs, 0, Keys.COUNT);
+		System.arraycopy(keys.levels, 0, keysAndArgs, Keys.COUNT, keys.levels.length);
+		int i = Keys.WITH_LEVELS;
+		keysAndArgs[i++] = keys.workflow[0];
+		keysAndArgs[i++] = time(now);
+		keysAndArgs[i++] = keys.channelBytes;
+		keysAndArgs[i++] = utf8(batchId);
+		for (Outgoing callback : callbacks) {
+			if (callback == null) {
+				keysAndArgs[i++] = NO_RESULT;
+			}
+			else {
+				byte[] code = utf8(callback.priority().code());
+				byte[] stored = new byte[code.length + callback.payload().length];
+				System.arraycopy(code, 0, stored, 0, code.length);
+				System.arraycopy(callback.payload(), 0, stored, code.length, callback.payload().length);
+				keysAndArgs[i++] = stored;
+			}
+		}
+		for (Outgoing member : members) {
+			i = placed(keysAndArgs, i, member);
+		}
+		return this.executor.<List<Object>>executeAsync(ENQUEUE_BATCH, ReturnType.MULTI, Keys.WITH_LEVELS + 1,
+				keysAndArgs)
+			.thenApply((reply) -> {
+				List<Object> values = required(reply, ENQUEUE_BATCH);
+				return ((Long) values.get(0) == 1L) ? null : text(values.get(1));
+			});
+	}
+
+	private static int placed(byte[][] keysAndArgs, int from, Outgoing message) {
+		int i = from;
+		keysAndArgs[i++] = utf8(message.id());
+		keysAndArgs[i++] = message.payload();
+		keysAndArgs[i++] = number(message.delayMillis());
+		keysAndArgs[i++] = number(message.dueAtMillis());
+		keysAndArgs[i++] = utf8(message.priority().code());
+		return i;
+	}
+
+	/**
+	 * @return per child of the parent's flow, in order: its id and what it did ({@code ""} not finished, {@code "s"}
+	 * and its result's JSON, or {@code "f"} and its reason); empty when the parent has no flow
+	 */
+	CompletionStage<List<String[]>> flowChildren(Keys keys, String parentId) {
+		return this.executor.<List<Object>>executeAsync(FLOW_CHILDREN, ReturnType.MULTI, 1,
+				new byte[][] { keys.workflow[0], utf8(parentId) })
+			.thenApply((reply) -> {
+				List<Object> values = required(reply, FLOW_CHILDREN);
+				List<String[]> children = new ArrayList<>(values.size() / 2);
+				for (int i = 0; i + 1 < values.size(); i += 2) {
+					children.add(new String[] { text(values.get(i)), text(values.get(i + 1)) });
+				}
+				return children;
+			});
+	}
+
+	/** @return the batch's progress, or {@code null} when there is no such batch (any more) */
+	CompletionStage<@Nullable BatchProgress> batchProgress(Keys keys, String batchId) {
+		return this.executor.<List<Object>>executeAsync(BATCH_PROGRESS, ReturnType.MULTI, 1,
+				new byte[][] { keys.workflow[0], utf8(batchId) })
+			.thenApply((reply) -> {
+				List<Object> values = required(reply, BATCH_PROGRESS);
+				if (values.isEmpty()) {
+					return null;
+				}
+				long finished = (Long) values.get(4);
+				return new BatchProgress(batchId, (Long) values.get(0), (Long) values.get(1), (Long) values.get(2),
+						java.time.Instant.ofEpochMilli((Long) values.get(3)),
+						(finished < 0) ? null : java.time.Instant.ofEpochMilli(finished));
 			});
 	}
 
@@ -213,24 +338,41 @@ final class QueueScripts {
 
 	/** @return {@link Settled#DONE}, {@link Settled#REPLAYED} or {@link Settled#STALE} */
 	CompletionStage<Settled> ack(Keys keys, String id, String token, @Nullable Long now) {
-		return settled(ACK, keysAnd(keys, time(now), utf8(id), utf8(token), SETTLED_MILLIS));
+		return ack(keys, id, token, null, now);
+	}
+
+	/**
+	 * Acknowledges a delivery with the handler's result, which a flow's parent reads.
+	 * @param result the result's JSON, or {@code null} for none
+	 * @return {@link Settled#DONE}, {@link Settled#REPLAYED} or {@link Settled#STALE}
+	 */
+	CompletionStage<Settled> ack(Keys keys, String id, String token, @Nullable String result, @Nullable Long now) {
+		return settling(ACK, keys, time(now), utf8(id), utf8(token), SETTLED_MILLIS,
+				(result != null) ? utf8(result) : NO_RESULT, keys.channelBytes, keys.cancelChannelBytes,
+				BATCH_RETENTION_MILLIS);
 	}
 
 	/**
 	 * Acknowledges several deliveries in one call, each as {@link #ack} would.
-	 * @param deliveries pairs of id and token
-	 * @return per pair {@link Settled#DONE}, {@link Settled#REPLAYED} or {@link Settled#STALE}
+	 * @param deliveries id and token, and optionally the handler's result as JSON (for a flow's parent)
+	 * @return per delivery {@link Settled#DONE}, {@link Settled#REPLAYED} or {@link Settled#STALE}
 	 */
 	CompletionStage<Settled[]> ackAll(Keys keys, List<String[]> deliveries, @Nullable Long now) {
-		byte[][] keysAndArgs = keysAnd(keys, 2 + deliveries.size() * 2);
-		int i = Keys.COUNT;
+		byte[][] keysAndArgs = new byte[Keys.SETTLING + 5 + deliveries.size() * 3][];
+		System.arraycopy(keys.all, 0, keysAndArgs, 0, Keys.COUNT);
+		System.arraycopy(keys.workflow, 0, keysAndArgs, Keys.COUNT, keys.workflow.length);
+		int i = Keys.SETTLING;
 		keysAndArgs[i++] = time(now);
 		keysAndArgs[i++] = SETTLED_MILLIS;
+		keysAndArgs[i++] = keys.channelBytes;
+		keysAndArgs[i++] = keys.cancelChannelBytes;
+		keysAndArgs[i++] = BATCH_RETENTION_MILLIS;
 		for (String[] delivery : deliveries) {
 			keysAndArgs[i++] = utf8(delivery[0]);
 			keysAndArgs[i++] = utf8(delivery[1]);
+			keysAndArgs[i++] = (delivery.length > 2) ? utf8(delivery[2]) : NO_RESULT;
 		}
-		return this.executor.<List<Object>>executeAsync(ACK_MANY, ReturnType.MULTI, Keys.COUNT, keysAndArgs)
+		return this.executor.<List<Object>>executeAsync(ACK_MANY, ReturnType.MULTI, Keys.SETTLING, keysAndArgs)
 			.thenApply((reply) -> {
 				List<Object> values = required(reply, ACK_MANY);
 				Settled[] settled = new Settled[values.size()];
@@ -248,21 +390,24 @@ final class QueueScripts {
 	 */
 	CompletionStage<Settled> retry(Keys keys, String id, String token, long delayMillis, QueueSpec spec, String reason,
 			@Nullable Long now) {
-		return settled(RETRY, keysAnd(keys, time(now), utf8(id), utf8(token), number(delayMillis),
+		return settling(RETRY, keys, time(now), utf8(id), utf8(token), number(delayMillis),
 				number(spec.maxDeliveries()), utf8(reason), SETTLED_MILLIS,
-				number(spec.deadLetterRetention().toMillis()), number(spec.deadLetterMaxSize()), keys.channelBytes));
+				number(spec.deadLetterRetention().toMillis()), number(spec.deadLetterMaxSize()), keys.channelBytes,
+				keys.cancelChannelBytes, BATCH_RETENTION_MILLIS);
 	}
 
 	/** @return {@link Settled#DONE}, {@link Settled#REPLAYED} or {@link Settled#STALE} */
 	CompletionStage<Settled> deadLetter(Keys keys, String id, String token, String reason, QueueSpec spec,
 			@Nullable Long now) {
-		return settled(DEAD_LETTER, keysAnd(keys, time(now), utf8(id), utf8(token), utf8(reason), SETTLED_MILLIS,
-				number(spec.deadLetterRetention().toMillis()), number(spec.deadLetterMaxSize())));
+		return settling(DEAD_LETTER, keys, time(now), utf8(id), utf8(token), utf8(reason), SETTLED_MILLIS,
+				number(spec.deadLetterRetention().toMillis()), number(spec.deadLetterMaxSize()), keys.channelBytes,
+				keys.cancelChannelBytes, BATCH_RETENTION_MILLIS);
 	}
 
 	/** Gives a delivery back at once, uncounted. */
 	CompletionStage<Settled> release(Keys keys, String id, String token, @Nullable Long now) {
-		return settled(RELEASE, keysAnd(keys, time(now), utf8(id), utf8(token), SETTLED_MILLIS, keys.channelBytes));
+		return settling(RELEASE, keys, time(now), utf8(id), utf8(token), SETTLED_MILLIS, keys.channelBytes,
+				keys.cancelChannelBytes, BATCH_RETENTION_MILLIS);
 	}
 
 	/**
@@ -296,10 +441,10 @@ final class QueueScripts {
 	 * @return requeued, dead-lettered (delivery limit) and cancelled counts
 	 */
 	CompletionStage<long[]> requeueExpired(Keys keys, QueueSpec spec, @Nullable Long now) {
-		return this.executor.<List<Object>>executeAsync(REQUEUE, ReturnType.MULTI, Keys.COUNT,
-				keysAnd(keys, time(now), MOVE_BATCH_BYTES, number(spec.maxDeliveries()),
+		return this.executor.<List<Object>>executeAsync(REQUEUE, ReturnType.MULTI, Keys.SETTLING,
+				settlingKeysAnd(keys, time(now), MOVE_BATCH_BYTES, number(spec.maxDeliveries()),
 						number(spec.deadLetterRetention().toMillis()), number(spec.deadLetterMaxSize()),
-						keys.channelBytes))
+						keys.channelBytes, keys.cancelChannelBytes, BATCH_RETENTION_MILLIS))
 			.thenApply((reply) -> {
 				List<Object> values = required(reply, REQUEUE);
 				return new long[] { (Long) values.get(0), (Long) values.get(1), (Long) values.get(2) };
@@ -311,8 +456,9 @@ final class QueueScripts {
 	 * its id published on the cancel channel), {@link Settled#REPLAYED} or {@link Settled#STALE} (nothing)
 	 */
 	CompletionStage<Settled> cancel(Keys keys, String id, String requestId, @Nullable Long now) {
-		return this.executor.<Long>executeAsync(CANCEL, ReturnType.INTEGER, Keys.WITH_LEVELS,
-				levelKeysAnd(keys, time(now), utf8(id), utf8(requestId), SETTLED_MILLIS, keys.cancelChannelBytes))
+		return this.executor.<Long>executeAsync(CANCEL, ReturnType.INTEGER, Keys.SETTLING,
+				settlingKeysAnd(keys, time(now), utf8(id), utf8(requestId), SETTLED_MILLIS, keys.cancelChannelBytes,
+						keys.channelBytes, BATCH_RETENTION_MILLIS))
 			.thenApply((reply) -> Settled.of(required(reply, CANCEL), CANCEL));
 	}
 
@@ -362,14 +508,26 @@ final class QueueScripts {
 
 	/** @return how many messages there were */
 	CompletionStage<Long> purge(Keys keys) {
-		byte[][] keysAndUnique = levelKeysAnd(keys, 1);
+		byte[][] keysAndUnique = levelKeysAnd(keys, 3);
 		keysAndUnique[Keys.WITH_LEVELS] = keys.unique;
-		return this.executor.<Long>executeAsync(PURGE, ReturnType.INTEGER, Keys.WITH_LEVELS + 1, keysAndUnique)
+		keysAndUnique[Keys.WITH_LEVELS + 1] = keys.workflow[0];
+		keysAndUnique[Keys.WITH_LEVELS + 2] = keys.workflow[1];
+		return this.executor.<Long>executeAsync(PURGE, ReturnType.INTEGER, Keys.WITH_LEVELS + 3, keysAndUnique)
 			.thenApply((reply) -> required(reply, PURGE));
 	}
 
-	private CompletionStage<Settled> settled(LuaScript script, byte[][] keysAndArgs) {
-		return integer(script, keysAndArgs).thenApply((reply) -> Settled.of(reply, script));
+	/** A settling script: the eight keys and the workflow keys, then the arguments. */
+	private CompletionStage<Settled> settling(LuaScript script, Keys keys, byte[]... args) {
+		return this.executor.<Long>executeAsync(script, ReturnType.INTEGER, Keys.SETTLING, settlingKeysAnd(keys, args))
+			.thenApply((reply) -> Settled.of(required(reply, script), script));
+	}
+
+	private static byte[][] settlingKeysAnd(Keys keys, byte[]... args) {
+		byte[][] keysAndArgs = new byte[Keys.SETTLING + args.length][];
+		System.arraycopy(keys.all, 0, keysAndArgs, 0, Keys.COUNT);
+		System.arraycopy(keys.workflow, 0, keysAndArgs, Keys.COUNT, keys.workflow.length);
+		System.arraycopy(args, 0, keysAndArgs, Keys.SETTLING, args.length);
+		return keysAndArgs;
 	}
 
 	private CompletionStage<Long> integer(LuaScript script, byte[][] keysAndArgs) {
@@ -418,6 +576,11 @@ final class QueueScripts {
 		return LuaScript.fromClasspath(path(name));
 	}
 
+	/** A script that settles messages, with the flow and batch bookkeeping as its function {@code workflow}. */
+	private static LuaScript settling(String name) {
+		return LuaScript.fromClasspath(path(name), Map.of("workflow", path("workflow")));
+	}
+
 	private static String path(String name) {
 		return "META-INF/redis-kit/scripts/queue/" + name + ".lua";
 	}
@@ -445,6 +608,9 @@ final class QueueScripts {
 		/** The eight keys and the four of the high and low priorities. */
 		static final int WITH_LEVELS = COUNT + 4;
 
+		/** The eight keys and the eight {@link #workflow} keys: what the scripts that settle messages take. */
+		static final int SETTLING = COUNT + 8;
+
 		/**
 		 * delayed, ready, in-flight, dead, meta, payloads, reasons, settled: the order every script takes. delayed
 		 * and ready are the normal priority's, except in the keys {@link #of(QueuePriority) of another priority}.
@@ -469,6 +635,12 @@ final class QueueScripts {
 		/** Deduplication: an id given by the caller to the end of its throttle or debounce window. */
 		final byte[] windows;
 
+		/**
+		 * Flows and batches: the workflow hash, the finished batches, then delayed and ready of the normal, high and
+		 * low priorities (whatever {@link #all} holds), where a released parent or a batch's callback is placed.
+		 */
+		final byte[][] workflow;
+
 		final String channel;
 
 		final byte[] channelBytes;
@@ -483,7 +655,7 @@ final class QueueScripts {
 		private final Keys[] byPriority;
 
 		private Keys(byte[][] all, byte[][] levels, byte[] paused, byte[] rateLog, byte[] turn, byte[] unique,
-				byte[] windows, String channel, String claimPrefix) {
+				byte[] windows, byte[][] workflow, String channel, String claimPrefix) {
 			this.all = all;
 			this.levels = levels;
 			this.paused = paused;
@@ -491,6 +663,7 @@ final class QueueScripts {
 			this.turn = turn;
 			this.unique = unique;
 			this.windows = windows;
+			this.workflow = workflow;
 			this.channel = channel;
 			this.channelBytes = utf8(channel);
 			// The wake-up channel's sibling, ':cancel' for ':wake'.
@@ -512,9 +685,12 @@ final class QueueScripts {
 			byte[][] levels = { utf8(naming.key("queue", queue, "delayed:high")),
 					utf8(naming.key("queue", queue, "ready:high")), utf8(naming.key("queue", queue, "delayed:low")),
 					utf8(naming.key("queue", queue, "ready:low")) };
+			byte[][] workflow = { utf8(naming.key("queue", queue, "workflow")),
+					utf8(naming.key("queue", queue, "batches-finished")), all[0], all[1], levels[0], levels[1], levels[2],
+					levels[3] };
 			Keys keys = new Keys(all, levels, utf8(naming.key("queue", queue, "paused")),
 					utf8(naming.key("queue", queue, "rate")), utf8(naming.key("queue", queue, "turn")),
-					utf8(naming.key("queue", queue, "unique")), utf8(naming.key("queue", queue, "windows")),
+					utf8(naming.key("queue", queue, "unique")), utf8(naming.key("queue", queue, "windows")), workflow,
 					naming.key("queue", queue, "wake"), naming.key("queue", queue, "claim:"));
 			keys.byPriority[QueuePriority.HIGH.ordinal()] = keys.withLevel(levels[0], levels[1]);
 			keys.byPriority[QueuePriority.LOW.ordinal()] = keys.withLevel(levels[2], levels[3]);
@@ -526,7 +702,7 @@ final class QueueScripts {
 			swapped[0] = delayed;
 			swapped[1] = ready;
 			return new Keys(swapped, this.levels, this.paused, this.rateLog, this.turn, this.unique, this.windows,
-					this.channel, this.claimPrefix);
+					this.workflow, this.channel, this.claimPrefix);
 		}
 
 		/**

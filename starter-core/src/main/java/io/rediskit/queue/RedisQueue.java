@@ -5,6 +5,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A delay queue on Redis with at-least-once delivery, from {@link QueueRegistry#get(String, Class)}.
  * <p>
@@ -27,6 +29,11 @@ import java.util.concurrent.CompletionStage;
  * <b>Payloads</b> are JSON through the registry's Jackson {@code JsonMapper}, at most
  * {@link QueueSpec#maxPayloadSize()} bytes. A payload that cannot be decoded as the queue's type is
  * dead-lettered with the reason at the claim, never handed to a consumer.
+ * <p>
+ * <b>Flows and batches.</b> {@link #enqueueFlow} enqueues a parent that becomes due once every child succeeded,
+ * {@link #enqueueBatch} a set of messages with callbacks Redis enqueues once when the set finished, succeeded or
+ * lost a member; their bookkeeping is part of the scripts that settle messages, so it costs no round trip of its own
+ * and holds across instances and crashes. Both stay within one queue (one hash slot).
  * <p>
  * <b>Failures.</b> While Redis is unavailable every call fails with Spring's {@code DataAccessException} after
  * the command timeout; nothing half-done is left behind, since each call is one script. A call the driver
@@ -105,6 +112,41 @@ public interface RedisQueue<T> {
 	CompletionStage<List<String>> enqueueAllAsync(List<QueueEntry<T>> entries);
 
 	/**
+	 * Enqueues a flow in one script, all or nothing: its children as usual, its parent waiting until every child
+	 * succeeded (see {@link QueueFlow} and {@link ChildFailurePolicy}).
+	 * @param flow the parent and its children
+	 * @return the ids; {@link QueueFlow.FlowIds#enqueued()} {@code false} when the parent id was in the queue already
+	 * (nothing added: an idempotent retry)
+	 * @throws IllegalArgumentException if a child id is in the queue already (nothing added)
+	 */
+	QueueFlow.FlowIds enqueueFlow(QueueFlow<T> flow);
+
+	/** @param flow the parent and its children; @return {@link #enqueueFlow(QueueFlow)} without blocking */
+	CompletionStage<QueueFlow.FlowIds> enqueueFlowAsync(QueueFlow<T> flow);
+
+	/**
+	 * Enqueues a batch in one script, all or nothing: its members, and its callbacks for Redis to enqueue once when
+	 * the batch reaches their state (see {@link QueueBatch}).
+	 * @param batch the members and callbacks
+	 * @return the batch id; when a batch of that id exists nothing is added and the id is returned
+	 * @throws IllegalArgumentException if a member id is in the queue already (nothing added)
+	 */
+	String enqueueBatch(QueueBatch<T> batch);
+
+	/** @param batch the members and callbacks; @return {@link #enqueueBatch(QueueBatch)} without blocking */
+	CompletionStage<String> enqueueBatchAsync(QueueBatch<T> batch);
+
+	/**
+	 * @param batchId the batch id
+	 * @return where the batch stands, or {@code null} if there is no such batch (any more: a finished batch is kept
+	 * for a day)
+	 */
+	@Nullable BatchProgress batchProgress(String batchId);
+
+	/** @param batchId the batch id; @return {@link #batchProgress(String)} without blocking */
+	CompletionStage<@Nullable BatchProgress> batchProgressAsync(String batchId);
+
+	/**
 	 * Cancels a message, from any instance. One not delivered yet (delayed or ready) is removed with its data. One
 	 * in flight (running, or claimed and waiting in a container) is marked cancelled in Redis and the instances
 	 * are told: a container interrupts the handler running it (or does not start it), and whatever settles the
@@ -113,6 +155,8 @@ public interface RedisQueue<T> {
 	 * {@value DeadLetter#CANCELLED}; it is never acked nor delivered again. An instance that misses the
 	 * notification only misses the interrupt: the outcome is the same.
 	 * @param id its id
+	 * A flow's parent waiting for its children is removed with every child that has not finished (each cancelled as
+	 * above); a cancelled child of a flow or member of a batch counts as failed.
 	 * @return whether it was cancelled, removed or marked; {@code false} if it is dead or unknown (or acked)
 	 */
 	boolean cancel(String id);

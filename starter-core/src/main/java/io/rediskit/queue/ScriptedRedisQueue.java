@@ -240,6 +240,151 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 	}
 
 	@Override
+	public QueueFlow.FlowIds enqueueFlow(QueueFlow<T> flow) {
+		return Stages.join(enqueueFlowAsync(flow));
+	}
+
+	@Override
+	public CompletionStage<QueueFlow.FlowIds> enqueueFlowAsync(QueueFlow<T> flow) {
+		Objects.requireNonNull(flow, "flow must not be null");
+		QueueSpec spec = spec();
+		Outgoing parent = placed(flow.parent(), Map.of(), spec);
+		List<Outgoing> children = new ArrayList<>(flow.children().size());
+		List<String> childIds = new ArrayList<>(flow.children().size());
+		for (QueueEntry<T> child : flow.children()) {
+			Outgoing outgoing = placed(child, Map.of(QueueFlow.PARENT_HEADER, parent.id()), spec);
+			children.add(outgoing);
+			childIds.add(outgoing.id());
+		}
+		return this.parts.scripts.enqueueFlow(keys(), parent, children, flow.onChildFailure().code(), null)
+			.handle((held, failure) -> {
+				if (failure != null) {
+					throw failed(failure);
+				}
+				if (held == null) {
+					this.parts.listeners.notify((l) -> {
+						l.onEnqueued(name(), children.size() + 1);
+						l.onFlowEnqueued(name(), children.size());
+					});
+					return new QueueFlow.FlowIds(parent.id(), childIds, true);
+				}
+				if (held.equals(parent.id())) {
+					return new QueueFlow.FlowIds(parent.id(), List.of(), false);
+				}
+				throw new IllegalArgumentException("Message " + held + " is in queue '" + name()
+						+ "' already: a flow's children must be new; nothing was enqueued");
+			});
+	}
+
+	@Override
+	public String enqueueBatch(QueueBatch<T> batch) {
+		return Stages.join(enqueueBatchAsync(batch));
+	}
+
+	@Override
+	public CompletionStage<String> enqueueBatchAsync(QueueBatch<T> batch) {
+		Objects.requireNonNull(batch, "batch must not be null");
+		QueueSpec spec = spec();
+		String batchId = (batch.id() != null) ? batch.id() : this.parts.newMessageId();
+		Map<String, String> membership = Map.of(QueueBatch.BATCH_HEADER, batchId);
+		List<Outgoing> members = new ArrayList<>(batch.members().size());
+		for (QueueEntry<T> member : batch.members()) {
+			members.add(placed(member, membership, spec));
+		}
+		Outgoing[] callbacks = { callback(batch.onDeath(), batchId, "death", spec),
+				callback(batch.onComplete(), batchId, "complete", spec),
+				callback(batch.onSuccess(), batchId, "success", spec) };
+		return this.parts.scripts.enqueueBatch(keys(), batchId, callbacks, members, null).handle((held, failure) -> {
+			if (failure != null) {
+				throw failed(failure);
+			}
+			if (held == null) {
+				this.parts.listeners.notify((l) -> {
+					l.onEnqueued(name(), members.size());
+					l.onBatchEnqueued(name(), members.size());
+				});
+			}
+			else if (!held.isEmpty()) {
+				throw new IllegalArgumentException("Message " + held + " is in queue '" + name()
+						+ "' already: a batch's members must be new; nothing was enqueued");
+			}
+			return batchId;
+		});
+	}
+
+	private @Nullable Outgoing callback(@Nullable QueueEntry<T> entry, String batchId, String event, QueueSpec spec) {
+		if (entry == null) {
+			return null;
+		}
+		Map<String, String> headers = new LinkedHashMap<>(entry.headers());
+		headers.put(QueueBatch.BATCH_HEADER, batchId);
+		headers.put(QueueBatch.EVENT_HEADER, event);
+		return placed(entry, headers, spec);
+	}
+
+	/**
+	 * A message of a flow or a batch: its own id or a generated one, without deduplication, with the headers the
+	 * workflow adds to its own.
+	 */
+	private Outgoing placed(QueueEntry<T> entry, Map<String, String> added, QueueSpec spec) {
+		byte[] payload = this.parts.codec.encode(entry.payload());
+		if (payload.length > spec.maxPayloadSize()) {
+			throw new PayloadTooLargeException(name(), payload.length, spec.maxPayloadSize());
+		}
+		Map<String, String> headers = entry.headers();
+		if (!added.isEmpty()) {
+			headers = new LinkedHashMap<>(headers);
+			headers.putAll(added);
+		}
+		long dueAt = (entry.dueAt() != null) ? Math.max(0, entry.dueAt().toEpochMilli()) : 0;
+		long timeToLive = (entry.timeToLive() != null) ? entry.timeToLive().toMillis() : 0;
+		QueuePriority priority = (entry.priority() != null) ? entry.priority() : spec.defaultPriority();
+		String id = (entry.id() != null) ? entry.id() : this.parts.newMessageId();
+		return new Outgoing(id, this.parts.codec.wrap(payload, headers, timeToLive), entry.delay().toMillis(), dueAt,
+				priority);
+	}
+
+	@Override
+	public @Nullable BatchProgress batchProgress(String batchId) {
+		return Stages.join(batchProgressAsync(batchId));
+	}
+
+	@Override
+	public CompletionStage<@Nullable BatchProgress> batchProgressAsync(String batchId) {
+		Objects.requireNonNull(batchId, "batchId must not be null");
+		return this.parts.scripts.batchProgress(keys(), batchId).handle((progress, failure) -> {
+			if (failure != null) {
+				throw failed(failure);
+			}
+			return progress;
+		});
+	}
+
+	/** What the children of a flow's parent did. */
+	CompletionStage<FlowChildren> children(String parentId) {
+		return this.parts.scripts.flowChildren(keys(), parentId).handle((children, failure) -> {
+			if (failure != null) {
+				throw failed(failure);
+			}
+			List<FlowChildren.Child> all = new ArrayList<>(children.size());
+			for (String[] child : children) {
+				String outcome = child[1];
+				if (outcome.isEmpty()) {
+					all.add(new FlowChildren.Child(child[0], FlowChildren.State.PENDING, null, null));
+				}
+				else if (outcome.charAt(0) == 's') {
+					all.add(new FlowChildren.Child(child[0], FlowChildren.State.SUCCEEDED,
+							(outcome.length() > 1) ? outcome.substring(1) : null, null));
+				}
+				else {
+					all.add(new FlowChildren.Child(child[0], FlowChildren.State.FAILED, null, outcome.substring(1)));
+				}
+			}
+			return new FlowChildren(all, this.parts.codec);
+		});
+	}
+
+	@Override
 	public boolean cancel(String id) {
 		return Stages.join(cancelAsync(id));
 	}

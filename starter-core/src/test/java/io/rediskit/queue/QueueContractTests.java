@@ -375,4 +375,43 @@ class QueueContractTests extends TopologyContract {
 		}
 	}
 
+
+	@Test
+	void aFlowAndABatchRunThroughAContainerInTheQueuesSlot() throws Exception {
+		RedisQueue<Job> queue = queue(QueueTesting.fastSpec());
+		Map<String, Map<String, Integer>> parents = new ConcurrentHashMap<>();
+		Queue<String> callbacks = new ConcurrentLinkedQueue<>();
+		QueueListenerContainer<Job> container = this.registry.createContainer(queue, (message) -> {
+			switch (message.payload().name()) {
+				case "child" -> message.setResult(message.payload().number() * 10);
+				case "parent" -> parents.put(message.id(), message.children().results(Integer.class));
+				case "callback" -> callbacks.add(message.id());
+				default -> {
+				}
+			}
+		}, 4);
+		container.start();
+		try {
+			List<QueueEntry<Job>> children = new ArrayList<>();
+			for (int i = 1; i <= 5; i++) {
+				children.add(QueueEntry.of(new Job("child", i)).withId("child-" + i));
+			}
+			queue.enqueueFlow(QueueFlow.of(QueueEntry.of(new Job("parent", 0)).withId("parent"), children));
+			String batch = queue.enqueueBatch(QueueBatch.of(List.of(QueueEntry.of(new Job("member", 1)),
+					QueueEntry.of(new Job("member", 2)))).onSuccess(QueueEntry.of(new Job("callback", 0))));
+			QueueListenerContainerTests.awaitTrue(() -> parents.size() == 1 && callbacks.size() == 1,
+					Duration.ofSeconds(20));
+			assertThat(parents.get("parent")).containsExactly(Map.entry("child-1", 10), Map.entry("child-2", 20),
+					Map.entry("child-3", 30), Map.entry("child-4", 40), Map.entry("child-5", 50));
+			assertThat(callbacks).containsExactly(batch + ":success");
+			assertThat(queue.batchProgress(batch).succeeded()).isEqualTo(2);
+		}
+		finally {
+			container.stop();
+		}
+		assertThat(queue.stats().total()).isZero();
+		assertThat(this.redis.exists(KeyNaming.defaults().key("queue", queue.name(), "workflow")))
+			.as("only the finished batch's record").isTrue();
+	}
+
 }

@@ -28,6 +28,13 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * <li>{@code consume <port> <queue> <log file> <concurrency> <visibility ms>}: consumes with a listener
  * container, writing the {@link DeliveryLogChecker} log; prints {@code ready}; stops gracefully when standard
  * input closes and prints {@code stopped}.</li>
+ * <li>{@code workflow <port> <queue> <log file> <concurrency> <visibility ms>}: consumes flows and batches with a
+ * listener container, writing the {@link WorkflowLogChecker} log: {@code D <id> <delivery count> <nanos>} as a
+ * handler starts; a child sets its number as its result; a parent reads its children and writes
+ * {@code P <id> <children succeeded> <sum of their results>}; a message named {@code fail} is dead-lettered
+ * ({@code X <id>}); the others ack as in {@code consume}, with {@code a <id> <nanos>} (the machine's monotonic
+ * clock, shared by the JVMs of one machine) as the ack is asked for. Prints {@code ready}; stops when standard
+ * input closes.</li>
  * <li>{@code hold <port> <queue> <visibility ms>}: polls one message, prints {@code got <id>}, waits for a line
  * on standard input (meanwhile the test pauses it past its visibility), acks and prints {@code ack=ok} or
  * {@code ack=stale}.</li>
@@ -54,6 +61,7 @@ public final class QueueWorker {
 				JsonMapper.builder().build(), List.of(), (name) -> null);
 		switch (args[0]) {
 			case "consume" -> consume(registry, args);
+			case "workflow" -> workflow(registry, args);
 			case "hold" -> hold(registry, args);
 			case "enqueue" -> enqueue(registry, args);
 			default -> throw new IllegalArgumentException(args[0]);
@@ -70,6 +78,50 @@ public final class QueueWorker {
 				// A little work, so that a killed consumer always dies with messages in hand.
 				Thread.sleep(2);
 				write(log, "a " + message.id());
+				try {
+					message.ack();
+					write(log, "A " + message.id());
+				}
+				catch (StaleDeliveryException ex) {
+					write(log, "S " + message.id());
+				}
+				catch (RuntimeException ex) {
+					write(log, "F " + message.id());
+				}
+			}, Integer.parseInt(args[4]));
+			container.start();
+			System.out.println("ready");
+			System.out.flush();
+			while (System.in.read() != -1) {
+				// Runs until standard input closes (or the test kills it).
+			}
+			container.stop();
+		}
+		System.out.println("stopped");
+		System.out.flush();
+	}
+
+	private static void workflow(QueueRegistry registry, String[] args) throws Exception {
+		RedisQueue<Job> queue = registry.create(args[2], spec(Long.parseLong(args[5])), Job.class);
+		try (Writer log = Files.newBufferedWriter(Path.of(args[3]), StandardCharsets.UTF_8)) {
+			QueueListenerContainer<Job> container = registry.createContainer(queue, (message) -> {
+				write(log, "D " + message.id() + " " + message.deliveryCount() + " " + System.nanoTime());
+				Job job = message.payload();
+				if (job.name().equals("fail")) {
+					message.deadLetter("planned");
+					write(log, "X " + message.id());
+					return;
+				}
+				if (job.name().equals("parent")) {
+					FlowChildren children = message.children();
+					long sum = children.results(Integer.class).values().stream().mapToLong(Integer::longValue).sum();
+					write(log, "P " + message.id() + " " + children.results(Integer.class).size() + " " + sum);
+				}
+				else if (job.name().equals("child")) {
+					message.setResult(job.number());
+				}
+				Thread.sleep(1);
+				write(log, "a " + message.id() + " " + System.nanoTime());
 				try {
 					message.ack();
 					write(log, "A " + message.id());

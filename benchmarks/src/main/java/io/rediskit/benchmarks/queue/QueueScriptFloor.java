@@ -27,7 +27,9 @@ import io.rediskit.support.LuaScript;
  * then for the scripts that place or take messages by priority the four of the other priorities
  * ({@code delayed:high|ready:high|delayed:low|ready:low}), for the enqueue then the deduplication's
  * {@code unique} and {@code windows}, and for the claim its request record
- * ({@code claim:<request>}), the high and low ready lists, the pause hash, the rate log and the weighted turn;
+ * ({@code claim:<request>}), the high and low ready lists, the pause hash, the rate log and the weighted turn, and
+ * for the acks the workflow keys ({@code workflow}, {@code batches-finished}, then delayed and ready of the normal,
+ * high and low priorities);
  * enqueue arguments: an empty time (the server's {@code TIME}), the wake-up channel {@code <prefix>queue:{<name>}:wake},
  * then per message its id (here a counter after a per-floor id, as long as redis-kit's), the payload as JSON, the
  * delay in ms, {@code 0} (no due time), {@code n} (normal priority), an empty deduplication (a generated id), {@code 0}
@@ -47,7 +49,9 @@ final class QueueScriptFloor {
 	static final LuaScript CLAIM = LuaScript.fromClasspath("META-INF/redis-kit/scripts/queue/claim.lua",
 			Map.of("sliding_log", "META-INF/redis-kit/scripts/ratelimit/sliding_log.lua"));
 
-	static final LuaScript ACK_MANY = LuaScript.fromClasspath("META-INF/redis-kit/scripts/queue/ack_many.lua");
+	/** The acks, with the flow and batch bookkeeping as its function {@code workflow}, as redis-kit sends it. */
+	static final LuaScript ACK_MANY = LuaScript.fromClasspath("META-INF/redis-kit/scripts/queue/ack_many.lua",
+			Map.of("workflow", "META-INF/redis-kit/scripts/queue/workflow.lua"));
 
 	private static final String[] SUFFIXES = { "delayed", "ready", "in-flight", "dead", "meta", "payloads", "reasons",
 			"settled" };
@@ -76,6 +80,10 @@ final class QueueScriptFloor {
 
 	/** Those of the claim after its request record: high and low ready, pause hash, rate log, turn. */
 	private final byte[][] claimKeys;
+
+	private final byte[][] ackKeys;
+
+	private final byte[] cancelChannel;
 
 	private final byte[] channel;
 
@@ -107,6 +115,13 @@ final class QueueScriptFloor {
 		this.claimKeys = new byte[][] { this.levelKeys[9], this.levelKeys[11], utf8(naming.key("queue", queue, "paused")),
 				utf8(naming.key("queue", queue, "rate")), utf8(naming.key("queue", queue, "turn")) };
 		this.channel = utf8(naming.key("queue", queue, "wake"));
+		this.cancelChannel = utf8(naming.key("queue", queue, "cancel"));
+		this.ackKeys = Arrays.copyOf(this.keys, this.keys.length + 8);
+		this.ackKeys[8] = utf8(naming.key("queue", queue, "workflow"));
+		this.ackKeys[9] = utf8(naming.key("queue", queue, "batches-finished"));
+		this.ackKeys[10] = this.levelKeys[0];
+		this.ackKeys[11] = this.levelKeys[1];
+		System.arraycopy(this.levelKeys, 8, this.ackKeys, 12, 4);
 		this.claimPrefix = naming.key("queue", queue, "claim:");
 		for (LuaScript script : new LuaScript[] { ENQUEUE, PROMOTE, CLAIM, ACK_MANY }) {
 			String loaded = this.commands.scriptLoad(script.source().getBytes(StandardCharsets.UTF_8));
@@ -138,14 +153,18 @@ final class QueueScriptFloor {
 		if (count == 0) {
 			return 0;
 		}
-		byte[][] args = new byte[2 + count * 2][];
+		byte[][] args = new byte[5 + count * 3][];
 		args[0] = new byte[0];
 		args[1] = utf8("600000");
+		args[2] = this.channel;
+		args[3] = this.cancelChannel;
+		args[4] = utf8("86400000");
 		for (int m = 0; m < count; m++) {
-			args[2 + m * 2] = (byte[]) claimed.get(4 + m * 6);
-			args[3 + m * 2] = (byte[]) claimed.get(8 + m * 6);
+			args[5 + m * 3] = (byte[]) claimed.get(4 + m * 6);
+			args[6 + m * 3] = (byte[]) claimed.get(8 + m * 6);
+			args[7 + m * 3] = new byte[0];
 		}
-		this.commands.evalsha(ACK_MANY.sha1(), ScriptOutputType.MULTI, this.keys, args);
+		this.commands.evalsha(ACK_MANY.sha1(), ScriptOutputType.MULTI, this.ackKeys, args);
 		return count;
 	}
 

@@ -31,6 +31,8 @@ import io.rediskit.queue.QueueEventListener;
  * <li>{@code rediskit.queue.held.back} (counter; {@code queue}, {@code reason} = rate-limit | max-in-flight): ready
  * messages a claim could have taken and left in the queue because of the queue's limit (a message held back over
  * several claims counts at each).</li>
+ * <li>{@code rediskit.queue.workflows} (counter; {@code queue}, {@code kind} = flow | batch): flows and batches
+ * added (their messages count in {@code .enqueued} too).</li>
  * </ul>
  * The gauges of messages by state and of paused queues are {@link QueueMetrics}'.
  */
@@ -45,6 +47,8 @@ public class MicrometerQueueListener implements QueueEventListener {
 	private final Map<String, Counter> heldBack = new ConcurrentHashMap<>();
 
 	private final Map<String, Counter> enqueues = new ConcurrentHashMap<>();
+
+	private final Map<String, Counter> workflows = new ConcurrentHashMap<>();
 
 	/**
 	 * @param registry where the meters go
@@ -74,6 +78,24 @@ public class MicrometerQueueListener implements QueueEventListener {
 			.description("Enqueues by what they did under the queue's deduplication")
 			.tag("queue", queue)
 			.tag("outcome", outcome.value())
+			.register(this.registry));
+	}
+
+	@Override
+	public void onFlowEnqueued(String queue, int children) {
+		workflows(queue, "flow").increment();
+	}
+
+	@Override
+	public void onBatchEnqueued(String queue, int members) {
+		workflows(queue, "batch").increment();
+	}
+
+	private Counter workflows(String queue, String kind) {
+		return this.workflows.computeIfAbsent(queue + '\0' + kind, (key) -> Counter.builder("rediskit.queue.workflows")
+			.description("Flows and batches added to the queue")
+			.tag("queue", queue)
+			.tag("kind", kind)
 			.register(this.registry));
 	}
 

@@ -22,16 +22,18 @@ import io.rediskit.queue.QueueHandler;
 record QueueListenerEndpoint(Object bean, Method method, String queue, Class<?> payloadType, boolean wantsMessage,
 		boolean wantsHeaders, int concurrency, String where, String id) {
 
-	/** @return a handler that invokes the method, rethrowing what it throws */
+	/**
+	 * @return a handler that invokes the method, rethrowing what it throws; what the method returns is the message's
+	 * result, which a flow's parent reads ({@link io.rediskit.queue.QueueMessage#setResult})
+	 */
 	QueueHandler<Object> handler() {
 		return (message) -> {
 			try {
 				Object first = this.wantsMessage ? message : message.payload();
-				if (this.wantsHeaders) {
-					this.method.invoke(this.bean, first, message.headers());
-				}
-				else {
-					this.method.invoke(this.bean, first);
+				Object result = this.wantsHeaders ? this.method.invoke(this.bean, first, message.headers())
+						: this.method.invoke(this.bean, first);
+				if (result != null && !void.class.equals(this.method.getReturnType())) {
+					message.setResult(result);
 				}
 			}
 			catch (InvocationTargetException ex) {

@@ -12,7 +12,9 @@ import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.support.StartupFailures;
 import io.rediskit.queue.Deduplication;
 import io.rediskit.queue.EnqueueResult;
+import io.rediskit.queue.QueueBatch;
 import io.rediskit.queue.QueueEntry;
+import io.rediskit.queue.QueueFlow;
 import io.rediskit.queue.QueueListener;
 import io.rediskit.queue.QueueListenerContainer;
 import io.rediskit.queue.QueueMessage;
@@ -101,6 +103,27 @@ class QueueAutoConfigurationTests {
 					.counter().count()).isEqualTo(1);
 				assertThat(meters.get("rediskit.queue.enqueues").tags("queue", "emails", "outcome", "replaced")
 					.counter().count()).isEqualTo(1);
+			});
+	}
+
+	@Test
+	void aListenersReturnValueIsWhatTheFlowsParentReadsAndFlowsAndBatchesAreCounted() {
+		this.runner.withUserConfiguration(FlowListeners.class)
+			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.withPropertyValues("redis-kit.queue.queues.reports.poll-interval=100ms")
+			.run((context) -> {
+				RedisQueue<String> reports = context.getBean(QueueRegistry.class).get("reports", String.class);
+				reports.enqueueFlow(QueueFlow.of(QueueEntry.of("summary"),
+						List.of(QueueEntry.of("ab"), QueueEntry.of("abc"), QueueEntry.of("abcd"))));
+				String batch = reports.enqueueBatch(QueueBatch.of(List.of(QueueEntry.of("x"), QueueEntry.of("y")))
+					.onSuccess(QueueEntry.of("batch done")));
+				FlowListeners listeners = context.getBean(FlowListeners.class);
+				await(() -> listeners.totals.contains(9) && listeners.callbacks.contains(batch + ":success"));
+				MeterRegistry meters = context.getBean(MeterRegistry.class);
+				assertThat(meters.get("rediskit.queue.workflows").tags("queue", "reports", "kind", "flow").counter()
+					.count()).isEqualTo(1);
+				assertThat(meters.get("rediskit.queue.workflows").tags("queue", "reports", "kind", "batch").counter()
+					.count()).isEqualTo(1);
 			});
 	}
 
@@ -430,6 +453,30 @@ class QueueAutoConfigurationTests {
 				throw new IllegalArgumentException("negative order " + message.payload().id());
 			}
 			this.orders.add(message.payload().id());
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class FlowListeners {
+
+		final Set<Integer> totals = ConcurrentHashMap.newKeySet();
+
+		final Set<String> callbacks = ConcurrentHashMap.newKeySet();
+
+		@QueueListener(queue = "reports", concurrency = "2")
+		Integer report(QueueMessage<String> message) {
+			if (message.headers().containsKey(QueueFlow.PARENT_HEADER)) {
+				return message.payload().length();
+			}
+			if (message.payload().equals("summary")) {
+				this.totals.add(message.children().results(Integer.class).values().stream().mapToInt(Integer::intValue)
+					.sum());
+			}
+			else if (message.headers().containsKey(QueueBatch.EVENT_HEADER)) {
+				this.callbacks.add(message.id());
+			}
+			return null;
 		}
 
 	}

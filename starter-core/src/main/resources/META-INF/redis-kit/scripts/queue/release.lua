@@ -1,8 +1,10 @@
 -- Gives a delivery back unprocessed (a consumer stopping): the message goes to the head of ready at once and
 -- the delivery is not counted. The token is kept in settled as in ack.lua.
--- KEYS: the eight queue keys (see enqueue.lua)
+-- KEYS: the eight queue keys (see enqueue.lua), then the workflow keys: [9] the workflow hash, [10] the finished
+-- batches, [11] to [16] delayed and ready of the normal, high and low priorities (see workflow.lua)
 -- ARGV[1] now in ms, pinned by tests; empty for the server's TIME, ARGV[2] id, ARGV[3] token,
--- ARGV[4] how long settled tokens are kept in ms, ARGV[5] wake-up channel
+-- ARGV[4] how long settled tokens are kept in ms, ARGV[5] wake-up channel, ARGV[6] cancel channel, ARGV[7] how
+-- long a finished batch is kept in ms
 -- A message cancelled while in flight (cancel.lua) is not given back: it is dead-lettered as cancelled, and 4
 -- returned.
 -- Returns 1 (released), 4 (cancelled), 2 (a replay of a settled token) or 0 (stale token).
@@ -10,6 +12,17 @@ local now = tonumber(ARGV[1])
 if not now then
   local time = redis.call('TIME')
   now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+-- A finished message's flow and batch bookkeeping (workflow.lua); nothing to do, and no call per message, in a queue
+-- without flows or batches (only the enqueue scripts create the workflow hash).
+local workflows = redis.call('EXISTS', KEYS[9]) == 1
+local function finished(id, event, data)
+  if not workflows then
+    return 0
+  end
+  return workflow({KEYS[5], KEYS[6], KEYS[3], KEYS[4], KEYS[7], KEYS[9], KEYS[10], KEYS[11], KEYS[12], KEYS[13], KEYS[14],
+    KEYS[15], KEYS[16]},
+    {now, id, event, data, ARGV[5], ARGV[6], ARGV[7]})
 end
 if redis.call('ZSCORE', KEYS[8], ARGV[3]) then
   return 2
@@ -31,6 +44,7 @@ redis.call('PEXPIRE', KEYS[8], keep)
 if redis.call('HGET', KEYS[7], id) == 'cancelled' then
   redis.call('HSET', KEYS[5], id, due .. '|' .. deliveries .. '|')
   redis.call('ZADD', KEYS[4], now, id)
+  finished(id, 'f', 'cancelled')
   return 4
 end
 redis.call('HSET', KEYS[5], id, due .. '|' .. math.max(0, tonumber(deliveries) - 1) .. '|')

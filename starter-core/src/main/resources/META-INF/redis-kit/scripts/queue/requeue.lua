@@ -1,16 +1,28 @@
 -- Takes back up to ARGV[2] deliveries whose visibility deadline passed (their consumer died, stalled or
 -- overran): each goes to the head of ready for another delivery, or, when it has had ARGV[3] deliveries, to
 -- the dead-letter queue with the reason. Harmless when replayed.
--- KEYS: the eight queue keys (see enqueue.lua)
+-- KEYS: the eight queue keys (see enqueue.lua), then the workflow keys: [9] the workflow hash, [10] the finished
+-- batches, [11] to [16] delayed and ready of the normal, high and low priorities (see workflow.lua)
 -- ARGV[1] now in ms, pinned by tests; empty for the server's TIME, ARGV[2] most deliveries to take back,
 -- ARGV[3] delivery limit, ARGV[4] how long dead letters are kept in ms, ARGV[5] most dead letters kept,
--- ARGV[6] wake-up channel
+-- ARGV[6] wake-up channel, ARGV[7] cancel channel, ARGV[8] how long a finished batch is kept in ms
 -- A message cancelled while in flight (cancel.lua) is dead-lettered as cancelled, whatever its count.
 -- Returns {requeued, dead-lettered for their delivery limit, dead-lettered as cancelled}.
 local now = tonumber(ARGV[1])
 if not now then
   local time = redis.call('TIME')
   now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+-- A finished message's flow and batch bookkeeping (workflow.lua); nothing to do, and no call per message, in a queue
+-- without flows or batches (only the enqueue scripts create the workflow hash).
+local workflows = redis.call('EXISTS', KEYS[9]) == 1
+local function finished(id, event, data)
+  if not workflows then
+    return 0
+  end
+  return workflow({KEYS[5], KEYS[6], KEYS[3], KEYS[4], KEYS[7], KEYS[9], KEYS[10], KEYS[11], KEYS[12], KEYS[13], KEYS[14],
+    KEYS[15], KEYS[16]},
+    {now, id, event, data, ARGV[6], ARGV[7], ARGV[8]})
 end
 local ids = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now, 'LIMIT', 0, tonumber(ARGV[2]))
 local limit = tonumber(ARGV[3])
@@ -25,10 +37,13 @@ for _, id in ipairs(ids) do
     redis.call('HSET', KEYS[5], id, due .. '|' .. deliveries .. '|')
     if redis.call('HGET', KEYS[7], id) == 'cancelled' then
       redis.call('ZADD', KEYS[4], now, id)
+      finished(id, 'f', 'cancelled')
       cancelled = cancelled + 1
     elseif tonumber(deliveries) >= limit then
       redis.call('ZADD', KEYS[4], now, id)
-      redis.call('HSET', KEYS[7], id, 'visibility timeout expired on delivery ' .. deliveries .. ' of ' .. limit)
+      local reason = 'visibility timeout expired on delivery ' .. deliveries .. ' of ' .. limit
+      redis.call('HSET', KEYS[7], id, reason)
+      finished(id, 'f', reason)
       dead = dead + 1
     else
       back[#back + 1] = id

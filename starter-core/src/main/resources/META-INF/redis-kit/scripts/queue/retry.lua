@@ -1,9 +1,11 @@
 -- Fails a delivery: the message is delayed by ARGV[4] ms for another delivery, or, when it has had ARGV[5]
 -- deliveries, dead-lettered with the reason. The token is kept in settled as in ack.lua.
--- KEYS: the eight queue keys (see enqueue.lua)
+-- KEYS: the eight queue keys (see enqueue.lua), then the workflow keys: [9] the workflow hash, [10] the finished
+-- batches, [11] to [16] delayed and ready of the normal, high and low priorities (see workflow.lua)
 -- ARGV[1] now in ms, pinned by tests; empty for the server's TIME, ARGV[2] id, ARGV[3] token,
 -- ARGV[4] delay ms, ARGV[5] delivery limit, ARGV[6] reason, ARGV[7] how long settled tokens are kept in ms,
--- ARGV[8] how long dead letters are kept in ms, ARGV[9] most dead letters kept, ARGV[10] wake-up channel
+-- ARGV[8] how long dead letters are kept in ms, ARGV[9] most dead letters kept, ARGV[10] wake-up channel, ARGV[11] cancel channel, ARGV[12] how long a finished
+-- batch is kept in ms
 -- A message cancelled while in flight (cancel.lua) is dead-lettered as cancelled instead, and 4 returned.
 -- Returns 1 (delayed for a retry), 3 (dead-lettered), 4 (cancelled), 2 (a replay of a settled token) or 0
 -- (stale token).
@@ -11,6 +13,17 @@ local now = tonumber(ARGV[1])
 if not now then
   local time = redis.call('TIME')
   now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+-- A finished message's flow and batch bookkeeping (workflow.lua); nothing to do, and no call per message, in a queue
+-- without flows or batches (only the enqueue scripts create the workflow hash).
+local workflows = redis.call('EXISTS', KEYS[9]) == 1
+local function finished(id, event, data)
+  if not workflows then
+    return 0
+  end
+  return workflow({KEYS[5], KEYS[6], KEYS[3], KEYS[4], KEYS[7], KEYS[9], KEYS[10], KEYS[11], KEYS[12], KEYS[13], KEYS[14],
+    KEYS[15], KEYS[16]},
+    {now, id, event, data, ARGV[10], ARGV[11], ARGV[12]})
 end
 if redis.call('ZSCORE', KEYS[8], ARGV[3]) then
   return 2
@@ -36,6 +49,7 @@ if cancelled or tonumber(deliveries) >= tonumber(ARGV[5]) then
   if not cancelled then
     redis.call('HSET', KEYS[7], id, ARGV[6])
   end
+  finished(id, 'f', cancelled and 'cancelled' or ARGV[6])
   -- Bounds: dead letters older than the retention, then the oldest beyond the size, 100 at a time.
   local old = redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', now - tonumber(ARGV[8]), 'LIMIT', 0, 100)
   local over = redis.call('ZCARD', KEYS[4]) - #old - tonumber(ARGV[9])
