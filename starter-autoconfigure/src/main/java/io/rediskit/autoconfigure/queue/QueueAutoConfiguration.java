@@ -102,7 +102,7 @@ public final class QueueAutoConfiguration {
 				or(queue.getDeadLetterRetention(), defaults.getDeadLetterRetention()),
 				or(queue.getDeadLetterMaxSize(), defaults.getDeadLetterMaxSize()), queue.getMaxPayloadSize().toBytes(),
 				queue.getPollInterval(), queue.getDefaultPriority(), queue.getMaxInFlight(), queue.getRateLimit(),
-				queue.getRateLimitPeriod(), deduplication(queue));
+				queue.getRateLimitPeriod(), deduplication(queue), null);
 	}
 
 	private static Deduplication deduplication(Queue queue) {
