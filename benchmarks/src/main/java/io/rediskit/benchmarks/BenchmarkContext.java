@@ -4,11 +4,11 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.ToDoubleFunction;
 
@@ -52,7 +52,8 @@ public final class BenchmarkContext implements AutoCloseable {
 
 	private final LettuceConnectionFactory connectionFactory;
 
-	private final Map<String, CpuFigures> cpu = new ConcurrentHashMap<>();
+	// Every load's label, in the order the loads ran, with the processor time per operation of each of its windows.
+	private final Map<String, List<Cost>> cpu = Collections.synchronizedMap(new LinkedHashMap<>());
 
 	private final RedissonClient redisson;
 
@@ -137,27 +138,32 @@ public final class BenchmarkContext implements AutoCloseable {
 	}
 
 	/**
-	 * Records the processor time per operation of one load's window, by the load's label: its first word is the
-	 * scenario, the rest the library ({@code lock.uncontended redis-kit}, {@code cache.hits redis-kit near}).
+	 * Records the processor time per operation of one load's window, by the load's label ({@code lock.uncontended
+	 * redis-kit}, {@code cache.hits redis-kit near}).
 	 * @param label the load's label
 	 * @param cost the window's processor time per operation
 	 */
 	void recordCpu(String label, Cost cost) {
-		int space = label.indexOf(' ');
-		if (space > 0) {
-			this.cpu.computeIfAbsent(label.substring(0, space), (scenario) -> new CpuFigures())
-				.add(label.substring(space + 1), cost);
-		}
+		this.cpu.computeIfAbsent(label, (name) -> Collections.synchronizedList(new ArrayList<>())).add(cost);
 	}
 
 	/**
-	 * @param scenario a scenario whose loads were labelled {@code <scenario> <library>}
+	 * @param scenario a scenario whose loads were labelled {@code <scenario> <library>}; the scenario may have
+	 * spaces of its own ({@code bloom.contains 1M items}), the library is what follows it
 	 * @return the processor time per operation of each library's rounds of it, as {@link ConcurrentLoad} measured
 	 * them
 	 */
 	public CpuFigures cpu(String scenario) {
-		CpuFigures figures = this.cpu.get(scenario);
-		if (figures == null) {
+		CpuFigures figures = new CpuFigures();
+		String prefix = scenario + " ";
+		synchronized (this.cpu) {
+			this.cpu.forEach((label, costs) -> {
+				if (label.startsWith(prefix)) {
+					List.copyOf(costs).forEach((cost) -> figures.add(label.substring(prefix.length()), cost));
+				}
+			});
+		}
+		if (figures.isEmpty()) {
 			throw new IllegalArgumentException("No load ran for " + scenario);
 		}
 		return figures;

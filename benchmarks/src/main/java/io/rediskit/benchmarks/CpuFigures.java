@@ -29,6 +29,11 @@ public final class CpuFigures {
 		this.rounds.computeIfAbsent(library, (name) -> new ArrayList<>()).add(cost);
 	}
 
+	/** @return whether no round was recorded */
+	public boolean isEmpty() {
+		return this.rounds.isEmpty();
+	}
+
 	/**
 	 * @param library a library that has rounds
 	 * @return its median round by total processor time (client and server) per operation
@@ -68,6 +73,28 @@ public final class CpuFigures {
 		if (this.rounds.containsKey("redis-kit") && this.rounds.containsKey(peer)) {
 			line += String.format(Locale.ROOT, " client-cpu-ratio=%.2f cpu-ratio=%.2f", clientRatio(peer),
 					totalRatio(peer));
+		}
+		return line + " cpu-" + Spread.token(spreads);
+	}
+
+	/**
+	 * The CPU part of a line whose libraries ran against servers other than the benchmark's own (Redlock's nodes, a
+	 * Cluster): each library's median client microseconds per operation, the client ratio and the spreads; the
+	 * benchmark's server did none of that work, so its time is left out.
+	 * @param peer the library redis-kit is compared with
+	 * @return such as {@code client-cpu-us/op=redis-kit:41.0,redisson-redlock:90.2 client-cpu-ratio=0.45
+	 * cpu-spread=redis-kit:3%,redisson-redlock:5%}
+	 */
+	public String clientToken(String peer) {
+		StringJoiner perOp = new StringJoiner(",", "client-cpu-us/op=", "");
+		Map<String, Spread> spreads = new LinkedHashMap<>();
+		this.rounds.keySet().forEach((library) -> {
+			perOp.add(String.format(Locale.ROOT, "%s:%.1f", library, median(library).clientMicros()));
+			spreads.put(library, clientSpread(library));
+		});
+		String line = perOp.toString();
+		if (this.rounds.containsKey("redis-kit") && this.rounds.containsKey(peer)) {
+			line += String.format(Locale.ROOT, " client-cpu-ratio=%.2f", clientRatio(peer));
 		}
 		return line + " cpu-" + Spread.token(spreads);
 	}

@@ -140,11 +140,26 @@ public final class Spread {
 	 * @return the medians, the ratio to Redisson, the share of the floor and every library's rounds
 	 */
 	public static Map<String, Object> reportAgainstPeerAndFloor(String label, Map<String, Spread> spreads) {
+		return reportAgainstPeerAndFloor(label, spreads, null);
+	}
+
+	/**
+	 * As {@link #reportAgainstPeerAndFloor(String, Map)}, with the processor time per operation of each library
+	 * at the end of the line and in the result.
+	 * @param label the scenario
+	 * @param spreads the rounds of {@code redis-kit}, {@code redisson} and {@code floor}
+	 * @param cpu the scenario's processor time per operation ({@link BenchmarkContext#cpu(String)}), or
+	 * {@code null} for none
+	 * @return the figures for a result file
+	 */
+	public static Map<String, Object> reportAgainstPeerAndFloor(String label, Map<String, Spread> spreads,
+			@Nullable CpuFigures cpu) {
 		double kitRate = spreads.get("redis-kit").median();
 		double redissonRate = spreads.get("redisson").median();
 		double floorRate = spreads.get("floor").median();
-		System.out.printf("%-26s redis-kit %,12.0f/s  redisson %,12.0f/s  floor %,12.0f/s  ratio %.2fx  of floor %.2f  %s%n",
-				label, kitRate, redissonRate, floorRate, kitRate / redissonRate, kitRate / floorRate, token(spreads));
+		System.out.printf("%-26s redis-kit %,12.0f/s  redisson %,12.0f/s  floor %,12.0f/s  ratio %.2fx  of floor %.2f  %s%s%n",
+				label, kitRate, redissonRate, floorRate, kitRate / redissonRate, kitRate / floorRate, token(spreads),
+				(cpu != null) ? "  " + cpu.token("redisson") : "");
 		Map<String, Object> result = new LinkedHashMap<>();
 		result.put("redis-kit", kitRate);
 		result.put("redisson", redissonRate);
@@ -152,6 +167,9 @@ public final class Spread {
 		result.put("ratio", kitRate / redissonRate);
 		result.put("ofFloor", kitRate / floorRate);
 		spreads.forEach((library, spread) -> result.put(library + " rounds", spread.toJson()));
+		if (cpu != null) {
+			spreads.keySet().forEach((library) -> result.put(library + " cpu", cpu.toJson(library)));
+		}
 		return result;
 	}
 

@@ -60,6 +60,13 @@ class ConsoleSampleTests {
 		assertThat(send(HttpRequest.newBuilder(uri("/redis-kit/api/queues")).build()).body())
 			.contains("\"name\":\"order-timeouts\"", "\"name\":\"reports\"");
 
+		// The cluster-wide view: this instance, by heartbeat, with the queues it consumes and the role it stands for.
+		String instances = send(HttpRequest.newBuilder(uri("/redis-kit/api/instances")).build()).body();
+		assertThat(instances).contains("\"heartbeat\":true", "\"application\":\"redis-kit-sample\"",
+				"\"alive\":true", "\"queue:order-timeouts\"", "\"candidate:nightly-digest\"");
+		assertThat(send(HttpRequest.newBuilder(uri("/redis-kit/api/caches")).build()).body())
+			.contains("\"name\":\"products\"");
+
 		RedisQueue<String> digests = this.queues.get("digests", String.class);
 		digests.enqueue("kept", Duration.ofHours(1)); // not due: the sample's consumer leaves it alone
 		HttpRequest.Builder purge = HttpRequest.newBuilder(uri("/redis-kit/api/queue/purge?name=digests"))

@@ -3,13 +3,16 @@ package io.rediskit.autoconfigure;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 
+import io.micrometer.observation.ObservationRegistry;
 import io.rediskit.autoconfigure.support.Durations;
 import io.rediskit.autoconfigure.support.PropertyChecks;
 import io.rediskit.support.Background;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.Observations;
 import io.rediskit.support.RedisAvailability;
 import io.rediskit.support.RedisAvailabilityListener;
+import io.rediskit.support.RedisKitObservationConvention;
 import io.rediskit.support.ScriptExecutor;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -44,6 +47,11 @@ import org.springframework.scheduling.TaskScheduler;
  * {@code applicationTaskExecutor} (virtual threads with {@code spring.threads.virtual.enabled=true}), else a thread
  * per task. Every area's bean depends on it, so Spring stops and destroys them first, then it, then the
  * application's threads: one shutdown order.
+ * <p>
+ * <b>Observations.</b> One {@link Observations} bean carries the application's {@link ObservationRegistry} (Spring
+ * Boot's, with Micrometer Tracing's handlers when it is on the class path) and its
+ * {@link RedisKitObservationConvention} bean, if any, to every area; without a registry it is
+ * {@link Observations#NOOP}, which costs the primitives nothing.
  */
 @AutoConfiguration(after = DataRedisAutoConfiguration.class)
 @ConditionalOnClass(RedisConnectionFactory.class)
@@ -63,6 +71,13 @@ public final class RedisKitAutoConfiguration {
 	static SmartInitializingSingleton redisKitSwitchedOffAreasCheck(Environment environment,
 			ListableBeanFactory beanFactory) {
 		return new SwitchedOffAreas(environment, beanFactory);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	Observations redisKitObservations(ObjectProvider<ObservationRegistry> registry,
+			ObjectProvider<RedisKitObservationConvention> convention) {
+		return Observations.of(registry.getIfUnique(() -> ObservationRegistry.NOOP), convention.getIfUnique());
 	}
 
 	@Bean

@@ -1,4 +1,4 @@
-// The redis-kit console: one page, six views, polling the JSON endpoints beside it.
+// The redis-kit console: one page, nine views, polling the JSON endpoints beside it.
 // Every value from the server is data: the DOM is built with createElement and textContent, never innerHTML,
 // so a queue name, key, lock name, reason or payload holding markup shows as the characters it is.
 (function () {
@@ -7,8 +7,8 @@
 	var POLL_MILLIS = 5000;
 	var session = null;
 	var timer = null;
-	var state = { queue: null, page: 0, confirmPurge: false, confirmDelete: null, report: null, reportError: null,
-		reportRunning: false, lookup: { name: null, key: '', result: null, error: null } };
+	var state = { queue: null, page: 0, confirmPurge: false, confirmDelete: null, confirmClear: null, report: null, reportError: null,
+		reportRunning: false, rank: null, recent: null, lookup: { name: null, key: '', result: null, error: null } };
 
 	// el('td', {class: 'num'}, 'text', child): attributes from this script only; children as text or nodes.
 	function el(tag, attrs) {
@@ -111,6 +111,10 @@
 			return String(value);
 		}
 		return millis(((+(match[1] || 0)) * 3600 + (+(match[2] || 0)) * 60 + (+(match[3] || 0))) * 1000);
+	}
+
+	function ago(value) {
+		return value === null || value === undefined ? '–' : millis(value) + ' ago';
 	}
 
 	function bytes(value) {
@@ -237,6 +241,51 @@
 			});
 		},
 
+		instances: function () {
+			return api('instances').then(function (view) {
+				if (!view.heartbeat) {
+					return el('section', { id: 'page-instances' }, el('h1', null, 'Instances'),
+						el('p', { class: 'muted' }, 'This instance keeps no heartbeat (redis-kit.console.heartbeat.enabled is false), so it lists no instance.'));
+				}
+				var instances = view.instances.map(function (instance) {
+					return el('tr', { 'data-id': instance.id, 'data-alive': String(instance.alive) },
+						el('td', { class: 'text name' }, instance.name, instance.self ? el('span', { class: 'muted' }, ' (this one)') : null),
+						el('td', { class: instance.alive ? 'status-up' : 'status-down' }, instance.alive ? 'alive' : 'gone'),
+						el('td', { class: 'text' }, instance.version),
+						el('td', null, time(instance.startedAt)),
+						el('td', { class: 'num' }, ago(instance.sinceHeartbeatMillis)),
+						el('td', { class: 'text runs' }, instance.runs.length ? instance.runs.join(', ') : '–'),
+						el('td', { class: 'num' }, num(instance.holds) + (instance.heldOmitted ? ' (+' + num(instance.heldOmitted) + ' not listed)' : '')));
+				});
+				var holds = view.holds.map(function (hold) {
+					return el('tr', { 'data-name': hold.name, 'data-instance': hold.instanceId },
+						el('td', { class: 'text name' }, hold.name), el('td', null, hold.kind),
+						el('td', { class: 'text holder' }, hold.instance, hold.instanceAlive ? null : el('span', { class: 'status-down' }, ' (gone)')),
+						el('td', { class: 'text' }, hold.owner), el('td', null, time(hold.heldSince)),
+						el('td', { class: 'num lease' }, millis(hold.leaseRemainingMillis)),
+						el('td', { class: 'num' }, String(hold.fencingToken)));
+				});
+				var leaders = view.leaders.map(function (leader) {
+					return el('tr', { 'data-role': leader.role, 'data-instance': leader.instanceId },
+						el('td', { class: 'text role' }, leader.role),
+						el('td', { class: 'text holder' }, leader.instance, leader.instanceAlive ? null : el('span', { class: 'status-down' }, ' (gone)')),
+						el('td', { class: 'num' }, String(leader.term)), el('td', null, time(leader.since)));
+				});
+				return el('section', { id: 'page-instances' },
+					el('h1', null, 'Instances'),
+					el('p', { class: 'muted' }, 'Every instance with the console enabled sends a heartbeat every ' + millis(view.intervalMillis)
+						+ ' and is shown as gone after ' + millis(view.goneAfterMillis) + ' without one. Held locks are as each holder reported them in its last heartbeat; a gone holder\'s hold is listed until its lease ends.'),
+					el('div', { id: 'instances' }, table(['Instance', 'State', 'Version', 'Started', '#Last heartbeat', 'Runs', '#Holds'], instances,
+						'No instance has sent a heartbeat.')),
+					el('h2', null, 'Held across instances'),
+					el('div', { id: 'cluster-holds' }, table(['Name', 'Kind', 'Held by', 'Owner', 'Since', '#Lease left', '#Fencing token'], holds,
+						'No instance holds a lock.')),
+					el('h2', null, 'Leaders'),
+					el('div', { id: 'leaders' }, table(['Role', 'Led by', '#Term', 'Since'], leaders,
+						'No instance leads a role (redis-kit.lock.leader.roles).')));
+			});
+		},
+
 		locks: function () {
 			return Promise.all([api('locks'), api('metrics?prefix=rediskit.lock.')]).then(function (r) {
 				var locks = r[0], series = r[1].series;
@@ -248,10 +297,11 @@
 						el('td', { class: 'num' }, num(lock.fencingToken)), el('td', { class: 'num' }, num(lock.holdCount)),
 						el('td', null, lock.watchdog ? 'yes' : 'no'));
 				});
-				var jobs = (locks.jobs || []).map(function (job) {
-					var state = job.error ? el('td', { class: 'error' }, job.error)
-						: el('td', { 'data-state': job.state || '' }, job.keyed ? 'per key'
-							: job.state + (job.state === 'free' ? '' : ' (' + millis(job.stateRemainingMillis) + ')'));
+				var jobs = (locks.jobs || []).map(function (entry) {
+					var job = entry.job;
+					var state = entry.error ? el('td', { class: 'error' }, entry.error)
+						: el('td', { 'data-state': entry.state || '' }, job.keyed ? 'per key'
+							: entry.state + (entry.state === 'free' ? '' : ' (' + millis(entry.stateRemainingMillis) + ')'));
 					return el('tr', { 'data-name': job.name },
 						el('td', { class: 'text' }, job.name), el('td', null, job.lockAtLeastFor + ' / ' + job.lockAtMostFor),
 						el('td', null, time(job.lastStart)), el('td', null, time(job.lastEnd)),
@@ -262,8 +312,16 @@
 				return el('section', { id: 'page-locks' },
 					el('h1', null, 'Locks'),
 					el('h2', null, 'Held by this instance'),
+					el('p', { class: 'muted' }, 'Locks, semaphore permits, read-write and fair locks of this instance; ',
+						el('a', { href: '#instances' }, 'Instances'), ' lists every instance\'s.'),
 					table(['Name', 'Kind', 'Holder', 'Since', '#Lease left', '#Fencing token', '#Holds', 'Watchdog'], rows,
 						'This instance holds no lock.'),
+					el('h2', null, 'Roles this instance stands for'),
+					el('div', { id: 'roles' }, table(['Role', 'Leader', '#Term', 'This instance'], (locks.leaders || []).map(function (role) {
+						return el('tr', { 'data-role': role.role }, el('td', { class: 'text' }, role.role),
+							el('td', { class: 'text' }, role.leader || 'none'), el('td', { class: 'num' }, role.term ? String(role.term) : '–'),
+							el('td', null, role.leading ? 'leads' : 'candidate'));
+					}), 'This instance stands for no role (redis-kit.lock.leader.roles).')),
 					el('h2', null, 'Scheduled jobs'),
 					el('div', { id: 'scheduled-jobs' },
 						table(['Job', 'Lock at least / most', 'Last run', 'Ended', 'Outcome', 'Last skip', '#Runs here', '#Skips here', 'In Redis now'],
@@ -274,6 +332,83 @@
 						chart('Wait for the lock (mean, ms)', lines(series, 'rediskit.lock.acquire', 'mean', { result: 'acquired' }, null)),
 						chart('Lost leases /s', lines(series, 'rediskit.lock.lost', 'rate', null, 'lock')),
 						chart('Renewals /s by result', lines(series, 'rediskit.lock.renewals', 'rate', null, 'result'))));
+			});
+		},
+
+		caches: function () {
+			return Promise.all([api('caches'), api('metrics?prefix=rediskit.cache.')]).then(function (r) {
+				var view = r[0], series = r[1].series;
+				if (!view.configured) { return el('section', { id: 'page-caches' }, el('h1', null, 'Caches'), notConfigured('Caches')); }
+				var rows = view.caches.map(function (cache) {
+					var settings = cache.settings || {};
+					// This instance's reads since it started, by tier: a hit in the near cache, in Redis, or a miss ('none').
+					var gets = lines(series, 'rediskit.cache.gets', 'total', { cache: cache.name }, 'tier');
+					var total = {}, all = 0;
+					gets.forEach(function (line) {
+						var last = line.points.length ? line.points[line.points.length - 1][1] : 0;
+						total[line.label] = last;
+						all += last;
+					});
+					var ratio = function (tier) { return all > 0 ? percent((total[tier] || 0) / all) : '–'; };
+					var near = settings.nearCache;
+					return el('tr', { 'data-name': cache.name },
+						el('td', { class: 'text name' }, cache.name),
+						el('td', null, duration(settings.ttl)),
+						el('td', null, near ? num(cache.nearCacheSize) + ' of ' + num(near.maxEntries) + ' (' + (cache.nearCacheActive ? cache.nearCacheInvalidation : 'bypassed') + ')' : 'off'),
+						el('td', null, String(settings.singleFlight || '').toLowerCase()),
+						el('td', { class: 'num', 'data-hit-near': '' }, ratio('near')),
+						el('td', { class: 'num', 'data-hit-redis': '' }, ratio('redis')),
+						el('td', { class: 'num', 'data-miss': '' }, ratio('none')),
+						el('td', null, chart('loads and waits /s', lines(series, 'rediskit.cache.loads', 'rate', { cache: cache.name }, 'result')
+							.map(function (l) { l.label = 'load ' + l.label; return l; })
+							.concat(lines(series, 'rediskit.cache.waits', 'rate', { cache: cache.name }, 'result')
+								.map(function (l) { l.label = 'wait ' + l.label; return l; })))),
+						session.canAct ? el('td', { class: 'row-actions' }, cacheActions(cache.name)) : null);
+				});
+				var headers = ['Name', 'TTL', 'Near cache (this instance)', 'Single flight', '#Near hits', '#Redis hits', '#Misses', 'Loads and single-flight waits'];
+				if (session.canAct) { headers.push('Actions'); }
+				return el('section', { id: 'page-caches' },
+					el('h1', null, 'Caches'),
+					table(headers, rows, 'No cache is configured or used yet.'),
+					el('p', { class: 'muted' }, 'Hit ratios are of this instance\'s reads since it started; loads and waits per second are this instance\'s over the samples it kept; every instance has its own. Settings and actions apply to every instance.'),
+					session.canAct ? evictForm(view.caches) : el('p', { class: 'muted' }, session.actionsNote));
+			});
+		},
+
+		leaderboards: function () {
+			return api('rankings').then(function (view) {
+				var boards = view.leaderboards.map(function (board) {
+					return el('div', { class: 'card', 'data-leaderboard': board.name },
+						el('h3', { class: 'text' }, board.name + ' · ' + num(board.size) + ' members'),
+						board.error ? el('p', { class: 'error' }, board.error)
+							: table(['#Rank', 'Member', '#Score'], board.top.map(function (entry) {
+								return el('tr', null, el('td', { class: 'num' }, num(entry.rank)), el('td', { class: 'text member' }, entry.member),
+									el('td', { class: 'num' }, num(entry.score)));
+							}), 'No member yet.'));
+				});
+				var lists = view.recentLists.map(function (list) {
+					return el('div', { class: 'card', 'data-recent': list.name },
+						el('h3', { class: 'text' }, list.name + ' · ' + num(list.capacity) + ' per user'),
+						list.error ? el('p', { class: 'error' }, list.error)
+							: table(['Trending', '#Views'], list.trending.map(function (item) {
+								return el('tr', null, el('td', { class: 'text item' }, item.item), el('td', { class: 'num' }, num(item.views)));
+							}), 'Nothing viewed in the trending period.'));
+				});
+				return el('section', { id: 'page-leaderboards' },
+					el('h1', null, 'Leaderboards'),
+					view.leaderboardsConfigured ? el('div', { class: 'cards' }, boards) : notConfigured('Leaderboards'),
+					view.leaderboards.length ? lookup('rank', view.leaderboards, 'member', 'One member\'s rank in', function (r) {
+						return r.ranked ? el('span', null, el('span', { class: 'text', id: 'rank-member' }, r.member), ' is #',
+							el('span', { id: 'rank-rank' }, num(r.rank)), ' with ' + num(r.score))
+							: el('span', null, el('span', { class: 'text', id: 'rank-member' }, r.member), ' is not ranked');
+					}) : null,
+					el('h1', null, 'Recent items'),
+					view.recentConfigured ? el('div', { class: 'cards' }, lists) : notConfigured('Recent-items lists'),
+					view.recentLists.length ? lookup('recent', view.recentLists, 'user', 'One user\'s recent items in', function (r) {
+						return el('span', null, el('span', { class: 'text', id: 'recent-user' }, r.user), ': ',
+							r.items.length ? el('ol', { id: 'recent-items' }, r.items.map(function (item) { return el('li', { class: 'text' }, item); }))
+								: 'nothing viewed');
+					}) : null);
 			});
 		},
 
@@ -593,6 +728,61 @@
 		});
 	}
 
+	function cacheActions(name) {
+		if (state.confirmClear === name) {
+			return el('button', { class: 'danger clear-confirm', onclick: function () {
+				state.confirmClear = null;
+				act('cache/clear?name=' + q(name)).then(function () {
+					notice('Cleared every entry of cache ' + name + ', near caches included.');
+					render();
+				}, fail);
+			} }, 'Really clear ' + name + '?');
+		}
+		return el('button', { class: 'danger clear', onclick: function () { state.confirmClear = name; render(); } }, 'Clear…');
+	}
+
+	function evictForm(caches) {
+		if (caches.length === 0) {
+			return null;
+		}
+		var select = el('select', { id: 'evict-cache' }, caches.map(function (c) { return el('option', { value: c.name }, c.name); }));
+		var key = el('input', { id: 'evict-key', type: 'text', maxlength: 1024, placeholder: 'key, as the cache stores it' });
+		return el('div', { class: 'toolbar' }, el('span', null, 'Evict one entry of'), select, key,
+			el('button', { id: 'evict-run', onclick: function () {
+				var cache = select.value, wanted = key.value;
+				act('cache/evict?name=' + q(cache) + '&key=' + q(wanted)).then(function (r) {
+					notice(r.evicted ? 'Evicted the entry from cache ' + cache + ', near caches included.' : 'Cache ' + cache + ' had no such entry.');
+					document.activeElement.blur();
+					render();
+				}, fail);
+			} }, 'Evict'));
+	}
+
+	// A read-only lookup form (a member's rank, a user's recent items) whose result stays across re-renders.
+	function lookup(kind, items, field, label, show) {
+		var current = state[kind] || { name: items[0].name, value: '', result: null, error: null };
+		var select = el('select', { id: kind + '-name' }, items.map(function (item) {
+			return el('option', { value: item.name, selected: item.name === current.name }, item.name);
+		}));
+		var input = el('input', { id: kind + '-value', type: 'text', maxlength: 1024, placeholder: field, value: current.value });
+		var path = kind === 'rank' ? 'rank?name=' : 'recent?name=';
+		return el('div', { class: 'toolbar', id: kind + '-lookup' }, el('span', null, label), select, input,
+			el('button', { id: kind + '-run', onclick: function () {
+				var wanted = { name: select.value, value: input.value, result: null, error: null };
+				api(path + q(wanted.name) + '&' + field + '=' + q(wanted.value)).then(function (r) {
+					wanted.result = r;
+				}, function (error) {
+					wanted.error = error.message;
+				}).then(function () {
+					state[kind] = wanted;
+					document.activeElement.blur();
+					render();
+				});
+			} }, 'Look up'),
+			current.error ? el('span', { class: 'error' }, current.error) : null,
+			current.result ? el('div', { id: kind + '-result' }, show(current.result)) : null);
+	}
+
 	function notice(text) {
 		var box = document.getElementById('notice');
 		box.textContent = text;
@@ -631,7 +821,7 @@
 		timer = setInterval(function () {
 			// Do not rebuild the page under a pending confirmation, or while someone types in one of its fields.
 			var typing = document.activeElement && document.activeElement.closest && document.activeElement.closest('#main input, #main select');
-			if (!state.confirmPurge && state.confirmDelete === null && !typing && !document.hidden) {
+			if (!state.confirmPurge && state.confirmDelete === null && state.confirmClear === null && !typing && !document.hidden) {
 				render();
 			}
 		}, POLL_MILLIS);
@@ -641,6 +831,7 @@
 		document.getElementById('notice').hidden = true;
 		state.confirmPurge = false;
 		state.confirmDelete = null;
+		state.confirmClear = null;
 		render();
 	});
 

@@ -11,9 +11,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
+import io.micrometer.observation.Observation;
 import io.rediskit.cache.CacheListener.WaitOutcome;
 import io.rediskit.cache.CacheMessages.Message;
 import io.rediskit.cache.CacheScripts.Claim;
+import io.rediskit.support.Observations;
 import io.rediskit.support.Stages;
 import org.jspecify.annotations.Nullable;
 
@@ -221,6 +223,9 @@ final class CacheFlight {
 
 		boolean waited;
 
+		/** The observation of this caller's wait for another's load, from its first claim that found one. */
+		private Observation wait = Observation.NOOP;
+
 		/** The token of the load this caller waits for, empty before it was told of one. */
 		byte[] holder = NONE;
 
@@ -229,6 +234,25 @@ final class CacheFlight {
 			this.steps = steps;
 			this.token = token;
 			this.deadline = this.start + waitNanos;
+		}
+
+		/** Reports the end of the wait for another caller's load, and ends its observation. */
+		final void waitEnded(WaitOutcome outcome) {
+			CacheFlight.this.store.waitEnded(this.start, outcome);
+			Observation ended = this.wait;
+			this.wait = Observation.NOOP;
+			Observations.stop(ended, switch (outcome) {
+				case VALUE -> "waited";
+				case TIMEOUT -> "timeout";
+				case FAILURE -> "error";
+			});
+		}
+
+		/** Ends the wait's observation when the wait itself failed (interrupted, cancelled): no outcome was told. */
+		private void waitFailed(Throwable failure) {
+			Observation ended = this.wait;
+			this.wait = Observation.NOOP;
+			Observations.stop(ended, "error", failure);
 		}
 
 		/** @return a future of the value, {@link NullValue#INSTANCE} for a null, or {@code null} for a miss */
@@ -311,7 +335,7 @@ final class CacheFlight {
 					CompletableFuture<Object> found = found(value, claim.pttl(), snapshot);
 					if (found == null) {
 						if (this.waited) {
-							store.waitEnded(this.start, WaitOutcome.VALUE);
+							waitEnded(WaitOutcome.VALUE);
 						}
 						found = CompletableFuture.completedFuture(value);
 					}
@@ -330,16 +354,20 @@ final class CacheFlight {
 			if (claim.state() == CacheScripts.Claimed.LEASED) {
 				return CompletableFuture.completedFuture(leased());
 			}
+			if (!this.waited) {
+				this.wait = store.startLoad();
+			}
 			this.waited = true;
 			this.holder = claim.bytes();
 			long left = this.deadline - System.nanoTime();
 			if (left <= 0) {
-				store.waitEnded(this.start, WaitOutcome.TIMEOUT);
+				waitEnded(WaitOutcome.TIMEOUT);
 				return CompletableFuture.completedFuture(timedOut());
 			}
 			return this.steps.await(outcome(), Math.min(left, TimeUnit.MILLISECONDS.toNanos(RECHECK_MILLIS)))
 				.handle((message, ex) -> {
 					if (ex != null) {
+						waitFailed(Stages.unwrap(ex));
 						return interrupted(Stages.unwrap(ex));
 					}
 					return (message != null) ? received(message) : null;
@@ -454,15 +482,15 @@ final class CacheFlight {
 					if (value == null) {
 						return loadAlone();
 					}
-					store.waitEnded(this.start, WaitOutcome.VALUE);
+					waitEnded(WaitOutcome.VALUE);
 					return CompletableFuture.completedFuture(value);
 				}
 				case CacheMessages.LOADED_NULL -> {
-					store.waitEnded(this.start, WaitOutcome.VALUE);
+					waitEnded(WaitOutcome.VALUE);
 					return CompletableFuture.completedFuture(NullValue.INSTANCE);
 				}
 				default -> {
-					store.waitEnded(this.start, WaitOutcome.FAILURE);
+					waitEnded(WaitOutcome.FAILURE);
 					return CompletableFuture.failedFuture(this.call.failed(new CacheLoadFailedException("Cache '"
 							+ store.name() + "': the load of this entry failed in another instance: "
 							+ new String(message.payload(), StandardCharsets.UTF_8))));
@@ -494,14 +522,17 @@ final class CacheFlight {
 		CompletableFuture<Object> loadAsOwner() {
 			CacheStore store = CacheFlight.this.store;
 			long began = System.nanoTime();
+			Observation load = store.startLoad();
 			return this.call.load().handle((loaded, ex) -> {
 				if (ex != null) {
 					Throwable failure = Stages.unwrap(ex);
 					store.loaded(began, false);
+					Observations.stop(load, "error", failure);
 					return this.steps.fill(store, this.id, this.token, CacheStore.failedMessage(this.id, failure))
 						.thenCompose((ignored) -> CompletableFuture.<Object>failedFuture(this.call.failed(failure)));
 				}
 				store.loaded(began, true);
+				Observations.stop(load, "loaded");
 				Object stored = (loaded != null) ? loaded : NullValue.INSTANCE;
 				if (stored == NullValue.INSTANCE && !store.spec().cacheNullValues()) {
 					return this.steps.fill(store, this.id, this.token, CacheStore.nullMessage(this.id))
@@ -523,8 +554,10 @@ final class CacheFlight {
 		/** Loads without a lease: Redis is down, the wait ran out, or the entry holds unreadable bytes. */
 		CompletableFuture<Object> loadAlone() {
 			long began = System.nanoTime();
+			Observation load = CacheFlight.this.store.startLoad();
 			return this.call.load().handle((loaded, ex) -> {
 				CacheFlight.this.store.loaded(began, ex == null);
+				Observations.stop(load, (ex == null) ? "loaded" : "error", ex);
 				if (ex != null) {
 					throw CacheStore.asRuntime(this.call.failed(Stages.unwrap(ex)));
 				}
@@ -576,11 +609,11 @@ final class CacheFlight {
 		CompletableFuture<Object> received(Message message) {
 			CacheStore store = CacheFlight.this.store;
 			if (message.type() == CacheMessages.LOADED_NULL) {
-				store.waitEnded(this.start, WaitOutcome.VALUE);
+				waitEnded(WaitOutcome.VALUE);
 				return CompletableFuture.completedFuture(store.spec().cacheNullValues() ? NullValue.INSTANCE : null);
 			}
 			Object value = (message.type() == CacheMessages.LOADED) ? store.decode(message.payload()) : null;
-			store.waitEnded(this.start, (value != null) ? WaitOutcome.VALUE : WaitOutcome.FAILURE);
+			waitEnded((value != null) ? WaitOutcome.VALUE : WaitOutcome.FAILURE);
 			return CompletableFuture.completedFuture(value);
 		}
 

@@ -3,11 +3,13 @@ package io.rediskit.cache;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import io.rediskit.bloom.BloomFilter;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
+import io.rediskit.support.Observations;
 import io.rediskit.support.ScriptExecutor;
 import org.jspecify.annotations.Nullable;
 
@@ -30,12 +32,13 @@ import org.springframework.data.redis.serializer.RedisSerializer;
  * @param connectionFactory for {@code clear()}, which scans every master
  * @param refresher runs the reloads in the background (early refresh, stale-while-revalidate)
  * @param bloomFilters the Bloom filter of a name, for caches that name one
+ * @param observations the manager's observations now
  */
 record CacheParts(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
 		RedisSerializer<Object> values, Listeners<CacheListener> listeners, @Nullable CacheSignals signals,
 		@Nullable CacheTracking tracking,
 		Duration outageLogInterval, RedisConnectionFactory connectionFactory, Executor refresher,
-		Function<String, BloomFilter> bloomFilters) {
+		Function<String, BloomFilter> bloomFilters, Supplier<Observations> observations) {
 
 	static final String AREA = "cache";
 

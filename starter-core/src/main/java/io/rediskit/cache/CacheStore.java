@@ -3,11 +3,15 @@ package io.rediskit.cache;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
+import io.micrometer.observation.Observation;
 import io.rediskit.cache.CacheListener.WaitOutcome;
+import io.rediskit.support.Observations;
 import io.rediskit.support.RedisFailures;
+import io.rediskit.support.RedisKitObservation;
 import io.rediskit.support.Stages;
 import io.rediskit.support.ThrottledLog;
 import org.apache.commons.logging.Log;
@@ -251,6 +255,27 @@ final class CacheStore {
 
 	void refreshed(boolean expired) {
 		this.parts.listeners().notify((l) -> l.onRefresh(this.name, expired));
+	}
+
+	/** @return the observation of a lookup, started now; {@link Observation#NOOP} when nothing observes */
+	Observation startLookup() {
+		return this.parts.observations().get().start(RedisKitObservation.CACHE_LOOKUP, this.name, null);
+	}
+
+	/**
+	 * Ends a lookup's observation.
+	 * @param tier the tier that answered, or {@code null} for a miss
+	 */
+	static void endLookup(Observation lookup, @Nullable CacheTier tier) {
+		if (!lookup.isNoop()) {
+			Observations.stopWithDetail(lookup, (tier != null) ? "hit" : "miss",
+					(tier != null) ? tier.name().toLowerCase(Locale.ROOT) : "none");
+		}
+	}
+
+	/** @return the observation of a load or a wait for one, started now */
+	Observation startLoad() {
+		return this.parts.observations().get().start(RedisKitObservation.CACHE_LOAD, this.name, null);
 	}
 
 	void miss() {

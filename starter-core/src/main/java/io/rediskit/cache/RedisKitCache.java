@@ -7,8 +7,10 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
+import io.micrometer.observation.Observation;
 import io.rediskit.cache.CacheMessages.Message;
 import io.rediskit.keys.KeyPatterns;
+import io.rediskit.support.Observations;
 import io.rediskit.support.RedisFailures;
 import io.rediskit.support.Stages;
 import org.apache.commons.logging.Log;
@@ -161,11 +163,27 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 	@Override
 	protected @Nullable Object lookup(Object key) {
 		String id = keyString(key);
+		Observation lookup = this.store.startLookup();
 		NearCache.Entry cached = this.near.get(id);
 		if (cached != null) {
 			this.store.hit(CacheTier.NEAR);
+			CacheStore.endLookup(lookup, CacheTier.NEAR);
 			return cached.value();
 		}
+		Object value;
+		try {
+			value = lookupInRedis(id);
+		}
+		catch (RuntimeException ex) {
+			Observations.stop(lookup, "error", ex);
+			throw ex;
+		}
+		CacheStore.endLookup(lookup, (value != null) ? CacheTier.REDIS : null);
+		return value;
+	}
+
+	/** A lookup the near cache could not answer: the Bloom filter, then Redis. */
+	private @Nullable Object lookupInRedis(String id) {
 		if (!this.bloom.mightExist(id)) {
 			return NullValue.INSTANCE;
 		}
@@ -197,11 +215,28 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 	@Override
 	public CompletableFuture<?> retrieve(Object key) {
 		String id = keyString(key);
+		Observation lookup = this.store.startLookup();
 		NearCache.Entry cached = this.near.get(id);
 		if (cached != null) {
 			this.store.hit(CacheTier.NEAR);
+			CacheStore.endLookup(lookup, CacheTier.NEAR);
 			return CompletableFuture.completedFuture(toValueWrapper(cached.value()));
 		}
+		CompletableFuture<?> retrieved = retrieveFromRedis(id);
+		if (lookup.isNoop()) {
+			return retrieved;
+		}
+		return retrieved.whenComplete((value, ex) -> {
+			if (ex != null) {
+				Observations.stop(lookup, "error", ex);
+			}
+			else {
+				CacheStore.endLookup(lookup, (value != null) ? CacheTier.REDIS : null);
+			}
+		});
+	}
+
+	private CompletableFuture<?> retrieveFromRedis(String id) {
 		return this.bloom.mightExistAsync(id).thenCompose((might) -> {
 			if (!might) {
 				return CompletableFuture.completedFuture(toValueWrapper(NullValue.INSTANCE));

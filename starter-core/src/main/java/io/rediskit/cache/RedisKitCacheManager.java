@@ -19,6 +19,8 @@ import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
 import io.rediskit.support.Names;
+import io.rediskit.support.Observations;
+import io.rediskit.support.RedisKitObservation;
 import io.rediskit.support.ScriptExecutor;
 import org.jspecify.annotations.Nullable;
 
@@ -76,6 +78,8 @@ public class RedisKitCacheManager implements CacheManager, AutoCloseable {
 	public static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(1);
 
 	private final CacheParts parts;
+
+	private volatile Observations observations = Observations.NOOP;
 
 	private final CacheSpec defaults;
 
@@ -166,7 +170,21 @@ public class RedisKitCacheManager implements CacheManager, AutoCloseable {
 				Objects.requireNonNull(values, "values must not be null"), Listeners.of("cache", listeners), signals,
 				tracking,
 				Duration.ofSeconds(10), connectionFactory, this::refresh,
-				(name) -> Objects.requireNonNull(bloomFilters, "bloomFilters").get(name));
+				(name) -> Objects.requireNonNull(bloomFilters, "bloomFilters").get(name), this::observations);
+	}
+
+	/**
+	 * Makes the caches' lookups ({@link RedisKitObservation#CACHE_LOOKUP}, tagged with the tier that answered) and
+	 * their single-flight loads and waits ({@link RedisKitObservation#CACHE_LOAD}) observations. Applies to caches
+	 * made before too.
+	 * @param observations where the observations are made; {@link Observations#NOOP} (the default) for none
+	 */
+	public void setObservations(Observations observations) {
+		this.observations = Objects.requireNonNull(observations, "observations must not be null");
+	}
+
+	private Observations observations() {
+		return this.observations;
 	}
 
 	/**

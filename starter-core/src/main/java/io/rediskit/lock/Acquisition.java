@@ -1,5 +1,6 @@
 package io.rediskit.lock;
 
+import io.micrometer.observation.Observation;
 import io.rediskit.lock.LockListener.AcquireResult;
 import io.rediskit.support.RedisFailures;
 import io.rediskit.support.ReleaseSignals;
@@ -30,6 +31,8 @@ final class Acquisition {
 	private final String owner;
 
 	private final long startedNanos = System.nanoTime();
+
+	private final Observation wait;
 
 	/** How long to wait: {@code 0} for one attempt, negative for as long as it takes. */
 	private final long waitNanos;
@@ -62,6 +65,7 @@ final class Acquisition {
 	Acquisition(RedisLock lock, SingleNodeEngine engine, String owner, @Nullable Long leaseMillis, long waitNanos,
 			boolean interruptible) {
 		this.lock = lock;
+		this.wait = lock.startWait();
 		this.engine = engine;
 		this.parts = lock.parts();
 		this.owner = owner;
@@ -348,7 +352,7 @@ final class Acquisition {
 	}
 
 	private void report(AcquireResult result) {
-		this.lock.report(result, this.startedNanos);
+		this.lock.report(result, this.startedNanos, this.wait);
 	}
 
 }

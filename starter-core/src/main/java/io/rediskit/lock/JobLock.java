@@ -9,6 +9,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.micrometer.observation.Observation;
 import io.rediskit.lock.LockListener.AcquireResult;
 import io.rediskit.support.RedisFailures;
 import io.rediskit.support.Stages;
@@ -91,13 +92,14 @@ public final class JobLock {
 	 */
 	public CompletionStage<Optional<Run>> tryStartAsync(Duration lockAtLeastFor, Duration lockAtMostFor) {
 		Bounds bounds = Bounds.of(lockAtLeastFor, lockAtMostFor);
-		long started = System.nanoTime();
 		try {
 			this.parts.background().ensureRunning();
 		}
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);
 		}
+		long started = System.nanoTime();
+		Observation wait = this.lock.startWait();
 		String owner = this.parts.holds().leaseOwner();
 		long leaseMillis = Math.min(this.parts.watchdogTimeout().toMillis(), bounds.atMostMillis());
 		CompletionStage<LockScripts.Attempt> attempt;
@@ -113,15 +115,15 @@ public final class JobLock {
 				if (RedisFailures.isUnavailable(cause)) {
 					this.parts.outages().warn(cause);
 				}
-				this.lock.report(AcquireResult.ERROR, started);
+				this.lock.report(AcquireResult.ERROR, started, wait);
 				throw rethrowable(cause);
 			}
 			if (!reply.acquired()) {
-				this.lock.report(AcquireResult.SKIPPED, started);
+				this.lock.report(AcquireResult.SKIPPED, started, wait);
 				return Optional.empty();
 			}
 			LockHold hold = this.parts.holds().acquired(this.lock, owner, reply.fencingToken(), 1, leaseMillis, true);
-			this.lock.report(AcquireResult.ACQUIRED, started);
+			this.lock.report(AcquireResult.ACQUIRED, started, wait);
 			return Optional.of(new Run(hold, bounds));
 		});
 	}

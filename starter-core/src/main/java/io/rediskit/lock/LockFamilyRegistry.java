@@ -1,9 +1,12 @@
 package io.rediskit.lock;
 
 import java.time.Duration;
+import java.util.Objects;
 
 import io.rediskit.support.Background;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.Observations;
+import io.rediskit.support.RedisKitObservation;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.SmartLifecycle;
@@ -44,6 +47,16 @@ public abstract sealed class LockFamilyRegistry implements SmartLifecycle, AutoC
 	 */
 	public void setBackground(@Nullable Background background) {
 		shell().setBackground(background);
+	}
+
+	/**
+	 * Makes every wait for a lock of this registry ({@link RedisKitObservation#LOCK_WAIT}) and every hold, from the
+	 * first acquisition to the last release ({@link RedisKitObservation#LOCK_HOLD}), an observation, tagged with the
+	 * lock group's name and the member of the family. Applies to locks handed out before too.
+	 * @param observations where the observations are made; {@link Observations#NOOP} (the default) for none
+	 */
+	public void setObservations(Observations observations) {
+		shell().setObservations(Objects.requireNonNull(observations, "observations must not be null"));
 	}
 
 	/** @return how long an acquisition that names no wait waits */

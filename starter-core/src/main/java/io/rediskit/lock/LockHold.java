@@ -3,6 +3,11 @@ package io.rediskit.lock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
+
+import io.micrometer.observation.Observation;
+import io.rediskit.support.Observations;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Local record of one owner's hold on one lock, whatever the engine: what the watchdog renews, what unlock checks
@@ -14,6 +19,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * engines, the watchdog and a release cannot leave it half updated.
  */
 final class LockHold {
+
+	private static final AtomicReferenceFieldUpdater<LockHold, Observation> OBSERVATION = AtomicReferenceFieldUpdater
+		.newUpdater(LockHold.class, Observation.class, "observation");
 
 	final RedisLock lock;
 
@@ -43,6 +51,9 @@ final class LockHold {
 	/** The lease ended before the owner released it; never renewed again. */
 	private volatile boolean lost;
 
+	/** The hold's observation until it ends; {@link Observation#NOOP} when nothing observes or once ended. */
+	private volatile Observation observation = Observation.NOOP;
+
 	/** A renewal is in flight: the watchdog does not send another one for this hold. */
 	private final AtomicBoolean renewing = new AtomicBoolean();
 
@@ -57,6 +68,22 @@ final class LockHold {
 		this.acquiredNanos = acquiredNanos;
 		this.validUntilNanos = validUntilNanos;
 		this.holdCount = 1;
+	}
+
+	/** @param observation the hold's observation, started when the hold was made */
+	void observed(Observation observation) {
+		this.observation = observation;
+	}
+
+	/**
+	 * Ends the hold's observation, the first time only: a release, a loss and a release that failed may each be
+	 * the end, and the first one tells.
+	 * @param outcome {@code released}, {@code lost} or {@code error}
+	 * @param error what it ended with, or {@code null}
+	 */
+	void endObservation(String outcome, @Nullable Throwable error) {
+		Observation ended = OBSERVATION.getAndSet(this, Observation.NOOP);
+		Observations.stop(ended, outcome, error);
 	}
 
 	/** @return how many times the owner holds the lock, as this client counts it */

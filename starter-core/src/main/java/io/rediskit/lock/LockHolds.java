@@ -38,9 +38,12 @@ final class LockHolds {
 
 	private final Clock clock;
 
-	LockHolds(Listeners<LockListener> listeners, Clock clock) {
+	private final LockObservations observations;
+
+	LockHolds(Listeners<LockListener> listeners, Clock clock, LockObservations observations) {
 		this.listeners = listeners;
 		this.clock = clock;
+		this.observations = observations;
 	}
 
 	/** @return the owner the calling thread acquires as */
@@ -92,6 +95,7 @@ final class LockHolds {
 		if (count == 1 || hold == null || hold.isLost()) {
 			hold = new LockHold(lock, owner, fencingToken, leaseMillis, watchdog, Instant.now(this.clock), nowNanos,
 					validUntilNanos);
+			hold.observed(this.observations.startHold(lock.group()));
 			this.holds.put(id, hold);
 		}
 		else {
@@ -100,13 +104,16 @@ final class LockHolds {
 		return hold;
 	}
 
+	/** Forgets a hold that ended; its observation ends as released unless a loss or a failure ended it first. */
 	void forget(LockHold hold) {
 		this.holds.remove(new Id(hold.lock.keys().lock, hold.owner), hold);
+		hold.endObservation("released", null);
 	}
 
 	/** Records a lost hold once: never renewed again, reported to the listeners, and unlock will say so. */
 	void markLost(LockHold hold) {
 		if (hold.markLost()) {
+			hold.endObservation("lost", new LockLeaseLostException(hold.lock.name(), hold.fencingToken));
 			logger.warn("Lock '" + hold.lock.name() + "' (fencing token " + hold.fencingToken
 					+ ") was lost before its owner released it");
 			this.listeners.notify((listener) -> listener.onLeaseLost(hold.lock.group(), hold.fencingToken));

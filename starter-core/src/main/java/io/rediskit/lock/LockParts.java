@@ -18,10 +18,11 @@ import org.jspecify.annotations.Nullable;
  * @param background scheduler, blocking executor and their lifecycle
  * @param listeners told about acquisitions, releases, renewals and lost leases
  * @param outages one warning per interval while Redis is unavailable
+ * @param observations the waits and holds observed
  */
 record LockParts(Duration watchdogTimeout, @Nullable Duration defaultLeaseTime, Duration defaultWaitTime,
 		Engine engine, LockHolds holds, LockBackground background, Listeners<LockListener> listeners,
-		ThrottledLog outages) {
+		ThrottledLog outages, LockObservations observations) {
 
 	/**
 	 * The same shell over another engine: the handles of one registry whose sides run different scripts (a
@@ -31,7 +32,7 @@ record LockParts(Duration watchdogTimeout, @Nullable Duration defaultLeaseTime, 
 	 */
 	LockParts withEngine(Engine sibling) {
 		return new LockParts(this.watchdogTimeout, this.defaultLeaseTime, this.defaultWaitTime, sibling, this.holds,
-				this.background, this.listeners, this.outages);
+				this.background, this.listeners, this.outages, this.observations);
 	}
 
 }

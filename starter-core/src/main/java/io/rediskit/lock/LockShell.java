@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.function.BiFunction;
 
+import io.rediskit.support.Observations;
 import io.rediskit.support.Background;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
@@ -65,11 +66,16 @@ final class LockShell<E extends Engine> {
 				Duration.ofSeconds(LockRegistry.OUTAGE_LOG_INTERVAL_SECONDS), outageWarning);
 		E built = engine.apply(guarded, outages);
 		this.engine = built;
-		LockHolds holds = new LockHolds(guarded, clock);
+		LockObservations observations = new LockObservations(LockObservations.member(kind));
+		LockHolds holds = new LockHolds(guarded, clock, observations);
 		this.watchdog = new LockWatchdog(holds, guarded, outages, watchdogTimeout);
 		LockBackground background = new LockBackground(kind, this.watchdog, built);
 		this.parts = new LockParts(watchdogTimeout, defaultLeaseTime, defaultWaitTime, built, holds, background,
-				guarded, outages);
+				guarded, outages, observations);
+	}
+
+	void setObservations(Observations observations) {
+		this.parts.observations().set(observations);
 	}
 
 	void setBackground(@Nullable Background background) {

@@ -3,6 +3,7 @@ package io.rediskit.lock;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.micrometer.observation.Observation;
 import io.rediskit.lock.LockListener.AcquireResult;
 import org.jspecify.annotations.Nullable;
 
@@ -34,6 +35,8 @@ abstract class LockWait {
 
 	final long startedNanos = System.nanoTime();
 
+	private final Observation wait;
+
 	/** Whether the outcome was reported. */
 	private final AtomicBoolean reported = new AtomicBoolean();
 
@@ -43,6 +46,7 @@ abstract class LockWait {
 	 */
 	LockWait(RedisLock lock, String owner, @Nullable Long leaseMillis, Duration waitTime, long waitNanos) {
 		this.lock = lock;
+		this.wait = lock.startWait();
 		this.parts = lock.parts();
 		this.owner = owner;
 		this.leaseMillis = (leaseMillis != null) ? leaseMillis : this.parts.watchdogTimeout().toMillis();
@@ -64,7 +68,7 @@ abstract class LockWait {
 	 */
 	final void report(AcquireResult result) {
 		if (this.reported.compareAndSet(false, true)) {
-			this.lock.report(result, this.startedNanos);
+			this.lock.report(result, this.startedNanos, this.wait);
 		}
 	}
 

@@ -7,6 +7,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Supplier;
 
+import io.micrometer.observation.Observation;
 import io.rediskit.lock.LockListener.AcquireResult;
 import io.rediskit.support.RedisFailures;
 import io.rediskit.support.ReleaseSignals;
@@ -132,6 +133,7 @@ final class MemberWait extends SignalledWait {
 	static LockHold reenter(LockHold current, Supplier<CompletionStage<Long>> call) {
 		RedisLock lock = current.lock;
 		long started = System.nanoTime();
+		Observation wait = lock.startWait();
 		long count;
 		try {
 			count = Stages.uninterruptibly(() -> LockScripts.await(call.get()));
@@ -140,17 +142,17 @@ final class MemberWait extends SignalledWait {
 			if (RedisFailures.isUnavailable(ex)) {
 				lock.parts().outages().warn(ex);
 			}
-			lock.report(AcquireResult.ERROR, started);
+			lock.report(AcquireResult.ERROR, started, wait);
 			throw ex;
 		}
 		if (count < 1) {
 			lock.parts().holds().markLost(current);
-			lock.report(AcquireResult.ERROR, started);
+			lock.report(AcquireResult.ERROR, started, wait);
 			throw new LockLeaseLostException(lock.name(), current.fencingToken);
 		}
 		LockHold hold = lock.parts().holds().acquired(lock, current.owner, current.fencingToken,
 				Math.max(2, (int) count), current.leaseMillis, current.watchdog);
-		lock.report(AcquireResult.ACQUIRED, started);
+		lock.report(AcquireResult.ACQUIRED, started, wait);
 		return hold;
 	}
 

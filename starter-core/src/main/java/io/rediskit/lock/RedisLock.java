@@ -1,6 +1,7 @@
 package io.rediskit.lock;
 
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -9,7 +10,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 
+import io.micrometer.observation.Observation;
 import io.rediskit.lock.LockListener.AcquireResult;
+import io.rediskit.support.Observations;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -421,9 +424,27 @@ public final class RedisLock implements Lock {
 		return new Release.Handle(hold);
 	}
 
+	/** @return the observation of a wait for this lock, started now; end it with {@link #report} */
+	Observation startWait() {
+		return this.parts.observations().startWait(this.group);
+	}
+
 	void report(AcquireResult result, long startedNanos) {
+		report(result, startedNanos, Observation.NOOP);
+	}
+
+	/**
+	 * Reports how a wait ended, to the listeners and its observation: a timeout ends the observation with a
+	 * {@link LockNotAcquiredException}, whether or not the caller is thrown one (a {@code tryLock} returns
+	 * {@code false}), so that a trace shows the wait that failed.
+	 */
+	void report(AcquireResult result, long startedNanos, Observation wait) {
 		Duration waited = Duration.ofNanos(System.nanoTime() - startedNanos);
 		this.parts.listeners().notify((listener) -> listener.onAcquire(this.group, result, waited));
+		if (!wait.isNoop()) {
+			Observations.stop(wait, result.name().toLowerCase(Locale.ROOT), (result == AcquireResult.TIMEOUT)
+					? new LockNotAcquiredException(this.name, waited, null) : null);
+		}
 	}
 
 	private void requireLease(Duration leaseTime) {

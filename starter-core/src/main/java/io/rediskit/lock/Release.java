@@ -92,12 +92,13 @@ class Release implements BiFunction<@Nullable Long, @Nullable Throwable, @Nullab
 	}
 
 	private RuntimeException failed(@Nullable Throwable failure) {
-		this.parts.holds().forget(this.hold);
 		Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
 				: failure;
 		if (cause == null) {
 			cause = new IllegalStateException("No reply to the release of '" + this.hold.lock.name() + "'");
 		}
+		this.hold.endObservation("error", cause);
+		this.parts.holds().forget(this.hold);
 		if (RedisFailures.isUnavailable(cause)) {
 			this.parts.outages().warn(cause);
 			String group = this.hold.lock.group();

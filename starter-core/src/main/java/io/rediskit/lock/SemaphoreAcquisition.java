@@ -14,9 +14,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * One blocking acquisition of semaphore permits: attempt; when too few are free, join the semaphore's release
  * channel and attempt again when a release message arrives, when the earliest holder's lease ends (a crashed
- * holder publishes nothing) or after {@code maxPollInterval}, until the wait runs out. Waiters are not queued:
- * whoever attempts first after a release gets the permits, so a caller asking for many permits can be overtaken
- * by callers asking for few.
+ * holder publishes nothing) or after {@code maxPollInterval}, until the wait runs out. Waiters are not queued
+ * across clients: whoever attempts first after a release gets the permits, so a caller asking for many permits can
+ * be overtaken by callers asking for few. A release by a thread of the same registry may hand its permits straight
+ * to the longest-waiting thread here ({@link SemaphoreEngine#release(LockHold)}), which then holds them without an attempt of
+ * its own.
  * <p>
  * An attempt whose reply is lost (Redis timed out) may still have taken the permits: it is undone in the
  * background, so that they come back at once rather than when the lease ends.
@@ -72,29 +74,85 @@ class SemaphoreAcquisition {
 	 */
 	@Nullable LockHold run() throws InterruptedException {
 		long deadline = this.startedNanos + this.waitNanos;
+		String channel = this.lock.keys().released;
 		ReleaseSignals.Waiter waiter = null;
+		boolean settled = false;
+		SemaphoreScripts.Attempt acquired = null;
 		try {
+			boolean attemptFirst = true;
+			if (this.waitNanos != 0 && this.engine.signals.hasWaiters(channel)) {
+				ReleaseSignals.Waiter queued = this.engine.signals.join(channel, this.owner, this.leaseMillis,
+						this.permits);
+				if (!queued.subscribed && queued.queuedBehindOthers()) {
+					// Local threads wait already: queue behind them rather than race them for the next release.
+					// Woken in turn by a hand-off, a release message, a waiter ahead that acquired and left permits
+					// free, or the poll interval.
+					waiter = queued;
+					attemptFirst = false;
+				}
+				else {
+					// The others left meanwhile: attempt now, and join as usual should it fail.
+					this.engine.signals.leave(queued);
+				}
+			}
+			SemaphoreScripts.Attempt attempt = null;
 			while (true) {
-				SemaphoreScripts.Attempt attempt = attemptNow();
-				if (attempt.state() == SemaphoreScripts.Attempt.State.ACQUIRED) {
-					return acquired(attempt);
+				if (waiter != null && !waiter.startAttempt()) {
+					// A releaser claimed this waiter: it hands the permits over, or tells it to try again.
+					long token = waiter.awaitResolution();
+					if (token > 0) {
+						settled = true;
+						return handed(token);
+					}
+					waiter.rearm();
+					continue;
+				}
+				if (attemptFirst) {
+					attempt = attemptNow();
+					if (attempt.state() == SemaphoreScripts.Attempt.State.ACQUIRED) {
+						settled = true;
+						acquired = attempt;
+						return acquired(attempt);
+					}
+				}
+				if (waiter != null) {
+					waiter.endAttempt();
 				}
 				long left = (this.waitNanos < 0) ? Long.MAX_VALUE : deadline - System.nanoTime();
+				if (!attemptFirst && left <= 0) {
+					// Queued, and out of time already: one attempt all the same.
+					attemptFirst = true;
+					continue;
+				}
 				if (this.waitNanos == 0 || left <= 0) {
+					settled = true;
+					long late = settle(waiter);
+					if (late > 0) {
+						return handed(late);
+					}
 					report(AcquireResult.TIMEOUT);
 					return null;
 				}
+				long sleep = Math.min(left, (attempt != null) ? attempt.sleepNanos(maxPollNanos()) : maxPollNanos());
+				attemptFirst = true;
 				boolean interrupted;
 				if (waiter == null) {
 					// Joining subscribes: a release between the attempt and the subscription woke nobody, so
 					// attempt again once subscribed.
-					waiter = this.engine.signals.join(this.lock.keys().released, this.owner, this.leaseMillis);
-					interrupted = waiter.awaitSubscription(Math.min(left, attempt.sleepNanos(maxPollNanos())));
+					waiter = this.engine.signals.join(channel, this.owner, this.leaseMillis, this.permits);
+					interrupted = waiter.awaitSubscription(sleep);
 				}
 				else {
-					interrupted = waiter.park(Math.min(left, attempt.sleepNanos(maxPollNanos())));
+					interrupted = waiter.park(sleep);
 				}
 				if (interrupted) {
+					settled = true;
+					long token = settle(waiter);
+					if (token > 0) {
+						// Handed the permits as the interrupt came: they are held, and the interrupt stays pending.
+						Thread.currentThread().interrupt();
+						return handed(token);
+					}
 					report(AcquireResult.INTERRUPTED);
 					throw new InterruptedException("Waiting for permits of semaphore '" + this.lock.name() + "'");
 				}
@@ -102,9 +160,45 @@ class SemaphoreAcquisition {
 		}
 		finally {
 			if (waiter != null) {
+				if (!settled && settle(waiter) > 0) {
+					// Leaving on a failure while a releaser handed this owner permits: give them back (else their
+					// lease ends them).
+					try {
+						this.engine.scripts.undo(this.lock.keys(), this.owner);
+					}
+					catch (RuntimeException ex) {
+						// The lease ends them.
+					}
+				}
+				else if (settled) {
+					settle(waiter);
+				}
 				this.engine.signals.leave(waiter);
 			}
+			if (acquired != null && acquired.free() > 0) {
+				// Permits are left free: a thread queued behind this one need not wait for a release.
+				this.engine.signals.wakeNext(channel);
+			}
 		}
+	}
+
+	/**
+	 * Leaves the releasers' queue; a waiter a releaser has already claimed waits for the claim's outcome.
+	 * @return the fencing token of the permits handed over, or {@code 0} when none were
+	 */
+	private static long settle(ReleaseSignals.@Nullable Waiter waiter) {
+		if (waiter == null || waiter.withdraw()) {
+			return 0;
+		}
+		return waiter.awaitResolution();
+	}
+
+	/** @return the hold of permits a releaser handed over, reported as acquired */
+	private LockHold handed(long fencingToken) {
+		LockHold hold = this.parts.holds().acquired(this.lock, this.owner, fencingToken, 1, this.leaseMillis,
+				this.watchdog);
+		report(AcquireResult.ACQUIRED);
+		return hold;
 	}
 
 	private SemaphoreScripts.Attempt attemptNow() {

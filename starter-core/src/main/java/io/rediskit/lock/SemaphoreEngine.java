@@ -3,6 +3,7 @@ package io.rediskit.lock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
 import io.rediskit.support.ReleaseSignals;
@@ -44,10 +45,41 @@ final class SemaphoreEngine extends ScriptedEngine {
 				new UnsupportedOperationException("Semaphore permits are acquired through RedisSemaphore"));
 	}
 
-	/** Gives all the hold's permits back: a hold is one acquisition, released once. */
+	/**
+	 * Gives all the hold's permits back: a hold is one acquisition, released once. When threads of this registry
+	 * wait for the semaphore, the longest-waiting of them is handed the freed permits in the same call, as the
+	 * lock hands itself over (no release message, no attempt of its own, no race with other clients), at most
+	 * {@value ReleaseSignals#MAX_LOCAL_HANDOFFS} times in a row so that waiters elsewhere get their turn. A claimed
+	 * waiter is resolved here: handed the permits, or told to try again itself (should a hand-off whose reply was
+	 * lost have happened after all, its attempt finds the permits its own).
+	 */
 	@Override
 	public CompletionStage<Long> release(LockHold hold) {
-		return this.scripts.release(hold.lock.keys(), hold.owner).thenApply((freed) -> (freed >= 0) ? 0L : -1L);
+		LockScripts.Keys keys = hold.lock.keys();
+		ReleaseSignals.Waiter next = this.signals.claimNext(keys.released);
+		if (next == null) {
+			return this.scripts.release(keys, hold.owner).thenApply((freed) -> (freed >= 0) ? 0L : -1L);
+		}
+		CompletionStage<Long> call;
+		try {
+			call = this.scripts.handOff(keys, hold.owner, next.owner, next.permits, next.leaseMillis);
+		}
+		catch (RuntimeException ex) {
+			next.retry();
+			throw ex;
+		}
+		return call.handle((token, failure) -> {
+			if (failure != null || token == null || token <= 0) {
+				next.retry();
+			}
+			else {
+				next.handOver(token);
+			}
+			if (failure != null) {
+				throw (failure instanceof RuntimeException runtime) ? runtime : new CompletionException(failure);
+			}
+			return (token != null && token >= 0) ? 0L : -1L;
+		});
 	}
 
 	@Override

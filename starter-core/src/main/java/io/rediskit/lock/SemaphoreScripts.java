@@ -7,6 +7,7 @@ import static io.rediskit.lock.LockScripts.utf8;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletionStage;
 
 import io.rediskit.support.KeyNaming;
@@ -24,9 +25,11 @@ import org.springframework.data.redis.connection.ReturnType;
  */
 final class SemaphoreScripts {
 
-	static final LuaScript ACQUIRE = script("semaphore_acquire");
+	static final LuaScript ACQUIRE = granting("semaphore_acquire");
 
 	static final LuaScript RELEASE = script("semaphore_release");
+
+	static final LuaScript HAND_OFF = granting("semaphore_hand_off");
 
 	static final LuaScript RENEW = script("semaphore_renew");
 
@@ -46,6 +49,12 @@ final class SemaphoreScripts {
 
 	SemaphoreScripts(ScriptExecutor executor) {
 		this.executor = executor;
+	}
+
+	/** A script that takes permits, with {@code semaphore_grant.lua} as its function {@code grant}. */
+	static LuaScript granting(String name) {
+		return LuaScript.fromClasspath("META-INF/redis-kit/scripts/lock/" + name + ".lua",
+				Map.of("grant", "META-INF/redis-kit/scripts/lock/semaphore_grant.lua"));
 	}
 
 	/** The keys of a semaphore, as the lock's {@link LockScripts.Keys} that the shell records holds under. */
@@ -77,6 +86,19 @@ final class SemaphoreScripts {
 		return this.executor.<Long>executeAsync(RELEASE, ReturnType.INTEGER, 2, keys.lockBytes, keys.fenceBytes,
 				utf8(owner), keys.releasedBytes)
 			.thenApply((reply) -> required(reply, RELEASE));
+	}
+
+	/**
+	 * Gives an owner's permits back and, in the same call, to a waiting owner of this client when they fit.
+	 * @return the next owner's fencing token; {@code 0} when nothing was handed over (the freed permits were told
+	 * on the channel); {@code -1} when the owner held none
+	 */
+	CompletionStage<Long> handOff(LockScripts.Keys keys, String owner, String nextOwner, int nextPermits,
+			long nextLeaseMillis) {
+		return this.executor.<Long>executeAsync(HAND_OFF, ReturnType.INTEGER, 2, keys.lockBytes, keys.fenceBytes,
+				utf8(owner), keys.releasedBytes, utf8(nextOwner), number(nextPermits), number(nextLeaseMillis),
+				STATE_TTL_MILLIS)
+			.thenApply((reply) -> required(reply, HAND_OFF));
 	}
 
 	/** @return whether the lease was extended */
@@ -118,9 +140,10 @@ final class SemaphoreScripts {
 
 	/**
 	 * The reply of an attempt: the permits are held ({@code fencingToken}), too few are free ({@code waitMillis}
-	 * until the earliest lease ends, {@code -1} when none will), or more were asked for than the total.
+	 * until the earliest lease ends, {@code -1} when none will), or more were asked for than the total;
+	 * {@code free} is how many permits the attempt left free (0 when unknown).
 	 */
-	record Attempt(State state, long fencingToken, long waitMillis, int total) {
+	record Attempt(State state, long fencingToken, long waitMillis, int total, int free) {
 
 		enum State {
 
@@ -134,12 +157,13 @@ final class SemaphoreScripts {
 			}
 			long outcome = (Long) reply.get(0);
 			if (outcome == 1L) {
-				return new Attempt(State.ACQUIRED, (Long) reply.get(1), 0, 0);
+				return new Attempt(State.ACQUIRED, (Long) reply.get(1), 0, 0, ((Long) reply.get(2)).intValue());
 			}
 			if (outcome == 0L) {
-				return new Attempt(State.BUSY, 0, (Long) reply.get(1), ((Long) reply.get(3)).intValue());
+				return new Attempt(State.BUSY, 0, (Long) reply.get(1), ((Long) reply.get(3)).intValue(),
+						((Long) reply.get(2)).intValue());
 			}
-			return new Attempt(State.TOO_MANY, 0, 0, ((Long) reply.get(1)).intValue());
+			return new Attempt(State.TOO_MANY, 0, 0, ((Long) reply.get(1)).intValue(), 0);
 		}
 
 		/** @return how long a waiter may sleep, at most {@code maxNanos}, without missing a lease's end */

@@ -14,6 +14,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
+import io.micrometer.observation.Observation;
+import io.rediskit.support.Observations;
+import io.rediskit.support.RedisKitObservation;
 import io.rediskit.support.Stages;
 import io.rediskit.support.ThrottledLog;
 import org.apache.commons.logging.Log;
@@ -252,7 +255,13 @@ final class QueueDispatcher<T> {
 	/** @return {@code false} if the handler was interrupted */
 	private boolean handle(Delivery<T> delivery) {
 		delivery.started();
-		try {
+		Observations observations = this.queue.parts().observations;
+		// A child of the enqueuing span, not a link: one message is one causal chain, as Spring Kafka's and JMS's
+		// listener observations continue theirs; its handler's own calls are children of it (the scope).
+		Observation observation = observations.isNoop() ? Observation.NOOP
+				: observations.startReceive(RedisKitObservation.QUEUE_HANDLE, this.queue.name(), delivery.headers());
+		// Observation.NOOP's scope is an object of its own: not made when nothing observes.
+		try (Observation.Scope scope = observation.isNoop() ? Observation.Scope.NOOP : observation.openScope()) {
 			this.handler.handle(delivery);
 		}
 		catch (Exception | Error ex) {
@@ -262,19 +271,23 @@ final class QueueDispatcher<T> {
 				Thread.currentThread().interrupt();
 			}
 			if (!delivery.isSettled()) {
+				Observations.stop(observation, "retry", ex);
 				settle(delivery, "retry", () -> delivery.retryAsync(
 						this.queue.spec().jitteredBackoff(delivery.deliveryCount()), describe(ex)));
 			}
 			else {
+				Observations.stop(observation, "settled", ex);
 				settled(delivery);
 			}
 			return !interrupted;
 		}
 		delivery.finished();
 		if (!delivery.isSettled()) {
+			Observations.stop(observation, "ack");
 			settle(delivery, "ack", delivery::ackAsync);
 		}
 		else {
+			Observations.stop(observation, "settled");
 			settled(delivery);
 		}
 		return true;

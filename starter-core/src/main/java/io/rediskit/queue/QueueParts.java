@@ -5,11 +5,12 @@ import java.util.HexFormat;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.rediskit.support.Listeners;
+import io.rediskit.support.Observations;
 import io.rediskit.support.ThrottledLog;
 
 /**
  * What every queue of one registry shares, handed down by the registry: the scripts, the payload codec, the
- * listeners, the outage log, the wake-up signals and the source of ids.
+ * listeners, the observations, the outage log, the wake-up signals and the source of ids.
  * <p>
  * Generated message ids are the enqueue time on this JVM's clock in hex, a counter and this registry's random
  * instance id: unique, and for one producer sorted in enqueue order, which orders messages with equal due
@@ -26,6 +27,9 @@ final class QueueParts {
 	final ThrottledLog outages;
 
 	final QueueSignals signals;
+
+	/** Where enqueues and handled messages are observed; set by the registry. */
+	volatile Observations observations = Observations.NOOP;
 
 	private final String instance;
 

@@ -10,6 +10,8 @@ import java.util.function.Function;
 import io.rediskit.support.Background;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
+import io.rediskit.support.Observations;
+import io.rediskit.support.RedisKitObservation;
 import io.rediskit.support.NamedSpecs;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.SpecConflictException;
@@ -112,6 +114,16 @@ public class QueueRegistry implements SmartLifecycle, AutoCloseable {
 	 */
 	public synchronized void setBackground(@Nullable Background background) {
 		this.given = background;
+	}
+
+	/**
+	 * Makes every enqueue ({@link RedisKitObservation#QUEUE_ENQUEUE}) and every message a container's handler runs
+	 * ({@link RedisKitObservation#QUEUE_HANDLE}) an observation; the enqueuing observation's trace context travels
+	 * in the message's headers and the handling observation continues it. Applies to queues made before too.
+	 * @param observations where the observations are made; {@link Observations#NOOP} (the default) for none
+	 */
+	public void setObservations(Observations observations) {
+		this.parts.observations = Objects.requireNonNull(observations, "observations must not be null");
 	}
 
 	/** @return the given threads, or the registry's own, made on first use */

@@ -12,6 +12,8 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.transport.SenderContext;
 import io.rediskit.queue.PayloadCodec.Decoded;
 import io.rediskit.queue.PayloadCodec.UndecodablePayloadException;
 import io.rediskit.queue.QueueScripts.Admission;
@@ -21,7 +23,9 @@ import io.rediskit.queue.QueueScripts.HeldBack;
 import io.rediskit.queue.QueueScripts.Outgoing;
 import io.rediskit.queue.QueueScripts.Promoted;
 import io.rediskit.queue.QueueScripts.Settled;
+import io.rediskit.support.Observations;
 import io.rediskit.support.RedisFailures;
+import io.rediskit.support.RedisKitObservation;
 import io.rediskit.support.Stages;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -106,15 +110,49 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 	@Override
 	public CompletionStage<EnqueueResult> tryEnqueueAsync(QueueEntry<T> entry) {
 		Objects.requireNonNull(entry, "entry must not be null");
-		Outgoing message = outgoing(entry, spec());
+		Observations observations = this.parts.observations;
+		if (observations.isNoop()) {
+			return enqueue(entry, Observation.NOOP);
+		}
+		Observation observation = observations.startSend(RedisKitObservation.QUEUE_ENQUEUE, name(), entry.headers());
+		QueueEntry<T> traced;
+		try {
+			traced = entry.withHeaders(carrier(observation));
+		}
+		catch (RuntimeException ex) {
+			Observations.stop(observation, "error", ex);
+			throw ex;
+		}
+		return enqueue(traced, observation);
+	}
+
+	private CompletionStage<EnqueueResult> enqueue(QueueEntry<T> entry, Observation observation) {
+		Outgoing message;
+		try {
+			message = outgoing(entry, spec());
+		}
+		catch (RuntimeException ex) {
+			Observations.stop(observation, "error", ex);
+			throw ex;
+		}
 		// Concurrent single enqueues of a queue share script calls (see EnqueueBatcher); a lone one goes at once.
 		return this.state.enqueueBatcher(this.parts.scripts).enqueue(message).handle((result, failure) -> {
 			if (failure != null) {
-				throw failed(failure);
+				RuntimeException thrown = failed(failure);
+				Observations.stop(observation, "error", thrown);
+				throw thrown;
 			}
+			Observations.stop(observation, result.outcome().value());
 			report(result.outcome(), 1);
 			return result;
 		});
+	}
+
+	/** @return the headers the sending observation's propagator wrote the trace context into */
+	@SuppressWarnings("unchecked")
+	private static Map<String, String> carrier(Observation observation) {
+		Map<String, String> carrier = ((SenderContext<Map<String, String>>) observation.getContext()).getCarrier();
+		return (carrier != null) ? carrier : Map.of();
 	}
 
 	private void report(EnqueueResult.Outcome outcome, int count) {
@@ -177,15 +215,33 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 			return CompletableFuture.completedFuture(List.of());
 		}
 		QueueSpec spec = spec();
+		// One observation for the batch, one round trip: its trace context goes with every message of it.
+		Observations observations = this.parts.observations;
+		Observation observation = observations.isNoop() ? Observation.NOOP
+				: observations.startSend(RedisKitObservation.QUEUE_ENQUEUE, name(), Map.of());
 		List<Outgoing> outgoing = new ArrayList<>(entries.size());
-		for (QueueEntry<T> entry : entries) {
-			Objects.requireNonNull(entry, "entries must not contain null");
-			outgoing.add(outgoing(entry, spec));
+		try {
+			for (QueueEntry<T> entry : entries) {
+				Objects.requireNonNull(entry, "entries must not contain null");
+				if (!observation.isNoop()) {
+					Map<String, String> headers = new LinkedHashMap<>(entry.headers());
+					headers.putAll(carrier(observation));
+					entry = entry.withHeaders(headers);
+				}
+				outgoing.add(outgoing(entry, spec));
+			}
+		}
+		catch (RuntimeException ex) {
+			Observations.stop(observation, "error", ex);
+			throw ex;
 		}
 		return this.parts.scripts.enqueue(keys(), outgoing, null).handle((enqueued, failure) -> {
 			if (failure != null) {
-				throw failed(failure);
+				RuntimeException thrown = failed(failure);
+				Observations.stop(observation, "error", thrown);
+				throw thrown;
 			}
+			Observations.stop(observation, "enqueued");
 			int[] counts = new int[EnqueueResult.Outcome.values().length];
 			List<String> ids = new ArrayList<>(entries.size());
 			for (EnqueueResult result : enqueued.results()) {

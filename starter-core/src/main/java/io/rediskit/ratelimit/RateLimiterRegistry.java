@@ -9,6 +9,8 @@ import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
 import io.rediskit.support.NamedSpecs;
+import io.rediskit.support.Observations;
+import io.rediskit.support.RedisKitObservation;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.SpecConflictException;
 import org.jspecify.annotations.Nullable;
@@ -42,6 +44,8 @@ public class RateLimiterRegistry {
 	private final Listeners<RateLimitListener> listeners;
 
 	private final NamedSpecs<RateLimitSpec, RedisRateLimiter> limiters;
+
+	private volatile Observations observations = Observations.NOOP;
 
 	/**
 	 * A registry of limiters created in code only.
@@ -115,13 +119,27 @@ public class RateLimiterRegistry {
 		return this.limiters.update(name, spec);
 	}
 
+	/**
+	 * Makes every decision of the registry's limiters an observation ({@link RedisKitObservation#RATE_LIMIT}, tagged
+	 * with the limiter's name, algorithm and outcome); applies to limiters made before too.
+	 * @param observations where the observations are made; {@link Observations#NOOP} (the default) for none
+	 */
+	public void setObservations(Observations observations) {
+		this.observations = Objects.requireNonNull(observations, "observations must not be null");
+	}
+
+	private Observations observations() {
+		return this.observations;
+	}
+
 	/** @return the names of the limiters used so far */
 	public Set<String> names() {
 		return this.limiters.names();
 	}
 
 	private RedisRateLimiter newLimiter(String name, RateLimitSpec spec) {
-		return new RedisRateLimiter(name, spec, this.scripts, this.commands, this.keyNaming, this.listeners);
+		return new RedisRateLimiter(name, spec, this.scripts, this.commands, this.keyNaming, this.listeners,
+				this::observations);
 	}
 
 }

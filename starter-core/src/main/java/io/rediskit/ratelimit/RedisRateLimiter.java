@@ -9,13 +9,17 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
+import io.micrometer.observation.Observation;
 import io.rediskit.ratelimit.RateLimitScripts.Evaluation;
 import io.rediskit.ratelimit.RateLimitScripts.Prepared;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.Observations;
 import io.rediskit.support.Listeners;
 import io.rediskit.support.RedisFailures;
+import io.rediskit.support.RedisKitObservation;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.Stages;
 import io.rediskit.support.ThrottledLog;
@@ -51,11 +55,14 @@ final class RedisRateLimiter implements RateLimiter {
 
 	private final ThrottledLog outages;
 
+	private final Supplier<Observations> observations;
+
 	private volatile Prepared prepared;
 
 	RedisRateLimiter(String name, RateLimitSpec spec, ScriptExecutor scripts, CommandExecutor commands,
-			KeyNaming keyNaming, Listeners<RateLimitListener> listeners) {
+			KeyNaming keyNaming, Listeners<RateLimitListener> listeners, Supplier<Observations> observations) {
 		this.name = name;
+		this.observations = observations;
 		this.prepared = Prepared.of(spec);
 		this.scripts = scripts;
 		this.commands = commands;
@@ -98,6 +105,8 @@ final class RedisRateLimiter implements RateLimiter {
 		RateLimitSpec current = prepared.spec();
 		byte[][] keysAndArgs = keysAndArgs(prepared, key, permits, pinnedNowMicros);
 		long start = System.nanoTime();
+		Observation observation = this.observations.get()
+			.start(RedisKitObservation.RATE_LIMIT, this.name, current.algorithm().keyPart());
 		Evaluation evaluation;
 		try {
 			List<Object> reply = this.scripts.execute(RateLimitScripts.script(current.algorithm()), ReturnType.MULTI,
@@ -105,9 +114,22 @@ final class RedisRateLimiter implements RateLimiter {
 			evaluation = RateLimitScripts.read(reply, current);
 		}
 		catch (RuntimeException ex) {
-			evaluation = onFailure(ex, current);
+			try {
+				evaluation = onFailure(ex, current);
+			}
+			catch (RuntimeException failure) {
+				Observations.stop(observation, "error", failure);
+				throw failure;
+			}
+			Observations.stop(observation, outcome(evaluation), ex);
+			return decided(evaluation, start);
 		}
+		Observations.stop(observation, outcome(evaluation));
 		return decided(evaluation, start);
+	}
+
+	private static String outcome(Evaluation evaluation) {
+		return evaluation.decision().allowed() ? "allowed" : "rejected";
 	}
 
 	/** {@link #evaluate} without blocking: the stage completes on the driver's thread. */
@@ -117,6 +139,8 @@ final class RedisRateLimiter implements RateLimiter {
 		// Invalid arguments are the caller's error: thrown at once, as by the sync path.
 		byte[][] keysAndArgs = keysAndArgs(prepared, key, permits, pinnedNowMicros);
 		long start = System.nanoTime();
+		Observation observation = this.observations.get()
+			.start(RedisKitObservation.RATE_LIMIT, this.name, current.algorithm().keyPart());
 		return this.scripts.<List<Object>>executeAsync(RateLimitScripts.script(current.algorithm()), ReturnType.MULTI,
 				1, keysAndArgs)
 			.handle((reply, failure) -> {
@@ -126,8 +150,10 @@ final class RedisRateLimiter implements RateLimiter {
 							: onFailure(unwrap(failure), current);
 				}
 				catch (RuntimeException ex) {
+					Observations.stop(observation, "error", ex);
 					throw new CompletionException(ex);
 				}
+				Observations.stop(observation, outcome(evaluation), (failure != null) ? unwrap(failure) : null);
 				return decided(evaluation, start);
 			});
 	}

@@ -21,8 +21,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * when the last one leaves, so subscriptions are bounded by the waiting threads. Each release message wakes
  * one local waiter; waiters also wake on their own after a bounded time, so a lost message costs latency,
  * never progress.</li>
- * <li>When a local owner releases a lock that local threads wait for, it may hand the lock straight to the
- * longest-waiting of them in its release script ({@link #claimNext(String)}): no pub/sub round trip and no
+ * <li>When a local owner releases a lock (or a semaphore's permits) that local threads wait for, it may hand the
+ * lock (the permits) straight to the longest-waiting of them in its release script ({@link #claimNext(String)}): no pub/sub round trip and no
  * race with other clients. At most {@value #MAX_LOCAL_HANDOFFS} hand-offs in a row, then the lock is
  * released to everyone, so waiters in other JVMs get their turn. Only blocked threads are handed the lock;
  * asynchronous waiters are woken by the release message and try again.</li>
@@ -108,8 +108,17 @@ public final class ReleaseSignals {
 	 * @param leaseMillis the lease it asks for, which a hand-off gives it
 	 */
 	public Waiter join(String channelName, String owner, long leaseMillis) {
+		return join(channelName, owner, leaseMillis, 1);
+	}
+
+	/**
+	 * Registers the calling thread as a waiter for a number of a semaphore's permits; {@link #leave(Waiter)} when
+	 * done waiting.
+	 * @param permits the permits it asks for, which a hand-off gives it
+	 */
+	public Waiter join(String channelName, String owner, long leaseMillis, int permits) {
 		Thread thread = Thread.currentThread();
-		return join(channelName, owner, leaseMillis, true, () -> LockSupport.unpark(thread));
+		return join(channelName, owner, leaseMillis, permits, true, () -> LockSupport.unpark(thread));
 	}
 
 	/**
@@ -119,10 +128,11 @@ public final class ReleaseSignals {
 	 * subscription its join requested is made
 	 */
 	public Waiter joinAsync(String channelName, String owner, long leaseMillis, Runnable wake) {
-		return join(channelName, owner, leaseMillis, false, wake);
+		return join(channelName, owner, leaseMillis, 1, false, wake);
 	}
 
-	private Waiter join(String channelName, String owner, long leaseMillis, boolean claimable, Runnable wake) {
+	private Waiter join(String channelName, String owner, long leaseMillis, int permits, boolean claimable,
+			Runnable wake) {
 		Waiter waiter;
 		this.lock.lock();
 		try {
@@ -134,7 +144,7 @@ public final class ReleaseSignals {
 				subscribe(channel);
 			}
 			channel.members++;
-			waiter = new Waiter(channel, owner, leaseMillis, subscribed, claimable, wake);
+			waiter = new Waiter(channel, owner, leaseMillis, permits, subscribed, claimable, wake);
 			channel.queue.add(waiter);
 		}
 		finally {
@@ -213,6 +223,17 @@ public final class ReleaseSignals {
 		return null;
 	}
 
+	/**
+	 * Wakes the longest-waiting local waiter of a lock that has not been woken yet, as a release message would:
+	 * a semaphore's acquirer that left permits free tells the waiter queued behind it.
+	 */
+	public void wakeNext(String channelName) {
+		Channel channel = this.channels.get(channelName);
+		if (channel != null) {
+			channel.signalNext();
+		}
+	}
+
 	/** @return whether local threads wait for the lock now */
 	public boolean hasWaiters(String channelName) {
 		Channel channel = this.channels.get(channelName);
@@ -267,7 +288,7 @@ public final class ReleaseSignals {
 
 		private void signalAll() {
 			for (Waiter waiter : this.queue) {
-				if (waiter.state.get() == Waiter.WAITING && !waiter.signalled) {
+				if (waiter.isListening() && !waiter.signalled) {
 					waiter.signal();
 				}
 			}
@@ -275,7 +296,7 @@ public final class ReleaseSignals {
 
 		private void signalOwner(String owner) {
 			for (Waiter waiter : this.queue) {
-				if (waiter.owner.equals(owner) && waiter.state.get() == Waiter.WAITING) {
+				if (waiter.owner.equals(owner) && waiter.isListening()) {
 					waiter.signal();
 					return;
 				}
@@ -284,7 +305,7 @@ public final class ReleaseSignals {
 
 		void signalNext() {
 			for (Waiter waiter : this.queue) {
-				if (waiter.state.get() == Waiter.WAITING && !waiter.signalled) {
+				if (waiter.isListening() && !waiter.signalled) {
 					waiter.signal();
 					return;
 				}
@@ -294,13 +315,16 @@ public final class ReleaseSignals {
 	}
 
 	/**
-	 * One thread or asynchronous acquisition waiting for one lock. {@code WAITING}: it retries on a signal or
+	 * One thread or asynchronous acquisition waiting for one lock. {@code ATTEMPTING}: a semaphore's waiter runs
+	 * an attempt of its own; a signal is kept for after it, no releaser may claim it. {@code WAITING}: it retries on a signal or
 	 * after its sleep. {@code CLAIMED}: a releaser is handing the lock to it and will resolve the claim (threads
 	 * only). {@code GONE}: it left.
 	 */
 	public static final class Waiter {
 
 		static final int WAITING = 0;
+
+		static final int ATTEMPTING = 3;
 
 		static final int CLAIMED = 1;
 
@@ -312,6 +336,9 @@ public final class ReleaseSignals {
 
 		/** The lease the waiter asked for, which a hand-off gives it. */
 		public final long leaseMillis;
+
+		/** The permits the waiter asked for, which a hand-off gives it: 1 for a lock. */
+		public final int permits;
 
 		/**
 		 * Whether joining subscribed the channel: a release just before could not have woken anyone, so the
@@ -334,11 +361,12 @@ public final class ReleaseSignals {
 
 		private volatile long handedToken;
 
-		private Waiter(Channel channel, String owner, long leaseMillis, boolean subscribed, boolean claimable,
-				Runnable wake) {
+		private Waiter(Channel channel, String owner, long leaseMillis, int permits, boolean subscribed,
+				boolean claimable, Runnable wake) {
 			this.channel = channel;
 			this.owner = owner;
 			this.leaseMillis = leaseMillis;
+			this.permits = permits;
 			this.subscribed = subscribed;
 			this.claimable = claimable;
 			this.wake = wake;
@@ -406,7 +434,8 @@ public final class ReleaseSignals {
 
 		/** @return true if the waiter left; false if it was claimed and must take its resolution */
 		public boolean withdraw() {
-			return this.state.compareAndSet(WAITING, GONE) || this.state.get() == GONE;
+			return this.state.compareAndSet(WAITING, GONE) || this.state.compareAndSet(ATTEMPTING, GONE)
+					|| this.state.get() == GONE;
 		}
 
 		/**
@@ -425,6 +454,44 @@ public final class ReleaseSignals {
 				Thread.currentThread().interrupt();
 			}
 			return this.handedToken;
+		}
+
+		/** @return whether a release message may wake this waiter: it waits, or runs an attempt of its own */
+		boolean isListening() {
+			int current = this.state.get();
+			return current == WAITING || current == ATTEMPTING;
+		}
+
+		/**
+		 * Takes the waiter out of the releasers' reach while it runs an attempt of its own, so that no releaser
+		 * hands it permits its attempt may take as well; a release message meanwhile is kept for after the
+		 * attempt. {@link #endAttempt()} when the attempt took nothing.
+		 * @return false when a releaser claimed the waiter first: take the claim's outcome
+		 * ({@link #awaitResolution()})
+		 */
+		public boolean startAttempt() {
+			return this.state.compareAndSet(WAITING, ATTEMPTING);
+		}
+
+		/** After an attempt of its own that took nothing: releasers may claim the waiter again. */
+		public void endAttempt() {
+			this.state.compareAndSet(ATTEMPTING, WAITING);
+		}
+
+		/**
+		 * @return whether a waiter that joined before this one still waits for the lock: a release wakes that one
+		 * first
+		 */
+		public boolean queuedBehindOthers() {
+			for (Waiter other : this.channel.queue) {
+				if (other == this) {
+					return false;
+				}
+				if (other.isListening()) {
+					return true;
+				}
+			}
+			return false;
 		}
 
 		/** After a claim that handed nothing over: wait again. */

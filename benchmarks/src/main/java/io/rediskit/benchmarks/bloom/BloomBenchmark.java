@@ -113,8 +113,9 @@ public final class BloomBenchmark implements Benchmark {
 	private static Map<String, Object> compare(BenchmarkContext context, String label, ConcurrentLoad.Operation kit,
 			ConcurrentLoad.Operation redisson, ConcurrentLoad.Operation floor) throws Exception {
 		Map<String, ConcurrentLoad.Operation> operations = Map.of("redis-kit", kit, "redisson", redisson, "floor", floor);
-		return Spread.reportAgainstPeerAndFloor(label, context.rounds(label, LIBRARIES,
-				(library) -> context.load(label + " " + library).run(operations.get(library)).opsPerSecond()));
+		Map<String, Spread> spreads = context.rounds(label, LIBRARIES,
+				(library) -> context.load(label + " " + library).run(operations.get(library)).opsPerSecond());
+		return Spread.reportAgainstPeerAndFloor(label, spreads, context.cpu(label));
 	}
 
 	private static void fill(BloomFilter filter, long items) {
@@ -144,8 +145,9 @@ public final class BloomBenchmark implements Benchmark {
 		double redissonRate = spreads.get("redisson plain").median();
 		double floorRate = spreads.get("floor").median();
 		System.out.printf("%-30s growing %,12.0f/s  plain %,12.0f/s  redisson plain %,12.0f/s  floor %,12.0f/s"
-				+ "  of plain %.2f  of floor %.2f  %s%n", label, growingRate, plainRate, redissonRate, floorRate,
-				growingRate / plainRate, growingRate / floorRate, Spread.token(spreads));
+				+ "  of plain %.2f  of floor %.2f  %s  %s%n", label, growingRate, plainRate, redissonRate, floorRate,
+				growingRate / plainRate, growingRate / floorRate, Spread.token(spreads),
+				context.cpu(label).token("redisson plain"));
 		Map<String, Object> result = new LinkedHashMap<>();
 		result.put("redis-kit growing", growingRate);
 		result.put("redis-kit plain", plainRate);

@@ -86,7 +86,7 @@ public final class ClusterBenchmark implements Benchmark {
 				Map<String, Spread> lock = runEach(context, LOCK, rounds, Map.of(
 						"redis-kit", () -> lockRun(context, "redis-kit", (i) -> locks.getLock("bench:redis-kit:cluster:" + i)),
 						"redisson", () -> lockRun(context, "redisson", (i) -> redisson.getLock("bench:redisson:cluster:" + i))));
-				System.out.println(line(LOCK, lock));
+				System.out.println(line(LOCK, lock) + " " + context.cpu(LOCK).clientToken("redisson"));
 
 				RateLimiter limiter = new RateLimiterRegistry(connections, KeyNaming.defaults(), RateLimitListener.NONE)
 					.create("bench-cluster", RateLimitSpec.of(RateLimitAlgorithm.SLIDING_LOG, LIMIT, PERIOD));
@@ -100,7 +100,7 @@ public final class ClusterBenchmark implements Benchmark {
 				Map<String, Spread> limits = runEach(context, RATE_LIMIT, rounds, Map.of(
 						"redis-kit", () -> limitRun(context, "redis-kit", (i) -> limiter.tryAcquire("k" + i).allowed()),
 						"redisson", () -> limitRun(context, "redisson", (i) -> redissonLimiters.get(i).tryAcquire())));
-				System.out.println(line(RATE_LIMIT, limits));
+				System.out.println(line(RATE_LIMIT, limits) + " " + context.cpu(RATE_LIMIT).clientToken("redisson"));
 				redissonLimiters.forEach(RRateLimiter::delete);
 
 				Map<String, Object> json = new LinkedHashMap<>();

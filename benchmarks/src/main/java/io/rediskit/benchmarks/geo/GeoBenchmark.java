@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.ThreadLocalRandom;
@@ -20,6 +21,7 @@ import io.lettuce.core.api.sync.RedisCommands;
 import io.rediskit.benchmarks.Benchmark;
 import io.rediskit.benchmarks.BenchmarkContext;
 import io.rediskit.benchmarks.ConcurrentLoad;
+import io.rediskit.benchmarks.CpuMeter;
 import io.rediskit.benchmarks.JsonWriter;
 import io.rediskit.benchmarks.LatencySample;
 import io.rediskit.benchmarks.MedianRound;
@@ -215,6 +217,10 @@ public final class GeoBenchmark implements Benchmark {
 		}
 	}
 
+	private static String cpuPerSearch(CpuMeter.Cost cost) {
+		return String.format(Locale.ROOT, "cpu-us/op=%.1f+%.1f", cost.clientMicros(), cost.serverMicros());
+	}
+
 	static Round measure(BenchmarkContext context, Library library) throws Exception {
 		LatencySample latencies = new LatencySample(1 << 20);
 		ConcurrentLoad load = context.load("geo.nearby " + library.name());
@@ -261,9 +267,9 @@ public final class GeoBenchmark implements Benchmark {
 		for (Map.Entry<String, Round> entry : medians.entrySet()) {
 			Round round = entry.getValue();
 			System.out.printf("geo.nearby %-20s %,10.0f searches/s  p50 %,7.0f us  p99 %,7.0f us  %.2fx redisson  "
-					+ "%.0f%% of floor  %s%n", entry.getKey(), round.opsPerSecond(), round.p50Micros(), round.p99Micros(),
+					+ "%.0f%% of floor  %s  %s%n", entry.getKey(), round.opsPerSecond(), round.p50Micros(), round.p99Micros(),
 					round.opsPerSecond() / redisson, 100 * round.opsPerSecond() / floor,
-					spreads.get(entry.getKey()).token());
+					spreads.get(entry.getKey()).token(), cpuPerSearch(context.cpu("geo.nearby").median(entry.getKey())));
 		}
 		Map<String, Object> json = new LinkedHashMap<>();
 		json.put("benchmark", name());

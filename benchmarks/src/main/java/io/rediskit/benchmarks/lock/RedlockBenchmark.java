@@ -93,10 +93,10 @@ public final class RedlockBenchmark implements Benchmark {
 				List<Library> libraries = List.of(redisKit, redLock, multiLock);
 				Map<String, MedianRound<Outcome>> uncontended = runEach(context, UNCONTENDED, libraries, rounds,
 						(library) -> uncontended(context, library));
-				System.out.println(line(UNCONTENDED, uncontended));
+				System.out.println(line(UNCONTENDED, uncontended) + " " + context.cpu(UNCONTENDED).clientToken("redisson-redlock"));
 				Map<String, MedianRound<Outcome>> contended = runEach(context, CONTENDED, libraries, rounds,
 						(library) -> contended(context, library));
-				System.out.println(line(CONTENDED, contended));
+				System.out.println(line(CONTENDED, contended) + " " + context.cpu(CONTENDED).clientToken("redisson-redlock"));
 				write(context, timestamp, libraries, Map.of(UNCONTENDED, uncontended, CONTENDED, contended));
 			}
 		}

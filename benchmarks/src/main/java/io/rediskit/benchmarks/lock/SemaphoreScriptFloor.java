@@ -3,6 +3,7 @@ package io.rediskit.benchmarks.lock;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -35,7 +36,8 @@ final class SemaphoreScriptFloor {
 
 	private static final String SCRIPTS = "META-INF/redis-kit/scripts/lock/";
 
-	private static final LuaScript ACQUIRE = LuaScript.fromClasspath(SCRIPTS + "semaphore_acquire.lua");
+	private static final LuaScript ACQUIRE = LuaScript.fromClasspath(SCRIPTS + "semaphore_acquire.lua",
+			Map.of("grant", SCRIPTS + "semaphore_grant.lua"));
 
 	private static final LuaScript RELEASE = LuaScript.fromClasspath(SCRIPTS + "semaphore_release.lua");
 

@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.rediskit.benchmarks.Benchmark;
 import io.rediskit.benchmarks.BenchmarkContext;
 import io.rediskit.benchmarks.ConcurrentLoad;
+import io.rediskit.benchmarks.CpuMeter;
 import io.rediskit.benchmarks.JsonWriter;
 import io.rediskit.benchmarks.LatencySample;
 import io.rediskit.benchmarks.Spread;
@@ -94,8 +95,9 @@ public final class QueueBenchmark implements Benchmark {
 			enqueue.forEach((library, spread) -> enqueueRounds.put(library, spread.toJson()));
 			json.put("enqueueRounds", enqueueRounds);
 			for (Map.Entry<String, Spread> entry : enqueue.entrySet()) {
-				System.out.printf("queue.enqueue %-10s %10.0f enqueues/s  %s%n", entry.getKey(),
-						entry.getValue().median(), entry.getValue().token());
+				CpuMeter.Cost cpu = context.cpu("queue.enqueue").median(entry.getKey());
+				System.out.printf("queue.enqueue %-10s %10.0f enqueues/s  %s  cpu-us/op=%.1f+%.1f%n", entry.getKey(),
+						entry.getValue().median(), entry.getValue().token(), cpu.clientMicros(), cpu.serverMicros());
 			}
 			EndToEnd kit = endToEndRedisKit(context, registry);
 			EndToEnd redisson = endToEndRedisson(context);

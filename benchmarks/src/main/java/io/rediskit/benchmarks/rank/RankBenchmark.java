@@ -72,7 +72,7 @@ public final class RankBenchmark implements Benchmark {
 			String label = "rank.increment+top10";
 			Map<String, Spread> spreads = context.rounds(label, List.copyOf(operations.keySet()),
 					(library) -> context.load(label + " " + library).run(operations.get(library)).opsPerSecond());
-			Map<String, Object> result = Spread.reportAgainstPeerAndFloor(label, spreads);
+			Map<String, Object> result = Spread.reportAgainstPeerAndFloor(label, spreads, context.cpu(label));
 			results.put("increment+top10", result);
 			floor.del(floorKey);
 		}

@@ -15,6 +15,7 @@ import java.util.Map;
 import io.rediskit.benchmarks.Benchmark;
 import io.rediskit.benchmarks.BenchmarkContext;
 import io.rediskit.benchmarks.ConcurrentLoad;
+import io.rediskit.benchmarks.CpuMeter;
 import io.rediskit.benchmarks.JsonWriter;
 import io.rediskit.benchmarks.LatencySample;
 import io.rediskit.benchmarks.Spread;
@@ -109,7 +110,7 @@ public final class WebBenchmark implements Benchmark {
 						.GET()
 						.build();
 					LatencySample sample = latencies.get(variant);
-					ConcurrentLoad load = context.load(label);
+					ConcurrentLoad load = context.load("web." + stack.label + " " + variant.name());
 					ConcurrentLoad.Outcome outcome = load.run((thread) -> {
 						long start = System.nanoTime();
 						HttpResponse<Void> response = http.send(request, HttpResponse.BodyHandlers.discarding());
@@ -157,8 +158,10 @@ public final class WebBenchmark implements Benchmark {
 			double[] percentiles = latencies.get(variant).percentilesMicros(50, 99);
 			double ratio = rate / base;
 			String label = "web." + stack.label + "." + variant.name();
-			System.out.printf("%-22s %,10.0f req/s  p50 %,8.0f us  p99 %,8.0f us  of-none %.2fx  %s%n", label, rate,
-					percentiles[0], percentiles[1], ratio, spread.token());
+			CpuMeter.Cost cpu = context.cpu("web." + stack.label).median(variant.name());
+			System.out.printf("%-22s %,10.0f req/s  p50 %,8.0f us  p99 %,8.0f us  of-none %.2fx  %s  "
+					+ "cpu-us/req=%.1f+%.1f%n", label, rate, percentiles[0], percentiles[1], ratio, spread.token(),
+					cpu.clientMicros(), cpu.serverMicros());
 			Map<String, Object> result = new LinkedHashMap<>();
 			result.put("scenario", label);
 			result.put("stack", stack.label);

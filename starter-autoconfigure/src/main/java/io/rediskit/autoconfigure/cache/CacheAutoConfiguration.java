@@ -17,6 +17,7 @@ import io.rediskit.cache.RedisKitCacheManager;
 import io.rediskit.support.Background;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.Observations;
 import io.rediskit.support.ScriptExecutor;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
@@ -84,7 +85,8 @@ public final class CacheAutoConfiguration {
 			@Qualifier(VALUES_BEAN) RedisSerializer<Object> values, CacheProperties properties,
 			ObjectProvider<CacheListener> listeners, Background background,
 			@Qualifier("applicationTaskExecutor") ObjectProvider<Executor> applicationTaskExecutor,
-			ObjectProvider<Executor> executors, ObjectProvider<BloomFilterRegistry> bloomFilters) {
+			ObjectProvider<Executor> executors, ObjectProvider<BloomFilterRegistry> bloomFilters,
+			ObjectProvider<Observations> observations) {
 		return () -> {
 			BloomFilterRegistry filters = bloomFilters.getIfAvailable();
 			requireBloomFilters(properties, filters);
@@ -96,9 +98,11 @@ public final class CacheAutoConfiguration {
 				requireNoReloads("redis-kit.cache", defaults);
 				specs.forEach((name, spec) -> requireNoReloads("redis-kit.cache.caches." + name, spec));
 			}
-			return new RedisKitCacheManager(scripts, commands, connectionFactory, keyNaming, values, defaults, specs,
-					listeners.orderedStream().toList(), properties.getHeartbeat(), background,
+			RedisKitCacheManager manager = new RedisKitCacheManager(scripts, commands, connectionFactory, keyNaming,
+					values, defaults, specs, listeners.orderedStream().toList(), properties.getHeartbeat(), background,
 					refresher, filters);
+			manager.setObservations(observations.getIfAvailable(() -> Observations.NOOP));
+			return manager;
 		};
 	}
 

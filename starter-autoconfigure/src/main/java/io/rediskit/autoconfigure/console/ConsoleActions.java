@@ -5,16 +5,17 @@ import java.util.function.Function;
 import java.util.function.ToLongFunction;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.rediskit.cache.RedisKitCache;
 import io.rediskit.queue.RedisQueue;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * The console's actions on queues: redrive dead letters (the oldest, or one chosen), delete one, purge a queue,
- * pause and resume it on every instance. The web layer has already checked that actions are enabled and that the
+ * The console's actions on queues and caches: redrive dead letters (the oldest, or one chosen), delete one, purge a
+ * queue, pause and resume it on every instance; evict one cache entry or clear a cache, near caches included. The web layer has already checked that actions are enabled and that the
  * user may take them; every call, taken or refused, is logged with the user and counted as
  * {@code rediskit.console.actions} ({@code action} = redrive | redrive-dead-letter | delete-dead-letter | purge |
- * pause | resume, {@code result} = done | refused | failed), tagged with neither user, queue name nor message id so
+ * pause | resume | evict-cache-key | clear-cache, {@code result} = done | refused | failed), tagged with neither user, queue or cache name, key nor message id so
  * cardinality stays bounded.
  */
 final class ConsoleActions {
@@ -26,17 +27,55 @@ final class ConsoleActions {
 	/** Redrive moves at most this many per call, so one click cannot start an unbounded move. */
 	static final int MAX_REDRIVE = 10_000;
 
+	/** The longest cache key an eviction takes: keys are identifiers, not documents. */
+	static final int MAX_CACHE_KEY_LENGTH = 1024;
+
 	private final Function<String, RedisQueue<Object>> queues;
+
+	private final Function<String, RedisKitCache> caches;
 
 	private final Counter counter;
 
 	/**
 	 * @param queues the queue of a name the console lists, else {@link IllegalArgumentException}
+	 * @param caches the cache of a name the console lists, else {@link IllegalArgumentException}
 	 * @param counter counts each action with its result
 	 */
-	ConsoleActions(Function<String, RedisQueue<Object>> queues, Counter counter) {
+	ConsoleActions(Function<String, RedisQueue<Object>> queues, Function<String, RedisKitCache> caches,
+			Counter counter) {
 		this.queues = queues;
+		this.caches = caches;
 		this.counter = counter;
+	}
+
+	/**
+	 * Evicts one entry of a cache, on every instance's near cache too.
+	 * @param user who asks, for the log
+	 * @param name the cache
+	 * @param key the entry's key as the cache stores it (the {@code toString()} of the method's key)
+	 * @return whether it existed
+	 */
+	Map<String, Object> evictCacheKey(String user, String name, String key) {
+		if (key.isEmpty() || key.length() > MAX_CACHE_KEY_LENGTH) {
+			count("evict-cache-key", "refused");
+			throw new IllegalArgumentException("key must have 1 to " + MAX_CACHE_KEY_LENGTH + " characters");
+		}
+		return Map.of("evicted", run("evict-cache-key", user, "cache", name, this.caches,
+				(cache) -> cache.evictIfPresent(key) ? 1 : 0) == 1);
+	}
+
+	/**
+	 * Evicts every entry of a cache, on every instance's near cache too.
+	 * @param user who asks, for the log
+	 * @param name the cache
+	 * @return {@code cleared: true}
+	 */
+	Map<String, Object> clearCache(String user, String name) {
+		run("clear-cache", user, "cache", name, this.caches, (cache) -> {
+			cache.clear();
+			return 1;
+		});
+		return Map.of("cleared", true);
 	}
 
 	/**
@@ -135,22 +174,27 @@ final class ConsoleActions {
 	}
 
 	private long run(String action, String user, String name, ToLongFunction<RedisQueue<Object>> operation) {
-		RedisQueue<Object> queue;
+		return run(action, user, "queue", name, this.queues, operation);
+	}
+
+	private <T> long run(String action, String user, String kind, String name, Function<String, T> handles,
+			ToLongFunction<T> operation) {
+		T handle;
 		try {
-			queue = this.queues.apply(name);
+			handle = handles.apply(name);
 		}
 		catch (IllegalArgumentException ex) {
 			count(action, "refused");
 			throw ex;
 		}
 		try {
-			long result = operation.applyAsLong(queue);
-			logger.info("redis-kit console: " + user + " ran " + action + " on queue " + name + ": " + result);
+			long result = operation.applyAsLong(handle);
+			logger.info("redis-kit console: " + user + " ran " + action + " on " + kind + " " + name + ": " + result);
 			count(action, "done");
 			return result;
 		}
 		catch (RuntimeException ex) {
-			logger.warn("redis-kit console: " + action + " on queue " + name + " by " + user + " failed", ex);
+			logger.warn("redis-kit console: " + action + " on " + kind + " " + name + " by " + user + " failed", ex);
 			count(action, "failed");
 			throw ex;
 		}
@@ -168,7 +212,8 @@ final class ConsoleActions {
 		};
 
 		/**
-		 * @param action redrive | redrive-dead-letter | delete-dead-letter | purge | pause | resume | other
+		 * @param action redrive | redrive-dead-letter | delete-dead-letter | purge | pause | resume |
+		 * evict-cache-key | clear-cache | other
 		 * @param result done | refused | failed
 		 */
 		void count(String action, String result);

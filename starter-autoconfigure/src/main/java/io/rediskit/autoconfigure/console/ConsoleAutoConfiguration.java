@@ -5,24 +5,44 @@ import java.time.Duration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.bloom.BloomProperties;
+import io.rediskit.autoconfigure.cache.CacheAutoConfiguration;
 import io.rediskit.autoconfigure.counter.CounterProperties;
 import io.rediskit.autoconfigure.geo.GeoProperties;
+import io.rediskit.autoconfigure.lock.FairLockAutoConfiguration;
+import io.rediskit.autoconfigure.lock.LeaderElectionAutoConfiguration;
+import io.rediskit.autoconfigure.lock.LockAutoConfiguration;
+import io.rediskit.autoconfigure.lock.ReadWriteLockAutoConfiguration;
+import io.rediskit.autoconfigure.lock.RedisLocksEndpoint;
+import io.rediskit.autoconfigure.lock.RedlockAutoConfiguration;
 import io.rediskit.autoconfigure.lock.ScheduledJobs;
+import io.rediskit.autoconfigure.lock.SemaphoreAutoConfiguration;
 import io.rediskit.autoconfigure.queue.QueueProperties;
+import io.rediskit.autoconfigure.rank.RankAutoConfiguration;
+import io.rediskit.autoconfigure.rank.RankProperties;
 import io.rediskit.autoconfigure.ratelimit.RateLimitProperties;
+import io.rediskit.autoconfigure.recent.RecentAutoConfiguration;
+import io.rediskit.autoconfigure.recent.RecentProperties;
 import io.rediskit.autoconfigure.support.Durations;
 import io.rediskit.autoconfigure.support.PropertyChecks;
 import io.rediskit.bitmap.BitmapRegistry;
 import io.rediskit.bloom.BloomFilterRegistry;
+import io.rediskit.cache.RedisKitCacheManager;
 import io.rediskit.counter.UniqueCounterRegistry;
 import io.rediskit.geo.GeoIndexRegistry;
+import io.rediskit.instance.InstanceRegistry;
 import io.rediskit.keys.BigKeyOptions;
 import io.rediskit.keys.KeyTools;
+import io.rediskit.leader.LeaderElections;
+import io.rediskit.lock.FairLockRegistry;
 import io.rediskit.lock.LockRegistry;
+import io.rediskit.lock.ReadWriteLockRegistry;
 import io.rediskit.lock.RedlockRegistry;
+import io.rediskit.lock.SemaphoreRegistry;
 import io.rediskit.queue.QueueRegistry;
+import io.rediskit.rank.LeaderboardRegistry;
 import io.rediskit.queue.RecurringJobs;
 import io.rediskit.ratelimit.RateLimiterRegistry;
+import io.rediskit.recent.RecentItemsRegistry;
 import io.rediskit.support.Background;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -47,7 +67,11 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * its assets (in the jar) and its JSON endpoints, a sampler of the {@code rediskit.*} meters when Micrometer is
  * present, and {@link ConsoleAccess}'s rules. Says at startup where the console is and whether it offers actions.
  */
-@AutoConfiguration(after = { DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class }, afterName = {
+@AutoConfiguration(after = { DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class,
+		InstancesAutoConfiguration.class, CacheAutoConfiguration.class, LockAutoConfiguration.class,
+		RedlockAutoConfiguration.class, LeaderElectionAutoConfiguration.class, SemaphoreAutoConfiguration.class,
+		ReadWriteLockAutoConfiguration.class, FairLockAutoConfiguration.class, RankAutoConfiguration.class,
+		RecentAutoConfiguration.class }, afterName = {
 		"org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
 		"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
 @ConditionalOnWebApplication
@@ -89,6 +113,16 @@ public final class ConsoleAutoConfiguration {
 			checks.reject(PREFIX + "dead-letters-per-page", console.getDeadLettersPerPage(),
 					PREFIX + "dead-letters-per-page must be from 1 to 500, was " + console.getDeadLettersPerPage());
 		}
+		Duration beat = console.getHeartbeat().getInterval();
+		if (beat.compareTo(Duration.ofSeconds(1)) < 0 || beat.compareTo(Duration.ofMinutes(1)) > 0) {
+			checks.reject(PREFIX + "heartbeat.interval", beat,
+					PREFIX + "heartbeat.interval must be from 1s to 1m, was " + Durations.format(beat));
+		}
+		Duration retention = console.getHeartbeat().getRetention();
+		if (retention.compareTo(beat.multipliedBy(3)) < 0 || retention.compareTo(Duration.ofDays(1)) > 0) {
+			checks.reject(PREFIX + "heartbeat.retention", retention, PREFIX
+					+ "heartbeat.retention must be from three heartbeat intervals to 1d, was " + Durations.format(retention));
+		}
 		checks.throwIfInvalid();
 		return console;
 	}
@@ -116,24 +150,39 @@ public final class ConsoleAutoConfiguration {
 	@Bean
 	ConsoleData redisKitConsoleData(ConsoleProperties properties, RedisConnectionFactory connectionFactory,
 			ObjectProvider<LockRegistry> locks, ObjectProvider<ScheduledJobs> scheduledJobs,
-			ObjectProvider<RedlockRegistry> redlocks, ObjectProvider<RateLimiterRegistry> limiters, ObjectProvider<QueueRegistry> queues,
-			ObjectProvider<RecurringJobs> recurring, ObjectProvider<BloomFilterRegistry> bloom,
-			ObjectProvider<UniqueCounterRegistry> counters, ObjectProvider<BitmapRegistry> bitmaps,
-			ObjectProvider<GeoIndexRegistry> geo, ObjectProvider<KeyTools> keyTools,
-			ObjectProvider<BigKeyOptions> bigKeyOptions, ObjectProvider<RateLimitProperties> rateLimitProperties,
-			ObjectProvider<QueueProperties> queueProperties, ObjectProvider<BloomProperties> bloomProperties,
-			ObjectProvider<CounterProperties> counterProperties,
-			ObjectProvider<GeoProperties> geoProperties, ObjectProvider<ConsoleMetrics> metrics) {
+			ObjectProvider<RedlockRegistry> redlocks, ObjectProvider<SemaphoreRegistry> semaphores,
+			ObjectProvider<FairLockRegistry> fairLocks, ObjectProvider<ReadWriteLockRegistry> readWriteLocks,
+			ObjectProvider<LeaderElections> leaders, ObjectProvider<RateLimiterRegistry> limiters,
+			ObjectProvider<QueueRegistry> queues, ObjectProvider<RecurringJobs> recurring,
+			ObjectProvider<BloomFilterRegistry> bloom, ObjectProvider<UniqueCounterRegistry> counters,
+			ObjectProvider<BitmapRegistry> bitmaps, ObjectProvider<GeoIndexRegistry> geo,
+			ObjectProvider<KeyTools> keyTools, ObjectProvider<BigKeyOptions> bigKeyOptions,
+			ObjectProvider<RateLimitProperties> rateLimitProperties, ObjectProvider<QueueProperties> queueProperties,
+			ObjectProvider<BloomProperties> bloomProperties, ObjectProvider<CounterProperties> counterProperties,
+			ObjectProvider<GeoProperties> geoProperties, ObjectProvider<InstanceRegistry> instances,
+			ObjectProvider<RedisKitCacheManager> caches, ObjectProvider<ConsoleMetrics> metrics) {
+		// The same descriptors as the rediskitlock endpoint, whether or not Actuator exposes it.
+		LockRegistry lockRegistry = locks.getIfAvailable();
+		RedisLocksEndpoint lockEndpoint = (lockRegistry != null) ? RedisLocksEndpoint.ofFamily(lockRegistry, redlocks,
+				semaphores, fairLocks, readWriteLocks, leaders, scheduledJobs) : null;
 		return new ConsoleData(checked(properties),
-				new ConsoleData.Beans(connectionFactory, locks, scheduledJobs, redlocks, limiters, queues, recurring, bloom, counters,
-						bitmaps, geo, keyTools, bigKeyOptions, rateLimitProperties, queueProperties, bloomProperties,
-						counterProperties, geoProperties),
+				new ConsoleData.Beans(connectionFactory, locks, lockEndpoint, limiters, queues, recurring, bloom,
+						counters, bitmaps, geo, keyTools, bigKeyOptions, rateLimitProperties, queueProperties,
+						bloomProperties, counterProperties, geoProperties, instances, caches),
 				metrics.getIfAvailable());
 	}
 
 	@Bean
+	ConsoleRankings redisKitConsoleRankings(ObjectProvider<LeaderboardRegistry> leaderboards,
+			ObjectProvider<RankProperties> rankProperties, ObjectProvider<RecentItemsRegistry> recentItems,
+			ObjectProvider<RecentProperties> recentProperties) {
+		return new ConsoleRankings(leaderboards, rankProperties, recentItems, recentProperties);
+	}
+
+	@Bean
 	ConsoleActions redisKitConsoleActions(ConsoleData data, ObjectProvider<ConsoleActions.Counter> counter) {
-		return new ConsoleActions(data::queueHandle, counter.getIfAvailable(() -> ConsoleActions.Counter.NONE));
+		return new ConsoleActions(data::queueHandle, data::cacheHandle,
+				counter.getIfAvailable(() -> ConsoleActions.Counter.NONE));
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -184,8 +233,9 @@ public final class ConsoleAutoConfiguration {
 
 		@Bean
 		org.springframework.web.servlet.function.RouterFunction<org.springframework.web.servlet.function.ServerResponse> redisKitConsoleRoutes(
-				ConsoleProperties properties, ConsoleData data, ConsoleActions actions, ConsoleAccess access) {
-			return new ConsoleMvcRoutes(properties.getPath(), data, actions, access).routes();
+				ConsoleProperties properties, ConsoleData data, ConsoleRankings rankings, ConsoleActions actions,
+				ConsoleAccess access) {
+			return new ConsoleMvcRoutes(properties.getPath(), data, rankings, actions, access).routes();
 		}
 
 	}
@@ -197,8 +247,9 @@ public final class ConsoleAutoConfiguration {
 
 		@Bean
 		org.springframework.web.reactive.function.server.RouterFunction<org.springframework.web.reactive.function.server.ServerResponse> redisKitConsoleRoutes(
-				ConsoleProperties properties, ConsoleData data, ConsoleActions actions, ConsoleAccess access) {
-			return new ConsoleWebFluxRoutes(properties.getPath(), data, actions, access).routes();
+				ConsoleProperties properties, ConsoleData data, ConsoleRankings rankings, ConsoleActions actions,
+				ConsoleAccess access) {
+			return new ConsoleWebFluxRoutes(properties.getPath(), data, rankings, actions, access).routes();
 		}
 
 	}

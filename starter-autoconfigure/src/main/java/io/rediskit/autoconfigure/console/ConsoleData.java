@@ -1,7 +1,6 @@
 package io.rediskit.autoconfigure.console;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -17,9 +16,10 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.rediskit.autoconfigure.bloom.BloomProperties;
+import io.rediskit.autoconfigure.cache.RedisCacheEndpoint;
 import io.rediskit.autoconfigure.counter.CounterProperties;
 import io.rediskit.autoconfigure.geo.GeoProperties;
-import io.rediskit.autoconfigure.lock.ScheduledJobs;
+import io.rediskit.autoconfigure.lock.RedisLocksEndpoint;
 import io.rediskit.autoconfigure.queue.QueueProperties;
 import io.rediskit.autoconfigure.queue.RedisQueuesEndpoint;
 import io.rediskit.autoconfigure.ratelimit.RateLimitProperties;
@@ -30,18 +30,19 @@ import io.rediskit.bitmap.DailyActivity;
 import io.rediskit.bitmap.DailyActivitySpec;
 import io.rediskit.bloom.BloomFilterInfo;
 import io.rediskit.bloom.BloomFilterRegistry;
+import io.rediskit.cache.RedisKitCache;
+import io.rediskit.cache.RedisKitCacheManager;
 import io.rediskit.counter.UniqueCounterRegistry;
 import io.rediskit.counter.UniqueCounterSpec;
 import io.rediskit.geo.GeoIndexRegistry;
 import io.rediskit.geo.GeoIndexSpec;
 import io.rediskit.geo.GeoSharding;
+import io.rediskit.instance.InstanceRegistry;
 import io.rediskit.keys.BigKeyOptions;
 import io.rediskit.keys.BigKeyReport;
 import io.rediskit.keys.KeyTools;
-import io.rediskit.lock.HeldLock;
 import io.rediskit.lock.JobLock;
 import io.rediskit.lock.LockRegistry;
-import io.rediskit.lock.RedlockRegistry;
 import io.rediskit.queue.DeadLetter;
 import io.rediskit.queue.QueueRegistry;
 import io.rediskit.queue.QueueSpec;
@@ -94,7 +95,7 @@ final class ConsoleData {
 		Map<String, Object> overview = new LinkedHashMap<>();
 		overview.put("redis", ping());
 		List<Map<String, Object>> areas = new ArrayList<>();
-		areas.add(area("locks", "Locks", this.beans.locks.getIfAvailable(), null, "rediskit.lock.acquire"));
+		areas.add(area("locks", "Locks", this.beans.lockEndpoint, null, "rediskit.lock.acquire"));
 		areas.add(area("limiters", "Rate limiters", this.beans.limiters.getIfAvailable(),
 				(registry) -> limiterNames(registry).size(), "rediskit.ratelimit.decisions"));
 		areas.add(area("queues", "Queues", this.beans.queues.getIfAvailable(),
@@ -107,6 +108,8 @@ final class ConsoleData {
 				(registry) -> calendarNames(registry).size(), "rediskit.counter.bitmap.operations"));
 		areas.add(area("geo", "Geo indexes", this.beans.geo.getIfAvailable(),
 				(registry) -> geoNames(registry).size(), "rediskit.geo.operations"));
+		areas.add(area("caches", "Caches", this.beans.caches.getIfAvailable(),
+				(manager) -> manager.getCacheNames().size(), "rediskit.cache.gets"));
 		areas.add(area("keys", "Key tools", this.beans.keyTools.getIfAvailable(), null, "rediskit.keys.deleted"));
 		overview.put("areas", areas);
 		return overview;
@@ -139,57 +142,57 @@ final class ConsoleData {
 	}
 
 	/**
-	 * @return the locks this instance holds, single-node and Redlock, and the {@code @ScheduledLock} jobs it
-	 * triggered with its record of them and their state in Redis now
+	 * @return what the {@code rediskitlock} endpoint describes (every hold of this instance's lock family, the roles
+	 * it stands for, the {@code @ScheduledLock} jobs it triggered), each job with its lock's state in Redis now
 	 */
-	Map<String, Object> locks() {
-		List<Map<String, Object>> held = new ArrayList<>();
+	LocksView locks() {
+		RedisLocksEndpoint endpoint = this.beans.lockEndpoint;
+		if (endpoint == null) {
+			return new LocksView(false, List.of(), List.of(), List.of());
+		}
+		RedisLocksEndpoint.HeldLocksDescriptor view = endpoint.heldLocks();
 		LockRegistry locks = this.beans.locks.getIfAvailable();
-		if (locks != null) {
-			locks.heldLocks().forEach((lock) -> held.add(heldLock(lock, "single")));
-		}
-		RedlockRegistry redlocks = this.beans.redlocks.getIfAvailable();
-		if (redlocks != null) {
-			redlocks.heldLocks().forEach((lock) -> held.add(heldLock(lock, "redlock")));
-		}
-		List<Map<String, Object>> jobs = new ArrayList<>();
-		ScheduledJobs scheduled = this.beans.scheduledJobs.getIfAvailable();
-		if (scheduled != null) {
-			scheduled.jobs().forEach((job) -> jobs.add(scheduledJob(job, locks)));
-		}
-		return map("configured", locks != null || redlocks != null, "held", held, "jobs", jobs);
+		return new LocksView(true, view.locks(), view.leaders(),
+				view.jobs().stream().map((job) -> ScheduledJobView.of(job, locks)).toList());
 	}
 
-	// The record is this instance's; the state is Redis's now, one script call per job (a keyed job has a lock
-	// per key, so no single state).
-	private static Map<String, Object> scheduledJob(ScheduledJobs.ScheduledJob job, @Nullable LockRegistry locks) {
-		Map<String, Object> described = map("name", job.name(), "keyed", job.keyed(), "lockAtLeastFor",
-				Durations.format(job.lockAtLeastFor()), "lockAtMostFor", Durations.format(job.lockAtMostFor()), "lastStart",
-				text(job.lastStart()), "lastEnd", text(job.lastEnd()), "lastOutcome",
-				(job.lastOutcome() != null) ? job.lastOutcome().name().toLowerCase(Locale.ROOT).replace('_', '-')
-						: null,
-				"lastSkip", text(job.lastSkip()), "runs", job.runs(), "skips", job.skips(), "running", job.running());
-		if (locks != null && !job.keyed()) {
+	/**
+	 * The Locks page.
+	 * @param configured whether the lock is configured
+	 * @param held this instance's holds, as the endpoint describes them
+	 * @param leaders the roles this instance stands for
+	 * @param jobs the scheduled jobs this instance triggered
+	 */
+	record LocksView(boolean configured, List<RedisLocksEndpoint.HeldLockDescriptor> held,
+			List<RedisLocksEndpoint.LeaderDescriptor> leaders, List<ScheduledJobView> jobs) {
+	}
+
+	/**
+	 * One scheduled job: this instance's record (the endpoint's descriptor), and its lock in Redis now, one script
+	 * call per job (a keyed job has a lock per key, so no single state).
+	 * @param job the record
+	 * @param state {@code held}, {@code kept} or {@code free}; {@code null} for a keyed job or when Redis did not
+	 * answer
+	 * @param stateRemainingMillis how long the state lasts
+	 * @param error why Redis did not answer
+	 */
+	record ScheduledJobView(RedisLocksEndpoint.JobDescriptor job, @Nullable String state,
+			@Nullable Long stateRemainingMillis, @Nullable String error) {
+
+		static ScheduledJobView of(RedisLocksEndpoint.JobDescriptor job, @Nullable LockRegistry locks) {
+			if (locks == null || job.keyed()) {
+				return new ScheduledJobView(job, null, null, null);
+			}
 			try {
 				JobLock.State state = locks.getJobLock(job.name()).state();
-				described.put("state", state.status().name().toLowerCase(Locale.ROOT));
-				described.put("stateRemainingMillis", state.remaining().toMillis());
+				return new ScheduledJobView(job, state.status().name().toLowerCase(Locale.ROOT),
+						state.remaining().toMillis(), null);
 			}
 			catch (RuntimeException ex) {
-				described.put("error", String.valueOf(ex.getMessage()));
+				return new ScheduledJobView(job, null, null, String.valueOf(ex.getMessage()));
 			}
 		}
-		return described;
-	}
 
-	private static @Nullable String text(@Nullable Instant instant) {
-		return (instant != null) ? instant.toString() : null;
-	}
-
-	private static Map<String, Object> heldLock(HeldLock lock, String kind) {
-		return map("name", lock.name(), "group", lock.group(), "kind", kind, "owner", lock.owner(), "heldSince",
-				lock.heldSince().toString(), "leaseRemainingMillis", lock.leaseRemaining().toMillis(),
-				"fencingToken", lock.fencingToken(), "holdCount", lock.holdCount(), "watchdog", lock.watchdog());
 	}
 
 	/** @return every limiter with its current policy */
@@ -454,6 +457,46 @@ final class ConsoleData {
 	}
 
 	/**
+	 * @return every instance heard from by heartbeat and what each holds; nothing when this instance keeps no
+	 * heartbeat ({@code redis-kit.console.heartbeat.enabled=false})
+	 */
+	InstancesDescriptor instances() {
+		InstanceRegistry registry = this.beans.instances.getIfAvailable();
+		return (registry != null) ? InstancesDescriptor.of(registry, registry.list()) : InstancesDescriptor.NO_HEARTBEAT;
+	}
+
+	/**
+	 * @return every configured or used cache, as the {@code rediskitcache} endpoint describes it (settings, this
+	 * instance's near cache)
+	 */
+	CachesView caches() {
+		RedisKitCacheManager manager = this.beans.caches.getIfAvailable();
+		return (manager != null) ? new CachesView(true, new RedisCacheEndpoint(manager).caches())
+				: new CachesView(false, List.of());
+	}
+
+	/**
+	 * @param name a cache's name
+	 * @return the cache, if the console lists it (it creates none)
+	 * @throws IllegalArgumentException if it does not (the name is not echoed: it is user input)
+	 */
+	RedisKitCache cacheHandle(String name) {
+		RedisKitCacheManager manager = this.beans.caches.getIfAvailable();
+		if (manager == null || !manager.getCacheNames().contains(name)) {
+			throw new IllegalArgumentException("No cache is named so");
+		}
+		return manager.getCache(name);
+	}
+
+	/**
+	 * The caches the console shows.
+	 * @param configured whether the application uses redis-kit's cache manager
+	 * @param caches each cache, as the actuator endpoint describes it
+	 */
+	record CachesView(boolean configured, List<RedisCacheEndpoint.CacheDescriptor> caches) {
+	}
+
+	/**
 	 * @param prefix the start of the meter names, such as {@code rediskit.queue.}
 	 * @return the samples of each matching meter, or none without Micrometer
 	 */
@@ -530,16 +573,20 @@ final class ConsoleData {
 		return map;
 	}
 
-	/** The beans the console reads, each optional but the connection factory. */
+	/**
+	 * The beans the console reads, each optional but the connection factory.
+	 * @param lockEndpoint the lock family's descriptors, when the lock is configured
+	 */
 	record Beans(RedisConnectionFactory connectionFactory, ObjectProvider<LockRegistry> locks,
-			ObjectProvider<ScheduledJobs> scheduledJobs, ObjectProvider<RedlockRegistry> redlocks, ObjectProvider<RateLimiterRegistry> limiters,
+			@Nullable RedisLocksEndpoint lockEndpoint, ObjectProvider<RateLimiterRegistry> limiters,
 			ObjectProvider<QueueRegistry> queues, ObjectProvider<RecurringJobs> recurring,
 			ObjectProvider<BloomFilterRegistry> bloom, ObjectProvider<UniqueCounterRegistry> counters,
 			ObjectProvider<BitmapRegistry> bitmaps, ObjectProvider<GeoIndexRegistry> geo,
 			ObjectProvider<KeyTools> keyTools, ObjectProvider<BigKeyOptions> bigKeyOptions,
 			ObjectProvider<RateLimitProperties> rateLimitProperties, ObjectProvider<QueueProperties> queueProperties,
 			ObjectProvider<BloomProperties> bloomProperties, ObjectProvider<CounterProperties> counterProperties,
-			ObjectProvider<GeoProperties> geoProperties) {
+			ObjectProvider<GeoProperties> geoProperties, ObjectProvider<InstanceRegistry> instances,
+			ObjectProvider<RedisKitCacheManager> caches) {
 	}
 
 }

@@ -35,8 +35,8 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * The console's short memory of the {@code rediskit.*} meters: each sample turns counters into rates per second
- * since the sample before, reads gauges as they are, and turns a timer into its rate and mean since the sample
- * before and its p50, p95 and p99: those it computes itself when configured to
+ * since the sample before (with their running total), reads gauges as they are, and turns a timer into its rate
+ * and mean since the sample before and its p50, p95 and p99: those it computes itself when configured to
  * ({@code management.metrics.distribution.percentiles.rediskit.queue.lateness=0.5,0.95,0.99}), else from its
  * histogram when the registry keeps one (such as {@code rediskit.queue.lateness} in Prometheus'), over the
  * histogram's own window (Micrometer's {@code distributionStatisticExpiry}, two minutes by default, for
@@ -217,6 +217,7 @@ final class ConsoleMetrics implements SmartLifecycle {
 			this.kind = kind;
 			sample.put("rate", (Double.isNaN(this.lastCount) || seconds <= 0) ? null
 					: Math.max(0, count - this.lastCount) / seconds);
+			sample.put("total", count);
 			this.lastCount = count;
 		}
 

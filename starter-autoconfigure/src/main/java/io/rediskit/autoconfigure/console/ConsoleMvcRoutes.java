@@ -28,13 +28,17 @@ final class ConsoleMvcRoutes {
 
 	private final ConsoleData data;
 
+	private final ConsoleRankings rankings;
+
 	private final ConsoleActions actions;
 
 	private final ConsoleAccess access;
 
-	ConsoleMvcRoutes(String path, ConsoleData data, ConsoleActions actions, ConsoleAccess access) {
+	ConsoleMvcRoutes(String path, ConsoleData data, ConsoleRankings rankings, ConsoleActions actions,
+			ConsoleAccess access) {
 		this.path = path;
 		this.data = data;
+		this.rankings = rankings;
 		this.actions = actions;
 		this.access = access;
 	}
@@ -55,6 +59,17 @@ final class ConsoleMvcRoutes {
 			.GET(api + "/queue", (request) -> json(this.data.queue(request.param("name").orElse(""),
 					ConsolePage.page(request.param("page").orElse(null)))))
 			.GET(api + "/structures", (request) -> json(this.data.structures()))
+			.GET(api + "/instances", (request) -> json(this.data.instances()))
+			.GET(api + "/caches", (request) -> json(this.data.caches()))
+			.GET(api + "/rankings", (request) -> json(this.rankings.rankings()))
+			.GET(api + "/rank", (request) -> json(this.rankings.rank(request.param("name").orElse(""),
+					request.param("member").orElse(""))))
+			.GET(api + "/recent", (request) -> json(this.rankings.recent(request.param("name").orElse(""),
+					request.param("user").orElse(""))))
+			.POST(api + "/cache/evict", (request) -> json(this.actions.evictCacheKey(caller(request).name(),
+					request.param("name").orElse(""), request.param("key").orElse(""))))
+			.POST(api + "/cache/clear",
+					(request) -> json(this.actions.clearCache(caller(request).name(), request.param("name").orElse(""))))
 			.GET(api + "/keys/settings", (request) -> json(this.data.keySettings()))
 			.GET(api + "/keys/report", (request) -> json(this.data.bigKeys()))
 			.GET(api + "/metrics", (request) -> json(this.data.metrics(request.param("prefix").orElse(""))))

@@ -91,6 +91,12 @@ final class ConsolePage {
 				return action;
 			}
 		}
+		if (path.endsWith("/cache/evict")) {
+			return "evict-cache-key";
+		}
+		if (path.endsWith("/cache/clear")) {
+			return "clear-cache";
+		}
 		return "other";
 	}
 

@@ -24,7 +24,7 @@ public class ConsoleProperties {
 	private String path = "/redis-kit";
 
 	/**
-	 * Actions: redrive, delete and purge dead letters, pause and resume queues.
+	 * Actions: redrive, delete and purge dead letters, pause and resume queues, evict cache entries and clear caches.
 	 */
 	private final Actions actions = new Actions();
 
@@ -57,6 +57,11 @@ public class ConsoleProperties {
 	 * Dead letters per page of the Queues page, from 1 to 500.
 	 */
 	private int deadLettersPerPage = 20;
+
+	/**
+	 * Heartbeat of this instance in Redis, for the console's cluster-wide views.
+	 */
+	private final Heartbeat heartbeat = new Heartbeat();
 
 	public boolean isEnabled() {
 		return this.enabled;
@@ -126,14 +131,66 @@ public class ConsoleProperties {
 		this.deadLettersPerPage = deadLettersPerPage;
 	}
 
+	public Heartbeat getHeartbeat() {
+		return this.heartbeat;
+	}
+
+	/**
+	 * The heartbeat every instance with the console enabled keeps in Redis (served or not: a worker without a web
+	 * server is listed too), so that any instance's console lists the live instances and what each holds.
+	 */
+	public static class Heartbeat {
+
+		/**
+		 * Whether this instance keeps a heartbeat in Redis while redis-kit.console.enabled is true.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * How often this instance sends its heartbeat, from 1s to 1m; an instance silent for three intervals is
+		 * shown as gone.
+		 */
+		private Duration interval = Duration.ofSeconds(5);
+
+		/**
+		 * How long a silent instance stays listed as gone, at least three intervals and at most 1d.
+		 */
+		private Duration retention = Duration.ofMinutes(10);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public Duration getInterval() {
+			return this.interval;
+		}
+
+		public void setInterval(Duration interval) {
+			this.interval = interval;
+		}
+
+		public Duration getRetention() {
+			return this.retention;
+		}
+
+		public void setRetention(Duration retention) {
+			this.retention = retention;
+		}
+
+	}
+
 	/**
 	 * What the console lets an operator change; off unless enabled.
 	 */
 	public static class Actions {
 
 		/**
-		 * Whether the console offers actions (redrive, delete and purge dead letters, pause and resume queues);
-		 * read-only otherwise.
+		 * Whether the console offers actions (redrive, delete and purge dead letters, pause and resume queues, evict
+		 * cache entries and clear caches); read-only otherwise.
 		 */
 		private boolean enabled = false;
 

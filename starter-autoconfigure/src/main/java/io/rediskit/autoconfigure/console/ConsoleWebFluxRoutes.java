@@ -31,13 +31,17 @@ final class ConsoleWebFluxRoutes {
 
 	private final ConsoleData data;
 
+	private final ConsoleRankings rankings;
+
 	private final ConsoleActions actions;
 
 	private final ConsoleAccess access;
 
-	ConsoleWebFluxRoutes(String path, ConsoleData data, ConsoleActions actions, ConsoleAccess access) {
+	ConsoleWebFluxRoutes(String path, ConsoleData data, ConsoleRankings rankings, ConsoleActions actions,
+			ConsoleAccess access) {
 		this.path = path;
 		this.data = data;
+		this.rankings = rankings;
 		this.actions = actions;
 		this.access = access;
 	}
@@ -60,6 +64,17 @@ final class ConsoleWebFluxRoutes {
 			.GET(api + "/queue", (request) -> json(() -> this.data.queue(request.queryParam("name").orElse(""),
 					ConsolePage.page(request.queryParam("page").orElse(null)))))
 			.GET(api + "/structures", (request) -> json(this.data::structures))
+			.GET(api + "/instances", (request) -> json(this.data::instances))
+			.GET(api + "/caches", (request) -> json(this.data::caches))
+			.GET(api + "/rankings", (request) -> json(this.rankings::rankings))
+			.GET(api + "/rank", (request) -> json(() -> this.rankings.rank(request.queryParam("name").orElse(""),
+					request.queryParam("member").orElse(""))))
+			.GET(api + "/recent", (request) -> json(() -> this.rankings.recent(request.queryParam("name").orElse(""),
+					request.queryParam("user").orElse(""))))
+			.POST(api + "/cache/evict", (request) -> json(() -> this.actions.evictCacheKey(caller(request).name(),
+					request.queryParam("name").orElse(""), request.queryParam("key").orElse(""))))
+			.POST(api + "/cache/clear", (request) -> json(
+					() -> this.actions.clearCache(caller(request).name(), request.queryParam("name").orElse(""))))
 			.GET(api + "/keys/settings", (request) -> json(this.data::keySettings))
 			.GET(api + "/keys/report", (request) -> json(this.data::bigKeys))
 			.GET(api + "/metrics",

@@ -7,6 +7,7 @@ import io.rediskit.lock.FairLockRegistry;
 import io.rediskit.lock.LockListener;
 import io.rediskit.support.Background;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.Observations;
 import io.rediskit.support.ScriptExecutor;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -38,11 +39,13 @@ public final class FairLockAutoConfiguration {
 	@ConditionalOnMissingBean
 	FairLockRegistry fairLockRegistry(ScriptExecutor scriptExecutor, RedisConnectionFactory connectionFactory,
 			KeyNaming keyNaming, LockProperties properties, ObjectProvider<LockListener> listeners,
-			Background background) {
+			Background background,
+			ObjectProvider<Observations> observations) {
 		FairLockRegistry registry = new FairLockRegistry(scriptExecutor, connectionFactory, keyNaming,
 				LockSpecs.waiterLine(properties.getFair(), "redis-kit.lock.fair."),
 				ReadWriteLockAutoConfiguration.memberListeners(listeners, "fair"), Clock.systemUTC());
 		registry.setBackground(background);
+		registry.setObservations(observations.getIfAvailable(() -> Observations.NOOP));
 		return registry;
 	}
 

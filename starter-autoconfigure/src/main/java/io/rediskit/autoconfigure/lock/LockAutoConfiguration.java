@@ -9,6 +9,7 @@ import io.rediskit.lock.LockRegistry;
 import io.rediskit.lock.RedlockRegistry;
 import io.rediskit.support.Background;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.Observations;
 import io.rediskit.support.ScriptExecutor;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -41,10 +42,12 @@ public final class LockAutoConfiguration {
 	@ConditionalOnMissingBean
 	LockRegistry lockRegistry(ScriptExecutor scriptExecutor, RedisConnectionFactory connectionFactory,
 			KeyNaming keyNaming, LockProperties properties, ObjectProvider<LockListener> listeners,
-			Background background) {
+			Background background,
+			ObjectProvider<Observations> observations) {
 		LockRegistry registry = new LockRegistry(scriptExecutor, connectionFactory, keyNaming, LockSpecs.lock(properties),
 				listeners.orderedStream().toList(), Clock.systemUTC());
 		registry.setBackground(background);
+		registry.setObservations(observations.getIfAvailable(() -> Observations.NOOP));
 		return registry;
 	}
 

@@ -1,11 +1,7 @@
 package io.rediskit.autoconfigure.lock;
 
-import java.util.List;
-import java.util.function.Function;
-
 import io.rediskit.leader.LeaderElections;
 import io.rediskit.lock.FairLockRegistry;
-import io.rediskit.lock.HeldLock;
 import io.rediskit.lock.LockRegistry;
 import io.rediskit.lock.ReadWriteLockRegistry;
 import io.rediskit.lock.RedlockRegistry;
@@ -42,18 +38,8 @@ public final class LockEndpointAutoConfiguration {
 			ObjectProvider<SemaphoreRegistry> semaphores, ObjectProvider<FairLockRegistry> fairLocks,
 			ObjectProvider<ReadWriteLockRegistry> readWriteLocks, ObjectProvider<LeaderElections> leaderElections,
 			ObjectProvider<ScheduledJobs> scheduledJobs) {
-		RedisLocksEndpoint endpoint = new RedisLocksEndpoint(lockRegistry);
-		endpoint.include("redlock", () -> held(redlocks, RedlockRegistry::heldLocks));
-		endpoint.include("semaphore", () -> held(semaphores, SemaphoreRegistry::heldPermits));
-		endpoint.include("fair", () -> held(fairLocks, FairLockRegistry::heldLocks));
-		endpoint.include("readwrite", () -> held(readWriteLocks, ReadWriteLockRegistry::heldLocks));
-		endpoint.includeLeaders(() -> leaderElections.stream().flatMap((each) -> each.elections().stream()).toList());
-		endpoint.includeJobs(() -> scheduledJobs.stream().flatMap((each) -> each.jobs().stream()).toList());
-		return endpoint;
-	}
-
-	private static <R> List<HeldLock> held(ObjectProvider<R> registries, Function<R, List<HeldLock>> holds) {
-		return registries.stream().flatMap((registry) -> holds.apply(registry).stream()).toList();
+		return RedisLocksEndpoint.ofFamily(lockRegistry, redlocks, semaphores, fairLocks, readWriteLocks,
+				leaderElections, scheduledJobs);
 	}
 
 }

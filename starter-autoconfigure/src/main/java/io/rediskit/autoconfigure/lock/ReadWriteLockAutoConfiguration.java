@@ -8,6 +8,7 @@ import io.rediskit.lock.LockListener;
 import io.rediskit.lock.ReadWriteLockRegistry;
 import io.rediskit.support.Background;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.Observations;
 import io.rediskit.support.ScriptExecutor;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -39,11 +40,13 @@ public final class ReadWriteLockAutoConfiguration {
 	@ConditionalOnMissingBean
 	ReadWriteLockRegistry readWriteLockRegistry(ScriptExecutor scriptExecutor, RedisConnectionFactory connectionFactory,
 			KeyNaming keyNaming, LockProperties properties, ObjectProvider<LockListener> listeners,
-			Background background) {
+			Background background,
+			ObjectProvider<Observations> observations) {
 		ReadWriteLockRegistry registry = new ReadWriteLockRegistry(scriptExecutor, connectionFactory, keyNaming,
 				LockSpecs.waiterLine(properties.getReadWrite(), "redis-kit.lock.read-write."),
 				memberListeners(listeners, "readwrite"), Clock.systemUTC());
 		registry.setBackground(background);
+		registry.setObservations(observations.getIfAvailable(() -> Observations.NOOP));
 		return registry;
 	}
 

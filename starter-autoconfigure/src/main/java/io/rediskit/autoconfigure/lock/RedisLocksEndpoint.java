@@ -8,14 +8,21 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.rediskit.autoconfigure.support.Durations;
 import io.rediskit.leader.LeaderElection;
+import io.rediskit.leader.LeaderElections;
+import io.rediskit.lock.FairLockRegistry;
 import io.rediskit.lock.HeldLock;
 import io.rediskit.lock.LockRegistry;
+import io.rediskit.lock.ReadWriteLockRegistry;
+import io.rediskit.lock.RedlockRegistry;
+import io.rediskit.lock.SemaphoreRegistry;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
@@ -34,6 +41,38 @@ public class RedisLocksEndpoint {
 	private volatile Supplier<List<LeaderElection>> leaders = List::of;
 
 	private volatile Supplier<List<ScheduledJobs.ScheduledJob>> jobs = List::of;
+
+	/**
+	 * The endpoint over every member of the lock family the application has, each under its kind
+	 * ({@code single}, {@code redlock}, {@code semaphore}, {@code fair}, {@code readwrite}), the leader elections
+	 * and the scheduled jobs; each registry is looked up when the endpoint is read, so none is created early. What
+	 * the actuator endpoint and the console both read.
+	 * @param lockRegistry the single-node lock's registry
+	 * @param redlocks the Redlock registries, if any
+	 * @param semaphores the semaphore registries, if any
+	 * @param fairLocks the fair-lock registries, if any
+	 * @param readWriteLocks the read-write-lock registries, if any
+	 * @param leaderElections the leader elections, if any
+	 * @param scheduledJobs the scheduled jobs' records, if any
+	 * @return the endpoint
+	 */
+	public static RedisLocksEndpoint ofFamily(LockRegistry lockRegistry, ObjectProvider<RedlockRegistry> redlocks,
+			ObjectProvider<SemaphoreRegistry> semaphores, ObjectProvider<FairLockRegistry> fairLocks,
+			ObjectProvider<ReadWriteLockRegistry> readWriteLocks, ObjectProvider<LeaderElections> leaderElections,
+			ObjectProvider<ScheduledJobs> scheduledJobs) {
+		RedisLocksEndpoint endpoint = new RedisLocksEndpoint(lockRegistry);
+		endpoint.include("redlock", () -> held(redlocks, RedlockRegistry::heldLocks));
+		endpoint.include("semaphore", () -> held(semaphores, SemaphoreRegistry::heldPermits));
+		endpoint.include("fair", () -> held(fairLocks, FairLockRegistry::heldLocks));
+		endpoint.include("readwrite", () -> held(readWriteLocks, ReadWriteLockRegistry::heldLocks));
+		endpoint.includeLeaders(() -> leaderElections.stream().flatMap((each) -> each.elections().stream()).toList());
+		endpoint.includeJobs(() -> scheduledJobs.stream().flatMap((each) -> each.jobs().stream()).toList());
+		return endpoint;
+	}
+
+	private static <R> List<HeldLock> held(ObjectProvider<R> registries, Function<R, List<HeldLock>> holds) {
+		return registries.stream().flatMap((registry) -> holds.apply(registry).stream()).toList();
+	}
 
 	/**
 	 * Lists what the lock registry holds, as kind {@code single}; {@link #include} adds the other members.

@@ -8,6 +8,7 @@ import io.rediskit.lock.LockListener;
 import io.rediskit.lock.RedlockRegistry;
 import io.rediskit.support.Background;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.Observations;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -43,7 +44,8 @@ public final class RedlockAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RedlockRegistry redlockRegistry(RedlockConnections connections, KeyNaming keyNaming, LockProperties properties,
-			ObjectProvider<LockListener> listeners, Background background) {
+			ObjectProvider<LockListener> listeners, Background background,
+			ObjectProvider<Observations> observations) {
 		List<LockListener> redlockListeners = listeners.orderedStream()
 			.map((listener) -> (listener instanceof MicrometerLockListener micrometer)
 					? micrometer.forKind(MicrometerLockListener.KIND_REDLOCK) : listener)
@@ -51,6 +53,7 @@ public final class RedlockAutoConfiguration {
 		RedlockRegistry registry = new RedlockRegistry(connections.factories(), keyNaming,
 				LockSpecs.redlock(properties.getRedlock()), redlockListeners, Clock.systemUTC());
 		registry.setBackground(background);
+		registry.setObservations(observations.getIfAvailable(() -> Observations.NOOP));
 		return registry;
 	}
 

@@ -8,6 +8,7 @@ import io.rediskit.lock.SemaphoreListener;
 import io.rediskit.lock.SemaphoreRegistry;
 import io.rediskit.support.Background;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.Observations;
 import io.rediskit.support.ScriptExecutor;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -41,10 +42,12 @@ public final class SemaphoreAutoConfiguration {
 	@ConditionalOnMissingBean
 	SemaphoreRegistry semaphoreRegistry(ScriptExecutor scriptExecutor, RedisConnectionFactory connectionFactory,
 			KeyNaming keyNaming, LockProperties properties, ObjectProvider<SemaphoreListener> listeners,
-			Background background) {
+			Background background,
+			ObjectProvider<Observations> observations) {
 		SemaphoreRegistry registry = new SemaphoreRegistry(scriptExecutor, connectionFactory, keyNaming,
 				LockSpecs.semaphore(properties.getSemaphore()), listeners.orderedStream().toList(), Clock.systemUTC());
 		registry.setBackground(background);
+		registry.setObservations(observations.getIfAvailable(() -> Observations.NOOP));
 		return registry;
 	}
 

@@ -15,6 +15,7 @@ import io.rediskit.queue.QueueSpec;
 import io.rediskit.support.Background;
 import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.Observations;
 import io.rediskit.support.ScriptExecutor;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
@@ -66,7 +67,7 @@ public final class QueueAutoConfiguration {
 	QueueRegistry queueRegistry(ScriptExecutor scripts, RedisConnectionFactory connectionFactory, KeyNaming keyNaming,
 			QueueProperties properties, ObjectProvider<JsonMapper> jsonMapper,
 			ObjectProvider<QueueEventListener> listeners, Background background,
-			Environment environment) {
+			ObjectProvider<Observations> observations, Environment environment) {
 		PropertyChecks checks = new PropertyChecks();
 		checkValuesAsWritten(properties, environment, checks);
 		check(properties, checks);
@@ -76,6 +77,7 @@ public final class QueueAutoConfiguration {
 				PropertyChecks.lookup(properties::getQueues, (queue) -> spec(queue, properties)));
 		// The containers' pollers and watchdogs run short tasks that never block, as the lock's watchdog does.
 		registry.setBackground(background);
+		registry.setObservations(observations.getIfAvailable(() -> Observations.NOOP));
 		return registry;
 	}
 

@@ -5,6 +5,7 @@ import io.rediskit.ratelimit.RateLimitListener;
 import io.rediskit.ratelimit.RateLimited;
 import io.rediskit.ratelimit.RateLimiterRegistry;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.Observations;
 import io.rediskit.support.ScriptExecutor;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -41,9 +42,12 @@ public final class RateLimitAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RateLimiterRegistry rateLimiterRegistry(ScriptExecutor scripts, RedisConnectionFactory connectionFactory,
-			KeyNaming keyNaming, RateLimitProperties properties, ObjectProvider<RateLimitListener> listeners) {
-		return new RateLimiterRegistry(scripts, connectionFactory, keyNaming, listeners.orderedStream().toList(),
-				RateLimitSpecs.configured(properties));
+			KeyNaming keyNaming, RateLimitProperties properties, ObjectProvider<RateLimitListener> listeners,
+			ObjectProvider<Observations> observations) {
+		RateLimiterRegistry registry = new RateLimiterRegistry(scripts, connectionFactory, keyNaming,
+				listeners.orderedStream().toList(), RateLimitSpecs.configured(properties));
+		registry.setObservations(observations.getIfAvailable(() -> Observations.NOOP));
+		return registry;
 	}
 
 	// Static and lazy about the registry: advisors are created while post-processors are being set up, before

@@ -1,8 +1,11 @@
 package io.rediskit.autoconfigure.console;
 
+import java.time.Duration;
+
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.instance.InstanceRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ConsoleAutoConfigurationTests {
 
 	private static final AutoConfigurations CONFIGURATIONS = AutoConfigurations.of(DataRedisAutoConfiguration.class,
-			RedisKitAutoConfiguration.class, ConsoleAutoConfiguration.class);
+			RedisKitAutoConfiguration.class, InstancesAutoConfiguration.class, ConsoleAutoConfiguration.class);
 
 	private final WebApplicationContextRunner servlet = new WebApplicationContextRunner()
 		.withConfiguration(CONFIGURATIONS);
@@ -42,6 +45,23 @@ class ConsoleAutoConfigurationTests {
 		new ApplicationContextRunner().withConfiguration(CONFIGURATIONS)
 			.withPropertyValues("redis-kit.console.enabled=true")
 			.run((context) -> assertThat(context).doesNotHaveBean(ConsoleData.class));
+	}
+
+	@Test
+	void everyApplicationWithTheConsoleEnabledKeepsAHeartbeatWebServerOrNot() {
+		ApplicationContextRunner worker = new ApplicationContextRunner().withConfiguration(CONFIGURATIONS);
+		worker.run((context) -> assertThat(context).doesNotHaveBean(InstanceRegistry.class));
+		worker.withPropertyValues("redis-kit.console.enabled=true", "spring.application.name=billing")
+			.run((context) -> {
+				InstanceRegistry instances = context.getBean(InstanceRegistry.class);
+				assertThat(instances.self().application()).isEqualTo("billing");
+				assertThat(instances.self().pid()).isEqualTo(ProcessHandle.current().pid());
+				assertThat(instances.interval()).isEqualTo(Duration.ofSeconds(5));
+				assertThat(instances.goneAfter()).isEqualTo(Duration.ofSeconds(15));
+				assertThat(instances.retention()).isEqualTo(Duration.ofMinutes(10));
+			});
+		worker.withPropertyValues("redis-kit.console.enabled=true", "redis-kit.console.heartbeat.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(InstanceRegistry.class));
 	}
 
 	@Test
@@ -100,6 +120,8 @@ class ConsoleAutoConfigurationTests {
 			redis-kit.console.samples=1               | redis-kit.console.samples must be from 2 to 10000, was 1
 			redis-kit.console.dead-letters-per-page=0 | redis-kit.console.dead-letters-per-page must be from 1 to 500, was 0
 			redis-kit.console.show-payload=true       | show-payload
+			redis-kit.console.heartbeat.interval=500ms | redis-kit.console.heartbeat.interval must be from 1s to 1m, was 500ms
+			redis-kit.console.heartbeat.retention=10s | redis-kit.console.heartbeat.retention must be from three heartbeat intervals to 1d, was 10s
 			""")
 	void badSettingsFailStartupNamingTheProperty(String property, String message) {
 		this.servlet.withPropertyValues("redis-kit.console.enabled=true", property).run((context) -> {

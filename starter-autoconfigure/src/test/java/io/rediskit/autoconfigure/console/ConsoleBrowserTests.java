@@ -8,6 +8,8 @@ import java.util.Map;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.rediskit.bitmap.BitmapRegistry;
 import io.rediskit.bloom.BloomFilterRegistry;
+import io.rediskit.cache.RedisKitCache;
+import io.rediskit.cache.RedisKitCacheManager;
 import io.rediskit.counter.UniqueCounterRegistry;
 import io.rediskit.geo.GeoIndexRegistry;
 import io.rediskit.geo.GeoPoint;
@@ -17,8 +19,12 @@ import io.rediskit.lock.ScheduledLock;
 import io.rediskit.queue.QueueMessage;
 import io.rediskit.queue.QueueRegistry;
 import io.rediskit.queue.RedisQueue;
+import io.rediskit.rank.Leaderboard;
+import io.rediskit.rank.LeaderboardRegistry;
 import io.rediskit.ratelimit.RateLimiter;
 import io.rediskit.ratelimit.RateLimiterRegistry;
+import io.rediskit.recent.RecentItems;
+import io.rediskit.recent.RecentItemsRegistry;
 import io.rediskit.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -125,7 +131,9 @@ class ConsoleBrowserTests {
 					"redis-kit.bloom.filters.usernames.false-positive-rate=0.01",
 					"redis-kit.counter.counters.visitors.bucket=daily", "redis-kit.counter.counters.visitors.zone=UTC",
 					"redis-kit.counter.calendars.check-in.zone=UTC", "redis-kit.counter.activities.logins.zone=UTC",
-					"redis-kit.geo.indexes.bikes.max-limit=100",
+					"redis-kit.geo.indexes.bikes.max-limit=100", "redis-kit.cache.caches.products.ttl=10m",
+					"redis-kit.leaderboard.leaderboards.scores.view-cache-ttl=1s",
+					"redis-kit.recent-items.lists.viewed.capacity=5",
 					"management.metrics.distribution.percentiles.rediskit.queue.lateness=0.5,0.95,0.99")
 			.run();
 	}
@@ -161,6 +169,18 @@ class ConsoleBrowserTests {
 		context.getBean(BitmapRegistry.class).activity("logins").markActive(7, LocalDate.now(ZoneOffset.UTC));
 		context.getBean(BitmapRegistry.class).activity("logins").markActive(8, LocalDate.now(ZoneOffset.UTC));
 		context.getBean(GeoIndexRegistry.class).get("bikes").put("bike-1", GeoPoint.ofLatLon(48.85, 2.35));
+		Leaderboard scores = context.getBean(LeaderboardRegistry.class).get("scores");
+		scores.set("ada", 30);
+		scores.set(HOSTILE, 20);
+		scores.set("bob", 10);
+		RecentItems viewed = context.getBean(RecentItemsRegistry.class).get("viewed");
+		viewed.view("ada", "p-1");
+		viewed.view("ada", HOSTILE);
+		RedisKitCache products = context.getBean(RedisKitCacheManager.class).getCache("products");
+		products.put(HOSTILE, "a hostile key's value");
+		products.put("kept", "a value");
+		assertThat(products.get(HOSTILE)).isNotNull();
+		assertThat(products.get("absent")).isNull();
 		StringRedisTemplate redis = context.getBean(StringRedisTemplate.class);
 		redis.opsForValue().set(HOSTILE, "x".repeat(50_000));
 		redis.execute((org.springframework.data.redis.core.RedisCallback<Object>) (connection) -> {
@@ -375,6 +395,92 @@ class ConsoleBrowserTests {
 	}
 
 	@Test
+	@Order(9)
+	void leaderboardsShowTheTopAndOneMembersRankAndRecentItemsOneUsersListAsText() {
+		this.browser.open(this.console, "leaderboards");
+		List<String> top = this.browser.script("return Array.from(document.querySelectorAll("
+				+ "'[data-leaderboard=scores] td.member')).map(function (td) { return td.textContent; });");
+		assertThat(top).containsExactly("ada", HOSTILE, "bob");
+		assertThat(this.browser.text("[data-leaderboard=scores] h3")).isEqualTo("scores · 3 members");
+		List<String> trending = this.browser.script("return Array.from(document.querySelectorAll("
+				+ "'[data-recent=viewed] td.item')).map(function (td) { return td.textContent; });");
+		assertThat(trending).containsExactlyInAnyOrder("p-1", HOSTILE);
+		this.browser.script("var input = document.getElementById('rank-value'); input.focus(); input.value = '';");
+		this.browser.driver().findElement(By.id("rank-value")).sendKeys(HOSTILE);
+		this.browser.click(By.id("rank-run"));
+		this.browser.await("the member's rank", () -> "2".equals(this.browser.text("#rank-rank")));
+		assertThat(this.browser.text("#rank-member")).isEqualTo(HOSTILE);
+		this.browser.script("var input = document.getElementById('recent-value'); input.focus(); input.value = '';");
+		this.browser.driver().findElement(By.id("recent-value")).sendKeys("ada");
+		this.browser.click(By.id("recent-run"));
+		this.browser.await("the user's recent items", () -> Long.valueOf(2)
+			.equals(this.browser.script("return document.querySelectorAll('#recent-items li').length;")));
+		List<String> items = this.browser.script("return Array.from(document.querySelectorAll('#recent-items li'))"
+				+ ".map(function (li) { return li.textContent; });");
+		assertThat(items).containsExactly(HOSTILE, "p-1");
+		assertThat((Boolean) this.browser.script(NO_MARKUP_RAN)).isTrue();
+		this.browser.screenshot("leaderboards");
+	}
+
+	@Test
+	@Order(10)
+	void cachesShowHitRatiosAndEvictAKeyAndClearACache() {
+		RedisKitCache products = this.mvc.getBean(RedisKitCacheManager.class).getCache("products");
+		this.browser.open(this.console, "caches");
+		String row = "#page-caches tr[data-name=products]";
+		assertThat(this.browser.text(row)).contains("10 min").contains("off");
+		// The seed read one hit from Redis and one miss: each is half of this instance's reads since it started.
+		this.browser.await("the reads sampled", () -> "50 %".equals(this.browser.text(row + " [data-miss]")));
+		assertThat(this.browser.text(row + " [data-hit-redis]")).isEqualTo("50 %");
+		assertThat(this.browser.text(row + " [data-hit-near]")).isEqualTo("0 %");
+		this.browser.screenshot("caches");
+
+		this.browser.script("var input = document.getElementById('evict-key'); input.focus(); input.value = '';");
+		this.browser.driver().findElement(By.id("evict-key")).sendKeys(HOSTILE);
+		this.browser.click(By.id("evict-run"));
+		this.browser.await("the eviction told", () -> "Evicted the entry from cache products, near caches included."
+			.equals(this.browser.text("#notice")));
+		assertThat(products.get(HOSTILE)).isNull();
+		assertThat((Boolean) this.browser.script(NO_MARKUP_RAN)).isTrue();
+
+		this.browser.click(By.cssSelector(row + " .clear"));
+		this.browser.click(By.cssSelector(row + " .clear-confirm"));
+		this.browser.await("the clearing told",
+				() -> String.valueOf(this.browser.text("#notice")).startsWith("Cleared every entry of cache products"));
+		assertThat(products.get("kept")).isNull();
+		MeterRegistry meters = this.mvc.getBean(MeterRegistry.class);
+		assertThat(meters.get(ConsoleActions.METER).tag("action", "evict-cache-key").tag("result", "done").counter()
+			.count()).isEqualTo(1);
+		assertThat(meters.get(ConsoleActions.METER).tag("action", "clear-cache").tag("result", "done").counter()
+			.count()).isEqualTo(1);
+		products.put("kept", "a value");
+	}
+
+	@Test
+	@Order(11)
+	void cacheActionsWithoutTheActionRoleAreRefused() {
+		RedisKitCache products = this.mvc.getBean(RedisKitCacheManager.class).getCache("products");
+		this.browser.signIn(this.base, "vic");
+		this.browser.open(this.console, "caches");
+		assertThat(this.browser.driver().findElements(By.cssSelector("#page-caches .clear"))).isEmpty();
+		assertThat(this.browser.driver().findElements(By.id("evict-run"))).isEmpty();
+		for (String action : List.of("cache/clear?name=products", "cache/evict?name=products&key=kept")) {
+			Long status = this.browser.asyncScript("var done = arguments[arguments.length - 1], path = arguments[0];"
+					+ "fetch('api/session').then(function (r) { return r.json(); }).then(function (s) {"
+					+ " var headers = {'X-Redis-Kit-Console': 'action'}; headers[s.csrf.header] = s.csrf.token;"
+					+ " return fetch('api/' + path, {method: 'POST', headers: headers}); })"
+					+ ".then(function (r) { done(r.status); });", action);
+			assertThat(status).isEqualTo(403);
+		}
+		assertThat(products.get("kept")).isNotNull();
+		MeterRegistry meters = this.mvc.getBean(MeterRegistry.class);
+		assertThat(meters.get(ConsoleActions.METER).tag("action", "clear-cache").tag("result", "refused").counter()
+			.count()).isEqualTo(1);
+		assertThat(meters.get(ConsoleActions.METER).tag("action", "evict-cache-key").tag("result", "refused")
+			.counter().count()).isEqualTo(1);
+	}
+
+	@Test
 	@Order(11)
 	void anActionWithoutTheActionRoleIsRefused() {
 		this.browser.signIn(this.base, "vic");
@@ -419,6 +525,18 @@ class ConsoleBrowserTests {
 			Map<String, Object> state = this.browser.asyncScript("var done = arguments[arguments.length - 1];"
 					+ "fetch('api/limiter?name=login&key=nobody').then(function (r) { return r.json(); }).then(done);");
 			assertThat(state).containsEntry("remaining", 5L).containsEntry("limit", 5L);
+			// The new pages' reads and a cache action through the WebFlux routes.
+			this.browser.open(base + "/redis-kit/", "instances");
+			this.browser.await("both instances listed", () -> Long.valueOf(2).equals(this.browser
+				.script("return document.querySelectorAll('#instances tr[data-alive=true]').length;")));
+			this.browser.open(base + "/redis-kit/", "leaderboards");
+			assertThat(this.browser.text("[data-leaderboard=scores] h3")).isEqualTo("scores · 3 members");
+			this.browser.open(base + "/redis-kit/", "caches");
+			this.browser.click(By.cssSelector("#page-caches tr[data-name=products] .clear"));
+			this.browser.click(By.cssSelector("#page-caches tr[data-name=products] .clear-confirm"));
+			this.browser.await("the clearing told",
+					() -> String.valueOf(this.browser.text("#notice")).startsWith("Cleared every entry of cache products"));
+			assertThat(flux.getBean(RedisKitCacheManager.class).getCache("products").get("kept")).isNull();
 		}
 	}
 

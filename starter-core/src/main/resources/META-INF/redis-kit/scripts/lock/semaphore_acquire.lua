@@ -42,17 +42,5 @@ if used + permits > total then
   end
   return {0, wait, math.max(total - used, 0), total}
 end
--- Server time in microseconds as a floor keeps tokens increasing even after the state expired.
-local token = tonumber(time[1]) * 1000000 + tonumber(time[2])
-local last = tonumber(redis.call('HGET', KEYS[2], 'f') or '0')
-if token <= last then
-  token = last + 1
-end
-local text = string.format('%d', token)
-local ends = now + tonumber(ARGV[3])
-redis.call('ZADD', KEYS[1], ends, ARGV[1])
-redis.call('HSET', KEYS[2], 'f', text, ARGV[1], ARGV[2] .. ':' .. text)
-local last_end = tonumber(redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')[2])
-redis.call('PEXPIRE', KEYS[1], math.max(last_end - now, 1))
-redis.call('PEXPIRE', KEYS[2], math.max(last_end - now, tonumber(ARGV[5])))
+local token = grant(KEYS, {ARGV[1], ARGV[2], ARGV[3], ARGV[5], time[1], time[2]})
 return {1, token, total - used - permits}

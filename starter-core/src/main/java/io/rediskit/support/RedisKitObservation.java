@@ -1,0 +1,137 @@
+package io.rediskit.support;
+
+import io.micrometer.common.docs.KeyName;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationConvention;
+import io.micrometer.observation.docs.ObservationDocumentation;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Every observation redis-kit makes, its name and its tags: the one instrumentation contract of the primitives
+ * (docs/observability.md). Each is made through {@link Observations}, named by this constant (a
+ * {@link RedisKitObservationConvention} may rename it), and tagged by the convention with the low-cardinality
+ * keys listed here only: the configured name of the lock, limiter, cache or queue, the outcome, and at most one
+ * detail (the lock's member of the family, the limiter's algorithm, the tier that answered a lookup). A key
+ * a caller computes (a SpEL expression's value, a message id) is never a tag.
+ * <p>
+ * Meters come from the observations through Micrometer's {@code DefaultMeterObservationHandler}: a timer named as
+ * the observation, tagged as it is, with {@code error} for the exception's type, and a long-task timer
+ * {@code <name>.active} of the observations in progress.
+ */
+public enum RedisKitObservation implements ObservationDocumentation {
+
+	/**
+	 * A lock of the family is waited for: from the call to its outcome ({@code acquired}, {@code timeout},
+	 * {@code skipped}, {@code interrupted}, {@code error}); a timeout ends it with the
+	 * {@code LockNotAcquiredException}'s kind of error only when the caller is thrown one, else as an outcome.
+	 */
+	LOCK_WAIT("rediskit.lock.wait", "lock wait", Keys.KIND),
+
+	/**
+	 * A lock of the family is held: from its first acquisition to its last release ({@code released}), its loss
+	 * ({@code lost}, with the {@code LockLeaseLostException}) or a release that could not reach Redis
+	 * ({@code error}).
+	 */
+	LOCK_HOLD("rediskit.lock.hold", "lock hold", Keys.KIND),
+
+	/** A rate limit decision: {@code allowed} or {@code rejected}, or {@code error} when Redis failed to answer. */
+	RATE_LIMIT("rediskit.ratelimit.decision", "rate limit", Keys.ALGORITHM),
+
+	/**
+	 * A cache lookup ({@code Cache.get(key)}, {@code retrieve(key)}): {@code hit} (tier {@code near} or
+	 * {@code redis}, a cached null included) or {@code miss} (tier {@code none}), or {@code error}. A read through a
+	 * loader ({@code get(key, loader)}) is observed as its load or wait ({@link #CACHE_LOAD}).
+	 */
+	CACHE_LOOKUP("rediskit.cache.lookup", "cache lookup", Keys.TIER),
+
+	/**
+	 * A cache miss resolved through the single flight: the caller loaded the value ({@code loaded}), or waited for
+	 * another caller's load ({@code waited}), or the load failed ({@code error}).
+	 */
+	CACHE_LOAD("rediskit.cache.load", "cache load", null),
+
+	/**
+	 * A message enqueued: {@code enqueued}, or the deduplication's outcome ({@code deduplicated}, {@code replaced},
+	 * ...), or {@code error}. Its trace context goes with the message in its headers.
+	 */
+	QUEUE_ENQUEUE("rediskit.queue.enqueue", "queue enqueue", null),
+
+	/**
+	 * A delivered message handled by a queue listener: the handler's run, a child of the enqueuing span; the
+	 * outcome is how the delivery was settled ({@code ack}, {@code retry}, {@code settled} when the handler settled
+	 * it itself).
+	 */
+	QUEUE_HANDLE("rediskit.queue.handle", "queue handle", null);
+
+
+
+	private final String observationName;
+
+	private final String contextualName;
+
+	private final @Nullable Keys detail;
+
+	RedisKitObservation(String observationName, String contextualName, @Nullable Keys detail) {
+		this.observationName = observationName;
+		this.contextualName = contextualName;
+		this.detail = detail;
+	}
+
+	@Override
+	public String getName() {
+		return this.observationName;
+	}
+
+	@Override
+	public String getContextualName() {
+		return this.contextualName;
+	}
+
+	@Override
+	public Class<? extends ObservationConvention<? extends Observation.Context>> getDefaultConvention() {
+		return DefaultRedisKitObservationConvention.class;
+	}
+
+	@Override
+	public KeyName[] getLowCardinalityKeyNames() {
+		return (this.detail != null) ? new KeyName[] { Keys.NAME, Keys.OUTCOME, this.detail }
+				: new KeyName[] { Keys.NAME, Keys.OUTCOME };
+	}
+
+	/** @return the key of this observation's one detail tag, or {@code null} if it has none */
+	public @Nullable Keys detail() {
+		return this.detail;
+	}
+
+	/** The tags of redis-kit's observations, all of low cardinality. */
+	public enum Keys implements KeyName {
+
+		/** The configured name of the lock group, limiter, cache, queue or structure. */
+		NAME("name"),
+
+		/** How the observed step ended; the values are listed on each observation. */
+		OUTCOME("outcome"),
+
+		/** The member of the lock family ({@code lock}, {@code fair}, {@code semaphore}, ...). */
+		KIND("kind"),
+
+		/** The rate limiter's algorithm. */
+		ALGORITHM("algorithm"),
+
+		/** The cache tier that answered: {@code near}, {@code redis}, or {@code none} for a miss. */
+		TIER("tier");
+
+		private final String key;
+
+		Keys(String key) {
+			this.key = key;
+		}
+
+		@Override
+		public String asString() {
+			return this.key;
+		}
+
+	}
+
+}

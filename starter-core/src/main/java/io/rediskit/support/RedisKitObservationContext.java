@@ -1,0 +1,59 @@
+package io.rediskit.support;
+
+import io.micrometer.observation.Observation;
+import org.jspecify.annotations.Nullable;
+
+/** The context of a redis-kit observation that is not a message's: a lock's wait or hold, a decision, a lookup. */
+public class RedisKitObservationContext extends Observation.Context implements RedisKitContext {
+
+	private final RedisKitObservation observation;
+
+	private final String configuredName;
+
+	private volatile @Nullable String detail;
+
+	private volatile String outcome = UNKNOWN;
+
+	/**
+	 * @param observation which observation
+	 * @param configuredName the configured name
+	 * @param detail the detail tag's value, or {@code null}
+	 */
+	public RedisKitObservationContext(RedisKitObservation observation, String configuredName, @Nullable String detail) {
+		this.observation = observation;
+		this.configuredName = configuredName;
+		this.detail = detail;
+		setName(observation.getName());
+	}
+
+	@Override
+	public RedisKitObservation observation() {
+		return this.observation;
+	}
+
+	@Override
+	public String configuredName() {
+		return this.configuredName;
+	}
+
+	@Override
+	public @Nullable String detail() {
+		return this.detail;
+	}
+
+	/** @param detail the detail tag's value, when the observed step learns it only as it ends (a cache's tier) */
+	public void detail(@Nullable String detail) {
+		this.detail = detail;
+	}
+
+	@Override
+	public String outcome() {
+		return this.outcome;
+	}
+
+	@Override
+	public void outcome(String outcome) {
+		this.outcome = outcome;
+	}
+
+}

@@ -1,0 +1,61 @@
+package io.rediskit.support;
+
+import java.util.Map;
+
+import io.micrometer.observation.transport.Kind;
+import io.micrometer.observation.transport.SenderContext;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The context of a message sent ({@link RedisKitObservation#QUEUE_ENQUEUE}): its carrier is the message's headers,
+ * into which Micrometer Tracing's propagating handler writes the trace context ({@code traceparent} with the W3C
+ * propagator) when the observation starts.
+ */
+public class RedisKitSenderContext extends SenderContext<Map<String, String>> implements RedisKitContext {
+
+	private final RedisKitObservation observation;
+
+	private final String configuredName;
+
+	private volatile String outcome = UNKNOWN;
+
+	/**
+	 * @param observation which observation
+	 * @param configuredName the queue's name
+	 * @param headers the message's headers, writable: the trace context is added to them
+	 */
+	public RedisKitSenderContext(RedisKitObservation observation, String configuredName, Map<String, String> headers) {
+		super(Map::put, Kind.PRODUCER);
+		this.observation = observation;
+		this.configuredName = configuredName;
+		setCarrier(headers);
+		setRemoteServiceName("redis");
+		setName(observation.getName());
+	}
+
+	@Override
+	public RedisKitObservation observation() {
+		return this.observation;
+	}
+
+	@Override
+	public String configuredName() {
+		return this.configuredName;
+	}
+
+	@Override
+	public @Nullable String detail() {
+		return null;
+	}
+
+	@Override
+	public String outcome() {
+		return this.outcome;
+	}
+
+	@Override
+	public void outcome(String outcome) {
+		this.outcome = outcome;
+	}
+
+}

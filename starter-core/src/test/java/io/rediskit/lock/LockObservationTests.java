@@ -1,0 +1,134 @@
+package io.rediskit.lock;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.tck.TestObservationRegistry;
+import io.micrometer.observation.tck.TestObservationRegistryAssert;
+import io.rediskit.support.KeyNaming;
+import io.rediskit.support.ObservationRecorder;
+import io.rediskit.support.Observations;
+import io.rediskit.support.RedisKitObservation;
+import io.rediskit.support.RedisTestServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/** The lock family's observations: a wait and a hold per acquisition, with their documented tags and ends. */
+class LockObservationTests {
+
+	@RegisterExtension
+	static final RedisTestServer redis = RedisTestServer.start();
+
+	final TestObservationRegistry observed = TestObservationRegistry.create();
+
+	final ObservationRecorder recorder = new ObservationRecorder();
+
+	LockRegistry registry;
+
+	@BeforeEach
+	void setUp() {
+		redis.flushAll();
+		this.observed.observationConfig().observationHandler(this.recorder);
+		this.registry = new LockRegistry(redis.scripts(), redis.connections(), KeyNaming.defaults(),
+				LockSpec.defaults(), List.of(), Clock.systemUTC());
+		this.registry.setObservations(Observations.of(this.observed, null));
+	}
+
+	@AfterEach
+	void tearDown() {
+		this.registry.close();
+	}
+
+	@Test
+	void anAcquisitionIsAWaitThenAHoldTaggedWithTheGroupNotTheKey() throws Exception {
+		RedisLock lock = this.registry.getLock("orders", "customer-42");
+		assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
+		assertThat(lock.tryLock(Duration.ofSeconds(5))).as("re-entry").isTrue();
+		lock.unlock();
+		assertThat(this.recorder.open(RedisKitObservation.LOCK_HOLD)).as("held once more").hasSize(1);
+		lock.unlock();
+		TestObservationRegistryAssert.assertThat(this.observed)
+			.hasNumberOfObservationsWithNameEqualTo("rediskit.lock.wait", 2)
+			.hasNumberOfObservationsWithNameEqualTo("rediskit.lock.hold", 1)
+			.forAllObservationsWithNameEqualTo("rediskit.lock.wait", (wait) -> wait
+				.hasContextualNameEqualTo("lock wait orders")
+				.hasLowCardinalityKeyValue("name", "orders")
+				.hasLowCardinalityKeyValue("kind", "lock")
+				.hasLowCardinalityKeyValue("outcome", "acquired")
+				.doesNotHaveError())
+			.forAllObservationsWithNameEqualTo("rediskit.lock.hold", (hold) -> hold
+				.hasLowCardinalityKeyValue("name", "orders")
+				.hasLowCardinalityKeyValue("kind", "lock")
+				.hasLowCardinalityKeyValue("outcome", "released")
+				.doesNotHaveError());
+		assertThat(this.recorder.open(RedisKitObservation.LOCK_HOLD)).isEmpty();
+		assertThat(this.recorder.stopped(RedisKitObservation.LOCK_WAIT)).allSatisfy((context) -> assertThat(
+				context.getLowCardinalityKeyValues().stream().map((value) -> value.getValue()))
+			.doesNotContain("customer-42"));
+	}
+
+	@Test
+	void aWaitThatTimesOutEndsItsObservationWithTheError() throws Exception {
+		RedisLock lock = this.registry.getLock("orders");
+		Lease other = lock.acquireAsync(Duration.ZERO).toCompletableFuture().get(5, TimeUnit.SECONDS);
+		assertThatExceptionOfType(LockNotAcquiredException.class)
+			.isThrownBy(() -> lock.acquire(Duration.ofMillis(50)));
+		assertThat(lock.tryLock()).isFalse();
+		other.close();
+		List<Observation.Context> timedOut = this.recorder.stopped(RedisKitObservation.LOCK_WAIT)
+			.stream()
+			.filter((context) -> ObservationRecorder.outcome(context).equals("timeout"))
+			.toList();
+		assertThat(timedOut).hasSize(2)
+			.allSatisfy((context) -> assertThat(context.getError()).isInstanceOf(LockNotAcquiredException.class));
+	}
+
+	@Test
+	void aCancelledAsynchronousWaitLeavesNoObservationOpen() throws Exception {
+		RedisLock lock = this.registry.getLock("orders");
+		Lease other = lock.acquireAsync(Duration.ZERO).toCompletableFuture().get(5, TimeUnit.SECONDS);
+		CompletableFuture<Lease> waiting = lock.acquireAsync(Duration.ofMinutes(5)).toCompletableFuture();
+		assertThat(this.recorder.open(RedisKitObservation.LOCK_WAIT)).hasSize(1);
+		waiting.cancel(false);
+		LockTesting.awaitCondition("the cancelled wait ended", Duration.ofSeconds(30),
+				() -> this.recorder.open(RedisKitObservation.LOCK_WAIT).isEmpty());
+		assertThat(this.recorder.stopped(RedisKitObservation.LOCK_WAIT)).extracting(ObservationRecorder::outcome)
+			.containsExactly("acquired", "interrupted");
+		other.close();
+		assertThat(this.recorder.open(RedisKitObservation.LOCK_HOLD)).isEmpty();
+	}
+
+	@Test
+	void aLostLeaseEndsTheHoldAsLostWithTheError() throws Exception {
+		RedisLock lock = this.registry.getLock("orders");
+		Lease lease = lock.acquireAsync(Duration.ZERO, Duration.ofMinutes(1)).toCompletableFuture()
+			.get(5, TimeUnit.SECONDS);
+		// Another owner's view: the key is gone before this holder released it.
+		redis.server().command("DEL", "rk:lock:{orders}");
+		assertThatExceptionOfType(LockLeaseLostException.class).isThrownBy(lease::close);
+		assertThat(this.recorder.stopped(RedisKitObservation.LOCK_HOLD)).singleElement().satisfies((hold) -> {
+			assertThat(ObservationRecorder.outcome(hold)).isEqualTo("lost");
+			assertThat(hold.getError()).isInstanceOf(LockLeaseLostException.class);
+		});
+		assertThat(this.recorder.open(RedisKitObservation.LOCK_HOLD)).isEmpty();
+	}
+
+	@Test
+	void nothingIsObservedWithTheNoopRegistry() throws Exception {
+		this.registry.setObservations(Observations.NOOP);
+		RedisLock lock = this.registry.getLock("orders");
+		assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
+		lock.unlock();
+		TestObservationRegistryAssert.assertThat(this.observed).doesNotHaveAnyObservation();
+	}
+
+}

@@ -1,0 +1,164 @@
+package io.rediskit.queue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.tck.TestObservationRegistry;
+import io.micrometer.observation.tck.TestObservationRegistryAssert;
+import io.micrometer.tracing.test.simple.SimpleSpan;
+import io.rediskit.queue.QueueTesting.Job;
+import io.rediskit.support.Observations;
+import io.rediskit.support.RedisTestServer;
+import io.rediskit.support.TracingTesting;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static io.rediskit.queue.QueueListenerContainerTests.awaitTrue;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The queue's observations: enqueues and handled messages with their documented tags, and a message's trace
+ * context carried from the instance that enqueued it to the one that handles it, through its headers, also on its
+ * retries.
+ */
+class QueueObservationTests {
+
+	@RegisterExtension
+	static final RedisTestServer redis = RedisTestServer.start();
+
+	final List<QueueRegistry> registries = new ArrayList<>();
+
+	final List<QueueListenerContainer<?>> containers = new ArrayList<>();
+
+	@BeforeEach
+	void setUp() {
+		redis.flushAll();
+	}
+
+	@AfterEach
+	void tearDown() {
+		this.containers.forEach(QueueListenerContainer::stop);
+		this.registries.forEach(QueueRegistry::close);
+	}
+
+	@Test
+	void enqueuesAndHandledMessagesAreObservedWithTheirDocumentedTags() throws Exception {
+		TestObservationRegistry observed = TestObservationRegistry.create();
+		QueueRegistry registry = registry(Observations.of(observed, null));
+		RedisQueue<Job> queue = registry.create("jobs", QueueTesting.fastSpec(), Job.class);
+		AtomicInteger handled = new AtomicInteger();
+		start(registry, queue, (message) -> handled.incrementAndGet());
+		queue.enqueue(QueueEntry.of(new Job("a", 1)).withHeader("tenant", "t1"));
+		queue.enqueueAll(List.of(QueueEntry.of(new Job("b", 2)), QueueEntry.of(new Job("c", 3))));
+		awaitTrue(() -> handled.get() == 3 && queue.stats().total() == 0, Duration.ofSeconds(30));
+		// Stopped before the ack is sent: a queue left empty has every observation stopped (the outcome is set on stop).
+		TestObservationRegistryAssert.assertThat(observed)
+			.hasNumberOfObservationsWithNameEqualTo("rediskit.queue.enqueue", 2)
+			.hasNumberOfObservationsWithNameEqualTo("rediskit.queue.handle", 3)
+			.forAllObservationsWithNameEqualTo("rediskit.queue.enqueue", (observation) -> observation
+				.hasLowCardinalityKeyValue("name", "jobs")
+				.hasLowCardinalityKeyValue("outcome", "enqueued")
+				.doesNotHaveError())
+			.forAllObservationsWithNameEqualTo("rediskit.queue.handle", (observation) -> observation
+				.hasContextualNameEqualTo("queue handle jobs")
+				.hasLowCardinalityKeyValue("name", "jobs")
+				.hasLowCardinalityKeyValue("outcome", "ack"));
+	}
+
+	@Test
+	void aHandledMessageIsInTheTraceThatEnqueuedItOnAnotherInstanceAlsoWhenRetried() throws Exception {
+		TracingTesting producer = new TracingTesting();
+		TracingTesting consumer = new TracingTesting();
+		RedisQueue<Job> sending = registry(producer.observations()).create("jobs", QueueTesting.fastSpec(), Job.class);
+		QueueRegistry receiving = registry(consumer.observations());
+		RedisQueue<Job> queue = receiving.create("jobs", QueueTesting.fastSpec(), Job.class);
+		List<Map<String, String>> headers = new CopyOnWriteArrayList<>();
+		start(receiving, queue, (message) -> {
+			headers.add(message.headers());
+			if (message.deliveryCount() == 1) {
+				throw new IllegalStateException("first delivery fails");
+			}
+		});
+		Observation request = Observation.start("request", producer.registry);
+		try (Observation.Scope scope = request.openScope()) {
+			sending.enqueue(QueueEntry.of(new Job("a", 1)).withHeader("tenant", "t1"));
+		}
+		request.stop();
+		awaitTrue(() -> queue.stats().total() == 0 && consumer.tracer.getSpans().size() == 2,
+				Duration.ofSeconds(30));
+
+		SimpleSpan requestSpan = span(producer, "request");
+		SimpleSpan enqueueSpan = span(producer, "queue enqueue jobs");
+		assertThat(enqueueSpan.getTraceId()).isEqualTo(requestSpan.getTraceId());
+		assertThat(enqueueSpan.getParentId()).isEqualTo(requestSpan.getSpanId());
+		assertThat(headers).hasSize(2).allSatisfy((carried) -> assertThat(carried)
+			.containsEntry("tenant", "t1")
+			.containsEntry("traceparent", "00-" + enqueueSpan.getTraceId() + "-" + enqueueSpan.getSpanId() + "-01"));
+		// Both deliveries, the failed one and its retry, are children of the enqueue, in the enqueuing trace.
+		assertThat(consumer.tracer.getSpans()).hasSize(2).allSatisfy((handle) -> {
+			assertThat(handle.getName()).isEqualTo("queue handle jobs");
+			assertThat(handle.getTraceId()).isEqualTo(enqueueSpan.getTraceId());
+			assertThat(handle.getParentId()).isEqualTo(enqueueSpan.getSpanId());
+		});
+		assertThat(consumer.tracer.getSpans()).extracting((span) -> span.getTags().get("outcome"))
+			.containsExactlyInAnyOrder("retry", "ack");
+		assertThat(consumer.tracer.getSpans()).filteredOn((span) -> span.getError() != null)
+			.singleElement()
+			.satisfies((span) -> assertThat(span.getError()).hasMessage("first delivery fails"));
+	}
+
+	@Test
+	void aRedrivenDeadLetterIsHandledInTheTraceThatEnqueuedIt() throws Exception {
+		TracingTesting producer = new TracingTesting();
+		TracingTesting consumer = new TracingTesting();
+		QueueSpec spec = QueueTesting.fastSpec().withMaxDeliveries(1);
+		RedisQueue<Job> sending = registry(producer.observations()).create("jobs", spec, Job.class);
+		QueueRegistry receiving = registry(consumer.observations());
+		RedisQueue<Job> queue = receiving.create("jobs", spec, Job.class);
+		AtomicInteger deliveries = new AtomicInteger();
+		start(receiving, queue, (message) -> {
+			if (deliveries.incrementAndGet() == 1) {
+				throw new IllegalStateException("dead on its only delivery");
+			}
+		});
+		sending.enqueue(new Job("a", 1));
+		awaitTrue(() -> queue.stats().dead() == 1, Duration.ofSeconds(30));
+		assertThat(queue.redrive(10)).isEqualTo(1);
+		awaitTrue(() -> deliveries.get() == 2 && queue.stats().total() == 0 && consumer.tracer.getSpans().size() == 2,
+				Duration.ofSeconds(30));
+		SimpleSpan enqueueSpan = span(producer, "queue enqueue jobs");
+		assertThat(consumer.tracer.getSpans()).allSatisfy((handle) -> {
+			assertThat(handle.getTraceId()).isEqualTo(enqueueSpan.getTraceId());
+			assertThat(handle.getParentId()).isEqualTo(enqueueSpan.getSpanId());
+		});
+	}
+
+	private static SimpleSpan span(TracingTesting tracing, String name) {
+		return tracing.tracer.getSpans()
+			.stream()
+			.filter((span) -> name.equals(span.getName()))
+			.findFirst()
+			.orElseThrow(() -> new AssertionError("No span " + name + " in " + tracing.tracer.getSpans()));
+	}
+
+	private QueueRegistry registry(Observations observations) {
+		QueueRegistry registry = QueueTesting.registry(redis);
+		registry.setObservations(observations);
+		this.registries.add(registry);
+		return registry;
+	}
+
+	private <T> void start(QueueRegistry registry, RedisQueue<T> queue, QueueHandler<T> handler) {
+		QueueListenerContainer<T> container = registry.createContainer(queue, handler, 2);
+		this.containers.add(container);
+		container.start();
+	}
+
+}
