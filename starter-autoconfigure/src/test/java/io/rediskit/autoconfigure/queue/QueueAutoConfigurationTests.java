@@ -112,7 +112,8 @@ class QueueAutoConfigurationTests {
 		this.runner
 			.withPropertyValues("redis-kit.queue.queues.tenants.groups.enabled=true",
 					"redis-kit.queue.queues.tenants.groups.max-in-flight=3",
-					"redis-kit.queue.queues.tenants.groups.max-in-flight-by-group.acme=1")
+					"redis-kit.queue.queues.tenants.groups.max-in-flight-by-group.acme=1",
+					"redis-kit.queue.queues.emails.max-deliveries=3")
 			.run((context) -> {
 				QueueRegistry registry = context.getBean(QueueRegistry.class);
 				assertThat(registry.get("tenants", String.class).spec().groups())
