@@ -35,10 +35,11 @@ import org.jspecify.annotations.Nullable;
  * @param priority its priority, or {@code null} for the queue's {@link QueueSpec#defaultPriority() default}
  * @param deduplication what an enqueue of the id does while an earlier message of it is (or was recently) in the
  * queue, or {@code null} for the queue's {@link QueueSpec#deduplication() default}; only for a caller-chosen id
+ * @param group the group whose turn delivers the message ({@link #withGroup}), or {@code null} for none
  */
 public record QueueEntry<T>(T payload, @Nullable String id, Duration delay, @Nullable Instant dueAt,
 		Map<String, String> headers, @Nullable Duration timeToLive, @Nullable QueuePriority priority,
-		@Nullable Deduplication deduplication) {
+		@Nullable Deduplication deduplication, @Nullable String group) {
 
 	/** Longest caller-chosen id. */
 	public static final int MAX_ID_LENGTH = 256;
@@ -67,6 +68,26 @@ public record QueueEntry<T>(T payload, @Nullable String id, Duration delay, @Nul
 					+ timeToLive);
 		}
 		headers = checkedHeaders(headers);
+		if (group != null) {
+			QueueGroups.checkName(group);
+		}
+	}
+
+	/**
+	 * An entry without a group.
+	 * @param payload see the component
+	 * @param id see the component
+	 * @param delay see the component
+	 * @param dueAt see the component
+	 * @param headers see the component
+	 * @param timeToLive see the component
+	 * @param priority see the component
+	 * @param deduplication see the component
+	 */
+	public QueueEntry(T payload, @Nullable String id, Duration delay, @Nullable Instant dueAt,
+			Map<String, String> headers, @Nullable Duration timeToLive, @Nullable QueuePriority priority,
+			@Nullable Deduplication deduplication) {
+		this(payload, id, delay, dueAt, headers, timeToLive, priority, deduplication, null);
 	}
 
 	/**
@@ -124,27 +145,27 @@ public record QueueEntry<T>(T payload, @Nullable String id, Duration delay, @Nul
 	 * @return an entry due now, with a generated id
 	 */
 	public static <T> QueueEntry<T> of(T payload) {
-		return new QueueEntry<>(payload, null, Duration.ZERO, null, Map.of(), null, null, null);
+		return new QueueEntry<>(payload, null, Duration.ZERO, null, Map.of(), null, null, null, null);
 	}
 
 	/** @param id the caller-chosen id; @return a copy with it */
 	public QueueEntry<T> withId(String id) {
 		return new QueueEntry<>(this.payload, Objects.requireNonNull(id, "id must not be null"), this.delay,
 				this.dueAt, this.headers, this.timeToLive, this.priority,
-				this.deduplication);
+				this.deduplication, this.group);
 	}
 
 	/** @param delay delay from the server's now; @return a copy with it */
 	public QueueEntry<T> withDelay(Duration delay) {
 		return new QueueEntry<>(this.payload, this.id, delay, this.dueAt, this.headers, this.timeToLive, this.priority,
-				this.deduplication);
+				this.deduplication, this.group);
 	}
 
 	/** @param dueAt the due time; @return a copy with it */
 	public QueueEntry<T> withDueAt(Instant dueAt) {
 		return new QueueEntry<>(this.payload, this.id, this.delay, Objects.requireNonNull(dueAt, "dueAt"),
 				this.headers, this.timeToLive, this.priority,
-				this.deduplication);
+				this.deduplication, this.group);
 	}
 
 	/**
@@ -157,13 +178,13 @@ public record QueueEntry<T>(T payload, @Nullable String id, Duration delay, @Nul
 		more.put(Objects.requireNonNull(name, "name must not be null"),
 				Objects.requireNonNull(value, "value must not be null"));
 		return new QueueEntry<>(this.payload, this.id, this.delay, this.dueAt, more, this.timeToLive, this.priority,
-				this.deduplication);
+				this.deduplication, this.group);
 	}
 
 	/** @param headers the headers, replacing any; @return a copy with them */
 	public QueueEntry<T> withHeaders(Map<String, String> headers) {
 		return new QueueEntry<>(this.payload, this.id, this.delay, this.dueAt, headers, this.timeToLive,
-				this.priority, this.deduplication);
+				this.priority, this.deduplication, this.group);
 	}
 
 	/**
@@ -172,7 +193,7 @@ public record QueueEntry<T>(T payload, @Nullable String id, Duration delay, @Nul
 	 */
 	public QueueEntry<T> withTimeToLive(Duration timeToLive) {
 		return new QueueEntry<>(this.payload, this.id, this.delay, this.dueAt, this.headers,
-				Objects.requireNonNull(timeToLive, "timeToLive must not be null"), this.priority, this.deduplication);
+				Objects.requireNonNull(timeToLive, "timeToLive must not be null"), this.priority, this.deduplication, this.group);
 	}
 
 	/**
@@ -181,7 +202,7 @@ public record QueueEntry<T>(T payload, @Nullable String id, Duration delay, @Nul
 	 */
 	public QueueEntry<T> withPriority(QueuePriority priority) {
 		return new QueueEntry<>(this.payload, this.id, this.delay, this.dueAt, this.headers, this.timeToLive,
-				Objects.requireNonNull(priority, "priority must not be null"), this.deduplication);
+				Objects.requireNonNull(priority, "priority must not be null"), this.deduplication, this.group);
 	}
 
 	/**
@@ -191,7 +212,19 @@ public record QueueEntry<T>(T payload, @Nullable String id, Duration delay, @Nul
 	 */
 	public QueueEntry<T> withDeduplication(Deduplication deduplication) {
 		return new QueueEntry<>(this.payload, this.id, this.delay, this.dueAt, this.headers, this.timeToLive,
-				this.priority, Objects.requireNonNull(deduplication, "deduplication must not be null"));
+				this.priority, Objects.requireNonNull(deduplication, "deduplication must not be null"), this.group);
+	}
+
+	/**
+	 * @param group the group (a tenant, a customer) whose turn in the queue's rotation delivers this message: 1 to
+	 * {@value QueueGroups#MAX_NAME_LENGTH} characters, no control characters, stored as data and never evaluated; the
+	 * queue must have groups ({@link QueueSpec#groups()}) and the message the normal priority (see {@link QueueGroups})
+	 * @return a copy with it
+	 * @throws IllegalArgumentException if the name is not a valid group name
+	 */
+	public QueueEntry<T> withGroup(String group) {
+		return new QueueEntry<>(this.payload, this.id, this.delay, this.dueAt, this.headers, this.timeToLive,
+				this.priority, this.deduplication, QueueGroups.checkName(group));
 	}
 
 }

@@ -197,7 +197,8 @@ final class QueuePoller<T> {
 			this.lock.lock();
 			try {
 				this.paused = batch.heldBy() == QueueScripts.HeldBack.PAUSED;
-				this.inFlightHeld = batch.heldBy() == QueueScripts.HeldBack.MAX_IN_FLIGHT;
+				this.inFlightHeld = batch.heldBy() == QueueScripts.HeldBack.MAX_IN_FLIGHT
+						|| batch.heldBy() == QueueScripts.HeldBack.GROUP_LIMIT;
 			}
 			finally {
 				this.lock.unlock();

@@ -103,6 +103,8 @@ final class QueueScripts {
 
 	private static final byte[] NO_RESULT = new byte[0];
 
+	private static final byte[] ONE = { '1' };
+
 	private final ScriptExecutor executor;
 
 	QueueScripts(ScriptExecutor executor) {
@@ -114,13 +116,16 @@ final class QueueScripts {
 	 * @return the server time and, per message, what the enqueue did and the id it concerns
 	 */
 	CompletionStage<Enqueued> enqueue(Keys keys, List<Outgoing> messages, @Nullable Long now) {
-		int keyCount = Keys.WITH_LEVELS + 2;
-		byte[][] keysAndArgs = new byte[keyCount + 2 + messages.size() * 8][];
+		int keyCount = Keys.WITH_LEVELS + 2 + Keys.GROUP_COUNT;
+		byte[][] keysAndArgs = new byte[keyCount + 2 + messages.size() * 9][];
 		System.arraycopy(keys.all, 0, keysAndArgs, 0, Keys.COUNT);
 		System.arraycopy(keys.levels, 0, keysAndArgs, Keys.COUNT, keys.levels.length);
 		int i = Keys.WITH_LEVELS;
 		keysAndArgs[i++] = keys.unique;
 		keysAndArgs[i++] = keys.windows;
+		for (byte[] key : keys.groups) {
+			keysAndArgs[i++] = key;
+		}
 		keysAndArgs[i++] = time(now);
 		keysAndArgs[i++] = keys.channelBytes;
 		for (Outgoing message : messages) {
@@ -132,6 +137,7 @@ final class QueueScripts {
 			keysAndArgs[i++] = utf8(message.deduplication());
 			keysAndArgs[i++] = number(message.windowMillis());
 			keysAndArgs[i++] = utf8(message.otherId());
+			keysAndArgs[i++] = utf8(message.group());
 		}
 		return this.executor.<List<Object>>executeAsync(ENQUEUE, ReturnType.MULTI, keyCount, keysAndArgs)
 			.thenApply((reply) -> {
@@ -260,8 +266,23 @@ final class QueueScripts {
 
 	/** Moves up to {@link #MOVE_BATCH} due messages, of every priority, to ready. */
 	CompletionStage<Promoted> promote(Keys keys, @Nullable Long now) {
-		return this.executor.<List<Object>>executeAsync(PROMOTE, ReturnType.MULTI, Keys.WITH_LEVELS,
-				levelKeysAnd(keys, time(now), MOVE_BATCH_BYTES))
+		return promote(keys, false, now);
+	}
+
+	/** {@link #promote(Keys, Long)} in a queue with groups ({@code groups}), a grouped message into its group. */
+	CompletionStage<Promoted> promote(Keys keys, boolean groups, @Nullable Long now) {
+		byte[][] keysAndArgs = new byte[Keys.WITH_LEVELS + 4 + 3][];
+		System.arraycopy(keys.all, 0, keysAndArgs, 0, Keys.COUNT);
+		System.arraycopy(keys.levels, 0, keysAndArgs, Keys.COUNT, keys.levels.length);
+		int i = Keys.WITH_LEVELS;
+		keysAndArgs[i++] = keys.groups[0];
+		keysAndArgs[i++] = keys.groups[1];
+		keysAndArgs[i++] = keys.groups[2];
+		keysAndArgs[i++] = keys.groups[4];
+		keysAndArgs[i++] = time(now);
+		keysAndArgs[i++] = MOVE_BATCH_BYTES;
+		keysAndArgs[i++] = groups ? ONE : NO_RESULT;
+		return this.executor.<List<Object>>executeAsync(PROMOTE, ReturnType.MULTI, Keys.WITH_LEVELS + 4, keysAndArgs)
 			.thenApply((reply) -> {
 				List<Object> values = required(reply, PROMOTE);
 				return new Promoted((Long) values.get(0), (Long) values.get(1), (Long) values.get(2),
@@ -280,7 +301,8 @@ final class QueueScripts {
 	 */
 	CompletionStage<Claimed> claim(Keys keys, String requestId, int max, long visibilityMillis, Admission admission,
 			@Nullable Long now) {
-		byte[][] keysAndArgs = new byte[Keys.COUNT + 6 + 9][];
+		int overrides = admission.groupLimits().size() * 2;
+		byte[][] keysAndArgs = new byte[Keys.COUNT + 10 + 11 + overrides][];
 		System.arraycopy(keys.all, 0, keysAndArgs, 0, Keys.COUNT);
 		int i = Keys.COUNT;
 		keysAndArgs[i++] = keys.claimRecord(requestId);
@@ -289,6 +311,10 @@ final class QueueScripts {
 		keysAndArgs[i++] = keys.paused;
 		keysAndArgs[i++] = keys.rateLog;
 		keysAndArgs[i++] = keys.turn;
+		keysAndArgs[i++] = keys.groups[1];
+		keysAndArgs[i++] = keys.groups[2];
+		keysAndArgs[i++] = keys.groups[3];
+		keysAndArgs[i++] = keys.groups[4];
 		keysAndArgs[i++] = time(now);
 		keysAndArgs[i++] = utf8(requestId);
 		keysAndArgs[i++] = number(max);
@@ -298,7 +324,13 @@ final class QueueScripts {
 		keysAndArgs[i++] = number(admission.rateLimit());
 		keysAndArgs[i++] = number(admission.ratePeriodMillis());
 		keysAndArgs[i++] = TURN;
-		return this.executor.<List<Object>>executeAsync(CLAIM, ReturnType.MULTI, Keys.COUNT + 6, keysAndArgs)
+		keysAndArgs[i++] = admission.groups() ? ONE : NO_RESULT;
+		keysAndArgs[i++] = number(admission.groupMaxInFlight());
+		for (Map.Entry<String, Integer> limit : admission.groupLimits().entrySet()) {
+			keysAndArgs[i++] = utf8(limit.getKey());
+			keysAndArgs[i++] = number(limit.getValue());
+		}
+		return this.executor.<List<Object>>executeAsync(CLAIM, ReturnType.MULTI, Keys.COUNT + 10, keysAndArgs)
 			.thenApply((reply) -> {
 				List<Object> values = required(reply, CLAIM);
 				List<ClaimedMessage> messages = new ArrayList<>((values.size() - 4) / 6);
@@ -456,15 +488,17 @@ final class QueueScripts {
 	 * its id published on the cancel channel), {@link Settled#REPLAYED} or {@link Settled#STALE} (nothing)
 	 */
 	CompletionStage<Settled> cancel(Keys keys, String id, String requestId, @Nullable Long now) {
-		return this.executor.<Long>executeAsync(CANCEL, ReturnType.INTEGER, Keys.SETTLING,
-				settlingKeysAnd(keys, time(now), utf8(id), utf8(requestId), SETTLED_MILLIS, keys.cancelChannelBytes,
-						keys.channelBytes, BATCH_RETENTION_MILLIS))
+		byte[][] settling = settlingKeysAnd(keys, keys.groups[0], keys.groups[1], time(now), utf8(id), utf8(requestId),
+				SETTLED_MILLIS, keys.cancelChannelBytes, keys.channelBytes, BATCH_RETENTION_MILLIS);
+		return this.executor.<Long>executeAsync(CANCEL, ReturnType.INTEGER, Keys.SETTLING + 2, settling)
 			.thenApply((reply) -> Settled.of(required(reply, CANCEL), CANCEL));
 	}
 
 	CompletionStage<QueueStats> stats(Keys keys, @Nullable Long now) {
-		return this.executor.<List<Object>>executeAsync(STATS, ReturnType.MULTI, Keys.WITH_LEVELS,
-				levelKeysAnd(keys, time(now)))
+		byte[][] keysAndArgs = levelKeysAnd(keys, 2);
+		keysAndArgs[Keys.WITH_LEVELS] = keys.groups[1];
+		keysAndArgs[Keys.WITH_LEVELS + 1] = time(now);
+		return this.executor.<List<Object>>executeAsync(STATS, ReturnType.MULTI, Keys.WITH_LEVELS + 1, keysAndArgs)
 			.thenApply((reply) -> {
 				List<Object> values = required(reply, STATS);
 				long serverNow = (Long) values.get(0);
@@ -508,11 +542,13 @@ final class QueueScripts {
 
 	/** @return how many messages there were */
 	CompletionStage<Long> purge(Keys keys) {
-		byte[][] keysAndUnique = levelKeysAnd(keys, 3);
+		byte[][] keysAndUnique = levelKeysAnd(keys, 3 + Keys.GROUP_COUNT);
 		keysAndUnique[Keys.WITH_LEVELS] = keys.unique;
 		keysAndUnique[Keys.WITH_LEVELS + 1] = keys.workflow[0];
 		keysAndUnique[Keys.WITH_LEVELS + 2] = keys.workflow[1];
-		return this.executor.<Long>executeAsync(PURGE, ReturnType.INTEGER, Keys.WITH_LEVELS + 3, keysAndUnique)
+		System.arraycopy(keys.groups, 0, keysAndUnique, Keys.WITH_LEVELS + 3, Keys.GROUP_COUNT);
+		return this.executor.<Long>executeAsync(PURGE, ReturnType.INTEGER, Keys.WITH_LEVELS + 3 + Keys.GROUP_COUNT,
+				keysAndUnique)
 			.thenApply((reply) -> required(reply, PURGE));
 	}
 
@@ -608,6 +644,9 @@ final class QueueScripts {
 		/** The eight keys and the four of the high and low priorities. */
 		static final int WITH_LEVELS = COUNT + 4;
 
+		/** How many {@link #groups} keys. */
+		static final int GROUP_COUNT = 5;
+
 		/** The eight keys and the eight {@link #workflow} keys: what the scripts that settle messages take. */
 		static final int SETTLING = COUNT + 8;
 
@@ -641,6 +680,12 @@ final class QueueScripts {
 		 */
 		final byte[][] workflow;
 
+		/**
+		 * Groups ({@link QueueGroups}): the group hash (id to its group), the groups' ready zset, the turns, the
+		 * running zset and the sequence (see promote.lua and claim.lua).
+		 */
+		final byte[][] groups;
+
 		final String channel;
 
 		final byte[] channelBytes;
@@ -655,7 +700,7 @@ final class QueueScripts {
 		private final Keys[] byPriority;
 
 		private Keys(byte[][] all, byte[][] levels, byte[] paused, byte[] rateLog, byte[] turn, byte[] unique,
-				byte[] windows, byte[][] workflow, String channel, String claimPrefix) {
+				byte[] windows, byte[][] workflow, byte[][] groups, String channel, String claimPrefix) {
 			this.all = all;
 			this.levels = levels;
 			this.paused = paused;
@@ -664,6 +709,7 @@ final class QueueScripts {
 			this.unique = unique;
 			this.windows = windows;
 			this.workflow = workflow;
+			this.groups = groups;
 			this.channel = channel;
 			this.channelBytes = utf8(channel);
 			// The wake-up channel's sibling, ':cancel' for ':wake'.
@@ -691,6 +737,11 @@ final class QueueScripts {
 			Keys keys = new Keys(all, levels, utf8(naming.key("queue", queue, "paused")),
 					utf8(naming.key("queue", queue, "rate")), utf8(naming.key("queue", queue, "turn")),
 					utf8(naming.key("queue", queue, "unique")), utf8(naming.key("queue", queue, "windows")), workflow,
+					new byte[][] { utf8(naming.key("queue", queue, "group-of")),
+							utf8(naming.key("queue", queue, "group-ready")),
+							utf8(naming.key("queue", queue, "group-turns")),
+							utf8(naming.key("queue", queue, "group-running")),
+							utf8(naming.key("queue", queue, "group-sequence")) },
 					naming.key("queue", queue, "wake"), naming.key("queue", queue, "claim:"));
 			keys.byPriority[QueuePriority.HIGH.ordinal()] = keys.withLevel(levels[0], levels[1]);
 			keys.byPriority[QueuePriority.LOW.ordinal()] = keys.withLevel(levels[2], levels[3]);
@@ -702,7 +753,7 @@ final class QueueScripts {
 			swapped[0] = delayed;
 			swapped[1] = ready;
 			return new Keys(swapped, this.levels, this.paused, this.rateLog, this.turn, this.unique, this.windows,
-					this.workflow, this.channel, this.claimPrefix);
+					this.workflow, this.groups, this.channel, this.claimPrefix);
 		}
 
 		/**
@@ -742,12 +793,19 @@ final class QueueScripts {
 	 * @param windowMillis the throttle or debounce window, or 0
 	 * @param otherId the id to store it under when an earlier message of {@code id} is still in the queue, or
 	 * {@code ""} where that cannot happen
+	 * @param group its group, or {@code ""} for none
 	 */
 	record Outgoing(String id, byte[] payload, long delayMillis, long dueAtMillis, QueuePriority priority,
-			String deduplication, long windowMillis, String otherId) {
+			String deduplication, long windowMillis, String otherId, String group) {
 
 		Outgoing(String id, byte[] payload, long delayMillis, long dueAtMillis, QueuePriority priority) {
-			this(id, payload, delayMillis, dueAtMillis, priority, "", 0, "");
+			this(id, payload, delayMillis, dueAtMillis, priority, "", 0, "", "");
+		}
+
+		/** @return this message in a group ({@code null}: as it is) */
+		Outgoing inGroup(@Nullable String group) {
+			return (group == null) ? this : new Outgoing(this.id, this.payload, this.delayMillis, this.dueAtMillis,
+					this.priority, this.deduplication, this.windowMillis, this.otherId, group);
 		}
 
 		Outgoing(String id, byte[] payload, long delayMillis, long dueAtMillis) {
@@ -758,7 +816,7 @@ final class QueueScripts {
 		Outgoing deduplicated(Deduplication deduplication, String otherId) {
 			return new Outgoing(this.id, this.payload, this.delayMillis, this.dueAtMillis, this.priority,
 					deduplication.code(), deduplication.window().toMillis(),
-					(deduplication.mode() == Deduplication.Mode.UNTIL_FINISHED) ? "" : otherId);
+					(deduplication.mode() == Deduplication.Mode.UNTIL_FINISHED) ? "" : otherId, this.group);
 		}
 
 	}
@@ -821,7 +879,10 @@ final class QueueScripts {
 		MAX_IN_FLIGHT,
 
 		/** The queue's rate limit. */
-		RATE_LIMIT
+		RATE_LIMIT,
+
+		/** The limits of messages in flight of the groups whose turn it was ({@link QueueGroups}). */
+		GROUP_LIMIT
 
 	}
 
@@ -831,14 +892,30 @@ final class QueueScripts {
 	 * @param maxInFlight most messages in flight across consumers, or 0
 	 * @param rateLimit most claimed per period, or 0
 	 * @param ratePeriodMillis the period of the rate limit
+	 * @param groups whether the queue has groups
+	 * @param groupMaxInFlight most messages of one group in flight, or 0
+	 * @param groupLimits a group's own limit by its name
 	 */
-	record Admission(String listener, int maxInFlight, long rateLimit, long ratePeriodMillis) {
+	record Admission(String listener, int maxInFlight, long rateLimit, long ratePeriodMillis, boolean groups,
+			int groupMaxInFlight, Map<String, Integer> groupLimits) {
 
 		static final Admission NONE = new Admission("", 0, 0, 1);
 
+		Admission(String listener, int maxInFlight, long rateLimit, long ratePeriodMillis) {
+			this(listener, maxInFlight, rateLimit, ratePeriodMillis, false, 0, Map.of());
+		}
+
 		static Admission of(QueueSpec spec, @Nullable String listener) {
+			QueueGroups groups = spec.groups();
 			return new Admission((listener != null) ? listener : "", spec.maxInFlight(), spec.rateLimit(),
-					spec.rateLimitPeriod().toMillis());
+					spec.rateLimitPeriod().toMillis(), groups != null, (groups != null) ? groups.maxInFlight() : 0,
+					(groups != null) ? groups.overrides() : Map.of());
+		}
+
+		/** @return these rules in a queue with {@code groups} */
+		Admission withGroups(QueueGroups groups) {
+			return new Admission(this.listener, this.maxInFlight, this.rateLimit, this.ratePeriodMillis, true,
+					groups.maxInFlight(), groups.overrides());
 		}
 
 	}

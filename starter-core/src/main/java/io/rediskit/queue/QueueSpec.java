@@ -5,6 +5,7 @@ import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 
 import io.rediskit.support.InvalidSpecException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How one queue delivers: visibility, delivery limit, retry backoff, dead-letter bounds, payload size, the
@@ -31,11 +32,13 @@ import io.rediskit.support.InvalidSpecException;
  * @param rateLimitPeriod the window of {@code rateLimit}, from 1 ms to 1 day
  * @param deduplication what an enqueue of a caller-chosen id does while an earlier message of it is (or was
  * recently) in the queue, for messages enqueued without one of their own (see {@link Deduplication})
+ * @param groups fair sharing between the groups of messages enqueued with one (see {@link QueueGroups}), or
+ * {@code null}: the queue has no groups, and an enqueue with a group is refused
  */
 public record QueueSpec(Duration visibilityTimeout, int maxDeliveries, Duration initialBackoff, Duration maxBackoff,
 		double backoffMultiplier, double backoffJitter, Duration deadLetterRetention, long deadLetterMaxSize,
 		long maxPayloadSize, Duration pollInterval, QueuePriority defaultPriority, int maxInFlight, long rateLimit,
-		Duration rateLimitPeriod, Deduplication deduplication) {
+		Duration rateLimitPeriod, Deduplication deduplication, @Nullable QueueGroups groups) {
 
 	/** Largest {@code maxInFlight}. */
 	public static final int MAX_IN_FLIGHT_LIMIT = 1_000_000;
@@ -110,7 +113,7 @@ public record QueueSpec(Duration visibilityTimeout, int maxDeliveries, Duration 
 			Duration rateLimitPeriod) {
 		this(visibilityTimeout, maxDeliveries, initialBackoff, maxBackoff, backoffMultiplier, backoffJitter,
 				deadLetterRetention, deadLetterMaxSize, maxPayloadSize, pollInterval, defaultPriority, maxInFlight,
-				rateLimit, rateLimitPeriod, Deduplication.UNTIL_FINISHED);
+				rateLimit, rateLimitPeriod, Deduplication.UNTIL_FINISHED, null);
 	}
 
 	/**
@@ -170,7 +173,7 @@ public record QueueSpec(Duration visibilityTimeout, int maxDeliveries, Duration 
 		return new QueueSpec(visibilityTimeout, this.maxDeliveries, this.initialBackoff, this.maxBackoff,
 				this.backoffMultiplier, this.backoffJitter, this.deadLetterRetention, this.deadLetterMaxSize,
 				this.maxPayloadSize, this.pollInterval,
-				this.defaultPriority, this.maxInFlight, this.rateLimit, this.rateLimitPeriod, this.deduplication);
+				this.defaultPriority, this.maxInFlight, this.rateLimit, this.rateLimitPeriod, this.deduplication, this.groups);
 	}
 
 	/** @param maxDeliveries see the component; @return a copy with it */
@@ -178,7 +181,7 @@ public record QueueSpec(Duration visibilityTimeout, int maxDeliveries, Duration 
 		return new QueueSpec(this.visibilityTimeout, maxDeliveries, this.initialBackoff, this.maxBackoff,
 				this.backoffMultiplier, this.backoffJitter, this.deadLetterRetention, this.deadLetterMaxSize,
 				this.maxPayloadSize, this.pollInterval,
-				this.defaultPriority, this.maxInFlight, this.rateLimit, this.rateLimitPeriod, this.deduplication);
+				this.defaultPriority, this.maxInFlight, this.rateLimit, this.rateLimitPeriod, this.deduplication, this.groups);
 	}
 
 	/**
@@ -191,7 +194,7 @@ public record QueueSpec(Duration visibilityTimeout, int maxDeliveries, Duration 
 	public QueueSpec withBackoff(Duration initial, Duration max, double multiplier, double jitter) {
 		return new QueueSpec(this.visibilityTimeout, this.maxDeliveries, initial, max, multiplier, jitter,
 				this.deadLetterRetention, this.deadLetterMaxSize, this.maxPayloadSize, this.pollInterval,
-				this.defaultPriority, this.maxInFlight, this.rateLimit, this.rateLimitPeriod, this.deduplication);
+				this.defaultPriority, this.maxInFlight, this.rateLimit, this.rateLimitPeriod, this.deduplication, this.groups);
 	}
 
 	/**
@@ -202,7 +205,7 @@ public record QueueSpec(Duration visibilityTimeout, int maxDeliveries, Duration 
 	public QueueSpec withDeadLetters(Duration retention, long maxSize) {
 		return new QueueSpec(this.visibilityTimeout, this.maxDeliveries, this.initialBackoff, this.maxBackoff,
 				this.backoffMultiplier, this.backoffJitter, retention, maxSize, this.maxPayloadSize, this.pollInterval,
-				this.defaultPriority, this.maxInFlight, this.rateLimit, this.rateLimitPeriod, this.deduplication);
+				this.defaultPriority, this.maxInFlight, this.rateLimit, this.rateLimitPeriod, this.deduplication, this.groups);
 	}
 
 	/** @param maxPayloadSize see the component; @return a copy with it */
@@ -210,7 +213,7 @@ public record QueueSpec(Duration visibilityTimeout, int maxDeliveries, Duration 
 		return new QueueSpec(this.visibilityTimeout, this.maxDeliveries, this.initialBackoff, this.maxBackoff,
 				this.backoffMultiplier, this.backoffJitter, this.deadLetterRetention, this.deadLetterMaxSize,
 				maxPayloadSize, this.pollInterval,
-				this.defaultPriority, this.maxInFlight, this.rateLimit, this.rateLimitPeriod, this.deduplication);
+				this.defaultPriority, this.maxInFlight, this.rateLimit, this.rateLimitPeriod, this.deduplication, this.groups);
 	}
 
 	/** @param pollInterval see the component; @return a copy with it */
@@ -218,7 +221,7 @@ public record QueueSpec(Duration visibilityTimeout, int maxDeliveries, Duration 
 		return new QueueSpec(this.visibilityTimeout, this.maxDeliveries, this.initialBackoff, this.maxBackoff,
 				this.backoffMultiplier, this.backoffJitter, this.deadLetterRetention, this.deadLetterMaxSize,
 				this.maxPayloadSize, pollInterval,
-				this.defaultPriority, this.maxInFlight, this.rateLimit, this.rateLimitPeriod, this.deduplication);
+				this.defaultPriority, this.maxInFlight, this.rateLimit, this.rateLimitPeriod, this.deduplication, this.groups);
 	}
 
 	/** @param defaultPriority see the component; @return a copy with it */
@@ -226,7 +229,7 @@ public record QueueSpec(Duration visibilityTimeout, int maxDeliveries, Duration 
 		return new QueueSpec(this.visibilityTimeout, this.maxDeliveries, this.initialBackoff, this.maxBackoff,
 				this.backoffMultiplier, this.backoffJitter, this.deadLetterRetention, this.deadLetterMaxSize,
 				this.maxPayloadSize, this.pollInterval, defaultPriority, this.maxInFlight, this.rateLimit,
-				this.rateLimitPeriod, this.deduplication);
+				this.rateLimitPeriod, this.deduplication, this.groups);
 	}
 
 	/** @param maxInFlight see the component; @return a copy with it */
@@ -234,7 +237,7 @@ public record QueueSpec(Duration visibilityTimeout, int maxDeliveries, Duration 
 		return new QueueSpec(this.visibilityTimeout, this.maxDeliveries, this.initialBackoff, this.maxBackoff,
 				this.backoffMultiplier, this.backoffJitter, this.deadLetterRetention, this.deadLetterMaxSize,
 				this.maxPayloadSize, this.pollInterval, this.defaultPriority, maxInFlight, this.rateLimit,
-				this.rateLimitPeriod, this.deduplication);
+				this.rateLimitPeriod, this.deduplication, this.groups);
 	}
 
 	/**
@@ -246,7 +249,7 @@ public record QueueSpec(Duration visibilityTimeout, int maxDeliveries, Duration 
 		return new QueueSpec(this.visibilityTimeout, this.maxDeliveries, this.initialBackoff, this.maxBackoff,
 				this.backoffMultiplier, this.backoffJitter, this.deadLetterRetention, this.deadLetterMaxSize,
 				this.maxPayloadSize, this.pollInterval, this.defaultPriority, this.maxInFlight, limit, period,
-				this.deduplication);
+				this.deduplication, this.groups);
 	}
 
 	/**
@@ -258,7 +261,19 @@ public record QueueSpec(Duration visibilityTimeout, int maxDeliveries, Duration 
 		return new QueueSpec(this.visibilityTimeout, this.maxDeliveries, this.initialBackoff, this.maxBackoff,
 				this.backoffMultiplier, this.backoffJitter, this.deadLetterRetention, this.deadLetterMaxSize,
 				this.maxPayloadSize, this.pollInterval, this.defaultPriority, this.maxInFlight, this.rateLimit,
-				this.rateLimitPeriod, deduplication);
+				this.rateLimitPeriod, deduplication, this.groups);
+	}
+
+	/**
+	 * @param groups fair sharing between the groups of messages enqueued with one ({@link QueueEntry#withGroup}), or
+	 * {@code null} for a queue without groups
+	 * @return a copy with it
+	 */
+	public QueueSpec withGroups(@Nullable QueueGroups groups) {
+		return new QueueSpec(this.visibilityTimeout, this.maxDeliveries, this.initialBackoff, this.maxBackoff,
+				this.backoffMultiplier, this.backoffJitter, this.deadLetterRetention, this.deadLetterMaxSize,
+				this.maxPayloadSize, this.pollInterval, this.defaultPriority, this.maxInFlight, this.rateLimit,
+				this.rateLimitPeriod, this.deduplication, groups);
 	}
 
 	/**

@@ -173,13 +173,31 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 		// Headers and a time to live travel in an envelope around the payload; without them it is stored bare.
 		long timeToLive = (entry.timeToLive() != null) ? entry.timeToLive().toMillis() : 0;
 		QueuePriority priority = (entry.priority() != null) ? entry.priority() : spec.defaultPriority();
+		String group = entry.group();
+		if (group != null) {
+			if (spec.groups() == null) {
+				throw new IllegalArgumentException("Queue '" + name() + "' has no groups: a message with group '"
+						+ group + "' needs QueueSpec.withGroups (redis-kit.queue.queues." + name() + ".groups.enabled)");
+			}
+			if (entry.priority() != null && entry.priority() != QueuePriority.NORMAL) {
+				throw new IllegalArgumentException("A message of a group has the normal priority, was "
+						+ entry.priority());
+			}
+			priority = QueuePriority.NORMAL;
+		}
+		else if (spec.groups() != null) {
+			// No group in a queue with groups: the script drops what an earlier message of the id left.
+			group = "\n";
+		}
 		byte[] stored = this.parts.codec.wrap(payload, entry.headers(), timeToLive);
 		if (entry.id() == null) {
-			return new Outgoing(this.parts.newMessageId(), stored, entry.delay().toMillis(), dueAt, priority);
+			return new Outgoing(this.parts.newMessageId(), stored, entry.delay().toMillis(), dueAt, priority)
+				.inGroup(group);
 		}
 		Deduplication deduplication = (entry.deduplication() != null) ? entry.deduplication() : spec.deduplication();
 		return new Outgoing(entry.id(), stored, entry.delay().toMillis(), dueAt, priority)
-			.deduplicated(deduplication, entry.id() + "~" + this.parts.newMessageId());
+			.deduplicated(deduplication, entry.id() + "~" + this.parts.newMessageId())
+			.inGroup(group);
 	}
 
 	@Override
@@ -467,7 +485,7 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 				}
 			});
 		}
-		CompletionStage<Promoted> promoted = this.parts.scripts.promote(keys(), null);
+		CompletionStage<Promoted> promoted = this.parts.scripts.promote(keys(), spec.groups() != null, null);
 		CompletionStage<Claimed> claimed = this.parts.scripts.claim(keys(), this.parts.newRequestId(), max,
 				spec.visibilityTimeout().toMillis(), Admission.of(spec, listener), null);
 		return promoted.thenCombine(claimed, (promotion, claim) -> toBatch(promotion, claim, spec))
@@ -500,7 +518,11 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 			this.parts.listeners.notify((l) -> l.onDelivered(name(), message.deliveries(), lateness));
 		}
 		if (claim.heldBack() > 0) {
-			String reason = (claim.heldBy() == HeldBack.RATE_LIMIT) ? "rate-limit" : "max-in-flight";
+			String reason = switch (claim.heldBy()) {
+				case RATE_LIMIT -> "rate-limit";
+				case GROUP_LIMIT -> "group-limit";
+				default -> "max-in-flight";
+			};
 			this.parts.listeners.notify((l) -> l.onHeldBack(name(), reason, claim.heldBack()));
 		}
 		return new Batch<>(messages, promotion.nextDueMillis(), claim.serverMillis(),

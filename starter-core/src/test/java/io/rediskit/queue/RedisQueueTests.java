@@ -80,6 +80,27 @@ class RedisQueueTests {
 	}
 
 	@Test
+	void aGroupIsValidatedAtEnqueueAndNeedsAQueueWithGroups() throws Exception {
+		assertThatIllegalArgumentException().isThrownBy(() -> QueueEntry.of(new Job("a", 1)).withGroup(""));
+		assertThatIllegalArgumentException().isThrownBy(() -> QueueEntry.of(new Job("a", 1)).withGroup("a\nb"))
+			.withMessageContaining("control characters");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.queue.enqueue(QueueEntry.of(new Job("a", 1)).withGroup("tenant-1")))
+			.withMessageContaining("has no groups");
+		RedisQueue<Job> grouped = this.registry.create("grouped",
+				QueueTesting.fastSpec().withGroups(QueueGroups.roundRobin()), Job.class);
+		assertThatIllegalArgumentException().isThrownBy(() -> grouped
+			.enqueue(QueueEntry.of(new Job("a", 1)).withGroup("tenant-1").withPriority(QueuePriority.HIGH)));
+		String id = grouped.enqueue(QueueEntry.of(new Job("a", 1)).withGroup("tenant-1"));
+		String plain = grouped.enqueue(new Job("b", 2));
+		assertThat(grouped.stats().ready()).isEqualTo(2);
+		List<QueueMessage<Job>> messages = grouped.poll(10, Duration.ofSeconds(5));
+		assertThat(messages).extracting(QueueMessage::id).containsExactlyInAnyOrder(id, plain);
+		messages.forEach(QueueMessage::ack);
+		assertThat(grouped.stats().ready()).isZero();
+	}
+
+	@Test
 	void enqueuePollAckLeavesNoMessageDataBehind() throws Exception {
 		String id = this.queue.enqueue(new Job("a", 1));
 		List<QueueMessage<Job>> messages = this.queue.poll(10, Duration.ofSeconds(5));

@@ -9,6 +9,7 @@ import io.rediskit.autoconfigure.support.ConfiguredProperties;
 import io.rediskit.autoconfigure.support.PropertyChecks;
 import io.rediskit.queue.Deduplication;
 import io.rediskit.queue.QueueEventListener;
+import io.rediskit.queue.QueueGroups;
 import io.rediskit.queue.QueueListener;
 import io.rediskit.queue.QueueRegistry;
 import io.rediskit.queue.QueueSpec;
@@ -104,7 +105,21 @@ public final class QueueAutoConfiguration {
 				or(queue.getDeadLetterRetention(), defaults.getDeadLetterRetention()),
 				or(queue.getDeadLetterMaxSize(), defaults.getDeadLetterMaxSize()), queue.getMaxPayloadSize().toBytes(),
 				queue.getPollInterval(), queue.getDefaultPriority(), queue.getMaxInFlight(), queue.getRateLimit(),
-				queue.getRateLimitPeriod(), deduplication(queue));
+				queue.getRateLimitPeriod(), deduplication(queue), groups(queue));
+	}
+
+	private static @Nullable QueueGroups groups(Queue queue) {
+		QueueProperties.Groups groups = queue.getGroups();
+		try {
+			// Checked also while switched off: a value written is a value meant.
+			QueueGroups configured = new QueueGroups(groups.getMaxInFlight(), groups.getMaxInFlightByGroup());
+			return groups.isEnabled() ? configured : null;
+		}
+		catch (InvalidSpecException ex) {
+			throw new InvalidSpecException(
+					"overrides".equals(ex.getComponent()) ? "groups.maxInFlightByGroup" : "groups.maxInFlight",
+					ex.getReason());
+		}
 	}
 
 	private static Deduplication deduplication(Queue queue) {

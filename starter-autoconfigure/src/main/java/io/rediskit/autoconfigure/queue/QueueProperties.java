@@ -308,6 +308,11 @@ public class QueueProperties {
 		 */
 		private @Nullable Duration deduplicationWindow;
 
+		/**
+		 * Fair sharing between the groups (tenants, customers) messages are enqueued with.
+		 */
+		private final Groups groups = new Groups();
+
 		public @Nullable Duration getVisibilityTimeout() {
 			return this.visibilityTimeout;
 		}
@@ -434,6 +439,57 @@ public class QueueProperties {
 
 		public void setDeduplicationWindow(@Nullable Duration deduplicationWindow) {
 			this.deduplicationWindow = deduplicationWindow;
+		}
+
+		public Groups getGroups() {
+			return this.groups;
+		}
+
+	}
+
+	/**
+	 * Fair sharing between the groups of one queue ({@link io.rediskit.queue.QueueGroups}): claims take the groups
+	 * with ready messages in turn, round-robin, one message each.
+	 */
+	public static class Groups {
+
+		/**
+		 * Whether the queue takes grouped messages and rotates claims between groups. Every instance must agree.
+		 */
+		private boolean enabled;
+
+		/**
+		 * Most messages of one group in flight across every consumer, 0 for no limit.
+		 */
+		private int maxInFlight;
+
+		/**
+		 * A group's own limit of messages in flight, by the group's name, instead of max-in-flight.
+		 */
+		private Map<String, Integer> maxInFlightByGroup = new LinkedHashMap<>();
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public int getMaxInFlight() {
+			return this.maxInFlight;
+		}
+
+		public void setMaxInFlight(int maxInFlight) {
+			this.maxInFlight = maxInFlight;
+		}
+
+		public Map<String, Integer> getMaxInFlightByGroup() {
+			return this.maxInFlightByGroup;
+		}
+
+		public void setMaxInFlightByGroup(Map<String, Integer> maxInFlightByGroup) {
+			this.maxInFlightByGroup = maxInFlightByGroup;
 		}
 
 	}

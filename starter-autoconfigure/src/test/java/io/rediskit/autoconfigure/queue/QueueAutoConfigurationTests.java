@@ -15,6 +15,7 @@ import io.rediskit.queue.EnqueueResult;
 import io.rediskit.queue.QueueBatch;
 import io.rediskit.queue.QueueEntry;
 import io.rediskit.queue.QueueFlow;
+import io.rediskit.queue.QueueGroups;
 import io.rediskit.queue.QueueListener;
 import io.rediskit.queue.QueueListenerContainer;
 import io.rediskit.queue.QueueMessage;
@@ -103,6 +104,25 @@ class QueueAutoConfigurationTests {
 					.counter().count()).isEqualTo(1);
 				assertThat(meters.get("rediskit.queue.enqueues").tags("queue", "emails", "outcome", "replaced")
 					.counter().count()).isEqualTo(1);
+			});
+	}
+
+	@Test
+	void groupsBindPerQueue() {
+		this.runner
+			.withPropertyValues("redis-kit.queue.queues.tenants.groups.enabled=true",
+					"redis-kit.queue.queues.tenants.groups.max-in-flight=3",
+					"redis-kit.queue.queues.tenants.groups.max-in-flight-by-group.acme=1",
+					"redis-kit.queue.queues.emails.max-deliveries=3")
+			.run((context) -> {
+				QueueRegistry registry = context.getBean(QueueRegistry.class);
+				assertThat(registry.get("tenants", String.class).spec().groups())
+					.isEqualTo(new QueueGroups(3, Map.of("acme", 1)));
+				assertThat(registry.get("emails", String.class).spec().groups()).isNull();
+				RedisQueue<String> tenants = registry.get("tenants", String.class);
+				tenants.enqueue(QueueEntry.of("report").withGroup("acme"));
+				assertThat(tenants.stats().ready()).isEqualTo(1);
+				tenants.purge();
 			});
 	}
 
@@ -235,7 +255,9 @@ class QueueAutoConfigurationTests {
 			"redis-kit.queue.queues.emails.default-priority=urgent|urgent",
 			"redis-kit.queue.queues.emails.deduplication=throttle|redis-kit.queue.queues.emails.deduplication-window must be between 1ms",
 			"redis-kit.queue.queues.emails.deduplication-window=5s|redis-kit.queue.queues.emails.deduplication-window is only for THROTTLE and DEBOUNCE",
-			"redis-kit.queue.queues.emails.deduplication=forever|forever" })
+			"redis-kit.queue.queues.emails.deduplication=forever|forever",
+			"redis-kit.queue.queues.emails.groups.max-in-flight=-1|redis-kit.queue.queues.emails.groups.max-in-flight must be between 0 (no limit) and 1000000",
+			"redis-kit.queue.queues.emails.groups.max-in-flight-by-group.acme=-2|redis-kit.queue.queues.emails.groups.max-in-flight-by-group the limit of group 'acme' must be between 0 (no limit) and 1000000" })
 	void invalidPropertiesFailStartupNamingTheProperty(String property, String message) {
 		this.runner.withPropertyValues(property).run((context) -> {
 			assertThat(context).hasFailed();

@@ -7,7 +7,8 @@
 -- message removed here counts as failed for its flow or batch (see workflow.lua). ARGV[3] is recorded in settled
 -- as in ack.lua, so that a driver replay of a cancel that took effect answers 2, not 0.
 -- KEYS: the eight queue keys (see enqueue.lua), then the workflow keys: [9] the workflow hash, [10] the finished
--- batches, [11] to [16] delayed and ready of the normal, high and low priorities (see workflow.lua)
+-- batches, [11] to [16] delayed and ready of the normal, high and low priorities (see workflow.lua), [17] the group
+-- hash and [18] the groups' ready zset (see promote.lua): a message ready in its group is removed from there
 -- ARGV[1] now in ms, pinned by tests; empty for the server's TIME, ARGV[2] id, ARGV[3] request id,
 -- ARGV[4] how long settled request ids are kept in ms, ARGV[5] the queue's cancel channel, ARGV[6] wake-up channel,
 -- ARGV[7] how long a finished batch is kept in ms
@@ -38,7 +39,14 @@ for _, level in ipairs({{KEYS[11], KEYS[12]}, {KEYS[13], KEYS[14]}, {KEYS[15], K
     break
   end
 end
+if outcome == 0 then
+  local group = redis.call('HGET', KEYS[17], id)
+  if group and string.find(group, '\n', 1, true) and redis.call('ZREM', KEYS[18], group .. '\n' .. id) == 1 then
+    outcome = 1
+  end
+end
 if outcome == 1 then
+  redis.call('HDEL', KEYS[17], id)
   redis.call('HDEL', KEYS[5], id)
   redis.call('HDEL', KEYS[6], id)
   finished(id, 'f', 'cancelled')

@@ -8,11 +8,19 @@
 -- order of ARGV[9], from where the last claim left it; a turn whose list is empty goes to the next one in order.
 -- KEYS: the eight queue keys (see enqueue.lua), [9] this request's record, a list of the ids it claimed (each
 -- after its priority's letter), [10] high and [11] low ready list, [12] pause hash (field 'queue', or 'listener:'
--- and the listener's id -> paused at ms), [13] the rate limit's log, [14] the position in the weighted turn
+-- and the listener's id -> paused at ms), [13] the rate limit's log, [14] the position in the weighted turn,
+-- [15] the groups' ready zset, [16] the turns zset and [18] the sequence (see promote.lua), [17] the running zset
+-- ('group\nid' of the messages claimed from a group with a limit; entries no longer in flight are dropped as met)
 -- ARGV[1] now in ms, pinned by tests; empty for the server's TIME, ARGV[2] request id, ARGV[3] most messages,
 -- ARGV[4] visibility timeout in ms, ARGV[5] listener id or '', ARGV[6] most in flight or 0, ARGV[7] rate limit or
--- 0, ARGV[8] its period in ms, ARGV[9] the weighted turn, one letter ('h', 'n', 'l') per pick
--- Returns {now, held back by (0 nothing, 1 paused, 2 in-flight limit, 3 rate limit), how many ready messages
+-- 0, ARGV[8] its period in ms, ARGV[9] the weighted turn, one letter ('h', 'n', 'l') per pick, ARGV[10] '1' in a
+-- queue with groups (else no group key is read), ARGV[11] a group's most in flight or 0, then pairs of a group and
+-- its own limit
+-- Groups: the normal priority's picks go round the turns, lowest score first, one message per group per turn,
+-- the messages without a group ('' in the turns) taking theirs as one more group; a group served goes to the
+-- tail, a group with no ready message left leaves the turns, a group at its limit keeps its place and is skipped.
+-- At most 1000 groups are looked at.
+-- Returns {now, held back by (0 nothing, 1 paused, 2 in-flight limit, 3 rate limit, 4 group limits), how many ready messages
 -- were held back, ms until the rate limit admits one (0 if it held none back), then per message: id, payload,
 -- deliveries, due ms, token, priority letter}.
 local now = tonumber(ARGV[1])
@@ -49,6 +57,9 @@ if redis.call('HEXISTS', KEYS[12], 'queue') == 1
 end
 local lists = {h = KEYS[10], n = KEYS[2], l = KEYS[11]}
 local lengths = {h = redis.call('LLEN', KEYS[10]), n = redis.call('LLEN', KEYS[2]), l = redis.call('LLEN', KEYS[11])}
+local groups = ARGV[10] == '1' and redis.call('ZCARD', KEYS[15]) or 0
+local plain = lengths.n
+lengths.n = lengths.n + groups
 local want = math.min(tonumber(ARGV[3]), lengths.h + lengths.n + lengths.l)
 if want == 0 then
   return reply
@@ -112,8 +123,125 @@ else
   end
   redis.call('SET', KEYS[14], pos, 'PX', 86400000)
 end
+-- The normal priority's picks through the groups' rotation: which are plain, which come from which group.
+local from_groups = {}
+if groups > 0 then
+  local wanted = 0
+  for _, c in ipairs(order) do
+    if c == 'n' then
+      wanted = wanted + 1
+    end
+  end
+  local limits = {}
+  for i = 12, #ARGV, 2 do
+    limits[ARGV[i]] = tonumber(ARGV[i + 1])
+  end
+  local default = tonumber(ARGV[11])
+  if plain > 0 then
+    redis.call('ZADD', KEYS[16], 'NX', redis.call('INCR', KEYS[18]), '')
+  end
+  local queue = redis.call('ZRANGE', KEYS[16], 0, 999)
+  local head = 1
+  local state = {}
+  local plain_left = plain
+  local picked = 0
+  local blocked = false
+  local tail = {}
+  local gone = {}
+  while picked < wanted and head <= #queue do
+    local g = queue[head]
+    head = head + 1
+    if g == '' then
+      if plain_left > 0 then
+        plain_left = plain_left - 1
+        picked = picked + 1
+        queue[#queue + 1] = g
+        tail[g] = #queue
+      else
+        gone[g] = true
+      end
+    else
+      local st = state[g]
+      if not st then
+        st = {taken = 0, limit = limits[g] or default}
+        if st.limit > 0 then
+          st.running = 0
+          for _, m in ipairs(redis.call('ZRANGEBYLEX', KEYS[17], '[' .. g .. '\n', '[' .. g .. '\n\255')) do
+            if redis.call('ZSCORE', KEYS[3], string.sub(m, #g + 2)) then
+              st.running = st.running + 1
+            else
+              redis.call('ZREM', KEYS[17], m)
+            end
+          end
+        end
+        state[g] = st
+      end
+      if st.limit > 0 and st.running >= st.limit then
+        blocked = true
+      else
+        local item = redis.call('ZRANGEBYLEX', KEYS[15], '[' .. g .. '\n', '[' .. g .. '\n\255', 'LIMIT', st.taken, 1)[1]
+        if item then
+          st.taken = st.taken + 1
+          if st.limit > 0 then
+            st.running = st.running + 1
+          end
+          picked = picked + 1
+          from_groups[#from_groups + 1] = {g, item, st.limit > 0}
+          queue[#queue + 1] = g
+          tail[g] = #queue
+        else
+          gone[g] = true
+        end
+      end
+    end
+  end
+  -- Served groups to the tail in the order of their last service; empty ones out of the turns.
+  for at = 1, #queue do
+    local g = queue[at]
+    if gone[g] then
+      redis.call('ZREM', KEYS[16], g)
+    elseif tail[g] == at then
+      redis.call('ZADD', KEYS[16], redis.call('INCR', KEYS[18]), g)
+    end
+  end
+  -- Picks no group could fill (all at their limits) are held back, and the plain ones are what is left.
+  local plain_picks = picked - #from_groups
+  local kept = {}
+  local seen = 0
+  for _, c in ipairs(order) do
+    if c == 'n' then
+      seen = seen + 1
+      if seen <= plain_picks then
+        kept[#kept + 1] = c
+      end
+    else
+      kept[#kept + 1] = c
+    end
+  end
+  for _ = 1, #from_groups do
+    kept[#kept + 1] = 'g'
+  end
+  if picked < wanted then
+    reply[3] = reply[3] + wanted - picked
+    if reply[2] == 0 and blocked then
+      reply[2] = 4
+    end
+  end
+  order = kept
+end
 local popped = {}
-local next_of = {h = 1, n = 1, l = 1}
+local next_of = {h = 1, n = 1, l = 1, g = 1}
+if #from_groups > 0 then
+  popped.g = {}
+  for n, pick in ipairs(from_groups) do
+    redis.call('ZREM', KEYS[15], pick[2])
+    local id = string.match(pick[2], '^[^\n]*\n%d+\n(.*)$')
+    popped.g[n] = id
+    if pick[3] then
+      redis.call('ZADD', KEYS[17], 0, pick[1] .. '\n' .. id)
+    end
+  end
+end
 for code, key in pairs(lists) do
   local count = 0
   for _, c in ipairs(order) do
@@ -131,6 +259,9 @@ for _, code in ipairs(order) do
   local id = popped[code][next_of[code]]
   next_of[code] = next_of[code] + 1
   local meta = redis.call('HGET', KEYS[5], id)
+  if code == 'g' then
+    code = 'n'
+  end
   if meta then
     local due, deliveries = string.match(meta, '^(%d+)|(%d+)|')
     deliveries = tonumber(deliveries) + 1

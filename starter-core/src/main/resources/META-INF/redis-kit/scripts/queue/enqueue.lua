@@ -7,11 +7,16 @@
 -- [10] ready of the high priority, [11] delayed and [12] ready of the low one
 -- This script also takes [13] the unique hash (an id given by the caller -> the id its latest message is stored
 -- under, while that differs and the message is in the queue) and [14] the windows zset (id -> end of its
--- throttle or debounce window in ms, expiring with the last window).
+-- throttle or debounce window in ms, expiring with the last window), [15] the group hash (id -> its group, or,
+-- once promoted into its group, the group, '\n' and its place in the group: see promote.lua), [16] the groups'
+-- ready zset, [17] the turns, [18] the running zset and [19] the sequence (see promote.lua and claim.lua).
 -- ARGV[1] now in ms, pinned by tests; empty for the server's TIME, ARGV[2] wake-up channel,
 -- then per message: id, payload, delay ms, due at ms (0 for none), priority ('h', 'n' or 'l'), deduplication
 -- ('' for a generated id, 'f' until finished, 's' until started, 't' throttle, 'd' debounce), window ms (0 for
--- none), the id to store under when an earlier message of the id is still in the queue ('' for '' and 'f');
+-- none), the id to store under when an earlier message of the id is still in the queue ('' for '' and 'f'), its
+-- group ('' for none, '\n' for none in a queue with groups, whose entry an earlier message of the id may have left:
+-- a grouped message due now goes straight into its group, one with a delay waits in delayed like any other and
+-- promote.lua moves it into its group);
 -- due = max(now + delay, due at)
 -- The message of an id is the latest one enqueued under it (its own id or, per the unique hash, another).
 -- 'f': dropped while it is in the queue; 's': dropped while it waits for its first delivery (stored, no token,
@@ -67,7 +72,14 @@ local function unstarted(id)
   return token == '' and deliveries == '0' and not redis.call('ZSCORE', KEYS[4], id)
 end
 
+local grouped = false
+local ready_now = false
+
 local function unplace(id)
+  local group = redis.call('HGET', KEYS[15], id)
+  if group and string.find(group, '\n', 1, true) and redis.call('ZREM', KEYS[16], group .. '\n' .. id) == 1 then
+    return
+  end
   for _, key in pairs(delayed) do
     if redis.call('ZREM', key, id) == 1 then
       return
@@ -80,15 +92,41 @@ local function unplace(id)
   end
 end
 
-for i = 3, #ARGV, 8 do
+-- Places a message as place() does, or, for a message of a group due now, straight into its group (as promote.lua
+-- does), so that a few messages of one group never wait behind another group's flood in delayed.
+local function put(id, payload, due, priority, group)
+  if group == '' or group == '\n' then
+    if group == '\n' then
+      redis.call('HDEL', KEYS[15], id)
+    end
+    place(id, payload, due, priority)
+    return
+  end
+  grouped = true
+  if due > now then
+    redis.call('HSET', KEYS[15], id, group)
+    place(id, payload, due, priority)
+    return
+  end
+  redis.call('HSET', KEYS[5], id, string.format('%d|0|', due))
+  redis.call('HSET', KEYS[6], id, payload)
+  local at = string.format('%016d', redis.call('INCR', KEYS[19]))
+  redis.call('ZADD', KEYS[16], 0, group .. '\n' .. at .. '\n' .. id)
+  redis.call('HSET', KEYS[15], id, group .. '\n' .. at)
+  redis.call('ZADD', KEYS[17], 'NX', tonumber(at), group)
+  ready_now = true
+end
+
+for i = 3, #ARGV, 9 do
   local key = ARGV[i]
   local mode = ARGV[i + 5]
+  local group = ARGV[i + 8]
   local due = math.max(now + tonumber(ARGV[i + 2]), tonumber(ARGV[i + 3]))
   if mode == '' then
     if redis.call('HEXISTS', KEYS[5], key) == 1 then
       reply[#reply + 1] = 0
     else
-      place(key, ARGV[i + 1], due, ARGV[i + 4])
+      put(key, ARGV[i + 1], due, ARGV[i + 4], group)
       reply[#reply + 1] = 1
     end
     reply[#reply + 1] = ''
@@ -105,7 +143,7 @@ for i = 3, #ARGV, 8 do
       reply[#reply + 1] = ''
     elseif mode == 'd' and open and holder and unstarted(holder) then
       unplace(holder)
-      place(holder, ARGV[i + 1], due, ARGV[i + 4])
+      put(holder, ARGV[i + 1], due, ARGV[i + 4], group)
       redis.call('ZADD', KEYS[14], now + window, key)
       windows = true
       reply[#reply + 1] = 2
@@ -114,7 +152,7 @@ for i = 3, #ARGV, 8 do
       local id = key
       if redis.call('HEXISTS', KEYS[5], key) == 1 then
         id = ARGV[i + 7]
-        place(id, ARGV[i + 1], due, ARGV[i + 4])
+        put(id, ARGV[i + 1], due, ARGV[i + 4], group)
         redis.call('HSET', KEYS[13], key, id)
         -- Entries whose message is gone are dropped as they are met, and a few sampled at each write.
         local sample = redis.call('HRANDFIELD', KEYS[13], 3, 'WITHVALUES')
@@ -125,7 +163,7 @@ for i = 3, #ARGV, 8 do
         end
       else
         redis.call('HDEL', KEYS[13], key)
-        place(id, ARGV[i + 1], due, ARGV[i + 4])
+        put(id, ARGV[i + 1], due, ARGV[i + 4], group)
       end
       if window > 0 then
         redis.call('ZADD', KEYS[14], now + window, key)
@@ -136,6 +174,15 @@ for i = 3, #ARGV, 8 do
     end
   end
 end
+if grouped then
+  -- Entries of messages that finished are dropped a few sampled at each grouped enqueue.
+  local sample = redis.call('HRANDFIELD', KEYS[15], 3)
+  for _, id in ipairs(sample) do
+    if redis.call('HEXISTS', KEYS[5], id) == 0 then
+      redis.call('HDEL', KEYS[15], id)
+    end
+  end
+end
 if windows then
   redis.call('ZREMRANGEBYSCORE', KEYS[14], '-inf', now)
   local last = redis.call('ZRANGE', KEYS[14], -1, -1, 'WITHSCORES')
@@ -143,7 +190,10 @@ if windows then
     redis.call('PEXPIRE', KEYS[14], tonumber(last[2]) - now)
   end
 end
-if soonest < earliest then
+if ready_now then
+  soonest = math.min(soonest, now)
+end
+if soonest < earliest or ready_now then
   redis.call('PUBLISH', ARGV[2], string.format('%d', soonest))
 end
 return reply

@@ -1,14 +1,21 @@
 -- Moves due messages from delayed to the end of ready, each priority to its own ready list, in due order (equal
 -- due times: id order), at most ARGV[2] of them in all, high priority first, so that a million messages due at
--- once never make one long script.
--- KEYS: the eight queue keys and the four of the other priorities (see enqueue.lua)
--- ARGV[1] now in ms, pinned by tests; empty for the server's TIME, ARGV[2] most messages to move
--- Returns {moved, earliest due ms still delayed or -1, now, ready length of every priority together}.
+-- once never make one long script. In a queue with groups (ARGV[3] '1') a due message of a group goes into its
+-- group instead: the groups' ready zset holds 'group\nplace\nid' (place: 16 digits from the sequence, so a group's
+-- messages sort in the order they became ready), the group hash records 'group\nplace' for the id, and the group
+-- joins the turns at the tail (score: its place) unless it is there already. Without groups no group key is read.
+-- KEYS: the eight queue keys and the four of the other priorities (see enqueue.lua), [13] the group hash, [14] the
+-- groups' ready zset, [15] the turns zset (group -> its place in the rotation; '' for the messages without a
+-- group), [16] the sequence
+-- ARGV[1] now in ms, pinned by tests; empty for the server's TIME, ARGV[2] most messages to move, ARGV[3] '1' in a
+-- queue with groups
+-- Returns {moved, earliest due ms still delayed or -1, now, ready length of every priority and group together}.
 local now = tonumber(ARGV[1])
 if not now then
   local time = redis.call('TIME')
   now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 end
+local groups = ARGV[3] == '1'
 local budget = tonumber(ARGV[2])
 local moved = 0
 local next_due = -1
@@ -18,7 +25,26 @@ for _, level in ipairs({{KEYS[9], KEYS[10]}, {KEYS[1], KEYS[2]}, {KEYS[11], KEYS
     local ids = redis.call('ZRANGEBYSCORE', level[1], '-inf', now, 'LIMIT', 0, budget - moved)
     if #ids > 0 then
       redis.call('ZREM', level[1], unpack(ids))
-      redis.call('RPUSH', level[2], unpack(ids))
+      local plain = ids
+      if groups then
+        plain = {}
+        local of = redis.call('HMGET', KEYS[13], unpack(ids))
+        for n, id in ipairs(ids) do
+          local group = of[n]
+          if group then
+            group = string.match(group, '^[^\n]*')
+            local place = string.format('%016d', redis.call('INCR', KEYS[16]))
+            redis.call('ZADD', KEYS[14], 0, group .. '\n' .. place .. '\n' .. id)
+            redis.call('HSET', KEYS[13], id, group .. '\n' .. place)
+            redis.call('ZADD', KEYS[15], 'NX', tonumber(place), group)
+          else
+            plain[#plain + 1] = id
+          end
+        end
+      end
+      if #plain > 0 then
+        redis.call('RPUSH', level[2], unpack(plain))
+      end
       moved = moved + #ids
     end
   end
@@ -27,5 +53,8 @@ for _, level in ipairs({{KEYS[9], KEYS[10]}, {KEYS[1], KEYS[2]}, {KEYS[11], KEYS
     next_due = tonumber(first[2])
   end
   ready = ready + redis.call('LLEN', level[2])
+end
+if groups then
+  ready = ready + redis.call('ZCARD', KEYS[14])
 end
 return {moved, next_due, now, ready}

@@ -1,5 +1,6 @@
 -- Counts a queue's messages by state, every priority together. Read only.
--- KEYS: the eight queue keys and the four of the other priorities (see enqueue.lua)
+-- KEYS: the eight queue keys and the four of the other priorities (see enqueue.lua), [13] the groups' ready zset
+-- (see promote.lua), whose messages count as ready
 -- ARGV[1] now in ms, pinned by tests; empty for the server's TIME
 -- Returns {now, delayed (not due yet), ready (due, promoted or not), in flight, dead, oldest due ms of a
 -- ready message or -1}.
@@ -32,4 +33,5 @@ for _, level in ipairs({{KEYS[1], KEYS[2]}, {KEYS[9], KEYS[10]}, {KEYS[11], KEYS
     end
   end
 end
+ready = ready + redis.call('ZCARD', KEYS[13])
 return {now, delayed, ready, redis.call('ZCARD', KEYS[3]), redis.call('ZCARD', KEYS[4]), oldest}

@@ -1,0 +1,130 @@
+package io.rediskit.queue;
+
+import java.util.Map;
+import java.util.Objects;
+
+import io.rediskit.support.InvalidSpecException;
+
+/**
+ * Fair sharing between groups (tenants, customers) of one queue: a message enqueued with
+ * {@link QueueEntry#withGroup(String) a group} waits in its group, and claims take the groups in turn, round-robin,
+ * one message per group per turn, so that one group's flood of 100,000 never holds back another group's 10.
+ * <p>
+ * <b>The rotation.</b> Every group with ready messages has a place in the turn; a claim serves the group at the head
+ * one message and moves it to the tail (it leaves the turn when it has no ready message left, and joins at the tail
+ * when one arrives). The messages enqueued without a group take their turns as one more group. Strict round-robin,
+ * not weighted: a group's share of the deliveries is one turn in each round, whatever its backlog.
+ * <p>
+ * <b>With priorities and the queue's limits.</b> A grouped message has the {@link QueuePriority#NORMAL normal
+ * priority} (a high or low one is refused at enqueue): the priorities take their weighted turns as before, and the
+ * normal priority's turns go through the groups' rotation. The queue's own limits ({@link QueueSpec#maxInFlight()},
+ * {@link QueueSpec#rateLimit()}) decide first how many messages a claim may take; the groups' limits then decide which.
+ * <p>
+ * <b>Per-group concurrency.</b> {@link #maxInFlight()} bounds the messages of one group in flight across every
+ * consumer (0: no limit), {@link #overrides()} by group name. A group at its limit keeps its place in the turn and is
+ * skipped, without holding back any other group; its messages stay ready, their delivery counts unchanged, and the
+ * claim reports them as held back for {@code group-limit}.
+ * <p>
+ * <b>What a queue without groups pays.</b> Nothing: the claim and promote scripts read no group key of a queue whose
+ * spec has no {@code QueueGroups} ({@link QueueSpec#groups()} {@code null}). Every instance of an application must
+ * therefore agree on whether a queue has groups, as on the rest of its spec.
+ * <p>
+ * <b>Where the rotation steps aside.</b> A grouped message given back to the queue at once (a consumer stopping, or
+ * its visibility timeout passing) goes to the head of the normal ready list as an ungrouped message would, and is
+ * claimed next, outside the rotation and its group's limit; a retried one comes back through its group. Flows and
+ * batches take no group. A claim looks at most {@value #SCAN} groups in turn order, so with more groups than that
+ * at their limits the ones beyond wait for a later claim.
+ *
+ * @param maxInFlight most messages of one group in flight across consumers, 0 for no limit
+ * @param overrides a group's own limit by its name, instead of {@code maxInFlight}
+ */
+public record QueueGroups(int maxInFlight, Map<String, Integer> overrides) {
+
+	/** Longest group name, in characters. */
+	public static final int MAX_NAME_LENGTH = 128;
+
+	/** Most groups a claim looks at, in turn order. */
+	public static final int SCAN = 1000;
+
+	/**
+	 * Validates the settings.
+	 * @throws InvalidSpecException naming the component when a limit is out of range or a name is invalid
+	 */
+	public QueueGroups {
+		if (maxInFlight < 0 || maxInFlight > QueueSpec.MAX_IN_FLIGHT_LIMIT) {
+			throw new InvalidSpecException("maxInFlight",
+					"must be between 0 (no limit) and " + QueueSpec.MAX_IN_FLIGHT_LIMIT + ", was " + maxInFlight);
+		}
+		Objects.requireNonNull(overrides, "overrides must not be null");
+		for (Map.Entry<String, Integer> override : overrides.entrySet()) {
+			String problem = problem(override.getKey());
+			if (problem != null) {
+				throw new InvalidSpecException("overrides", problem);
+			}
+			int limit = Objects.requireNonNull(override.getValue(), "an override must not be null");
+			if (limit < 0 || limit > QueueSpec.MAX_IN_FLIGHT_LIMIT) {
+				throw new InvalidSpecException("overrides", "the limit of group '" + override.getKey()
+						+ "' must be between 0 (no limit) and " + QueueSpec.MAX_IN_FLIGHT_LIMIT + ", was " + limit);
+			}
+		}
+		overrides = Map.copyOf(overrides);
+	}
+
+	/** @return groups in round-robin with no limit per group */
+	public static QueueGroups roundRobin() {
+		return new QueueGroups(0, Map.of());
+	}
+
+	/** @param maxInFlight see the component; @return a copy with it */
+	public QueueGroups withMaxInFlight(int maxInFlight) {
+		return new QueueGroups(maxInFlight, this.overrides);
+	}
+
+	/**
+	 * @param group a group's name
+	 * @param maxInFlight its own limit, 0 for none
+	 * @return a copy with it
+	 */
+	public QueueGroups withMaxInFlight(String group, int maxInFlight) {
+		java.util.HashMap<String, Integer> more = new java.util.HashMap<>(this.overrides);
+		more.put(Objects.requireNonNull(group, "group must not be null"), maxInFlight);
+		return new QueueGroups(this.maxInFlight, more);
+	}
+
+	/**
+	 * @param group a group's name
+	 * @return its limit of messages in flight, 0 for none
+	 */
+	public int maxInFlight(String group) {
+		return this.overrides.getOrDefault(group, this.maxInFlight);
+	}
+
+	/**
+	 * Checks a group name: 1 to {@value #MAX_NAME_LENGTH} characters, none of them a control character (a name is
+	 * data, stored as it is and never evaluated).
+	 * @param group the name
+	 * @return the name
+	 * @throws IllegalArgumentException if it is not a valid group name
+	 */
+	public static String checkName(String group) {
+		Objects.requireNonNull(group, "group must not be null");
+		String problem = problem(group);
+		if (problem != null) {
+			throw new IllegalArgumentException(problem);
+		}
+		return group;
+	}
+
+	private static String problem(String group) {
+		if (group.isEmpty() || group.length() > MAX_NAME_LENGTH) {
+			return "A group name must be 1 to " + MAX_NAME_LENGTH + " characters, was " + group.length();
+		}
+		for (int i = 0; i < group.length(); i++) {
+			if (Character.isISOControl(group.charAt(i))) {
+				return "A group name must not contain control characters, found one at index " + i;
+			}
+		}
+		return null;
+	}
+
+}

@@ -1,0 +1,147 @@
+package io.rediskit.queue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.rediskit.queue.QueueScripts.Admission;
+import io.rediskit.queue.QueueScripts.Claimed;
+import io.rediskit.queue.QueueScripts.ClaimedMessage;
+import io.rediskit.queue.QueueScripts.HeldBack;
+import io.rediskit.queue.QueueScripts.Keys;
+import io.rediskit.queue.QueueScripts.Outgoing;
+import io.rediskit.queue.QueueScripts.Settled;
+import io.rediskit.support.KeyNaming;
+import io.rediskit.support.RedisTestServer;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static io.rediskit.queue.QueueScriptsTests.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The groups' rotation and per-group limits of the claim script, with pinned time: a flood of one group cannot hold
+ * back another's few, a group at its limit is skipped without holding back others, and a queue without groups
+ * reads no group key.
+ */
+class QueueGroupScriptsTests {
+
+	@RegisterExtension
+	static final RedisTestServer redis = RedisTestServer.start();
+
+	static final long T = 1_700_000_000_000L;
+
+	static final Keys KEYS = Keys.of(KeyNaming.defaults(), "q");
+
+	QueueScripts scripts;
+
+	int requests;
+
+	@BeforeEach
+	void clean() {
+		redis.flushAll();
+		this.scripts = new QueueScripts(redis.scripts());
+	}
+
+	@Test
+	void theGroupKeysShareTheQueuesHashTag() {
+		for (byte[] key : KEYS.groups) {
+			assertThat(new String(key, StandardCharsets.UTF_8)).startsWith("rk:queue:{q}:group-");
+		}
+	}
+
+	@Test
+	void aFloodOfOneGroupCannotHoldBackAnothersFew() {
+		enqueue("big", "b", 2000);
+		enqueue("small", "s", 10);
+		Admission admission = Admission.NONE.withGroups(QueueGroups.roundRobin());
+		List<String> order = new ArrayList<>();
+		for (int i = 0; i < 10; i++) {
+			for (ClaimedMessage message : claim(3, admission).messages()) {
+				order.add(message.id());
+			}
+		}
+		// Round-robin: every small message within the first 2 x 10 claims.
+		List<String> first20 = order.subList(0, 20);
+		assertThat(first20.stream().filter((id) -> id.startsWith("s")).count()).isEqualTo(10);
+		// Each group's messages in the order they were enqueued.
+		assertThat(order.stream().filter((id) -> id.startsWith("s")).toList())
+			.containsExactly("s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9");
+		assertThat(await(this.scripts.stats(KEYS, T)).ready()).isEqualTo(2010 - 30);
+	}
+
+	@Test
+	void messagesWithoutAGroupTakeTheirTurnsAsOneMoreGroup() {
+		enqueue("a", "a", 5);
+		enqueue(null, "p", 5);
+		enqueue("b", "b", 5);
+		Claimed claimed = claim(9, Admission.NONE.withGroups(QueueGroups.roundRobin()));
+		Map<Character, Integer> counts = new HashMap<>();
+		for (ClaimedMessage message : claimed.messages()) {
+			counts.merge(message.id().charAt(0), 1, Integer::sum);
+		}
+		assertThat(counts).containsEntry('a', 3).containsEntry('b', 3).containsEntry('p', 3);
+	}
+
+	@Test
+	void aGroupAtItsLimitIsSkippedWithoutHoldingBackOthers() {
+		enqueue("big", "b", 50);
+		enqueue("small", "s", 50);
+		Admission admission = Admission.NONE.withGroups(QueueGroups.roundRobin().withMaxInFlight(2)
+			.withMaxInFlight("small", 5));
+		Claimed claimed = claim(20, admission);
+		Map<Character, Integer> counts = new HashMap<>();
+		for (ClaimedMessage message : claimed.messages()) {
+			counts.merge(message.id().charAt(0), 1, Integer::sum);
+		}
+		assertThat(counts).containsEntry('b', 2).containsEntry('s', 5);
+		assertThat(claimed.heldBy()).isEqualTo(HeldBack.GROUP_LIMIT);
+		assertThat(claimed.heldBack()).isEqualTo(13);
+		// Nothing more while they are in flight; an ack makes room for one of its group.
+		assertThat(claim(20, admission).messages()).isEmpty();
+		ClaimedMessage big = claimed.messages().stream().filter((m) -> m.id().startsWith("b")).findFirst().get();
+		assertThat(await(this.scripts.ack(KEYS, big.id(), big.token(), T))).isEqualTo(Settled.DONE);
+		Claimed next = claim(20, admission);
+		// Due when enqueued, they went into their group in the order they were enqueued: b0, b1, b2.
+		assertThat(next.messages()).extracting(ClaimedMessage::id).containsExactly("b2");
+	}
+
+	@Test
+	void aQueueWithoutGroupsReadsNoGroupKey() {
+		enqueue(null, "p", 3);
+		Claimed claimed = claim(3, Admission.NONE);
+		assertThat(claimed.messages()).hasSize(3);
+		for (byte[] key : KEYS.groups) {
+			assertThat(redis.server().command("EXISTS", new String(key, StandardCharsets.UTF_8))).isEqualTo(0L);
+		}
+	}
+
+	@Test
+	void aGroupedMessageReadyInItsGroupCanBeCancelled() {
+		enqueue("g", "g", 2);
+		assertThat(await(this.scripts.cancel(KEYS, "g0", "c1", T))).isEqualTo(Settled.DONE);
+		Claimed claimed = claim(5, Admission.NONE.withGroups(QueueGroups.roundRobin()));
+		assertThat(claimed.messages()).extracting(ClaimedMessage::id).containsExactly("g1");
+	}
+
+	private Claimed claim(int max, Admission admission) {
+		return await(this.scripts.claim(KEYS, "r" + (++this.requests), max, 30_000, admission, T));
+	}
+
+	private void enqueue(String group, String prefix, int count) {
+		List<Outgoing> messages = new ArrayList<>();
+		for (int i = 0; i < count; i++) {
+			String id = prefix + i;
+			messages.add(new Outgoing(id, id.getBytes(StandardCharsets.UTF_8), 0, 0, QueuePriority.NORMAL)
+				.inGroup(group));
+		}
+		await(this.scripts.enqueue(KEYS, messages, T));
+		while (await(this.scripts.promote(KEYS, group != null, T)).moved() > 0) {
+			// Promote in batches until every due message is ready.
+		}
+	}
+
+}
