@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.rediskit.queue.QueueTesting.Job;
 import io.rediskit.support.RedisTestServer;
@@ -21,11 +22,15 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A backlog due at once, with every consumer down while they came due: all are delivered, and the server's
- * {@code SLOWLOG} shows that no script ran long, since due messages move in bounded batches. The count is
- * {@code -Drediskit.queue.backlog}: 250 000 by default (a script that moved the whole backlog would run for
- * hundreds of milliseconds at that size, so the bound still catches it, in a quarter of CI's time), 1 000 000 for
- * the figures in {@code docs/queue-reference.md}.
+ * A backlog due at once, with every consumer down while they came due: all are delivered, exactly once each, and the
+ * queue is empty after. The count is {@code -Drediskit.queue.backlog}: 250 000 by default, 1 000 000 for the
+ * figures in {@code docs/queue-reference.md}.
+ * <p>
+ * That no script runs long is a property of the scripts, tested where it is guaranteed: promote moves at most
+ * {@link QueueScripts#MOVE_BATCH} messages a call ({@code QueueScriptsTests}), a claim takes at most its count. The
+ * server's {@code SLOWLOG} of this run is printed for the record only: its durations count the time the operating
+ * system did not run the server, so a bounded script beside two busy loops was logged at 55 and 116 ms in flake runs,
+ * and no bound on them separates a bounded batch from a whole-backlog move on a loaded machine.
  */
 class QueueBacklogTests {
 
@@ -33,14 +38,6 @@ class QueueBacklogTests {
 
 	/** A script slower than this is logged by the server; the tests report how many and the slowest. */
 	static final long SLOWLOG_MICROS = 5_000;
-
-	/**
-	 * No script may run longer. A bounded batch runs for a few milliseconds on a quiet machine, but the server's
-	 * clock also counts the time the operating system did not run it: beside two busy loops one such script took 55
-	 * ms. A script that moved the whole backlog runs for hundreds of milliseconds whatever the load, so this bound
-	 * tells the two apart with room on both sides.
-	 */
-	static final long MAX_SCRIPT_MICROS = 150_000;
 
 	@RegisterExtension
 	static final RedisTestServer redis = RedisTestServer.withCommandTimeout(Duration.ofSeconds(30));
@@ -60,7 +57,7 @@ class QueueBacklogTests {
 	}
 
 	@Test
-	void aBacklogDueAtOnceIsAllDeliveredWithoutALongScript() throws Exception {
+	void aBacklogDueAtOnceIsAllDeliveredOnce() throws Exception {
 		RedisQueue<Job> queue = this.registry.create("backlog", QueueTesting.fastSpec()
 			.withVisibilityTimeout(Duration.ofMinutes(5)), Job.class);
 		Instant due = Instant.now().plusSeconds(1);
@@ -85,6 +82,7 @@ class QueueBacklogTests {
 		redis.server().command("SLOWLOG", "RESET");
 		long start = System.nanoTime();
 		BitSet seen = new BitSet(MESSAGES);
+		AtomicInteger duplicates = new AtomicInteger();
 		ExecutorService consumers = Executors.newFixedThreadPool(2);
 		List<Future<?>> running = new ArrayList<>();
 		for (int c = 0; c < 2; c++) {
@@ -97,6 +95,9 @@ class QueueBacklogTests {
 					List<CompletableFuture<Void>> acks = new ArrayList<>(messages.size());
 					for (QueueMessage<Job> message : messages) {
 						synchronized (seen) {
+							if (seen.get(message.payload().number())) {
+								duplicates.incrementAndGet();
+							}
 							seen.set(message.payload().number());
 						}
 						acks.add(message.ackAsync().toCompletableFuture());
@@ -111,12 +112,12 @@ class QueueBacklogTests {
 		consumers.shutdown();
 		double seconds = (System.nanoTime() - start) / 1e9;
 		assertThat(seen.cardinality()).isEqualTo(MESSAGES);
+		assertThat(duplicates).as("messages delivered twice").hasValue(0);
 		assertThat(queue.stats().total()).isZero();
 		List<Long> slow = slowScripts();
 		long slowest = slow.stream().mapToLong(Long::longValue).max().orElse(0);
 		System.out.printf("queue backlog: %d messages due at once delivered in %.1f s; %d scripts over %d us, "
 				+ "slowest %d us%n", MESSAGES, seconds, slow.size(), SLOWLOG_MICROS, slowest);
-		assertThat(slowest).as("slowest script in microseconds").isLessThan(MAX_SCRIPT_MICROS);
 	}
 
 	@SuppressWarnings("unchecked")
