@@ -65,6 +65,9 @@ final class QueueScriptFloor {
 	/** A generated id's deduplication (none) and its other id (none). */
 	private static final byte[] NO_DEDUPLICATION = new byte[0];
 
+	/** A message's group (none). */
+	private static final byte[] NO_GROUP = new byte[0];
+
 	/** {@code QueueScripts.MOVE_BATCH}: most messages one promote moves. */
 	private static final byte[] MOVE_BATCH = utf8("500");
 
@@ -75,8 +78,11 @@ final class QueueScriptFloor {
 	/** The eight keys and the four of the other priorities. */
 	private final byte[][] levelKeys;
 
-	/** The eight keys, the four of the other priorities, the unique hash and the windows: enqueue's. */
+	/** The eight keys, the four of the other priorities, the unique hash, the windows and the groups': enqueue's. */
 	private final byte[][] enqueueKeys;
+
+	/** The keys of a queue's groups, as {@code QueueScripts.Keys} orders them (this floor's queue has none). */
+	private final byte[][] groupKeys;
 
 	/** Those of the claim after its request record: high and low ready, pause hash, rate log, turn. */
 	private final byte[][] claimKeys;
@@ -109,9 +115,13 @@ final class QueueScriptFloor {
 		for (int i = 0; i < LEVEL_SUFFIXES.length; i++) {
 			this.levelKeys[SUFFIXES.length + i] = utf8(naming.key("queue", queue, LEVEL_SUFFIXES[i]));
 		}
-		this.enqueueKeys = Arrays.copyOf(this.levelKeys, this.levelKeys.length + 2);
+		this.groupKeys = new byte[][] { utf8(naming.key("queue", queue, "group-of")),
+				utf8(naming.key("queue", queue, "group-ready")), utf8(naming.key("queue", queue, "group-turns")),
+				utf8(naming.key("queue", queue, "group-running")), utf8(naming.key("queue", queue, "group-sequence")) };
+		this.enqueueKeys = Arrays.copyOf(this.levelKeys, this.levelKeys.length + 2 + this.groupKeys.length);
 		this.enqueueKeys[this.levelKeys.length] = utf8(naming.key("queue", queue, "unique"));
 		this.enqueueKeys[this.levelKeys.length + 1] = utf8(naming.key("queue", queue, "windows"));
+		System.arraycopy(this.groupKeys, 0, this.enqueueKeys, this.levelKeys.length + 2, this.groupKeys.length);
 		this.claimKeys = new byte[][] { this.levelKeys[9], this.levelKeys[11], utf8(naming.key("queue", queue, "paused")),
 				utf8(naming.key("queue", queue, "rate")), utf8(naming.key("queue", queue, "turn")) };
 		this.channel = utf8(naming.key("queue", queue, "wake"));
@@ -140,14 +150,21 @@ final class QueueScriptFloor {
 	 * @return how many were claimed and acknowledged
 	 */
 	int claimAndAck(int max, long visibilityMillis) {
-		this.commands.evalsha(PROMOTE.sha1(), ScriptOutputType.MULTI, this.levelKeys, new byte[0], MOVE_BATCH);
+		byte[][] promoteKeys = Arrays.copyOf(this.levelKeys, this.levelKeys.length + 4);
+		promoteKeys[this.levelKeys.length] = this.groupKeys[0];
+		promoteKeys[this.levelKeys.length + 1] = this.groupKeys[1];
+		promoteKeys[this.levelKeys.length + 2] = this.groupKeys[2];
+		promoteKeys[this.levelKeys.length + 3] = this.groupKeys[4];
+		this.commands.evalsha(PROMOTE.sha1(), ScriptOutputType.MULTI, promoteKeys, new byte[0], MOVE_BATCH,
+				new byte[0]);
 		String request = this.instance + "-" + this.sequence.incrementAndGet();
-		byte[][] claimKeys = Arrays.copyOf(this.keys, this.keys.length + 1 + this.claimKeys.length);
+		byte[][] claimKeys = Arrays.copyOf(this.keys, this.keys.length + 1 + this.claimKeys.length + 4);
 		claimKeys[this.keys.length] = utf8(this.claimPrefix + request);
 		System.arraycopy(this.claimKeys, 0, claimKeys, this.keys.length + 1, this.claimKeys.length);
+		System.arraycopy(this.groupKeys, 1, claimKeys, this.keys.length + 1 + this.claimKeys.length, 4);
 		List<Object> claimed = this.commands.evalsha(CLAIM.sha1(), ScriptOutputType.MULTI, claimKeys, new byte[0],
 				utf8(request), utf8(Integer.toString(max)), utf8(Long.toString(visibilityMillis)), new byte[0], utf8("0"),
-				utf8("0"), utf8("0"), TURN);
+				utf8("0"), utf8("0"), TURN, new byte[0], utf8("0"));
 		// {now, held back by, held back count, ms until admitted}, then six values per message, the token fifth.
 		int count = (claimed.size() - 4) / 6;
 		if (count == 0) {
@@ -177,7 +194,7 @@ final class QueueScriptFloor {
 		String id = String.format("%020x", this.sequence.incrementAndGet()) + this.instance;
 		this.commands.evalsha(ENQUEUE.sha1(), ScriptOutputType.MULTI, this.enqueueKeys, new byte[0], this.channel,
 				utf8(id), utf8(json), utf8(Long.toString(delayMillis)), utf8("0"), utf8("n"), NO_DEDUPLICATION,
-				utf8("0"), NO_DEDUPLICATION);
+				utf8("0"), NO_DEDUPLICATION, NO_GROUP);
 	}
 
 	/** Deletes the floor's keys. */
