@@ -35,6 +35,14 @@ public enum RedisKitObservation implements ObservationDocumentation {
 	 */
 	LOCK_HOLD("rediskit.lock.hold", "lock hold", Keys.KIND),
 
+	/**
+	 * A wait for a count-down latch to open: from the call to its outcome ({@code opened}, {@code timeout},
+	 * {@code interrupted} when the thread was interrupted, the caller cancelled or the registry stopped,
+	 * {@code error} when Redis failed to answer). A timeout is an outcome, not an error: the caller is answered
+	 * {@code false}.
+	 */
+	LATCH_AWAIT("rediskit.latch.await", "latch await", null),
+
 	/** A rate limit decision: {@code allowed} or {@code rejected}, or {@code error} when Redis failed to answer. */
 	RATE_LIMIT("rediskit.ratelimit.decision", "rate limit", Keys.ALGORITHM),
 
