@@ -156,11 +156,13 @@ final class QueueDrainScenarios {
 		fill(queue, backlog(millis));
 		QueueListenerContainer<Long> container = this.registry.createContainer(queue,
 				(message) -> run.count(), concurrency);
+		Work work = Work.start(this.context);
 		long start = System.nanoTime();
 		container.start();
 		try {
 			TimeUnit.MILLISECONDS.sleep(millis);
 			run.rate(run.delivered.get(), System.nanoTime() - start);
+			run.work = work.stop(this.context, run.delivered.get());
 		}
 		finally {
 			container.stop();
@@ -184,12 +186,14 @@ final class QueueDrainScenarios {
 		}
 		destination.addAll(chunk);
 		AtomicBoolean consuming = new AtomicBoolean(true);
+		Work work = Work.start(this.context);
 		long start = System.nanoTime();
 		// The backlog's payloads are indexes, not due times: counted, with no lateness.
 		ExecutorService consumers = redissonConsumers(destination, concurrency, (index) -> run.count(), consuming);
 		try {
 			TimeUnit.MILLISECONDS.sleep(millis);
 			run.rate(run.delivered.get(), System.nanoTime() - start);
+			run.work = work.stop(this.context, run.delivered.get());
 		}
 		finally {
 			consuming.set(false);
