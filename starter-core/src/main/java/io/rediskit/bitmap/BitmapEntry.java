@@ -21,10 +21,10 @@ abstract class BitmapEntry<S> {
 
 	final KeyNaming keyNaming;
 
-	final ObservedCalls<BitmapListener> calls;
+	final ObservedCalls calls;
 
 	BitmapEntry(String name, S spec, CommandExecutor commands, KeyNaming keyNaming,
-			ObservedCalls<BitmapListener> calls) {
+			ObservedCalls calls) {
 		this.name = name;
 		this.spec = spec;
 		this.commands = commands;

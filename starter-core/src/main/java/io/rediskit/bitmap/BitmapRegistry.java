@@ -1,15 +1,15 @@
 package io.rediskit.bitmap;
 
-import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
 
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
-import io.rediskit.support.Listeners;
 import io.rediskit.support.NamedSpecs;
+import io.rediskit.support.Observations;
 import io.rediskit.support.ObservedCalls;
+import io.rediskit.support.RedisKitObservation;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.SpecConflictException;
 import org.apache.commons.logging.LogFactory;
@@ -34,7 +34,7 @@ public class BitmapRegistry {
 
 	private final KeyNaming keyNaming;
 
-	private final Listeners<BitmapListener> listeners;
+	private volatile Observations observations = Observations.NOOP;
 
 	private final NamedSpecs<CheckInCalendarSpec, RedisCheckInCalendar> calendars;
 
@@ -46,11 +46,9 @@ public class BitmapRegistry {
 	 * A registry of calendars and counters created in code only.
 	 * @param connectionFactory where they run
 	 * @param keyNaming names the Redis keys
-	 * @param listener told of every call
 	 */
-	public BitmapRegistry(RedisConnectionFactory connectionFactory, KeyNaming keyNaming, BitmapListener listener) {
-		this(ScriptExecutor.of(connectionFactory), CommandExecutor.of(connectionFactory), keyNaming, List.of(listener),
-				(name) -> null);
+	public BitmapRegistry(RedisConnectionFactory connectionFactory, KeyNaming keyNaming) {
+		this(ScriptExecutor.of(connectionFactory), CommandExecutor.of(connectionFactory), keyNaming, (name) -> null);
 	}
 
 	/**
@@ -58,12 +56,11 @@ public class BitmapRegistry {
 	 * @param scripts runs the check-in and streak scripts
 	 * @param commands runs the bit commands
 	 * @param keyNaming names the Redis keys
-	 * @param listeners told of every call, in order
 	 * @param configuredCalendars the configured spec of a calendar name, or {@code null}
 	 */
 	public BitmapRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
-			List<? extends BitmapListener> listeners, Function<String, @Nullable CheckInCalendarSpec> configuredCalendars) {
-		this(scripts, commands, keyNaming, listeners, configuredCalendars, (name) -> null);
+			Function<String, @Nullable CheckInCalendarSpec> configuredCalendars) {
+		this(scripts, commands, keyNaming, configuredCalendars, (name) -> null);
 	}
 
 	/**
@@ -71,23 +68,33 @@ public class BitmapRegistry {
 	 * @param scripts runs the scripts
 	 * @param commands runs the bit commands
 	 * @param keyNaming names the Redis keys
-	 * @param listeners told of every call, in order
 	 * @param configuredCalendars the configured spec of a calendar name, or {@code null}
 	 * @param configuredActivities the configured spec of an activity name, or {@code null}
 	 */
 	public BitmapRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
-			List<? extends BitmapListener> listeners, Function<String, @Nullable CheckInCalendarSpec> configuredCalendars,
+			Function<String, @Nullable CheckInCalendarSpec> configuredCalendars,
 			Function<String, @Nullable DailyActivitySpec> configuredActivities) {
 		this.scripts = Objects.requireNonNull(scripts, "scripts must not be null");
 		this.commands = Objects.requireNonNull(commands, "commands must not be null");
 		this.keyNaming = Objects.requireNonNull(keyNaming, "keyNaming must not be null");
-		this.listeners = Listeners.of("bitmap", listeners);
 		this.calendars = new NamedSpecs<>("check-in calendar", "redis-kit.counter.calendars", configuredCalendars,
 				this::newCalendar, (calendar, spec) -> newCalendar(calendar.name(), spec));
 		this.counters = new NamedSpecs<>("packed counters", null, (name) -> null, this::newPackedCounters,
 				(counters, spec) -> newPackedCounters(counters.name(), spec));
 		this.activities = new NamedSpecs<>("daily activity", "redis-kit.counter.activities", configuredActivities,
 				this::newActivity, (activity, spec) -> newActivity(activity.name(), spec));
+	}
+
+	/**
+	 * Observes every call of the calendars, activities and counters as {@link RedisKitObservation#BITMAP_OPERATION}.
+	 * @param observations the application's, {@link Observations#NOOP} (the default) for none
+	 */
+	public void setObservations(Observations observations) {
+		this.observations = Objects.requireNonNull(observations, "observations must not be null");
+	}
+
+	private Observations observations() {
+		return this.observations;
 	}
 
 	/**
@@ -172,18 +179,19 @@ public class BitmapRegistry {
 
 	private RedisCheckInCalendar newCalendar(String name, CheckInCalendarSpec spec) {
 		return new RedisCheckInCalendar(name, spec, this.scripts, this.commands, this.keyNaming,
-				new ObservedCalls<>("Check-in calendar", name, this.listeners,
+				new ObservedCalls("Check-in calendar", RedisKitObservation.BITMAP_OPERATION, name, this::observations,
 						LogFactory.getLog(RedisCheckInCalendar.class)));
 	}
 
 	private RedisDailyActivity newActivity(String name, DailyActivitySpec spec) {
 		return new RedisDailyActivity(name, spec, this.scripts, this.commands, this.keyNaming,
-				new ObservedCalls<>("Daily activity", name, this.listeners, LogFactory.getLog(RedisDailyActivity.class)));
+				new ObservedCalls("Daily activity", RedisKitObservation.BITMAP_OPERATION, name, this::observations,
+						LogFactory.getLog(RedisDailyActivity.class)));
 	}
 
 	private RedisPackedCounters newPackedCounters(String name, PackedCounterSpec spec) {
 		return new RedisPackedCounters(name, spec, this.commands, this.keyNaming,
-				new ObservedCalls<>("Packed counters", name, this.listeners,
+				new ObservedCalls("Packed counters", RedisKitObservation.BITMAP_OPERATION, name, this::observations,
 						LogFactory.getLog(RedisPackedCounters.class)));
 	}
 

@@ -14,7 +14,7 @@ import io.rediskit.support.RetentionPassedException;
  * a bit per day, 4 bytes a month. Every call is one round trip; a streak reads back across month ends in one
  * script. All months of a user share a hash tag. Users are data: any string, encoded into the key.
  * <p>
- * An outage fails the call with Spring's {@code DataAccessException}, tells the listeners and logs a throttled
+ * An outage fails the call with Spring's {@code DataAccessException}, ends its observation as {@code error} and logs a throttled
  * warning.
  */
 public interface CheckInCalendar {

@@ -21,8 +21,8 @@ import io.rediskit.support.RetentionPassedException;
  * <p>
  * Every day of one activity shares its hash tag, so one activity lives on one master of a Redis Cluster (that is
  * what lets {@code BITOP} combine days); spread load by using several. A question spans at most
- * {@value #MAX_RANGE_DAYS} days. An outage fails the call with Spring's {@code DataAccessException}, tells the
- * listeners and logs a throttled warning.
+ * {@value #MAX_RANGE_DAYS} days. An outage fails the call with Spring's {@code DataAccessException}, ends its observation as
+ * {@code error} and logs a throttled warning.
  */
 public interface DailyActivity {
 

@@ -12,9 +12,9 @@ import java.util.concurrent.CompletionStage;
 
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.ObservedCalls;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.Stages;
-import io.rediskit.support.ObservedCalls;
 
 import org.springframework.data.redis.connection.ReturnType;
 
@@ -28,7 +28,7 @@ final class RedisCheckInCalendar extends BitmapEntry<CheckInCalendarSpec> implem
 	private final ScriptExecutor scripts;
 
 	RedisCheckInCalendar(String name, CheckInCalendarSpec spec, ScriptExecutor scripts, CommandExecutor commands,
-			KeyNaming keyNaming, ObservedCalls<BitmapListener> calls) {
+			KeyNaming keyNaming, ObservedCalls calls) {
 		super(name, spec, commands, keyNaming, calls);
 		this.scripts = scripts;
 	}

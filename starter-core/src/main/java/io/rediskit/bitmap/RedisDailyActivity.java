@@ -32,7 +32,7 @@ final class RedisDailyActivity extends BitmapEntry<DailyActivitySpec> implements
 	private final byte[] scratchKey;
 
 	RedisDailyActivity(String name, DailyActivitySpec spec, ScriptExecutor scripts, CommandExecutor commands,
-			KeyNaming keyNaming, ObservedCalls<BitmapListener> calls) {
+			KeyNaming keyNaming, ObservedCalls calls) {
 		super(name, spec, commands, keyNaming, calls);
 		this.scripts = scripts;
 		this.scratchKey = bytes(keyNaming.key(AREA, name, "scratch"));

@@ -8,8 +8,8 @@ import java.util.concurrent.CompletionStage;
 
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
-import io.rediskit.support.Stages;
 import io.rediskit.support.ObservedCalls;
+import io.rediskit.support.Stages;
 
 import org.springframework.data.redis.connection.ReturnType;
 
@@ -21,7 +21,7 @@ final class RedisPackedCounters extends BitmapEntry<PackedCounterSpec> implement
 	private static final String AREA = "bitmap";
 
 	RedisPackedCounters(String name, PackedCounterSpec spec, CommandExecutor commands, KeyNaming keyNaming,
-			ObservedCalls<BitmapListener> calls) {
+			ObservedCalls calls) {
 		super(name, spec, commands, keyNaming, calls);
 	}
 

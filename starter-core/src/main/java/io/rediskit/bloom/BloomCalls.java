@@ -1,19 +1,18 @@
 package io.rediskit.bloom;
 
-import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
 
 import io.rediskit.support.Listeners;
-import io.rediskit.support.RedisFailures;
-import io.rediskit.support.Stages;
-import io.rediskit.support.ThrottledLog;
+import io.rediskit.support.Observations;
+import io.rediskit.support.ObservedCalls;
+import io.rediskit.support.RedisKitObservation;
 import org.apache.commons.logging.Log;
 
 /**
- * What every filter, growing or not, does when a call completes: count the hits, tell the listeners, and log an
- * outage once per interval.
+ * What every filter, growing or not, does around a call: observe it ({@link RedisKitObservation#BLOOM_OPERATION},
+ * the outage log included), and when it completes count the hits and tell the listeners.
  */
 final class BloomCalls {
 
@@ -21,33 +20,24 @@ final class BloomCalls {
 
 	private final Listeners<BloomFilterListener> listeners;
 
-	private final ThrottledLog outages;
+	private final ObservedCalls calls;
 
-	BloomCalls(String name, Listeners<BloomFilterListener> listeners, Log logger) {
+	BloomCalls(String name, Listeners<BloomFilterListener> listeners, Supplier<Observations> observations, Log logger) {
 		this.name = name;
 		this.listeners = listeners;
-		this.outages = new ThrottledLog(logger, Duration.ofSeconds(10), "Bloom filter '" + name + "' cannot reach Redis");
+		this.calls = new ObservedCalls("Bloom filter", RedisKitObservation.BLOOM_OPERATION, name, observations, logger);
 	}
 
-	CompletionStage<List<Boolean>> finish(CompletionStage<List<Boolean>> reply, BloomOperation operation, int items,
-			long startNanos) {
-		return reply.handle((answers, failure) -> {
-			if (failure == null) {
-				int hits = 0;
-				for (Boolean answer : answers) {
-					hits += answer ? 1 : 0;
-				}
-				int counted = hits;
-				Duration latency = Duration.ofNanos(System.nanoTime() - startNanos);
-				this.listeners.notify((listener) -> listener.onOperation(this.name, operation, items, counted, latency));
-				return answers;
+	CompletionStage<List<Boolean>> observed(BloomOperation operation, int items,
+			Supplier<CompletionStage<List<Boolean>>> call) {
+		return this.calls.observed(operation.tag(), call).thenApply((answers) -> {
+			int hits = 0;
+			for (Boolean answer : answers) {
+				hits += answer ? 1 : 0;
 			}
-			Throwable cause = Stages.unwrap(failure);
-			if (RedisFailures.isUnavailable(cause) && cause instanceof RuntimeException outage) {
-				this.listeners.notify((listener) -> listener.onFailure(this.name, operation, outage));
-				this.outages.warn(cause, "the " + operation.tag() + " call fails");
-			}
-			throw new CompletionException(cause);
+			int counted = hits;
+			this.listeners.notify((listener) -> listener.onItems(this.name, operation, items, counted));
+			return answers;
 		});
 	}
 

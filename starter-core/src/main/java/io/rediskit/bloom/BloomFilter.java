@@ -24,8 +24,8 @@ import org.jspecify.annotations.Nullable;
  * {@code add("é".getBytes(UTF_8))} are the same item. Any length is accepted, the empty item included.
  * <p>
  * An outage (Redis down, too slow, read-only after a failover) fails the call with Spring's
- * {@code DataAccessException}, tells the listeners and logs a throttled warning: a filter cannot guess. A filter
- * stored with other sizing fails with {@link BloomFilterSizingException}.
+ * {@code DataAccessException}, ends its observation as {@code error} and logs a throttled warning: a filter cannot
+ * guess. A filter stored with other sizing fails with {@link BloomFilterSizingException}.
  */
 public interface BloomFilter {
 

@@ -1,9 +1,7 @@
 package io.rediskit.bloom;
 
-import java.time.Duration;
-
 /**
- * Observes Bloom filter calls, for metrics and logging. Methods have empty defaults; they run on the caller's
+ * Hears how many items Bloom filter calls carried and hit, for metrics. Methods have empty defaults; they run on the caller's
  * thread (for async calls, the driver's thread), so they must be fast and must not block. An exception thrown
  * by a listener is logged and ignored.
  * <p>
@@ -16,24 +14,15 @@ public interface BloomFilterListener {
 	};
 
 	/**
-	 * A call (one item or a batch) completed.
+	 * A call (one item or a batch) completed; its latency and outcome are observed as
+	 * {@link io.rediskit.support.RedisKitObservation#BLOOM_OPERATION}.
 	 * @param filterName the filter's name
 	 * @param operation what was done
 	 * @param items how many items the call carried
 	 * @param hits how many were new ({@link BloomOperation#ADD}) or might be in the filter
 	 * ({@link BloomOperation#CONTAINS})
-	 * @param latency time from the call to the reply
 	 */
-	default void onOperation(String filterName, BloomOperation operation, int items, int hits, Duration latency) {
-	}
-
-	/**
-	 * Redis could not answer; the call fails with the exception.
-	 * @param filterName the filter's name
-	 * @param operation what was attempted
-	 * @param failure what went wrong
-	 */
-	default void onFailure(String filterName, BloomOperation operation, RuntimeException failure) {
+	default void onItems(String filterName, BloomOperation operation, int items, int hits) {
 	}
 
 }

@@ -12,6 +12,8 @@ import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
 import io.rediskit.support.NamedSpecs;
+import io.rediskit.support.Observations;
+import io.rediskit.support.RedisKitObservation;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.SpecConflictException;
 import io.rediskit.support.Stages;
@@ -50,6 +52,8 @@ public class BloomFilterRegistry {
 
 	private final Listeners<BloomFilterListener> listeners;
 
+	private volatile Observations observations = Observations.NOOP;
+
 	private final BloomCapabilities capabilities;
 
 	private final NamedSpecs<BloomFilterSpec, BloomFilter> filters;
@@ -60,7 +64,7 @@ public class BloomFilterRegistry {
 	 * A registry of bitmap or native filters ({@link BloomMode#AUTO}) created in code only.
 	 * @param connectionFactory where filters run
 	 * @param keyNaming names the Redis keys
-	 * @param listener told of every call
+	 * @param listener told of the items of every call
 	 */
 	public BloomFilterRegistry(RedisConnectionFactory connectionFactory, KeyNaming keyNaming,
 			BloomFilterListener listener) {
@@ -74,7 +78,7 @@ public class BloomFilterRegistry {
 	 * @param commands runs lookups and native commands
 	 * @param keyNaming names the Redis keys
 	 * @param mode where bits live
-	 * @param listeners told of every call, in order
+	 * @param listeners told of the items of every call, in order
 	 * @param configuredSpecs the configured spec of a name, or {@code null}; asked on every {@link #get(String)},
 	 * so it must be cheap
 	 */
@@ -88,6 +92,18 @@ public class BloomFilterRegistry {
 		this.capabilities = new BloomCapabilities(commands);
 		this.filters = new NamedSpecs<>("Bloom filter", "redis-kit.bloom.filters", configuredSpecs, this::newFilter,
 				(filter, spec) -> newFilter(filter.name(), spec));
+	}
+
+	/**
+	 * Observes every call of the filters as {@link RedisKitObservation#BLOOM_OPERATION}.
+	 * @param observations the application's, {@link Observations#NOOP} (the default) for none
+	 */
+	public void setObservations(Observations observations) {
+		this.observations = Objects.requireNonNull(observations, "observations must not be null");
+	}
+
+	private Observations observations() {
+		return this.observations;
 	}
 
 	/**
@@ -154,10 +170,11 @@ public class BloomFilterRegistry {
 		requireSupported(spec);
 		BloomGrowth growth = spec.growth();
 		if (growth != null) {
-			return new GrowingBloomFilter(name, spec, growth, this.scripts, this.commands, this.keyNaming, this.listeners);
+			return new GrowingBloomFilter(name, spec, growth, this.scripts, this.commands, this.keyNaming, this.listeners,
+					this::observations);
 		}
 		return new RedisBloomFilter(name, spec, this.mode, this.maxShardBits, this.scripts, this.commands,
-				this.keyNaming, this.capabilities, this.listeners);
+				this.keyNaming, this.capabilities, this.listeners, this::observations);
 	}
 
 	/** A spec is checked before it is compared with a name's: a spec this mode cannot run is wrong in itself. */

@@ -9,10 +9,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
+import io.rediskit.support.Observations;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.Stages;
 import org.apache.commons.logging.LogFactory;
@@ -64,7 +66,8 @@ final class GrowingBloomFilter implements BloomFilter {
 	private final AtomicLong knownCount = new AtomicLong();
 
 	GrowingBloomFilter(String name, BloomFilterSpec spec, BloomGrowth growth, ScriptExecutor scripts,
-			CommandExecutor commands, KeyNaming keyNaming, Listeners<BloomFilterListener> listeners) {
+			CommandExecutor commands, KeyNaming keyNaming, Listeners<BloomFilterListener> listeners,
+			Supplier<Observations> observations) {
 		this.name = name;
 		this.spec = spec;
 		this.layout = new GrowthLayout(spec, growth);
@@ -77,7 +80,7 @@ final class GrowingBloomFilter implements BloomFilter {
 		this.ttlMillis = (ttl != null) ? Math.max(1, ttl.toMillis()) : 0;
 		this.scripts = scripts;
 		this.commands = commands;
-		this.calls = new BloomCalls(name, listeners, LogFactory.getLog(GrowingBloomFilter.class));
+		this.calls = new BloomCalls(name, listeners, observations, LogFactory.getLog(GrowingBloomFilter.class));
 	}
 
 	@Override
@@ -106,8 +109,8 @@ final class GrowingBloomFilter implements BloomFilter {
 		if (hashes.length == 0) {
 			return CompletableFuture.completedFuture(List.of());
 		}
-		long start = System.nanoTime();
-		return this.calls.finish(add(hashes, 0, new ArrayList<>(hashes.length)), BloomOperation.ADD, hashes.length, start);
+		return this.calls.observed(BloomOperation.ADD, hashes.length,
+				() -> add(hashes, 0, new ArrayList<>(hashes.length)));
 	}
 
 	@Override
@@ -116,9 +119,8 @@ final class GrowingBloomFilter implements BloomFilter {
 		if (hashes.length == 0) {
 			return CompletableFuture.completedFuture(List.of());
 		}
-		long start = System.nanoTime();
-		return this.calls.finish(lookUp(hashes, 0, new ArrayList<>(hashes.length)), BloomOperation.CONTAINS,
-				hashes.length, start);
+		return this.calls.observed(BloomOperation.CONTAINS, hashes.length,
+				() -> lookUp(hashes, 0, new ArrayList<>(hashes.length)));
 	}
 
 	/**

@@ -15,6 +15,7 @@ import java.util.function.Supplier;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
+import io.rediskit.support.Observations;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.Stages;
 import org.apache.commons.logging.Log;
@@ -78,7 +79,7 @@ final class RedisBloomFilter implements BloomFilter {
 
 	RedisBloomFilter(String name, BloomFilterSpec spec, BloomMode mode, long maxShardBits, ScriptExecutor scripts,
 			CommandExecutor commands, KeyNaming keyNaming, BloomCapabilities capabilities,
-			Listeners<BloomFilterListener> listeners) {
+			Listeners<BloomFilterListener> listeners, Supplier<Observations> observations) {
 		this.name = name;
 		this.spec = spec;
 		this.mode = mode;
@@ -95,7 +96,7 @@ final class RedisBloomFilter implements BloomFilter {
 		this.scripts = scripts;
 		this.commands = commands;
 		this.capabilities = capabilities;
-		this.calls = new BloomCalls(name, listeners, logger);
+		this.calls = new BloomCalls(name, listeners, observations, logger);
 	}
 
 	@Override
@@ -129,13 +130,15 @@ final class RedisBloomFilter implements BloomFilter {
 		if (list.isEmpty()) {
 			return CompletableFuture.completedFuture(List.of());
 		}
-		long start = System.nanoTime();
-		CompletionStage<List<Boolean>> added = useNative().thenCompose((nativeFilter) -> nativeFilter
+		return this.calls.observed(BloomOperation.ADD, list.size(), () -> addAll(list));
+	}
+
+	private CompletionStage<List<Boolean>> addAll(List<byte[]> list) {
+		return useNative().thenCompose((nativeFilter) -> nativeFilter
 				? openNative().thenCompose((ignored) -> this.commands.<List<Object>>executeAsync(NativeBloomCommands.INSERT,
 						ReturnType.MULTI, this.shardKeys[0], NativeBloomCommands.insert(this.spec, list)))
 					.thenApply((reply) -> NativeBloomCommands.readFlags(reply, list.size()))
 				: openSharded().thenCompose((ignored) -> perShard(list, this::addToShard)));
-		return this.calls.finish(added, BloomOperation.ADD, list.size(), start);
 	}
 
 	@Override
@@ -144,13 +147,15 @@ final class RedisBloomFilter implements BloomFilter {
 		if (list.isEmpty()) {
 			return CompletableFuture.completedFuture(List.of());
 		}
-		long start = System.nanoTime();
-		CompletionStage<List<Boolean>> found = useNative().thenCompose((nativeFilter) -> nativeFilter
+		return this.calls.observed(BloomOperation.CONTAINS, list.size(), () -> lookUpAll(list));
+	}
+
+	private CompletionStage<List<Boolean>> lookUpAll(List<byte[]> list) {
+		return useNative().thenCompose((nativeFilter) -> nativeFilter
 				? openNative().thenCompose((ignored) -> this.commands.<List<Object>>executeAsync(NativeBloomCommands.EXISTS,
 						ReturnType.MULTI, this.shardKeys[0], NativeBloomCommands.exists(list)))
 					.thenApply((reply) -> NativeBloomCommands.readFlags(reply, list.size()))
 				: openSharded().thenCompose((ignored) -> perShard(list, this::lookUpInShard)));
-		return this.calls.finish(found, BloomOperation.CONTAINS, list.size(), start);
 	}
 
 	/**

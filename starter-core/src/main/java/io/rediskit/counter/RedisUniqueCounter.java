@@ -12,13 +12,15 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
 
 import io.lettuce.core.cluster.SlotHash;
 
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
-import io.rediskit.support.Listeners;
+import io.rediskit.support.Observations;
 import io.rediskit.support.ObservedCalls;
+import io.rediskit.support.RedisKitObservation;
 import io.rediskit.support.RetentionPassedException;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.Stages;
@@ -56,10 +58,10 @@ final class RedisUniqueCounter implements UniqueCounter {
 
 	private final KeyNaming keyNaming;
 
-	private final ObservedCalls<UniqueCounterListener> calls;
+	private final ObservedCalls calls;
 
 	RedisUniqueCounter(String name, UniqueCounterSpec spec, ScriptExecutor scripts, CommandExecutor commands,
-			KeyNaming keyNaming, Listeners<UniqueCounterListener> listeners) {
+			KeyNaming keyNaming, Supplier<Observations> observations) {
 		this.name = name;
 		this.spec = spec;
 		this.buckets = new CounterBuckets(spec);
@@ -67,7 +69,8 @@ final class RedisUniqueCounter implements UniqueCounter {
 		this.scripts = scripts;
 		this.commands = commands;
 		this.keyNaming = keyNaming;
-		this.calls = new ObservedCalls<>("Unique counter", name, listeners, logger);
+		this.calls = new ObservedCalls("Unique counter", RedisKitObservation.COUNTER_OPERATION, name, observations,
+				logger);
 	}
 
 	@Override

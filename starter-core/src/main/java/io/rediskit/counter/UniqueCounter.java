@@ -20,7 +20,7 @@ import io.rediskit.support.RetentionPassedException;
  * bucket is counted directly, never from a cache). Every call is one
  * round trip; all keys of one counter share its hash tag, so merges work on Redis Cluster.
  * <p>
- * An outage fails the call with Spring's {@code DataAccessException}, tells the listeners and logs a throttled
+ * An outage fails the call with Spring's {@code DataAccessException}, ends its observation as {@code error} and logs a throttled
  * warning.
  */
 public interface UniqueCounter {

@@ -9,8 +9,9 @@ import java.util.function.Function;
 
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
-import io.rediskit.support.Listeners;
 import io.rediskit.support.NamedSpecs;
+import io.rediskit.support.Observations;
+import io.rediskit.support.RedisKitObservation;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.SpecConflictException;
 import io.rediskit.support.Stages;
@@ -34,7 +35,7 @@ public class UniqueCounterRegistry {
 
 	private final KeyNaming keyNaming;
 
-	private final Listeners<UniqueCounterListener> listeners;
+	private volatile Observations observations = Observations.NOOP;
 
 	private final NamedSpecs<UniqueCounterSpec, RedisUniqueCounter> counters;
 
@@ -42,12 +43,9 @@ public class UniqueCounterRegistry {
 	 * A registry of counters created in code only.
 	 * @param connectionFactory where counters run
 	 * @param keyNaming names the Redis keys
-	 * @param listener told of every call
 	 */
-	public UniqueCounterRegistry(RedisConnectionFactory connectionFactory, KeyNaming keyNaming,
-			UniqueCounterListener listener) {
-		this(ScriptExecutor.of(connectionFactory), CommandExecutor.of(connectionFactory), keyNaming, List.of(listener),
-				(name) -> null);
+	public UniqueCounterRegistry(RedisConnectionFactory connectionFactory, KeyNaming keyNaming) {
+		this(ScriptExecutor.of(connectionFactory), CommandExecutor.of(connectionFactory), keyNaming, (name) -> null);
 	}
 
 	/**
@@ -55,18 +53,27 @@ public class UniqueCounterRegistry {
 	 * @param scripts runs the bucket scripts
 	 * @param commands runs {@code PFADD} and {@code PFCOUNT}
 	 * @param keyNaming names the Redis keys
-	 * @param listeners told of every call, in order
 	 * @param configuredSpecs the configured spec of a name, or {@code null}; asked on every {@link #get(String)}
 	 */
 	public UniqueCounterRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
-			List<? extends UniqueCounterListener> listeners,
 			Function<String, @Nullable UniqueCounterSpec> configuredSpecs) {
 		this.scripts = Objects.requireNonNull(scripts, "scripts must not be null");
 		this.commands = Objects.requireNonNull(commands, "commands must not be null");
 		this.keyNaming = Objects.requireNonNull(keyNaming, "keyNaming must not be null");
-		this.listeners = Listeners.of("unique counter", listeners);
 		this.counters = new NamedSpecs<>("unique counter", "redis-kit.counter.counters", configuredSpecs,
 				this::newCounter, (counter, spec) -> newCounter(counter.name(), spec));
+	}
+
+	/**
+	 * Observes every call of the counters as {@link RedisKitObservation#COUNTER_OPERATION}.
+	 * @param observations the application's, {@link Observations#NOOP} (the default) for none
+	 */
+	public void setObservations(Observations observations) {
+		this.observations = Objects.requireNonNull(observations, "observations must not be null");
+	}
+
+	private Observations observations() {
+		return this.observations;
 	}
 
 	/**
@@ -132,7 +139,7 @@ public class UniqueCounterRegistry {
 	}
 
 	private RedisUniqueCounter newCounter(String name, UniqueCounterSpec spec) {
-		return new RedisUniqueCounter(name, spec, this.scripts, this.commands, this.keyNaming, this.listeners);
+		return new RedisUniqueCounter(name, spec, this.scripts, this.commands, this.keyNaming, this::observations);
 	}
 
 }

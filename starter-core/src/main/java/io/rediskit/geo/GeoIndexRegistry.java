@@ -1,6 +1,5 @@
 package io.rediskit.geo;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -10,9 +9,11 @@ import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
 import io.rediskit.support.NamedSpecs;
+import io.rediskit.support.Observations;
+import io.rediskit.support.ObservedCalls;
+import io.rediskit.support.RedisKitObservation;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.SpecConflictException;
-import io.rediskit.support.ThrottledLog;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -40,6 +41,8 @@ public class GeoIndexRegistry {
 
 	private final Listeners<GeoListener> listeners;
 
+	private volatile Observations observations = Observations.NOOP;
+
 	private final CommandExecutor commands;
 
 	private final NamedSpecs<GeoIndexSpec, RedisGeoIndex> indexes;
@@ -59,7 +62,7 @@ public class GeoIndexRegistry {
 	 * @param scripts runs the indexes' scripts
 	 * @param commands runs the plain {@code GEOSEARCH} of an unsharded index without expiry
 	 * @param keyNaming names the Redis keys
-	 * @param listeners told of every operation, in order
+	 * @param listeners told of the expired members removed, in order
 	 * @param configuredSpecs the configured spec of a name, or {@code null}; asked on every {@link #get(String)},
 	 * so it must be cheap
 	 */
@@ -71,6 +74,18 @@ public class GeoIndexRegistry {
 		this.listeners = Listeners.of("geo", listeners);
 		this.indexes = new NamedSpecs<>("geo index", "redis-kit.geo.indexes", configuredSpecs, this::newIndex,
 				(index, spec) -> newIndex(index.name(), spec));
+	}
+
+	/**
+	 * Observes every operation of the indexes as {@link RedisKitObservation#GEO_OPERATION}.
+	 * @param observations the application's, {@link Observations#NOOP} (the default) for none
+	 */
+	public void setObservations(Observations observations) {
+		this.observations = Objects.requireNonNull(observations, "observations must not be null");
+	}
+
+	private Observations observations() {
+		return this.observations;
 	}
 
 	/**
@@ -105,8 +120,8 @@ public class GeoIndexRegistry {
 
 	private RedisGeoIndex newIndex(String name, GeoIndexSpec spec) {
 		return new RedisGeoIndex(new GeoIndexParts(name, spec, this.scripts, this.commands, this.keyNaming,
-				this.listeners, new ThrottledLog(logger, Duration.ofSeconds(10), "Geo index '" + name
-						+ "' cannot reach Redis")), null);
+				this.listeners, new ObservedCalls("Geo index", RedisKitObservation.GEO_OPERATION, name, this::observations,
+						logger)), null);
 	}
 
 }

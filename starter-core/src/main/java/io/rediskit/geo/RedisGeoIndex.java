@@ -8,12 +8,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
 import io.rediskit.geo.GeoScripts.Call;
-import io.rediskit.support.RedisFailures;
 import io.rediskit.support.Stages;
 import org.jspecify.annotations.Nullable;
 
@@ -371,31 +369,15 @@ final class RedisGeoIndex implements GeoIndex {
 		return this.parts.scripts().executeAsync(call.script(), returnType, call.numKeys(), call.keysAndArgs());
 	}
 
-	/** Reports the operation's latency and outcome to the listeners, and an outage to the throttled log. */
+	/** Observes the operation; a call that throws before it has a stage fails the stage, as every async call. */
 	private <R> CompletionStage<R> timed(String operation, Supplier<? extends CompletionStage<R>> work) {
-		long start = System.nanoTime();
-		CompletionStage<R> stage;
 		try {
-			stage = work.get();
+			return this.parts.calls().observed(operation, work);
 		}
 		catch (RuntimeException ex) {
-			stage = CompletableFuture.failedFuture(ex);
+			return CompletableFuture.failedFuture(ex);
 		}
-		return stage.handle((result, failure) -> {
-			java.time.Duration latency = java.time.Duration.ofNanos(System.nanoTime() - start);
-			Throwable cause = (failure != null) ? Stages.unwrap(failure) : null;
-			this.parts.listeners().notify((listener) -> listener.onOperation(name(), operation, latency, cause));
-			if (cause == null) {
-				return result;
-			}
-			if (RedisFailures.isUnavailable(cause)) {
-				this.parts.outages().warn(cause, operation + " failed");
-			}
-			throw (cause instanceof CompletionException completion) ? completion : new CompletionException(cause);
-		});
 	}
-
-
 
 	private static byte[] utf8(String value) {
 		return value.getBytes(StandardCharsets.UTF_8);

@@ -20,7 +20,7 @@ import java.util.concurrent.CompletionStage;
  * numbers above the old ones after a failover ({@code INCRBY} it by a margin) or use the ids with a fencing
  * check.</li>
  * </ul>
- * An outage fails the call with Spring's {@code DataAccessException}, tells the listeners and logs a throttled
+ * An outage fails the call with Spring's {@code DataAccessException}, ends its observation as {@code error} and logs a throttled
  * warning; ids left in the current block are still handed out meanwhile.
  */
 public interface IdGenerator {

@@ -1,14 +1,14 @@
 package io.rediskit.id;
 
-import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
 
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
-import io.rediskit.support.Listeners;
 import io.rediskit.support.NamedSpecs;
+import io.rediskit.support.Observations;
+import io.rediskit.support.RedisKitObservation;
 import io.rediskit.support.SpecConflictException;
 import org.jspecify.annotations.Nullable;
 
@@ -27,7 +27,7 @@ public class IdGeneratorRegistry {
 
 	private final KeyNaming keyNaming;
 
-	private final Listeners<IdGeneratorListener> listeners;
+	private volatile Observations observations = Observations.NOOP;
 
 	private final NamedSpecs<IdGeneratorSpec, RedisIdGenerator> generators;
 
@@ -35,27 +35,35 @@ public class IdGeneratorRegistry {
 	 * A registry of generators created in code only.
 	 * @param connectionFactory where the counters are
 	 * @param keyNaming names the Redis keys
-	 * @param listener told of every block
 	 */
-	public IdGeneratorRegistry(RedisConnectionFactory connectionFactory, KeyNaming keyNaming,
-			IdGeneratorListener listener) {
-		this(CommandExecutor.of(connectionFactory), keyNaming, List.of(listener), (name) -> null);
+	public IdGeneratorRegistry(RedisConnectionFactory connectionFactory, KeyNaming keyNaming) {
+		this(CommandExecutor.of(connectionFactory), keyNaming, (name) -> null);
 	}
 
 	/**
 	 * A registry that also serves configured generators.
 	 * @param commands runs {@code INCRBY}
 	 * @param keyNaming names the Redis keys
-	 * @param listeners told of every block, in order
 	 * @param configuredSpecs the configured spec of a name, or {@code null}; asked on every {@link #get(String)}
 	 */
 	public IdGeneratorRegistry(CommandExecutor commands, KeyNaming keyNaming,
-			List<? extends IdGeneratorListener> listeners, Function<String, @Nullable IdGeneratorSpec> configuredSpecs) {
+			Function<String, @Nullable IdGeneratorSpec> configuredSpecs) {
 		this.commands = Objects.requireNonNull(commands, "commands must not be null");
 		this.keyNaming = Objects.requireNonNull(keyNaming, "keyNaming must not be null");
-		this.listeners = Listeners.of("id generator", listeners);
 		this.generators = new NamedSpecs<>("id generator", "redis-kit.id.generators", configuredSpecs,
 				this::newGenerator, (generator, spec) -> newGenerator(generator.name(), spec));
+	}
+
+	/**
+	 * Observes every block the generators reserve as {@link RedisKitObservation#ID_OPERATION}.
+	 * @param observations the application's, {@link Observations#NOOP} (the default) for none
+	 */
+	public void setObservations(Observations observations) {
+		this.observations = Objects.requireNonNull(observations, "observations must not be null");
+	}
+
+	private Observations observations() {
+		return this.observations;
 	}
 
 	/**
@@ -88,7 +96,7 @@ public class IdGeneratorRegistry {
 	}
 
 	private RedisIdGenerator newGenerator(String name, IdGeneratorSpec spec) {
-		return new RedisIdGenerator(name, spec, this.commands, this.keyNaming, this.listeners);
+		return new RedisIdGenerator(name, spec, this.commands, this.keyNaming, this::observations);
 	}
 
 }

@@ -1,7 +1,6 @@
 package io.rediskit.id;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -9,13 +8,14 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
 
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
-import io.rediskit.support.Listeners;
-import io.rediskit.support.RedisFailures;
+import io.rediskit.support.Observations;
+import io.rediskit.support.ObservedCalls;
+import io.rediskit.support.RedisKitObservation;
 import io.rediskit.support.Stages;
-import io.rediskit.support.ThrottledLog;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -43,9 +43,7 @@ final class RedisIdGenerator implements IdGenerator {
 
 	private final CommandExecutor commands;
 
-	private final Listeners<IdGeneratorListener> listeners;
-
-	private final ThrottledLog outages;
+	private final ObservedCalls calls;
 
 	private final Object lock = new Object();
 
@@ -62,14 +60,13 @@ final class RedisIdGenerator implements IdGenerator {
 	private boolean reserving;
 
 	RedisIdGenerator(String name, IdGeneratorSpec spec, CommandExecutor commands, KeyNaming keyNaming,
-			Listeners<IdGeneratorListener> listeners) {
+			Supplier<Observations> observations) {
 		this.name = name;
 		this.spec = spec;
 		this.key = keyNaming.key("id", name).getBytes(StandardCharsets.UTF_8);
 		this.blockSize = Integer.toString(spec.blockSize()).getBytes(StandardCharsets.US_ASCII);
 		this.commands = commands;
-		this.listeners = listeners;
-		this.outages = new ThrottledLog(logger, Duration.ofSeconds(10), "Id generator '" + name + "' cannot reach Redis");
+		this.calls = new ObservedCalls("Id generator", RedisKitObservation.ID_OPERATION, name, observations, logger);
 	}
 
 	@Override
@@ -110,18 +107,16 @@ final class RedisIdGenerator implements IdGenerator {
 	 * is completed once, so many waiters on small blocks cost one round trip per block, not a retry each.
 	 */
 	private void reserve() {
-		long start = System.nanoTime();
 		CompletionStage<@Nullable Long> call;
 		try {
-			call = this.commands.executeAsync(RESERVE, ReturnType.INTEGER, this.key, this.blockSize);
+			call = this.calls.observed("block",
+					() -> this.commands.executeAsync(RESERVE, ReturnType.INTEGER, this.key, this.blockSize));
 		}
 		catch (RuntimeException ex) {
 			call = CompletableFuture.failedFuture(ex);
 		}
 		call.whenComplete((lastOfBlock, failure) -> {
 			if (failure == null && lastOfBlock != null) {
-				Duration latency = Duration.ofNanos(System.nanoTime() - start);
-				this.listeners.notify((listener) -> listener.onBlock(this.name, this.spec.blockSize(), latency));
 				served(lastOfBlock);
 			}
 			else {
@@ -161,10 +156,6 @@ final class RedisIdGenerator implements IdGenerator {
 			failed = new ArrayList<>(this.waiters);
 			this.waiters.clear();
 			this.reserving = false;
-		}
-		if (RedisFailures.isUnavailable(cause) && cause instanceof RuntimeException outage) {
-			this.listeners.notify((listener) -> listener.onFailure(this.name, outage));
-			this.outages.warn(cause, "no block of ids could be reserved");
 		}
 		failed.forEach((waiter) -> waiter.completeExceptionally(cause));
 	}

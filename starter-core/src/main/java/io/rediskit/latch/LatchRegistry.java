@@ -15,6 +15,8 @@ import io.rediskit.support.Background;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
+import io.rediskit.support.Observations;
+import io.rediskit.support.RedisKitObservation;
 import io.rediskit.support.ReleaseSignals;
 import io.rediskit.support.ScriptExecutor;
 import org.jspecify.annotations.Nullable;
@@ -43,6 +45,8 @@ public class LatchRegistry implements SmartLifecycle, AutoCloseable {
 	private final LatchSpec spec;
 
 	private final Listeners<LatchListener> listeners;
+
+	private volatile Observations observations = Observations.NOOP;
 
 	private final String instanceId = UUID.randomUUID().toString();
 
@@ -86,6 +90,18 @@ public class LatchRegistry implements SmartLifecycle, AutoCloseable {
 		this.scripts = new LatchScripts(scripts, CommandExecutor.of(connectionFactory), spec);
 		this.signals = new ReleaseSignals(connectionFactory, "the latches' channels");
 		this.listeners = Listeners.of("latch", listeners);
+	}
+
+	/**
+	 * Observes every wait for a latch as {@link RedisKitObservation#LATCH_AWAIT}.
+	 * @param observations the application's, {@link Observations#NOOP} (the default) for none
+	 */
+	public void setObservations(Observations observations) {
+		this.observations = Objects.requireNonNull(observations, "observations must not be null");
+	}
+
+	Observations observations() {
+		return this.observations;
 	}
 
 	/**

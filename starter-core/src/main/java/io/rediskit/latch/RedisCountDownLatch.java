@@ -1,12 +1,16 @@
 package io.rediskit.latch;
 
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
+import io.micrometer.observation.Observation;
 import io.rediskit.latch.LatchListener.AwaitResult;
+import io.rediskit.support.Observations;
 import io.rediskit.support.PollingWait;
+import io.rediskit.support.RedisKitObservation;
 import io.rediskit.support.ReleaseSignals;
 import io.rediskit.support.Stages;
 import org.jspecify.annotations.Nullable;
@@ -107,6 +111,7 @@ public final class RedisCountDownLatch {
 		long timeoutNanos = nanos(timeout);
 		long started = System.nanoTime();
 		this.registry.ensureRunning();
+		Observation observation = this.registry.observations().start(RedisKitObservation.LATCH_AWAIT, this.name, null);
 		ReleaseSignals signals = this.registry.signals();
 		ReleaseSignals.Waiter waiter = null;
 		try {
@@ -116,7 +121,7 @@ public final class RedisCountDownLatch {
 					count = Stages.uninterruptibly(() -> Stages.join(this.registry.scripts().count(this.keys)));
 				}
 				catch (RuntimeException ex) {
-					report(AwaitResult.ERROR, started);
+					report(AwaitResult.ERROR, started, observation);
 					throw ex;
 				}
 				if (count == 0) {
@@ -124,12 +129,12 @@ public final class RedisCountDownLatch {
 						// The message that opened the latch woke one waiter of this instance: pass it on to the next.
 						waiter.signal();
 					}
-					report(AwaitResult.OPENED, started);
+					report(AwaitResult.OPENED, started, observation);
 					return true;
 				}
 				long left = started + timeoutNanos - System.nanoTime();
 				if (left <= 0) {
-					report(AwaitResult.TIMEOUT, started);
+					report(AwaitResult.TIMEOUT, started, observation);
 					return false;
 				}
 				long sleep = Math.min(left, this.registry.spec().maxPollInterval().toNanos());
@@ -142,7 +147,7 @@ public final class RedisCountDownLatch {
 					interrupted = waiter.park(sleep);
 				}
 				if (interrupted) {
-					report(AwaitResult.INTERRUPTED, started);
+					report(AwaitResult.INTERRUPTED, started, observation);
 					throw new InterruptedException("Waiting for latch '" + this.name + "'");
 				}
 			}
@@ -176,9 +181,11 @@ public final class RedisCountDownLatch {
 		return "RedisCountDownLatch[" + this.name + "]";
 	}
 
-	private void report(AwaitResult result, long started) {
+	/** Tells the listeners how a wait ended, and ends its observation with the outcome. */
+	private void report(AwaitResult result, long started, Observation observation) {
 		Duration waited = Duration.ofNanos(System.nanoTime() - started);
 		this.registry.listeners().notify((listener) -> listener.onAwait(this.name, result, waited));
+		Observations.stop(observation, result.name().toLowerCase(Locale.ROOT));
 	}
 
 	private static long nanos(Duration timeout) {
@@ -204,6 +211,8 @@ public final class RedisCountDownLatch {
 
 		private final long started = System.nanoTime();
 
+		private final Observation observation;
+
 		private final long timeoutNanos;
 
 		private final Runnable stopHook = this::stopped;
@@ -213,6 +222,8 @@ public final class RedisCountDownLatch {
 		AsyncWait(long timeoutNanos) {
 			this.timeoutNanos = timeoutNanos;
 			LatchRegistry registry = RedisCountDownLatch.this.registry;
+			this.observation = registry.observations()
+				.start(RedisKitObservation.LATCH_AWAIT, RedisCountDownLatch.this.name, null);
 			this.wait = new PollingWait(registry.signals(), RedisCountDownLatch.this.keys.opened,
 					RedisCountDownLatch.this.name, 0, registry::schedule, this::read);
 		}
@@ -221,7 +232,7 @@ public final class RedisCountDownLatch {
 			RedisCountDownLatch.this.registry.onStop(this.stopHook);
 			this.result.whenComplete((open, failure) -> {
 				if (this.result.isCancelled() && finish(false)) {
-					report(AwaitResult.INTERRUPTED, this.started);
+					report(AwaitResult.INTERRUPTED, this.started, this.observation);
 				}
 			});
 			this.wait.start();
@@ -240,7 +251,7 @@ public final class RedisCountDownLatch {
 		private void answered(@Nullable Long count, @Nullable Throwable failure) {
 			if (failure != null || count == null) {
 				if (finish(false)) {
-					report(AwaitResult.ERROR, this.started);
+					report(AwaitResult.ERROR, this.started, this.observation);
 					this.result.completeExceptionally((failure != null) ? Stages.unwrap(failure)
 							: new IllegalStateException("No reply to a read of latch '" + RedisCountDownLatch.this.name + "'"));
 				}
@@ -248,7 +259,7 @@ public final class RedisCountDownLatch {
 			}
 			if (count == 0) {
 				if (finish(true)) {
-					report(AwaitResult.OPENED, this.started);
+					report(AwaitResult.OPENED, this.started, this.observation);
 					this.result.complete(true);
 				}
 				return;
@@ -256,7 +267,7 @@ public final class RedisCountDownLatch {
 			long left = this.started + this.timeoutNanos - System.nanoTime();
 			if (left <= 0) {
 				if (finish(false)) {
-					report(AwaitResult.TIMEOUT, this.started);
+					report(AwaitResult.TIMEOUT, this.started, this.observation);
 					this.result.complete(false);
 				}
 				return;
@@ -271,7 +282,7 @@ public final class RedisCountDownLatch {
 
 		private void stopped() {
 			if (finish(false)) {
-				report(AwaitResult.INTERRUPTED, this.started);
+				report(AwaitResult.INTERRUPTED, this.started, this.observation);
 				this.result.completeExceptionally(new IllegalStateException(
 						"The latch registry stopped while waiting for latch '" + RedisCountDownLatch.this.name + "'"));
 			}

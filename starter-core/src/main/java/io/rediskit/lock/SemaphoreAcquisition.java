@@ -5,6 +5,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.micrometer.observation.Observation;
 import io.rediskit.lock.LockListener.AcquireResult;
 import io.rediskit.support.RedisFailures;
 import io.rediskit.support.ReleaseSignals;
@@ -47,6 +48,9 @@ class SemaphoreAcquisition {
 
 	final long startedNanos = System.nanoTime();
 
+	/** The wait's observation ({@code rediskit.lock.wait}, kind {@code semaphore}), ended by {@link #report}. */
+	private final Observation wait;
+
 	private final AtomicBoolean reported = new AtomicBoolean();
 
 	/**
@@ -57,6 +61,7 @@ class SemaphoreAcquisition {
 			Duration waitTime, long waitNanos) {
 		this.semaphore = semaphore;
 		this.lock = semaphore.identity();
+		this.wait = this.lock.startWait();
 		this.parts = this.lock.parts();
 		this.engine = semaphore.engine();
 		this.owner = owner;
@@ -237,12 +242,12 @@ class SemaphoreAcquisition {
 	}
 
 	/**
-	 * Reports the outcome of this acquisition, the first time only: an asynchronous wait can be ended by its
-	 * answer and by a cancellation at once.
+	 * Reports the outcome of this acquisition to the listeners and ends its observation, the first time only: an
+	 * asynchronous wait can be ended by its answer and by a cancellation at once.
 	 */
 	void report(AcquireResult result) {
 		if (this.reported.compareAndSet(false, true)) {
-			this.lock.report(result, this.startedNanos);
+			this.lock.report(result, this.startedNanos, this.wait);
 		}
 	}
 

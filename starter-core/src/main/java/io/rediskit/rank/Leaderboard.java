@@ -31,7 +31,7 @@ import io.rediskit.support.RetentionPassedException;
  * Every call is one round trip, and all keys of one leaderboard share its hash tag, so unions and intersections
  * work on Redis Cluster (where one leaderboard lives on one master). The all-time board and the groups have no
  * TTL: they are kept until {@link #delete()}. An outage fails the call with Spring's {@code DataAccessException},
- * tells the listeners and logs a throttled warning.
+ * ends its observation as {@code error} and logs a throttled warning.
  */
 public interface Leaderboard extends Board {
 

@@ -1,21 +1,20 @@
 package io.rediskit.rank;
 
-import java.time.Duration;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.Listeners;
-import io.rediskit.support.RedisFailures;
+import io.rediskit.support.Observations;
+import io.rediskit.support.ObservedCalls;
+import io.rediskit.support.RedisKitObservation;
 import io.rediskit.support.ScriptExecutor;
-import io.rediskit.support.ThrottledLog;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * What the boards of one leaderboard share: the executors, the listeners, the throttled outage log, and the
- * observation of every call (latency, outages).
+ * What the boards of one leaderboard share: the executors, the listeners of votes, and the observation of
+ * every call ({@link ObservedCalls}).
  */
 final class LeaderboardCalls {
 
@@ -29,15 +28,15 @@ final class LeaderboardCalls {
 
 	private final Listeners<LeaderboardListener> listeners;
 
-	private final ThrottledLog outages;
+	private final ObservedCalls calls;
 
 	LeaderboardCalls(String name, ScriptExecutor scripts, CommandExecutor commands,
-			Listeners<LeaderboardListener> listeners) {
+			Listeners<LeaderboardListener> listeners, Supplier<Observations> observations) {
 		this.name = name;
 		this.scripts = scripts;
 		this.commands = commands;
 		this.listeners = listeners;
-		this.outages = new ThrottledLog(logger, Duration.ofSeconds(10), "Leaderboard '" + name + "' cannot reach Redis");
+		this.calls = new ObservedCalls("Leaderboard", RedisKitObservation.RANK_OPERATION, name, observations, logger);
 	}
 
 	void notifyVote(VoteResult result) {
@@ -45,21 +44,7 @@ final class LeaderboardCalls {
 	}
 
 	<T> CompletionStage<T> observed(String operation, Supplier<CompletionStage<T>> call) {
-		long start = System.nanoTime();
-		return call.get().handle((result, failure) -> {
-			if (failure == null) {
-				Duration latency = Duration.ofNanos(System.nanoTime() - start);
-				this.listeners.notify((listener) -> listener.onOperation(this.name, operation, latency));
-				return result;
-			}
-			Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
-					: failure;
-			if (RedisFailures.isUnavailable(cause) && cause instanceof RuntimeException outage) {
-				this.listeners.notify((listener) -> listener.onFailure(this.name, operation, outage));
-				this.outages.warn(cause, "the " + operation + " call fails");
-			}
-			throw (cause instanceof CompletionException completion) ? completion : new CompletionException(cause);
-		});
+		return this.calls.observed(operation, call);
 	}
 
 }

@@ -10,6 +10,8 @@ import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
 import io.rediskit.support.NamedSpecs;
+import io.rediskit.support.Observations;
+import io.rediskit.support.RedisKitObservation;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.SpecConflictException;
 import org.jspecify.annotations.Nullable;
@@ -33,6 +35,8 @@ public class LeaderboardRegistry {
 
 	private final Listeners<LeaderboardListener> listeners;
 
+	private volatile Observations observations = Observations.NOOP;
+
 	private final Clock clock;
 
 	private final NamedSpecs<LeaderboardSpec, RedisLeaderboard> leaderboards;
@@ -41,7 +45,7 @@ public class LeaderboardRegistry {
 	 * A registry of leaderboards created in code only, on the system clock.
 	 * @param connectionFactory where leaderboards run
 	 * @param keyNaming names the Redis keys
-	 * @param listener told of every call
+	 * @param listener told of every vote
 	 */
 	public LeaderboardRegistry(RedisConnectionFactory connectionFactory, KeyNaming keyNaming,
 			LeaderboardListener listener) {
@@ -54,7 +58,7 @@ public class LeaderboardRegistry {
 	 * @param scripts runs the scripts
 	 * @param commands runs the single commands ({@code ZADD}, {@code ZSCORE}, {@code SADD}, ...)
 	 * @param keyNaming names the Redis keys
-	 * @param listeners told of every call, in order
+	 * @param listeners told of every vote, in order
 	 * @param configuredSpecs the configured spec of a name, or {@code null}; asked on every {@link #get(String)}
 	 * @param clock picks the period boards of an increment, in each spec's zone
 	 */
@@ -68,6 +72,18 @@ public class LeaderboardRegistry {
 		this.clock = Objects.requireNonNull(clock, "clock must not be null");
 		this.leaderboards = new NamedSpecs<>("leaderboard", "redis-kit.leaderboard.leaderboards", configuredSpecs,
 				this::newLeaderboard, (board, spec) -> newLeaderboard(board.name(), spec));
+	}
+
+	/**
+	 * Observes every call of the leaderboards as {@link RedisKitObservation#RANK_OPERATION}.
+	 * @param observations the application's, {@link Observations#NOOP} (the default) for none
+	 */
+	public void setObservations(Observations observations) {
+		this.observations = Objects.requireNonNull(observations, "observations must not be null");
+	}
+
+	private Observations observations() {
+		return this.observations;
 	}
 
 	/**
@@ -101,7 +117,8 @@ public class LeaderboardRegistry {
 
 	private RedisLeaderboard newLeaderboard(String name, LeaderboardSpec spec) {
 		return new RedisLeaderboard(name, spec, this.keyNaming, this.clock,
-				new LeaderboardCalls(name, this.scripts, this.commands, this.listeners));
+				new LeaderboardCalls(name, this.scripts, this.commands, this.listeners,
+						this::observations));
 	}
 
 }

@@ -20,7 +20,7 @@ import java.util.concurrent.CompletionStage;
  * </ul>
  * All keys of one list share its hash tag, so one list (every user of it) lives on one master of a Redis Cluster:
  * spread load by using several lists. A view replayed by the driver after a reconnect counts twice in trending.
- * An outage fails the call with Spring's {@code DataAccessException}, tells the listeners and logs a throttled
+ * An outage fails the call with Spring's {@code DataAccessException}, ends its observation as {@code error} and logs a throttled
  * warning.
  */
 public interface RecentItems {

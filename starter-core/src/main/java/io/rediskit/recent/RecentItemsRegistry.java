@@ -1,15 +1,15 @@
 package io.rediskit.recent;
 
 import java.time.Clock;
-import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
 
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
-import io.rediskit.support.Listeners;
 import io.rediskit.support.NamedSpecs;
+import io.rediskit.support.Observations;
+import io.rediskit.support.RedisKitObservation;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.SpecConflictException;
 import org.jspecify.annotations.Nullable;
@@ -31,7 +31,7 @@ public class RecentItemsRegistry {
 
 	private final KeyNaming keyNaming;
 
-	private final Listeners<RecentItemsListener> listeners;
+	private volatile Observations observations = Observations.NOOP;
 
 	private final Clock clock;
 
@@ -41,11 +41,9 @@ public class RecentItemsRegistry {
 	 * A registry of lists created in code only, on the system clock.
 	 * @param connectionFactory where lists run
 	 * @param keyNaming names the Redis keys
-	 * @param listener told of every call
 	 */
-	public RecentItemsRegistry(RedisConnectionFactory connectionFactory, KeyNaming keyNaming,
-			RecentItemsListener listener) {
-		this(ScriptExecutor.of(connectionFactory), CommandExecutor.of(connectionFactory), keyNaming, List.of(listener),
+	public RecentItemsRegistry(RedisConnectionFactory connectionFactory, KeyNaming keyNaming) {
+		this(ScriptExecutor.of(connectionFactory), CommandExecutor.of(connectionFactory), keyNaming,
 				(name) -> null, Clock.systemUTC());
 	}
 
@@ -54,20 +52,30 @@ public class RecentItemsRegistry {
 	 * @param scripts runs the scripts
 	 * @param commands runs {@code ZRANGE} and {@code UNLINK}
 	 * @param keyNaming names the Redis keys
-	 * @param listeners told of every call, in order
 	 * @param configuredSpecs the configured spec of a name, or {@code null}; asked on every {@link #get(String)}
 	 * @param clock picks the trending bucket of a view
 	 */
 	public RecentItemsRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
-			List<? extends RecentItemsListener> listeners, Function<String, @Nullable RecentItemsSpec> configuredSpecs,
+			Function<String, @Nullable RecentItemsSpec> configuredSpecs,
 			Clock clock) {
 		this.scripts = Objects.requireNonNull(scripts, "scripts must not be null");
 		this.commands = Objects.requireNonNull(commands, "commands must not be null");
 		this.keyNaming = Objects.requireNonNull(keyNaming, "keyNaming must not be null");
-		this.listeners = Listeners.of("recent items", listeners);
 		this.clock = Objects.requireNonNull(clock, "clock must not be null");
 		this.lists = new NamedSpecs<>("recent items", "redis-kit.recent-items.lists", configuredSpecs,
 				this::newRecentItems, (list, spec) -> newRecentItems(list.name(), spec));
+	}
+
+	/**
+	 * Observes every call of the lists as {@link RedisKitObservation#RECENT_OPERATION}.
+	 * @param observations the application's, {@link Observations#NOOP} (the default) for none
+	 */
+	public void setObservations(Observations observations) {
+		this.observations = Objects.requireNonNull(observations, "observations must not be null");
+	}
+
+	private Observations observations() {
+		return this.observations;
 	}
 
 	/**
@@ -100,7 +108,7 @@ public class RecentItemsRegistry {
 	}
 
 	private RedisRecentItems newRecentItems(String name, RecentItemsSpec spec) {
-		return new RedisRecentItems(name, spec, this.scripts, this.commands, this.keyNaming, this.clock, this.listeners);
+		return new RedisRecentItems(name, spec, this.scripts, this.commands, this.keyNaming, this.clock, this::observations);
 	}
 
 }

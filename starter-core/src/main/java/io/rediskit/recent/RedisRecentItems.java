@@ -1,21 +1,19 @@
 package io.rediskit.recent;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
-import io.rediskit.support.Listeners;
-import io.rediskit.support.RedisFailures;
+import io.rediskit.support.Observations;
+import io.rediskit.support.ObservedCalls;
+import io.rediskit.support.RedisKitObservation;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.Stages;
-import io.rediskit.support.ThrottledLog;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -48,20 +46,17 @@ final class RedisRecentItems implements RecentItems {
 
 	private final Clock clock;
 
-	private final Listeners<RecentItemsListener> listeners;
-
-	private final ThrottledLog outages;
+	private final ObservedCalls calls;
 
 	RedisRecentItems(String name, RecentItemsSpec spec, ScriptExecutor scripts, CommandExecutor commands,
-			KeyNaming keyNaming, Clock clock, Listeners<RecentItemsListener> listeners) {
+			KeyNaming keyNaming, Clock clock, Supplier<Observations> observations) {
 		this.name = name;
 		this.spec = spec;
 		this.scripts = scripts;
 		this.commands = commands;
 		this.keyNaming = keyNaming;
 		this.clock = clock;
-		this.listeners = listeners;
-		this.outages = new ThrottledLog(logger, Duration.ofSeconds(10), "Recent items '" + name + "' cannot reach Redis");
+		this.calls = new ObservedCalls("Recent items", RedisKitObservation.RECENT_OPERATION, name, observations, logger);
 	}
 
 	@Override
@@ -104,7 +99,7 @@ final class RedisRecentItems implements RecentItems {
 		Objects.requireNonNull(item, "item must not be null");
 		byte[][] keysAndArgs = RecentItemsScripts.view(userKey(user), bucketKey(currentBucket()), item, this.spec,
 				serverNow);
-		return observed("view", () -> this.scripts.<Long>executeAsync(RecentItemsScripts.VIEW, ReturnType.INTEGER, 2,
+		return this.calls.observed("view", () -> this.scripts.<Long>executeAsync(RecentItemsScripts.VIEW, ReturnType.INTEGER, 2,
 				keysAndArgs)
 			.thenApply((reply) -> (reply != null) ? reply : 0L));
 	}
@@ -116,7 +111,7 @@ final class RedisRecentItems implements RecentItems {
 					+ ", was " + count);
 		}
 		byte[] key = userKey(user);
-		return observed("recent", () -> this.commands.<List<Object>>executeAsync(RecentItemsScripts.RECENT,
+		return this.calls.observed("recent", () -> this.commands.<List<Object>>executeAsync(RecentItemsScripts.RECENT,
 				ReturnType.MULTI, key, RecentItemsScripts.recent(count))
 			.thenApply(RecentItemsScripts::readRecent));
 	}
@@ -133,7 +128,7 @@ final class RedisRecentItems implements RecentItems {
 		}
 		byte[][] keysAndArgs = RecentItemsScripts.trending(key("t:union:" + current), buckets,
 				this.spec.trendingCacheTtl().toMillis(), count);
-		return observed("trending", () -> this.scripts.<List<Object>>executeAsync(RecentItemsScripts.TRENDING,
+		return this.calls.observed("trending", () -> this.scripts.<List<Object>>executeAsync(RecentItemsScripts.TRENDING,
 				ReturnType.MULTI, buckets.size() + 1, keysAndArgs)
 			.thenApply(RecentItemsScripts::readTrending));
 	}
@@ -141,7 +136,7 @@ final class RedisRecentItems implements RecentItems {
 	@Override
 	public CompletionStage<Void> forgetAsync(String user) {
 		byte[] key = userKey(user);
-		return observed("forget", () -> this.commands.<Long>executeAsync(RecentItemsScripts.FORGET, ReturnType.INTEGER,
+		return this.calls.observed("forget", () -> this.commands.<Long>executeAsync(RecentItemsScripts.FORGET, ReturnType.INTEGER,
 				key)
 			.thenApply((reply) -> null));
 	}
@@ -161,24 +156,6 @@ final class RedisRecentItems implements RecentItems {
 
 	private byte[] key(String suffix) {
 		return RecentItemsScripts.bytes(this.keyNaming.key(AREA, this.name, suffix));
-	}
-
-	private <T> CompletionStage<T> observed(String operation, Supplier<CompletionStage<T>> call) {
-		long start = System.nanoTime();
-		return call.get().handle((result, failure) -> {
-			if (failure == null) {
-				Duration latency = Duration.ofNanos(System.nanoTime() - start);
-				this.listeners.notify((listener) -> listener.onOperation(this.name, operation, latency));
-				return result;
-			}
-			Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
-					: failure;
-			if (RedisFailures.isUnavailable(cause) && cause instanceof RuntimeException outage) {
-				this.listeners.notify((listener) -> listener.onFailure(this.name, operation, outage));
-				this.outages.warn(cause, "the " + operation + " call fails");
-			}
-			throw new CompletionException(cause);
-		});
 	}
 
 }

@@ -6,7 +6,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The tags and names of {@link RedisKitObservation}: the observation's own name, the contextual name (the span's)
- * {@code "<what> <configured name>"} such as {@code "lock wait orders"}, and as low-cardinality tags the configured
+ * {@code "<what> <configured name>"} such as {@code "lock wait orders"}, or for a structure's call
+ * {@code "<what> <operation> <configured name>"} such as {@code "counter add visitors"}, and as low-cardinality tags the configured
  * name, the outcome and the observation's detail when it has one. No high-cardinality tag: a per-call key (a lock's
  * key, a limiter's key, a message id) is kept out of spans too, since it may be personal data.
  */
@@ -24,6 +25,10 @@ public class DefaultRedisKitObservationConvention implements RedisKitObservation
 	@Override
 	public String getContextualName(Observation.Context context) {
 		RedisKitContext observed = (RedisKitContext) context;
+		if (observed.observation().detail() == RedisKitObservation.Keys.OPERATION && observed.detail() != null) {
+			return observed.observation().getContextualName() + " " + observed.detail() + " "
+					+ observed.configuredName();
+		}
 		return observed.observation().getContextualName() + " " + observed.configuredName();
 	}
 

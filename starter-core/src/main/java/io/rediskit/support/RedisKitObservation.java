@@ -10,8 +10,9 @@ import org.jspecify.annotations.Nullable;
  * Every observation redis-kit makes, its name and its tags: the one instrumentation contract of the primitives
  * (docs/observability.md). Each is made through {@link Observations}, named by this constant (a
  * {@link RedisKitObservationConvention} may rename it), and tagged by the convention with the low-cardinality
- * keys listed here only: the configured name of the lock, limiter, cache or queue, the outcome, and at most one
- * detail (the lock's member of the family, the limiter's algorithm, the tier that answered a lookup). A key
+ * keys listed here only: the configured name of the lock, limiter, cache, queue or structure, the outcome, and at
+ * most one detail (the lock's member of the family, the limiter's algorithm, the tier that answered a lookup, the
+ * operation of a structure's call). A key
  * a caller computes (a SpEL expression's value, a message id) is never a tag.
  * <p>
  * Meters come from the observations through Micrometer's {@code DefaultMeterObservationHandler}: a timer named as
@@ -33,6 +34,14 @@ public enum RedisKitObservation implements ObservationDocumentation {
 	 * ({@code error}).
 	 */
 	LOCK_HOLD("rediskit.lock.hold", "lock hold", Keys.KIND),
+
+	/**
+	 * A wait for a count-down latch to open: from the call to its outcome ({@code opened}, {@code timeout},
+	 * {@code interrupted} when the thread was interrupted, the caller cancelled or the registry stopped,
+	 * {@code error} when Redis failed to answer). A timeout is an outcome, not an error: the caller is answered
+	 * {@code false}.
+	 */
+	LATCH_AWAIT("rediskit.latch.await", "latch await", null),
 
 	/** A rate limit decision: {@code allowed} or {@code rejected}, or {@code error} when Redis failed to answer. */
 	RATE_LIMIT("rediskit.ratelimit.decision", "rate limit", Keys.ALGORITHM),
@@ -61,9 +70,44 @@ public enum RedisKitObservation implements ObservationDocumentation {
 	 * outcome is how the delivery was settled ({@code ack}, {@code retry}, {@code settled} when the handler settled
 	 * it itself).
 	 */
-	QUEUE_HANDLE("rediskit.queue.handle", "queue handle", null);
+	QUEUE_HANDLE("rediskit.queue.handle", "queue handle", null),
 
+	/**
+	 * A call of a check-in calendar, daily activity or packed counters: {@code check-in}, {@code streak},
+	 * {@code mark-active}, {@code retention}, {@code increment}, ...; outcome {@code success}, {@code refused} (a
+	 * write past the retention) or {@code error}.
+	 */
+	BITMAP_OPERATION("rediskit.bitmap.operation", "bitmap", Keys.OPERATION),
 
+	/** A call of a Bloom filter ({@code add}, {@code contains}, one item or a batch): {@code success} or {@code error}. */
+	BLOOM_OPERATION("rediskit.bloom.operation", "bloom", Keys.OPERATION),
+
+	/**
+	 * A call of a unique counter ({@code add}, {@code count}, {@code union} under the first counter):
+	 * {@code success}, {@code refused} (an add past the retention) or {@code error}.
+	 */
+	COUNTER_OPERATION("rediskit.counter.operation", "counter", Keys.OPERATION),
+
+	/**
+	 * A call of a geo index ({@code put}, {@code put-all}, {@code remove}, {@code position}, {@code distance},
+	 * {@code nearby}, {@code sweep}): {@code success} or {@code error}.
+	 */
+	GEO_OPERATION("rediskit.geo.operation", "geo", Keys.OPERATION),
+
+	/** A block of ids reserved by an id generator (operation {@code block}): {@code success} or {@code error}. */
+	ID_OPERATION("rediskit.id.operation", "id", Keys.OPERATION),
+
+	/**
+	 * A call of a leaderboard ({@code write}, {@code increment}, {@code read}, {@code post}, {@code vote}):
+	 * {@code success} or {@code error}.
+	 */
+	RANK_OPERATION("rediskit.rank.operation", "leaderboard", Keys.OPERATION),
+
+	/**
+	 * A call of a recent-items list ({@code view}, {@code recent}, {@code trending}, {@code forget}):
+	 * {@code success} or {@code error}.
+	 */
+	RECENT_OPERATION("rediskit.recent.operation", "recent items", Keys.OPERATION);
 
 	private final String observationName;
 
@@ -119,7 +163,10 @@ public enum RedisKitObservation implements ObservationDocumentation {
 		ALGORITHM("algorithm"),
 
 		/** The cache tier that answered: {@code near}, {@code redis}, or {@code none} for a miss. */
-		TIER("tier");
+		TIER("tier"),
+
+		/** The operation of a structure's call ({@code add}, {@code check-in}, {@code nearby}, ...). */
+		OPERATION("operation");
 
 		private final String key;
 

@@ -13,11 +13,7 @@ import org.jspecify.annotations.Nullable;
  */
 public class RedisKitReceiverContext extends ReceiverContext<Map<String, String>> implements RedisKitContext {
 
-	private final RedisKitObservation observation;
-
-	private final String configuredName;
-
-	private volatile String outcome = UNKNOWN;
+	private final ContextState state;
 
 	/**
 	 * @param observation which observation
@@ -26,8 +22,7 @@ public class RedisKitReceiverContext extends ReceiverContext<Map<String, String>
 	 */
 	public RedisKitReceiverContext(RedisKitObservation observation, String configuredName, Map<String, String> headers) {
 		super(Map::get, Kind.CONSUMER);
-		this.observation = observation;
-		this.configuredName = configuredName;
+		this.state = new ContextState(observation, configuredName, null);
 		setCarrier(headers);
 		setRemoteServiceName("redis");
 		setName(observation.getName());
@@ -35,27 +30,27 @@ public class RedisKitReceiverContext extends ReceiverContext<Map<String, String>
 
 	@Override
 	public RedisKitObservation observation() {
-		return this.observation;
+		return this.state.observation();
 	}
 
 	@Override
 	public String configuredName() {
-		return this.configuredName;
+		return this.state.configuredName();
 	}
 
 	@Override
 	public @Nullable String detail() {
-		return null;
+		return this.state.detail();
 	}
 
 	@Override
 	public String outcome() {
-		return this.outcome;
+		return this.state.outcome();
 	}
 
 	@Override
 	public void outcome(String outcome) {
-		this.outcome = outcome;
+		this.state.outcome(outcome);
 	}
 
 }

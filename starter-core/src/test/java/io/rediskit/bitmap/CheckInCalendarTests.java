@@ -43,7 +43,7 @@ class CheckInCalendarTests {
 	void setUp() {
 		redis.flushAll();
 		this.registry = new BitmapRegistry(redis.scripts(), CommandExecutor.of(redis.connections()), KeyNaming.defaults(),
-				List.of(), (name) -> null);
+				(name) -> null);
 		this.calendar = this.registry.createCalendar("login", CheckInCalendarSpec.of(TOKYO));
 	}
 

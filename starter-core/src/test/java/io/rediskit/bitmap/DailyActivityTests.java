@@ -9,12 +9,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.ObservationRecorder;
+import io.rediskit.support.RedisKitObservation;
 import io.rediskit.support.RedisTestServer;
 import io.rediskit.support.RetentionPassedException;
 import org.assertj.core.api.InstanceOfAssertFactories;
@@ -39,24 +40,17 @@ class DailyActivityTests {
 
 	static final LocalDate START = LocalDate.of(2024, 2, 20);
 
-	final List<String> operations = new CopyOnWriteArrayList<>();
+	final ObservationRecorder recorder = new ObservationRecorder();
 
 	BitmapRegistry registry;
 
 	@BeforeEach
 	void setUp() {
 		redis.flushAll();
-		BitmapListener listener = new BitmapListener() {
-
-			@Override
-			public void onOperation(String name, String operation, Duration latency) {
-				DailyActivityTests.this.operations.add(name + " " + operation);
-			}
-
-		};
 		this.registry = new BitmapRegistry(redis.scripts(), CommandExecutor.of(redis.connections()),
-				KeyNaming.defaults(), List.of(listener), (name) -> null,
+				KeyNaming.defaults(), (name) -> null,
 				(name) -> name.equals("configured") ? DailyActivitySpec.of(PARIS) : null);
+		this.registry.setObservations(this.recorder.observations());
 	}
 
 	@Test
@@ -115,8 +109,8 @@ class DailyActivityTests {
 		assertThat(redis.server().command("KEYS", "rk:activity:*")).asInstanceOf(InstanceOfAssertFactories.LIST)
 			.hasSize(model.size())
 			.allSatisfy((key) -> assertThat(key.toString()).matches("rk:activity:\\{dau\\}:2024-0[23]-\\d\\d"));
-		assertThat(this.operations).contains("dau mark-active", "dau is-active", "dau count", "dau every-day",
-				"dau any-day", "dau retention");
+		assertThat(this.recorder.calls(RedisKitObservation.BITMAP_OPERATION, "success")).contains("dau mark-active",
+				"dau is-active", "dau count", "dau every-day", "dau any-day", "dau retention");
 	}
 
 	@Test

@@ -28,7 +28,7 @@ class PackedCountersTests {
 	void setUp() {
 		redis.flushAll();
 		this.registry = new BitmapRegistry(redis.scripts(), CommandExecutor.of(redis.connections()), KeyNaming.defaults(),
-				List.of(), (name) -> null);
+				(name) -> null);
 	}
 
 	@Test

@@ -47,8 +47,7 @@ class BloomFilterTests {
 				BloomMode.AUTO, List.of(new BloomFilterListener() {
 
 					@Override
-					public void onOperation(String filterName, BloomOperation operation, int items, int hits,
-							Duration latency) {
+					public void onItems(String filterName, BloomOperation operation, int items, int hits) {
 						BloomFilterTests.this.events.add(filterName + " " + operation.tag() + " " + items + " " + hits);
 					}
 

@@ -3,13 +3,14 @@ package io.rediskit.bloom;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.ObservationRecorder;
 import io.rediskit.support.RedisFailures;
+import io.rediskit.support.RedisKitObservation;
 import io.rediskit.support.RedisTestServer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -22,13 +23,13 @@ import org.springframework.dao.DataAccessException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
-/** A paused server, SCRIPT FLUSH and a wrong-typed key: the documented exception, listeners told, recovery. */
+/** A paused server, SCRIPT FLUSH and a wrong-typed key: the documented exception, observed as errors, recovery. */
 class BloomOutageTests {
 
 	@RegisterExtension
 	static final RedisTestServer redis = RedisTestServer.withCommandTimeout(Duration.ofMillis(500));
 
-	final List<String> failures = new CopyOnWriteArrayList<>();
+	final ObservationRecorder recorder = new ObservationRecorder();
 
 	BloomFilter filter;
 
@@ -38,14 +39,8 @@ class BloomOutageTests {
 	void setUp() {
 		redis.flushAll();
 		this.registry = new BloomFilterRegistry(redis.scripts(), CommandExecutor.of(redis.connections()),
-				KeyNaming.defaults(), BloomMode.BITMAP, List.of(new BloomFilterListener() {
-
-					@Override
-					public void onFailure(String filterName, BloomOperation operation, RuntimeException failure) {
-						BloomOutageTests.this.failures.add(filterName + " " + operation.tag());
-					}
-
-				}), (name) -> null);
+				KeyNaming.defaults(), BloomMode.BITMAP, List.of(), (name) -> null);
+		this.registry.setObservations(this.recorder.observations());
 		this.filter = this.registry.create("f", BloomFilterSpec.of(1000, 0.01));
 	}
 
@@ -72,7 +67,8 @@ class BloomOutageTests {
 		finally {
 			redis.server().resume();
 		}
-		assertThat(this.failures).containsExactly(name + " add", name + " contains");
+		assertThat(this.recorder.calls(RedisKitObservation.BLOOM_OPERATION, "error")).containsExactly(name + " add",
+				name + " contains");
 		assertThat(filter.mightContain("a")).isTrue();
 		// The timed-out add was still sent: the server applied it when it resumed. A failed add may have happened.
 		assertThat(filter.mightContain("b")).isTrue();
@@ -96,7 +92,9 @@ class BloomOutageTests {
 		assertThatExceptionOfType(DataAccessException.class).isThrownBy(() -> this.filter.add("a"))
 			.satisfies((ex) -> assertThat(RedisFailures.isUnavailable(ex)).isFalse());
 		assertThatExceptionOfType(DataAccessException.class).isThrownBy(() -> this.filter.mightContain("a"));
-		assertThat(this.failures).isEmpty();
+		// Observed as errors, with the command's error, not an outage.
+		assertThat(this.recorder.stopped(RedisKitObservation.BLOOM_OPERATION)).hasSize(2)
+			.allSatisfy((call) -> assertThat(RedisFailures.isUnavailable(call.getError())).isFalse());
 	}
 
 }

@@ -44,8 +44,7 @@ class GrowingBloomFilterTests {
 				mode, List.of(new BloomFilterListener() {
 
 					@Override
-					public void onOperation(String filterName, BloomOperation operation, int items, int hits,
-							Duration latency) {
+					public void onItems(String filterName, BloomOperation operation, int items, int hits) {
 						GrowingBloomFilterTests.this.events.add(filterName + " " + operation.tag() + " " + items + " " + hits);
 					}
 

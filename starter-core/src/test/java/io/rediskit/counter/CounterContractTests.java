@@ -10,9 +10,9 @@ import io.rediskit.bitmap.CheckInCalendar;
 import io.rediskit.bitmap.CheckInCalendarSpec;
 import io.rediskit.bitmap.DailyActivity;
 import io.rediskit.bitmap.DailyActivitySpec;
-import io.rediskit.bitmap.Retention;
 import io.rediskit.bitmap.Overflow;
 import io.rediskit.bitmap.PackedCounterSpec;
+import io.rediskit.bitmap.Retention;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.RecordingCommands;
@@ -33,7 +33,7 @@ class CounterContractTests extends TopologyContract {
 	@Test
 	void rangesMergeBucketsOfOneCounterInOneSlot() {
 		UniqueCounterRegistry registry = new UniqueCounterRegistry(TopologyScripts.of(this.redis),
-				CommandExecutor.of(this.redis.connections()), KeyNaming.defaults(), List.of(), (name) -> null);
+				CommandExecutor.of(this.redis.connections()), KeyNaming.defaults(), (name) -> null);
 		UniqueCounter counter = registry.create(this.redis.unique("uv"), UniqueCounterSpec.daily(ZoneOffset.UTC));
 		for (int day = 1; day <= 31; day++) {
 			counter.addAll(List.of("v" + day, "v" + (day + 1)), Instant.parse("2024-01-01T12:00:00Z").plusSeconds(86_400L * (day - 1)));
@@ -50,7 +50,7 @@ class CounterContractTests extends TopologyContract {
 		assertThat(commands.isCluster()).as("told by the executor").isEqualTo(cluster);
 		RecordingCommands recorded = new RecordingCommands(commands);
 		UniqueCounterRegistry registry = new UniqueCounterRegistry(TopologyScripts.of(this.redis), recorded,
-				KeyNaming.defaults(), List.of(), (name) -> null);
+				KeyNaming.defaults(), (name) -> null);
 		UniqueCounterSpec spec = UniqueCounterSpec.daily(ZoneOffset.UTC);
 		List<String> names = List.of(this.redis.unique("home"), this.redis.unique("pricing"), this.redis.unique("docs"));
 		for (int i = 0; i < names.size(); i++) {
@@ -69,7 +69,7 @@ class CounterContractTests extends TopologyContract {
 	@Test
 	void streaksAndPackedCountersWorkForHostileUsers() {
 		BitmapRegistry registry = new BitmapRegistry(TopologyScripts.of(this.redis), CommandExecutor.of(this.redis.connections()),
-				KeyNaming.defaults(), List.of(), (name) -> null);
+				KeyNaming.defaults(), (name) -> null);
 		CheckInCalendar calendar = registry.createCalendar(this.redis.unique("login"), CheckInCalendarSpec.of(ZoneOffset.UTC));
 		for (String user : List.of("{u}", "a:b", "%7B", "é".repeat(300))) {
 			for (LocalDate day = LocalDate.of(2024, 2, 27); !day.isAfter(LocalDate.of(2024, 3, 2)); day = day.plusDays(1)) {
@@ -84,7 +84,7 @@ class CounterContractTests extends TopologyContract {
 	@Test
 	void dailyActivityCombinesDaysInOneSlot() {
 		BitmapRegistry registry = new BitmapRegistry(TopologyScripts.of(this.redis), CommandExecutor.of(this.redis.connections()),
-				KeyNaming.defaults(), List.of(), (name) -> null);
+				KeyNaming.defaults(), (name) -> null);
 		DailyActivity activity = registry.createActivity(this.redis.unique("dau"), DailyActivitySpec.of(ZoneOffset.UTC));
 		LocalDate first = LocalDate.of(2024, 2, 28);
 		for (long user = 0; user < 30; user++) {

@@ -48,7 +48,7 @@ class UniqueCounterTests {
 	void setUp() {
 		redis.flushAll();
 		this.registry = new UniqueCounterRegistry(redis.scripts(), CommandExecutor.of(redis.connections()),
-				KeyNaming.defaults(), List.of(), (name) -> null);
+				KeyNaming.defaults(), (name) -> null);
 	}
 
 	@ParameterizedTest
@@ -241,7 +241,7 @@ class UniqueCounterTests {
 		CommandExecutor commands = CommandExecutor.of(redis.connections());
 		assertThat(commands.isCluster()).isFalse();
 		this.registry = new UniqueCounterRegistry(redis.scripts(), new RecordingCommands(commands, true),
-				KeyNaming.defaults(), List.of(), (name) -> null);
+				KeyNaming.defaults(), (name) -> null);
 		UniqueCounterSpec spec = UniqueCounterSpec.daily(ZoneOffset.UTC);
 		UniqueCounter home = this.registry.create("home", spec);
 		UniqueCounter pricing = this.registry.create("pricing", spec);

@@ -1,16 +1,20 @@
 package io.rediskit.geo;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.micrometer.observation.Observation;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.ObservationRecorder;
+import io.rediskit.support.RedisKitContext;
+import io.rediskit.support.RedisKitObservation;
 import io.rediskit.support.RedisTestServer;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -35,7 +39,9 @@ class GeoIndexTests {
 
 	static final GeoPoint LONDON = GeoPoint.ofLatLon(51.5074, -0.1278);
 
-	final List<String> operations = new CopyOnWriteArrayList<>();
+	final List<String> expired = new CopyOnWriteArrayList<>();
+
+	final ObservationRecorder recorder = new ObservationRecorder();
 
 	GeoIndexRegistry registry;
 
@@ -45,29 +51,37 @@ class GeoIndexTests {
 		this.registry = registry();
 	}
 
-	/** A registry whose listener records each operation in {@link #operations}. */
+	/** A registry whose observations and listener {@link #operations()} records. */
 	GeoIndexRegistry registry() {
-		return new GeoIndexRegistry(redis.scripts(), CommandExecutor.of(redis.connections()), KeyNaming.defaults(),
-				List.of(new GeoListener() {
+		GeoIndexRegistry registry = new GeoIndexRegistry(redis.scripts(), CommandExecutor.of(redis.connections()),
+				KeyNaming.defaults(), List.of(new GeoListener() {
 
-			@Override
-			public void onOperation(String indexName, String operation, Duration latency, @Nullable Throwable failure) {
-				GeoIndexTests.this.operations.add(indexName + " " + operation + " " + (failure == null));
-			}
+					@Override
+					public void onExpiredRemoved(String indexName, long count) {
+						GeoIndexTests.this.expired.add(indexName + " expired " + count);
+					}
 
-			@Override
-			public void onExpiredRemoved(String indexName, long count) {
-				GeoIndexTests.this.operations.add(indexName + " expired " + count);
-			}
+				}), (name) -> null);
+		registry.setObservations(this.recorder.observations());
+		return registry;
+	}
 
-		}), (name) -> null);
+	/** @return each operation observed ({@code "<index> <operation> <succeeded>"}), then the expiries heard of */
+	List<String> operations() {
+		List<String> all = new ArrayList<>();
+		for (Observation.Context call : this.recorder.stopped(RedisKitObservation.GEO_OPERATION)) {
+			RedisKitContext observed = (RedisKitContext) call;
+			all.add(observed.configuredName() + " " + observed.detail() + " " + observed.outcome().equals("success"));
+		}
+		all.addAll(this.expired);
+		return all;
 	}
 
 	@Test
 	void unshardedIndexPutsSearchesAndRemoves() {
 		checkBasics(this.registry.create("places", GeoIndexSpec.unsharded()));
 		assertThat(redis.server().command("TYPE", "rk:geo:{places}")).isEqualTo("zset");
-		assertThat(this.operations).contains("places put true", "places nearby true", "places remove true");
+		assertThat(operations()).contains("places put true", "places nearby true", "places remove true");
 	}
 
 	@Test
@@ -171,7 +185,7 @@ class GeoIndexTests {
 			for (Object key : (List<?>) redis.server().command("KEYS", "rk:geo:*")) {
 				assertThat((Long) redis.server().command("PTTL", key.toString())).as(key.toString()).isPositive();
 			}
-			assertThat(this.operations).contains("bikes expired 2", "bikes expired 1");
+			assertThat(operations()).contains("bikes expired 2", "bikes expired 1");
 		}
 	}
 
@@ -266,7 +280,7 @@ class GeoIndexTests {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> fine.nearby(GeoQuery.around(PARIS).withinRadius(100, GeoUnit.KILOMETERS)))
 			.withMessageContaining("cells of this index, more than 4096");
-		assertThat(this.operations).isEmpty();
+		assertThat(operations()).isEmpty();
 	}
 
 	@Test

@@ -3,19 +3,19 @@ package io.rediskit.geo;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.ObservationRecorder;
 import io.rediskit.support.RedisFailures;
+import io.rediskit.support.RedisKitObservation;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.TestConnections;
 import io.rediskit.testsupport.RedisServerExtension;
 import io.rediskit.testsupport.RedisServerProcess;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 /**
  * A geo index under faults: the server paused ({@code SIGSTOP}), killed and restarted, its scripts flushed, a
  * key of another type. Puts and searches fail with Spring's {@code DataAccessException} within the command
- * timeout, sync and async, the listeners are told, and the index works again once the server does.
+ * timeout, sync and async, each call is observed as an error, and the index works again once the server does.
  */
 class GeoOutageTests {
 
@@ -43,7 +43,7 @@ class GeoOutageTests {
 	@RegisterExtension
 	static final RedisServerExtension redis = RedisServerExtension.standalone();
 
-	final List<String> failures = new CopyOnWriteArrayList<>();
+	final ObservationRecorder recorder = new ObservationRecorder();
 
 	RedisServerProcess server;
 
@@ -57,18 +57,13 @@ class GeoOutageTests {
 		this.server = redis.server();
 		this.connections = TestConnections.lettuce(this.server, COMMAND_TIMEOUT);
 		this.registry = new GeoIndexRegistry(ScriptExecutor.of(this.connections), CommandExecutor.of(this.connections),
-				KeyNaming.defaults(),
-				List.of(new GeoListener() {
+				KeyNaming.defaults(), List.of(), (name) -> null);
+		this.registry.setObservations(this.recorder.observations());
+	}
 
-					@Override
-					public void onOperation(String indexName, String operation, Duration latency,
-							@Nullable Throwable failure) {
-						if (failure != null) {
-							GeoOutageTests.this.failures.add(indexName + " " + operation);
-						}
-					}
-
-				}), (name) -> null);
+	/** @return {@code "<index> <operation>"} of each call observed as failed */
+	List<String> failures() {
+		return this.recorder.calls(RedisKitObservation.GEO_OPERATION, "error");
 	}
 
 	@AfterEach
@@ -101,7 +96,7 @@ class GeoOutageTests {
 		finally {
 			this.server.resume();
 		}
-		assertThat(this.failures).containsExactly("bikes put", "bikes nearby", "bikes put", "bikes nearby",
+		assertThat(failures()).containsExactly("bikes put", "bikes nearby", "bikes put", "bikes nearby",
 				"flat put", "flat nearby", "flat put", "flat nearby");
 		// The timed-out puts were sent before the pause ended: the server applied them when it resumed.
 		for (GeoIndex index : List.of(bikes, flat)) {
@@ -120,7 +115,7 @@ class GeoOutageTests {
 		assertThatExceptionOfType(DataAccessException.class).isThrownBy(() -> bikes.nearby(NEAR_LOUVRE));
 		assertThatExceptionOfType(DataAccessException.class).isThrownBy(() -> join(bikes.nearbyAsync(NEAR_LOUVRE)));
 		assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(COMMAND_TIMEOUT.multipliedBy(12));
-		assertThat(this.failures).containsExactly("bikes put", "bikes nearby", "bikes nearby");
+		assertThat(failures()).containsExactly("bikes put", "bikes nearby", "bikes nearby");
 
 		// Restarted without persistence: empty, and without the scripts. The first put after the reconnect
 		// succeeds (the executor sends the script body once on NOSCRIPT).
@@ -159,7 +154,7 @@ class GeoOutageTests {
 		// put, search and remove: each body sent once, on the NOSCRIPT of its first EVALSHA; then EVALSHA only.
 		assertThat(calls(stats, "eval")).isEqualTo(3);
 		assertThat(calls(stats, "evalsha")).isEqualTo(5);
-		assertThat(this.failures).isEmpty();
+		assertThat(failures()).isEmpty();
 	}
 
 	@Test

@@ -53,7 +53,7 @@ class IdGeneratorConcurrencyTests {
 			try {
 				for (int restart = 0; restart < 3; restart++) {
 					IdGenerator ids = new IdGeneratorRegistry(CommandExecutor.of(connections), KeyNaming.defaults(),
-							List.of(), (name) -> null).create("orders", IdGeneratorSpec.ofBlockSize(1 + restart * 50));
+							(name) -> null).create("orders", IdGeneratorSpec.ofBlockSize(1 + restart * 50));
 					sources.addAll(List.of(take(ids, THREADS, PER_THREAD / 5)));
 					sources.addAll(List.of(takeAsync(ids, 5_000)));
 				}

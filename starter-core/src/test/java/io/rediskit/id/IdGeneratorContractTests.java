@@ -23,7 +23,7 @@ class IdGeneratorContractTests extends TopologyContract {
 		List<long[]> sources = new ArrayList<>();
 		for (int instance = 0; instance < 2; instance++) {
 			IdGenerator ids = new IdGeneratorRegistry(CommandExecutor.of(this.redis.connections()), KeyNaming.defaults(),
-					List.of(), (n) -> null).create(name, IdGeneratorSpec.ofBlockSize(7 + instance));
+					(n) -> null).create(name, IdGeneratorSpec.ofBlockSize(7 + instance));
 			sources.addAll(List.of(IdGeneratorConcurrencyTests.take(ids, 4, 500)));
 		}
 		assertThat(IdChecker.duplicates(sources)).isEmpty();

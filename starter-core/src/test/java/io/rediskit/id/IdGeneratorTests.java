@@ -1,6 +1,5 @@
 package io.rediskit.id;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -8,6 +7,8 @@ import java.util.concurrent.TimeUnit;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.ObservationRecorder;
+import io.rediskit.support.RedisKitObservation;
 import io.rediskit.support.RedisTestServer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -16,13 +17,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
-/** Id generators against a real redis-server: blocks, one round trip per block, gaps, listeners, bad specs. */
+/** Id generators against a real redis-server: blocks, one round trip per block, gaps, observations, bad specs. */
 class IdGeneratorTests {
 
 	@RegisterExtension
 	static final RedisTestServer redis = RedisTestServer.start();
 
-	final List<Integer> blocks = new java.util.concurrent.CopyOnWriteArrayList<>();
+	final ObservationRecorder recorder = new ObservationRecorder();
 
 	IdGeneratorRegistry registry;
 
@@ -33,13 +34,15 @@ class IdGeneratorTests {
 	}
 
 	IdGeneratorRegistry registry() {
-		return new IdGeneratorRegistry(CommandExecutor.of(redis.connections()), KeyNaming.defaults(),
-				List.of(new IdGeneratorListener() {
-					@Override
-					public void onBlock(String generator, int blockSize, Duration latency) {
-						IdGeneratorTests.this.blocks.add(blockSize);
-					}
-				}), (name) -> null);
+		IdGeneratorRegistry registry = new IdGeneratorRegistry(CommandExecutor.of(redis.connections()),
+				KeyNaming.defaults(), (name) -> null);
+		registry.setObservations(this.recorder.observations());
+		return registry;
+	}
+
+	/** @return the blocks reserved, as observed: {@code "<generator> block"} each */
+	List<String> blocks() {
+		return this.recorder.calls(RedisKitObservation.ID_OPERATION, "success");
 	}
 
 	@Test
@@ -50,7 +53,7 @@ class IdGeneratorTests {
 			taken.add(ids.next());
 		}
 		assertThat(taken).startsWith(1L, 2L, 3L).endsWith(24L, 25L).doesNotHaveDuplicates();
-		assertThat(this.blocks).containsExactly(10, 10, 10);
+		assertThat(blocks()).containsExactly("orders block", "orders block", "orders block");
 		assertThat(redis.server().command("GET", "rk:id:{orders}")).isEqualTo("30");
 		// A restart: a new registry reserves a new block; 26..30 are a gap.
 		IdGenerator restarted = registry().create("orders", IdGeneratorSpec.ofBlockSize(10));
@@ -70,7 +73,7 @@ class IdGeneratorTests {
 			taken.add(future.get(5, TimeUnit.SECONDS));
 		}
 		assertThat(taken).doesNotHaveDuplicates().allSatisfy((id) -> assertThat(id).isBetween(1L, 300L));
-		assertThat(this.blocks).containsExactly(100, 100, 100);
+		assertThat(blocks()).containsExactly("async block", "async block", "async block");
 		assertThat(ids.nextAsync().toCompletableFuture().isDone()).isTrue();
 	}
 

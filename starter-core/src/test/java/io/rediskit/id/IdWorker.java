@@ -1,15 +1,14 @@
 package io.rediskit.id;
 
+import java.io.BufferedOutputStream;
 import java.io.DataOutputStream;
 import java.io.FileOutputStream;
-import java.io.BufferedOutputStream;
 import java.time.Duration;
-import java.util.List;
 
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
-import io.rediskit.testsupport.WorkerLifetime;
 import io.rediskit.testsupport.WorkerJvm;
+import io.rediskit.testsupport.WorkerLifetime;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
@@ -37,7 +36,7 @@ public final class IdWorker {
 				LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(10)).build());
 		connections.afterPropertiesSet();
 		connections.start();
-		IdGenerator ids = new IdGeneratorRegistry(CommandExecutor.of(connections), KeyNaming.defaults(), List.of(),
+		IdGenerator ids = new IdGeneratorRegistry(CommandExecutor.of(connections), KeyNaming.defaults(),
 				(name) -> null).create(args[1], IdGeneratorSpec.ofBlockSize(Integer.parseInt(args[2])));
 		long[][] seen = IdGeneratorConcurrencyTests.take(ids, Integer.parseInt(args[3]), Integer.parseInt(args[4]));
 		try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(new FileOutputStream(args[5])))) {

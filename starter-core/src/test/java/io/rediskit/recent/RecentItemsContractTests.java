@@ -22,7 +22,7 @@ class RecentItemsContractTests extends TopologyContract {
 	@Test
 	void viewsAndTrendingWorkInOneSlotForHostileUsersAndItems() {
 		RecentItemsRegistry registry = new RecentItemsRegistry(TopologyScripts.of(this.redis),
-				CommandExecutor.of(this.redis.connections()), KeyNaming.defaults(), List.of(), (name) -> null,
+				CommandExecutor.of(this.redis.connections()), KeyNaming.defaults(), (name) -> null,
 				Clock.systemUTC());
 		RecentItems viewed = registry.create(this.redis.unique("viewed"), RecentItemsSpec.of(5));
 		List<String> hostile = HostileNames.generate("x", 12, 11);

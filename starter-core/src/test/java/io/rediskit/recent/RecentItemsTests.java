@@ -52,7 +52,7 @@ class RecentItemsTests {
 	void setUp() {
 		redis.flushAll();
 		this.registry = new RecentItemsRegistry(redis.scripts(), CommandExecutor.of(redis.connections()),
-				KeyNaming.defaults(), List.of(), (name) -> null, this.clock);
+				KeyNaming.defaults(), (name) -> null, this.clock);
 	}
 
 	@Test

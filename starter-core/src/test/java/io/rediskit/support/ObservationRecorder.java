@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
 
 /**
  * Records which redis-kit observations are open and which ended, for tests that assert none is left open (a
@@ -44,6 +45,30 @@ public final class ObservationRecorder implements ObservationHandler<Observation
 	public List<Observation.Context> stopped(RedisKitObservation observation) {
 		return this.stopped.stream()
 			.filter((context) -> ((RedisKitContext) context).observation() == observation)
+			.toList();
+	}
+
+	/**
+	 * @return observations made in a registry of their own that only this recorder handles, for tests that ask
+	 * how calls ended
+	 */
+	public Observations observations() {
+		ObservationRegistry registry = ObservationRegistry.create();
+		registry.observationConfig().observationHandler(this);
+		return Observations.of(registry, null);
+	}
+
+	/**
+	 * @param observation which kind
+	 * @param outcome how they ended
+	 * @return {@code "<configured name> <detail>"} of each ended observation of the kind with the outcome, in the
+	 * order they ended ({@code "visitors add"} for an operation)
+	 */
+	public List<String> calls(RedisKitObservation observation, String outcome) {
+		return stopped(observation).stream()
+			.map(RedisKitContext.class::cast)
+			.filter((context) -> context.outcome().equals(outcome))
+			.map((context) -> context.configuredName() + " " + context.detail())
 			.toList();
 	}
 

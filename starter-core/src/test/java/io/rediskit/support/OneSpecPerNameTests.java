@@ -108,13 +108,13 @@ class OneSpecPerNameTests {
 						UniqueCounterSpec.hourly(ZoneOffset.UTC), UniqueCounterSpec.daily(ZoneId.of("Europe/Paris")),
 						(configured) -> {
 							UniqueCounterRegistry registry = new UniqueCounterRegistry(redis.scripts(), commands, keys,
-									List.of(), (name) -> (UniqueCounterSpec) configured.apply(name));
+									(name) -> (UniqueCounterSpec) configured.apply(name));
 							return registry(registry::create, registry::get, UniqueCounter::spec, UniqueCounterSpec.class);
 						}),
 				new Area("Check-in calendar", "redis-kit.counter.calendars", CheckInCalendarSpec.of(ZoneOffset.UTC),
 						CheckInCalendarSpec.of(ZoneOffset.UTC).withRetention(Duration.ofDays(400)),
 						CheckInCalendarSpec.of(ZoneId.of("Asia/Tokyo")), (configured) -> {
-							BitmapRegistry registry = new BitmapRegistry(redis.scripts(), commands, keys, List.of(),
+							BitmapRegistry registry = new BitmapRegistry(redis.scripts(), commands, keys,
 									(name) -> (CheckInCalendarSpec) configured.apply(name));
 							return registry(registry::createCalendar, registry::calendar, CheckInCalendar::spec,
 									CheckInCalendarSpec.class);
@@ -219,7 +219,7 @@ class OneSpecPerNameTests {
 	@Test
 	void packedCountersKeepTheirOneSpec() {
 		BitmapRegistry registry = new BitmapRegistry(redis.scripts(), CommandExecutor.of(redis.connections()),
-				KeyNaming.defaults(), List.of(), (name) -> null);
+				KeyNaming.defaults(), (name) -> null);
 		PackedCounterSpec u16 = PackedCounterSpec.unsigned(16, Overflow.SAT);
 		var hits = registry.createPackedCounters("hits", u16);
 		assertThatExceptionOfType(SpecConflictException.class)

@@ -134,7 +134,7 @@ class RedisAvailabilityTests {
 		this.queues = new QueueRegistry(scripts, this.connections, KeyNaming.defaults(), JsonMapper.builder().build(),
 				List.of(), (name) -> null);
 		RedisQueue<String> queue = this.queues.create("gate", QueueSpec.defaults(), String.class);
-		UniqueCounter counter = new UniqueCounterRegistry(scripts, commands, KeyNaming.defaults(), List.of(),
+		UniqueCounter counter = new UniqueCounterRegistry(scripts, commands, KeyNaming.defaults(),
 				(name) -> null)
 			.create("gate", UniqueCounterSpec.daily(ZoneOffset.UTC));
 		BloomFilter bloom = new BloomFilterRegistry(scripts, commands, KeyNaming.defaults(), BloomMode.BITMAP,

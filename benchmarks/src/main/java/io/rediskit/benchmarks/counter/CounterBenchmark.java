@@ -13,7 +13,6 @@ import io.rediskit.benchmarks.BenchmarkContext;
 import io.rediskit.benchmarks.JsonWriter;
 import io.rediskit.benchmarks.Spread;
 import io.rediskit.counter.UniqueCounter;
-import io.rediskit.counter.UniqueCounterListener;
 import io.rediskit.counter.UniqueCounterRegistry;
 import io.rediskit.counter.UniqueCounterSpec;
 import io.rediskit.support.KeyNaming;
@@ -40,8 +39,7 @@ public final class CounterBenchmark implements Benchmark {
 
 	@Override
 	public void run(BenchmarkContext context) throws Exception {
-		UniqueCounterRegistry registry = new UniqueCounterRegistry(context.connectionFactory(), KeyNaming.defaults(),
-				UniqueCounterListener.NONE);
+		UniqueCounterRegistry registry = new UniqueCounterRegistry(context.connectionFactory(), KeyNaming.defaults());
 		String run = Long.toString(System.nanoTime(), 36);
 		Map<String, Object> results = new LinkedHashMap<>();
 		List<String> kitNames = new ArrayList<>();

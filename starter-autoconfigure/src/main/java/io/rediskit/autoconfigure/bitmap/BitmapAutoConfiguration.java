@@ -3,16 +3,16 @@ package io.rediskit.autoconfigure.bitmap;
 import java.util.function.Function;
 
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.autoconfigure.counter.CounterProperties;
 import io.rediskit.autoconfigure.counter.CounterProperties.Activity;
 import io.rediskit.autoconfigure.counter.CounterProperties.Calendar;
-import io.rediskit.autoconfigure.counter.CounterProperties;
 import io.rediskit.autoconfigure.support.PropertyChecks;
-import io.rediskit.bitmap.BitmapListener;
 import io.rediskit.bitmap.BitmapRegistry;
 import io.rediskit.bitmap.CheckInCalendarSpec;
 import io.rediskit.bitmap.DailyActivitySpec;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.Observations;
 import io.rediskit.support.ScriptExecutor;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -40,7 +40,7 @@ public final class BitmapAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	BitmapRegistry bitmapRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
-			CounterProperties properties, ObjectProvider<BitmapListener> listeners) {
+			CounterProperties properties, ObjectProvider<Observations> observations) {
 		PropertyChecks checks = new PropertyChecks();
 		Function<Calendar, CheckInCalendarSpec> calendar = (settings) -> new CheckInCalendarSpec(settings.getZone(),
 				settings.getRetention());
@@ -50,9 +50,11 @@ public final class BitmapAutoConfiguration {
 		checks.entries(properties, "redis-kit.counter.", "activities", "activity", properties.getActivities(),
 				activity);
 		checks.throwIfInvalid();
-		return new BitmapRegistry(scripts, commands, keyNaming, listeners.orderedStream().toList(),
+		BitmapRegistry registry = new BitmapRegistry(scripts, commands, keyNaming,
 				PropertyChecks.lookup(properties::getCalendars, calendar),
 				PropertyChecks.lookup(properties::getActivities, activity));
+		registry.setObservations(observations.getIfAvailable(() -> Observations.NOOP));
+		return registry;
 	}
 
 }

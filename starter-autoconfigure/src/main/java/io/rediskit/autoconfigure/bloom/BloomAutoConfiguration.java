@@ -13,6 +13,7 @@ import io.rediskit.bloom.BloomMode;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.Observations;
 import io.rediskit.support.ScriptExecutor;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -42,7 +43,8 @@ public final class BloomAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	BloomFilterRegistry bloomFilterRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
-			BloomProperties properties, ObjectProvider<BloomFilterListener> listeners) {
+			BloomProperties properties, ObjectProvider<BloomFilterListener> listeners,
+			ObjectProvider<Observations> observations) {
 		PropertyChecks checks = new PropertyChecks();
 		checks.entries(properties, "redis-kit.bloom.", "filters", "filter", properties.getFilters(),
 				BloomAutoConfiguration::spec);
@@ -50,6 +52,7 @@ public final class BloomAutoConfiguration {
 		BloomFilterRegistry registry = new BloomFilterRegistry(scripts, commands, keyNaming, properties.getMode(),
 				listeners.orderedStream().toList(), PropertyChecks.lookup(properties::getFilters,
 						BloomAutoConfiguration::spec));
+		registry.setObservations(observations.getIfAvailable(() -> Observations.NOOP));
 		requireSupportedByTheMode(registry, properties);
 		return registry;
 	}

@@ -1,6 +1,5 @@
 package io.rediskit.autoconfigure.bloom;
 
-import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -13,8 +12,9 @@ import io.rediskit.bloom.BloomOperation;
  * Records Bloom filter calls as Micrometer meters; the {@code filter} tag is the configured name, never an item.
  * <ul>
  * <li>{@code rediskit.bloom.operations} (counter; {@code filter}, {@code operation} = add | contains,
- * {@code result} = new | existing for adds, positive | negative for lookups, error for calls Redis could not
- * answer): items, by outcome.</li>
+ * {@code result} = new | existing for adds, positive | negative for lookups): items, by outcome. Calls that
+ * failed are counted under the same name with {@code result} = error, from their observations
+ * ({@code MicrometerOperationMeters}).</li>
  * </ul>
  * The gauges {@code rediskit.bloom.fill}, {@code rediskit.bloom.estimated.fpp} and
  * {@code rediskit.bloom.over.capacity} are registered by {@link BloomFilterMetrics}.
@@ -33,15 +33,10 @@ public class MicrometerBloomFilterListener implements BloomFilterListener {
 	}
 
 	@Override
-	public void onOperation(String filterName, BloomOperation operation, int items, int hits, Duration latency) {
+	public void onItems(String filterName, BloomOperation operation, int items, int hits) {
 		boolean add = operation == BloomOperation.ADD;
 		counter(filterName, operation, add ? "new" : "positive").increment(hits);
 		counter(filterName, operation, add ? "existing" : "negative").increment(items - hits);
-	}
-
-	@Override
-	public void onFailure(String filterName, BloomOperation operation, RuntimeException failure) {
-		counter(filterName, operation, "error").increment();
 	}
 
 	private Counter counter(String filterName, BloomOperation operation, String result) {

@@ -5,11 +5,11 @@ import java.util.function.Function;
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.counter.CounterProperties.Counter;
 import io.rediskit.autoconfigure.support.PropertyChecks;
-import io.rediskit.counter.UniqueCounterListener;
 import io.rediskit.counter.UniqueCounterRegistry;
 import io.rediskit.counter.UniqueCounterSpec;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.Observations;
 import io.rediskit.support.ScriptExecutor;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -36,14 +36,16 @@ public final class CounterAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	UniqueCounterRegistry uniqueCounterRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
-			CounterProperties properties, ObjectProvider<UniqueCounterListener> listeners) {
+			CounterProperties properties, ObjectProvider<Observations> observations) {
 		PropertyChecks checks = new PropertyChecks();
 		Function<Counter, UniqueCounterSpec> toSpec = (counter) -> new UniqueCounterSpec(counter.getBucket(),
 				counter.getZone(), counter.getRetention(), counter.getRangeCacheTtl());
 		checks.entries(properties, "redis-kit.counter.", "counters", "counter", properties.getCounters(), toSpec);
 		checks.throwIfInvalid();
-		return new UniqueCounterRegistry(scripts, commands, keyNaming, listeners.orderedStream().toList(),
+		UniqueCounterRegistry registry = new UniqueCounterRegistry(scripts, commands, keyNaming,
 				PropertyChecks.lookup(properties::getCounters, toSpec));
+		registry.setObservations(observations.getIfAvailable(() -> Observations.NOOP));
+		return registry;
 	}
 
 }

@@ -10,6 +10,7 @@ import io.rediskit.geo.GeoIndexSpec;
 import io.rediskit.geo.GeoListener;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.Observations;
 import io.rediskit.support.ScriptExecutor;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -38,14 +39,17 @@ public final class GeoAutoConfiguration {
 	@ConditionalOnMissingBean
 	GeoIndexRegistry geoIndexRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
 			GeoProperties properties,
-			ObjectProvider<GeoListener> listeners) {
+			ObjectProvider<GeoListener> listeners,
+			ObjectProvider<Observations> observations) {
 		PropertyChecks checks = new PropertyChecks();
 		Function<Index, GeoIndexSpec> toSpec = (index) -> new GeoIndexSpec(index.getSharding(), index.getPrecision(),
 				index.getMemberTtl(), index.getMaxRadiusMeters(), index.getMaxLimit(), index.getSweepBatch());
 		checks.entries(properties, "redis-kit.geo.", "indexes", "geo index", properties.getIndexes(), toSpec);
 		checks.throwIfInvalid();
-		return new GeoIndexRegistry(scripts, commands, keyNaming, listeners.orderedStream().toList(),
+		GeoIndexRegistry registry = new GeoIndexRegistry(scripts, commands, keyNaming, listeners.orderedStream().toList(),
 				PropertyChecks.lookup(properties::getIndexes, toSpec));
+		registry.setObservations(observations.getIfAvailable(() -> Observations.NOOP));
+		return registry;
 	}
 
 }

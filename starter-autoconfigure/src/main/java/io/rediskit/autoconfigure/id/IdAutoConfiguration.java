@@ -5,11 +5,11 @@ import java.util.function.Function;
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.id.IdProperties.Generator;
 import io.rediskit.autoconfigure.support.PropertyChecks;
-import io.rediskit.id.IdGeneratorListener;
 import io.rediskit.id.IdGeneratorRegistry;
 import io.rediskit.id.IdGeneratorSpec;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.Observations;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -35,13 +35,15 @@ public final class IdAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	IdGeneratorRegistry idGeneratorRegistry(CommandExecutor commands, KeyNaming keyNaming, IdProperties properties,
-			ObjectProvider<IdGeneratorListener> listeners) {
+			ObjectProvider<Observations> observations) {
 		PropertyChecks checks = new PropertyChecks();
 		Function<Generator, IdGeneratorSpec> toSpec = (generator) -> new IdGeneratorSpec(generator.getBlockSize());
 		checks.entries(properties, "redis-kit.id.", "generators", "id generator", properties.getGenerators(), toSpec);
 		checks.throwIfInvalid();
-		return new IdGeneratorRegistry(commands, keyNaming, listeners.orderedStream().toList(),
+		IdGeneratorRegistry registry = new IdGeneratorRegistry(commands, keyNaming,
 				PropertyChecks.lookup(properties::getGenerators, toSpec));
+		registry.setObservations(observations.getIfAvailable(() -> Observations.NOOP));
+		return registry;
 	}
 
 }

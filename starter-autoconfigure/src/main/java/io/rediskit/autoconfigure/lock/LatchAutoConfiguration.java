@@ -5,6 +5,7 @@ import io.rediskit.latch.LatchListener;
 import io.rediskit.latch.LatchRegistry;
 import io.rediskit.support.Background;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.Observations;
 import io.rediskit.support.ScriptExecutor;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -34,10 +35,11 @@ public final class LatchAutoConfiguration {
 	@ConditionalOnMissingBean
 	LatchRegistry latchRegistry(ScriptExecutor scriptExecutor, RedisConnectionFactory connectionFactory,
 			KeyNaming keyNaming, LockProperties properties, ObjectProvider<LatchListener> listeners,
-			Background background) {
+			Background background, ObjectProvider<Observations> observations) {
 		LatchRegistry registry = new LatchRegistry(scriptExecutor, connectionFactory, keyNaming,
 				LockSpecs.latch(properties.getLatch()), listeners.orderedStream().toList());
 		registry.setBackground(background);
+		registry.setObservations(observations.getIfAvailable(() -> Observations.NOOP));
 		return registry;
 	}
 

@@ -11,6 +11,7 @@ import io.rediskit.rank.LeaderboardRegistry;
 import io.rediskit.rank.LeaderboardSpec;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.Observations;
 import io.rediskit.support.ScriptExecutor;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -37,15 +38,18 @@ public final class RankAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	LeaderboardRegistry leaderboardRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
-			RankProperties properties, ObjectProvider<LeaderboardListener> listeners) {
+			RankProperties properties, ObjectProvider<LeaderboardListener> listeners,
+			ObjectProvider<Observations> observations) {
 		PropertyChecks checks = new PropertyChecks();
 		Function<Board, LeaderboardSpec> toSpec = (board) -> new LeaderboardSpec(board.getZone(), board.getPeriods(),
 				board.getPeriodRetention(), board.getViewCacheTtl(), board.getVoteWeight(), board.getVoteWindow());
 		checks.entries(properties, "redis-kit.leaderboard.", "leaderboards", "leaderboard", properties.getLeaderboards(),
 				toSpec);
 		checks.throwIfInvalid();
-		return new LeaderboardRegistry(scripts, commands, keyNaming, listeners.orderedStream().toList(),
+		LeaderboardRegistry registry = new LeaderboardRegistry(scripts, commands, keyNaming, listeners.orderedStream().toList(),
 				PropertyChecks.lookup(properties::getLeaderboards, toSpec), Clock.systemUTC());
+		registry.setObservations(observations.getIfAvailable(() -> Observations.NOOP));
+		return registry;
 	}
 
 }

@@ -6,11 +6,11 @@ import java.util.function.Function;
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.recent.RecentProperties.ItemList;
 import io.rediskit.autoconfigure.support.PropertyChecks;
-import io.rediskit.recent.RecentItemsListener;
 import io.rediskit.recent.RecentItemsRegistry;
 import io.rediskit.recent.RecentItemsSpec;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.Observations;
 import io.rediskit.support.ScriptExecutor;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -37,14 +37,16 @@ public final class RecentAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RecentItemsRegistry recentItemsRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
-			RecentProperties properties, ObjectProvider<RecentItemsListener> listeners) {
+			RecentProperties properties, ObjectProvider<Observations> observations) {
 		PropertyChecks checks = new PropertyChecks();
 		Function<ItemList, RecentItemsSpec> toSpec = (list) -> new RecentItemsSpec(list.getCapacity(), list.getIdleTtl(),
 				list.getTrendingPeriod(), list.getTrendingBuckets(), list.getTrendingCacheTtl());
 		checks.entries(properties, "redis-kit.recent-items.", "lists", "list", properties.getLists(), toSpec);
 		checks.throwIfInvalid();
-		return new RecentItemsRegistry(scripts, commands, keyNaming, listeners.orderedStream().toList(),
+		RecentItemsRegistry registry = new RecentItemsRegistry(scripts, commands, keyNaming,
 				PropertyChecks.lookup(properties::getLists, toSpec), Clock.systemUTC());
+		registry.setObservations(observations.getIfAvailable(() -> Observations.NOOP));
+		return registry;
 	}
 
 }

@@ -11,9 +11,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.bitmap.BitmapAutoConfiguration;
-import io.rediskit.autoconfigure.bitmap.BitmapMetricsAutoConfiguration;
 import io.rediskit.autoconfigure.counter.CounterAutoConfiguration;
-import io.rediskit.autoconfigure.counter.CounterMetricsAutoConfiguration;
+import io.rediskit.autoconfigure.metrics.OperationMetricsAutoConfiguration;
 import io.rediskit.autoconfigure.support.StartupFailures;
 import io.rediskit.bitmap.BitmapRegistry;
 import io.rediskit.bitmap.CheckInCalendar;
@@ -40,6 +39,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -58,8 +58,8 @@ class BloomAutoConfigurationTests {
 		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class,
 				BloomAutoConfiguration.class, BloomMetricsAutoConfiguration.class, BloomEndpointAutoConfiguration.class,
 				BloomHealthAutoConfiguration.class, EndpointAutoConfiguration.class, CounterAutoConfiguration.class,
-				CounterMetricsAutoConfiguration.class, BitmapAutoConfiguration.class,
-				BitmapMetricsAutoConfiguration.class))
+				BitmapAutoConfiguration.class, OperationMetricsAutoConfiguration.class,
+				ObservationAutoConfiguration.class))
 		.withPropertyValues("spring.data.redis.port=" + redis.server().port());
 
 	@BeforeEach

@@ -3,6 +3,7 @@ package io.rediskit.autoconfigure.geo;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.autoconfigure.metrics.OperationMetricsAutoConfiguration;
 import io.rediskit.geo.GeoIndex;
 import io.rediskit.geo.GeoIndexRegistry;
 import io.rediskit.geo.GeoPoint;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -27,7 +29,8 @@ class GeoAutoConfigurationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class,
-				GeoAutoConfiguration.class, GeoMetricsAutoConfiguration.class))
+				GeoAutoConfiguration.class, GeoMetricsAutoConfiguration.class, OperationMetricsAutoConfiguration.class,
+				ObservationAutoConfiguration.class))
 		.withPropertyValues("spring.data.redis.port=" + redis.server().port());
 
 	@Test

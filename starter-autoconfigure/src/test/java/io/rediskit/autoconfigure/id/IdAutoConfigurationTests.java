@@ -3,6 +3,7 @@ package io.rediskit.autoconfigure.id;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.autoconfigure.metrics.OperationMetricsAutoConfiguration;
 import io.rediskit.id.IdGenerator;
 import io.rediskit.id.IdGeneratorRegistry;
 import io.rediskit.testsupport.RedisServerExtension;
@@ -11,6 +12,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -23,7 +25,8 @@ class IdAutoConfigurationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class,
-				IdAutoConfiguration.class, IdMetricsAutoConfiguration.class))
+				IdAutoConfiguration.class, OperationMetricsAutoConfiguration.class,
+				ObservationAutoConfiguration.class))
 		.withPropertyValues("spring.data.redis.port=" + redis.server().port());
 
 	@Test

@@ -7,10 +7,11 @@ import java.util.Set;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.autoconfigure.metrics.OperationMetricsAutoConfiguration;
+import io.rediskit.rank.BoardPeriod;
 import io.rediskit.rank.Leaderboard;
 import io.rediskit.rank.LeaderboardListener;
 import io.rediskit.rank.LeaderboardRegistry;
-import io.rediskit.rank.BoardPeriod;
 import io.rediskit.rank.VoteResult;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.testsupport.RedisServerExtension;
@@ -21,6 +22,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -34,7 +36,8 @@ class RankAutoConfigurationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class,
-				RankAutoConfiguration.class, RankMetricsAutoConfiguration.class))
+				RankAutoConfiguration.class, RankMetricsAutoConfiguration.class, OperationMetricsAutoConfiguration.class,
+				ObservationAutoConfiguration.class))
 		.withPropertyValues("spring.data.redis.port=" + redis.server().port());
 
 	@Test

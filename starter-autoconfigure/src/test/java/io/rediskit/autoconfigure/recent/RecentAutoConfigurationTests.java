@@ -5,6 +5,8 @@ import java.time.Duration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.autoconfigure.metrics.MicrometerOperationMeters;
+import io.rediskit.autoconfigure.metrics.OperationMetricsAutoConfiguration;
 import io.rediskit.recent.RecentItems;
 import io.rediskit.recent.RecentItemsRegistry;
 import io.rediskit.testsupport.RedisServerExtension;
@@ -15,6 +17,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -27,7 +30,7 @@ class RecentAutoConfigurationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class,
-				RecentAutoConfiguration.class, RecentMetricsAutoConfiguration.class,
+				RecentAutoConfiguration.class, OperationMetricsAutoConfiguration.class, ObservationAutoConfiguration.class,
 				io.rediskit.autoconfigure.rank.RankAutoConfiguration.class,
 				io.rediskit.autoconfigure.rank.RankMetricsAutoConfiguration.class))
 		.withPropertyValues("spring.data.redis.port=" + redis.server().port());
@@ -40,7 +43,7 @@ class RecentAutoConfigurationTests {
 					"redis-kit.recent-items.lists.viewed.trending-buckets=10")
 			.run((context) -> {
 				// Beside the leaderboards' metrics: each area's beans have names of their own.
-				assertThat(context).hasSingleBean(MicrometerRecentItemsListener.class)
+				assertThat(context).hasSingleBean(MicrometerOperationMeters.class)
 					.hasSingleBean(io.rediskit.autoconfigure.rank.MicrometerLeaderboardListener.class);
 				RecentItems viewed = context.getBean(RecentItemsRegistry.class).get("viewed");
 				assertThat(viewed.spec().capacity()).isEqualTo(5);
@@ -57,7 +60,7 @@ class RecentAutoConfigurationTests {
 		this.runner.withPropertyValues("redis-kit.recent-items.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean(RecentItemsRegistry.class));
 		this.runner.run((context) -> assertThat(context).hasSingleBean(RecentItemsRegistry.class)
-			.doesNotHaveBean(MicrometerRecentItemsListener.class));
+			.doesNotHaveBean(MicrometerOperationMeters.class));
 	}
 
 	@ParameterizedTest
