@@ -3,8 +3,10 @@ package io.rediskit.queue;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletionStage;
 
 import io.rediskit.support.KeyNaming;
@@ -301,8 +303,13 @@ final class QueueScripts {
 	 */
 	CompletionStage<Claimed> claim(Keys keys, String requestId, int max, long visibilityMillis, Admission admission,
 			@Nullable Long now) {
-		int overrides = admission.groupLimits().size() * 2;
-		byte[][] keysAndArgs = new byte[Keys.COUNT + 10 + 11 + overrides][];
+		QueueGroups groups = admission.groups();
+		Set<String> named = new LinkedHashSet<>();
+		if (groups != null) {
+			named.addAll(groups.overrides().keySet());
+			named.addAll(groups.rateLimitOverrides().keySet());
+		}
+		byte[][] keysAndArgs = new byte[Keys.COUNT + 12 + 13 + named.size() * 3][];
 		System.arraycopy(keys.all, 0, keysAndArgs, 0, Keys.COUNT);
 		int i = Keys.COUNT;
 		keysAndArgs[i++] = keys.claimRecord(requestId);
@@ -315,6 +322,8 @@ final class QueueScripts {
 		keysAndArgs[i++] = keys.groups[2];
 		keysAndArgs[i++] = keys.groups[3];
 		keysAndArgs[i++] = keys.groups[4];
+		keysAndArgs[i++] = keys.groupRate[0];
+		keysAndArgs[i++] = keys.groupRate[1];
 		keysAndArgs[i++] = time(now);
 		keysAndArgs[i++] = utf8(requestId);
 		keysAndArgs[i++] = number(max);
@@ -324,13 +333,18 @@ final class QueueScripts {
 		keysAndArgs[i++] = number(admission.rateLimit());
 		keysAndArgs[i++] = number(admission.ratePeriodMillis());
 		keysAndArgs[i++] = TURN;
-		keysAndArgs[i++] = admission.groups() ? ONE : NO_RESULT;
-		keysAndArgs[i++] = number(admission.groupMaxInFlight());
-		for (Map.Entry<String, Integer> limit : admission.groupLimits().entrySet()) {
-			keysAndArgs[i++] = utf8(limit.getKey());
-			keysAndArgs[i++] = number(limit.getValue());
+		keysAndArgs[i++] = (groups != null) ? ONE : NO_RESULT;
+		keysAndArgs[i++] = number((groups != null) ? groups.maxInFlight() : 0);
+		keysAndArgs[i++] = number((groups != null) ? groups.rateLimit() : 0);
+		keysAndArgs[i++] = number((groups != null) ? groups.rateLimitPeriod().toMillis() : 1);
+		if (groups != null) {
+			for (String group : named) {
+				keysAndArgs[i++] = utf8(group);
+				keysAndArgs[i++] = number(groups.maxInFlight(group));
+				keysAndArgs[i++] = number(groups.rateLimit(group));
+			}
 		}
-		return this.executor.<List<Object>>executeAsync(CLAIM, ReturnType.MULTI, Keys.COUNT + 10, keysAndArgs)
+		return this.executor.<List<Object>>executeAsync(CLAIM, ReturnType.MULTI, Keys.COUNT + 12, keysAndArgs)
 			.thenApply((reply) -> {
 				List<Object> values = required(reply, CLAIM);
 				List<ClaimedMessage> messages = new ArrayList<>((values.size() - 4) / 6);
@@ -686,6 +700,12 @@ final class QueueScripts {
 		 */
 		final byte[][] groups;
 
+		/**
+		 * The groups' rate limits ({@link QueueGroups#rateLimit()}): the log of claims from a group with one, and the
+		 * count of each group's entries in it (see claim.lua). Rate state, like {@link #rateLog}: purge leaves it.
+		 */
+		final byte[][] groupRate;
+
 		final String channel;
 
 		final byte[] channelBytes;
@@ -700,7 +720,8 @@ final class QueueScripts {
 		private final Keys[] byPriority;
 
 		private Keys(byte[][] all, byte[][] levels, byte[] paused, byte[] rateLog, byte[] turn, byte[] unique,
-				byte[] windows, byte[][] workflow, byte[][] groups, String channel, String claimPrefix) {
+				byte[] windows, byte[][] workflow, byte[][] groups, byte[][] groupRate, String channel,
+				String claimPrefix) {
 			this.all = all;
 			this.levels = levels;
 			this.paused = paused;
@@ -710,6 +731,7 @@ final class QueueScripts {
 			this.windows = windows;
 			this.workflow = workflow;
 			this.groups = groups;
+			this.groupRate = groupRate;
 			this.channel = channel;
 			this.channelBytes = utf8(channel);
 			// The wake-up channel's sibling, ':cancel' for ':wake'.
@@ -742,6 +764,8 @@ final class QueueScripts {
 							utf8(naming.key("queue", queue, "group-turns")),
 							utf8(naming.key("queue", queue, "group-running")),
 							utf8(naming.key("queue", queue, "group-sequence")) },
+					new byte[][] { utf8(naming.key("queue", queue, "group-rate")),
+							utf8(naming.key("queue", queue, "group-rate-counts")) },
 					naming.key("queue", queue, "wake"), naming.key("queue", queue, "claim:"));
 			keys.byPriority[QueuePriority.HIGH.ordinal()] = keys.withLevel(levels[0], levels[1]);
 			keys.byPriority[QueuePriority.LOW.ordinal()] = keys.withLevel(levels[2], levels[3]);
@@ -753,7 +777,7 @@ final class QueueScripts {
 			swapped[0] = delayed;
 			swapped[1] = ready;
 			return new Keys(swapped, this.levels, this.paused, this.rateLog, this.turn, this.unique, this.windows,
-					this.workflow, this.groups, this.channel, this.claimPrefix);
+					this.workflow, this.groups, this.groupRate, this.channel, this.claimPrefix);
 		}
 
 		/**
@@ -855,7 +879,8 @@ final class QueueScripts {
 	 * @param messages the messages claimed
 	 * @param heldBy what held ready messages back, if anything
 	 * @param heldBack how many ready messages the claim could have taken and did not, because of {@code heldBy}
-	 * @param retryAfterMillis when {@code heldBy} is the rate limit, how long until it admits one message; else 0
+	 * @param retryAfterMillis when {@code heldBy} is the queue's rate limit, how long until it admits one message; when
+	 * it is the groups' rate limits, until the oldest entry of their log leaves the window; else 0
 	 */
 	record Claimed(long serverMillis, List<ClaimedMessage> messages, HeldBack heldBy, long heldBack,
 			long retryAfterMillis) {
@@ -882,7 +907,10 @@ final class QueueScripts {
 		RATE_LIMIT,
 
 		/** The limits of messages in flight of the groups whose turn it was ({@link QueueGroups}). */
-		GROUP_LIMIT
+		GROUP_LIMIT,
+
+		/** The rate limits of the groups whose turn it was ({@link QueueGroups#rateLimit()}). */
+		GROUP_RATE
 
 	}
 
@@ -892,30 +920,25 @@ final class QueueScripts {
 	 * @param maxInFlight most messages in flight across consumers, or 0
 	 * @param rateLimit most claimed per period, or 0
 	 * @param ratePeriodMillis the period of the rate limit
-	 * @param groups whether the queue has groups
-	 * @param groupMaxInFlight most messages of one group in flight, or 0
-	 * @param groupLimits a group's own limit by its name
+	 * @param groups the queue's groups, or {@code null} for a queue without
 	 */
-	record Admission(String listener, int maxInFlight, long rateLimit, long ratePeriodMillis, boolean groups,
-			int groupMaxInFlight, Map<String, Integer> groupLimits) {
+	record Admission(String listener, int maxInFlight, long rateLimit, long ratePeriodMillis,
+			@Nullable QueueGroups groups) {
 
 		static final Admission NONE = new Admission("", 0, 0, 1);
 
 		Admission(String listener, int maxInFlight, long rateLimit, long ratePeriodMillis) {
-			this(listener, maxInFlight, rateLimit, ratePeriodMillis, false, 0, Map.of());
+			this(listener, maxInFlight, rateLimit, ratePeriodMillis, null);
 		}
 
 		static Admission of(QueueSpec spec, @Nullable String listener) {
-			QueueGroups groups = spec.groups();
 			return new Admission((listener != null) ? listener : "", spec.maxInFlight(), spec.rateLimit(),
-					spec.rateLimitPeriod().toMillis(), groups != null, (groups != null) ? groups.maxInFlight() : 0,
-					(groups != null) ? groups.overrides() : Map.of());
+					spec.rateLimitPeriod().toMillis(), spec.groups());
 		}
 
 		/** @return these rules in a queue with {@code groups} */
 		Admission withGroups(QueueGroups groups) {
-			return new Admission(this.listener, this.maxInFlight, this.rateLimit, this.ratePeriodMillis, true,
-					groups.maxInFlight(), groups.overrides());
+			return new Admission(this.listener, this.maxInFlight, this.rateLimit, this.ratePeriodMillis, groups);
 		}
 
 	}

@@ -521,6 +521,7 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 			String reason = switch (claim.heldBy()) {
 				case RATE_LIMIT -> "rate-limit";
 				case GROUP_LIMIT -> "group-limit";
+				case GROUP_RATE -> "group-rate";
 				default -> "max-in-flight";
 			};
 			this.parts.listeners.notify((l) -> l.onHeldBack(name(), reason, claim.heldBack()));
@@ -767,12 +768,12 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 		/**
 		 * How long a consumer may wait before it must look again: the next due time, or the poll interval; while
 		 * paused or held back by the in-flight limit the poll interval (a consumer's own settled delivery makes
-		 * room sooner), by the rate limit until it admits one.
+		 * room sooner), by the queue's or a group's rate limit until it may admit one.
 		 */
 		long sleepNanos(QueueSpec spec) {
 			long poll = spec.pollInterval().toNanos();
 			if (held()) {
-				return (this.heldBy == HeldBack.RATE_LIMIT)
+				return (this.heldBy == HeldBack.RATE_LIMIT || this.heldBy == HeldBack.GROUP_RATE)
 						? Math.min(poll, TimeUnit.MILLISECONDS.toNanos(Math.max(1, this.retryAfterMillis))) : poll;
 			}
 			if (this.readyLeft > 0) {

@@ -34,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * acknowledgement with nothing left behind, deduplication, delayed delivery, retries into the dead-letter
  * queue, stale deliveries refused, batches without CROSSSLOT, a listener container woken by notifications,
  * headers and time to live, cancelling a running job from another instance, recurring jobs, flows and batches, and
- * groups (the rotation, the share of messages without a group, per-group limits across instances).
+ * groups (the rotation, the share of messages without a group, per-group limits across instances, per-group rate).
  */
 class QueueContractTests extends TopologyContract {
 
@@ -475,6 +475,26 @@ class QueueContractTests extends TopologyContract {
 		assertThat(queue.poll(20, Duration.ZERO)).extracting((m) -> m.payload().name(), (m) -> m.payload().number())
 			.containsExactly(org.assertj.core.groups.Tuple.tuple("a", 2));
 		assertThat(queue.purge()).isEqualTo(23);
+	}
+
+	@Test
+	void aGroupOverItsRateIsSkippedWhileTheOthersGoOn() throws Exception {
+		RedisQueue<Job> queue = queue(QueueTesting.fastSpec()
+			.withGroups(QueueGroups.roundRobin().withRateLimit(2, Duration.ofHours(1)).withRateLimit("vip", 0)));
+		List<QueueEntry<Job>> entries = new ArrayList<>();
+		for (int i = 0; i < 5; i++) {
+			entries.add(QueueEntry.of(new Job("a", i)).withGroup("a"));
+			entries.add(QueueEntry.of(new Job("vip", i)).withGroup("vip"));
+		}
+		queue.enqueueAll(entries);
+		List<QueueMessage<Job>> claimed = queue.poll(10, Duration.ZERO);
+		assertThat(claimed).filteredOn((m) -> m.payload().name().equals("a")).hasSize(2);
+		assertThat(claimed).filteredOn((m) -> m.payload().name().equals("vip")).as("no limit of its own").hasSize(5);
+		claimed.forEach(QueueMessage::ack);
+		// Settling frees no rate: two of 'a' this hour.
+		assertThat(queue.poll(10, Duration.ZERO)).isEmpty();
+		assertThat(queue.stats().ready()).isEqualTo(3);
+		assertThat(queue.purge()).isEqualTo(3);
 	}
 
 	@Test

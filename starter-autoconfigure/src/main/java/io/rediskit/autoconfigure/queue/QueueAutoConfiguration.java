@@ -112,13 +112,19 @@ public final class QueueAutoConfiguration {
 		QueueProperties.Groups groups = queue.getGroups();
 		try {
 			// Checked also while switched off: a value written is a value meant.
-			QueueGroups configured = new QueueGroups(groups.getMaxInFlight(), groups.getMaxInFlightByGroup());
+			QueueGroups configured = new QueueGroups(groups.getMaxInFlight(), groups.getMaxInFlightByGroup(),
+					groups.getRateLimit(), groups.getRateLimitPeriod(), groups.getRateLimitByGroup());
 			return groups.isEnabled() ? configured : null;
 		}
 		catch (InvalidSpecException ex) {
-			throw new InvalidSpecException(
-					"overrides".equals(ex.getComponent()) ? "groups.maxInFlightByGroup" : "groups.maxInFlight",
-					ex.getReason());
+			String property = switch (ex.getComponent()) {
+				case "overrides" -> "groups.maxInFlightByGroup";
+				case "rateLimit" -> "groups.rateLimit";
+				case "rateLimitPeriod" -> "groups.rateLimitPeriod";
+				case "rateLimitOverrides" -> "groups.rateLimitByGroup";
+				default -> "groups.maxInFlight";
+			};
+			throw new InvalidSpecException(property, ex.getReason());
 		}
 	}
 

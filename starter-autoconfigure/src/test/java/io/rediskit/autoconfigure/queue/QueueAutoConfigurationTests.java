@@ -113,11 +113,14 @@ class QueueAutoConfigurationTests {
 			.withPropertyValues("redis-kit.queue.queues.tenants.groups.enabled=true",
 					"redis-kit.queue.queues.tenants.groups.max-in-flight=3",
 					"redis-kit.queue.queues.tenants.groups.max-in-flight-by-group.acme=1",
+					"redis-kit.queue.queues.tenants.groups.rate-limit=100",
+					"redis-kit.queue.queues.tenants.groups.rate-limit-period=1m",
+					"redis-kit.queue.queues.tenants.groups.rate-limit-by-group.acme=10",
 					"redis-kit.queue.queues.emails.max-deliveries=3")
 			.run((context) -> {
 				QueueRegistry registry = context.getBean(QueueRegistry.class);
 				assertThat(registry.get("tenants", String.class).spec().groups())
-					.isEqualTo(new QueueGroups(3, Map.of("acme", 1)));
+					.isEqualTo(new QueueGroups(3, Map.of("acme", 1), 100, Duration.ofMinutes(1), Map.of("acme", 10L)));
 				assertThat(registry.get("emails", String.class).spec().groups()).isNull();
 				RedisQueue<String> tenants = registry.get("tenants", String.class);
 				tenants.enqueue(QueueEntry.of("report").withGroup("acme"));
@@ -257,7 +260,10 @@ class QueueAutoConfigurationTests {
 			"redis-kit.queue.queues.emails.deduplication-window=5s|redis-kit.queue.queues.emails.deduplication-window is only for THROTTLE and DEBOUNCE",
 			"redis-kit.queue.queues.emails.deduplication=forever|forever",
 			"redis-kit.queue.queues.emails.groups.max-in-flight=-1|redis-kit.queue.queues.emails.groups.max-in-flight must be between 0 (no limit) and 1000000",
-			"redis-kit.queue.queues.emails.groups.max-in-flight-by-group.acme=-2|redis-kit.queue.queues.emails.groups.max-in-flight-by-group the limit of group 'acme' must be between 0 (no limit) and 1000000" })
+			"redis-kit.queue.queues.emails.groups.max-in-flight-by-group.acme=-2|redis-kit.queue.queues.emails.groups.max-in-flight-by-group the limit of group 'acme' must be between 0 (no limit) and 1000000",
+			"redis-kit.queue.queues.emails.groups.rate-limit=100001|redis-kit.queue.queues.emails.groups.rate-limit must be between 0 (no limit) and 100000",
+			"redis-kit.queue.queues.emails.groups.rate-limit-period=0s|redis-kit.queue.queues.emails.groups.rate-limit-period must be between",
+			"redis-kit.queue.queues.emails.groups.rate-limit-by-group.acme=-1|redis-kit.queue.queues.emails.groups.rate-limit-by-group the rate limit of group 'acme' must be between 0 (no limit) and 100000" })
 	void invalidPropertiesFailStartupNamingTheProperty(String property, String message) {
 		this.runner.withPropertyValues(property).run((context) -> {
 			assertThat(context).hasFailed();
