@@ -54,9 +54,9 @@ final class QueueScripts {
 
 	static final LuaScript STATS = script("stats");
 
-	static final LuaScript ENQUEUE_FLOW = script("enqueue_flow");
+	static final LuaScript ENQUEUE_FLOW = withMembers("enqueue_flow");
 
-	static final LuaScript ENQUEUE_BATCH = script("enqueue_batch");
+	static final LuaScript ENQUEUE_BATCH = withMembers("enqueue_batch");
 
 	static final LuaScript FLOW_CHILDREN = script("flow_children");
 
@@ -509,17 +509,19 @@ final class QueueScripts {
 	}
 
 	CompletionStage<QueueStats> stats(Keys keys, @Nullable Long now) {
-		byte[][] keysAndArgs = levelKeysAnd(keys, 2);
+		byte[][] keysAndArgs = levelKeysAnd(keys, 3);
 		keysAndArgs[Keys.WITH_LEVELS] = keys.groups[1];
-		keysAndArgs[Keys.WITH_LEVELS + 1] = time(now);
-		return this.executor.<List<Object>>executeAsync(STATS, ReturnType.MULTI, Keys.WITH_LEVELS + 1, keysAndArgs)
+		keysAndArgs[Keys.WITH_LEVELS + 1] = keys.workflow[0];
+		keysAndArgs[Keys.WITH_LEVELS + 2] = time(now);
+		return this.executor.<List<Object>>executeAsync(STATS, ReturnType.MULTI, Keys.WITH_LEVELS + 2, keysAndArgs)
 			.thenApply((reply) -> {
 				List<Object> values = required(reply, STATS);
 				long serverNow = (Long) values.get(0);
 				long oldest = (Long) values.get(5);
 				return new QueueStats((Long) values.get(1), (Long) values.get(2), (Long) values.get(3),
 						(Long) values.get(4),
-						(oldest < 0) ? Duration.ZERO : Duration.ofMillis(Math.max(0, serverNow - oldest)));
+						(oldest < 0) ? Duration.ZERO : Duration.ofMillis(Math.max(0, serverNow - oldest)),
+						(Long) values.get(6), (Long) values.get(7));
 			});
 	}
 
@@ -629,6 +631,11 @@ final class QueueScripts {
 	/** A script that settles messages, with the flow and batch bookkeeping as its function {@code workflow}. */
 	private static LuaScript settling(String name) {
 		return LuaScript.fromClasspath(path(name), Map.of("workflow", path("workflow")));
+	}
+
+	/** A script that adds a flow or a batch, with the placing of its messages as its function {@code enqueue_members}. */
+	private static LuaScript withMembers(String name) {
+		return LuaScript.fromClasspath(path(name), Map.of("enqueue_members", path("enqueue_members")));
 	}
 
 	private static String path(String name) {
