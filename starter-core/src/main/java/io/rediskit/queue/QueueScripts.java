@@ -407,6 +407,7 @@ final class QueueScripts {
 		byte[][] keysAndArgs = new byte[Keys.SETTLING + 5 + deliveries.size() * 3][];
 		System.arraycopy(keys.all, 0, keysAndArgs, 0, Keys.COUNT);
 		System.arraycopy(keys.workflow, 0, keysAndArgs, Keys.COUNT, keys.workflow.length);
+		keysAndArgs[Keys.SETTLING - 1] = keys.groups[0];
 		int i = Keys.SETTLING;
 		keysAndArgs[i++] = time(now);
 		keysAndArgs[i++] = SETTLED_MILLIS;
@@ -502,9 +503,9 @@ final class QueueScripts {
 	 * its id published on the cancel channel), {@link Settled#REPLAYED} or {@link Settled#STALE} (nothing)
 	 */
 	CompletionStage<Settled> cancel(Keys keys, String id, String requestId, @Nullable Long now) {
-		byte[][] settling = settlingKeysAnd(keys, keys.groups[0], keys.groups[1], time(now), utf8(id), utf8(requestId),
+		byte[][] settling = settlingKeysAnd(keys, keys.groups[1], time(now), utf8(id), utf8(requestId),
 				SETTLED_MILLIS, keys.cancelChannelBytes, keys.channelBytes, BATCH_RETENTION_MILLIS);
-		return this.executor.<Long>executeAsync(CANCEL, ReturnType.INTEGER, Keys.SETTLING + 2, settling)
+		return this.executor.<Long>executeAsync(CANCEL, ReturnType.INTEGER, Keys.SETTLING + 1, settling)
 			.thenApply((reply) -> Settled.of(required(reply, CANCEL), CANCEL));
 	}
 
@@ -553,7 +554,9 @@ final class QueueScripts {
 
 	/** @return whether the dead letter was deleted */
 	CompletionStage<Boolean> deleteDeadLetter(Keys keys, String id) {
-		return integer(DELETE_DEAD_LETTER, keysAnd(keys, utf8(id))).thenApply((deleted) -> deleted == 1);
+		byte[][] keysAndId = keysAnd(keys, keys.groups[0], utf8(id));
+		return this.executor.<Long>executeAsync(DELETE_DEAD_LETTER, ReturnType.INTEGER, Keys.COUNT + 1, keysAndId)
+			.thenApply((deleted) -> required(deleted, DELETE_DEAD_LETTER) == 1);
 	}
 
 	/** @return how many messages there were */
@@ -578,6 +581,7 @@ final class QueueScripts {
 		byte[][] keysAndArgs = new byte[Keys.SETTLING + args.length][];
 		System.arraycopy(keys.all, 0, keysAndArgs, 0, Keys.COUNT);
 		System.arraycopy(keys.workflow, 0, keysAndArgs, Keys.COUNT, keys.workflow.length);
+		keysAndArgs[Keys.SETTLING - 1] = keys.groups[0];
 		System.arraycopy(args, 0, keysAndArgs, Keys.SETTLING, args.length);
 		return keysAndArgs;
 	}
@@ -668,8 +672,8 @@ final class QueueScripts {
 		/** How many {@link #groups} keys. */
 		static final int GROUP_COUNT = 5;
 
-		/** The eight keys and the eight {@link #workflow} keys: what the scripts that settle messages take. */
-		static final int SETTLING = COUNT + 8;
+		/** The eight keys, the eight {@link #workflow} keys and the group hash: what the scripts that settle messages take. */
+		static final int SETTLING = COUNT + 9;
 
 		/**
 		 * delayed, ready, in-flight, dead, meta, payloads, reasons, settled: the order every script takes. delayed

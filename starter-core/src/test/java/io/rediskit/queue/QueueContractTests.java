@@ -532,6 +532,9 @@ class QueueContractTests extends TopologyContract {
 		assertThat(GroupShareChecker.check(run, run.size(), Map.of("a", 2, "vip", 3))).isEmpty();
 		assertThat(run).extracting(GroupShareChecker.Handling::id).doesNotHaveDuplicates().hasSize(180);
 		assertThat(queue.stats().total()).isZero();
+		for (String part : List.of("group-of", "group-ready", "meta", "payloads")) {
+			assertThat(this.redis.exists(KeyNaming.defaults().key("queue", queue.name(), part))).as(part).isFalse();
+		}
 	}
 
 }

@@ -215,6 +215,24 @@ class QueueGroupScriptsTests {
 		assertThat(redis.server().command("HGET", counts, "a")).isEqualTo("1");
 	}
 
+	@Test
+	void aGroupedMessageLeavesNoEntryInTheGroupHashOnceItIsGone() {
+		enqueue("g", "g", 4);
+		Admission admission = Admission.NONE.withGroups(QueueGroups.roundRobin());
+		List<ClaimedMessage> claimed = claim(4, admission).messages();
+		assertThat(claimed).hasSize(4);
+		assertThat(await(this.scripts.ack(KEYS, claimed.get(0).id(), claimed.get(0).token(), T))).isEqualTo(Settled.DONE);
+		assertThat(await(this.scripts.ackAll(KEYS, List.<String[]>of(new String[] { claimed.get(1).id(), claimed.get(1).token() }), T)))
+			.containsExactly(Settled.DONE);
+		assertThat(await(this.scripts.deadLetter(KEYS, claimed.get(2).id(), claimed.get(2).token(), "poison", QueueSpec.defaults(), T)))
+			.isEqualTo(Settled.DONE);
+		assertThat(await(this.scripts.deleteDeadLetter(KEYS, claimed.get(2).id()))).isTrue();
+		assertThat(await(this.scripts.cancel(KEYS, claimed.get(3).id(), "c1", T))).as("marked in flight")
+			.isEqualTo(Settled.CANCELLED);
+		assertThat(redis.server().command("HKEYS", new String(KEYS.groups[0], StandardCharsets.UTF_8)))
+			.as("only the message cancelled in flight, until it is settled").isEqualTo(List.of(claimed.get(3).id()));
+	}
+
 	private static Map<Character, Integer> counts(Claimed claimed) {
 		Map<Character, Integer> counts = new HashMap<>();
 		for (ClaimedMessage message : claimed.messages()) {

@@ -31,7 +31,7 @@ import io.rediskit.support.LuaScript;
  * four group keys after {@code group-of} and the groups' rate keys ({@code group-rate}, {@code group-rate-counts}),
  * none of them read for a queue without groups, and
  * for the acks the workflow keys ({@code workflow}, {@code batches-finished}, then delayed and ready of the normal,
- * high and low priorities);
+ * high and low priorities) and the group hash ({@code group-of});
  * enqueue arguments: an empty time (the server's {@code TIME}), the wake-up channel {@code <prefix>queue:{<name>}:wake},
  * then per message its id (here a counter after a per-floor id, as long as redis-kit's), the payload as JSON, the
  * delay in ms, {@code 0} (no due time), {@code n} (normal priority), an empty deduplication (a generated id), {@code 0}
@@ -134,12 +134,13 @@ final class QueueScriptFloor {
 				utf8(naming.key("queue", queue, "rate")), utf8(naming.key("queue", queue, "turn")) };
 		this.channel = utf8(naming.key("queue", queue, "wake"));
 		this.cancelChannel = utf8(naming.key("queue", queue, "cancel"));
-		this.ackKeys = Arrays.copyOf(this.keys, this.keys.length + 8);
+		this.ackKeys = Arrays.copyOf(this.keys, this.keys.length + 9);
 		this.ackKeys[8] = utf8(naming.key("queue", queue, "workflow"));
 		this.ackKeys[9] = utf8(naming.key("queue", queue, "batches-finished"));
 		this.ackKeys[10] = this.levelKeys[0];
 		this.ackKeys[11] = this.levelKeys[1];
 		System.arraycopy(this.levelKeys, 8, this.ackKeys, 12, 4);
+		this.ackKeys[16] = this.groupKeys[0];
 		this.claimPrefix = naming.key("queue", queue, "claim:");
 		for (LuaScript script : new LuaScript[] { ENQUEUE, PROMOTE, CLAIM, ACK_MANY }) {
 			String loaded = this.commands.scriptLoad(script.source().getBytes(StandardCharsets.UTF_8));

@@ -1,7 +1,8 @@
 -- Acknowledges several deliveries in one call, each exactly as ack.lua does one: the message and its data are
 -- removed and its token kept in settled for ARGV[2] ms, so that a driver replay is recognised.
 -- KEYS: the eight queue keys (see enqueue.lua), then the workflow keys: [9] the workflow hash, [10] the finished
--- batches, [11] to [16] delayed and ready of the normal, high and low priorities (see workflow.lua)
+-- batches, [11] to [16] delayed and ready of the normal, high and low priorities (see workflow.lua), [17] the group
+-- hash (see promote.lua), whose entry goes with the message
 -- ARGV[1] now in ms, pinned by tests; empty for the server's TIME, ARGV[2] how long settled tokens are kept, in
 -- ms, ARGV[3] wake-up channel, ARGV[4] cancel channel, ARGV[5] how long a finished batch is kept in ms, then
 -- triples of id, token and the handler's result for a flow's parent ('' for none)
@@ -45,6 +46,7 @@ for i = 6, #ARGV, 3 do
         reply[#reply + 1] = 4
       else
         redis.call('HDEL', KEYS[5], id)
+        redis.call('HDEL', KEYS[17], id)
         redis.call('HDEL', KEYS[6], id)
         finished(id, 's', ARGV[i + 2])
         reply[#reply + 1] = 1
