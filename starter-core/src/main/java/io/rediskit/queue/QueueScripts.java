@@ -62,6 +62,10 @@ final class QueueScripts {
 
 	static final LuaScript BATCH_PROGRESS = script("batch_progress");
 
+	static final LuaScript BATCHES = script("batches");
+
+	static final LuaScript GROUPS = script("groups");
+
 	static final LuaScript DEAD_LETTERS = script("dead_letters");
 
 	static final LuaScript REDRIVE = script("redrive");
@@ -263,6 +267,40 @@ final class QueueScripts {
 				return new BatchProgress(batchId, (Long) values.get(0), (Long) values.get(1), (Long) values.get(2),
 						java.time.Instant.ofEpochMilli((Long) values.get(3)),
 						(finished < 0) ? null : java.time.Instant.ofEpochMilli(finished));
+			});
+	}
+
+	/** @return up to {@code max} unfinished batches, found among about {@code scan} entries of the workflow hash */
+	CompletionStage<List<BatchProgress>> batchesInProgress(Keys keys, int max, int scan) {
+		return this.executor.<List<Object>>executeAsync(BATCHES, ReturnType.MULTI, 1,
+				new byte[][] { keys.workflow[0], number(max), number(scan) })
+			.thenApply((reply) -> {
+				List<Object> values = required(reply, BATCHES);
+				List<BatchProgress> batches = new ArrayList<>();
+				for (int i = 2; i + 4 < values.size(); i += 5) {
+					batches.add(new BatchProgress(text(values.get(i)), (Long) values.get(i + 1),
+							(Long) values.get(i + 2), (Long) values.get(i + 3),
+							java.time.Instant.ofEpochMilli((Long) values.get(i + 4)), null));
+				}
+				return batches;
+			});
+	}
+
+	/**
+	 * @return every group met among the first {@code groups} in the turns and the first {@code inFlight} messages in
+	 * flight, unsorted
+	 */
+	CompletionStage<List<GroupStats>> groupStats(Keys keys, int groups, int inFlight) {
+		return this.executor.<List<Object>>executeAsync(GROUPS, ReturnType.MULTI, 4,
+				new byte[][] { keys.groups[0], keys.groups[1], keys.groups[2], keys.all[2], number(groups),
+						number(inFlight) })
+			.thenApply((reply) -> {
+				List<Object> values = required(reply, GROUPS);
+				List<GroupStats> found = new ArrayList<>();
+				for (int i = 2; i + 2 < values.size(); i += 3) {
+					found.add(new GroupStats(text(values.get(i)), (Long) values.get(i + 1), (Long) values.get(i + 2)));
+				}
+				return found;
 			});
 	}
 

@@ -3,6 +3,7 @@ package io.rediskit.queue;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -375,6 +376,51 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 				throw failed(failure);
 			}
 			return progress;
+		});
+	}
+
+	@Override
+	public List<BatchProgress> batchesInProgress(int max) {
+		return Stages.join(batchesInProgressAsync(max));
+	}
+
+	@Override
+	public CompletionStage<List<BatchProgress>> batchesInProgressAsync(int max) {
+		if (max < 1) {
+			throw new IllegalArgumentException("max must be at least 1, was " + max);
+		}
+		return this.parts.scripts.batchesInProgress(keys(), max, WORKFLOW_SCAN).handle((batches, failure) -> {
+			if (failure != null) {
+				throw failed(failure);
+			}
+			return batches;
+		});
+	}
+
+	@Override
+	public List<GroupStats> groupStats(int max) {
+		return Stages.join(groupStatsAsync(max));
+	}
+
+	@Override
+	public CompletionStage<List<GroupStats>> groupStatsAsync(int max) {
+		if (max < 1) {
+			throw new IllegalArgumentException("max must be at least 1, was " + max);
+		}
+		if (spec().groups() == null) {
+			return CompletableFuture.completedFuture(List.of());
+		}
+		return this.parts.scripts.groupStats(keys(), QueueGroups.SCAN, IN_FLIGHT_SCAN).handle((groups, failure) -> {
+			if (failure != null) {
+				throw failed(failure);
+			}
+			return groups.stream()
+				.sorted(Comparator.comparingLong(GroupStats::ready)
+					.thenComparingLong(GroupStats::inFlight)
+					.reversed()
+					.thenComparing(GroupStats::group))
+				.limit(max)
+				.toList();
 		});
 	}
 

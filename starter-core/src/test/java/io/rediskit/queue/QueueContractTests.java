@@ -436,6 +436,8 @@ class QueueContractTests extends TopologyContract {
 				.containsExactlyInAnyOrder("big", "small", "plain");
 			first.addAll(claimed);
 		}
+		assertThat(queue.groupStats(10)).containsExactly(new GroupStats("big", 295, 5), new GroupStats("small", 0, 5));
+		assertThat(queue.groupStats(1)).extracting(GroupStats::group).containsExactly("big");
 		// Each group's messages in the order they were enqueued.
 		for (String group : List.of("big", "small", "plain")) {
 			assertThat(first).filteredOn((m) -> m.payload().name().equals(group))

@@ -224,6 +224,12 @@ class QueueWorkflowTests {
 			.isEqualTo("b");
 		assertThat(this.queue.stats().ready()).isEqualTo(3);
 		assertThat(this.queue.stats().batchesInProgress()).as("counted once").isEqualTo(1);
+		assertThat(this.queue.batchesInProgress(10)).singleElement().satisfies((running) -> {
+			assertThat(running.batchId()).isEqualTo("b");
+			assertThat(running.total()).isEqualTo(3);
+			assertThat(running.pending()).isEqualTo(3);
+			assertThat(running.finished()).isFalse();
+		});
 		assertThat(this.recorder.events).containsExactly("enqueued 3");
 		BatchProgress progress = this.queue.batchProgress("b");
 		assertThat(progress.total()).isEqualTo(3);
@@ -238,6 +244,7 @@ class QueueWorkflowTests {
 		assertThat(this.queue.stats().batchesInProgress()).isEqualTo(1);
 		claimed.get(2).ack();
 		assertThat(this.queue.stats().batchesInProgress()).isZero();
+		assertThat(this.queue.batchesInProgress(10)).isEmpty();
 		List<QueueMessage<Job>> callbacks = QueueTesting.claim(this.queue, 2);
 		assertThat(callbacks).extracting(QueueMessage::id).containsExactlyInAnyOrder("b:complete", "b:success");
 		assertThat(callbacks).allSatisfy((m) -> assertThat(m.headers()).containsEntry(QueueBatch.BATCH_HEADER, "b"));

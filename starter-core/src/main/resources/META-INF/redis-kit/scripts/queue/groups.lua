@@ -1,6 +1,6 @@
 -- Reads a queue's groups (see claim.lua): the ready messages of each group in the turns and the messages in flight
 -- of each group, bounded. Read only.
--- KEYS: [1] the group hash (a grouped message -> its group), [2] the groups' ready zset, [3] the turns zset,
+-- KEYS: [1] the group hash (a grouped message -> its group, see promote.lua), [2] the groups' ready zset, [3] the turns zset,
 -- [4] the in-flight zset
 -- ARGV[1] most groups in the turns looked at, ARGV[2] most messages in flight looked at
 -- Returns {groups with ready messages, messages in flight looked at, then per group met: name, ready, in flight}
@@ -20,8 +20,10 @@ for i = 1, #flying, 500 do
   for j = i, math.min(i + 499, #flying) do
     ids[#ids + 1] = flying[j]
   end
-  for _, g in ipairs(redis.call('HMGET', KEYS[1], unpack(ids))) do
-    if g then
+  for _, of in ipairs(redis.call('HMGET', KEYS[1], unpack(ids))) do
+    if of then
+      -- 'group', or 'group\nplace' once it was promoted into its group
+      local g = string.match(of, '^[^\n]*')
       if not running[g] then
         order[#order + 1] = g
         ready[g] = 0
