@@ -1,6 +1,7 @@
 package io.rediskit.autoconfigure.queue;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -297,6 +298,36 @@ class QueueAutoConfigurationTests {
 				.contains("Reason: redis-kit.queue.queues.emails.rate-limit-period is set without a rate-limit, and alone"
 						+ " limits nothing: set redis-kit.queue.queues.emails.rate-limit (deliveries per period) or"
 						+ " remove it"));
+	}
+
+	@Test
+	void theEndpointReportsWaitingParentsBatchesInProgressAndTheBusiestGroups() {
+		this.runner.withPropertyValues("redis-kit.queue.queues.tenants.groups.enabled=true").run((context) -> {
+			RedisQueue<String> tenants = context.getBean(QueueRegistry.class).get("tenants", String.class);
+			List<QueueEntry<String>> entries = new ArrayList<>();
+			for (int i = 0; i < 3; i++) {
+				entries.add(QueueEntry.of("acme " + i).withGroup("acme"));
+			}
+			entries.add(QueueEntry.of("globex").withGroup("globex"));
+			tenants.enqueueAll(entries);
+			tenants.enqueueFlow(QueueFlow.of(QueueEntry.of("parent").withId("p"),
+					List.of(QueueEntry.of("child").withDelay(Duration.ofHours(1)))));
+			tenants.enqueueBatch(QueueBatch.of(List.of(QueueEntry.of("member").withDelay(Duration.ofHours(1))))
+				.withId("b"));
+			RedisQueuesEndpoint endpoint = context.getBean(RedisQueuesEndpoint.class);
+			assertThat(endpoint.queues().queues().get("tenants").waitingParents()).isEqualTo(1);
+			RedisQueuesEndpoint.QueueDescriptor described = endpoint.queue("tenants");
+			assertThat(described.stats().waitingParents()).isEqualTo(1);
+			assertThat(described.stats().batchesInProgress()).isEqualTo(1);
+			assertThat(described.batches()).singleElement().satisfies((batch) -> {
+				assertThat(batch.id()).isEqualTo("b");
+				assertThat(batch.total()).isEqualTo(1);
+				assertThat(batch.pending()).isEqualTo(1);
+			});
+			assertThat(described.groups()).containsExactly(new RedisQueuesEndpoint.GroupDescriptor("acme", 3, 0),
+					new RedisQueuesEndpoint.GroupDescriptor("globex", 1, 0));
+			tenants.purge();
+		});
 	}
 
 	@Test
