@@ -301,6 +301,24 @@ class QueueAutoConfigurationTests {
 	}
 
 	@Test
+	void aGroupsRateLimitPeriodWithoutAGroupRateLimitFailsStartupNamingTheProperty() {
+		this.runner
+			.withPropertyValues("redis-kit.queue.queues.tenants.groups.enabled=true",
+					"redis-kit.queue.queues.tenants.groups.rate-limit-period=1m",
+					"redis-kit.queue.queues.tenants.rate-limit=5")
+			.run((context) -> assertThat(StartupFailures.analyze(context).getDescription())
+				.contains("Property: redis-kit.queue.queues.tenants.groups.rate-limit-period\n    Value: \"1m\"\n")
+				.contains("Reason: redis-kit.queue.queues.tenants.groups.rate-limit-period is set without a rate-limit or"
+						+ " rate-limit-by-group, and alone limits nothing: set"
+						+ " redis-kit.queue.queues.tenants.groups.rate-limit (a group's deliveries per period) or remove it"));
+		this.runner
+			.withPropertyValues("redis-kit.queue.queues.tenants.groups.enabled=true",
+					"redis-kit.queue.queues.tenants.groups.rate-limit-period=1m",
+					"redis-kit.queue.queues.tenants.groups.rate-limit-by-group.acme=5")
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
 	void theEndpointReportsWaitingParentsBatchesInProgressAndTheBusiestGroups() {
 		this.runner.withPropertyValues("redis-kit.queue.queues.tenants.groups.enabled=true").run((context) -> {
 			RedisQueue<String> tenants = context.getBean(QueueRegistry.class).get("tenants", String.class);
