@@ -476,7 +476,8 @@ public class QueueProperties {
 		private long rateLimit;
 
 		/**
-		 * Window of the groups' rate limits (rate-limit and rate-limit-by-group), from 1ms to 1d; set only with one of them.
+		 * Window of the groups' rate limits (rate-limit and rate-limit-by-group), from 1ms to 1d; set only with one
+		 * of them.
 		 */
 		private Duration rateLimitPeriod = Duration.ofSeconds(1);
 
