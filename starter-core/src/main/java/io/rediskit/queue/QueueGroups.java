@@ -37,9 +37,10 @@ import io.rediskit.support.InvalidSpecException;
  * message claimed, grouped or not, and only those actually claimed: a claim the groups hold back spends none of
  * it.
  * <p>
- * <b>What a queue without groups pays.</b> Nothing: the claim and promote scripts read no group key of a queue whose
- * spec has no {@code QueueGroups} ({@link QueueSpec#groups()} {@code null}). Every instance of an application must
- * therefore agree on whether a queue has groups, as on the rest of its spec.
+ * <b>What a queue without groups pays.</b> Next to nothing: the claim and promote scripts read no group key of a
+ * queue whose spec has no {@code QueueGroups} ({@link QueueSpec#groups()} {@code null}), and a script that removes a
+ * message's data removes its entry in the group hash too, a no-op on a key that does not exist. Every instance of an
+ * application must therefore agree on whether a queue has groups, as on the rest of its spec.
  * <p>
  * <b>Where the rotation steps aside.</b> A grouped message given back to the queue at once (a consumer stopping, or
  * its visibility timeout passing) goes to the head of the normal ready list as an ungrouped message would, and is
