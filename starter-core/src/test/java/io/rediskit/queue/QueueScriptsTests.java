@@ -182,6 +182,25 @@ class QueueScriptsTests {
 	}
 
 	@Test
+	void ackManyCountsADeliveryOnceWhenOneCallNamesItTwiceAndDeadLettersACancelledOne() {
+		readyMessages("a", "b", "c");
+		List<ClaimedMessage> claimed = await(this.scripts.claim(KEYS, "r1", 3, 30_000, T)).messages();
+		assertThat(await(this.scripts.cancel(KEYS, "c", "c1", T))).isEqualTo(Settled.CANCELLED);
+		String a = claimed.get(0).token();
+		List<String[]> pairs = List.of(new String[] { "a", a }, new String[] { "a", a },
+				new String[] { "a", claimed.get(1).token() }, new String[] { "b", claimed.get(1).token() },
+				new String[] { "c", claimed.get(2).token() });
+		assertThat(await(this.scripts.ackAll(KEYS, pairs, T))).containsExactly(Settled.DONE, Settled.REPLAYED,
+				Settled.STALE, Settled.DONE, Settled.CANCELLED);
+		assertThat(this.server.command("ZCARD", key(2))).as("nothing left in flight").isEqualTo(0L);
+		assertThat(this.server.command("ZCARD", key(7))).as("three tokens settled, and the cancel's request")
+			.isEqualTo(4L);
+		assertThat(this.server.command("ZRANGE", key(3), "0", "-1")).as("dead").isEqualTo(List.of("c"));
+		assertThat(this.server.command("HEXISTS", key(5), "a")).isEqualTo(0L);
+		assertThat(this.server.command("HEXISTS", key(5), "c")).as("a dead letter keeps its payload").isEqualTo(1L);
+	}
+
+	@Test
 	void settledTokensOlderThanTheRetentionAreTrimmed() {
 		readyMessages("a", "b");
 		ClaimedMessage a = claimOne("r1");

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -15,6 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongConsumer;
 
 import io.rediskit.benchmarks.BenchmarkContext;
+import io.rediskit.benchmarks.CpuMeter;
 import io.rediskit.benchmarks.LatencySample;
 import io.rediskit.benchmarks.MedianRound;
 import io.rediskit.queue.QueueEntry;
@@ -26,6 +28,8 @@ import io.rediskit.support.KeyNaming;
 import org.jspecify.annotations.Nullable;
 import org.redisson.api.RBlockingQueue;
 import org.redisson.api.RDelayedQueue;
+
+import org.springframework.data.redis.connection.RedisConnection;
 
 /**
  * The consumer side of the queue, redis-kit against Redisson and the script floor, in one run:
@@ -152,11 +156,13 @@ final class QueueDrainScenarios {
 		fill(queue, backlog(millis));
 		QueueListenerContainer<Long> container = this.registry.createContainer(queue,
 				(message) -> run.count(), concurrency);
+		Work work = Work.start(this.context);
 		long start = System.nanoTime();
 		container.start();
 		try {
 			TimeUnit.MILLISECONDS.sleep(millis);
 			run.rate(run.delivered.get(), System.nanoTime() - start);
+			run.work = work.stop(this.context, run.delivered.get());
 		}
 		finally {
 			container.stop();
@@ -180,12 +186,14 @@ final class QueueDrainScenarios {
 		}
 		destination.addAll(chunk);
 		AtomicBoolean consuming = new AtomicBoolean(true);
+		Work work = Work.start(this.context);
 		long start = System.nanoTime();
 		// The backlog's payloads are indexes, not due times: counted, with no lateness.
 		ExecutorService consumers = redissonConsumers(destination, concurrency, (index) -> run.count(), consuming);
 		try {
 			TimeUnit.MILLISECONDS.sleep(millis);
 			run.rate(run.delivered.get(), System.nanoTime() - start);
+			run.work = work.stop(this.context, run.delivered.get());
 		}
 		finally {
 			consuming.set(false);
@@ -231,6 +239,7 @@ final class QueueDrainScenarios {
 				long fill = (millis != null) ? backlog(millis) : count;
 				// Filled in batches through redis-kit: the same keys, as the floor uses the run's key naming.
 				fill(this.registry.create(name, QueueSpec.defaults(), Long.class), fill);
+				Work work = Work.start(this.context);
 				long start = System.nanoTime();
 				long deadline = (millis != null) ? start + TimeUnit.MILLISECONDS.toNanos(millis) : Long.MAX_VALUE;
 				long taken = 0;
@@ -242,6 +251,7 @@ final class QueueDrainScenarios {
 					taken += claimed;
 				}
 				run.rate(taken, System.nanoTime() - start);
+				run.work = work.stop(this.context, taken);
 			}
 			finally {
 				floor.purge();
@@ -299,6 +309,9 @@ final class QueueDrainScenarios {
 
 		volatile double perSecond = Double.NaN;
 
+		/** What the drain cost per message, where it was measured. */
+		@Nullable PerMessage work;
+
 		Run(long expected) {
 			this.expected = expected;
 			this.done = new CountDownLatch((expected == Integer.MAX_VALUE) ? 1 : (int) expected);
@@ -318,12 +331,22 @@ final class QueueDrainScenarios {
 			this.done.countDown();
 		}
 
+		/**
+		 * Waits for the burst, measuring the work done for it from shortly before its due time: before that the
+		 * consumers only wait.
+		 */
 		void await(long dueMillis, BenchmarkContext context, String library) throws InterruptedException {
+			long before = dueMillis - 100 - System.currentTimeMillis();
+			if (before > 0 && this.delivered.get() == 0) {
+				TimeUnit.MILLISECONDS.sleep(before);
+			}
+			Work work = Work.start(context);
 			long wait = Math.max(0, dueMillis - System.currentTimeMillis()) + 60_000;
 			if (!this.done.await(wait, TimeUnit.MILLISECONDS)) {
 				context.reportAnomaly(library + ": " + (this.expected - this.delivered.get()) + " of " + this.expected
 						+ " burst messages not delivered a minute after their due time", null);
 			}
+			this.work = work.stop(context, this.delivered.get());
 			rate(this.delivered.get(), TimeUnit.MILLISECONDS.toNanos(Math.max(1, this.lastMillis - dueMillis)));
 		}
 
@@ -337,12 +360,15 @@ final class QueueDrainScenarios {
 
 		String line(String scenario, String library, int size) {
 			String what = library.equals("floor") ? "batch " + size : "concurrency " + size;
+			String work = (this.work != null) ? "  " + this.work : "";
 			if (this.lateness.count() == 0) {
-				return String.format("%s %-10s %-15s %10.0f deliveries/s", scenario, library, what, this.perSecond);
+				return String.format("%s %-10s %-15s %10.0f deliveries/s%s", scenario, library, what, this.perSecond,
+						work);
 			}
 			double[] p = this.lateness.percentilesMicros(50, 99);
-			return String.format("%s %-10s %-15s %10.0f deliveries/s  lateness p50 %7.1f ms  p99 %7.1f ms  max %6d ms",
-					scenario, library, what, this.perSecond, p[0] / 1000, p[1] / 1000, this.maxMillis.get());
+			return String.format(
+					"%s %-10s %-15s %10.0f deliveries/s  lateness p50 %7.1f ms  p99 %7.1f ms  max %6d ms%s", scenario,
+					library, what, this.perSecond, p[0] / 1000, p[1] / 1000, this.maxMillis.get(), work);
 		}
 
 		Map<String, Object> toJson(int size) {
@@ -350,6 +376,12 @@ final class QueueDrainScenarios {
 			json.put("size", size);
 			json.put("delivered", this.delivered.get());
 			json.put("deliveriesPerSecond", this.perSecond);
+			if (this.work != null) {
+				json.put("clientCpuMicrosPerMessage", this.work.cost().clientMicros());
+				json.put("serverCpuMicrosPerMessage", this.work.cost().serverMicros());
+				json.put("scriptCallsPerMessage", this.work.scripts());
+				json.put("commandsPerMessage", this.work.commands());
+			}
 			if (this.lateness.count() > 0) {
 				double[] p = this.lateness.percentilesMicros(50, 99);
 				json.put("latenessP50Millis", p[0] / 1000);
@@ -357,6 +389,69 @@ final class QueueDrainScenarios {
 				json.put("latenessMaxMillis", this.maxMillis.get());
 			}
 			return json;
+		}
+
+	}
+
+	/**
+	 * Processor time and server calls from a start: the calls counted by {@code INFO commandstats}, scripts
+	 * ({@code EVALSHA}, {@code EVAL}, {@code FCALL}) on their own and every command together, the commands that
+	 * scripts run included. Other clients of the server count too: the benchmark runs alone.
+	 */
+	private record Work(CpuMeter cpu, long scripts, long commands) {
+
+		static Work start(BenchmarkContext context) {
+			long[] calls = calls(context);
+			return new Work(CpuMeter.start(context), calls[0], calls[1]);
+		}
+
+		@Nullable PerMessage stop(BenchmarkContext context, long messages) {
+			if (messages == 0) {
+				return null;
+			}
+			CpuMeter.Cost cost = this.cpu.stop(messages);
+			long[] calls = calls(context);
+			// The INFO calls that read the counters count as one each.
+			return new PerMessage(cost, (calls[0] - this.scripts) / (double) messages,
+					(calls[1] - this.commands - 2) / (double) messages);
+		}
+
+		private static long[] calls(BenchmarkContext context) {
+			try (RedisConnection connection = context.connectionFactory().getConnection()) {
+				Properties stats = connection.serverCommands().info("commandstats");
+				long scripts = 0;
+				long all = 0;
+				if (stats != null) {
+					for (String name : stats.stringPropertyNames()) {
+						String value = stats.getProperty(name);
+						int from = value.indexOf("calls=") + 6;
+						long calls = Long.parseLong(value.substring(from, value.indexOf(',', from)));
+						all += calls;
+						if (name.equals("cmdstat_evalsha") || name.equals("cmdstat_eval")
+								|| name.equals("cmdstat_fcall")) {
+							scripts += calls;
+						}
+					}
+				}
+				return new long[] { scripts, all };
+			}
+		}
+
+	}
+
+	/**
+	 * A drain's work per message.
+	 *
+	 * @param cost processor time per message, the benchmark's JVM and the server's
+	 * @param scripts script calls per message
+	 * @param commands commands per message, those scripts ran included
+	 */
+	private record PerMessage(CpuMeter.Cost cost, double scripts, double commands) {
+
+		@Override
+		public String toString() {
+			return String.format("cpu-us/msg=%.1f+%.1f  scripts/msg=%.3f  commands/msg=%.1f", this.cost.clientMicros(),
+					this.cost.serverMicros(), this.scripts, this.commands);
 		}
 
 	}

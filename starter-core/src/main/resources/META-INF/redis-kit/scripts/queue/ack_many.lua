@@ -25,36 +25,77 @@ local function finished(id, event, data)
     {now, id, event, data, ARGV[3], ARGV[4], ARGV[5]})
 end
 local keep = tonumber(ARGV[2])
-local reply = {}
-local acked = 0
+local ids, tokens = {}, {}
 for i = 6, #ARGV, 3 do
-  local id, token = ARGV[i], ARGV[i + 1]
-  if redis.call('ZSCORE', KEYS[8], token) then
-    reply[#reply + 1] = 2
+  ids[#ids + 1] = ARGV[i]
+  tokens[#tokens + 1] = ARGV[i + 1]
+end
+if #ids == 0 then
+  return {}
+end
+-- Read in three calls for the whole batch, written in four: a call per message costs more than its command. A
+-- queue with flows or batches reads and writes per message instead, in order, as the bookkeeping of one message
+-- may settle or cancel another of the same batch.
+local settled_at = redis.call('ZMSCORE', KEYS[8], unpack(tokens))
+local metas, reasons
+if not workflows then
+  metas = redis.call('HMGET', KEYS[5], unpack(ids))
+  reasons = redis.call('HMGET', KEYS[7], unpack(ids))
+end
+local seen, acked = {}, {}
+local removed, settled = {}, {}
+local reply = {}
+for n = 1, #ids do
+  local id, token = ids[n], tokens[n]
+  if settled_at[n] or seen[token] then
+    reply[n] = 2
   else
-    local meta = redis.call('HGET', KEYS[5], id)
-    if not meta or string.match(meta, '^%d+|%d+|(.*)$') ~= token then
-      reply[#reply + 1] = 0
+    local meta
+    if metas then
+      meta = metas[n]
     else
-      redis.call('ZREM', KEYS[3], id)
-      redis.call('ZADD', KEYS[8], now, token)
-      acked = acked + 1
-      if redis.call('HGET', KEYS[7], id) == 'cancelled' then
+      meta = redis.call('HGET', KEYS[5], id)
+    end
+    if not meta or string.match(meta, '^%d+|%d+|(.*)$') ~= token or acked[id] then
+      reply[n] = 0
+    else
+      seen[token] = true
+      acked[id] = true
+      settled[#settled + 1] = now
+      settled[#settled + 1] = token
+      local reason
+      if reasons then
+        reason = reasons[n]
+      else
+        reason = redis.call('HGET', KEYS[7], id)
+      end
+      if reason == 'cancelled' then
+        redis.call('ZREM', KEYS[3], id)
         redis.call('HSET', KEYS[5], id, string.match(meta, '^(%d+|%d+|)'))
         redis.call('ZADD', KEYS[4], now, id)
         finished(id, 'f', 'cancelled')
-        reply[#reply + 1] = 4
-      else
+        reply[n] = 4
+      elseif workflows then
+        redis.call('ZREM', KEYS[3], id)
         redis.call('HDEL', KEYS[5], id)
         redis.call('HDEL', KEYS[17], id)
         redis.call('HDEL', KEYS[6], id)
-        finished(id, 's', ARGV[i + 2])
-        reply[#reply + 1] = 1
+        finished(id, 's', ARGV[5 + n * 3])
+        reply[n] = 1
+      else
+        removed[#removed + 1] = id
+        reply[n] = 1
       end
     end
   end
 end
-if acked > 0 then
+if #removed > 0 then
+  redis.call('ZREM', KEYS[3], unpack(removed))
+  redis.call('HDEL', KEYS[5], unpack(removed))
+  redis.call('HDEL', KEYS[6], unpack(removed))
+end
+if #settled > 0 then
+  redis.call('ZADD', KEYS[8], unpack(settled))
   redis.call('ZREMRANGEBYSCORE', KEYS[8], '-inf', now - keep)
   redis.call('PEXPIRE', KEYS[8], keep)
 end

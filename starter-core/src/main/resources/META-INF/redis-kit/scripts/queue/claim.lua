@@ -314,30 +314,52 @@ for code, key in pairs(lists) do
   end
 end
 local deadline = now + tonumber(ARGV[4])
-local claimed = {}
+-- Read in two calls and written in two for the whole claim: a call per message costs more than its command.
+local ids, codes = {}, {}
 for _, code in ipairs(order) do
-  local id = popped[code][next_of[code]]
+  local id = popped[code] and popped[code][next_of[code]]
   next_of[code] = next_of[code] + 1
-  local meta = redis.call('HGET', KEYS[5], id)
-  if code == 'g' then
-    code = 'n'
+  if id then
+    ids[#ids + 1] = id
+    codes[#codes + 1] = (code == 'g') and 'n' or code
   end
+end
+if #ids == 0 then
+  return reply
+end
+local metas = redis.call('HMGET', KEYS[5], unpack(ids))
+local payloads = redis.call('HMGET', KEYS[6], unpack(ids))
+local claimed = {}
+local metas_set, in_flight = {}, {}
+-- A number made text costs more in Lua than a command: the next delivery count is made once per count seen.
+local counts = {}
+for n, id in ipairs(ids) do
+  local meta = metas[n]
   if meta then
-    local due, deliveries = string.match(meta, '^(%d+)|(%d+)|')
-    deliveries = tonumber(deliveries) + 1
-    claimed[#claimed + 1] = code .. id
+    local due, seen = string.match(meta, '^(%d+)|(%d+)|')
+    local count = counts[seen]
+    if not count then
+      count = tostring(tonumber(seen) + 1)
+      counts[seen] = count
+    end
+    local deliveries = tonumber(count)
+    claimed[#claimed + 1] = codes[n] .. id
     local token = request .. ':' .. #claimed
-    redis.call('HSET', KEYS[5], id, due .. '|' .. deliveries .. '|' .. token)
-    redis.call('ZADD', KEYS[3], deadline, id)
+    metas_set[#metas_set + 1] = id
+    metas_set[#metas_set + 1] = due .. '|' .. count .. '|' .. token
+    in_flight[#in_flight + 1] = deadline
+    in_flight[#in_flight + 1] = id
     reply[#reply + 1] = id
-    reply[#reply + 1] = redis.call('HGET', KEYS[6], id)
+    reply[#reply + 1] = payloads[n]
     reply[#reply + 1] = deliveries
     reply[#reply + 1] = tonumber(due)
     reply[#reply + 1] = token
-    reply[#reply + 1] = code
+    reply[#reply + 1] = codes[n]
   end
 end
 if #claimed > 0 then
+  redis.call('HSET', KEYS[5], unpack(metas_set))
+  redis.call('ZADD', KEYS[3], unpack(in_flight))
   redis.call('RPUSH', KEYS[9], unpack(claimed))
   redis.call('PEXPIRE', KEYS[9], ARGV[4])
 end
