@@ -33,7 +33,7 @@ end
 if #ids == 0 then
   return {}
 end
--- Read in three calls for the whole batch, written in four: a call per message costs more than its command. A
+-- Read in three calls for the whole batch, written in five: a call per message costs more than its command. A
 -- queue with flows or batches reads and writes per message instead, in order, as the bookkeeping of one message
 -- may settle or cancel another of the same batch.
 local settled_at = redis.call('ZMSCORE', KEYS[8], unpack(tokens))
@@ -92,6 +92,7 @@ end
 if #removed > 0 then
   redis.call('ZREM', KEYS[3], unpack(removed))
   redis.call('HDEL', KEYS[5], unpack(removed))
+  redis.call('HDEL', KEYS[17], unpack(removed))
   redis.call('HDEL', KEYS[6], unpack(removed))
 end
 if #settled > 0 then

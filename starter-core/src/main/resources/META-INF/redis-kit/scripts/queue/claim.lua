@@ -325,6 +325,7 @@ for _, code in ipairs(order) do
   end
 end
 if #ids == 0 then
+  record_rate(0)
   return reply
 end
 local metas = redis.call('HMGET', KEYS[5], unpack(ids))
