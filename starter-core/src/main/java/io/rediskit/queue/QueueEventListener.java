@@ -62,7 +62,8 @@ public interface QueueEventListener {
 	 * A claim left ready messages in the queue because of a limit of the queue: they wait, their delivery count
 	 * unchanged. A message held back over several claims is counted by each.
 	 * @param queue the queue name
-	 * @param reason {@code rate-limit} or {@code max-in-flight}
+	 * @param reason {@code max-in-flight}, {@code rate-limit} (the queue's limits), {@code group-limit} or
+	 * {@code group-rate} (the limits of the {@link QueueGroups groups} whose turn it was)
 	 * @param count how many ready messages the claim could have taken and did not
 	 */
 	default void onHeldBack(String queue, String reason, long count) {

@@ -1,5 +1,7 @@
 package io.rediskit.queue;
 
+import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -25,20 +27,36 @@ import io.rediskit.support.InvalidSpecException;
  * skipped, without holding back any other group; its messages stay ready, their delivery counts unchanged, and the
  * claim reports them as held back for {@code group-limit}.
  * <p>
- * <b>What a queue without groups pays.</b> Nothing: the claim and promote scripts read no group key of a queue whose
- * spec has no {@code QueueGroups} ({@link QueueSpec#groups()} {@code null}). Every instance of an application must
- * therefore agree on whether a queue has groups, as on the rest of its spec.
+ * <b>Per-group rate.</b> {@link #rateLimit()} bounds the messages of one group claimed in any window of
+ * {@link #rateLimitPeriod()} across every consumer (0: no limit), {@link #rateLimitOverrides()} by group name: an
+ * exact sliding log on the server's clock, kept by the claim script in the same step as the claim (one round trip).
+ * A group that has had its share of the window keeps its place in the turn and is skipped, as at its in-flight limit;
+ * the claim reports its messages as held back for {@code group-rate}, and a consumer that found nothing else to
+ * claim looks again when the oldest entry of the groups' log leaves the window (or at its poll interval, if
+ * sooner). A group's in-flight limit is checked first, then its rate. The queue's own rate limit counts every
+ * message claimed, grouped or not, and only those actually claimed: a claim the groups hold back spends none of
+ * it.
+ * <p>
+ * <b>What a queue without groups pays.</b> Next to nothing: the claim and promote scripts read no group key of a
+ * queue whose spec has no {@code QueueGroups} ({@link QueueSpec#groups()} {@code null}), and a script that removes a
+ * message's data removes its entry in the group hash too, a no-op on a key that does not exist. Every instance of an
+ * application must therefore agree on whether a queue has groups, as on the rest of its spec.
  * <p>
  * <b>Where the rotation steps aside.</b> A grouped message given back to the queue at once (a consumer stopping, or
  * its visibility timeout passing) goes to the head of the normal ready list as an ungrouped message would, and is
- * claimed next, outside the rotation and its group's limit; a retried one comes back through its group. Flows and
+ * claimed next, outside the rotation and its group's limits; a retried one comes back through its group. Flows and
  * batches take no group. A claim looks at most {@value #SCAN} groups in turn order, so with more groups than that
  * at their limits the ones beyond wait for a later claim.
  *
  * @param maxInFlight most messages of one group in flight across consumers, 0 for no limit
  * @param overrides a group's own limit by its name, instead of {@code maxInFlight}
+ * @param rateLimit most messages of one group claimed in any window of {@code rateLimitPeriod} across consumers, 0
+ * to {@value QueueSpec#MAX_RATE_LIMIT}; 0 for no limit
+ * @param rateLimitPeriod the window of {@code rateLimit} and of every group's own, from 1 ms to 1 day
+ * @param rateLimitOverrides a group's own rate limit by its name, instead of {@code rateLimit} (0 for none)
  */
-public record QueueGroups(int maxInFlight, Map<String, Integer> overrides) {
+public record QueueGroups(int maxInFlight, Map<String, Integer> overrides, long rateLimit, Duration rateLimitPeriod,
+		Map<String, Long> rateLimitOverrides) {
 
 	/** Longest group name, in characters. */
 	public static final int MAX_NAME_LENGTH = 128;
@@ -68,6 +86,38 @@ public record QueueGroups(int maxInFlight, Map<String, Integer> overrides) {
 			}
 		}
 		overrides = Map.copyOf(overrides);
+		checkRate("rateLimit", "", rateLimit);
+		Objects.requireNonNull(rateLimitPeriod, "rateLimitPeriod must not be null");
+		if (rateLimitPeriod.compareTo(Duration.ofMillis(1)) < 0 || rateLimitPeriod.compareTo(Duration.ofDays(1)) > 0) {
+			throw new InvalidSpecException("rateLimitPeriod",
+					"must be between " + Duration.ofMillis(1) + " and " + Duration.ofDays(1) + ", was " + rateLimitPeriod);
+		}
+		Objects.requireNonNull(rateLimitOverrides, "rateLimitOverrides must not be null");
+		for (Map.Entry<String, Long> override : rateLimitOverrides.entrySet()) {
+			String problem = problem(override.getKey());
+			if (problem != null) {
+				throw new InvalidSpecException("rateLimitOverrides", problem);
+			}
+			checkRate("rateLimitOverrides", "the rate limit of group '" + override.getKey() + "' ",
+					Objects.requireNonNull(override.getValue(), "an override must not be null"));
+		}
+		rateLimitOverrides = Map.copyOf(rateLimitOverrides);
+	}
+
+	/**
+	 * Groups with in-flight limits and no rate limit.
+	 * @param maxInFlight see the component
+	 * @param overrides see the component
+	 */
+	public QueueGroups(int maxInFlight, Map<String, Integer> overrides) {
+		this(maxInFlight, overrides, 0, Duration.ofSeconds(1), Map.of());
+	}
+
+	private static void checkRate(String component, String what, long limit) {
+		if (limit < 0 || limit > QueueSpec.MAX_RATE_LIMIT) {
+			throw new InvalidSpecException(component,
+					what + "must be between 0 (no limit) and " + QueueSpec.MAX_RATE_LIMIT + ", was " + limit);
+		}
 	}
 
 	/** @return groups in round-robin with no limit per group */
@@ -77,7 +127,8 @@ public record QueueGroups(int maxInFlight, Map<String, Integer> overrides) {
 
 	/** @param maxInFlight see the component; @return a copy with it */
 	public QueueGroups withMaxInFlight(int maxInFlight) {
-		return new QueueGroups(maxInFlight, this.overrides);
+		return new QueueGroups(maxInFlight, this.overrides, this.rateLimit, this.rateLimitPeriod,
+				this.rateLimitOverrides);
 	}
 
 	/**
@@ -86,9 +137,37 @@ public record QueueGroups(int maxInFlight, Map<String, Integer> overrides) {
 	 * @return a copy with it
 	 */
 	public QueueGroups withMaxInFlight(String group, int maxInFlight) {
-		java.util.HashMap<String, Integer> more = new java.util.HashMap<>(this.overrides);
+		HashMap<String, Integer> more = new HashMap<>(this.overrides);
 		more.put(Objects.requireNonNull(group, "group must not be null"), maxInFlight);
-		return new QueueGroups(this.maxInFlight, more);
+		return new QueueGroups(this.maxInFlight, more, this.rateLimit, this.rateLimitPeriod, this.rateLimitOverrides);
+	}
+
+	/**
+	 * @param rateLimit most messages of one group claimed per period, 0 for none
+	 * @param rateLimitPeriod the period, of this limit and of every group's own
+	 * @return a copy with them
+	 */
+	public QueueGroups withRateLimit(long rateLimit, Duration rateLimitPeriod) {
+		return new QueueGroups(this.maxInFlight, this.overrides, rateLimit, rateLimitPeriod, this.rateLimitOverrides);
+	}
+
+	/**
+	 * @param group a group's name
+	 * @param rateLimit its own most messages claimed per {@link #rateLimitPeriod()}, 0 for none
+	 * @return a copy with it
+	 */
+	public QueueGroups withRateLimit(String group, long rateLimit) {
+		HashMap<String, Long> more = new HashMap<>(this.rateLimitOverrides);
+		more.put(Objects.requireNonNull(group, "group must not be null"), rateLimit);
+		return new QueueGroups(this.maxInFlight, this.overrides, this.rateLimit, this.rateLimitPeriod, more);
+	}
+
+	/**
+	 * @param group a group's name
+	 * @return its most messages claimed per {@link #rateLimitPeriod()}, 0 for none
+	 */
+	public long rateLimit(String group) {
+		return this.rateLimitOverrides.getOrDefault(group, this.rateLimit);
 	}
 
 	/**

@@ -3,8 +3,10 @@ package io.rediskit.queue;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletionStage;
 
 import io.rediskit.support.KeyNaming;
@@ -52,13 +54,17 @@ final class QueueScripts {
 
 	static final LuaScript STATS = script("stats");
 
-	static final LuaScript ENQUEUE_FLOW = script("enqueue_flow");
+	static final LuaScript ENQUEUE_FLOW = withMembers("enqueue_flow");
 
-	static final LuaScript ENQUEUE_BATCH = script("enqueue_batch");
+	static final LuaScript ENQUEUE_BATCH = withMembers("enqueue_batch");
 
 	static final LuaScript FLOW_CHILDREN = script("flow_children");
 
 	static final LuaScript BATCH_PROGRESS = script("batch_progress");
+
+	static final LuaScript BATCHES = script("batches");
+
+	static final LuaScript GROUPS = script("groups");
 
 	static final LuaScript DEAD_LETTERS = script("dead_letters");
 
@@ -264,6 +270,40 @@ final class QueueScripts {
 			});
 	}
 
+	/** @return up to {@code max} unfinished batches, found among about {@code scan} entries of the workflow hash */
+	CompletionStage<List<BatchProgress>> batchesInProgress(Keys keys, int max, int scan) {
+		return this.executor.<List<Object>>executeAsync(BATCHES, ReturnType.MULTI, 1,
+				new byte[][] { keys.workflow[0], number(max), number(scan) })
+			.thenApply((reply) -> {
+				List<Object> values = required(reply, BATCHES);
+				List<BatchProgress> batches = new ArrayList<>();
+				for (int i = 2; i + 4 < values.size(); i += 5) {
+					batches.add(new BatchProgress(text(values.get(i)), (Long) values.get(i + 1),
+							(Long) values.get(i + 2), (Long) values.get(i + 3),
+							java.time.Instant.ofEpochMilli((Long) values.get(i + 4)), null));
+				}
+				return batches;
+			});
+	}
+
+	/**
+	 * @return every group met among the first {@code groups} in the turns and the first {@code inFlight} messages in
+	 * flight, unsorted
+	 */
+	CompletionStage<List<GroupStats>> groupStats(Keys keys, int groups, int inFlight) {
+		return this.executor.<List<Object>>executeAsync(GROUPS, ReturnType.MULTI, 4,
+				new byte[][] { keys.groups[0], keys.groups[1], keys.groups[2], keys.all[2], number(groups),
+						number(inFlight) })
+			.thenApply((reply) -> {
+				List<Object> values = required(reply, GROUPS);
+				List<GroupStats> found = new ArrayList<>();
+				for (int i = 2; i + 2 < values.size(); i += 3) {
+					found.add(new GroupStats(text(values.get(i)), (Long) values.get(i + 1), (Long) values.get(i + 2)));
+				}
+				return found;
+			});
+	}
+
 	/** Moves up to {@link #MOVE_BATCH} due messages, of every priority, to ready. */
 	CompletionStage<Promoted> promote(Keys keys, @Nullable Long now) {
 		return promote(keys, false, now);
@@ -301,8 +341,13 @@ final class QueueScripts {
 	 */
 	CompletionStage<Claimed> claim(Keys keys, String requestId, int max, long visibilityMillis, Admission admission,
 			@Nullable Long now) {
-		int overrides = admission.groupLimits().size() * 2;
-		byte[][] keysAndArgs = new byte[Keys.COUNT + 10 + 11 + overrides][];
+		QueueGroups groups = admission.groups();
+		Set<String> named = new LinkedHashSet<>();
+		if (groups != null) {
+			named.addAll(groups.overrides().keySet());
+			named.addAll(groups.rateLimitOverrides().keySet());
+		}
+		byte[][] keysAndArgs = new byte[Keys.COUNT + 12 + 13 + named.size() * 3][];
 		System.arraycopy(keys.all, 0, keysAndArgs, 0, Keys.COUNT);
 		int i = Keys.COUNT;
 		keysAndArgs[i++] = keys.claimRecord(requestId);
@@ -315,6 +360,8 @@ final class QueueScripts {
 		keysAndArgs[i++] = keys.groups[2];
 		keysAndArgs[i++] = keys.groups[3];
 		keysAndArgs[i++] = keys.groups[4];
+		keysAndArgs[i++] = keys.groupRate[0];
+		keysAndArgs[i++] = keys.groupRate[1];
 		keysAndArgs[i++] = time(now);
 		keysAndArgs[i++] = utf8(requestId);
 		keysAndArgs[i++] = number(max);
@@ -324,13 +371,18 @@ final class QueueScripts {
 		keysAndArgs[i++] = number(admission.rateLimit());
 		keysAndArgs[i++] = number(admission.ratePeriodMillis());
 		keysAndArgs[i++] = TURN;
-		keysAndArgs[i++] = admission.groups() ? ONE : NO_RESULT;
-		keysAndArgs[i++] = number(admission.groupMaxInFlight());
-		for (Map.Entry<String, Integer> limit : admission.groupLimits().entrySet()) {
-			keysAndArgs[i++] = utf8(limit.getKey());
-			keysAndArgs[i++] = number(limit.getValue());
+		keysAndArgs[i++] = (groups != null) ? ONE : NO_RESULT;
+		keysAndArgs[i++] = number((groups != null) ? groups.maxInFlight() : 0);
+		keysAndArgs[i++] = number((groups != null) ? groups.rateLimit() : 0);
+		keysAndArgs[i++] = number((groups != null) ? groups.rateLimitPeriod().toMillis() : 1);
+		if (groups != null) {
+			for (String group : named) {
+				keysAndArgs[i++] = utf8(group);
+				keysAndArgs[i++] = number(groups.maxInFlight(group));
+				keysAndArgs[i++] = number(groups.rateLimit(group));
+			}
 		}
-		return this.executor.<List<Object>>executeAsync(CLAIM, ReturnType.MULTI, Keys.COUNT + 10, keysAndArgs)
+		return this.executor.<List<Object>>executeAsync(CLAIM, ReturnType.MULTI, Keys.COUNT + 12, keysAndArgs)
 			.thenApply((reply) -> {
 				List<Object> values = required(reply, CLAIM);
 				List<ClaimedMessage> messages = new ArrayList<>((values.size() - 4) / 6);
@@ -393,6 +445,7 @@ final class QueueScripts {
 		byte[][] keysAndArgs = new byte[Keys.SETTLING + 5 + deliveries.size() * 3][];
 		System.arraycopy(keys.all, 0, keysAndArgs, 0, Keys.COUNT);
 		System.arraycopy(keys.workflow, 0, keysAndArgs, Keys.COUNT, keys.workflow.length);
+		keysAndArgs[Keys.SETTLING - 1] = keys.groups[0];
 		int i = Keys.SETTLING;
 		keysAndArgs[i++] = time(now);
 		keysAndArgs[i++] = SETTLED_MILLIS;
@@ -488,24 +541,26 @@ final class QueueScripts {
 	 * its id published on the cancel channel), {@link Settled#REPLAYED} or {@link Settled#STALE} (nothing)
 	 */
 	CompletionStage<Settled> cancel(Keys keys, String id, String requestId, @Nullable Long now) {
-		byte[][] settling = settlingKeysAnd(keys, keys.groups[0], keys.groups[1], time(now), utf8(id), utf8(requestId),
+		byte[][] settling = settlingKeysAnd(keys, keys.groups[1], time(now), utf8(id), utf8(requestId),
 				SETTLED_MILLIS, keys.cancelChannelBytes, keys.channelBytes, BATCH_RETENTION_MILLIS);
-		return this.executor.<Long>executeAsync(CANCEL, ReturnType.INTEGER, Keys.SETTLING + 2, settling)
+		return this.executor.<Long>executeAsync(CANCEL, ReturnType.INTEGER, Keys.SETTLING + 1, settling)
 			.thenApply((reply) -> Settled.of(required(reply, CANCEL), CANCEL));
 	}
 
 	CompletionStage<QueueStats> stats(Keys keys, @Nullable Long now) {
-		byte[][] keysAndArgs = levelKeysAnd(keys, 2);
+		byte[][] keysAndArgs = levelKeysAnd(keys, 3);
 		keysAndArgs[Keys.WITH_LEVELS] = keys.groups[1];
-		keysAndArgs[Keys.WITH_LEVELS + 1] = time(now);
-		return this.executor.<List<Object>>executeAsync(STATS, ReturnType.MULTI, Keys.WITH_LEVELS + 1, keysAndArgs)
+		keysAndArgs[Keys.WITH_LEVELS + 1] = keys.workflow[0];
+		keysAndArgs[Keys.WITH_LEVELS + 2] = time(now);
+		return this.executor.<List<Object>>executeAsync(STATS, ReturnType.MULTI, Keys.WITH_LEVELS + 2, keysAndArgs)
 			.thenApply((reply) -> {
 				List<Object> values = required(reply, STATS);
 				long serverNow = (Long) values.get(0);
 				long oldest = (Long) values.get(5);
 				return new QueueStats((Long) values.get(1), (Long) values.get(2), (Long) values.get(3),
 						(Long) values.get(4),
-						(oldest < 0) ? Duration.ZERO : Duration.ofMillis(Math.max(0, serverNow - oldest)));
+						(oldest < 0) ? Duration.ZERO : Duration.ofMillis(Math.max(0, serverNow - oldest)),
+						(Long) values.get(6), (Long) values.get(7));
 			});
 	}
 
@@ -537,7 +592,9 @@ final class QueueScripts {
 
 	/** @return whether the dead letter was deleted */
 	CompletionStage<Boolean> deleteDeadLetter(Keys keys, String id) {
-		return integer(DELETE_DEAD_LETTER, keysAnd(keys, utf8(id))).thenApply((deleted) -> deleted == 1);
+		byte[][] keysAndId = keysAnd(keys, keys.groups[0], utf8(id));
+		return this.executor.<Long>executeAsync(DELETE_DEAD_LETTER, ReturnType.INTEGER, Keys.COUNT + 1, keysAndId)
+			.thenApply((deleted) -> required(deleted, DELETE_DEAD_LETTER) == 1);
 	}
 
 	/** @return how many messages there were */
@@ -562,6 +619,7 @@ final class QueueScripts {
 		byte[][] keysAndArgs = new byte[Keys.SETTLING + args.length][];
 		System.arraycopy(keys.all, 0, keysAndArgs, 0, Keys.COUNT);
 		System.arraycopy(keys.workflow, 0, keysAndArgs, Keys.COUNT, keys.workflow.length);
+		keysAndArgs[Keys.SETTLING - 1] = keys.groups[0];
 		System.arraycopy(args, 0, keysAndArgs, Keys.SETTLING, args.length);
 		return keysAndArgs;
 	}
@@ -617,6 +675,11 @@ final class QueueScripts {
 		return LuaScript.fromClasspath(path(name), Map.of("workflow", path("workflow")));
 	}
 
+	/** A script that adds a flow or a batch, with the placing of its messages as its function {@code enqueue_members}. */
+	private static LuaScript withMembers(String name) {
+		return LuaScript.fromClasspath(path(name), Map.of("enqueue_members", path("enqueue_members")));
+	}
+
 	private static String path(String name) {
 		return "META-INF/redis-kit/scripts/queue/" + name + ".lua";
 	}
@@ -647,8 +710,8 @@ final class QueueScripts {
 		/** How many {@link #groups} keys. */
 		static final int GROUP_COUNT = 5;
 
-		/** The eight keys and the eight {@link #workflow} keys: what the scripts that settle messages take. */
-		static final int SETTLING = COUNT + 8;
+		/** The eight keys, the eight {@link #workflow} keys and the group hash: what the scripts that settle messages take. */
+		static final int SETTLING = COUNT + 9;
 
 		/**
 		 * delayed, ready, in-flight, dead, meta, payloads, reasons, settled: the order every script takes. delayed
@@ -686,6 +749,12 @@ final class QueueScripts {
 		 */
 		final byte[][] groups;
 
+		/**
+		 * The groups' rate limits ({@link QueueGroups#rateLimit()}): the log of claims from a group with one, and the
+		 * count of each group's entries in it (see claim.lua). Rate state, like {@link #rateLog}: purge leaves it.
+		 */
+		final byte[][] groupRate;
+
 		final String channel;
 
 		final byte[] channelBytes;
@@ -700,7 +769,8 @@ final class QueueScripts {
 		private final Keys[] byPriority;
 
 		private Keys(byte[][] all, byte[][] levels, byte[] paused, byte[] rateLog, byte[] turn, byte[] unique,
-				byte[] windows, byte[][] workflow, byte[][] groups, String channel, String claimPrefix) {
+				byte[] windows, byte[][] workflow, byte[][] groups, byte[][] groupRate, String channel,
+				String claimPrefix) {
 			this.all = all;
 			this.levels = levels;
 			this.paused = paused;
@@ -710,6 +780,7 @@ final class QueueScripts {
 			this.windows = windows;
 			this.workflow = workflow;
 			this.groups = groups;
+			this.groupRate = groupRate;
 			this.channel = channel;
 			this.channelBytes = utf8(channel);
 			// The wake-up channel's sibling, ':cancel' for ':wake'.
@@ -742,6 +813,8 @@ final class QueueScripts {
 							utf8(naming.key("queue", queue, "group-turns")),
 							utf8(naming.key("queue", queue, "group-running")),
 							utf8(naming.key("queue", queue, "group-sequence")) },
+					new byte[][] { utf8(naming.key("queue", queue, "group-rate")),
+							utf8(naming.key("queue", queue, "group-rate-counts")) },
 					naming.key("queue", queue, "wake"), naming.key("queue", queue, "claim:"));
 			keys.byPriority[QueuePriority.HIGH.ordinal()] = keys.withLevel(levels[0], levels[1]);
 			keys.byPriority[QueuePriority.LOW.ordinal()] = keys.withLevel(levels[2], levels[3]);
@@ -753,7 +826,7 @@ final class QueueScripts {
 			swapped[0] = delayed;
 			swapped[1] = ready;
 			return new Keys(swapped, this.levels, this.paused, this.rateLog, this.turn, this.unique, this.windows,
-					this.workflow, this.groups, this.channel, this.claimPrefix);
+					this.workflow, this.groups, this.groupRate, this.channel, this.claimPrefix);
 		}
 
 		/**
@@ -855,7 +928,8 @@ final class QueueScripts {
 	 * @param messages the messages claimed
 	 * @param heldBy what held ready messages back, if anything
 	 * @param heldBack how many ready messages the claim could have taken and did not, because of {@code heldBy}
-	 * @param retryAfterMillis when {@code heldBy} is the rate limit, how long until it admits one message; else 0
+	 * @param retryAfterMillis when {@code heldBy} is the queue's rate limit, how long until it admits one message; when
+	 * it is the groups' rate limits, until the oldest entry of their log leaves the window; else 0
 	 */
 	record Claimed(long serverMillis, List<ClaimedMessage> messages, HeldBack heldBy, long heldBack,
 			long retryAfterMillis) {
@@ -882,7 +956,10 @@ final class QueueScripts {
 		RATE_LIMIT,
 
 		/** The limits of messages in flight of the groups whose turn it was ({@link QueueGroups}). */
-		GROUP_LIMIT
+		GROUP_LIMIT,
+
+		/** The rate limits of the groups whose turn it was ({@link QueueGroups#rateLimit()}). */
+		GROUP_RATE
 
 	}
 
@@ -892,30 +969,25 @@ final class QueueScripts {
 	 * @param maxInFlight most messages in flight across consumers, or 0
 	 * @param rateLimit most claimed per period, or 0
 	 * @param ratePeriodMillis the period of the rate limit
-	 * @param groups whether the queue has groups
-	 * @param groupMaxInFlight most messages of one group in flight, or 0
-	 * @param groupLimits a group's own limit by its name
+	 * @param groups the queue's groups, or {@code null} for a queue without
 	 */
-	record Admission(String listener, int maxInFlight, long rateLimit, long ratePeriodMillis, boolean groups,
-			int groupMaxInFlight, Map<String, Integer> groupLimits) {
+	record Admission(String listener, int maxInFlight, long rateLimit, long ratePeriodMillis,
+			@Nullable QueueGroups groups) {
 
 		static final Admission NONE = new Admission("", 0, 0, 1);
 
 		Admission(String listener, int maxInFlight, long rateLimit, long ratePeriodMillis) {
-			this(listener, maxInFlight, rateLimit, ratePeriodMillis, false, 0, Map.of());
+			this(listener, maxInFlight, rateLimit, ratePeriodMillis, null);
 		}
 
 		static Admission of(QueueSpec spec, @Nullable String listener) {
-			QueueGroups groups = spec.groups();
 			return new Admission((listener != null) ? listener : "", spec.maxInFlight(), spec.rateLimit(),
-					spec.rateLimitPeriod().toMillis(), groups != null, (groups != null) ? groups.maxInFlight() : 0,
-					(groups != null) ? groups.overrides() : Map.of());
+					spec.rateLimitPeriod().toMillis(), spec.groups());
 		}
 
 		/** @return these rules in a queue with {@code groups} */
 		Admission withGroups(QueueGroups groups) {
-			return new Admission(this.listener, this.maxInFlight, this.rateLimit, this.ratePeriodMillis, true,
-					groups.maxInFlight(), groups.overrides());
+			return new Admission(this.listener, this.maxInFlight, this.rateLimit, this.ratePeriodMillis, groups);
 		}
 
 	}

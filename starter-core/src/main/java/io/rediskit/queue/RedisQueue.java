@@ -147,6 +147,37 @@ public interface RedisQueue<T> {
 	CompletionStage<@Nullable BatchProgress> batchProgressAsync(String batchId);
 
 	/**
+	 * Batches whose members have not all finished, with their progress, as an operator's view: one bounded script
+	 * that looks at most at {@value #WORKFLOW_SCAN} entries of the queue's flow and batch bookkeeping, so with many
+	 * flows and batches under way it may list fewer than {@link QueueStats#batchesInProgress()} counts.
+	 * @param max most batches to list, at least 1
+	 * @return unfinished batches, in no particular order
+	 */
+	List<BatchProgress> batchesInProgress(int max);
+
+	/** @param max most batches to list; @return {@link #batchesInProgress(int)} without blocking */
+	CompletionStage<List<BatchProgress>> batchesInProgressAsync(int max);
+
+	/**
+	 * The groups of a queue with {@link QueueGroups groups} with the most ready messages, as an operator's view: one
+	 * bounded script that looks at most at the first {@value QueueGroups#SCAN} groups in turn order and the
+	 * {@value #IN_FLIGHT_SCAN} in-flight messages closest to their deadline; a group with messages in flight and none
+	 * ready is listed after those with ready ones. Empty for a queue without groups.
+	 * @param max most groups to list, at least 1
+	 * @return groups by ready messages, most first, then by messages in flight, then by name
+	 */
+	List<GroupStats> groupStats(int max);
+
+	/** @param max most groups to list; @return {@link #groupStats(int)} without blocking */
+	CompletionStage<List<GroupStats>> groupStatsAsync(int max);
+
+	/** Most entries of the flow and batch bookkeeping {@link #batchesInProgress(int)} looks at. */
+	int WORKFLOW_SCAN = 10_000;
+
+	/** Most in-flight messages {@link #groupStats(int)} looks at. */
+	int IN_FLIGHT_SCAN = 10_000;
+
+	/**
 	 * Cancels a message, from any instance. One not delivered yet (delayed or ready) is removed with its data. One
 	 * in flight (running, or claimed and waiting in a container) is marked cancelled in Redis and the instances
 	 * are told: a container interrupts the handler running it (or does not start it), and whatever settles the

@@ -3,6 +3,7 @@ package io.rediskit.queue;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -378,6 +379,51 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 		});
 	}
 
+	@Override
+	public List<BatchProgress> batchesInProgress(int max) {
+		return Stages.join(batchesInProgressAsync(max));
+	}
+
+	@Override
+	public CompletionStage<List<BatchProgress>> batchesInProgressAsync(int max) {
+		if (max < 1) {
+			throw new IllegalArgumentException("max must be at least 1, was " + max);
+		}
+		return this.parts.scripts.batchesInProgress(keys(), max, WORKFLOW_SCAN).handle((batches, failure) -> {
+			if (failure != null) {
+				throw failed(failure);
+			}
+			return batches;
+		});
+	}
+
+	@Override
+	public List<GroupStats> groupStats(int max) {
+		return Stages.join(groupStatsAsync(max));
+	}
+
+	@Override
+	public CompletionStage<List<GroupStats>> groupStatsAsync(int max) {
+		if (max < 1) {
+			throw new IllegalArgumentException("max must be at least 1, was " + max);
+		}
+		if (spec().groups() == null) {
+			return CompletableFuture.completedFuture(List.of());
+		}
+		return this.parts.scripts.groupStats(keys(), QueueGroups.SCAN, IN_FLIGHT_SCAN).handle((groups, failure) -> {
+			if (failure != null) {
+				throw failed(failure);
+			}
+			return groups.stream()
+				.sorted(Comparator.comparingLong(GroupStats::ready)
+					.thenComparingLong(GroupStats::inFlight)
+					.reversed()
+					.thenComparing(GroupStats::group))
+				.limit(max)
+				.toList();
+		});
+	}
+
 	/** What the children of a flow's parent did. */
 	CompletionStage<FlowChildren> children(String parentId) {
 		return this.parts.scripts.flowChildren(keys(), parentId).handle((children, failure) -> {
@@ -521,6 +567,7 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 			String reason = switch (claim.heldBy()) {
 				case RATE_LIMIT -> "rate-limit";
 				case GROUP_LIMIT -> "group-limit";
+				case GROUP_RATE -> "group-rate";
 				default -> "max-in-flight";
 			};
 			this.parts.listeners.notify((l) -> l.onHeldBack(name(), reason, claim.heldBack()));
@@ -767,12 +814,12 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 		/**
 		 * How long a consumer may wait before it must look again: the next due time, or the poll interval; while
 		 * paused or held back by the in-flight limit the poll interval (a consumer's own settled delivery makes
-		 * room sooner), by the rate limit until it admits one.
+		 * room sooner), by the queue's or a group's rate limit until it may admit one.
 		 */
 		long sleepNanos(QueueSpec spec) {
 			long poll = spec.pollInterval().toNanos();
 			if (held()) {
-				return (this.heldBy == HeldBack.RATE_LIMIT)
+				return (this.heldBy == HeldBack.RATE_LIMIT || this.heldBy == HeldBack.GROUP_RATE)
 						? Math.min(poll, TimeUnit.MILLISECONDS.toNanos(Math.max(1, this.retryAfterMillis))) : poll;
 			}
 			if (this.readyLeft > 0) {

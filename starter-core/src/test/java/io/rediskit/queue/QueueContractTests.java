@@ -33,7 +33,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * What the queue promises on every topology (run once per {@link Topology}): delivery and
  * acknowledgement with nothing left behind, deduplication, delayed delivery, retries into the dead-letter
  * queue, stale deliveries refused, batches without CROSSSLOT, a listener container woken by notifications,
- * headers and time to live, cancelling a running job from another instance, and recurring jobs.
+ * headers and time to live, cancelling a running job from another instance, recurring jobs, flows and batches, and
+ * groups (the rotation, the share of messages without a group, per-group limits across instances, per-group rate).
  */
 class QueueContractTests extends TopologyContract {
 
@@ -412,6 +413,130 @@ class QueueContractTests extends TopologyContract {
 		assertThat(queue.stats().total()).isZero();
 		assertThat(this.redis.exists(KeyNaming.defaults().key("queue", queue.name(), "workflow")))
 			.as("only the finished batch's record").isTrue();
+	}
+
+	@Test
+	void groupsTakeTurnsSoAFloodHoldsBackNeitherAFewNorTheMessagesWithoutAGroup() throws Exception {
+		RedisQueue<Job> queue = queue(QueueTesting.fastSpec().withGroups(QueueGroups.roundRobin()));
+		List<QueueEntry<Job>> entries = new ArrayList<>();
+		for (int i = 0; i < 300; i++) {
+			entries.add(QueueEntry.of(new Job("big", i)).withGroup("big"));
+		}
+		for (int i = 0; i < 5; i++) {
+			entries.add(QueueEntry.of(new Job("small", i)).withGroup("small"));
+			entries.add(QueueEntry.of(new Job("plain", i)));
+		}
+		queue.enqueueAll(entries);
+		// Three in the turn (big, small, then the messages without a group): five rounds of one message each.
+		List<QueueMessage<Job>> first = new ArrayList<>();
+		for (int round = 0; round < 5; round++) {
+			List<QueueMessage<Job>> claimed = queue.poll(3, Duration.ZERO);
+			assertThat(claimed).extracting((m) -> m.payload().name())
+				.as("round " + round)
+				.containsExactlyInAnyOrder("big", "small", "plain");
+			first.addAll(claimed);
+		}
+		assertThat(queue.groupStats(10)).containsExactly(new GroupStats("big", 295, 5), new GroupStats("small", 0, 5));
+		assertThat(queue.groupStats(1)).extracting(GroupStats::group).containsExactly("big");
+		// Each group's messages in the order they were enqueued.
+		for (String group : List.of("big", "small", "plain")) {
+			assertThat(first).filteredOn((m) -> m.payload().name().equals(group))
+				.extracting((m) -> m.payload().number())
+				.containsExactly(0, 1, 2, 3, 4);
+		}
+		first.forEach(QueueMessage::ack);
+		// The few are done: the flood has every turn.
+		assertThat(queue.poll(10, Duration.ZERO)).extracting((m) -> m.payload().number())
+			.containsExactly(5, 6, 7, 8, 9, 10, 11, 12, 13, 14);
+		assertThat(queue.stats().inFlight()).isEqualTo(10);
+		assertThat(queue.purge()).isEqualTo(295);
+	}
+
+	@Test
+	void aGroupAtItsLimitIsSkippedUntilOneOfItsMessagesIsSettled() throws Exception {
+		RedisQueue<Job> queue = queue(QueueTesting.fastSpec()
+			.withGroups(QueueGroups.roundRobin().withMaxInFlight(2).withMaxInFlight("vip", 3)));
+		List<QueueEntry<Job>> entries = new ArrayList<>();
+		for (int i = 0; i < 10; i++) {
+			entries.add(QueueEntry.of(new Job("a", i)).withGroup("a"));
+			entries.add(QueueEntry.of(new Job("vip", i)).withGroup("vip"));
+		}
+		for (int i = 0; i < 3; i++) {
+			entries.add(QueueEntry.of(new Job("plain", i)));
+		}
+		queue.enqueueAll(entries);
+		List<QueueMessage<Job>> claimed = queue.poll(20, Duration.ZERO);
+		Map<String, Long> byGroup = new java.util.TreeMap<>();
+		claimed.forEach((m) -> byGroup.merge(m.payload().name(), 1L, Long::sum));
+		assertThat(byGroup).containsExactly(Map.entry("a", 2L), Map.entry("plain", 3L), Map.entry("vip", 3L));
+		assertThat(queue.poll(20, Duration.ZERO)).as("every group at its limit, no message without one left").isEmpty();
+		assertThat(queue.stats().ready()).isEqualTo(15);
+		// A settled message of a group makes room for one more of that group, and of no other.
+		QueueMessage<Job> a = claimed.stream().filter((m) -> m.payload().name().equals("a")).findFirst().get();
+		a.retry(Duration.ofMinutes(1));
+		assertThat(queue.poll(20, Duration.ZERO)).extracting((m) -> m.payload().name(), (m) -> m.payload().number())
+			.containsExactly(org.assertj.core.groups.Tuple.tuple("a", 2));
+		assertThat(queue.purge()).isEqualTo(23);
+	}
+
+	@Test
+	void aGroupOverItsRateIsSkippedWhileTheOthersGoOn() throws Exception {
+		RedisQueue<Job> queue = queue(QueueTesting.fastSpec()
+			.withGroups(QueueGroups.roundRobin().withRateLimit(2, Duration.ofHours(1)).withRateLimit("vip", 0)));
+		List<QueueEntry<Job>> entries = new ArrayList<>();
+		for (int i = 0; i < 5; i++) {
+			entries.add(QueueEntry.of(new Job("a", i)).withGroup("a"));
+			entries.add(QueueEntry.of(new Job("vip", i)).withGroup("vip"));
+		}
+		queue.enqueueAll(entries);
+		List<QueueMessage<Job>> claimed = queue.poll(10, Duration.ZERO);
+		assertThat(claimed).filteredOn((m) -> m.payload().name().equals("a")).hasSize(2);
+		assertThat(claimed).filteredOn((m) -> m.payload().name().equals("vip")).as("no limit of its own").hasSize(5);
+		claimed.forEach(QueueMessage::ack);
+		// Settling frees no rate: two of 'a' this hour.
+		assertThat(queue.poll(10, Duration.ZERO)).isEmpty();
+		assertThat(queue.stats().ready()).isEqualTo(3);
+		assertThat(queue.purge()).isEqualTo(3);
+	}
+
+	@Test
+	void noGroupRunsOverItsLimitAcrossInstancesAndEveryMessageIsHandledOnce() throws Exception {
+		QueueSpec spec = QueueTesting.fastSpec()
+			.withGroups(QueueGroups.roundRobin().withMaxInFlight(2).withMaxInFlight("vip", 3));
+		RedisQueue<Job> queue = queue(spec);
+		List<QueueEntry<Job>> entries = new ArrayList<>();
+		for (int i = 0; i < 60; i++) {
+			entries.add(QueueEntry.of(new Job("a", i)).withGroup("a"));
+			entries.add(QueueEntry.of(new Job("vip", i)).withGroup("vip"));
+			entries.add(QueueEntry.of(new Job("plain", i)));
+		}
+		queue.enqueueAll(entries);
+		Queue<GroupShareChecker.Handling> handlings = new ConcurrentLinkedQueue<>();
+		QueueHandler<Job> handler = (message) -> {
+			long start = System.nanoTime();
+			handlings.add(new GroupShareChecker.Handling(message.payload().name(), message.id(), start,
+					System.nanoTime()));
+		};
+		QueueRegistry other = new QueueRegistry(TopologyScripts.of(this.redis), this.redis.connections(),
+				KeyNaming.defaults(), JsonMapper.builder().build(), List.of(), (name) -> null);
+		List<QueueListenerContainer<Job>> containers = List.of(this.registry.createContainer(queue, handler, 4),
+				other.createContainer(other.create(queue.name(), spec, Job.class), handler, 4));
+		try {
+			containers.forEach(QueueListenerContainer::start);
+			QueueListenerContainerTests.awaitTrue(() -> handlings.size() >= 180, Duration.ofSeconds(60));
+		}
+		finally {
+			containers.forEach(QueueListenerContainer::stop);
+			other.close();
+		}
+		List<GroupShareChecker.Handling> run = List.copyOf(handlings);
+		// The limits only: how the starts interleave depends on which instance claims when.
+		assertThat(GroupShareChecker.check(run, run.size(), Map.of("a", 2, "vip", 3))).isEmpty();
+		assertThat(run).extracting(GroupShareChecker.Handling::id).doesNotHaveDuplicates().hasSize(180);
+		assertThat(queue.stats().total()).isZero();
+		for (String part : List.of("group-of", "group-ready", "meta", "payloads")) {
+			assertThat(this.redis.exists(KeyNaming.defaults().key("queue", queue.name(), part))).as(part).isFalse();
+		}
 	}
 
 }

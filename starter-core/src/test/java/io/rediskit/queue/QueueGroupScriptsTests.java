@@ -1,6 +1,7 @@
 package io.rediskit.queue;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -24,8 +25,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The groups' rotation and per-group limits of the claim script, with pinned time: a flood of one group cannot hold
- * back another's few, a group at its limit is skipped without holding back others, and a queue without groups
- * reads no group key.
+ * back another's few, a group at its limit of messages in flight or claimed per period is skipped without holding
+ * back others, the queue's rate limit spends nothing on what the groups hold back, and a queue without groups reads
+ * no group key.
  */
 class QueueGroupScriptsTests {
 
@@ -117,6 +119,9 @@ class QueueGroupScriptsTests {
 		for (byte[] key : KEYS.groups) {
 			assertThat(redis.server().command("EXISTS", new String(key, StandardCharsets.UTF_8))).isEqualTo(0L);
 		}
+		for (byte[] key : KEYS.groupRate) {
+			assertThat(redis.server().command("EXISTS", new String(key, StandardCharsets.UTF_8))).isEqualTo(0L);
+		}
 	}
 
 	@Test
@@ -125,6 +130,119 @@ class QueueGroupScriptsTests {
 		assertThat(await(this.scripts.cancel(KEYS, "g0", "c1", T))).isEqualTo(Settled.DONE);
 		Claimed claimed = claim(5, Admission.NONE.withGroups(QueueGroups.roundRobin()));
 		assertThat(claimed.messages()).extracting(ClaimedMessage::id).containsExactly("g1");
+	}
+
+	@Test
+	void aGroupOverItsRateIsSkippedUntilTheWindowMovesWhateverIsSettled() {
+		enqueue("big", "b", 10);
+		enqueue("vip", "v", 10);
+		enqueue(null, "p", 3);
+		Admission admission = Admission.NONE.withGroups(QueueGroups.roundRobin()
+			.withRateLimit(2, Duration.ofSeconds(1))
+			.withRateLimit("vip", 5));
+		Claimed claimed = claim(20, admission, T);
+		assertThat(counts(claimed)).containsEntry('b', 2).containsEntry('v', 5).containsEntry('p', 3);
+		assertThat(claimed.heldBy()).isEqualTo(HeldBack.GROUP_RATE);
+		assertThat(claimed.heldBack()).isEqualTo(10);
+		assertThat(claimed.retryAfterMillis()).as("the oldest entry leaves the window").isEqualTo(1000);
+		// Settling frees no rate: only the window moving does.
+		for (ClaimedMessage message : claimed.messages()) {
+			assertThat(await(this.scripts.ack(KEYS, message.id(), message.token(), T + 10))).isEqualTo(Settled.DONE);
+		}
+		Claimed later = claim(20, admission, T + 999);
+		assertThat(later.messages()).isEmpty();
+		assertThat(later.heldBy()).isEqualTo(HeldBack.GROUP_RATE);
+		assertThat(later.retryAfterMillis()).isEqualTo(1);
+		Claimed next = claim(20, admission, T + 1000);
+		assertThat(counts(next)).containsEntry('b', 2).containsEntry('v', 5).hasSize(2);
+		// Each group's messages in the order they were enqueued.
+		assertThat(next.messages()).extracting(ClaimedMessage::id).filteredOn((id) -> id.startsWith("b"))
+			.containsExactly("b2", "b3");
+	}
+
+	@Test
+	void aGroupsInFlightLimitIsCheckedBeforeItsRate() {
+		enqueue("g", "g", 5);
+		Admission admission = Admission.NONE.withGroups(QueueGroups.roundRobin().withMaxInFlight(1)
+			.withRateLimit(3, Duration.ofMinutes(1)));
+		Claimed first = claim(5, admission, T);
+		assertThat(first.messages()).extracting(ClaimedMessage::id).containsExactly("g0");
+		assertThat(first.heldBy()).isEqualTo(HeldBack.GROUP_LIMIT);
+		ClaimedMessage g0 = first.messages().get(0);
+		assertThat(await(this.scripts.ack(KEYS, g0.id(), g0.token(), T))).isEqualTo(Settled.DONE);
+		ClaimedMessage g1 = claim(5, admission, T).messages().get(0);
+		assertThat(await(this.scripts.ack(KEYS, g1.id(), g1.token(), T))).isEqualTo(Settled.DONE);
+		ClaimedMessage g2 = claim(5, admission, T).messages().get(0);
+		assertThat(g2.id()).isEqualTo("g2");
+		assertThat(await(this.scripts.ack(KEYS, g2.id(), g2.token(), T))).isEqualTo(Settled.DONE);
+		Claimed fourth = claim(5, admission, T);
+		assertThat(fourth.messages()).as("three claimed this minute").isEmpty();
+		assertThat(fourth.heldBy()).isEqualTo(HeldBack.GROUP_RATE);
+		assertThat(fourth.retryAfterMillis()).isEqualTo(60_000);
+	}
+
+	@Test
+	void theQueuesRateLimitSpendsNothingOnWhatTheGroupsHoldBack() {
+		enqueue("a", "a", 5);
+		Admission admission = new Admission("", 0, 5, 60_000)
+			.withGroups(QueueGroups.roundRobin().withRateLimit(1, Duration.ofMinutes(1)));
+		assertThat(claim(5, admission, T).messages()).extracting(ClaimedMessage::id).containsExactly("a0");
+		assertThat(claim(5, admission, T + 1).messages()).isEmpty();
+		for (String group : List.of("b", "c", "d", "e", "f")) {
+			enqueue(group, group, 1);
+		}
+		Claimed others = claim(10, admission, T + 2);
+		assertThat(others.messages()).extracting(ClaimedMessage::id).containsExactlyInAnyOrder("b0", "c0", "d0", "e0");
+		assertThat(others.heldBy()).as("five claimed this minute, a0 among them").isEqualTo(HeldBack.RATE_LIMIT);
+		assertThat(others.retryAfterMillis()).isEqualTo(60_000 - 2);
+	}
+
+	@Test
+	void theGroupsRateStateLeavesWithItsWindow() {
+		enqueue("a", "a", 3);
+		Admission admission = Admission.NONE.withGroups(QueueGroups.roundRobin().withRateLimit(1, Duration.ofMinutes(1)));
+		assertThat(claim(3, admission, T).messages()).hasSize(1);
+		String log = new String(KEYS.groupRate[0], StandardCharsets.UTF_8);
+		String counts = new String(KEYS.groupRate[1], StandardCharsets.UTF_8);
+		assertThat(log).isEqualTo("rk:queue:{q}:group-rate");
+		assertThat(redis.server().command("ZCARD", log)).isEqualTo(1L);
+		assertThat(redis.server().command("HGET", counts, "a")).isEqualTo("1");
+		assertThat((Long) redis.server().command("PTTL", log)).isPositive().isLessThanOrEqualTo(60_001L);
+		assertThat((Long) redis.server().command("PTTL", counts)).isPositive().isLessThanOrEqualTo(60_001L);
+		// A claim past the window removes the old entry and counts the new one.
+		assertThat(claim(3, admission, T + 60_000).messages()).hasSize(1);
+		assertThat(redis.server().command("ZCARD", log)).isEqualTo(1L);
+		assertThat(redis.server().command("HGET", counts, "a")).isEqualTo("1");
+	}
+
+	@Test
+	void aGroupedMessageLeavesNoEntryInTheGroupHashOnceItIsGone() {
+		enqueue("g", "g", 4);
+		Admission admission = Admission.NONE.withGroups(QueueGroups.roundRobin());
+		List<ClaimedMessage> claimed = claim(4, admission).messages();
+		assertThat(claimed).hasSize(4);
+		assertThat(await(this.scripts.ack(KEYS, claimed.get(0).id(), claimed.get(0).token(), T))).isEqualTo(Settled.DONE);
+		assertThat(await(this.scripts.ackAll(KEYS, List.<String[]>of(new String[] { claimed.get(1).id(), claimed.get(1).token() }), T)))
+			.containsExactly(Settled.DONE);
+		assertThat(await(this.scripts.deadLetter(KEYS, claimed.get(2).id(), claimed.get(2).token(), "poison", QueueSpec.defaults(), T)))
+			.isEqualTo(Settled.DONE);
+		assertThat(await(this.scripts.deleteDeadLetter(KEYS, claimed.get(2).id()))).isTrue();
+		assertThat(await(this.scripts.cancel(KEYS, claimed.get(3).id(), "c1", T))).as("marked in flight")
+			.isEqualTo(Settled.CANCELLED);
+		assertThat(redis.server().command("HKEYS", new String(KEYS.groups[0], StandardCharsets.UTF_8)))
+			.as("only the message cancelled in flight, until it is settled").isEqualTo(List.of(claimed.get(3).id()));
+	}
+
+	private static Map<Character, Integer> counts(Claimed claimed) {
+		Map<Character, Integer> counts = new HashMap<>();
+		for (ClaimedMessage message : claimed.messages()) {
+			counts.merge(message.id().charAt(0), 1, Integer::sum);
+		}
+		return counts;
+	}
+
+	private Claimed claim(int max, Admission admission, long now) {
+		return await(this.scripts.claim(KEYS, "r" + (++this.requests), max, 30_000, admission, now));
 	}
 
 	private Claimed claim(int max, Admission admission) {

@@ -57,6 +57,8 @@ class QueueWorkflowTests {
 		assertThat(ids.parentId()).isEqualTo("p");
 		assertThat(ids.childIds()).hasSize(3).endsWith("c3");
 		assertThat(this.recorder.events).containsExactly("enqueued 4");
+		assertThat(this.queue.stats().waitingParents()).isEqualTo(1);
+		assertThat(this.queue.stats().total()).as("the waiting parent in no state").isEqualTo(3);
 		List<QueueMessage<Job>> children = QueueTesting.claim(this.queue, 3);
 		assertThat(children).extracting(QueueMessage::id).containsExactlyInAnyOrderElementsOf(ids.childIds());
 		assertThat(children).allSatisfy((child) -> assertThat(child.headers()).containsEntry(QueueFlow.PARENT_HEADER, "p"));
@@ -65,8 +67,10 @@ class QueueWorkflowTests {
 			children.get(i).ack();
 			assertThat(this.queue.poll(10, Duration.ZERO)).as("the parent while a child runs").isEmpty();
 		}
+		assertThat(this.queue.stats().waitingParents()).isEqualTo(1);
 		children.get(2).setResult(children.get(2).payload().number() * 10);
 		children.get(2).ack();
+		assertThat(this.queue.stats().waitingParents()).as("released").isZero();
 		QueueMessage<Job> parent = QueueTesting.claim(this.queue, 1).get(0);
 		assertThat(parent.id()).isEqualTo("p");
 		assertThat(parent.headers()).doesNotContainKey(QueueFlow.PARENT_HEADER);
@@ -86,6 +90,7 @@ class QueueWorkflowTests {
 				List.of(QueueEntry.of(new Job("child", 1)).withId("c")));
 		assertThat(this.queue.enqueueFlow(flow).enqueued()).isTrue();
 		assertThat(this.queue.enqueueFlow(flow).enqueued()).as("a retry").isFalse();
+		assertThat(this.queue.stats().waitingParents()).as("counted once").isEqualTo(1);
 		this.queue.enqueue(QueueEntry.of(new Job("other", 1)).withId("taken"));
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> this.queue.enqueueFlow(QueueFlow.of(QueueEntry.of(new Job("parent", 0)).withId("q"),
@@ -106,6 +111,7 @@ class QueueWorkflowTests {
 		List<DeadLetter> dead = this.queue.deadLetters(10);
 		assertThat(dead).extracting(DeadLetter::id).containsExactly("c1", "p");
 		assertThat(dead.get(1).reason()).isEqualTo("child c1 failed: boom");
+		assertThat(this.queue.stats().waitingParents()).isZero();
 		assertThat(this.queue.stats().delayed()).as("c3 removed").isZero();
 		other.ack();
 		assertThat(this.queue.deadLetters(10)).extracting(DeadLetter::id).as("c2 cancelled in flight")
@@ -180,8 +186,10 @@ class QueueWorkflowTests {
 				List.of(QueueEntry.of(new Job("child", 1)).withId("c1"),
 						QueueEntry.of(new Job("child", 2)).withId("c2").withDelay(Duration.ofHours(1)))));
 		QueueMessage<Job> c1 = QueueTesting.claim(this.queue, 1).get(0);
+		assertThat(this.queue.stats().waitingParents()).isEqualTo(1);
 		assertThat(this.queue.cancel("p")).isTrue();
 		assertThat(this.queue.stats().delayed()).as("c2 removed").isZero();
+		assertThat(this.queue.stats().waitingParents()).isZero();
 		c1.ack();
 		assertThat(this.queue.deadLetters(10)).extracting(DeadLetter::id).as("c1 cancelled in flight")
 			.containsExactly("c1");
@@ -215,6 +223,13 @@ class QueueWorkflowTests {
 		assertThat(this.queue.enqueueBatch(QueueBatch.of(members).withId("b"))).as("a retry adds nothing")
 			.isEqualTo("b");
 		assertThat(this.queue.stats().ready()).isEqualTo(3);
+		assertThat(this.queue.stats().batchesInProgress()).as("counted once").isEqualTo(1);
+		assertThat(this.queue.batchesInProgress(10)).singleElement().satisfies((running) -> {
+			assertThat(running.batchId()).isEqualTo("b");
+			assertThat(running.total()).isEqualTo(3);
+			assertThat(running.pending()).isEqualTo(3);
+			assertThat(running.finished()).isFalse();
+		});
 		assertThat(this.recorder.events).containsExactly("enqueued 3");
 		BatchProgress progress = this.queue.batchProgress("b");
 		assertThat(progress.total()).isEqualTo(3);
@@ -226,7 +241,10 @@ class QueueWorkflowTests {
 		claimed.get(1).ack();
 		assertThat(this.queue.poll(10, Duration.ZERO)).isEmpty();
 		assertThat(this.queue.batchProgress("b").succeeded()).isEqualTo(2);
+		assertThat(this.queue.stats().batchesInProgress()).isEqualTo(1);
 		claimed.get(2).ack();
+		assertThat(this.queue.stats().batchesInProgress()).isZero();
+		assertThat(this.queue.batchesInProgress(10)).isEmpty();
 		List<QueueMessage<Job>> callbacks = QueueTesting.claim(this.queue, 2);
 		assertThat(callbacks).extracting(QueueMessage::id).containsExactlyInAnyOrder("b:complete", "b:success");
 		assertThat(callbacks).allSatisfy((m) -> assertThat(m.headers()).containsEntry(QueueBatch.BATCH_HEADER, "b"));

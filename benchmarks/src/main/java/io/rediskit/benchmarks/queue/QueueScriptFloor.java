@@ -27,14 +27,17 @@ import io.rediskit.support.LuaScript;
  * then for the scripts that place or take messages by priority the four of the other priorities
  * ({@code delayed:high|ready:high|delayed:low|ready:low}), for the enqueue then the deduplication's
  * {@code unique} and {@code windows}, and for the claim its request record
- * ({@code claim:<request>}), the high and low ready lists, the pause hash, the rate log and the weighted turn, and
+ * ({@code claim:<request>}), the high and low ready lists, the pause hash, the rate log and the weighted turn, the
+ * four group keys after {@code group-of} and the groups' rate keys ({@code group-rate}, {@code group-rate-counts}),
+ * none of them read for a queue without groups, and
  * for the acks the workflow keys ({@code workflow}, {@code batches-finished}, then delayed and ready of the normal,
- * high and low priorities);
+ * high and low priorities) and the group hash ({@code group-of});
  * enqueue arguments: an empty time (the server's {@code TIME}), the wake-up channel {@code <prefix>queue:{<name>}:wake},
  * then per message its id (here a counter after a per-floor id, as long as redis-kit's), the payload as JSON, the
  * delay in ms, {@code 0} (no due time), {@code n} (normal priority), an empty deduplication (a generated id), {@code 0}
  * (no window) and an empty other id; the claim as a container without admission
- * limits sends it: no listener id, no in-flight or rate limit, the default weighted turn.
+ * limits sends it: no listener id, no in-flight or rate limit, the default weighted turn, no groups (and their
+ * limits 0, the period 1 ms).
  */
 final class QueueScriptFloor {
 
@@ -84,6 +87,9 @@ final class QueueScriptFloor {
 	/** The keys of a queue's groups, as {@code QueueScripts.Keys} orders them (this floor's queue has none). */
 	private final byte[][] groupKeys;
 
+	/** The keys of the groups' rate limits, as {@code QueueScripts.Keys.groupRate} orders them (the claim's last). */
+	private final byte[][] groupRateKeys;
+
 	/** Those of the claim after its request record: high and low ready, pause hash, rate log, turn. */
 	private final byte[][] claimKeys;
 
@@ -118,6 +124,8 @@ final class QueueScriptFloor {
 		this.groupKeys = new byte[][] { utf8(naming.key("queue", queue, "group-of")),
 				utf8(naming.key("queue", queue, "group-ready")), utf8(naming.key("queue", queue, "group-turns")),
 				utf8(naming.key("queue", queue, "group-running")), utf8(naming.key("queue", queue, "group-sequence")) };
+		this.groupRateKeys = new byte[][] { utf8(naming.key("queue", queue, "group-rate")),
+				utf8(naming.key("queue", queue, "group-rate-counts")) };
 		this.enqueueKeys = Arrays.copyOf(this.levelKeys, this.levelKeys.length + 2 + this.groupKeys.length);
 		this.enqueueKeys[this.levelKeys.length] = utf8(naming.key("queue", queue, "unique"));
 		this.enqueueKeys[this.levelKeys.length + 1] = utf8(naming.key("queue", queue, "windows"));
@@ -126,12 +134,13 @@ final class QueueScriptFloor {
 				utf8(naming.key("queue", queue, "rate")), utf8(naming.key("queue", queue, "turn")) };
 		this.channel = utf8(naming.key("queue", queue, "wake"));
 		this.cancelChannel = utf8(naming.key("queue", queue, "cancel"));
-		this.ackKeys = Arrays.copyOf(this.keys, this.keys.length + 8);
+		this.ackKeys = Arrays.copyOf(this.keys, this.keys.length + 9);
 		this.ackKeys[8] = utf8(naming.key("queue", queue, "workflow"));
 		this.ackKeys[9] = utf8(naming.key("queue", queue, "batches-finished"));
 		this.ackKeys[10] = this.levelKeys[0];
 		this.ackKeys[11] = this.levelKeys[1];
 		System.arraycopy(this.levelKeys, 8, this.ackKeys, 12, 4);
+		this.ackKeys[16] = this.groupKeys[0];
 		this.claimPrefix = naming.key("queue", queue, "claim:");
 		for (LuaScript script : new LuaScript[] { ENQUEUE, PROMOTE, CLAIM, ACK_MANY }) {
 			String loaded = this.commands.scriptLoad(script.source().getBytes(StandardCharsets.UTF_8));
@@ -158,13 +167,14 @@ final class QueueScriptFloor {
 		this.commands.evalsha(PROMOTE.sha1(), ScriptOutputType.MULTI, promoteKeys, new byte[0], MOVE_BATCH,
 				new byte[0]);
 		String request = this.instance + "-" + this.sequence.incrementAndGet();
-		byte[][] claimKeys = Arrays.copyOf(this.keys, this.keys.length + 1 + this.claimKeys.length + 4);
+		byte[][] claimKeys = Arrays.copyOf(this.keys, this.keys.length + 1 + this.claimKeys.length + 4 + 2);
 		claimKeys[this.keys.length] = utf8(this.claimPrefix + request);
 		System.arraycopy(this.claimKeys, 0, claimKeys, this.keys.length + 1, this.claimKeys.length);
 		System.arraycopy(this.groupKeys, 1, claimKeys, this.keys.length + 1 + this.claimKeys.length, 4);
+		System.arraycopy(this.groupRateKeys, 0, claimKeys, this.keys.length + 1 + this.claimKeys.length + 4, 2);
 		List<Object> claimed = this.commands.evalsha(CLAIM.sha1(), ScriptOutputType.MULTI, claimKeys, new byte[0],
 				utf8(request), utf8(Integer.toString(max)), utf8(Long.toString(visibilityMillis)), new byte[0], utf8("0"),
-				utf8("0"), utf8("0"), TURN, new byte[0], utf8("0"));
+				utf8("0"), utf8("0"), TURN, new byte[0], utf8("0"), utf8("0"), utf8("1"));
 		// {now, held back by, held back count, ms until admitted}, then six values per message, the token fifth.
 		int count = (claimed.size() - 4) / 6;
 		if (count == 0) {

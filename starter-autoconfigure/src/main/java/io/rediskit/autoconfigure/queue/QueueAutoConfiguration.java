@@ -112,13 +112,19 @@ public final class QueueAutoConfiguration {
 		QueueProperties.Groups groups = queue.getGroups();
 		try {
 			// Checked also while switched off: a value written is a value meant.
-			QueueGroups configured = new QueueGroups(groups.getMaxInFlight(), groups.getMaxInFlightByGroup());
+			QueueGroups configured = new QueueGroups(groups.getMaxInFlight(), groups.getMaxInFlightByGroup(),
+					groups.getRateLimit(), groups.getRateLimitPeriod(), groups.getRateLimitByGroup());
 			return groups.isEnabled() ? configured : null;
 		}
 		catch (InvalidSpecException ex) {
-			throw new InvalidSpecException(
-					"overrides".equals(ex.getComponent()) ? "groups.maxInFlightByGroup" : "groups.maxInFlight",
-					ex.getReason());
+			String property = switch (ex.getComponent()) {
+				case "overrides" -> "groups.maxInFlightByGroup";
+				case "rateLimit" -> "groups.rateLimit";
+				case "rateLimitPeriod" -> "groups.rateLimitPeriod";
+				case "rateLimitOverrides" -> "groups.rateLimitByGroup";
+				default -> "groups.maxInFlight";
+			};
+			throw new InvalidSpecException(property, ex.getReason());
 		}
 	}
 
@@ -140,7 +146,7 @@ public final class QueueAutoConfiguration {
 	 * Records, naming each property and its origin, what binds but would not do what was written: a
 	 * {@code default-priority} given as a number (Spring reads a YAML number as an enum's position, so a BullMQ
 	 * user's 1, highest there, would become normal), and a {@code rate-limit-period} without a {@code rate-limit}
-	 * (the period alone limits nothing).
+	 * (the period alone limits nothing), the queue's or its groups'.
 	 */
 	private static void checkValuesAsWritten(QueueProperties properties, Environment environment,
 			PropertyChecks checks) {
@@ -155,12 +161,23 @@ public final class QueueAutoConfiguration {
 		}
 		for (ConfigurationProperty period : ConfiguredProperties.find(environment, "redis-kit.queue.queues",
 				"rate-limit-period")) {
+			// redis-kit.queue.queues.<name>.rate-limit-period, or .<name>.groups.rate-limit-period
 			ConfigurationPropertyName name = period.getName();
-			Queue queue = properties.getQueues().get(name.getElement(name.getNumberOfElements() - 2, Form.ORIGINAL));
-			if (queue != null && queue.getRateLimit() == 0) {
+			Queue queue = properties.getQueues().get(name.getElement(3, Form.ORIGINAL));
+			if (queue == null) {
+				continue;
+			}
+			if (name.getNumberOfElements() == 5 && queue.getRateLimit() == 0) {
 				checks.reject(name.toString(), period.getValue(), name
 						+ " is set without a rate-limit, and alone limits nothing: set "
 						+ name.getParent().append("rate-limit") + " (deliveries per period) or remove it");
+			}
+			QueueProperties.Groups groups = queue.getGroups();
+			if (name.getNumberOfElements() == 6 && "groups".equals(name.getElement(4, Form.DASHED))
+					&& groups.getRateLimit() == 0 && groups.getRateLimitByGroup().values().stream().allMatch((l) -> l == 0)) {
+				checks.reject(name.toString(), period.getValue(), name
+						+ " is set without a rate-limit or rate-limit-by-group, and alone limits nothing: set "
+						+ name.getParent().append("rate-limit") + " (a group's deliveries per period) or remove it");
 			}
 		}
 	}

@@ -449,7 +449,8 @@ public class QueueProperties {
 
 	/**
 	 * Fair sharing between the groups of one queue ({@link io.rediskit.queue.QueueGroups}): claims take the groups
-	 * with ready messages in turn, round-robin, one message each.
+	 * with ready messages in turn, round-robin, one message each, within each group's limits of messages in flight
+	 * and claimed per period.
 	 */
 	public static class Groups {
 
@@ -467,6 +468,23 @@ public class QueueProperties {
 		 * A group's own limit of messages in flight, by the group's name, instead of max-in-flight.
 		 */
 		private Map<String, Integer> maxInFlightByGroup = new LinkedHashMap<>();
+
+		/**
+		 * Most messages of one group claimed in any window of rate-limit-period across every consumer, 0 for no
+		 * limit.
+		 */
+		private long rateLimit;
+
+		/**
+		 * Window of the groups' rate limits (rate-limit and rate-limit-by-group), from 1ms to 1d; set only with one
+		 * of them.
+		 */
+		private Duration rateLimitPeriod = Duration.ofSeconds(1);
+
+		/**
+		 * A group's own rate limit, by the group's name, instead of rate-limit; 0 for none.
+		 */
+		private Map<String, Long> rateLimitByGroup = new LinkedHashMap<>();
 
 		public boolean isEnabled() {
 			return this.enabled;
@@ -490,6 +508,30 @@ public class QueueProperties {
 
 		public void setMaxInFlightByGroup(Map<String, Integer> maxInFlightByGroup) {
 			this.maxInFlightByGroup = maxInFlightByGroup;
+		}
+
+		public long getRateLimit() {
+			return this.rateLimit;
+		}
+
+		public void setRateLimit(long rateLimit) {
+			this.rateLimit = rateLimit;
+		}
+
+		public Duration getRateLimitPeriod() {
+			return this.rateLimitPeriod;
+		}
+
+		public void setRateLimitPeriod(Duration rateLimitPeriod) {
+			this.rateLimitPeriod = rateLimitPeriod;
+		}
+
+		public Map<String, Long> getRateLimitByGroup() {
+			return this.rateLimitByGroup;
+		}
+
+		public void setRateLimitByGroup(Map<String, Long> rateLimitByGroup) {
+			this.rateLimitByGroup = rateLimitByGroup;
 		}
 
 	}

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.TreeSet;
 
 import io.rediskit.autoconfigure.support.Durations;
+import io.rediskit.queue.BatchProgress;
 import io.rediskit.queue.DeadLetter;
 import io.rediskit.queue.QueueRegistry;
 import io.rediskit.queue.QueueStats;
@@ -41,6 +42,12 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 public class RedisQueuesEndpoint {
 
 	static final int DEAD_LETTERS_LISTED = 20;
+
+	/** Most batches in progress a queue's descriptor lists. */
+	static final int BATCHES_LISTED = 20;
+
+	/** Most groups a queue's descriptor lists: those with the most ready messages. */
+	static final int GROUPS_LISTED = 20;
 
 	private final QueueRegistry registry;
 
@@ -87,13 +94,20 @@ public class RedisQueuesEndpoint {
 
 	/**
 	 * @param name the queue
-	 * @return its stats and oldest dead letters
+	 * @return its stats, oldest dead letters, batches in progress and busiest groups
 	 */
 	@ReadOperation
 	public QueueDescriptor queue(@Selector String name) {
 		RedisQueue<Object> queue = handle(name);
-		return new QueueDescriptor(name, StatsDescriptor.of(queue.stats(), queue.isPaused()),
-				queue.deadLetters(DEAD_LETTERS_LISTED));
+		QueueStats stats = queue.stats();
+		List<BatchDescriptor> batches = (stats.batchesInProgress() > 0)
+				? queue.batchesInProgress(BATCHES_LISTED).stream().map(BatchDescriptor::of).toList() : List.of();
+		List<GroupDescriptor> groups = queue.groupStats(GROUPS_LISTED)
+			.stream()
+			.map((group) -> new GroupDescriptor(group.group(), group.ready(), group.inFlight()))
+			.toList();
+		return new QueueDescriptor(name, StatsDescriptor.of(stats, queue.isPaused()),
+				queue.deadLetters(DEAD_LETTERS_LISTED), batches, groups);
 	}
 
 	/**
@@ -244,8 +258,41 @@ public class RedisQueuesEndpoint {
 	 * @param name the queue
 	 * @param stats its stats
 	 * @param deadLetters its oldest dead letters, at most 20
+	 * @param batches batches whose members have not all finished, at most 20 (as many as one bounded read finds: see
+	 * {@link RedisQueue#batchesInProgress(int)}; {@link StatsDescriptor#batchesInProgress()} counts them all)
+	 * @param groups in a queue with groups, the 20 with the most ready messages (see {@link RedisQueue#groupStats(int)});
+	 * empty otherwise
 	 */
-	public record QueueDescriptor(String name, StatsDescriptor stats, List<DeadLetter> deadLetters) {
+	public record QueueDescriptor(String name, StatsDescriptor stats, List<DeadLetter> deadLetters,
+			List<BatchDescriptor> batches, List<GroupDescriptor> groups) {
+	}
+
+	/**
+	 * A batch whose members have not all finished.
+	 * @param id the batch id
+	 * @param total its members
+	 * @param succeeded members acknowledged
+	 * @param failed members that failed for good
+	 * @param pending members not finished yet
+	 * @param createdAt when it was enqueued, on the server's clock
+	 */
+	public record BatchDescriptor(String id, long total, long succeeded, long failed, long pending,
+			Instant createdAt) {
+
+		static BatchDescriptor of(BatchProgress progress) {
+			return new BatchDescriptor(progress.batchId(), progress.total(), progress.succeeded(), progress.failed(),
+					progress.pending(), progress.createdAt());
+		}
+
+	}
+
+	/**
+	 * One group of a queue with groups.
+	 * @param group its name
+	 * @param ready its messages waiting for their turn
+	 * @param inFlight its messages delivered and not settled
+	 */
+	public record GroupDescriptor(String group, long ready, long inFlight) {
 	}
 
 	/**
@@ -255,13 +302,15 @@ public class RedisQueuesEndpoint {
 	 * @param dead in the dead-letter queue
 	 * @param oldestDueAgeMillis how long the oldest ready message has been due
 	 * @param paused whether the queue is paused (for every listener)
+	 * @param waitingParents flows' parents waiting for their children (in none of the states above)
+	 * @param batchesInProgress batches whose members have not all finished
 	 */
 	public record StatsDescriptor(long delayed, long ready, long inFlight, long dead, long oldestDueAgeMillis,
-			boolean paused) {
+			boolean paused, long waitingParents, long batchesInProgress) {
 
 		static StatsDescriptor of(QueueStats stats, boolean paused) {
 			return new StatsDescriptor(stats.delayed(), stats.ready(), stats.inFlight(), stats.dead(),
-					stats.oldestDueAge().toMillis(), paused);
+					stats.oldestDueAge().toMillis(), paused, stats.waitingParents(), stats.batchesInProgress());
 		}
 
 	}

@@ -1,6 +1,7 @@
 package io.rediskit.autoconfigure.queue;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -113,11 +114,14 @@ class QueueAutoConfigurationTests {
 			.withPropertyValues("redis-kit.queue.queues.tenants.groups.enabled=true",
 					"redis-kit.queue.queues.tenants.groups.max-in-flight=3",
 					"redis-kit.queue.queues.tenants.groups.max-in-flight-by-group.acme=1",
+					"redis-kit.queue.queues.tenants.groups.rate-limit=100",
+					"redis-kit.queue.queues.tenants.groups.rate-limit-period=1m",
+					"redis-kit.queue.queues.tenants.groups.rate-limit-by-group.acme=10",
 					"redis-kit.queue.queues.emails.max-deliveries=3")
 			.run((context) -> {
 				QueueRegistry registry = context.getBean(QueueRegistry.class);
 				assertThat(registry.get("tenants", String.class).spec().groups())
-					.isEqualTo(new QueueGroups(3, Map.of("acme", 1)));
+					.isEqualTo(new QueueGroups(3, Map.of("acme", 1), 100, Duration.ofMinutes(1), Map.of("acme", 10L)));
 				assertThat(registry.get("emails", String.class).spec().groups()).isNull();
 				RedisQueue<String> tenants = registry.get("tenants", String.class);
 				tenants.enqueue(QueueEntry.of("report").withGroup("acme"));
@@ -257,7 +261,10 @@ class QueueAutoConfigurationTests {
 			"redis-kit.queue.queues.emails.deduplication-window=5s|redis-kit.queue.queues.emails.deduplication-window is only for THROTTLE and DEBOUNCE",
 			"redis-kit.queue.queues.emails.deduplication=forever|forever",
 			"redis-kit.queue.queues.emails.groups.max-in-flight=-1|redis-kit.queue.queues.emails.groups.max-in-flight must be between 0 (no limit) and 1000000",
-			"redis-kit.queue.queues.emails.groups.max-in-flight-by-group.acme=-2|redis-kit.queue.queues.emails.groups.max-in-flight-by-group the limit of group 'acme' must be between 0 (no limit) and 1000000" })
+			"redis-kit.queue.queues.emails.groups.max-in-flight-by-group.acme=-2|redis-kit.queue.queues.emails.groups.max-in-flight-by-group the limit of group 'acme' must be between 0 (no limit) and 1000000",
+			"redis-kit.queue.queues.emails.groups.rate-limit=100001|redis-kit.queue.queues.emails.groups.rate-limit must be between 0 (no limit) and 100000",
+			"redis-kit.queue.queues.emails.groups.rate-limit-period=0s|redis-kit.queue.queues.emails.groups.rate-limit-period must be between",
+			"redis-kit.queue.queues.emails.groups.rate-limit-by-group.acme=-1|redis-kit.queue.queues.emails.groups.rate-limit-by-group the rate limit of group 'acme' must be between 0 (no limit) and 100000" })
 	void invalidPropertiesFailStartupNamingTheProperty(String property, String message) {
 		this.runner.withPropertyValues(property).run((context) -> {
 			assertThat(context).hasFailed();
@@ -291,6 +298,54 @@ class QueueAutoConfigurationTests {
 				.contains("Reason: redis-kit.queue.queues.emails.rate-limit-period is set without a rate-limit, and alone"
 						+ " limits nothing: set redis-kit.queue.queues.emails.rate-limit (deliveries per period) or"
 						+ " remove it"));
+	}
+
+	@Test
+	void aGroupsRateLimitPeriodWithoutAGroupRateLimitFailsStartupNamingTheProperty() {
+		this.runner
+			.withPropertyValues("redis-kit.queue.queues.tenants.groups.enabled=true",
+					"redis-kit.queue.queues.tenants.groups.rate-limit-period=1m",
+					"redis-kit.queue.queues.tenants.rate-limit=5")
+			.run((context) -> assertThat(StartupFailures.analyze(context).getDescription())
+				.contains("Property: redis-kit.queue.queues.tenants.groups.rate-limit-period\n    Value: \"1m\"\n")
+				.contains("Reason: redis-kit.queue.queues.tenants.groups.rate-limit-period is set without a rate-limit or"
+						+ " rate-limit-by-group, and alone limits nothing: set"
+						+ " redis-kit.queue.queues.tenants.groups.rate-limit (a group's deliveries per period) or remove it"));
+		this.runner
+			.withPropertyValues("redis-kit.queue.queues.tenants.groups.enabled=true",
+					"redis-kit.queue.queues.tenants.groups.rate-limit-period=1m",
+					"redis-kit.queue.queues.tenants.groups.rate-limit-by-group.acme=5")
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
+	void theEndpointReportsWaitingParentsBatchesInProgressAndTheBusiestGroups() {
+		this.runner.withPropertyValues("redis-kit.queue.queues.tenants.groups.enabled=true").run((context) -> {
+			RedisQueue<String> tenants = context.getBean(QueueRegistry.class).get("tenants", String.class);
+			List<QueueEntry<String>> entries = new ArrayList<>();
+			for (int i = 0; i < 3; i++) {
+				entries.add(QueueEntry.of("acme " + i).withGroup("acme"));
+			}
+			entries.add(QueueEntry.of("globex").withGroup("globex"));
+			tenants.enqueueAll(entries);
+			tenants.enqueueFlow(QueueFlow.of(QueueEntry.of("parent").withId("p"),
+					List.of(QueueEntry.of("child").withDelay(Duration.ofHours(1)))));
+			tenants.enqueueBatch(QueueBatch.of(List.of(QueueEntry.of("member").withDelay(Duration.ofHours(1))))
+				.withId("b"));
+			RedisQueuesEndpoint endpoint = context.getBean(RedisQueuesEndpoint.class);
+			assertThat(endpoint.queues().queues().get("tenants").waitingParents()).isEqualTo(1);
+			RedisQueuesEndpoint.QueueDescriptor described = endpoint.queue("tenants");
+			assertThat(described.stats().waitingParents()).isEqualTo(1);
+			assertThat(described.stats().batchesInProgress()).isEqualTo(1);
+			assertThat(described.batches()).singleElement().satisfies((batch) -> {
+				assertThat(batch.id()).isEqualTo("b");
+				assertThat(batch.total()).isEqualTo(1);
+				assertThat(batch.pending()).isEqualTo(1);
+			});
+			assertThat(described.groups()).containsExactly(new RedisQueuesEndpoint.GroupDescriptor("acme", 3, 0),
+					new RedisQueuesEndpoint.GroupDescriptor("globex", 1, 0));
+			tenants.purge();
+		});
 	}
 
 	@Test

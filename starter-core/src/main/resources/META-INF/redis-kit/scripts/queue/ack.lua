@@ -1,7 +1,8 @@
 -- Acknowledges a delivery: the message and all its data are removed. Only the delivery's token is kept, in
 -- settled, for ARGV[4] ms, so that a driver replay of this ack is recognised.
 -- KEYS: the eight queue keys (see enqueue.lua), then the workflow keys: [9] the workflow hash, [10] the finished
--- batches, [11] to [16] delayed and ready of the normal, high and low priorities (see workflow.lua)
+-- batches, [11] to [16] delayed and ready of the normal, high and low priorities (see workflow.lua), [17] the group
+-- hash (see promote.lua), whose entry goes with the message
 -- ARGV[1] now in ms, pinned by tests; empty for the server's TIME, ARGV[2] id, ARGV[3] token,
 -- ARGV[4] how long settled tokens are kept, in ms, ARGV[5] the handler's result for a flow's parent ('' for none),
 -- ARGV[6] wake-up channel, ARGV[7] cancel channel, ARGV[8] how long a finished batch is kept in ms
@@ -40,6 +41,7 @@ if cancelled then
   finished(ARGV[2], 'f', 'cancelled')
 else
   redis.call('HDEL', KEYS[5], ARGV[2])
+  redis.call('HDEL', KEYS[17], ARGV[2])
   redis.call('HDEL', KEYS[6], ARGV[2])
   finished(ARGV[2], 's', ARGV[5])
 end

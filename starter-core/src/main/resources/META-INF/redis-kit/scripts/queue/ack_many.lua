@@ -1,7 +1,8 @@
 -- Acknowledges several deliveries in one call, each exactly as ack.lua does one: the message and its data are
 -- removed and its token kept in settled for ARGV[2] ms, so that a driver replay is recognised.
 -- KEYS: the eight queue keys (see enqueue.lua), then the workflow keys: [9] the workflow hash, [10] the finished
--- batches, [11] to [16] delayed and ready of the normal, high and low priorities (see workflow.lua)
+-- batches, [11] to [16] delayed and ready of the normal, high and low priorities (see workflow.lua), [17] the group
+-- hash (see promote.lua), whose entry goes with the message
 -- ARGV[1] now in ms, pinned by tests; empty for the server's TIME, ARGV[2] how long settled tokens are kept, in
 -- ms, ARGV[3] wake-up channel, ARGV[4] cancel channel, ARGV[5] how long a finished batch is kept in ms, then
 -- triples of id, token and the handler's result for a flow's parent ('' for none)
@@ -32,7 +33,7 @@ end
 if #ids == 0 then
   return {}
 end
--- Read in three calls for the whole batch, written in four: a call per message costs more than its command. A
+-- Read in three calls for the whole batch, written in five: a call per message costs more than its command. A
 -- queue with flows or batches reads and writes per message instead, in order, as the bookkeeping of one message
 -- may settle or cancel another of the same batch.
 local settled_at = redis.call('ZMSCORE', KEYS[8], unpack(tokens))
@@ -77,6 +78,7 @@ for n = 1, #ids do
       elseif workflows then
         redis.call('ZREM', KEYS[3], id)
         redis.call('HDEL', KEYS[5], id)
+        redis.call('HDEL', KEYS[17], id)
         redis.call('HDEL', KEYS[6], id)
         finished(id, 's', ARGV[5 + n * 3])
         reply[n] = 1
@@ -90,6 +92,7 @@ end
 if #removed > 0 then
   redis.call('ZREM', KEYS[3], unpack(removed))
   redis.call('HDEL', KEYS[5], unpack(removed))
+  redis.call('HDEL', KEYS[17], unpack(removed))
   redis.call('HDEL', KEYS[6], unpack(removed))
 end
 if #settled > 0 then

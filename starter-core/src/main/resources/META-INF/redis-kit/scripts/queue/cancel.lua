@@ -8,7 +8,8 @@
 -- as in ack.lua, so that a driver replay of a cancel that took effect answers 2, not 0.
 -- KEYS: the eight queue keys (see enqueue.lua), then the workflow keys: [9] the workflow hash, [10] the finished
 -- batches, [11] to [16] delayed and ready of the normal, high and low priorities (see workflow.lua), [17] the group
--- hash and [18] the groups' ready zset (see promote.lua): a message ready in its group is removed from there
+-- hash (whose entry goes with the message) and [18] the groups' ready zset (see promote.lua): a message ready in its
+-- group is removed from there
 -- ARGV[1] now in ms, pinned by tests; empty for the server's TIME, ARGV[2] id, ARGV[3] request id,
 -- ARGV[4] how long settled request ids are kept in ms, ARGV[5] the queue's cancel channel, ARGV[6] wake-up channel,
 -- ARGV[7] how long a finished batch is kept in ms

@@ -3,26 +3,33 @@
 -- returns the messages that request claimed, as long as they are still in flight under its tokens.
 -- Admission, in this order: nothing while the queue or this listener is paused; no more than ARGV[6] in flight
 -- across all consumers; no more than ARGV[7] claimed in any window of ARGV[8] ms, counted by the rate limiter's
--- sliding log (sliding_log, the script of the SLIDING_LOG rate limiter, run as a function on this queue's key).
+-- sliding log (sliding_log, the script of the SLIDING_LOG rate limiter, run as a function on this queue's key): the
+-- log is asked how many it has room for, and records the messages actually claimed once they are known (a claim
+-- the groups hold back spends none of the queue's rate).
 -- A message held back stays ready, its delivery count unchanged. The priorities take their turns in the weighted
 -- order of ARGV[9], from where the last claim left it; a turn whose list is empty goes to the next one in order.
 -- KEYS: the eight queue keys (see enqueue.lua), [9] this request's record, a list of the ids it claimed (each
 -- after its priority's letter), [10] high and [11] low ready list, [12] pause hash (field 'queue', or 'listener:'
 -- and the listener's id -> paused at ms), [13] the rate limit's log, [14] the position in the weighted turn,
 -- [15] the groups' ready zset, [16] the turns zset and [18] the sequence (see promote.lua), [17] the running zset
--- ('group\nid' of the messages claimed from a group with a limit; entries no longer in flight are dropped as met)
+-- ('group\nid' of the messages claimed from a group with a limit; entries no longer in flight are dropped as met),
+-- [19] the groups' rate log (zset: 'group\ntoken' of each message claimed from a group with a rate limit, scored by
+-- the claim's time in ms) and [20] its counts (hash: a group to its entries in the log)
 -- ARGV[1] now in ms, pinned by tests; empty for the server's TIME, ARGV[2] request id, ARGV[3] most messages,
 -- ARGV[4] visibility timeout in ms, ARGV[5] listener id or '', ARGV[6] most in flight or 0, ARGV[7] rate limit or
 -- 0, ARGV[8] its period in ms, ARGV[9] the weighted turn, one letter ('h', 'n', 'l') per pick, ARGV[10] '1' in a
--- queue with groups (else no group key is read), ARGV[11] a group's most in flight or 0, then pairs of a group and
--- its own limit
+-- queue with groups (else no group key is read), ARGV[11] a group's most in flight or 0, ARGV[12] a group's most
+-- claimed per period or 0, ARGV[13] that period in ms, then triples of a group, its own most in flight and its own
+-- most claimed per period (each 0 for none)
 -- Groups: the normal priority's picks go round the turns, lowest score first, one message per group per turn,
 -- the messages without a group ('' in the turns) taking theirs as one more group; a group served goes to the
--- tail, a group with no ready message left leaves the turns, a group at its limit keeps its place and is skipped.
--- At most 1000 groups are looked at.
--- Returns {now, held back by (0 nothing, 1 paused, 2 in-flight limit, 3 rate limit, 4 group limits), how many ready messages
--- were held back, ms until the rate limit admits one (0 if it held none back), then per message: id, payload,
--- deliveries, due ms, token, priority letter}.
+-- tail, a group with no ready message left leaves the turns, a group at its limit of messages in flight or of
+-- messages claimed in the last period keeps its place and is skipped. At most 1000 groups are looked at, and at
+-- most 1000 entries that left the groups' rate window are removed per claim (the rest by the next ones: until then
+-- they count, which holds back more, never less).
+-- Returns {now, held back by (0 nothing, 1 paused, 2 in-flight limit, 3 rate limit, 4 group limits, 5 group rate
+-- limits), how many ready messages were held back, ms until the rate limit (3) or a group's rate limit (5) may admit
+-- one (0 otherwise), then per message: id, payload, deliveries, due ms, token, priority letter}.
 local now = tonumber(ARGV[1])
 if not now then
   local time = redis.call('TIME')
@@ -73,30 +80,32 @@ if max_in_flight > 0 then
     reply[2] = 2
   end
 end
+-- The queue's rate: how many the log has room for now (an ask over the limit is refused and records nothing); the
+-- messages claimed are recorded at the end, and a full log says when it admits one.
+local rate_args = nil
 if tonumber(ARGV[7]) > 0 and take > 0 then
-  -- All or none per call: ask for all, else for what the log says is left, else learn when one permit frees.
-  local args = {ARGV[7], tonumber(ARGV[8]) * 1000, take, request .. ':', now * 1000}
-  local decision = sliding_log({KEYS[13]}, args)
-  if decision[1] ~= 1 then
+  rate_args = {ARGV[7], tonumber(ARGV[8]) * 1000, tonumber(ARGV[7]) + 1, request .. ':', now * 1000}
+  local room = sliding_log({KEYS[13]}, rate_args)[3]
+  if room < take then
+    take = room
     reply[2] = 3
-    if decision[3] > 0 then
-      args[3] = decision[3]
-      decision = sliding_log({KEYS[13]}, args)
-      take = args[3]
-      -- The window is full now: a refused ask for one more says when it admits one (and records nothing).
-      args[3] = 1
-      decision = sliding_log({KEYS[13]}, args)
-      reply[4] = math.max(1, math.ceil(decision[4] / 1000))
-    else
-      args[3] = 1
-      decision = sliding_log({KEYS[13]}, args)
-      take = 0
-      reply[4] = math.max(1, math.ceil(decision[4] / 1000))
+  end
+end
+local function record_rate(count)
+  if rate_args then
+    if count > 0 then
+      rate_args[3] = count
+      sliding_log({KEYS[13]}, rate_args)
+    end
+    if reply[2] == 3 then
+      rate_args[3] = 1
+      reply[4] = math.max(1, math.ceil(sliding_log({KEYS[13]}, rate_args)[4] / 1000))
     end
   end
 end
 reply[3] = want - take
 if take == 0 then
+  record_rate(0)
   return reply
 end
 local order = {}
@@ -125,6 +134,7 @@ else
 end
 -- The normal priority's picks through the groups' rotation: which are plain, which come from which group.
 local from_groups = {}
+local rate_period = 0
 if groups > 0 then
   local wanted = 0
   for _, c in ipairs(order) do
@@ -133,10 +143,33 @@ if groups > 0 then
     end
   end
   local limits = {}
-  for i = 12, #ARGV, 2 do
+  local rates = {}
+  local rated = tonumber(ARGV[12]) > 0
+  for i = 14, #ARGV, 3 do
     limits[ARGV[i]] = tonumber(ARGV[i + 1])
+    rates[ARGV[i]] = tonumber(ARGV[i + 2])
+    rated = rated or rates[ARGV[i]] > 0
   end
   local default = tonumber(ARGV[11])
+  local default_rate = tonumber(ARGV[12])
+  rate_period = tonumber(ARGV[13])
+  if rated then
+    -- Entries that left the window, oldest first: each one off its group's count.
+    local old = redis.call('ZRANGEBYSCORE', KEYS[19], '-inf', now - rate_period, 'LIMIT', 0, 1000)
+    if #old > 0 then
+      local counts = {}
+      for _, m in ipairs(old) do
+        local g = string.match(m, '^([^\n]*)\n')
+        counts[g] = (counts[g] or 0) + 1
+      end
+      for g, n in pairs(counts) do
+        if redis.call('HINCRBY', KEYS[20], g, -n) <= 0 then
+          redis.call('HDEL', KEYS[20], g)
+        end
+      end
+      redis.call('ZREM', KEYS[19], unpack(old))
+    end
+  end
   if plain > 0 then
     redis.call('ZADD', KEYS[16], 'NX', redis.call('INCR', KEYS[18]), '')
   end
@@ -146,6 +179,7 @@ if groups > 0 then
   local plain_left = plain
   local picked = 0
   local blocked = false
+  local rate_blocked = false
   local tail = {}
   local gone = {}
   while picked < wanted and head <= #queue do
@@ -163,7 +197,10 @@ if groups > 0 then
     else
       local st = state[g]
       if not st then
-        st = {taken = 0, limit = limits[g] or default}
+        st = {taken = 0, limit = limits[g] or default, rate = rates[g] or default_rate}
+        if st.rate > 0 then
+          st.claimed = tonumber(redis.call('HGET', KEYS[20], g)) or 0
+        end
         if st.limit > 0 then
           st.running = 0
           for _, m in ipairs(redis.call('ZRANGEBYLEX', KEYS[17], '[' .. g .. '\n', '[' .. g .. '\n\255')) do
@@ -178,6 +215,8 @@ if groups > 0 then
       end
       if st.limit > 0 and st.running >= st.limit then
         blocked = true
+      elseif st.rate > 0 and st.claimed >= st.rate then
+        rate_blocked = true
       else
         local item = redis.call('ZRANGEBYLEX', KEYS[15], '[' .. g .. '\n', '[' .. g .. '\n\255', 'LIMIT', st.taken, 1)[1]
         if item then
@@ -185,8 +224,11 @@ if groups > 0 then
           if st.limit > 0 then
             st.running = st.running + 1
           end
+          if st.rate > 0 then
+            st.claimed = st.claimed + 1
+          end
           picked = picked + 1
-          from_groups[#from_groups + 1] = {g, item, st.limit > 0}
+          from_groups[#from_groups + 1] = {g, item, st.limit > 0, st.rate > 0}
           queue[#queue + 1] = g
           tail[g] = #queue
         else
@@ -225,12 +267,15 @@ if groups > 0 then
     reply[3] = reply[3] + wanted - picked
     if reply[2] == 0 and blocked then
       reply[2] = 4
+    elseif reply[2] == 0 and rate_blocked then
+      reply[2] = 5
     end
   end
   order = kept
 end
 local popped = {}
 local next_of = {h = 1, n = 1, l = 1, g = 1}
+local rate_recorded = false
 if #from_groups > 0 then
   popped.g = {}
   for n, pick in ipairs(from_groups) do
@@ -240,7 +285,22 @@ if #from_groups > 0 then
     if pick[3] then
       redis.call('ZADD', KEYS[17], 0, pick[1] .. '\n' .. id)
     end
+    if pick[4] then
+      redis.call('ZADD', KEYS[19], now, pick[1] .. '\n' .. request .. ':' .. n)
+      redis.call('HINCRBY', KEYS[20], pick[1], 1)
+      rate_recorded = true
+    end
   end
+  if rate_recorded then
+    -- Both go together when no entry is left in the window; until then each claim that records renews them.
+    redis.call('PEXPIRE', KEYS[19], rate_period + 1)
+    redis.call('PEXPIRE', KEYS[20], rate_period + 1)
+  end
+end
+if reply[2] == 5 then
+  -- The log's oldest entry (this claim's included) leaves the window first: no group's count falls sooner.
+  local oldest = redis.call('ZRANGE', KEYS[19], 0, 0, 'WITHSCORES')[2]
+  reply[4] = oldest and math.max(1, tonumber(oldest) + rate_period - now) or 1
 end
 for code, key in pairs(lists) do
   local count = 0
@@ -265,6 +325,7 @@ for _, code in ipairs(order) do
   end
 end
 if #ids == 0 then
+  record_rate(0)
   return reply
 end
 local metas = redis.call('HMGET', KEYS[5], unpack(ids))
@@ -303,4 +364,5 @@ if #claimed > 0 then
   redis.call('RPUSH', KEYS[9], unpack(claimed))
   redis.call('PEXPIRE', KEYS[9], ARGV[4])
 end
+record_rate(#claimed)
 return reply

@@ -1,7 +1,8 @@
 -- Dead-letters a delivery with a reason, whatever its delivery count. The token is kept in settled as in
 -- ack.lua; the dead-letter queue is bounded by age and size as in retry.lua.
 -- KEYS: the eight queue keys (see enqueue.lua), then the workflow keys: [9] the workflow hash, [10] the finished
--- batches, [11] to [16] delayed and ready of the normal, high and low priorities (see workflow.lua)
+-- batches, [11] to [16] delayed and ready of the normal, high and low priorities (see workflow.lua), [17] the group
+-- hash (see promote.lua), whose entry goes with the message
 -- ARGV[1] now in ms, pinned by tests; empty for the server's TIME, ARGV[2] id, ARGV[3] token, ARGV[4] reason,
 -- ARGV[5] how long settled tokens are kept in ms, ARGV[6] how long dead letters are kept in ms,
 -- ARGV[7] most dead letters kept, ARGV[8] wake-up channel, ARGV[9] cancel channel, ARGV[10] how long a finished
@@ -58,6 +59,7 @@ end
 for _, gone in ipairs(old) do
   redis.call('ZREM', KEYS[4], gone)
   redis.call('HDEL', KEYS[5], gone)
+  redis.call('HDEL', KEYS[17], gone)
   redis.call('HDEL', KEYS[6], gone)
   redis.call('HDEL', KEYS[7], gone)
 end

@@ -2,7 +2,8 @@
 -- overran): each goes to the head of ready for another delivery, or, when it has had ARGV[3] deliveries, to
 -- the dead-letter queue with the reason. Harmless when replayed.
 -- KEYS: the eight queue keys (see enqueue.lua), then the workflow keys: [9] the workflow hash, [10] the finished
--- batches, [11] to [16] delayed and ready of the normal, high and low priorities (see workflow.lua)
+-- batches, [11] to [16] delayed and ready of the normal, high and low priorities (see workflow.lua), [17] the group
+-- hash (see promote.lua), whose entry goes with the message
 -- ARGV[1] now in ms, pinned by tests; empty for the server's TIME, ARGV[2] most deliveries to take back,
 -- ARGV[3] delivery limit, ARGV[4] how long dead letters are kept in ms, ARGV[5] most dead letters kept,
 -- ARGV[6] wake-up channel, ARGV[7] cancel channel, ARGV[8] how long a finished batch is kept in ms
@@ -65,6 +66,7 @@ if dead + cancelled > 0 then
   for _, gone in ipairs(old) do
     redis.call('ZREM', KEYS[4], gone)
     redis.call('HDEL', KEYS[5], gone)
+    redis.call('HDEL', KEYS[17], gone)
     redis.call('HDEL', KEYS[6], gone)
     redis.call('HDEL', KEYS[7], gone)
   end

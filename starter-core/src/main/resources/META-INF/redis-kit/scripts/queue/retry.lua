@@ -1,7 +1,8 @@
 -- Fails a delivery: the message is delayed by ARGV[4] ms for another delivery, or, when it has had ARGV[5]
 -- deliveries, dead-lettered with the reason. The token is kept in settled as in ack.lua.
 -- KEYS: the eight queue keys (see enqueue.lua), then the workflow keys: [9] the workflow hash, [10] the finished
--- batches, [11] to [16] delayed and ready of the normal, high and low priorities (see workflow.lua)
+-- batches, [11] to [16] delayed and ready of the normal, high and low priorities (see workflow.lua), [17] the group
+-- hash (see promote.lua), whose entry goes with the message
 -- ARGV[1] now in ms, pinned by tests; empty for the server's TIME, ARGV[2] id, ARGV[3] token,
 -- ARGV[4] delay ms, ARGV[5] delivery limit, ARGV[6] reason, ARGV[7] how long settled tokens are kept in ms,
 -- ARGV[8] how long dead letters are kept in ms, ARGV[9] most dead letters kept, ARGV[10] wake-up channel, ARGV[11] cancel channel, ARGV[12] how long a finished
@@ -61,6 +62,7 @@ if cancelled or tonumber(deliveries) >= tonumber(ARGV[5]) then
   for _, gone in ipairs(old) do
     redis.call('ZREM', KEYS[4], gone)
     redis.call('HDEL', KEYS[5], gone)
+    redis.call('HDEL', KEYS[17], gone)
     redis.call('HDEL', KEYS[6], gone)
     redis.call('HDEL', KEYS[7], gone)
   end

@@ -1,9 +1,9 @@
 -- Counts a queue's messages by state, every priority together. Read only.
 -- KEYS: the eight queue keys and the four of the other priorities (see enqueue.lua), [13] the groups' ready zset
--- (see promote.lua), whose messages count as ready
+-- (see promote.lua), whose messages count as ready, [14] the workflow hash (see workflow.lua)
 -- ARGV[1] now in ms, pinned by tests; empty for the server's TIME
 -- Returns {now, delayed (not due yet), ready (due, promoted or not), in flight, dead, oldest due ms of a
--- ready message or -1}.
+-- ready message or -1, flows' parents waiting for their children, batches not finished}.
 local now = tonumber(ARGV[1])
 if not now then
   local time = redis.call('TIME')
@@ -34,4 +34,6 @@ for _, level in ipairs({{KEYS[1], KEYS[2]}, {KEYS[9], KEYS[10]}, {KEYS[11], KEYS
   end
 end
 ready = ready + redis.call('ZCARD', KEYS[13])
-return {now, delayed, ready, redis.call('ZCARD', KEYS[3]), redis.call('ZCARD', KEYS[4]), oldest}
+local workflow = redis.call('HMGET', KEYS[14], 'n:waiting', 'n:batches')
+return {now, delayed, ready, redis.call('ZCARD', KEYS[3]), redis.call('ZCARD', KEYS[4]), oldest,
+  tonumber(workflow[1]) or 0, tonumber(workflow[2]) or 0}

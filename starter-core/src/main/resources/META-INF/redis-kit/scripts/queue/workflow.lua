@@ -7,7 +7,8 @@
 -- or 'C'), state ('w' waiting for its children, 'r' released), children (ids)}; 'r:<parent>\n<child>' -> 's' and
 -- the child's result, or 'f' and its failure; 'b:<member>' -> its batch's id; 'B:<batch>' -> the batch as JSON
 -- {total, succeeded, failed, finished}; 'c:<batch>\n<event>' -> a callback: its priority letter, then its stored
--- payload.
+-- payload; 'n:waiting' -> how many flows' parents wait for their children, 'n:batches' -> how many batches have not
+-- finished (each field gone at 0).
 -- ARGV[1] now in ms, ARGV[2] the id of the message, ARGV[3] what happened to it: 's' acknowledged, 'f' finally
 -- failed (dead-lettered, or cancelled), 'c' a cancel asked for, ARGV[4] the result ('s') or the reason ('f'),
 -- ARGV[5] wake-up channel, ARGV[6] cancel channel, ARGV[7] how long a finished batch is kept in ms.
@@ -50,6 +51,13 @@ local function cancel_child(child)
   end
 end
 
+-- One count fewer of 'n:waiting' or 'n:batches'.
+local function count_down(field)
+  if redis.call('HINCRBY', W, field, -1) <= 0 then
+    redis.call('HDEL', W, field)
+  end
+end
+
 -- Removes a flow's record, its results and the links of children still running.
 local function forget(parent, flow)
   for _, child in ipairs(flow.children) do
@@ -81,11 +89,15 @@ if own then
     end
     cancel_children(id, flow)
     forget(id, flow)
+    count_down('n:waiting')
     redis.call('HDEL', KEYS[1], id)
     redis.call('HDEL', KEYS[2], id)
     return 1
   end
   forget(id, flow)
+  if flow.state == 'w' then
+    count_down('n:waiting')
+  end
 end
 if event == 'c' then
   return 0
@@ -108,6 +120,7 @@ if parent then
       -- FAIL: the parent goes to the dead letters with the child's reason, the children still waiting are cancelled.
       cancel_children(parent, flow)
       forget(parent, flow)
+      count_down('n:waiting')
       local meta = redis.call('HGET', KEYS[1], parent)
       if meta then
         redis.call('ZADD', KEYS[4], now, parent)
@@ -117,6 +130,7 @@ if parent then
     end
     if release and flow.state == 'w' then
       flow.state = 'r'
+      count_down('n:waiting')
       local meta = redis.call('HGET', KEYS[1], parent)
       if meta then
         local due = math.max(now, tonumber(string.match(meta, '^(%d+)|')))
@@ -148,6 +162,7 @@ if batch then
       if record.failed == 0 then
         fire[#fire + 1] = 'success'
       end
+      count_down('n:batches')
       redis.call('ZADD', KEYS[7], now, batch)
       local keep = tonumber(ARGV[7])
       for _, old in ipairs(redis.call('ZRANGEBYSCORE', KEYS[7], '-inf', now - keep, 'LIMIT', 0, 100)) do
