@@ -1,7 +1,6 @@
 package io.rediskit.autoconfigure.console;
 
 import java.net.URI;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
@@ -31,17 +30,14 @@ final class ConsoleWebFluxRoutes {
 
 	private final ConsoleData data;
 
-	private final ConsoleRankings rankings;
-
 	private final ConsoleActions actions;
 
 	private final ConsoleAccess access;
 
-	ConsoleWebFluxRoutes(String path, ConsoleData data, ConsoleRankings rankings, ConsoleActions actions,
+	ConsoleWebFluxRoutes(String path, ConsoleData data, ConsoleActions actions,
 			ConsoleAccess access) {
 		this.path = path;
 		this.data = data;
-		this.rankings = rankings;
 		this.actions = actions;
 		this.access = access;
 	}
@@ -66,10 +62,10 @@ final class ConsoleWebFluxRoutes {
 			.GET(api + "/structures", (request) -> json(this.data::structures))
 			.GET(api + "/instances", (request) -> json(this.data::instances))
 			.GET(api + "/caches", (request) -> json(this.data::caches))
-			.GET(api + "/rankings", (request) -> json(this.rankings::rankings))
-			.GET(api + "/rank", (request) -> json(() -> this.rankings.rank(request.queryParam("name").orElse(""),
+			.GET(api + "/rankings", (request) -> json(this.data::rankings))
+			.GET(api + "/rank", (request) -> json(() -> this.data.rank(request.queryParam("name").orElse(""),
 					request.queryParam("member").orElse(""))))
-			.GET(api + "/recent", (request) -> json(() -> this.rankings.recent(request.queryParam("name").orElse(""),
+			.GET(api + "/recent", (request) -> json(() -> this.data.recent(request.queryParam("name").orElse(""),
 					request.queryParam("user").orElse(""))))
 			.POST(api + "/cache/evict", (request) -> json(() -> this.actions.evictCacheKey(caller(request).name(),
 					request.queryParam("name").orElse(""), request.queryParam("key").orElse(""))))
@@ -120,13 +116,11 @@ final class ConsoleWebFluxRoutes {
 
 	private Mono<ServerResponse> session(ServerRequest request) {
 		Caller caller = caller(request);
-		Map<String, Object> session = new LinkedHashMap<>(ConsolePage.session(this.access, caller));
-		Mono<Map<String, Object>> withCsrf = this.access.security()
-				? ReactiveSecurityCallers.csrf(request.exchange()).map((csrf) -> {
-					session.put("csrf", csrf);
-					return session;
-				}).defaultIfEmpty(session) : Mono.just(session);
-		return withCsrf.flatMap((body) -> ServerResponse.ok()
+		ConsolePage.Session without = ConsolePage.session(this.access, caller, null);
+		Mono<ConsolePage.Session> session = this.access.security() ? ReactiveSecurityCallers.csrf(request.exchange())
+			.map((csrf) -> ConsolePage.session(this.access, caller, csrf))
+			.defaultIfEmpty(without) : Mono.just(without);
+		return session.flatMap((body) -> ServerResponse.ok()
 			.headers(ConsolePage::headers)
 			.contentType(MediaType.APPLICATION_JSON)
 			.bodyValue(body));

@@ -5,9 +5,10 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
+import java.util.SortedSet;
 
 import io.rediskit.autoconfigure.support.Durations;
+import io.rediskit.autoconfigure.support.EntryNames;
 import io.rediskit.queue.DeadLetter;
 import io.rediskit.queue.QueueRegistry;
 import io.rediskit.queue.QueueStats;
@@ -68,13 +69,16 @@ public class RedisQueuesEndpoint {
 		this.recurringJobs = recurringJobs;
 	}
 
+	/** @return the configured queues and those used so far, sorted */
+	public SortedSet<String> names() {
+		return EntryNames.of(this.registry.names(), this.properties.getQueues());
+	}
+
 	/** @return the stats of every configured queue and every queue used so far, and the recurring jobs */
 	@ReadOperation
 	public QueuesDescriptor queues() {
-		TreeSet<String> names = new TreeSet<>(this.properties.getQueues().keySet());
-		names.addAll(this.registry.names());
 		Map<String, StatsDescriptor> queues = new LinkedHashMap<>();
-		for (String name : names) {
+		for (String name : names()) {
 			RedisQueue<Object> queue = handle(name);
 			queues.put(name, StatsDescriptor.of(queue.stats(), queue.isPaused()));
 		}
@@ -259,7 +263,12 @@ public class RedisQueuesEndpoint {
 	public record StatsDescriptor(long delayed, long ready, long inFlight, long dead, long oldestDueAgeMillis,
 			boolean paused) {
 
-		static StatsDescriptor of(QueueStats stats, boolean paused) {
+		/**
+		 * @param stats a queue's stats
+		 * @param paused whether it is paused
+		 * @return their descriptor
+		 */
+		public static StatsDescriptor of(QueueStats stats, boolean paused) {
 			return new StatsDescriptor(stats.delayed(), stats.ready(), stats.inFlight(), stats.dead(),
 					stats.oldestDueAge().toMillis(), paused);
 		}

@@ -221,7 +221,7 @@ class ConsoleBrowserTests {
 		this.browser.open(this.console, "locks");
 		this.browser.await("the scheduled job listed",
 				() -> JOB.equals(this.browser.text("#scheduled-jobs tbody tr td.text")));
-		assertThat(this.browser.text("#scheduled-jobs tbody tr")).contains("0s / 1m").contains("ran").endsWith("free");
+		assertThat(this.browser.text("#scheduled-jobs tbody tr")).contains("0 s / 1 min").contains("ran").endsWith("free");
 		assertThat((Boolean) this.browser.script(NO_MARKUP_RAN)).isTrue();
 	}
 
@@ -230,7 +230,7 @@ class ConsoleBrowserTests {
 	void limitersShowPolicyAndDecisionRates() {
 		this.browser.open(this.console, "limiters");
 		this.browser.await("the limiter's policy",
-				() -> String.valueOf(this.browser.text("#page-limiters tr[data-name=login]")).contains("5 per 1m"));
+				() -> String.valueOf(this.browser.text("#page-limiters tr[data-name=login]")).contains("5 per 1 min"));
 		assertThat(this.browser.text("#page-limiters tr[data-name=login]")).contains("sliding-log").contains("fail-open");
 		this.browser.await("allowed and rejected lines", () -> {
 			String row = String.valueOf(this.browser.text("#page-limiters tr[data-name=login] .legend"));
