@@ -389,6 +389,21 @@
 							el('td', { class: 'text' }, role.leader || 'none'), el('td', { class: 'num' }, role.term ? String(role.term) : '–'),
 							el('td', null, role.leading ? 'leads' : 'candidate'));
 					}), 'This instance stands for no role (redis-kit.lock.leader.roles).')),
+					el('h2', null, 'Semaphores'),
+					el('div', { id: 'semaphores' }, table(['Semaphore', 'Permits held', '#Held', '#Total'], (locks.semaphores || []).map(function (semaphore) {
+						return el('tr', { 'data-name': semaphore.name }, el('td', { class: 'text name' }, semaphore.name),
+							semaphore.error ? el('td', { class: 'error', colspan: 3 }, semaphore.error) : [
+								el('td', null, fillBar(semaphore.total > 0 ? semaphore.held / semaphore.total : 0, semaphore.held > semaphore.total),
+									' ' + num(semaphore.held) + ' of ' + num(semaphore.total)),
+								el('td', { class: 'num held' }, num(semaphore.held)), el('td', { class: 'num total' }, num(semaphore.total))]);
+					}), 'This instance has used no semaphore since it started.')),
+					el('h2', null, 'Count-down latches'),
+					el('div', { id: 'latches' }, table(['Latch', '#Count left'], (locks.latches || []).map(function (latch) {
+						return el('tr', { 'data-name': latch.name }, el('td', { class: 'text name' }, latch.name),
+							latch.error ? el('td', { class: 'error' }, latch.error)
+								: el('td', { class: 'num count', 'data-count': latch.count }, latch.count === 0 ? 'open' : (latch.count < 0 ? 'not set' : num(latch.count))));
+					}), 'This instance has used no latch since it started.')),
+					el('p', { class: 'muted' }, 'Semaphores and latches are those this instance handed out since it started (the last 1000 names); their permits and counts are Redis\'s, every instance\'s holders included.'),
 					el('h2', null, 'Scheduled jobs'),
 					el('div', { id: 'scheduled-jobs' },
 						table(['Job', 'Lock at least / most', 'Last run', 'Ended', 'Outcome', 'Last skip', '#Runs here', '#Skips here', 'In Redis now'],

@@ -15,6 +15,7 @@ import io.rediskit.autoconfigure.counter.RedisCounterEndpoint;
 import io.rediskit.autoconfigure.geo.GeoProperties;
 import io.rediskit.autoconfigure.geo.RedisGeoEndpoint;
 import io.rediskit.autoconfigure.lock.FairLockAutoConfiguration;
+import io.rediskit.autoconfigure.lock.LatchAutoConfiguration;
 import io.rediskit.autoconfigure.lock.LeaderElectionAutoConfiguration;
 import io.rediskit.autoconfigure.lock.LockAutoConfiguration;
 import io.rediskit.autoconfigure.lock.ReadWriteLockAutoConfiguration;
@@ -42,6 +43,7 @@ import io.rediskit.geo.GeoIndexRegistry;
 import io.rediskit.instance.InstanceRegistry;
 import io.rediskit.keys.BigKeyOptions;
 import io.rediskit.keys.KeyTools;
+import io.rediskit.latch.LatchRegistry;
 import io.rediskit.leader.LeaderElections;
 import io.rediskit.lock.FairLockRegistry;
 import io.rediskit.lock.LockRegistry;
@@ -81,7 +83,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 @AutoConfiguration(after = { DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class,
 		InstancesAutoConfiguration.class, CacheAutoConfiguration.class, LockAutoConfiguration.class,
 		RedlockAutoConfiguration.class, LeaderElectionAutoConfiguration.class, SemaphoreAutoConfiguration.class,
-		ReadWriteLockAutoConfiguration.class, FairLockAutoConfiguration.class, RankAutoConfiguration.class,
+		ReadWriteLockAutoConfiguration.class, FairLockAutoConfiguration.class, LatchAutoConfiguration.class,
+		RankAutoConfiguration.class,
 		RecentAutoConfiguration.class }, afterName = {
 		"org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
 		"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
@@ -171,7 +174,7 @@ public final class ConsoleAutoConfiguration {
 			ObjectProvider<ScheduledJobs> scheduledJobs, ObjectProvider<RedlockRegistry> redlocks,
 			ObjectProvider<SemaphoreRegistry> semaphores, ObjectProvider<FairLockRegistry> fairLocks,
 			ObjectProvider<ReadWriteLockRegistry> readWriteLocks, ObjectProvider<LeaderElections> leaders,
-			ObjectProvider<RateLimiterRegistry> limiters, ObjectProvider<RateLimitProperties> limiterProperties,
+			ObjectProvider<LatchRegistry> latches, ObjectProvider<RateLimiterRegistry> limiters, ObjectProvider<RateLimitProperties> limiterProperties,
 			ObjectProvider<QueueRegistry> queues, ObjectProvider<QueueProperties> queueProperties,
 			ObjectProvider<RecurringJobs> recurring, ObjectProvider<BloomFilterRegistry> bloom,
 			ObjectProvider<BloomProperties> bloomProperties, ObjectProvider<UniqueCounterRegistry> counters,
@@ -182,7 +185,7 @@ public final class ConsoleAutoConfiguration {
 			ObjectProvider<RecentProperties> recentProperties) {
 		return new ConsoleEndpoints(
 				() -> ifAvailable(locks, (registry) -> RedisLocksEndpoint.ofFamily(registry, redlocks, semaphores,
-						fairLocks, readWriteLocks, leaders, scheduledJobs)),
+						fairLocks, readWriteLocks, leaders, scheduledJobs, latches)),
 				locks::getIfAvailable,
 				() -> ifAvailable(limiters, limiterProperties, RedisRateLimitEndpoint::new),
 				() -> ifAvailable(queues, queueProperties,

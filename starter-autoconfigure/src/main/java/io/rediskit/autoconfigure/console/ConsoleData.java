@@ -103,17 +103,19 @@ final class ConsoleData {
 
 	/**
 	 * @return what the {@code rediskitlock} endpoint describes (every hold of this instance's lock family, the roles
-	 * it stands for, the {@code @ScheduledLock} jobs it triggered), each job with its lock's state in Redis now
+	 * it stands for, the {@code @ScheduledLock} jobs it triggered, its semaphores with their permits and its latches
+	 * with their counts), each job with its lock's state in Redis now
 	 */
 	LocksView locks() {
 		RedisLocksEndpoint endpoint = this.sources.locks().get();
 		if (endpoint == null) {
-			return new LocksView(false, List.of(), List.of(), List.of());
+			return new LocksView(false, List.of(), List.of(), List.of(), List.of(), List.of());
 		}
 		RedisLocksEndpoint.HeldLocksDescriptor view = endpoint.heldLocks();
 		LockRegistry locks = this.sources.lockRegistry().get();
 		return new LocksView(true, view.locks(), view.leaders(),
-				view.jobs().stream().map((job) -> ScheduledJobView.of(job, locks)).toList());
+				view.jobs().stream().map((job) -> ScheduledJobView.of(job, locks)).toList(), view.semaphores(),
+				view.latches());
 	}
 
 	/** @return every limiter with its policy, as the {@code rediskitratelimit} endpoint describes it */
@@ -369,9 +371,12 @@ final class ConsoleData {
 	 * @param held this instance's holds, as the endpoint describes them
 	 * @param leaders the roles this instance stands for
 	 * @param jobs the scheduled jobs this instance triggered
+	 * @param semaphores the semaphores this instance handed out, with their permits in Redis
+	 * @param latches the count-down latches this instance handed out, with their counts in Redis
 	 */
 	record LocksView(boolean configured, List<RedisLocksEndpoint.HeldLockDescriptor> held,
-			List<RedisLocksEndpoint.LeaderDescriptor> leaders, List<ScheduledJobView> jobs) {
+			List<RedisLocksEndpoint.LeaderDescriptor> leaders, List<ScheduledJobView> jobs,
+			List<RedisLocksEndpoint.SemaphoreDescriptor> semaphores, List<RedisLocksEndpoint.LatchDescriptor> latches) {
 	}
 
 	/**

@@ -13,9 +13,12 @@ import io.rediskit.cache.RedisKitCacheManager;
 import io.rediskit.counter.UniqueCounterRegistry;
 import io.rediskit.geo.GeoIndexRegistry;
 import io.rediskit.geo.GeoPoint;
+import io.rediskit.latch.LatchRegistry;
+import io.rediskit.latch.RedisCountDownLatch;
 import io.rediskit.lock.Lease;
 import io.rediskit.lock.LockRegistry;
 import io.rediskit.lock.ScheduledLock;
+import io.rediskit.lock.SemaphoreRegistry;
 import io.rediskit.queue.QueueMessage;
 import io.rediskit.queue.QueueRegistry;
 import io.rediskit.queue.RedisQueue;
@@ -91,6 +94,8 @@ class ConsoleBrowserTests {
 
 	private Lease hostileLease;
 
+	private Lease permits;
+
 	private RedisQueue<Object> orders;
 
 	private RedisQueue<Object> emails;
@@ -109,6 +114,9 @@ class ConsoleBrowserTests {
 	void stop() throws Exception {
 		if (this.hostileLease != null) {
 			this.hostileLease.close();
+		}
+		if (this.permits != null) {
+			this.permits.close();
 		}
 		if (this.browser != null) {
 			this.browser.close();
@@ -129,6 +137,9 @@ class ConsoleBrowserTests {
 					"redis-kit.rate-limit.limiters.login.limit=5", "redis-kit.rate-limit.limiters.login.period=1m",
 					"redis-kit.bloom.filters.usernames.expected-insertions=1000",
 					"redis-kit.bloom.filters.usernames.false-positive-rate=0.01",
+					"redis-kit.bloom.filters.growing.expected-insertions=10",
+					"redis-kit.bloom.filters.growing.growth.enabled=true",
+					"redis-kit.bloom.filters.growing.growth.max-layers=4",
 					"redis-kit.counter.counters.visitors.bucket=daily", "redis-kit.counter.counters.visitors.zone=UTC",
 					"redis-kit.counter.calendars.check-in.zone=UTC", "redis-kit.counter.activities.logins.zone=UTC",
 					"redis-kit.geo.indexes.bikes.max-limit=100", "redis-kit.cache.caches.products.ttl=10m",
@@ -142,6 +153,14 @@ class ConsoleBrowserTests {
 	// decisions, a filled Bloom filter, counted visitors and a big key with a hostile name.
 	private void seed(ConfigurableApplicationContext context) throws Exception {
 		this.hostileLease = context.getBean(LockRegistry.class).getLock(HOSTILE).acquire();
+		this.permits = context.getBean(SemaphoreRegistry.class).getSemaphore("pool", HOSTILE, 3)
+			.acquire(2, java.time.Duration.ofSeconds(10));
+		RedisCountDownLatch latch = context.getBean(LatchRegistry.class).getCountDownLatch(HOSTILE);
+		assertThat(latch.trySetCount(3)).isTrue();
+		latch.countDown();
+		context.getBean(LatchRegistry.class).getCountDownLatch("never-set");
+		context.getBean(BloomFilterRegistry.class).get("growing")
+			.addAll(java.util.stream.IntStream.range(0, 25).mapToObj(Integer::toString).toList());
 		context.getBean(Digest.class).run();
 		this.orders = context.getBean(QueueRegistry.class).get("orders", Object.class);
 		this.orders.purge();
@@ -197,7 +216,7 @@ class ConsoleBrowserTests {
 		assertThat(this.browser.text("#redis-status")).isEqualTo("UP");
 		assertThat(this.browser.text("[data-area=queues] .big")).isEqualTo("2");
 		assertThat(this.browser.text("[data-area=limiters] .big")).isEqualTo("1");
-		assertThat(this.browser.text("[data-area=bloom] .big")).isEqualTo("1");
+		assertThat(this.browser.text("[data-area=bloom] .big")).isEqualTo("2");
 		// The sampler has seen the limiter's decisions: its chart has a line by the second sample.
 		this.browser.await("a sparkline of the limiter decisions", () -> Boolean.TRUE.equals(this.browser
 			.script("return !!document.querySelector('[data-area=limiters] polyline');")));
@@ -213,6 +232,21 @@ class ConsoleBrowserTests {
 		assertThat(this.browser.text("#page-locks tbody tr")).contains("lease").contains("yes");
 		assertThat((Boolean) this.browser.script(NO_MARKUP_RAN)).isTrue();
 		this.browser.screenshot("locks");
+	}
+
+	@Test
+	@Order(2)
+	void locksShowSemaphoresWithTheirPermitsAndLatchesWithTheirCountsNamesAsText() {
+		this.browser.open(this.console, "locks");
+		this.browser.await("the semaphore listed",
+				() -> ("pool:" + HOSTILE).equals(this.browser.text("#semaphores tbody tr td.name")));
+		assertThat(this.browser.text("#semaphores tbody tr .held")).isEqualTo("2");
+		assertThat(this.browser.text("#semaphores tbody tr .total")).isEqualTo("3");
+		assertThat(this.browser.text("#semaphores tbody tr")).contains("2 of 3");
+		assertThat(this.browser.text("#latches tbody tr:first-child td.name")).isEqualTo(HOSTILE);
+		assertThat(this.browser.text("#latches tbody tr:first-child .count")).isEqualTo("2");
+		assertThat(this.browser.text("#latches tr[data-name=never-set] .count")).isEqualTo("not set");
+		assertThat((Boolean) this.browser.script(NO_MARKUP_RAN)).isTrue();
 	}
 
 	@Test
@@ -379,6 +413,9 @@ class ConsoleBrowserTests {
 		assertThat(this.browser.text("#page-structures tr[data-name=bikes]")).contains("100");
 		assertThat(this.browser.text("#page-structures tr[data-name=bikes] [data-members]")).isEqualTo("1");
 		assertThat(this.browser.text("#page-structures tr[data-name=logins] [data-active-today]")).isEqualTo("2");
+		assertThat(this.browser.text("#page-structures tr[data-name=growing] [data-layers]")).isEqualTo("2");
+		assertThat(this.browser.text("#bloom-layers tr[data-filter=growing][data-layer='1']")).contains("/ 10");
+		assertThat(this.browser.text("#bloom-layers tr[data-filter=growing][data-layer='2']")).contains("/ 20");
 		this.browser.screenshot("structures");
 	}
 
