@@ -580,6 +580,11 @@
 				var filterList = s.bloom.configured ? s.bloom.descriptor.filters : [];
 				var counted = s.counters.configured ? s.counters.descriptor : { countersConfigured: false, counters: [], bitmapsConfigured: false, calendars: [], activities: [] };
 				var indexes = s.geo.configured ? s.geo.descriptor.indexes : [];
+				var generators = (s.ids.configured ? s.ids.descriptor.generators : []).map(function (g) {
+					return el('tr', { 'data-name': g.name }, el('td', { class: 'text' }, g.name),
+						g.error ? el('td', { class: 'error', colspan: 2 }, g.error) : [el('td', { class: 'num' }, num(g.blockSize)),
+							el('td', { class: 'num', 'data-reserved': g.reserved }, num(g.reserved))]);
+				});
 				var layers = [];
 				var filters = filterList.map(function (f) {
 					if (f.error || !f.info) { return el('tr', { 'data-name': f.name }, el('td', { class: 'text' }, f.name), el('td', { class: 'error', colspan: 8 }, f.error || 'not readable')); }
@@ -625,7 +630,7 @@
 							el('td', { class: 'num', 'data-members': g.members }, g.members === null ? 'per region' : num(g.members))]);
 				});
 				return el('section', { id: 'page-structures' },
-					el('h1', null, 'Bloom filters, counters, calendars, geo'),
+					el('h1', null, 'Bloom filters, counters, calendars, geo, ids'),
 					el('h2', null, 'Bloom filters'),
 					s.bloom.configured ? table(['Name', 'Mode', '#Bits', '#Hashes', '#Items / sized for', 'Fill', '#Configured FP rate', '#Estimated FP rate now', '#Layers'], filters, 'No Bloom filter.') : notConfigured('Bloom filters'),
 					layerRows.length ? el('div', { id: 'bloom-layers' }, el('h3', null, 'Layers of growing filters, oldest first'),
@@ -638,7 +643,11 @@
 					el('h2', null, 'Daily activities'),
 					counted.bitmapsConfigured ? table(['Name', 'Zone', 'Retention', '#Active today'], activities, 'No daily activity.') : notConfigured('Daily activities'),
 					el('h2', null, 'Geo indexes'),
-					s.geo.configured ? table(['Name', 'Sharding', 'Member TTL', '#Max radius', '#Max results', '#Members'], geo, 'No geo index.') : notConfigured('Geo indexes'));
+					s.geo.configured ? table(['Name', 'Sharding', 'Member TTL', '#Max radius', '#Max results', '#Members'], geo, 'No geo index.') : notConfigured('Geo indexes'),
+					el('h2', null, 'Id generators'),
+					s.ids.configured ? el('div', { id: 'ids' }, table(['Name', '#Block size', '#Reserved up to'], generators, 'No id generator.'),
+						el('p', { class: 'muted' }, 'Reserved up to: the last id of the last block any instance reserved; every id handed out is at most this, and the rest of a block an instance did not use is a gap.'))
+						: notConfigured('Id generators'));
 			});
 		},
 

@@ -9,6 +9,9 @@ import io.rediskit.autoconfigure.counter.RedisCounterEndpoint;
 import io.rediskit.autoconfigure.geo.GeoAutoConfiguration;
 import io.rediskit.autoconfigure.geo.GeoEndpointAutoConfiguration;
 import io.rediskit.autoconfigure.geo.RedisGeoEndpoint;
+import io.rediskit.autoconfigure.id.IdAutoConfiguration;
+import io.rediskit.autoconfigure.id.IdEndpointAutoConfiguration;
+import io.rediskit.autoconfigure.id.RedisIdEndpoint;
 import io.rediskit.autoconfigure.rank.RankAutoConfiguration;
 import io.rediskit.autoconfigure.rank.RankEndpointAutoConfiguration;
 import io.rediskit.autoconfigure.rank.RedisLeaderboardEndpoint;
@@ -22,6 +25,7 @@ import io.rediskit.bitmap.BitmapRegistry;
 import io.rediskit.counter.UniqueCounterRegistry;
 import io.rediskit.geo.GeoIndexRegistry;
 import io.rediskit.geo.GeoPoint;
+import io.rediskit.id.IdGeneratorRegistry;
 import io.rediskit.rank.LeaderboardRegistry;
 import io.rediskit.ratelimit.RateLimiterRegistry;
 import io.rediskit.recent.RecentItemsRegistry;
@@ -49,7 +53,7 @@ class AreaEndpointsTests {
 	static final RedisServerExtension redis = RedisServerExtension.standalone();
 
 	private static final String EXPOSED = "management.endpoints.web.exposure.include="
-			+ "rediskitratelimit,rediskitcounter,rediskitgeo,rediskitleaderboard,rediskitrecentitems";
+			+ "rediskitratelimit,rediskitcounter,rediskitgeo,rediskitleaderboard,rediskitrecentitems,rediskitid";
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class,
@@ -57,14 +61,15 @@ class AreaEndpointsTests {
 				RateLimitEndpointAutoConfiguration.class, CounterAutoConfiguration.class, BitmapAutoConfiguration.class,
 				CounterEndpointAutoConfiguration.class, GeoAutoConfiguration.class, GeoEndpointAutoConfiguration.class,
 				RankAutoConfiguration.class, RankEndpointAutoConfiguration.class, RecentAutoConfiguration.class,
-				RecentEndpointAutoConfiguration.class))
+				RecentEndpointAutoConfiguration.class, IdAutoConfiguration.class, IdEndpointAutoConfiguration.class))
 		.withPropertyValues("spring.data.redis.port=" + redis.server().port(),
 				"redis-kit.rate-limit.limiters.login.algorithm=sliding-log",
 				"redis-kit.rate-limit.limiters.login.limit=5", "redis-kit.rate-limit.limiters.login.period=1m",
 				"redis-kit.counter.counters.visitors.bucket=daily", "redis-kit.counter.counters.visitors.zone=UTC",
 				"redis-kit.counter.counters.visitors.retention=400d", "redis-kit.counter.calendars.check-in.zone=UTC",
 				"redis-kit.counter.activities.logins.zone=UTC", "redis-kit.geo.indexes.bikes.max-limit=100",
-				"redis-kit.leaderboard.leaderboards.scores.zone=UTC", "redis-kit.recent-items.lists.viewed.capacity=5");
+				"redis-kit.leaderboard.leaderboards.scores.zone=UTC", "redis-kit.recent-items.lists.viewed.capacity=5",
+				"redis-kit.id.generators.order-ids.block-size=100");
 
 	@BeforeEach
 	void flush() {
@@ -78,7 +83,8 @@ class AreaEndpointsTests {
 			.doesNotHaveBean(RedisCounterEndpoint.class)
 			.doesNotHaveBean(RedisGeoEndpoint.class)
 			.doesNotHaveBean(RedisLeaderboardEndpoint.class)
-			.doesNotHaveBean(RedisRecentItemsEndpoint.class));
+			.doesNotHaveBean(RedisRecentItemsEndpoint.class)
+			.doesNotHaveBean(RedisIdEndpoint.class));
 	}
 
 	@Test
@@ -177,6 +183,21 @@ class AreaEndpointsTests {
 			});
 			assertThat(endpoint.user("viewed", "ada").items()).containsExactly("book-2", "book-1");
 			assertThatIllegalArgumentException().isThrownBy(() -> endpoint.user("viewed", "x".repeat(1025)));
+		});
+	}
+
+	@Test
+	void idGeneratorsShowTheirBlockSizeAndHowFarTheyReserved() {
+		this.runner.withPropertyValues(EXPOSED).run((context) -> {
+			RedisIdEndpoint endpoint = context.getBean(RedisIdEndpoint.class);
+			assertThat(endpoint.generators().generators()).singleElement()
+				.satisfies((generator) -> assertThat(generator.reserved()).isZero());
+			assertThat(context.getBean(IdGeneratorRegistry.class).get("order-ids").next()).isEqualTo(1);
+			assertThat(endpoint.generators().generators()).singleElement().satisfies((generator) -> {
+				assertThat(generator.name()).isEqualTo("order-ids");
+				assertThat(generator.blockSize()).isEqualTo(100);
+				assertThat(generator.reserved()).isEqualTo(100);
+			});
 		});
 	}
 

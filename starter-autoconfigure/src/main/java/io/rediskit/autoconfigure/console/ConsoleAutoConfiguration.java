@@ -14,6 +14,9 @@ import io.rediskit.autoconfigure.counter.CounterProperties;
 import io.rediskit.autoconfigure.counter.RedisCounterEndpoint;
 import io.rediskit.autoconfigure.geo.GeoProperties;
 import io.rediskit.autoconfigure.geo.RedisGeoEndpoint;
+import io.rediskit.autoconfigure.id.IdAutoConfiguration;
+import io.rediskit.autoconfigure.id.IdProperties;
+import io.rediskit.autoconfigure.id.RedisIdEndpoint;
 import io.rediskit.autoconfigure.lock.FairLockAutoConfiguration;
 import io.rediskit.autoconfigure.lock.LatchAutoConfiguration;
 import io.rediskit.autoconfigure.lock.LeaderElectionAutoConfiguration;
@@ -40,6 +43,7 @@ import io.rediskit.bloom.BloomFilterRegistry;
 import io.rediskit.cache.RedisKitCacheManager;
 import io.rediskit.counter.UniqueCounterRegistry;
 import io.rediskit.geo.GeoIndexRegistry;
+import io.rediskit.id.IdGeneratorRegistry;
 import io.rediskit.instance.InstanceRegistry;
 import io.rediskit.keys.BigKeyOptions;
 import io.rediskit.keys.KeyTools;
@@ -85,7 +89,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 		RedlockAutoConfiguration.class, LeaderElectionAutoConfiguration.class, SemaphoreAutoConfiguration.class,
 		ReadWriteLockAutoConfiguration.class, FairLockAutoConfiguration.class, LatchAutoConfiguration.class,
 		RankAutoConfiguration.class,
-		RecentAutoConfiguration.class }, afterName = {
+		RecentAutoConfiguration.class, IdAutoConfiguration.class }, afterName = {
 		"org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
 		"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
 @ConditionalOnWebApplication
@@ -182,7 +186,8 @@ public final class ConsoleAutoConfiguration {
 			ObjectProvider<GeoIndexRegistry> geo, ObjectProvider<GeoProperties> geoProperties,
 			ObjectProvider<RedisKitCacheManager> caches, ObjectProvider<LeaderboardRegistry> leaderboards,
 			ObjectProvider<RankProperties> leaderboardProperties, ObjectProvider<RecentItemsRegistry> recentItems,
-			ObjectProvider<RecentProperties> recentProperties) {
+			ObjectProvider<RecentProperties> recentProperties, ObjectProvider<IdGeneratorRegistry> ids,
+			ObjectProvider<IdProperties> idProperties) {
 		return new ConsoleEndpoints(
 				() -> ifAvailable(locks, (registry) -> RedisLocksEndpoint.ofFamily(registry, redlocks, semaphores,
 						fairLocks, readWriteLocks, leaders, scheduledJobs, latches)),
@@ -198,7 +203,7 @@ public final class ConsoleAutoConfiguration {
 				() -> ifAvailable(caches, RedisCacheEndpoint::new),
 				() -> ifAvailable(leaderboards, leaderboardProperties, RedisLeaderboardEndpoint::new),
 				() -> ifAvailable(recentItems, recentProperties, RedisRecentItemsEndpoint::new),
-				caches::getIfAvailable);
+				() -> ifAvailable(ids, idProperties, RedisIdEndpoint::new), caches::getIfAvailable);
 	}
 
 	private static <B, E> @Nullable E ifAvailable(ObjectProvider<B> bean, Function<B, E> endpoint) {

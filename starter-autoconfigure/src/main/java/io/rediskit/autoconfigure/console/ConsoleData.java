@@ -14,6 +14,7 @@ import io.rediskit.autoconfigure.bloom.RedisBloomEndpoint;
 import io.rediskit.autoconfigure.cache.RedisCacheEndpoint;
 import io.rediskit.autoconfigure.counter.RedisCounterEndpoint;
 import io.rediskit.autoconfigure.geo.RedisGeoEndpoint;
+import io.rediskit.autoconfigure.id.RedisIdEndpoint;
 import io.rediskit.autoconfigure.lock.RedisLocksEndpoint;
 import io.rediskit.autoconfigure.queue.RedisQueuesEndpoint;
 import io.rediskit.autoconfigure.rank.RedisLeaderboardEndpoint;
@@ -79,6 +80,7 @@ final class ConsoleData {
 						"rediskit.leaderboard.operations"),
 				area("recent", "Recent items", this.sources.recentItems(), (e) -> e.names().size(),
 						"rediskit.recentitems.operations"),
+				area("ids", "Id generators", this.sources.ids(), (e) -> e.names().size(), "rediskit.id.blocks"),
 				area("keys", "Key tools", this.sources.keyTools(), null, "rediskit.keys.deleted"));
 		return new OverviewView(ping(), areas);
 	}
@@ -165,13 +167,15 @@ final class ConsoleData {
 	}
 
 	/**
-	 * @return Bloom filters (a growing one with its layers), counters, calendars, daily activities and geo indexes,
-	 * as the {@code rediskitbloom}, {@code rediskitcounter} and {@code rediskitgeo} endpoints describe them
+	 * @return Bloom filters (a growing one with its layers), counters, calendars, daily activities, geo indexes and
+	 * id generators, as the {@code rediskitbloom}, {@code rediskitcounter}, {@code rediskitgeo} and
+	 * {@code rediskitid} endpoints describe them
 	 */
 	StructuresView structures() {
 		return new StructuresView(Described.of(this.sources.bloom(), RedisBloomEndpoint::filters),
 				Described.of(this.sources.counters(), RedisCounterEndpoint::counters),
-				Described.of(this.sources.geo(), RedisGeoEndpoint::indexes));
+				Described.of(this.sources.geo(), RedisGeoEndpoint::indexes),
+				Described.of(this.sources.ids(), RedisIdEndpoint::generators));
 	}
 
 	/**
@@ -308,6 +312,7 @@ final class ConsoleData {
 	 * @param caches the caches' endpoint
 	 * @param leaderboards the leaderboards' endpoint
 	 * @param recentItems the recent-items lists' endpoint
+	 * @param ids the id generators' endpoint
 	 * @param keyTools the key tools
 	 * @param bigKeyOptions the big-key report's settings
 	 * @param instances the registry of live instances
@@ -318,7 +323,8 @@ final class ConsoleData {
 			Supplier<@Nullable RedisBloomEndpoint> bloom, Supplier<@Nullable RedisCounterEndpoint> counters,
 			Supplier<@Nullable RedisGeoEndpoint> geo, Supplier<@Nullable RedisCacheEndpoint> caches,
 			Supplier<@Nullable RedisLeaderboardEndpoint> leaderboards,
-			Supplier<@Nullable RedisRecentItemsEndpoint> recentItems, Supplier<@Nullable KeyTools> keyTools,
+			Supplier<@Nullable RedisRecentItemsEndpoint> recentItems, Supplier<@Nullable RedisIdEndpoint> ids,
+			Supplier<@Nullable KeyTools> keyTools,
 			Supplier<@Nullable BigKeyOptions> bigKeyOptions, Supplier<@Nullable InstanceRegistry> instances) {
 	}
 
@@ -447,10 +453,11 @@ final class ConsoleData {
 	 * @param bloom the Bloom filters
 	 * @param counters the unique counters, check-in calendars and daily activities
 	 * @param geo the geo indexes
+	 * @param ids the id generators
 	 */
 	record StructuresView(Described<RedisBloomEndpoint.FiltersDescriptor> bloom,
 			Described<RedisCounterEndpoint.CountersDescriptor> counters,
-			Described<RedisGeoEndpoint.IndexesDescriptor> geo) {
+			Described<RedisGeoEndpoint.IndexesDescriptor> geo, Described<RedisIdEndpoint.GeneratorsDescriptor> ids) {
 	}
 
 	/**

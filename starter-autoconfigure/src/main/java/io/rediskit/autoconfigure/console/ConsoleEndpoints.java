@@ -6,6 +6,7 @@ import io.rediskit.autoconfigure.bloom.RedisBloomEndpoint;
 import io.rediskit.autoconfigure.cache.RedisCacheEndpoint;
 import io.rediskit.autoconfigure.counter.RedisCounterEndpoint;
 import io.rediskit.autoconfigure.geo.RedisGeoEndpoint;
+import io.rediskit.autoconfigure.id.RedisIdEndpoint;
 import io.rediskit.autoconfigure.lock.RedisLocksEndpoint;
 import io.rediskit.autoconfigure.queue.RedisQueuesEndpoint;
 import io.rediskit.autoconfigure.rank.RedisLeaderboardEndpoint;
@@ -39,6 +40,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * @param caches the caches' endpoint
  * @param leaderboards the leaderboards' endpoint
  * @param recentItems the recent-items lists' endpoint
+ * @param ids the id generators' endpoint
  * @param cacheManager the caches, for the actions' handles
  */
 record ConsoleEndpoints(Supplier<@Nullable RedisLocksEndpoint> locks, Supplier<@Nullable LockRegistry> lockRegistry,
@@ -46,7 +48,8 @@ record ConsoleEndpoints(Supplier<@Nullable RedisLocksEndpoint> locks, Supplier<@
 		Supplier<@Nullable QueueRegistry> queueRegistry, Supplier<@Nullable RedisBloomEndpoint> bloom,
 		Supplier<@Nullable RedisCounterEndpoint> counters, Supplier<@Nullable RedisGeoEndpoint> geo,
 		Supplier<@Nullable RedisCacheEndpoint> caches, Supplier<@Nullable RedisLeaderboardEndpoint> leaderboards,
-		Supplier<@Nullable RedisRecentItemsEndpoint> recentItems, Supplier<@Nullable RedisKitCacheManager> cacheManager) {
+		Supplier<@Nullable RedisRecentItemsEndpoint> recentItems, Supplier<@Nullable RedisIdEndpoint> ids,
+		Supplier<@Nullable RedisKitCacheManager> cacheManager) {
 
 	/**
 	 * @param connectionFactory the application's connection
@@ -59,7 +62,7 @@ record ConsoleEndpoints(Supplier<@Nullable RedisLocksEndpoint> locks, Supplier<@
 			Supplier<@Nullable BigKeyOptions> bigKeyOptions, Supplier<@Nullable InstanceRegistry> instances) {
 		return new ConsoleData.Sources(connectionFactory, this.locks, this.lockRegistry, this.limiters, this.queues,
 				this::queue, this.bloom, this.counters, this.geo, this.caches, this.leaderboards, this.recentItems,
-				keyTools, bigKeyOptions, instances);
+				this.ids, keyTools, bigKeyOptions, instances);
 	}
 
 	/**

@@ -13,6 +13,7 @@ import io.rediskit.cache.RedisKitCacheManager;
 import io.rediskit.counter.UniqueCounterRegistry;
 import io.rediskit.geo.GeoIndexRegistry;
 import io.rediskit.geo.GeoPoint;
+import io.rediskit.id.IdGeneratorRegistry;
 import io.rediskit.latch.LatchRegistry;
 import io.rediskit.latch.RedisCountDownLatch;
 import io.rediskit.lock.Lease;
@@ -144,7 +145,7 @@ class ConsoleBrowserTests {
 					"redis-kit.counter.calendars.check-in.zone=UTC", "redis-kit.counter.activities.logins.zone=UTC",
 					"redis-kit.geo.indexes.bikes.max-limit=100", "redis-kit.cache.caches.products.ttl=10m",
 					"redis-kit.leaderboard.leaderboards.scores.view-cache-ttl=1s",
-					"redis-kit.recent-items.lists.viewed.capacity=5",
+					"redis-kit.recent-items.lists.viewed.capacity=5", "redis-kit.id.generators.order-ids.block-size=100",
 					"management.metrics.distribution.percentiles.rediskit.queue.lateness=0.5,0.95,0.99")
 			.run();
 	}
@@ -187,6 +188,7 @@ class ConsoleBrowserTests {
 		context.getBean(BitmapRegistry.class).calendar("check-in").checkIn("ada", LocalDate.now(ZoneOffset.UTC));
 		context.getBean(BitmapRegistry.class).activity("logins").markActive(7, LocalDate.now(ZoneOffset.UTC));
 		context.getBean(BitmapRegistry.class).activity("logins").markActive(8, LocalDate.now(ZoneOffset.UTC));
+		context.getBean(IdGeneratorRegistry.class).get("order-ids").next();
 		context.getBean(GeoIndexRegistry.class).get("bikes").put("bike-1", GeoPoint.ofLatLon(48.85, 2.35));
 		Leaderboard scores = context.getBean(LeaderboardRegistry.class).get("scores");
 		scores.set("ada", 30);
@@ -372,7 +374,9 @@ class ConsoleBrowserTests {
 		this.browser.open(this.console, "queues");
 		this.browser.await("the queue running", () -> "running".equals(this.browser.text("tr[data-name=orders] [data-paused]")));
 		this.browser.click(By.linkText("orders"));
-		this.browser.await("the pause button", () -> !this.browser.driver().findElements(By.id("pause")).isEmpty());
+		// The detail of the queue opened before may still be on the page with its own pause button: wait for orders'.
+		this.browser.await("the pause button of orders", () -> !this.browser.driver()
+			.findElements(By.cssSelector("#queue-detail[data-name=orders] #pause")).isEmpty());
 		this.browser.click(By.id("pause"));
 		this.browser.await("the queue shown paused",
 				() -> "paused".equals(this.browser.text("tr[data-name=orders] [data-paused]"))
@@ -414,6 +418,7 @@ class ConsoleBrowserTests {
 		assertThat(this.browser.text("#page-structures tr[data-name=bikes] [data-members]")).isEqualTo("1");
 		assertThat(this.browser.text("#page-structures tr[data-name=logins] [data-active-today]")).isEqualTo("2");
 		assertThat(this.browser.text("#page-structures tr[data-name=growing] [data-layers]")).isEqualTo("2");
+		assertThat(this.browser.text("#ids tr[data-name=order-ids] [data-reserved]")).isEqualTo("100");
 		assertThat(this.browser.text("#bloom-layers tr[data-filter=growing][data-layer='1']")).contains("/ 10");
 		assertThat(this.browser.text("#bloom-layers tr[data-filter=growing][data-layer='2']")).contains("/ 20");
 		this.browser.screenshot("structures");
