@@ -162,7 +162,7 @@
 
 	// The fields of a descriptor the page has no column for (what a newer endpoint adds), as 'name: value' text.
 	var QUEUE_FIELDS = ['delayed', 'ready', 'inFlight', 'dead', 'oldestDueAgeMillis', 'paused', 'error'];
-	var RECURRING_FIELDS = ['queue', 'schedule', 'zone', 'missedSlots', 'lastSlot', 'nextSlot'];
+	var RECURRING_FIELDS = ['queue', 'schedule', 'zone', 'missedSlots', 'lastSlot', 'nextSlot', 'paused'];
 
 	function more(descriptor, shown) {
 		var rest = Object.keys(descriptor).filter(function (key) {
@@ -552,9 +552,11 @@
 				var recurring = Object.keys(recurringJobs).map(function (name) {
 					var job = recurringJobs[name];
 					return el('tr', { 'data-name': name }, el('td', { class: 'text' }, name), el('td', { class: 'text' }, job.queue),
-						el('td', null, job.schedule), el('td', null, job.zone), el('td', null, String(job.missedSlots || '').toLowerCase().replace(/_/g, '-')),
-						el('td', null, time(job.lastSlot)), el('td', null, time(job.nextSlot)),
-						el('td', { class: 'text more' }, more(job, RECURRING_FIELDS)));
+						el('td', null, /^every /.test(job.schedule) ? 'every ' + duration(job.schedule.substring(6)) : job.schedule), el('td', null, job.zone), el('td', null, String(job.missedSlots || '').toLowerCase().replace(/_/g, '-')),
+						el('td', null, time(job.lastSlot)), el('td', null, job.paused ? 'paused' : time(job.nextSlot)),
+						el('td', { 'data-paused': String(job.paused) }, job.paused === null || job.paused === undefined ? 'unknown' : (job.paused ? 'paused' : 'running')),
+						el('td', { class: 'text more' }, more(job, RECURRING_FIELDS)),
+						session.canAct ? el('td', { class: 'row-actions' }, recurringActions(name, job.paused)) : null);
 				});
 				var section = el('section', { id: 'page-queues' },
 					el('h1', null, 'Queues'),
@@ -567,7 +569,9 @@
 						chart('Dead-lettered /s by queue', lines(series, 'rediskit.queue.dead.lettered', 'rate', null, 'queue')),
 						latenessChart(series)),
 					el('h2', null, 'Recurring jobs'),
-					table(['Name', 'Queue', 'Schedule', 'Zone', 'Missed slots', 'Last slot', 'Next run', 'More'], recurring, 'No recurring job.'));
+					el('div', { id: 'recurring' }, table(['Name', 'Queue', 'Schedule', 'Zone', 'Missed slots', 'Last slot', 'Next run', 'State', 'More']
+						.concat(session.canAct ? ['Actions'] : []), recurring, 'No recurring job.')),
+					el('p', { class: 'muted' }, 'Last slot and next run as this instance knows them; pause and trigger apply on every instance. A paused job passes its due slots over: resuming starts with the next one.'));
 				if (detail) {
 					section.appendChild(queueDetail(detail));
 				}
@@ -829,6 +833,30 @@
 			} }, 'Really delete?')
 			: el('button', { class: 'delete-one danger', onclick: function () { state.confirmDelete = id; render(); } }, 'Delete…');
 		return [redrive, ' ', remove];
+	}
+
+	// Pause or resume a recurring job on every instance, or run it once now.
+	function recurringActions(name, paused) {
+		var toggle = paused
+			? el('button', { class: 'resume-recurring', onclick: function () {
+				act('recurring/resume?name=' + q(name)).then(function () {
+					notice('Resumed recurring job ' + name + ' on every instance.');
+					render();
+				}, fail);
+			} }, 'Resume')
+			: el('button', { class: 'pause-recurring', onclick: function () {
+				act('recurring/pause?name=' + q(name)).then(function () {
+					notice('Paused recurring job ' + name + ' on every instance: its due slots are passed over.');
+					render();
+				}, fail);
+			} }, 'Pause');
+		var trigger = el('button', { class: 'trigger-recurring', onclick: function () {
+			act('recurring/trigger?name=' + q(name)).then(function (r) {
+				notice('Triggered recurring job ' + name + ': message ' + r.triggered + '.');
+				render();
+			}, fail);
+		} }, 'Run now');
+		return [toggle, ' ', trigger];
 	}
 
 	function runReport() {

@@ -203,7 +203,8 @@ public final class ConsoleAutoConfiguration {
 				() -> ifAvailable(caches, RedisCacheEndpoint::new),
 				() -> ifAvailable(leaderboards, leaderboardProperties, RedisLeaderboardEndpoint::new),
 				() -> ifAvailable(recentItems, recentProperties, RedisRecentItemsEndpoint::new),
-				() -> ifAvailable(ids, idProperties, RedisIdEndpoint::new), caches::getIfAvailable);
+				() -> ifAvailable(ids, idProperties, RedisIdEndpoint::new), caches::getIfAvailable,
+				recurring::getIfAvailable);
 	}
 
 	private static <B, E> @Nullable E ifAvailable(ObjectProvider<B> bean, Function<B, E> endpoint) {
@@ -220,7 +221,7 @@ public final class ConsoleAutoConfiguration {
 
 	@Bean
 	ConsoleActions redisKitConsoleActions(ConsoleEndpoints endpoints, ObjectProvider<ConsoleActions.Counter> counter) {
-		return new ConsoleActions(endpoints::queue, endpoints::cache,
+		return new ConsoleActions(endpoints::queue, endpoints::cache, endpoints::recurring,
 				counter.getIfAvailable(() -> ConsoleActions.Counter.NONE));
 	}
 

@@ -19,6 +19,7 @@ import io.rediskit.keys.BigKeyOptions;
 import io.rediskit.keys.KeyTools;
 import io.rediskit.lock.LockRegistry;
 import io.rediskit.queue.QueueRegistry;
+import io.rediskit.queue.RecurringJobs;
 import io.rediskit.queue.RedisQueue;
 import org.jspecify.annotations.Nullable;
 
@@ -42,6 +43,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * @param recentItems the recent-items lists' endpoint
  * @param ids the id generators' endpoint
  * @param cacheManager the caches, for the actions' handles
+ * @param recurringJobs the recurring jobs, for the actions on them
  */
 record ConsoleEndpoints(Supplier<@Nullable RedisLocksEndpoint> locks, Supplier<@Nullable LockRegistry> lockRegistry,
 		Supplier<@Nullable RedisRateLimitEndpoint> limiters, Supplier<@Nullable RedisQueuesEndpoint> queues,
@@ -49,7 +51,7 @@ record ConsoleEndpoints(Supplier<@Nullable RedisLocksEndpoint> locks, Supplier<@
 		Supplier<@Nullable RedisCounterEndpoint> counters, Supplier<@Nullable RedisGeoEndpoint> geo,
 		Supplier<@Nullable RedisCacheEndpoint> caches, Supplier<@Nullable RedisLeaderboardEndpoint> leaderboards,
 		Supplier<@Nullable RedisRecentItemsEndpoint> recentItems, Supplier<@Nullable RedisIdEndpoint> ids,
-		Supplier<@Nullable RedisKitCacheManager> cacheManager) {
+		Supplier<@Nullable RedisKitCacheManager> cacheManager, Supplier<@Nullable RecurringJobs> recurringJobs) {
 
 	/**
 	 * @param connectionFactory the application's connection
@@ -77,6 +79,19 @@ record ConsoleEndpoints(Supplier<@Nullable RedisLocksEndpoint> locks, Supplier<@
 			throw new IllegalArgumentException("No queue is named so");
 		}
 		return registry.get(name, Object.class);
+	}
+
+	/**
+	 * @param name a recurring job's name
+	 * @return the recurring jobs, if they hold that job
+	 * @throws IllegalArgumentException if they do not (the name is not echoed: it is user input)
+	 */
+	RecurringJobs recurring(String name) {
+		RecurringJobs jobs = this.recurringJobs.get();
+		if (jobs == null || jobs.jobs().stream().noneMatch((job) -> job.name().equals(name))) {
+			throw new IllegalArgumentException("No recurring job is named so");
+		}
+		return jobs;
 	}
 
 	/**

@@ -66,6 +66,12 @@ final class ConsoleMvcRoutes {
 					request.param("name").orElse(""), request.param("key").orElse(""))))
 			.POST(api + "/cache/clear",
 					(request) -> json(this.actions.clearCache(caller(request).name(), request.param("name").orElse(""))))
+			.POST(api + "/recurring/pause", (request) -> json(
+					this.actions.pauseRecurring(caller(request).name(), request.param("name").orElse(""))))
+			.POST(api + "/recurring/resume", (request) -> json(
+					this.actions.resumeRecurring(caller(request).name(), request.param("name").orElse(""))))
+			.POST(api + "/recurring/trigger", (request) -> json(
+					this.actions.triggerRecurring(caller(request).name(), request.param("name").orElse(""))))
 			.GET(api + "/keys/settings", (request) -> json(this.data.keySettings()))
 			.GET(api + "/keys/report", (request) -> json(this.data.bigKeys()))
 			.GET(api + "/metrics", (request) -> json(this.data.metrics(request.param("prefix").orElse(""))))

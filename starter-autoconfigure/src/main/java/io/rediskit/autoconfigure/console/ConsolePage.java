@@ -110,6 +110,11 @@ final class ConsolePage {
 				return action;
 			}
 		}
+		for (String action : new String[] { "pause", "resume", "trigger" }) {
+			if (path.endsWith("/recurring/" + action)) {
+				return action + "-recurring";
+			}
+		}
 		if (path.endsWith("/cache/evict")) {
 			return "evict-cache-key";
 		}

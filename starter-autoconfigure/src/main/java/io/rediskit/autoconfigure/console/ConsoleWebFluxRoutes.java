@@ -71,6 +71,12 @@ final class ConsoleWebFluxRoutes {
 					request.queryParam("name").orElse(""), request.queryParam("key").orElse(""))))
 			.POST(api + "/cache/clear", (request) -> json(
 					() -> this.actions.clearCache(caller(request).name(), request.queryParam("name").orElse(""))))
+			.POST(api + "/recurring/pause", (request) -> json(
+					() -> this.actions.pauseRecurring(caller(request).name(), request.queryParam("name").orElse(""))))
+			.POST(api + "/recurring/resume", (request) -> json(
+					() -> this.actions.resumeRecurring(caller(request).name(), request.queryParam("name").orElse(""))))
+			.POST(api + "/recurring/trigger", (request) -> json(
+					() -> this.actions.triggerRecurring(caller(request).name(), request.queryParam("name").orElse(""))))
 			.GET(api + "/keys/settings", (request) -> json(this.data::keySettings))
 			.GET(api + "/keys/report", (request) -> json(this.data::bigKeys))
 			.GET(api + "/metrics",

@@ -84,9 +84,20 @@ public class RedisQueuesEndpoint {
 		}
 		Map<String, RecurringDescriptor> recurring = new LinkedHashMap<>();
 		if (this.recurringJobs != null) {
-			this.recurringJobs.jobs().forEach((job) -> recurring.put(job.name(), RecurringDescriptor.of(job)));
+			RecurringJobs jobs = this.recurringJobs;
+			jobs.jobs().forEach((job) -> recurring.put(job.name(), RecurringDescriptor.of(job, paused(jobs, job.name()))));
 		}
 		return new QueuesDescriptor(queues, recurring);
+	}
+
+	// One read per job; a job whose flag cannot be read shows without it rather than failing the whole answer.
+	private static @Nullable Boolean paused(RecurringJobs jobs, String name) {
+		try {
+			return jobs.isPaused(name);
+		}
+		catch (RuntimeException ex) {
+			return null;
+		}
 	}
 
 	/**
@@ -224,13 +235,29 @@ public class RedisQueuesEndpoint {
 	 * @param missedSlots the missed-slot policy
 	 * @param lastSlot the last slot taken by any instance, as this instance last saw it, or {@code null}
 	 * @param nextSlot the next slot, or {@code null} if the schedule has no more
+	 * @param paused whether it is paused on every instance ({@link RecurringJobs#pause(String)}), {@code null} when
+	 * Redis did not answer
 	 */
 	public record RecurringDescriptor(String queue, String schedule, String zone, String missedSlots,
-			@Nullable Instant lastSlot, @Nullable Instant nextSlot) {
+			@Nullable Instant lastSlot, @Nullable Instant nextSlot, @Nullable Boolean paused) {
 
-		static RecurringDescriptor of(RecurringJobInfo job) {
+		/**
+		 * A job whose pause is not known.
+		 * @param queue the queue its slots go to
+		 * @param schedule the cron expression, or {@code every <rate>}
+		 * @param zone the zone of the cron expression
+		 * @param missedSlots the missed-slot policy
+		 * @param lastSlot the last slot taken by any instance, as this instance last saw it, or {@code null}
+		 * @param nextSlot the next slot, or {@code null} if the schedule has no more
+		 */
+		public RecurringDescriptor(String queue, String schedule, String zone, String missedSlots,
+				@Nullable Instant lastSlot, @Nullable Instant nextSlot) {
+			this(queue, schedule, zone, missedSlots, lastSlot, nextSlot, null);
+		}
+
+		static RecurringDescriptor of(RecurringJobInfo job, @Nullable Boolean paused) {
 			return new RecurringDescriptor(job.spec().queue(), describeSchedule(job.spec()), job.spec().zone().getId(),
-					job.spec().missedSlots().name(), job.lastSlot(), job.nextSlot());
+					job.spec().missedSlots().name(), job.lastSlot(), job.nextSlot(), paused);
 		}
 
 	}

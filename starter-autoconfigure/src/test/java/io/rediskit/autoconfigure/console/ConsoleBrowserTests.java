@@ -22,6 +22,8 @@ import io.rediskit.lock.ScheduledLock;
 import io.rediskit.lock.SemaphoreRegistry;
 import io.rediskit.queue.QueueMessage;
 import io.rediskit.queue.QueueRegistry;
+import io.rediskit.queue.RecurringJobSpec;
+import io.rediskit.queue.RecurringJobs;
 import io.rediskit.queue.RedisQueue;
 import io.rediskit.rank.Leaderboard;
 import io.rediskit.rank.LeaderboardRegistry;
@@ -82,6 +84,9 @@ class ConsoleBrowserTests {
 	// A job's name follows the name rule (no markup can reach the page through it); the lock name above is data.
 	static final String JOB = "nightly-digest";
 
+	// A recurring job whose first slot is an hour away: nothing is enqueued but what the console triggers.
+	static final String REPORT = "hourly-report";
+
 	private static final String NO_MARKUP_RAN = "return document.querySelectorAll('main img, main script').length === 0"
 			+ " && window.__xss === undefined;";
 
@@ -133,7 +138,7 @@ class ConsoleBrowserTests {
 					"spring.data.redis.port=" + redis.server().port(), "redis-kit.console.enabled=true",
 					"redis-kit.console.actions.enabled=true", "redis-kit.console.show-payloads=true",
 					"redis-kit.console.sample-interval=1s", "redis-kit.queue.queues.orders.max-deliveries=3",
-					"redis-kit.queue.queues.emails.max-deliveries=3",
+					"redis-kit.queue.queues.emails.max-deliveries=3", "redis-kit.queue.queues.reports.max-deliveries=3",
 					"redis-kit.rate-limit.limiters.login.algorithm=sliding-log",
 					"redis-kit.rate-limit.limiters.login.limit=5", "redis-kit.rate-limit.limiters.login.period=1m",
 					"redis-kit.bloom.filters.usernames.expected-insertions=1000",
@@ -189,6 +194,7 @@ class ConsoleBrowserTests {
 		context.getBean(BitmapRegistry.class).activity("logins").markActive(7, LocalDate.now(ZoneOffset.UTC));
 		context.getBean(BitmapRegistry.class).activity("logins").markActive(8, LocalDate.now(ZoneOffset.UTC));
 		context.getBean(IdGeneratorRegistry.class).get("order-ids").next();
+		context.getBean(RecurringJobs.class).add(REPORT, RecurringJobSpec.fixedRate("reports", java.time.Duration.ofHours(1)));
 		context.getBean(GeoIndexRegistry.class).get("bikes").put("bike-1", GeoPoint.ofLatLon(48.85, 2.35));
 		Leaderboard scores = context.getBean(LeaderboardRegistry.class).get("scores");
 		scores.set("ada", 30);
@@ -216,7 +222,7 @@ class ConsoleBrowserTests {
 		this.browser.signIn(this.base, "ada");
 		this.browser.open(this.console, "overview");
 		assertThat(this.browser.text("#redis-status")).isEqualTo("UP");
-		assertThat(this.browser.text("[data-area=queues] .big")).isEqualTo("2");
+		assertThat(this.browser.text("[data-area=queues] .big")).isEqualTo("3");
 		assertThat(this.browser.text("[data-area=limiters] .big")).isEqualTo("1");
 		assertThat(this.browser.text("[data-area=bloom] .big")).isEqualTo("2");
 		// The sampler has seen the limiter's decisions: its chart has a line by the second sample.
@@ -499,6 +505,32 @@ class ConsoleBrowserTests {
 	}
 
 	@Test
+	@Order(10)
+	void aRecurringJobIsPausedTriggeredAndResumedOnEveryInstance() {
+		RecurringJobs jobs = this.mvc.getBean(RecurringJobs.class);
+		RedisQueue<Object> reports = this.mvc.getBean(QueueRegistry.class).get("reports", Object.class);
+		String row = "#recurring tr[data-name=" + REPORT + "]";
+		this.browser.open(this.console, "queues");
+		this.browser.await("the job running", () -> "running".equals(this.browser.text(row + " [data-paused]")));
+		assertThat(this.browser.text(row)).contains("every 1 h").contains("reports");
+		this.browser.click(By.cssSelector(row + " .pause-recurring"));
+		this.browser.await("the job shown paused", () -> "paused".equals(this.browser.text(row + " [data-paused]")));
+		assertThat(jobs.isPaused(REPORT)).isTrue();
+		this.browser.click(By.cssSelector(row + " .trigger-recurring"));
+		this.browser.await("the trigger told",
+				() -> String.valueOf(this.browser.text("#notice")).startsWith("Triggered recurring job " + REPORT));
+		assertThat(reports.stats().delayed() + reports.stats().ready()).as("one run, paused or not").isEqualTo(1);
+		this.browser.click(By.cssSelector(row + " .resume-recurring"));
+		this.browser.await("the job shown running", () -> "running".equals(this.browser.text(row + " [data-paused]")));
+		assertThat(jobs.isPaused(REPORT)).isFalse();
+		MeterRegistry meters = this.mvc.getBean(MeterRegistry.class);
+		for (String action : List.of("pause-recurring", "trigger-recurring", "resume-recurring")) {
+			assertThat(meters.get(ConsoleActions.METER).tag("action", action).tag("result", "done").counter().count())
+				.as(action).isEqualTo(1);
+		}
+	}
+
+	@Test
 	@Order(11)
 	void cacheActionsWithoutTheActionRoleAreRefused() {
 		RedisKitCache products = this.mvc.getBean(RedisKitCacheManager.class).getCache("products");
@@ -506,7 +538,8 @@ class ConsoleBrowserTests {
 		this.browser.open(this.console, "caches");
 		assertThat(this.browser.driver().findElements(By.cssSelector("#page-caches .clear"))).isEmpty();
 		assertThat(this.browser.driver().findElements(By.id("evict-run"))).isEmpty();
-		for (String action : List.of("cache/clear?name=products", "cache/evict?name=products&key=kept")) {
+		for (String action : List.of("cache/clear?name=products", "cache/evict?name=products&key=kept",
+				"recurring/pause?name=" + REPORT, "recurring/trigger?name=" + REPORT)) {
 			Long status = this.browser.asyncScript("var done = arguments[arguments.length - 1], path = arguments[0];"
 					+ "fetch('api/session').then(function (r) { return r.json(); }).then(function (s) {"
 					+ " var headers = {'X-Redis-Kit-Console': 'action'}; headers[s.csrf.header] = s.csrf.token;"
@@ -515,7 +548,11 @@ class ConsoleBrowserTests {
 			assertThat(status).isEqualTo(403);
 		}
 		assertThat(products.get("kept")).isNotNull();
+		assertThat(this.mvc.getBean(RecurringJobs.class).isPaused(REPORT)).isFalse();
+		assertThat(this.browser.driver().findElements(By.cssSelector("#page-caches .pause-recurring"))).isEmpty();
 		MeterRegistry meters = this.mvc.getBean(MeterRegistry.class);
+		assertThat(meters.get(ConsoleActions.METER).tag("action", "pause-recurring").tag("result", "refused").counter()
+			.count()).isEqualTo(1);
 		assertThat(meters.get(ConsoleActions.METER).tag("action", "clear-cache").tag("result", "refused").counter()
 			.count()).isEqualTo(1);
 		assertThat(meters.get(ConsoleActions.METER).tag("action", "evict-cache-key").tag("result", "refused")
