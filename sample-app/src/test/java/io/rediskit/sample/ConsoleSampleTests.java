@@ -58,7 +58,7 @@ class ConsoleSampleTests {
 		assertThat(page.headers().firstValue("Content-Security-Policy")).hasValueSatisfying(
 				(policy) -> assertThat(policy).contains("script-src 'self'"));
 		assertThat(send(HttpRequest.newBuilder(uri("/redis-kit/api/queues")).build()).body())
-			.contains("\"name\":\"order-timeouts\"", "\"name\":\"reports\"");
+			.contains("\"order-timeouts\":{", "\"reports\":{");
 
 		// The cluster-wide view: this instance, by heartbeat, with the queues it consumes and the role it stands for.
 		String instances = send(HttpRequest.newBuilder(uri("/redis-kit/api/instances")).build()).body();

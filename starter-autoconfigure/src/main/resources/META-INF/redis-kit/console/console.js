@@ -88,29 +88,50 @@
 		return value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
 	}
 
+	// A length of time in the largest unit that reads well: 250 ms, 1.5 s, 5 s, 90 s, 1 min, 2 h, 1 day, 400 days.
+	// A unit is used from one of it when the value is whole in it, else from two (90 s, not 1.5 min).
+	var UNITS = [[86400000, ' day', ' days'], [3600000, ' h', ' h'], [60000, ' min', ' min'], [1000, ' s', ' s']];
+
 	function millis(value) {
 		if (value === null || value === undefined) {
 			return '–';
 		}
-		if (value < 1000) {
-			return num(value, value < 10 ? 2 : 0) + ' ms';
+		var abs = Math.abs(value);
+		if (abs === 0) {
+			return '0 s';
 		}
-		if (value < 120000) {
-			return num(value / 1000, 1) + ' s';
+		for (var i = 0; i < UNITS.length; i++) {
+			var unit = UNITS[i][0], count = abs / unit;
+			if (count >= 2 || (count >= 1 && (Number.isInteger(count) || unit === 1000))) {
+				var shown = num(value / unit, count >= 100 ? 0 : 1);
+				return shown + (Math.abs(value / unit) === 1 ? UNITS[i][1] : UNITS[i][2]);
+			}
 		}
-		return num(value / 60000, 1) + ' min';
+		return num(value, abs < 10 && !Number.isInteger(value) ? 2 : 0) + ' ms';
 	}
 
-	// A java.time.Duration as Jackson writes it: ISO-8601 text (PT0.05S) or seconds.
+	var UNIT_MILLIS = { d: 86400000, h: 3600000, m: 60000, s: 1000, ms: 1, us: 0.001, ns: 0.000001 };
+
+	// A duration as the server writes it, in human units: the endpoints' text (400d, 5m, 1500ms), ISO-8601
+	// (PT9600H, PT0.05S, P2D), or seconds as a number.
 	function duration(value) {
-		var match = /^PT(?:(\d+)H)?(?:(\d+)M)?(?:([\d.]+)S)?$/.exec(String(value));
+		if (value === null || value === undefined || value === '') {
+			return '–';
+		}
 		if (typeof value === 'number') {
 			return millis(value * 1000);
 		}
-		if (!match) {
-			return String(value);
+		var text = String(value);
+		var short = /^(-?\d+(?:\.\d+)?)(d|h|m|s|ms|us|ns)$/.exec(text);
+		if (short) {
+			return millis(+short[1] * UNIT_MILLIS[short[2]]);
 		}
-		return millis(((+(match[1] || 0)) * 3600 + (+(match[2] || 0)) * 60 + (+(match[3] || 0))) * 1000);
+		var iso = /^(-)?P(?:(\d+)D)?(?:T(?:(-?\d+)H)?(?:(-?\d+)M)?(?:(-?[\d.]+)S)?)?$/.exec(text);
+		if (iso && text !== 'P' && text !== 'PT') {
+			var total = ((+(iso[2] || 0)) * 86400 + (+(iso[3] || 0)) * 3600 + (+(iso[4] || 0)) * 60 + (+(iso[5] || 0))) * 1000;
+			return millis(iso[1] ? -total : total);
+		}
+		return text;
 	}
 
 	function ago(value) {
@@ -131,8 +152,54 @@
 		return value === null || value === undefined ? '–' : num(value * 100, value < 0.01 ? 4 : 2) + ' %';
 	}
 
-	function time(iso) {
-		return iso ? new Date(iso).toLocaleString() : '–';
+	// An instant as ISO-8601 text, or seconds since the epoch as a number.
+	function time(value) {
+		if (value === null || value === undefined || value === '') {
+			return '–';
+		}
+		return new Date(typeof value === 'number' ? value * 1000 : value).toLocaleString();
+	}
+
+	// The fields of a descriptor the page has no column for (what a newer endpoint adds), as 'name: value' text.
+	var QUEUE_FIELDS = ['delayed', 'ready', 'inFlight', 'dead', 'oldestDueAgeMillis', 'paused', 'error'];
+	var RECURRING_FIELDS = ['queue', 'schedule', 'zone', 'missedSlots', 'lastSlot', 'nextSlot', 'paused'];
+
+	function more(descriptor, shown) {
+		var rest = Object.keys(descriptor).filter(function (key) {
+			var value = descriptor[key];
+			return shown.indexOf(key) < 0 && value !== null && value !== undefined
+				&& !(Array.isArray(value) && value.length === 0) && !(typeof value === 'object' && Object.keys(value).length === 0);
+		});
+		if (rest.length === 0) {
+			return '–';
+		}
+		return rest.map(function (key) {
+			var value = descriptor[key];
+			var text = typeof value === 'object' ? JSON.stringify(value)
+				: (/Millis$/.test(key) ? millis(value) : (typeof value === 'number' ? num(value) : String(value)));
+			return key.replace(/Millis$/, '') + ': ' + text;
+		}).join('; ');
+	}
+
+	function fillBar(ratio, hot) {
+		var bar = el('span', { class: hot ? 'bar hot' : 'bar' }, el('i'));
+		bar.firstChild.style.width = Math.min(100, ratio * 100).toFixed(1) + '%';
+		return bar;
+	}
+
+	function meters(value) {
+		if (value === null || value === undefined) {
+			return '–';
+		}
+		return value >= 1000 ? num(value / 1000, 1) + ' km' : num(value) + ' m';
+	}
+
+	// A rate per second, in the unit that reads well: 0.2 /min below one a second.
+	function rate(value) {
+		if (value === null || value === undefined) {
+			return '–';
+		}
+		return value !== 0 && Math.abs(value) < 1 ? num(value * 60, 1) + ' /min' : num(value, 1) + ' /s';
 	}
 
 	// ---- charts: SVG polylines built from numbers only
@@ -303,7 +370,7 @@
 						: el('td', { 'data-state': entry.state || '' }, job.keyed ? 'per key'
 							: entry.state + (entry.state === 'free' ? '' : ' (' + millis(entry.stateRemainingMillis) + ')'));
 					return el('tr', { 'data-name': job.name },
-						el('td', { class: 'text' }, job.name), el('td', null, job.lockAtLeastFor + ' / ' + job.lockAtMostFor),
+						el('td', { class: 'text' }, job.name), el('td', null, duration(job.lockAtLeastFor) + ' / ' + duration(job.lockAtMostFor)),
 						el('td', null, time(job.lastStart)), el('td', null, time(job.lastEnd)),
 						el('td', { class: 'outcome' }, job.running ? 'running' : (job.lastOutcome || '')),
 						el('td', null, time(job.lastSkip)), el('td', { class: 'num' }, num(job.runs)),
@@ -322,6 +389,21 @@
 							el('td', { class: 'text' }, role.leader || 'none'), el('td', { class: 'num' }, role.term ? String(role.term) : '–'),
 							el('td', null, role.leading ? 'leads' : 'candidate'));
 					}), 'This instance stands for no role (redis-kit.lock.leader.roles).')),
+					el('h2', null, 'Semaphores'),
+					el('div', { id: 'semaphores' }, table(['Semaphore', 'Permits held', '#Held', '#Total'], (locks.semaphores || []).map(function (semaphore) {
+						return el('tr', { 'data-name': semaphore.name }, el('td', { class: 'text name' }, semaphore.name),
+							semaphore.error ? el('td', { class: 'error', colspan: 3 }, semaphore.error) : [
+								el('td', null, fillBar(semaphore.total > 0 ? semaphore.held / semaphore.total : 0, semaphore.held > semaphore.total),
+									' ' + num(semaphore.held) + ' of ' + num(semaphore.total)),
+								el('td', { class: 'num held' }, num(semaphore.held)), el('td', { class: 'num total' }, num(semaphore.total))]);
+					}), 'This instance has used no semaphore since it started.')),
+					el('h2', null, 'Count-down latches'),
+					el('div', { id: 'latches' }, table(['Latch', '#Count left'], (locks.latches || []).map(function (latch) {
+						return el('tr', { 'data-name': latch.name }, el('td', { class: 'text name' }, latch.name),
+							latch.error ? el('td', { class: 'error' }, latch.error)
+								: el('td', { class: 'num count', 'data-count': latch.count }, latch.count === 0 ? 'open' : (latch.count < 0 ? 'not set' : num(latch.count))));
+					}), 'This instance has used no latch since it started.')),
+					el('p', { class: 'muted' }, 'Semaphores and latches are those this instance handed out since it started (the last 1000 names); their permits and counts are Redis\'s, every instance\'s holders included.'),
 					el('h2', null, 'Scheduled jobs'),
 					el('div', { id: 'scheduled-jobs' },
 						table(['Job', 'Lock at least / most', 'Last run', 'Ended', 'Outcome', 'Last skip', '#Runs here', '#Skips here', 'In Redis now'],
@@ -339,7 +421,7 @@
 			return Promise.all([api('caches'), api('metrics?prefix=rediskit.cache.')]).then(function (r) {
 				var view = r[0], series = r[1].series;
 				if (!view.configured) { return el('section', { id: 'page-caches' }, el('h1', null, 'Caches'), notConfigured('Caches')); }
-				var rows = view.caches.map(function (cache) {
+				var rows = view.descriptor.map(function (cache) {
 					var settings = cache.settings || {};
 					// This instance's reads since it started, by tier: a hit in the near cache, in Redis, or a miss ('none').
 					var gets = lines(series, 'rediskit.cache.gets', 'total', { cache: cache.name }, 'tier');
@@ -371,13 +453,15 @@
 					el('h1', null, 'Caches'),
 					table(headers, rows, 'No cache is configured or used yet.'),
 					el('p', { class: 'muted' }, 'Hit ratios are of this instance\'s reads since it started; loads and waits per second are this instance\'s over the samples it kept; every instance has its own. Settings and actions apply to every instance.'),
-					session.canAct ? evictForm(view.caches) : el('p', { class: 'muted' }, session.actionsNote));
+					session.canAct ? evictForm(view.descriptor) : el('p', { class: 'muted' }, session.actionsNote));
 			});
 		},
 
 		leaderboards: function () {
 			return api('rankings').then(function (view) {
-				var boards = view.leaderboards.map(function (board) {
+				var boardList = view.leaderboards.configured ? view.leaderboards.descriptor.leaderboards : [];
+				var recentList = view.recentItems.configured ? view.recentItems.descriptor.lists : [];
+				var boards = boardList.map(function (board) {
 					return el('div', { class: 'card', 'data-leaderboard': board.name },
 						el('h3', { class: 'text' }, board.name + ' · ' + num(board.size) + ' members'),
 						board.error ? el('p', { class: 'error' }, board.error)
@@ -386,7 +470,7 @@
 									el('td', { class: 'num' }, num(entry.score)));
 							}), 'No member yet.'));
 				});
-				var lists = view.recentLists.map(function (list) {
+				var lists = recentList.map(function (list) {
 					return el('div', { class: 'card', 'data-recent': list.name },
 						el('h3', { class: 'text' }, list.name + ' · ' + num(list.capacity) + ' per user'),
 						list.error ? el('p', { class: 'error' }, list.error)
@@ -396,15 +480,15 @@
 				});
 				return el('section', { id: 'page-leaderboards' },
 					el('h1', null, 'Leaderboards'),
-					view.leaderboardsConfigured ? el('div', { class: 'cards' }, boards) : notConfigured('Leaderboards'),
-					view.leaderboards.length ? lookup('rank', view.leaderboards, 'member', 'One member\'s rank in', function (r) {
+					view.leaderboards.configured ? el('div', { class: 'cards' }, boards) : notConfigured('Leaderboards'),
+					boardList.length ? lookup('rank', boardList, 'member', 'One member\'s rank in', function (r) {
 						return r.ranked ? el('span', null, el('span', { class: 'text', id: 'rank-member' }, r.member), ' is #',
 							el('span', { id: 'rank-rank' }, num(r.rank)), ' with ' + num(r.score))
 							: el('span', null, el('span', { class: 'text', id: 'rank-member' }, r.member), ' is not ranked');
 					}) : null,
 					el('h1', null, 'Recent items'),
-					view.recentConfigured ? el('div', { class: 'cards' }, lists) : notConfigured('Recent-items lists'),
-					view.recentLists.length ? lookup('recent', view.recentLists, 'user', 'One user\'s recent items in', function (r) {
+					view.recentItems.configured ? el('div', { class: 'cards' }, lists) : notConfigured('Recent-items lists'),
+					recentList.length ? lookup('recent', recentList, 'user', 'One user\'s recent items in', function (r) {
 						return el('span', null, el('span', { class: 'text', id: 'recent-user' }, r.user), ': ',
 							r.items.length ? el('ol', { id: 'recent-items' }, r.items.map(function (item) { return el('li', { class: 'text' }, item); }))
 								: 'nothing viewed');
@@ -416,7 +500,8 @@
 			return Promise.all([api('limiters'), api('metrics?prefix=rediskit.ratelimit.')]).then(function (r) {
 				var limiters = r[0], series = r[1].series;
 				if (!limiters.configured) { return el('section', { id: 'page-limiters' }, el('h1', null, 'Rate limiters'), notConfigured('Rate limiters')); }
-				var rows = limiters.limiters.map(function (limiter) {
+				var list = limiters.descriptor.limiters;
+				var rows = list.map(function (limiter) {
 					var decisions = lines(series, 'rediskit.ratelimit.decisions', 'rate', { limiter: limiter.name }, 'result');
 					var last = function (label) {
 						var line = decisions.filter(function (l) { return l.label === label; })[0];
@@ -426,18 +511,18 @@
 						el('td', { class: 'text' }, limiter.name),
 						limiter.error ? el('td', { class: 'error', colspan: 6 }, limiter.error) : [
 							el('td', null, limiter.algorithm),
-							el('td', null, num(limiter.limit) + ' per ' + limiter.period + (limiter.burst ? ', burst ' + num(limiter.burst) : '')),
+							el('td', null, num(limiter.limit) + ' per ' + duration(limiter.period) + (limiter.burst ? ', burst ' + num(limiter.burst) : '')),
 							el('td', null, limiter.failurePolicy),
-							el('td', { class: 'num' }, num(last('allowed'))),
-							el('td', { class: 'num' }, num(last('rejected'))),
+							el('td', { class: 'num' }, rate(last('allowed'))),
+							el('td', { class: 'num' }, rate(last('rejected'))),
 							el('td', null, chart('decisions /s', decisions))]);
 				});
 				return el('section', { id: 'page-limiters' },
 					el('h1', null, 'Rate limiters'),
-					table(['Name', 'Algorithm', 'Policy', 'Failure policy', '#Allowed /s', '#Rejected /s', 'Decisions over time'], rows,
+					table(['Name', 'Algorithm', 'Policy', 'Failure policy', '#Allowed', '#Rejected', 'Decisions over time'], rows,
 						'No limiter is configured.'),
 					el('p', { class: 'muted' }, 'Rates are per second over the last sample interval; the chart covers the samples kept.'),
-					limiters.limiters.length ? lookupForm(limiters.limiters) : null);
+					list.length ? lookupForm(list) : null);
 			});
 		},
 
@@ -447,28 +532,35 @@
 				wanted.push(api('queue?name=' + q(state.queue) + '&page=' + state.page));
 			}
 			return Promise.all(wanted).then(function (r) {
-				var queues = r[0], series = r[1].series, detail = r[2];
-				if (!queues.configured) { return el('section', { id: 'page-queues' }, el('h1', null, 'Queues'), notConfigured('Queues')); }
-				var rows = queues.queues.map(function (queue) {
-					return el('tr', { 'data-name': queue.name },
+				var view = r[0], series = r[1].series, detail = r[2];
+				if (!view.configured) { return el('section', { id: 'page-queues' }, el('h1', null, 'Queues'), notConfigured('Queues')); }
+				var queues = view.descriptor.queues || {}, recurringJobs = view.descriptor.recurring || {};
+				var rows = Object.keys(queues).map(function (name) {
+					var queue = queues[name];
+					return el('tr', { 'data-name': name },
 						el('td', { class: 'text' }, el('a', { href: '#queues', onclick: function (e) {
-							e.preventDefault(); state.queue = queue.name; state.page = 0; state.confirmPurge = false; state.confirmDelete = null; render();
-						} }, queue.name)),
-						queue.error ? el('td', { class: 'error', colspan: 7 }, queue.error) : [
+							e.preventDefault(); state.queue = name; state.page = 0; state.confirmPurge = false; state.confirmDelete = null; render();
+						} }, name)),
+						queue.error ? el('td', { class: 'error', colspan: 8 }, queue.error) : [
 							el('td', { class: 'num' }, num(queue.delayed)), el('td', { class: 'num' }, num(queue.ready)),
 							el('td', { class: 'num' }, num(queue.inFlight)), el('td', { class: 'num', 'data-dead': queue.dead }, num(queue.dead)),
 							el('td', { class: 'num' }, millis(queue.oldestDueAgeMillis)),
 							el('td', { 'data-paused': String(queue.paused) }, queue.paused ? 'paused' : 'running'),
-							el('td', null, chart('messages by state', lines(series, 'rediskit.queue.messages', 'value', { queue: queue.name }, 'state')))]);
+							el('td', { class: 'text more' }, more(queue, QUEUE_FIELDS)),
+							el('td', null, chart('messages by state', lines(series, 'rediskit.queue.messages', 'value', { queue: name }, 'state')))]);
 				});
-				var recurring = queues.recurring.map(function (job) {
-					return el('tr', { 'data-name': job.name }, el('td', { class: 'text' }, job.name), el('td', null, job.queue),
-						el('td', null, job.schedule), el('td', null, job.zone), el('td', null, job.missedSlots),
-						el('td', null, time(job.lastSlot)), el('td', null, time(job.nextSlot)));
+				var recurring = Object.keys(recurringJobs).map(function (name) {
+					var job = recurringJobs[name];
+					return el('tr', { 'data-name': name }, el('td', { class: 'text' }, name), el('td', { class: 'text' }, job.queue),
+						el('td', null, /^every /.test(job.schedule) ? 'every ' + duration(job.schedule.substring(6)) : job.schedule), el('td', null, job.zone), el('td', null, String(job.missedSlots || '').toLowerCase().replace(/_/g, '-')),
+						el('td', null, time(job.lastSlot)), el('td', null, job.paused ? 'paused' : time(job.nextSlot)),
+						el('td', { 'data-paused': String(job.paused) }, job.paused === null || job.paused === undefined ? 'unknown' : (job.paused ? 'paused' : 'running')),
+						el('td', { class: 'text more' }, more(job, RECURRING_FIELDS)),
+						session.canAct ? el('td', { class: 'row-actions' }, recurringActions(name, job.paused)) : null);
 				});
 				var section = el('section', { id: 'page-queues' },
 					el('h1', null, 'Queues'),
-					table(['Name', '#Delayed', '#Ready', '#In flight', '#Dead', '#Oldest due', 'Paused', 'Counts over time'], rows,
+					table(['Name', '#Delayed', '#Ready', '#In flight', '#Dead', '#Oldest due', 'Paused', 'More', 'Counts over time'], rows,
 						'No queue is configured.'),
 					el('h2', null, 'Throughput and lateness'),
 					el('div', { class: 'charts' },
@@ -477,7 +569,9 @@
 						chart('Dead-lettered /s by queue', lines(series, 'rediskit.queue.dead.lettered', 'rate', null, 'queue')),
 						latenessChart(series)),
 					el('h2', null, 'Recurring jobs'),
-					table(['Name', 'Queue', 'Schedule', 'Zone', 'Missed slots', 'Last slot', 'Next run'], recurring, 'No recurring job.'));
+					el('div', { id: 'recurring' }, table(['Name', 'Queue', 'Schedule', 'Zone', 'Missed slots', 'Last slot', 'Next run', 'State', 'More']
+						.concat(session.canAct ? ['Actions'] : []), recurring, 'No recurring job.')),
+					el('p', { class: 'muted' }, 'Last slot and next run as this instance knows them; pause and trigger apply on every instance. A paused job passes its due slots over: resuming starts with the next one.'));
 				if (detail) {
 					section.appendChild(queueDetail(detail));
 				}
@@ -487,50 +581,77 @@
 
 		structures: function () {
 			return api('structures').then(function (s) {
-				var filters = s.bloom.items.map(function (f) {
-					if (f.error) { return el('tr', { 'data-name': f.name }, el('td', { class: 'text' }, f.name), el('td', { class: 'error', colspan: 7 }, f.error)); }
-					var bar = el('span', { class: f.overCapacity ? 'bar hot' : 'bar' }, el('i'));
-					bar.firstChild.style.width = Math.min(100, f.fillRatio * 100).toFixed(1) + '%';
-					return el('tr', { 'data-name': f.name }, el('td', { class: 'text' }, f.name), el('td', null, f.mode),
-						el('td', { class: 'num' }, num(f.bits)), el('td', { class: 'num' }, num(f.hashes)),
-						el('td', { class: 'num' }, num(f.approximateItems) + ' / ' + num(f.expectedInsertions)),
-						el('td', null, bar, ' ', percent(f.fillRatio)),
-						el('td', { class: 'num' }, percent(f.falsePositiveRate)),
-						el('td', { class: f.overCapacity ? 'num error' : 'num' }, percent(f.estimatedFalsePositiveRate)));
+				var filterList = s.bloom.configured ? s.bloom.descriptor.filters : [];
+				var counted = s.counters.configured ? s.counters.descriptor : { countersConfigured: false, counters: [], bitmapsConfigured: false, calendars: [], activities: [] };
+				var indexes = s.geo.configured ? s.geo.descriptor.indexes : [];
+				var generators = (s.ids.configured ? s.ids.descriptor.generators : []).map(function (g) {
+					return el('tr', { 'data-name': g.name }, el('td', { class: 'text' }, g.name),
+						g.error ? el('td', { class: 'error', colspan: 2 }, g.error) : [el('td', { class: 'num' }, num(g.blockSize)),
+							el('td', { class: 'num', 'data-reserved': g.reserved }, num(g.reserved))]);
 				});
-				var counters = s.counters.items.map(function (c) {
+				var layers = [];
+				var filters = filterList.map(function (f) {
+					if (f.error || !f.info) { return el('tr', { 'data-name': f.name }, el('td', { class: 'text' }, f.name), el('td', { class: 'error', colspan: 8 }, f.error || 'not readable')); }
+					var info = f.info, growing = info.layers && info.layers.length > 0;
+					var over = info.layers && info.layers.length ? info.estimatedFalsePositiveRate > info.falsePositiveRate : info.approximateItems > info.expectedInsertions;
+					if (growing) {
+						info.layers.forEach(function (layer, i) { layers.push({ filter: f.name, index: i + 1, layer: layer }); });
+					}
+					return el('tr', { 'data-name': f.name }, el('td', { class: 'text' }, f.name), el('td', null, String(info.mode).toLowerCase()),
+						el('td', { class: 'num' }, num(info.bits)), el('td', { class: 'num' }, num(info.hashes)),
+						el('td', { class: 'num' }, num(info.approximateItems) + ' / ' + num(info.expectedInsertions)),
+						el('td', null, fillBar(info.fillRatio, over), ' ', percent(info.fillRatio)),
+						el('td', { class: 'num' }, percent(info.falsePositiveRate)),
+						el('td', { class: over ? 'num error' : 'num' }, percent(info.estimatedFalsePositiveRate)),
+						el('td', { class: 'num', 'data-layers': growing ? info.layers.length : 0 }, growing ? num(info.layers.length) : '–'));
+				});
+				var layerRows = layers.map(function (entry) {
+					var layer = entry.layer;
+					return el('tr', { 'data-filter': entry.filter, 'data-layer': entry.index },
+						el('td', { class: 'text' }, entry.filter), el('td', { class: 'num' }, num(entry.index)),
+						el('td', { class: 'num' }, num(layer.items) + ' / ' + num(layer.capacity)), el('td', { class: 'num' }, num(layer.bits)),
+						el('td', { class: 'num' }, num(layer.hashes)), el('td', null, fillBar(layer.fillRatio, layer.items > layer.capacity), ' ', percent(layer.fillRatio)),
+						el('td', { class: 'num' }, percent(layer.falsePositiveRate)));
+				});
+				var counters = counted.counters.map(function (c) {
 					return el('tr', { 'data-name': c.name }, el('td', { class: 'text' }, c.name),
 						c.error ? el('td', { class: 'error', colspan: 4 }, c.error) : [el('td', null, c.bucket), el('td', null, c.zone),
-							el('td', null, c.retention || 'forever'), el('td', { class: 'num' }, num(c.count))]);
+							el('td', null, c.retention ? duration(c.retention) : 'forever'), el('td', { class: 'num' }, num(c.count))]);
 				});
-				var calendars = s.calendars.items.map(function (c) {
+				var calendars = counted.calendars.map(function (c) {
 					return el('tr', { 'data-name': c.name }, el('td', { class: 'text' }, c.name),
-						c.error ? el('td', { class: 'error', colspan: 2 }, c.error) : [el('td', null, c.zone), el('td', null, c.retention || 'forever')]);
+						c.error ? el('td', { class: 'error', colspan: 2 }, c.error) : [el('td', null, c.zone), el('td', null, c.retention ? duration(c.retention) : 'forever')]);
 				});
-				var activities = s.activities.items.map(function (a) {
+				var activities = counted.activities.map(function (a) {
 					return el('tr', { 'data-name': a.name }, el('td', { class: 'text' }, a.name),
-						a.error ? el('td', { class: 'error', colspan: 3 }, a.error) : [el('td', null, a.zone), el('td', null, a.retention || 'forever'),
+						a.error ? el('td', { class: 'error', colspan: 3 }, a.error) : [el('td', null, a.zone), el('td', null, a.retention ? duration(a.retention) : 'forever'),
 							el('td', { class: 'num', 'data-active-today': a.activeToday }, num(a.activeToday))]);
 				});
-				var geo = s.geo.items.map(function (g) {
+				var geo = indexes.map(function (g) {
 					return el('tr', { 'data-name': g.name }, el('td', { class: 'text' }, g.name),
 						g.error ? el('td', { class: 'error', colspan: 5 }, g.error) : [el('td', null, g.sharding + (g.sharding === 'geohash-cell' ? ' (' + g.precision + ' bits)' : '')),
-							el('td', null, g.memberTtl || 'none'), el('td', { class: 'num' }, num(g.maxRadiusMeters) + ' m'), el('td', { class: 'num' }, num(g.maxLimit)),
+							el('td', null, g.memberTtl ? duration(g.memberTtl) : 'none'), el('td', { class: 'num' }, meters(g.maxRadiusMeters)), el('td', { class: 'num' }, num(g.maxLimit)),
 							el('td', { class: 'num', 'data-members': g.members }, g.members === null ? 'per region' : num(g.members))]);
 				});
 				return el('section', { id: 'page-structures' },
-					el('h1', null, 'Bloom filters, counters, calendars, geo'),
+					el('h1', null, 'Bloom filters, counters, calendars, geo, ids'),
 					el('h2', null, 'Bloom filters'),
-					s.bloom.configured ? table(['Name', 'Mode', '#Bits', '#Hashes', '#Items / sized for', 'Fill', '#Configured FP rate', '#Estimated FP rate now'], filters, 'No Bloom filter.') : notConfigured('Bloom filters'),
+					s.bloom.configured ? table(['Name', 'Mode', '#Bits', '#Hashes', '#Items / sized for', 'Fill', '#Configured FP rate', '#Estimated FP rate now', '#Layers'], filters, 'No Bloom filter.') : notConfigured('Bloom filters'),
+					layerRows.length ? el('div', { id: 'bloom-layers' }, el('h3', null, 'Layers of growing filters, oldest first'),
+						table(['Filter', '#Layer', '#Items / capacity', '#Bits', '#Hashes', 'Fill', '#FP rate'], layerRows, '')) : null,
 					el('h2', null, 'Unique counters'),
-					s.counters.configured ? table(['Name', 'Bucket', 'Zone', 'Retention', '#Count (all time)'], counters, 'No unique counter.') : notConfigured('Unique counters'),
+					counted.countersConfigured ? table(['Name', 'Bucket', 'Zone', 'Retention', '#Count (all time)'], counters, 'No unique counter.') : notConfigured('Unique counters'),
 					el('h2', null, 'Check-in calendars'),
-					s.calendars.configured ? table(['Name', 'Zone', 'Retention'], calendars, 'No check-in calendar.') : notConfigured('Check-in calendars'),
-					s.calendars.configured && calendars.length ? el('p', { class: 'muted' }, 'A calendar keeps one key per user and month, so counting its check-ins would be a scan; daily activities count theirs below.') : null,
+					counted.bitmapsConfigured ? table(['Name', 'Zone', 'Retention'], calendars, 'No check-in calendar.') : notConfigured('Check-in calendars'),
+					counted.bitmapsConfigured && calendars.length ? el('p', { class: 'muted' }, 'A calendar keeps one key per user and month, so counting its check-ins would be a scan; daily activities count theirs below.') : null,
 					el('h2', null, 'Daily activities'),
-					s.activities.configured ? table(['Name', 'Zone', 'Retention', '#Active today'], activities, 'No daily activity.') : notConfigured('Daily activities'),
+					counted.bitmapsConfigured ? table(['Name', 'Zone', 'Retention', '#Active today'], activities, 'No daily activity.') : notConfigured('Daily activities'),
 					el('h2', null, 'Geo indexes'),
-					s.geo.configured ? table(['Name', 'Sharding', 'Member TTL', '#Max radius', '#Max results', '#Members'], geo, 'No geo index.') : notConfigured('Geo indexes'));
+					s.geo.configured ? table(['Name', 'Sharding', 'Member TTL', '#Max radius', '#Max results', '#Members'], geo, 'No geo index.') : notConfigured('Geo indexes'),
+					el('h2', null, 'Id generators'),
+					s.ids.configured ? el('div', { id: 'ids' }, table(['Name', '#Block size', '#Reserved up to'], generators, 'No id generator.'),
+						el('p', { class: 'muted' }, 'Reserved up to: the last id of the last block any instance reserved; every id handed out is at most this, and the rest of a block an instance did not use is a gap.'))
+						: notConfigured('Id generators'));
 			});
 		},
 
@@ -612,7 +733,7 @@
 		else if (lookup.result) {
 			var r = lookup.result;
 			result = el('p', { id: 'lookup-result' },
-				'Key ', el('code', { class: 'text', id: 'lookup-result-key' }, r.key), ' of ', r.name, ' (' + r.algorithm + '): ',
+				'Key ', el('code', { class: 'text', id: 'lookup-result-key' }, r.key), ' of ', r.limiter, ' (' + r.algorithm + '): ',
 				el('strong', { id: 'lookup-remaining' }, num(r.remaining) + ' of ' + num(r.limit)), ' remaining; ',
 				r.retryAfterMillis > 0 ? 'the next permit in ' + millis(r.retryAfterMillis) : 'a permit is free now',
 				'; ' + (r.resetAfterMillis > 0 ? 'full again in ' + millis(r.resetAfterMillis) : 'at full capacity') + '.');
@@ -665,7 +786,7 @@
 					}, fail);
 				} }, 'Really purge every message of ' + detail.name + '?')
 				: el('button', { id: 'purge', class: 'danger', onclick: function () { state.confirmPurge = true; render(); } }, 'Purge…'));
-			toolbar.appendChild(detail.paused
+			toolbar.appendChild(detail.stats.paused
 				? el('button', { id: 'resume', onclick: function () {
 					act('queue/resume?name=' + q(detail.name)).then(function () {
 						notice('Resumed ' + detail.name + ' on every instance.');
@@ -688,7 +809,7 @@
 			el('button', { id: 'page-next', disabled: detail.deadLetters.length < detail.pageSize || (detail.page + 1) * detail.pageSize >= detail.listedAtMost,
 				onclick: function () { state.page++; render(); } }, 'Older ›'));
 		return el('div', { id: 'queue-detail', 'data-name': detail.name },
-			el('h2', null, 'Dead letters of ', detail.name, ' (' + num(detail.dead) + ')'),
+			el('h2', null, 'Dead letters of ', detail.name, ' (' + num(detail.stats.dead) + ')'),
 			toolbar,
 			table(['Id', 'Reason', '#Deliveries', 'Dead-lettered', 'Payload'].concat(canAct ? ['Actions'] : []), rows, 'No dead letter.'),
 			pager);
@@ -712,6 +833,30 @@
 			} }, 'Really delete?')
 			: el('button', { class: 'delete-one danger', onclick: function () { state.confirmDelete = id; render(); } }, 'Delete…');
 		return [redrive, ' ', remove];
+	}
+
+	// Pause or resume a recurring job on every instance, or run it once now.
+	function recurringActions(name, paused) {
+		var toggle = paused
+			? el('button', { class: 'resume-recurring', onclick: function () {
+				act('recurring/resume?name=' + q(name)).then(function () {
+					notice('Resumed recurring job ' + name + ' on every instance.');
+					render();
+				}, fail);
+			} }, 'Resume')
+			: el('button', { class: 'pause-recurring', onclick: function () {
+				act('recurring/pause?name=' + q(name)).then(function () {
+					notice('Paused recurring job ' + name + ' on every instance: its due slots are passed over.');
+					render();
+				}, fail);
+			} }, 'Pause');
+		var trigger = el('button', { class: 'trigger-recurring', onclick: function () {
+			act('recurring/trigger?name=' + q(name)).then(function (r) {
+				notice('Triggered recurring job ' + name + ': message ' + r.triggered + '.');
+				render();
+			}, fail);
+		} }, 'Run now');
+		return [toggle, ' ', trigger];
 	}
 
 	function runReport() {

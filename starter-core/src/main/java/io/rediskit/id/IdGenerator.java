@@ -37,4 +37,15 @@ public interface IdGenerator {
 	/** @return {@link #next()} without blocking: completed at once while the current block lasts */
 	CompletionStage<Long> nextAsync();
 
+	/**
+	 * Reads how far the generator's counter in Redis has gone: the last id of the last block any instance reserved
+	 * (one {@code GET}, which reserves nothing). Every id handed out so far is at most this; ids of blocks reserved
+	 * but not used up are gaps.
+	 * @return the last id reserved, {@code 0} when none was
+	 */
+	long reserved();
+
+	/** @return {@link #reserved()} without blocking */
+	CompletionStage<Long> reservedAsync();
+
 }

@@ -85,6 +85,17 @@ final class RedisIdGenerator implements IdGenerator {
 	}
 
 	@Override
+	public long reserved() {
+		return Stages.join(reservedAsync());
+	}
+
+	@Override
+	public CompletionStage<Long> reservedAsync() {
+		return this.commands.<byte[]>executeAsync("GET", ReturnType.VALUE, this.key)
+			.thenApply((value) -> (value != null) ? Long.parseLong(new String(value, StandardCharsets.US_ASCII)) : 0L);
+	}
+
+	@Override
 	public CompletionStage<Long> nextAsync() {
 		CompletableFuture<Long> waiter = new CompletableFuture<>();
 		synchronized (this.lock) {

@@ -17,6 +17,7 @@ import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
 import io.rediskit.support.Observations;
 import io.rediskit.support.RedisKitObservation;
+import io.rediskit.support.RecentlyUsed;
 import io.rediskit.support.ReleaseSignals;
 import io.rediskit.support.ScriptExecutor;
 import org.jspecify.annotations.Nullable;
@@ -47,6 +48,8 @@ public class LatchRegistry implements SmartLifecycle, AutoCloseable {
 	private final Listeners<LatchListener> listeners;
 
 	private volatile Observations observations = Observations.NOOP;
+
+	private final RecentlyUsed<RedisCountDownLatch> recent = new RecentlyUsed<>();
 
 	private final String instanceId = UUID.randomUUID().toString();
 
@@ -113,7 +116,17 @@ public class LatchRegistry implements SmartLifecycle, AutoCloseable {
 		if (name.isEmpty()) {
 			throw new IllegalArgumentException("Latch name must not be empty");
 		}
-		return new RedisCountDownLatch(name, new LatchScripts.Keys(this.keyNaming, name), this);
+		return this.recent.remember(name, new RedisCountDownLatch(name, new LatchScripts.Keys(this.keyNaming, name), this));
+	}
+
+	/**
+	 * The latches this registry handed out, for what lists them (the actuator endpoint, the console): the last handle
+	 * of each name, at most {@value RecentlyUsed#MAX} names, the least recently handed out forgotten first. Their
+	 * counts are in Redis: ask each its {@link RedisCountDownLatch#count()}.
+	 * @return the handles, by name
+	 */
+	public List<RedisCountDownLatch> latches() {
+		return this.recent.sorted();
 	}
 
 	/** @return the spec this registry runs with */

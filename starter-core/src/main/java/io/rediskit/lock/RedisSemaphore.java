@@ -188,6 +188,20 @@ public final class RedisSemaphore {
 	}
 
 	/**
+	 * Reads the total in force and the permits held now, by leases that have not ended, in one read-only script.
+	 * @return both
+	 */
+	public SemaphorePermits permits() {
+		return Stages.join(permitsAsync());
+	}
+
+	/** @return {@link #permits()}, without blocking the calling thread */
+	public CompletionStage<SemaphorePermits> permitsAsync() {
+		return engine().scripts.permits(this.identity.keys(), this.total)
+			.thenApply((permits) -> new SemaphorePermits(permits.total(), permits.held()));
+	}
+
+	/**
 	 * Sets the total for every instance, stored in Redis. Growing it wakes waiters; shrinking it revokes nothing:
 	 * holders keep their permits, and acquisitions wait until the permits held are below the new total.
 	 * @param total the new total, at least 1

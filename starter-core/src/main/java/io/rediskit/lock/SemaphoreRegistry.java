@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Objects;
 
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.RecentlyUsed;
 import io.rediskit.support.ReleaseSignals;
 import io.rediskit.support.ScriptExecutor;
 
@@ -32,6 +33,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 public final class SemaphoreRegistry extends LockFamilyRegistry {
 
 	private final LockShell<SemaphoreEngine> shell;
+
+	private final RecentlyUsed<RedisSemaphore> recent = new RecentlyUsed<>();
 
 	/**
 	 * Creates a registry with default key naming and spec, no listeners, and scripts run on the factory's
@@ -105,7 +108,17 @@ public final class SemaphoreRegistry extends LockFamilyRegistry {
 			throw new IllegalArgumentException("total of semaphore '" + name + "' must be at least 1, was " + total);
 		}
 		RedisLock identity = new RedisLock(name, group, SemaphoreScripts.keys(shell().getKeyNaming(), name, group), shell().parts());
-		return new RedisSemaphore(identity, shell().engine(), total);
+		return this.recent.remember(name, new RedisSemaphore(identity, shell().engine(), total));
+	}
+
+	/**
+	 * The semaphores this registry handed out, for what lists them (the actuator endpoint, the console): the last
+	 * handle of each name, at most {@value RecentlyUsed#MAX} names, the least recently handed out forgotten first.
+	 * Their permits are in Redis: ask each its {@link RedisSemaphore#permits()}.
+	 * @return the handles, by name
+	 */
+	public List<RedisSemaphore> semaphores() {
+		return this.recent.sorted();
 	}
 
 	/** @return the open leases of this registry's acquisitions, oldest first; lost ones are left out */

@@ -111,6 +111,16 @@ final class RecurringJob {
 		}
 	}
 
+	/** @return the job's record of its last slot, beside which its pause flag is kept */
+	byte[] recordKey() {
+		return this.recordKey;
+	}
+
+	/** @return the queue its slots go to */
+	ScriptedRedisQueue<RecurringSlot> queue() {
+		return this.queue;
+	}
+
 	RecurringJobInfo info() {
 		long last = this.lastSlot;
 		long next = this.nextSlot;

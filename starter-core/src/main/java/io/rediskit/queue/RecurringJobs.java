@@ -1,6 +1,7 @@
 package io.rediskit.queue;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,6 +13,7 @@ import io.rediskit.support.Listeners;
 import io.rediskit.support.Names;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.SpecConflictException;
+import io.rediskit.support.Stages;
 import io.rediskit.support.ThrottledLog;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -121,6 +123,61 @@ public class RecurringJobs implements SmartLifecycle, AutoCloseable {
 		if (this.running) {
 			job.start(scheduler());
 		}
+	}
+
+	/** How long a pause is kept when nobody resumes the job: a key without a TTL would outlive a job removed. */
+	public static final Duration PAUSE_KEPT = Duration.ofDays(365);
+
+	/**
+	 * Pauses a job on every instance, until {@link #resume(String)} (or {@link #PAUSE_KEPT}): while paused, its due
+	 * slots are passed over (they become its last slot, nothing is enqueued), so resuming starts with the next slot
+	 * and catches up none of those. One round trip; the flag lives in Redis beside the job's record, so restarts
+	 * stay paused. A message already enqueued is delivered (pause its queue to stop that).
+	 * @param name a job added here
+	 * @throws IllegalArgumentException if no job of that name was added
+	 */
+	public void pause(String name) {
+		Stages.join(this.scripts.pause(job(name).recordKey(), "pause", PAUSE_KEPT.toMillis()));
+	}
+
+	/**
+	 * Resumes a paused job on every instance: its next slot is enqueued as usual. One round trip.
+	 * @param name a job added here
+	 * @throws IllegalArgumentException if no job of that name was added
+	 */
+	public void resume(String name) {
+		Stages.join(this.scripts.pause(job(name).recordKey(), "resume", 0));
+	}
+
+	/**
+	 * @param name a job added here
+	 * @return whether it is paused, as Redis has it (one read-only round trip)
+	 * @throws IllegalArgumentException if no job of that name was added
+	 */
+	public boolean isPaused(String name) {
+		return Stages.join(this.scripts.pause(job(name).recordKey(), "read", 0));
+	}
+
+	/**
+	 * Enqueues one run of a job now, outside its schedule and whether or not it is paused: a message like a slot's,
+	 * its {@link RecurringSlot#slot()} the time of the trigger on this instance's clock, its id that of a slot at
+	 * that time. The job's record and next slot are left alone. One round trip (the queue's enqueue).
+	 * @param name a job added here
+	 * @return the message's id
+	 * @throws IllegalArgumentException if no job of that name was added
+	 */
+	public String trigger(String name) {
+		RecurringJob job = job(name);
+		Instant now = Instant.ofEpochMilli(System.currentTimeMillis());
+		return job.queue().enqueue(QueueEntry.of(new RecurringSlot(name, now)).withId(RecurringSlot.messageId(name, now)));
+	}
+
+	private synchronized RecurringJob job(String name) {
+		RecurringJob job = this.jobs.get(name);
+		if (job == null) {
+			throw new IllegalArgumentException("No recurring job is named so");
+		}
+		return job;
 	}
 
 	/** @return every job with its last and next slot as this instance knows them, in the order added */

@@ -1,6 +1,7 @@
 package io.rediskit.queue;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 
@@ -19,9 +20,13 @@ final class RecurringScripts {
 
 	static final LuaScript SCHEDULE = LuaScript.fromClasspath("META-INF/redis-kit/scripts/queue/recurring.lua");
 
+	static final LuaScript PAUSE = LuaScript.fromClasspath("META-INF/redis-kit/scripts/queue/recurring_pause.lua");
+
 	private static final byte[] SERVER_TIME = new byte[0];
 
 	private static final byte[] PASS_OVER = new byte[0];
+
+	private static final byte[] PAUSED_SUFFIX = ":paused".getBytes(StandardCharsets.US_ASCII);
 
 	private final ScriptExecutor executor;
 
@@ -36,10 +41,11 @@ final class RecurringScripts {
 	 */
 	CompletionStage<Scheduled> schedule(QueueScripts.Keys keys, byte[] stateKey, List<Slot> slots, long recordMillis,
 			byte[] channel, @Nullable Long now) {
-		int keyCount = QueueScripts.Keys.COUNT + 1;
+		int keyCount = QueueScripts.Keys.COUNT + 2;
 		byte[][] keysAndArgs = new byte[keyCount + 3 + slots.size() * 3][];
 		System.arraycopy(keys.all, 0, keysAndArgs, 0, QueueScripts.Keys.COUNT);
 		keysAndArgs[QueueScripts.Keys.COUNT] = stateKey;
+		keysAndArgs[QueueScripts.Keys.COUNT + 1] = pausedKey(stateKey);
 		int i = keyCount;
 		keysAndArgs[i++] = (now != null) ? number(now) : SERVER_TIME;
 		keysAndArgs[i++] = channel;
@@ -60,6 +66,30 @@ final class RecurringScripts {
 				}
 				return new Scheduled((Long) reply.get(0), (Long) reply.get(1), outcomes);
 			});
+	}
+
+	/**
+	 * Pauses a job, resumes it or reads whether it is paused: {@code recurring_pause.lua}, one round trip.
+	 * @param stateKey the job's record of its last slot, whose pause flag is meant
+	 * @param mode {@code pause}, {@code resume} or {@code read}
+	 * @param keepMillis for {@code pause}, how long the flag is kept
+	 * @return whether the job is paused afterwards
+	 */
+	CompletionStage<Boolean> pause(byte[] stateKey, String mode, long keepMillis) {
+		return this.executor.<Long>executeAsync(PAUSE, ReturnType.INTEGER, 1, pausedKey(stateKey),
+				mode.getBytes(StandardCharsets.US_ASCII), number(keepMillis))
+			.thenApply((reply) -> reply != null && reply == 1L);
+	}
+
+	/**
+	 * @param stateKey a job's record of its last slot
+	 * @return its pause flag, in the same hash slot: while it exists the job's due slots are passed over
+	 */
+	static byte[] pausedKey(byte[] stateKey) {
+		byte[] suffix = PAUSED_SUFFIX;
+		byte[] key = Arrays.copyOf(stateKey, stateKey.length + suffix.length);
+		System.arraycopy(suffix, 0, key, stateKey.length, suffix.length);
+		return key;
 	}
 
 	private static byte[] number(long value) {

@@ -18,6 +18,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 class IdGeneratorContractTests extends TopologyContract {
 
 	@Test
+	void reservedReadsHowFarEveryInstanceReservedAndReservesNothing() {
+		String name = this.redis.unique("reserved");
+		IdGenerator one = new IdGeneratorRegistry(CommandExecutor.of(this.redis.connections()), KeyNaming.defaults(),
+				List.of(), (n) -> null).create(name, IdGeneratorSpec.ofBlockSize(10));
+		IdGenerator two = new IdGeneratorRegistry(CommandExecutor.of(this.redis.connections()), KeyNaming.defaults(),
+				List.of(), (n) -> null).create(name, IdGeneratorSpec.ofBlockSize(10));
+		assertThat(one.reserved()).as("none yet").isZero();
+		assertThat(one.next()).isEqualTo(1);
+		assertThat(two.next()).isEqualTo(11);
+		assertThat(one.reserved()).isEqualTo(20);
+		assertThat(two.reserved()).as("a read reserves nothing").isEqualTo(20);
+		assertThat(one.next()).as("from its own block").isEqualTo(2);
+	}
+
+	@Test
 	void twoInstancesNeverShareAnId() throws Exception {
 		String name = this.redis.unique("ids");
 		List<long[]> sources = new ArrayList<>();

@@ -81,6 +81,16 @@ class LatchContractTests extends TopologyContract {
 	}
 
 	@Test
+	void listsTheLatchesItHandedOutWithTheirCountsInRedis() {
+		String name = this.redis.unique("listed");
+		assertThat(this.other.getCountDownLatch(name).trySetCount(2)).isTrue();
+		this.registry.getCountDownLatch(name);
+		assertThat(this.registry.latches()).filteredOn((latch) -> latch.name().equals(name)).singleElement()
+			.satisfies((latch) -> assertThat(latch.count()).isEqualTo(2));
+		assertThat(this.other.latches()).extracting(RedisCountDownLatch::name).contains(name);
+	}
+
+	@Test
 	void aLatchThatIsNotSetReleasesNobody() throws Exception {
 		String name = this.redis.unique("unset");
 		RedisCountDownLatch latch = this.registry.getCountDownLatch(name);

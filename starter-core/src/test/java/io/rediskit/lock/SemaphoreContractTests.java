@@ -60,6 +60,22 @@ class SemaphoreContractTests extends TopologyContract {
 	}
 
 	@Test
+	void listsTheSemaphoresItHandedOutWithEveryInstancesPermitsInRedis() {
+		String name = this.redis.unique("listed");
+		RedisSemaphore here = this.registry.getSemaphore(name, 4);
+		Lease two = this.other.getSemaphore(name, 4).acquire(2, Duration.ZERO);
+		assertThat(here.permits()).isEqualTo(new SemaphorePermits(4, 2));
+		assertThat(this.registry.semaphores()).extracting(RedisSemaphore::name).contains(name);
+		assertThat(this.registry.getSemaphore(name, 4).setTotal(1)).as("held now").isEqualTo(2);
+		assertThat(here.permits()).as("shrunk below the permits held").isEqualTo(new SemaphorePermits(1, 2));
+		here.clearTotal();
+		two.close();
+		assertThat(here.permits()).isEqualTo(new SemaphorePermits(4, 0));
+		assertThat(this.registry.semaphores().stream().filter((each) -> each.name().equals(name)))
+			.as("one handle per name, the last").singleElement();
+	}
+
+	@Test
 	void grantsPermitsUpToTheTotalAcrossInstancesAndNoMore() {
 		String name = this.redis.unique("reports");
 		RedisSemaphore here = this.registry.getSemaphore(name, 3);

@@ -17,6 +17,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
  * {@link RecurringJobs} in one JVM against a real server: the slots of a first start, two instances sharing a job,
@@ -79,6 +80,48 @@ class RecurringJobsTests {
 		for (int i = 1; i < slots.size(); i++) {
 			assertThat(slots.get(i)).as("each slot once, none left out").isEqualTo(slots.get(i - 1) + 50);
 		}
+	}
+
+	@Test
+	void aPausedJobEnqueuesNoSlotOnAnyInstanceUntilResumedAndATriggerRunsItNow() {
+		Recorder recorder = new Recorder();
+		RedisQueue<RecurringSlot> queue = this.queues.get("jobs", RecurringSlot.class);
+		try (RecurringJobs jobs = new RecurringJobs(redis.scripts(), this.queues, List.of(recorder));
+				RecurringJobs other = new RecurringJobs(redis.scripts(), this.queues, List.of())) {
+			jobs.add("tick", RecurringJobSpec.fixedRate("jobs", Duration.ofMillis(100)));
+			other.add("tick", RecurringJobSpec.fixedRate("jobs", Duration.ofMillis(100)));
+			jobs.start();
+			await("a first slot", Duration.ofSeconds(10), () -> !recorder.enqueued.isEmpty());
+			other.pause("tick");
+			assertThat(jobs.isPaused("tick")).as("on every instance").isTrue();
+			long messages = total(queue.stats());
+			long pausedAt = serverMillis();
+			// Slots keep coming due and become the job's last slot, passed over: nothing is enqueued.
+			await("three slots passed over", Duration.ofSeconds(10), () -> {
+				Instant last = jobs.jobs().get(0).lastSlot();
+				return last != null && last.toEpochMilli() >= pausedAt + 300;
+			});
+			assertThat(total(queue.stats())).isEqualTo(messages);
+
+			String id = other.trigger("tick");
+			assertThat(id).startsWith("tick@");
+			assertThat(total(queue.stats())).as("a trigger runs it now, paused or not").isEqualTo(messages + 1);
+			assertThat(redis.server().command("HEXISTS", "rk:queue:{jobs}:meta", id)).isEqualTo(1L);
+
+			int before = recorder.enqueued.size();
+			jobs.resume("tick");
+			assertThat(other.isPaused("tick")).isFalse();
+			await("a slot after the resume", Duration.ofSeconds(10), () -> recorder.enqueued.size() > before);
+			assertThat(redis.server().command("PTTL", "rk:queue:{jobs}:recurring:tick:paused")).isEqualTo(-2L);
+			jobs.pause("tick");
+			assertThat((Long) redis.server().command("PTTL", "rk:queue:{jobs}:recurring:tick:paused"))
+				.as("a pause is kept a year, not for ever").isPositive().isLessThanOrEqualTo(RecurringJobs.PAUSE_KEPT.toMillis());
+			assertThatIllegalArgumentException().isThrownBy(() -> jobs.pause("unknown"));
+		}
+	}
+
+	private static long total(QueueStats stats) {
+		return stats.delayed() + stats.ready() + stats.inFlight() + stats.dead();
 	}
 
 	@Test

@@ -1,9 +1,9 @@
 package io.rediskit.autoconfigure.bloom;
 
 import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
+import java.util.SortedSet;
 
+import io.rediskit.autoconfigure.support.EntryNames;
 import io.rediskit.bloom.BloomFilterInfo;
 import io.rediskit.bloom.BloomFilterRegistry;
 import org.jspecify.annotations.Nullable;
@@ -31,12 +31,15 @@ public class RedisBloomEndpoint {
 		this.properties = properties;
 	}
 
-	/** @return the filters, by name */
+	/** @return the configured filters and those used so far, sorted */
+	public SortedSet<String> names() {
+		return EntryNames.of(this.filters.names(), this.properties.getFilters());
+	}
+
+	/** @return the filters, by name, a growing filter with its layers */
 	@ReadOperation
 	public FiltersDescriptor filters() {
-		Set<String> names = new TreeSet<>(this.properties.getFilters().keySet());
-		names.addAll(this.filters.names());
-		return new FiltersDescriptor(this.filters.mode().name(), names.stream().map(this::describe).toList());
+		return new FiltersDescriptor(this.filters.mode().name(), names().stream().map(this::describe).toList());
 	}
 
 	private FilterDescriptor describe(String name) {

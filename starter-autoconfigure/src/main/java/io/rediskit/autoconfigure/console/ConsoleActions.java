@@ -6,16 +6,18 @@ import java.util.function.ToLongFunction;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.rediskit.cache.RedisKitCache;
+import io.rediskit.queue.RecurringJobs;
 import io.rediskit.queue.RedisQueue;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * The console's actions on queues and caches: redrive dead letters (the oldest, or one chosen), delete one, purge a
- * queue, pause and resume it on every instance; evict one cache entry or clear a cache, near caches included. The web layer has already checked that actions are enabled and that the
+ * The console's actions on queues, recurring jobs and caches: redrive dead letters (the oldest, or one chosen), delete
+ * one, purge a
+ * queue, pause and resume it on every instance; pause, resume or trigger a recurring job on every instance; evict one cache entry or clear a cache, near caches included. The web layer has already checked that actions are enabled and that the
  * user may take them; every call, taken or refused, is logged with the user and counted as
  * {@code rediskit.console.actions} ({@code action} = redrive | redrive-dead-letter | delete-dead-letter | purge |
- * pause | resume | evict-cache-key | clear-cache, {@code result} = done | refused | failed), tagged with neither user, queue or cache name, key nor message id so
+ * pause | resume | evict-cache-key | clear-cache | pause-recurring | resume-recurring | trigger-recurring, {@code result} = done | refused | failed), tagged with neither user, queue or cache name, key nor message id so
  * cardinality stays bounded.
  */
 final class ConsoleActions {
@@ -34,17 +36,21 @@ final class ConsoleActions {
 
 	private final Function<String, RedisKitCache> caches;
 
+	private final Function<String, RecurringJobs> recurringJobs;
+
 	private final Counter counter;
 
 	/**
 	 * @param queues the queue of a name the console lists, else {@link IllegalArgumentException}
 	 * @param caches the cache of a name the console lists, else {@link IllegalArgumentException}
+	 * @param recurringJobs the recurring jobs that hold a job of a name, else {@link IllegalArgumentException}
 	 * @param counter counts each action with its result
 	 */
 	ConsoleActions(Function<String, RedisQueue<Object>> queues, Function<String, RedisKitCache> caches,
-			Counter counter) {
+			Function<String, RecurringJobs> recurringJobs, Counter counter) {
 		this.queues = queues;
 		this.caches = caches;
+		this.recurringJobs = recurringJobs;
 		this.counter = counter;
 	}
 
@@ -76,6 +82,49 @@ final class ConsoleActions {
 			return 1;
 		});
 		return Map.of("cleared", true);
+	}
+
+	/**
+	 * Pauses a recurring job on every instance: its due slots are passed over until it is resumed.
+	 * @param user who asks, for the log
+	 * @param name the job
+	 * @return {@code paused: true}
+	 */
+	Map<String, Object> pauseRecurring(String user, String name) {
+		run("pause-recurring", user, "recurring job", name, this.recurringJobs, (jobs) -> {
+			jobs.pause(name);
+			return 1;
+		});
+		return Map.of("paused", true);
+	}
+
+	/**
+	 * Resumes a paused recurring job on every instance.
+	 * @param user who asks, for the log
+	 * @param name the job
+	 * @return {@code paused: false}
+	 */
+	Map<String, Object> resumeRecurring(String user, String name) {
+		run("resume-recurring", user, "recurring job", name, this.recurringJobs, (jobs) -> {
+			jobs.resume(name);
+			return 1;
+		});
+		return Map.of("paused", false);
+	}
+
+	/**
+	 * Enqueues one run of a recurring job now, outside its schedule.
+	 * @param user who asks, for the log
+	 * @param name the job
+	 * @return the message's id
+	 */
+	Map<String, Object> triggerRecurring(String user, String name) {
+		String[] id = new String[1];
+		run("trigger-recurring", user, "recurring job", name, this.recurringJobs, (jobs) -> {
+			id[0] = jobs.trigger(name);
+			return 1;
+		});
+		return Map.of("triggered", id[0]);
 	}
 
 	/**
@@ -213,7 +262,7 @@ final class ConsoleActions {
 
 		/**
 		 * @param action redrive | redrive-dead-letter | delete-dead-letter | purge | pause | resume |
-		 * evict-cache-key | clear-cache | other
+		 * evict-cache-key | clear-cache | pause-recurring | resume-recurring | trigger-recurring | other
 		 * @param result done | refused | failed
 		 */
 		void count(String action, String result);

@@ -1,14 +1,24 @@
 package io.rediskit.autoconfigure.console;
 
 import java.time.Duration;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.bloom.BloomProperties;
+import io.rediskit.autoconfigure.bloom.RedisBloomEndpoint;
 import io.rediskit.autoconfigure.cache.CacheAutoConfiguration;
+import io.rediskit.autoconfigure.cache.RedisCacheEndpoint;
 import io.rediskit.autoconfigure.counter.CounterProperties;
+import io.rediskit.autoconfigure.counter.RedisCounterEndpoint;
 import io.rediskit.autoconfigure.geo.GeoProperties;
+import io.rediskit.autoconfigure.geo.RedisGeoEndpoint;
+import io.rediskit.autoconfigure.id.IdAutoConfiguration;
+import io.rediskit.autoconfigure.id.IdProperties;
+import io.rediskit.autoconfigure.id.RedisIdEndpoint;
 import io.rediskit.autoconfigure.lock.FairLockAutoConfiguration;
+import io.rediskit.autoconfigure.lock.LatchAutoConfiguration;
 import io.rediskit.autoconfigure.lock.LeaderElectionAutoConfiguration;
 import io.rediskit.autoconfigure.lock.LockAutoConfiguration;
 import io.rediskit.autoconfigure.lock.ReadWriteLockAutoConfiguration;
@@ -17,11 +27,15 @@ import io.rediskit.autoconfigure.lock.RedlockAutoConfiguration;
 import io.rediskit.autoconfigure.lock.ScheduledJobs;
 import io.rediskit.autoconfigure.lock.SemaphoreAutoConfiguration;
 import io.rediskit.autoconfigure.queue.QueueProperties;
+import io.rediskit.autoconfigure.queue.RedisQueuesEndpoint;
 import io.rediskit.autoconfigure.rank.RankAutoConfiguration;
 import io.rediskit.autoconfigure.rank.RankProperties;
+import io.rediskit.autoconfigure.rank.RedisLeaderboardEndpoint;
 import io.rediskit.autoconfigure.ratelimit.RateLimitProperties;
+import io.rediskit.autoconfigure.ratelimit.RedisRateLimitEndpoint;
 import io.rediskit.autoconfigure.recent.RecentAutoConfiguration;
 import io.rediskit.autoconfigure.recent.RecentProperties;
+import io.rediskit.autoconfigure.recent.RedisRecentItemsEndpoint;
 import io.rediskit.autoconfigure.support.Durations;
 import io.rediskit.autoconfigure.support.PropertyChecks;
 import io.rediskit.bitmap.BitmapRegistry;
@@ -29,9 +43,11 @@ import io.rediskit.bloom.BloomFilterRegistry;
 import io.rediskit.cache.RedisKitCacheManager;
 import io.rediskit.counter.UniqueCounterRegistry;
 import io.rediskit.geo.GeoIndexRegistry;
+import io.rediskit.id.IdGeneratorRegistry;
 import io.rediskit.instance.InstanceRegistry;
 import io.rediskit.keys.BigKeyOptions;
 import io.rediskit.keys.KeyTools;
+import io.rediskit.latch.LatchRegistry;
 import io.rediskit.leader.LeaderElections;
 import io.rediskit.lock.FairLockRegistry;
 import io.rediskit.lock.LockRegistry;
@@ -39,13 +55,14 @@ import io.rediskit.lock.ReadWriteLockRegistry;
 import io.rediskit.lock.RedlockRegistry;
 import io.rediskit.lock.SemaphoreRegistry;
 import io.rediskit.queue.QueueRegistry;
-import io.rediskit.rank.LeaderboardRegistry;
 import io.rediskit.queue.RecurringJobs;
+import io.rediskit.rank.LeaderboardRegistry;
 import io.rediskit.ratelimit.RateLimiterRegistry;
 import io.rediskit.recent.RecentItemsRegistry;
 import io.rediskit.support.Background;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -70,8 +87,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 @AutoConfiguration(after = { DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class,
 		InstancesAutoConfiguration.class, CacheAutoConfiguration.class, LockAutoConfiguration.class,
 		RedlockAutoConfiguration.class, LeaderElectionAutoConfiguration.class, SemaphoreAutoConfiguration.class,
-		ReadWriteLockAutoConfiguration.class, FairLockAutoConfiguration.class, RankAutoConfiguration.class,
-		RecentAutoConfiguration.class }, afterName = {
+		ReadWriteLockAutoConfiguration.class, FairLockAutoConfiguration.class, LatchAutoConfiguration.class,
+		RankAutoConfiguration.class,
+		RecentAutoConfiguration.class, IdAutoConfiguration.class }, afterName = {
 		"org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
 		"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
 @ConditionalOnWebApplication
@@ -149,39 +167,61 @@ public final class ConsoleAutoConfiguration {
 
 	@Bean
 	ConsoleData redisKitConsoleData(ConsoleProperties properties, RedisConnectionFactory connectionFactory,
-			ObjectProvider<LockRegistry> locks, ObjectProvider<ScheduledJobs> scheduledJobs,
-			ObjectProvider<RedlockRegistry> redlocks, ObjectProvider<SemaphoreRegistry> semaphores,
-			ObjectProvider<FairLockRegistry> fairLocks, ObjectProvider<ReadWriteLockRegistry> readWriteLocks,
-			ObjectProvider<LeaderElections> leaders, ObjectProvider<RateLimiterRegistry> limiters,
-			ObjectProvider<QueueRegistry> queues, ObjectProvider<RecurringJobs> recurring,
-			ObjectProvider<BloomFilterRegistry> bloom, ObjectProvider<UniqueCounterRegistry> counters,
-			ObjectProvider<BitmapRegistry> bitmaps, ObjectProvider<GeoIndexRegistry> geo,
-			ObjectProvider<KeyTools> keyTools, ObjectProvider<BigKeyOptions> bigKeyOptions,
-			ObjectProvider<RateLimitProperties> rateLimitProperties, ObjectProvider<QueueProperties> queueProperties,
-			ObjectProvider<BloomProperties> bloomProperties, ObjectProvider<CounterProperties> counterProperties,
-			ObjectProvider<GeoProperties> geoProperties, ObjectProvider<InstanceRegistry> instances,
-			ObjectProvider<RedisKitCacheManager> caches, ObjectProvider<ConsoleMetrics> metrics) {
-		// The same descriptors as the rediskitlock endpoint, whether or not Actuator exposes it.
-		LockRegistry lockRegistry = locks.getIfAvailable();
-		RedisLocksEndpoint lockEndpoint = (lockRegistry != null) ? RedisLocksEndpoint.ofFamily(lockRegistry, redlocks,
-				semaphores, fairLocks, readWriteLocks, leaders, scheduledJobs) : null;
-		return new ConsoleData(checked(properties),
-				new ConsoleData.Beans(connectionFactory, locks, lockEndpoint, limiters, queues, recurring, bloom,
-						counters, bitmaps, geo, keyTools, bigKeyOptions, rateLimitProperties, queueProperties,
-						bloomProperties, counterProperties, geoProperties, instances, caches),
-				metrics.getIfAvailable());
+			ConsoleEndpoints endpoints, ObjectProvider<KeyTools> keyTools, ObjectProvider<BigKeyOptions> bigKeyOptions,
+			ObjectProvider<InstanceRegistry> instances, ObjectProvider<ConsoleMetrics> metrics) {
+		return new ConsoleData(checked(properties), endpoints.sources(connectionFactory, keyTools::getIfAvailable,
+				bigKeyOptions::getIfAvailable, instances::getIfAvailable), metrics.getIfAvailable());
 	}
 
 	@Bean
-	ConsoleRankings redisKitConsoleRankings(ObjectProvider<LeaderboardRegistry> leaderboards,
-			ObjectProvider<RankProperties> rankProperties, ObjectProvider<RecentItemsRegistry> recentItems,
-			ObjectProvider<RecentProperties> recentProperties) {
-		return new ConsoleRankings(leaderboards, rankProperties, recentItems, recentProperties);
+	ConsoleEndpoints redisKitConsoleEndpoints(ObjectProvider<LockRegistry> locks,
+			ObjectProvider<ScheduledJobs> scheduledJobs, ObjectProvider<RedlockRegistry> redlocks,
+			ObjectProvider<SemaphoreRegistry> semaphores, ObjectProvider<FairLockRegistry> fairLocks,
+			ObjectProvider<ReadWriteLockRegistry> readWriteLocks, ObjectProvider<LeaderElections> leaders,
+			ObjectProvider<LatchRegistry> latches, ObjectProvider<RateLimiterRegistry> limiters, ObjectProvider<RateLimitProperties> limiterProperties,
+			ObjectProvider<QueueRegistry> queues, ObjectProvider<QueueProperties> queueProperties,
+			ObjectProvider<RecurringJobs> recurring, ObjectProvider<BloomFilterRegistry> bloom,
+			ObjectProvider<BloomProperties> bloomProperties, ObjectProvider<UniqueCounterRegistry> counters,
+			ObjectProvider<BitmapRegistry> bitmaps, ObjectProvider<CounterProperties> counterProperties,
+			ObjectProvider<GeoIndexRegistry> geo, ObjectProvider<GeoProperties> geoProperties,
+			ObjectProvider<RedisKitCacheManager> caches, ObjectProvider<LeaderboardRegistry> leaderboards,
+			ObjectProvider<RankProperties> leaderboardProperties, ObjectProvider<RecentItemsRegistry> recentItems,
+			ObjectProvider<RecentProperties> recentProperties, ObjectProvider<IdGeneratorRegistry> ids,
+			ObjectProvider<IdProperties> idProperties) {
+		return new ConsoleEndpoints(
+				() -> ifAvailable(locks, (registry) -> RedisLocksEndpoint.ofFamily(registry, redlocks, semaphores,
+						fairLocks, readWriteLocks, leaders, scheduledJobs, latches)),
+				locks::getIfAvailable,
+				() -> ifAvailable(limiters, limiterProperties, RedisRateLimitEndpoint::new),
+				() -> ifAvailable(queues, queueProperties,
+						(registry, configured) -> new RedisQueuesEndpoint(registry, configured, recurring.getIfAvailable())),
+				queues::getIfAvailable,
+				() -> ifAvailable(bloom, bloomProperties, RedisBloomEndpoint::new),
+				() -> ifAvailable(counterProperties, (configured) -> new RedisCounterEndpoint(counters.getIfAvailable(),
+						bitmaps.getIfAvailable(), configured)),
+				() -> ifAvailable(geo, geoProperties, RedisGeoEndpoint::new),
+				() -> ifAvailable(caches, RedisCacheEndpoint::new),
+				() -> ifAvailable(leaderboards, leaderboardProperties, RedisLeaderboardEndpoint::new),
+				() -> ifAvailable(recentItems, recentProperties, RedisRecentItemsEndpoint::new),
+				() -> ifAvailable(ids, idProperties, RedisIdEndpoint::new), caches::getIfAvailable,
+				recurring::getIfAvailable);
+	}
+
+	private static <B, E> @Nullable E ifAvailable(ObjectProvider<B> bean, Function<B, E> endpoint) {
+		B available = bean.getIfAvailable();
+		return (available != null) ? endpoint.apply(available) : null;
+	}
+
+	private static <R, P, E> @Nullable E ifAvailable(ObjectProvider<R> registry, ObjectProvider<P> properties,
+			BiFunction<R, P, E> endpoint) {
+		R available = registry.getIfAvailable();
+		P configured = properties.getIfAvailable();
+		return (available != null && configured != null) ? endpoint.apply(available, configured) : null;
 	}
 
 	@Bean
-	ConsoleActions redisKitConsoleActions(ConsoleData data, ObjectProvider<ConsoleActions.Counter> counter) {
-		return new ConsoleActions(data::queueHandle, data::cacheHandle,
+	ConsoleActions redisKitConsoleActions(ConsoleEndpoints endpoints, ObjectProvider<ConsoleActions.Counter> counter) {
+		return new ConsoleActions(endpoints::queue, endpoints::cache, endpoints::recurring,
 				counter.getIfAvailable(() -> ConsoleActions.Counter.NONE));
 	}
 
@@ -233,9 +273,9 @@ public final class ConsoleAutoConfiguration {
 
 		@Bean
 		org.springframework.web.servlet.function.RouterFunction<org.springframework.web.servlet.function.ServerResponse> redisKitConsoleRoutes(
-				ConsoleProperties properties, ConsoleData data, ConsoleRankings rankings, ConsoleActions actions,
+				ConsoleProperties properties, ConsoleData data, ConsoleActions actions,
 				ConsoleAccess access) {
-			return new ConsoleMvcRoutes(properties.getPath(), data, rankings, actions, access).routes();
+			return new ConsoleMvcRoutes(properties.getPath(), data, actions, access).routes();
 		}
 
 	}
@@ -247,9 +287,9 @@ public final class ConsoleAutoConfiguration {
 
 		@Bean
 		org.springframework.web.reactive.function.server.RouterFunction<org.springframework.web.reactive.function.server.ServerResponse> redisKitConsoleRoutes(
-				ConsoleProperties properties, ConsoleData data, ConsoleRankings rankings, ConsoleActions actions,
+				ConsoleProperties properties, ConsoleData data, ConsoleActions actions,
 				ConsoleAccess access) {
-			return new ConsoleWebFluxRoutes(properties.getPath(), data, rankings, actions, access).routes();
+			return new ConsoleWebFluxRoutes(properties.getPath(), data, actions, access).routes();
 		}
 
 	}

@@ -1,7 +1,6 @@
 package io.rediskit.autoconfigure.console;
 
 import java.net.URI;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 import io.rediskit.autoconfigure.console.ConsoleAccess.Caller;
@@ -28,17 +27,14 @@ final class ConsoleMvcRoutes {
 
 	private final ConsoleData data;
 
-	private final ConsoleRankings rankings;
-
 	private final ConsoleActions actions;
 
 	private final ConsoleAccess access;
 
-	ConsoleMvcRoutes(String path, ConsoleData data, ConsoleRankings rankings, ConsoleActions actions,
+	ConsoleMvcRoutes(String path, ConsoleData data, ConsoleActions actions,
 			ConsoleAccess access) {
 		this.path = path;
 		this.data = data;
-		this.rankings = rankings;
 		this.actions = actions;
 		this.access = access;
 	}
@@ -61,15 +57,21 @@ final class ConsoleMvcRoutes {
 			.GET(api + "/structures", (request) -> json(this.data.structures()))
 			.GET(api + "/instances", (request) -> json(this.data.instances()))
 			.GET(api + "/caches", (request) -> json(this.data.caches()))
-			.GET(api + "/rankings", (request) -> json(this.rankings.rankings()))
-			.GET(api + "/rank", (request) -> json(this.rankings.rank(request.param("name").orElse(""),
+			.GET(api + "/rankings", (request) -> json(this.data.rankings()))
+			.GET(api + "/rank", (request) -> json(this.data.rank(request.param("name").orElse(""),
 					request.param("member").orElse(""))))
-			.GET(api + "/recent", (request) -> json(this.rankings.recent(request.param("name").orElse(""),
+			.GET(api + "/recent", (request) -> json(this.data.recent(request.param("name").orElse(""),
 					request.param("user").orElse(""))))
 			.POST(api + "/cache/evict", (request) -> json(this.actions.evictCacheKey(caller(request).name(),
 					request.param("name").orElse(""), request.param("key").orElse(""))))
 			.POST(api + "/cache/clear",
 					(request) -> json(this.actions.clearCache(caller(request).name(), request.param("name").orElse(""))))
+			.POST(api + "/recurring/pause", (request) -> json(
+					this.actions.pauseRecurring(caller(request).name(), request.param("name").orElse(""))))
+			.POST(api + "/recurring/resume", (request) -> json(
+					this.actions.resumeRecurring(caller(request).name(), request.param("name").orElse(""))))
+			.POST(api + "/recurring/trigger", (request) -> json(
+					this.actions.triggerRecurring(caller(request).name(), request.param("name").orElse(""))))
 			.GET(api + "/keys/settings", (request) -> json(this.data.keySettings()))
 			.GET(api + "/keys/report", (request) -> json(this.data.bigKeys()))
 			.GET(api + "/metrics", (request) -> json(this.data.metrics(request.param("prefix").orElse(""))))
@@ -108,10 +110,8 @@ final class ConsoleMvcRoutes {
 	}
 
 	private ServerResponse session(ServerRequest request) {
-		Caller caller = caller(request);
-		Map<String, Object> session = new LinkedHashMap<>(ConsolePage.session(this.access, caller));
-		session.put("csrf", this.access.security() ? SecurityCallers.csrf(request.servletRequest()) : null);
-		return json(session);
+		return json(ConsolePage.session(this.access, caller(request),
+				this.access.security() ? SecurityCallers.csrf(request.servletRequest()) : null));
 	}
 
 	private static Caller caller(ServerRequest request) {

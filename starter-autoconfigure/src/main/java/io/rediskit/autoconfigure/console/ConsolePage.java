@@ -48,10 +48,29 @@ final class ConsolePage {
 		headers.setCacheControl(CacheControl.noStore());
 	}
 
-	static Map<String, Object> session(ConsoleAccess access, Caller caller) {
-		return ConsoleData.map("user", caller.authenticated() ? caller.name() : null, "security", access.security(),
-				"actionsAllowed", access.actionsAllowed(), "canAct", access.canAct(caller), "actionsNote",
-				access.actionsNote(), "actionHeader", ConsoleAccess.ACTION_HEADER);
+	/**
+	 * @param access the access rules
+	 * @param caller who asks
+	 * @param csrf the CSRF header and token the page sends with each action, {@code null} without Spring Security
+	 * @return what the page knows of its user
+	 */
+	static Session session(ConsoleAccess access, Caller caller, @Nullable Map<String, String> csrf) {
+		return new Session(caller.authenticated() ? caller.name() : null, access.security(), access.actionsAllowed(),
+				access.canAct(caller), access.actionsNote(), ConsoleAccess.ACTION_HEADER, csrf);
+	}
+
+	/**
+	 * What the page knows of its user.
+	 * @param user the user's name, {@code null} when nobody signed in
+	 * @param security whether Spring Security decides who may use the console
+	 * @param actionsAllowed whether the console offers actions at all
+	 * @param canAct whether this user may act
+	 * @param actionsNote what the page says about actions
+	 * @param actionHeader the header every action must carry
+	 * @param csrf the CSRF header and token to send with every action, {@code null} when there is none
+	 */
+	record Session(@Nullable String user, boolean security, boolean actionsAllowed, boolean canAct,
+			String actionsNote, String actionHeader, @Nullable Map<String, String> csrf) {
 	}
 
 	/**
@@ -89,6 +108,11 @@ final class ConsolePage {
 				"resume" }) {
 			if (path.endsWith("/queue/" + action)) {
 				return action;
+			}
+		}
+		for (String action : new String[] { "pause", "resume", "trigger" }) {
+			if (path.endsWith("/recurring/" + action)) {
+				return action + "-recurring";
 			}
 		}
 		if (path.endsWith("/cache/evict")) {

@@ -189,8 +189,8 @@ public class ConsoleProperties {
 	public static class Actions {
 
 		/**
-		 * Whether the console offers actions (redrive, delete and purge dead letters, pause and resume queues, evict
-		 * cache entries and clear caches); read-only otherwise.
+		 * Whether the console offers actions (redrive, delete and purge dead letters, pause and resume queues, pause,
+		 * resume and run recurring jobs, evict cache entries and clear caches); read-only otherwise.
 		 */
 		private boolean enabled = false;
 

@@ -1,7 +1,6 @@
 package io.rediskit.autoconfigure.console;
 
 import java.net.URI;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
@@ -31,17 +30,14 @@ final class ConsoleWebFluxRoutes {
 
 	private final ConsoleData data;
 
-	private final ConsoleRankings rankings;
-
 	private final ConsoleActions actions;
 
 	private final ConsoleAccess access;
 
-	ConsoleWebFluxRoutes(String path, ConsoleData data, ConsoleRankings rankings, ConsoleActions actions,
+	ConsoleWebFluxRoutes(String path, ConsoleData data, ConsoleActions actions,
 			ConsoleAccess access) {
 		this.path = path;
 		this.data = data;
-		this.rankings = rankings;
 		this.actions = actions;
 		this.access = access;
 	}
@@ -66,15 +62,21 @@ final class ConsoleWebFluxRoutes {
 			.GET(api + "/structures", (request) -> json(this.data::structures))
 			.GET(api + "/instances", (request) -> json(this.data::instances))
 			.GET(api + "/caches", (request) -> json(this.data::caches))
-			.GET(api + "/rankings", (request) -> json(this.rankings::rankings))
-			.GET(api + "/rank", (request) -> json(() -> this.rankings.rank(request.queryParam("name").orElse(""),
+			.GET(api + "/rankings", (request) -> json(this.data::rankings))
+			.GET(api + "/rank", (request) -> json(() -> this.data.rank(request.queryParam("name").orElse(""),
 					request.queryParam("member").orElse(""))))
-			.GET(api + "/recent", (request) -> json(() -> this.rankings.recent(request.queryParam("name").orElse(""),
+			.GET(api + "/recent", (request) -> json(() -> this.data.recent(request.queryParam("name").orElse(""),
 					request.queryParam("user").orElse(""))))
 			.POST(api + "/cache/evict", (request) -> json(() -> this.actions.evictCacheKey(caller(request).name(),
 					request.queryParam("name").orElse(""), request.queryParam("key").orElse(""))))
 			.POST(api + "/cache/clear", (request) -> json(
 					() -> this.actions.clearCache(caller(request).name(), request.queryParam("name").orElse(""))))
+			.POST(api + "/recurring/pause", (request) -> json(
+					() -> this.actions.pauseRecurring(caller(request).name(), request.queryParam("name").orElse(""))))
+			.POST(api + "/recurring/resume", (request) -> json(
+					() -> this.actions.resumeRecurring(caller(request).name(), request.queryParam("name").orElse(""))))
+			.POST(api + "/recurring/trigger", (request) -> json(
+					() -> this.actions.triggerRecurring(caller(request).name(), request.queryParam("name").orElse(""))))
 			.GET(api + "/keys/settings", (request) -> json(this.data::keySettings))
 			.GET(api + "/keys/report", (request) -> json(this.data::bigKeys))
 			.GET(api + "/metrics",
@@ -120,13 +122,11 @@ final class ConsoleWebFluxRoutes {
 
 	private Mono<ServerResponse> session(ServerRequest request) {
 		Caller caller = caller(request);
-		Map<String, Object> session = new LinkedHashMap<>(ConsolePage.session(this.access, caller));
-		Mono<Map<String, Object>> withCsrf = this.access.security()
-				? ReactiveSecurityCallers.csrf(request.exchange()).map((csrf) -> {
-					session.put("csrf", csrf);
-					return session;
-				}).defaultIfEmpty(session) : Mono.just(session);
-		return withCsrf.flatMap((body) -> ServerResponse.ok()
+		ConsolePage.Session without = ConsolePage.session(this.access, caller, null);
+		Mono<ConsolePage.Session> session = this.access.security() ? ReactiveSecurityCallers.csrf(request.exchange())
+			.map((csrf) -> ConsolePage.session(this.access, caller, csrf))
+			.defaultIfEmpty(without) : Mono.just(without);
+		return session.flatMap((body) -> ServerResponse.ok()
 			.headers(ConsolePage::headers)
 			.contentType(MediaType.APPLICATION_JSON)
 			.bodyValue(body));

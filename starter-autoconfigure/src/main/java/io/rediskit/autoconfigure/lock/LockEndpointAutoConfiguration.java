@@ -1,5 +1,6 @@
 package io.rediskit.autoconfigure.lock;
 
+import io.rediskit.latch.LatchRegistry;
 import io.rediskit.leader.LeaderElections;
 import io.rediskit.lock.FairLockRegistry;
 import io.rediskit.lock.LockRegistry;
@@ -20,13 +21,13 @@ import org.springframework.context.annotation.Bean;
  * Registers the {@code rediskitlock} actuator endpoint when Actuator is present and the endpoint is available
  * (exposed with {@code management.endpoints.web.exposure.include=rediskitlock}). Every member of the lock family
  * the application has is included the same way, under its kind ({@code single}, {@code redlock},
- * {@code semaphore}, {@code fair}, {@code readwrite}), and so are the leader elections and the scheduled jobs
- * ({@link ScheduledJobs}); each registry is looked
+ * {@code semaphore}, {@code fair}, {@code readwrite}), and so are the leader elections, the scheduled jobs
+ * ({@link ScheduledJobs}), the semaphores with their permits and the latches with their counts; each registry is looked
  * up when the endpoint is read, so none is created early.
  */
 @AutoConfiguration(after = { LockAutoConfiguration.class, RedlockAutoConfiguration.class,
 		LeaderElectionAutoConfiguration.class, SemaphoreAutoConfiguration.class, ReadWriteLockAutoConfiguration.class,
-		FairLockAutoConfiguration.class })
+		FairLockAutoConfiguration.class, LatchAutoConfiguration.class })
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
 @ConditionalOnBean(LockRegistry.class)
 @ConditionalOnAvailableEndpoint(RedisLocksEndpoint.class)
@@ -37,9 +38,9 @@ public final class LockEndpointAutoConfiguration {
 	RedisLocksEndpoint redisLocksEndpoint(LockRegistry lockRegistry, ObjectProvider<RedlockRegistry> redlocks,
 			ObjectProvider<SemaphoreRegistry> semaphores, ObjectProvider<FairLockRegistry> fairLocks,
 			ObjectProvider<ReadWriteLockRegistry> readWriteLocks, ObjectProvider<LeaderElections> leaderElections,
-			ObjectProvider<ScheduledJobs> scheduledJobs) {
+			ObjectProvider<ScheduledJobs> scheduledJobs, ObjectProvider<LatchRegistry> latches) {
 		return RedisLocksEndpoint.ofFamily(lockRegistry, redlocks, semaphores, fairLocks, readWriteLocks,
-				leaderElections, scheduledJobs);
+				leaderElections, scheduledJobs, latches);
 	}
 
 }

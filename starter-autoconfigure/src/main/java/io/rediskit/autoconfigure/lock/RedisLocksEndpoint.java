@@ -12,13 +12,17 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.rediskit.autoconfigure.support.Durations;
+import io.rediskit.latch.LatchRegistry;
+import io.rediskit.latch.RedisCountDownLatch;
 import io.rediskit.leader.LeaderElection;
 import io.rediskit.leader.LeaderElections;
 import io.rediskit.lock.FairLockRegistry;
 import io.rediskit.lock.HeldLock;
 import io.rediskit.lock.LockRegistry;
 import io.rediskit.lock.ReadWriteLockRegistry;
+import io.rediskit.lock.RedisSemaphore;
 import io.rediskit.lock.RedlockRegistry;
+import io.rediskit.lock.SemaphorePermits;
 import io.rediskit.lock.SemaphoreRegistry;
 import org.jspecify.annotations.Nullable;
 
@@ -42,6 +46,10 @@ public class RedisLocksEndpoint {
 
 	private volatile Supplier<List<ScheduledJobs.ScheduledJob>> jobs = List::of;
 
+	private volatile Supplier<List<RedisSemaphore>> semaphores = List::of;
+
+	private volatile Supplier<List<RedisCountDownLatch>> latches = List::of;
+
 	/**
 	 * The endpoint over every member of the lock family the application has, each under its kind
 	 * ({@code single}, {@code redlock}, {@code semaphore}, {@code fair}, {@code readwrite}), the leader elections
@@ -49,17 +57,18 @@ public class RedisLocksEndpoint {
 	 * the actuator endpoint and the console both read.
 	 * @param lockRegistry the single-node lock's registry
 	 * @param redlocks the Redlock registries, if any
-	 * @param semaphores the semaphore registries, if any
+	 * @param semaphores the semaphore registries, if any: their holds, and each semaphore with its permits
 	 * @param fairLocks the fair-lock registries, if any
 	 * @param readWriteLocks the read-write-lock registries, if any
 	 * @param leaderElections the leader elections, if any
 	 * @param scheduledJobs the scheduled jobs' records, if any
+	 * @param latches the latch registries, if any: each latch with its count
 	 * @return the endpoint
 	 */
 	public static RedisLocksEndpoint ofFamily(LockRegistry lockRegistry, ObjectProvider<RedlockRegistry> redlocks,
 			ObjectProvider<SemaphoreRegistry> semaphores, ObjectProvider<FairLockRegistry> fairLocks,
 			ObjectProvider<ReadWriteLockRegistry> readWriteLocks, ObjectProvider<LeaderElections> leaderElections,
-			ObjectProvider<ScheduledJobs> scheduledJobs) {
+			ObjectProvider<ScheduledJobs> scheduledJobs, ObjectProvider<LatchRegistry> latches) {
 		RedisLocksEndpoint endpoint = new RedisLocksEndpoint(lockRegistry);
 		endpoint.include("redlock", () -> held(redlocks, RedlockRegistry::heldLocks));
 		endpoint.include("semaphore", () -> held(semaphores, SemaphoreRegistry::heldPermits));
@@ -67,6 +76,8 @@ public class RedisLocksEndpoint {
 		endpoint.include("readwrite", () -> held(readWriteLocks, ReadWriteLockRegistry::heldLocks));
 		endpoint.includeLeaders(() -> leaderElections.stream().flatMap((each) -> each.elections().stream()).toList());
 		endpoint.includeJobs(() -> scheduledJobs.stream().flatMap((each) -> each.jobs().stream()).toList());
+		endpoint.includeSemaphores(() -> semaphores.stream().flatMap((each) -> each.semaphores().stream()).toList());
+		endpoint.includeLatches(() -> latches.stream().flatMap((each) -> each.latches().stream()).toList());
 		return endpoint;
 	}
 
@@ -108,7 +119,26 @@ public class RedisLocksEndpoint {
 		this.jobs = jobs;
 	}
 
-	/** @return the held locks, each included kind in turn, each kind oldest first; then the roles and the jobs */
+	/**
+	 * Lists the semaphores this instance handed out too, each with its permits in Redis (one read-only script each).
+	 * @param semaphores the semaphores now, asked each time the endpoint is read
+	 */
+	public void includeSemaphores(Supplier<List<RedisSemaphore>> semaphores) {
+		this.semaphores = semaphores;
+	}
+
+	/**
+	 * Lists the count-down latches this instance handed out too, each with its count in Redis (one read each).
+	 * @param latches the latches now, asked each time the endpoint is read
+	 */
+	public void includeLatches(Supplier<List<RedisCountDownLatch>> latches) {
+		this.latches = latches;
+	}
+
+	/**
+	 * @return the held locks, each included kind in turn, each kind oldest first; then the roles, the jobs, the
+	 * semaphores and the latches
+	 */
 	@ReadOperation
 	public HeldLocksDescriptor heldLocks() {
 		Map<String, Supplier<List<HeldLock>>> kinds;
@@ -120,7 +150,9 @@ public class RedisLocksEndpoint {
 		List<LeaderDescriptor> leaders = new ArrayList<>();
 		this.leaders.get().forEach((election) -> leaders.add(LeaderDescriptor.of(election)));
 		List<JobDescriptor> jobs = this.jobs.get().stream().map(JobDescriptor::of).toList();
-		return new HeldLocksDescriptor(locks, leaders, jobs);
+		return new HeldLocksDescriptor(locks, leaders, jobs,
+				this.semaphores.get().stream().map(SemaphoreDescriptor::of).toList(),
+				this.latches.get().stream().map(LatchDescriptor::of).toList());
 	}
 
 	/**
@@ -128,9 +160,22 @@ public class RedisLocksEndpoint {
 	 * @param locks the held locks, oldest first
 	 * @param leaders the roles this instance stands for, by role
 	 * @param jobs the scheduled jobs this instance triggered, by name
+	 * @param semaphores the semaphores this instance handed out, by name, with their permits in Redis
+	 * @param latches the count-down latches this instance handed out, by name, with their counts in Redis
 	 */
 	public record HeldLocksDescriptor(List<HeldLockDescriptor> locks, List<LeaderDescriptor> leaders,
-			List<JobDescriptor> jobs) {
+			List<JobDescriptor> jobs, List<SemaphoreDescriptor> semaphores, List<LatchDescriptor> latches) {
+
+		/**
+		 * The view without semaphores and latches.
+		 * @param locks the held locks, oldest first
+		 * @param leaders the roles this instance stands for, by role
+		 * @param jobs the scheduled jobs this instance triggered, by name
+		 */
+		public HeldLocksDescriptor(List<HeldLockDescriptor> locks, List<LeaderDescriptor> leaders,
+				List<JobDescriptor> jobs) {
+			this(locks, leaders, jobs, List.of(), List.of());
+		}
 
 		/**
 		 * The view without scheduled jobs.
@@ -147,6 +192,51 @@ public class RedisLocksEndpoint {
 		 */
 		public HeldLocksDescriptor(List<HeldLockDescriptor> locks) {
 			this(locks, List.of());
+		}
+
+	}
+
+	/**
+	 * One semaphore and its permits, as Redis has them now (the permits of every instance's holders).
+	 * @param name the semaphore
+	 * @param group the name its metrics are tagged with
+	 * @param total the total in force, {@code null} when Redis did not answer
+	 * @param held the permits held now, {@code null} when Redis did not answer
+	 * @param error why Redis did not answer
+	 */
+	public record SemaphoreDescriptor(String name, String group, @Nullable Integer total, @Nullable Integer held,
+			@Nullable String error) {
+
+		static SemaphoreDescriptor of(RedisSemaphore semaphore) {
+			try {
+				SemaphorePermits permits = semaphore.permits();
+				return new SemaphoreDescriptor(semaphore.name(), semaphore.group(), permits.total(), permits.held(),
+						null);
+			}
+			catch (RuntimeException ex) {
+				return new SemaphoreDescriptor(semaphore.name(), semaphore.group(), null, null,
+						String.valueOf(ex.getMessage()));
+			}
+		}
+
+	}
+
+	/**
+	 * One count-down latch and its count, as Redis has it now.
+	 * @param name the latch
+	 * @param count the count left: {@code 0} open, {@code -1} not set (or expired); {@code null} when Redis did
+	 * not answer
+	 * @param error why Redis did not answer
+	 */
+	public record LatchDescriptor(String name, @Nullable Long count, @Nullable String error) {
+
+		static LatchDescriptor of(RedisCountDownLatch latch) {
+			try {
+				return new LatchDescriptor(latch.name(), latch.count(), null);
+			}
+			catch (RuntimeException ex) {
+				return new LatchDescriptor(latch.name(), null, String.valueOf(ex.getMessage()));
+			}
 		}
 
 	}

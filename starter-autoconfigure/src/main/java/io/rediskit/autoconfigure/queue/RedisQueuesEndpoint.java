@@ -5,9 +5,10 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
+import java.util.SortedSet;
 
 import io.rediskit.autoconfigure.support.Durations;
+import io.rediskit.autoconfigure.support.EntryNames;
 import io.rediskit.queue.BatchProgress;
 import io.rediskit.queue.DeadLetter;
 import io.rediskit.queue.QueueRegistry;
@@ -75,21 +76,35 @@ public class RedisQueuesEndpoint {
 		this.recurringJobs = recurringJobs;
 	}
 
+	/** @return the configured queues and those used so far, sorted */
+	public SortedSet<String> names() {
+		return EntryNames.of(this.registry.names(), this.properties.getQueues());
+	}
+
 	/** @return the stats of every configured queue and every queue used so far, and the recurring jobs */
 	@ReadOperation
 	public QueuesDescriptor queues() {
-		TreeSet<String> names = new TreeSet<>(this.properties.getQueues().keySet());
-		names.addAll(this.registry.names());
 		Map<String, StatsDescriptor> queues = new LinkedHashMap<>();
-		for (String name : names) {
+		for (String name : names()) {
 			RedisQueue<Object> queue = handle(name);
 			queues.put(name, StatsDescriptor.of(queue.stats(), queue.isPaused()));
 		}
 		Map<String, RecurringDescriptor> recurring = new LinkedHashMap<>();
 		if (this.recurringJobs != null) {
-			this.recurringJobs.jobs().forEach((job) -> recurring.put(job.name(), RecurringDescriptor.of(job)));
+			RecurringJobs jobs = this.recurringJobs;
+			jobs.jobs().forEach((job) -> recurring.put(job.name(), RecurringDescriptor.of(job, paused(jobs, job.name()))));
 		}
 		return new QueuesDescriptor(queues, recurring);
+	}
+
+	// One read per job; a job whose flag cannot be read shows without it rather than failing the whole answer.
+	private static @Nullable Boolean paused(RecurringJobs jobs, String name) {
+		try {
+			return jobs.isPaused(name);
+		}
+		catch (RuntimeException ex) {
+			return null;
+		}
 	}
 
 	/**
@@ -135,8 +150,7 @@ public class RedisQueuesEndpoint {
 		boolean pause = switch (action) {
 			case "pause" -> true;
 			case "resume" -> false;
-			default -> throw new InvalidEndpointRequestException("action must be 'pause' or 'resume'",
-					"action must be 'pause' or 'resume'");
+			default -> throw InvalidRequest.of("action must be 'pause' or 'resume'");
 		};
 		RedisQueue<Object> queue = handle(name);
 		Map<String, Object> result = new LinkedHashMap<>();
@@ -210,8 +224,7 @@ public class RedisQueuesEndpoint {
 
 	private static String deadLetterId(String part, String id) {
 		if (!"dead-letters".equals(part)) {
-			throw new InvalidEndpointRequestException("the path must be {name}/dead-letters/{id}",
-					"the path must be {name}/dead-letters/{id}");
+			throw InvalidRequest.of("the path must be {name}/dead-letters/{id}");
 		}
 		return id;
 	}
@@ -234,13 +247,29 @@ public class RedisQueuesEndpoint {
 	 * @param missedSlots the missed-slot policy
 	 * @param lastSlot the last slot taken by any instance, as this instance last saw it, or {@code null}
 	 * @param nextSlot the next slot, or {@code null} if the schedule has no more
+	 * @param paused whether it is paused on every instance ({@link RecurringJobs#pause(String)}), {@code null} when
+	 * Redis did not answer
 	 */
 	public record RecurringDescriptor(String queue, String schedule, String zone, String missedSlots,
-			@Nullable Instant lastSlot, @Nullable Instant nextSlot) {
+			@Nullable Instant lastSlot, @Nullable Instant nextSlot, @Nullable Boolean paused) {
 
-		static RecurringDescriptor of(RecurringJobInfo job) {
+		/**
+		 * A job whose pause is not known.
+		 * @param queue the queue its slots go to
+		 * @param schedule the cron expression, or {@code every <rate>}
+		 * @param zone the zone of the cron expression
+		 * @param missedSlots the missed-slot policy
+		 * @param lastSlot the last slot taken by any instance, as this instance last saw it, or {@code null}
+		 * @param nextSlot the next slot, or {@code null} if the schedule has no more
+		 */
+		public RecurringDescriptor(String queue, String schedule, String zone, String missedSlots,
+				@Nullable Instant lastSlot, @Nullable Instant nextSlot) {
+			this(queue, schedule, zone, missedSlots, lastSlot, nextSlot, null);
+		}
+
+		static RecurringDescriptor of(RecurringJobInfo job, @Nullable Boolean paused) {
 			return new RecurringDescriptor(job.spec().queue(), describeSchedule(job.spec()), job.spec().zone().getId(),
-					job.spec().missedSlots().name(), job.lastSlot(), job.nextSlot());
+					job.spec().missedSlots().name(), job.lastSlot(), job.nextSlot(), paused);
 		}
 
 	}
@@ -308,9 +337,27 @@ public class RedisQueuesEndpoint {
 	public record StatsDescriptor(long delayed, long ready, long inFlight, long dead, long oldestDueAgeMillis,
 			boolean paused, long waitingParents, long batchesInProgress) {
 
-		static StatsDescriptor of(QueueStats stats, boolean paused) {
+		/**
+		 * @param stats a queue's stats
+		 * @param paused whether it is paused
+		 * @return their descriptor
+		 */
+		public static StatsDescriptor of(QueueStats stats, boolean paused) {
 			return new StatsDescriptor(stats.delayed(), stats.ready(), stats.inFlight(), stats.dead(),
 					stats.oldestDueAge().toMillis(), paused, stats.waitingParents(), stats.batchesInProgress());
+		}
+
+	}
+
+	/**
+	 * Makes Actuator's 400 answer. Apart from the endpoint so that the endpoint's class loads without Actuator on the
+	 * class path (the console reads its descriptors without Actuator): the JVM's verifier would load an exception
+	 * class thrown in the endpoint's own methods.
+	 */
+	private static final class InvalidRequest {
+
+		static RuntimeException of(String message) {
+			return new InvalidEndpointRequestException(message, message);
 		}
 
 	}

@@ -13,11 +13,17 @@ import io.rediskit.cache.RedisKitCacheManager;
 import io.rediskit.counter.UniqueCounterRegistry;
 import io.rediskit.geo.GeoIndexRegistry;
 import io.rediskit.geo.GeoPoint;
+import io.rediskit.id.IdGeneratorRegistry;
+import io.rediskit.latch.LatchRegistry;
+import io.rediskit.latch.RedisCountDownLatch;
 import io.rediskit.lock.Lease;
 import io.rediskit.lock.LockRegistry;
 import io.rediskit.lock.ScheduledLock;
+import io.rediskit.lock.SemaphoreRegistry;
 import io.rediskit.queue.QueueMessage;
 import io.rediskit.queue.QueueRegistry;
+import io.rediskit.queue.RecurringJobSpec;
+import io.rediskit.queue.RecurringJobs;
 import io.rediskit.queue.RedisQueue;
 import io.rediskit.rank.Leaderboard;
 import io.rediskit.rank.LeaderboardRegistry;
@@ -78,6 +84,9 @@ class ConsoleBrowserTests {
 	// A job's name follows the name rule (no markup can reach the page through it); the lock name above is data.
 	static final String JOB = "nightly-digest";
 
+	// A recurring job whose first slot is an hour away: nothing is enqueued but what the console triggers.
+	static final String REPORT = "hourly-report";
+
 	private static final String NO_MARKUP_RAN = "return document.querySelectorAll('main img, main script').length === 0"
 			+ " && window.__xss === undefined;";
 
@@ -90,6 +99,8 @@ class ConsoleBrowserTests {
 	private String console;
 
 	private Lease hostileLease;
+
+	private Lease permits;
 
 	private RedisQueue<Object> orders;
 
@@ -110,6 +121,9 @@ class ConsoleBrowserTests {
 		if (this.hostileLease != null) {
 			this.hostileLease.close();
 		}
+		if (this.permits != null) {
+			this.permits.close();
+		}
 		if (this.browser != null) {
 			this.browser.close();
 		}
@@ -124,16 +138,19 @@ class ConsoleBrowserTests {
 					"spring.data.redis.port=" + redis.server().port(), "redis-kit.console.enabled=true",
 					"redis-kit.console.actions.enabled=true", "redis-kit.console.show-payloads=true",
 					"redis-kit.console.sample-interval=1s", "redis-kit.queue.queues.orders.max-deliveries=3",
-					"redis-kit.queue.queues.emails.max-deliveries=3",
+					"redis-kit.queue.queues.emails.max-deliveries=3", "redis-kit.queue.queues.reports.max-deliveries=3",
 					"redis-kit.rate-limit.limiters.login.algorithm=sliding-log",
 					"redis-kit.rate-limit.limiters.login.limit=5", "redis-kit.rate-limit.limiters.login.period=1m",
 					"redis-kit.bloom.filters.usernames.expected-insertions=1000",
 					"redis-kit.bloom.filters.usernames.false-positive-rate=0.01",
+					"redis-kit.bloom.filters.growing.expected-insertions=10",
+					"redis-kit.bloom.filters.growing.growth.enabled=true",
+					"redis-kit.bloom.filters.growing.growth.max-layers=4",
 					"redis-kit.counter.counters.visitors.bucket=daily", "redis-kit.counter.counters.visitors.zone=UTC",
 					"redis-kit.counter.calendars.check-in.zone=UTC", "redis-kit.counter.activities.logins.zone=UTC",
 					"redis-kit.geo.indexes.bikes.max-limit=100", "redis-kit.cache.caches.products.ttl=10m",
 					"redis-kit.leaderboard.leaderboards.scores.view-cache-ttl=1s",
-					"redis-kit.recent-items.lists.viewed.capacity=5",
+					"redis-kit.recent-items.lists.viewed.capacity=5", "redis-kit.id.generators.order-ids.block-size=100",
 					"management.metrics.distribution.percentiles.rediskit.queue.lateness=0.5,0.95,0.99")
 			.run();
 	}
@@ -142,6 +159,14 @@ class ConsoleBrowserTests {
 	// decisions, a filled Bloom filter, counted visitors and a big key with a hostile name.
 	private void seed(ConfigurableApplicationContext context) throws Exception {
 		this.hostileLease = context.getBean(LockRegistry.class).getLock(HOSTILE).acquire();
+		this.permits = context.getBean(SemaphoreRegistry.class).getSemaphore("pool", HOSTILE, 3)
+			.acquire(2, java.time.Duration.ofSeconds(10));
+		RedisCountDownLatch latch = context.getBean(LatchRegistry.class).getCountDownLatch(HOSTILE);
+		assertThat(latch.trySetCount(3)).isTrue();
+		latch.countDown();
+		context.getBean(LatchRegistry.class).getCountDownLatch("never-set");
+		context.getBean(BloomFilterRegistry.class).get("growing")
+			.addAll(java.util.stream.IntStream.range(0, 25).mapToObj(Integer::toString).toList());
 		context.getBean(Digest.class).run();
 		this.orders = context.getBean(QueueRegistry.class).get("orders", Object.class);
 		this.orders.purge();
@@ -168,6 +193,8 @@ class ConsoleBrowserTests {
 		context.getBean(BitmapRegistry.class).calendar("check-in").checkIn("ada", LocalDate.now(ZoneOffset.UTC));
 		context.getBean(BitmapRegistry.class).activity("logins").markActive(7, LocalDate.now(ZoneOffset.UTC));
 		context.getBean(BitmapRegistry.class).activity("logins").markActive(8, LocalDate.now(ZoneOffset.UTC));
+		context.getBean(IdGeneratorRegistry.class).get("order-ids").next();
+		context.getBean(RecurringJobs.class).add(REPORT, RecurringJobSpec.fixedRate("reports", java.time.Duration.ofHours(1)));
 		context.getBean(GeoIndexRegistry.class).get("bikes").put("bike-1", GeoPoint.ofLatLon(48.85, 2.35));
 		Leaderboard scores = context.getBean(LeaderboardRegistry.class).get("scores");
 		scores.set("ada", 30);
@@ -195,9 +222,9 @@ class ConsoleBrowserTests {
 		this.browser.signIn(this.base, "ada");
 		this.browser.open(this.console, "overview");
 		assertThat(this.browser.text("#redis-status")).isEqualTo("UP");
-		assertThat(this.browser.text("[data-area=queues] .big")).isEqualTo("2");
+		assertThat(this.browser.text("[data-area=queues] .big")).isEqualTo("3");
 		assertThat(this.browser.text("[data-area=limiters] .big")).isEqualTo("1");
-		assertThat(this.browser.text("[data-area=bloom] .big")).isEqualTo("1");
+		assertThat(this.browser.text("[data-area=bloom] .big")).isEqualTo("2");
 		// The sampler has seen the limiter's decisions: its chart has a line by the second sample.
 		this.browser.await("a sparkline of the limiter decisions", () -> Boolean.TRUE.equals(this.browser
 			.script("return !!document.querySelector('[data-area=limiters] polyline');")));
@@ -217,11 +244,26 @@ class ConsoleBrowserTests {
 
 	@Test
 	@Order(2)
+	void locksShowSemaphoresWithTheirPermitsAndLatchesWithTheirCountsNamesAsText() {
+		this.browser.open(this.console, "locks");
+		this.browser.await("the semaphore listed",
+				() -> ("pool:" + HOSTILE).equals(this.browser.text("#semaphores tbody tr td.name")));
+		assertThat(this.browser.text("#semaphores tbody tr .held")).isEqualTo("2");
+		assertThat(this.browser.text("#semaphores tbody tr .total")).isEqualTo("3");
+		assertThat(this.browser.text("#semaphores tbody tr")).contains("2 of 3");
+		assertThat(this.browser.text("#latches tbody tr:first-child td.name")).isEqualTo(HOSTILE);
+		assertThat(this.browser.text("#latches tbody tr:first-child .count")).isEqualTo("2");
+		assertThat(this.browser.text("#latches tr[data-name=never-set] .count")).isEqualTo("not set");
+		assertThat((Boolean) this.browser.script(NO_MARKUP_RAN)).isTrue();
+	}
+
+	@Test
+	@Order(2)
 	void locksShowAScheduledJobWithItsLastRunAsText() {
 		this.browser.open(this.console, "locks");
 		this.browser.await("the scheduled job listed",
 				() -> JOB.equals(this.browser.text("#scheduled-jobs tbody tr td.text")));
-		assertThat(this.browser.text("#scheduled-jobs tbody tr")).contains("0s / 1m").contains("ran").endsWith("free");
+		assertThat(this.browser.text("#scheduled-jobs tbody tr")).contains("0 s / 1 min").contains("ran").endsWith("free");
 		assertThat((Boolean) this.browser.script(NO_MARKUP_RAN)).isTrue();
 	}
 
@@ -230,7 +272,7 @@ class ConsoleBrowserTests {
 	void limitersShowPolicyAndDecisionRates() {
 		this.browser.open(this.console, "limiters");
 		this.browser.await("the limiter's policy",
-				() -> String.valueOf(this.browser.text("#page-limiters tr[data-name=login]")).contains("5 per 1m"));
+				() -> String.valueOf(this.browser.text("#page-limiters tr[data-name=login]")).contains("5 per 1 min"));
 		assertThat(this.browser.text("#page-limiters tr[data-name=login]")).contains("sliding-log").contains("fail-open");
 		this.browser.await("allowed and rejected lines", () -> {
 			String row = String.valueOf(this.browser.text("#page-limiters tr[data-name=login] .legend"));
@@ -338,7 +380,9 @@ class ConsoleBrowserTests {
 		this.browser.open(this.console, "queues");
 		this.browser.await("the queue running", () -> "running".equals(this.browser.text("tr[data-name=orders] [data-paused]")));
 		this.browser.click(By.linkText("orders"));
-		this.browser.await("the pause button", () -> !this.browser.driver().findElements(By.id("pause")).isEmpty());
+		// The detail of the queue opened before may still be on the page with its own pause button: wait for orders'.
+		this.browser.await("the pause button of orders", () -> !this.browser.driver()
+			.findElements(By.cssSelector("#queue-detail[data-name=orders] #pause")).isEmpty());
 		this.browser.click(By.id("pause"));
 		this.browser.await("the queue shown paused",
 				() -> "paused".equals(this.browser.text("tr[data-name=orders] [data-paused]"))
@@ -379,6 +423,10 @@ class ConsoleBrowserTests {
 		assertThat(this.browser.text("#page-structures tr[data-name=bikes]")).contains("100");
 		assertThat(this.browser.text("#page-structures tr[data-name=bikes] [data-members]")).isEqualTo("1");
 		assertThat(this.browser.text("#page-structures tr[data-name=logins] [data-active-today]")).isEqualTo("2");
+		assertThat(this.browser.text("#page-structures tr[data-name=growing] [data-layers]")).isEqualTo("2");
+		assertThat(this.browser.text("#ids tr[data-name=order-ids] [data-reserved]")).isEqualTo("100");
+		assertThat(this.browser.text("#bloom-layers tr[data-filter=growing][data-layer='1']")).contains("/ 10");
+		assertThat(this.browser.text("#bloom-layers tr[data-filter=growing][data-layer='2']")).contains("/ 20");
 		this.browser.screenshot("structures");
 	}
 
@@ -457,6 +505,32 @@ class ConsoleBrowserTests {
 	}
 
 	@Test
+	@Order(10)
+	void aRecurringJobIsPausedTriggeredAndResumedOnEveryInstance() {
+		RecurringJobs jobs = this.mvc.getBean(RecurringJobs.class);
+		RedisQueue<Object> reports = this.mvc.getBean(QueueRegistry.class).get("reports", Object.class);
+		String row = "#recurring tr[data-name=" + REPORT + "]";
+		this.browser.open(this.console, "queues");
+		this.browser.await("the job running", () -> "running".equals(this.browser.text(row + " [data-paused]")));
+		assertThat(this.browser.text(row)).contains("every 1 h").contains("reports");
+		this.browser.click(By.cssSelector(row + " .pause-recurring"));
+		this.browser.await("the job shown paused", () -> "paused".equals(this.browser.text(row + " [data-paused]")));
+		assertThat(jobs.isPaused(REPORT)).isTrue();
+		this.browser.click(By.cssSelector(row + " .trigger-recurring"));
+		this.browser.await("the trigger told",
+				() -> String.valueOf(this.browser.text("#notice")).startsWith("Triggered recurring job " + REPORT));
+		assertThat(reports.stats().delayed() + reports.stats().ready()).as("one run, paused or not").isEqualTo(1);
+		this.browser.click(By.cssSelector(row + " .resume-recurring"));
+		this.browser.await("the job shown running", () -> "running".equals(this.browser.text(row + " [data-paused]")));
+		assertThat(jobs.isPaused(REPORT)).isFalse();
+		MeterRegistry meters = this.mvc.getBean(MeterRegistry.class);
+		for (String action : List.of("pause-recurring", "trigger-recurring", "resume-recurring")) {
+			assertThat(meters.get(ConsoleActions.METER).tag("action", action).tag("result", "done").counter().count())
+				.as(action).isEqualTo(1);
+		}
+	}
+
+	@Test
 	@Order(11)
 	void cacheActionsWithoutTheActionRoleAreRefused() {
 		RedisKitCache products = this.mvc.getBean(RedisKitCacheManager.class).getCache("products");
@@ -464,7 +538,8 @@ class ConsoleBrowserTests {
 		this.browser.open(this.console, "caches");
 		assertThat(this.browser.driver().findElements(By.cssSelector("#page-caches .clear"))).isEmpty();
 		assertThat(this.browser.driver().findElements(By.id("evict-run"))).isEmpty();
-		for (String action : List.of("cache/clear?name=products", "cache/evict?name=products&key=kept")) {
+		for (String action : List.of("cache/clear?name=products", "cache/evict?name=products&key=kept",
+				"recurring/pause?name=" + REPORT, "recurring/trigger?name=" + REPORT)) {
 			Long status = this.browser.asyncScript("var done = arguments[arguments.length - 1], path = arguments[0];"
 					+ "fetch('api/session').then(function (r) { return r.json(); }).then(function (s) {"
 					+ " var headers = {'X-Redis-Kit-Console': 'action'}; headers[s.csrf.header] = s.csrf.token;"
@@ -473,7 +548,11 @@ class ConsoleBrowserTests {
 			assertThat(status).isEqualTo(403);
 		}
 		assertThat(products.get("kept")).isNotNull();
+		assertThat(this.mvc.getBean(RecurringJobs.class).isPaused(REPORT)).isFalse();
+		assertThat(this.browser.driver().findElements(By.cssSelector("#page-caches .pause-recurring"))).isEmpty();
 		MeterRegistry meters = this.mvc.getBean(MeterRegistry.class);
+		assertThat(meters.get(ConsoleActions.METER).tag("action", "pause-recurring").tag("result", "refused").counter()
+			.count()).isEqualTo(1);
 		assertThat(meters.get(ConsoleActions.METER).tag("action", "clear-cache").tag("result", "refused").counter()
 			.count()).isEqualTo(1);
 		assertThat(meters.get(ConsoleActions.METER).tag("action", "evict-cache-key").tag("result", "refused")

@@ -1,6 +1,7 @@
 -- Enqueues the due slots of a recurring job, each at most once: a slot is taken only when it is later than the
 -- job's last slot, which only grows, so a slot enqueued and already acknowledged is never enqueued again.
--- KEYS [1..8] the queue's keys, as every queue script (see enqueue.lua), [9] the job's last slot (string, ms)
+-- KEYS [1..8] the queue's keys, as every queue script (see enqueue.lua), [9] the job's last slot (string, ms),
+-- [10] the job's pause flag: while it exists, every due slot is passed over (RecurringJobs.pause)
 -- ARGV[1] now in ms, pinned by tests; empty for the server's TIME, ARGV[2] wake-up channel, ARGV[3] TTL of the
 -- job's record in ms, then per slot, ascending: slot ms, message id, payload ('' to pass the slot over: it becomes
 -- the last slot, nothing is enqueued)
@@ -13,6 +14,7 @@ if not now then
   now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 end
 local last = tonumber(redis.call('GET', KEYS[9]) or '-1')
+local paused = redis.call('EXISTS', KEYS[10]) == 1
 local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 local earliest = first[2] and tonumber(first[2]) or math.huge
 local soonest = math.huge
@@ -29,7 +31,7 @@ for i = 4, #ARGV, 3 do
   else
     last = slot
     moved = true
-    if payload == '' then
+    if payload == '' or paused then
       reply[#reply + 1] = 2
     elseif redis.call('HEXISTS', KEYS[5], id) == 1 then
       reply[#reply + 1] = 0

@@ -1,0 +1,117 @@
+package io.rediskit.autoconfigure.rank;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.SortedSet;
+
+import io.rediskit.autoconfigure.support.EntryNames;
+import io.rediskit.rank.Leaderboard;
+import io.rediskit.rank.LeaderboardRegistry;
+import io.rediskit.rank.RankOrder;
+import io.rediskit.rank.RankedMember;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+
+/**
+ * Actuator endpoint {@code rediskitleaderboard}: every configured or used leaderboard with its size and its top
+ * {@value #TOP} members, highest score first ({@code GET /actuator/rediskitleaderboard}), and one member's rank and
+ * score ({@code GET /actuator/rediskitleaderboard/{leaderboard}/{member}}). Each read is one or two commands on one
+ * key ({@code ZCARD}, {@code ZREVRANGE}, {@code ZREVRANK}), never a scan. The web console reads the same
+ * descriptors.
+ */
+@Endpoint(id = "rediskitleaderboard")
+public class RedisLeaderboardEndpoint {
+
+	/** How many members of each leaderboard are listed. */
+	public static final int TOP = 10;
+
+	/** The longest member a lookup takes. */
+	public static final int MAX_MEMBER_LENGTH = 1024;
+
+	private final LeaderboardRegistry registry;
+
+	private final RankProperties properties;
+
+	/**
+	 * @param registry the leaderboards
+	 * @param properties the configured leaderboards
+	 */
+	public RedisLeaderboardEndpoint(LeaderboardRegistry registry, RankProperties properties) {
+		this.registry = registry;
+		this.properties = properties;
+	}
+
+	/** @return the configured leaderboards and those used so far, sorted */
+	public SortedSet<String> names() {
+		return EntryNames.of(this.registry.names(), this.properties.getLeaderboards());
+	}
+
+	/** @return every leaderboard with its size and top members */
+	@ReadOperation
+	public LeaderboardsDescriptor leaderboards() {
+		return new LeaderboardsDescriptor(names().stream().map(this::describe).toList());
+	}
+
+	private LeaderboardDescriptor describe(String name) {
+		try {
+			Leaderboard board = this.registry.get(name);
+			return new LeaderboardDescriptor(name, board.size(), board.top(TOP), null);
+		}
+		catch (RuntimeException ex) {
+			return new LeaderboardDescriptor(name, 0, List.of(), String.valueOf(ex.getMessage()));
+		}
+	}
+
+	/**
+	 * @param leaderboard a leaderboard {@link #names() listed}
+	 * @param member a member, as the application names it
+	 * @return the member's rank (highest score first) and score, or {@code ranked=false}
+	 * @throws IllegalArgumentException for a leaderboard not listed or a member empty or longer than
+	 * {@value #MAX_MEMBER_LENGTH} (neither is echoed: both are user input)
+	 */
+	@ReadOperation
+	public MemberRankDescriptor member(@Selector String leaderboard, @Selector String member) {
+		if (!names().contains(leaderboard)) {
+			throw new IllegalArgumentException("No leaderboard is named so");
+		}
+		if (member.isEmpty() || member.length() > MAX_MEMBER_LENGTH) {
+			throw new IllegalArgumentException("member must have 1 to " + MAX_MEMBER_LENGTH + " characters");
+		}
+		Optional<RankedMember> entry = this.registry.get(leaderboard).entry(member, RankOrder.HIGHEST_FIRST);
+		return new MemberRankDescriptor(leaderboard, member, entry.isPresent(), entry.map(RankedMember::rank).orElse(null),
+				entry.map(RankedMember::score).orElse(null));
+	}
+
+	/**
+	 * The endpoint's response.
+	 * @param leaderboards each leaderboard, by name
+	 */
+	public record LeaderboardsDescriptor(List<LeaderboardDescriptor> leaderboards) {
+	}
+
+	/**
+	 * One leaderboard.
+	 * @param name its name
+	 * @param size its members
+	 * @param top its first {@value RedisLeaderboardEndpoint#TOP} members, highest score first
+	 * @param error why Redis did not answer
+	 */
+	public record LeaderboardDescriptor(String name, long size, List<RankedMember> top, @Nullable String error) {
+	}
+
+	/**
+	 * One member's place.
+	 * @param leaderboard the leaderboard
+	 * @param member the member
+	 * @param ranked whether it is on the leaderboard
+	 * @param rank its rank, from 1, highest score first
+	 * @param score its score
+	 */
+	public record MemberRankDescriptor(String leaderboard, String member, boolean ranked, @Nullable Long rank,
+			@Nullable Double score) {
+	}
+
+}
