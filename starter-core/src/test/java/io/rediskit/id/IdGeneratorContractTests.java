@@ -21,9 +21,9 @@ class IdGeneratorContractTests extends TopologyContract {
 	void reservedReadsHowFarEveryInstanceReservedAndReservesNothing() {
 		String name = this.redis.unique("reserved");
 		IdGenerator one = new IdGeneratorRegistry(CommandExecutor.of(this.redis.connections()), KeyNaming.defaults(),
-				List.of(), (n) -> null).create(name, IdGeneratorSpec.ofBlockSize(10));
+				(n) -> null).create(name, IdGeneratorSpec.ofBlockSize(10));
 		IdGenerator two = new IdGeneratorRegistry(CommandExecutor.of(this.redis.connections()), KeyNaming.defaults(),
-				List.of(), (n) -> null).create(name, IdGeneratorSpec.ofBlockSize(10));
+				(n) -> null).create(name, IdGeneratorSpec.ofBlockSize(10));
 		assertThat(one.reserved()).as("none yet").isZero();
 		assertThat(one.next()).isEqualTo(1);
 		assertThat(two.next()).isEqualTo(11);
