@@ -159,6 +159,9 @@ class LockContractTests {
 				.withCauseInstanceOf(LockNotAcquiredException.class);
 			assertThat(held.isActive()).isTrue();
 		}
+		// An asynchronous wait (Redlock's) is reported just after its stage failed: wait for it, then count exactly.
+		awaitCondition("every wait reported", Duration.ofSeconds(10),
+				() -> this.listener.count("acquire " + name) >= 4);
 		assertThat(this.listener.count("acquire " + name + " TIMEOUT")).as("every wait reported").isEqualTo(4);
 		assertThat(this.locks.heldLocks()).isEmpty();
 	}
