@@ -39,7 +39,8 @@ import org.springframework.scheduling.TaskScheduler;
  * <b>Keys.</b> {@code <prefix>queue:{<name>}:delayed|ready|in-flight|dead|meta|payloads|reasons|settled}, all
  * in one hash slot, plus {@code :claim:<request>} records that expire after the visibility timeout and the
  * {@code :wake} channel. The message keys carry no TTL: they are the queue's data and vanish when empty; the
- * settled tokens expire after {@link QueueScripts#SETTLED_RETENTION 10 minutes}.
+ * settled tokens expire after {@link QueueScripts#SETTLED_RETENTION 10 minutes}, and at most the latest
+ * {@link QueueScripts#SETTLED_MOST 100,000} are kept.
  * <p>
  * <b>Lifecycle.</b> The constructor starts nothing; the wake-up subscription is opened by the first consumer
  * that waits and closed by {@link #stop()}. While stopped, consumers poll.

@@ -3,6 +3,7 @@ package io.rediskit.queue;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +25,8 @@ import org.springframework.data.redis.connection.ReturnType;
  * <p>
  * Replays by the driver after a reconnect are harmless: a claim carries a request id whose record returns the
  * same messages, ack, retry, dead-letter and release carry the delivery's token, which the first application
- * records for {@link #SETTLED_RETENTION}, and a cancel carries a request id recorded the same way.
+ * records for {@link #SETTLED_RETENTION} (the latest {@value #SETTLED_MOST} at most: {@code settled.lua}), and a
+ * cancel carries a request id recorded the same way.
  */
 final class QueueScripts {
 
@@ -89,6 +91,12 @@ final class QueueScripts {
 
 	/** How long a settled token or cancel request id is kept so that a driver replay is recognised. */
 	static final Duration SETTLED_RETENTION = Duration.ofMinutes(10);
+
+	/**
+	 * Most settled tokens and cancel request ids one queue keeps, the oldest going first: the bound
+	 * {@code settled.lua} applies, so that the record's memory does not grow with the throughput.
+	 */
+	static final int SETTLED_MOST = 100_000;
 
 	/** How long a finished batch's progress stays readable (and its record in Redis). */
 	static final Duration FINISHED_BATCH_RETENTION = Duration.ofDays(1);
@@ -670,9 +678,15 @@ final class QueueScripts {
 		return LuaScript.fromClasspath(path(name));
 	}
 
-	/** A script that settles messages, with the flow and batch bookkeeping as its function {@code workflow}. */
+	/**
+	 * A script that settles messages, with the flow and batch bookkeeping as its function {@code workflow} and the
+	 * bounded record of what it settled as its function {@code remember}.
+	 */
 	private static LuaScript settling(String name) {
-		return LuaScript.fromClasspath(path(name), Map.of("workflow", path("workflow")));
+		Map<String, String> functions = new LinkedHashMap<>();
+		functions.put("workflow", path("workflow"));
+		functions.put("remember", path("settled"));
+		return LuaScript.fromClasspath(path(name), functions);
 	}
 
 	/** A script that adds a flow or a batch, with the placing of its messages as its function {@code enqueue_members}. */

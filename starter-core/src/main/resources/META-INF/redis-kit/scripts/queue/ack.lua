@@ -26,12 +26,10 @@ local function finished(id, event, data)
     KEYS[15], KEYS[16]},
     {now, id, event, data, ARGV[6], ARGV[7], ARGV[8]})
 end
-if redis.call('ZSCORE', KEYS[8], ARGV[3]) then
-  return 2
-end
 local meta = redis.call('HGET', KEYS[5], ARGV[2])
 if not meta or string.match(meta, '^%d+|%d+|(.*)$') ~= ARGV[3] then
-  return 0
+  -- Not held under this token (no settle leaves a token in place): a replay of one that took effect, or stale.
+  return redis.call('ZSCORE', KEYS[8], ARGV[3]) and 2 or 0
 end
 redis.call('ZREM', KEYS[3], ARGV[2])
 local cancelled = redis.call('HGET', KEYS[7], ARGV[2]) == 'cancelled'
@@ -45,8 +43,5 @@ else
   redis.call('HDEL', KEYS[6], ARGV[2])
   finished(ARGV[2], 's', ARGV[5])
 end
-local keep = tonumber(ARGV[4])
-redis.call('ZADD', KEYS[8], now, ARGV[3])
-redis.call('ZREMRANGEBYSCORE', KEYS[8], '-inf', now - keep)
-redis.call('PEXPIRE', KEYS[8], keep)
+remember({KEYS[8]}, {now, tonumber(ARGV[4]), {ARGV[3]}})
 return cancelled and 4 or 1

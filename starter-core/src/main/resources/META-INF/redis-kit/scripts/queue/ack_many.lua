@@ -33,21 +33,21 @@ end
 if #ids == 0 then
   return {}
 end
--- Read in three calls for the whole batch, written in five: a call per message costs more than its command. A
+-- Read in two calls for the whole batch, written in five: a call per message costs more than its command. A
 -- queue with flows or batches reads and writes per message instead, in order, as the bookkeeping of one message
--- may settle or cancel another of the same batch.
-local settled_at = redis.call('ZMSCORE', KEYS[8], unpack(tokens))
+-- may settle or cancel another of the same batch. Settled tokens are read only for the deliveries whose message is
+-- not held under their token (no settle leaves a token in place), in one call after the others.
 local metas, reasons
 if not workflows then
   metas = redis.call('HMGET', KEYS[5], unpack(ids))
   reasons = redis.call('HMGET', KEYS[7], unpack(ids))
 end
 local seen, acked = {}, {}
-local removed, settled = {}, {}
+local removed, settled, unheld = {}, {}, {}
 local reply = {}
 for n = 1, #ids do
   local id, token = ids[n], tokens[n]
-  if settled_at[n] or seen[token] then
+  if seen[token] then
     reply[n] = 2
   else
     local meta
@@ -58,10 +58,10 @@ for n = 1, #ids do
     end
     if not meta or string.match(meta, '^%d+|%d+|(.*)$') ~= token or acked[id] then
       reply[n] = 0
+      unheld[#unheld + 1] = n
     else
       seen[token] = true
       acked[id] = true
-      settled[#settled + 1] = now
       settled[#settled + 1] = token
       local reason
       if reasons then
@@ -95,9 +95,20 @@ if #removed > 0 then
   redis.call('HDEL', KEYS[17], unpack(removed))
   redis.call('HDEL', KEYS[6], unpack(removed))
 end
+if #unheld > 0 then
+  -- Read before this call's own tokens are recorded: settled by an earlier call, so a replay.
+  local unheld_tokens = {}
+  for i, n in ipairs(unheld) do
+    unheld_tokens[i] = tokens[n]
+  end
+  local settled_at = redis.call('ZMSCORE', KEYS[8], unpack(unheld_tokens))
+  for i, n in ipairs(unheld) do
+    if settled_at[i] then
+      reply[n] = 2
+    end
+  end
+end
 if #settled > 0 then
-  redis.call('ZADD', KEYS[8], unpack(settled))
-  redis.call('ZREMRANGEBYSCORE', KEYS[8], '-inf', now - keep)
-  redis.call('PEXPIRE', KEYS[8], keep)
+  remember({KEYS[8]}, {now, keep, settled})
 end
 return reply

@@ -60,8 +60,5 @@ elseif finished(id, 'c', '') == 1 then
 else
   return 0
 end
-local keep = tonumber(ARGV[4])
-redis.call('ZADD', KEYS[8], now, ARGV[3])
-redis.call('ZREMRANGEBYSCORE', KEYS[8], '-inf', now - keep)
-redis.call('PEXPIRE', KEYS[8], keep)
+remember({KEYS[8]}, {now, tonumber(ARGV[4]), {ARGV[3]}})
 return outcome

@@ -26,23 +26,18 @@ local function finished(id, event, data)
     KEYS[15], KEYS[16]},
     {now, id, event, data, ARGV[10], ARGV[11], ARGV[12]})
 end
-if redis.call('ZSCORE', KEYS[8], ARGV[3]) then
-  return 2
-end
 local id = ARGV[2]
 local meta = redis.call('HGET', KEYS[5], id)
-if not meta then
-  return 0
+local due, deliveries, token
+if meta then
+  due, deliveries, token = string.match(meta, '^(%d+)|(%d+)|(.*)$')
 end
-local due, deliveries, token = string.match(meta, '^(%d+)|(%d+)|(.*)$')
 if token ~= ARGV[3] then
-  return 0
+  -- Not held under this token (no settle leaves a token in place): a replay of one that took effect, or stale.
+  return redis.call('ZSCORE', KEYS[8], ARGV[3]) and 2 or 0
 end
 redis.call('ZREM', KEYS[3], id)
-local keep = tonumber(ARGV[7])
-redis.call('ZADD', KEYS[8], now, token)
-redis.call('ZREMRANGEBYSCORE', KEYS[8], '-inf', now - keep)
-redis.call('PEXPIRE', KEYS[8], keep)
+remember({KEYS[8]}, {now, tonumber(ARGV[7]), {token}})
 local cancelled = redis.call('HGET', KEYS[7], id) == 'cancelled'
 if cancelled or tonumber(deliveries) >= tonumber(ARGV[5]) then
   redis.call('HSET', KEYS[5], id, due .. '|' .. deliveries .. '|')
