@@ -289,6 +289,24 @@ final class QueueDrainScenarios {
 			figures.putAll(median.spread().toJson());
 			json.put(library, figures);
 		});
+		MedianRound<Run> floor = runs.get("floor");
+		if (scenario.equals("queue.drain") && floor != null && floor.round().perSecond() > 0) {
+			// The floor's time for the whole burst: a lateness the machine's speed cannot move relative to it.
+			double floorMillis = BURST * 1000.0 / floor.round().perSecond();
+			StringBuilder line = new StringBuilder(String.format(
+					"%s concurrency %d: lateness p99 over the floor's %.0f ms for the burst:", scenario, concurrency,
+					floorMillis));
+			runs.forEach((library, median) -> {
+				if (median.round().lateness.count() > 0) {
+					double ratio = median.round().lateness.percentilesMicros(99)[0] / 1000 / floorMillis;
+					line.append(String.format(" %s %.2f", library, ratio));
+					@SuppressWarnings("unchecked")
+					Map<String, Object> figures = (Map<String, Object>) json.get(library);
+					figures.put("latenessP99OverFloorDrain", ratio);
+				}
+			});
+			System.out.println(line);
+		}
 		return json;
 	}
 

@@ -2,6 +2,7 @@ package io.rediskit.benchmarks.queue;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -52,9 +53,12 @@ final class QueueScriptFloor {
 	static final LuaScript CLAIM = LuaScript.fromClasspath("META-INF/redis-kit/scripts/queue/claim.lua",
 			Map.of("sliding_log", "META-INF/redis-kit/scripts/ratelimit/sliding_log.lua"));
 
-	/** The acks, with the flow and batch bookkeeping as its function {@code workflow}, as redis-kit sends it. */
+	/**
+	 * The acks, with the flow and batch bookkeeping as its function {@code workflow} and the record of settled tokens
+	 * as its function {@code remember}, in that order, as redis-kit sends it.
+	 */
 	static final LuaScript ACK_MANY = LuaScript.fromClasspath("META-INF/redis-kit/scripts/queue/ack_many.lua",
-			Map.of("workflow", "META-INF/redis-kit/scripts/queue/workflow.lua"));
+			settlingFunctions());
 
 	private static final String[] SUFFIXES = { "delayed", "ready", "in-flight", "dead", "meta", "payloads", "reasons",
 			"settled" };
@@ -215,6 +219,13 @@ final class QueueScriptFloor {
 
 	private static byte[] utf8(String value) {
 		return value.getBytes(StandardCharsets.UTF_8);
+	}
+
+	private static Map<String, String> settlingFunctions() {
+		Map<String, String> functions = new LinkedHashMap<>();
+		functions.put("workflow", "META-INF/redis-kit/scripts/queue/workflow.lua");
+		functions.put("remember", "META-INF/redis-kit/scripts/queue/settled.lua");
+		return functions;
 	}
 
 }
