@@ -62,6 +62,33 @@ public record QueueFlow<T>(QueueEntry<T> parent, List<QueueEntry<T>> children, C
 	}
 
 	/**
+	 * How a flow's waiting parent was released, as told to {@link QueueEventListener#onFlowParentReleased}.
+	 */
+	public enum ParentRelease {
+
+		/** Every child finished (succeeded, or failed under {@link ChildFailurePolicy#IGNORE}): the parent is due. */
+		ALL_FINISHED("all-finished"),
+
+		/** A child failed under {@link ChildFailurePolicy#CONTINUE}: the parent is due while the others go on. */
+		CONTINUED("continued"),
+
+		/** A child failed under {@link ChildFailurePolicy#FAIL}: the parent was dead-lettered without running. */
+		FAILED("failed");
+
+		private final String value;
+
+		ParentRelease(String value) {
+			this.value = value;
+		}
+
+		/** @return the lower-case name, as in metric tags */
+		public String value() {
+			return this.value;
+		}
+
+	}
+
+	/**
 	 * The ids of an enqueued flow.
 	 * @param parentId the parent's id
 	 * @param childIds the children's ids, in order (empty when nothing was enqueued)

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static io.rediskit.queue.QueueScriptsTests.await;
+import static io.rediskit.queue.QueueScriptsTests.outcomes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -105,7 +106,7 @@ class QueueGroupScriptsTests {
 		// Nothing more while they are in flight; an ack makes room for one of its group.
 		assertThat(claim(20, admission).messages()).isEmpty();
 		ClaimedMessage big = claimed.messages().stream().filter((m) -> m.id().startsWith("b")).findFirst().get();
-		assertThat(await(this.scripts.ack(KEYS, big.id(), big.token(), T))).isEqualTo(Settled.DONE);
+		assertThat(await(this.scripts.ack(KEYS, big.id(), big.token(), T)).outcome()).isEqualTo(Settled.DONE);
 		Claimed next = claim(20, admission);
 		// Due when enqueued, they went into their group in the order they were enqueued: b0, b1, b2.
 		assertThat(next.messages()).extracting(ClaimedMessage::id).containsExactly("b2");
@@ -127,7 +128,7 @@ class QueueGroupScriptsTests {
 	@Test
 	void aGroupedMessageReadyInItsGroupCanBeCancelled() {
 		enqueue("g", "g", 2);
-		assertThat(await(this.scripts.cancel(KEYS, "g0", "c1", T))).isEqualTo(Settled.DONE);
+		assertThat(await(this.scripts.cancel(KEYS, "g0", "c1", T)).outcome()).isEqualTo(Settled.DONE);
 		Claimed claimed = claim(5, Admission.NONE.withGroups(QueueGroups.roundRobin()));
 		assertThat(claimed.messages()).extracting(ClaimedMessage::id).containsExactly("g1");
 	}
@@ -147,7 +148,7 @@ class QueueGroupScriptsTests {
 		assertThat(claimed.retryAfterMillis()).as("the oldest entry leaves the window").isEqualTo(1000);
 		// Settling frees no rate: only the window moving does.
 		for (ClaimedMessage message : claimed.messages()) {
-			assertThat(await(this.scripts.ack(KEYS, message.id(), message.token(), T + 10))).isEqualTo(Settled.DONE);
+			assertThat(await(this.scripts.ack(KEYS, message.id(), message.token(), T + 10)).outcome()).isEqualTo(Settled.DONE);
 		}
 		Claimed later = claim(20, admission, T + 999);
 		assertThat(later.messages()).isEmpty();
@@ -169,12 +170,12 @@ class QueueGroupScriptsTests {
 		assertThat(first.messages()).extracting(ClaimedMessage::id).containsExactly("g0");
 		assertThat(first.heldBy()).isEqualTo(HeldBack.GROUP_LIMIT);
 		ClaimedMessage g0 = first.messages().get(0);
-		assertThat(await(this.scripts.ack(KEYS, g0.id(), g0.token(), T))).isEqualTo(Settled.DONE);
+		assertThat(await(this.scripts.ack(KEYS, g0.id(), g0.token(), T)).outcome()).isEqualTo(Settled.DONE);
 		ClaimedMessage g1 = claim(5, admission, T).messages().get(0);
-		assertThat(await(this.scripts.ack(KEYS, g1.id(), g1.token(), T))).isEqualTo(Settled.DONE);
+		assertThat(await(this.scripts.ack(KEYS, g1.id(), g1.token(), T)).outcome()).isEqualTo(Settled.DONE);
 		ClaimedMessage g2 = claim(5, admission, T).messages().get(0);
 		assertThat(g2.id()).isEqualTo("g2");
-		assertThat(await(this.scripts.ack(KEYS, g2.id(), g2.token(), T))).isEqualTo(Settled.DONE);
+		assertThat(await(this.scripts.ack(KEYS, g2.id(), g2.token(), T)).outcome()).isEqualTo(Settled.DONE);
 		Claimed fourth = claim(5, admission, T);
 		assertThat(fourth.messages()).as("three claimed this minute").isEmpty();
 		assertThat(fourth.heldBy()).isEqualTo(HeldBack.GROUP_RATE);
@@ -221,13 +222,13 @@ class QueueGroupScriptsTests {
 		Admission admission = Admission.NONE.withGroups(QueueGroups.roundRobin());
 		List<ClaimedMessage> claimed = claim(4, admission).messages();
 		assertThat(claimed).hasSize(4);
-		assertThat(await(this.scripts.ack(KEYS, claimed.get(0).id(), claimed.get(0).token(), T))).isEqualTo(Settled.DONE);
-		assertThat(await(this.scripts.ackAll(KEYS, List.<String[]>of(new String[] { claimed.get(1).id(), claimed.get(1).token() }), T)))
+		assertThat(await(this.scripts.ack(KEYS, claimed.get(0).id(), claimed.get(0).token(), T)).outcome()).isEqualTo(Settled.DONE);
+		assertThat(outcomes(await(this.scripts.ackAll(KEYS, List.<String[]>of(new String[] { claimed.get(1).id(), claimed.get(1).token() }), T))))
 			.containsExactly(Settled.DONE);
-		assertThat(await(this.scripts.deadLetter(KEYS, claimed.get(2).id(), claimed.get(2).token(), "poison", QueueSpec.defaults(), T)))
+		assertThat(await(this.scripts.deadLetter(KEYS, claimed.get(2).id(), claimed.get(2).token(), "poison", QueueSpec.defaults(), T)).outcome())
 			.isEqualTo(Settled.DONE);
 		assertThat(await(this.scripts.deleteDeadLetter(KEYS, claimed.get(2).id()))).isTrue();
-		assertThat(await(this.scripts.cancel(KEYS, claimed.get(3).id(), "c1", T))).as("marked in flight")
+		assertThat(await(this.scripts.cancel(KEYS, claimed.get(3).id(), "c1", T)).outcome()).as("marked in flight")
 			.isEqualTo(Settled.CANCELLED);
 		assertThat(redis.server().command("HKEYS", new String(KEYS.groups[0], StandardCharsets.UTF_8)))
 			.as("only the message cancelled in flight, until it is settled").isEqualTo(List.of(claimed.get(3).id()));

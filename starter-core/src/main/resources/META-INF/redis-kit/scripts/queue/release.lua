@@ -7,7 +7,8 @@
 -- long a finished batch is kept in ms
 -- A message cancelled while in flight (cancel.lua) is not given back: it is dead-lettered as cancelled, and 4
 -- returned.
--- Returns 1 (released), 4 (cancelled), 2 (a replay of a settled token) or 0 (stale token).
+-- Returns 1 (released), 4 (cancelled, plus 8 times what its end did to its flow or batch: see workflow.lua), 2 (a
+-- replay of a settled token) or 0 (stale token).
 local now = tonumber(ARGV[1])
 if not now then
   local time = redis.call('TIME')
@@ -44,8 +45,7 @@ redis.call('PEXPIRE', KEYS[8], keep)
 if redis.call('HGET', KEYS[7], id) == 'cancelled' then
   redis.call('HSET', KEYS[5], id, due .. '|' .. deliveries .. '|')
   redis.call('ZADD', KEYS[4], now, id)
-  finished(id, 'f', 'cancelled')
-  return 4
+  return 4 + 8 * finished(id, 'f', 'cancelled')
 end
 redis.call('HSET', KEYS[5], id, due .. '|' .. math.max(0, tonumber(deliveries) - 1) .. '|')
 redis.call('LPUSH', KEYS[2], id)

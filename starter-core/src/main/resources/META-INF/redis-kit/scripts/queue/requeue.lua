@@ -8,7 +8,10 @@
 -- ARGV[3] delivery limit, ARGV[4] how long dead letters are kept in ms, ARGV[5] most dead letters kept,
 -- ARGV[6] wake-up channel, ARGV[7] cancel channel, ARGV[8] how long a finished batch is kept in ms
 -- A message cancelled while in flight (cancel.lua) is dead-lettered as cancelled, whatever its count.
--- Returns {requeued, dead-lettered for their delivery limit, dead-lettered as cancelled}.
+-- Returns {requeued, dead-lettered for their delivery limit, dead-lettered as cancelled, then how many of each of the
+-- six flow and batch events (see workflow.lua) the dead-lettered messages' ends caused: parents released because every
+-- child finished, released by CONTINUE, dead-lettered by FAIL, batches' first failures, batches finished, batches
+-- that succeeded}.
 local now = tonumber(ARGV[1])
 if not now then
   local time = redis.call('TIME')
@@ -30,6 +33,15 @@ local limit = tonumber(ARGV[3])
 local back = {}
 local dead = 0
 local cancelled = 0
+local events = {0, 0, 0, 0, 0, 0}
+local function count(bits)
+  for i = 1, 6 do
+    if bits % 2 == 1 then
+      events[i] = events[i] + 1
+    end
+    bits = math.floor(bits / 2)
+  end
+end
 for _, id in ipairs(ids) do
   redis.call('ZREM', KEYS[3], id)
   local meta = redis.call('HGET', KEYS[5], id)
@@ -38,13 +50,13 @@ for _, id in ipairs(ids) do
     redis.call('HSET', KEYS[5], id, due .. '|' .. deliveries .. '|')
     if redis.call('HGET', KEYS[7], id) == 'cancelled' then
       redis.call('ZADD', KEYS[4], now, id)
-      finished(id, 'f', 'cancelled')
+      count(finished(id, 'f', 'cancelled'))
       cancelled = cancelled + 1
     elseif tonumber(deliveries) >= limit then
       redis.call('ZADD', KEYS[4], now, id)
       local reason = 'visibility timeout expired on delivery ' .. deliveries .. ' of ' .. limit
       redis.call('HSET', KEYS[7], id, reason)
-      finished(id, 'f', reason)
+      count(finished(id, 'f', reason))
       dead = dead + 1
     else
       back[#back + 1] = id
@@ -74,4 +86,4 @@ end
 if #back > 0 then
   redis.call('PUBLISH', ARGV[6], string.format('%d', now))
 end
-return {#back, dead, cancelled}
+return {#back, dead, cancelled, events[1], events[2], events[3], events[4], events[5], events[6]}
