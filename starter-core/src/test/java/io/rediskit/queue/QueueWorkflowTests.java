@@ -302,6 +302,22 @@ class QueueWorkflowTests {
 		assertThat(this.queue.batchProgress("unknown")).isNull();
 	}
 
+	@Test
+	void aMemberDeadByItsVisibilityTimeoutIsToldByTheInstanceThatTookItBack() throws Exception {
+		RedisQueue<Job> expiring = this.registry.create("expiring",
+				QueueTesting.fastSpec().withVisibilityTimeout(Duration.ofMillis(200)).withMaxDeliveries(1), Job.class);
+		expiring.enqueueBatch(QueueBatch.of(List.of(QueueEntry.of(new Job("member", 1)))).withId("b"));
+		QueueTesting.claim(expiring, 1);
+		// Never settled: a later poll takes it back (at most once per poll interval) and dead-letters it.
+		long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+		while (!released().contains("batch complete")) {
+			assertThat(System.nanoTime()).as("the member taken back in time").isLessThan(deadline);
+			assertThat(expiring.poll(1, Duration.ofMillis(200))).isEmpty();
+		}
+		assertThat(expiring.batchProgress("b").failed()).isEqualTo(1);
+		assertThat(released()).as("each once").containsExactly("batch death", "batch complete");
+	}
+
 	/** @return the flow and batch events told so far, in order */
 	private List<String> released() {
 		return this.recorder.events.stream()
