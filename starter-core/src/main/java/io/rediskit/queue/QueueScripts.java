@@ -3,6 +3,7 @@ package io.rediskit.queue;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +29,8 @@ import org.springframework.data.redis.connection.ReturnType;
  */
 final class QueueScripts {
 
-	static final LuaScript ENQUEUE = script("enqueue");
+	/** The enqueue, with {@code earliest_due} as its function. */
+	static final LuaScript ENQUEUE = LuaScript.fromClasspath(path("enqueue"), functions("earliest_due"));
 
 	static final LuaScript PROMOTE = script("promote");
 
@@ -676,14 +678,29 @@ final class QueueScripts {
 		return LuaScript.fromClasspath(path(name));
 	}
 
-	/** A script that settles messages, with the flow and batch bookkeeping as its function {@code workflow}. */
+	/**
+	 * A script that settles messages, with the flow and batch bookkeeping as its function {@code workflow} (and
+	 * {@code earliest_due}, which it calls).
+	 */
 	private static LuaScript settling(String name) {
-		return LuaScript.fromClasspath(path(name), Map.of("workflow", path("workflow")));
+		return LuaScript.fromClasspath(path(name), functions("earliest_due", "workflow"));
 	}
 
-	/** A script that adds a flow or a batch, with the placing of its messages as its function {@code enqueue_members}. */
+	/**
+	 * A script that adds a flow or a batch, with the placing of its messages as its function {@code enqueue_members}
+	 * (and {@code earliest_due}, which it calls).
+	 */
 	private static LuaScript withMembers(String name) {
-		return LuaScript.fromClasspath(path(name), Map.of("enqueue_members", path("enqueue_members")));
+		return LuaScript.fromClasspath(path(name), functions("earliest_due", "enqueue_members"));
+	}
+
+	/** @return the queue scripts of these names as functions, in this order: one calls only those before it */
+	private static Map<String, String> functions(String... names) {
+		Map<String, String> functions = new LinkedHashMap<>();
+		for (String name : names) {
+			functions.put(name, path(name));
+		}
+		return functions;
 	}
 
 	private static String path(String name) {

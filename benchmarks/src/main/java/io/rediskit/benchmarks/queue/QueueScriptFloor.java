@@ -41,7 +41,9 @@ import io.rediskit.support.LuaScript;
  */
 final class QueueScriptFloor {
 
-	static final LuaScript ENQUEUE = LuaScript.fromClasspath("META-INF/redis-kit/scripts/queue/enqueue.lua");
+	/** {@code QueueScripts.ENQUEUE}: the enqueue with its function {@code earliest_due}, as redis-kit sends it. */
+	static final LuaScript ENQUEUE = LuaScript.fromClasspath("META-INF/redis-kit/scripts/queue/enqueue.lua",
+			Map.of("earliest_due", "META-INF/redis-kit/scripts/queue/earliest_due.lua"));
 
 	static final LuaScript PROMOTE = LuaScript.fromClasspath("META-INF/redis-kit/scripts/queue/promote.lua");
 
@@ -52,9 +54,13 @@ final class QueueScriptFloor {
 	static final LuaScript CLAIM = LuaScript.fromClasspath("META-INF/redis-kit/scripts/queue/claim.lua",
 			Map.of("sliding_log", "META-INF/redis-kit/scripts/ratelimit/sliding_log.lua"));
 
-	/** The acks, with the flow and batch bookkeeping as its function {@code workflow}, as redis-kit sends it. */
+	/**
+	 * The acks, with the flow and batch bookkeeping as its function {@code workflow} and {@code earliest_due} before
+	 * it (which it calls), as redis-kit sends it; in name order, which is the order they must be defined in.
+	 */
 	static final LuaScript ACK_MANY = LuaScript.fromClasspath("META-INF/redis-kit/scripts/queue/ack_many.lua",
-			Map.of("workflow", "META-INF/redis-kit/scripts/queue/workflow.lua"));
+			new java.util.TreeMap<>(Map.of("earliest_due", "META-INF/redis-kit/scripts/queue/earliest_due.lua",
+					"workflow", "META-INF/redis-kit/scripts/queue/workflow.lua")));
 
 	private static final String[] SUFFIXES = { "delayed", "ready", "in-flight", "dead", "meta", "payloads", "reasons",
 			"settled" };

@@ -27,14 +27,10 @@ end
 local now, id, event, data = tonumber(ARGV[1]), ARGV[2], ARGV[3], ARGV[4]
 local delayed = {n = KEYS[8], h = KEYS[10], l = KEYS[12]}
 
+-- Places a released parent or a batch's callback in delayed, with a wake-up when it is the earliest (earliest_due.lua,
+-- a function of every script that includes this one).
 local function place(message, due, priority)
-  local first = math.huge
-  for _, key in pairs(delayed) do
-    local head = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
-    if head[2] and tonumber(head[2]) < first then
-      first = tonumber(head[2])
-    end
-  end
+  local first = earliest_due({KEYS[8], KEYS[10], KEYS[12]}, {})
   redis.call('ZADD', delayed[priority] or KEYS[8], due, message)
   if due < first then
     redis.call('PUBLISH', ARGV[5], string.format('%d', due))
