@@ -257,7 +257,8 @@ final class Delivery<T> implements QueueMessage<T> {
 
 	/** Gives the delivery back at once, uncounted: a stopping container's messages. */
 	CompletionStage<Void> releaseAsync() {
-		return settle("release", () -> this.queue.parts().scripts.release(keys(), id(), token(), null),
+		return settle("release", () -> this.queue.parts().scripts.release(keys(), id(), token(),
+				this.queue.spec().groups() != null, null),
 				(outcome) -> {
 				});
 	}

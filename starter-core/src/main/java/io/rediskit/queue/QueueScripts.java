@@ -29,10 +29,11 @@ import org.springframework.data.redis.connection.ReturnType;
  */
 final class QueueScripts {
 
-	/** The enqueue, with {@code earliest_due} as its function. */
-	static final LuaScript ENQUEUE = LuaScript.fromClasspath(path("enqueue"), functions("earliest_due"));
+	/** The enqueue, with {@code earliest_due} and {@code into_group} as its functions. */
+	static final LuaScript ENQUEUE = LuaScript.fromClasspath(path("enqueue"), functions("earliest_due", "into_group"));
 
-	static final LuaScript PROMOTE = script("promote");
+	/** The promotion, with {@code into_group} as its function. */
+	static final LuaScript PROMOTE = LuaScript.fromClasspath(path("promote"), functions("into_group"));
 
 	/** The claim, with the sliding-log rate limiter's script as its function {@code sliding_log}. */
 	static final LuaScript CLAIM = LuaScript.fromClasspath(path("claim"),
@@ -48,9 +49,9 @@ final class QueueScripts {
 
 	static final LuaScript EXTEND = script("extend");
 
-	static final LuaScript RELEASE = settling("release");
+	static final LuaScript RELEASE = givingBack("release");
 
-	static final LuaScript REQUEUE = settling("requeue");
+	static final LuaScript REQUEUE = givingBack("requeue");
 
 	static final LuaScript CANCEL = settling("cancel");
 
@@ -492,10 +493,16 @@ final class QueueScripts {
 				keys.cancelChannelBytes, BATCH_RETENTION_MILLIS);
 	}
 
-	/** Gives a delivery back at once, uncounted. */
-	CompletionStage<Settlement> release(Keys keys, String id, String token, @Nullable Long now) {
-		return settling(RELEASE, keys, time(now), utf8(id), utf8(token), SETTLED_MILLIS, keys.channelBytes,
-				keys.cancelChannelBytes, BATCH_RETENTION_MILLIS);
+	/**
+	 * Gives a delivery back at once, uncounted: to the head of ready, or in a queue with {@code groups}, a message of a
+	 * group to the head of its group.
+	 */
+	CompletionStage<Settlement> release(Keys keys, String id, String token, boolean groups, @Nullable Long now) {
+		byte[][] keysAndArgs = settlingKeysAnd(keys, keys.groups[1], keys.groups[2], keys.groups[4], time(now), utf8(id),
+				utf8(token), SETTLED_MILLIS, keys.channelBytes, keys.cancelChannelBytes, BATCH_RETENTION_MILLIS,
+				groups ? ONE : NO_RESULT);
+		return this.executor.<Long>executeAsync(RELEASE, ReturnType.INTEGER, Keys.SETTLING + 3, keysAndArgs)
+			.thenApply((reply) -> Settlement.of(required(reply, RELEASE), RELEASE));
 	}
 
 	/**
@@ -530,10 +537,11 @@ final class QueueScripts {
 	 * {@link Settlement#events() workflow event} happened, in the order of its bits
 	 */
 	CompletionStage<long[]> requeueExpired(Keys keys, QueueSpec spec, @Nullable Long now) {
-		return this.executor.<List<Object>>executeAsync(REQUEUE, ReturnType.MULTI, Keys.SETTLING,
-				settlingKeysAnd(keys, time(now), MOVE_BATCH_BYTES, number(spec.maxDeliveries()),
-						number(spec.deadLetterRetention().toMillis()), number(spec.deadLetterMaxSize()),
-						keys.channelBytes, keys.cancelChannelBytes, BATCH_RETENTION_MILLIS))
+		return this.executor.<List<Object>>executeAsync(REQUEUE, ReturnType.MULTI, Keys.SETTLING + 3,
+				settlingKeysAnd(keys, keys.groups[1], keys.groups[2], keys.groups[4], time(now), MOVE_BATCH_BYTES,
+						number(spec.maxDeliveries()), number(spec.deadLetterRetention().toMillis()),
+						number(spec.deadLetterMaxSize()), keys.channelBytes, keys.cancelChannelBytes,
+						BATCH_RETENTION_MILLIS, (spec.groups() != null) ? ONE : NO_RESULT))
 			.thenApply((reply) -> {
 				List<Object> values = required(reply, REQUEUE);
 				long[] counts = new long[values.size()];
@@ -684,6 +692,11 @@ final class QueueScripts {
 	 */
 	private static LuaScript settling(String name) {
 		return LuaScript.fromClasspath(path(name), functions("earliest_due", "workflow"));
+	}
+
+	/** A settling script that gives deliveries back at once, with {@code into_group} besides {@link #settling}'s. */
+	private static LuaScript givingBack(String name) {
+		return LuaScript.fromClasspath(path(name), functions("earliest_due", "workflow", "into_group"));
 	}
 
 	/**

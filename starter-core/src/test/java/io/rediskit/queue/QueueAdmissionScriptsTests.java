@@ -132,7 +132,7 @@ class QueueAdmissionScriptsTests {
 		assertThat(this.server.command("ZSCORE", "rk:queue:{q}:delayed:high", "h0000")).isEqualTo(
 				Long.toString(T + 1000));
 		ClaimedMessage h1 = claim(1, Admission.NONE).messages().get(0);
-		await(this.scripts.release(KEYS.of(h1.priority()), h1.id(), h1.token(), T));
+		await(this.scripts.release(KEYS.of(h1.priority()), h1.id(), h1.token(), false, T));
 		assertThat(this.server.command("LRANGE", "rk:queue:{q}:ready:high", "0", "-1")).isEqualTo(List.of("h0001"));
 		assertThat(await(this.scripts.stats(KEYS, T))).isEqualTo(new QueueStats(2, 1, 0, 0, Duration.ZERO));
 		assertThat(await(this.scripts.stats(KEYS, T + 1000)).ready()).isEqualTo(2);

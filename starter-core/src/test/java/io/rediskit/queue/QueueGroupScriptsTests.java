@@ -234,6 +234,68 @@ class QueueGroupScriptsTests {
 			.as("only the message cancelled in flight, until it is settled").isEqualTo(List.of(claimed.get(3).id()));
 	}
 
+	@Test
+	void aReleasedMessageGoesBackToTheHeadOfItsGroupUnderItsLimits() {
+		enqueue("a", "a", 2);
+		enqueue("b", "b", 2);
+		QueueSpec spec = QueueSpec.defaults().withGroups(QueueGroups.roundRobin().withMaxInFlight(1));
+		Admission admission = Admission.of(spec, null);
+		Claimed first = claim(4, admission, T);
+		assertThat(first.messages()).extracting(ClaimedMessage::id).containsExactly("a0", "b0");
+		ClaimedMessage a0 = first.messages().get(0);
+		assertThat(await(this.scripts.release(KEYS, a0.id(), a0.token(), true, T + 1)).outcome())
+			.isEqualTo(Settled.DONE);
+		assertThat(redis.server().command("LLEN", key(1))).as("not in the plain ready list").isEqualTo(0L);
+		// b is at its limit (b0 in flight); a's turn gives a0 again, before a1, and only it.
+		Claimed again = claim(4, admission, T + 2);
+		assertThat(again.messages()).extracting(ClaimedMessage::id).containsExactly("a0");
+		assertThat(again.heldBy()).isEqualTo(HeldBack.GROUP_LIMIT);
+		assertThat(again.messages().get(0).deliveries()).as("a release is not counted").isEqualTo(1);
+	}
+
+	@Test
+	void aReleasedMessageOfAGroupOverItsRateWaitsForTheWindow() {
+		enqueue("a", "a", 1);
+		QueueSpec spec = QueueSpec.defaults().withGroups(QueueGroups.roundRobin().withRateLimit(1, Duration.ofMinutes(1)));
+		Admission admission = Admission.of(spec, null);
+		ClaimedMessage a0 = claim(1, admission, T).messages().get(0);
+		await(this.scripts.release(KEYS, a0.id(), a0.token(), true, T + 1));
+		Claimed held = claim(1, admission, T + 2);
+		assertThat(held.messages()).as("one of a's claims this minute already").isEmpty();
+		assertThat(held.heldBy()).isEqualTo(HeldBack.GROUP_RATE);
+		assertThat(claim(1, admission, T + 60_000).messages()).extracting(ClaimedMessage::id).containsExactly("a0");
+	}
+
+	@Test
+	void aMessageTakenBackAfterItsVisibilityTimeoutGoesBackIntoItsGroup() {
+		enqueue("a", "a", 2);
+		enqueue(null, "p", 1);
+		QueueSpec spec = QueueSpec.defaults().withMaxDeliveries(5)
+			.withGroups(QueueGroups.roundRobin().withMaxInFlight(1));
+		Admission admission = Admission.of(spec, null);
+		Claimed first = await(this.scripts.claim(KEYS, "r" + (++this.requests), 3, 1000, admission, T));
+		assertThat(first.messages()).extracting(ClaimedMessage::id).containsExactlyInAnyOrder("a0", "p0");
+		assertThat(await(this.scripts.requeueExpired(KEYS, spec, T + 1000)))
+			.containsExactly(2L, 0L, 0L, 0L, 0L, 0L, 0L, 0L, 0L);
+		assertThat(redis.server().command("LRANGE", key(1), "0", "-1")).as("only the message without a group")
+			.isEqualTo(List.of("p0"));
+		Claimed again = claim(3, admission, T + 1001);
+		assertThat(again.messages()).extracting(ClaimedMessage::id).containsExactlyInAnyOrder("a0", "p0");
+		assertThat(again.heldBy()).as("a1 waits for a0").isEqualTo(HeldBack.GROUP_LIMIT);
+	}
+
+	@Test
+	void withoutGroupsAReleasedMessageGoesToTheHeadOfReadyWhateverItsEntry() {
+		enqueue("a", "a", 1);
+		ClaimedMessage a0 = claim(1, Admission.NONE.withGroups(QueueGroups.roundRobin())).messages().get(0);
+		await(this.scripts.release(KEYS, a0.id(), a0.token(), false, T));
+		assertThat(redis.server().command("LRANGE", key(1), "0", "-1")).isEqualTo(List.of("a0"));
+	}
+
+	private static String key(int index) {
+		return KEYS.key(index);
+	}
+
 	private static Map<Character, Integer> counts(Claimed claimed) {
 		Map<Character, Integer> counts = new HashMap<>();
 		for (ClaimedMessage message : claimed.messages()) {

@@ -297,10 +297,10 @@ class QueueScriptsTests {
 	void releaseGivesTheMessageBackAtOnceUncounted() {
 		readyMessages("a", "b");
 		ClaimedMessage a = claimOne("r1");
-		assertThat(await(this.scripts.release(KEYS, "a", a.token(), T)).outcome()).isEqualTo(Settled.DONE);
+		assertThat(await(this.scripts.release(KEYS, "a", a.token(), false, T)).outcome()).isEqualTo(Settled.DONE);
 		assertThat(this.server.command("LRANGE", key(1), "0", "-1")).isEqualTo(List.of("a", "b"));
 		assertThat(this.server.command("HGET", key(4), "a")).isEqualTo(T + "|0|");
-		assertThat(await(this.scripts.release(KEYS, "a", a.token(), T)).outcome()).isEqualTo(Settled.REPLAYED);
+		assertThat(await(this.scripts.release(KEYS, "a", a.token(), false, T)).outcome()).isEqualTo(Settled.REPLAYED);
 		assertThat(this.server.command("LLEN", key(1))).isEqualTo(2L);
 	}
 
@@ -367,7 +367,7 @@ class QueueScriptsTests {
 			.isEqualTo(Settled.CANCELLED);
 		assertThat(await(this.scripts.deadLetter(KEYS, "dead", claimed.get(3).token(), "other", spec, T + 1)).outcome())
 			.isEqualTo(Settled.CANCELLED);
-		assertThat(await(this.scripts.release(KEYS, "release", claimed.get(4).token(), T + 1)).outcome())
+		assertThat(await(this.scripts.release(KEYS, "release", claimed.get(4).token(), false, T + 1)).outcome())
 			.isEqualTo(Settled.CANCELLED);
 		assertThat(await(this.scripts.requeueExpired(KEYS, spec, T + 2000))).containsExactly(0L, 0L, 1L, 0L, 0L, 0L, 0L, 0L, 0L);
 		assertThat(await(this.scripts.ack(KEYS, "ack", claimed.get(0).token(), T + 1)).outcome()).as("replay")
@@ -439,7 +439,7 @@ class QueueScriptsTests {
 					case 2 -> {
 						// Left to expire.
 					}
-					default -> await(this.scripts.release(KEYS, m.id(), m.token(), now)).outcome();
+					default -> await(this.scripts.release(KEYS, m.id(), m.token(), false, now)).outcome();
 				}
 			}
 			assertExactlyOneState();

@@ -41,11 +41,17 @@ import io.rediskit.support.LuaScript;
  */
 final class QueueScriptFloor {
 
-	/** {@code QueueScripts.ENQUEUE}: the enqueue with its function {@code earliest_due}, as redis-kit sends it. */
+	/**
+	 * {@code QueueScripts.ENQUEUE}: the enqueue with its functions {@code earliest_due} and {@code into_group}, as
+	 * redis-kit sends it.
+	 */
 	static final LuaScript ENQUEUE = LuaScript.fromClasspath("META-INF/redis-kit/scripts/queue/enqueue.lua",
-			Map.of("earliest_due", "META-INF/redis-kit/scripts/queue/earliest_due.lua"));
+			new java.util.TreeMap<>(Map.of("earliest_due", "META-INF/redis-kit/scripts/queue/earliest_due.lua",
+					"into_group", "META-INF/redis-kit/scripts/queue/into_group.lua")));
 
-	static final LuaScript PROMOTE = LuaScript.fromClasspath("META-INF/redis-kit/scripts/queue/promote.lua");
+	/** {@code QueueScripts.PROMOTE}: the promotion with its function {@code into_group}, as redis-kit sends it. */
+	static final LuaScript PROMOTE = LuaScript.fromClasspath("META-INF/redis-kit/scripts/queue/promote.lua",
+			Map.of("into_group", "META-INF/redis-kit/scripts/queue/into_group.lua"));
 
 	/**
 	 * {@code QueueScripts.CLAIM}: the claim with the rate limiter's sliding log before it as a local function, the

@@ -87,8 +87,8 @@ local function unplace(id)
   end
 end
 
--- Places a message as place() does, or, for a message of a group due now, straight into its group (as promote.lua
--- does), so that a few messages of one group never wait behind another group's flood in delayed.
+-- Places a message as place() does, or, for a message of a group due now, straight into its group (into_group.lua,
+-- as promote.lua does), so that a few messages of one group never wait behind another group's flood in delayed.
 local function put(id, payload, due, priority, group)
   if group == '' or group == '\n' then
     if group == '\n' then
@@ -105,10 +105,7 @@ local function put(id, payload, due, priority, group)
   end
   redis.call('HSET', KEYS[5], id, string.format('%d|0|', due))
   redis.call('HSET', KEYS[6], id, payload)
-  local at = string.format('%016d', redis.call('INCR', KEYS[19]))
-  redis.call('ZADD', KEYS[16], 0, group .. '\n' .. at .. '\n' .. id)
-  redis.call('HSET', KEYS[15], id, group .. '\n' .. at)
-  redis.call('ZADD', KEYS[17], 'NX', tonumber(at), group)
+  into_group({KEYS[15], KEYS[16], KEYS[17], KEYS[19]}, {id, group, ''})
   ready_now = true
 end
 
