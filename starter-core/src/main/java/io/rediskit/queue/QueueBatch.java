@@ -17,7 +17,8 @@ import org.jspecify.annotations.Nullable;
  * <li>{@code onSuccess}: every member succeeded (was acknowledged); with {@code onComplete}, after it.</li>
  * </ul>
  * Members carry {@link #BATCH_HEADER}. Progress is readable with {@link RedisQueue#batchProgress(String)}. The
- * member ids must not be in the queue already; a batch whose id exists adds nothing (an idempotent retry).
+ * member ids must not be in the queue already; a batch whose id exists adds nothing (an idempotent retry). Members
+ * and callbacks take no {@link QueueEntry#withGroup group}: {@link RedisQueue#enqueueBatch} refuses one with a group.
  *
  * @param id the batch id, or {@code null} for a generated one
  * @param members the messages, at least one, at most {@value ScriptedRedisQueue#MAX_BATCH}

@@ -15,7 +15,8 @@ import java.util.Objects;
  * each step is one script on Redis Cluster; a handler tells them apart by {@link #PARENT_HEADER}, which every child
  * carries, or by its payload. Ids of the flow's messages must not be in the queue already: a flow whose parent id
  * is there adds nothing ({@link FlowIds#enqueued()} is {@code false}), one whose child id is there is refused.
- * Deduplication does not apply inside a flow, and a flow's parent is not a child of another flow.
+ * Deduplication does not apply inside a flow, and a flow's parent is not a child of another flow. Its messages take
+ * no {@link QueueEntry#withGroup group}: {@link RedisQueue#enqueueFlow} refuses one with a group.
  *
  * @param parent the parent message
  * @param children the children, at least one, at most {@value ScriptedRedisQueue#MAX_BATCH}

@@ -102,6 +102,21 @@ class QueueWorkflowTests {
 	}
 
 	@Test
+	void aFlowOrABatchWithAGroupedMessageIsRefused() {
+		RedisQueue<Job> grouped = this.registry.create("grouped",
+				QueueTesting.fastSpec().withGroups(QueueGroups.roundRobin()), Job.class);
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> grouped.enqueueFlow(QueueFlow.of(QueueEntry.of(new Job("parent", 0)),
+					List.of(QueueEntry.of(new Job("child", 1)).withGroup("acme")))))
+			.withMessageContaining("takes no group");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> grouped.enqueueBatch(QueueBatch.of(List.of(QueueEntry.of(new Job("member", 1))))
+				.onComplete(QueueEntry.of(new Job("complete", 0)).withGroup("acme"))))
+			.withMessageContaining("takes no group");
+		assertThat(grouped.stats().total()).isZero();
+	}
+
+	@Test
 	void failDeadLettersTheParentAndCancelsTheChildrenLeft() throws Exception {
 		this.queue.enqueueFlow(QueueFlow.of(QueueEntry.of(new Job("parent", 0)).withId("p"),
 				List.of(QueueEntry.of(new Job("child", 1)).withId("c1"), QueueEntry.of(new Job("child", 2)).withId("c2"),
