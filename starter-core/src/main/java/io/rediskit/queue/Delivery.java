@@ -288,8 +288,8 @@ final class Delivery<T> implements QueueMessage<T> {
 			});
 	}
 
-	private CompletionStage<Void> settle(String operation, java.util.function.Supplier<CompletionStage<Settlement>> call,
-			java.util.function.Consumer<Settled> done) {
+	private CompletionStage<Void> settle(String operation,
+			java.util.function.Supplier<CompletionStage<Settlement>> call, java.util.function.Consumer<Settled> done) {
 		if (!this.settled.compareAndSet(false, true)) {
 			throw new IllegalStateException("Message " + id() + " of queue '" + this.queue.name()
 					+ "' was settled already by this delivery");

@@ -477,8 +477,8 @@ final class QueueScripts {
 	 * @return {@link Settled#DONE} (delayed), {@link Settled#DEAD_LETTERED}, {@link Settled#REPLAYED} or
 	 * {@link Settled#STALE}
 	 */
-	CompletionStage<Settlement> retry(Keys keys, String id, String token, long delayMillis, QueueSpec spec, String reason,
-			@Nullable Long now) {
+	CompletionStage<Settlement> retry(Keys keys, String id, String token, long delayMillis, QueueSpec spec,
+			String reason, @Nullable Long now) {
 		return settling(RETRY, keys, time(now), utf8(id), utf8(token), number(delayMillis),
 				number(spec.maxDeliveries()), utf8(reason), SETTLED_MILLIS,
 				number(spec.deadLetterRetention().toMillis()), number(spec.deadLetterMaxSize()), keys.channelBytes,
