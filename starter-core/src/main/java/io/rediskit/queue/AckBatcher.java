@@ -8,6 +8,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
 import io.rediskit.queue.QueueScripts.Settled;
+import io.rediskit.queue.QueueScripts.Settlement;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -25,19 +26,19 @@ final class AckBatcher {
 	/** Most acks one combined call carries. */
 	static final int MAX_ACKS = 500;
 
-	private final Function<List<String[]>, CompletionStage<Settled[]>> send;
+	private final Function<List<String[]>, CompletionStage<Settlement[]>> send;
 
 	private final ArrayDeque<Pending> waiting = new ArrayDeque<>();
 
 	private boolean inFlight;
 
 	/** @param send sends id and token (and a result, if any) of each ack as one ack script call */
-	AckBatcher(Function<List<String[]>, CompletionStage<Settled[]>> send) {
+	AckBatcher(Function<List<String[]>, CompletionStage<Settlement[]>> send) {
 		this.send = send;
 	}
 
 	/** @return what the ack did: {@link Settled#DONE}, {@link Settled#REPLAYED} or {@link Settled#STALE} */
-	CompletionStage<Settled> ack(String id, String token) {
+	CompletionStage<Settlement> ack(String id, String token) {
 		return ack(id, token, null);
 	}
 
@@ -45,7 +46,7 @@ final class AckBatcher {
 	 * @param result the handler's result as JSON, for a flow's parent, or {@code null}
 	 * @return what the ack did: {@link Settled#DONE}, {@link Settled#REPLAYED} or {@link Settled#STALE}
 	 */
-	CompletionStage<Settled> ack(String id, String token, @Nullable String result) {
+	CompletionStage<Settlement> ack(String id, String token, @Nullable String result) {
 		String[] delivery = (result != null) ? new String[] { id, token, result } : new String[] { id, token };
 		Pending pending = new Pending(delivery, new CompletableFuture<>());
 		synchronized (this) {
@@ -64,7 +65,7 @@ final class AckBatcher {
 		for (Pending pending : batch) {
 			pairs.add(pending.pair);
 		}
-		CompletionStage<Settled[]> call;
+		CompletionStage<Settlement[]> call;
 		try {
 			call = this.send.apply(pairs);
 		}
@@ -77,7 +78,7 @@ final class AckBatcher {
 				send(next);
 			}
 			for (int i = 0; i < batch.size(); i++) {
-				CompletableFuture<Settled> one = batch.get(i).settled;
+				CompletableFuture<Settlement> one = batch.get(i).settled;
 				if (failure != null) {
 					one.completeExceptionally(failure);
 				}
@@ -101,7 +102,7 @@ final class AckBatcher {
 		return next;
 	}
 
-	private record Pending(String[] pair, CompletableFuture<Settled> settled) {
+	private record Pending(String[] pair, CompletableFuture<Settlement> settled) {
 	}
 
 }

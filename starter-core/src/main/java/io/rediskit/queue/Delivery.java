@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import io.rediskit.queue.PayloadCodec.Decoded;
 import io.rediskit.queue.QueueScripts.ClaimedMessage;
 import io.rediskit.queue.QueueScripts.Settled;
+import io.rediskit.queue.QueueScripts.Settlement;
 import io.rediskit.support.Stages;
 import org.jspecify.annotations.Nullable;
 
@@ -256,7 +257,8 @@ final class Delivery<T> implements QueueMessage<T> {
 
 	/** Gives the delivery back at once, uncounted: a stopping container's messages. */
 	CompletionStage<Void> releaseAsync() {
-		return settle("release", () -> this.queue.parts().scripts.release(keys(), id(), token(), null),
+		return settle("release", () -> this.queue.parts().scripts.release(keys(), id(), token(),
+				this.queue.spec().groups() != null, null),
 				(outcome) -> {
 				});
 	}
@@ -286,13 +288,13 @@ final class Delivery<T> implements QueueMessage<T> {
 			});
 	}
 
-	private CompletionStage<Void> settle(String operation, java.util.function.Supplier<CompletionStage<Settled>> call,
-			java.util.function.Consumer<Settled> done) {
+	private CompletionStage<Void> settle(String operation,
+			java.util.function.Supplier<CompletionStage<Settlement>> call, java.util.function.Consumer<Settled> done) {
 		if (!this.settled.compareAndSet(false, true)) {
 			throw new IllegalStateException("Message " + id() + " of queue '" + this.queue.name()
 					+ "' was settled already by this delivery");
 		}
-		CompletionStage<Settled> stage;
+		CompletionStage<Settlement> stage;
 		try {
 			stage = call.get();
 		}
@@ -300,12 +302,13 @@ final class Delivery<T> implements QueueMessage<T> {
 			this.settled.set(false);
 			throw ex;
 		}
-		return stage.handle((outcome, failure) -> {
+		return stage.handle((settlement, failure) -> {
 			if (failure != null) {
 				// Not applied (or unknown): the consumer may try again; a replay of an applied one is harmless.
 				this.settled.set(false);
 				throw this.queue.failed(failure);
 			}
+			Settled outcome = settlement.outcome();
 			if (outcome == Settled.STALE) {
 				this.queue.parts().listeners.notify((l) -> l.onStale(this.queue.name(), operation));
 				throw new CompletionException(new StaleDeliveryException(this.queue.name(), id(), operation));
@@ -316,9 +319,11 @@ final class Delivery<T> implements QueueMessage<T> {
 					l.onCancelled(this.queue.name());
 					l.onDeadLettered(this.queue.name(), DeadLetter.CANCELLED);
 				});
-				return null;
 			}
-			done.accept(outcome);
+			else {
+				done.accept(outcome);
+			}
+			this.queue.reportWorkflow(settlement);
 			return null;
 		});
 	}

@@ -17,7 +17,8 @@ import org.jspecify.annotations.Nullable;
  * <li>{@code onSuccess}: every member succeeded (was acknowledged); with {@code onComplete}, after it.</li>
  * </ul>
  * Members carry {@link #BATCH_HEADER}. Progress is readable with {@link RedisQueue#batchProgress(String)}. The
- * member ids must not be in the queue already; a batch whose id exists adds nothing (an idempotent retry).
+ * member ids must not be in the queue already; a batch whose id exists adds nothing (an idempotent retry). Members
+ * and callbacks take no {@link QueueEntry#withGroup group}: {@link RedisQueue#enqueueBatch} refuses one with a group.
  *
  * @param id the batch id, or {@code null} for a generated one
  * @param members the messages, at least one, at most {@value ScriptedRedisQueue#MAX_BATCH}
@@ -32,7 +33,7 @@ public record QueueBatch<T>(@Nullable String id, List<QueueEntry<T>> members, @N
 	/** The header a member and a callback carry: the batch id. */
 	public static final String BATCH_HEADER = "rediskit-batch";
 
-	/** The header a callback carries: {@code death}, {@code complete} or {@code success}. */
+	/** The header a callback carries: its {@link Event#value()}, {@code death}, {@code complete} or {@code success}. */
 	public static final String EVENT_HEADER = "rediskit-batch-event";
 
 	/**
@@ -79,6 +80,34 @@ public record QueueBatch<T>(@Nullable String id, List<QueueEntry<T>> members, @N
 	/** @param callback the message; @return this batch with that callback when every member succeeded */
 	public QueueBatch<T> onSuccess(QueueEntry<T> callback) {
 		return new QueueBatch<>(this.id, this.members, this.onDeath, this.onComplete, callback);
+	}
+
+	/**
+	 * A state a batch reaches, once per batch: what enqueues its callback, and what
+	 * {@link QueueEventListener#onBatchEvent} is told.
+	 */
+	public enum Event {
+
+		/** The first member failed for good (dead-lettered, or cancelled): {@code onDeath}. */
+		DEATH("death"),
+
+		/** Every member finished, succeeded or failed for good: {@code onComplete}. */
+		COMPLETE("complete"),
+
+		/** Every member succeeded: {@code onSuccess}. */
+		SUCCESS("success");
+
+		private final String value;
+
+		Event(String value) {
+			this.value = value;
+		}
+
+		/** @return the lower-case name: the value of {@link #EVENT_HEADER} on its callback, as in metric tags */
+		public String value() {
+			return this.value;
+		}
+
 	}
 
 }

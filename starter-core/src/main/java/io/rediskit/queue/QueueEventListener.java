@@ -49,6 +49,30 @@ public interface QueueEventListener {
 	}
 
 	/**
+	 * A flow's waiting parent was released by the end of one of its children: due now (or at its own due time), or
+	 * dead-lettered. Told once per release, by the instance whose settling of the child (ack, retry, dead letter,
+	 * cancel, visibility timeout) released it in the same script, when that script's reply reaches it: at most once,
+	 * not at least once (a reply lost with its connection, or an instance killed right after, leaves it untold; the
+	 * parent itself is released all the same). Act on the parent's own delivery, not on this.
+	 * @param queue the queue name
+	 * @param release how it was released
+	 */
+	default void onFlowParentReleased(String queue, QueueFlow.ParentRelease release) {
+	}
+
+	/**
+	 * A batch reached a state ({@link QueueBatch.Event}): its first failure, every member finished, every member
+	 * succeeded ({@link QueueBatch.Event#COMPLETE} before {@link QueueBatch.Event#SUCCESS}), whether or not it has a
+	 * callback for it. Told once per batch and event, by the instance whose settling of a member reached it, when that
+	 * script's reply reaches it: at most once, as {@link #onFlowParentReleased}; the callbacks are the at-least-once
+	 * way to act on it.
+	 * @param queue the queue name
+	 * @param event the state reached
+	 */
+	default void onBatchEvent(String queue, QueueBatch.Event event) {
+	}
+
+	/**
 	 * A message was delivered to a consumer.
 	 * @param queue the queue name
 	 * @param deliveries its deliveries so far, this one included

@@ -15,7 +15,8 @@ import java.util.Objects;
  * each step is one script on Redis Cluster; a handler tells them apart by {@link #PARENT_HEADER}, which every child
  * carries, or by its payload. Ids of the flow's messages must not be in the queue already: a flow whose parent id
  * is there adds nothing ({@link FlowIds#enqueued()} is {@code false}), one whose child id is there is refused.
- * Deduplication does not apply inside a flow, and a flow's parent is not a child of another flow.
+ * Deduplication does not apply inside a flow, and a flow's parent is not a child of another flow. Its messages take
+ * no {@link QueueEntry#withGroup group}: {@link RedisQueue#enqueueFlow} refuses one with a group.
  *
  * @param parent the parent message
  * @param children the children, at least one, at most {@value ScriptedRedisQueue#MAX_BATCH}
@@ -59,6 +60,33 @@ public record QueueFlow<T>(QueueEntry<T> parent, List<QueueEntry<T>> children, C
 	 */
 	public QueueFlow<T> onChildFailure(ChildFailurePolicy policy) {
 		return new QueueFlow<>(this.parent, this.children, policy);
+	}
+
+	/**
+	 * How a flow's waiting parent was released, as told to {@link QueueEventListener#onFlowParentReleased}.
+	 */
+	public enum ParentRelease {
+
+		/** Every child finished (succeeded, or failed under {@link ChildFailurePolicy#IGNORE}): the parent is due. */
+		ALL_FINISHED("all-finished"),
+
+		/** A child failed under {@link ChildFailurePolicy#CONTINUE}: the parent is due while the others go on. */
+		CONTINUED("continued"),
+
+		/** A child failed under {@link ChildFailurePolicy#FAIL}: the parent was dead-lettered without running. */
+		FAILED("failed");
+
+		private final String value;
+
+		ParentRelease(String value) {
+			this.value = value;
+		}
+
+		/** @return the lower-case name, as in metric tags */
+		public String value() {
+			return this.value;
+		}
+
 	}
 
 	/**

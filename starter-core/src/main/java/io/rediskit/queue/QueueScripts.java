@@ -25,14 +25,16 @@ import org.springframework.data.redis.connection.ReturnType;
  * <p>
  * Replays by the driver after a reconnect are harmless: a claim carries a request id whose record returns the
  * same messages, ack, retry, dead-letter and release carry the delivery's token, which the first application
- * records for {@link #SETTLED_RETENTION} (the latest {@value #SETTLED_MOST} at most: {@code settled.lua}), and a
+ * records for {@link #SETTLED_RETENTION} (the latest {@value #SETTLED_MOST} at most: {@code remember.lua}), and a
  * cancel carries a request id recorded the same way.
  */
 final class QueueScripts {
 
-	static final LuaScript ENQUEUE = script("enqueue");
+	/** The enqueue, with {@code earliest_due} and {@code into_group} as its functions. */
+	static final LuaScript ENQUEUE = LuaScript.fromClasspath(path("enqueue"), functions("earliest_due", "into_group"));
 
-	static final LuaScript PROMOTE = script("promote");
+	/** The promotion, with {@code into_group} as its function. */
+	static final LuaScript PROMOTE = LuaScript.fromClasspath(path("promote"), functions("into_group"));
 
 	/** The claim, with the sliding-log rate limiter's script as its function {@code sliding_log}. */
 	static final LuaScript CLAIM = LuaScript.fromClasspath(path("claim"),
@@ -48,9 +50,9 @@ final class QueueScripts {
 
 	static final LuaScript EXTEND = script("extend");
 
-	static final LuaScript RELEASE = settling("release");
+	static final LuaScript RELEASE = givingBack("release");
 
-	static final LuaScript REQUEUE = settling("requeue");
+	static final LuaScript REQUEUE = givingBack("requeue");
 
 	static final LuaScript CANCEL = settling("cancel");
 
@@ -94,7 +96,7 @@ final class QueueScripts {
 
 	/**
 	 * Most settled tokens and cancel request ids one queue keeps, the oldest going first: the bound
-	 * {@code settled.lua} applies, so that the record's memory does not grow with the throughput.
+	 * {@code remember.lua} applies, so that the record's memory does not grow with the throughput.
 	 */
 	static final int SETTLED_MOST = 100_000;
 
@@ -429,7 +431,7 @@ final class QueueScripts {
 	}
 
 	/** @return {@link Settled#DONE}, {@link Settled#REPLAYED} or {@link Settled#STALE} */
-	CompletionStage<Settled> ack(Keys keys, String id, String token, @Nullable Long now) {
+	CompletionStage<Settlement> ack(Keys keys, String id, String token, @Nullable Long now) {
 		return ack(keys, id, token, null, now);
 	}
 
@@ -438,7 +440,8 @@ final class QueueScripts {
 	 * @param result the result's JSON, or {@code null} for none
 	 * @return {@link Settled#DONE}, {@link Settled#REPLAYED} or {@link Settled#STALE}
 	 */
-	CompletionStage<Settled> ack(Keys keys, String id, String token, @Nullable String result, @Nullable Long now) {
+	CompletionStage<Settlement> ack(Keys keys, String id, String token, @Nullable String result,
+			@Nullable Long now) {
 		return settling(ACK, keys, time(now), utf8(id), utf8(token), SETTLED_MILLIS,
 				(result != null) ? utf8(result) : NO_RESULT, keys.channelBytes, keys.cancelChannelBytes,
 				BATCH_RETENTION_MILLIS);
@@ -449,7 +452,7 @@ final class QueueScripts {
 	 * @param deliveries id and token, and optionally the handler's result as JSON (for a flow's parent)
 	 * @return per delivery {@link Settled#DONE}, {@link Settled#REPLAYED} or {@link Settled#STALE}
 	 */
-	CompletionStage<Settled[]> ackAll(Keys keys, List<String[]> deliveries, @Nullable Long now) {
+	CompletionStage<Settlement[]> ackAll(Keys keys, List<String[]> deliveries, @Nullable Long now) {
 		byte[][] keysAndArgs = new byte[Keys.SETTLING + 5 + deliveries.size() * 3][];
 		System.arraycopy(keys.all, 0, keysAndArgs, 0, Keys.COUNT);
 		System.arraycopy(keys.workflow, 0, keysAndArgs, Keys.COUNT, keys.workflow.length);
@@ -468,9 +471,9 @@ final class QueueScripts {
 		return this.executor.<List<Object>>executeAsync(ACK_MANY, ReturnType.MULTI, Keys.SETTLING, keysAndArgs)
 			.thenApply((reply) -> {
 				List<Object> values = required(reply, ACK_MANY);
-				Settled[] settled = new Settled[values.size()];
+				Settlement[] settled = new Settlement[values.size()];
 				for (int m = 0; m < settled.length; m++) {
-					settled[m] = Settled.of((Long) values.get(m), ACK_MANY);
+					settled[m] = Settlement.of((Long) values.get(m), ACK_MANY);
 				}
 				return settled;
 			});
@@ -481,8 +484,8 @@ final class QueueScripts {
 	 * @return {@link Settled#DONE} (delayed), {@link Settled#DEAD_LETTERED}, {@link Settled#REPLAYED} or
 	 * {@link Settled#STALE}
 	 */
-	CompletionStage<Settled> retry(Keys keys, String id, String token, long delayMillis, QueueSpec spec, String reason,
-			@Nullable Long now) {
+	CompletionStage<Settlement> retry(Keys keys, String id, String token, long delayMillis, QueueSpec spec,
+			String reason, @Nullable Long now) {
 		return settling(RETRY, keys, time(now), utf8(id), utf8(token), number(delayMillis),
 				number(spec.maxDeliveries()), utf8(reason), SETTLED_MILLIS,
 				number(spec.deadLetterRetention().toMillis()), number(spec.deadLetterMaxSize()), keys.channelBytes,
@@ -490,17 +493,23 @@ final class QueueScripts {
 	}
 
 	/** @return {@link Settled#DONE}, {@link Settled#REPLAYED} or {@link Settled#STALE} */
-	CompletionStage<Settled> deadLetter(Keys keys, String id, String token, String reason, QueueSpec spec,
+	CompletionStage<Settlement> deadLetter(Keys keys, String id, String token, String reason, QueueSpec spec,
 			@Nullable Long now) {
 		return settling(DEAD_LETTER, keys, time(now), utf8(id), utf8(token), utf8(reason), SETTLED_MILLIS,
 				number(spec.deadLetterRetention().toMillis()), number(spec.deadLetterMaxSize()), keys.channelBytes,
 				keys.cancelChannelBytes, BATCH_RETENTION_MILLIS);
 	}
 
-	/** Gives a delivery back at once, uncounted. */
-	CompletionStage<Settled> release(Keys keys, String id, String token, @Nullable Long now) {
-		return settling(RELEASE, keys, time(now), utf8(id), utf8(token), SETTLED_MILLIS, keys.channelBytes,
-				keys.cancelChannelBytes, BATCH_RETENTION_MILLIS);
+	/**
+	 * Gives a delivery back at once, uncounted: to the head of ready, or in a queue with {@code groups}, a message of a
+	 * group to the head of its group.
+	 */
+	CompletionStage<Settlement> release(Keys keys, String id, String token, boolean groups, @Nullable Long now) {
+		byte[][] keysAndArgs = settlingKeysAnd(keys, keys.groups[1], keys.groups[2], keys.groups[4], time(now), utf8(id),
+				utf8(token), SETTLED_MILLIS, keys.channelBytes, keys.cancelChannelBytes, BATCH_RETENTION_MILLIS,
+				groups ? ONE : NO_RESULT);
+		return this.executor.<Long>executeAsync(RELEASE, ReturnType.INTEGER, Keys.SETTLING + 3, keysAndArgs)
+			.thenApply((reply) -> Settlement.of(required(reply, RELEASE), RELEASE));
 	}
 
 	/**
@@ -531,16 +540,22 @@ final class QueueScripts {
 
 	/**
 	 * Takes back up to {@link #MOVE_BATCH} deliveries whose visibility passed.
-	 * @return requeued, dead-lettered (delivery limit) and cancelled counts
+	 * @return requeued, dead-lettered (delivery limit) and cancelled counts, then how many times each
+	 * {@link Settlement#events() workflow event} happened, in the order of its bits
 	 */
 	CompletionStage<long[]> requeueExpired(Keys keys, QueueSpec spec, @Nullable Long now) {
-		return this.executor.<List<Object>>executeAsync(REQUEUE, ReturnType.MULTI, Keys.SETTLING,
-				settlingKeysAnd(keys, time(now), MOVE_BATCH_BYTES, number(spec.maxDeliveries()),
-						number(spec.deadLetterRetention().toMillis()), number(spec.deadLetterMaxSize()),
-						keys.channelBytes, keys.cancelChannelBytes, BATCH_RETENTION_MILLIS))
+		return this.executor.<List<Object>>executeAsync(REQUEUE, ReturnType.MULTI, Keys.SETTLING + 3,
+				settlingKeysAnd(keys, keys.groups[1], keys.groups[2], keys.groups[4], time(now), MOVE_BATCH_BYTES,
+						number(spec.maxDeliveries()), number(spec.deadLetterRetention().toMillis()),
+						number(spec.deadLetterMaxSize()), keys.channelBytes, keys.cancelChannelBytes,
+						BATCH_RETENTION_MILLIS, (spec.groups() != null) ? ONE : NO_RESULT))
 			.thenApply((reply) -> {
 				List<Object> values = required(reply, REQUEUE);
-				return new long[] { (Long) values.get(0), (Long) values.get(1), (Long) values.get(2) };
+				long[] counts = new long[values.size()];
+				for (int c = 0; c < counts.length; c++) {
+					counts[c] = (Long) values.get(c);
+				}
+				return counts;
 			});
 	}
 
@@ -548,11 +563,11 @@ final class QueueScripts {
 	 * @return {@link Settled#DONE} (removed before delivery), {@link Settled#CANCELLED} (in flight: marked, and
 	 * its id published on the cancel channel), {@link Settled#REPLAYED} or {@link Settled#STALE} (nothing)
 	 */
-	CompletionStage<Settled> cancel(Keys keys, String id, String requestId, @Nullable Long now) {
+	CompletionStage<Settlement> cancel(Keys keys, String id, String requestId, @Nullable Long now) {
 		byte[][] settling = settlingKeysAnd(keys, keys.groups[1], time(now), utf8(id), utf8(requestId),
 				SETTLED_MILLIS, keys.cancelChannelBytes, keys.channelBytes, BATCH_RETENTION_MILLIS);
 		return this.executor.<Long>executeAsync(CANCEL, ReturnType.INTEGER, Keys.SETTLING + 1, settling)
-			.thenApply((reply) -> Settled.of(required(reply, CANCEL), CANCEL));
+			.thenApply((reply) -> Settlement.of(required(reply, CANCEL), CANCEL));
 	}
 
 	CompletionStage<QueueStats> stats(Keys keys, @Nullable Long now) {
@@ -618,9 +633,9 @@ final class QueueScripts {
 	}
 
 	/** A settling script: the eight keys and the workflow keys, then the arguments. */
-	private CompletionStage<Settled> settling(LuaScript script, Keys keys, byte[]... args) {
+	private CompletionStage<Settlement> settling(LuaScript script, Keys keys, byte[]... args) {
 		return this.executor.<Long>executeAsync(script, ReturnType.INTEGER, Keys.SETTLING, settlingKeysAnd(keys, args))
-			.thenApply((reply) -> Settled.of(required(reply, script), script));
+			.thenApply((reply) -> Settlement.of(required(reply, script), script));
 	}
 
 	private static byte[][] settlingKeysAnd(Keys keys, byte[]... args) {
@@ -679,19 +694,34 @@ final class QueueScripts {
 	}
 
 	/**
-	 * A script that settles messages, with the flow and batch bookkeeping as its function {@code workflow} and the
-	 * bounded record of what it settled as its function {@code remember}.
+	 * A script that settles messages, with the flow and batch bookkeeping as its function {@code workflow} (and
+	 * {@code earliest_due}, which it calls) and the bounded record of what it settled as its function
+	 * {@code remember}.
 	 */
 	private static LuaScript settling(String name) {
-		Map<String, String> functions = new LinkedHashMap<>();
-		functions.put("workflow", path("workflow"));
-		functions.put("remember", path("settled"));
-		return LuaScript.fromClasspath(path(name), functions);
+		return LuaScript.fromClasspath(path(name), functions("earliest_due", "workflow", "remember"));
 	}
 
-	/** A script that adds a flow or a batch, with the placing of its messages as its function {@code enqueue_members}. */
+	/** A settling script that gives deliveries back at once, with {@code into_group} besides {@link #settling}'s. */
+	private static LuaScript givingBack(String name) {
+		return LuaScript.fromClasspath(path(name), functions("earliest_due", "workflow", "into_group", "remember"));
+	}
+
+	/**
+	 * A script that adds a flow or a batch, with the placing of its messages as its function {@code enqueue_members}
+	 * (and {@code earliest_due}, which it calls).
+	 */
 	private static LuaScript withMembers(String name) {
-		return LuaScript.fromClasspath(path(name), Map.of("enqueue_members", path("enqueue_members")));
+		return LuaScript.fromClasspath(path(name), functions("earliest_due", "enqueue_members"));
+	}
+
+	/** @return the queue scripts of these names as functions, in this order: one calls only those before it */
+	private static Map<String, String> functions(String... names) {
+		Map<String, String> functions = new LinkedHashMap<>();
+		for (String name : names) {
+			functions.put(name, path(name));
+		}
+		return functions;
 	}
 
 	private static String path(String name) {
@@ -1024,7 +1054,35 @@ final class QueueScripts {
 
 	}
 
-	/** What a settling call (ack, retry, dead-letter, release, cancel) did. */
+	/**
+	 * What a settling call (ack, retry, dead-letter, release, cancel) did to the message, and what that did to its flow
+	 * or batch.
+	 * @param outcome what it did to the message
+	 * @param events what it did to the message's flow or batch (workflow.lua), as bits: 1 its parent released because
+	 * every child finished, 2 its parent released by {@link ChildFailurePolicy#CONTINUE}, 4 its parent dead-lettered by
+	 * {@link ChildFailurePolicy#FAIL} (the order of {@link QueueFlow.ParentRelease}), then 8 its batch's first failure,
+	 * 16 its batch finished, 32 its batch succeeded (the order of {@link QueueBatch.Event}); 0 for none
+	 */
+	record Settlement(Settled outcome, int events) {
+
+		/** The reply of a settling script: the outcome's code plus 8 times the events. */
+		static Settlement of(long reply, LuaScript script) {
+			return new Settlement(Settled.of(reply & 7, script), (int) (reply >>> 3));
+		}
+
+		/** @return whether the settling released its flow's parent in this way */
+		boolean has(QueueFlow.ParentRelease release) {
+			return (this.events & (1 << release.ordinal())) != 0;
+		}
+
+		/** @return whether the settling brought its batch to this event */
+		boolean has(QueueBatch.Event event) {
+			return (this.events & (8 << event.ordinal())) != 0;
+		}
+
+	}
+
+	/** What a settling call (ack, retry, dead-letter, release, cancel) did to the message. */
 	enum Settled {
 
 		/** The token was stale (or, for cancel, there was nothing to cancel). */

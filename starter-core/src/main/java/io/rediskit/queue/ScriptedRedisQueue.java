@@ -24,6 +24,7 @@ import io.rediskit.queue.QueueScripts.HeldBack;
 import io.rediskit.queue.QueueScripts.Outgoing;
 import io.rediskit.queue.QueueScripts.Promoted;
 import io.rediskit.queue.QueueScripts.Settled;
+import io.rediskit.queue.QueueScripts.Settlement;
 import io.rediskit.support.Observations;
 import io.rediskit.support.RedisFailures;
 import io.rediskit.support.RedisKitObservation;
@@ -346,6 +347,12 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 	 * workflow adds to its own.
 	 */
 	private Outgoing placed(QueueEntry<T> entry, Map<String, String> added, QueueSpec spec) {
+		if (entry.group() != null) {
+			// Refused rather than dropped: the settling scripts that cancel a flow's waiting children and place a
+			// released parent or a callback would have to find and place it in its group (docs/queue.md, Groups).
+			throw new IllegalArgumentException("A message of a flow or a batch takes no group, was '" + entry.group()
+					+ "' in queue '" + name() + "'");
+		}
 		byte[] payload = this.parts.codec.encode(entry.payload());
 		if (payload.length > spec.maxPayloadSize()) {
 			throw new PayloadTooLargeException(name(), payload.length, spec.maxPayloadSize());
@@ -456,15 +463,16 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 	@Override
 	public CompletionStage<Boolean> cancelAsync(String id) {
 		Objects.requireNonNull(id, "id must not be null");
-		return this.parts.scripts.cancel(keys(), id, this.parts.newRequestId(), null).handle((settled, failure) -> {
+		return this.parts.scripts.cancel(keys(), id, this.parts.newRequestId(), null).handle((settlement, failure) -> {
 			if (failure != null) {
 				throw failed(failure);
 			}
-			if (settled == Settled.DONE) {
+			if (settlement.outcome() == Settled.DONE) {
 				// Removed before delivery; one cancelled in flight is told by whoever settles it.
 				this.parts.listeners.notify((l) -> l.onCancelled(name()));
+				reportWorkflow(settlement);
 			}
-			return settled != Settled.STALE;
+			return settlement.outcome() != Settled.STALE;
 		});
 	}
 
@@ -529,6 +537,9 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 						});
 					}
 				}
+				if (failure == null) {
+					reportWorkflow(counts);
+				}
 			});
 		}
 		CompletionStage<Promoted> promoted = this.parts.scripts.promote(keys(), spec.groups() != null, null);
@@ -585,6 +596,7 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 				}
 				else {
 					this.parts.listeners.notify((l) -> l.onDeadLettered(name(), reason));
+					reportWorkflow(settled);
 				}
 			});
 		logger.warn("Message " + message.id() + " of queue '" + name() + "' dead-lettered: " + reason);
@@ -756,6 +768,42 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 			}
 			return count;
 		});
+	}
+
+	/** Tells the listeners what a settling did to its message's flow or batch ({@link Settlement#events()}). */
+	void reportWorkflow(Settlement settlement) {
+		if (settlement.events() == 0) {
+			return;
+		}
+		for (QueueFlow.ParentRelease release : QueueFlow.ParentRelease.values()) {
+			if (settlement.has(release)) {
+				this.parts.listeners.notify((l) -> l.onFlowParentReleased(name(), release));
+			}
+		}
+		for (QueueBatch.Event event : QueueBatch.Event.values()) {
+			if (settlement.has(event)) {
+				this.parts.listeners.notify((l) -> l.onBatchEvent(name(), event));
+			}
+		}
+	}
+
+	/** {@link #reportWorkflow(Settlement)} for the counts of each event after a requeue's first three counts. */
+	private void reportWorkflow(long[] counts) {
+		QueueFlow.ParentRelease[] releases = QueueFlow.ParentRelease.values();
+		QueueBatch.Event[] events = QueueBatch.Event.values();
+		for (int i = 3; i < counts.length; i++) {
+			int bit = i - 3;
+			for (long n = 0; n < counts[i]; n++) {
+				if (bit < releases.length) {
+					QueueFlow.ParentRelease release = releases[bit];
+					this.parts.listeners.notify((l) -> l.onFlowParentReleased(name(), release));
+				}
+				else {
+					QueueBatch.Event event = events[bit - releases.length];
+					this.parts.listeners.notify((l) -> l.onBatchEvent(name(), event));
+				}
+			}
+		}
 	}
 
 	/**

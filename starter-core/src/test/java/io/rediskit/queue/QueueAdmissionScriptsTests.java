@@ -127,17 +127,17 @@ class QueueAdmissionScriptsTests {
 		List<ClaimedMessage> claimed = claim(1, Admission.NONE).messages();
 		ClaimedMessage h0 = claimed.get(0);
 		assertThat(h0.priority()).isEqualTo(QueuePriority.HIGH);
-		assertThat(await(this.scripts.retry(KEYS.of(h0.priority()), h0.id(), h0.token(), 1000, SPEC, "r", T)))
+		assertThat(await(this.scripts.retry(KEYS.of(h0.priority()), h0.id(), h0.token(), 1000, SPEC, "r", T)).outcome())
 			.isEqualTo(Settled.DONE);
 		assertThat(this.server.command("ZSCORE", "rk:queue:{q}:delayed:high", "h0000")).isEqualTo(
 				Long.toString(T + 1000));
 		ClaimedMessage h1 = claim(1, Admission.NONE).messages().get(0);
-		await(this.scripts.release(KEYS.of(h1.priority()), h1.id(), h1.token(), T));
+		await(this.scripts.release(KEYS.of(h1.priority()), h1.id(), h1.token(), false, T));
 		assertThat(this.server.command("LRANGE", "rk:queue:{q}:ready:high", "0", "-1")).isEqualTo(List.of("h0001"));
 		assertThat(await(this.scripts.stats(KEYS, T))).isEqualTo(new QueueStats(2, 1, 0, 0, Duration.ZERO));
 		assertThat(await(this.scripts.stats(KEYS, T + 1000)).ready()).isEqualTo(2);
-		assertThat(await(this.scripts.cancel(KEYS, "later", "c1", T))).isEqualTo(Settled.DONE);
-		assertThat(await(this.scripts.cancel(KEYS, "h0001", "c2", T))).isEqualTo(Settled.DONE);
+		assertThat(await(this.scripts.cancel(KEYS, "later", "c1", T)).outcome()).isEqualTo(Settled.DONE);
+		assertThat(await(this.scripts.cancel(KEYS, "h0001", "c2", T)).outcome()).isEqualTo(Settled.DONE);
 		assertThat(await(this.scripts.purge(KEYS))).isEqualTo(1);
 		for (String gone : new String[] { "delayed", "ready", "delayed:high", "ready:high", "delayed:low", "ready:low",
 				"meta", "payloads" }) {

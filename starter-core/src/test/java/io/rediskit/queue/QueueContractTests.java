@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import io.rediskit.queue.QueueTesting.Job;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.Stages;
 import io.rediskit.support.TopologyScripts;
 import io.rediskit.testsupport.Topology;
 import io.rediskit.testsupport.TopologyContract;
@@ -497,6 +498,24 @@ class QueueContractTests extends TopologyContract {
 		assertThat(queue.poll(10, Duration.ZERO)).isEmpty();
 		assertThat(queue.stats().ready()).isEqualTo(3);
 		assertThat(queue.purge()).isEqualTo(3);
+	}
+
+	@Test
+	void aMessageGivenBackAtOnceWaitsForItsGroupsTurnAndLimits() throws Exception {
+		RedisQueue<Job> queue = queue(QueueTesting.fastSpec().withGroups(QueueGroups.roundRobin().withMaxInFlight(1)));
+		queue.enqueueAll(List.of(QueueEntry.of(new Job("a", 0)).withGroup("a"),
+				QueueEntry.of(new Job("a", 1)).withGroup("a"), QueueEntry.of(new Job("b", 0)).withGroup("b")));
+		List<QueueMessage<Job>> first = queue.poll(10, Duration.ZERO);
+		assertThat(first).extracting((m) -> m.payload().name() + m.payload().number()).containsExactly("a0", "b0");
+		// A stopping consumer gives a0 back: it is a's next again, and a's only one in flight.
+		Stages.join(((Delivery<Job>) first.get(0)).releaseAsync());
+		List<QueueMessage<Job>> again = queue.poll(10, Duration.ZERO);
+		assertThat(again).extracting((m) -> m.payload().name() + m.payload().number()).containsExactly("a0");
+		assertThat(queue.poll(10, Duration.ZERO)).as("a1 waits for a0, b is at its limit").isEmpty();
+		again.get(0).ack();
+		assertThat(queue.poll(10, Duration.ZERO)).extracting((m) -> m.payload().name() + m.payload().number())
+			.containsExactly("a1");
+		assertThat(queue.purge()).isEqualTo(2);
 	}
 
 	@Test

@@ -53,7 +53,7 @@ class QueueDeduplicationScriptsTests {
 		assertThat(enqueue("a", "2", 0, mode, T)).isEqualTo(new EnqueueResult("a", Outcome.DUPLICATE));
 		ClaimedMessage running = claimOne(T);
 		assertThat(enqueue("a", "3", 0, mode, T + 1)).isEqualTo(new EnqueueResult("a", Outcome.DUPLICATE));
-		assertThat(await(this.scripts.ack(KEYS, "a", running.token(), T + 2))).isEqualTo(Settled.DONE);
+		assertThat(await(this.scripts.ack(KEYS, "a", running.token(), T + 2)).outcome()).isEqualTo(Settled.DONE);
 		assertThat(enqueue("a", "4", 0, mode, T + 3)).isEqualTo(new EnqueueResult("a", Outcome.ENQUEUED));
 		assertThat(payload("a")).isEqualTo("4");
 	}
@@ -70,7 +70,7 @@ class QueueDeduplicationScriptsTests {
 		assertThat(second.id()).isEqualTo("a~other-3");
 		assertThat(this.server.command("HGET", KEYS_UNIQUE, "a")).isEqualTo("a~other-3");
 		assertThat(enqueue("a", "4", 0, mode, T + 2)).isEqualTo(new EnqueueResult("a", Outcome.DUPLICATE));
-		assertThat(await(this.scripts.ack(KEYS, "a", first.token(), T + 3))).isEqualTo(Settled.DONE);
+		assertThat(await(this.scripts.ack(KEYS, "a", first.token(), T + 3)).outcome()).isEqualTo(Settled.DONE);
 		assertThat(enqueue("a", "5", 0, mode, T + 4).outcome()).as("the second still waits").isEqualTo(Outcome.DUPLICATE);
 		ClaimedMessage claimed = claimOne(T + 5);
 		assertThat(claimed.id()).isEqualTo("a~other-3");

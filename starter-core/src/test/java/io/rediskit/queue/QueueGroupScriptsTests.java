@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static io.rediskit.queue.QueueScriptsTests.await;
+import static io.rediskit.queue.QueueScriptsTests.outcomes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -105,7 +106,7 @@ class QueueGroupScriptsTests {
 		// Nothing more while they are in flight; an ack makes room for one of its group.
 		assertThat(claim(20, admission).messages()).isEmpty();
 		ClaimedMessage big = claimed.messages().stream().filter((m) -> m.id().startsWith("b")).findFirst().get();
-		assertThat(await(this.scripts.ack(KEYS, big.id(), big.token(), T))).isEqualTo(Settled.DONE);
+		assertThat(await(this.scripts.ack(KEYS, big.id(), big.token(), T)).outcome()).isEqualTo(Settled.DONE);
 		Claimed next = claim(20, admission);
 		// Due when enqueued, they went into their group in the order they were enqueued: b0, b1, b2.
 		assertThat(next.messages()).extracting(ClaimedMessage::id).containsExactly("b2");
@@ -127,7 +128,7 @@ class QueueGroupScriptsTests {
 	@Test
 	void aGroupedMessageReadyInItsGroupCanBeCancelled() {
 		enqueue("g", "g", 2);
-		assertThat(await(this.scripts.cancel(KEYS, "g0", "c1", T))).isEqualTo(Settled.DONE);
+		assertThat(await(this.scripts.cancel(KEYS, "g0", "c1", T)).outcome()).isEqualTo(Settled.DONE);
 		Claimed claimed = claim(5, Admission.NONE.withGroups(QueueGroups.roundRobin()));
 		assertThat(claimed.messages()).extracting(ClaimedMessage::id).containsExactly("g1");
 	}
@@ -147,7 +148,7 @@ class QueueGroupScriptsTests {
 		assertThat(claimed.retryAfterMillis()).as("the oldest entry leaves the window").isEqualTo(1000);
 		// Settling frees no rate: only the window moving does.
 		for (ClaimedMessage message : claimed.messages()) {
-			assertThat(await(this.scripts.ack(KEYS, message.id(), message.token(), T + 10))).isEqualTo(Settled.DONE);
+			assertThat(await(this.scripts.ack(KEYS, message.id(), message.token(), T + 10)).outcome()).isEqualTo(Settled.DONE);
 		}
 		Claimed later = claim(20, admission, T + 999);
 		assertThat(later.messages()).isEmpty();
@@ -169,12 +170,12 @@ class QueueGroupScriptsTests {
 		assertThat(first.messages()).extracting(ClaimedMessage::id).containsExactly("g0");
 		assertThat(first.heldBy()).isEqualTo(HeldBack.GROUP_LIMIT);
 		ClaimedMessage g0 = first.messages().get(0);
-		assertThat(await(this.scripts.ack(KEYS, g0.id(), g0.token(), T))).isEqualTo(Settled.DONE);
+		assertThat(await(this.scripts.ack(KEYS, g0.id(), g0.token(), T)).outcome()).isEqualTo(Settled.DONE);
 		ClaimedMessage g1 = claim(5, admission, T).messages().get(0);
-		assertThat(await(this.scripts.ack(KEYS, g1.id(), g1.token(), T))).isEqualTo(Settled.DONE);
+		assertThat(await(this.scripts.ack(KEYS, g1.id(), g1.token(), T)).outcome()).isEqualTo(Settled.DONE);
 		ClaimedMessage g2 = claim(5, admission, T).messages().get(0);
 		assertThat(g2.id()).isEqualTo("g2");
-		assertThat(await(this.scripts.ack(KEYS, g2.id(), g2.token(), T))).isEqualTo(Settled.DONE);
+		assertThat(await(this.scripts.ack(KEYS, g2.id(), g2.token(), T)).outcome()).isEqualTo(Settled.DONE);
 		Claimed fourth = claim(5, admission, T);
 		assertThat(fourth.messages()).as("three claimed this minute").isEmpty();
 		assertThat(fourth.heldBy()).isEqualTo(HeldBack.GROUP_RATE);
@@ -221,16 +222,78 @@ class QueueGroupScriptsTests {
 		Admission admission = Admission.NONE.withGroups(QueueGroups.roundRobin());
 		List<ClaimedMessage> claimed = claim(4, admission).messages();
 		assertThat(claimed).hasSize(4);
-		assertThat(await(this.scripts.ack(KEYS, claimed.get(0).id(), claimed.get(0).token(), T))).isEqualTo(Settled.DONE);
-		assertThat(await(this.scripts.ackAll(KEYS, List.<String[]>of(new String[] { claimed.get(1).id(), claimed.get(1).token() }), T)))
+		assertThat(await(this.scripts.ack(KEYS, claimed.get(0).id(), claimed.get(0).token(), T)).outcome()).isEqualTo(Settled.DONE);
+		assertThat(outcomes(await(this.scripts.ackAll(KEYS, List.<String[]>of(new String[] { claimed.get(1).id(), claimed.get(1).token() }), T))))
 			.containsExactly(Settled.DONE);
-		assertThat(await(this.scripts.deadLetter(KEYS, claimed.get(2).id(), claimed.get(2).token(), "poison", QueueSpec.defaults(), T)))
+		assertThat(await(this.scripts.deadLetter(KEYS, claimed.get(2).id(), claimed.get(2).token(), "poison", QueueSpec.defaults(), T)).outcome())
 			.isEqualTo(Settled.DONE);
 		assertThat(await(this.scripts.deleteDeadLetter(KEYS, claimed.get(2).id()))).isTrue();
-		assertThat(await(this.scripts.cancel(KEYS, claimed.get(3).id(), "c1", T))).as("marked in flight")
+		assertThat(await(this.scripts.cancel(KEYS, claimed.get(3).id(), "c1", T)).outcome()).as("marked in flight")
 			.isEqualTo(Settled.CANCELLED);
 		assertThat(redis.server().command("HKEYS", new String(KEYS.groups[0], StandardCharsets.UTF_8)))
 			.as("only the message cancelled in flight, until it is settled").isEqualTo(List.of(claimed.get(3).id()));
+	}
+
+	@Test
+	void aReleasedMessageGoesBackToTheHeadOfItsGroupUnderItsLimits() {
+		enqueue("a", "a", 2);
+		enqueue("b", "b", 2);
+		QueueSpec spec = QueueSpec.defaults().withGroups(QueueGroups.roundRobin().withMaxInFlight(1));
+		Admission admission = Admission.of(spec, null);
+		Claimed first = claim(4, admission, T);
+		assertThat(first.messages()).extracting(ClaimedMessage::id).containsExactly("a0", "b0");
+		ClaimedMessage a0 = first.messages().get(0);
+		assertThat(await(this.scripts.release(KEYS, a0.id(), a0.token(), true, T + 1)).outcome())
+			.isEqualTo(Settled.DONE);
+		assertThat(redis.server().command("LLEN", key(1))).as("not in the plain ready list").isEqualTo(0L);
+		// b is at its limit (b0 in flight); a's turn gives a0 again, before a1, and only it.
+		Claimed again = claim(4, admission, T + 2);
+		assertThat(again.messages()).extracting(ClaimedMessage::id).containsExactly("a0");
+		assertThat(again.heldBy()).isEqualTo(HeldBack.GROUP_LIMIT);
+		assertThat(again.messages().get(0).deliveries()).as("a release is not counted").isEqualTo(1);
+	}
+
+	@Test
+	void aReleasedMessageOfAGroupOverItsRateWaitsForTheWindow() {
+		enqueue("a", "a", 1);
+		QueueSpec spec = QueueSpec.defaults().withGroups(QueueGroups.roundRobin().withRateLimit(1, Duration.ofMinutes(1)));
+		Admission admission = Admission.of(spec, null);
+		ClaimedMessage a0 = claim(1, admission, T).messages().get(0);
+		await(this.scripts.release(KEYS, a0.id(), a0.token(), true, T + 1));
+		Claimed held = claim(1, admission, T + 2);
+		assertThat(held.messages()).as("one of a's claims this minute already").isEmpty();
+		assertThat(held.heldBy()).isEqualTo(HeldBack.GROUP_RATE);
+		assertThat(claim(1, admission, T + 60_000).messages()).extracting(ClaimedMessage::id).containsExactly("a0");
+	}
+
+	@Test
+	void aMessageTakenBackAfterItsVisibilityTimeoutGoesBackIntoItsGroup() {
+		enqueue("a", "a", 2);
+		enqueue(null, "p", 1);
+		QueueSpec spec = QueueSpec.defaults().withMaxDeliveries(5)
+			.withGroups(QueueGroups.roundRobin().withMaxInFlight(1));
+		Admission admission = Admission.of(spec, null);
+		Claimed first = await(this.scripts.claim(KEYS, "r" + (++this.requests), 3, 1000, admission, T));
+		assertThat(first.messages()).extracting(ClaimedMessage::id).containsExactlyInAnyOrder("a0", "p0");
+		assertThat(await(this.scripts.requeueExpired(KEYS, spec, T + 1000)))
+			.containsExactly(2L, 0L, 0L, 0L, 0L, 0L, 0L, 0L, 0L);
+		assertThat(redis.server().command("LRANGE", key(1), "0", "-1")).as("only the message without a group")
+			.isEqualTo(List.of("p0"));
+		Claimed again = claim(3, admission, T + 1001);
+		assertThat(again.messages()).extracting(ClaimedMessage::id).containsExactlyInAnyOrder("a0", "p0");
+		assertThat(again.heldBy()).as("a1 waits for a0").isEqualTo(HeldBack.GROUP_LIMIT);
+	}
+
+	@Test
+	void withoutGroupsAReleasedMessageGoesToTheHeadOfReadyWhateverItsEntry() {
+		enqueue("a", "a", 1);
+		ClaimedMessage a0 = claim(1, Admission.NONE.withGroups(QueueGroups.roundRobin())).messages().get(0);
+		await(this.scripts.release(KEYS, a0.id(), a0.token(), false, T));
+		assertThat(redis.server().command("LRANGE", key(1), "0", "-1")).isEqualTo(List.of("a0"));
+	}
+
+	private static String key(int index) {
+		return KEYS.key(index);
 	}
 
 	private static Map<Character, Integer> counts(Claimed claimed) {

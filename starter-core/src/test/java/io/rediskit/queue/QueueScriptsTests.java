@@ -131,7 +131,7 @@ class QueueScriptsTests {
 		assertThat(this.server.command("LLEN", key(1))).isEqualTo(1L);
 		assertThat(this.server.command("HGET", key(4), "a")).as("counted once").isEqualTo(T + "|1|r1:1");
 		// A message of the claim acknowledged since is not returned by a replay.
-		assertThat(await(this.scripts.ack(KEYS, "a", "r1:1", T))).isEqualTo(Settled.DONE);
+		assertThat(await(this.scripts.ack(KEYS, "a", "r1:1", T)).outcome()).isEqualTo(Settled.DONE);
 		assertThat(await(this.scripts.claim(KEYS, "r1", 2, 30_000, T)).messages()).extracting(ClaimedMessage::id)
 			.containsExactly("b");
 	}
@@ -154,13 +154,13 @@ class QueueScriptsTests {
 	void ackRemovesEverythingButTheSettledToken() {
 		readyMessages("a");
 		ClaimedMessage a = claimOne("r1");
-		assertThat(await(this.scripts.ack(KEYS, "a", a.token(), T))).isEqualTo(Settled.DONE);
+		assertThat(await(this.scripts.ack(KEYS, "a", a.token(), T)).outcome()).isEqualTo(Settled.DONE);
 		assertThat(this.server.command("KEYS", "rk:queue:{q}:*")).asInstanceOf(
 				org.assertj.core.api.InstanceOfAssertFactories.LIST)
 			.containsExactlyInAnyOrder(key(7), "rk:queue:{q}:claim:r1");
 		assertThat((Long) this.server.command("PTTL", key(7))).isBetween(1L,
 				QueueScripts.SETTLED_RETENTION.toMillis());
-		assertThat(await(this.scripts.ack(KEYS, "a", a.token(), T))).as("replay").isEqualTo(Settled.REPLAYED);
+		assertThat(await(this.scripts.ack(KEYS, "a", a.token(), T)).outcome()).as("replay").isEqualTo(Settled.REPLAYED);
 	}
 
 	@Test
@@ -169,7 +169,7 @@ class QueueScriptsTests {
 		List<ClaimedMessage> claimed = await(this.scripts.claim(KEYS, "r1", 3, 30_000, T)).messages();
 		List<String[]> pairs = List.of(new String[] { "a", claimed.get(0).token() }, new String[] { "b", "r0:9" },
 				new String[] { "c", claimed.get(2).token() });
-		assertThat(await(this.scripts.ackAll(KEYS, pairs, T))).containsExactly(Settled.DONE, Settled.STALE,
+		assertThat(outcomes(await(this.scripts.ackAll(KEYS, pairs, T)))).containsExactly(Settled.DONE, Settled.STALE,
 				Settled.DONE);
 		assertThat(this.server.command("HEXISTS", key(4), "a")).isEqualTo(0L);
 		assertThat(this.server.command("HEXISTS", key(5), "c")).isEqualTo(0L);
@@ -177,7 +177,7 @@ class QueueScriptsTests {
 			.isEqualTo(List.of("b"));
 		assertThat((Long) this.server.command("PTTL", key(7))).isBetween(1L,
 				QueueScripts.SETTLED_RETENTION.toMillis());
-		assertThat(await(this.scripts.ackAll(KEYS, pairs, T + 5))).as("replay").containsExactly(Settled.REPLAYED,
+		assertThat(outcomes(await(this.scripts.ackAll(KEYS, pairs, T + 5)))).as("replay").containsExactly(Settled.REPLAYED,
 				Settled.STALE, Settled.REPLAYED);
 	}
 
@@ -185,12 +185,12 @@ class QueueScriptsTests {
 	void ackManyCountsADeliveryOnceWhenOneCallNamesItTwiceAndDeadLettersACancelledOne() {
 		readyMessages("a", "b", "c");
 		List<ClaimedMessage> claimed = await(this.scripts.claim(KEYS, "r1", 3, 30_000, T)).messages();
-		assertThat(await(this.scripts.cancel(KEYS, "c", "c1", T))).isEqualTo(Settled.CANCELLED);
+		assertThat(await(this.scripts.cancel(KEYS, "c", "c1", T)).outcome()).isEqualTo(Settled.CANCELLED);
 		String a = claimed.get(0).token();
 		List<String[]> pairs = List.of(new String[] { "a", a }, new String[] { "a", a },
 				new String[] { "a", claimed.get(1).token() }, new String[] { "b", claimed.get(1).token() },
 				new String[] { "c", claimed.get(2).token() });
-		assertThat(await(this.scripts.ackAll(KEYS, pairs, T))).containsExactly(Settled.DONE, Settled.REPLAYED,
+		assertThat(outcomes(await(this.scripts.ackAll(KEYS, pairs, T)))).containsExactly(Settled.DONE, Settled.REPLAYED,
 				Settled.STALE, Settled.DONE, Settled.CANCELLED);
 		assertThat(this.server.command("ZCARD", key(2))).as("nothing left in flight").isEqualTo(0L);
 		assertThat(this.server.command("ZCARD", key(7))).as("three tokens settled, and the cancel's request")
@@ -254,8 +254,8 @@ class QueueScriptsTests {
 	void ackWithAStaleTokenIsRefusedAndChangesNothing() {
 		readyMessages("a");
 		claimOne("r1");
-		assertThat(await(this.scripts.ack(KEYS, "a", "r0:1", T))).isEqualTo(Settled.STALE);
-		assertThat(await(this.scripts.ack(KEYS, "missing", "r1:1", T))).isEqualTo(Settled.STALE);
+		assertThat(await(this.scripts.ack(KEYS, "a", "r0:1", T)).outcome()).isEqualTo(Settled.STALE);
+		assertThat(await(this.scripts.ack(KEYS, "missing", "r1:1", T)).outcome()).isEqualTo(Settled.STALE);
 		assertThat(this.server.command("ZSCORE", key(2), "a")).isNotNull();
 	}
 
@@ -263,12 +263,12 @@ class QueueScriptsTests {
 	void retryDelaysTheMessageUntilTheDeliveryLimitThenDeadLettersItWithTheReason() {
 		readyMessages("a");
 		ClaimedMessage first = claimOne("r1");
-		assertThat(await(this.scripts.retry(KEYS, "a", first.token(), 1000, SPEC, "boom", T)))
+		assertThat(await(this.scripts.retry(KEYS, "a", first.token(), 1000, SPEC, "boom", T)).outcome())
 			.isEqualTo(Settled.DONE);
 		assertThat(this.server.command("ZSCORE", key(0), "a")).isEqualTo(Long.toString(T + 1000));
 		assertThat(this.server.command("ZCARD", key(2))).isEqualTo(0L);
 		assertThat(this.server.command("HGET", key(4), "a")).isEqualTo((T + 1000) + "|1|");
-		assertThat(await(this.scripts.retry(KEYS, "a", first.token(), 1000, SPEC, "boom", T)))
+		assertThat(await(this.scripts.retry(KEYS, "a", first.token(), 1000, SPEC, "boom", T)).outcome())
 			.isEqualTo(Settled.REPLAYED);
 		await(this.scripts.promote(KEYS, T + 1000));
 		ClaimedMessage second = claimOne("r2");
@@ -278,7 +278,7 @@ class QueueScriptsTests {
 		ClaimedMessage third = claimOne("r3");
 		assertThat(third.deliveries()).isEqualTo(3);
 		assertThat(await(this.scripts.retry(KEYS, "a", third.token(), 0, SPEC, "IllegalStateException: boom",
-				T + 2000))).isEqualTo(Settled.DEAD_LETTERED);
+				T + 2000)).outcome()).isEqualTo(Settled.DEAD_LETTERED);
 		assertThat(this.server.command("ZSCORE", key(3), "a")).isEqualTo(Long.toString(T + 2000));
 		assertThat(this.server.command("HGET", key(6), "a")).isEqualTo("IllegalStateException: boom");
 		assertThat(this.server.command("ZCARD", key(0))).isEqualTo(0L);
@@ -292,7 +292,7 @@ class QueueScriptsTests {
 		readyMessages("a");
 		ClaimedMessage a = claimOne("r1");
 		// No subscriber: PUBLISH reaches none, and the script still succeeds; the due time is what counts.
-		assertThat(await(this.scripts.retry(KEYS, "a", a.token(), 0, SPEC, "x", T))).isEqualTo(Settled.DONE);
+		assertThat(await(this.scripts.retry(KEYS, "a", a.token(), 0, SPEC, "x", T)).outcome()).isEqualTo(Settled.DONE);
 		assertThat(this.server.command("ZSCORE", key(0), "a")).isEqualTo(Long.toString(T));
 	}
 
@@ -301,7 +301,7 @@ class QueueScriptsTests {
 		readyMessages("a", "b", "c", "d", "e");
 		for (int i = 0; i < 4; i++) {
 			ClaimedMessage m = claimOne("r" + i);
-			assertThat(await(this.scripts.deadLetter(KEYS, m.id(), m.token(), "bad " + i, SPEC, T + i)))
+			assertThat(await(this.scripts.deadLetter(KEYS, m.id(), m.token(), "bad " + i, SPEC, T + i)).outcome())
 				.isEqualTo(Settled.DONE);
 		}
 		// At most 3 kept: the oldest went with all its data.
@@ -337,10 +337,10 @@ class QueueScriptsTests {
 	void releaseGivesTheMessageBackAtOnceUncounted() {
 		readyMessages("a", "b");
 		ClaimedMessage a = claimOne("r1");
-		assertThat(await(this.scripts.release(KEYS, "a", a.token(), T))).isEqualTo(Settled.DONE);
+		assertThat(await(this.scripts.release(KEYS, "a", a.token(), false, T)).outcome()).isEqualTo(Settled.DONE);
 		assertThat(this.server.command("LRANGE", key(1), "0", "-1")).isEqualTo(List.of("a", "b"));
 		assertThat(this.server.command("HGET", key(4), "a")).isEqualTo(T + "|0|");
-		assertThat(await(this.scripts.release(KEYS, "a", a.token(), T))).isEqualTo(Settled.REPLAYED);
+		assertThat(await(this.scripts.release(KEYS, "a", a.token(), false, T)).outcome()).isEqualTo(Settled.REPLAYED);
 		assertThat(this.server.command("LLEN", key(1))).isEqualTo(2L);
 	}
 
@@ -351,14 +351,14 @@ class QueueScriptsTests {
 		await(this.scripts.claim(KEYS, "r2", 1, 2000, T));
 		await(this.scripts.claim(KEYS, "r3", 1, 9000, T));
 		this.server.command("HSET", key(4), "b", T + "|3|r2:1");
-		assertThat(await(this.scripts.requeueExpired(KEYS, SPEC, T + 999))).containsExactly(0L, 0L, 0L);
-		assertThat(await(this.scripts.requeueExpired(KEYS, SPEC, T + 2000))).containsExactly(1L, 1L, 0L);
+		assertThat(await(this.scripts.requeueExpired(KEYS, SPEC, T + 999))).containsExactly(0L, 0L, 0L, 0L, 0L, 0L, 0L, 0L, 0L);
+		assertThat(await(this.scripts.requeueExpired(KEYS, SPEC, T + 2000))).containsExactly(1L, 1L, 0L, 0L, 0L, 0L, 0L, 0L, 0L);
 		assertThat(this.server.command("LRANGE", key(1), "0", "-1")).isEqualTo(List.of("a"));
 		assertThat(this.server.command("HGET", key(4), "a")).isEqualTo(T + "|1|");
 		assertThat(this.server.command("HGET", key(6), "b")).isEqualTo("visibility timeout expired on delivery 3 of 3");
 		assertThat(this.server.command("ZRANGE", key(2), "0", "-1")).isEqualTo(List.of("c"));
 		// The stale consumer's ack is refused; the next delivery counts 2.
-		assertThat(await(this.scripts.ack(KEYS, "a", "r1:1", T + 2000))).isEqualTo(Settled.STALE);
+		assertThat(await(this.scripts.ack(KEYS, "a", "r1:1", T + 2000)).outcome()).isEqualTo(Settled.STALE);
 		assertThat(claimOne("r4").deliveries()).isEqualTo(2);
 	}
 
@@ -369,16 +369,16 @@ class QueueScriptsTests {
 		// "busy" is claimed first? No: ready is in id order for equal due times: busy, now.
 		ClaimedMessage busy = claimOne("r1");
 		assertThat(busy.id()).isEqualTo("busy");
-		assertThat(await(this.scripts.cancel(KEYS, "later", "c1", T))).isEqualTo(Settled.DONE);
-		assertThat(await(this.scripts.cancel(KEYS, "later", "c1", T))).as("replay").isEqualTo(Settled.REPLAYED);
-		assertThat(await(this.scripts.cancel(KEYS, "later", "c2", T))).isEqualTo(Settled.STALE);
-		assertThat(await(this.scripts.cancel(KEYS, "now", "c3", T))).isEqualTo(Settled.DONE);
-		assertThat(await(this.scripts.cancel(KEYS, "busy", "c4", T))).as("in flight").isEqualTo(Settled.CANCELLED);
+		assertThat(await(this.scripts.cancel(KEYS, "later", "c1", T)).outcome()).isEqualTo(Settled.DONE);
+		assertThat(await(this.scripts.cancel(KEYS, "later", "c1", T)).outcome()).as("replay").isEqualTo(Settled.REPLAYED);
+		assertThat(await(this.scripts.cancel(KEYS, "later", "c2", T)).outcome()).isEqualTo(Settled.STALE);
+		assertThat(await(this.scripts.cancel(KEYS, "now", "c3", T)).outcome()).isEqualTo(Settled.DONE);
+		assertThat(await(this.scripts.cancel(KEYS, "busy", "c4", T)).outcome()).as("in flight").isEqualTo(Settled.CANCELLED);
 		assertThat(this.server.command("HKEYS", key(5))).isEqualTo(List.of("busy"));
 		assertThat(this.server.command("HGET", key(6), "busy")).isEqualTo("cancelled");
 		assertThat(this.server.command("ZRANGE", key(2), "0", "-1")).as("still in flight").isEqualTo(List.of("busy"));
 		assertThat(this.server.command("EXISTS", key(0), key(1))).isEqualTo(0L);
-		assertThat(await(this.scripts.cancel(KEYS, "unknown", "c5", T))).isEqualTo(Settled.STALE);
+		assertThat(await(this.scripts.cancel(KEYS, "unknown", "c5", T)).outcome()).isEqualTo(Settled.STALE);
 	}
 
 	/**
@@ -396,21 +396,21 @@ class QueueScriptsTests {
 		List<ClaimedMessage> claimed = await(this.scripts.claim(KEYS, "r1", ids.size(), 1000, T)).messages();
 		assertThat(claimed).extracting(ClaimedMessage::id).containsExactlyElementsOf(ids);
 		for (int i = 0; i < ids.size() - 1; i++) {
-			assertThat(await(this.scripts.cancel(KEYS, ids.get(i), "c" + i, T))).isEqualTo(Settled.CANCELLED);
+			assertThat(await(this.scripts.cancel(KEYS, ids.get(i), "c" + i, T)).outcome()).isEqualTo(Settled.CANCELLED);
 		}
-		assertThat(await(this.scripts.ack(KEYS, "ack", claimed.get(0).token(), T + 1))).isEqualTo(Settled.CANCELLED);
-		assertThat(await(this.scripts.ackAll(KEYS, List.of(new String[] { "many", claimed.get(1).token() },
-				new String[] { "kept", claimed.get(6).token() }), T + 1)))
+		assertThat(await(this.scripts.ack(KEYS, "ack", claimed.get(0).token(), T + 1)).outcome()).isEqualTo(Settled.CANCELLED);
+		assertThat(outcomes(await(this.scripts.ackAll(KEYS, List.of(new String[] { "many", claimed.get(1).token() },
+				new String[] { "kept", claimed.get(6).token() }), T + 1))))
 			.containsExactly(Settled.CANCELLED, Settled.DONE);
 		QueueSpec spec = SPEC.withDeadLetters(Duration.ofHours(1), 100);
-		assertThat(await(this.scripts.retry(KEYS, "retry", claimed.get(2).token(), 10, spec, "boom", T + 1)))
+		assertThat(await(this.scripts.retry(KEYS, "retry", claimed.get(2).token(), 10, spec, "boom", T + 1)).outcome())
 			.isEqualTo(Settled.CANCELLED);
-		assertThat(await(this.scripts.deadLetter(KEYS, "dead", claimed.get(3).token(), "other", spec, T + 1)))
+		assertThat(await(this.scripts.deadLetter(KEYS, "dead", claimed.get(3).token(), "other", spec, T + 1)).outcome())
 			.isEqualTo(Settled.CANCELLED);
-		assertThat(await(this.scripts.release(KEYS, "release", claimed.get(4).token(), T + 1)))
+		assertThat(await(this.scripts.release(KEYS, "release", claimed.get(4).token(), false, T + 1)).outcome())
 			.isEqualTo(Settled.CANCELLED);
-		assertThat(await(this.scripts.requeueExpired(KEYS, spec, T + 2000))).containsExactly(0L, 0L, 1L);
-		assertThat(await(this.scripts.ack(KEYS, "ack", claimed.get(0).token(), T + 1))).as("replay")
+		assertThat(await(this.scripts.requeueExpired(KEYS, spec, T + 2000))).containsExactly(0L, 0L, 1L, 0L, 0L, 0L, 0L, 0L, 0L);
+		assertThat(await(this.scripts.ack(KEYS, "ack", claimed.get(0).token(), T + 1)).outcome()).as("replay")
 			.isEqualTo(Settled.REPLAYED);
 		List<DeadLetter> dead = await(this.scripts.deadLetters(KEYS, 10));
 		assertThat(dead).extracting(DeadLetter::id)
@@ -474,12 +474,12 @@ class QueueScriptsTests {
 			await(this.scripts.requeueExpired(KEYS, SPEC, now));
 			for (ClaimedMessage m : await(this.scripts.claim(KEYS, "r" + round++, 7, 1500, now)).messages()) {
 				switch (Math.floorMod(m.id().hashCode() + m.deliveries(), 4)) {
-					case 0 -> await(this.scripts.ack(KEYS, m.id(), m.token(), now));
-					case 1 -> await(this.scripts.retry(KEYS, m.id(), m.token(), 500, SPEC, "r", now));
+					case 0 -> await(this.scripts.ack(KEYS, m.id(), m.token(), now)).outcome();
+					case 1 -> await(this.scripts.retry(KEYS, m.id(), m.token(), 500, SPEC, "r", now)).outcome();
 					case 2 -> {
 						// Left to expire.
 					}
-					default -> await(this.scripts.release(KEYS, m.id(), m.token(), now));
+					default -> await(this.scripts.release(KEYS, m.id(), m.token(), false, now)).outcome();
 				}
 			}
 			assertExactlyOneState();
@@ -526,6 +526,15 @@ class QueueScriptsTests {
 
 	static <V> V await(CompletionStage<V> stage) {
 		return stage.toCompletableFuture().join();
+	}
+
+	/** @return what each settling did to its message */
+	static Settled[] outcomes(QueueScripts.Settlement[] settlements) {
+		Settled[] outcomes = new Settled[settlements.length];
+		for (int i = 0; i < outcomes.length; i++) {
+			outcomes[i] = settlements[i].outcome();
+		}
+		return outcomes;
 	}
 
 }

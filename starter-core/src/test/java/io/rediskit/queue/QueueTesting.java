@@ -107,6 +107,16 @@ final class QueueTesting {
 			this.events.add("stale " + operation);
 		}
 
+		@Override
+		public void onFlowParentReleased(String queue, QueueFlow.ParentRelease release) {
+			this.events.add("parent " + release.value());
+		}
+
+		@Override
+		public void onBatchEvent(String queue, QueueBatch.Event event) {
+			this.events.add("batch " + event.value());
+		}
+
 	}
 
 }

@@ -9,6 +9,7 @@ import io.rediskit.queue.QueueScripts.ClaimedMessage;
 import io.rediskit.queue.QueueScripts.Keys;
 import io.rediskit.queue.QueueScripts.Outgoing;
 import io.rediskit.queue.QueueScripts.Settled;
+import io.rediskit.queue.QueueScripts.Settlement;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.RedisTestServer;
 import io.rediskit.testsupport.RedisServerProcess;
@@ -52,11 +53,14 @@ class QueueWorkflowScriptsTests {
 		assertThat(this.server.command("ZSCORE", key(0), "p")).as("waiting in no state").isNull();
 		List<ClaimedMessage> claimed = claim(2, T);
 		ClaimedMessage c1 = claimed.get(0);
-		assertThat(await(this.scripts.ack(KEYS, c1.id(), c1.token(), "1", T))).isEqualTo(Settled.DONE);
-		assertThat(await(this.scripts.ack(KEYS, c1.id(), c1.token(), "1", T))).isEqualTo(Settled.REPLAYED);
+		assertThat(await(this.scripts.ack(KEYS, c1.id(), c1.token(), "1", T))).isEqualTo(new Settlement(Settled.DONE, 0));
+		assertThat(await(this.scripts.ack(KEYS, c1.id(), c1.token(), "1", T)).outcome()).isEqualTo(Settled.REPLAYED);
 		assertThat(this.server.command("ZSCORE", key(0), "p")).as("one child left").isNull();
 		ClaimedMessage c2 = claimed.get(1);
-		assertThat(await(this.scripts.ack(KEYS, c2.id(), c2.token(), "2", T + 10))).isEqualTo(Settled.DONE);
+		Settlement last = await(this.scripts.ack(KEYS, c2.id(), c2.token(), "2", T + 10));
+		assertThat(last.outcome()).isEqualTo(Settled.DONE);
+		assertThat(last.has(QueueFlow.ParentRelease.ALL_FINISHED)).as("the parent released by this ack").isTrue();
+		assertThat(last.events()).as("and nothing else").isEqualTo(1);
 		assertThat(this.server.command("ZSCORE", key(0), "p")).isEqualTo(Long.toString(T + 60_000));
 		assertThat(await(this.scripts.flowChildren(KEYS, "p"))).extracting((child) -> child[0] + "=" + child[1])
 			.containsExactly("c1=s1", "c2=s2");
@@ -70,7 +74,9 @@ class QueueWorkflowScriptsTests {
 		// Both in flight past their deadline with the last of their 2 deliveries: each second claim, then requeue.
 		await(this.scripts.requeueExpired(KEYS, SPEC, T + 1000));
 		claim(2, T + 1000);
-		await(this.scripts.requeueExpired(KEYS, SPEC, T + 2000));
+		assertThat(await(this.scripts.requeueExpired(KEYS, SPEC, T + 2000)))
+			.as("one dead by its limit, one cancelled by FAIL as it died; one parent dead-lettered by FAIL")
+			.containsExactly(0L, 1L, 1L, 0L, 0L, 1L, 0L, 0L, 0L);
 		List<Object> dead = deadIds();
 		assertThat(dead).contains("p", "c1", "c2");
 		assertThat((String) this.server.command("HGET", key(6), "p")).startsWith("child c")
@@ -82,16 +88,17 @@ class QueueWorkflowScriptsTests {
 				T));
 		List<ClaimedMessage> first = claim(2, T);
 		for (ClaimedMessage message : first) {
-			assertThat(await(this.scripts.retry(KEYS, message.id(), message.token(), 0, SPEC, "boom", T)))
+			assertThat(await(this.scripts.retry(KEYS, message.id(), message.token(), 0, SPEC, "boom", T)).outcome())
 				.isEqualTo(Settled.DONE);
 		}
 		List<ClaimedMessage> second = claim(2, T);
 		ClaimedMessage d1 = second.get(0).id().equals("d1") ? second.get(0) : second.get(1);
 		ClaimedMessage d2 = (d1 == second.get(0)) ? second.get(1) : second.get(0);
-		assertThat(await(this.scripts.retry(KEYS, d1.id(), d1.token(), 0, SPEC, "boom", T)))
+		assertThat(await(this.scripts.retry(KEYS, d1.id(), d1.token(), 0, SPEC, "boom", T)).outcome())
 			.isEqualTo(Settled.DEAD_LETTERED);
 		assertThat(this.server.command("ZSCORE", key(0), "q")).as("d2 still runs").isNull();
-		await(this.scripts.ack(KEYS, d2.id(), d2.token(), null, T + 5));
+		assertThat(await(this.scripts.ack(KEYS, d2.id(), d2.token(), null, T + 5)))
+			.isEqualTo(new Settlement(Settled.DONE, 1));
 		assertThat(this.server.command("ZSCORE", key(0), "q")).isEqualTo(Long.toString(T + 5));
 		assertThat(await(this.scripts.flowChildren(KEYS, "q"))).extracting((child) -> child[0] + "=" + child[1])
 			.containsExactly("d1=fboom", "d2=s");
@@ -104,7 +111,10 @@ class QueueWorkflowScriptsTests {
 		assertThat(await(this.scripts.enqueueBatch(KEYS, "b2", new Outgoing[3], List.of(out("m3")), T)))
 			.as("the batch exists").isEmpty();
 		ClaimedMessage m1 = claim(2, T).stream().filter((m) -> m.id().equals("m1")).findFirst().orElseThrow();
-		await(this.scripts.ack(KEYS, "m1", m1.token(), null, T));
+		Settlement finished = await(this.scripts.ack(KEYS, "m1", m1.token(), null, T));
+		assertThat(finished.has(QueueBatch.Event.COMPLETE)).isTrue();
+		assertThat(finished.has(QueueBatch.Event.SUCCESS)).isTrue();
+		assertThat(finished.has(QueueBatch.Event.DEATH)).isFalse();
 		assertThat(await(this.scripts.batchProgress(KEYS, "b1")).finishedAt().toEpochMilli()).isEqualTo(T);
 		ClaimedMessage m2 = inFlight("m2");
 		long later = T + QueueScripts.FINISHED_BATCH_RETENTION.toMillis() + 1;

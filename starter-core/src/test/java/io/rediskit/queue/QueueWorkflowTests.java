@@ -68,8 +68,10 @@ class QueueWorkflowTests {
 			assertThat(this.queue.poll(10, Duration.ZERO)).as("the parent while a child runs").isEmpty();
 		}
 		assertThat(this.queue.stats().waitingParents()).isEqualTo(1);
+		assertThat(released()).as("while a child runs").isEmpty();
 		children.get(2).setResult(children.get(2).payload().number() * 10);
 		children.get(2).ack();
+		assertThat(released()).as("told once, by the last child's ack").containsExactly("parent all-finished");
 		assertThat(this.queue.stats().waitingParents()).as("released").isZero();
 		QueueMessage<Job> parent = QueueTesting.claim(this.queue, 1).get(0);
 		assertThat(parent.id()).isEqualTo("p");
@@ -100,6 +102,21 @@ class QueueWorkflowTests {
 	}
 
 	@Test
+	void aFlowOrABatchWithAGroupedMessageIsRefused() {
+		RedisQueue<Job> grouped = this.registry.create("grouped",
+				QueueTesting.fastSpec().withGroups(QueueGroups.roundRobin()), Job.class);
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> grouped.enqueueFlow(QueueFlow.of(QueueEntry.of(new Job("parent", 0)),
+					List.of(QueueEntry.of(new Job("child", 1)).withGroup("acme")))))
+			.withMessageContaining("takes no group");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> grouped.enqueueBatch(QueueBatch.of(List.of(QueueEntry.of(new Job("member", 1))))
+				.onComplete(QueueEntry.of(new Job("complete", 0)).withGroup("acme"))))
+			.withMessageContaining("takes no group");
+		assertThat(grouped.stats().total()).isZero();
+	}
+
+	@Test
 	void failDeadLettersTheParentAndCancelsTheChildrenLeft() throws Exception {
 		this.queue.enqueueFlow(QueueFlow.of(QueueEntry.of(new Job("parent", 0)).withId("p"),
 				List.of(QueueEntry.of(new Job("child", 1)).withId("c1"), QueueEntry.of(new Job("child", 2)).withId("c2"),
@@ -111,12 +128,14 @@ class QueueWorkflowTests {
 		List<DeadLetter> dead = this.queue.deadLetters(10);
 		assertThat(dead).extracting(DeadLetter::id).containsExactly("c1", "p");
 		assertThat(dead.get(1).reason()).isEqualTo("child c1 failed: boom");
+		assertThat(released()).containsExactly("parent failed");
 		assertThat(this.queue.stats().waitingParents()).isZero();
 		assertThat(this.queue.stats().delayed()).as("c3 removed").isZero();
 		other.ack();
 		assertThat(this.queue.deadLetters(10)).extracting(DeadLetter::id).as("c2 cancelled in flight")
 			.containsExactly("c1", "p", "c2");
 		assertThat(this.queue.deadLetters(10).get(2).reason()).isEqualTo(DeadLetter.CANCELLED);
+		assertThat(released()).as("not again for a child cancelled in flight").containsExactly("parent failed");
 		this.queue.purge();
 		assertNothingLeft();
 	}
@@ -133,12 +152,14 @@ class QueueWorkflowTests {
 			}
 		}
 		assertThat(this.queue.poll(10, Duration.ZERO)).as("c2 still runs").isEmpty();
+		assertThat(released()).as("a failure under IGNORE releases nothing while c2 runs").isEmpty();
 		for (QueueMessage<Job> child : running) {
 			if (child.id().equals("c2")) {
 				child.setResult("two");
 				child.ack();
 			}
 		}
+		assertThat(released()).containsExactly("parent all-finished");
 		QueueMessage<Job> parent = QueueTesting.claim(this.queue, 1).get(0);
 		assertThat(parent.id()).isEqualTo("p");
 		FlowChildren children = parent.children();
@@ -172,8 +193,10 @@ class QueueWorkflowTests {
 		assertThat(parent.id()).isEqualTo("p");
 		assertThat(parent.children().all()).extracting(FlowChildren.Child::state).containsExactly(
 				FlowChildren.State.FAILED, FlowChildren.State.PENDING, FlowChildren.State.SUCCEEDED);
+		assertThat(released()).containsExactly("parent continued");
 		c2.ack();
 		assertThat(this.queue.poll(10, Duration.ZERO)).as("not due a second time").isEmpty();
+		assertThat(released()).as("told once").containsExactly("parent continued");
 		parent.ack();
 		assertThat(this.queue.stats().total()).as("c1 dead").isEqualTo(1);
 		this.queue.purge();
@@ -194,6 +217,7 @@ class QueueWorkflowTests {
 		assertThat(this.queue.deadLetters(10)).extracting(DeadLetter::id).as("c1 cancelled in flight")
 			.containsExactly("c1");
 		assertThat(this.queue.cancel("p")).isFalse();
+		assertThat(released()).as("a cancelled parent is not released").isEmpty();
 		this.queue.purge();
 		assertNothingLeft();
 	}
@@ -207,6 +231,7 @@ class QueueWorkflowTests {
 			assertThat(dead.id()).isEqualTo("p");
 			assertThat(dead.reason()).isEqualTo("child c1 failed: cancelled");
 		});
+		assertThat(released()).as("told by the instance that cancelled").containsExactly("parent failed");
 	}
 
 	@Test
@@ -242,7 +267,10 @@ class QueueWorkflowTests {
 		assertThat(this.queue.poll(10, Duration.ZERO)).isEmpty();
 		assertThat(this.queue.batchProgress("b").succeeded()).isEqualTo(2);
 		assertThat(this.queue.stats().batchesInProgress()).isEqualTo(1);
+		assertThat(released()).isEmpty();
 		claimed.get(2).ack();
+		assertThat(released()).as("told once, by the last member's ack").containsExactly("batch complete",
+				"batch success");
 		assertThat(this.queue.stats().batchesInProgress()).isZero();
 		assertThat(this.queue.batchesInProgress(10)).isEmpty();
 		List<QueueMessage<Job>> callbacks = QueueTesting.claim(this.queue, 2);
@@ -257,6 +285,8 @@ class QueueWorkflowTests {
 		assertThat(progress.finished()).isTrue();
 		assertThat(this.queue.stats().total()).isZero();
 		assertThat(this.queue.poll(10, Duration.ZERO)).isEmpty();
+		assertThat(released()).as("the callbacks are messages like any other").containsExactly("batch complete",
+				"batch success");
 	}
 
 	@Test
@@ -270,6 +300,7 @@ class QueueWorkflowTests {
 		claimed.get(0).deadLetter("boom");
 		QueueMessage<Job> death = QueueTesting.claim(this.queue, 1).get(0);
 		assertThat(death.id()).isEqualTo(batch + ":death");
+		assertThat(released()).containsExactly("batch death");
 		death.ack();
 		claimed.get(1).deadLetter("boom again");
 		assertThat(this.queue.poll(10, Duration.ZERO)).as("death only once").isEmpty();
@@ -278,11 +309,35 @@ class QueueWorkflowTests {
 		assertThat(complete.id()).isEqualTo(batch + ":complete");
 		complete.ack();
 		assertThat(this.queue.poll(10, Duration.ZERO)).as("no success").isEmpty();
+		assertThat(released()).as("each once").containsExactly("batch death", "batch complete");
 		BatchProgress progress = this.queue.batchProgress(batch);
 		assertThat(progress.succeeded()).isEqualTo(1);
 		assertThat(progress.failed()).isEqualTo(2);
 		assertThat(progress.pending()).isZero();
 		assertThat(this.queue.batchProgress("unknown")).isNull();
+	}
+
+	@Test
+	void aMemberDeadByItsVisibilityTimeoutIsToldByTheInstanceThatTookItBack() throws Exception {
+		RedisQueue<Job> expiring = this.registry.create("expiring",
+				QueueTesting.fastSpec().withVisibilityTimeout(Duration.ofMillis(200)).withMaxDeliveries(1), Job.class);
+		expiring.enqueueBatch(QueueBatch.of(List.of(QueueEntry.of(new Job("member", 1)))).withId("b"));
+		QueueTesting.claim(expiring, 1);
+		// Never settled: a later poll takes it back (at most once per poll interval) and dead-letters it.
+		long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+		while (!released().contains("batch complete")) {
+			assertThat(System.nanoTime()).as("the member taken back in time").isLessThan(deadline);
+			assertThat(expiring.poll(1, Duration.ofMillis(200))).isEmpty();
+		}
+		assertThat(expiring.batchProgress("b").failed()).isEqualTo(1);
+		assertThat(released()).as("each once").containsExactly("batch death", "batch complete");
+	}
+
+	/** @return the flow and batch events told so far, in order */
+	private List<String> released() {
+		return this.recorder.events.stream()
+			.filter((event) -> event.startsWith("parent ") || event.startsWith("batch "))
+			.toList();
 	}
 
 	private void assertNothingLeft() {

@@ -42,9 +42,16 @@ import io.rediskit.support.LuaScript;
  */
 final class QueueScriptFloor {
 
-	static final LuaScript ENQUEUE = LuaScript.fromClasspath("META-INF/redis-kit/scripts/queue/enqueue.lua");
+	/**
+	 * {@code QueueScripts.ENQUEUE}: the enqueue with its functions {@code earliest_due} and {@code into_group}, as
+	 * redis-kit sends it.
+	 */
+	static final LuaScript ENQUEUE = LuaScript.fromClasspath("META-INF/redis-kit/scripts/queue/enqueue.lua",
+			functions("earliest_due", "into_group"));
 
-	static final LuaScript PROMOTE = LuaScript.fromClasspath("META-INF/redis-kit/scripts/queue/promote.lua");
+	/** {@code QueueScripts.PROMOTE}: the promotion with its function {@code into_group}, as redis-kit sends it. */
+	static final LuaScript PROMOTE = LuaScript.fromClasspath("META-INF/redis-kit/scripts/queue/promote.lua",
+			functions("into_group"));
 
 	/**
 	 * {@code QueueScripts.CLAIM}: the claim with the rate limiter's sliding log before it as a local function, the
@@ -54,11 +61,12 @@ final class QueueScriptFloor {
 			Map.of("sliding_log", "META-INF/redis-kit/scripts/ratelimit/sliding_log.lua"));
 
 	/**
-	 * The acks, with the flow and batch bookkeeping as its function {@code workflow} and the record of settled tokens
-	 * as its function {@code remember}, in that order, as redis-kit sends it.
+	 * The acks, with the flow and batch bookkeeping as its function {@code workflow} (and {@code earliest_due}
+	 * before it, which it calls) and the record of settled tokens as its function {@code remember}, in the order
+	 * redis-kit sends them.
 	 */
 	static final LuaScript ACK_MANY = LuaScript.fromClasspath("META-INF/redis-kit/scripts/queue/ack_many.lua",
-			settlingFunctions());
+			functions("earliest_due", "workflow", "remember"));
 
 	private static final String[] SUFFIXES = { "delayed", "ready", "in-flight", "dead", "meta", "payloads", "reasons",
 			"settled" };
@@ -221,10 +229,12 @@ final class QueueScriptFloor {
 		return value.getBytes(StandardCharsets.UTF_8);
 	}
 
-	private static Map<String, String> settlingFunctions() {
+	/** @return the queue scripts of these names as functions, in this order: one calls only those before it */
+	private static Map<String, String> functions(String... names) {
 		Map<String, String> functions = new LinkedHashMap<>();
-		functions.put("workflow", "META-INF/redis-kit/scripts/queue/workflow.lua");
-		functions.put("remember", "META-INF/redis-kit/scripts/queue/settled.lua");
+		for (String name : names) {
+			functions.put(name, "META-INF/redis-kit/scripts/queue/" + name + ".lua");
+		}
 		return functions;
 	}
 

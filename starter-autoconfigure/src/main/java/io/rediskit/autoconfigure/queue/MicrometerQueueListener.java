@@ -8,7 +8,9 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.rediskit.queue.EnqueueResult;
+import io.rediskit.queue.QueueBatch;
 import io.rediskit.queue.QueueEventListener;
+import io.rediskit.queue.QueueFlow;
 
 /**
  * Records queue events as Micrometer meters, tagged with the configured queue name ({@code queue}), never with
@@ -33,6 +35,10 @@ import io.rediskit.queue.QueueEventListener;
  * several claims counts at each).</li>
  * <li>{@code rediskit.queue.workflows} (counter; {@code queue}, {@code kind} = flow | batch): flows and batches
  * added (their messages count in {@code .enqueued} too).</li>
+ * <li>{@code rediskit.queue.workflow.events} (counter; {@code queue}, {@code kind} = flow | batch, {@code event} =
+ * all-finished | continued | failed for a flow's parent released, death | complete | success for a batch): what the
+ * end of a child or a member did to its flow or batch, counted by the instance whose settling did it (at most once:
+ * an event whose reply was lost is not counted).</li>
  * </ul>
  * The gauges of messages by state and of paused queues are {@link QueueMetrics}'.
  */
@@ -49,6 +55,8 @@ public class MicrometerQueueListener implements QueueEventListener {
 	private final Map<String, Counter> enqueues = new ConcurrentHashMap<>();
 
 	private final Map<String, Counter> workflows = new ConcurrentHashMap<>();
+
+	private final Map<String, Counter> workflowEvents = new ConcurrentHashMap<>();
 
 	/**
 	 * @param registry where the meters go
@@ -96,6 +104,26 @@ public class MicrometerQueueListener implements QueueEventListener {
 			.description("Flows and batches added to the queue")
 			.tag("queue", queue)
 			.tag("kind", kind)
+			.register(this.registry));
+	}
+
+	@Override
+	public void onFlowParentReleased(String queue, QueueFlow.ParentRelease release) {
+		workflowEvents(queue, "flow", release.value()).increment();
+	}
+
+	@Override
+	public void onBatchEvent(String queue, QueueBatch.Event event) {
+		workflowEvents(queue, "batch", event.value()).increment();
+	}
+
+	private Counter workflowEvents(String queue, String kind, String event) {
+		return this.workflowEvents.computeIfAbsent(queue + '\0' + kind + '\0' + event, (key) -> Counter
+			.builder("rediskit.queue.workflow.events")
+			.description("Flows' parents released and batches' states reached, by the settling that did it")
+			.tag("queue", queue)
+			.tag("kind", kind)
+			.tag("event", event)
 			.register(this.registry));
 	}
 

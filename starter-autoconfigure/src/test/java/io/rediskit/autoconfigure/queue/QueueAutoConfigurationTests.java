@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
@@ -148,7 +149,21 @@ class QueueAutoConfigurationTests {
 					.count()).isEqualTo(1);
 				assertThat(meters.get("rediskit.queue.workflows").tags("queue", "reports", "kind", "batch").counter()
 					.count()).isEqualTo(1);
+				// Counted when the settling's reply reaches this instance, which may be just after the handlers saw its effect.
+				await(() -> workflowEvents(meters, "batch", "success") > 0 && workflowEvents(meters, "batch", "complete") > 0
+						&& workflowEvents(meters, "flow", "all-finished") > 0);
+				assertThat(workflowEvents(meters, "flow", "all-finished")).isEqualTo(1);
+				assertThat(workflowEvents(meters, "batch", "complete")).isEqualTo(1);
+				assertThat(workflowEvents(meters, "batch", "success")).isEqualTo(1);
+				assertThat(workflowEvents(meters, "batch", "death")).isZero();
 			});
+	}
+
+	private static double workflowEvents(MeterRegistry meters, String kind, String event) {
+		Counter counter = meters.find("rediskit.queue.workflow.events")
+			.tags("queue", "reports", "kind", kind, "event", event)
+			.counter();
+		return (counter != null) ? counter.count() : 0;
 	}
 
 	@Test

@@ -9,7 +9,7 @@
 -- Returns 1 (acknowledged), 2 (this token was settled before: a replay) or 0 (the token is stale: the
 -- visibility timeout passed and the message went back to the queue or to another consumer), or 4: the message
 -- was cancelled while in flight (cancel.lua) and is dead-lettered as cancelled instead (the dead-letter bounds
--- apply at the next dead-letter).
+-- apply at the next dead-letter); plus 8 times what its end did to its flow or batch (see workflow.lua).
 local now = tonumber(ARGV[1])
 if not now then
   local time = redis.call('TIME')
@@ -33,15 +33,16 @@ if not meta or string.match(meta, '^%d+|%d+|(.*)$') ~= ARGV[3] then
 end
 redis.call('ZREM', KEYS[3], ARGV[2])
 local cancelled = redis.call('HGET', KEYS[7], ARGV[2]) == 'cancelled'
+local events
 if cancelled then
   redis.call('HSET', KEYS[5], ARGV[2], string.match(meta, '^(%d+|%d+|)'))
   redis.call('ZADD', KEYS[4], now, ARGV[2])
-  finished(ARGV[2], 'f', 'cancelled')
+  events = finished(ARGV[2], 'f', 'cancelled')
 else
   redis.call('HDEL', KEYS[5], ARGV[2])
   redis.call('HDEL', KEYS[17], ARGV[2])
   redis.call('HDEL', KEYS[6], ARGV[2])
-  finished(ARGV[2], 's', ARGV[5])
+  events = finished(ARGV[2], 's', ARGV[5])
 end
 remember({KEYS[8]}, {now, tonumber(ARGV[4]), {ARGV[3]}})
-return cancelled and 4 or 1
+return (cancelled and 4 or 1) + 8 * events

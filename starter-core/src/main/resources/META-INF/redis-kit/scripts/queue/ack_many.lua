@@ -7,7 +7,8 @@
 -- ms, ARGV[3] wake-up channel, ARGV[4] cancel channel, ARGV[5] how long a finished batch is kept in ms, then
 -- triples of id, token and the handler's result for a flow's parent ('' for none)
 -- Returns per triple 1 (acknowledged), 2 (this token was settled before: a replay), 0 (the token is stale) or 4
--- (cancelled while in flight: dead-lettered as cancelled instead, as in ack.lua).
+-- (cancelled while in flight: dead-lettered as cancelled instead, as in ack.lua), plus 8 times what its end did to
+-- its flow or batch (see workflow.lua).
 local now = tonumber(ARGV[1])
 if not now then
   local time = redis.call('TIME')
@@ -73,15 +74,13 @@ for n = 1, #ids do
         redis.call('ZREM', KEYS[3], id)
         redis.call('HSET', KEYS[5], id, string.match(meta, '^(%d+|%d+|)'))
         redis.call('ZADD', KEYS[4], now, id)
-        finished(id, 'f', 'cancelled')
-        reply[n] = 4
+        reply[n] = 4 + 8 * finished(id, 'f', 'cancelled')
       elseif workflows then
         redis.call('ZREM', KEYS[3], id)
         redis.call('HDEL', KEYS[5], id)
         redis.call('HDEL', KEYS[17], id)
         redis.call('HDEL', KEYS[6], id)
-        finished(id, 's', ARGV[5 + n * 3])
-        reply[n] = 1
+        reply[n] = 1 + 8 * finished(id, 's', ARGV[5 + n * 3])
       else
         removed[#removed + 1] = id
         reply[n] = 1

@@ -13,7 +13,8 @@
 -- ARGV[1] now in ms, pinned by tests; empty for the server's TIME, ARGV[2] id, ARGV[3] request id,
 -- ARGV[4] how long settled request ids are kept in ms, ARGV[5] the queue's cancel channel, ARGV[6] wake-up channel,
 -- ARGV[7] how long a finished batch is kept in ms
--- Returns 1 (removed), 4 (in flight: marked), 2 (a replay of a cancel that took effect) or 0 (nothing to cancel).
+-- Returns 1 (removed), 4 (in flight: marked), 2 (a replay of a cancel that took effect) or 0 (nothing to cancel);
+-- a 1 plus 8 times what the removal did to the message's flow or batch (see workflow.lua).
 local now = tonumber(ARGV[1])
 if not now then
   local time = redis.call('TIME')
@@ -34,6 +35,7 @@ if redis.call('ZSCORE', KEYS[8], ARGV[3]) then
 end
 local id = ARGV[2]
 local outcome = 0
+local events = 0
 for _, level in ipairs({{KEYS[11], KEYS[12]}, {KEYS[13], KEYS[14]}, {KEYS[15], KEYS[16]}}) do
   if redis.call('ZREM', level[1], id) == 1 or redis.call('LREM', level[2], 1, id) == 1 then
     outcome = 1
@@ -50,7 +52,7 @@ if outcome == 1 then
   redis.call('HDEL', KEYS[17], id)
   redis.call('HDEL', KEYS[5], id)
   redis.call('HDEL', KEYS[6], id)
-  finished(id, 'f', 'cancelled')
+  events = finished(id, 'f', 'cancelled')
 elseif redis.call('ZSCORE', KEYS[3], id) then
   redis.call('HSET', KEYS[7], id, 'cancelled')
   redis.call('PUBLISH', ARGV[5], id)
@@ -61,4 +63,4 @@ else
   return 0
 end
 remember({KEYS[8]}, {now, tonumber(ARGV[4]), {ARGV[3]}})
-return outcome
+return outcome + 8 * events

@@ -8,7 +8,8 @@
 -- ARGV[7] most dead letters kept, ARGV[8] wake-up channel, ARGV[9] cancel channel, ARGV[10] how long a finished
 -- batch is kept in ms
 -- A message cancelled while in flight (cancel.lua) keeps the reason 'cancelled', and 4 is returned.
--- Returns 1 (dead-lettered), 4 (cancelled), 2 (a replay of a settled token) or 0 (stale token).
+-- Returns 1 (dead-lettered), 4 (cancelled), 2 (a replay of a settled token) or 0 (stale token); a 1 or 4 plus 8
+-- times what the message's end did to its flow or batch (see workflow.lua).
 local now = tonumber(ARGV[1])
 if not now then
   local time = redis.call('TIME')
@@ -43,7 +44,7 @@ local cancelled = redis.call('HGET', KEYS[7], id) == 'cancelled'
 if not cancelled then
   redis.call('HSET', KEYS[7], id, ARGV[4])
 end
-finished(id, 'f', cancelled and 'cancelled' or ARGV[4])
+local events = finished(id, 'f', cancelled and 'cancelled' or ARGV[4])
 local old = redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', now - tonumber(ARGV[6]), 'LIMIT', 0, 100)
 local over = redis.call('ZCARD', KEYS[4]) - #old - tonumber(ARGV[7])
 if over > 0 then
@@ -58,4 +59,4 @@ for _, gone in ipairs(old) do
   redis.call('HDEL', KEYS[6], gone)
   redis.call('HDEL', KEYS[7], gone)
 end
-return cancelled and 4 or 1
+return (cancelled and 4 or 1) + 8 * events

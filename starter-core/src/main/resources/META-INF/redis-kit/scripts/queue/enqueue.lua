@@ -26,20 +26,15 @@
 -- A replayed until-started enqueue whose message was claimed in between adds it again.
 -- Returns {now, then per message: 1 (added), 0 (dropped) or 2 (replaced), and the id the message is stored
 -- under ('' for its own)}.
--- Publishes the earliest new due time when it is earlier than every due time before.
+-- Publishes the earliest new due time when it is earlier than every due time before (earliest_due.lua, run as the
+-- function 'earliest_due').
 local now = tonumber(ARGV[1])
 if not now then
   local time = redis.call('TIME')
   now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 end
 local delayed = {h = KEYS[9], n = KEYS[1], l = KEYS[11]}
-local earliest = math.huge
-for _, key in pairs(delayed) do
-  local first = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
-  if first[2] and tonumber(first[2]) < earliest then
-    earliest = tonumber(first[2])
-  end
-end
+local earliest = earliest_due({KEYS[9], KEYS[1], KEYS[11]}, {})
 local soonest = math.huge
 local windows = false
 local reply = {now}
@@ -92,8 +87,8 @@ local function unplace(id)
   end
 end
 
--- Places a message as place() does, or, for a message of a group due now, straight into its group (as promote.lua
--- does), so that a few messages of one group never wait behind another group's flood in delayed.
+-- Places a message as place() does, or, for a message of a group due now, straight into its group (into_group.lua,
+-- as promote.lua does), so that a few messages of one group never wait behind another group's flood in delayed.
 local function put(id, payload, due, priority, group)
   if group == '' or group == '\n' then
     if group == '\n' then
@@ -110,10 +105,7 @@ local function put(id, payload, due, priority, group)
   end
   redis.call('HSET', KEYS[5], id, string.format('%d|0|', due))
   redis.call('HSET', KEYS[6], id, payload)
-  local at = string.format('%016d', redis.call('INCR', KEYS[19]))
-  redis.call('ZADD', KEYS[16], 0, group .. '\n' .. at .. '\n' .. id)
-  redis.call('HSET', KEYS[15], id, group .. '\n' .. at)
-  redis.call('ZADD', KEYS[17], 'NX', tonumber(at), group)
+  into_group({KEYS[15], KEYS[16], KEYS[17], KEYS[19]}, {id, group, ''})
   ready_now = true
 end
 

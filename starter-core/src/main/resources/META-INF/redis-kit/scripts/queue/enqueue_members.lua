@@ -1,6 +1,6 @@
 -- Places the messages of a flow or a batch as enqueue.lua places messages, each linked to its flow or batch in the
 -- workflow hash, all or nothing; run as the function 'enqueue_members' inside enqueue_flow.lua and enqueue_batch.lua,
--- in their call.
+-- in their call, with the function 'earliest_due' (earliest_due.lua) before it.
 -- KEYS: the caller's: the twelve queue keys (see enqueue.lua), [13] the workflow hash (see workflow.lua)
 -- ARGV[1] now in ms, ARGV[2] wake-up channel, ARGV[3] the link's prefix in the workflow hash ('p:' a flow's child,
 -- 'b:' a batch's member), ARGV[4] what it links to (the parent's or the batch's id), ARGV[5] '1' when the first
@@ -14,13 +14,7 @@ for i = 6, #ARGV, 5 do
 end
 local now = ARGV[1]
 local delayed = {h = KEYS[9], n = KEYS[1], l = KEYS[11]}
-local earliest = math.huge
-for _, key in pairs(delayed) do
-  local first = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
-  if first[2] and tonumber(first[2]) < earliest then
-    earliest = tonumber(first[2])
-  end
-end
+local earliest = earliest_due({KEYS[9], KEYS[1], KEYS[11]}, {})
 local soonest = math.huge
 local placed = {}
 for i = 6, #ARGV, 5 do

@@ -3,7 +3,8 @@
 -- once never make one long script. In a queue with groups (ARGV[3] '1') a due message of a group goes into its
 -- group instead: the groups' ready zset holds 'group\nplace\nid' (place: 16 digits from the sequence, so a group's
 -- messages sort in the order they became ready), the group hash records 'group\nplace' for the id, and the group
--- joins the turns at the tail (score: its place) unless it is there already. Without groups no group key is read.
+-- joins the turns at the tail (score: its place) unless it is there already: into_group.lua, run as the function
+-- 'into_group'. Without groups no group key is read.
 -- KEYS: the eight queue keys and the four of the other priorities (see enqueue.lua), [13] the group hash, [14] the
 -- groups' ready zset, [15] the turns zset (group -> its place in the rotation; '' for the messages without a
 -- group), [16] the sequence
@@ -32,11 +33,7 @@ for _, level in ipairs({{KEYS[9], KEYS[10]}, {KEYS[1], KEYS[2]}, {KEYS[11], KEYS
         for n, id in ipairs(ids) do
           local group = of[n]
           if group then
-            group = string.match(group, '^[^\n]*')
-            local place = string.format('%016d', redis.call('INCR', KEYS[16]))
-            redis.call('ZADD', KEYS[14], 0, group .. '\n' .. place .. '\n' .. id)
-            redis.call('HSET', KEYS[13], id, group .. '\n' .. place)
-            redis.call('ZADD', KEYS[15], 'NX', tonumber(place), group)
+            into_group({KEYS[13], KEYS[14], KEYS[15], KEYS[16]}, {id, string.match(group, '^[^\n]*'), ''})
           else
             plain[#plain + 1] = id
           end

@@ -1,14 +1,20 @@
 -- Takes back up to ARGV[2] deliveries whose visibility deadline passed (their consumer died, stalled or
--- overran): each goes to the head of ready for another delivery, or, when it has had ARGV[3] deliveries, to
--- the dead-letter queue with the reason. Harmless when replayed.
+-- overran): each goes to the head of ready for another delivery (in a queue with groups, a message of a group to the
+-- head of its group, as release.lua gives one back), or, when it has had ARGV[3] deliveries, to the dead-letter queue
+-- with the reason. Harmless when replayed.
 -- KEYS: the eight queue keys (see enqueue.lua), then the workflow keys: [9] the workflow hash, [10] the finished
 -- batches, [11] to [16] delayed and ready of the normal, high and low priorities (see workflow.lua), [17] the group
--- hash (see promote.lua), whose entry goes with the message
+-- hash (see promote.lua), whose entry goes with the message, [18] the groups' ready zset, [19] the turns and [20] the
+-- sequence
 -- ARGV[1] now in ms, pinned by tests; empty for the server's TIME, ARGV[2] most deliveries to take back,
 -- ARGV[3] delivery limit, ARGV[4] how long dead letters are kept in ms, ARGV[5] most dead letters kept,
--- ARGV[6] wake-up channel, ARGV[7] cancel channel, ARGV[8] how long a finished batch is kept in ms
+-- ARGV[6] wake-up channel, ARGV[7] cancel channel, ARGV[8] how long a finished batch is kept in ms, ARGV[9] '1' in a
+-- queue with groups (else no group key is read)
 -- A message cancelled while in flight (cancel.lua) is dead-lettered as cancelled, whatever its count.
--- Returns {requeued, dead-lettered for their delivery limit, dead-lettered as cancelled}.
+-- Returns {requeued, dead-lettered for their delivery limit, dead-lettered as cancelled, then how many of each of the
+-- six flow and batch events (see workflow.lua) the dead-lettered messages' ends caused: parents released because every
+-- child finished, released by CONTINUE, dead-lettered by FAIL, batches' first failures, batches finished, batches
+-- that succeeded}.
 local now = tonumber(ARGV[1])
 if not now then
   local time = redis.call('TIME')
@@ -28,8 +34,18 @@ end
 local ids = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now, 'LIMIT', 0, tonumber(ARGV[2]))
 local limit = tonumber(ARGV[3])
 local back = {}
+local regrouped = 0
 local dead = 0
 local cancelled = 0
+local events = {0, 0, 0, 0, 0, 0}
+local function count(bits)
+  for i = 1, 6 do
+    if bits % 2 == 1 then
+      events[i] = events[i] + 1
+    end
+    bits = math.floor(bits / 2)
+  end
+end
 for _, id in ipairs(ids) do
   redis.call('ZREM', KEYS[3], id)
   local meta = redis.call('HGET', KEYS[5], id)
@@ -38,16 +54,23 @@ for _, id in ipairs(ids) do
     redis.call('HSET', KEYS[5], id, due .. '|' .. deliveries .. '|')
     if redis.call('HGET', KEYS[7], id) == 'cancelled' then
       redis.call('ZADD', KEYS[4], now, id)
-      finished(id, 'f', 'cancelled')
+      count(finished(id, 'f', 'cancelled'))
       cancelled = cancelled + 1
     elseif tonumber(deliveries) >= limit then
       redis.call('ZADD', KEYS[4], now, id)
       local reason = 'visibility timeout expired on delivery ' .. deliveries .. ' of ' .. limit
       redis.call('HSET', KEYS[7], id, reason)
-      finished(id, 'f', reason)
+      count(finished(id, 'f', reason))
       dead = dead + 1
     else
-      back[#back + 1] = id
+      local group = ARGV[9] == '1' and redis.call('HGET', KEYS[17], id)
+      if group then
+        local name, place = string.match(group, '^([^\n]*)\n?(%d*)$')
+        into_group({KEYS[17], KEYS[18], KEYS[19], KEYS[20]}, {id, name, place})
+        regrouped = regrouped + 1
+      else
+        back[#back + 1] = id
+      end
     end
   end
 end
@@ -71,7 +94,7 @@ if dead + cancelled > 0 then
     redis.call('HDEL', KEYS[7], gone)
   end
 end
-if #back > 0 then
+if #back + regrouped > 0 then
   redis.call('PUBLISH', ARGV[6], string.format('%d', now))
 end
-return {#back, dead, cancelled}
+return {#back + regrouped, dead, cancelled, events[1], events[2], events[3], events[4], events[5], events[6]}

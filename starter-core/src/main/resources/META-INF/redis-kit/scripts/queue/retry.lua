@@ -9,7 +9,7 @@
 -- batch is kept in ms
 -- A message cancelled while in flight (cancel.lua) is dead-lettered as cancelled instead, and 4 returned.
 -- Returns 1 (delayed for a retry), 3 (dead-lettered), 4 (cancelled), 2 (a replay of a settled token) or 0
--- (stale token).
+-- (stale token); a 3 or 4 plus 8 times what the message's end did to its flow or batch (see workflow.lua).
 local now = tonumber(ARGV[1])
 if not now then
   local time = redis.call('TIME')
@@ -45,7 +45,7 @@ if cancelled or tonumber(deliveries) >= tonumber(ARGV[5]) then
   if not cancelled then
     redis.call('HSET', KEYS[7], id, ARGV[6])
   end
-  finished(id, 'f', cancelled and 'cancelled' or ARGV[6])
+  local events = finished(id, 'f', cancelled and 'cancelled' or ARGV[6])
   -- Bounds: dead letters older than the retention, then the oldest beyond the size, 100 at a time.
   local old = redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', now - tonumber(ARGV[8]), 'LIMIT', 0, 100)
   local over = redis.call('ZCARD', KEYS[4]) - #old - tonumber(ARGV[9])
@@ -61,7 +61,7 @@ if cancelled or tonumber(deliveries) >= tonumber(ARGV[5]) then
     redis.call('HDEL', KEYS[6], gone)
     redis.call('HDEL', KEYS[7], gone)
   end
-  return cancelled and 4 or 3
+  return (cancelled and 4 or 3) + 8 * events
 end
 local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 local next_due = now + tonumber(ARGV[4])

@@ -14,7 +14,12 @@
 -- ARGV[5] wake-up channel, ARGV[6] cancel channel, ARGV[7] how long a finished batch is kept in ms.
 -- A message's link is removed as it is counted, so a message counts once however it finishes; a replay of the
 -- settling script never gets here (its token is settled).
--- Returns 1 when a cancel ('c') removed a flow's waiting parent, else 0.
+-- Returns, for a cancel asked for ('c'), 1 when it removed a flow's waiting parent, else 0; otherwise what the
+-- message's end did to its flow or batch, as the sum of: 1 its parent released because every child finished (due
+-- now, or at its own due time), 2 its parent released at this first failure (CONTINUE), 4 its parent dead-lettered
+-- (FAIL), 8 its batch's first failure ('death'), 16 its batch finished ('complete'), 32 every member of its batch
+-- succeeded ('success'). The settling scripts add 8 times this sum to their reply (an event is told once: by the
+-- instance whose settling did it, when the reply reaches it).
 local W = KEYS[6]
 if redis.call('EXISTS', W) == 0 then
   return 0
@@ -22,14 +27,10 @@ end
 local now, id, event, data = tonumber(ARGV[1]), ARGV[2], ARGV[3], ARGV[4]
 local delayed = {n = KEYS[8], h = KEYS[10], l = KEYS[12]}
 
+-- Places a released parent or a batch's callback in delayed, with a wake-up when it is the earliest (earliest_due.lua,
+-- a function of every script that includes this one).
 local function place(message, due, priority)
-  local first = math.huge
-  for _, key in pairs(delayed) do
-    local head = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
-    if head[2] and tonumber(head[2]) < first then
-      first = tonumber(head[2])
-    end
-  end
+  local first = earliest_due({KEYS[8], KEYS[10], KEYS[12]}, {})
   redis.call('ZADD', delayed[priority] or KEYS[8], due, message)
   if due < first then
     redis.call('PUBLISH', ARGV[5], string.format('%d', due))
@@ -103,6 +104,7 @@ if event == 'c' then
   return 0
 end
 
+local events = 0
 local parent = redis.call('HGET', W, 'p:' .. id)
 if parent then
   redis.call('HDEL', W, 'p:' .. id)
@@ -125,6 +127,7 @@ if parent then
       if meta then
         redis.call('ZADD', KEYS[4], now, parent)
         redis.call('HSET', KEYS[5], parent, 'child ' .. id .. ' failed: ' .. data)
+        return 4
       end
       return 0
     end
@@ -135,6 +138,7 @@ if parent then
       if meta then
         local due = math.max(now, tonumber(string.match(meta, '^(%d+)|')))
         place(parent, due, flow.priority)
+        events = (event == 's' or flow.policy == 'I') and 1 or 2
       end
     end
     redis.call('HSET', W, 'f:' .. parent, cjson.encode(flow))
@@ -154,13 +158,16 @@ if batch then
       record.failed = record.failed + 1
       if record.failed == 1 then
         fire[#fire + 1] = 'death'
+        events = events + 8
       end
     end
     if record.succeeded + record.failed == record.total then
       record.finished = now
       fire[#fire + 1] = 'complete'
+      events = events + 16
       if record.failed == 0 then
         fire[#fire + 1] = 'success'
+        events = events + 32
       end
       count_down('n:batches')
       redis.call('ZADD', KEYS[7], now, batch)
@@ -190,4 +197,4 @@ if batch then
     end
   end
 end
-return 0
+return events
