@@ -219,12 +219,12 @@ class QueueScriptsTests {
 		List<ClaimedMessage> claimed = await(this.scripts.claim(KEYS, "r1", 2, 30_000, T)).messages();
 		List<String[]> pairs = List.of(new String[] { "a", claimed.get(0).token() },
 				new String[] { "b", claimed.get(1).token() });
-		assertThat(await(this.scripts.ackAll(KEYS, pairs, T))).containsExactly(Settled.DONE, Settled.DONE);
+		assertThat(outcomes(await(this.scripts.ackAll(KEYS, pairs, T)))).containsExactly(Settled.DONE, Settled.DONE);
 		assertThat(this.server.command("ZCARD", key(7))).as("at the bound").isEqualTo((long) QueueScripts.SETTLED_MOST);
 		assertThat(this.server.command("ZSCORE", key(7), "old:1")).as("the oldest went first").isNull();
 		assertThat(this.server.command("ZSCORE", key(7), "old:2")).isNull();
 		assertThat(this.server.command("ZSCORE", key(7), "old:3")).isNotNull();
-		assertThat(await(this.scripts.ackAll(KEYS, pairs, T + 1))).as("the latest are recognised")
+		assertThat(outcomes(await(this.scripts.ackAll(KEYS, pairs, T + 1)))).as("the latest are recognised")
 			.containsExactly(Settled.REPLAYED, Settled.REPLAYED);
 		assertThat((Long) this.server.command("MEMORY", "USAGE", key(7), "SAMPLES", "0")).as("bytes at the bound")
 			.isLessThan(16L * 1024 * 1024);
@@ -234,20 +234,22 @@ class QueueScriptsTests {
 	void aSettleWhoseTokenNoLongerHoldsTheMessageIsAReplayOnlyIfThatTokenSettledIt() {
 		readyMessages("a", "b", "c");
 		List<ClaimedMessage> claimed = await(this.scripts.claim(KEYS, "r1", 3, 30_000, T)).messages();
-		assertThat(await(this.scripts.release(KEYS, "a", claimed.get(0).token(), T))).isEqualTo(Settled.DONE);
-		assertThat(await(this.scripts.deadLetter(KEYS, "b", claimed.get(1).token(), "bad", SPEC, T)))
+		assertThat(await(this.scripts.release(KEYS, "a", claimed.get(0).token(), false, T)).outcome())
 			.isEqualTo(Settled.DONE);
-		assertThat(await(this.scripts.release(KEYS, "a", claimed.get(0).token(), T))).isEqualTo(Settled.REPLAYED);
-		assertThat(await(this.scripts.deadLetter(KEYS, "b", claimed.get(1).token(), "bad", SPEC, T)))
+		assertThat(await(this.scripts.deadLetter(KEYS, "b", claimed.get(1).token(), "bad", SPEC, T)).outcome())
+			.isEqualTo(Settled.DONE);
+		assertThat(await(this.scripts.release(KEYS, "a", claimed.get(0).token(), false, T)).outcome())
+			.isEqualTo(Settled.REPLAYED);
+		assertThat(await(this.scripts.deadLetter(KEYS, "b", claimed.get(1).token(), "bad", SPEC, T)).outcome())
 			.isEqualTo(Settled.REPLAYED);
 		// The released message is claimed again: the first token no longer holds it, and settled nothing else.
 		ClaimedMessage again = claimOne("r2");
 		assertThat(again.id()).isEqualTo("a");
-		assertThat(await(this.scripts.ack(KEYS, "a", claimed.get(2).token(), T))).as("another delivery's token")
+		assertThat(await(this.scripts.ack(KEYS, "a", claimed.get(2).token(), T)).outcome()).as("another delivery's token")
 			.isEqualTo(Settled.STALE);
-		assertThat(await(this.scripts.retry(KEYS, "c", "r0:1", 0, SPEC, "boom", T))).isEqualTo(Settled.STALE);
-		assertThat(await(this.scripts.ack(KEYS, "a", again.token(), T))).isEqualTo(Settled.DONE);
-		assertThat(await(this.scripts.ack(KEYS, "c", claimed.get(2).token(), T))).isEqualTo(Settled.DONE);
+		assertThat(await(this.scripts.retry(KEYS, "c", "r0:1", 0, SPEC, "boom", T)).outcome()).isEqualTo(Settled.STALE);
+		assertThat(await(this.scripts.ack(KEYS, "a", again.token(), T)).outcome()).isEqualTo(Settled.DONE);
+		assertThat(await(this.scripts.ack(KEYS, "c", claimed.get(2).token(), T)).outcome()).isEqualTo(Settled.DONE);
 	}
 
 	@Test
