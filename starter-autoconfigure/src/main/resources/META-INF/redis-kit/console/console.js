@@ -138,14 +138,17 @@
 		return value === null || value === undefined ? '–' : millis(value) + ' ago';
 	}
 
+	// Every size the page shows, in the unit that reads well: 512 B, 1.5 KB, 48 MB, 2.1 GB (1 KB = 1024 bytes, as
+	// Redis's own *_human figures count).
+	var SIZE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
+
 	function bytes(value) {
 		if (value === null || value === undefined) {
 			return '–';
 		}
-		var units = ['B', 'KiB', 'MiB', 'GiB'];
 		var i = 0;
-		while (value >= 1024 && i < units.length - 1) { value /= 1024; i++; }
-		return num(value, i === 0 ? 0 : 1) + ' ' + units[i];
+		while (Math.abs(value) >= 1024 && i < SIZE_UNITS.length - 1) { value /= 1024; i++; }
+		return num(value, i === 0 ? 0 : 1) + ' ' + SIZE_UNITS[i];
 	}
 
 	function percent(value) {
@@ -162,7 +165,7 @@
 
 	// The fields of a descriptor the page has no column for (what a newer endpoint adds), as 'name: value' text.
 	var QUEUE_FIELDS = ['delayed', 'ready', 'inFlight', 'dead', 'oldestDueAgeMillis', 'paused', 'error'];
-	var RECURRING_FIELDS = ['queue', 'schedule', 'zone', 'missedSlots', 'lastSlot', 'nextSlot', 'paused'];
+	var RECURRING_FIELDS = ['queue', 'schedule', 'zone', 'missedSlots', 'lastSlot', 'lastSlotTakenBy', 'nextSlot', 'paused'];
 
 	function more(descriptor, shown) {
 		var rest = Object.keys(descriptor).filter(function (key) {
@@ -179,6 +182,13 @@
 				: (/Millis$/.test(key) ? millis(value) : (typeof value === 'number' ? num(value) : String(value)));
 			return key.replace(/Millis$/, '') + ': ' + text;
 		}).join('; ');
+	}
+
+	// The instances that use a semaphore or latch, by their names; none listed when only this one's handle knows it
+	// (it used it before its last heartbeat).
+	function users(byName, name) {
+		var names = (byName && Object.prototype.hasOwnProperty.call(byName, name)) ? byName[name] : [];
+		return names.length ? names.join(', ') : '–';
 	}
 
 	function fillBar(ratio, hot) {
@@ -390,20 +400,24 @@
 							el('td', null, role.leading ? 'leads' : 'candidate'));
 					}), 'This instance stands for no role (redis-kit.lock.leader.roles).')),
 					el('h2', null, 'Semaphores'),
-					el('div', { id: 'semaphores' }, table(['Semaphore', 'Permits held', '#Held', '#Total'], (locks.semaphores || []).map(function (semaphore) {
+					el('div', { id: 'semaphores' }, table(['Semaphore', 'Permits held', '#Held', '#Total'].concat(locks.clusterWide ? ['Used by'] : []), (locks.semaphores || []).map(function (semaphore) {
 						return el('tr', { 'data-name': semaphore.name }, el('td', { class: 'text name' }, semaphore.name),
 							semaphore.error ? el('td', { class: 'error', colspan: 3 }, semaphore.error) : [
 								el('td', null, fillBar(semaphore.total > 0 ? semaphore.held / semaphore.total : 0, semaphore.held > semaphore.total),
 									' ' + num(semaphore.held) + ' of ' + num(semaphore.total)),
-								el('td', { class: 'num held' }, num(semaphore.held)), el('td', { class: 'num total' }, num(semaphore.total))]);
-					}), 'This instance has used no semaphore since it started.')),
+								el('td', { class: 'num held' }, num(semaphore.held)), el('td', { class: 'num total' }, num(semaphore.total))],
+							locks.clusterWide ? el('td', { class: 'text used-by' }, users(locks.semaphoreUsers, semaphore.name)) : null);
+					}), locks.clusterWide ? 'No live instance has used a semaphore since it started.' : 'This instance has used no semaphore since it started.')),
 					el('h2', null, 'Count-down latches'),
-					el('div', { id: 'latches' }, table(['Latch', '#Count left'], (locks.latches || []).map(function (latch) {
+					el('div', { id: 'latches' }, table(['Latch', '#Count left'].concat(locks.clusterWide ? ['Used by'] : []), (locks.latches || []).map(function (latch) {
 						return el('tr', { 'data-name': latch.name }, el('td', { class: 'text name' }, latch.name),
 							latch.error ? el('td', { class: 'error' }, latch.error)
-								: el('td', { class: 'num count', 'data-count': latch.count }, latch.count === 0 ? 'open' : (latch.count < 0 ? 'not set' : num(latch.count))));
-					}), 'This instance has used no latch since it started.')),
-					el('p', { class: 'muted' }, 'Semaphores and latches are those this instance handed out since it started (the last 1000 names); their permits and counts are Redis\'s, every instance\'s holders included.'),
+								: el('td', { class: 'num count', 'data-count': latch.count }, latch.count === 0 ? 'open' : (latch.count < 0 ? 'not set' : num(latch.count))),
+							locks.clusterWide ? el('td', { class: 'text used-by' }, users(locks.latchUsers, latch.name)) : null);
+					}), locks.clusterWide ? 'No live instance has used a latch since it started.' : 'This instance has used no latch since it started.')),
+					el('p', { class: 'muted' }, locks.clusterWide
+						? 'Semaphores and latches every live instance used since it started (each names the last 200 in its heartbeat, this one the last 1000 it handed out); their permits and counts are Redis\'s, every instance\'s holders included.'
+						: 'Semaphores and latches are those this instance handed out since it started (the last 1000 names); their permits and counts are Redis\'s, every instance\'s holders included.'),
 					el('h2', null, 'Scheduled jobs'),
 					el('div', { id: 'scheduled-jobs' },
 						table(['Job', 'Lock at least / most', 'Last run', 'Ended', 'Outcome', 'Last skip', '#Runs here', '#Skips here', 'In Redis now'],
@@ -553,7 +567,9 @@
 					var job = recurringJobs[name];
 					return el('tr', { 'data-name': name }, el('td', { class: 'text' }, name), el('td', { class: 'text' }, job.queue),
 						el('td', null, /^every /.test(job.schedule) ? 'every ' + duration(job.schedule.substring(6)) : job.schedule), el('td', null, job.zone), el('td', null, String(job.missedSlots || '').toLowerCase().replace(/_/g, '-')),
-						el('td', null, time(job.lastSlot)), el('td', null, job.paused ? 'paused' : time(job.nextSlot)),
+						el('td', null, time(job.lastSlot)),
+						el('td', { class: 'text taken-by' }, job.lastSlot ? (job.lastSlotTakenBy || el('span', { class: 'muted' }, 'unknown')) : '–'),
+						el('td', null, job.paused ? 'paused' : time(job.nextSlot)),
 						el('td', { 'data-paused': String(job.paused) }, job.paused === null || job.paused === undefined ? 'unknown' : (job.paused ? 'paused' : 'running')),
 						el('td', { class: 'text more' }, more(job, RECURRING_FIELDS)),
 						session.canAct ? el('td', { class: 'row-actions' }, recurringActions(name, job.paused)) : null);
@@ -569,10 +585,11 @@
 						chart('Dead-lettered /s by queue', lines(series, 'rediskit.queue.dead.lettered', 'rate', null, 'queue')),
 						latenessChart(series)),
 					el('h2', null, 'Recurring jobs'),
-					el('div', { id: 'recurring' }, table(['Name', 'Queue', 'Schedule', 'Zone', 'Missed slots', 'Last slot', 'Next run', 'State', 'More']
+					el('div', { id: 'recurring' }, table(['Name', 'Queue', 'Schedule', 'Zone', 'Missed slots', 'Last slot', 'Taken by', 'Next run', 'State', 'More']
 						.concat(session.canAct ? ['Actions'] : []), recurring, 'No recurring job.')),
-					el('p', { class: 'muted' }, 'Last slot and next run as this instance knows them; pause and trigger apply on every instance. A paused job passes its due slots over: resuming starts with the next one.'));
+					el('p', { class: 'muted' }, 'Last slot and next run as this instance knows them; taken by: the instance that enqueued the last slot (or passed it over), unknown when an older version took it; its run is the queue\'s, on whichever instance claims it. Pause and trigger apply on every instance. A paused job passes its due slots over: resuming starts with the next one.'));
 				if (detail) {
+					section.appendChild(batchesAndGroups(detail));
 					section.appendChild(queueDetail(detail));
 				}
 				return section;
@@ -598,7 +615,7 @@
 						info.layers.forEach(function (layer, i) { layers.push({ filter: f.name, index: i + 1, layer: layer }); });
 					}
 					return el('tr', { 'data-name': f.name }, el('td', { class: 'text' }, f.name), el('td', null, String(info.mode).toLowerCase()),
-						el('td', { class: 'num' }, num(info.bits)), el('td', { class: 'num' }, num(info.hashes)),
+						el('td', { class: 'num size', title: num(info.bits) + ' bits' }, bytes(Math.ceil(info.bits / 8))), el('td', { class: 'num' }, num(info.hashes)),
 						el('td', { class: 'num' }, num(info.approximateItems) + ' / ' + num(info.expectedInsertions)),
 						el('td', null, fillBar(info.fillRatio, over), ' ', percent(info.fillRatio)),
 						el('td', { class: 'num' }, percent(info.falsePositiveRate)),
@@ -609,7 +626,8 @@
 					var layer = entry.layer;
 					return el('tr', { 'data-filter': entry.filter, 'data-layer': entry.index },
 						el('td', { class: 'text' }, entry.filter), el('td', { class: 'num' }, num(entry.index)),
-						el('td', { class: 'num' }, num(layer.items) + ' / ' + num(layer.capacity)), el('td', { class: 'num' }, num(layer.bits)),
+						el('td', { class: 'num' }, num(layer.items) + ' / ' + num(layer.capacity)),
+						el('td', { class: 'num size', title: num(layer.bits) + ' bits' }, bytes(Math.ceil(layer.bits / 8))),
 						el('td', { class: 'num' }, num(layer.hashes)), el('td', null, fillBar(layer.fillRatio, layer.items > layer.capacity), ' ', percent(layer.fillRatio)),
 						el('td', { class: 'num' }, percent(layer.falsePositiveRate)));
 				});
@@ -636,9 +654,9 @@
 				return el('section', { id: 'page-structures' },
 					el('h1', null, 'Bloom filters, counters, calendars, geo, ids'),
 					el('h2', null, 'Bloom filters'),
-					s.bloom.configured ? table(['Name', 'Mode', '#Bits', '#Hashes', '#Items / sized for', 'Fill', '#Configured FP rate', '#Estimated FP rate now', '#Layers'], filters, 'No Bloom filter.') : notConfigured('Bloom filters'),
+					s.bloom.configured ? table(['Name', 'Mode', '#Size', '#Hashes', '#Items / sized for', 'Fill', '#Configured FP rate', '#Estimated FP rate now', '#Layers'], filters, 'No Bloom filter.') : notConfigured('Bloom filters'),
 					layerRows.length ? el('div', { id: 'bloom-layers' }, el('h3', null, 'Layers of growing filters, oldest first'),
-						table(['Filter', '#Layer', '#Items / capacity', '#Bits', '#Hashes', 'Fill', '#FP rate'], layerRows, '')) : null,
+						table(['Filter', '#Layer', '#Items / capacity', '#Size', '#Hashes', 'Fill', '#FP rate'], layerRows, '')) : null,
 					el('h2', null, 'Unique counters'),
 					counted.countersConfigured ? table(['Name', 'Bucket', 'Zone', 'Retention', '#Count (all time)'], counters, 'No unique counter.') : notConfigured('Unique counters'),
 					el('h2', null, 'Check-in calendars'),
@@ -813,6 +831,37 @@
 			toolbar,
 			table(['Id', 'Reason', '#Deliveries', 'Dead-lettered', 'Payload'].concat(canAct ? ['Actions'] : []), rows, 'No dead letter.'),
 			pager);
+	}
+
+	// A queue's batches in progress and busiest groups, as the rediskitqueue endpoint describes them; ids and group
+	// names are the application's data, shown as text.
+	function batchesAndGroups(detail) {
+		var batches = detail.batches.map(function (batch) {
+			var done = batch.succeeded + batch.failed;
+			var state = batch.failed > 0 ? 'running, ' + num(batch.failed) + ' died' : (done > 0 ? 'running' : 'waiting');
+			return el('tr', { 'data-id': batch.id },
+				el('td', { class: 'text id' }, batch.id),
+				el('td', null, fillBar(batch.total > 0 ? done / batch.total : 0, batch.failed > 0),
+					' ' + num(done) + ' of ' + num(batch.total)),
+				el('td', { class: 'num succeeded' }, num(batch.succeeded)), el('td', { class: 'num died' }, num(batch.failed)),
+				el('td', { class: 'num total' }, num(batch.total)), el('td', { class: 'state' }, state), el('td', null, time(batch.createdAt)));
+		});
+		var groups = detail.groups.map(function (group) {
+			var limited = group.maxInFlight > 0;
+			return el('tr', { 'data-group': group.group },
+				el('td', { class: 'text name' }, group.group),
+				el('td', { class: 'num ready' }, num(group.ready)),
+				el('td', { class: 'in-flight' }, limited ? [fillBar(group.inFlight / group.maxInFlight, group.inFlight >= group.maxInFlight),
+					' ' + num(group.inFlight) + ' of ' + num(group.maxInFlight)] : num(group.inFlight) + ' (no limit)'),
+				el('td', { class: 'rate' }, group.rateLimit > 0 ? num(group.rateLimit) + ' per ' + duration(group.rateLimitPeriod) : 'no limit'));
+		});
+		return el('div', { id: 'queue-parts', 'data-name': detail.name },
+			el('h2', null, 'Batches in progress of ', detail.name, ' (' + num(detail.stats.batchesInProgress) + ')'),
+			el('div', { id: 'batches' }, table(['Batch', 'Progress (done of total)', '#Succeeded', '#Died', '#Total', 'State', 'Enqueued'], batches,
+				'No batch in progress.')),
+			detail.groups.length ? el('h2', null, 'Groups of ', detail.name, ', most ready first') : null,
+			detail.groups.length ? el('div', { id: 'groups' }, table(['Group', '#Waiting', 'In flight of limit', 'Rate limit'], groups, ''),
+				el('p', { class: 'muted' }, 'The ' + num(detail.groups.length) + ' groups with the most messages waiting for their turn; limits are the queue\'s, per group across every instance.')) : null);
 	}
 
 	// Redrive or delete one dead letter; deleting asks twice, like purge.

@@ -42,7 +42,13 @@ import org.springframework.data.redis.connection.ReturnType;
  * <p>
  * <b>Keys.</b> {@code <prefix>instance:{all}} (the heartbeats) and {@code <prefix>instance:{all}:records}, one
  * hash slot, each expiring with the retention after the last heartbeat of any instance. One report is bounded to
- * {@value #MAX_HOLDS} holds (the rest counted) and {@value #MAX_RUNS} labels.
+ * {@value #MAX_HOLDS} holds (the rest counted), {@value #MAX_RUNS} labels and {@value #MAX_NAMES} semaphore and
+ * {@value #MAX_NAMES} latch names.
+ * <p>
+ * <b>Semaphores and latches.</b> The report names the semaphores (with the total their handle gives) and latches the
+ * instance uses, so that any instance can read their permits and counts in Redis and list them all. A record is
+ * lines of {@code <key> <value>}; a key the reader does not know (a later version's) is passed over, so instances of
+ * two versions read each other's records during a rolling upgrade.
  */
 public final class InstanceRegistry implements AutoCloseable {
 
@@ -51,6 +57,9 @@ public final class InstanceRegistry implements AutoCloseable {
 
 	/** The most labels of what it runs, and the most roles it leads, one heartbeat reports. */
 	public static final int MAX_RUNS = 200;
+
+	/** The most semaphores, and the most latches, one heartbeat names: the first of its report's. */
+	public static final int MAX_NAMES = 200;
 
 	private static final Log logger = LogFactory.getLog(InstanceRegistry.class);
 
@@ -271,6 +280,10 @@ public final class InstanceRegistry implements AutoCloseable {
 		}
 		report.leads().stream().limit(MAX_RUNS).forEach((lead) -> record.append("lead ").append(part(lead.role()))
 			.append(' ').append(lead.term()).append(' ').append(lead.since().toEpochMilli()).append('\n'));
+		// Lines an older version's decoder passes over, as any key it does not know.
+		report.semaphores().stream().limit(MAX_NAMES).forEach((semaphore) -> record.append("semaphore ")
+			.append(semaphore.total()).append(' ').append(part(semaphore.name())).append('\n'));
+		report.latches().stream().limit(MAX_NAMES).forEach((latch) -> line(record, "latch", latch));
 		if (holds.size() > MAX_HOLDS) {
 			line(record, "omitted", Integer.toString(holds.size() - MAX_HOLDS));
 		}
@@ -289,6 +302,8 @@ public final class InstanceRegistry implements AutoCloseable {
 		List<String> runs = new ArrayList<>();
 		List<InstanceHold> holds = new ArrayList<>();
 		List<InstanceLeadership> leads = new ArrayList<>();
+		List<InstanceSemaphore> semaphores = new ArrayList<>();
+		List<String> latches = new ArrayList<>();
 		try {
 			for (String line : record.split("\n")) {
 				int space = line.indexOf(' ');
@@ -320,6 +335,11 @@ public final class InstanceRegistry implements AutoCloseable {
 						leads.add(new InstanceLeadership(unpart(parts[0]), Long.parseLong(parts[1]),
 								Instant.ofEpochMilli(Long.parseLong(parts[2]))));
 					}
+					case "semaphore" -> {
+						String[] parts = value.split(" ", 2);
+						semaphores.add(new InstanceSemaphore(unpart(parts[1]), Integer.parseInt(parts[0])));
+					}
+					case "latch" -> latches.add(unpart(value));
 					default -> {
 						// A field of a later version.
 					}
@@ -336,7 +356,7 @@ public final class InstanceRegistry implements AutoCloseable {
 		Duration since = Duration.ofMillis(Math.max(0, now - beat));
 		return new ListedInstance(info, Instant.ofEpochMilli(beat), since, now - beat < goneAfterMillis,
 				List.copyOf(runs),
-				List.copyOf(holds), omitted, List.copyOf(leads));
+				List.copyOf(holds), omitted, List.copyOf(leads), List.copyOf(semaphores), List.copyOf(latches));
 	}
 
 	private static void line(StringBuilder record, String key, String value) {

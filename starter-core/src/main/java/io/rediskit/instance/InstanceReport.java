@@ -8,8 +8,11 @@ import java.util.List;
  * @param runs what it runs, as short labels such as {@code queue:orders} or {@code job:nightly-digest}
  * @param holds the locks and permits it holds now
  * @param leads the roles it leads now
+ * @param semaphores the semaphores it uses (handed out since it started), so that any instance can list them
+ * @param latches the names of the count-down latches it uses, likewise
  */
-public record InstanceReport(List<String> runs, List<InstanceHold> holds, List<InstanceLeadership> leads) {
+public record InstanceReport(List<String> runs, List<InstanceHold> holds, List<InstanceLeadership> leads,
+		List<InstanceSemaphore> semaphores, List<String> latches) {
 
 	/** Nothing run, nothing held. */
 	public static final InstanceReport EMPTY = new InstanceReport(List.of(), List.of(), List.of());
@@ -19,11 +22,25 @@ public record InstanceReport(List<String> runs, List<InstanceHold> holds, List<I
 	 * @param runs what it runs
 	 * @param holds what it holds
 	 * @param leads the roles it leads
+	 * @param semaphores the semaphores it uses
+	 * @param latches the latches it uses
 	 */
 	public InstanceReport {
 		runs = List.copyOf(runs);
 		holds = List.copyOf(holds);
 		leads = List.copyOf(leads);
+		semaphores = List.copyOf(semaphores);
+		latches = List.copyOf(latches);
+	}
+
+	/**
+	 * A report that names no semaphore or latch.
+	 * @param runs what it runs
+	 * @param holds what it holds
+	 * @param leads the roles it leads
+	 */
+	public InstanceReport(List<String> runs, List<InstanceHold> holds, List<InstanceLeadership> leads) {
+		this(runs, holds, leads, List.of(), List.of());
 	}
 
 	/**

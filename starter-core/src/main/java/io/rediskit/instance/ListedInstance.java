@@ -17,7 +17,10 @@ import java.util.List;
  * @param heldOmitted holds it left out of its report to bound its size
  * @param leads the roles it led at its last heartbeat (a gone instance's are listed too: its lease on a role ends
  * as its holds' do, and another instance's heartbeat then reports the role)
+ * @param semaphores the semaphores it used, as of its last heartbeat (none from a version that did not report them)
+ * @param latches the names of the latches it used, likewise
  */
 public record ListedInstance(InstanceInfo info, Instant lastHeartbeat, Duration sinceHeartbeat, boolean alive,
-		List<String> runs, List<InstanceHold> holds, int heldOmitted, List<InstanceLeadership> leads) {
+		List<String> runs, List<InstanceHold> holds, int heldOmitted, List<InstanceLeadership> leads,
+		List<InstanceSemaphore> semaphores, List<String> latches) {
 }

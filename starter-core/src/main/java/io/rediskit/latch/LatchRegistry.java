@@ -20,6 +20,7 @@ import io.rediskit.support.RedisKitObservation;
 import io.rediskit.support.RecentlyUsed;
 import io.rediskit.support.ReleaseSignals;
 import io.rediskit.support.ScriptExecutor;
+import io.rediskit.support.Stages;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.SmartLifecycle;
@@ -127,6 +128,20 @@ public class LatchRegistry implements SmartLifecycle, AutoCloseable {
 	 */
 	public List<RedisCountDownLatch> latches() {
 		return this.recent.sorted();
+	}
+
+	/**
+	 * Reads one latch's count in Redis without handing out a handle, so that it is not listed among
+	 * {@link #latches()}: for what lists the latches other instances use (the console, from their heartbeats).
+	 * @param name the latch name
+	 * @return the count left: {@code 0} open, {@code -1} not set (or expired)
+	 */
+	public long count(String name) {
+		Objects.requireNonNull(name, "name");
+		if (name.isEmpty()) {
+			throw new IllegalArgumentException("Latch name must not be empty");
+		}
+		return Stages.join(scripts().count(new LatchScripts.Keys(this.keyNaming, name)));
 	}
 
 	/** @return the spec this registry runs with */

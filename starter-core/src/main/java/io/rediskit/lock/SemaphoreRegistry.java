@@ -8,6 +8,7 @@ import io.rediskit.support.KeyNaming;
 import io.rediskit.support.RecentlyUsed;
 import io.rediskit.support.ReleaseSignals;
 import io.rediskit.support.ScriptExecutor;
+import io.rediskit.support.Stages;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -119,6 +120,20 @@ public final class SemaphoreRegistry extends LockFamilyRegistry {
 	 */
 	public List<RedisSemaphore> semaphores() {
 		return this.recent.sorted();
+	}
+
+	/**
+	 * Reads one semaphore's permits in Redis without handing out a handle, so that it is not listed among
+	 * {@link #semaphores()}: for what lists the semaphores other instances use (the console, from their heartbeats).
+	 * One read-only script.
+	 * @param name the semaphore's name ({@code group:key} for one of a group)
+	 * @param total the total its users' handles give, in force unless a total was set in Redis
+	 * @return its permits now
+	 */
+	public SemaphorePermits permits(String name, int total) {
+		LockShell.requireName(name, "Semaphore");
+		return Stages.join(shell().engine().scripts.permits(SemaphoreScripts.keys(shell().getKeyNaming(), name, name),
+				Math.max(1, total)).thenApply((permits) -> new SemaphorePermits(permits.total(), permits.held())));
 	}
 
 	/** @return the open leases of this registry's acquisitions, oldest first; lost ones are left out */

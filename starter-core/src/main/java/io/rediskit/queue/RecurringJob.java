@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledFuture;
+import java.util.function.Supplier;
 
 import io.rediskit.queue.RecurringJobSpec.Schedule;
 import io.rediskit.queue.RecurringScripts.Scheduled;
@@ -60,6 +61,8 @@ final class RecurringJob {
 
 	private final ThrottledLog failures;
 
+	private final Supplier<String> instance;
+
 	private final Object lock = new Object();
 
 	private @Nullable TaskScheduler scheduler;
@@ -73,13 +76,15 @@ final class RecurringJob {
 
 	private volatile long lastSlot = -1;
 
+	private volatile @Nullable String lastSlotTakenBy;
+
 	private volatile long nextSlot = -1;
 
 	private volatile long offsetMillis;
 
 	RecurringJob(String name, RecurringJobSpec spec, ScriptedRedisQueue<RecurringSlot> queue,
 			RecurringScripts scripts, String recordKey, Listeners<RecurringJobListener> listeners,
-			ThrottledLog failures) {
+			ThrottledLog failures, Supplier<String> instance) {
 		this.name = name;
 		this.spec = spec;
 		this.schedule = spec.schedule();
@@ -88,6 +93,7 @@ final class RecurringJob {
 		this.recordKey = QueueScripts.utf8(recordKey);
 		this.listeners = listeners;
 		this.failures = failures;
+		this.instance = instance;
 	}
 
 	void start(TaskScheduler scheduler) {
@@ -128,7 +134,7 @@ final class RecurringJob {
 			next = this.schedule.next(System.currentTimeMillis());
 		}
 		return new RecurringJobInfo(this.name, this.spec, (last >= 0) ? Instant.ofEpochMilli(last) : null,
-				(next >= 0) ? Instant.ofEpochMilli(next) : null);
+				(next >= 0) ? Instant.ofEpochMilli(next) : null, (last >= 0) ? this.lastSlotTakenBy : null);
 	}
 
 	private void schedule(long generation, long localMillis) {
@@ -147,7 +153,7 @@ final class RecurringJob {
 		CompletionStage<Scheduled> call;
 		try {
 			call = this.scripts.schedule(this.queue.keys(), this.recordKey, plan.slots, recordMillis(plan),
-					this.queue.keys().channelBytes, null);
+					this.queue.keys().channelBytes, null, this.instance.get());
 		}
 		catch (RuntimeException ex) {
 			call = CompletableFuture.failedFuture(ex);
@@ -257,6 +263,7 @@ final class RecurringJob {
 			this.queue.parts().listeners.notify((l) -> l.onEnqueued(this.spec.queue(), count));
 		}
 		if (reply.lastSlot() >= 0) {
+			this.lastSlotTakenBy = reply.lastSlotTakenBy();
 			this.lastSlot = reply.lastSlot();
 			this.after = reply.lastSlot();
 		}

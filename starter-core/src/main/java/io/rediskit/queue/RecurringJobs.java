@@ -42,6 +42,10 @@ import org.springframework.scheduling.TaskScheduler;
  * does not exist yet (its first start, or a downtime longer than the record's month-long retention) starts with
  * its first slot after the start, and nothing before counts as missed.
  * <p>
+ * <b>Who took a slot.</b> Beside the record of the last slot, the script keeps the name of the instance that took it
+ * ({@link #setInstanceName}); {@link #jobs()} reports it. The record itself keeps its format, so instances of an older
+ * version go on reading it, and a slot they take shows as taken by an unknown instance.
+ * <p>
  * <b>Limits.</b> A failover that loses the record's last write (asynchronous replication) can enqueue that slot
  * again. A slot is a point in time: a job whose handler runs longer than the time between slots gets overlapping
  * runs unless its listener's concurrency is 1.
@@ -68,6 +72,8 @@ public class RecurringJobs implements SmartLifecycle, AutoCloseable {
 	private final Map<String, RecurringJob> jobs = new LinkedHashMap<>();
 
 	private @Nullable Background given;
+
+	private volatile String instanceName = "";
 
 	private volatile boolean running;
 
@@ -96,6 +102,17 @@ public class RecurringJobs implements SmartLifecycle, AutoCloseable {
 	}
 
 	/**
+	 * Names this instance in the record of the slots it takes, which every instance's
+	 * {@link RecurringJobInfo#lastSlotTakenBy()} then reads; unnamed ({@code ""}), it records the slots it takes as
+	 * taken by an unknown instance.
+	 * @param name how operators know this instance, such as {@code application@host:pid}, at most 256 characters
+	 */
+	public void setInstanceName(String name) {
+		Objects.requireNonNull(name, "name must not be null");
+		this.instanceName = (name.length() > 256) ? name.substring(0, 256) : name;
+	}
+
+	/**
 	 * Adds a job; it starts with the others, or at once if they run.
 	 * @param name the job's name, 1 to 64 letters, digits, {@code -} or {@code _}; part of each message's id
 	 * @param spec the job
@@ -118,7 +135,7 @@ public class RecurringJobs implements SmartLifecycle, AutoCloseable {
 		ThrottledLog failures = new ThrottledLog(logger, Duration.ofSeconds(10),
 				"Recurring job '" + name + "' cannot reach Redis");
 		RecurringJob job = new RecurringJob(name, spec, (ScriptedRedisQueue<RecurringSlot>) queue, this.scripts,
-				recordKey, this.listeners, failures);
+				recordKey, this.listeners, failures, () -> this.instanceName);
 		this.jobs.put(name, job);
 		if (this.running) {
 			job.start(scheduler());

@@ -14,7 +14,8 @@ import org.springframework.data.redis.connection.ReturnType;
 /**
  * The one Redis call of a recurring job: {@code recurring.lua}, which enqueues the job's due slots into its queue
  * (the queue's eight keys, see {@link QueueScripts}) and keeps the job's last slot beside them, in the queue's hash
- * slot. A driver replay finds the slots already taken and changes nothing.
+ * slot, with the name of the instance that took it in a key of its own ({@code <record>:taken-by}): the record
+ * keeps the format every version reads, and a version that does not know the second key leaves it alone. A driver replay finds the slots already taken and changes nothing.
  */
 final class RecurringScripts {
 
@@ -27,6 +28,8 @@ final class RecurringScripts {
 	private static final byte[] PASS_OVER = new byte[0];
 
 	private static final byte[] PAUSED_SUFFIX = ":paused".getBytes(StandardCharsets.US_ASCII);
+
+	private static final byte[] TAKEN_BY_SUFFIX = ":taken-by".getBytes(StandardCharsets.US_ASCII);
 
 	private final ScriptExecutor executor;
 
@@ -41,15 +44,29 @@ final class RecurringScripts {
 	 */
 	CompletionStage<Scheduled> schedule(QueueScripts.Keys keys, byte[] stateKey, List<Slot> slots, long recordMillis,
 			byte[] channel, @Nullable Long now) {
-		int keyCount = QueueScripts.Keys.COUNT + 2;
-		byte[][] keysAndArgs = new byte[keyCount + 3 + slots.size() * 3][];
+		return schedule(keys, stateKey, slots, recordMillis, channel, now, "");
+	}
+
+	/**
+	 * Offers slots, ascending; each is enqueued (or passed over) only if due and later than the job's last slot.
+	 * @param stateKey the job's record of its last slot
+	 * @param recordMillis how long that record is kept after this call
+	 * @param instance this instance's name, kept beside the record as the taker of the last slot when this call
+	 * moves it ({@code ""}: unknown)
+	 */
+	CompletionStage<Scheduled> schedule(QueueScripts.Keys keys, byte[] stateKey, List<Slot> slots, long recordMillis,
+			byte[] channel, @Nullable Long now, String instance) {
+		int keyCount = QueueScripts.Keys.COUNT + 3;
+		byte[][] keysAndArgs = new byte[keyCount + 4 + slots.size() * 3][];
 		System.arraycopy(keys.all, 0, keysAndArgs, 0, QueueScripts.Keys.COUNT);
 		keysAndArgs[QueueScripts.Keys.COUNT] = stateKey;
 		keysAndArgs[QueueScripts.Keys.COUNT + 1] = pausedKey(stateKey);
+		keysAndArgs[QueueScripts.Keys.COUNT + 2] = suffixed(stateKey, TAKEN_BY_SUFFIX);
 		int i = keyCount;
 		keysAndArgs[i++] = (now != null) ? number(now) : SERVER_TIME;
 		keysAndArgs[i++] = channel;
 		keysAndArgs[i++] = number(recordMillis);
+		keysAndArgs[i++] = QueueScripts.utf8(instance);
 		for (Slot slot : slots) {
 			keysAndArgs[i++] = number(slot.millis());
 			keysAndArgs[i++] = QueueScripts.utf8(slot.id());
@@ -64,7 +81,9 @@ final class RecurringScripts {
 				for (int s = 0; s < outcomes.length; s++) {
 					outcomes[s] = (int) (long) (Long) reply.get(s + 2);
 				}
-				return new Scheduled((Long) reply.get(0), (Long) reply.get(1), outcomes);
+				long last = (Long) reply.get(1);
+				return new Scheduled((Long) reply.get(0), last, outcomes,
+						takenBy(last, (reply.size() > slots.size() + 2) ? reply.get(slots.size() + 2) : null));
 			});
 	}
 
@@ -86,10 +105,28 @@ final class RecurringScripts {
 	 * @return its pause flag, in the same hash slot: while it exists the job's due slots are passed over
 	 */
 	static byte[] pausedKey(byte[] stateKey) {
-		byte[] suffix = PAUSED_SUFFIX;
+		return suffixed(stateKey, PAUSED_SUFFIX);
+	}
+
+	private static byte[] suffixed(byte[] stateKey, byte[] suffix) {
 		byte[] key = Arrays.copyOf(stateKey, stateKey.length + suffix.length);
 		System.arraycopy(suffix, 0, key, stateKey.length, suffix.length);
 		return key;
+	}
+
+	/**
+	 * Reads the record of who took the last slot ({@code <slot ms>|<instance>}): the instance only if the record is
+	 * of the last slot; an older version that took it wrote no record, and a record of an earlier slot is not its.
+	 */
+	static @Nullable String takenBy(long lastSlot, @Nullable Object record) {
+		String text = (record instanceof byte[] bytes) ? new String(bytes, StandardCharsets.UTF_8)
+				: (record != null) ? record.toString() : "";
+		int bar = text.indexOf('|');
+		if (bar < 0 || lastSlot < 0 || !text.substring(0, bar).equals(Long.toString(lastSlot))) {
+			return null;
+		}
+		String instance = text.substring(bar + 1);
+		return instance.isEmpty() ? null : instance;
 	}
 
 	private static byte[] number(long value) {
@@ -111,8 +148,10 @@ final class RecurringScripts {
 	 * @param lastSlot the job's last slot afterwards, -1 for none
 	 * @param outcomes per slot offered: {@link #ENQUEUED}, {@link #PASSED_OVER}, {@link #TAKEN} or
 	 * {@link #NOT_DUE}
+	 * @param lastSlotTakenBy the name of the instance that took the last slot, {@code null} if unknown (none yet, or
+	 * taken by a version that did not record it)
 	 */
-	record Scheduled(long serverMillis, long lastSlot, int[] outcomes) {
+	record Scheduled(long serverMillis, long lastSlot, int[] outcomes, @Nullable String lastSlotTakenBy) {
 
 		static final int ENQUEUED = 1;
 

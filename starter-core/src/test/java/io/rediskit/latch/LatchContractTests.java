@@ -91,6 +91,15 @@ class LatchContractTests extends TopologyContract {
 	}
 
 	@Test
+	void readsTheLatchAnotherInstanceUsesWithoutListingIt() {
+		String name = this.redis.unique("read");
+		assertThat(this.registry.count(name)).as("not set").isEqualTo(-1);
+		assertThat(this.other.getCountDownLatch(name).trySetCount(2)).isTrue();
+		assertThat(this.registry.count(name)).isEqualTo(2);
+		assertThat(this.registry.latches()).extracting(RedisCountDownLatch::name).doesNotContain(name);
+	}
+
+	@Test
 	void aLatchThatIsNotSetReleasesNobody() throws Exception {
 		String name = this.redis.unique("unset");
 		RedisCountDownLatch latch = this.registry.getCountDownLatch(name);

@@ -76,6 +76,16 @@ class SemaphoreContractTests extends TopologyContract {
 	}
 
 	@Test
+	void readsTheSemaphoreAnotherInstanceUsesWithoutListingIt() {
+		String name = this.redis.unique("read");
+		Lease two = this.other.getSemaphore(name, 4).acquire(2, Duration.ZERO);
+		assertThat(this.registry.permits(name, 4)).isEqualTo(new SemaphorePermits(4, 2));
+		assertThat(this.registry.semaphores()).extracting(RedisSemaphore::name).doesNotContain(name);
+		two.close();
+		assertThat(this.registry.permits(name, 4)).isEqualTo(new SemaphorePermits(4, 0));
+	}
+
+	@Test
 	void grantsPermitsUpToTheTotalAcrossInstancesAndNoMore() {
 		String name = this.redis.unique("reports");
 		RedisSemaphore here = this.registry.getSemaphore(name, 3);

@@ -362,11 +362,15 @@ class QueueContractTests extends TopologyContract {
 		container.start();
 		try (RecurringJobs first = new RecurringJobs(TopologyScripts.of(this.redis), this.registry, List.of());
 				RecurringJobs second = new RecurringJobs(TopologyScripts.of(this.redis), this.registry, List.of())) {
+			first.setInstanceName("first");
+			second.setInstanceName("second");
 			first.add("tick", spec);
 			second.add("tick", spec);
 			first.start();
 			second.start();
 			QueueListenerContainerTests.awaitTrue(() -> slots.size() >= 8, Duration.ofSeconds(20));
+			// The taker is kept beside the record, in the queue's hash slot: no CROSSSLOT on a cluster.
+			assertThat(first.jobs().get(0).lastSlotTakenBy()).isIn("first", "second");
 		}
 		finally {
 			container.stop();

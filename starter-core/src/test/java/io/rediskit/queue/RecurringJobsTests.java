@@ -64,6 +64,8 @@ class RecurringJobsTests {
 		RecurringJobSpec spec = RecurringJobSpec.fixedRate("jobs", Duration.ofMillis(50));
 		try (RecurringJobs first = new RecurringJobs(redis.scripts(), this.queues, List.of(one));
 				RecurringJobs second = new RecurringJobs(redis.scripts(), this.queues, List.of(two))) {
+			first.setInstanceName("first@host:1");
+			second.setInstanceName("second@host:2");
 			first.add("tick", spec);
 			second.add("tick", spec);
 			first.start();
@@ -73,6 +75,9 @@ class RecurringJobsTests {
 			assertThat(info.name()).isEqualTo("tick");
 			assertThat(info.nextSlot()).isNotNull();
 			assertThat(info.nextSlot().toEpochMilli() % 50).isZero();
+			// Whichever took the last slot this instance saw, it is one of the two, by its name.
+			assertThat(info.lastSlot()).isNotNull();
+			assertThat(info.lastSlotTakenBy()).isIn("first@host:1", "second@host:2");
 		}
 		List<Long> slots = new ArrayList<>(one.enqueued);
 		slots.addAll(two.enqueued);

@@ -93,6 +93,33 @@ class RecurringScriptsTests {
 		assertThat(schedule(T).lastSlot()).isEqualTo(T - 10);
 	}
 
+	@Test
+	void theInstanceThatTookTheLastSlotIsKeptBesideTheRecordAndAnOlderRecordReadsAsUnknown() {
+		Scheduled taken = schedule(T, "alpha@host-1:42", slot(T - 1000), slot(T));
+		assertThat(taken.lastSlotTakenBy()).isEqualTo("alpha@host-1:42");
+		assertThat(this.server.command("GET", RECORD)).as("the record keeps the format older versions read")
+			.isEqualTo(Long.toString(T));
+		assertThat(this.server.command("GET", RECORD + ":taken-by")).isEqualTo(T + "|alpha@host-1:42");
+		assertThat((Long) this.server.command("PTTL", RECORD + ":taken-by")).isBetween(50_000L, 60_000L);
+		// Another instance offering the same slot takes nothing: the taker stays.
+		assertThat(schedule(T + 10, "bravo@host-2:7", slot(T)).lastSlotTakenBy()).isEqualTo("alpha@host-1:42");
+		// An older version takes the next slot: it moves the record and writes no taker, so the taker is unknown.
+		this.server.command("SET", RECORD, Long.toString(T + 1000));
+		assertThat(schedule(T + 1500, "bravo@host-2:7").lastSlotTakenBy()).isNull();
+		// A record written before takers were kept: unknown too, until a slot is taken.
+		this.server.command("DEL", RECORD + ":taken-by");
+		assertThat(schedule(T + 1500, "bravo@host-2:7").lastSlotTakenBy()).isNull();
+		assertThat(schedule(T + 2000, "bravo@host-2:7", slot(T + 2000)).lastSlotTakenBy()).isEqualTo("bravo@host-2:7");
+		// A name is data: a bar or markup in it is kept as it is.
+		assertThat(schedule(T + 3000, "<b>x|y</b>", slot(T + 3000)).lastSlotTakenBy()).isEqualTo("<b>x|y</b>");
+	}
+
+	private Scheduled schedule(long now, String instance, Slot... slots) {
+		CompletionStage<Scheduled> call = this.scripts.schedule(KEYS, RECORD.getBytes(StandardCharsets.UTF_8),
+				List.of(slots), 60_000, KEYS.channelBytes, now, instance);
+		return Stages.join(call);
+	}
+
 	private Scheduled schedule(long now, Slot... slots) {
 		CompletionStage<Scheduled> call = this.scripts.schedule(KEYS, RECORD.getBytes(StandardCharsets.UTF_8),
 				List.of(slots), 60_000, KEYS.channelBytes, now);

@@ -204,7 +204,7 @@ public final class ConsoleAutoConfiguration {
 				() -> ifAvailable(leaderboards, leaderboardProperties, RedisLeaderboardEndpoint::new),
 				() -> ifAvailable(recentItems, recentProperties, RedisRecentItemsEndpoint::new),
 				() -> ifAvailable(ids, idProperties, RedisIdEndpoint::new), caches::getIfAvailable,
-				recurring::getIfAvailable);
+				recurring::getIfAvailable, semaphores::getIfAvailable, latches::getIfAvailable);
 	}
 
 	private static <B, E> @Nullable E ifAvailable(ObjectProvider<B> bean, Function<B, E> endpoint) {

@@ -1,11 +1,13 @@
 package io.rediskit.autoconfigure.console;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -21,12 +23,17 @@ import io.rediskit.autoconfigure.rank.RedisLeaderboardEndpoint;
 import io.rediskit.autoconfigure.ratelimit.RedisRateLimitEndpoint;
 import io.rediskit.autoconfigure.recent.RedisRecentItemsEndpoint;
 import io.rediskit.instance.InstanceRegistry;
+import io.rediskit.instance.InstanceSemaphore;
+import io.rediskit.instance.ListedInstance;
 import io.rediskit.keys.BigKeyOptions;
 import io.rediskit.keys.BigKeyReport;
 import io.rediskit.keys.KeyTools;
 import io.rediskit.lock.JobLock;
+import io.rediskit.latch.LatchRegistry;
 import io.rediskit.lock.LockRegistry;
+import io.rediskit.lock.SemaphoreRegistry;
 import io.rediskit.queue.DeadLetter;
+import io.rediskit.queue.QueueStats;
 import io.rediskit.queue.RedisQueue;
 import org.jspecify.annotations.Nullable;
 
@@ -45,6 +52,12 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * WebFlux routes run them on a bounded elastic scheduler. The big-key report runs at most once at a time.
  */
 final class ConsoleData {
+
+	/**
+	 * The most semaphores, and the most latches, the Locks page lists (each one read per refresh): this instance's,
+	 * then those the other live instances name in their heartbeats.
+	 */
+	static final int MAX_NAMES_LISTED = 1000;
 
 	/** The most dead letters a page can reach: {@code RedisQueue.deadLetters} lists from the oldest. */
 	static final int MAX_DEAD_LETTERS_LISTED = 1000;
@@ -106,18 +119,62 @@ final class ConsoleData {
 	/**
 	 * @return what the {@code rediskitlock} endpoint describes (every hold of this instance's lock family, the roles
 	 * it stands for, the {@code @ScheduledLock} jobs it triggered, its semaphores with their permits and its latches
-	 * with their counts), each job with its lock's state in Redis now
+	 * with their counts), each job with its lock's state in Redis now; and, with a heartbeat, the semaphores and
+	 * latches every live instance names in its heartbeat, read in Redis as the endpoint reads its own, each with the
+	 * instances that use it
 	 */
 	LocksView locks() {
 		RedisLocksEndpoint endpoint = this.sources.locks().get();
 		if (endpoint == null) {
-			return new LocksView(false, List.of(), List.of(), List.of(), List.of(), List.of());
+			return new LocksView(false, List.of(), List.of(), List.of(), List.of(), List.of(), false, Map.of(), Map.of());
 		}
 		RedisLocksEndpoint.HeldLocksDescriptor view = endpoint.heldLocks();
 		LockRegistry locks = this.sources.lockRegistry().get();
+		List<ListedInstance> listed = liveInstances();
+		Map<String, List<String>> semaphoreUsers = new TreeMap<>();
+		Map<String, List<String>> latchUsers = new TreeMap<>();
+		Map<String, RedisLocksEndpoint.SemaphoreDescriptor> semaphores = new TreeMap<>();
+		view.semaphores().forEach((semaphore) -> semaphores.put(semaphore.name(), semaphore));
+		Map<String, RedisLocksEndpoint.LatchDescriptor> latches = new TreeMap<>();
+		view.latches().forEach((latch) -> latches.put(latch.name(), latch));
+		SemaphoreRegistry semaphoreRegistry = this.sources.semaphoreRegistry().get();
+		LatchRegistry latchRegistry = this.sources.latchRegistry().get();
+		for (ListedInstance instance : listed) {
+			String name = instance.info().displayName();
+			for (InstanceSemaphore used : instance.semaphores()) {
+				semaphoreUsers.computeIfAbsent(used.name(), (key) -> new ArrayList<>()).add(name);
+				if (semaphoreRegistry != null && !semaphores.containsKey(used.name())
+						&& semaphores.size() < MAX_NAMES_LISTED) {
+					semaphores.put(used.name(),
+							RedisLocksEndpoint.SemaphoreDescriptor.read(semaphoreRegistry, used.name(), used.total()));
+				}
+			}
+			for (String used : instance.latches()) {
+				latchUsers.computeIfAbsent(used, (key) -> new ArrayList<>()).add(name);
+				if (latchRegistry != null && !latches.containsKey(used) && latches.size() < MAX_NAMES_LISTED) {
+					latches.put(used, RedisLocksEndpoint.LatchDescriptor.read(latchRegistry, used));
+				}
+			}
+		}
 		return new LocksView(true, view.locks(), view.leaders(),
-				view.jobs().stream().map((job) -> ScheduledJobView.of(job, locks)).toList(), view.semaphores(),
-				view.latches());
+				view.jobs().stream().map((job) -> ScheduledJobView.of(job, locks)).toList(),
+				new ArrayList<>(semaphores.values()), new ArrayList<>(latches.values()), !listed.isEmpty(),
+				semaphoreUsers, latchUsers);
+	}
+
+	// The live instances by heartbeat, this one included; none without a heartbeat or when Redis does not answer
+	// (the page then lists this instance's semaphores and latches only, as the endpoint does).
+	private List<ListedInstance> liveInstances() {
+		InstanceRegistry registry = this.sources.instances().get();
+		if (registry == null) {
+			return List.of();
+		}
+		try {
+			return registry.list().stream().filter(ListedInstance::alive).toList();
+		}
+		catch (RuntimeException ex) {
+			return List.of();
+		}
 	}
 
 	/** @return every limiter with its policy, as the {@code rediskitratelimit} endpoint describes it */
@@ -148,7 +205,8 @@ final class ConsoleData {
 	/**
 	 * @param name a queue's name
 	 * @param page the page of dead letters, from 0
-	 * @return its counts and one page of its dead letters, oldest first, payloads only when enabled
+	 * @return its counts, its batches in progress and busiest groups (as the {@code rediskitqueue} endpoint describes
+	 * them), and one page of its dead letters, oldest first, payloads only when enabled
 	 * @throws IllegalArgumentException if the console lists no such queue
 	 */
 	DeadLettersView queue(String name, int page) {
@@ -162,8 +220,10 @@ final class ConsoleData {
 				letters.add(DeadLetterView.of(letter, this.properties.isShowPayloads()));
 			}
 		}
-		return new DeadLettersView(name, RedisQueuesEndpoint.StatsDescriptor.of(queue.stats(), queue.isPaused()),
-				Math.max(0, page), size, MAX_DEAD_LETTERS_LISTED, this.properties.isShowPayloads(), letters);
+		QueueStats stats = queue.stats();
+		return new DeadLettersView(name, RedisQueuesEndpoint.StatsDescriptor.of(stats, queue.isPaused()),
+				RedisQueuesEndpoint.batches(queue, stats), RedisQueuesEndpoint.groups(queue), Math.max(0, page), size,
+				MAX_DEAD_LETTERS_LISTED, this.properties.isShowPayloads(), letters);
 	}
 
 	/**
@@ -316,6 +376,8 @@ final class ConsoleData {
 	 * @param keyTools the key tools
 	 * @param bigKeyOptions the big-key report's settings
 	 * @param instances the registry of live instances
+	 * @param semaphoreRegistry the semaphores, to read those other instances use
+	 * @param latchRegistry the latches, to read those other instances use
 	 */
 	record Sources(RedisConnectionFactory connectionFactory, Supplier<@Nullable RedisLocksEndpoint> locks,
 			Supplier<@Nullable LockRegistry> lockRegistry, Supplier<@Nullable RedisRateLimitEndpoint> limiters,
@@ -325,7 +387,8 @@ final class ConsoleData {
 			Supplier<@Nullable RedisLeaderboardEndpoint> leaderboards,
 			Supplier<@Nullable RedisRecentItemsEndpoint> recentItems, Supplier<@Nullable RedisIdEndpoint> ids,
 			Supplier<@Nullable KeyTools> keyTools,
-			Supplier<@Nullable BigKeyOptions> bigKeyOptions, Supplier<@Nullable InstanceRegistry> instances) {
+			Supplier<@Nullable BigKeyOptions> bigKeyOptions, Supplier<@Nullable InstanceRegistry> instances,
+			Supplier<@Nullable SemaphoreRegistry> semaphoreRegistry, Supplier<@Nullable LatchRegistry> latchRegistry) {
 	}
 
 	/**
@@ -377,12 +440,18 @@ final class ConsoleData {
 	 * @param held this instance's holds, as the endpoint describes them
 	 * @param leaders the roles this instance stands for
 	 * @param jobs the scheduled jobs this instance triggered
-	 * @param semaphores the semaphores this instance handed out, with their permits in Redis
-	 * @param latches the count-down latches this instance handed out, with their counts in Redis
+	 * @param semaphores the semaphores this instance handed out and those the live instances use, by name, with
+	 * their permits in Redis
+	 * @param latches the count-down latches likewise, with their counts in Redis
+	 * @param clusterWide whether the semaphores and latches are those of every live instance (by heartbeat), not
+	 * only this one's
+	 * @param semaphoreUsers the live instances that use each semaphore, by the semaphore's name
+	 * @param latchUsers the live instances that use each latch, by the latch's name
 	 */
 	record LocksView(boolean configured, List<RedisLocksEndpoint.HeldLockDescriptor> held,
 			List<RedisLocksEndpoint.LeaderDescriptor> leaders, List<ScheduledJobView> jobs,
-			List<RedisLocksEndpoint.SemaphoreDescriptor> semaphores, List<RedisLocksEndpoint.LatchDescriptor> latches) {
+			List<RedisLocksEndpoint.SemaphoreDescriptor> semaphores, List<RedisLocksEndpoint.LatchDescriptor> latches,
+			boolean clusterWide, Map<String, List<String>> semaphoreUsers, Map<String, List<String>> latchUsers) {
 	}
 
 	/**
@@ -417,13 +486,17 @@ final class ConsoleData {
 	 * One queue's page of dead letters.
 	 * @param name the queue
 	 * @param stats its counts, as the {@code rediskitqueue} endpoint describes them
+	 * @param batches its batches in progress, at most 20, as the endpoint describes them
+	 * @param groups its 20 groups with the most ready messages, with their limits, as the endpoint describes them
 	 * @param page the page, from 0
 	 * @param pageSize dead letters per page
 	 * @param listedAtMost how far back pages reach
 	 * @param showPayloads whether payloads and headers are shown
 	 * @param deadLetters the page's dead letters, oldest first
 	 */
-	record DeadLettersView(String name, RedisQueuesEndpoint.StatsDescriptor stats, int page, int pageSize,
+	record DeadLettersView(String name, RedisQueuesEndpoint.StatsDescriptor stats,
+			List<RedisQueuesEndpoint.BatchDescriptor> batches, List<RedisQueuesEndpoint.GroupDescriptor> groups,
+			int page, int pageSize,
 			int listedAtMost, boolean showPayloads, List<DeadLetterView> deadLetters) {
 	}
 
@@ -433,7 +506,7 @@ final class ConsoleData {
 	 * @param reason why it was dead-lettered
 	 * @param deadLetteredAt when
 	 * @param deliveries how often it was delivered
-	 * @param payloadBytes its payload's length
+	 * @param payloadBytes its payload's size in bytes (UTF-8)
 	 * @param payload its payload, only with {@code redis-kit.console.show-payloads}
 	 * @param headers its headers (a tenant, a user id: the message's data as much as its payload), only then too
 	 */
@@ -442,7 +515,7 @@ final class ConsoleData {
 
 		static DeadLetterView of(DeadLetter letter, boolean showPayloads) {
 			return new DeadLetterView(letter.id(), letter.reason(), letter.deadLetteredAt(), letter.deliveries(),
-					letter.payload().length(), showPayloads ? letter.payload() : null,
+					letter.payload().getBytes(StandardCharsets.UTF_8).length, showPayloads ? letter.payload() : null,
 					showPayloads ? letter.headers() : null);
 		}
 

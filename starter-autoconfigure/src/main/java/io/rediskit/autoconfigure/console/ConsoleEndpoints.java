@@ -17,7 +17,9 @@ import io.rediskit.cache.RedisKitCacheManager;
 import io.rediskit.instance.InstanceRegistry;
 import io.rediskit.keys.BigKeyOptions;
 import io.rediskit.keys.KeyTools;
+import io.rediskit.latch.LatchRegistry;
 import io.rediskit.lock.LockRegistry;
+import io.rediskit.lock.SemaphoreRegistry;
 import io.rediskit.queue.QueueRegistry;
 import io.rediskit.queue.RecurringJobs;
 import io.rediskit.queue.RedisQueue;
@@ -44,6 +46,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * @param ids the id generators' endpoint
  * @param cacheManager the caches, for the actions' handles
  * @param recurringJobs the recurring jobs, for the actions on them
+ * @param semaphoreRegistry the semaphores, to read those other instances use
+ * @param latchRegistry the latches, to read those other instances use
  */
 record ConsoleEndpoints(Supplier<@Nullable RedisLocksEndpoint> locks, Supplier<@Nullable LockRegistry> lockRegistry,
 		Supplier<@Nullable RedisRateLimitEndpoint> limiters, Supplier<@Nullable RedisQueuesEndpoint> queues,
@@ -51,7 +55,8 @@ record ConsoleEndpoints(Supplier<@Nullable RedisLocksEndpoint> locks, Supplier<@
 		Supplier<@Nullable RedisCounterEndpoint> counters, Supplier<@Nullable RedisGeoEndpoint> geo,
 		Supplier<@Nullable RedisCacheEndpoint> caches, Supplier<@Nullable RedisLeaderboardEndpoint> leaderboards,
 		Supplier<@Nullable RedisRecentItemsEndpoint> recentItems, Supplier<@Nullable RedisIdEndpoint> ids,
-		Supplier<@Nullable RedisKitCacheManager> cacheManager, Supplier<@Nullable RecurringJobs> recurringJobs) {
+		Supplier<@Nullable RedisKitCacheManager> cacheManager, Supplier<@Nullable RecurringJobs> recurringJobs,
+		Supplier<@Nullable SemaphoreRegistry> semaphoreRegistry, Supplier<@Nullable LatchRegistry> latchRegistry) {
 
 	/**
 	 * @param connectionFactory the application's connection
@@ -64,7 +69,7 @@ record ConsoleEndpoints(Supplier<@Nullable RedisLocksEndpoint> locks, Supplier<@
 			Supplier<@Nullable BigKeyOptions> bigKeyOptions, Supplier<@Nullable InstanceRegistry> instances) {
 		return new ConsoleData.Sources(connectionFactory, this.locks, this.lockRegistry, this.limiters, this.queues,
 				this::queue, this.bloom, this.counters, this.geo, this.caches, this.leaderboards, this.recentItems,
-				this.ids, keyTools, bigKeyOptions, instances);
+				this.ids, keyTools, bigKeyOptions, instances, this.semaphoreRegistry, this.latchRegistry);
 	}
 
 	/**

@@ -15,8 +15,8 @@ import org.springframework.web.servlet.function.ServerRequest;
 import org.springframework.web.servlet.function.ServerResponse;
 
 /**
- * The console's routes for Spring MVC: the page and its assets from the jar, and the JSON endpoints, all behind
- * one filter that applies {@link ConsoleAccess}. Functional routes, so the console needs no controller scanning
+ * The console's routes for Spring MVC: the page and its assets from the jar, and the JSON endpoints of
+ * {@link ConsoleRoutes}, all behind one filter that applies {@link ConsoleAccess}. Functional routes, so the console needs no controller scanning
  * and no path mapping of the application's.
  */
 final class ConsoleMvcRoutes {
@@ -41,53 +41,22 @@ final class ConsoleMvcRoutes {
 
 	RouterFunction<ServerResponse> routes() {
 		String api = this.path + "/api";
-		return RouterFunctions.route()
+		RouterFunctions.Builder routes = RouterFunctions.route()
 			.GET(this.path, (request) -> ServerResponse.permanentRedirect(slash(request.uri())).build())
 			.GET(this.path + "/", (request) -> ServerResponse.ok().headers(ConsolePage::headers).contentType(MediaType.TEXT_HTML)
 				.body(ConsolePage.INDEX))
-			.GET(api + "/session", this::session)
-			.GET(api + "/overview", (request) -> json(this.data.overview()))
-			.GET(api + "/locks", (request) -> json(this.data.locks()))
-			.GET(api + "/limiters", (request) -> json(this.data.limiters()))
-			.GET(api + "/limiter", (request) -> json(this.data.limiter(request.param("name").orElse(""),
-					request.param("key").orElse(""))))
-			.GET(api + "/queues", (request) -> json(this.data.queues()))
-			.GET(api + "/queue", (request) -> json(this.data.queue(request.param("name").orElse(""),
-					ConsolePage.page(request.param("page").orElse(null)))))
-			.GET(api + "/structures", (request) -> json(this.data.structures()))
-			.GET(api + "/instances", (request) -> json(this.data.instances()))
-			.GET(api + "/caches", (request) -> json(this.data.caches()))
-			.GET(api + "/rankings", (request) -> json(this.data.rankings()))
-			.GET(api + "/rank", (request) -> json(this.data.rank(request.param("name").orElse(""),
-					request.param("member").orElse(""))))
-			.GET(api + "/recent", (request) -> json(this.data.recent(request.param("name").orElse(""),
-					request.param("user").orElse(""))))
-			.POST(api + "/cache/evict", (request) -> json(this.actions.evictCacheKey(caller(request).name(),
-					request.param("name").orElse(""), request.param("key").orElse(""))))
-			.POST(api + "/cache/clear",
-					(request) -> json(this.actions.clearCache(caller(request).name(), request.param("name").orElse(""))))
-			.POST(api + "/recurring/pause", (request) -> json(
-					this.actions.pauseRecurring(caller(request).name(), request.param("name").orElse(""))))
-			.POST(api + "/recurring/resume", (request) -> json(
-					this.actions.resumeRecurring(caller(request).name(), request.param("name").orElse(""))))
-			.POST(api + "/recurring/trigger", (request) -> json(
-					this.actions.triggerRecurring(caller(request).name(), request.param("name").orElse(""))))
-			.GET(api + "/keys/settings", (request) -> json(this.data.keySettings()))
-			.GET(api + "/keys/report", (request) -> json(this.data.bigKeys()))
-			.GET(api + "/metrics", (request) -> json(this.data.metrics(request.param("prefix").orElse(""))))
-			.POST(api + "/queue/redrive", (request) -> json(this.actions.redrive(caller(request).name(),
-					request.param("name").orElse(""), ConsolePage.max(request.param("max").orElse(null)))))
-			.POST(api + "/queue/redrive-dead-letter", (request) -> json(this.actions.redriveDeadLetter(
-					caller(request).name(), request.param("name").orElse(""), request.param("id").orElse(""))))
-			.POST(api + "/queue/delete-dead-letter", (request) -> json(this.actions.deleteDeadLetter(
-					caller(request).name(), request.param("name").orElse(""), request.param("id").orElse(""))))
-			.POST(api + "/queue/purge",
-					(request) -> json(this.actions.purge(caller(request).name(), request.param("name").orElse(""))))
-			.POST(api + "/queue/pause",
-					(request) -> json(this.actions.pause(caller(request).name(), request.param("name").orElse(""))))
-			.POST(api + "/queue/resume",
-					(request) -> json(this.actions.resume(caller(request).name(), request.param("name").orElse(""))))
-			.resources(this.path + "/**", ConsolePage.ASSETS)
+			.GET(api + "/session", this::session);
+		for (ConsoleRoutes.Route route : ConsoleRoutes.of(this.data, this.actions)) {
+			HandlerFunction<ServerResponse> handler = (request) -> json(
+					route.handler().handle((name) -> request.param(name).orElse(null), caller(request)));
+			if (route.action()) {
+				routes.POST(api + route.path(), handler);
+			}
+			else {
+				routes.GET(api + route.path(), handler);
+			}
+		}
+		return routes.resources(this.path + "/**", ConsolePage.ASSETS)
 			.onError(RuntimeException.class, (ex, request) -> error(ex))
 			.filter(this::guard)
 			.build();

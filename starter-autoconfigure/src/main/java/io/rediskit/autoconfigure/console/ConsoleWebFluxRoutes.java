@@ -18,7 +18,7 @@ import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
 
 /**
- * The console's routes for WebFlux, the same as {@link ConsoleMvcRoutes}. {@link ConsoleData} and
+ * The console's routes for WebFlux: the same {@link ConsoleRoutes} as {@link ConsoleMvcRoutes}. {@link ConsoleData} and
  * {@link ConsoleActions} block (Redis round trips; a paced report), so every call runs on Reactor's bounded elastic
  * scheduler, never on a server or driver thread.
  */
@@ -44,56 +44,24 @@ final class ConsoleWebFluxRoutes {
 
 	RouterFunction<ServerResponse> routes() {
 		String api = this.path + "/api";
-		return RouterFunctions.route()
+		RouterFunctions.Builder routes = RouterFunctions.route()
 			.GET(this.path,
 					(request) -> ServerResponse.permanentRedirect(URI.create(request.uri().getRawPath() + "/")).build())
 			.GET(this.path + "/", (request) -> ServerResponse.ok().headers(ConsolePage::headers)
 				.contentType(MediaType.TEXT_HTML)
 				.bodyValue(ConsolePage.INDEX))
-			.GET(api + "/session", this::session)
-			.GET(api + "/overview", (request) -> json(this.data::overview))
-			.GET(api + "/locks", (request) -> json(this.data::locks))
-			.GET(api + "/limiters", (request) -> json(this.data::limiters))
-			.GET(api + "/limiter", (request) -> json(() -> this.data.limiter(request.queryParam("name").orElse(""),
-					request.queryParam("key").orElse(""))))
-			.GET(api + "/queues", (request) -> json(this.data::queues))
-			.GET(api + "/queue", (request) -> json(() -> this.data.queue(request.queryParam("name").orElse(""),
-					ConsolePage.page(request.queryParam("page").orElse(null)))))
-			.GET(api + "/structures", (request) -> json(this.data::structures))
-			.GET(api + "/instances", (request) -> json(this.data::instances))
-			.GET(api + "/caches", (request) -> json(this.data::caches))
-			.GET(api + "/rankings", (request) -> json(this.data::rankings))
-			.GET(api + "/rank", (request) -> json(() -> this.data.rank(request.queryParam("name").orElse(""),
-					request.queryParam("member").orElse(""))))
-			.GET(api + "/recent", (request) -> json(() -> this.data.recent(request.queryParam("name").orElse(""),
-					request.queryParam("user").orElse(""))))
-			.POST(api + "/cache/evict", (request) -> json(() -> this.actions.evictCacheKey(caller(request).name(),
-					request.queryParam("name").orElse(""), request.queryParam("key").orElse(""))))
-			.POST(api + "/cache/clear", (request) -> json(
-					() -> this.actions.clearCache(caller(request).name(), request.queryParam("name").orElse(""))))
-			.POST(api + "/recurring/pause", (request) -> json(
-					() -> this.actions.pauseRecurring(caller(request).name(), request.queryParam("name").orElse(""))))
-			.POST(api + "/recurring/resume", (request) -> json(
-					() -> this.actions.resumeRecurring(caller(request).name(), request.queryParam("name").orElse(""))))
-			.POST(api + "/recurring/trigger", (request) -> json(
-					() -> this.actions.triggerRecurring(caller(request).name(), request.queryParam("name").orElse(""))))
-			.GET(api + "/keys/settings", (request) -> json(this.data::keySettings))
-			.GET(api + "/keys/report", (request) -> json(this.data::bigKeys))
-			.GET(api + "/metrics",
-					(request) -> json(() -> this.data.metrics(request.queryParam("prefix").orElse(""))))
-			.POST(api + "/queue/redrive", (request) -> json(() -> this.actions.redrive(caller(request).name(),
-					request.queryParam("name").orElse(""), ConsolePage.max(request.queryParam("max").orElse(null)))))
-			.POST(api + "/queue/redrive-dead-letter", (request) -> json(() -> this.actions.redriveDeadLetter(
-					caller(request).name(), request.queryParam("name").orElse(""), request.queryParam("id").orElse(""))))
-			.POST(api + "/queue/delete-dead-letter", (request) -> json(() -> this.actions.deleteDeadLetter(
-					caller(request).name(), request.queryParam("name").orElse(""), request.queryParam("id").orElse(""))))
-			.POST(api + "/queue/purge", (request) -> json(
-					() -> this.actions.purge(caller(request).name(), request.queryParam("name").orElse(""))))
-			.POST(api + "/queue/pause", (request) -> json(
-					() -> this.actions.pause(caller(request).name(), request.queryParam("name").orElse(""))))
-			.POST(api + "/queue/resume", (request) -> json(
-					() -> this.actions.resume(caller(request).name(), request.queryParam("name").orElse(""))))
-			.resources(this.path + "/**", ConsolePage.ASSETS)
+			.GET(api + "/session", this::session);
+		for (ConsoleRoutes.Route route : ConsoleRoutes.of(this.data, this.actions)) {
+			HandlerFunction<ServerResponse> handler = (request) -> json(() -> route.handler()
+				.handle((name) -> request.queryParam(name).orElse(null), caller(request)));
+			if (route.action()) {
+				routes.POST(api + route.path(), handler);
+			}
+			else {
+				routes.GET(api + route.path(), handler);
+			}
+		}
+		return routes.resources(this.path + "/**", ConsolePage.ASSETS)
 			.onError(RuntimeException.class, (ex, request) -> error(ex))
 			.filter(this::guard)
 			.build();

@@ -20,6 +20,9 @@ import io.rediskit.instance.InstanceInfo;
 import io.rediskit.instance.InstanceLeadership;
 import io.rediskit.instance.InstanceRegistry;
 import io.rediskit.instance.InstanceReport;
+import io.rediskit.instance.InstanceSemaphore;
+import io.rediskit.latch.LatchRegistry;
+import io.rediskit.latch.RedisCountDownLatch;
 import io.rediskit.leader.LeaderElections;
 import io.rediskit.lock.FairLockRegistry;
 import io.rediskit.lock.HeldLock;
@@ -47,7 +50,8 @@ import org.springframework.core.env.Environment;
  * Keeps this instance's heartbeat in Redis ({@link InstanceRegistry}) when {@code redis-kit.console.enabled=true}
  * and {@code redis-kit.console.heartbeat.enabled} is not false, in any application (a worker without a web server
  * too), so that every instance's console lists the live instances, what each runs (the queues it consumes, the
- * recurring and scheduled jobs it triggers, the roles it stands for), the roles it leads and the locks, permits and roles it holds. The
+ * recurring and scheduled jobs it triggers, the roles it stands for), the roles it leads, the locks, permits and roles it holds,
+ * and the semaphores and latches it uses (their names: every console reads their permits and counts in Redis). The
  * heartbeat starts with the application and, on a clean shutdown, removes the instance's entry.
  */
 @AutoConfiguration(after = { RedisKitAutoConfiguration.class, LockAutoConfiguration.class,
@@ -66,7 +70,8 @@ public final class InstancesAutoConfiguration {
 			ObjectProvider<RedlockRegistry> redlocks, ObjectProvider<SemaphoreRegistry> semaphores,
 			ObjectProvider<FairLockRegistry> fairLocks, ObjectProvider<ReadWriteLockRegistry> readWriteLocks,
 			ObjectProvider<LeaderElections> leaders, ObjectProvider<ScheduledJobs> scheduledJobs,
-			ObjectProvider<RecurringJobs> recurringJobs, ObjectProvider<QueueListenerContainerRegistry> containers) {
+			ObjectProvider<RecurringJobs> recurringJobs, ObjectProvider<QueueListenerContainerRegistry> containers,
+			ObjectProvider<LatchRegistry> latches) {
 		ConsoleAutoConfiguration.checked(properties);
 		String application = environment.getProperty("spring.application.name", "application");
 		String version = environment.getProperty("spring.application.version", version());
@@ -94,7 +99,12 @@ public final class InstancesAutoConfiguration {
 								holds.stream().filter((hold) -> hold.fencingToken() == term).findFirst()
 									.map(InstanceHold::heldSince).orElse(Instant.now()))));
 					});
-					return new InstanceReport(runs, holds, leads);
+					// Names only, no Redis call: any instance's console reads their permits and counts.
+					List<InstanceSemaphore> used = semaphores.stream().flatMap((registry) -> registry.semaphores().stream())
+						.map((semaphore) -> new InstanceSemaphore(semaphore.name(), semaphore.total())).toList();
+					List<String> latchNames = latches.stream().flatMap((registry) -> registry.latches().stream())
+						.map(RedisCountDownLatch::name).toList();
+					return new InstanceReport(runs, holds, leads, used, latchNames);
 				}, background);
 	}
 

@@ -207,6 +207,23 @@ public class RedisLocksEndpoint {
 	public record SemaphoreDescriptor(String name, String group, @Nullable Integer total, @Nullable Integer held,
 			@Nullable String error) {
 
+		/**
+		 * Reads a semaphore another instance uses, without handing out a handle here (one read-only script).
+		 * @param registry the semaphores
+		 * @param name the semaphore's name
+		 * @param total the total its users' handles give
+		 * @return it with its permits in Redis, or with the error when Redis did not answer
+		 */
+		public static SemaphoreDescriptor read(SemaphoreRegistry registry, String name, int total) {
+			try {
+				SemaphorePermits permits = registry.permits(name, total);
+				return new SemaphoreDescriptor(name, name, permits.total(), permits.held(), null);
+			}
+			catch (RuntimeException ex) {
+				return new SemaphoreDescriptor(name, name, null, null, String.valueOf(ex.getMessage()));
+			}
+		}
+
 		static SemaphoreDescriptor of(RedisSemaphore semaphore) {
 			try {
 				SemaphorePermits permits = semaphore.permits();
@@ -229,6 +246,21 @@ public class RedisLocksEndpoint {
 	 * @param error why Redis did not answer
 	 */
 	public record LatchDescriptor(String name, @Nullable Long count, @Nullable String error) {
+
+		/**
+		 * Reads a latch another instance uses, without handing out a handle here (one read).
+		 * @param registry the latches
+		 * @param name the latch's name
+		 * @return it with its count in Redis, or with the error when Redis did not answer
+		 */
+		public static LatchDescriptor read(LatchRegistry registry, String name) {
+			try {
+				return new LatchDescriptor(name, registry.count(name), null);
+			}
+			catch (RuntimeException ex) {
+				return new LatchDescriptor(name, null, String.valueOf(ex.getMessage()));
+			}
+		}
 
 		static LatchDescriptor of(RedisCountDownLatch latch) {
 			try {

@@ -3,6 +3,7 @@ package io.rediskit.autoconfigure.queue;
 import java.util.Map;
 
 import io.rediskit.autoconfigure.support.PropertyChecks;
+import io.rediskit.instance.InstanceInfo;
 import io.rediskit.queue.QueueRegistry;
 import io.rediskit.queue.RecurringJobListener;
 import io.rediskit.queue.RecurringJobSpec;
@@ -16,6 +17,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
 
 /**
  * The recurring jobs of {@code redis-kit.queue.recurring}, timed on the shared {@link Background}'s scheduler,
@@ -29,9 +31,13 @@ class RecurringJobsConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RecurringJobs recurringJobs(ScriptExecutor scripts, QueueRegistry queues, QueueProperties properties,
-			ObjectProvider<RecurringJobListener> listeners, Background background) {
+			ObjectProvider<RecurringJobListener> listeners, Background background, Environment environment) {
 		RecurringJobs jobs = new RecurringJobs(scripts, queues, listeners.orderedStream().toList());
 		jobs.setBackground(background);
+		// The name the console's Instances page shows (application@host:pid), so that its Queues page names the
+		// instance that took a job's last slot alike.
+		jobs.setInstanceName(
+				InstanceInfo.current(environment.getProperty("spring.application.name", "application"), "").displayName());
 		PropertyChecks checks = new PropertyChecks();
 		Map<String, RecurringJobSpec> specs = checks.entries(properties, "redis-kit.queue.", "recurring",
 				"recurring job", properties.getRecurring(), RecurringJobsConfiguration::spec);

@@ -11,6 +11,7 @@ import io.rediskit.autoconfigure.support.Durations;
 import io.rediskit.autoconfigure.support.EntryNames;
 import io.rediskit.queue.BatchProgress;
 import io.rediskit.queue.DeadLetter;
+import io.rediskit.queue.QueueGroups;
 import io.rediskit.queue.QueueRegistry;
 import io.rediskit.queue.QueueStats;
 import io.rediskit.queue.RecurringJobInfo;
@@ -115,14 +116,38 @@ public class RedisQueuesEndpoint {
 	public QueueDescriptor queue(@Selector String name) {
 		RedisQueue<Object> queue = handle(name);
 		QueueStats stats = queue.stats();
-		List<BatchDescriptor> batches = (stats.batchesInProgress() > 0)
-				? queue.batchesInProgress(BATCHES_LISTED).stream().map(BatchDescriptor::of).toList() : List.of();
-		List<GroupDescriptor> groups = queue.groupStats(GROUPS_LISTED)
-			.stream()
-			.map((group) -> new GroupDescriptor(group.group(), group.ready(), group.inFlight()))
-			.toList();
 		return new QueueDescriptor(name, StatsDescriptor.of(stats, queue.isPaused()),
-				queue.deadLetters(DEAD_LETTERS_LISTED), batches, groups);
+				queue.deadLetters(DEAD_LETTERS_LISTED), batches(queue, stats), groups(queue));
+	}
+
+	/**
+	 * The batches of a queue as {@link #queue(String)} lists them, for a reader that wants them without the dead
+	 * letters (the console).
+	 * @param queue the queue
+	 * @param stats its stats, read just before
+	 * @return its batches in progress, at most 20; none read when the stats count none
+	 */
+	public static List<BatchDescriptor> batches(RedisQueue<?> queue, QueueStats stats) {
+		return (stats.batchesInProgress() > 0)
+				? queue.batchesInProgress(BATCHES_LISTED).stream().map(BatchDescriptor::of).toList() : List.of();
+	}
+
+	/**
+	 * The groups of a queue as {@link #queue(String)} lists them, each with its limits from the queue's spec.
+	 * @param queue the queue
+	 * @return its 20 groups with the most ready messages; none for a queue without groups
+	 */
+	public static List<GroupDescriptor> groups(RedisQueue<?> queue) {
+		QueueGroups limits = queue.spec().groups();
+		if (limits == null) {
+			return List.of();
+		}
+		String period = Durations.format(limits.rateLimitPeriod());
+		return queue.groupStats(GROUPS_LISTED)
+			.stream()
+			.map((group) -> new GroupDescriptor(group.group(), group.ready(), group.inFlight(),
+					limits.maxInFlight(group.group()), limits.rateLimit(group.group()), period))
+			.toList();
 	}
 
 	/**
@@ -249,9 +274,27 @@ public class RedisQueuesEndpoint {
 	 * @param nextSlot the next slot, or {@code null} if the schedule has no more
 	 * @param paused whether it is paused on every instance ({@link RecurringJobs#pause(String)}), {@code null} when
 	 * Redis did not answer
+	 * @param lastSlotTakenBy the instance that took the last slot ({@code application@host:pid}), {@code null} when
+	 * unknown (none yet, or taken by a version that did not record it)
 	 */
 	public record RecurringDescriptor(String queue, String schedule, String zone, String missedSlots,
-			@Nullable Instant lastSlot, @Nullable Instant nextSlot, @Nullable Boolean paused) {
+			@Nullable Instant lastSlot, @Nullable Instant nextSlot, @Nullable Boolean paused,
+			@Nullable String lastSlotTakenBy) {
+
+		/**
+		 * A job whose last slot's taker is not known.
+		 * @param queue the queue its slots go to
+		 * @param schedule the cron expression, or {@code every <rate>}
+		 * @param zone the zone of the cron expression
+		 * @param missedSlots the missed-slot policy
+		 * @param lastSlot the last slot taken by any instance, as this instance last saw it, or {@code null}
+		 * @param nextSlot the next slot, or {@code null} if the schedule has no more
+		 * @param paused whether it is paused on every instance, {@code null} when not known
+		 */
+		public RecurringDescriptor(String queue, String schedule, String zone, String missedSlots,
+				@Nullable Instant lastSlot, @Nullable Instant nextSlot, @Nullable Boolean paused) {
+			this(queue, schedule, zone, missedSlots, lastSlot, nextSlot, paused, null);
+		}
 
 		/**
 		 * A job whose pause is not known.
@@ -264,12 +307,12 @@ public class RedisQueuesEndpoint {
 		 */
 		public RecurringDescriptor(String queue, String schedule, String zone, String missedSlots,
 				@Nullable Instant lastSlot, @Nullable Instant nextSlot) {
-			this(queue, schedule, zone, missedSlots, lastSlot, nextSlot, null);
+			this(queue, schedule, zone, missedSlots, lastSlot, nextSlot, null, null);
 		}
 
 		static RecurringDescriptor of(RecurringJobInfo job, @Nullable Boolean paused) {
 			return new RecurringDescriptor(job.spec().queue(), describeSchedule(job.spec()), job.spec().zone().getId(),
-					job.spec().missedSlots().name(), job.lastSlot(), job.nextSlot(), paused);
+					job.spec().missedSlots().name(), job.lastSlot(), job.nextSlot(), paused, job.lastSlotTakenBy());
 		}
 
 	}
@@ -316,12 +359,17 @@ public class RedisQueuesEndpoint {
 	}
 
 	/**
-	 * One group of a queue with groups.
+	 * One group of a queue with groups, with its limits as the queue's spec sets them (a group's own, else the
+	 * groups' default).
 	 * @param group its name
 	 * @param ready its messages waiting for their turn
 	 * @param inFlight its messages delivered and not settled
+	 * @param maxInFlight most of its messages in flight across consumers, 0 for no limit
+	 * @param rateLimit most of its messages claimed per {@code rateLimitPeriod}, 0 for no limit
+	 * @param rateLimitPeriod the window of {@code rateLimit}, as properties take it ({@code 1s})
 	 */
-	public record GroupDescriptor(String group, long ready, long inFlight) {
+	public record GroupDescriptor(String group, long ready, long inFlight, int maxInFlight, long rateLimit,
+			String rateLimitPeriod) {
 	}
 
 	/**

@@ -20,6 +20,8 @@ import io.rediskit.lock.Lease;
 import io.rediskit.lock.LockRegistry;
 import io.rediskit.lock.ScheduledLock;
 import io.rediskit.lock.SemaphoreRegistry;
+import io.rediskit.queue.QueueBatch;
+import io.rediskit.queue.QueueEntry;
 import io.rediskit.queue.QueueMessage;
 import io.rediskit.queue.QueueRegistry;
 import io.rediskit.queue.RecurringJobSpec;
@@ -81,6 +83,9 @@ class ConsoleBrowserTests {
 
 	static final String HOSTILE = "<img src=x onerror=window.__xss=1>";
 
+	// The application's name is data too: the Queues page names the instance that took a recurring slot by it.
+	static final String HOSTILE_APPLICATION = "<img src=x onerror=window.__xss=2>shop";
+
 	// A job's name follows the name rule (no markup can reach the page through it); the lock name above is data.
 	static final String JOB = "nightly-digest";
 
@@ -139,6 +144,12 @@ class ConsoleBrowserTests {
 					"redis-kit.console.actions.enabled=true", "redis-kit.console.show-payloads=true",
 					"redis-kit.console.sample-interval=1s", "redis-kit.queue.queues.orders.max-deliveries=3",
 					"redis-kit.queue.queues.emails.max-deliveries=3", "redis-kit.queue.queues.reports.max-deliveries=3",
+					"redis-kit.queue.queues.ticks.max-deliveries=3", "redis-kit.queue.recurring.tick.queue=ticks",
+					"redis-kit.queue.recurring.tick.fixed-rate=1s", "spring.application.name=" + HOSTILE_APPLICATION,
+					"redis-kit.queue.queues.tenants.visibility-timeout=1h",
+					"redis-kit.queue.queues.tenants.groups.enabled=true", "redis-kit.queue.queues.tenants.groups.max-in-flight=2",
+					"redis-kit.queue.queues.tenants.groups.rate-limit=10",
+					"redis-kit.queue.queues.tenants.groups.rate-limit-period=1m",
 					"redis-kit.rate-limit.limiters.login.algorithm=sliding-log",
 					"redis-kit.rate-limit.limiters.login.limit=5", "redis-kit.rate-limit.limiters.login.period=1m",
 					"redis-kit.bloom.filters.usernames.expected-insertions=1000",
@@ -184,6 +195,14 @@ class ConsoleBrowserTests {
 		for (QueueMessage<Object> message : this.emails.poll(3, java.time.Duration.ZERO)) {
 			message.deadLetter("bounced");
 		}
+		RedisQueue<Object> tenants = context.getBean(QueueRegistry.class).get("tenants", Object.class);
+		tenants.purge();
+		tenants.enqueueAll(List.of(QueueEntry.<Object>of("a").withGroup(HOSTILE), QueueEntry.<Object>of("b").withGroup(HOSTILE),
+				QueueEntry.<Object>of("c").withGroup(HOSTILE), QueueEntry.<Object>of("d").withGroup("acme")));
+		// One of the hostile group's messages in flight, so that its row shows 1 of its limit of 2.
+		assertThat(tenants.poll(1, java.time.Duration.ZERO)).hasSize(1);
+		tenants.enqueueBatch(QueueBatch.of(List.of(QueueEntry.<Object>of("m1").withDelay(java.time.Duration.ofHours(1)),
+				QueueEntry.<Object>of("m2").withDelay(java.time.Duration.ofHours(1)))).withId(HOSTILE));
 		for (int i = 0; i < 7; i++) {
 			context.getBean(RateLimiterRegistry.class).get("login").tryAcquire("ada");
 		}
@@ -222,7 +241,7 @@ class ConsoleBrowserTests {
 		this.browser.signIn(this.base, "ada");
 		this.browser.open(this.console, "overview");
 		assertThat(this.browser.text("#redis-status")).isEqualTo("UP");
-		assertThat(this.browser.text("[data-area=queues] .big")).isEqualTo("3");
+		assertThat(this.browser.text("[data-area=queues] .big")).isEqualTo("5");
 		assertThat(this.browser.text("[data-area=limiters] .big")).isEqualTo("1");
 		assertThat(this.browser.text("[data-area=bloom] .big")).isEqualTo("2");
 		// The sampler has seen the limiter's decisions: its chart has a line by the second sample.
@@ -342,6 +361,28 @@ class ConsoleBrowserTests {
 		assertThat(this.orders.stats().ready()).isEqualTo(1);
 		assertThat(this.mvc.getBean(MeterRegistry.class).get(ConsoleActions.METER).tag("action", "redrive")
 			.tag("result", "done").counter().count()).isEqualTo(1);
+	}
+
+	@Test
+	@Order(5)
+	void aQueuesBatchesAndGroupsShowInTablesNamesAsText() {
+		this.browser.open(this.console, "queues");
+		this.browser.click(By.linkText("tenants"));
+		this.browser.await("the batch listed", () -> HOSTILE.equals(this.browser.text("#batches tbody tr td.id")));
+		assertThat(this.browser.text("#batches tbody tr")).contains("0 of 2").contains("waiting");
+		assertThat(this.browser.text("#batches tbody tr .total")).isEqualTo("2");
+		assertThat(this.browser.text("#batches tbody tr .died")).isEqualTo("0");
+		// The group with the most messages waiting first: the hostile one (two ready, one in flight), then acme.
+		List<String> groups = this.browser.script("return Array.from(document.querySelectorAll('#groups tbody tr td.name'))"
+				+ ".map(function (td) { return td.textContent; });");
+		assertThat(groups).containsExactly(HOSTILE, "acme");
+		String hostile = "#groups tbody tr:first-child";
+		assertThat(this.browser.text(hostile + " .ready")).isEqualTo("2");
+		assertThat(this.browser.text(hostile + " .in-flight")).endsWith(" 1 of 2");
+		assertThat(this.browser.text(hostile + " .rate")).isEqualTo("10 per 1 min");
+		assertThat((Boolean) this.browser.script(NO_MARKUP_RAN)).isTrue();
+		this.browser.script("document.getElementById('queue-parts').scrollIntoView();");
+		this.browser.screenshot("queue-batches");
 	}
 
 	@Test
@@ -502,6 +543,18 @@ class ConsoleBrowserTests {
 		assertThat(meters.get(ConsoleActions.METER).tag("action", "clear-cache").tag("result", "done").counter()
 			.count()).isEqualTo(1);
 		products.put("kept", "a value");
+	}
+
+	@Test
+	@Order(5)
+	void aRecurringJobShowsTheInstanceThatTookItsLastSlotByItsNameAsText() {
+		String row = "#recurring tr[data-name=tick]";
+		this.browser.open(this.console, "queues");
+		// Slots come every second: the page shows the last one this instance saw, and who took it.
+		this.browser.await("the last slot's taker", () -> String.valueOf(this.browser.text(row + " .taken-by"))
+			.startsWith(HOSTILE_APPLICATION + "@"));
+		assertThat(this.browser.text(row + " .taken-by")).endsWith(":" + ProcessHandle.current().pid());
+		assertThat((Boolean) this.browser.script(NO_MARKUP_RAN)).isTrue();
 	}
 
 	@Test

@@ -3,6 +3,7 @@ package io.rediskit.autoconfigure.console;
 import java.time.Duration;
 
 import io.rediskit.instance.InstanceRegistry;
+import io.rediskit.latch.LatchRegistry;
 import io.rediskit.leader.LeaderElection;
 import io.rediskit.leader.LeaderElections;
 import io.rediskit.lock.LockRegistry;
@@ -19,7 +20,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  * A second application instance for {@link ConsoleInstancesBrowserTests}, in its own JVM so that the test can
  * {@code kill -9} it: {@code <redis port> <application name> <lock name>} starts a Spring Boot application without
  * a web server, with the console (and so the heartbeat) enabled, takes the lock (renewed by the watchdog) and two
- * permits of the semaphore {@code pool}, leads the role {@value #ROLE}, prints {@code ready <instance id>} and waits to be killed. It ends itself
+ * permits of the semaphore {@code pool}, sets a count-down latch of the lock's name to 5, leads the role {@value #ROLE}, prints {@code ready <instance id>} and waits to be killed. It ends itself
  * after {@link #LIFETIME}, or as soon as the JVM that started it is gone.
  */
 public final class ConsoleInstanceWorker {
@@ -43,6 +44,7 @@ public final class ConsoleInstanceWorker {
 			.run();
 		context.getBean(LockRegistry.class).getLock(args[2]).acquire();
 		context.getBean(SemaphoreRegistry.class).getSemaphore("pool", 3).acquire(2, Duration.ofSeconds(30));
+		context.getBean(LatchRegistry.class).getCountDownLatch(args[2]).trySetCount(5);
 		LeaderElection election = context.getBean(LeaderElections.class).elections().get(0);
 		long deadline = System.nanoTime() + LIFETIME.toNanos();
 		while (!election.isLeader() && System.nanoTime() < deadline) {

@@ -8,7 +8,9 @@ import java.util.List;
 
 import io.rediskit.instance.InstanceRegistry;
 import io.rediskit.lock.Lease;
+import io.rediskit.latch.LatchRegistry;
 import io.rediskit.lock.LockRegistry;
+import io.rediskit.lock.SemaphoreRegistry;
 import io.rediskit.testsupport.RedisServerExtension;
 import io.rediskit.testsupport.WorkerJvm;
 import org.junit.jupiter.api.AfterAll;
@@ -30,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The cluster-wide Instances page in headless Chromium, with two application instances on one real redis-server:
  * A serves the console (Spring MVC behind Spring Security); B is a second JVM without a web server whose
  * application name and lock name are markup. A's console shows B alive, and B's lock, permits and role with B's name, as
- * text; after B is killed with {@code kill -9}, A's console shows B gone and B's holds vanish when their leases end
+ * text, and on its Locks page the semaphore and the latch only B uses, with their figures in Redis and B's name; after B is killed with {@code kill -9}, A's console shows B gone and B's holds vanish when their leases end
  * (B's watchdog timeout is 6 s), after which A takes the lock.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -121,6 +123,25 @@ class ConsoleInstancesBrowserTests {
 
 	@Test
 	@Order(2)
+	void aSemaphoreAndALatchUsedOnlyByAnotherInstanceShowOnThisOnesLocksPageWithTheirFiguresAndUser() {
+		this.browser.open(this.console, "locks");
+		String pool = "#semaphores tr[data-name=pool]";
+		this.browser.await("B's semaphore listed", () -> "2".equals(this.browser.text(pool + " .held")));
+		assertThat(this.browser.text(pool + " .total")).isEqualTo("3");
+		assertThat(this.browser.text(pool + " .used-by")).startsWith(HOSTILE_APPLICATION + "@");
+		String latch = "#latches tbody tr";
+		this.browser.await("B's latch listed", () -> HOSTILE_LOCK.equals(this.browser.text(latch + " .name")));
+		assertThat(this.browser.text(latch + " .count")).isEqualTo("5");
+		assertThat(this.browser.text(latch + " .used-by")).startsWith(HOSTILE_APPLICATION + "@");
+		assertThat((Boolean) this.browser.script(NO_MARKUP_RAN)).isTrue();
+		// Read without handing out a handle: A's own registries still list neither, so A's heartbeat names neither.
+		assertThat(this.a.getBean(SemaphoreRegistry.class).semaphores()).isEmpty();
+		assertThat(this.a.getBean(LatchRegistry.class).latches()).isEmpty();
+		this.browser.screenshot("locks-cluster");
+	}
+
+	@Test
+	@Order(3)
 	void aKilledInstanceIsShownGoneAndItsHoldsVanishWhenTheirLeasesEnd() throws Exception {
 		this.b.destroyForcibly().waitFor();
 		this.browser.open(this.console, "instances");

@@ -335,7 +335,11 @@ class QueueAutoConfigurationTests {
 
 	@Test
 	void theEndpointReportsWaitingParentsBatchesInProgressAndTheBusiestGroups() {
-		this.runner.withPropertyValues("redis-kit.queue.queues.tenants.groups.enabled=true").run((context) -> {
+		this.runner.withPropertyValues("redis-kit.queue.queues.tenants.groups.enabled=true",
+				"redis-kit.queue.queues.tenants.groups.max-in-flight=2",
+				"redis-kit.queue.queues.tenants.groups.max-in-flight-by-group.acme=5",
+				"redis-kit.queue.queues.tenants.groups.rate-limit=10",
+				"redis-kit.queue.queues.tenants.groups.rate-limit-period=1m").run((context) -> {
 			RedisQueue<String> tenants = context.getBean(QueueRegistry.class).get("tenants", String.class);
 			List<QueueEntry<String>> entries = new ArrayList<>();
 			for (int i = 0; i < 3; i++) {
@@ -357,8 +361,9 @@ class QueueAutoConfigurationTests {
 				assertThat(batch.total()).isEqualTo(1);
 				assertThat(batch.pending()).isEqualTo(1);
 			});
-			assertThat(described.groups()).containsExactly(new RedisQueuesEndpoint.GroupDescriptor("acme", 3, 0),
-					new RedisQueuesEndpoint.GroupDescriptor("globex", 1, 0));
+			assertThat(described.groups()).containsExactly(
+					new RedisQueuesEndpoint.GroupDescriptor("acme", 3, 0, 5, 10, "1m"),
+					new RedisQueuesEndpoint.GroupDescriptor("globex", 1, 0, 2, 10, "1m"));
 			tenants.purge();
 		});
 	}
