@@ -1,7 +1,6 @@
 package io.rediskit.lock;
 
 import io.micrometer.observation.Observation;
-import io.rediskit.lock.LockListener.AcquireResult;
 import io.rediskit.support.RedisFailures;
 import io.rediskit.support.ReleaseSignals;
 import org.apache.commons.logging.Log;

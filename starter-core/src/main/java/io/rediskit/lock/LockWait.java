@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.micrometer.observation.Observation;
-import io.rediskit.lock.LockListener.AcquireResult;
 import org.jspecify.annotations.Nullable;
 
 /**

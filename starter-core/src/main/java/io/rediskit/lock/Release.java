@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  * One release of one hold, whatever the engine: the release state machine, out of the handle. A lost hold fails
  * at once with {@link LockLeaseLostException} (the engine frees what it may still hold); otherwise the hold is
  * marked as releasing, so that the watchdog leaves it alone, and the {@link Engine} releases it. Its answer then
- * counts the hold down, forgets it and reports the release, or marks it lost; a release whose outcome is unknown
+ * counts the hold down, forgets it (which ends its observation as released), or marks it lost; a release whose outcome is unknown
  * gives the hold up (nobody renews it any more, its lease ends it, never a renewed orphan) and reports the
  * failure when Redis was unavailable.
  * <p>
@@ -81,10 +81,8 @@ class Release implements BiFunction<@Nullable Long, @Nullable Throwable, @Nullab
 			return null;
 		}
 		if (left == 0) {
+			// Forgetting the hold ends its observation as released: the hold's timing is that observation's.
 			this.parts.holds().forget(this.hold);
-			Duration held = Duration.ofNanos(System.nanoTime() - this.hold.acquiredNanos);
-			String group = this.hold.lock.group();
-			this.parts.listeners().notify((listener) -> listener.onRelease(group, held));
 			return null;
 		}
 		this.parts.holds().markLost(this.hold);

@@ -6,7 +6,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.micrometer.observation.Observation;
-import io.rediskit.lock.LockListener.AcquireResult;
 import io.rediskit.support.RedisFailures;
 import io.rediskit.support.ReleaseSignals;
 import io.rediskit.support.Stages;
