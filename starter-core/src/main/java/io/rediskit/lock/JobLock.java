@@ -102,7 +102,7 @@ public final class JobLock {
 		String owner = this.parts.holds().leaseOwner();
 		long leaseMillis = Math.min(this.parts.watchdogTimeout().toMillis(), bounds.atMostMillis());
 		CompletionStage<LockScripts.Attempt> attempt;
-		try {
+		try (Observation.Scope scope = wait.openScope()) {
 			attempt = this.scripts.startScheduled(this.lock.keys(), owner, leaseMillis, bounds.atMostMillis());
 		}
 		catch (RuntimeException ex) {

@@ -67,6 +67,11 @@ final class LockHold {
 		this.holdCount = 1;
 	}
 
+	/** @return the hold's observation's scope, opened on this thread; {@code Scope.NOOP} once it ended */
+	Observation.Scope openObservationScope() {
+		return this.observation.openScope();
+	}
+
 	/** @param observation the hold's observation, started when the hold was made */
 	void observed(Observation observation) {
 		this.observation = observation;

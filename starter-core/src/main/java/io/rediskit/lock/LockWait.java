@@ -71,6 +71,15 @@ abstract class LockWait {
 		}
 	}
 
+	/**
+	 * Opens the wait's scope on this thread, for as long as an attempt is dispatched (whichever thread dispatches
+	 * it: the caller's, the driver's, the scheduler's), so that the driver's command span is the wait's child;
+	 * close it as soon as the call is sent, never across a completion.
+	 */
+	final Observation.Scope openScope() {
+		return this.wait.openScope();
+	}
+
 	final LockNotAcquiredException notAcquired() {
 		return new LockNotAcquiredException(this.lock.name(), this.waitTime, null);
 	}

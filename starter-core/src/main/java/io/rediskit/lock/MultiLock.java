@@ -298,7 +298,11 @@ public final class MultiLock {
 			List<RedisLock> locks = MultiLock.this.steps.get(this.step);
 			List<LockScripts.Keys> keys = locks.stream().map(RedisLock::keys).toList();
 			CompletionStage<LockScripts.MultiAttempt> call;
-			try {
+			// One script for the step: sent in the scope of the wait of its first name, its command span a child of
+			// that wait's, on whichever thread sends it; closed once it is sent.
+			Observation[] waits = this.waits;
+			Observation wait = (waits != null) ? waits[MultiLock.this.locks.indexOf(locks.get(0))] : Observation.NOOP;
+			try (Observation.Scope scope = wait.openScope()) {
 				call = MultiLock.this.scripts.acquireAll(keys, this.owner, this.leaseMillis,
 						MultiLock.this.parts.holds().nextRequestId());
 			}

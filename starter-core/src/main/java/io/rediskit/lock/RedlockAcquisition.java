@@ -12,6 +12,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.micrometer.observation.Observation;
 import io.rediskit.support.Stages;
 import org.jspecify.annotations.Nullable;
 
@@ -298,7 +299,11 @@ final class RedlockAcquisition extends LockWait {
 		RedlockNodes nodes = this.engine.nodes;
 		LockScripts.Keys keys = this.lock.keys();
 		String requestId = this.parts.holds().nextRequestId();
-		return nodes.acquire(keys, this.owner, this.leaseMillis, requestId).thenCompose((replies) -> {
+		CompletionStage<List<RedlockNodes.Reply<LockScripts.Attempt>>> sent;
+		try (Observation.Scope scope = openScope()) {
+			sent = nodes.acquire(keys, this.owner, this.leaseMillis, requestId);
+		}
+		return sent.thenCompose((replies) -> {
 			List<RedlockNodes.Node> acquired = new ArrayList<>();
 			long token = 0;
 			int refused = 0;

@@ -6,6 +6,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiFunction;
 
+import io.micrometer.observation.Observation;
 import io.rediskit.support.RedisFailures;
 import io.rediskit.support.Stages;
 import org.jspecify.annotations.Nullable;
@@ -44,7 +45,8 @@ class Release implements BiFunction<@Nullable Long, @Nullable Throwable, @Nullab
 		}
 		this.hold.releaseStarted();
 		CompletionStage<Long> call;
-		try {
+		// The hold in scope while its release is sent: the driver's command span is the hold's child.
+		try (Observation.Scope scope = this.hold.openObservationScope()) {
 			call = call(this.hold);
 		}
 		catch (RuntimeException ex) {

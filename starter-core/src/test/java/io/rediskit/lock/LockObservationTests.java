@@ -14,6 +14,7 @@ import io.rediskit.support.ObservationRecorder;
 import io.rediskit.support.Observations;
 import io.rediskit.support.RedisKitObservation;
 import io.rediskit.support.RedisTestServer;
+import io.rediskit.support.ScopeRecordingScripts;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -206,6 +207,42 @@ class LockObservationTests {
 		assertThat(least).isLessThan(64 * 1024);
 		lease.close();
 		TestObservationRegistryAssert.assertThat(this.observed).doesNotHaveAnyObservation();
+	}
+
+	/**
+	 * Each script of a wait is dispatched with the wait in scope (so a driver's command span is the wait's child),
+	 * the first attempt on the caller's thread and the one after the holder's release on whichever thread wakes the
+	 * waiter; the release is dispatched with the hold in scope. No scope is left open on any thread.
+	 */
+	@Test
+	void scriptsAreSentInsideTheirWaitsAndHoldsScopeAndTheScopeDoesNotLeak() throws Exception {
+		ScopeRecordingScripts scripts = new ScopeRecordingScripts(redis.scripts(), this.observed);
+		try (LockRegistry recorded = new LockRegistry(scripts, redis.connections(), KeyNaming.defaults(),
+				LockSpec.defaults(), List.of(), Clock.systemUTC())) {
+			recorded.setObservations(Observations.of(this.observed, null));
+			RedisLock lock = recorded.getLock("orders");
+			lock.lock();
+			lock.unlock();
+			assertThat(scripts.dispatched).containsExactly("rediskit.lock.wait", "rediskit.lock.hold");
+			scripts.dispatched.clear();
+			Lease holder = lock.acquireAsync(Duration.ZERO).toCompletableFuture().get(5, TimeUnit.SECONDS);
+			CompletableFuture<Lease> waiting = lock.acquireAsync(Duration.ofMinutes(1)).toCompletableFuture();
+			LockTesting.awaitCondition("the waiter's first attempt", Duration.ofSeconds(10),
+					() -> scripts.dispatched.size() >= 2);
+			holder.close();
+			waiting.get(30, TimeUnit.SECONDS).close();
+			assertThat(scripts.dispatched).as("acquire, wait's first attempt, release, wait's later attempts, release")
+				.startsWith("rediskit.lock.wait", "rediskit.lock.wait", "rediskit.lock.hold")
+				.endsWith("rediskit.lock.wait", "rediskit.lock.hold")
+				.doesNotContain("none");
+			MultiLock transfer = recorded.getMultiLock("accounts", List.of("1", "2"));
+			scripts.dispatched.clear();
+			transfer.acquire(Duration.ofSeconds(5)).close();
+			assertThat(scripts.dispatched).as("the set's script in the first name's wait, each release in its hold")
+				.containsExactly("rediskit.lock.wait", "rediskit.lock.hold", "rediskit.lock.hold");
+		}
+		assertThat(this.observed.getCurrentObservation()).as("no scope left open on the caller's thread").isNull();
+		assertThat(scripts.completed).as("none open on the threads that completed the calls").containsOnly("none");
 	}
 
 }
