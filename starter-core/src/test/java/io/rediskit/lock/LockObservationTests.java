@@ -177,8 +177,8 @@ class LockObservationTests {
 	}
 
 	/**
-	 * The lock's timings are its observations: with nothing observing, the start and the end of a wait and the
-	 * end of a hold allocate nothing, where they allocated a {@code Duration} and a listener's lambda per call
+	 * The lock's timings are its observations: with nothing observing, the start, the scope and the end of a wait
+	 * and the scope and the end of a hold allocate nothing, where they allocated a {@code Duration} and a listener's lambda per call
 	 * (at least 40 bytes) while they were reported to the listeners. One object a call would be 1.6 MB over the
 	 * calls; the bound leaves room for what the measurement itself allocates, never for a per-call object.
 	 */
@@ -198,9 +198,14 @@ class LockObservationTests {
 			long before = threads.getThreadAllocatedBytes(thread);
 			for (int i = 0; i < calls; i++) {
 				long started = System.nanoTime();
-				lock.report(AcquireResult.ACQUIRED, started, lock.startWait());
+				Observation wait = lock.startWait();
+				try (Observation.Scope scope = wait.openScope()) {
+					lock.report(AcquireResult.ACQUIRED, started, wait);
+				}
 				lock.report(AcquireResult.TIMEOUT, started, lock.startWait());
-				hold.endObservation("released", null);
+				try (Observation.Scope scope = hold.openObservationScope()) {
+					hold.endObservation("released", null);
+				}
 			}
 			least = Math.min(least, threads.getThreadAllocatedBytes(thread) - before);
 		}
