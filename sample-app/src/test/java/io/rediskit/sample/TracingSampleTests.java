@@ -73,6 +73,13 @@ class TracingSampleTests extends SampleHttpTests {
 		assertThat(span(trace, "queue handle order-timeouts").getParentSpanId()).isEqualTo(enqueue.getSpanId());
 		assertThat(span(trace, "rate limit api-gcra").getAttributes().get(AttributeKey.stringKey("outcome")))
 			.isEqualTo("allowed");
+		// Each script is sent inside its observation's scope: the driver's command span is a child of redis-kit's.
+		for (String observed : List.of("rate limit api-gcra", "lock wait orders", "lock hold orders",
+				"queue enqueue order-timeouts")) {
+			String parent = span(trace, observed).getSpanId();
+			assertThat(trace).as("command spans under '%s'", observed)
+				.anySatisfy((span) -> assertThat(span.getParentSpanId()).isEqualTo(parent));
+		}
 		// What docs/observability.md shows: the spans of the trace as a tree, in the order they started.
 		System.out.println(Spans.tree(trace));
 	}

@@ -523,7 +523,7 @@ final class CacheFlight {
 			CacheStore store = CacheFlight.this.store;
 			long began = System.nanoTime();
 			Observation load = store.startLoad();
-			return this.call.load().handle((loaded, ex) -> {
+			return loadInScope(this.call, load).handle((loaded, ex) -> {
 				if (ex != null) {
 					Throwable failure = Stages.unwrap(ex);
 					store.loaded(began, false);
@@ -555,7 +555,7 @@ final class CacheFlight {
 		CompletableFuture<Object> loadAlone() {
 			long began = System.nanoTime();
 			Observation load = CacheFlight.this.store.startLoad();
-			return this.call.load().handle((loaded, ex) -> {
+			return loadInScope(this.call, load).handle((loaded, ex) -> {
 				CacheFlight.this.store.loaded(began, ex == null);
 				Observations.stop(load, (ex == null) ? "loaded" : "error", ex);
 				if (ex != null) {
@@ -644,6 +644,16 @@ final class CacheFlight {
 			return CompletableFuture.completedFuture(null);
 		}
 
+	}
+
+	/**
+	 * Calls the loader with the load's observation in scope while it runs (or, for a loader that returns a future,
+	 * while it starts its work), so that what the loader does (its own database or HTTP calls) is the load's child.
+	 */
+	private static CompletableFuture<?> loadInScope(Call call, Observation load) {
+		try (Observation.Scope scope = load.openScope()) {
+			return call.load();
+		}
 	}
 
 	/** A loader and what its caller is given when it, or another instance's load, fails. */

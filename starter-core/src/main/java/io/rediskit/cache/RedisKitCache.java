@@ -171,7 +171,8 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 			return cached.value();
 		}
 		Object value;
-		try {
+		// In scope while Redis is asked: the Bloom filter's call and the driver's command spans are its children.
+		try (Observation.Scope scope = lookup.openScope()) {
 			value = lookupInRedis(id);
 		}
 		catch (RuntimeException ex) {
@@ -222,7 +223,10 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 			CacheStore.endLookup(lookup, CacheTier.NEAR);
 			return CompletableFuture.completedFuture(toValueWrapper(cached.value()));
 		}
-		CompletableFuture<?> retrieved = retrieveFromRedis(id);
+		CompletableFuture<?> retrieved;
+		try (Observation.Scope scope = lookup.openScope()) {
+			retrieved = retrieveFromRedis(id, lookup);
+		}
 		if (lookup.isNoop()) {
 			return retrieved;
 		}
@@ -236,13 +240,21 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 		});
 	}
 
-	private CompletableFuture<?> retrieveFromRedis(String id) {
+	/**
+	 * Reads from Redis without blocking, the lookup in scope while each command is dispatched, whichever thread
+	 * dispatches it (the caller's, or the driver's after the Bloom filter answered); the scope is closed at once.
+	 */
+	private CompletableFuture<?> retrieveFromRedis(String id, Observation lookup) {
 		return this.bloom.mightExistAsync(id).thenCompose((might) -> {
 			if (!might) {
 				return CompletableFuture.completedFuture(toValueWrapper(NullValue.INSTANCE));
 			}
 			NearCopies.Snapshot snapshot = this.near.snapshot();
-			return this.scripts.readAsync(id).handle((entry, ex) -> toValueWrapper((ex != null)
+			CompletableFuture<CacheScripts.@Nullable Entry> read;
+			try (Observation.Scope scope = lookup.openScope()) {
+				read = this.scripts.readAsync(id).toCompletableFuture();
+			}
+			return read.handle((entry, ex) -> toValueWrapper((ex != null)
 					? unreachable(id, CacheStore.asRuntime(Stages.unwrap(ex))) : read(id, entry, snapshot)));
 		});
 	}

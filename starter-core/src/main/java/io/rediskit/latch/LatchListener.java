@@ -1,10 +1,10 @@
 package io.rediskit.latch;
 
-import java.time.Duration;
-
 /**
- * Observes count-down latches, for metrics and logging. Every method has an empty default; implementations must
- * be thread-safe and fast, since they run on the callers' and the Redis driver's threads.
+ * Observes count-down latches' events, for metrics and logging. Every method has an empty default; implementations
+ * must be thread-safe and fast, since they run on the callers' and the Redis driver's threads. A wait for a latch is
+ * a timing, not an event: it is the observation {@code rediskit.latch.await} (docs/observability.md), and its
+ * meter comes from that observation.
  */
 public interface LatchListener {
 
@@ -14,32 +14,6 @@ public interface LatchListener {
 	 * @param remaining the count after it; {@code 0} when this count-down opened the latch
 	 */
 	default void onCountDown(String latchName, long remaining) {
-	}
-
-	/**
-	 * A wait ended.
-	 * @param latchName the latch's name
-	 * @param result how it ended
-	 * @param waited how long it waited
-	 */
-	default void onAwait(String latchName, AwaitResult result, Duration waited) {
-	}
-
-	/** How a wait for a latch ended. */
-	enum AwaitResult {
-
-		/** The count was zero. */
-		OPENED,
-
-		/** The timeout ran out first. */
-		TIMEOUT,
-
-		/** The waiting thread was interrupted, the caller cancelled, or the registry stopped. */
-		INTERRUPTED,
-
-		/** Redis failed to answer. */
-		ERROR
-
 	}
 
 }

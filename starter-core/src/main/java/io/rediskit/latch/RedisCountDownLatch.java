@@ -7,7 +7,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 import io.micrometer.observation.Observation;
-import io.rediskit.latch.LatchListener.AwaitResult;
 import io.rediskit.support.Observations;
 import io.rediskit.support.PollingWait;
 import io.rediskit.support.RedisKitObservation;
@@ -121,7 +120,7 @@ public final class RedisCountDownLatch {
 					count = Stages.uninterruptibly(() -> Stages.join(this.registry.scripts().count(this.keys)));
 				}
 				catch (RuntimeException ex) {
-					report(AwaitResult.ERROR, started, observation);
+					report(AwaitResult.ERROR, observation);
 					throw ex;
 				}
 				if (count == 0) {
@@ -129,12 +128,12 @@ public final class RedisCountDownLatch {
 						// The message that opened the latch woke one waiter of this instance: pass it on to the next.
 						waiter.signal();
 					}
-					report(AwaitResult.OPENED, started, observation);
+					report(AwaitResult.OPENED, observation);
 					return true;
 				}
 				long left = started + timeoutNanos - System.nanoTime();
 				if (left <= 0) {
-					report(AwaitResult.TIMEOUT, started, observation);
+					report(AwaitResult.TIMEOUT, observation);
 					return false;
 				}
 				long sleep = Math.min(left, this.registry.spec().maxPollInterval().toNanos());
@@ -147,7 +146,7 @@ public final class RedisCountDownLatch {
 					interrupted = waiter.park(sleep);
 				}
 				if (interrupted) {
-					report(AwaitResult.INTERRUPTED, started, observation);
+					report(AwaitResult.INTERRUPTED, observation);
 					throw new InterruptedException("Waiting for latch '" + this.name + "'");
 				}
 			}
@@ -181,10 +180,8 @@ public final class RedisCountDownLatch {
 		return "RedisCountDownLatch[" + this.name + "]";
 	}
 
-	/** Tells the listeners how a wait ended, and ends its observation with the outcome. */
-	private void report(AwaitResult result, long started, Observation observation) {
-		Duration waited = Duration.ofNanos(System.nanoTime() - started);
-		this.registry.listeners().notify((listener) -> listener.onAwait(this.name, result, waited));
+	/** Ends a wait's observation with its outcome, which its meter ({@code rediskit.lock.latch.await}) comes from. */
+	private static void report(AwaitResult result, Observation observation) {
 		Observations.stop(observation, result.name().toLowerCase(Locale.ROOT));
 	}
 
@@ -232,7 +229,7 @@ public final class RedisCountDownLatch {
 			RedisCountDownLatch.this.registry.onStop(this.stopHook);
 			this.result.whenComplete((open, failure) -> {
 				if (this.result.isCancelled() && finish(false)) {
-					report(AwaitResult.INTERRUPTED, this.started, this.observation);
+					report(AwaitResult.INTERRUPTED, this.observation);
 				}
 			});
 			this.wait.start();
@@ -251,7 +248,7 @@ public final class RedisCountDownLatch {
 		private void answered(@Nullable Long count, @Nullable Throwable failure) {
 			if (failure != null || count == null) {
 				if (finish(false)) {
-					report(AwaitResult.ERROR, this.started, this.observation);
+					report(AwaitResult.ERROR, this.observation);
 					this.result.completeExceptionally((failure != null) ? Stages.unwrap(failure)
 							: new IllegalStateException("No reply to a read of latch '" + RedisCountDownLatch.this.name + "'"));
 				}
@@ -259,7 +256,7 @@ public final class RedisCountDownLatch {
 			}
 			if (count == 0) {
 				if (finish(true)) {
-					report(AwaitResult.OPENED, this.started, this.observation);
+					report(AwaitResult.OPENED, this.observation);
 					this.result.complete(true);
 				}
 				return;
@@ -267,7 +264,7 @@ public final class RedisCountDownLatch {
 			long left = this.started + this.timeoutNanos - System.nanoTime();
 			if (left <= 0) {
 				if (finish(false)) {
-					report(AwaitResult.TIMEOUT, this.started, this.observation);
+					report(AwaitResult.TIMEOUT, this.observation);
 					this.result.complete(false);
 				}
 				return;
@@ -282,7 +279,7 @@ public final class RedisCountDownLatch {
 
 		private void stopped() {
 			if (finish(false)) {
-				report(AwaitResult.INTERRUPTED, this.started, this.observation);
+				report(AwaitResult.INTERRUPTED, this.observation);
 				this.result.completeExceptionally(new IllegalStateException(
 						"The latch registry stopped while waiting for latch '" + RedisCountDownLatch.this.name + "'"));
 			}

@@ -1,7 +1,6 @@
 package io.rediskit.lock;
 
 import io.micrometer.observation.Observation;
-import io.rediskit.lock.LockListener.AcquireResult;
 import io.rediskit.support.RedisFailures;
 import io.rediskit.support.ReleaseSignals;
 import org.apache.commons.logging.Log;
@@ -180,7 +179,8 @@ final class Acquisition {
 		while (true) {
 			String requestId = this.parts.holds().nextRequestId();
 			LockScripts.Attempt reply;
-			try {
+			// The wait in scope while its script is sent: the driver's command span is the wait's child.
+			try (Observation.Scope scope = this.wait.openScope()) {
 				reply = (this.current != null)
 						? this.engine.scripts.reenter(this.lock.keys(), this.owner, this.leaseMillis, requestId)
 						: this.engine.scripts.acquire(this.lock.keys(), this.owner, this.leaseMillis, requestId);

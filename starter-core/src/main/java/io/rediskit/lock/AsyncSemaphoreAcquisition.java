@@ -3,7 +3,6 @@ package io.rediskit.lock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
-import io.rediskit.lock.LockListener.AcquireResult;
 import io.rediskit.support.PollingWait;
 import org.jspecify.annotations.Nullable;
 

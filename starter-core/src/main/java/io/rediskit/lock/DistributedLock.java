@@ -98,8 +98,8 @@ public @interface DistributedLock {
 		THROW,
 
 		/**
-		 * Return without running the method, silently (a debug log line; the wait is counted by
-		 * {@link LockListener#onAcquire} as a timeout); an outage of Redis is still thrown.
+		 * Return without running the method, silently (a debug log line; the wait is observed, and counted,
+		 * as a timeout: {@code rediskit.lock.wait}); an outage of Redis is still thrown.
 		 */
 		SKIP
 

@@ -99,8 +99,8 @@ public @interface DistributedSemaphore {
 		THROW,
 
 		/**
-		 * Return without running the method, silently (a debug log line; the wait is counted by
-		 * {@link SemaphoreListener#onAcquire} as a timeout); an outage of Redis is still thrown.
+		 * Return without running the method, silently (a debug log line; the wait is observed, and counted,
+		 * as a timeout: {@code rediskit.lock.wait} of kind {@code semaphore}); an outage of Redis is still thrown.
 		 */
 		SKIP
 

@@ -10,7 +10,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.micrometer.observation.Observation;
-import io.rediskit.lock.LockListener.AcquireResult;
 import io.rediskit.support.RedisFailures;
 import io.rediskit.support.Stages;
 import org.jspecify.annotations.Nullable;
@@ -103,7 +102,7 @@ public final class JobLock {
 		String owner = this.parts.holds().leaseOwner();
 		long leaseMillis = Math.min(this.parts.watchdogTimeout().toMillis(), bounds.atMostMillis());
 		CompletionStage<LockScripts.Attempt> attempt;
-		try {
+		try (Observation.Scope scope = wait.openScope()) {
 			attempt = this.scripts.startScheduled(this.lock.keys(), owner, leaseMillis, bounds.atMostMillis());
 		}
 		catch (RuntimeException ex) {

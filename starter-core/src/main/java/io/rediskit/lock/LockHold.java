@@ -35,8 +35,6 @@ final class LockHold {
 
 	final Instant heldSince;
 
-	final long acquiredNanos;
-
 	private volatile int holdCount;
 
 	/**
@@ -58,16 +56,20 @@ final class LockHold {
 	private final AtomicBoolean renewing = new AtomicBoolean();
 
 	LockHold(RedisLock lock, String owner, long fencingToken, long leaseMillis, boolean watchdog, Instant heldSince,
-			long acquiredNanos, long validUntilNanos) {
+			long validUntilNanos) {
 		this.lock = lock;
 		this.owner = owner;
 		this.fencingToken = fencingToken;
 		this.leaseMillis = leaseMillis;
 		this.watchdog = watchdog;
 		this.heldSince = heldSince;
-		this.acquiredNanos = acquiredNanos;
 		this.validUntilNanos = validUntilNanos;
 		this.holdCount = 1;
+	}
+
+	/** @return the hold's observation's scope, opened on this thread; {@code Scope.NOOP} once it ended */
+	Observation.Scope openObservationScope() {
+		return this.observation.openScope();
 	}
 
 	/** @param observation the hold's observation, started when the hold was made */

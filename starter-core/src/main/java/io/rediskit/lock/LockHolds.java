@@ -75,25 +75,23 @@ final class LockHolds {
 	 * @return the hold, new or with one more hold counted
 	 */
 	LockHold acquired(RedisLock lock, String owner, long fencingToken, int count, long leaseMillis, boolean watchdog) {
-		long now = System.nanoTime();
-		return acquired(lock, owner, fencingToken, count, leaseMillis, watchdog, now,
-				now + TimeUnit.MILLISECONDS.toNanos(leaseMillis));
+		return acquired(lock, owner, fencingToken, count, leaseMillis, watchdog,
+				System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(leaseMillis));
 	}
 
 	/**
 	 * Records a successful acquisition. Hold counts are the client's: the count an engine reports only backs
 	 * replays and re-entries up, since a re-entry whose reply was lost may have raised it.
 	 * @param count the hold count the engine reported; {@code 1} for a first hold
-	 * @param nowNanos when the acquisition was confirmed, by {@link System#nanoTime()}
 	 * @param validUntilNanos until when the lease certainly runs
 	 * @return the hold, new or with one more hold counted
 	 */
 	LockHold acquired(RedisLock lock, String owner, long fencingToken, int count, long leaseMillis, boolean watchdog,
-			long nowNanos, long validUntilNanos) {
+			long validUntilNanos) {
 		Id id = new Id(lock.keys().lock, owner);
 		LockHold hold = this.holds.get(id);
 		if (count == 1 || hold == null || hold.isLost()) {
-			hold = new LockHold(lock, owner, fencingToken, leaseMillis, watchdog, Instant.now(this.clock), nowNanos,
+			hold = new LockHold(lock, owner, fencingToken, leaseMillis, watchdog, Instant.now(this.clock),
 					validUntilNanos);
 			hold.observed(this.observations.startHold(lock.group()));
 			this.holds.put(id, hold);

@@ -1,10 +1,10 @@
 package io.rediskit.lock;
 
-import java.time.Duration;
-
 /**
- * Observes locks, for metrics and logging. Every method has an empty default; implementations must be
- * fast and should not block, since they run on the caller's thread, the scheduler's or the driver's (for
+ * Observes locks' domain events, for metrics and logging: renewals, lost leases, failed releases and replica
+ * shortfalls. How long a caller waited for a lock and how long it held it are timings, not events: they are the
+ * observations {@code rediskit.lock.wait} and {@code rediskit.lock.hold} (docs/observability.md), which the
+ * lock meters come from. Every method has an empty default; implementations must be fast and should not block, since they run on the caller's thread, the scheduler's or the driver's (for
  * asynchronous acquisitions, releases and renewals). An exception a listener throws is logged, at most once per
  * interval, and never breaks a lock call, the watchdog or the other listeners.
  * <p>
@@ -16,23 +16,6 @@ public interface LockListener {
 	/** A listener that does nothing. */
 	LockListener NONE = new LockListener() {
 	};
-
-	/**
-	 * An acquisition attempt ended.
-	 * @param lockName the lock group's name
-	 * @param result how it ended
-	 * @param waited time from the call to its end
-	 */
-	default void onAcquire(String lockName, AcquireResult result, Duration waited) {
-	}
-
-	/**
-	 * The last hold of a lock was released.
-	 * @param lockName the lock group's name
-	 * @param held time from the first acquisition to the release
-	 */
-	default void onRelease(String lockName, Duration held) {
-	}
 
 	/**
 	 * The watchdog tried to extend a lease.
@@ -60,7 +43,6 @@ public interface LockListener {
 	default void onReleaseFailed(String lockName) {
 	}
 
-	/** How an acquisition attempt ended. */
 	/**
 	 * Fired when fewer replicas acknowledged an acquisition or a renewal than {@link LockSpec#replicaWait()}
 	 * requires and the write stood (an acquisition under {@code ACCEPT}, or any renewal): a failover now could
@@ -70,29 +52,6 @@ public interface LockListener {
 	 * @param required how many were required
 	 */
 	default void onReplicaShortfall(String lockName, long acknowledged, int required) {
-	}
-
-	enum AcquireResult {
-
-		/** The lock is held. */
-		ACQUIRED,
-
-		/** The wait time ran out first. */
-		TIMEOUT,
-
-		/** The waiting thread was interrupted, or the caller cancelled an asynchronous acquisition. */
-		INTERRUPTED,
-
-		/** Redis failed to answer. */
-		ERROR,
-
-		/**
-		 * Another owner held the lock (or its lock-at-least time had not passed) and the caller skipped its run
-		 * without waiting: a {@link JobLock} run, such as a {@code @ScheduledLock} job on another instance.
-		 * ({@code @DistributedLock(onNotAcquired = SKIP)} waited first, so it counts as {@link #TIMEOUT}.)
-		 */
-		SKIPPED
-
 	}
 
 	/** How a watchdog renewal went. */

@@ -24,6 +24,11 @@ final class LockObservations {
 		this.observations = observations;
 	}
 
+	/** @return whether nothing observes: every wait and hold started is {@link Observation#NOOP} */
+	boolean isNoop() {
+		return this.observations.isNoop();
+	}
+
 	Observation startWait(String group) {
 		return this.observations.start(RedisKitObservation.LOCK_WAIT, group, this.kind);
 	}

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.micrometer.observation.Observation;
-import io.rediskit.lock.LockListener.AcquireResult;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -70,6 +69,15 @@ abstract class LockWait {
 		if (this.reported.compareAndSet(false, true)) {
 			this.lock.report(result, this.startedNanos, this.wait);
 		}
+	}
+
+	/**
+	 * Opens the wait's scope on this thread, for as long as an attempt is dispatched (whichever thread dispatches
+	 * it: the caller's, the driver's, the scheduler's), so that the driver's command span is the wait's child;
+	 * close it as soon as the call is sent, never across a completion.
+	 */
+	final Observation.Scope openScope() {
+		return this.wait.openScope();
 	}
 
 	final LockNotAcquiredException notAcquired() {

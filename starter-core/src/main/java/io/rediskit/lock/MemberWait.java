@@ -8,7 +8,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.function.Supplier;
 
 import io.micrometer.observation.Observation;
-import io.rediskit.lock.LockListener.AcquireResult;
 import io.rediskit.support.RedisFailures;
 import io.rediskit.support.ReleaseSignals;
 import io.rediskit.support.Stages;

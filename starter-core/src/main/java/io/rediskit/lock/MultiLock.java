@@ -15,8 +15,9 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
-import io.rediskit.lock.LockListener.AcquireResult;
+import io.micrometer.observation.Observation;
 import io.rediskit.support.RedisFailures;
 import io.rediskit.support.Stages;
 import org.jspecify.annotations.Nullable;
@@ -51,6 +52,11 @@ import org.springframework.data.redis.connection.ClusterSlotHashUtil;
  * that they stay until their first lease ends. As for every Redis lock, a lease: a pause past it or a failover
  * that loses keys can let two holders overlap, which the fencing tokens let resources detect. There is no
  * Redlock variant.
+ * <p>
+ * <b>Observations.</b> Each name is waited for and held as the single lock of that name: one
+ * {@code rediskit.lock.wait} per name (kind {@code lock}, tagged with the name's group), all ended with the set's
+ * outcome ({@code acquired}, {@code timeout}, {@code interrupted} when the caller cancelled, {@code error}), and one
+ * {@code rediskit.lock.hold} per name from the step that took it to its release.
  */
 public final class MultiLock {
 
@@ -247,6 +253,15 @@ public final class MultiLock {
 
 		private final List<LockHold> taken = new ArrayList<>();
 
+		/**
+		 * The wait of each name, in the order of {@link MultiLock#locks}, as the single lock's of that name: one
+		 * {@code rediskit.lock.wait} per name, ended once with the set's outcome; {@code null} when nothing
+		 * observes, so that an unobserved acquisition makes nothing for them.
+		 */
+		private final Observation @Nullable [] waits;
+
+		private final AtomicBoolean reported = new AtomicBoolean();
+
 		private int step;
 
 		private long backoffMillis = 1;
@@ -256,6 +271,21 @@ public final class MultiLock {
 			this.waitNanos = waitNanos;
 			this.leaseMillis = leaseMillis;
 			this.watchdog = watchdog;
+			if (MultiLock.this.parts.observations().isNoop()) {
+				this.waits = null;
+				return;
+			}
+			List<RedisLock> locks = MultiLock.this.locks;
+			this.waits = new Observation[locks.size()];
+			for (int i = 0; i < this.waits.length; i++) {
+				this.waits[i] = locks.get(i).startWait();
+			}
+			// A caller that cancels (or a sync caller interrupted) ends the waits: none is left open.
+			this.result.whenComplete((lease, failure) -> {
+				if (this.result.isCancelled()) {
+					report(AcquireResult.INTERRUPTED);
+				}
+			});
 		}
 
 		/** Runs the current step; its reply continues on the driver's thread, a retry on the scheduler's. */
@@ -268,7 +298,11 @@ public final class MultiLock {
 			List<RedisLock> locks = MultiLock.this.steps.get(this.step);
 			List<LockScripts.Keys> keys = locks.stream().map(RedisLock::keys).toList();
 			CompletionStage<LockScripts.MultiAttempt> call;
-			try {
+			// One script for the step: sent in the scope of the wait of its first name, its command span a child of
+			// that wait's, on whichever thread sends it; closed once it is sent.
+			Observation[] waits = this.waits;
+			Observation wait = (waits != null) ? waits[MultiLock.this.locks.indexOf(locks.get(0))] : Observation.NOOP;
+			try (Observation.Scope scope = wait.openScope()) {
 				call = MultiLock.this.scripts.acquireAll(keys, this.owner, this.leaseMillis,
 						MultiLock.this.parts.holds().nextRequestId());
 			}
@@ -310,11 +344,11 @@ public final class MultiLock {
 					return;
 				}
 				MultiLease lease = new MultiLease(List.copyOf(this.taken));
+				// The waits end before the caller goes on; a cancel that comes in between has ended them already.
+				report(AcquireResult.ACQUIRED);
 				if (!this.result.complete(lease)) {
 					giveUp(null);
-					return;
 				}
-				report(AcquireResult.ACQUIRED);
 				return;
 			}
 			long left = this.waitNanos - (System.nanoTime() - this.started);
@@ -339,6 +373,8 @@ public final class MultiLock {
 
 		/** Completes the acquisition exceptionally once what it took is released, so that the caller finds it free. */
 		private void fail(CompletableFuture<@Nullable Void> released, Throwable failure) {
+			// A failure not reported yet (the scheduler refused the retry, a reply could not be applied) is an error.
+			report(AcquireResult.ERROR);
 			released.whenComplete((ignored, releaseFailure) -> this.result.completeExceptionally(failure));
 		}
 
@@ -369,9 +405,14 @@ public final class MultiLock {
 				.toArray(CompletableFuture[]::new));
 		}
 
+		/** Ends the wait of every name with the set's outcome, the first time only. */
 		private void report(AcquireResult outcome) {
-			for (RedisLock lock : MultiLock.this.locks) {
-				lock.report(outcome, this.started);
+			Observation[] waits = this.waits;
+			if (waits == null || !this.reported.compareAndSet(false, true)) {
+				return;
+			}
+			for (int i = 0; i < waits.length; i++) {
+				MultiLock.this.locks.get(i).report(outcome, this.started, waits[i]);
 			}
 		}
 

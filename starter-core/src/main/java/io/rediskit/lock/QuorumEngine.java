@@ -5,7 +5,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
-import io.rediskit.lock.LockListener.AcquireResult;
+import io.micrometer.observation.Observation;
 import io.rediskit.lock.LockListener.RenewalResult;
 import io.rediskit.support.Background;
 import io.rediskit.support.Stages;
@@ -37,8 +37,10 @@ final class QuorumEngine implements Engine {
 			boolean interruptible) throws InterruptedException {
 		LockHold held = lock.parts().holds().get(lock, owner);
 		if (held != null && !held.isLost()) {
+			// A re-entry is a wait like any other, answered at once: observed, and counted as acquired.
+			Observation wait = lock.startWait();
 			held.reenteredLocally();
-			lock.report(AcquireResult.ACQUIRED, System.nanoTime());
+			lock.report(AcquireResult.ACQUIRED, System.nanoTime(), wait);
 			return held;
 		}
 		return new RedlockAcquisition(lock, this, owner, leaseMillis, Duration.ofNanos(Math.max(waitNanos, 0)),

@@ -11,7 +11,6 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 
 import io.micrometer.observation.Observation;
-import io.rediskit.lock.LockListener.AcquireResult;
 import io.rediskit.support.Observations;
 import org.jspecify.annotations.Nullable;
 
@@ -429,21 +428,17 @@ public final class RedisLock implements Lock {
 		return this.parts.observations().startWait(this.group);
 	}
 
-	void report(AcquireResult result, long startedNanos) {
-		report(result, startedNanos, Observation.NOOP);
-	}
-
 	/**
-	 * Reports how a wait ended, to the listeners and its observation: a timeout ends the observation with a
-	 * {@link LockNotAcquiredException}, whether or not the caller is thrown one (a {@code tryLock} returns
-	 * {@code false}), so that a trace shows the wait that failed.
+	 * Reports how a wait ended to its observation, which the lock meters come from: a timeout ends the
+	 * observation with a {@link LockNotAcquiredException}, whether or not the caller is thrown one (a
+	 * {@code tryLock} returns {@code false}), so that a trace shows the wait that failed. Nothing is made when
+	 * nothing observes.
 	 */
 	void report(AcquireResult result, long startedNanos, Observation wait) {
-		Duration waited = Duration.ofNanos(System.nanoTime() - startedNanos);
-		this.parts.listeners().notify((listener) -> listener.onAcquire(this.group, result, waited));
 		if (!wait.isNoop()) {
 			Observations.stop(wait, result.name().toLowerCase(Locale.ROOT), (result == AcquireResult.TIMEOUT)
-					? new LockNotAcquiredException(this.name, waited, null) : null);
+					? new LockNotAcquiredException(this.name, Duration.ofNanos(System.nanoTime() - startedNanos), null)
+					: null);
 		}
 	}
 

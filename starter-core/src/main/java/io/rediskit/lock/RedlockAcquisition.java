@@ -12,7 +12,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import io.rediskit.lock.LockListener.AcquireResult;
+import io.micrometer.observation.Observation;
 import io.rediskit.support.Stages;
 import org.jspecify.annotations.Nullable;
 
@@ -280,13 +280,15 @@ final class RedlockAcquisition extends LockWait {
 	}
 
 	/**
-	 * A hold nobody will release: forgotten at once (no renewal, no release report) and freed on every node. It is
+	 * A hold nobody will release: forgotten at once (no renewal; its observation ends as {@code abandoned}, not
+	 * released, since nobody held it) and freed on every node. It is
 	 * marked as releasing first, as a release marks its hold: the watchdog may have picked it for a renewal before
 	 * it was forgotten, and that renewal, sent after the release, finds the key gone; it must not report the lease
 	 * as lost.
 	 */
 	private void abandon(LockHold hold) {
 		hold.releaseStarted();
+		hold.endObservation("abandoned", null);
 		this.parts.holds().forget(hold);
 		this.engine.nodes.releaseQuietly(this.lock.keys(), this.owner);
 	}
@@ -297,7 +299,11 @@ final class RedlockAcquisition extends LockWait {
 		RedlockNodes nodes = this.engine.nodes;
 		LockScripts.Keys keys = this.lock.keys();
 		String requestId = this.parts.holds().nextRequestId();
-		return nodes.acquire(keys, this.owner, this.leaseMillis, requestId).thenCompose((replies) -> {
+		CompletionStage<List<RedlockNodes.Reply<LockScripts.Attempt>>> sent;
+		try (Observation.Scope scope = openScope()) {
+			sent = nodes.acquire(keys, this.owner, this.leaseMillis, requestId);
+		}
+		return sent.thenCompose((replies) -> {
 			List<RedlockNodes.Node> acquired = new ArrayList<>();
 			long token = 0;
 			int refused = 0;
@@ -348,7 +354,7 @@ final class RedlockAcquisition extends LockWait {
 		Duration validity = this.engine.spec.validity(Duration.ofMillis(this.leaseMillis), Duration.ofNanos(now - started));
 		if (raised >= this.engine.nodes.quorum() && !validity.isNegative() && !validity.isZero()) {
 			return new Round(this.parts.holds().acquired(this.lock, this.owner, token, 1, this.leaseMillis,
-					this.watchdog, started, now + validity.toNanos()), null, false);
+					this.watchdog, now + validity.toNanos()), null, false);
 		}
 		// The round took longer than the lease allows, or the token did not reach a majority: not held.
 		this.engine.nodes.releaseQuietly(this.lock.keys(), this.owner);

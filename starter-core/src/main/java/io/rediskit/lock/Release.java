@@ -6,6 +6,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiFunction;
 
+import io.micrometer.observation.Observation;
 import io.rediskit.support.RedisFailures;
 import io.rediskit.support.Stages;
 import org.jspecify.annotations.Nullable;
@@ -14,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * One release of one hold, whatever the engine: the release state machine, out of the handle. A lost hold fails
  * at once with {@link LockLeaseLostException} (the engine frees what it may still hold); otherwise the hold is
  * marked as releasing, so that the watchdog leaves it alone, and the {@link Engine} releases it. Its answer then
- * counts the hold down, forgets it and reports the release, or marks it lost; a release whose outcome is unknown
+ * counts the hold down, forgets it (which ends its observation as released), or marks it lost; a release whose outcome is unknown
  * gives the hold up (nobody renews it any more, its lease ends it, never a renewed orphan) and reports the
  * failure when Redis was unavailable.
  * <p>
@@ -44,7 +45,8 @@ class Release implements BiFunction<@Nullable Long, @Nullable Throwable, @Nullab
 		}
 		this.hold.releaseStarted();
 		CompletionStage<Long> call;
-		try {
+		// The hold in scope while its release is sent: the driver's command span is the hold's child.
+		try (Observation.Scope scope = this.hold.openObservationScope()) {
 			call = call(this.hold);
 		}
 		catch (RuntimeException ex) {
@@ -81,10 +83,8 @@ class Release implements BiFunction<@Nullable Long, @Nullable Throwable, @Nullab
 			return null;
 		}
 		if (left == 0) {
+			// Forgetting the hold ends its observation as released: the hold's timing is that observation's.
 			this.parts.holds().forget(this.hold);
-			Duration held = Duration.ofNanos(System.nanoTime() - this.hold.acquiredNanos);
-			String group = this.hold.lock.group();
-			this.parts.listeners().notify((listener) -> listener.onRelease(group, held));
 			return null;
 		}
 		this.parts.holds().markLost(this.hold);

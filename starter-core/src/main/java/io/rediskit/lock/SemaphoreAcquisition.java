@@ -6,7 +6,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.micrometer.observation.Observation;
-import io.rediskit.lock.LockListener.AcquireResult;
 import io.rediskit.support.RedisFailures;
 import io.rediskit.support.ReleaseSignals;
 import io.rediskit.support.Stages;
@@ -215,9 +214,12 @@ class SemaphoreAcquisition {
 		}
 	}
 
+	/** Sends one attempt, the wait in scope while it is dispatched (the driver's command span its child). */
 	CompletionStage<SemaphoreScripts.Attempt> attemptAsync() {
-		return this.engine.scripts.acquire(this.lock.keys(), this.owner, this.permits, this.leaseMillis,
-				this.semaphore.total());
+		try (Observation.Scope scope = this.wait.openScope()) {
+			return this.engine.scripts.acquire(this.lock.keys(), this.owner, this.permits, this.leaseMillis,
+					this.semaphore.total());
+		}
 	}
 
 	/** @throws IllegalArgumentException when more permits were asked for than the total in force */

@@ -6,7 +6,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledFuture;
 
-import io.rediskit.lock.LockListener.AcquireResult;
+import io.micrometer.observation.Observation;
 import io.rediskit.support.RedisFailures;
 import io.rediskit.support.ReleaseSignals;
 import org.apache.commons.logging.Log;
@@ -142,7 +142,7 @@ abstract class SignalledWait extends LockWait {
 		}
 		String requestId = this.parts.holds().nextRequestId();
 		CompletionStage<LockScripts.Attempt> call;
-		try {
+		try (Observation.Scope scope = openScope()) {
 			call = attempt(requestId);
 		}
 		catch (RuntimeException ex) {

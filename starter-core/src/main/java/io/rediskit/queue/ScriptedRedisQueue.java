@@ -138,7 +138,16 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 			throw ex;
 		}
 		// Concurrent single enqueues of a queue share script calls (see EnqueueBatcher); a lone one goes at once.
-		return this.state.enqueueBatcher(this.parts.scripts).enqueue(message).handle((result, failure) -> {
+		// In scope while it is handed over, on this thread only: a call this enqueue sends is its span's child.
+		CompletionStage<EnqueueResult> call;
+		try (Observation.Scope scope = observation.openScope()) {
+			call = this.state.enqueueBatcher(this.parts.scripts).enqueue(message);
+		}
+		catch (RuntimeException ex) {
+			Observations.stop(observation, "error", ex);
+			throw ex;
+		}
+		return call.handle((result, failure) -> {
 			if (failure != null) {
 				RuntimeException thrown = failed(failure);
 				Observations.stop(observation, "error", thrown);
@@ -237,7 +246,15 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 			Observations.stop(observation, "error", ex);
 			throw ex;
 		}
-		return this.parts.scripts.enqueue(keys(), outgoing, null).handle((enqueued, failure) -> {
+		CompletionStage<QueueScripts.Enqueued> call;
+		try (Observation.Scope scope = observation.openScope()) {
+			call = this.parts.scripts.enqueue(keys(), outgoing, null);
+		}
+		catch (RuntimeException ex) {
+			Observations.stop(observation, "error", ex);
+			throw ex;
+		}
+		return call.handle((enqueued, failure) -> {
 			if (failure != null) {
 				RuntimeException thrown = failed(failure);
 				Observations.stop(observation, "error", thrown);

@@ -109,8 +109,12 @@ final class RedisRateLimiter implements RateLimiter {
 			.start(RedisKitObservation.RATE_LIMIT, this.name, current.algorithm().keyPart());
 		Evaluation evaluation;
 		try {
-			List<Object> reply = this.scripts.execute(RateLimitScripts.script(current.algorithm()), ReturnType.MULTI,
-					1, keysAndArgs);
+			List<Object> reply;
+			// In scope while the script is sent: the driver's command span is the decision's child.
+			try (Observation.Scope scope = observation.openScope()) {
+				reply = this.scripts.execute(RateLimitScripts.script(current.algorithm()), ReturnType.MULTI, 1,
+						keysAndArgs);
+			}
 			evaluation = RateLimitScripts.read(reply, current);
 		}
 		catch (RuntimeException ex) {
@@ -141,8 +145,18 @@ final class RedisRateLimiter implements RateLimiter {
 		long start = System.nanoTime();
 		Observation observation = this.observations.get()
 			.start(RedisKitObservation.RATE_LIMIT, this.name, current.algorithm().keyPart());
-		return this.scripts.<List<Object>>executeAsync(RateLimitScripts.script(current.algorithm()), ReturnType.MULTI,
-				1, keysAndArgs)
+		CompletionStage<List<Object>> call;
+		// In scope while the script is dispatched, on this thread only: the driver's command span is the decision's
+		// child, and the scope is closed before the stage completes anywhere.
+		try (Observation.Scope scope = observation.openScope()) {
+			call = this.scripts.executeAsync(RateLimitScripts.script(current.algorithm()), ReturnType.MULTI, 1,
+					keysAndArgs);
+		}
+		catch (RuntimeException ex) {
+			Observations.stop(observation, "error", ex);
+			throw ex;
+		}
+		return call
 			.handle((reply, failure) -> {
 				Evaluation evaluation;
 				try {

@@ -30,8 +30,9 @@ public enum RedisKitObservation implements ObservationDocumentation {
 
 	/**
 	 * A lock of the family is held: from its first acquisition to its last release ({@code released}), its loss
-	 * ({@code lost}, with the {@code LockLeaseLostException}) or a release that could not reach Redis
-	 * ({@code error}).
+	 * ({@code lost}, with the {@code LockLeaseLostException}), a release that could not reach Redis
+	 * ({@code error}), or, for a Redlock round that won after its caller cancelled the wait, its freeing at once
+	 * ({@code abandoned}).
 	 */
 	LOCK_HOLD("rediskit.lock.hold", "lock hold", Keys.KIND),
 

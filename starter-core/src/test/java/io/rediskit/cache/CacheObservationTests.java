@@ -113,4 +113,20 @@ class CacheObservationTests {
 		assertThat(this.recorderA.open(RedisKitObservation.CACHE_LOAD)).isEmpty();
 	}
 
+	@Test
+	void theLoaderRunsInsideTheLoadsScopeAndTheScopeDoesNotLeak() throws Exception {
+		RedisKitCache cache = this.a.getCache("users");
+		java.util.List<String> current = new java.util.concurrent.CopyOnWriteArrayList<>();
+		assertThat(cache.get("carol", () -> {
+			current.add(this.observedA.getCurrentObservation().getContext().getName());
+			return "Carol";
+		})).isEqualTo("Carol");
+		assertThat(cache.retrieve("dave", () -> {
+			current.add(this.observedA.getCurrentObservation().getContext().getName());
+			return CompletableFuture.completedFuture("Dave");
+		}).get(10, TimeUnit.SECONDS)).isEqualTo("Dave");
+		assertThat(current).containsExactly("rediskit.cache.load", "rediskit.cache.load");
+		assertThat(this.observedA.getCurrentObservation()).as("no scope left open on the caller's thread").isNull();
+	}
+
 }

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -11,8 +12,14 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
 import io.rediskit.lock.CompletionStageWaiter;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.Observations;
+import io.rediskit.support.RedisKitContext;
+import io.rediskit.support.RedisKitObservation;
 import io.rediskit.support.TopologyScripts;
 import io.rediskit.testsupport.TopologyContract;
 import org.junit.jupiter.api.AfterEach;
@@ -54,8 +61,12 @@ class LatchContractTests extends TopologyContract {
 
 	LatchRegistry registry(LatchSpec spec, LatchListener listener) {
 		LatchSpec polled = new LatchSpec(spec.abandonedAfter(), spec.openFor(), Duration.ofMillis(200));
-		return new LatchRegistry(TopologyScripts.of(this.redis), this.redis.connections(), KeyNaming.defaults(), polled,
-				List.of(listener));
+		LatchRegistry registry = new LatchRegistry(TopologyScripts.of(this.redis), this.redis.connections(),
+				KeyNaming.defaults(), polled, List.of(listener));
+		if (listener instanceof RecordingLatchListener recording) {
+			registry.setObservations(recording.observations);
+		}
+		return registry;
 	}
 
 	@Test
@@ -210,7 +221,7 @@ class LatchContractTests extends TopologyContract {
 		}
 	}
 
-	/** Records every latch event as text. */
+	/** Records every latch event as text, and each wait's outcome from its observation. */
 	static final class RecordingLatchListener implements LatchListener {
 
 		final List<String> events = new CopyOnWriteArrayList<>();
@@ -220,9 +231,27 @@ class LatchContractTests extends TopologyContract {
 			this.events.add("down " + latchName + " " + remaining);
 		}
 
-		@Override
-		public void onAwait(String latchName, AwaitResult result, Duration waited) {
-			this.events.add("await " + latchName + " " + result);
+		private final Observations observations;
+
+		RecordingLatchListener() {
+			ObservationRegistry registry = ObservationRegistry.create();
+			registry.observationConfig().observationHandler(new ObservationHandler<Observation.Context>() {
+
+				@Override
+				public boolean supportsContext(Observation.Context context) {
+					return context instanceof RedisKitContext observed
+							&& observed.observation() == RedisKitObservation.LATCH_AWAIT;
+				}
+
+				@Override
+				public void onStop(Observation.Context context) {
+					RedisKitContext observed = (RedisKitContext) context;
+					RecordingLatchListener.this.events
+						.add("await " + observed.configuredName() + " " + observed.outcome().toUpperCase(Locale.ROOT));
+				}
+
+			});
+			this.observations = Observations.of(registry, null);
 		}
 
 	}

@@ -53,8 +53,8 @@ class FairLockContractTests extends TopologyContract {
 	}
 
 	FairLockRegistry registry(LockListener listener) {
-		return new FairLockRegistry(TopologyScripts.of(this.redis), this.redis.connections(), KeyNaming.defaults(),
-				SPEC, List.of(listener), Clock.systemUTC());
+		return LockTesting.observed(new FairLockRegistry(TopologyScripts.of(this.redis), this.redis.connections(),
+				KeyNaming.defaults(), SPEC, List.of(listener), Clock.systemUTC()), listener);
 	}
 
 	static String key(String name, String suffix) {

@@ -51,8 +51,8 @@ class JobLockTests {
 	}
 
 	private LockRegistry registry(LockSpec spec) {
-		return new LockRegistry(redis.scripts(), redis.connections(), KeyNaming.defaults(), spec,
-				List.of(this.listener), Clock.systemUTC());
+		return LockTesting.observed(new LockRegistry(redis.scripts(), redis.connections(), KeyNaming.defaults(), spec,
+				List.of(this.listener), Clock.systemUTC()), this.listener);
 	}
 
 	@Test

@@ -58,8 +58,8 @@ class LockAsyncTests {
 	}
 
 	private LockRegistry registry(LockSpec spec) {
-		return new LockRegistry(redis.scripts(), redis.connections(), KeyNaming.defaults(), spec,
-				List.of(this.listener), Clock.systemUTC());
+		return LockTesting.observed(new LockRegistry(redis.scripts(), redis.connections(), KeyNaming.defaults(), spec,
+				List.of(this.listener), Clock.systemUTC()), this.listener);
 	}
 
 	@Test

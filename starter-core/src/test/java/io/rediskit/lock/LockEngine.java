@@ -134,9 +134,9 @@ abstract class LockEngine {
 		@Override
 		Locks open(LockListener listener, Duration watchdogTimeout) {
 			RedisTopology redis = redis();
-			LockRegistry registry = new LockRegistry(TopologyScripts.of(redis), redis.connections(),
-					KeyNaming.defaults(), LockSpec.defaults().withWatchdogTimeout(watchdogTimeout), List.of(listener),
-					Clock.systemUTC());
+			LockRegistry registry = LockTesting.observed(new LockRegistry(TopologyScripts.of(redis),
+					redis.connections(), KeyNaming.defaults(), LockSpec.defaults().withWatchdogTimeout(watchdogTimeout),
+					List.of(listener), Clock.systemUTC()), listener);
 			return new Locks() {
 
 				@Override
@@ -223,8 +223,8 @@ abstract class LockEngine {
 				.withNodeTimeout(REDLOCK_NODE_TIMEOUT)
 				.withWatchdogTimeout(watchdogTimeout)
 				.withRetry(Duration.ofMillis(5), Duration.ofMillis(20));
-			RedlockRegistry registry = new RedlockRegistry(masters().connections(), KeyNaming.defaults(), spec,
-					List.of(listener), Clock.systemUTC());
+			RedlockRegistry registry = LockTesting.observed(new RedlockRegistry(masters().connections(),
+					KeyNaming.defaults(), spec, List.of(listener), Clock.systemUTC()), listener);
 			return new Locks() {
 
 				@Override

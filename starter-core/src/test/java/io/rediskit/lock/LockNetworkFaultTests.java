@@ -63,9 +63,10 @@ class LockNetworkFaultTests {
 		this.cutOffConnections = this.proxy.newConnectionFactory(COMMAND_TIMEOUT);
 		// As the starter wires it: every script through the availability gate of the holder's connection factory.
 		this.availability = RedisAvailability.of(this.cutOffConnections, Duration.ofMillis(200), null, List.of());
-		this.cutOff = new LockRegistry(this.availability.guard(ScriptExecutor.of(this.cutOffConnections)),
-				this.cutOffConnections, KeyNaming.defaults(), LockSpec.defaults().withWatchdogTimeout(WATCHDOG_TIMEOUT),
-				List.of(this.listener), Clock.systemUTC());
+		this.cutOff = LockTesting.observed(new LockRegistry(
+				this.availability.guard(ScriptExecutor.of(this.cutOffConnections)), this.cutOffConnections,
+				KeyNaming.defaults(), LockSpec.defaults().withWatchdogTimeout(WATCHDOG_TIMEOUT), List.of(this.listener),
+				Clock.systemUTC()), this.listener);
 		this.directConnections = TestConnections.lettuce(this.server, Duration.ofSeconds(2));
 		this.direct = new LockRegistry(this.directConnections);
 	}

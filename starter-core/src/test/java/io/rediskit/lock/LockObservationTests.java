@@ -14,6 +14,7 @@ import io.rediskit.support.ObservationRecorder;
 import io.rediskit.support.Observations;
 import io.rediskit.support.RedisKitObservation;
 import io.rediskit.support.RedisTestServer;
+import io.rediskit.support.ScopeRecordingScripts;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -129,6 +130,124 @@ class LockObservationTests {
 		assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
 		lock.unlock();
 		TestObservationRegistryAssert.assertThat(this.observed).doesNotHaveAnyObservation();
+	}
+
+	@Test
+	void aMultiKeyAcquisitionIsAWaitAndAHoldPerNameTaggedWithTheGroup() throws Exception {
+		MultiLock transfer = this.registry.getMultiLock("accounts", List.of("1", "2"));
+		try (MultiLock.MultiLease lease = transfer.acquire(Duration.ofSeconds(5))) {
+			assertThat(this.recorder.open(RedisKitObservation.LOCK_WAIT)).isEmpty();
+			assertThat(this.recorder.open(RedisKitObservation.LOCK_HOLD)).hasSize(2);
+		}
+		TestObservationRegistryAssert.assertThat(this.observed)
+			.hasNumberOfObservationsWithNameEqualTo("rediskit.lock.wait", 2)
+			.hasNumberOfObservationsWithNameEqualTo("rediskit.lock.hold", 2)
+			.forAllObservationsWithNameEqualTo("rediskit.lock.wait", (wait) -> wait
+				.hasContextualNameEqualTo("lock wait accounts")
+				.hasLowCardinalityKeyValue("name", "accounts")
+				.hasLowCardinalityKeyValue("kind", "lock")
+				.hasLowCardinalityKeyValue("outcome", "acquired")
+				.doesNotHaveError())
+			.forAllObservationsWithNameEqualTo("rediskit.lock.hold", (hold) -> hold
+				.hasLowCardinalityKeyValue("name", "accounts")
+				.hasLowCardinalityKeyValue("outcome", "released"));
+		assertThat(this.recorder.open(RedisKitObservation.LOCK_HOLD)).isEmpty();
+	}
+
+	@Test
+	void aMultiKeyWaitThatTimesOutOrIsCancelledEndsEveryNamesWait() throws Exception {
+		Lease busy = this.registry.getLock("accounts", "2").acquireAsync(Duration.ZERO).toCompletableFuture()
+			.get(5, TimeUnit.SECONDS);
+		MultiLock transfer = this.registry.getMultiLock("accounts", List.of("1", "2"));
+		assertThat(transfer.tryAcquire(Duration.ofMillis(50), null)).isEmpty();
+		assertThat(this.recorder.stopped(RedisKitObservation.LOCK_WAIT)).filteredOn(
+				(context) -> ObservationRecorder.outcome(context).equals("timeout"))
+			.hasSize(2)
+			.allSatisfy((context) -> assertThat(context.getError()).isInstanceOf(LockNotAcquiredException.class));
+		CompletableFuture<MultiLock.MultiLease> waiting = transfer.acquireAsync(Duration.ofMinutes(5), null)
+			.toCompletableFuture();
+		assertThat(this.recorder.open(RedisKitObservation.LOCK_WAIT)).hasSize(2);
+		waiting.cancel(false);
+		assertThat(this.recorder.open(RedisKitObservation.LOCK_WAIT)).as("ended by the cancel itself").isEmpty();
+		assertThat(this.recorder.stopped(RedisKitObservation.LOCK_WAIT)).extracting(ObservationRecorder::outcome)
+			.containsExactly("acquired", "timeout", "timeout", "interrupted", "interrupted");
+		busy.close();
+		LockTesting.awaitCondition("every hold ended", Duration.ofSeconds(30),
+				() -> this.recorder.open(RedisKitObservation.LOCK_HOLD).isEmpty());
+	}
+
+	/**
+	 * The lock's timings are its observations: with nothing observing, the start, the scope and the end of a wait
+	 * and the scope and the end of a hold allocate nothing, where they allocated a {@code Duration} and a listener's lambda per call
+	 * (at least 40 bytes) while they were reported to the listeners. One object a call would be 1.6 MB over the
+	 * calls; the bound leaves room for what the measurement itself allocates, never for a per-call object.
+	 */
+	@Test
+	void withNothingObservingAWaitAndAHoldEndAllocateNothing() throws Exception {
+		com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory
+			.getThreadMXBean();
+		assertThat(threads.isThreadAllocatedMemorySupported()).isTrue();
+		this.registry.setObservations(Observations.NOOP);
+		RedisLock lock = this.registry.getLock("orders");
+		Lease lease = lock.acquireAsync(Duration.ZERO).toCompletableFuture().get(5, TimeUnit.SECONDS);
+		LockHold hold = this.registry.shell().parts().holds().all().iterator().next();
+		long thread = Thread.currentThread().getId();
+		int calls = 100_000;
+		long least = Long.MAX_VALUE;
+		for (int round = 0; round < 4; round++) {
+			long before = threads.getThreadAllocatedBytes(thread);
+			for (int i = 0; i < calls; i++) {
+				long started = System.nanoTime();
+				Observation wait = lock.startWait();
+				try (Observation.Scope scope = wait.openScope()) {
+					lock.report(AcquireResult.ACQUIRED, started, wait);
+				}
+				lock.report(AcquireResult.TIMEOUT, started, lock.startWait());
+				try (Observation.Scope scope = hold.openObservationScope()) {
+					hold.endObservation("released", null);
+				}
+			}
+			least = Math.min(least, threads.getThreadAllocatedBytes(thread) - before);
+		}
+		assertThat(least).isLessThan(64 * 1024);
+		lease.close();
+		TestObservationRegistryAssert.assertThat(this.observed).doesNotHaveAnyObservation();
+	}
+
+	/**
+	 * Each script of a wait is dispatched with the wait in scope (so a driver's command span is the wait's child),
+	 * the first attempt on the caller's thread and the one after the holder's release on whichever thread wakes the
+	 * waiter; the release is dispatched with the hold in scope. No scope is left open on any thread.
+	 */
+	@Test
+	void scriptsAreSentInsideTheirWaitsAndHoldsScopeAndTheScopeDoesNotLeak() throws Exception {
+		ScopeRecordingScripts scripts = new ScopeRecordingScripts(redis.scripts(), this.observed);
+		try (LockRegistry recorded = new LockRegistry(scripts, redis.connections(), KeyNaming.defaults(),
+				LockSpec.defaults(), List.of(), Clock.systemUTC())) {
+			recorded.setObservations(Observations.of(this.observed, null));
+			RedisLock lock = recorded.getLock("orders");
+			lock.lock();
+			lock.unlock();
+			assertThat(scripts.dispatched).containsExactly("rediskit.lock.wait", "rediskit.lock.hold");
+			scripts.dispatched.clear();
+			Lease holder = lock.acquireAsync(Duration.ZERO).toCompletableFuture().get(5, TimeUnit.SECONDS);
+			CompletableFuture<Lease> waiting = lock.acquireAsync(Duration.ofMinutes(1)).toCompletableFuture();
+			LockTesting.awaitCondition("the waiter's first attempt", Duration.ofSeconds(10),
+					() -> scripts.dispatched.size() >= 2);
+			holder.close();
+			waiting.get(30, TimeUnit.SECONDS).close();
+			assertThat(scripts.dispatched).as("acquire, wait's first attempt, release, wait's later attempts, release")
+				.startsWith("rediskit.lock.wait", "rediskit.lock.wait", "rediskit.lock.hold")
+				.endsWith("rediskit.lock.wait", "rediskit.lock.hold")
+				.doesNotContain("none");
+			MultiLock transfer = recorded.getMultiLock("accounts", List.of("1", "2"));
+			scripts.dispatched.clear();
+			transfer.acquire(Duration.ofSeconds(5)).close();
+			assertThat(scripts.dispatched).as("the set's script in the first name's wait, each release in its hold")
+				.containsExactly("rediskit.lock.wait", "rediskit.lock.hold", "rediskit.lock.hold");
+		}
+		assertThat(this.observed.getCurrentObservation()).as("no scope left open on the caller's thread").isNull();
+		assertThat(scripts.completed).as("none open on the threads that completed the calls").containsOnly("none");
 	}
 
 }

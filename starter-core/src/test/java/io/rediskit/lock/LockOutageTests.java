@@ -50,9 +50,9 @@ class LockOutageTests {
 		redis.flushAll();
 		this.server = redis.server();
 		this.connections = TestConnections.lettuce(this.server, COMMAND_TIMEOUT);
-		this.factory = new LockRegistry(ScriptExecutor.of(this.connections), this.connections, KeyNaming.defaults(),
-				LockSpec.defaults().withWatchdogTimeout(Duration.ofMillis(900)), List.of(this.listener),
-				java.time.Clock.systemUTC());
+		this.factory = LockTesting.observed(new LockRegistry(ScriptExecutor.of(this.connections), this.connections,
+				KeyNaming.defaults(), LockSpec.defaults().withWatchdogTimeout(Duration.ofMillis(900)),
+				List.of(this.listener), java.time.Clock.systemUTC()), this.listener);
 	}
 
 	@AfterEach

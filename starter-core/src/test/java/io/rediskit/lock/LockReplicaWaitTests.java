@@ -45,8 +45,8 @@ class LockReplicaWaitTests {
 	}
 
 	private static LockRegistry registry(RedisTopology redis, LockSpec spec, LockListener listener) {
-		return new LockRegistry(TopologyScripts.of(redis), redis.connections(), KeyNaming.defaults(), spec, List.of(listener),
-				Clock.systemUTC());
+		return LockTesting.observed(new LockRegistry(TopologyScripts.of(redis), redis.connections(), KeyNaming.defaults(),
+				spec, List.of(listener), Clock.systemUTC()), listener);
 	}
 
 	private static RedisServerProcess replicaFor(RedisTopology redis, String key) {

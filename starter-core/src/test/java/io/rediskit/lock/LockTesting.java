@@ -3,10 +3,17 @@ package io.rediskit.lock;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
 
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
 import io.rediskit.support.LuaScript;
+import io.rediskit.support.Observations;
+import io.rediskit.support.RedisKitContext;
+import io.rediskit.support.RedisKitObservation;
 import io.rediskit.support.ScriptExecutor;
 
 import org.springframework.data.redis.connection.RedisConnection;
@@ -97,19 +104,74 @@ public final class LockTesting {
 	public record FencedWrite(boolean accepted, long sequence) {
 	}
 
-	/** Records every event as text, for assertions. */
+	/**
+	 * Gives a registry the observations of a recording listener, if one is among its listeners, so that its waits
+	 * and holds are recorded beside its events.
+	 * @return the registry
+	 */
+	static <R extends LockFamilyRegistry> R observed(R registry, Object... listeners) {
+		for (Object listener : listeners) {
+			if (listener instanceof RecordingListener recording) {
+				registry.setObservations(recording.observations());
+			}
+			else if (listener instanceof SemaphoreTesting.RecordingListener recording) {
+				registry.setObservations(recording.observations());
+			}
+		}
+		return registry;
+	}
+
+	/**
+	 * Records the waits ({@code acquire <group> <OUTCOME>}) and released holds ({@code release <group>}) of the
+	 * lock family's observations, in the order they end, into {@code events}.
+	 */
+	static final class RecordedObservations implements ObservationHandler<Observation.Context> {
+
+		private final List<String> events;
+
+		private final Observations observations;
+
+		RecordedObservations(List<String> events) {
+			this.events = events;
+			ObservationRegistry registry = ObservationRegistry.create();
+			registry.observationConfig().observationHandler(this);
+			this.observations = Observations.of(registry, null);
+		}
+
+		Observations observations() {
+			return this.observations;
+		}
+
+		@Override
+		public boolean supportsContext(Observation.Context context) {
+			return context instanceof RedisKitContext;
+		}
+
+		@Override
+		public void onStop(Observation.Context context) {
+			RedisKitContext observed = (RedisKitContext) context;
+			if (observed.observation() == RedisKitObservation.LOCK_WAIT) {
+				this.events.add("acquire " + observed.configuredName() + " " + observed.outcome().toUpperCase(Locale.ROOT));
+			}
+			else if (observed.observation() == RedisKitObservation.LOCK_HOLD && observed.outcome().equals("released")) {
+				this.events.add("release " + observed.configuredName());
+			}
+		}
+
+	}
+
+	/**
+	 * Records every event as text, for assertions, and the waits and holds of a registry given its
+	 * {@link #observations()} ({@link #observed}).
+	 */
 	static final class RecordingListener implements LockListener {
 
 		final List<String> events = new CopyOnWriteArrayList<>();
 
-		@Override
-		public void onAcquire(String lockName, AcquireResult result, Duration waited) {
-			this.events.add("acquire " + lockName + " " + result);
-		}
+		private final RecordedObservations observed = new RecordedObservations(this.events);
 
-		@Override
-		public void onRelease(String lockName, Duration held) {
-			this.events.add("release " + lockName);
+		Observations observations() {
+			return this.observed.observations();
 		}
 
 		@Override

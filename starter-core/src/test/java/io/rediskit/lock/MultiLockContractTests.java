@@ -101,8 +101,9 @@ class MultiLockContractTests extends TopologyContract {
 	@Test
 	void aTimedOutAcquisitionCompletesOnlyOnceWhatItTookIsReleased() throws Exception {
 		LockTesting.RecordingListener listener = new LockTesting.RecordingListener();
-		try (LockRegistry recorded = new LockRegistry(TopologyScripts.of(this.redis), this.redis.connections(),
-				KeyNaming.defaults(), LockSpec.defaults(), List.of(listener), Clock.systemUTC())) {
+		try (LockRegistry recorded = LockTesting.observed(new LockRegistry(TopologyScripts.of(this.redis),
+				this.redis.connections(), KeyNaming.defaults(), LockSpec.defaults(), List.of(listener),
+				Clock.systemUTC()), listener)) {
 			MultiLock multi = recorded.getMultiLock(this.redis.unique("first"), this.redis.unique("second"),
 					this.redis.unique("third"));
 			try (Lease busy = this.other.getLock(multi.names().get(2)).acquire(Duration.ZERO)) {

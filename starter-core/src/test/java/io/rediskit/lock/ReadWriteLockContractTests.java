@@ -51,8 +51,8 @@ class ReadWriteLockContractTests extends TopologyContract {
 	}
 
 	ReadWriteLockRegistry registry(LockListener listener) {
-		return new ReadWriteLockRegistry(TopologyScripts.of(this.redis), this.redis.connections(), KeyNaming.defaults(),
-				SPEC, List.of(listener), Clock.systemUTC());
+		return LockTesting.observed(new ReadWriteLockRegistry(TopologyScripts.of(this.redis), this.redis.connections(),
+				KeyNaming.defaults(), SPEC, List.of(listener), Clock.systemUTC()), listener);
 	}
 
 	static String key(String name, String suffix) {

@@ -57,8 +57,8 @@ class RedisLockTests {
 	}
 
 	private LockRegistry factory(LockSpec settings) {
-		return new LockRegistry(redis.scripts(), redis.connections(), KeyNaming.defaults(), settings,
-				List.of(this.listener), Clock.systemUTC());
+		return LockTesting.observed(new LockRegistry(redis.scripts(), redis.connections(), KeyNaming.defaults(),
+				settings, List.of(this.listener), Clock.systemUTC()), this.listener);
 	}
 
 	@Test
@@ -456,13 +456,7 @@ class RedisLockTests {
 		LockListener failing = new LockListener() {
 
 			@Override
-			public void onAcquire(String lockName, AcquireResult result, Duration waited) {
-				recording.onAcquire(lockName, result, waited);
-				throw new IllegalStateException("listener bug");
-			}
-
-			@Override
-			public void onRelease(String lockName, Duration held) {
+			public void onLeaseLost(String lockName, long fencingToken) {
 				throw new IllegalStateException("listener bug");
 			}
 

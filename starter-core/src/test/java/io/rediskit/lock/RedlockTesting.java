@@ -55,8 +55,8 @@ final class RedlockTesting implements AutoCloseable {
 
 	/** @return a registry on new connections, closed with this fixture */
 	RedlockRegistry registry(RedlockSpec spec, LockListener... listeners) {
-		RedlockRegistry registry = new RedlockRegistry(connections(), KeyNaming.defaults(), spec, List.of(listeners),
-				Clock.systemUTC());
+		RedlockRegistry registry = LockTesting.observed(new RedlockRegistry(connections(), KeyNaming.defaults(), spec,
+				List.of(listeners), Clock.systemUTC()), (Object[]) listeners);
 		this.registries.add(registry);
 		return registry;
 	}

@@ -55,8 +55,8 @@ class SemaphoreContractTests extends TopologyContract {
 
 	SemaphoreRegistry registry(SemaphoreListener listener) {
 		LockSpec spec = LockSpec.defaults().withWatchdogTimeout(WATCHDOG).withMaxPollInterval(Duration.ofMillis(200));
-		return new SemaphoreRegistry(TopologyScripts.of(this.redis), this.redis.connections(), KeyNaming.defaults(),
-				spec, List.of(listener), Clock.systemUTC());
+		return LockTesting.observed(new SemaphoreRegistry(TopologyScripts.of(this.redis), this.redis.connections(),
+				KeyNaming.defaults(), spec, List.of(listener), Clock.systemUTC()), listener);
 	}
 
 	@Test

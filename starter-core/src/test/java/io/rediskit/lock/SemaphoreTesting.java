@@ -1,8 +1,9 @@
 package io.rediskit.lock;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.rediskit.support.Observations;
 
 /** Shared pieces of the semaphore tests. */
 final class SemaphoreTesting {
@@ -10,19 +11,16 @@ final class SemaphoreTesting {
 	private SemaphoreTesting() {
 	}
 
-	/** Records every semaphore event as text, for assertions. */
+	/** Records every semaphore event as text, for assertions, and its waits and released holds when observed. */
 	static final class RecordingListener implements SemaphoreListener {
 
 		final List<String> events = new CopyOnWriteArrayList<>();
 
-		@Override
-		public void onAcquire(String lockName, AcquireResult result, Duration waited) {
-			this.events.add("acquire " + lockName + " " + result);
-		}
+		private final LockTesting.RecordedObservations observed = new LockTesting.RecordedObservations(this.events);
 
-		@Override
-		public void onRelease(String lockName, Duration held) {
-			this.events.add("release " + lockName);
+		/** @return observations that record the semaphore's waits and released holds into {@code events} */
+		Observations observations() {
+			return this.observed.observations();
 		}
 
 		@Override

@@ -13,12 +13,15 @@ import io.micrometer.observation.tck.TestObservationRegistryAssert;
 import io.micrometer.tracing.test.simple.SimpleSpan;
 import io.rediskit.queue.QueueTesting.Job;
 import io.rediskit.support.Observations;
+import io.rediskit.support.KeyNaming;
 import io.rediskit.support.RedisTestServer;
+import io.rediskit.support.ScopeRecordingScripts;
 import io.rediskit.support.TracingTesting;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import tools.jackson.databind.json.JsonMapper;
 
 import static io.rediskit.queue.QueueListenerContainerTests.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -159,6 +162,23 @@ class QueueObservationTests {
 		QueueListenerContainer<T> container = registry.createContainer(queue, handler, 2);
 		this.containers.add(container);
 		container.start();
+	}
+
+	@Test
+	void anEnqueuesScriptIsSentInsideItsScopeAndTheScopeDoesNotLeak() throws Exception {
+		TestObservationRegistry observed = TestObservationRegistry.create();
+		ScopeRecordingScripts scripts = new ScopeRecordingScripts(redis.scripts(), observed);
+		QueueRegistry registry = new QueueRegistry(scripts, redis.connections(), KeyNaming.defaults(),
+				JsonMapper.builder().build(), List.of(), (name) -> null);
+		registry.setObservations(Observations.of(observed, null));
+		this.registries.add(registry);
+		RedisQueue<Job> queue = registry.create("jobs", QueueTesting.fastSpec(), Job.class);
+		scripts.dispatched.clear();
+		queue.enqueue(QueueEntry.of(new Job("a", 1)));
+		queue.enqueueAll(List.of(QueueEntry.of(new Job("b", 2)), QueueEntry.of(new Job("c", 3))));
+		assertThat(scripts.dispatched).containsExactly("rediskit.queue.enqueue", "rediskit.queue.enqueue");
+		assertThat(observed.getCurrentObservation()).as("no scope left open on the caller's thread").isNull();
+		assertThat(scripts.completed).as("none open on the driver's thread").containsOnly("none");
 	}
 
 }

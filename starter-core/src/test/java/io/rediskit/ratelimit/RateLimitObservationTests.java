@@ -9,6 +9,7 @@ import io.micrometer.observation.tck.TestObservationRegistryAssert;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Observations;
 import io.rediskit.support.RedisTestServer;
+import io.rediskit.support.ScopeRecordingScripts;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -51,6 +52,20 @@ class RateLimitObservationTests {
 				.doesNotHaveError())
 			.hasAnObservation((decision) -> decision.hasLowCardinalityKeyValue("outcome", "allowed"))
 			.hasAnObservation((decision) -> decision.hasLowCardinalityKeyValue("outcome", "rejected"));
+	}
+
+	@Test
+	void theScriptIsSentInsideTheDecisionsScopeSyncAndAsyncAndTheScopeDoesNotLeak() throws Exception {
+		ScopeRecordingScripts scripts = new ScopeRecordingScripts(redis.scripts(), this.observed);
+		RateLimiterRegistry recorded = new RateLimiterRegistry(scripts, redis.connections(), KeyNaming.defaults(),
+				List.of(), (name) -> null);
+		recorded.setObservations(Observations.of(this.observed, null));
+		RateLimiter limiter = recorded.create("login", RateLimitSpec.of(RateLimitAlgorithm.GCRA, 5, Duration.ofMinutes(1)));
+		assertThat(limiter.tryAcquire("alice").allowed()).isTrue();
+		assertThat(limiter.tryAcquireAsync("alice").toCompletableFuture().get(10, TimeUnit.SECONDS).allowed()).isTrue();
+		assertThat(scripts.dispatched).containsExactly("rediskit.ratelimit.decision", "rediskit.ratelimit.decision");
+		assertThat(this.observed.getCurrentObservation()).as("no scope left open on the caller's thread").isNull();
+		assertThat(scripts.completed).as("none open on the driver's thread").containsOnly("none");
 	}
 
 }

@@ -10,7 +10,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 /**
- * Registers {@link MicrometerLockListener} when the application has a {@link MeterRegistry}.
+ * Registers {@link MicrometerLockListener} and {@link MicrometerLockMeters} (the timers of the whole lock family,
+ * from its observations) when the application has a {@link MeterRegistry}. Spring Boot adds the meters' handler to
+ * the application's {@code ObservationRegistry} (with Actuator), as every {@code ObservationHandler} bean.
  */
 @AutoConfiguration(afterName = {
 		"org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
@@ -25,6 +27,12 @@ public final class LockMetricsAutoConfiguration {
 	@ConditionalOnMissingBean
 	MicrometerLockListener micrometerLockListener(MeterRegistry registry) {
 		return new MicrometerLockListener(registry);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	MicrometerLockMeters micrometerLockMeters(MeterRegistry registry) {
+		return new MicrometerLockMeters(registry);
 	}
 
 }

@@ -1,24 +1,19 @@
 package io.rediskit.autoconfigure.lock;
 
-import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import io.rediskit.lock.LockListener;
 
 /**
  * Records lock events as Micrometer meters. The {@code lock} tag is the lock group's name (never a per-call
  * key), so cardinality stays bounded; the {@code kind} tag tells the single-node lock ({@code single}) from Redlock
- * ({@code redlock}).
+ * ({@code redlock}). The timers of waits and holds ({@code rediskit.lock.acquire}, {@code rediskit.lock.held})
+ * come from the observations, through {@link MicrometerLockMeters}; this listener counts the events:
  * <ul>
- * <li>{@code rediskit.lock.acquire} (timer; {@code lock}, {@code kind}, {@code result} = acquired | timeout | interrupted |
- * error | skipped): time from the call until it held the lock or gave up; {@code skipped} counts the runs of a
- * scheduled job ({@code @ScheduledLock}) that found it running elsewhere.</li>
- * <li>{@code rediskit.lock.held} (timer; {@code lock}, {@code kind}): time from acquisition to final release.</li>
  * <li>{@code rediskit.lock.renewals} (counter; {@code lock}, {@code kind}, {@code result} = renewed | lost | error): watchdog
  * lease renewals.</li>
  * <li>{@code rediskit.lock.lost} (counter; {@code lock}, {@code kind}): holds lost before their release.</li>
@@ -30,6 +25,7 @@ import io.rediskit.lock.LockListener;
  * The other members of the lock family record the same meters under their own name ({@link #forMember}):
  * {@code rediskit.lock.readwrite.*} (read-write locks; the {@code lock} tag is the lock's name for both sides) and
  * {@code rediskit.lock.fair.*} (fair locks).
+
  */
 public class MicrometerLockListener implements LockListener {
 
@@ -44,10 +40,6 @@ public class MicrometerLockListener implements LockListener {
 	private final String kind;
 
 	private final String prefix;
-
-	private final Map<String, Timer> acquireTimers = new ConcurrentHashMap<>();
-
-	private final Map<String, Timer> heldTimers = new ConcurrentHashMap<>();
 
 	private final Map<String, Counter> renewalCounters = new ConcurrentHashMap<>();
 
@@ -88,34 +80,14 @@ public class MicrometerLockListener implements LockListener {
 
 	/**
 	 * A listener for another member of the lock family, whose meters are the same under its own name:
-	 * {@code rediskit.lock.<member>.acquire}, {@code .held}, {@code .renewals}, {@code .lost},
-	 * {@code .release.failures}, each with the {@code kind} tag {@code single}.
+	 * {@code rediskit.lock.<member>.renewals}, {@code .lost}, {@code .release.failures},
+	 * {@code .replica.shortfalls}, each with the {@code kind} tag {@code single}.
 	 * @param member the member's property group under {@code redis-kit.lock} without its dashes, such as
 	 * {@code readwrite} or {@code fair}
 	 * @return a listener recording to the same registry under {@code rediskit.lock.<member>}
 	 */
 	public MicrometerLockListener forMember(String member) {
 		return new MicrometerLockListener(this.registry, KIND_SINGLE, "rediskit.lock." + member);
-	}
-
-	@Override
-	public void onAcquire(String lockName, AcquireResult result, Duration waited) {
-		String outcome = tagValue(result);
-		this.acquireTimers.computeIfAbsent(lockName + '\0' + outcome, (key) -> Timer.builder(this.prefix + ".acquire")
-			.description("Time to acquire a distributed lock, by outcome")
-			.tag("lock", lockName)
-			.tag("kind", this.kind)
-			.tag("result", outcome)
-			.register(this.registry)).record(waited);
-	}
-
-	@Override
-	public void onRelease(String lockName, Duration held) {
-		this.heldTimers.computeIfAbsent(lockName, (key) -> Timer.builder(this.prefix + ".held")
-			.description("Time a distributed lock was held, from acquisition to release")
-			.tag("lock", lockName)
-			.tag("kind", this.kind)
-			.register(this.registry)).record(held);
 	}
 
 	@Override

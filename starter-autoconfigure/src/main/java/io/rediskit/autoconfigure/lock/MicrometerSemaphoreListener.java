@@ -1,22 +1,19 @@
 package io.rediskit.autoconfigure.lock;
 
-import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import io.rediskit.lock.SemaphoreListener;
 
 /**
  * Records semaphore events as Micrometer meters. The {@code semaphore} tag is the semaphore's group name (never a
- * per-call key), so cardinality stays bounded.
+ * per-call key), so cardinality stays bounded. The timers of waits and holds
+ * ({@code rediskit.lock.semaphore.acquire}, {@code rediskit.lock.semaphore.held}) come from the observations,
+ * through {@link MicrometerLockMeters}; this listener counts the events:
  * <ul>
- * <li>{@code rediskit.lock.semaphore.acquire} (timer; {@code semaphore}, {@code result} = acquired | timeout |
- * interrupted | error): time from the call until it held its permits or gave up.</li>
- * <li>{@code rediskit.lock.semaphore.held} (timer; {@code semaphore}): time from acquisition to release.</li>
  * <li>{@code rediskit.lock.semaphore.renewals} (counter; {@code semaphore}, {@code result} = renewed | lost | error):
  * watchdog lease renewals.</li>
  * <li>{@code rediskit.lock.semaphore.lost} (counter; {@code semaphore}): leases that ended before their release, whose
@@ -29,10 +26,6 @@ public class MicrometerSemaphoreListener implements SemaphoreListener {
 
 	private final MeterRegistry registry;
 
-	private final Map<String, Timer> acquireTimers = new ConcurrentHashMap<>();
-
-	private final Map<String, Timer> heldTimers = new ConcurrentHashMap<>();
-
 	private final Map<String, Counter> counters = new ConcurrentHashMap<>();
 
 	/**
@@ -40,24 +33,6 @@ public class MicrometerSemaphoreListener implements SemaphoreListener {
 	 */
 	public MicrometerSemaphoreListener(MeterRegistry registry) {
 		this.registry = registry;
-	}
-
-	@Override
-	public void onAcquire(String lockName, AcquireResult result, Duration waited) {
-		String outcome = result.name().toLowerCase(Locale.ROOT);
-		this.acquireTimers.computeIfAbsent(lockName + '\0' + outcome, (key) -> Timer.builder("rediskit.lock.semaphore.acquire")
-			.description("Time to acquire semaphore permits, by outcome")
-			.tag("semaphore", lockName)
-			.tag("result", outcome)
-			.register(this.registry)).record(waited);
-	}
-
-	@Override
-	public void onRelease(String lockName, Duration held) {
-		this.heldTimers.computeIfAbsent(lockName, (key) -> Timer.builder("rediskit.lock.semaphore.held")
-			.description("Time semaphore permits were held, from acquisition to release")
-			.tag("semaphore", lockName)
-			.register(this.registry)).record(held);
 	}
 
 	@Override

@@ -26,6 +26,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -45,6 +46,7 @@ class LockAutoConfigurationTests {
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class,
 				LockAutoConfiguration.class, LockMetricsAutoConfiguration.class, LockEndpointAutoConfiguration.class,
+				ObservationAutoConfiguration.class,
 				LockWebAutoConfiguration.class))
 		.withPropertyValues("spring.data.redis.port=" + redis.server().port());
 
@@ -193,12 +195,22 @@ class LockAutoConfigurationTests {
 	@Test
 	void userListenersAreToldToo() {
 		RecordingListener recording = new RecordingListener();
-		this.runner.withBean(LockListener.class, () -> recording).run((context) -> {
-			RedisLock lock = context.getBean(LockRegistry.class).getLock("listened");
-			lock.lock();
-			lock.unlock();
-			assertThat(recording.acquired).isEqualTo(1);
-		});
+		this.runner.withBean(LockListener.class, () -> recording)
+			.withPropertyValues("redis-kit.lock.watchdog-timeout=300ms")
+			.run((context) -> {
+				RedisLock lock = context.getBean(LockRegistry.class).getLock("listened");
+				lock.lock();
+				try {
+					long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+					while (recording.renewed.get() == 0 && System.nanoTime() < deadline) {
+						Thread.sleep(10);
+					}
+					assertThat(recording.renewed.get()).as("a renewal told to the user's listener").isPositive();
+				}
+				finally {
+					lock.unlock();
+				}
+			});
 	}
 
 	@Test
@@ -307,14 +319,7 @@ class LockAutoConfigurationTests {
 
 	static class RecordingListener implements LockListener {
 
-		int acquired;
-
 		final java.util.concurrent.atomic.AtomicInteger renewed = new java.util.concurrent.atomic.AtomicInteger();
-
-		@Override
-		public void onAcquire(String lockName, AcquireResult result, Duration waited) {
-			this.acquired++;
-		}
 
 		@Override
 		public void onRenewal(String lockName, RenewalResult result) {

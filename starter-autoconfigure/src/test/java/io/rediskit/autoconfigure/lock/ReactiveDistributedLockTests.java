@@ -12,15 +12,18 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.reactive.BlockHoundGate;
 import io.rediskit.autoconfigure.reactive.OverlapChecker;
 import io.rediskit.lock.DistributedLock;
 import io.rediskit.lock.Lease;
-import io.rediskit.lock.LockListener;
 import io.rediskit.lock.LockNotAcquiredException;
 import io.rediskit.lock.LockRegistry;
 import io.rediskit.lock.RedisLock;
+import io.rediskit.support.RedisKitContext;
+import io.rediskit.support.RedisKitObservation;
 import io.rediskit.testsupport.RedisServerExtension;
 import io.rediskit.testsupport.RedisServerProcess;
 import org.junit.jupiter.api.BeforeEach;
@@ -34,6 +37,7 @@ import reactor.core.scheduler.Schedulers;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -54,7 +58,7 @@ class ReactiveDistributedLockTests {
 	static final RedisServerExtension redis = RedisServerExtension.standalone();
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DataRedisAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DataRedisAutoConfiguration.class, ObservationAutoConfiguration.class,
 				RedisKitAutoConfiguration.class, LockAutoConfiguration.class))
 		.withPropertyValues("spring.data.redis.port=" + redis.server().port(), "redis-kit.lock.max-poll-interval=200ms")
 		.withUserConfiguration(Beans.class);
@@ -152,7 +156,7 @@ class ReactiveDistributedLockTests {
 	void cancellingDuringABusyWaitEndsTheWaitAndTakesNothing() {
 		this.runner.run((context) -> {
 			Jobs jobs = context.getBean(Jobs.class);
-			Queue<LockListener.AcquireResult> results = context.getBean(Results.class).results;
+			Queue<String> results = context.getBean(Results.class).results;
 			RedisLock lock = context.getBean(LockRegistry.class).getLock("jobs");
 			Lease holder = lock.acquire(Duration.ZERO);
 			results.clear();
@@ -160,7 +164,7 @@ class ReactiveDistributedLockTests {
 			// The waiter has joined the lock's release channel: it is in its busy wait.
 			awaitTrue(() -> Long.valueOf(1).equals(numsub("rk:lock:{jobs}:released")));
 			subscription.dispose();
-			awaitTrue(() -> results.contains(LockListener.AcquireResult.INTERRUPTED));
+			awaitTrue(() -> results.contains("interrupted"));
 			holder.close();
 			assertThat(jobs.calls()).isZero();
 			awaitTrue(() -> Long.valueOf(0).equals(numsub("rk:lock:{jobs}:released")));
@@ -282,24 +286,31 @@ class ReactiveDistributedLockTests {
 
 	}
 
-	static class Results implements LockListener {
+	/** The outcomes of the lock waits and the released holds, from their observations. */
+	static class Results implements ObservationHandler<Observation.Context> {
 
-		final Queue<AcquireResult> results = new ConcurrentLinkedQueue<>();
+		final Queue<String> results = new ConcurrentLinkedQueue<>();
 
 		final AtomicInteger releases = new AtomicInteger();
 
 		@Override
-		public void onAcquire(String group, AcquireResult result, Duration waited) {
-			this.results.add(result);
+		public boolean supportsContext(Observation.Context context) {
+			return context instanceof RedisKitContext;
 		}
 
 		@Override
-		public void onRelease(String lockName, Duration held) {
-			this.releases.incrementAndGet();
+		public void onStop(Observation.Context context) {
+			RedisKitContext observed = (RedisKitContext) context;
+			if (observed.observation() == RedisKitObservation.LOCK_WAIT) {
+				this.results.add(observed.outcome());
+			}
+			else if (observed.observation() == RedisKitObservation.LOCK_HOLD && observed.outcome().equals("released")) {
+				this.releases.incrementAndGet();
+			}
 		}
 
 		long acquired() {
-			return this.results.stream().filter(AcquireResult.ACQUIRED::equals).count();
+			return this.results.stream().filter("acquired"::equals).count();
 		}
 
 		void clear() {

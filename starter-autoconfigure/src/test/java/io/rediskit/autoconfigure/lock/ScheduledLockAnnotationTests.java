@@ -23,6 +23,7 @@ import org.springframework.boot.test.context.assertj.AssertableApplicationContex
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.scheduling.annotation.EnableScheduling;
 
@@ -37,7 +38,8 @@ class ScheduledLockAnnotationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DataRedisAutoConfiguration.class,
-				RedisKitAutoConfiguration.class, LockAutoConfiguration.class, LockMetricsAutoConfiguration.class))
+				RedisKitAutoConfiguration.class, LockAutoConfiguration.class, LockMetricsAutoConfiguration.class,
+				ObservationAutoConfiguration.class))
 		.withPropertyValues("spring.data.redis.port=" + redis.server().port(), "job.at-least=2s")
 		.withBean(MeterRegistry.class, SimpleMeterRegistry::new);
 

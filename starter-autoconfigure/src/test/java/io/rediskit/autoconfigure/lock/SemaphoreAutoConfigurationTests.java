@@ -25,6 +25,7 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfigurat
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -40,7 +41,8 @@ class SemaphoreAutoConfigurationTests {
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class,
 				LockAutoConfiguration.class, SemaphoreAutoConfiguration.class, LatchAutoConfiguration.class,
-				SemaphoreMetricsAutoConfiguration.class, LockEndpointAutoConfiguration.class))
+				SemaphoreMetricsAutoConfiguration.class, LockMetricsAutoConfiguration.class,
+				LockEndpointAutoConfiguration.class, ObservationAutoConfiguration.class))
 		.withPropertyValues("spring.data.redis.port=" + redis.server().port());
 
 	@Test
@@ -105,6 +107,9 @@ class SemaphoreAutoConfigurationTests {
 			RedisCountDownLatch latch = context.getBean(LatchRegistry.class).getCountDownLatch("metered-latch");
 			latch.trySetCount(1);
 			latch.countDown();
+			assertThat(latch.await(Duration.ZERO)).isTrue();
+			assertThat(meters.get("rediskit.lock.latch.await").tag("latch", "metered-latch").tag("result", "opened")
+				.timer().count()).isEqualTo(1);
 			assertThat(meters.get("rediskit.lock.semaphore.acquire").tag("semaphore", "metered").tag("result", "acquired")
 				.timer().count()).isEqualTo(1);
 			assertThat(meters.get("rediskit.lock.semaphore.held").tag("semaphore", "metered").timer().count()).isEqualTo(1);
