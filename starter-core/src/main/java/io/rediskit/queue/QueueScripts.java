@@ -72,9 +72,9 @@ final class QueueScripts {
 
 	static final LuaScript DEAD_LETTERS = script("dead_letters");
 
-	static final LuaScript REDRIVE = script("redrive");
+	static final LuaScript REDRIVE = LuaScript.fromClasspath(path("redrive"), functions("into_group"));
 
-	static final LuaScript REDRIVE_ONE = script("redrive_one");
+	static final LuaScript REDRIVE_ONE = LuaScript.fromClasspath(path("redrive_one"), functions("into_group"));
 
 	static final LuaScript DELETE_DEAD_LETTER = script("delete_dead_letter");
 
@@ -603,14 +603,33 @@ final class QueueScripts {
 			});
 	}
 
-	/** @return how many dead letters went back to ready */
-	CompletionStage<Long> redrive(Keys keys, int max, @Nullable Long now) {
-		return integer(REDRIVE, keysAnd(keys, time(now), number(max), keys.channelBytes));
+	/**
+	 * @param groups whether the queue has groups: a message of a group goes to the end of its group
+	 * @return how many dead letters went back to ready
+	 */
+	CompletionStage<Long> redrive(Keys keys, int max, boolean groups, @Nullable Long now) {
+		return redriving(REDRIVE, keys, time(now), number(max), keys.channelBytes, groups ? ONE : NO_RESULT);
 	}
 
-	/** @return whether the dead letter went back to ready */
-	CompletionStage<Boolean> redriveOne(Keys keys, String id, @Nullable Long now) {
-		return integer(REDRIVE_ONE, keysAnd(keys, time(now), utf8(id), keys.channelBytes)).thenApply((moved) -> moved == 1);
+	/**
+	 * @param groups whether the queue has groups: a message of a group goes to the end of its group
+	 * @return whether the dead letter went back to ready
+	 */
+	CompletionStage<Boolean> redriveOne(Keys keys, String id, boolean groups, @Nullable Long now) {
+		return redriving(REDRIVE_ONE, keys, time(now), utf8(id), keys.channelBytes, groups ? ONE : NO_RESULT)
+			.thenApply((moved) -> moved == 1);
+	}
+
+	// The eight keys, then the group hash, the groups' ready zset, the turns and the sequence (see into_group.lua).
+	private CompletionStage<Long> redriving(LuaScript script, Keys keys, byte[]... args) {
+		byte[][] keysAndArgs = keysAnd(keys, 4 + args.length);
+		keysAndArgs[Keys.COUNT] = keys.groups[0];
+		keysAndArgs[Keys.COUNT + 1] = keys.groups[1];
+		keysAndArgs[Keys.COUNT + 2] = keys.groups[2];
+		keysAndArgs[Keys.COUNT + 3] = keys.groups[4];
+		System.arraycopy(args, 0, keysAndArgs, Keys.COUNT + 4, args.length);
+		return this.executor.<Long>executeAsync(script, ReturnType.INTEGER, Keys.COUNT + 4, keysAndArgs)
+			.thenApply((reply) -> required(reply, script));
 	}
 
 	/** @return whether the dead letter was deleted */

@@ -732,7 +732,7 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 		if (max < 1) {
 			throw new IllegalArgumentException("max must be at least 1, was " + max);
 		}
-		return this.parts.scripts.redrive(keys(), max, null).handle((count, failure) -> {
+		return this.parts.scripts.redrive(keys(), max, spec().groups() != null, null).handle((count, failure) -> {
 			if (failure != null) {
 				throw failed(failure);
 			}
@@ -748,7 +748,7 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 	@Override
 	public CompletionStage<Boolean> redriveDeadLetterAsync(String id) {
 		Objects.requireNonNull(id, "id must not be null");
-		return this.parts.scripts.redriveOne(keys(), id, null).handle((moved, failure) -> {
+		return this.parts.scripts.redriveOne(keys(), id, spec().groups() != null, null).handle((moved, failure) -> {
 			if (failure != null) {
 				throw failed(failure);
 			}

@@ -285,6 +285,46 @@ class QueueGroupScriptsTests {
 	}
 
 	@Test
+	void redrivenDeadLettersOfAGroupGoToTheEndOfTheirGroupUnderItsLimits() {
+		enqueue("a", "a", 3);
+		enqueue("b", "b", 2);
+		QueueSpec spec = QueueSpec.defaults().withGroups(QueueGroups.roundRobin().withMaxInFlight(1));
+		Admission admission = Admission.of(spec, null);
+		// a0 and a1 fail for good, b0 and b1 succeed: two dead letters of group a, a2 still ready in it.
+		for (int round = 0; round < 2; round++) {
+			for (ClaimedMessage m : claim(4, admission, T + round).messages()) {
+				Settled outcome = m.id().startsWith("a")
+						? await(this.scripts.deadLetter(KEYS, m.id(), m.token(), "bad", spec, T + round)).outcome()
+						: await(this.scripts.ack(KEYS, m.id(), m.token(), T + round)).outcome();
+				assertThat(outcome).isEqualTo(Settled.DONE);
+			}
+		}
+		assertThat(redis.server().command("ZRANGE", key(3), "0", "-1")).isEqualTo(List.of("a0", "a1"));
+		assertThat(await(this.scripts.redrive(KEYS, 1, true, T + 10))).isEqualTo(1L);
+		assertThat(await(this.scripts.redriveOne(KEYS, "a1", true, T + 11))).isTrue();
+		assertThat(redis.server().command("LLEN", key(1))).as("not in the plain ready list").isEqualTo(0L);
+		// The redriven letters wait behind a2, their group's next, and for its limit.
+		Claimed first = claim(4, admission, T + 12);
+		assertThat(first.messages()).extracting(ClaimedMessage::id).containsExactly("a2");
+		assertThat(first.heldBy()).isEqualTo(HeldBack.GROUP_LIMIT);
+		ClaimedMessage a2 = first.messages().get(0);
+		await(this.scripts.ack(KEYS, a2.id(), a2.token(), T + 13));
+		Claimed next = claim(4, admission, T + 14);
+		assertThat(next.messages()).extracting(ClaimedMessage::id).containsExactly("a0");
+		assertThat(next.messages().get(0).deliveries()).as("counted afresh").isEqualTo(1);
+	}
+
+	@Test
+	void withoutGroupsARedrivenDeadLetterGoesToTheEndOfReadyWhateverItsEntry() {
+		enqueue("a", "a", 1);
+		enqueue(null, "p", 1);
+		ClaimedMessage a0 = claim(1, Admission.NONE.withGroups(QueueGroups.roundRobin())).messages().get(0);
+		await(this.scripts.deadLetter(KEYS, a0.id(), a0.token(), "bad", QueueSpec.defaults(), T));
+		assertThat(await(this.scripts.redriveOne(KEYS, "a0", false, T + 1))).isTrue();
+		assertThat(redis.server().command("LRANGE", key(1), "0", "-1")).isEqualTo(List.of("p0", "a0"));
+	}
+
+	@Test
 	void withoutGroupsAReleasedMessageGoesToTheHeadOfReadyWhateverItsEntry() {
 		enqueue("a", "a", 1);
 		ClaimedMessage a0 = claim(1, Admission.NONE.withGroups(QueueGroups.roundRobin())).messages().get(0);

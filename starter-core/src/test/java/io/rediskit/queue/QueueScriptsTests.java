@@ -446,7 +446,7 @@ class QueueScriptsTests {
 		ClaimedMessage b = claimOne("r2");
 		await(this.scripts.deadLetter(KEYS, "a", a.token(), "x", SPEC, T));
 		await(this.scripts.deadLetter(KEYS, "b", b.token(), "y", SPEC, T + 1));
-		assertThat(await(this.scripts.redrive(KEYS, 1, T + 10))).isEqualTo(1L);
+		assertThat(await(this.scripts.redrive(KEYS, 1, false, T + 10))).isEqualTo(1L);
 		assertThat(this.server.command("LRANGE", key(1), "0", "-1")).isEqualTo(List.of("a"));
 		assertThat(this.server.command("HGET", key(4), "a")).isEqualTo((T + 10) + "|0|");
 		assertThat(this.server.command("HGET", key(6), "a")).isNull();

@@ -1,6 +1,10 @@
--- Moves up to ARGV[2] dead letters, oldest first, to the end of ready with their delivery count reset.
--- KEYS: the eight queue keys (see enqueue.lua)
--- ARGV[1] now in ms, pinned by tests; empty for the server's TIME, ARGV[2] most messages, ARGV[3] wake-up channel
+-- Moves up to ARGV[2] dead letters, oldest first, to the end of ready with their delivery count reset; in a queue
+-- with groups a message of a group to the end of its group instead (into_group.lua, a new place), so that a tenant's
+-- redriven failures wait for its turns and limits like its other messages.
+-- KEYS: the eight queue keys (see enqueue.lua), then [9] the group hash, [10] the groups' ready zset, [11] the turns
+-- and [12] the sequence (see promote.lua)
+-- ARGV[1] now in ms, pinned by tests; empty for the server's TIME, ARGV[2] most messages, ARGV[3] wake-up channel,
+-- ARGV[4] '1' in a queue with groups (else no group key is read)
 -- Returns how many moved.
 local now = tonumber(ARGV[1])
 if not now then
@@ -8,11 +12,17 @@ if not now then
   now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 end
 local ids = redis.call('ZRANGE', KEYS[4], 0, tonumber(ARGV[2]) - 1)
+local groups = ARGV[4] == '1'
 for _, id in ipairs(ids) do
   redis.call('ZREM', KEYS[4], id)
   redis.call('HDEL', KEYS[7], id)
   redis.call('HSET', KEYS[5], id, string.format('%d|0|', now))
-  redis.call('RPUSH', KEYS[2], id)
+  local group = groups and redis.call('HGET', KEYS[9], id)
+  if group then
+    into_group({KEYS[9], KEYS[10], KEYS[11], KEYS[12]}, {id, string.match(group, '^[^\n]*'), ''})
+  else
+    redis.call('RPUSH', KEYS[2], id)
+  end
 end
 if #ids > 0 then
   redis.call('PUBLISH', ARGV[3], string.format('%d', now))
