@@ -3,6 +3,7 @@ package io.rediskit.support;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
@@ -13,7 +14,8 @@ import org.springframework.data.redis.connection.ReturnType;
 /**
  * A script executor that records, for every script dispatched, which observation was in scope on the dispatching
  * thread (what a driver's tracing makes the command span's parent), and which was in scope on the thread that
- * completed the call (none, unless a scope leaked). Deterministic: no tracer, no timing.
+ * completed the call (none, unless a scope leaked; a call already complete when it is watched is not counted, as
+ * its callback runs on the dispatching thread inside the dispatch's scope). Deterministic: no tracer, no timing.
  */
 public final class ScopeRecordingScripts implements ScriptExecutor {
 
@@ -38,7 +40,16 @@ public final class ScopeRecordingScripts implements ScriptExecutor {
 	}
 
 	private <S extends CompletionStage<?>> S watched(S stage) {
-		stage.whenComplete((value, failure) -> this.completed.add(current()));
+		// A reply that came before this callback is attached runs it here and now, on the dispatching thread inside the
+		// dispatch's own scope: not a completion to check (a loaded machine makes that common). Any later one is.
+		Thread dispatching = Thread.currentThread();
+		AtomicBoolean attaching = new AtomicBoolean(true);
+		stage.whenComplete((value, failure) -> {
+			if (!attaching.get() || Thread.currentThread() != dispatching) {
+				this.completed.add(current());
+			}
+		});
+		attaching.set(false);
 		return stage;
 	}
 
