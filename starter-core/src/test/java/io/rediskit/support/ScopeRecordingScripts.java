@@ -22,7 +22,10 @@ public final class ScopeRecordingScripts implements ScriptExecutor {
 	/** What was current at a dispatch: the observation's name, or {@code "none"}. */
 	public final List<String> dispatched = new CopyOnWriteArrayList<>();
 
-	/** What was current on the thread that completed a call, when the call completed. */
+	/**
+	 * What was current on the thread that completed a call, when the call completed; nothing for a call complete
+	 * before it was watched (on a loaded machine, any of them may be).
+	 */
 	public final List<String> completed = new CopyOnWriteArrayList<>();
 
 	private final ScriptExecutor delegate;
