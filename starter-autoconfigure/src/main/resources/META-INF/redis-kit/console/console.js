@@ -780,6 +780,7 @@
 				el('td', { class: 'text' }, letter.id),
 				el('td', { class: 'text reason' }, letter.reason),
 				el('td', { class: 'num' }, num(letter.deliveries)),
+				el('td', { class: 'text priority' }, letter.priority),
 				el('td', null, time(letter.deadLetteredAt)),
 				el('td', { class: 'text payload' }, detail.showPayloads ? letter.payload : el('span', { class: 'muted' }, bytes(letter.payloadBytes) + ' (hidden)')),
 				canAct ? el('td', { class: 'row-actions' }, letterActions(detail.name, letter.id)) : null);
@@ -829,7 +830,7 @@
 		return el('div', { id: 'queue-detail', 'data-name': detail.name },
 			el('h2', null, 'Dead letters of ', detail.name, ' (' + num(detail.stats.dead) + ')'),
 			toolbar,
-			table(['Id', 'Reason', '#Deliveries', 'Dead-lettered', 'Payload'].concat(canAct ? ['Actions'] : []), rows, 'No dead letter.'),
+			table(['Id', 'Reason', '#Deliveries', 'Priority', 'Dead-lettered', 'Payload'].concat(canAct ? ['Actions'] : []), rows, 'No dead letter.'),
 			pager);
 	}
 

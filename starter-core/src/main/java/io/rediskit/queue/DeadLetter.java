@@ -18,9 +18,11 @@ import java.util.Objects;
  * @param deliveries how often it was delivered
  * @param headers the headers it was enqueued with ({@link QueueEntry#withHeader}), in their order; empty when none
  * or when its envelope could not be read
+ * @param priority the priority it was delivered at, which a {@linkplain RedisQueue#redrive redrive} gives it back
+ * ({@link QueuePriority#NORMAL} for one dead-lettered before redis-kit recorded it)
  */
 public record DeadLetter(String id, String payload, String reason, Instant deadLetteredAt, int deliveries,
-		Map<String, String> headers) {
+		Map<String, String> headers, QueuePriority priority) {
 
 	/** The reason of a message cancelled while it was in flight ({@link RedisQueue#cancel(String)}). */
 	public static final String CANCELLED = "cancelled";
@@ -35,10 +37,26 @@ public record DeadLetter(String id, String payload, String reason, Instant deadL
 	 * @param deadLetteredAt when
 	 * @param deliveries how often it was delivered
 	 * @param headers its headers
+	 * @param priority its priority
 	 */
 	public DeadLetter {
 		headers = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(headers,
 				"headers must not be null")));
+		Objects.requireNonNull(priority, "priority must not be null");
+	}
+
+	/**
+	 * A dead letter of the normal priority.
+	 * @param id the message id
+	 * @param payload the payload as stored
+	 * @param reason why it was dead-lettered
+	 * @param deadLetteredAt when
+	 * @param deliveries how often it was delivered
+	 * @param headers its headers
+	 */
+	public DeadLetter(String id, String payload, String reason, Instant deadLetteredAt, int deliveries,
+			Map<String, String> headers) {
+		this(id, payload, reason, deadLetteredAt, deliveries, headers, QueuePriority.NORMAL);
 	}
 
 	/**

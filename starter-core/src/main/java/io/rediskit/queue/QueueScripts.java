@@ -592,12 +592,13 @@ final class QueueScripts {
 				keysAnd(keys, number(max)))
 			.thenApply((reply) -> {
 				List<Object> values = required(reply, DEAD_LETTERS);
-				List<DeadLetter> letters = new ArrayList<>(values.size() / 5);
-				for (int i = 0; i + 4 < values.size(); i += 5) {
+				List<DeadLetter> letters = new ArrayList<>(values.size() / 6);
+				for (int i = 0; i + 5 < values.size(); i += 6) {
 					byte[] stored = (byte[]) values.get(i + 1);
 					letters.add(new DeadLetter(text(values.get(i)), text(PayloadCodec.payloadOf(stored)),
 							text(values.get(i + 2)), java.time.Instant.ofEpochMilli((Long) values.get(i + 3)),
-							(int) (long) (Long) values.get(i + 4), PayloadCodec.headersOf(stored)));
+							(int) (long) (Long) values.get(i + 4), PayloadCodec.headersOf(stored),
+							QueuePriority.ofCode(text(values.get(i + 5)))));
 				}
 				return letters;
 			});
@@ -620,15 +621,18 @@ final class QueueScripts {
 			.thenApply((moved) -> moved == 1);
 	}
 
-	// The eight keys, then the group hash, the groups' ready zset, the turns and the sequence (see into_group.lua).
+	// The eight keys, then the group hash, the groups' ready zset, the turns and the sequence (see into_group.lua),
+	// then ready of the high and of the low priority (a dead letter goes back to its priority's list).
 	private CompletionStage<Long> redriving(LuaScript script, Keys keys, byte[]... args) {
-		byte[][] keysAndArgs = keysAnd(keys, 4 + args.length);
+		byte[][] keysAndArgs = keysAnd(keys, 6 + args.length);
 		keysAndArgs[Keys.COUNT] = keys.groups[0];
 		keysAndArgs[Keys.COUNT + 1] = keys.groups[1];
 		keysAndArgs[Keys.COUNT + 2] = keys.groups[2];
 		keysAndArgs[Keys.COUNT + 3] = keys.groups[4];
-		System.arraycopy(args, 0, keysAndArgs, Keys.COUNT + 4, args.length);
-		return this.executor.<Long>executeAsync(script, ReturnType.INTEGER, Keys.COUNT + 4, keysAndArgs)
+		keysAndArgs[Keys.COUNT + 4] = keys.levels[1];
+		keysAndArgs[Keys.COUNT + 5] = keys.levels[3];
+		System.arraycopy(args, 0, keysAndArgs, Keys.COUNT + 6, args.length);
+		return this.executor.<Long>executeAsync(script, ReturnType.INTEGER, Keys.COUNT + 6, keysAndArgs)
 			.thenApply((reply) -> required(reply, script));
 	}
 

@@ -146,6 +146,57 @@ class QueueAdmissionScriptsTests {
 	}
 
 	@Test
+	void deliveriesTakenBackAfterTheirVisibilityTimeoutAndRedrivenDeadLettersKeepTheirPriority() {
+		ready(QueuePriority.HIGH, "h", 2);
+		ready(QueuePriority.NORMAL, "n", 1);
+		ready(QueuePriority.LOW, "l", 2);
+		assertThat(claim(5, Admission.NONE).messages()).hasSize(5);
+		// Every consumer died: each delivery goes back to the head of its own priority's ready list.
+		assertThat(await(this.scripts.requeueExpired(KEYS, SPEC, T + 30_000))[0]).isEqualTo(5L);
+		assertThat(this.server.command("LRANGE", "rk:queue:{q}:ready:high", "0", "-1"))
+			.isEqualTo(List.of("h0000", "h0001"));
+		assertThat(this.server.command("LRANGE", "rk:queue:{q}:ready", "0", "-1")).isEqualTo(List.of("n0000"));
+		assertThat(this.server.command("LRANGE", "rk:queue:{q}:ready:low", "0", "-1"))
+			.isEqualTo(List.of("l0000", "l0001"));
+		Map<String, QueuePriority> again = new HashMap<>();
+		for (ClaimedMessage message : claim(5, Admission.NONE, T + 30_000).messages()) {
+			again.put(message.id(), message.priority());
+		}
+		assertThat(again).containsEntry("h0000", QueuePriority.HIGH).containsEntry("n0000", QueuePriority.NORMAL)
+			.containsEntry("l0001", QueuePriority.LOW).hasSize(5);
+		// Dead-lettered at the delivery limit by the visibility timeout: the dead letters keep their priority, and a
+		// redrive puts each at the end of its priority's list.
+		QueueSpec twice = SPEC.withMaxDeliveries(2);
+		assertThat(await(this.scripts.requeueExpired(KEYS, twice, T + 60_000))[1]).isEqualTo(5L);
+		assertThat(await(this.scripts.deadLetters(KEYS, 10))).extracting(DeadLetter::id, DeadLetter::priority)
+			.containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("h0000", QueuePriority.HIGH),
+					org.assertj.core.groups.Tuple.tuple("h0001", QueuePriority.HIGH),
+					org.assertj.core.groups.Tuple.tuple("n0000", QueuePriority.NORMAL),
+					org.assertj.core.groups.Tuple.tuple("l0000", QueuePriority.LOW),
+					org.assertj.core.groups.Tuple.tuple("l0001", QueuePriority.LOW));
+		assertThat(await(this.scripts.redriveOne(KEYS, "l0001", false, T + 60_001))).isTrue();
+		assertThat(await(this.scripts.redrive(KEYS, 10, false, T + 60_002))).isEqualTo(4L);
+		assertThat(this.server.command("LRANGE", "rk:queue:{q}:ready:low", "0", "-1"))
+			.isEqualTo(List.of("l0001", "l0000"));
+		assertThat(this.server.command("LLEN", "rk:queue:{q}:ready:high")).isEqualTo(2L);
+		assertThat(this.server.command("LRANGE", "rk:queue:{q}:ready", "0", "-1")).isEqualTo(List.of("n0000"));
+		// Dead-lettered by the handler (and by a retry past the limit): the same.
+		List<ClaimedMessage> highs = claim(5, Admission.NONE, T + 60_002).messages().stream()
+			.filter((m) -> m.priority() == QueuePriority.HIGH).toList();
+		assertThat(highs).hasSize(2);
+		ClaimedMessage high = highs.get(0);
+		assertThat(await(this.scripts.deadLetter(KEYS.of(high.priority()), high.id(), high.token(), "bad", SPEC,
+				T + 60_003)).outcome()).isEqualTo(Settled.DONE);
+		ClaimedMessage other = highs.get(1);
+		assertThat(await(this.scripts.retry(KEYS.of(other.priority()), other.id(), other.token(), 1000,
+				SPEC.withMaxDeliveries(1), "failed", T + 60_004)).outcome()).isEqualTo(Settled.DEAD_LETTERED);
+		assertThat(await(this.scripts.deadLetters(KEYS, 10))).extracting(DeadLetter::priority)
+			.containsExactly(QueuePriority.HIGH, QueuePriority.HIGH);
+		assertThat(await(this.scripts.redrive(KEYS, 10, false, T + 60_005))).isEqualTo(2L);
+		assertThat(this.server.command("LLEN", "rk:queue:{q}:ready:high")).isEqualTo(2L);
+	}
+
+	@Test
 	void aPausedQueueOrListenerClaimsNothingUntilResumed() {
 		ready(QueuePriority.NORMAL, "n", 3);
 		assertThat(await(this.scripts.pause(KEYS, QueueScripts.QUEUE_PAUSE, T))).isTrue();

@@ -506,15 +506,17 @@ final class ConsoleData {
 	 * @param reason why it was dead-lettered
 	 * @param deadLetteredAt when
 	 * @param deliveries how often it was delivered
+	 * @param priority its priority ({@code high}, {@code normal}, {@code low}), which a redrive gives it back
 	 * @param payloadBytes its payload's size in bytes (UTF-8)
 	 * @param payload its payload, only with {@code redis-kit.console.show-payloads}
 	 * @param headers its headers (a tenant, a user id: the message's data as much as its payload), only then too
 	 */
-	record DeadLetterView(String id, String reason, Instant deadLetteredAt, int deliveries, int payloadBytes,
-			@Nullable String payload, @Nullable Map<String, String> headers) {
+	record DeadLetterView(String id, String reason, Instant deadLetteredAt, int deliveries, String priority,
+			int payloadBytes, @Nullable String payload, @Nullable Map<String, String> headers) {
 
 		static DeadLetterView of(DeadLetter letter, boolean showPayloads) {
 			return new DeadLetterView(letter.id(), letter.reason(), letter.deadLetteredAt(), letter.deliveries(),
+					letter.priority().name().toLowerCase(java.util.Locale.ROOT),
 					letter.payload().getBytes(StandardCharsets.UTF_8).length, showPayloads ? letter.payload() : null,
 					showPayloads ? letter.headers() : null);
 		}

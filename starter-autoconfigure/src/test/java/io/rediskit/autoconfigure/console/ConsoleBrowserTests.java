@@ -23,6 +23,7 @@ import io.rediskit.lock.SemaphoreRegistry;
 import io.rediskit.queue.QueueBatch;
 import io.rediskit.queue.QueueEntry;
 import io.rediskit.queue.QueueMessage;
+import io.rediskit.queue.QueuePriority;
 import io.rediskit.queue.QueueRegistry;
 import io.rediskit.queue.RecurringJobSpec;
 import io.rediskit.queue.RecurringJobs;
@@ -181,7 +182,7 @@ class ConsoleBrowserTests {
 		context.getBean(Digest.class).run();
 		this.orders = context.getBean(QueueRegistry.class).get("orders", Object.class);
 		this.orders.purge();
-		this.orders.enqueue(Map.of("note", HOSTILE, "n", 1));
+		this.orders.enqueue(QueueEntry.<Object>of(Map.of("note", HOSTILE, "n", 1)).withPriority(QueuePriority.HIGH));
 		this.orders.enqueue(Map.of("note", "second", "n", 2));
 		for (QueueMessage<Object> message : this.orders.poll(2, java.time.Duration.ZERO)) {
 			message.deadLetter("handler failed: " + HOSTILE);
@@ -347,6 +348,9 @@ class ConsoleBrowserTests {
 		String oldest = this.browser.script("return document.querySelector('#queue-detail tbody tr').getAttribute('data-id');");
 		assertThat(this.browser.text("#queue-detail tbody tr .reason")).isEqualTo("handler failed: " + HOSTILE);
 		assertThat(this.browser.text("#queue-detail tbody tr .payload")).contains(HOSTILE);
+		assertThat(this.browser.<List<Object>>script("return Array.from(document.querySelectorAll("
+				+ "'#queue-detail tbody tr .priority')).map(function (c) { return c.textContent; });"))
+			.as("each dead letter's priority, which a redrive gives it back").containsExactlyInAnyOrder((Object) "normal", "high");
 		assertThat((Boolean) this.browser.script(NO_MARKUP_RAN)).isTrue();
 		this.browser.script("document.getElementById('queue-detail').scrollIntoView();");
 		this.browser.screenshot("queues");

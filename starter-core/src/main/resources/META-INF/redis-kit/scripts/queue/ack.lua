@@ -35,7 +35,7 @@ redis.call('ZREM', KEYS[3], ARGV[2])
 local cancelled = redis.call('HGET', KEYS[7], ARGV[2]) == 'cancelled'
 local events
 if cancelled then
-  redis.call('HSET', KEYS[5], ARGV[2], string.match(meta, '^(%d+|%d+|)'))
+  redis.call('HSET', KEYS[5], ARGV[2], string.match(meta, '^(%d+|%d+|)') .. (string.match(meta, '[hl]$') or ''))
   redis.call('ZADD', KEYS[4], now, ARGV[2])
   events = finished(ARGV[2], 'f', 'cancelled')
 else

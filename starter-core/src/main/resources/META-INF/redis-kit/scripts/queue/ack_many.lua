@@ -72,7 +72,7 @@ for n = 1, #ids do
       end
       if reason == 'cancelled' then
         redis.call('ZREM', KEYS[3], id)
-        redis.call('HSET', KEYS[5], id, string.match(meta, '^(%d+|%d+|)'))
+        redis.call('HSET', KEYS[5], id, string.match(meta, '^(%d+|%d+|)') .. (string.match(meta, '[hl]$') or ''))
         redis.call('ZADD', KEYS[4], now, id)
         reply[n] = 4 + 8 * finished(id, 'f', 'cancelled')
       elseif workflows then

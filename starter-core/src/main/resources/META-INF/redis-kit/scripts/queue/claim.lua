@@ -1,5 +1,7 @@
 -- Claims up to ARGV[3] ready messages: each moves to in-flight with a visibility deadline, one more delivery
--- and a fresh token (the request id, ':' and its place in the claim). A driver replay of the same request id
+-- and a fresh token (the request id, ':' and its place in the claim, then the letter of its priority when that is
+-- high or low, so that a script that takes it back or dead-letters it knows its priority: requeue.lua, the dead
+-- letters' meta). A driver replay of the same request id
 -- returns the messages that request claimed, as long as they are still in flight under its tokens.
 -- Admission, in this order: nothing while the queue or this listener is paused; no more than ARGV[6] in flight
 -- across all consumers; no more than ARGV[7] claimed in any window of ARGV[8] ms, counted by the rate limiter's
@@ -42,7 +44,8 @@ if redis.call('EXISTS', KEYS[9]) == 1 then
   for i, entry in ipairs(entries) do
     local id = string.sub(entry, 2)
     local meta = redis.call('HGET', KEYS[5], id)
-    local token = request .. ':' .. i
+    local letter = string.sub(entry, 1, 1)
+    local token = request .. ':' .. i .. (letter == 'n' and '' or letter)
     if meta then
       local due, deliveries, held = string.match(meta, '^(%d+)|(%d+)|(.*)$')
       if held == token then
@@ -51,7 +54,7 @@ if redis.call('EXISTS', KEYS[9]) == 1 then
         reply[#reply + 1] = tonumber(deliveries)
         reply[#reply + 1] = tonumber(due)
         reply[#reply + 1] = token
-        reply[#reply + 1] = string.sub(entry, 1, 1)
+        reply[#reply + 1] = letter
       end
     end
   end
@@ -344,8 +347,9 @@ for n, id in ipairs(ids) do
       counts[seen] = count
     end
     local deliveries = tonumber(count)
-    claimed[#claimed + 1] = codes[n] .. id
-    local token = request .. ':' .. #claimed
+    local code = codes[n]
+    claimed[#claimed + 1] = code .. id
+    local token = request .. ':' .. #claimed .. (code == 'n' and '' or code)
     metas_set[#metas_set + 1] = id
     metas_set[#metas_set + 1] = due .. '|' .. count .. '|' .. token
     in_flight[#in_flight + 1] = deadline
@@ -355,7 +359,7 @@ for n, id in ipairs(ids) do
     reply[#reply + 1] = deliveries
     reply[#reply + 1] = tonumber(due)
     reply[#reply + 1] = token
-    reply[#reply + 1] = codes[n]
+    reply[#reply + 1] = code
   end
 end
 if #claimed > 0 then

@@ -38,7 +38,9 @@ if token ~= ARGV[3] then
 end
 redis.call('ZREM', KEYS[3], id)
 remember({KEYS[8]}, {now, tonumber(ARGV[5]), {token}})
-redis.call('HSET', KEYS[5], id, due .. '|' .. deliveries .. '|')
+-- A dead letter's meta keeps its priority's letter (high or low, from the token: see claim.lua) where the token
+-- was, for redrive.lua.
+redis.call('HSET', KEYS[5], id, due .. '|' .. deliveries .. '|' .. (string.match(token, '[hl]$') or ''))
 redis.call('ZADD', KEYS[4], now, id)
 local cancelled = redis.call('HGET', KEYS[7], id) == 'cancelled'
 if not cancelled then

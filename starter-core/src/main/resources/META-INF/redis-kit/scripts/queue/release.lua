@@ -41,7 +41,7 @@ end
 redis.call('ZREM', KEYS[3], id)
 remember({KEYS[8]}, {now, tonumber(ARGV[4]), {token}})
 if redis.call('HGET', KEYS[7], id) == 'cancelled' then
-  redis.call('HSET', KEYS[5], id, due .. '|' .. deliveries .. '|')
+  redis.call('HSET', KEYS[5], id, due .. '|' .. deliveries .. '|' .. (string.match(token, '[hl]$') or ''))
   redis.call('ZADD', KEYS[4], now, id)
   return 4 + 8 * finished(id, 'f', 'cancelled')
 end

@@ -1,7 +1,8 @@
 -- Takes back up to ARGV[2] deliveries whose visibility deadline passed (their consumer died, stalled or
--- overran): each goes to the head of ready for another delivery (in a queue with groups, a message of a group to the
--- head of its group, as release.lua gives one back), or, when it has had ARGV[3] deliveries, to the dead-letter queue
--- with the reason. Harmless when replayed.
+-- overran): each goes to the head of its priority's ready list for another delivery (the priority is the letter that
+-- ends its token, see claim.lua; in a queue with groups, a message of a group to the head of its group, as release.lua
+-- gives one back), or, when it has had ARGV[3] deliveries, to the dead-letter queue with the reason, its meta keeping
+-- the priority's letter (see dead_letter.lua). Harmless when replayed.
 -- KEYS: the eight queue keys (see enqueue.lua), then the workflow keys: [9] the workflow hash, [10] the finished
 -- batches, [11] to [16] delayed and ready of the normal, high and low priorities (see workflow.lua), [17] the group
 -- hash (see promote.lua), whose entry goes with the message, [18] the groups' ready zset, [19] the turns and [20] the
@@ -33,7 +34,10 @@ local function finished(id, event, data)
 end
 local ids = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now, 'LIMIT', 0, tonumber(ARGV[2]))
 local limit = tonumber(ARGV[3])
-local back = {}
+-- Per priority, the ready list and the messages going back to it.
+local ready = {n = KEYS[12], h = KEYS[14], l = KEYS[16]}
+local back = {n = {}, h = {}, l = {}}
+local backs = 0
 local regrouped = 0
 local dead = 0
 local cancelled = 0
@@ -50,33 +54,42 @@ for _, id in ipairs(ids) do
   redis.call('ZREM', KEYS[3], id)
   local meta = redis.call('HGET', KEYS[5], id)
   if meta then
-    local due, deliveries = string.match(meta, '^(%d+)|(%d+)|')
-    redis.call('HSET', KEYS[5], id, due .. '|' .. deliveries .. '|')
+    local due, deliveries, token = string.match(meta, '^(%d+)|(%d+)|(.*)$')
+    local letter = string.match(token, '[hl]$')
+    local cleared = due .. '|' .. deliveries .. '|'
     if redis.call('HGET', KEYS[7], id) == 'cancelled' then
+      redis.call('HSET', KEYS[5], id, cleared .. (letter or ''))
       redis.call('ZADD', KEYS[4], now, id)
       count(finished(id, 'f', 'cancelled'))
       cancelled = cancelled + 1
     elseif tonumber(deliveries) >= limit then
+      redis.call('HSET', KEYS[5], id, cleared .. (letter or ''))
       redis.call('ZADD', KEYS[4], now, id)
       local reason = 'visibility timeout expired on delivery ' .. deliveries .. ' of ' .. limit
       redis.call('HSET', KEYS[7], id, reason)
       count(finished(id, 'f', reason))
       dead = dead + 1
     else
+      redis.call('HSET', KEYS[5], id, cleared)
       local group = ARGV[9] == '1' and redis.call('HGET', KEYS[17], id)
       if group then
         local name, place = string.match(group, '^([^\n]*)\n?(%d*)$')
         into_group({KEYS[17], KEYS[18], KEYS[19], KEYS[20]}, {id, name, place})
         regrouped = regrouped + 1
       else
-        back[#back + 1] = id
+        local list = back[letter or 'n']
+        list[#list + 1] = id
+        backs = backs + 1
       end
     end
   end
 end
 -- The earliest deadline first at the head: LPUSH reverses, so push the latest first.
-for i = #back, 1, -1 do
-  redis.call('LPUSH', KEYS[2], back[i])
+for _, letter in ipairs({'h', 'n', 'l'}) do
+  local list = back[letter]
+  for i = #list, 1, -1 do
+    redis.call('LPUSH', ready[letter], list[i])
+  end
 end
 if dead + cancelled > 0 then
   local old = redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', now - tonumber(ARGV[4]), 'LIMIT', 0, 100)
@@ -94,7 +107,7 @@ if dead + cancelled > 0 then
     redis.call('HDEL', KEYS[7], gone)
   end
 end
-if #back + regrouped > 0 then
+if backs + regrouped > 0 then
   redis.call('PUBLISH', ARGV[6], string.format('%d', now))
 end
-return {#back + regrouped, dead, cancelled, events[1], events[2], events[3], events[4], events[5], events[6]}
+return {backs + regrouped, dead, cancelled, events[1], events[2], events[3], events[4], events[5], events[6]}

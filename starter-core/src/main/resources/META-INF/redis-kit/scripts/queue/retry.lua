@@ -40,7 +40,8 @@ redis.call('ZREM', KEYS[3], id)
 remember({KEYS[8]}, {now, tonumber(ARGV[7]), {token}})
 local cancelled = redis.call('HGET', KEYS[7], id) == 'cancelled'
 if cancelled or tonumber(deliveries) >= tonumber(ARGV[5]) then
-  redis.call('HSET', KEYS[5], id, due .. '|' .. deliveries .. '|')
+  -- A dead letter's meta keeps its priority's letter (high or low) where the token was, for redrive.lua.
+  redis.call('HSET', KEYS[5], id, due .. '|' .. deliveries .. '|' .. (string.match(token, '[hl]$') or ''))
   redis.call('ZADD', KEYS[4], now, id)
   if not cancelled then
     redis.call('HSET', KEYS[7], id, ARGV[6])
