@@ -298,6 +298,27 @@ class QueueContractTests extends TopologyContract {
 				Map.entry("tenant", "acme"));
 		assertThat(dead.get(urgent).payload()).isEqualTo("{\"name\":\"urgent\",\"number\":1}");
 		assertThat(dead.get(later).headers()).isEmpty();
+		assertThat(dead.get(urgent).priority()).isEqualTo(QueuePriority.HIGH);
+		assertThat(dead.get(later).priority()).isEqualTo(QueuePriority.LOW);
+		// Redriven, each comes back at its own priority.
+		assertThat(queue.redrive(10)).isEqualTo(2);
+		assertThat(queue.poll(2, Duration.ofSeconds(10))).extracting(QueueMessage::id, QueueMessage::priority)
+			.containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple(urgent, QueuePriority.HIGH),
+					org.assertj.core.groups.Tuple.tuple(later, QueuePriority.LOW));
+	}
+
+	@Test
+	void aDeliveryTakenBackAfterItsVisibilityTimeoutKeepsItsPriority() throws Exception {
+		RedisQueue<Job> queue = queue(QueueTesting.fastSpec().withVisibilityTimeout(Duration.ofMillis(300)));
+		String low = queue.enqueue(QueueEntry.of(new Job("low", 1)).withPriority(QueuePriority.LOW));
+		QueueMessage<Job> first = queue.poll(1, Duration.ofSeconds(10)).get(0);
+		assertThat(first.priority()).isEqualTo(QueuePriority.LOW);
+		// Its consumer never settles it: once the deadline passes, the next poll takes it back and delivers it again.
+		QueueMessage<Job> second = queue.poll(1, Duration.ofSeconds(10)).get(0);
+		assertThat(second.id()).isEqualTo(low);
+		assertThat(second.deliveryCount()).isEqualTo(2);
+		assertThat(second.priority()).isEqualTo(QueuePriority.LOW);
+		second.ack();
 	}
 
 	@Test
