@@ -115,14 +115,12 @@ class LeaderElectionTests {
 	void aFollowersTriesEndAsSkippedWithoutAnErrorAndTheTermIsAHold() throws Exception {
 		ObservationRecorder recorder = new ObservationRecorder();
 		Observations observations = recorder.observations();
-		LeaderElection a = candidate("a", "billing", observations);
-		LeaderElection b = candidate("b", "billing", observations);
-		TermLog.Entry first = this.log.await("a leader", 0, TermLog.Entry::granted, PATIENCE);
-		LeaderElection follower = first.instance().equals("a") ? b : a;
+		candidate("a", "billing", observations);
+		candidate("b", "billing", observations);
+		this.log.await("a leader", 0, TermLog.Entry::granted, PATIENCE);
 		// The follower tries on every tick: a few of its tries, each a wait that finds the leader in place.
 		LockTesting.awaitCondition("the follower's tries", PATIENCE,
 				() -> recorder.stopped(RedisKitObservation.LOCK_WAIT).size() >= 5);
-		assertThat(follower.isLeader()).isFalse();
 		List<Observation.Context> waits = recorder.stopped(RedisKitObservation.LOCK_WAIT);
 		assertThat(waits).extracting(ObservationRecorder::outcome).as("a term acquired, every other try skipped")
 			.containsOnly("acquired", "skipped")
@@ -131,7 +129,9 @@ class LeaderElectionTests {
 			assertThat(wait.getError()).as("a follower's try is no error").isNull();
 			assertThat(((RedisKitContext) wait).configuredName()).isEqualTo("leader");
 		});
-		assertThat(recorder.open(RedisKitObservation.LOCK_HOLD)).as("the term, a hold while it lasts").isNotEmpty();
+		// The term is a hold (a lease lost on a loaded machine ends one, and the next term opens another).
+		assertThat(recorder.open(RedisKitObservation.LOCK_HOLD).size()
+				+ recorder.stopped(RedisKitObservation.LOCK_HOLD).size()).as("the term, a hold").isPositive();
 		assertThat(this.log.violations()).isEmpty();
 	}
 
