@@ -9,7 +9,6 @@ import java.util.concurrent.TimeUnit;
 
 import io.rediskit.leader.LeadershipRevokedEvent.Reason;
 import io.rediskit.lock.Lease;
-import io.rediskit.lock.LockNotAcquiredException;
 import io.rediskit.lock.Locks;
 import io.rediskit.lock.RedisLock;
 import io.rediskit.lock.RedlockRegistry;
@@ -32,8 +31,9 @@ import org.jspecify.annotations.Nullable;
  * LeadershipGrantedEvent}), with the lock's fencing token as its <b>term</b>: strictly greater than every earlier
  * term of the role, whoever held it. Ticks run on the elections' {@link io.rediskit.support.Background} (the
  * application's {@code TaskScheduler} under the starter) and never block on Redis. It uses only the lock's public
- * API: {@link RedisLock#acquireRenewedAsync(Duration, String)} (the lease under this instance's name),
- * {@link Lease#certainValidity()} and {@link RedisLock#holder()}.
+ * API: {@link RedisLock#tryAcquireRenewedAsync(String)} (the lease under this instance's name, a try whose finding
+ * the leader in place is observed as {@code skipped}, not as a timeout), {@link Lease#certainValidity()} and
+ * {@link RedisLock#holder()}.
  * <p>
  * <b>Losing it.</b> The leader checks its lease on every tick. Once less than a third of the lease is certain
  * (renewals failed or came late: Redis down, paused or failing over) or the lock was found taken over, it revokes
@@ -200,9 +200,10 @@ public final class LeaderElection {
 
 	private void attempt() {
 		this.attempting = true;
-		CompletionStage<Lease> acquisition;
+		// A try, not a wait: a follower finding the leader in place is the normal case, observed as skipped.
+		CompletionStage<Optional<Lease>> acquisition;
 		try {
-			acquisition = this.lock.acquireRenewedAsync(Duration.ZERO, this.instance);
+			acquisition = this.lock.tryAcquireRenewedAsync(this.instance);
 		}
 		catch (RuntimeException ex) {
 			this.attempting = false;
@@ -211,7 +212,7 @@ public final class LeaderElection {
 		// The reply comes on the driver's thread: the outcome, listeners included, is handled on the scheduler's.
 		acquisition.whenComplete((taken, failure) -> {
 			try {
-				this.scheduler.schedule(() -> attempted(taken, failure), 0);
+				this.scheduler.schedule(() -> attempted((taken != null) ? taken.orElse(null) : null, failure), 0);
 			}
 			catch (RuntimeException ex) {
 				// The registry stopped meanwhile: a lease taken now ends with its lease, never renewed.
@@ -226,7 +227,7 @@ public final class LeaderElection {
 		this.attempting = false;
 		if (taken == null) {
 			Throwable cause = (failure != null) ? Stages.unwrap(failure) : null;
-			if (cause != null && !(cause instanceof LockNotAcquiredException)) {
+			if (cause != null) {
 				if (RedisFailures.isUnavailable(cause)) {
 					this.outages.warn(cause);
 				}

@@ -20,7 +20,8 @@ enum AcquireResult {
 
 	/**
 	 * Another owner held the lock (or its lock-at-least time had not passed) and the caller skipped its run
-	 * without waiting: a {@link JobLock} run, such as a {@code @ScheduledLock} job on another instance.
+	 * without waiting: a {@link JobLock} run, such as a {@code @ScheduledLock} job on another instance, or a
+	 * {@link RedisLock#tryAcquireRenewedAsync(String)} try, such as a leader election follower's.
 	 * ({@code @DistributedLock(onNotAcquired = SKIP)} waited first, so it counts as {@link #TIMEOUT}.)
 	 */
 	SKIPPED

@@ -37,10 +37,12 @@ interface Engine {
 	 * @param leaseMillis the explicit or default lease, not renewed; {@code null} for the watchdog
 	 * @param waitTime the wait asked for, for the exception that says it ran out
 	 * @param waitNanos how long to wait: {@code 0} for one attempt
+	 * @param skipIfHeld whether a wait that runs out is observed as a skip, not a timeout (a try for a lock that is
+	 * normally held by another, as a follower's for its election's)
 	 * @return the lease, or exceptionally with {@link LockNotAcquiredException} when the wait ran out
 	 */
 	CompletionStage<Lease> acquireAsync(RedisLock lock, String owner, @Nullable Long leaseMillis, Duration waitTime,
-			long waitNanos);
+			long waitNanos, boolean skipIfHeld);
 
 	/**
 	 * Releases one hold that is not lost.

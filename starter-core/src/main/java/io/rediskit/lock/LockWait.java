@@ -39,6 +39,9 @@ abstract class LockWait {
 	/** Whether the outcome was reported. */
 	private final AtomicBoolean reported = new AtomicBoolean();
 
+	/** Whether a wait that runs out is a skip, not a timeout; set before the wait starts. */
+	private volatile boolean skipIfHeld;
+
 	/**
 	 * @param leaseMillis the explicit or default lease, not renewed; {@code null} for a lease of the watchdog
 	 * timeout that the watchdog renews
@@ -67,8 +70,18 @@ abstract class LockWait {
 	 */
 	final void report(AcquireResult result) {
 		if (this.reported.compareAndSet(false, true)) {
-			this.lock.report(result, this.startedNanos, this.wait);
+			this.lock.report((result == AcquireResult.TIMEOUT && this.skipIfHeld) ? AcquireResult.SKIPPED : result,
+					this.startedNanos, this.wait);
 		}
+	}
+
+	/**
+	 * Makes a wait that runs out a skip ({@link AcquireResult#SKIPPED}, no error on the observation) instead of a
+	 * timeout: for a try whose finding the lock held is the normal case, as a follower's for the leader lock.
+	 * @param skip whether it is such a try; call before the wait starts
+	 */
+	final void skipIfHeld(boolean skip) {
+		this.skipIfHeld = skip;
 	}
 
 	/**

@@ -75,8 +75,9 @@ final class QuorumEngine implements Engine {
 	/** Rounds without a thread: the pauses between them run on the registry's scheduler. */
 	@Override
 	public CompletionStage<Lease> acquireAsync(RedisLock lock, String owner, @Nullable Long leaseMillis,
-			Duration waitTime, long waitNanos) {
+			Duration waitTime, long waitNanos, boolean skipIfHeld) {
 		RedlockAcquisition acquisition = new RedlockAcquisition(lock, this, owner, leaseMillis, waitTime, waitNanos);
+		acquisition.skipIfHeld(skipIfHeld);
 		return acquisition.start();
 	}
 

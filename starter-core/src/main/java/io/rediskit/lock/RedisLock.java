@@ -5,6 +5,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
@@ -12,6 +13,7 @@ import java.util.concurrent.locks.Lock;
 
 import io.micrometer.observation.Observation;
 import io.rediskit.support.Observations;
+import io.rediskit.support.Stages;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -357,7 +359,8 @@ public final class RedisLock implements Lock {
 		if (leaseTime != null) {
 			requireLease(leaseTime);
 		}
-		return acquireAsync(this.parts.holds().leaseOwner(), explicitLeaseMillis(leaseTime), waitTime, waitNanos);
+		return acquireAsync(this.parts.holds().leaseOwner(), explicitLeaseMillis(leaseTime), waitTime, waitNanos,
+				false);
 	}
 
 	/**
@@ -377,7 +380,37 @@ public final class RedisLock implements Lock {
 			throw new IllegalArgumentException(
 					"holderName must not be empty nor contain '/' or ':', was '" + holderName + "'");
 		}
-		return acquireAsync(this.parts.holds().leaseOwner() + "/" + holderName, null, waitTime, waitNanos(waitTime));
+		return acquireAsync(this.parts.holds().leaseOwner() + "/" + holderName, null, waitTime, waitNanos(waitTime),
+				false);
+	}
+
+	/**
+	 * One attempt at {@link #acquireRenewedAsync(Duration, String)}, for a caller to whom finding the lock held is
+	 * the normal case, not a failure: a follower of a leader election trying for the leader lock. A lock held by
+	 * another ends the wait's observation as {@code skipped}, with no error, as a {@link JobLock} run that finds its
+	 * lock taken does, instead of a {@code timeout} with a {@link LockNotAcquiredException}.
+	 * @param holderName the name the holder goes by: not empty, without {@code /} or {@code :}
+	 * @return the lease, releasable from any thread, or empty when another holds the lock; completed exceptionally
+	 * when Redis failed to answer, as {@link #acquireAsync(Duration, Duration)}'s
+	 * @throws IllegalArgumentException naming {@code holderName} when it is empty or holds {@code /} or {@code :}
+	 */
+	public CompletionStage<Optional<Lease>> tryAcquireRenewedAsync(String holderName) {
+		Objects.requireNonNull(holderName, "holderName");
+		if (holderName.isEmpty() || holderName.indexOf('/') >= 0 || holderName.indexOf(':') >= 0) {
+			throw new IllegalArgumentException(
+					"holderName must not be empty nor contain '/' or ':', was '" + holderName + "'");
+		}
+		return acquireAsync(this.parts.holds().leaseOwner() + "/" + holderName, null, Duration.ZERO, 0, true)
+			.handle((lease, failure) -> {
+				if (failure == null) {
+					return Optional.of(lease);
+				}
+				if (Stages.unwrap(failure) instanceof LockNotAcquiredException) {
+					return Optional.<Lease>empty();
+				}
+				throw (failure instanceof CompletionException completion) ? completion
+						: new CompletionException(failure);
+			});
 	}
 
 	@Override
@@ -399,14 +432,14 @@ public final class RedisLock implements Lock {
 
 	/** Acquires a lease for {@code owner} without blocking, the registry started first. */
 	private CompletionStage<Lease> acquireAsync(String owner, @Nullable Long leaseMillis, Duration waitTime,
-			long waitNanos) {
+			long waitNanos, boolean skipIfHeld) {
 		try {
 			this.parts.background().ensureRunning();
 		}
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);
 		}
-		return this.parts.engine().acquireAsync(this, owner, leaseMillis, waitTime, waitNanos);
+		return this.parts.engine().acquireAsync(this, owner, leaseMillis, waitTime, waitNanos, skipIfHeld);
 	}
 
 	/** @return the lease asked for or the registry's default lease, or {@code null} for the watchdog */

@@ -40,7 +40,7 @@ final class SemaphoreEngine extends ScriptedEngine {
 
 	@Override
 	public CompletionStage<Lease> acquireAsync(RedisLock lock, String owner, @Nullable Long leaseMillis,
-			Duration waitTime, long waitNanos) {
+			Duration waitTime, long waitNanos, boolean skipIfHeld) {
 		return CompletableFuture.failedFuture(
 				new UnsupportedOperationException("Semaphore permits are acquired through RedisSemaphore"));
 	}

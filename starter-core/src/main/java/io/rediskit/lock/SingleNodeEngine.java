@@ -34,8 +34,10 @@ final class SingleNodeEngine extends ScriptedEngine {
 
 	@Override
 	public CompletionStage<Lease> acquireAsync(RedisLock lock, String owner, @Nullable Long leaseMillis,
-			Duration waitTime, long waitNanos) {
-		return new AsyncAcquisition(lock, this, owner, leaseMillis, waitTime, waitNanos).startAsync();
+			Duration waitTime, long waitNanos, boolean skipIfHeld) {
+		AsyncAcquisition acquisition = new AsyncAcquisition(lock, this, owner, leaseMillis, waitTime, waitNanos);
+		acquisition.skipIfHeld(skipIfHeld);
+		return acquisition.startAsync();
 	}
 
 	/**

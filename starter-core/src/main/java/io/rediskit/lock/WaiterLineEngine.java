@@ -48,9 +48,11 @@ abstract class WaiterLineEngine extends ScriptedEngine implements MemberWait.Ste
 
 	@Override
 	public final CompletionStage<Lease> acquireAsync(RedisLock lock, String owner, @Nullable Long leaseMillis,
-			Duration waitTime, long waitNanos) {
+			Duration waitTime, long waitNanos, boolean skipIfHeld) {
 		// A lease's owner is new: it holds nothing to re-enter, and nothing that keeps it from waiting.
-		return new MemberWait(lock, this, owner, leaseMillis, waitTime, waitNanos).startAsync();
+		MemberWait wait = new MemberWait(lock, this, owner, leaseMillis, waitTime, waitNanos);
+		wait.skipIfHeld(skipIfHeld);
+		return wait.startAsync();
 	}
 
 	@Override

@@ -5,16 +5,20 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledFuture;
 import java.util.function.Supplier;
 
+import io.micrometer.observation.Observation;
 import io.rediskit.queue.RecurringJobSpec.Schedule;
 import io.rediskit.queue.RecurringScripts.Scheduled;
 import io.rediskit.queue.RecurringScripts.Slot;
 import io.rediskit.support.Expiry;
 import io.rediskit.support.Listeners;
+import io.rediskit.support.Observations;
+import io.rediskit.support.RedisKitObservation;
 import io.rediskit.support.ThrottledLog;
 import org.jspecify.annotations.Nullable;
 
@@ -150,15 +154,89 @@ final class RecurringJob {
 	private void tick(long generation) {
 		long sent = System.currentTimeMillis();
 		Plan plan = (this.after == UNKNOWN) ? Plan.NONE : plan(sent + this.offsetMillis);
+		Observation observation = observe(plan);
 		CompletionStage<Scheduled> call;
-		try {
-			call = this.scripts.schedule(this.queue.keys(), this.recordKey, plan.slots, recordMillis(plan),
-					this.queue.keys().channelBytes, null, this.instance.get());
+		// In scope while the script is handed over, on this thread only: the driver's command is the enqueue's child.
+		try (Observation.Scope scope = observation.isNoop() ? Observation.Scope.NOOP : observation.openScope()) {
+			call = this.scripts.schedule(this.queue.keys(), this.recordKey, traced(plan.slots, observation),
+					recordMillis(plan), this.queue.keys().channelBytes, null, this.instance.get());
 		}
 		catch (RuntimeException ex) {
 			call = CompletableFuture.failedFuture(ex);
 		}
-		call.whenComplete((reply, failure) -> done(generation, plan, sent, reply, failure));
+		call.whenComplete((reply, failure) -> {
+			try {
+				if (reply != null) {
+					Observations.stop(observation, outcome(plan, reply));
+				}
+				else if (!observation.isNoop()) {
+					Observations.stop(observation, "error",
+							(failure != null) ? failure : new IllegalStateException("no reply"));
+				}
+			}
+			finally {
+				// Whatever an observation handler does, the job's chain of ticks goes on.
+				done(generation, plan, sent, reply, failure);
+			}
+		});
+	}
+
+	/**
+	 * The tick's enqueue, observed as a caller's is ({@code rediskit.queue.enqueue}, source {@code recurring}), when
+	 * it offers a slot to enqueue: a producer observation whose trace context the slots' messages carry, so that
+	 * each run's handling is its child. A tick that only passes slots over, or a first start's, enqueues nothing.
+	 */
+	private Observation observe(Plan plan) {
+		Observations observations = this.queue.parts().observations;
+		if (observations.isNoop() || plan.slots.stream().noneMatch((slot) -> slot.payload() != null)) {
+			return Observation.NOOP;
+		}
+		return observations.startSend(RedisKitObservation.QUEUE_ENQUEUE, this.spec.queue(),
+				ScriptedRedisQueue.SOURCE_RECURRING, Map.of());
+	}
+
+	/**
+	 * The slots with the observation's trace context in each message's envelope headers, as a caller's enqueue
+	 * stores them; the script stores the payload as given. Without a context (nothing traces) they stay bare, as
+	 * slots always were, and a message without headers is handled in a trace of its own.
+	 */
+	private List<Slot> traced(List<Slot> slots, Observation observation) {
+		if (observation.isNoop()) {
+			return slots;
+		}
+		Map<String, String> headers = ScriptedRedisQueue.carrier(observation);
+		if (headers.isEmpty()) {
+			return slots;
+		}
+		List<Slot> traced = new ArrayList<>(slots.size());
+		for (Slot slot : slots) {
+			traced.add((slot.payload() != null)
+					? new Slot(slot.millis(), slot.id(), this.queue.parts().codec.wrap(slot.payload(), headers, 0))
+					: slot);
+		}
+		return traced;
+	}
+
+	/**
+	 * How the tick's enqueue ended: {@code enqueued} if a slot was; else {@code taken} if another instance had taken
+	 * one (the normal lot of all instances but one), {@code paused} if the job is paused, or {@code not-due} when the
+	 * server's clock has the slots still ahead (they are offered again). None is an error.
+	 */
+	private static String outcome(Plan plan, Scheduled reply) {
+		boolean taken = false;
+		boolean paused = false;
+		for (int i = 0; i < reply.outcomes().length; i++) {
+			switch (reply.outcomes()[i]) {
+				case Scheduled.ENQUEUED -> {
+					return "enqueued";
+				}
+				case Scheduled.TAKEN -> taken = true;
+				case Scheduled.PASSED_OVER -> paused |= plan.slots.get(i).payload() != null;
+				default -> {
+				}
+			}
+		}
+		return taken ? "taken" : paused ? "paused" : "not-due";
 	}
 
 	/** The slots to offer: missed ones by the policy (the rest passed over), then the ones on time. */

@@ -38,6 +38,12 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 
 	static final int MAX_BATCH = 10_000;
 
+	/** The source of an enqueue made by a call of the queue: its observation's {@code source} tag. */
+	static final String SOURCE_CALLER = "caller";
+
+	/** The source of a recurring job's slots, enqueued by its scheduler ({@link RecurringJob}). */
+	static final String SOURCE_RECURRING = "recurring";
+
 	private static final Log logger = LogFactory.getLog(ScriptedRedisQueue.class);
 
 	private final QueueState state;
@@ -116,7 +122,8 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 		if (observations.isNoop()) {
 			return enqueue(entry, Observation.NOOP);
 		}
-		Observation observation = observations.startSend(RedisKitObservation.QUEUE_ENQUEUE, name(), entry.headers());
+		Observation observation = observations.startSend(RedisKitObservation.QUEUE_ENQUEUE, name(), SOURCE_CALLER,
+				entry.headers());
 		QueueEntry<T> traced;
 		try {
 			traced = entry.withHeaders(carrier(observation));
@@ -161,7 +168,7 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 
 	/** @return the headers the sending observation's propagator wrote the trace context into */
 	@SuppressWarnings("unchecked")
-	private static Map<String, String> carrier(Observation observation) {
+	static Map<String, String> carrier(Observation observation) {
 		Map<String, String> carrier = ((SenderContext<Map<String, String>>) observation.getContext()).getCarrier();
 		return (carrier != null) ? carrier : Map.of();
 	}
@@ -229,7 +236,7 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 		// One observation for the batch, one round trip: its trace context goes with every message of it.
 		Observations observations = this.parts.observations;
 		Observation observation = observations.isNoop() ? Observation.NOOP
-				: observations.startSend(RedisKitObservation.QUEUE_ENQUEUE, name(), Map.of());
+				: observations.startSend(RedisKitObservation.QUEUE_ENQUEUE, name(), SOURCE_CALLER, Map.of());
 		List<Outgoing> outgoing = new ArrayList<>(entries.size());
 		try {
 			for (QueueEntry<T> entry : entries) {

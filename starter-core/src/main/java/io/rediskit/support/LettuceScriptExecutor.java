@@ -13,6 +13,8 @@ import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.internal.HostAndPort;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 import io.rediskit.support.SharedLettuceConnection.Shared;
 import org.jspecify.annotations.Nullable;
 
@@ -27,6 +29,14 @@ import static io.rediskit.support.SharedLettuceConnection.unwrap;
  * Runs scripts on the factory's shared native Lettuce connection (see {@link SharedLettuceConnection}).
  */
 final class LettuceScriptExecutor implements ScriptExecutor {
+
+	/**
+	 * Reads the observation in scope on the dispatching thread: Micrometer keeps the scope of every registry made by
+	 * {@link ObservationRegistry#create()} (the application's, under Spring Boot) in one thread-local they share, so
+	 * any of them answers; reading it allocates nothing. A registry of another kind is not seen, and its observations'
+	 * fallbacks are sent outside their scope.
+	 */
+	private static final ObservationRegistry SCOPES = ObservationRegistry.create();
 
 	private final SharedLettuceConnection connection;
 
@@ -72,6 +82,7 @@ final class LettuceScriptExecutor implements ScriptExecutor {
 		byte[][] keys = Arrays.copyOfRange(keysAndArgs, 0, numKeys);
 		byte[][] args = Arrays.copyOfRange(keysAndArgs, numKeys, keysAndArgs.length);
 		ScriptOutputType outputType = outputType(returnType);
+		Observation dispatching = SCOPES.getCurrentObservation();
 		RedisFuture<T> first = connection.commands().evalsha(script.sha1(), outputType, keys, args);
 		connection.bound(first);
 		// One stage on the success path: the reply as the driver completes it.
@@ -81,7 +92,10 @@ final class LettuceScriptExecutor implements ScriptExecutor {
 				return CompletableFuture.failedFuture(translate(cause));
 			}
 			// NOSCRIPT means the server ran nothing: sending the body once applies the call exactly once.
-			RedisFuture<T> again = connection.commands().eval(script.body(), outputType, keys, args);
+			RedisFuture<T> again;
+			try (Observation.Scope scope = inScope(dispatching)) {
+				again = connection.commands().eval(script.body(), outputType, keys, args);
+			}
 			connection.bound(again);
 			return again.exceptionallyCompose((retryFailure) -> CompletableFuture.failedFuture(translate(unwrap(retryFailure))));
 		});
@@ -103,6 +117,7 @@ final class LettuceScriptExecutor implements ScriptExecutor {
 		byte[][] keys = Arrays.copyOfRange(keysAndArgs, 0, numKeys);
 		byte[][] args = Arrays.copyOfRange(keysAndArgs, numKeys, keysAndArgs.length);
 		ScriptOutputType outputType = outputType(returnType);
+		Observation dispatching = SCOPES.getCurrentObservation();
 		CompletionStage<ReplicaWait.Acknowledged<@Nullable T>> result;
 		if (connection.stateful() instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster) {
 			// WAIT counts the writes of the connection it is sent on: send both to the master of the key's slot.
@@ -113,7 +128,7 @@ final class LettuceScriptExecutor implements ScriptExecutor {
 			}
 			result = cluster.getConnectionAsync(master.getNodeId())
 				.<ReplicaWait.Acknowledged<@Nullable T>>thenCompose((node) -> scriptThenWait(node.async(), connection,
-						script, outputType, wait, keys, args))
+						script, outputType, wait, keys, args, dispatching))
 				.exceptionallyCompose((failure) -> {
 					HostAndPort redirect = movedTo(unwrap(failure));
 					if (redirect == null) {
@@ -122,19 +137,24 @@ final class LettuceScriptExecutor implements ScriptExecutor {
 					// The slot moved (a failover): MOVED means the script did not run, so run it once where it went.
 					return cluster.getConnectionAsync(redirect.getHostText(), redirect.getPort())
 						.thenCompose((node) -> scriptThenWait(node.async(), connection, script, outputType, wait, keys,
-								args));
+								args, dispatching));
 				});
 		}
 		else {
-			result = scriptThenWait(connection.commands(), connection, script, outputType, wait, keys, args);
+			result = scriptThenWait(connection.commands(), connection, script, outputType, wait, keys, args,
+					dispatching);
 		}
 		return result.exceptionallyCompose((failure) -> CompletableFuture.failedFuture(translate(unwrap(failure))));
 	}
 
-	/** The script, then WAIT pipelined behind it on the same connection; on NOSCRIPT the body and WAIT again. */
+	/**
+	 * The script, then WAIT pipelined behind it on the same connection; on NOSCRIPT the body and WAIT again, in the
+	 * scope of the observation current when the call was dispatched.
+	 */
 	private static <T> CompletionStage<ReplicaWait.Acknowledged<@Nullable T>> scriptThenWait(
 			RedisClusterAsyncCommands<byte[], byte[]> commands, Shared connection, LuaScript script,
-			ScriptOutputType outputType, ReplicaWait wait, byte[][] keys, byte[][] args) {
+			ScriptOutputType outputType, ReplicaWait wait, byte[][] keys, byte[][] args,
+			@Nullable Observation dispatching) {
 		RedisFuture<T> reply = commands.evalsha(script.sha1(), outputType, keys, args);
 		RedisFuture<Long> acknowledged = commands.waitForReplication(wait.replicas(), wait.timeout().toMillis());
 		connection.bound(reply);
@@ -145,13 +165,26 @@ final class LettuceScriptExecutor implements ScriptExecutor {
 					return CompletableFuture.failedFuture(failure);
 				}
 				// NOSCRIPT means the server ran nothing: sending the body once applies the call exactly once.
-				RedisFuture<T> again = commands.eval(script.body(), outputType, keys, args);
-				RedisFuture<Long> acknowledgedAgain = commands.waitForReplication(wait.replicas(),
-						wait.timeout().toMillis());
+				RedisFuture<T> again;
+				RedisFuture<Long> acknowledgedAgain;
+				try (Observation.Scope scope = inScope(dispatching)) {
+					again = commands.eval(script.body(), outputType, keys, args);
+					acknowledgedAgain = commands.waitForReplication(wait.replicas(), wait.timeout().toMillis());
+				}
 				connection.bound(again);
 				connection.bound(acknowledgedAgain);
 				return again.thenCombine(acknowledgedAgain, ReplicaWait.Acknowledged::new);
 			});
+	}
+
+	/**
+	 * Opens, on the thread that sends a {@code NOSCRIPT} fallback (the driver's, as a rule), the scope of the
+	 * observation that was current when the call was dispatched, so that the fallback's command span is its child as
+	 * the first attempt's was; close it as soon as the command is sent, before the reply is handled.
+	 * @return the scope, or {@code null} (nothing to close) when no observation was current
+	 */
+	private static Observation.@Nullable Scope inScope(@Nullable Observation dispatching) {
+		return (dispatching != null && !dispatching.isNoop()) ? dispatching.openScope() : null;
 	}
 
 	/** The node a {@code MOVED} reply names, or {@code null} for any other failure. */

@@ -81,14 +81,16 @@ public final class Observations {
 	 * Starts the observation of a message sent, which writes the trace context into a copy of its headers.
 	 * @param observation which
 	 * @param configuredName the queue's name
+	 * @param detail the value of the observation's detail tag (an enqueue's source), or {@code null}
 	 * @param headers the message's headers
 	 * @return the started observation; its context's carrier holds the headers to send
 	 */
-	public Observation startSend(RedisKitObservation observation, String configuredName, Map<String, String> headers) {
+	public Observation startSend(RedisKitObservation observation, String configuredName, @Nullable String detail,
+			Map<String, String> headers) {
 		if (isNoop()) {
 			return Observation.NOOP;
 		}
-		RedisKitSenderContext context = new RedisKitSenderContext(observation, configuredName,
+		RedisKitSenderContext context = new RedisKitSenderContext(observation, configuredName, detail,
 				new LinkedHashMap<>(headers));
 		return create(observation, context).start();
 	}

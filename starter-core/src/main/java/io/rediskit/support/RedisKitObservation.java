@@ -12,8 +12,7 @@ import org.jspecify.annotations.Nullable;
  * {@link RedisKitObservationConvention} may rename it), and tagged by the convention with the low-cardinality
  * keys listed here only: the configured name of the lock, limiter, cache, queue or structure, the outcome, and at
  * most one detail (the lock's member of the family, the limiter's algorithm, the tier that answered a lookup, the
- * operation of a structure's call). A key
- * a caller computes (a SpEL expression's value, a message id) is never a tag.
+ * operation of a structure's call, the source of an enqueue). A key a caller computes (a SpEL expression's value, a message id) is never a tag.
  * <p>
  * Meters come from the observations through Micrometer's {@code DefaultMeterObservationHandler}: a timer named as
  * the observation, tagged as it is, with {@code error} for the exception's type, and a long-task timer
@@ -61,10 +60,14 @@ public enum RedisKitObservation implements ObservationDocumentation {
 	CACHE_LOAD("rediskit.cache.load", "cache load", null),
 
 	/**
-	 * A message enqueued: {@code enqueued}, or the deduplication's outcome ({@code deduplicated}, {@code replaced},
-	 * ...), or {@code error}. Its trace context goes with the message in its headers.
+	 * A message enqueued, one observation per call (a batch's, or a recurring job's tick, included): {@code enqueued},
+	 * or the deduplication's outcome ({@code duplicate}, {@code replaced}), or {@code error}; its source
+	 * ({@link Keys#SOURCE}) is {@code caller} for a call of the queue, {@code recurring} for a recurring job's slots,
+	 * which also end as {@code taken} (another instance enqueued them), {@code paused} (the job is paused) or
+	 * {@code not-due} (not due yet on the server's clock: offered again). Its trace context goes with the message in
+	 * its headers.
 	 */
-	QUEUE_ENQUEUE("rediskit.queue.enqueue", "queue enqueue", null),
+	QUEUE_ENQUEUE("rediskit.queue.enqueue", "queue enqueue", Keys.SOURCE),
 
 	/**
 	 * A delivered message handled by a queue listener: the handler's run, a child of the enqueuing span; the
@@ -167,7 +170,10 @@ public enum RedisKitObservation implements ObservationDocumentation {
 		TIER("tier"),
 
 		/** The operation of a structure's call ({@code add}, {@code check-in}, {@code nearby}, ...). */
-		OPERATION("operation");
+		OPERATION("operation"),
+
+		/** What sent a message: {@code caller} (a call of the queue), {@code recurring} (a recurring job's slot). */
+		SOURCE("source");
 
 		private final String key;
 

@@ -18,11 +18,13 @@ public class RedisKitSenderContext extends SenderContext<Map<String, String>> im
 	/**
 	 * @param observation which observation
 	 * @param configuredName the queue's name
+	 * @param detail the detail tag's value (an enqueue's source), or {@code null}
 	 * @param headers the message's headers, writable: the trace context is added to them
 	 */
-	public RedisKitSenderContext(RedisKitObservation observation, String configuredName, Map<String, String> headers) {
+	public RedisKitSenderContext(RedisKitObservation observation, String configuredName, @Nullable String detail,
+			Map<String, String> headers) {
 		super(Map::put, Kind.PRODUCER);
-		this.state = new ContextState(observation, configuredName, null);
+		this.state = new ContextState(observation, configuredName, detail);
 		setCarrier(headers);
 		setRemoteServiceName("redis");
 		setName(observation.getName());

@@ -5,11 +5,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.micrometer.observation.Observation;
 import io.rediskit.lock.LockRegistry;
 import io.rediskit.lock.LockSpec;
 import io.rediskit.lock.LockTesting;
 import io.rediskit.support.Background;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.ObservationRecorder;
+import io.rediskit.support.Observations;
+import io.rediskit.support.RedisKitContext;
+import io.rediskit.support.RedisKitObservation;
 import io.rediskit.support.RedisTestServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -53,8 +58,13 @@ class LeaderElectionTests {
 	}
 
 	private LeaderElection candidate(String instance, String role) {
+		return candidate(instance, role, Observations.NOOP);
+	}
+
+	private LeaderElection candidate(String instance, String role, Observations observations) {
 		LockRegistry registry = new LockRegistry(redis.scripts(), redis.connections(), KeyNaming.defaults(),
 				LockSpec.defaults().withWatchdogTimeout(LEASE), List.of(), Clock.systemUTC());
+		registry.setObservations(observations);
 		this.registries.add(registry);
 		LeaderElections elections = new LeaderElections(registry,
 				List.of(LeaderElectionFaultTests.recorder(this.log, instance)), instance, Duration.ofMillis(20));
@@ -98,6 +108,30 @@ class LeaderElectionTests {
 			.isEqualTo("STOPPED");
 		TermLog.Entry last = this.log.await("the first candidate again", mark, TermLog.Entry::granted, PATIENCE);
 		assertThat(last.instance()).isEqualTo(leader.instance());
+		assertThat(this.log.violations()).isEmpty();
+	}
+
+	@Test
+	void aFollowersTriesEndAsSkippedWithoutAnErrorAndTheTermIsAHold() throws Exception {
+		ObservationRecorder recorder = new ObservationRecorder();
+		Observations observations = recorder.observations();
+		candidate("a", "billing", observations);
+		candidate("b", "billing", observations);
+		this.log.await("a leader", 0, TermLog.Entry::granted, PATIENCE);
+		// The follower tries on every tick: a few of its tries, each a wait that finds the leader in place.
+		LockTesting.awaitCondition("the follower's tries", PATIENCE,
+				() -> recorder.stopped(RedisKitObservation.LOCK_WAIT).size() >= 5);
+		List<Observation.Context> waits = recorder.stopped(RedisKitObservation.LOCK_WAIT);
+		assertThat(waits).extracting(ObservationRecorder::outcome).as("a term acquired, every other try skipped")
+			.containsOnly("acquired", "skipped")
+			.contains("acquired", "skipped");
+		assertThat(waits).allSatisfy((wait) -> {
+			assertThat(wait.getError()).as("a follower's try is no error").isNull();
+			assertThat(((RedisKitContext) wait).configuredName()).isEqualTo("leader");
+		});
+		// The term is a hold (a lease lost on a loaded machine ends one, and the next term opens another).
+		assertThat(recorder.open(RedisKitObservation.LOCK_HOLD).size()
+				+ recorder.stopped(RedisKitObservation.LOCK_HOLD).size()).as("the term, a hold").isPositive();
 		assertThat(this.log.violations()).isEmpty();
 	}
 

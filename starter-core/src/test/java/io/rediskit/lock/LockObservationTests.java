@@ -3,6 +3,7 @@ package io.rediskit.lock;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /** The lock family's observations: a wait and a hold per acquisition, with their documented tags and ends. */
 class LockObservationTests {
@@ -91,6 +93,22 @@ class LockObservationTests {
 			.toList();
 		assertThat(timedOut).hasSize(2)
 			.allSatisfy((context) -> assertThat(context.getError()).isInstanceOf(LockNotAcquiredException.class));
+	}
+
+	@Test
+	void aTryThatFindsTheLockHeldIsSkippedWithoutAnError() throws Exception {
+		RedisLock lock = this.registry.getLock("leader", "billing");
+		Optional<Lease> first = lock.tryAcquireRenewedAsync("a").toCompletableFuture().get(5, TimeUnit.SECONDS);
+		assertThat(first).isPresent();
+		assertThat(lock.holder()).map(RedisLock.Holder::name).contains("a");
+		assertThat(lock.tryAcquireRenewedAsync("b").toCompletableFuture().get(5, TimeUnit.SECONDS)).isEmpty();
+		first.get().close();
+		assertThat(this.recorder.stopped(RedisKitObservation.LOCK_WAIT)).extracting(ObservationRecorder::outcome)
+			.containsExactly("acquired", "skipped");
+		assertThat(this.recorder.stopped(RedisKitObservation.LOCK_WAIT))
+			.allSatisfy((context) -> assertThat(context.getError()).isNull());
+		assertThatIllegalArgumentException().isThrownBy(() -> lock.tryAcquireRenewedAsync("a/b"))
+			.withMessageContaining("holderName");
 	}
 
 	@Test

@@ -1,6 +1,7 @@
 package io.rediskit.queue;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -12,8 +13,10 @@ import io.micrometer.observation.tck.TestObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistryAssert;
 import io.micrometer.tracing.test.simple.SimpleSpan;
 import io.rediskit.queue.QueueTesting.Job;
-import io.rediskit.support.Observations;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.ObservationRecorder;
+import io.rediskit.support.Observations;
+import io.rediskit.support.RedisKitObservation;
 import io.rediskit.support.RedisTestServer;
 import io.rediskit.support.ScopeRecordingScripts;
 import io.rediskit.support.TracingTesting;
@@ -141,6 +144,76 @@ class QueueObservationTests {
 			assertThat(handle.getTraceId()).isEqualTo(enqueueSpan.getTraceId());
 			assertThat(handle.getParentId()).isEqualTo(enqueueSpan.getSpanId());
 		});
+	}
+
+	@Test
+	void aRecurringRunIsHandledAsAChildOfItsSlotsEnqueue() throws Exception {
+		TracingTesting producer = new TracingTesting();
+		TracingTesting consumer = new TracingTesting();
+		QueueRegistry scheduling = registry(producer.observations());
+		scheduling.create("jobs", QueueTesting.fastSpec(), RecurringSlot.class);
+		QueueRegistry receiving = registry(consumer.observations());
+		RedisQueue<RecurringSlot> queue = receiving.create("jobs", QueueTesting.fastSpec(), RecurringSlot.class);
+		List<Map<String, String>> headers = new CopyOnWriteArrayList<>();
+		start(receiving, queue, (message) -> headers.add(message.headers()));
+		try (RecurringJobs jobs = new RecurringJobs(redis.scripts(), scheduling, List.of())) {
+			jobs.add("tick", RecurringJobSpec.fixedRate("jobs", Duration.ofMillis(100)));
+			jobs.start();
+			awaitTrue(() -> consumer.tracer.getSpans().size() >= 2, Duration.ofSeconds(30));
+		}
+		// Each run is handled in the trace its slot's enqueue started, as its child: found by its parent's id, since
+		// the enqueue's span ends when the script's reply is in, which a fast consumer may beat.
+		for (SimpleSpan handle : List.copyOf(consumer.tracer.getSpans())) {
+			assertThat(handle.getName()).isEqualTo("queue handle jobs");
+			awaitTrue(() -> producer.tracer.getSpans().stream()
+				.anyMatch((span) -> span.getSpanId().equals(handle.getParentId())), Duration.ofSeconds(30));
+			SimpleSpan enqueue = producer.tracer.getSpans().stream()
+				.filter((span) -> span.getSpanId().equals(handle.getParentId()))
+				.findFirst()
+				.orElseThrow();
+			assertThat(enqueue.getName()).isEqualTo("queue enqueue jobs");
+			assertThat(enqueue.getTags()).containsEntry("source", "recurring").containsEntry("outcome", "enqueued");
+			assertThat(handle.getTraceId()).isEqualTo(enqueue.getTraceId());
+		}
+		assertThat(headers).allSatisfy((carried) -> assertThat(carried).containsKey("traceparent"));
+	}
+
+	@Test
+	void aRecurringTickThatFindsItsSlotTakenEndsAsTakenNotAsAnError() throws Exception {
+		TestObservationRegistry observed = TestObservationRegistry.create();
+		ObservationRecorder recorder = new ObservationRecorder();
+		observed.observationConfig().observationHandler(recorder);
+		QueueRegistry scheduling = registry(Observations.of(observed, null));
+		scheduling.create("jobs", QueueTesting.fastSpec(), RecurringSlot.class);
+		// Another instance's messages of the slots of the next 3 s: the script takes those slots and enqueues nothing.
+		// A tick that comes late still offers them (within the grace), so a loaded machine only delays the outcome.
+		@SuppressWarnings("unchecked")
+		List<String> time = (List<String>) redis.server().command("TIME");
+		long now = Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
+		for (long slot = Math.floorDiv(now, 100) * 100 + 100; slot <= now + 3000; slot += 100) {
+			redis.server().command("HSET", "rk:queue:{jobs}:meta",
+					RecurringSlot.messageId("tick", Instant.ofEpochMilli(slot)), "0|0|");
+		}
+		ScopeRecordingScripts scripts = new ScopeRecordingScripts(redis.scripts(), observed);
+		try (RecurringJobs jobs = new RecurringJobs(scripts, scheduling, List.of())) {
+			jobs.add("tick", RecurringJobSpec.fixedRate("jobs", Duration.ofMillis(100)));
+			jobs.start();
+			awaitTrue(() -> outcomes(recorder).contains("taken") && outcomes(recorder).contains("enqueued"),
+					Duration.ofSeconds(60));
+		}
+		TestObservationRegistryAssert.assertThat(observed)
+			.forAllObservationsWithNameEqualTo("rediskit.queue.enqueue", (observation) -> observation
+				.hasContextualNameEqualTo("queue enqueue jobs")
+				.hasLowCardinalityKeyValue("name", "jobs")
+				.hasLowCardinalityKeyValue("source", "recurring")
+				.doesNotHaveError());
+		assertThat(scripts.dispatched).as("a tick that enqueues sends its script in the enqueue's scope")
+			.contains("rediskit.queue.enqueue");
+		assertThat(scripts.completed).as("none open on the driver's thread").allMatch("none"::equals);
+	}
+
+	private static List<String> outcomes(ObservationRecorder recorder) {
+		return recorder.stopped(RedisKitObservation.QUEUE_ENQUEUE).stream().map(ObservationRecorder::outcome).toList();
 	}
 
 	private static SimpleSpan span(TracingTesting tracing, String name) {

@@ -31,7 +31,7 @@ class ObservationsTests {
 		assertThat(observations).isSameAs(Observations.NOOP);
 		assertThat(observations.isNoop()).isTrue();
 		assertThat(observations.start(RedisKitObservation.LOCK_WAIT, "orders", "lock")).isSameAs(Observation.NOOP);
-		assertThat(observations.startSend(RedisKitObservation.QUEUE_ENQUEUE, "jobs", Map.of()))
+		assertThat(observations.startSend(RedisKitObservation.QUEUE_ENQUEUE, "jobs", "caller", Map.of()))
 			.isSameAs(Observation.NOOP);
 		assertThat(observations.startReceive(RedisKitObservation.QUEUE_HANDLE, "jobs", Map.of()))
 			.isSameAs(Observation.NOOP);
@@ -136,7 +136,8 @@ class ObservationsTests {
 		Observations.stop(wait, "timeout", new IllegalStateException("waited too long"));
 		Observation lookup = observations.start(RedisKitObservation.CACHE_LOOKUP, "users", null);
 		Observations.stopWithDetail(lookup, "miss", "none");
-		Observation enqueue = observations.startSend(RedisKitObservation.QUEUE_ENQUEUE, "jobs", Map.of("a", "b"));
+		Observation enqueue = observations.startSend(RedisKitObservation.QUEUE_ENQUEUE, "jobs", "caller",
+				Map.of("a", "b"));
 		Observations.stop(enqueue, "enqueued");
 		TestObservationRegistryAssert.assertThat(registry)
 			.hasObservationWithNameEqualTo("rediskit.lock.wait")
@@ -156,6 +157,7 @@ class ObservationsTests {
 			.that()
 			.hasContextualNameEqualTo("queue enqueue jobs")
 			.hasLowCardinalityKeyValue("name", "jobs")
+			.hasLowCardinalityKeyValue("source", "caller")
 			.doesNotHaveLowCardinalityKeyValueWithKey("kind");
 	}
 
