@@ -5,6 +5,7 @@ import java.io.StringWriter;
 import java.net.URI;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,11 +23,13 @@ import javax.tools.DiagnosticCollector;
 import javax.tools.JavaCompiler;
 import javax.tools.JavaFileObject;
 import javax.tools.SimpleJavaFileObject;
+import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
 
 import io.rediskit.sample.DocumentationYaml.Block;
 import io.rediskit.testsupport.RedisServerExtension;
 import io.rediskit.testsupport.RedisServerProcess;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -172,8 +175,20 @@ class DocumentationSnippetsTests {
 	@RegisterExtension
 	static final RedisServerExtension redis = RedisServerExtension.servers(REDLOCK_NODES);
 
+	/**
+	 * One file manager for every compilation: it opens and indexes the class path's jars once, not once per snippet
+	 * (most of a snippet's compile time). Each compilation still sees only the class path and its own source.
+	 */
+	private static final StandardJavaFileManager fileManager = ToolProvider.getSystemJavaCompiler()
+		.getStandardFileManager(null, Locale.ROOT, StandardCharsets.UTF_8);
+
 	@TempDir
 	Path classes;
+
+	@AfterAll
+	static void closeFileManager() throws IOException {
+		fileManager.close();
+	}
 
 	@TestFactory
 	Stream<DynamicTest> everySnippetThatDeclaresATypeCompiles() throws IOException {
@@ -356,7 +371,7 @@ class DocumentationSnippetsTests {
 		List<Source> sources = snippets.stream()
 			.map((snippet) -> new Source(snippet.typeName(), snippet.code()))
 			.toList();
-		boolean compiled = compiler.getTask(new StringWriter(), null, diagnostics, options, null, sources).call();
+		boolean compiled = compiler.getTask(new StringWriter(), fileManager, diagnostics, options, null, sources).call();
 		assertThat(compiled).as("the snippets %s compile together: %s", snippets, diagnostics.getDiagnostics())
 			.isTrue();
 		return new URLClassLoader(new URL[] { out.toUri().toURL() }, getClass().getClassLoader());
@@ -421,7 +436,8 @@ class DocumentationSnippetsTests {
 				System.getProperty("java.class.path"), "-parameters");
 		StringWriter output = new StringWriter();
 		boolean compiled = compiler
-			.getTask(output, null, diagnostics, options, null, List.of(new Source(snippet.typeName(), snippet.code())))
+			.getTask(output, fileManager, diagnostics, options, null,
+					List.of(new Source(snippet.typeName(), snippet.code())))
 			.call();
 		List<String> errors = diagnostics.getDiagnostics()
 			.stream()

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.ScriptExecutor;
+import io.rediskit.testsupport.WorkerJvm;
 import io.rediskit.testsupport.WorkerLifetime;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -137,18 +138,7 @@ public final class JobLockWorker {
 	 * @param skewMillis how far its clock is set ahead with {@code faketime}; 0 for the real clock
 	 */
 	static Handle start(long skewMillis, String... args) throws IOException {
-		List<String> command = new ArrayList<>();
-		if (skewMillis != 0) {
-			command.addAll(List.of("faketime", "-f", String.format("+%.3fs", skewMillis / 1000.0)));
-		}
-		command.addAll(List.of(System.getProperty("java.home") + "/bin/java", "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp",
-				System.getProperty("java.class.path"), JobLockWorker.class.getName()));
-		command.addAll(List.of(args));
-		ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
-		// Only wall-clock time is skewed; the JVM's timers keep working on the real monotonic clock.
-		builder.environment().put("DONT_FAKE_MONOTONIC", "1");
-		builder.environment().put("FAKETIME_DONT_FAKE_MONOTONIC", "1");
-		return new Handle(builder.start());
+		return new Handle(WorkerJvm.of(JobLockWorker.class, args).clockSkew(Duration.ofMillis(skewMillis)).start());
 	}
 
 	/** A worker's process and its output lines, read on a thread of their own so that every read is bounded. */

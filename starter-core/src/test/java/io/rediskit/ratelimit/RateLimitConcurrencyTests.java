@@ -124,7 +124,7 @@ class RateLimitConcurrencyTests {
 	void aClientClockThirtySecondsAheadChangesNothing() throws Exception {
 		assumeTrue(Files.isExecutable(Path.of("/usr/bin/faketime")),
 				"faketime (apt package faketime) skews the second JVM's clock; .ci/run installs it");
-		// One skewed JVM serves every algorithm: libfaketime makes a JVM slow to start and to run.
+		// One skewed JVM serves every algorithm: a JVM start under faketime per algorithm would only add time.
 		RateLimitWorker.Handle skewed = RateLimitWorker.start(30, "sequential", Integer.toString(redis.server().port()));
 		try {
 			assertThat(skewed.clockMillis - System.currentTimeMillis()).as("the worker's clock is 30 s ahead")

@@ -15,8 +15,8 @@ import org.jspecify.annotations.Nullable;
  * client compiler only, the serial collector and a small heap (fewer threads, far less compilation at start). Its
  * standard error goes to the test's; its standard output is the test's to read.
  * <p>
- * A worker given a clock skew runs under {@code faketime} ({@code /usr/bin/faketime}), which shifts only the
- * wall clock: the JVM's timers keep the real monotonic clock. A worker should call
+ * A worker given a clock skew runs with libfaketime preloaded (the library of {@code /usr/bin/faketime}), which
+ * shifts only the wall clock: the JVM's timers keep the real monotonic clock. A worker should call
  * {@link WorkerLifetime#haltWhenOverdueOrOrphaned} first in its {@code main}; {@link #lifetime(Duration)} sets the
  * bound it then reads.
  */
@@ -80,9 +80,6 @@ public final class WorkerJvm {
 	/** @return the command line that starts the worker */
 	public List<String> command() {
 		List<String> command = new ArrayList<>();
-		if (!this.skew.isZero()) {
-			command.addAll(List.of("faketime", "-f", String.format(Locale.ROOT, "%+.3fs", this.skew.toMillis() / 1000.0)));
-		}
 		command.addAll(List.of(System.getProperty("java.home") + "/bin/java", "-Xmx" + this.heap,
 				"-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData"));
 		if (this.lifetime != null) {
@@ -101,9 +98,22 @@ public final class WorkerJvm {
 	public Process start() throws IOException {
 		ProcessBuilder builder = new ProcessBuilder(command()).redirectError(ProcessBuilder.Redirect.INHERIT);
 		if (!this.skew.isZero()) {
+			// The library the faketime command preloads, without that command: it forks the JVM as its child and
+			// keeps a named semaphore per process id in /dev/shm, so a worker killed with destroyForcibly() left its
+			// JVM running on (until WorkerLifetime halted it) and its semaphore behind, and a later faketime given
+			// that process id again failed to start ("sem_open: File exists", seen once in CI-like runs with 150
+			// left on the machine). $LIB is the dynamic linker's own token for the library directory, as the
+			// command itself uses it.
+			builder.environment().put("LD_PRELOAD", "/usr/$LIB/faketime/libfaketime.so.1");
+			builder.environment().put("FAKETIME", String.format(Locale.ROOT, "%+.3fs", this.skew.toMillis() / 1000.0));
 			// Only wall-clock time is skewed; the JVM's timers keep working on the real monotonic clock.
 			builder.environment().put("DONT_FAKE_MONOTONIC", "1");
 			builder.environment().put("FAKETIME_DONT_FAKE_MONOTONIC", "1");
+			// libfaketime 0.9.10's "monotonic fix" of pthread_cond_timedwait, on by default on this glibc, returns
+			// every timed wait of the JVM at once (Object.wait(500) after 0.01 ms): each sleep, park and poll timeout
+			// then spins until its deadline, a worker burns a core, and 200 sleeps of 1 ms take 15 s instead of 0.4.
+			// Off, timed waits last their time and the wall clock is still skewed (LockSupport.parkUntil on it too).
+			builder.environment().put("FAKETIME_FORCE_MONOTONIC_FIX", "0");
 		}
 		return builder.start();
 	}
