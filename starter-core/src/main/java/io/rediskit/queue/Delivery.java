@@ -205,8 +205,10 @@ final class Delivery<T> implements QueueMessage<T> {
 		// Concurrent acks of a queue share script calls (see AckBatcher); a lone one goes at once.
 		return settle("ack", () -> this.queue.state().ackBatcher(this.queue.parts().scripts).ack(id(), token(), this.result),
 				(outcome) -> {
-					Duration processing = Duration.ofNanos(System.nanoTime() - this.receivedNanos);
-					this.queue.parts().listeners.notify((l) -> l.onAcked(this.queue.name(), processing));
+					if (!this.queue.parts().listeners.isEmpty()) {
+						Duration processing = Duration.ofNanos(System.nanoTime() - this.receivedNanos);
+						this.queue.parts().listeners.notify((l) -> l.onAcked(this.queue.name(), processing));
+					}
 				});
 	}
 

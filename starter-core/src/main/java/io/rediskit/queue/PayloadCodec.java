@@ -5,9 +5,11 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -31,6 +33,12 @@ final class PayloadCodec {
 	private static final JsonMapper ENVELOPE_MAPPER = JsonMapper.builder().build();
 
 	private final JsonMapper mapper;
+
+	/**
+	 * A reader per payload type (a queue's, so a few), its deserializer found once: {@code mapper.readValue(json,
+	 * type)} looks the type and its deserializer up again on every call, on the driver's thread for a claim.
+	 */
+	private final Map<Class<?>, ObjectReader> readers = new ConcurrentHashMap<>();
 
 	PayloadCodec(JsonMapper mapper) {
 		if (mapper.deserializationConfig().getDefaultTyper(mapper.constructType(Object.class)) != null) {
@@ -120,7 +128,11 @@ final class PayloadCodec {
 					+ maxSize + " bytes allowed");
 		}
 		try {
-			T value = this.mapper.readValue(json, type);
+			ObjectReader reader = this.readers.get(type);
+			if (reader == null) {
+				reader = this.readers.computeIfAbsent(type, this.mapper::readerFor);
+			}
+			T value = reader.readValue(json);
 			if (value == null) {
 				throw new UndecodablePayloadException("payload is JSON null");
 			}

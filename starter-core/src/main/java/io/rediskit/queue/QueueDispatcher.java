@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
@@ -32,7 +33,11 @@ import org.apache.commons.logging.LogFactory;
  * acks stops the claims too.
  * <p>
  * <b>Threads.</b> A worker task on the executor takes deliveries from the buffer until it is empty, so a burst
- * costs one task per worker, not one per message; at most {@code concurrency} workers exist at once. The handler's
+ * costs one task per worker, not one per message; at most {@code concurrency} workers exist at once. Workers are
+ * started one after another: a worker that takes a delivery and leaves others waiting starts the next, unless one
+ * it started has not begun yet. Slow handlers thus have every worker within a few thread wake-ups, while quick
+ * ones are taken by the few threads that are awake before the others would have woken (each wake-up costs
+ * processor time that a burst of quick messages does not need). The handler's
  * thread does not wait for the ack: it sends it (through the queue's {@link AckBatcher}) and takes the next
  * delivery. At-least-once holds: the ack leaves only after the handler returned; a crash between the two, or a
  * lost ack, brings the message back after the visibility timeout.
@@ -68,12 +73,19 @@ final class QueueDispatcher<T> {
 
 	private final CompletableFuture<Void> drained = new CompletableFuture<>();
 
+	/** Workers running or given to the executor, at most {@code concurrency}. */
 	private int workers;
+
+	/** A worker was given to the executor and has not begun: the next is started by it, not before. */
+	private boolean starting;
 
 	private int held;
 
-	/** Deliveries whose handler finished and whose settling call is on the wire: room that comes back shortly. */
-	private int settling;
+	/**
+	 * Deliveries whose handler finished and whose settling call is on the wire: room that comes back shortly.
+	 * Counted up without the lock by the handler's thread, down under it with the room the settling makes.
+	 */
+	private final AtomicInteger settling = new AtomicInteger();
 
 	private volatile boolean accepting = true;
 
@@ -110,18 +122,23 @@ final class QueueDispatcher<T> {
 	boolean wantsMore() {
 		this.lock.lock();
 		try {
-			int free = this.capacity - this.held;
-			if (!this.accepting || free <= 0) {
-				return false;
-			}
-			if (this.settling == 0) {
-				return free * 2 >= this.capacity || this.buffer.isEmpty();
-			}
-			return free * 4 >= this.capacity * 3;
+			return wantsMoreLocked();
 		}
 		finally {
 			this.lock.unlock();
 		}
+	}
+
+	// Under the lock.
+	private boolean wantsMoreLocked() {
+		int free = this.capacity - this.held;
+		if (!this.accepting || free <= 0) {
+			return false;
+		}
+		if (this.settling.get() == 0) {
+			return free * 2 >= this.capacity || this.buffer.isEmpty();
+		}
+		return free * 4 >= this.capacity * 3;
 	}
 
 	/** @return deliveries held and not settled: waiting, running or being settled */
@@ -158,30 +175,41 @@ final class QueueDispatcher<T> {
 			return;
 		}
 		this.unsettled.addAll(deliveries);
-		int start;
+		boolean accepted;
+		boolean start;
 		this.lock.lock();
 		try {
 			// Counted either way: each is counted out once, when settled or given back.
 			this.held += deliveries.size();
-			if (this.accepting) {
+			accepted = this.accepting;
+			if (accepted) {
 				this.buffer.addAll(deliveries);
-				start = Math.min(this.concurrency - this.workers, this.buffer.size());
-				this.workers += start;
 			}
-			else {
-				start = -1;
-			}
+			start = accepted && startsWorker();
 		}
 		finally {
 			this.lock.unlock();
 		}
-		if (start < 0) {
+		if (!accepted) {
 			deliveries.forEach(this::release);
 			return;
 		}
-		for (int i = 0; i < start; i++) {
+		if (start) {
 			startWorker();
 		}
+	}
+
+	/**
+	 * Under the lock: whether a worker is to be started for what waits in the buffer, counted as started if so.
+	 * Not while one started has not begun: that one starts the next once it takes a delivery and sees more.
+	 */
+	private boolean startsWorker() {
+		if (this.starting || this.workers >= this.concurrency || this.buffer.isEmpty()) {
+			return false;
+		}
+		this.workers++;
+		this.starting = true;
+		return true;
 	}
 
 	private void startWorker() {
@@ -194,6 +222,7 @@ final class QueueDispatcher<T> {
 			this.lock.lock();
 			try {
 				this.workers--;
+				this.starting = false;
 				if (this.workers == 0) {
 					orphans.addAll(this.buffer);
 					this.buffer.clear();
@@ -208,18 +237,29 @@ final class QueueDispatcher<T> {
 	}
 
 	private void work() {
+		boolean begun = false;
 		while (true) {
 			Delivery<T> delivery;
+			boolean another;
 			this.lock.lock();
 			try {
+				if (!begun) {
+					// Only one worker is ever started and not begun: this one.
+					this.starting = false;
+					begun = true;
+				}
 				delivery = this.buffer.poll();
 				if (delivery == null) {
 					this.workers--;
 					return;
 				}
+				another = startsWorker();
 			}
 			finally {
 				this.lock.unlock();
+			}
+			if (another) {
+				startWorker();
 			}
 			if (!this.accepting) {
 				release(delivery);
@@ -236,10 +276,8 @@ final class QueueDispatcher<T> {
 				boolean more;
 				this.lock.lock();
 				try {
-					more = !this.buffer.isEmpty();
-					if (!more) {
-						this.workers--;
-					}
+					this.workers--;
+					more = startsWorker();
 				}
 				finally {
 					this.lock.unlock();
@@ -294,35 +332,22 @@ final class QueueDispatcher<T> {
 	}
 
 	private void settle(Delivery<T> delivery, String operation, Supplier<CompletionStage<Void>> call) {
-		settlingChanged(1);
+		this.settling.incrementAndGet();
 		CompletionStage<Void> stage;
 		try {
 			stage = call.get();
 		}
 		catch (RuntimeException ex) {
-			settlingChanged(-1);
 			settleFailed(delivery, operation, ex);
-			settled(delivery);
+			settled(delivery, true);
 			return;
 		}
 		stage.whenComplete((done, failure) -> {
-			// Before settled(): the room it makes must be seen with nothing left on the wire for this delivery.
-			settlingChanged(-1);
 			if (failure != null) {
 				settleFailed(delivery, operation, Stages.unwrap(failure));
 			}
-			settled(delivery);
+			settled(delivery, true);
 		});
-	}
-
-	private void settlingChanged(int delta) {
-		this.lock.lock();
-		try {
-			this.settling += delta;
-		}
-		finally {
-			this.lock.unlock();
-		}
 	}
 
 	private void settleFailed(Delivery<T> delivery, String operation, Throwable failure) {
@@ -343,14 +368,32 @@ final class QueueDispatcher<T> {
 
 	/** Counts a delivery out, once, and tells the poller that room was made. */
 	private void settled(Delivery<T> delivery) {
-		if (!this.unsettled.remove(delivery)) {
+		settled(delivery, false);
+	}
+
+	/**
+	 * Counts a delivery out, once, and tells the poller that room was made if it wants more now.
+	 * @param called whether it was counted as settling, its call now complete: counted out of that in the same
+	 * step, so that the room it makes is seen with nothing left on the wire for it
+	 */
+	private void settled(Delivery<T> delivery, boolean called) {
+		boolean counted = this.unsettled.remove(delivery);
+		if (!counted && !called) {
 			return;
 		}
 		boolean empty;
+		boolean wanted;
 		this.lock.lock();
 		try {
+			if (called) {
+				this.settling.decrementAndGet();
+			}
+			if (!counted) {
+				return;
+			}
 			this.held--;
 			empty = this.held == 0;
+			wanted = wantsMoreLocked();
 		}
 		finally {
 			this.lock.unlock();
@@ -358,7 +401,11 @@ final class QueueDispatcher<T> {
 		if (empty && !this.accepting) {
 			this.drained.complete(null);
 		}
-		this.capacityFreed.run();
+		if (wanted) {
+			// Told only when a claim is worth it (as the poller would ask at once): most settlings of a claim
+			// are not, and the call takes the poller's lock and this one again.
+			this.capacityFreed.run();
+		}
 	}
 
 	private void release(Delivery<T> delivery) {

@@ -23,9 +23,11 @@ final class QueueState {
 
 	private volatile QueueSpec spec;
 
-	private @Nullable EnqueueBatcher enqueueBatcher;
+	// Volatile, created under the lock once: every enqueue and every ack of a container reads them, from many
+	// threads, without taking a lock.
+	private volatile @Nullable EnqueueBatcher enqueueBatcher;
 
-	private @Nullable AckBatcher ackBatcher;
+	private volatile @Nullable AckBatcher ackBatcher;
 
 	QueueState(String name, QueueScripts.Keys keys, QueueSpec spec) {
 		this.name = name;
@@ -37,26 +39,38 @@ final class QueueState {
 	 * @param scripts the registry's scripts
 	 * @return the queue's batcher of single-message enqueues, created on first use
 	 */
-	synchronized EnqueueBatcher enqueueBatcher(QueueScripts scripts) {
+	EnqueueBatcher enqueueBatcher(QueueScripts scripts) {
 		EnqueueBatcher batcher = this.enqueueBatcher;
-		if (batcher == null) {
-			batcher = new EnqueueBatcher((messages) -> scripts.enqueue(this.keys, messages, null));
-			this.enqueueBatcher = batcher;
+		if (batcher != null) {
+			return batcher;
 		}
-		return batcher;
+		synchronized (this) {
+			batcher = this.enqueueBatcher;
+			if (batcher == null) {
+				batcher = new EnqueueBatcher((messages) -> scripts.enqueue(this.keys, messages, null));
+				this.enqueueBatcher = batcher;
+			}
+			return batcher;
+		}
 	}
 
 	/**
 	 * @param scripts the registry's scripts
 	 * @return the queue's batcher of acks, created on first use
 	 */
-	synchronized AckBatcher ackBatcher(QueueScripts scripts) {
+	AckBatcher ackBatcher(QueueScripts scripts) {
 		AckBatcher batcher = this.ackBatcher;
-		if (batcher == null) {
-			batcher = new AckBatcher((pairs) -> scripts.ackAll(this.keys, pairs, null));
-			this.ackBatcher = batcher;
+		if (batcher != null) {
+			return batcher;
 		}
-		return batcher;
+		synchronized (this) {
+			batcher = this.ackBatcher;
+			if (batcher == null) {
+				batcher = new AckBatcher((pairs) -> scripts.ackAll(this.keys, pairs, null));
+				this.ackBatcher = batcher;
+			}
+			return batcher;
+		}
 	}
 
 	QueueSpec spec() {

@@ -595,8 +595,10 @@ final class ScriptedRedisQueue<T> implements RedisQueue<T> {
 				continue;
 			}
 			messages.add(delivery);
-			Duration lateness = Duration.ofMillis(Math.max(0, claim.serverMillis() - message.dueMillis()));
-			this.parts.listeners.notify((l) -> l.onDelivered(name(), message.deliveries(), lateness));
+			if (!this.parts.listeners.isEmpty()) {
+				Duration lateness = Duration.ofMillis(Math.max(0, claim.serverMillis() - message.dueMillis()));
+				this.parts.listeners.notify((l) -> l.onDelivered(name(), message.deliveries(), lateness));
+			}
 		}
 		if (claim.heldBack() > 0) {
 			String reason = switch (claim.heldBy()) {

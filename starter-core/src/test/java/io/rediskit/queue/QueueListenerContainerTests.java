@@ -84,6 +84,37 @@ class QueueListenerContainerTests {
 	}
 
 	@Test
+	void workersStartedOneAfterAnotherReachTheConcurrencyWithHandlersThatBlockAndNeverExceedIt() throws Exception {
+		// Each worker starts the next only once it took a message and saw more waiting: handlers that block must
+		// still all run at once, as many as the concurrency and no more, whatever the machine's speed.
+		RedisQueue<Job> queue = this.registry.create("jobs", QueueTesting.fastSpec(), Job.class);
+		AtomicInteger running = new AtomicInteger();
+		AtomicInteger most = new AtomicInteger();
+		CountDownLatch release = new CountDownLatch(1);
+		Set<Integer> seen = ConcurrentHashMap.newKeySet();
+		start(queue, (message) -> {
+			most.accumulateAndGet(running.incrementAndGet(), Math::max);
+			try {
+				release.await(30, TimeUnit.SECONDS);
+			}
+			finally {
+				running.decrementAndGet();
+			}
+			seen.add(message.payload().number());
+		}, 6);
+		List<QueueEntry<Job>> entries = new ArrayList<>();
+		for (int i = 0; i < 20; i++) {
+			entries.add(QueueEntry.of(new Job("blocked", i)));
+		}
+		queue.enqueueAll(entries);
+		awaitTrue(() -> running.get() == 6, Duration.ofSeconds(20));
+		release.countDown();
+		awaitTrue(() -> queue.stats().total() == 0, Duration.ofSeconds(30));
+		assertThat(seen).hasSize(20);
+		assertThat(most.get()).isEqualTo(6);
+	}
+
+	@Test
 	void aHandlerThatAlwaysThrowsFollowsTheBackoffThenDeadLettersWhileOtherMessagesFlow() throws Exception {
 		RedisQueue<Job> queue = this.registry.create("jobs", QueueTesting.fastSpec().withMaxDeliveries(4)
 			.withBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 2.0, 0.0), Job.class);

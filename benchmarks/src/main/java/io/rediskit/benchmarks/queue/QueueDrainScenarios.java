@@ -43,8 +43,8 @@ import org.springframework.data.redis.connection.RedisConnection;
  * <li>{@code queue.consume}: a backlog of ready messages taken for the run's duration with a handler that does
  * nothing: steady deliveries (and acks) per second, the same three side by side.</li>
  * </ul>
- * Each runs the three in the run's rounds, in a rotating order, and reports the median round by deliveries per
- * second, with the rounds' {@link io.rediskit.benchmarks.Spread}.
+ * Each runs the three once unmeasured (the warm-up, see {@link #warmUp}), then in the run's rounds, in a rotating
+ * order, and reports the median round by deliveries per second, with the rounds' {@link io.rediskit.benchmarks.Spread}.
  */
 final class QueueDrainScenarios {
 
@@ -73,18 +73,28 @@ final class QueueDrainScenarios {
 	Map<String, Object> run() throws Exception {
 		Map<String, Object> drain = new LinkedHashMap<>();
 		Map<String, Object> consume = new LinkedHashMap<>();
+		long warmup = this.context.options().warmup().toMillis();
 		for (int concurrency : CONCURRENCIES) {
 			int batch = concurrency + concurrency * QueueListenerContainer.DEFAULT_PREFETCH_PER_HANDLER;
-			Map<String, MedianRound<Run>> drains = this.context.medianRounds("queue.drain concurrency " + concurrency,
-					LIBRARIES, (library) -> switch (library) {
-						case "redis-kit" -> drainRedisKit(concurrency);
-						case "Redisson" -> drainRedisson(concurrency);
-						default -> floor(BURST, batch, null);
-					}, Run::perSecond);
+			BenchmarkContext.Run<Run> drainRun = (library) -> switch (library) {
+				case "redis-kit" -> drainRedisKit(concurrency);
+				case "Redisson" -> drainRedisson(concurrency);
+				default -> floor(BURST, batch, null);
+			};
+			String drainScenario = "queue.drain concurrency " + concurrency;
+			warmUp(drainScenario, drainRun);
+			Map<String, MedianRound<Run>> drains = this.context.medianRounds(drainScenario, LIBRARIES, drainRun,
+					Run::perSecond);
 			drain.put("concurrency-" + concurrency, report("queue.drain", drains, concurrency, batch));
 			long millis = this.context.options().duration().toMillis();
-			Map<String, MedianRound<Run>> consumes = this.context.medianRounds(
-					"queue.consume concurrency " + concurrency, LIBRARIES, (library) -> switch (library) {
+			String consumeScenario = "queue.consume concurrency " + concurrency;
+			warmUp(consumeScenario, (library) -> switch (library) {
+				case "redis-kit" -> consumeRedisKit(concurrency, warmup);
+				case "Redisson" -> consumeRedisson(concurrency, warmup);
+				default -> floor(Integer.MAX_VALUE, batch, warmup);
+			});
+			Map<String, MedianRound<Run>> consumes = this.context.medianRounds(consumeScenario, LIBRARIES,
+					(library) -> switch (library) {
 						case "redis-kit" -> consumeRedisKit(concurrency, millis);
 						case "Redisson" -> consumeRedisson(concurrency, millis);
 						default -> floor(Integer.MAX_VALUE, batch, millis);
@@ -95,6 +105,23 @@ final class QueueDrainScenarios {
 		json.put("drain", drain);
 		json.put("consume", consume);
 		return json;
+	}
+
+	/**
+	 * Runs every library once, unmeasured, before a scenario's rounds (unless {@code --warmup=0s}): the code a
+	 * scenario runs (a drain's claims of the whole batch, the floor's calls, Redisson's polls at this concurrency)
+	 * is otherwise compiled by the JIT during the first measured round of each library, whose processor time and
+	 * rate then include the compiler's, and most in the first scenario of the run. A drain's warm-up is the whole
+	 * burst, a consume's lasts the run's warm-up.
+	 */
+	private void warmUp(String scenario, BenchmarkContext.Run<Run> run) throws Exception {
+		if (this.context.options().warmup().isZero()) {
+			return;
+		}
+		for (String library : LIBRARIES) {
+			this.context.progress(scenario + " " + library + ": warming up, not measured");
+			run.run(library);
+		}
 	}
 
 	private Run drainRedisKit(int concurrency) throws Exception {
