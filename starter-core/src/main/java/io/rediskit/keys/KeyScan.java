@@ -19,7 +19,11 @@ import java.util.stream.StreamSupport;
 import io.lettuce.core.KeyScanArgs;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.ScanCursor;
+import io.micrometer.observation.Observation;
 import io.rediskit.keys.KeyNodes.Node;
+import io.rediskit.support.ObservedCalls;
+import io.rediskit.support.Observations;
+import io.rediskit.support.RedisKitObservation;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -43,8 +47,16 @@ import org.jspecify.annotations.Nullable;
  * {@link KeyTools#scan(KeyScanOptions, String)} continues from it, in this process or another (without the
  * memory of returned keys, so a key can come again). A cluster cursor names nodes: after a failover the new
  * master's scan starts over.
+ * <p>
+ * Observed: the scan is one {@link RedisKitObservation#KEYS_OPERATION} (operation {@code scan}), started by its
+ * first batch and ended by the batch that finishes the last master ({@code success}), by a failure ({@code error},
+ * or {@code interrupted} when the thread was interrupted during the pacing; a batch asked for after a failure
+ * starts a new observation), or by {@link #close()} ({@code closed}) when it is closed before its end. Close a
+ * scan that is not read to its end, with try-with-resources or by closing its {@link #stream()}: an unclosed scan
+ * left half-read keeps its observation open. The observation is in scope only while a batch is fetched, not while
+ * the caller handles the keys.
  */
-public final class KeyScan implements Iterator<String> {
+public final class KeyScan implements Iterator<String>, AutoCloseable {
 
 	/** Pages an unpaced scan has requested beyond the one it returns, per master. */
 	static final int READ_AHEAD = 3;
@@ -75,8 +87,14 @@ public final class KeyScan implements Iterator<String> {
 
 	private long rounds;
 
-	KeyScan(KeyNodes nodes, KeyScanOptions options, @Nullable String cursor) {
+	private final Observations observations;
+
+	/** The scan's observation, from its first batch to its end; {@code null} before and after. */
+	private @Nullable Observation observation;
+
+	KeyScan(KeyNodes nodes, KeyScanOptions options, @Nullable String cursor, Observations observations) {
 		this.nodes = nodes;
+		this.observations = observations;
 		this.options = options;
 		this.args = new KeyScanArgs();
 		this.args.match(options.pattern().getBytes(StandardCharsets.UTF_8));
@@ -180,14 +198,54 @@ public final class KeyScan implements Iterator<String> {
 
 	/** @return the remaining keys as a sequential stream, fetched lazily */
 	public Stream<String> stream() {
-		return StreamSupport.stream(Spliterators.spliteratorUnknownSize(this, Spliterator.ORDERED | Spliterator.NONNULL),
-				false);
+		return StreamSupport
+			.stream(Spliterators.spliteratorUnknownSize(this, Spliterator.ORDERED | Spliterator.NONNULL), false)
+			.onClose(this::close);
+	}
+
+	/**
+	 * Ends the scan's observation as {@code closed} if the scan has not reached its end, and drops the pages read
+	 * ahead; does nothing on a scan that ended. {@link #cursor()} still tells where to resume; a batch asked for
+	 * after closing continues the scan as a new observation.
+	 */
+	@Override
+	public void close() {
+		this.ahead.clear();
+		end(KeyTools.CLOSED, null);
 	}
 
 	private List<byte[]> fetch() {
 		if (this.cursors.isEmpty()) {
 			return List.of();
 		}
+		if (this.observation == null) {
+			this.observation = this.observations.start(RedisKitObservation.KEYS_OPERATION, KeyTools.OBSERVED_NAME,
+					"scan");
+		}
+		List<byte[]> batch;
+		try (Observation.Scope scope = this.observation.openScope()) {
+			batch = round();
+		}
+		catch (RuntimeException ex) {
+			end(KeyTools.failureOutcome(ex), ex);
+			throw ex;
+		}
+		if (this.cursors.isEmpty()) {
+			end(ObservedCalls.SUCCESS, null);
+		}
+		return batch;
+	}
+
+	private void end(String outcome, @Nullable Throwable error) {
+		Observation ended = this.observation;
+		if (ended != null) {
+			this.observation = null;
+			Observations.stop(ended, outcome, error);
+		}
+	}
+
+	/** One round of {@code SCAN} on every master not finished, deduplicated and paced. */
+	private List<byte[]> round() {
 		Map<String, CompletableFuture<KeyScanCursor<byte[]>>> replies = new LinkedHashMap<>();
 		Map<String, Node> masters = new HashMap<>();
 		for (Node node : this.nodes.masters()) {
