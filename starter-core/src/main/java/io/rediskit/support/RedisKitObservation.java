@@ -164,7 +164,7 @@ public enum RedisKitObservation implements ObservationDocumentation {
 	/** The tags of redis-kit's observations, all of low cardinality. */
 	public enum Keys implements KeyName {
 
-		/** The configured name of the lock group, limiter, cache, queue or structure. */
+		/** The configured name of the lock group, limiter, cache, queue or structure ({@code keys} for the key tools). */
 		NAME("name"),
 
 		/** How the observed step ended; the values are listed on each observation. */
