@@ -48,13 +48,11 @@ import org.jspecify.annotations.Nullable;
  * memory of returned keys, so a key can come again). A cluster cursor names nodes: after a failover the new
  * master's scan starts over.
  * <p>
- * Observed: the scan is one {@link RedisKitObservation#KEYS_OPERATION} (operation {@code scan}), started by its
- * first batch and ended by the batch that finishes the last master ({@code success}), by a failure ({@code error},
- * or {@code interrupted} when the thread was interrupted during the pacing; a batch asked for after a failure
- * starts a new observation), or by {@link #close()} ({@code closed}) when it is closed before its end. Close a
- * scan that is not read to its end, with try-with-resources or by closing its {@link #stream()}: an unclosed scan
- * left half-read keeps its observation open. The observation is in scope only while a batch is fetched, not while
- * the caller handles the keys.
+ * Observed: each batch fetched (one round of {@code SCAN} on every master not finished) is one
+ * {@link RedisKitObservation#KEYS_OPERATION} (operation {@code scan}), ending {@code success}, {@code error}, or
+ * {@code interrupted} when the thread was interrupted during the pacing, and in scope while that batch is fetched.
+ * Nothing is open between batches, so a scan read part of the way, dropped, or resumed later from its
+ * {@link #cursor()} (in another request, another process) leaves no observation, long task timer or span behind.
  */
 public final class KeyScan implements Iterator<String>, AutoCloseable {
 
@@ -88,9 +86,6 @@ public final class KeyScan implements Iterator<String>, AutoCloseable {
 	private long rounds;
 
 	private final Observations observations;
-
-	/** The scan's observation, from its first batch to its end; {@code null} before and after. */
-	private @Nullable Observation observation;
 
 	KeyScan(KeyNodes nodes, KeyScanOptions options, @Nullable String cursor, Observations observations) {
 		this.nodes = nodes;
@@ -204,44 +199,31 @@ public final class KeyScan implements Iterator<String>, AutoCloseable {
 	}
 
 	/**
-	 * Ends the scan's observation as {@code closed} if the scan has not reached its end, and drops the pages read
-	 * ahead; does nothing on a scan that ended. {@link #cursor()} still tells where to resume; a batch asked for
-	 * after closing continues the scan as a new observation.
+	 * Drops the pages read ahead (an unpaced scan's {@code SCAN}s sent beyond the batch returned); does nothing on a
+	 * scan that ended. {@link #cursor()} still tells where to resume, and a batch asked for after closing continues
+	 * the scan. Closing its {@link #stream()} closes it.
 	 */
 	@Override
 	public void close() {
 		this.ahead.clear();
-		end(KeyTools.CLOSED, null);
 	}
 
 	private List<byte[]> fetch() {
 		if (this.cursors.isEmpty()) {
 			return List.of();
 		}
-		if (this.observation == null) {
-			this.observation = this.observations.start(RedisKitObservation.KEYS_OPERATION, KeyTools.OBSERVED_NAME,
-					"scan");
-		}
+		Observation observation = this.observations.start(RedisKitObservation.KEYS_OPERATION, KeyTools.OBSERVED_NAME,
+				"scan");
 		List<byte[]> batch;
-		try (Observation.Scope scope = this.observation.openScope()) {
+		try (Observation.Scope scope = observation.openScope()) {
 			batch = round();
 		}
 		catch (RuntimeException ex) {
-			end(KeyTools.failureOutcome(ex), ex);
+			Observations.stop(observation, KeyTools.failureOutcome(ex), ex);
 			throw ex;
 		}
-		if (this.cursors.isEmpty()) {
-			end(ObservedCalls.SUCCESS, null);
-		}
+		Observations.stop(observation, ObservedCalls.SUCCESS, null);
 		return batch;
-	}
-
-	private void end(String outcome, @Nullable Throwable error) {
-		Observation ended = this.observation;
-		if (ended != null) {
-			this.observation = null;
-			Observations.stop(ended, outcome, error);
-		}
 	}
 
 	/** One round of {@code SCAN} on every master not finished, deduplicated and paced. */

@@ -59,10 +59,11 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * on a request thread; interrupting that thread stops them between batches. Failures are Spring's
  * {@code DataAccessException}s.
  * <p>
- * Each call is one {@link RedisKitObservation#KEYS_OPERATION} of the whole call, however long it runs (a scan's
- * from its first batch to its end or its {@link KeyScan#close()}), named {@value #OBSERVED_NAME} and tagged with
- * the operation ({@code scan}, {@code big-keys}, {@code delete-key}, {@code delete-pattern}, {@code lazyfree}) and
- * the outcome ({@code success}, {@code closed}, {@code interrupted}, {@code error}); never with a pattern or a key.
+ * Each call is one {@link RedisKitObservation#KEYS_OPERATION} of the whole call, however long it runs (a
+ * {@link KeyScan}'s each batch it fetches: the caller decides when, or whether, it goes on), named
+ * {@value #OBSERVED_NAME} and tagged with the operation ({@code scan}, {@code big-keys}, {@code delete-key},
+ * {@code delete-pattern}, {@code lazyfree}) and the outcome ({@code success}, {@code interrupted}, {@code error});
+ * never with a pattern or a key.
  * What the calls find and remove (the report, the keys and elements deleted) is told to the
  * {@link KeyToolsListener}s.
  */
@@ -77,9 +78,6 @@ public class KeyTools {
 
 	/** The name tag of the tools' observations: they have no configured name, and a pattern is never a tag. */
 	public static final String OBSERVED_NAME = "keys";
-
-	/** The outcome of a scan closed before its end. */
-	static final String CLOSED = "closed";
 
 	/** The outcome of a call whose thread was interrupted between batches. */
 	static final String INTERRUPTED = "interrupted";

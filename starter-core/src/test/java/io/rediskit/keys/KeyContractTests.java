@@ -102,7 +102,7 @@ class KeyContractTests extends TopologyContract {
 	}
 
 	@Test
-	void eachCallIsOneObservationOfTheWholeCallOnEveryMaster() throws Exception {
+	void eachCallIsOneObservationOfTheWholeCallAndAScanOneOfEachBatchOnEveryMaster() throws Exception {
 		ObservationRecorder recorder = new ObservationRecorder();
 		ObservationRegistry registry = ObservationRegistry.create();
 		registry.observationConfig().observationHandler(recorder);
@@ -116,15 +116,22 @@ class KeyContractTests extends TopologyContract {
 		write(keys);
 		String pattern = KeyPatterns.startingWith(base + ":");
 		List<String> found = new ArrayList<>();
-		observed.scan(KeyScanOptions.matching(pattern).withBatchSize(50)).forEachRemaining(found::add);
+		KeyScan scan = observed.scan(KeyScanOptions.matching(pattern).withBatchSize(50));
+		int batches = 0;
+		while (!scan.isDone()) {
+			found.addAll(scan.nextBatch());
+			batches++;
+			assertThat(recorder.open(RedisKitObservation.KEYS_OPERATION)).as("between batches").isEmpty();
+		}
 		assertThat(found).hasSize(600);
 		assertThat(observed.bigKeys(BigKeyOptions.of(KeyScanOptions.matching(pattern))).keysScanned()).isEqualTo(600);
 		assertThat(observed.deleteByPattern(KeyScanOptions.matching(pattern), DeleteOptions.defaults()).keys())
 			.isEqualTo(600);
 		assertThat(recorder.open(RedisKitObservation.KEYS_OPERATION)).isEmpty();
-		assertThat(recorder.calls(RedisKitObservation.KEYS_OPERATION, "success")).containsExactly("keys scan",
-				"keys big-keys", "keys delete-pattern");
-		assertThat(recorder.stopped(RedisKitObservation.KEYS_OPERATION)).hasSize(3);
+		List<String> calls = recorder.calls(RedisKitObservation.KEYS_OPERATION, "success");
+		assertThat(calls).hasSize(batches + 2).endsWith("keys big-keys", "keys delete-pattern");
+		assertThat(calls.subList(0, batches)).as("one per batch of the scan").containsOnly("keys scan");
+		assertThat(recorder.stopped(RedisKitObservation.KEYS_OPERATION)).hasSize(batches + 2);
 	}
 
 	private void write(List<String> keys) throws Exception {

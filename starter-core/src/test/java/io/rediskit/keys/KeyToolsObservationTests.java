@@ -25,8 +25,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * Each call of the key tools is one {@code rediskit.keys.operation} of the whole call, tagged with the operation and
- * the outcome and never with a pattern or a key; a scan from its first batch to its end or its close; a failed or
- * interrupted call ends its observation with the error; none is left open.
+ * the outcome and never with a pattern or a key; a scan one per batch it fetches, none open between batches; a
+ * failed or interrupted call ends its observation with the error; none is left open.
  */
 class KeyToolsObservationTests {
 
@@ -61,9 +61,12 @@ class KeyToolsObservationTests {
 		KeyScan scan = this.tools.scan(KeyScanOptions.matching("secret:*").withBatchSize(50));
 		assertThat(this.recorder.open(RedisKitObservation.KEYS_OPERATION)).as("nothing sent yet").isEmpty();
 		List<String> found = new ArrayList<>();
-		scan.nextBatch().forEach(found::add);
-		assertThat(this.recorder.open(RedisKitObservation.KEYS_OPERATION)).as("the scan, between batches").hasSize(1);
-		scan.forEachRemaining(found::add);
+		int batches = 0;
+		while (!scan.isDone()) {
+			found.addAll(scan.nextBatch());
+			batches++;
+			assertThat(this.recorder.open(RedisKitObservation.KEYS_OPERATION)).as("between batches").isEmpty();
+		}
 		assertThat(found).hasSize(301);
 		assertThat(this.tools.bigKeys(BigKeyOptions.of(KeyScanOptions.matching("secret:*"))).keysScanned()).isEqualTo(301);
 		assertThat(this.tools.deleteKey("secret:big", DeleteOptions.defaults().withBatchSize(500)).elements())
@@ -71,13 +74,17 @@ class KeyToolsObservationTests {
 		assertThat(this.tools.deleteByPattern(KeyScanOptions.matching("secret:user-1*"), DeleteOptions.defaults())
 			.keys()).isPositive();
 		this.tools.lazyfreeWarnings();
-		// The scans inside the report and the deletion, and the lazyfree check of the first deletion, are theirs.
-		assertThat(this.recorder.stopped(RedisKitObservation.KEYS_OPERATION).stream()
-			.map((context) -> ((RedisKitContext) context).detail() + " " + ObservationRecorder.outcome(context)))
-			.containsExactly("scan success", "big-keys success", "delete-key success", "delete-pattern success",
-					"lazyfree success");
+		// One per batch of the scan; the scans inside the report and the deletion, and the lazyfree check of the
+		// first deletion, are theirs.
+		List<String> calls = this.recorder.stopped(RedisKitObservation.KEYS_OPERATION).stream()
+			.map((context) -> ((RedisKitContext) context).detail() + " " + ObservationRecorder.outcome(context))
+			.toList();
+		assertThat(batches).isGreaterThan(1);
+		assertThat(calls.subList(0, batches)).containsOnly("scan success");
+		assertThat(calls.subList(batches, calls.size())).containsExactly("big-keys success", "delete-key success",
+				"delete-pattern success", "lazyfree success");
 		TestObservationRegistryAssert.assertThat(this.observed)
-			.hasNumberOfObservationsWithNameEqualTo("rediskit.keys.operation", 5)
+			.hasNumberOfObservationsWithNameEqualTo("rediskit.keys.operation", batches + 4)
 			.forAllObservationsWithNameEqualTo("rediskit.keys.operation",
 					(call) -> call
 						.doesNotHaveError()
@@ -94,26 +101,29 @@ class KeyToolsObservationTests {
 	}
 
 	@Test
-	void aScanClosedBeforeItsEndEndsAsClosedAndAStreamClosesIt() {
+	void aScanDroppedHalfReadClosedOrResumedLeavesNothingOpen() {
 		KeyScan scan = this.tools.scan(KeyScanOptions.matching("secret:*").withBatchSize(10));
 		assertThat(scan.nextBatch()).isNotNull();
 		String cursor = scan.cursor();
+		assertThat(this.recorder.open(RedisKitObservation.KEYS_OPERATION)).as("dropped half-read").isEmpty();
 		scan.close();
 		scan.close();
 		assertThat(scan.cursor()).as("still where to resume").isEqualTo(cursor);
 		try (Stream<String> keys = this.tools.scan(KeyScanOptions.matching("secret:*").withBatchSize(10)).stream()) {
 			assertThat(keys.limit(5)).hasSize(5);
 		}
+		int before = this.recorder.stopped(RedisKitObservation.KEYS_OPERATION).size();
 		this.tools.scan(KeyScanOptions.matching("secret:*")).close();
-		KeyScan whole = this.tools.scan(KeyScanOptions.matching("secret:*"));
-		whole.forEachRemaining((key) -> {
+		assertThat(this.recorder.stopped(RedisKitObservation.KEYS_OPERATION)).as("never fetched").hasSize(before);
+		// Resumed from its cursor, as a later request would: it goes on to its end.
+		KeyScan resumed = this.tools.scan(KeyScanOptions.matching("secret:*").withBatchSize(10), cursor);
+		resumed.forEachRemaining((key) -> {
 		});
-		whole.close();
+		assertThat(resumed.isDone()).isTrue();
 		assertThat(this.recorder.open(RedisKitObservation.KEYS_OPERATION)).isEmpty();
-		assertThat(this.recorder.calls(RedisKitObservation.KEYS_OPERATION, "closed")).containsExactly("keys scan",
-				"keys scan");
-		assertThat(this.recorder.calls(RedisKitObservation.KEYS_OPERATION, "success")).containsExactly("keys scan");
-		assertThat(this.recorder.stopped(RedisKitObservation.KEYS_OPERATION)).hasSize(3)
+		assertThat(this.recorder.calls(RedisKitObservation.KEYS_OPERATION, "success")).hasSizeGreaterThan(2)
+			.containsOnly("keys scan");
+		assertThat(this.recorder.stopped(RedisKitObservation.KEYS_OPERATION))
 			.allSatisfy((context) -> assertThat(context.getError()).isNull());
 	}
 
@@ -141,13 +151,16 @@ class KeyToolsObservationTests {
 		assertThat(this.recorder.open(RedisKitObservation.KEYS_OPERATION)).isEmpty();
 		assertThat(this.recorder.calls(RedisKitObservation.KEYS_OPERATION, "error")).containsExactly("keys scan",
 				"keys big-keys", "keys delete-key", "keys delete-pattern");
-		TestObservationRegistryAssert.assertThat(this.observed)
-			.forAllObservationsWithNameEqualTo("rediskit.keys.operation",
-					(call) -> call.assertThatError().isInstanceOf(DataAccessException.class));
-		// The scan goes on from its cursor once the server answers, as a new observation that reaches the end.
+		assertThat(this.recorder.stopped(RedisKitObservation.KEYS_OPERATION).stream()
+			.filter((context) -> "error".equals(ObservationRecorder.outcome(context))))
+			.hasSize(4)
+			.allSatisfy((context) -> assertThat(context.getError()).isInstanceOf(DataAccessException.class));
+		// The scan goes on from its cursor once the server answers, one observation per batch, to its end.
+		int before = this.recorder.calls(RedisKitObservation.KEYS_OPERATION, "success").size();
 		scan.forEachRemaining((key) -> {
 		});
-		assertThat(this.recorder.calls(RedisKitObservation.KEYS_OPERATION, "success")).containsExactly("keys scan");
+		assertThat(this.recorder.calls(RedisKitObservation.KEYS_OPERATION, "success")).hasSizeGreaterThan(before)
+			.containsOnly("keys scan");
 	}
 
 	@Test
