@@ -13,6 +13,7 @@ import io.rediskit.autoconfigure.bloom.BloomAutoConfiguration;
 import io.rediskit.autoconfigure.counter.CounterAutoConfiguration;
 import io.rediskit.autoconfigure.geo.GeoAutoConfiguration;
 import io.rediskit.autoconfigure.id.IdAutoConfiguration;
+import io.rediskit.autoconfigure.keys.KeysAutoConfiguration;
 import io.rediskit.autoconfigure.lock.LatchAutoConfiguration;
 import io.rediskit.autoconfigure.lock.LockAutoConfiguration;
 import io.rediskit.autoconfigure.lock.SemaphoreAutoConfiguration;
@@ -31,6 +32,9 @@ import io.rediskit.geo.GeoIndexSpec;
 import io.rediskit.geo.GeoPoint;
 import io.rediskit.id.IdGeneratorRegistry;
 import io.rediskit.id.IdGeneratorSpec;
+import io.rediskit.keys.DeleteOptions;
+import io.rediskit.keys.KeyScanOptions;
+import io.rediskit.keys.KeyTools;
 import io.rediskit.latch.LatchRegistry;
 import io.rediskit.latch.RedisCountDownLatch;
 import io.rediskit.lock.Lease;
@@ -72,7 +76,8 @@ class ObservationsAutoConfigurationTests {
 				RateLimitAutoConfiguration.class, LockAutoConfiguration.class, QueueAutoConfiguration.class,
 				SemaphoreAutoConfiguration.class, LatchAutoConfiguration.class, CounterAutoConfiguration.class,
 				BitmapAutoConfiguration.class, BloomAutoConfiguration.class, GeoAutoConfiguration.class,
-				IdAutoConfiguration.class, RankAutoConfiguration.class, RecentAutoConfiguration.class))
+				IdAutoConfiguration.class, RankAutoConfiguration.class, RecentAutoConfiguration.class,
+				KeysAutoConfiguration.class))
 		.withPropertyValues("spring.data.redis.port=" + redis.server().port());
 
 	@Test
@@ -126,6 +131,10 @@ class ObservationsAutoConfigurationTests {
 			context.getBean(IdGeneratorRegistry.class).create("orders", IdGeneratorSpec.ofBlockSize(10)).next();
 			context.getBean(LeaderboardRegistry.class).create("scores", LeaderboardSpec.of(ZoneOffset.UTC)).add("a", 1);
 			context.getBean(RecentItemsRegistry.class).create("viewed", RecentItemsSpec.of(5)).view("alice", "p1");
+			KeyTools keyTools = context.getBean(KeyTools.class);
+			keyTools.scan(KeyScanOptions.matching("rk:*")).forEachRemaining((key) -> {
+			});
+			keyTools.deleteByPattern(KeyScanOptions.matching("absent:*"), DeleteOptions.defaults().asDryRun());
 			RedisSemaphore permits = context.getBean(SemaphoreRegistry.class).getSemaphore("exports", 1);
 			try (Lease lease = permits.tryAcquire(1, Duration.ofSeconds(5)).orElseThrow()) {
 				assertThat(permits.tryAcquire(1, Duration.ZERO)).isEmpty();
@@ -143,6 +152,12 @@ class ObservationsAutoConfigurationTests {
 				.hasNumberOfObservationsWithNameEqualTo("rediskit.id.operation", 1)
 				.hasNumberOfObservationsWithNameEqualTo("rediskit.rank.operation", 1)
 				.hasNumberOfObservationsWithNameEqualTo("rediskit.recent.operation", 1)
+				.hasNumberOfObservationsWithNameEqualTo("rediskit.keys.operation", 2)
+				.forAllObservationsWithNameEqualTo("rediskit.keys.operation",
+						(call) -> call.hasLowCardinalityKeyValue("name", "keys")
+							.hasLowCardinalityKeyValue("outcome", "success"))
+				.hasAnObservation((call) -> call.hasLowCardinalityKeyValue("operation", "scan"))
+				.hasAnObservation((call) -> call.hasLowCardinalityKeyValue("operation", "delete-pattern"))
 				.hasNumberOfObservationsWithNameEqualTo("rediskit.latch.await", 2)
 				.forAllObservationsWithNameEqualTo("rediskit.latch.await",
 						(await) -> await.hasLowCardinalityKeyValue("name", "ready").doesNotHaveError())

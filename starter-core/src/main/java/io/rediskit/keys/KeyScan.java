@@ -19,7 +19,11 @@ import java.util.stream.StreamSupport;
 import io.lettuce.core.KeyScanArgs;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.ScanCursor;
+import io.micrometer.observation.Observation;
 import io.rediskit.keys.KeyNodes.Node;
+import io.rediskit.support.ObservedCalls;
+import io.rediskit.support.Observations;
+import io.rediskit.support.RedisKitObservation;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -43,8 +47,14 @@ import org.jspecify.annotations.Nullable;
  * {@link KeyTools#scan(KeyScanOptions, String)} continues from it, in this process or another (without the
  * memory of returned keys, so a key can come again). A cluster cursor names nodes: after a failover the new
  * master's scan starts over.
+ * <p>
+ * Observed: each batch fetched (one round of {@code SCAN} on every master not finished) is one
+ * {@link RedisKitObservation#KEYS_OPERATION} (operation {@code scan}), ending {@code success}, {@code error}, or
+ * {@code interrupted} when the thread was interrupted during the pacing, and in scope while that batch is fetched.
+ * Nothing is open between batches, so a scan read part of the way, dropped, or resumed later from its
+ * {@link #cursor()} (in another request, another process) leaves no observation, long task timer or span behind.
  */
-public final class KeyScan implements Iterator<String> {
+public final class KeyScan implements Iterator<String>, AutoCloseable {
 
 	/** Pages an unpaced scan has requested beyond the one it returns, per master. */
 	static final int READ_AHEAD = 3;
@@ -75,8 +85,11 @@ public final class KeyScan implements Iterator<String> {
 
 	private long rounds;
 
-	KeyScan(KeyNodes nodes, KeyScanOptions options, @Nullable String cursor) {
+	private final Observations observations;
+
+	KeyScan(KeyNodes nodes, KeyScanOptions options, @Nullable String cursor, Observations observations) {
 		this.nodes = nodes;
+		this.observations = observations;
 		this.options = options;
 		this.args = new KeyScanArgs();
 		this.args.match(options.pattern().getBytes(StandardCharsets.UTF_8));
@@ -180,14 +193,41 @@ public final class KeyScan implements Iterator<String> {
 
 	/** @return the remaining keys as a sequential stream, fetched lazily */
 	public Stream<String> stream() {
-		return StreamSupport.stream(Spliterators.spliteratorUnknownSize(this, Spliterator.ORDERED | Spliterator.NONNULL),
-				false);
+		return StreamSupport
+			.stream(Spliterators.spliteratorUnknownSize(this, Spliterator.ORDERED | Spliterator.NONNULL), false)
+			.onClose(this::close);
+	}
+
+	/**
+	 * Drops the pages read ahead (an unpaced scan's {@code SCAN}s sent beyond the batch returned); does nothing on a
+	 * scan that ended. {@link #cursor()} still tells where to resume, and a batch asked for after closing continues
+	 * the scan. Closing its {@link #stream()} closes it.
+	 */
+	@Override
+	public void close() {
+		this.ahead.clear();
 	}
 
 	private List<byte[]> fetch() {
 		if (this.cursors.isEmpty()) {
 			return List.of();
 		}
+		Observation observation = this.observations.start(RedisKitObservation.KEYS_OPERATION, KeyTools.OBSERVED_NAME,
+				"scan");
+		List<byte[]> batch;
+		try (Observation.Scope scope = observation.openScope()) {
+			batch = round();
+		}
+		catch (RuntimeException ex) {
+			Observations.stop(observation, KeyTools.failureOutcome(ex), ex);
+			throw ex;
+		}
+		Observations.stop(observation, ObservedCalls.SUCCESS, null);
+		return batch;
+	}
+
+	/** One round of {@code SCAN} on every master not finished, deduplicated and paced. */
+	private List<byte[]> round() {
 		Map<String, CompletableFuture<KeyScanCursor<byte[]>>> replies = new LinkedHashMap<>();
 		Map<String, Node> masters = new HashMap<>();
 		for (Node node : this.nodes.masters()) {

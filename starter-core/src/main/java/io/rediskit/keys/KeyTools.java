@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 import io.lettuce.core.MapScanCursor;
 import io.lettuce.core.RedisFuture;
@@ -26,8 +27,12 @@ import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.output.IntegerOutput;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
+import io.micrometer.observation.Observation;
 import io.rediskit.keys.KeyNodes.Node;
 import io.rediskit.support.Listeners;
+import io.rediskit.support.ObservedCalls;
+import io.rediskit.support.Observations;
+import io.rediskit.support.RedisKitObservation;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -53,6 +58,14 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * as long as the work and its pacing take (minutes on a big key space): run them on a thread of your own, not
  * on a request thread; interrupting that thread stops them between batches. Failures are Spring's
  * {@code DataAccessException}s.
+ * <p>
+ * Each call is one {@link RedisKitObservation#KEYS_OPERATION} of the whole call, however long it runs (a
+ * {@link KeyScan}'s each batch it fetches: the caller decides when, or whether, it goes on), named
+ * {@value #OBSERVED_NAME} and tagged with the operation ({@code scan}, {@code big-keys}, {@code delete-key},
+ * {@code delete-pattern}, {@code lazyfree}) and the outcome ({@code success}, {@code interrupted}, {@code error});
+ * never with a pattern or a key.
+ * What the calls find and remove (the report, the keys and elements deleted) is told to the
+ * {@link KeyToolsListener}s.
  */
 public class KeyTools {
 
@@ -63,11 +76,19 @@ public class KeyTools {
 	/** Keys of a big-key report whose commands are sent together; at most two such chunks are in flight. */
 	static final int REPORT_CHUNK = 100;
 
+	/** The name tag of the tools' observations: they have no configured name, and a pattern is never a tag. */
+	public static final String OBSERVED_NAME = "keys";
+
+	/** The outcome of a call whose thread was interrupted between batches. */
+	static final String INTERRUPTED = "interrupted";
+
 	private final KeyNodes nodes;
 
 	private final Listeners<KeyToolsListener> listeners;
 
 	private final AtomicBoolean lazyfreeChecked = new AtomicBoolean();
+
+	private volatile Observations observations = Observations.NOOP;
 
 	/**
 	 * @param connectionFactory the application's Lettuce connection factory
@@ -79,12 +100,22 @@ public class KeyTools {
 	}
 
 	/**
-	 * Starts a scan; it sends nothing until its first batch is asked for.
+	 * Observes every call as {@link RedisKitObservation#KEYS_OPERATION}.
+	 * @param observations the application's, {@link Observations#NOOP} (the default) for none
+	 */
+	public void setObservations(Observations observations) {
+		this.observations = Objects.requireNonNull(observations, "observations must not be null");
+	}
+
+	/**
+	 * Starts a scan; it sends nothing until its first batch is asked for. Close a scan not read to its end (or
+	 * its {@link KeyScan#stream() stream}) to end its observation.
 	 * @param options what to scan and how fast
 	 * @return the scan
 	 */
 	public KeyScan scan(KeyScanOptions options) {
-		return new KeyScan(this.nodes, Objects.requireNonNull(options, "options must not be null"), null);
+		return new KeyScan(this.nodes, Objects.requireNonNull(options, "options must not be null"), null,
+				this.observations);
 	}
 
 	/**
@@ -96,7 +127,36 @@ public class KeyTools {
 	 */
 	public KeyScan scan(KeyScanOptions options, String cursor) {
 		return new KeyScan(this.nodes, Objects.requireNonNull(options, "options must not be null"),
-				Objects.requireNonNull(cursor, "cursor must not be null"));
+				Objects.requireNonNull(cursor, "cursor must not be null"), this.observations);
+	}
+
+	/**
+	 * Makes a call of the tools as one observation, in scope on the calling thread while the call runs (so that the
+	 * driver's command spans sent from it are its children), ended with its outcome.
+	 */
+	private <T> T observed(String operation, Supplier<T> call) {
+		Observation observation = this.observations.start(RedisKitObservation.KEYS_OPERATION, OBSERVED_NAME,
+				operation);
+		T result;
+		try (Observation.Scope scope = observation.openScope()) {
+			result = call.get();
+		}
+		catch (RuntimeException | Error ex) {
+			Observations.stop(observation, failureOutcome(ex), ex);
+			throw ex;
+		}
+		Observations.stop(observation, ObservedCalls.SUCCESS);
+		return result;
+	}
+
+	/** {@value #INTERRUPTED} for a call stopped by its thread's interrupt, else {@code error}. */
+	static String failureOutcome(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if (cause instanceof InterruptedException) {
+				return INTERRUPTED;
+			}
+		}
+		return ObservedCalls.ERROR;
 	}
 
 	/**
@@ -108,8 +168,13 @@ public class KeyTools {
 	 * @return the report
 	 */
 	public BigKeyReport bigKeys(BigKeyOptions options) {
+		Objects.requireNonNull(options, "options must not be null");
+		return observed("big-keys", () -> report(options));
+	}
+
+	private BigKeyReport report(BigKeyOptions options) {
 		long start = System.nanoTime();
-		KeyScan scan = scan(options.scan());
+		KeyScan scan = new KeyScan(this.nodes, options.scan(), null, Observations.NOOP);
 		Comparator<KeyInfo> byMemory = Comparator.comparingLong(KeyInfo::memoryBytes);
 		Comparator<KeyInfo> byElements = Comparator.comparingLong(KeyInfo::elements);
 		PriorityQueue<KeyInfo> largest = new PriorityQueue<>(byMemory);
@@ -260,6 +325,10 @@ public class KeyTools {
 	public DeletionReport deleteKey(String key, DeleteOptions options) {
 		Objects.requireNonNull(key, "key must not be null");
 		Objects.requireNonNull(options, "options must not be null");
+		return observed("delete-key", () -> delete(key, options));
+	}
+
+	private DeletionReport delete(String key, DeleteOptions options) {
 		warnLazyfreeOnce();
 		long start = System.nanoTime();
 		RedisClusterAsyncCommands<byte[], byte[]> commands = this.nodes.routing();
@@ -352,12 +421,17 @@ public class KeyTools {
 	 * @return what was deleted
 	 */
 	public DeletionReport deleteByPattern(KeyScanOptions scan, DeleteOptions options) {
+		Objects.requireNonNull(scan, "scan must not be null");
 		Objects.requireNonNull(options, "options must not be null");
+		return observed("delete-pattern", () -> deleteMatching(scan, options));
+	}
+
+	private DeletionReport deleteMatching(KeyScanOptions scan, DeleteOptions options) {
 		if (!options.dryRun()) {
 			warnLazyfreeOnce();
 		}
 		long start = System.nanoTime();
-		KeyScan keys = scan(scan);
+		KeyScan keys = new KeyScan(this.nodes, scan, null, Observations.NOOP);
 		List<String> listed = new ArrayList<>();
 		long count = 0;
 		try {
@@ -412,6 +486,10 @@ public class KeyTools {
 	 * disabled or denied) gets a line saying so
 	 */
 	public List<String> lazyfreeWarnings() {
+		return observed("lazyfree", this::readLazyfree);
+	}
+
+	private List<String> readLazyfree() {
 		List<String> warnings = new ArrayList<>();
 		for (Node node : this.nodes.masters()) {
 			String where = KeyNodes.STANDALONE.equals(node.id()) ? "Redis" : "Master " + node.id();
@@ -442,7 +520,8 @@ public class KeyTools {
 	private void warnLazyfreeOnce() {
 		if (this.lazyfreeChecked.compareAndSet(false, true)) {
 			try {
-				lazyfreeWarnings().forEach(logger::warn);
+				// Part of the deletion's observation, not one of its own.
+				readLazyfree().forEach(logger::warn);
 			}
 			catch (RuntimeException ex) {
 				logger.debug("Cannot check lazyfree settings", ex);

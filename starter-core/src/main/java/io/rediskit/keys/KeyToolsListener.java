@@ -3,8 +3,10 @@ package io.rediskit.keys;
 import java.time.Duration;
 
 /**
- * Observes the key tools' long-running work, for progress bars, logs and metrics. Methods have empty defaults
- * and run on the thread doing the work.
+ * Told what the key tools' long-running work finds and removes, for progress bars, logs and metrics: a deletion's
+ * progress and counts, a finished big-key report. These are reports and counts, not timings: each call itself
+ * (its duration, its outcome, its error) is an observation ({@code rediskit.keys.operation}, see
+ * {@link KeyTools}). Methods have empty defaults and run on the thread doing the work.
  */
 public interface KeyToolsListener {
 

@@ -12,7 +12,8 @@ import org.jspecify.annotations.Nullable;
  * {@link RedisKitObservationConvention} may rename it), and tagged by the convention with the low-cardinality
  * keys listed here only: the configured name of the lock, limiter, cache, queue or structure, the outcome, and at
  * most one detail (the lock's member of the family, the limiter's algorithm, the tier that answered a lookup, the
- * operation of a structure's call, the source of an enqueue). A key a caller computes (a SpEL expression's value, a message id) is never a tag.
+ * operation of a structure's or the key tools' call, the source of an enqueue). A key a caller computes (a SpEL
+ * expression's value, a message id) or a key pattern is never a tag.
  * <p>
  * Meters come from the observations through Micrometer's {@code DefaultMeterObservationHandler}: a timer named as
  * the observation, tagged as it is, with {@code error} for the exception's type, and a long-task timer
@@ -111,7 +112,16 @@ public enum RedisKitObservation implements ObservationDocumentation {
 	 * A call of a recent-items list ({@code view}, {@code recent}, {@code trending}, {@code forget}):
 	 * {@code success} or {@code error}.
 	 */
-	RECENT_OPERATION("rediskit.recent.operation", "recent items", Keys.OPERATION);
+	RECENT_OPERATION("rediskit.recent.operation", "recent items", Keys.OPERATION),
+
+	/**
+	 * A call of the key tools, the whole of it however long it runs ({@code scan}: a scan from its first batch to
+	 * its end or its {@code close()}; {@code big-keys}, {@code delete-key}, {@code delete-pattern},
+	 * {@code lazyfree}): {@code success}, {@code closed} (a scan closed before its end), {@code interrupted} (the
+	 * thread was interrupted between batches) or {@code error}. The tools have no configured name: the name tag is
+	 * {@code keys}; the pattern and the keys are never tags.
+	 */
+	KEYS_OPERATION("rediskit.keys.operation", "key tools", Keys.OPERATION);
 
 	private final String observationName;
 
@@ -154,7 +164,7 @@ public enum RedisKitObservation implements ObservationDocumentation {
 	/** The tags of redis-kit's observations, all of low cardinality. */
 	public enum Keys implements KeyName {
 
-		/** The configured name of the lock group, limiter, cache, queue or structure. */
+		/** The configured name of the lock group, limiter, cache, queue or structure ({@code keys} for the key tools). */
 		NAME("name"),
 
 		/** How the observed step ended; the values are listed on each observation. */

@@ -8,7 +8,11 @@ import java.util.Map;
 
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.micrometer.observation.ObservationRegistry;
 import io.rediskit.support.HostileNames;
+import io.rediskit.support.ObservationRecorder;
+import io.rediskit.support.Observations;
+import io.rediskit.support.RedisKitObservation;
 import io.rediskit.testsupport.Topology;
 import io.rediskit.testsupport.TopologyContract;
 import org.junit.jupiter.api.BeforeEach;
@@ -18,7 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What the key tools promise on every topology (run once per {@link Topology}): every master
- * scanned, each key once, user input escaped, deletions complete, big keys found wherever they live.
+ * scanned, each key once, user input escaped, deletions complete, big keys found wherever they live, each call one
+ * observation of the whole call.
  */
 class KeyContractTests extends TopologyContract {
 
@@ -94,6 +99,39 @@ class KeyContractTests extends TopologyContract {
 				.isEqualTo((k + 1) * 1000);
 			assertThat(this.redis.exists(base + ":" + k)).isFalse();
 		}
+	}
+
+	@Test
+	void eachCallIsOneObservationOfTheWholeCallAndAScanOneOfEachBatchOnEveryMaster() throws Exception {
+		ObservationRecorder recorder = new ObservationRecorder();
+		ObservationRegistry registry = ObservationRegistry.create();
+		registry.observationConfig().observationHandler(recorder);
+		KeyTools observed = new KeyTools(this.redis.connections(), List.of());
+		observed.setObservations(Observations.of(registry, null));
+		String base = this.redis.unique("observed");
+		List<String> keys = new ArrayList<>();
+		for (int i = 0; i < 600; i++) {
+			keys.add(base + ":" + i);
+		}
+		write(keys);
+		String pattern = KeyPatterns.startingWith(base + ":");
+		List<String> found = new ArrayList<>();
+		KeyScan scan = observed.scan(KeyScanOptions.matching(pattern).withBatchSize(50));
+		int batches = 0;
+		while (!scan.isDone()) {
+			found.addAll(scan.nextBatch());
+			batches++;
+			assertThat(recorder.open(RedisKitObservation.KEYS_OPERATION)).as("between batches").isEmpty();
+		}
+		assertThat(found).hasSize(600);
+		assertThat(observed.bigKeys(BigKeyOptions.of(KeyScanOptions.matching(pattern))).keysScanned()).isEqualTo(600);
+		assertThat(observed.deleteByPattern(KeyScanOptions.matching(pattern), DeleteOptions.defaults()).keys())
+			.isEqualTo(600);
+		assertThat(recorder.open(RedisKitObservation.KEYS_OPERATION)).isEmpty();
+		List<String> calls = recorder.calls(RedisKitObservation.KEYS_OPERATION, "success");
+		assertThat(calls).hasSize(batches + 2).endsWith("keys big-keys", "keys delete-pattern");
+		assertThat(calls.subList(0, batches)).as("one per batch of the scan").containsOnly("keys scan");
+		assertThat(recorder.stopped(RedisKitObservation.KEYS_OPERATION)).hasSize(batches + 2);
 	}
 
 	private void write(List<String> keys) throws Exception {

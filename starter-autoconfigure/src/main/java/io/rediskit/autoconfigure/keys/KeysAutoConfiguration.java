@@ -9,6 +9,7 @@ import io.rediskit.keys.BigKeyOptions;
 import io.rediskit.keys.KeyScanOptions;
 import io.rediskit.keys.KeyTools;
 import io.rediskit.keys.KeyToolsListener;
+import io.rediskit.support.Observations;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -22,7 +23,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 
 /**
  * Auto-configures {@link KeyTools} on the application's {@link LettuceConnectionFactory} (the tools need
- * Lettuce's per-node cluster connections), telling every {@link KeyToolsListener} bean of progress. Off with
+ * Lettuce's per-node cluster connections), telling every {@link KeyToolsListener} bean of progress and observing
+ * every call through the application's {@link Observations}. Off with
  * {@code redis-kit.keys.enabled=false}; backs off when the application defines its own.
  */
 @AutoConfiguration(after = { DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class })
@@ -33,8 +35,11 @@ public final class KeysAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	KeyTools keyTools(LettuceConnectionFactory connectionFactory, ObjectProvider<KeyToolsListener> listeners) {
-		return new KeyTools(connectionFactory, listeners.orderedStream().toList());
+	KeyTools keyTools(LettuceConnectionFactory connectionFactory, ObjectProvider<KeyToolsListener> listeners,
+			ObjectProvider<Observations> observations) {
+		KeyTools tools = new KeyTools(connectionFactory, listeners.orderedStream().toList());
+		tools.setObservations(observations.getIfAvailable(() -> Observations.NOOP));
+		return tools;
 	}
 
 	/**

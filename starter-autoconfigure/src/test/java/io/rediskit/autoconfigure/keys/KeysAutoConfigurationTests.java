@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.keys.BigKeyReport;
 import io.rediskit.keys.DeleteOptions;
+import io.rediskit.keys.KeyScanOptions;
 import io.rediskit.keys.KeyTools;
 import io.rediskit.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;
@@ -17,13 +18,15 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Wiring of the key tools: the bean, the gauges of the largest keys, the endpoint off by default, and startup
- * failures that name the property.
+ * Wiring of the key tools: the bean, the gauges of the largest keys, the timers of its calls from their
+ * observations, the endpoint off by default, and startup failures that name the property.
  */
 class KeysAutoConfigurationTests {
 
@@ -57,6 +60,33 @@ class KeysAutoConfigurationTests {
 				context.getBean(KeyTools.class).deleteKey("sample:big", DeleteOptions.defaults().withBatchSize(100).withPause(Duration.ZERO));
 				assertThat(meters.get("rediskit.keys.deleted.elements").counter().count()).isEqualTo(300);
 				assertThat(meters.get("rediskit.keys.deleted").tag("operation", "delete-key").counter().count()).isEqualTo(1);
+			});
+	}
+
+	@Test
+	void eachCallIsTimedFromItsObservationBesideTheListenersCounters() {
+		redis.server().flushAll();
+		for (int i = 0; i < 300; i++) {
+			redis.server().command("HSET", "sample:big", "f" + i, "v");
+		}
+		// Spring Boot's meter handler (MetricsAutoConfiguration's) times every observation the registry makes.
+		this.runner
+			.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class, MetricsAutoConfiguration.class))
+			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.run((context) -> {
+				KeyTools keyTools = context.getBean(KeyTools.class);
+				keyTools.deleteKey("sample:big", DeleteOptions.defaults().withBatchSize(100));
+				keyTools.scan(KeyScanOptions.matching("sample:*")).forEachRemaining((key) -> {
+				});
+				MeterRegistry meters = context.getBean(MeterRegistry.class);
+				assertThat(meters.get("rediskit.keys.operation")
+					.tags("name", "keys", "operation", "delete-key", "outcome", "success", "error", "none")
+					.timer()
+					.count()).isEqualTo(1);
+				assertThat(meters.get("rediskit.keys.operation").tags("operation", "scan", "outcome", "success")
+					.timer()
+					.count()).isEqualTo(1);
+				assertThat(meters.get("rediskit.keys.deleted.elements").counter().count()).isEqualTo(300);
 			});
 	}
 
