@@ -42,6 +42,13 @@ final class QueuePoller<T> {
 
 	private final @Nullable String listener;
 
+	/**
+	 * Whether a claim may be sent from the thread of the reply that made room for it (the script executor never
+	 * blocks its caller): the driver's thread writes it at once, where a task on the scheduler would wake a
+	 * scheduler thread, which hands the write back to the driver's thread.
+	 */
+	private final boolean claimsOnReply;
+
 	private final ReentrantLock lock = new ReentrantLock();
 
 	private final CompletableFuture<Void> stopped = new CompletableFuture<>();
@@ -75,6 +82,7 @@ final class QueuePoller<T> {
 		this.scheduler = scheduler;
 		this.failures = failures;
 		this.listener = listener;
+		this.claimsOnReply = queue.parts().scripts.neverBlocks();
 	}
 
 	void start() {
@@ -122,24 +130,38 @@ final class QueuePoller<T> {
 			this.again = true;
 			return;
 		}
-		beginPoll();
+		beginPoll(false);
 	}
 
-	/** The dispatcher settled a delivery: claim again if messages are known to wait and it wants more. */
-	void capacityFreed() {
+	/**
+	 * The dispatcher settled a delivery: claim again if messages are known to wait and it wants more.
+	 * @param onReply whether the caller is completing a settling call's successful reply: the claim is then sent
+	 * from this thread if the script executor never blocks
+	 */
+	void capacityFreed(boolean onReply) {
+		boolean here;
 		this.lock.lock();
 		try {
-			if (this.running && (this.moreReady || this.inFlightHeld) && !this.polling && this.dispatcher.wantsMore()) {
-				beginPoll();
+			if (!this.running || !(this.moreReady || this.inFlightHeld) || this.polling
+					|| !this.dispatcher.wantsMore()) {
+				return;
 			}
+			here = beginPoll(onReply);
 		}
 		finally {
 			this.lock.unlock();
 		}
+		if (here) {
+			poll();
+		}
 	}
 
-	// Under the lock.
-	private void beginPoll() {
+	/**
+	 * Under the lock: marks a poll under way and schedules it, or leaves it to the caller.
+	 * @param onReply whether the caller completes a reply of the driver's; ignored unless claims never block
+	 * @return whether the caller runs {@link #poll()} itself, once it released the lock
+	 */
+	private boolean beginPoll(boolean onReply) {
 		this.polling = true;
 		this.again = false;
 		ScheduledFuture<?> pending = this.timer;
@@ -147,11 +169,16 @@ final class QueuePoller<T> {
 			pending.cancel(false);
 			this.timer = null;
 		}
-		// A hop to the scheduler: the claim's caller may be a Redis reply thread, and a blocking driver would
-		// run the claim on the calling thread.
+		if (onReply && this.claimsOnReply) {
+			// The claim is written from the reply's thread, which it does not block.
+			return true;
+		}
+		// A hop to the scheduler: the caller may be a Redis reply thread, and a blocking driver would run the
+		// claim on the calling thread.
 		if (schedule(this::poll, Instant.now()) == null) {
 			this.polling = false;
 		}
+		return false;
 	}
 
 	/**
@@ -176,9 +203,10 @@ final class QueuePoller<T> {
 		int max = Math.min(this.dispatcher.free(), QueueScripts.MAX_CLAIM);
 		if (max <= 0) {
 			// Full: the dispatcher's settling calls bring the next claim.
-			finish(true, this.queue.spec().pollInterval().toNanos());
+			finish(true, this.queue.spec().pollInterval().toNanos(), false);
 			return;
 		}
+		Thread caller = Thread.currentThread();
 		CompletionStage<ScriptedRedisQueue.Batch<T>> claim;
 		try {
 			claim = this.queue.claimBatch(max, this.listener);
@@ -189,7 +217,7 @@ final class QueuePoller<T> {
 		claim.whenComplete((batch, failure) -> {
 			if (failure != null) {
 				this.failures.warn(Stages.unwrap(failure));
-				finish(false, this.queue.spec().pollInterval().toNanos());
+				finish(false, this.queue.spec().pollInterval().toNanos(), false);
 				return;
 			}
 			this.dispatcher.offer(batch.messages());
@@ -203,11 +231,19 @@ final class QueuePoller<T> {
 			finally {
 				this.lock.unlock();
 			}
-			finish(more, more ? this.queue.spec().pollInterval().toNanos() : batch.sleepNanos(this.queue.spec()));
+			// On the reply's thread, not the one that sent the claim (a reply there already would make the next
+			// claim a call within this one, and so on).
+			finish(more, more ? this.queue.spec().pollInterval().toNanos() : batch.sleepNanos(this.queue.spec()),
+					Thread.currentThread() != caller);
 		});
 	}
 
-	private void finish(boolean more, long sleepNanos) {
+	/**
+	 * Ends a poll: the next at once if one is wanted, else a timer.
+	 * @param onReply whether the caller completes the claim's reply, as for {@link #beginPoll}
+	 */
+	private void finish(boolean more, long sleepNanos, boolean onReply) {
+		boolean here = false;
 		this.lock.lock();
 		try {
 			this.polling = false;
@@ -217,15 +253,19 @@ final class QueuePoller<T> {
 				return;
 			}
 			if ((this.again && !this.paused) || (more && this.dispatcher.wantsMore())) {
-				beginPoll();
-				return;
+				here = beginPoll(onReply);
 			}
-			// A timer also when messages wait for room: a safety net should a settling call's signal be missed.
-			long nanos = Math.max(TimeUnit.MILLISECONDS.toNanos(1), sleepNanos);
-			this.timer = schedule(this::onTimer, Instant.now().plusNanos(nanos));
+			else {
+				// A timer also when messages wait for room: a safety net should a settling call's signal be missed.
+				long nanos = Math.max(TimeUnit.MILLISECONDS.toNanos(1), sleepNanos);
+				this.timer = schedule(this::onTimer, Instant.now().plusNanos(nanos));
+			}
 		}
 		finally {
 			this.lock.unlock();
+		}
+		if (here) {
+			poll();
 		}
 	}
 
