@@ -68,7 +68,20 @@ final class QueuePoller<T> {
 	/** The last claim was held back by the in-flight limit: a delivery of this container settled makes room. */
 	private boolean inFlightHeld;
 
+	/**
+	 * The safety-net timer, armed once for many claims: a poll does not cancel it, and the claim after it leaves it
+	 * armed when it fires no later than that claim wants ({@link #onTimer} then arms it again for the rest).
+	 * Re-armed per claim, it woke a scheduler thread per claim of a drain.
+	 */
 	private @Nullable ScheduledFuture<?> timer;
+
+	/** {@link System#nanoTime()} at which the armed {@link #timer} fires. */
+	private long timerAt;
+
+	/** Whether a timed poll is wanted at {@link #wakeAt}: since the last poll ended without starting another. */
+	private boolean waiting;
+
+	private long wakeAt;
 
 	QueuePoller(ScriptedRedisQueue<T> queue, QueueDispatcher<T> dispatcher, TaskScheduler scheduler,
 			ThrottledLog failures) {
@@ -110,18 +123,43 @@ final class QueuePoller<T> {
 		}
 	}
 
-	private void onTimer() {
+	/** @param armedAt the time the timer was armed for: a cancelled timer that ran anyway is told by it */
+	private void onTimer(long armedAt) {
 		this.lock.lock();
 		try {
-			if (!this.running) {
+			if (this.timer == null || armedAt != this.timerAt) {
 				return;
 			}
+			this.timer = null;
+			if (!this.running || !this.waiting) {
+				// A poll began since: its end arms the timer again.
+				return;
+			}
+			if (this.wakeAt - System.nanoTime() > TimeUnit.MILLISECONDS.toNanos(1)) {
+				// Armed for an earlier poll than the last one wanted.
+				arm(this.wakeAt);
+				return;
+			}
+			this.waiting = false;
 			this.paused = false;
 			triggerLocked();
 		}
 		finally {
 			this.lock.unlock();
 		}
+	}
+
+	/** Under the lock: the timer fires at {@code at} ({@link System#nanoTime()}) at the latest. */
+	private void arm(long at) {
+		ScheduledFuture<?> pending = this.timer;
+		if (pending != null) {
+			if (this.timerAt - at <= 0) {
+				return;
+			}
+			pending.cancel(false);
+		}
+		this.timerAt = at;
+		this.timer = schedule(() -> onTimer(at), Instant.now().plusNanos(Math.max(0, at - System.nanoTime())));
 	}
 
 	// Under the lock.
@@ -152,7 +190,8 @@ final class QueuePoller<T> {
 			this.lock.unlock();
 		}
 		if (here) {
-			poll();
+			// After the other deliveries the same reply settles, whose room the claim takes too.
+			ReplyTail.after(this::poll);
 		}
 	}
 
@@ -164,11 +203,7 @@ final class QueuePoller<T> {
 	private boolean beginPoll(boolean onReply) {
 		this.polling = true;
 		this.again = false;
-		ScheduledFuture<?> pending = this.timer;
-		if (pending != null) {
-			pending.cancel(false);
-			this.timer = null;
-		}
+		this.waiting = false;
 		if (onReply && this.claimsOnReply) {
 			// The claim is written from the reply's thread, which it does not block.
 			return true;
@@ -257,8 +292,9 @@ final class QueuePoller<T> {
 			}
 			else {
 				// A timer also when messages wait for room: a safety net should a settling call's signal be missed.
-				long nanos = Math.max(TimeUnit.MILLISECONDS.toNanos(1), sleepNanos);
-				this.timer = schedule(this::onTimer, Instant.now().plusNanos(nanos));
+				this.waiting = true;
+				this.wakeAt = System.nanoTime() + Math.max(TimeUnit.MILLISECONDS.toNanos(1), sleepNanos);
+				arm(this.wakeAt);
 			}
 		}
 		finally {
@@ -274,6 +310,7 @@ final class QueuePoller<T> {
 		this.lock.lock();
 		try {
 			this.running = false;
+			this.waiting = false;
 			ScheduledFuture<?> pending = this.timer;
 			if (pending != null) {
 				pending.cancel(false);
