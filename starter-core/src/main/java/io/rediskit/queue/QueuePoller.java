@@ -17,7 +17,10 @@ import org.springframework.scheduling.TaskScheduler;
 /**
  * The poller of a {@link QueueListenerContainer}: claims, in one script call, as many due messages as the
  * {@link QueueDispatcher} has room for, and hands them over. It holds no thread: a poll is a task on the
- * {@link TaskScheduler} whose claim completes asynchronously; at most one is under way at a time.
+ * {@link TaskScheduler} whose claim completes asynchronously; at most one is under way at a time. Where the script
+ * executor never blocks (the shared native Lettuce connection), a poll asked for by a reply (a settling call's that
+ * made room, a claim's that left ready messages behind) runs on that reply's thread instead, after the reply's other
+ * completions ({@link ReplyTail}): the claim is written at once, with no scheduler thread woken for it.
  * <p>
  * <b>When it polls.</b> At once again after a claim that found more ready messages than it could take, as soon
  * as the dispatcher {@link QueueDispatcher#wantsMore() wants more}; after a claim that emptied the queue, at the

@@ -35,9 +35,10 @@ final class ReplyTail {
 		}
 		finally {
 			OPEN.remove();
-		}
-		for (Runnable task : tail) {
-			task.run();
+			// Even after a failing completion: a claim asked for and never sent would leave its poller waiting.
+			for (Runnable task : tail) {
+				task.run();
+			}
 		}
 	}
 
