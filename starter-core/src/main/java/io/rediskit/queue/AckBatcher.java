@@ -77,15 +77,18 @@ final class AckBatcher {
 			if (next != null) {
 				send(next);
 			}
-			for (int i = 0; i < batch.size(); i++) {
-				CompletableFuture<Settlement> one = batch.get(i).settled;
-				if (failure != null) {
-					one.completeExceptionally(failure);
+			// A claim the acks' room asks for goes after the last of them (see ReplyTail).
+			ReplyTail.run(() -> {
+				for (int i = 0; i < batch.size(); i++) {
+					CompletableFuture<Settlement> one = batch.get(i).settled;
+					if (failure != null) {
+						one.completeExceptionally(failure);
+					}
+					else {
+						one.complete(settled[i]);
+					}
 				}
-				else {
-					one.complete(settled[i]);
-				}
-			}
+			});
 		});
 	}
 

@@ -13,6 +13,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import io.micrometer.observation.Observation;
@@ -60,7 +61,8 @@ final class QueueDispatcher<T> {
 
 	private final Executor executor;
 
-	private final Runnable capacityFreed;
+	/** Told that room was made worth a claim; with whether on a settling call's successful reply. */
+	private final Consumer<Boolean> capacityFreed;
 
 	private final ThrottledLog failures;
 
@@ -90,7 +92,7 @@ final class QueueDispatcher<T> {
 	private volatile boolean accepting = true;
 
 	QueueDispatcher(ScriptedRedisQueue<T> queue, QueueHandler<T> handler, int concurrency, int prefetch,
-			Executor executor, Runnable capacityFreed, ThrottledLog failures) {
+			Executor executor, Consumer<Boolean> capacityFreed, ThrottledLog failures) {
 		this.queue = queue;
 		this.handler = handler;
 		this.concurrency = concurrency;
@@ -339,14 +341,14 @@ final class QueueDispatcher<T> {
 		}
 		catch (RuntimeException ex) {
 			settleFailed(delivery, operation, ex);
-			settled(delivery, true);
+			settled(delivery, true, false);
 			return;
 		}
 		stage.whenComplete((done, failure) -> {
 			if (failure != null) {
 				settleFailed(delivery, operation, Stages.unwrap(failure));
 			}
-			settled(delivery, true);
+			settled(delivery, true, failure == null);
 		});
 	}
 
@@ -368,15 +370,16 @@ final class QueueDispatcher<T> {
 
 	/** Counts a delivery out, once, and tells the poller that room was made. */
 	private void settled(Delivery<T> delivery) {
-		settled(delivery, false);
+		settled(delivery, false, false);
 	}
 
 	/**
 	 * Counts a delivery out, once, and tells the poller that room was made if it wants more now.
 	 * @param called whether it was counted as settling, its call now complete: counted out of that in the same
 	 * step, so that the room it makes is seen with nothing left on the wire for it
+	 * @param replied whether the caller completes that call's successful reply (the poller may claim from here)
 	 */
-	private void settled(Delivery<T> delivery, boolean called) {
+	private void settled(Delivery<T> delivery, boolean called, boolean replied) {
 		boolean counted = this.unsettled.remove(delivery);
 		if (!counted && !called) {
 			return;
@@ -404,7 +407,7 @@ final class QueueDispatcher<T> {
 		if (wanted) {
 			// Told only when a claim is worth it (as the poller would ask at once): most settlings of a claim
 			// are not, and the call takes the poller's lock and this one again.
-			this.capacityFreed.run();
+			this.capacityFreed.accept(replied);
 		}
 	}
 

@@ -390,10 +390,10 @@ public class QueueListenerContainer<T> implements SmartLifecycle {
 		}
 	}
 
-	private void onCapacityFreed() {
+	private void onCapacityFreed(boolean onReply) {
 		QueuePoller<T> current = this.poller;
 		if (current != null) {
-			current.capacityFreed();
+			current.capacityFreed(onReply);
 		}
 	}
 

@@ -17,7 +17,10 @@ import org.springframework.scheduling.TaskScheduler;
 /**
  * The poller of a {@link QueueListenerContainer}: claims, in one script call, as many due messages as the
  * {@link QueueDispatcher} has room for, and hands them over. It holds no thread: a poll is a task on the
- * {@link TaskScheduler} whose claim completes asynchronously; at most one is under way at a time.
+ * {@link TaskScheduler} whose claim completes asynchronously; at most one is under way at a time. Where the script
+ * executor never blocks (the shared native Lettuce connection), a poll asked for by a reply (a settling call's that
+ * made room, a claim's that left ready messages behind) runs on that reply's thread instead, after the reply's other
+ * completions ({@link ReplyTail}): the claim is written at once, with no scheduler thread woken for it.
  * <p>
  * <b>When it polls.</b> At once again after a claim that found more ready messages than it could take, as soon
  * as the dispatcher {@link QueueDispatcher#wantsMore() wants more}; after a claim that emptied the queue, at the
@@ -42,6 +45,13 @@ final class QueuePoller<T> {
 
 	private final @Nullable String listener;
 
+	/**
+	 * Whether a claim may be sent from the thread of the reply that made room for it (the script executor never
+	 * blocks its caller): the driver's thread writes it at once, where a task on the scheduler would wake a
+	 * scheduler thread, which hands the write back to the driver's thread.
+	 */
+	private final boolean claimsOnReply;
+
 	private final ReentrantLock lock = new ReentrantLock();
 
 	private final CompletableFuture<Void> stopped = new CompletableFuture<>();
@@ -61,7 +71,20 @@ final class QueuePoller<T> {
 	/** The last claim was held back by the in-flight limit: a delivery of this container settled makes room. */
 	private boolean inFlightHeld;
 
+	/**
+	 * The safety-net timer, armed once for many claims: a poll does not cancel it, and the claim after it leaves it
+	 * armed when it fires no later than that claim wants ({@link #onTimer} then arms it again for the rest).
+	 * Re-armed per claim, it woke a scheduler thread per claim of a drain.
+	 */
 	private @Nullable ScheduledFuture<?> timer;
+
+	/** {@link System#nanoTime()} at which the armed {@link #timer} fires. */
+	private long timerAt;
+
+	/** Whether a timed poll is wanted at {@link #wakeAt}: since the last poll ended without starting another. */
+	private boolean waiting;
+
+	private long wakeAt;
 
 	QueuePoller(ScriptedRedisQueue<T> queue, QueueDispatcher<T> dispatcher, TaskScheduler scheduler,
 			ThrottledLog failures) {
@@ -75,6 +98,7 @@ final class QueuePoller<T> {
 		this.scheduler = scheduler;
 		this.failures = failures;
 		this.listener = listener;
+		this.claimsOnReply = queue.parts().scripts.neverBlocks();
 	}
 
 	void start() {
@@ -102,12 +126,24 @@ final class QueuePoller<T> {
 		}
 	}
 
-	private void onTimer() {
+	/** @param armedAt the time the timer was armed for: a cancelled timer that ran anyway is told by it */
+	private void onTimer(long armedAt) {
 		this.lock.lock();
 		try {
-			if (!this.running) {
+			if (this.timer == null || armedAt != this.timerAt) {
 				return;
 			}
+			this.timer = null;
+			if (!this.running || !this.waiting) {
+				// A poll began since: its end arms the timer again.
+				return;
+			}
+			if (this.wakeAt - System.nanoTime() > TimeUnit.MILLISECONDS.toNanos(1)) {
+				// Armed for an earlier poll than the last one wanted.
+				arm(this.wakeAt);
+				return;
+			}
+			this.waiting = false;
 			this.paused = false;
 			triggerLocked();
 		}
@@ -116,42 +152,71 @@ final class QueuePoller<T> {
 		}
 	}
 
+	/** Under the lock: the timer fires at {@code at} ({@link System#nanoTime()}) at the latest. */
+	private void arm(long at) {
+		ScheduledFuture<?> pending = this.timer;
+		if (pending != null) {
+			if (this.timerAt - at <= 0) {
+				return;
+			}
+			pending.cancel(false);
+		}
+		this.timerAt = at;
+		this.timer = schedule(() -> onTimer(at), Instant.now().plusNanos(Math.max(0, at - System.nanoTime())));
+	}
+
 	// Under the lock.
 	private void triggerLocked() {
 		if (this.polling) {
 			this.again = true;
 			return;
 		}
-		beginPoll();
+		beginPoll(false);
 	}
 
-	/** The dispatcher settled a delivery: claim again if messages are known to wait and it wants more. */
-	void capacityFreed() {
+	/**
+	 * The dispatcher settled a delivery: claim again if messages are known to wait and it wants more.
+	 * @param onReply whether the caller is completing a settling call's successful reply: the claim is then sent
+	 * from this thread if the script executor never blocks
+	 */
+	void capacityFreed(boolean onReply) {
+		boolean here;
 		this.lock.lock();
 		try {
-			if (this.running && (this.moreReady || this.inFlightHeld) && !this.polling && this.dispatcher.wantsMore()) {
-				beginPoll();
+			if (!this.running || !(this.moreReady || this.inFlightHeld) || this.polling
+					|| !this.dispatcher.wantsMore()) {
+				return;
 			}
+			here = beginPoll(onReply);
 		}
 		finally {
 			this.lock.unlock();
 		}
+		if (here) {
+			// After the other deliveries the same reply settles, whose room the claim takes too.
+			ReplyTail.after(this::poll);
+		}
 	}
 
-	// Under the lock.
-	private void beginPoll() {
+	/**
+	 * Under the lock: marks a poll under way and schedules it, or leaves it to the caller.
+	 * @param onReply whether the caller completes a reply of the driver's; ignored unless claims never block
+	 * @return whether the caller runs {@link #poll()} itself, once it released the lock
+	 */
+	private boolean beginPoll(boolean onReply) {
 		this.polling = true;
 		this.again = false;
-		ScheduledFuture<?> pending = this.timer;
-		if (pending != null) {
-			pending.cancel(false);
-			this.timer = null;
+		this.waiting = false;
+		if (onReply && this.claimsOnReply) {
+			// The claim is written from the reply's thread, which it does not block.
+			return true;
 		}
-		// A hop to the scheduler: the claim's caller may be a Redis reply thread, and a blocking driver would
-		// run the claim on the calling thread.
+		// A hop to the scheduler: the caller may be a Redis reply thread, and a blocking driver would run the
+		// claim on the calling thread.
 		if (schedule(this::poll, Instant.now()) == null) {
 			this.polling = false;
 		}
+		return false;
 	}
 
 	/**
@@ -176,9 +241,10 @@ final class QueuePoller<T> {
 		int max = Math.min(this.dispatcher.free(), QueueScripts.MAX_CLAIM);
 		if (max <= 0) {
 			// Full: the dispatcher's settling calls bring the next claim.
-			finish(true, this.queue.spec().pollInterval().toNanos());
+			finish(true, this.queue.spec().pollInterval().toNanos(), false);
 			return;
 		}
+		Thread caller = Thread.currentThread();
 		CompletionStage<ScriptedRedisQueue.Batch<T>> claim;
 		try {
 			claim = this.queue.claimBatch(max, this.listener);
@@ -189,7 +255,7 @@ final class QueuePoller<T> {
 		claim.whenComplete((batch, failure) -> {
 			if (failure != null) {
 				this.failures.warn(Stages.unwrap(failure));
-				finish(false, this.queue.spec().pollInterval().toNanos());
+				finish(false, this.queue.spec().pollInterval().toNanos(), false);
 				return;
 			}
 			this.dispatcher.offer(batch.messages());
@@ -203,11 +269,19 @@ final class QueuePoller<T> {
 			finally {
 				this.lock.unlock();
 			}
-			finish(more, more ? this.queue.spec().pollInterval().toNanos() : batch.sleepNanos(this.queue.spec()));
+			// On the reply's thread, not the one that sent the claim (a reply there already would make the next
+			// claim a call within this one, and so on).
+			finish(more, more ? this.queue.spec().pollInterval().toNanos() : batch.sleepNanos(this.queue.spec()),
+					Thread.currentThread() != caller);
 		});
 	}
 
-	private void finish(boolean more, long sleepNanos) {
+	/**
+	 * Ends a poll: the next at once if one is wanted, else a timer.
+	 * @param onReply whether the caller completes the claim's reply, as for {@link #beginPoll}
+	 */
+	private void finish(boolean more, long sleepNanos, boolean onReply) {
+		boolean here = false;
 		this.lock.lock();
 		try {
 			this.polling = false;
@@ -217,15 +291,20 @@ final class QueuePoller<T> {
 				return;
 			}
 			if ((this.again && !this.paused) || (more && this.dispatcher.wantsMore())) {
-				beginPoll();
-				return;
+				here = beginPoll(onReply);
 			}
-			// A timer also when messages wait for room: a safety net should a settling call's signal be missed.
-			long nanos = Math.max(TimeUnit.MILLISECONDS.toNanos(1), sleepNanos);
-			this.timer = schedule(this::onTimer, Instant.now().plusNanos(nanos));
+			else {
+				// A timer also when messages wait for room: a safety net should a settling call's signal be missed.
+				this.waiting = true;
+				this.wakeAt = System.nanoTime() + Math.max(TimeUnit.MILLISECONDS.toNanos(1), sleepNanos);
+				arm(this.wakeAt);
+			}
 		}
 		finally {
 			this.lock.unlock();
+		}
+		if (here) {
+			poll();
 		}
 	}
 
@@ -234,6 +313,7 @@ final class QueuePoller<T> {
 		this.lock.lock();
 		try {
 			this.running = false;
+			this.waiting = false;
 			ScheduledFuture<?> pending = this.timer;
 			if (pending != null) {
 				pending.cancel(false);

@@ -127,6 +127,11 @@ final class QueueScripts {
 		this.executor = executor;
 	}
 
+	/** @return whether a script call never blocks its caller (the shared native Lettuce connection) */
+	boolean neverBlocks() {
+		return this.executor.isNative();
+	}
+
 	/**
 	 * Enqueues messages, each under its deduplication; one round trip however many.
 	 * @return the server time and, per message, what the enqueue did and the id it concerns
