@@ -58,7 +58,7 @@ public final class FairLockRegistry extends AbstractLockRegistry {
 				spec.defaultLeaseTime(), spec.defaultWaitTime(), listeners, clock,
 				"Fair locks cannot reach Redis; fair lock calls fail after the command timeout",
 				(guarded, outages) -> new FairEngine(spec,
-						new FairLockScripts(Objects.requireNonNull(scripts, "scripts must not be null"), keyNaming),
+						new FairLockScripts(Objects.requireNonNull(scripts, "scripts must not be null")),
 						new LockScripts(scripts, Objects.requireNonNull(connectionFactory,
 								"connectionFactory must not be null")),
 						new ReleaseSignals(connectionFactory, "the fair locks' release channels")),

@@ -31,18 +31,23 @@ final class FairLockScripts {
 
 	static final LuaScript LEAVE = script("fairlock_leave");
 
+	/** Index in {@link LockScripts.Keys#further} of the line of waiters. */
+	private static final int LINE = 0;
+
+	/** Index in {@link LockScripts.Keys#further} of the waiters' places. */
+	private static final int PLACES = 1;
+
 	private final ScriptExecutor executor;
 
-	private final KeyNaming keyNaming;
-
-	FairLockScripts(ScriptExecutor executor, KeyNaming keyNaming) {
+	FairLockScripts(ScriptExecutor executor) {
 		this.executor = executor;
-		this.keyNaming = keyNaming;
 	}
 
+	/** @return the keys of a name, its line and places among them, named once per handle */
 	static LockScripts.Keys keys(KeyNaming naming, String name, String group) {
 		return new LockScripts.Keys(naming.key(AREA, name), naming.key(AREA, name, "fence"),
-				naming.key(AREA, name, "released"), name, group);
+				naming.key(AREA, name, "released"), name, group, naming.key(AREA, name, "line"),
+				naming.key(AREA, name, "places"));
 	}
 
 	/**
@@ -97,17 +102,12 @@ final class FairLockScripts {
 			.thenApply((reply) -> required(reply, script));
 	}
 
-	/** @return the key of the line of waiters */
-	String lineKey(String name) {
-		return this.keyNaming.key(AREA, name, "line");
+	private static byte[] line(LockScripts.Keys keys) {
+		return keys.furtherBytes[LINE];
 	}
 
-	private byte[] line(LockScripts.Keys keys) {
-		return utf8(lineKey(keys.name));
-	}
-
-	private byte[] places(LockScripts.Keys keys) {
-		return utf8(this.keyNaming.key(AREA, keys.name, "places"));
+	private static byte[] places(LockScripts.Keys keys) {
+		return keys.furtherBytes[PLACES];
 	}
 
 }

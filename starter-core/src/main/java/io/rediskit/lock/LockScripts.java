@@ -390,11 +390,21 @@ final class LockScripts {
 
 		final byte[] releasedBytes;
 
+		/**
+		 * The name's further keys, in its hash slot, that a member of the family passes to its scripts, in the
+		 * member's order (the read-write lock's hash, readers and waiting writers; the fair lock's line and places);
+		 * none for the lock. Named once per handle, as the keys above: naming and encoding them on every call was
+		 * most of what the read-write lock allocated per acquisition.
+		 */
+		final String[] further;
+
+		final byte[][] furtherBytes;
+
 		Keys(String lock, String fence, String released) {
 			this(lock, fence, released, lock, lock);
 		}
 
-		Keys(String lock, String fence, String released, String name, String group) {
+		Keys(String lock, String fence, String released, String name, String group, String... further) {
 			this.name = name;
 			this.group = group;
 			this.lock = lock;
@@ -403,6 +413,11 @@ final class LockScripts {
 			this.lockBytes = utf8(lock);
 			this.fenceBytes = utf8(fence);
 			this.releasedBytes = utf8(released);
+			this.further = further;
+			this.furtherBytes = new byte[further.length][];
+			for (int i = 0; i < further.length; i++) {
+				this.furtherBytes[i] = utf8(further[i]);
+			}
 		}
 
 		static Keys of(KeyNaming naming, String name) {

@@ -23,11 +23,15 @@ final class ReadWriteEngine extends WaiterLineEngine {
 
 	private final ReadWriteEngine sibling;
 
+	/** The spec's waiter timeout as the write attempt's argument, encoded once. */
+	private final byte[] waiterTimeoutMillis;
+
 	/** Creates the write side and its read sibling. */
 	ReadWriteEngine(WaiterLineSpec spec, ReadWriteLockScripts scripts, ReleaseSignals signals) {
 		super(spec, signals);
 		this.scripts = scripts;
 		this.read = false;
+		this.waiterTimeoutMillis = LockScripts.number(spec.waiterTimeout().toMillis());
 		this.sibling = new ReadWriteEngine(this);
 	}
 
@@ -35,6 +39,7 @@ final class ReadWriteEngine extends WaiterLineEngine {
 		super(writing.spec, writing.signals);
 		this.scripts = writing.scripts;
 		this.read = true;
+		this.waiterTimeoutMillis = writing.waiterTimeoutMillis;
 		this.sibling = writing;
 	}
 
@@ -45,7 +50,7 @@ final class ReadWriteEngine extends WaiterLineEngine {
 
 	@Override
 	CompletionStage<Long> reenter(RedisLock lock, LockHold current) {
-		return this.scripts.setCount(lock.name(), this.read, current.owner, current.holdCount() + 1,
+		return this.scripts.setCount(lock.keys(), this.read, current.owner, current.holdCount() + 1,
 				current.leaseMillis);
 	}
 
@@ -55,7 +60,7 @@ final class ReadWriteEngine extends WaiterLineEngine {
 		if (this.read) {
 			return;
 		}
-		LockHold reading = lock.parts().holds().get(this.scripts.readersKey(lock.name()), owner);
+		LockHold reading = lock.parts().holds().get(ReadWriteLockScripts.readersKey(lock.keys()), owner);
 		if (reading != null && !reading.isLost()) {
 			throw new IllegalStateException("Lock '" + lock.name() + "' is read by the current thread: release the"
 					+ " read lock before taking the write lock (upgrading is not supported; downgrading is)");
@@ -65,26 +70,26 @@ final class ReadWriteEngine extends WaiterLineEngine {
 	@Override
 	public CompletionStage<LockScripts.Attempt> attempt(RedisLock lock, String owner, long leaseMillis,
 			String requestId) {
-		return this.read ? this.scripts.acquireRead(lock.name(), owner, leaseMillis)
-				: this.scripts.acquireWrite(lock.name(), owner, leaseMillis, this.spec.waiterTimeout().toMillis());
+		return this.read ? this.scripts.acquireRead(lock.keys(), owner, leaseMillis)
+				: this.scripts.acquireWrite(lock.keys(), owner, leaseMillis, this.waiterTimeoutMillis);
 	}
 
 	@Override
 	public CompletionStage<?> leave(RedisLock lock, String owner) {
-		return this.read ? this.scripts.setCount(lock.name(), true, owner, 0, 1)
-				: this.scripts.leaveWrite(lock.name(), owner);
+		return this.read ? this.scripts.setCount(lock.keys(), true, owner, 0, 1)
+				: this.scripts.leaveWrite(lock.keys(), owner);
 	}
 
 	/** Sets the stored count to the client's count less one; the last release ends this side's hold. */
 	@Override
 	public CompletionStage<Long> release(LockHold hold) {
-		return this.scripts.setCount(hold.lock.name(), this.read, hold.owner, hold.holdCount() - 1L,
+		return this.scripts.setCount(hold.lock.keys(), this.read, hold.owner, hold.holdCount() - 1L,
 				hold.leaseMillis);
 	}
 
 	@Override
 	CompletionStage<Boolean> extend(LockHold hold) {
-		return this.scripts.renew(hold.lock.name(), this.read, hold.owner, hold.leaseMillis);
+		return this.scripts.renew(hold.lock.keys(), this.read, hold.owner, hold.leaseMillis);
 	}
 
 	/**
@@ -105,7 +110,7 @@ final class ReadWriteEngine extends WaiterLineEngine {
 	@Override
 	public CompletionStage<Boolean> isLockedAsync(RedisLock lock) {
 		try {
-			return this.scripts.holders(lock.name(), "")
+			return this.scripts.holders(lock.keys(), "")
 				.thenApply((holders) -> this.read ? holders.readers() > 0 : holders.writing());
 		}
 		catch (RuntimeException ex) {
@@ -116,7 +121,7 @@ final class ReadWriteEngine extends WaiterLineEngine {
 	@Override
 	public int holdCount(RedisLock lock, String owner) {
 		ReadWriteLockScripts.Holders holders = Stages
-			.uninterruptibly(() -> LockScripts.await(this.scripts.holders(lock.name(), owner)));
+			.uninterruptibly(() -> LockScripts.await(this.scripts.holders(lock.keys(), owner)));
 		return this.read ? holders.ownReads() : holders.ownWrites();
 	}
 

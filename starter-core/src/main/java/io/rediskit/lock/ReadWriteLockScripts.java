@@ -29,6 +29,8 @@ final class ReadWriteLockScripts {
 
 	private static final byte[] WRITE = utf8("write");
 
+	private static final byte[] ZERO = number(0);
+
 	static final LuaScript ACQUIRE = script("rwlock_acquire");
 
 	static final LuaScript READ_COUNT = script("rwlock_read_count");
@@ -45,39 +47,54 @@ final class ReadWriteLockScripts {
 
 	private final ScriptExecutor executor;
 
-	private final KeyNaming keyNaming;
-
-	ReadWriteLockScripts(ScriptExecutor executor, KeyNaming keyNaming) {
+	ReadWriteLockScripts(ScriptExecutor executor) {
 		this.executor = executor;
-		this.keyNaming = keyNaming;
 	}
+
+	/** Index in {@link LockScripts.Keys#further} of the hash of the writer and the readers. */
+	private static final int HASH = 0;
+
+	/** Index in {@link LockScripts.Keys#further} of the readers. */
+	private static final int READERS = 1;
+
+	/** Index in {@link LockScripts.Keys#further} of the waiting writers. */
+	private static final int WRITERS = 2;
 
 	/**
-	 * The keys of one side. The two sides' {@code lock} keys differ (the hash for the write lock, the readers for
-	 * the read lock), so that an owner's read and write holds are two holds of the registry.
+	 * The keys of one side, named once per handle (both sides carry every key of the name). The two sides'
+	 * {@code lock} keys differ (the hash for the write lock, the readers for the read lock), so that an owner's read
+	 * and write holds are two holds of the registry.
 	 */
 	static LockScripts.Keys keys(KeyNaming naming, String name, String group, boolean read) {
-		String lock = read ? naming.key(AREA, name, "readers") : naming.key(AREA, name);
-		return new LockScripts.Keys(lock, naming.key(AREA, name, "fence"), naming.key(AREA, name, "released"), name,
-				group);
+		String hash = naming.key(AREA, name);
+		String readers = naming.key(AREA, name, "readers");
+		return new LockScripts.Keys(read ? readers : hash, naming.key(AREA, name, "fence"),
+				naming.key(AREA, name, "released"), name, group, hash, readers, naming.key(AREA, name, "writers"));
 	}
 
-	CompletionStage<LockScripts.Attempt> acquireRead(String name, String owner, long leaseMillis) {
+	/** @return the key of the readers, the read side's lock key, which the registry's holds are kept by */
+	static String readersKey(LockScripts.Keys keys) {
+		return keys.further[READERS];
+	}
+
+	CompletionStage<LockScripts.Attempt> acquireRead(LockScripts.Keys keys, String owner, long leaseMillis) {
 		// A reader takes no place among the waiting writers: the place's length is not read.
-		return acquire(name, READ, owner, leaseMillis, 0);
+		return acquire(keys, READ, owner, leaseMillis, ZERO);
 	}
 
-	CompletionStage<LockScripts.Attempt> acquireWrite(String name, String owner, long leaseMillis,
-			long waiterTimeoutMillis) {
-		return acquire(name, WRITE, owner, leaseMillis, waiterTimeoutMillis);
+	/** @param waiterTimeoutMillis how long a place among the waiting writers lasts, in ms as decimal digits */
+	CompletionStage<LockScripts.Attempt> acquireWrite(LockScripts.Keys keys, String owner, long leaseMillis,
+			byte[] waiterTimeoutMillis) {
+		return acquire(keys, WRITE, owner, leaseMillis, waiterTimeoutMillis);
 	}
 
 	/** One script for both sides, which differ only in who may hold: one round trip either way. */
-	private CompletionStage<LockScripts.Attempt> acquire(String name, byte[] side, String owner, long leaseMillis,
-			long waiterTimeoutMillis) {
-		return this.executor.<List<Object>>executeAsync(ACQUIRE, ReturnType.MULTI, 4, hash(name), readers(name),
-				writers(name), fence(name), utf8(owner), number(leaseMillis), LockScripts.FENCE_TTL_MILLIS, side,
-				number(waiterTimeoutMillis))
+	private CompletionStage<LockScripts.Attempt> acquire(LockScripts.Keys keys, byte[] side, String owner,
+			long leaseMillis, byte[] waiterTimeoutMillis) {
+		byte[][] further = keys.furtherBytes;
+		return this.executor.<List<Object>>executeAsync(ACQUIRE, ReturnType.MULTI, 4, further[HASH],
+				further[READERS], further[WRITERS], keys.fenceBytes, utf8(owner), number(leaseMillis),
+				LockScripts.FENCE_TTL_MILLIS, side, waiterTimeoutMillis)
 			.thenApply(LockScripts.Attempt::of);
 	}
 
@@ -85,34 +102,35 @@ final class ReadWriteLockScripts {
 	 * Sets the hold count of an owner's read or write hold; {@code 0} ends it.
 	 * @return the holds left, or {@code -1} when the owner does not hold that side
 	 */
-	CompletionStage<Long> setCount(String name, boolean read, String owner, long count, long leaseMillis) {
+	CompletionStage<Long> setCount(LockScripts.Keys keys, boolean read, String owner, long count, long leaseMillis) {
 		LuaScript script = read ? READ_COUNT : WRITE_COUNT;
-		return this.executor.<Long>executeAsync(script, ReturnType.INTEGER, 2, hash(name), readers(name), utf8(owner),
-				number(count), number(leaseMillis), released(name))
+		return this.executor.<Long>executeAsync(script, ReturnType.INTEGER, 2, keys.furtherBytes[HASH],
+				keys.furtherBytes[READERS], utf8(owner), number(count), number(leaseMillis), keys.releasedBytes)
 			.thenApply((reply) -> required(reply, script));
 	}
 
 	/** @return whether the owner still held that side, whose lease now runs for {@code leaseMillis} */
-	CompletionStage<Boolean> renew(String name, boolean read, String owner, long leaseMillis) {
+	CompletionStage<Boolean> renew(LockScripts.Keys keys, boolean read, String owner, long leaseMillis) {
 		LuaScript script = read ? READ_RENEW : WRITE_RENEW;
-		return this.executor.<Long>executeAsync(script, ReturnType.INTEGER, 2, hash(name), readers(name), utf8(owner),
-				number(leaseMillis))
+		return this.executor.<Long>executeAsync(script, ReturnType.INTEGER, 2, keys.furtherBytes[HASH],
+				keys.furtherBytes[READERS], utf8(owner), number(leaseMillis))
 			.thenApply((reply) -> required(reply, script) == 1L);
 	}
 
 	/** The owner stops waiting to write and holds no write hold: its place goes, a write an attempt took ends. */
-	CompletionStage<Long> leaveWrite(String name, String owner) {
+	CompletionStage<Long> leaveWrite(LockScripts.Keys keys, String owner) {
 		// Past any availability gate: it undoes an attempt and runs as soon as a stalled Redis answers.
+		byte[][] further = keys.furtherBytes;
 		return this.executor.ungated()
-			.<Long>executeAsync(WRITE_LEAVE, ReturnType.INTEGER, 3, hash(name), readers(name), writers(name),
-					utf8(owner), released(name))
+			.<Long>executeAsync(WRITE_LEAVE, ReturnType.INTEGER, 3, further[HASH], further[READERS],
+					further[WRITERS], utf8(owner), keys.releasedBytes)
 			.thenApply((reply) -> required(reply, WRITE_LEAVE));
 	}
 
 	/** @return who holds the lock now, as {@code owner} sees it */
-	CompletionStage<Holders> holders(String name, String owner) {
-		return this.executor.<List<Object>>executeAsync(HOLDERS, ReturnType.MULTI, 2, hash(name), readers(name),
-				utf8(owner))
+	CompletionStage<Holders> holders(LockScripts.Keys keys, String owner) {
+		return this.executor.<List<Object>>executeAsync(HOLDERS, ReturnType.MULTI, 2, keys.furtherBytes[HASH],
+				keys.furtherBytes[READERS], utf8(owner))
 			.thenApply((reply) -> {
 				if (reply == null) {
 					throw new IllegalStateException("Redis returned no reply to " + HOLDERS);
@@ -120,36 +138,6 @@ final class ReadWriteLockScripts {
 				return new Holders((Long) reply.get(0) == 1L, ((Long) reply.get(1)).intValue(),
 						((Long) reply.get(2)).intValue(), ((Long) reply.get(3)).intValue());
 			});
-	}
-
-	private byte[] hash(String name) {
-		return utf8(this.keyNaming.key(AREA, name));
-	}
-
-	/** @return the key of the readers, the read side's lock key */
-	String readersKey(String name) {
-		return this.keyNaming.key(AREA, name, "readers");
-	}
-
-	private byte[] readers(String name) {
-		return utf8(readersKey(name));
-	}
-
-	/** @return the key of the waiting writers */
-	String writersKey(String name) {
-		return this.keyNaming.key(AREA, name, "writers");
-	}
-
-	private byte[] writers(String name) {
-		return utf8(writersKey(name));
-	}
-
-	private byte[] fence(String name) {
-		return utf8(this.keyNaming.key(AREA, name, "fence"));
-	}
-
-	private byte[] released(String name) {
-		return utf8(this.keyNaming.key(AREA, name, "released"));
 	}
 
 	/**

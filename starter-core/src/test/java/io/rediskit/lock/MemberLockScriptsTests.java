@@ -22,6 +22,8 @@ class MemberLockScriptsTests {
 
 	private static final KeyNaming NAMING = KeyNaming.defaults();
 
+	private static final byte[] WAIT_3S = LockScripts.number(3_000);
+
 	RedisServerProcess server;
 
 	ReadWriteLockScripts readWrite;
@@ -32,46 +34,71 @@ class MemberLockScriptsTests {
 	void clean() {
 		redis.flushAll();
 		this.server = redis.server();
-		this.readWrite = new ReadWriteLockScripts(redis.scripts(), NAMING);
-		this.fair = new FairLockScripts(redis.scripts(), NAMING);
+		this.readWrite = new ReadWriteLockScripts(redis.scripts());
+		this.fair = new FairLockScripts(redis.scripts());
 	}
 
 	@Test
 	void readersShareEveryKeyHasATtlAndAWaitingWriterKeepsNewReadersOut() {
-		assertThat(LockScripts.await(this.readWrite.acquireRead("p", "r1", 10_000)).acquired()).isTrue();
-		assertThat(LockScripts.await(this.readWrite.acquireRead("p", "r2", 20_000)).acquired()).isTrue();
+		assertThat(LockScripts.await(this.readWrite.acquireRead(rw("p"), "r1", 10_000)).acquired()).isTrue();
+		assertThat(LockScripts.await(this.readWrite.acquireRead(rw("p"), "r2", 20_000)).acquired()).isTrue();
 		assertThat((Long) this.server.command("PTTL", NAMING.key("rwlock", "p"))).isBetween(19_000L, 20_000L);
 		assertThat((Long) this.server.command("PTTL", NAMING.key("rwlock", "p", "readers"))).isBetween(19_000L, 20_000L);
 		assertThat((Long) this.server.command("PTTL", NAMING.key("rwlock", "p", "fence"))).isGreaterThan(86_000_000L);
-		LockScripts.Attempt writer = LockScripts.await(this.readWrite.acquireWrite("p", "w", 10_000, 3_000));
+		LockScripts.Attempt writer = LockScripts.await(this.readWrite.acquireWrite(rw("p"), "w", 10_000, WAIT_3S));
 		assertThat(writer.acquired()).isFalse();
 		assertThat((Long) this.server.command("PTTL", NAMING.key("rwlock", "p", "writers"))).isBetween(2_000L, 3_000L);
-		assertThat(LockScripts.await(this.readWrite.acquireRead("p", "r3", 10_000)).acquired())
+		assertThat(LockScripts.await(this.readWrite.acquireRead(rw("p"), "r3", 10_000)).acquired())
 			.as("a new reader while a writer waits").isFalse();
-		assertThat(LockScripts.await(this.readWrite.setCount("p", true, "r1", 0, 10_000))).isZero();
-		assertThat(LockScripts.await(this.readWrite.setCount("p", true, "r1", 0, 10_000))).as("a replay").isEqualTo(-1);
-		assertThat(LockScripts.await(this.readWrite.setCount("p", true, "r2", 0, 10_000))).isZero();
-		LockScripts.Attempt written = LockScripts.await(this.readWrite.acquireWrite("p", "w", 10_000, 3_000));
+		assertThat(LockScripts.await(this.readWrite.setCount(rw("p"), true, "r1", 0, 10_000))).isZero();
+		assertThat(LockScripts.await(this.readWrite.setCount(rw("p"), true, "r1", 0, 10_000))).as("a replay").isEqualTo(-1);
+		assertThat(LockScripts.await(this.readWrite.setCount(rw("p"), true, "r2", 0, 10_000))).isZero();
+		LockScripts.Attempt written = LockScripts.await(this.readWrite.acquireWrite(rw("p"), "w", 10_000, WAIT_3S));
 		assertThat(written.acquired()).isTrue();
 		assertThat(this.server.command("ZCARD", NAMING.key("rwlock", "p", "writers"))).isEqualTo(0L);
-		assertThat(LockScripts.await(this.readWrite.acquireRead("p", "w", 10_000)).acquired())
+		assertThat(LockScripts.await(this.readWrite.acquireRead(rw("p"), "w", 10_000)).acquired())
 			.as("the writer reads: a downgrade").isTrue();
-		assertThat(LockScripts.await(this.readWrite.setCount("p", false, "w", 0, 10_000))).isZero();
-		assertThat(LockScripts.await(this.readWrite.holders("p", "w")))
+		assertThat(LockScripts.await(this.readWrite.setCount(rw("p"), false, "w", 0, 10_000))).isZero();
+		assertThat(LockScripts.await(this.readWrite.holders(rw("p"), "w")))
 			.isEqualTo(new ReadWriteLockScripts.Holders(false, 1, 0, 1));
-		assertThat(LockScripts.await(this.readWrite.setCount("p", true, "w", 0, 10_000))).isZero();
+		assertThat(LockScripts.await(this.readWrite.setCount(rw("p"), true, "w", 0, 10_000))).isZero();
 		assertThat(this.server.command("EXISTS", NAMING.key("rwlock", "p"), NAMING.key("rwlock", "p", "readers")))
 			.isEqualTo(0L);
 	}
 
 	@Test
 	void aReaderWhoseLeaseEndedIsDroppedAndCannotRenew() throws Exception {
-		assertThat(LockScripts.await(this.readWrite.acquireRead("e", "r", 1)).acquired()).isTrue();
+		assertThat(LockScripts.await(this.readWrite.acquireRead(rw("e"), "r", 1)).acquired()).isTrue();
 		LockTesting.awaitCondition("the lease ended", java.time.Duration.ofSeconds(2),
-				() -> !LockScripts.await(this.readWrite.holders("e", "r")).equals(
+				() -> !LockScripts.await(this.readWrite.holders(rw("e"), "r")).equals(
 						new ReadWriteLockScripts.Holders(false, 1, 0, 1)));
-		assertThat(LockScripts.await(this.readWrite.renew("e", true, "r", 10_000))).isFalse();
-		assertThat(LockScripts.await(this.readWrite.acquireWrite("e", "w", 10_000, 3_000)).acquired()).isTrue();
+		assertThat(LockScripts.await(this.readWrite.renew(rw("e"), true, "r", 10_000))).isFalse();
+		assertThat(LockScripts.await(this.readWrite.acquireWrite(rw("e"), "w", 10_000, WAIT_3S)).acquired()).isTrue();
+	}
+
+	@Test
+	void bothSidesOfAReadWriteLockNameEveryKeyOfTheNameOnceAndKeepTheirHoldsApart() {
+		LockScripts.Keys write = ReadWriteLockScripts.keys(NAMING, "k", "g", false);
+		LockScripts.Keys read = ReadWriteLockScripts.keys(NAMING, "k", "g", true);
+		assertThat(write.lock).isEqualTo(NAMING.key("rwlock", "k"));
+		assertThat(read.lock).as("the read side's holds are kept apart from the write side's")
+			.isEqualTo(NAMING.key("rwlock", "k", "readers"));
+		assertThat(ReadWriteLockScripts.readersKey(write)).as("what a writer's upgrade check looks its reads up by")
+			.isEqualTo(read.lock);
+		for (LockScripts.Keys side : List.of(write, read)) {
+			assertThat(side.further).containsExactly(NAMING.key("rwlock", "k"), NAMING.key("rwlock", "k", "readers"),
+					NAMING.key("rwlock", "k", "writers"));
+			assertThat(side.furtherBytes.length).isEqualTo(3);
+			for (int i = 0; i < 3; i++) {
+				assertThat(new String(side.furtherBytes[i], java.nio.charset.StandardCharsets.UTF_8))
+					.isEqualTo(side.further[i]);
+			}
+			assertThat(side.fence).isEqualTo(NAMING.key("rwlock", "k", "fence"));
+			assertThat(side.released).isEqualTo(NAMING.key("rwlock", "k", "released"));
+		}
+		LockScripts.Keys fair = FairLockScripts.keys(NAMING, "k", "g");
+		assertThat(fair.further).containsExactly(NAMING.key("fairlock", "k", "line"),
+				NAMING.key("fairlock", "k", "places"));
 	}
 
 	@Test
@@ -97,6 +124,11 @@ class MemberLockScriptsTests {
 		assertThat(LockScripts.await(this.fair.leave(keys, "a"))).as("leaving frees what it held").isEqualTo(1);
 		assertThat(LockScripts.await(this.fair.leave(keys, "b"))).isZero();
 		assertThat(LockScripts.await(this.fair.acquire(keys, "c", 10_000, "8", 3_000)).acquired()).isTrue();
+	}
+
+	/** @return the keys of a read-write lock's name, as its write side's handle has them */
+	private static LockScripts.Keys rw(String name) {
+		return ReadWriteLockScripts.keys(NAMING, name, name, false);
 	}
 
 }
