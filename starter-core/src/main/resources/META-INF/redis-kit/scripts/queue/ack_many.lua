@@ -37,12 +37,12 @@ end
 if count == 0 then
   return {}
 end
--- Read in two calls for the whole batch (one without a reasons hash), written in four or five: a call per message costs more than its command. A
+-- Read in two calls for the whole batch, written in five: a call per message costs more than its command. A
 -- queue with flows or batches reads and writes per message instead, in order, as the bookkeeping of one message
 -- may settle or cancel another of the same batch. Settled tokens are read only for the deliveries whose message is
 -- not held under their token (no settle leaves a token in place), in one call after the others.
--- The reasons are read only when the hash exists (a cancel or a dead letter leaves one), the group hash is written
--- only when it exists (a queue with groups): one call rather than a batch's ids made into arguments.
+-- The reasons are read only when their hash exists (a cancel or a dead letter leaves one), and the group hash is
+-- written only when it exists (a queue with groups): an EXISTS costs less than a batch's ids made into arguments.
 local metas, reasons
 if not workflows then
   metas = redis.call('HMGET', KEYS[5], unpack(ids))
