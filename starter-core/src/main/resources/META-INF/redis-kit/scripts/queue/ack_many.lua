@@ -26,27 +26,37 @@ local function finished(id, event, data)
     {now, id, event, data, ARGV[3], ARGV[4], ARGV[5]})
 end
 local keep = tonumber(ARGV[2])
+-- Tables grow by explicit places: '#' searches a table for its end each time.
 local ids, tokens = {}, {}
+local count = 0
 for i = 6, #ARGV, 3 do
-  ids[#ids + 1] = ARGV[i]
-  tokens[#tokens + 1] = ARGV[i + 1]
+  count = count + 1
+  ids[count] = ARGV[i]
+  tokens[count] = ARGV[i + 1]
 end
-if #ids == 0 then
+if count == 0 then
   return {}
 end
 -- Read in two calls for the whole batch, written in five: a call per message costs more than its command. A
 -- queue with flows or batches reads and writes per message instead, in order, as the bookkeeping of one message
 -- may settle or cancel another of the same batch. Settled tokens are read only for the deliveries whose message is
 -- not held under their token (no settle leaves a token in place), in one call after the others.
+-- The reasons are read only when their hash exists (a cancel or a dead letter leaves one), and the group hash is
+-- written only when it exists (a queue with groups): an EXISTS costs less than a batch's ids made into arguments.
 local metas, reasons
 if not workflows then
   metas = redis.call('HMGET', KEYS[5], unpack(ids))
-  reasons = redis.call('HMGET', KEYS[7], unpack(ids))
+  if redis.call('EXISTS', KEYS[7]) == 1 then
+    reasons = redis.call('HMGET', KEYS[7], unpack(ids))
+  else
+    reasons = {}
+  end
 end
 local seen, acked = {}, {}
 local removed, settled, unheld = {}, {}, {}
+local removed_count, settled_count = 0, 0
 local reply = {}
-for n = 1, #ids do
+for n = 1, count do
   local id, token = ids[n], tokens[n]
   if seen[token] then
     reply[n] = 2
@@ -63,7 +73,8 @@ for n = 1, #ids do
     else
       seen[token] = true
       acked[id] = true
-      settled[#settled + 1] = token
+      settled_count = settled_count + 1
+      settled[settled_count] = token
       local reason
       if reasons then
         reason = reasons[n]
@@ -82,16 +93,19 @@ for n = 1, #ids do
         redis.call('HDEL', KEYS[6], id)
         reply[n] = 1 + 8 * finished(id, 's', ARGV[5 + n * 3])
       else
-        removed[#removed + 1] = id
+        removed_count = removed_count + 1
+        removed[removed_count] = id
         reply[n] = 1
       end
     end
   end
 end
-if #removed > 0 then
+if removed_count > 0 then
   redis.call('ZREM', KEYS[3], unpack(removed))
   redis.call('HDEL', KEYS[5], unpack(removed))
-  redis.call('HDEL', KEYS[17], unpack(removed))
+  if redis.call('EXISTS', KEYS[17]) == 1 then
+    redis.call('HDEL', KEYS[17], unpack(removed))
+  end
   redis.call('HDEL', KEYS[6], unpack(removed))
 end
 if #unheld > 0 then
@@ -107,7 +121,7 @@ if #unheld > 0 then
     end
   end
 end
-if #settled > 0 then
+if settled_count > 0 then
   remember({KEYS[8]}, {now, keep, settled})
 end
 return reply

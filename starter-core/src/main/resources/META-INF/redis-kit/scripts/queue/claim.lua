@@ -316,18 +316,21 @@ for code, key in pairs(lists) do
     popped[code] = redis.call('LPOP', key, count)
   end
 end
-local deadline = now + tonumber(ARGV[4])
+-- Made text once: a number given to redis.call is made text again for every message.
+local deadline = string.format('%d', now + tonumber(ARGV[4]))
 -- Read in two calls and written in two for the whole claim: a call per message costs more than its command.
 local ids, codes = {}, {}
+local found = 0
 for _, code in ipairs(order) do
   local id = popped[code] and popped[code][next_of[code]]
   next_of[code] = next_of[code] + 1
   if id then
-    ids[#ids + 1] = id
-    codes[#codes + 1] = (code == 'g') and 'n' or code
+    found = found + 1
+    ids[found] = id
+    codes[found] = (code == 'g') and 'n' or code
   end
 end
-if #ids == 0 then
+if found == 0 then
   record_rate(0)
   return reply
 end
@@ -335,38 +338,43 @@ local metas = redis.call('HMGET', KEYS[5], unpack(ids))
 local payloads = redis.call('HMGET', KEYS[6], unpack(ids))
 local claimed = {}
 local metas_set, in_flight = {}, {}
--- A number made text costs more in Lua than a command: the next delivery count is made once per count seen.
-local counts = {}
-for n, id in ipairs(ids) do
+-- A number made text costs more in Lua than a command: the next delivery count is made once per count seen. Tables
+-- grow by explicit places: '#' searches the table for its end each time.
+local counts, numbers = {}, {}
+local size, at = 0, #reply
+for n = 1, found do
   local meta = metas[n]
   if meta then
+    local id = ids[n]
     local due, seen = string.match(meta, '^(%d+)|(%d+)|')
     local count = counts[seen]
     if not count then
       count = tostring(tonumber(seen) + 1)
       counts[seen] = count
+      numbers[seen] = tonumber(count)
     end
-    local deliveries = tonumber(count)
     local code = codes[n]
-    claimed[#claimed + 1] = code .. id
-    local token = request .. ':' .. #claimed .. (code == 'n' and '' or code)
-    metas_set[#metas_set + 1] = id
-    metas_set[#metas_set + 1] = due .. '|' .. count .. '|' .. token
-    in_flight[#in_flight + 1] = deadline
-    in_flight[#in_flight + 1] = id
-    reply[#reply + 1] = id
-    reply[#reply + 1] = payloads[n]
-    reply[#reply + 1] = deliveries
-    reply[#reply + 1] = tonumber(due)
-    reply[#reply + 1] = token
-    reply[#reply + 1] = code
+    size = size + 1
+    claimed[size] = code .. id
+    local token = request .. ':' .. size .. (code == 'n' and '' or code)
+    metas_set[2 * size - 1] = id
+    metas_set[2 * size] = due .. '|' .. count .. '|' .. token
+    in_flight[2 * size - 1] = deadline
+    in_flight[2 * size] = id
+    reply[at + 1] = id
+    reply[at + 2] = payloads[n]
+    reply[at + 3] = numbers[seen]
+    reply[at + 4] = tonumber(due)
+    reply[at + 5] = token
+    reply[at + 6] = code
+    at = at + 6
   end
 end
-if #claimed > 0 then
+if size > 0 then
   redis.call('HSET', KEYS[5], unpack(metas_set))
   redis.call('ZADD', KEYS[3], unpack(in_flight))
   redis.call('RPUSH', KEYS[9], unpack(claimed))
   redis.call('PEXPIRE', KEYS[9], ARGV[4])
 end
-record_rate(#claimed)
+record_rate(size)
 return reply

@@ -25,7 +25,8 @@ for _, level in ipairs({{KEYS[9], KEYS[10]}, {KEYS[1], KEYS[2]}, {KEYS[11], KEYS
   if budget > moved then
     local ids = redis.call('ZRANGEBYSCORE', level[1], '-inf', now, 'LIMIT', 0, budget - moved)
     if #ids > 0 then
-      redis.call('ZREM', level[1], unpack(ids))
+      -- The ids read are the first of the zset by rank: removed as a range, with no member given nor looked up.
+      redis.call('ZREMRANGEBYRANK', level[1], 0, #ids - 1)
       local plain = ids
       if groups then
         plain = {}

@@ -7,10 +7,12 @@
 -- KEYS: [1] the settled zset (member -> settled at ms)
 -- ARGV: [1] now in ms, [2] how long an entry is kept in ms, [3] the members, a table
 local now, keep, members = ARGV[1], ARGV[2], ARGV[3]
+-- The score made text once: a number given to redis.call is made text again for every member.
+local at = string.format('%d', now)
 local scored = {}
-for i, member in ipairs(members) do
-  scored[2 * i - 1] = now
-  scored[2 * i] = member
+for i = 1, #members do
+  scored[2 * i - 1] = at
+  scored[2 * i] = members[i]
 end
 redis.call('ZADD', KEYS[1], unpack(scored))
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - keep)
