@@ -28,6 +28,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -64,6 +65,12 @@ public final class RedisKitAutoConfiguration {
 	@Bean
 	static SmartInitializingSingleton redisKitPropertyNamesCheck(Environment environment) {
 		return () -> RedisKitPropertyNames.check(environment);
+	}
+
+	/** Checks, once every bean exists, that no duration under {@code redis-kit} was written without a unit. */
+	@Bean
+	static SmartInitializingSingleton redisKitDurationUnitsCheck(ApplicationContext context) {
+		return () -> RedisKitDurationUnits.check(context);
 	}
 
 	/** Checks, once every bean exists, that no area switched off ignores what the application relies on. */

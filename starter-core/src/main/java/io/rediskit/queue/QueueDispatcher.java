@@ -312,8 +312,11 @@ final class QueueDispatcher<T> {
 			}
 			if (!delivery.isSettled()) {
 				Observations.stop(observation, "retry", ex);
-				settle(delivery, "retry", () -> delivery.retryAsync(
-						this.queue.spec().jitteredBackoff(delivery.deliveryCount()), describe(ex)));
+				Duration backoff = this.queue.spec().jitteredBackoff(delivery.deliveryCount());
+				if (!interrupted) {
+					logHandlerFailure(delivery, backoff, ex);
+				}
+				settle(delivery, "retry", () -> delivery.retryAsync(backoff, describe(ex)));
 			}
 			else {
 				Observations.stop(observation, "settled", ex);
@@ -331,6 +334,20 @@ final class QueueDispatcher<T> {
 			settled(delivery);
 		}
 		return true;
+	}
+
+	/**
+	 * Logs a handler's exception with its stack trace, once per failed delivery, as Spring AMQP's and Spring Kafka's
+	 * listener containers do: without it the application sees its messages retried and dead-lettered and nowhere
+	 * why, the reason being kept only in Redis, shortened, for the dead letter.
+	 */
+	private void logHandlerFailure(Delivery<T> delivery, Duration backoff, Throwable failure) {
+		int deliveries = delivery.deliveryCount();
+		int max = this.queue.spec().maxDeliveries();
+		String failed = "Queue '" + this.queue.name() + "' handler failed on delivery " + deliveries + " of " + max
+				+ " of message " + delivery.id();
+		logger.warn(failed + ((deliveries >= max) ? "; it is dead-lettered"
+				: "; it is delivered again in " + backoff.toMillis() + " ms"), failure);
 	}
 
 	private void settle(Delivery<T> delivery, String operation, Supplier<CompletionStage<Void>> call) {

@@ -45,8 +45,23 @@ public final class QueueListenerContainerRegistry implements SmartLifecycle {
 		this.beforeStart = beforeStart;
 	}
 
+	/**
+	 * Registers a checked method.
+	 * @throws IllegalStateException if another method consumes the same queue as another payload type: the
+	 * containers of one queue compete for its messages, so each would take some of the other's and dead-letter
+	 * those its type cannot read, or read them wrongly
+	 */
 	void register(QueueListenerEndpoint endpoint) {
-		this.endpoints.add(Objects.requireNonNull(endpoint, "endpoint"));
+		Objects.requireNonNull(endpoint, "endpoint");
+		for (QueueListenerEndpoint other : this.endpoints) {
+			if (other.queue().equals(endpoint.queue()) && !other.payloadType().equals(endpoint.payloadType())) {
+				throw new IllegalStateException("queue \"" + endpoint.queue() + "\" is consumed as "
+						+ other.payloadType().getName() + " by " + other.where() + ", and here as "
+						+ endpoint.payloadType().getName() + "; one queue has one payload type, as its listeners"
+						+ " compete for each message: take the same type, or use a queue per type");
+			}
+		}
+		this.endpoints.add(endpoint);
 	}
 
 	/** @return the running containers, one per {@code @QueueListener} method */

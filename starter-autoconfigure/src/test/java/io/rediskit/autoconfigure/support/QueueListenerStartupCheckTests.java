@@ -42,7 +42,7 @@ class QueueListenerStartupCheckTests {
 	void validListenersStart() {
 		this.runner.withBean("good", Good.class)
 			.withUserConfiguration(CreatesInCode.class)
-			.withPropertyValues("emails.concurrency=3")
+			.withPropertyValues("emails.concurrency=3", "redis-kit.queue.queues.counts.max-deliveries=3")
 			.run((context) -> assertThat(context).hasNotFailed());
 	}
 
@@ -107,7 +107,8 @@ class QueueListenerStartupCheckTests {
 		void audit(QueueMessage<List<String>> entries) {
 		}
 
-		@QueueListener(queue = "emails")
+		// A queue of its own: the listeners of one queue share its payload type.
+		@QueueListener(queue = "counts")
 		void count(long number) {
 		}
 
