@@ -1,6 +1,5 @@
 package io.rediskit.autoconfigure.console;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -213,11 +212,11 @@ final class ConsoleData {
 		RedisQueue<Object> queue = this.sources.queueHandles().apply(name);
 		int size = this.properties.getDeadLettersPerPage();
 		int from = Math.max(0, page) * size;
-		List<DeadLetterView> letters = new ArrayList<>();
+		List<RedisQueuesEndpoint.DeadLetterDescriptor> letters = new ArrayList<>();
 		if (from < MAX_DEAD_LETTERS_LISTED) {
 			List<DeadLetter> listed = queue.deadLetters(Math.min(from + size, MAX_DEAD_LETTERS_LISTED));
 			for (DeadLetter letter : listed.subList(Math.min(from, listed.size()), listed.size())) {
-				letters.add(DeadLetterView.of(letter, this.properties.isShowPayloads()));
+				letters.add(RedisQueuesEndpoint.DeadLetterDescriptor.of(letter, this.properties.isShowPayloads()));
 			}
 		}
 		QueueStats stats = queue.stats();
@@ -497,30 +496,7 @@ final class ConsoleData {
 	record DeadLettersView(String name, RedisQueuesEndpoint.StatsDescriptor stats,
 			List<RedisQueuesEndpoint.BatchDescriptor> batches, List<RedisQueuesEndpoint.GroupDescriptor> groups,
 			int page, int pageSize,
-			int listedAtMost, boolean showPayloads, List<DeadLetterView> deadLetters) {
-	}
-
-	/**
-	 * One dead letter.
-	 * @param id its message id
-	 * @param reason why it was dead-lettered
-	 * @param deadLetteredAt when
-	 * @param deliveries how often it was delivered
-	 * @param priority its priority ({@code high}, {@code normal}, {@code low}), which a redrive gives it back
-	 * @param payloadBytes its payload's size in bytes (UTF-8)
-	 * @param payload its payload, only with {@code redis-kit.console.show-payloads}
-	 * @param headers its headers (a tenant, a user id: the message's data as much as its payload), only then too
-	 */
-	record DeadLetterView(String id, String reason, Instant deadLetteredAt, int deliveries, String priority,
-			int payloadBytes, @Nullable String payload, @Nullable Map<String, String> headers) {
-
-		static DeadLetterView of(DeadLetter letter, boolean showPayloads) {
-			return new DeadLetterView(letter.id(), letter.reason(), letter.deadLetteredAt(), letter.deliveries(),
-					letter.priority().name().toLowerCase(java.util.Locale.ROOT),
-					letter.payload().getBytes(StandardCharsets.UTF_8).length, showPayloads ? letter.payload() : null,
-					showPayloads ? letter.headers() : null);
-		}
-
+			int listedAtMost, boolean showPayloads, List<RedisQueuesEndpoint.DeadLetterDescriptor> deadLetters) {
 	}
 
 	/**

@@ -1,10 +1,13 @@
 package io.rediskit.autoconfigure.queue;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedSet;
 
 import io.rediskit.autoconfigure.support.Durations;
@@ -22,6 +25,8 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -39,6 +44,12 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
  * of a queue on every instance ({@code POST /actuator/rediskitqueue/{name}/pause} or {@code .../resume}, with
  * {@code {}}, or {@code {"listener": "<id>"}} for one listener of it), and redrive or deletion of one chosen dead
  * letter ({@code POST} or {@code DELETE /actuator/rediskitqueue/{name}/dead-letters/{id}}).
+ * <p>
+ * Dead letters show their payloads and headers (a message's data: personal data, tenant and user ids) only as
+ * {@code management.endpoint.rediskitqueue.show-values} says, like Spring Boot's {@code env} endpoint: never by
+ * default, {@code when-authorized} to a user in one of {@code management.endpoint.rediskitqueue.roles} (any
+ * authenticated user when none is set), or {@code always}. Hidden, a dead letter keeps everything else and the size of
+ * its payload. Over JMX no user is known, so {@code when-authorized} hides them there.
  */
 @Endpoint(id = "rediskitqueue", defaultAccess = Access.READ_ONLY)
 public class RedisQueuesEndpoint {
@@ -57,7 +68,14 @@ public class RedisQueuesEndpoint {
 
 	private final @Nullable RecurringJobs recurringJobs;
 
+	// Null stands for Show.NEVER: the console builds this endpoint without Actuator on the class path, where naming
+	// the enum's constant would fail to load it.
+	private final @Nullable Show showValues;
+
+	private final Set<String> roles;
+
 	/**
+	 * An endpoint that never shows dead letters' payloads and headers.
 	 * @param registry the queues
 	 * @param properties the configured queue names
 	 */
@@ -66,6 +84,7 @@ public class RedisQueuesEndpoint {
 	}
 
 	/**
+	 * An endpoint that never shows dead letters' payloads and headers.
 	 * @param registry the queues
 	 * @param properties the configured queue names
 	 * @param recurringJobs the recurring jobs to list, or {@code null}
@@ -75,6 +94,24 @@ public class RedisQueuesEndpoint {
 		this.registry = registry;
 		this.properties = properties;
 		this.recurringJobs = recurringJobs;
+		this.showValues = null;
+		this.roles = Set.of();
+	}
+
+	/**
+	 * @param registry the queues
+	 * @param properties the configured queue names
+	 * @param recurringJobs the recurring jobs to list, or {@code null}
+	 * @param showValues when dead letters show their payloads and headers
+	 * @param roles the roles that see them with {@link Show#WHEN_AUTHORIZED}; empty: every authenticated user
+	 */
+	public RedisQueuesEndpoint(QueueRegistry registry, QueueProperties properties,
+			@Nullable RecurringJobs recurringJobs, Show showValues, Set<String> roles) {
+		this.registry = registry;
+		this.properties = properties;
+		this.recurringJobs = recurringJobs;
+		this.showValues = showValues;
+		this.roles = Set.copyOf(roles);
 	}
 
 	/** @return the configured queues and those used so far, sorted */
@@ -109,15 +146,22 @@ public class RedisQueuesEndpoint {
 	}
 
 	/**
+	 * @param securityContext who asks, for {@code show-values=when-authorized}
 	 * @param name the queue
-	 * @return its stats, oldest dead letters, batches in progress and busiest groups
+	 * @return its stats, oldest dead letters (with their payloads and headers only if shown to who asks), batches in
+	 * progress and busiest groups
 	 */
 	@ReadOperation
-	public QueueDescriptor queue(@Selector String name) {
+	public QueueDescriptor queue(SecurityContext securityContext, @Selector String name) {
+		boolean shown = this.showValues != null && this.showValues.isShown(securityContext, this.roles);
 		RedisQueue<Object> queue = handle(name);
 		QueueStats stats = queue.stats();
-		return new QueueDescriptor(name, StatsDescriptor.of(stats, queue.isPaused()),
-				queue.deadLetters(DEAD_LETTERS_LISTED), batches(queue, stats), groups(queue));
+		List<DeadLetterDescriptor> deadLetters = queue.deadLetters(DEAD_LETTERS_LISTED)
+			.stream()
+			.map((letter) -> DeadLetterDescriptor.of(letter, shown))
+			.toList();
+		return new QueueDescriptor(name, StatsDescriptor.of(stats, queue.isPaused()), deadLetters,
+				batches(queue, stats), groups(queue));
 	}
 
 	/**
@@ -329,14 +373,45 @@ public class RedisQueuesEndpoint {
 	/**
 	 * @param name the queue
 	 * @param stats its stats
-	 * @param deadLetters its oldest dead letters, at most 20
+	 * @param deadLetters its oldest dead letters, at most 20, with payloads and headers only if shown
 	 * @param batches batches whose members have not all finished, at most 20 (as many as one bounded read finds: see
 	 * {@link RedisQueue#batchesInProgress(int)}; {@link StatsDescriptor#batchesInProgress()} counts them all)
 	 * @param groups in a queue with groups, the 20 with the most ready messages (see {@link RedisQueue#groupStats(int)});
 	 * empty otherwise
 	 */
-	public record QueueDescriptor(String name, StatsDescriptor stats, List<DeadLetter> deadLetters,
+	public record QueueDescriptor(String name, StatsDescriptor stats, List<DeadLetterDescriptor> deadLetters,
 			List<BatchDescriptor> batches, List<GroupDescriptor> groups) {
+	}
+
+	/**
+	 * One dead letter as the endpoint and the console show it: its payload and headers only when shown
+	 * ({@code management.endpoint.rediskitqueue.show-values} here, {@code redis-kit.console.show-payloads} in the
+	 * console).
+	 * @param id its message id
+	 * @param reason why it was dead-lettered
+	 * @param deadLetteredAt when, on the server's clock
+	 * @param deliveries how often it was delivered
+	 * @param priority its priority ({@code high}, {@code normal}, {@code low}), which a redrive gives it back
+	 * @param payloadBytes its payload's size in bytes (UTF-8), shown or not
+	 * @param payload its payload as stored, {@code null} when not shown
+	 * @param headers its headers (a tenant, a user id: the message's data as much as its payload), {@code null} when
+	 * not shown
+	 */
+	public record DeadLetterDescriptor(String id, String reason, Instant deadLetteredAt, int deliveries,
+			String priority, int payloadBytes, @Nullable String payload, @Nullable Map<String, String> headers) {
+
+		/**
+		 * @param letter a dead letter
+		 * @param shown whether its payload and headers are shown
+		 * @return its descriptor
+		 */
+		public static DeadLetterDescriptor of(DeadLetter letter, boolean shown) {
+			return new DeadLetterDescriptor(letter.id(), letter.reason(), letter.deadLetteredAt(),
+					letter.deliveries(), letter.priority().name().toLowerCase(Locale.ROOT),
+					letter.payload().getBytes(StandardCharsets.UTF_8).length, shown ? letter.payload() : null,
+					shown ? letter.headers() : null);
+		}
+
 	}
 
 	/**
