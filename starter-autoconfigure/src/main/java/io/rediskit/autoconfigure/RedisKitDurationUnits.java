@@ -1,7 +1,6 @@
 package io.rediskit.autoconfigure;
 
 import java.beans.PropertyDescriptor;
-import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -23,12 +22,10 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyN
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
-import org.springframework.boot.convert.DurationUnit;
 import org.springframework.context.ApplicationContext;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.env.PropertySource;
 import org.springframework.core.env.StandardEnvironment;
-import org.springframework.util.ReflectionUtils;
 
 /**
  * Fails startup on a duration under {@code redis-kit} written as a bare number, such as {@code period: 15} or
@@ -38,8 +35,7 @@ import org.springframework.util.ReflectionUtils;
  * <p>
  * The duration properties are found from the types of redis-kit's {@code @ConfigurationProperties} beans, through
  * maps and lists, so every group and entry is covered without a list to keep. System properties and environment
- * variables are not checked, as in {@link RedisKitPropertyNames}, nor is a property that declares its unit with
- * {@code @DurationUnit}.
+ * variables are not checked, as in {@link RedisKitPropertyNames}.
  */
 final class RedisKitDurationUnits {
 
@@ -138,26 +134,10 @@ final class RedisKitDurationUnits {
 	private static @Nullable ResolvableType property(ResolvableType owner, Class<?> raw, String dashed) {
 		for (PropertyDescriptor descriptor : BeanUtils.getPropertyDescriptors(raw)) {
 			if (descriptor.getReadMethod() != null && dashed(descriptor.getName()).equals(dashed)) {
-				if (declaresUnit(raw, descriptor)) {
-					return null; // a bare number is in the unit the property declares, not milliseconds
-				}
 				return ResolvableType.forMethodReturnType(descriptor.getReadMethod(), raw);
 			}
 		}
 		return null;
-	}
-
-	private static boolean declaresUnit(Class<?> raw, PropertyDescriptor descriptor) {
-		if (descriptor.getReadMethod().isAnnotationPresent(DurationUnit.class)) {
-			return true;
-		}
-		for (Class<?> type = raw; type != null && type != Object.class; type = type.getSuperclass()) {
-			Field field = ReflectionUtils.findField(type, descriptor.getName());
-			if (field != null) {
-				return field.isAnnotationPresent(DurationUnit.class);
-			}
-		}
-		return false;
 	}
 
 	private static String dashed(String camel) {
