@@ -1,8 +1,5 @@
 package io.rediskit.autoconfigure.queue;
 
-import java.time.Duration;
-import java.util.function.BooleanSupplier;
-
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.queue.QueueListener;
 import io.rediskit.queue.QueueRegistry;
@@ -53,7 +50,7 @@ class QueueListenerDiagnosticsTests {
 				assertThat(context).hasNotFailed();
 				RedisQueue<Order> orders = context.getBean(QueueRegistry.class).get("orders", Order.class);
 				String id = orders.enqueue(new Order(13));
-				await(() -> orders.stats().dead() == 1);
+				QueueTestingAwait.await(() -> orders.stats().dead() == 1);
 				// The dead letter is written by the script the failed delivery's retry sends, after the log line.
 				assertThat(output.getOut()).contains("Queue 'orders' handler failed on delivery 1 of 2 of message " + id
 						+ "; it is delivered again in ")
@@ -70,28 +67,13 @@ class QueueListenerDiagnosticsTests {
 			.withPropertyValues("redis-kit.queue.queues.orders.poll-interval=100ms")
 			.run((context) -> {
 				assertThat(context).hasFailed();
-				assertThat(messages(context.getStartupFailure())).contains("@QueueListener(queue = \"orders\")")
+				assertThat(QueueTestingAwait.messages(context.getStartupFailure())).contains("@QueueListener(queue = \"orders\")")
 					.contains("queue \"orders\" is consumed as " + Order.class.getName())
 					.contains("and here as " + Invoice.class.getName())
 					.contains("one queue has one payload type");
 			});
 	}
 
-	private static String messages(Throwable failure) {
-		StringBuilder messages = new StringBuilder();
-		for (Throwable t = failure; t != null; t = t.getCause()) {
-			messages.append(t.getMessage()).append('\n');
-		}
-		return messages.toString();
-	}
-
-	private static void await(BooleanSupplier condition) throws InterruptedException {
-		long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-		while (!condition.getAsBoolean()) {
-			assertThat(System.nanoTime()).as("condition met in time").isLessThan(deadline);
-			Thread.sleep(20);
-		}
-	}
 
 	record Order(long id) {
 	}

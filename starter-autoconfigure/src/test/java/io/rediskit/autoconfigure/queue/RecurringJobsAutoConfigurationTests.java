@@ -1,7 +1,6 @@
 package io.rediskit.autoconfigure.queue;
 
 import java.time.Duration;
-import java.util.function.BooleanSupplier;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -53,7 +52,7 @@ class RecurringJobsAutoConfigurationTests {
 			.run((context) -> {
 				assertThat(context).hasSingleBean(RecurringJobs.class).hasSingleBean(MicrometerRecurringJobListener.class);
 				MeterRegistry meters = context.getBean(MeterRegistry.class);
-				await(() -> meters.find("rediskit.queue.recurring.enqueued").tag("job", "beat").counter() != null
+				QueueTestingAwait.await(() -> meters.find("rediskit.queue.recurring.enqueued").tag("job", "beat").counter() != null
 						&& meters.get("rediskit.queue.recurring.enqueued").tag("job", "beat").counter().count() >= 3);
 				var message = context.getBean(QueueRegistry.class)
 					.get("reports", RecurringSlot.class)
@@ -91,7 +90,7 @@ class RecurringJobsAutoConfigurationTests {
 		}
 		this.runner.withPropertyValues(properties).run((context) -> {
 			assertThat(context).hasFailed();
-			assertThat(stackMessages(context.getStartupFailure())).contains(message);
+			assertThat(QueueTestingAwait.messages(context.getStartupFailure())).contains(message);
 		});
 	}
 
@@ -110,7 +109,7 @@ class RecurringJobsAutoConfigurationTests {
 	void aRecurringListenerMethodRunsEachSlotAndIsListed() {
 		this.runner.withUserConfiguration(Beat.class).run((context) -> {
 			Beat beat = context.getBean(Beat.class);
-			await(() -> beat.slots.size() >= 3);
+			QueueTestingAwait.await(() -> beat.slots.size() >= 3);
 			assertThat(beat.slots).doesNotHaveDuplicates();
 			assertThat(context.getBean(RedisQueuesEndpoint.class).queues().recurring()).containsOnlyKeys("reports");
 			assertThat(context.getBean(RecurringJobs.class).jobs().get(0).spec().fixedRate())
@@ -130,7 +129,7 @@ class RecurringJobsAutoConfigurationTests {
 		Class<?> type = Class.forName(RecurringJobsAutoConfigurationTests.class.getName() + "$" + bean);
 		this.runner.withBean(type).run((context) -> {
 			assertThat(context).hasFailed();
-			assertThat(stackMessages(context.getStartupFailure())).contains("@Recurring", message);
+			assertThat(QueueTestingAwait.messages(context.getStartupFailure())).contains("@Recurring", message);
 		});
 	}
 
@@ -199,20 +198,5 @@ class RecurringJobsAutoConfigurationTests {
 
 	}
 
-	private static String stackMessages(Throwable failure) {
-		StringBuilder messages = new StringBuilder();
-		for (Throwable t = failure; t != null; t = t.getCause()) {
-			messages.append(t.getMessage()).append('\n');
-		}
-		return messages.toString();
-	}
-
-	private static void await(BooleanSupplier condition) throws InterruptedException {
-		long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-		while (!condition.getAsBoolean()) {
-			assertThat(System.nanoTime()).as("condition met in time").isLessThan(deadline);
-			Thread.sleep(20);
-		}
-	}
 
 }
