@@ -185,7 +185,9 @@ abstract class SignalledWait extends LockWait {
 			try {
 				joined = signals().joinAsync(this.lock.keys().released, this.owner, this.leaseMillis, this::woken);
 			}
-			catch (RuntimeException ex) {
+			catch (RuntimeException | Error ex) {
+				// Runs in the attempt's callback: anything left to escape would be swallowed by its stage and the
+				// wait would never end.
 				end(AcquireResult.ERROR, ex, null);
 				return;
 			}
@@ -243,6 +245,7 @@ abstract class SignalledWait extends LockWait {
 
 	/** The lock's channel woke this owner, on the driver's thread. */
 	private void woken() {
+		ScheduledFuture<?> sleep;
 		synchronized (this) {
 			if (this.done || this.stopping || this.cancelled) {
 				return;
@@ -251,13 +254,19 @@ abstract class SignalledWait extends LockWait {
 				this.wokenWhileAttempting = true;
 				return;
 			}
-			if (this.timer != null) {
-				this.timer.cancel(false);
-				this.timer = null;
-			}
+			sleep = this.timer;
+			this.timer = null;
 			this.attempting = true;
 		}
-		attempt();
+		try {
+			if (sleep != null) {
+				sleep.cancel(false);
+			}
+		}
+		finally {
+			// The sleep is over either way: should cancelling it throw, the wait must still go on.
+			attempt();
+		}
 	}
 
 	private void timerFired() {
@@ -361,6 +370,7 @@ abstract class SignalledWait extends LockWait {
 	 */
 	private void finish(AcquireResult outcome, @Nullable LockHold hold, @Nullable Throwable failure) {
 		ReleaseSignals.Waiter joined;
+		ScheduledFuture<?> sleep;
 		synchronized (this) {
 			if (this.done) {
 				return;
@@ -368,22 +378,29 @@ abstract class SignalledWait extends LockWait {
 			this.done = true;
 			joined = this.waiter;
 			this.waiter = null;
-			if (this.timer != null) {
-				this.timer.cancel(false);
-				this.timer = null;
+			sleep = this.timer;
+			this.timer = null;
+		}
+		try {
+			if (sleep != null) {
+				sleep.cancel(false);
 			}
+			this.parts.background().removeOnStop(this.stopHook);
+			if (joined != null) {
+				// Leaving only queues an unsubscription when the waiter was the channel's last.
+				signals().leave(joined);
+			}
+			report(outcome);
 		}
-		this.parts.background().removeOnStop(this.stopHook);
-		if (joined != null) {
-			// Leaving only queues an unsubscription when the waiter was the channel's last.
-			signals().leave(joined);
-		}
-		report(outcome);
-		if (failure != null) {
-			this.result.completeExceptionally(failure);
-		}
-		else {
-			this.result.complete(hold);
+		finally {
+			// Whatever the bookkeeping threw (on the driver's thread, where nobody would hear it), the caller hears
+			// the outcome: a wait that never completes would hold its caller for ever.
+			if (failure != null) {
+				this.result.completeExceptionally(failure);
+			}
+			else {
+				this.result.complete(hold);
+			}
 		}
 	}
 

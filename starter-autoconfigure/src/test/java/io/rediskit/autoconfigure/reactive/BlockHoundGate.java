@@ -77,6 +77,16 @@ public final class BlockHoundGate implements AutoCloseable {
 			builder.allowBlockingCallsInside("io.lettuce.core.protocol.SharedLock", "incrementWriters");
 			builder.allowBlockingCallsInside("io.lettuce.core.protocol.SharedLock", "decrementWriters");
 			builder.allowBlockingCallsInside("io.lettuce.core.protocol.SharedLock", "doExclusive");
+			// The same for the locks a reactive lock wait takes on the driver's thread, each held for a few updates:
+			// cancelling its sleep (a scheduler that removes cancelled tasks locks its queue; Reactor's integration
+			// allows only offer and take), joining or leaving its release channel and the subscription that asks
+			// for. Contended, they park for microseconds. An error thrown there once left a wait whose sleep was
+			// cancelled and whose next attempt never ran: an HTTP request without an answer (a CI run).
+			builder.allowBlockingCallsInside("java.util.concurrent.ScheduledThreadPoolExecutor", "remove");
+			builder.allowBlockingCallsInside("io.rediskit.support.ReleaseSignals", "join");
+			builder.allowBlockingCallsInside("io.rediskit.support.ReleaseSignals", "leave");
+			builder.allowBlockingCallsInside("io.rediskit.support.Subscriptions", "subscribe");
+			builder.allowBlockingCallsInside("io.rediskit.support.Subscriptions", "unsubscribe");
 		}
 
 		// Applied after the integrations found on the class path, so that its callback is the one in force.

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import io.rediskit.lock.DistributedLock;
 import io.rediskit.lock.LockRegistry;
@@ -136,7 +137,7 @@ class ReactiveAnnotationsWebFluxTests {
 				responses.add(this.http.sendAsync(request(path, "a"), HttpResponse.BodyHandlers.ofString()));
 			}
 			for (CompletableFuture<HttpResponse<String>> response : responses) {
-				assertThat(response.get(2, TimeUnit.MINUTES).statusCode()).isEqualTo(200);
+				assertThat(answer(response).statusCode()).isEqualTo(200);
 			}
 			assertThat(BlockHoundGate.violations()).isEmpty();
 		}
@@ -165,7 +166,7 @@ class ReactiveAnnotationsWebFluxTests {
 					assertThat(response).failsWithin(Duration.ofMinutes(2));
 				}
 				else {
-					assertThat(response.get(2, TimeUnit.MINUTES).statusCode()).as("request %d of round %d", i, round)
+					assertThat(answer(response).statusCode()).as("request %d of round %d", i, round)
 						.isEqualTo(200);
 				}
 			}
@@ -180,6 +181,26 @@ class ReactiveAnnotationsWebFluxTests {
 				BlockHoundGate gate = BlockHoundGate.open()) {
 			assertThat(get("/locked-once", "a").statusCode()).isEqualTo(409);
 			assertThat(BlockHoundGate.violations()).isEmpty();
+		}
+	}
+
+	/**
+	 * Waits for a response; a request left without one fails with every thread's stack, so that a hang seen once
+	 * (a CI run) says where it waited.
+	 */
+	private static HttpResponse<String> answer(CompletableFuture<HttpResponse<String>> response) throws Exception {
+		try {
+			return response.get(2, TimeUnit.MINUTES);
+		}
+		catch (TimeoutException ex) {
+			StringBuilder threads = new StringBuilder("No response within 2 minutes. Threads:\n");
+			Thread.getAllStackTraces().forEach((thread, stack) -> {
+				threads.append('"').append(thread.getName()).append("\" ").append(thread.getState()).append('\n');
+				for (StackTraceElement frame : stack) {
+					threads.append("\tat ").append(frame).append('\n');
+				}
+			});
+			throw new AssertionError(threads.toString(), ex);
 		}
 	}
 
