@@ -134,6 +134,11 @@
 		return text;
 	}
 
+	// A member or item the server hid (redis-kit.console.show-payloads is off) comes as null.
+	function valueOrHidden(value) {
+		return value === null ? el('span', { class: 'muted' }, '(hidden)') : value;
+	}
+
 	function ago(value) {
 		return value === null || value === undefined ? '–' : millis(value) + ' ago';
 	}
@@ -480,7 +485,7 @@
 						el('h3', { class: 'text' }, board.name + ' · ' + num(board.size) + ' members'),
 						board.error ? el('p', { class: 'error' }, board.error)
 							: table(['#Rank', 'Member', '#Score'], board.top.map(function (entry) {
-								return el('tr', null, el('td', { class: 'num' }, num(entry.rank)), el('td', { class: 'text member' }, entry.member),
+								return el('tr', null, el('td', { class: 'num' }, num(entry.rank)), el('td', { class: 'text member' }, valueOrHidden(entry.member)),
 									el('td', { class: 'num' }, num(entry.score)));
 							}), 'No member yet.'));
 				});
@@ -489,7 +494,7 @@
 						el('h3', { class: 'text' }, list.name + ' · ' + num(list.capacity) + ' per user'),
 						list.error ? el('p', { class: 'error' }, list.error)
 							: table(['Trending', '#Views'], list.trending.map(function (item) {
-								return el('tr', null, el('td', { class: 'text item' }, item.item), el('td', { class: 'num' }, num(item.views)));
+								return el('tr', null, el('td', { class: 'text item' }, valueOrHidden(item.item)), el('td', { class: 'num' }, num(item.views)));
 							}), 'Nothing viewed in the trending period.'));
 				});
 				return el('section', { id: 'page-leaderboards' },
@@ -504,7 +509,8 @@
 					view.recentItems.configured ? el('div', { class: 'cards' }, lists) : notConfigured('Recent-items lists'),
 					recentList.length ? lookup('recent', recentList, 'user', 'One user\'s recent items in', function (r) {
 						return el('span', null, el('span', { class: 'text', id: 'recent-user' }, r.user), ': ',
-							r.items.length ? el('ol', { id: 'recent-items' }, r.items.map(function (item) { return el('li', { class: 'text' }, item); }))
+							r.items === null ? el('span', { class: 'muted', id: 'recent-hidden' }, num(r.count) + ' items (hidden)')
+								: r.items.length ? el('ol', { id: 'recent-items' }, r.items.map(function (item) { return el('li', { class: 'text' }, item); }))
 								: 'nothing viewed');
 					}) : null);
 			});

@@ -239,11 +239,14 @@ final class ConsoleData {
 
 	/**
 	 * @return every leaderboard with its top members and every recent-items list with its trending items, as the
-	 * {@code rediskitleaderboard} and {@code rediskitrecentitems} endpoints describe them
+	 * {@code rediskitleaderboard} and {@code rediskitrecentitems} endpoints describe them: members and items only
+	 * with {@code redis-kit.console.show-payloads}
 	 */
 	RankingsView rankings() {
-		return new RankingsView(Described.of(this.sources.leaderboards(), RedisLeaderboardEndpoint::leaderboards),
-				Described.of(this.sources.recentItems(), RedisRecentItemsEndpoint::lists));
+		boolean shown = this.properties.isShowPayloads();
+		return new RankingsView(
+				Described.of(this.sources.leaderboards(), (endpoint) -> endpoint.leaderboards(shown)),
+				Described.of(this.sources.recentItems(), (endpoint) -> endpoint.lists(shown)), shown);
 	}
 
 	/**
@@ -259,11 +262,12 @@ final class ConsoleData {
 	/**
 	 * @param name a recent-items list the page lists
 	 * @param user a user, as the application names them
-	 * @return the user's items, most recent first
+	 * @return the user's items, most recent first (only with {@code redis-kit.console.show-payloads}), and their count
 	 * @throws IllegalArgumentException for an unknown list or a user empty or too long
 	 */
 	RedisRecentItemsEndpoint.UserItemsDescriptor recent(String name, String user) {
-		return required(this.sources.recentItems(), "No recent-items list is named so").user(name, user);
+		return required(this.sources.recentItems(), "No recent-items list is named so")
+			.user(this.properties.isShowPayloads(), name, user);
 	}
 
 	/**
@@ -515,9 +519,10 @@ final class ConsoleData {
 	 * The Leaderboards page.
 	 * @param leaderboards the leaderboards
 	 * @param recentItems the recent-items lists
+	 * @param showValues whether members and items are shown ({@code redis-kit.console.show-payloads})
 	 */
 	record RankingsView(Described<RedisLeaderboardEndpoint.LeaderboardsDescriptor> leaderboards,
-			Described<RedisRecentItemsEndpoint.RecentListsDescriptor> recentItems) {
+			Described<RedisRecentItemsEndpoint.RecentListsDescriptor> recentItems, boolean showValues) {
 	}
 
 	/**

@@ -12,6 +12,7 @@ import java.util.SortedSet;
 
 import io.rediskit.autoconfigure.support.Durations;
 import io.rediskit.autoconfigure.support.EntryNames;
+import io.rediskit.autoconfigure.support.ShownValues;
 import io.rediskit.queue.BatchProgress;
 import io.rediskit.queue.DeadLetter;
 import io.rediskit.queue.QueueGroups;
@@ -68,11 +69,7 @@ public class RedisQueuesEndpoint {
 
 	private final @Nullable RecurringJobs recurringJobs;
 
-	// Null stands for Show.NEVER: the console builds this endpoint without Actuator on the class path, where naming
-	// the enum's constant would fail to load it.
-	private final @Nullable Show showValues;
-
-	private final Set<String> roles;
+	private final ShownValues shownValues;
 
 	/**
 	 * An endpoint that never shows dead letters' payloads and headers.
@@ -94,8 +91,7 @@ public class RedisQueuesEndpoint {
 		this.registry = registry;
 		this.properties = properties;
 		this.recurringJobs = recurringJobs;
-		this.showValues = null;
-		this.roles = Set.of();
+		this.shownValues = ShownValues.never();
 	}
 
 	/**
@@ -107,11 +103,21 @@ public class RedisQueuesEndpoint {
 	 */
 	public RedisQueuesEndpoint(QueueRegistry registry, QueueProperties properties,
 			@Nullable RecurringJobs recurringJobs, Show showValues, Set<String> roles) {
+		this(registry, properties, recurringJobs, ShownValues.of(showValues, roles));
+	}
+
+	/**
+	 * @param registry the queues
+	 * @param properties the configured queue names
+	 * @param recurringJobs the recurring jobs to list, or {@code null}
+	 * @param shownValues to whom dead letters show their payloads and headers
+	 */
+	public RedisQueuesEndpoint(QueueRegistry registry, QueueProperties properties,
+			@Nullable RecurringJobs recurringJobs, ShownValues shownValues) {
 		this.registry = registry;
 		this.properties = properties;
 		this.recurringJobs = recurringJobs;
-		this.showValues = showValues;
-		this.roles = Set.copyOf(roles);
+		this.shownValues = shownValues;
 	}
 
 	/** @return the configured queues and those used so far, sorted */
@@ -153,7 +159,7 @@ public class RedisQueuesEndpoint {
 	 */
 	@ReadOperation
 	public QueueDescriptor queue(SecurityContext securityContext, @Selector String name) {
-		boolean shown = this.showValues != null && this.showValues.isShown(securityContext, this.roles);
+		boolean shown = this.shownValues.to(securityContext);
 		RedisQueue<Object> queue = handle(name);
 		QueueStats stats = queue.stats();
 		List<DeadLetterDescriptor> deadLetters = queue.deadLetters(DEAD_LETTERS_LISTED)

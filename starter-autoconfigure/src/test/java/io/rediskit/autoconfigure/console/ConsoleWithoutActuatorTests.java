@@ -28,7 +28,8 @@ class ConsoleWithoutActuatorTests {
 			"io.rediskit.autoconfigure.cache.RedisCacheEndpoint",
 			"io.rediskit.autoconfigure.rank.RedisLeaderboardEndpoint",
 			"io.rediskit.autoconfigure.recent.RedisRecentItemsEndpoint",
-			"io.rediskit.autoconfigure.console.ConsoleData", "io.rediskit.autoconfigure.console.ConsoleEndpoints");
+			"io.rediskit.autoconfigure.console.ConsoleData", "io.rediskit.autoconfigure.console.ConsoleEndpoints",
+			"io.rediskit.autoconfigure.support.ShownValues");
 
 	@Test
 	void everyEndpointTheConsoleReadsLoadsWithoutActuator() throws Exception {
