@@ -112,24 +112,16 @@
 
 	var UNIT_MILLIS = { d: 86400000, h: 3600000, m: 60000, s: 1000, ms: 1, us: 0.001, ns: 0.000001 };
 
-	// A duration as the server writes it, in human units: the endpoints' text (400d, 5m, 1500ms), ISO-8601
-	// (PT9600H, PT0.05S, P2D), or seconds as a number.
+	// A duration as every endpoint writes it (Durations.format: 400d, 5m, 1500ms), in human units; any other text
+	// as it is. Remaining times come as milliseconds (...Millis fields) and go through millis().
 	function duration(value) {
 		if (value === null || value === undefined || value === '') {
 			return '–';
-		}
-		if (typeof value === 'number') {
-			return millis(value * 1000);
 		}
 		var text = String(value);
 		var short = /^(-?\d+(?:\.\d+)?)(d|h|m|s|ms|us|ns)$/.exec(text);
 		if (short) {
 			return millis(+short[1] * UNIT_MILLIS[short[2]]);
-		}
-		var iso = /^(-)?P(?:(\d+)D)?(?:T(?:(-?\d+)H)?(?:(-?\d+)M)?(?:(-?[\d.]+)S)?)?$/.exec(text);
-		if (iso && text !== 'P' && text !== 'PT') {
-			var total = ((+(iso[2] || 0)) * 86400 + (+(iso[3] || 0)) * 3600 + (+(iso[4] || 0)) * 60 + (+(iso[5] || 0))) * 1000;
-			return millis(iso[1] ? -total : total);
 		}
 		return text;
 	}

@@ -16,6 +16,7 @@ import io.rediskit.autoconfigure.cache.RedisCacheEndpoint;
 import io.rediskit.autoconfigure.counter.RedisCounterEndpoint;
 import io.rediskit.autoconfigure.geo.RedisGeoEndpoint;
 import io.rediskit.autoconfigure.id.RedisIdEndpoint;
+import io.rediskit.autoconfigure.keys.RedisKeysEndpoint;
 import io.rediskit.autoconfigure.lock.RedisLocksEndpoint;
 import io.rediskit.autoconfigure.queue.RedisQueuesEndpoint;
 import io.rediskit.autoconfigure.rank.RedisLeaderboardEndpoint;
@@ -25,7 +26,6 @@ import io.rediskit.instance.InstanceRegistry;
 import io.rediskit.instance.InstanceSemaphore;
 import io.rediskit.instance.ListedInstance;
 import io.rediskit.keys.BigKeyOptions;
-import io.rediskit.keys.BigKeyReport;
 import io.rediskit.keys.KeyTools;
 import io.rediskit.lock.JobLock;
 import io.rediskit.latch.LatchRegistry;
@@ -315,7 +315,7 @@ final class ConsoleData {
 	 * @return the big-key report with the settings of {@code redis-kit.keys.report}, paced as they say
 	 * @throws IllegalStateException if a report is running already, or the key tools are not configured
 	 */
-	BigKeyReport bigKeys() {
+	RedisKeysEndpoint.ReportDescriptor bigKeys() {
 		KeyTools keyTools = this.sources.keyTools().get();
 		BigKeyOptions options = this.sources.bigKeyOptions().get();
 		if (keyTools == null || options == null) {
@@ -325,7 +325,7 @@ final class ConsoleData {
 			throw new IllegalStateException("A big-key report is running already; wait for it");
 		}
 		try {
-			return keyTools.bigKeys(options);
+			return RedisKeysEndpoint.ReportDescriptor.of(keyTools.bigKeys(options));
 		}
 		finally {
 			this.reportRunning.set(false);
