@@ -848,7 +848,7 @@
 		var groups = detail.groups.map(function (group) {
 			var limited = group.maxInFlight > 0;
 			return el('tr', { 'data-group': group.group },
-				el('td', { class: 'text name' }, group.group),
+				el('td', { class: 'text name' }, valueOrHidden(group.group)),
 				el('td', { class: 'num ready' }, num(group.ready)),
 				el('td', { class: 'in-flight' }, limited ? [fillBar(group.inFlight / group.maxInFlight, group.inFlight >= group.maxInFlight),
 					' ' + num(group.inFlight) + ' of ' + num(group.maxInFlight)] : num(group.inFlight) + ' (no limit)'),

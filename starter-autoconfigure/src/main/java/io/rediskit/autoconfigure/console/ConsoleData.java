@@ -221,7 +221,8 @@ final class ConsoleData {
 		}
 		QueueStats stats = queue.stats();
 		return new DeadLettersView(name, RedisQueuesEndpoint.StatsDescriptor.of(stats, queue.isPaused()),
-				RedisQueuesEndpoint.batches(queue, stats), RedisQueuesEndpoint.groups(queue), Math.max(0, page), size,
+				RedisQueuesEndpoint.batches(queue, stats),
+				RedisQueuesEndpoint.groups(queue, this.properties.isShowPayloads()), Math.max(0, page), size,
 				MAX_DEAD_LETTERS_LISTED, this.properties.isShowPayloads(), letters);
 	}
 

@@ -29,8 +29,9 @@ public class ConsoleProperties {
 	private final Actions actions = new Actions();
 
 	/**
-	 * Whether the application's values are shown: dead-letter payloads and headers, leaderboard members, recent
-	 * items. Off since they may hold personal data; hidden, only their sizes, counts and scores show.
+	 * Whether the application's values are shown: dead-letter payloads and headers, queue groups' names,
+	 * leaderboard members, recent items. Off since they may hold personal data; hidden, only their sizes, counts and
+	 * scores show.
 	 */
 	private boolean showPayloads = false;
 

@@ -670,6 +670,13 @@ class ConsoleBrowserTests {
 			this.browser.open(base + "/redis-kit/", "instances");
 			this.browser.await("both instances listed", () -> Long.valueOf(2).equals(this.browser
 				.script("return document.querySelectorAll('#instances tr[data-alive=true]').length;")));
+			this.browser.open(base + "/redis-kit/", "queues");
+			this.browser.click(By.linkText("tenants"));
+			this.browser.await("the groups counted, not named",
+					() -> "2".equals(this.browser.text("#groups tbody tr:first-child .ready")));
+			List<String> groups = this.browser.script("return Array.from(document.querySelectorAll("
+					+ "'#groups tbody tr td.name')).map(function (td) { return td.textContent; });");
+			assertThat(groups).containsExactly("(hidden)", "(hidden)");
 			this.browser.open(base + "/redis-kit/", "leaderboards");
 			assertThat(this.browser.text("[data-leaderboard=scores] h3")).isEqualTo("scores · 3 members");
 			List<String> members = this.browser.script("return Array.from(document.querySelectorAll("
