@@ -14,8 +14,10 @@ import org.springframework.boot.actuate.endpoint.Show;
  * Spring Boot's {@code env} endpoint. Hidden by default; over JMX no user is known, so {@code when-authorized} hides
  * them there.
  * <p>
- * The console makes these endpoints without Actuator on the class path, so this class loads without it: only
- * {@link #of} touches Actuator's types, and {@link #never()} names none.
+ * The console makes these endpoints without Actuator on the class path and decides itself
+ * ({@code redis-kit.console.show-payloads}), so this class loads without Actuator: {@link #never()} uses none of
+ * its types, and only the endpoints' operations call {@link #to(SecurityContext)} (checked by
+ * {@code ConsoleWithoutActuatorTests}).
  */
 public final class ShownValues {
 
