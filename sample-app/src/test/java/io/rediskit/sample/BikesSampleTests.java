@@ -90,6 +90,9 @@ class BikesSampleTests extends SampleHttpTests {
 		assertThat(response.statusCode()).isEqualTo(200);
 		Map<String, Object> report = body(response);
 		assertThat(((Number) report.get("keysScanned")).longValue()).isGreaterThanOrEqualTo(3);
+		assertThat(report.get("elapsed")).as("a duration as every redis-kit endpoint writes it, never PT0.1S")
+			.asString()
+			.matches("\\d+(ns|us|ms|s|m|h|d)");
 		@SuppressWarnings("unchecked")
 		List<Map<String, Object>> largest = (List<Map<String, Object>>) report.get("largestByMemory");
 		assertThat(largest).isNotEmpty()

@@ -13,9 +13,13 @@ import org.springframework.boot.test.context.SpringBootTest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** "Recently viewed" products and trending, over HTTP against a real redis-server. */
+/**
+ * "Recently viewed" products and trending, over HTTP against a real redis-server; the {@code rediskitrecentitems}
+ * endpoint hides what a user viewed by default ({@code management.endpoint.rediskitrecentitems.show-values}).
+ */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = "redis-kit.recent-items.lists.viewed-products.trending-cache-ttl=1ms")
+		properties = { "redis-kit.recent-items.lists.viewed-products.trending-cache-ttl=1ms",
+				"management.endpoints.web.exposure.include=health,rediskitrecentitems" })
 class RecentlyViewedSampleTests extends SampleHttpTests {
 
 	final JsonMapper json = JsonMapper.builder().build();
@@ -32,6 +36,22 @@ class RecentlyViewedSampleTests extends SampleHttpTests {
 		assertThat(this.json.readValue(send("GET", "/api/viewed", "grace").body(), List.class)).containsExactly("kettle");
 		List<Object> trending = this.json.readValue(send("GET", "/api/viewed/trending?count=1", "grace").body(), List.class);
 		assertThat(trending).containsExactly(Map.of("product", "kettle", "views", 3));
+	}
+
+	@Test
+	@SuppressWarnings("unchecked")
+	void theEndpointCountsAUsersItemsAndTrendingViewsButShowsNoItemByDefault() throws Exception {
+		for (String product : List.of("kettle", "toaster")) {
+			assertThat(send("POST", "/api/viewed/" + product, "linus").statusCode()).isEqualTo(200);
+		}
+		HttpResponse<String> user = send("GET", "/actuator/rediskitrecentitems/viewed-products/linus", "linus");
+		assertThat(user.statusCode()).isEqualTo(200);
+		Map<String, Object> items = this.json.readValue(user.body(), Map.class);
+		assertThat(items).containsEntry("user", "linus").containsEntry("count", 2);
+		assertThat(items.get("items")).as("null (Actuator's mapper may leave it out)").isNull();
+		HttpResponse<String> lists = send("GET", "/actuator/rediskitrecentitems", "linus");
+		assertThat(lists.statusCode()).isEqualTo(200);
+		assertThat(lists.body()).doesNotContain("kettle", "toaster").contains("\"views\"");
 	}
 
 	private HttpResponse<String> send(String method, String path, String user) throws Exception {

@@ -112,26 +112,23 @@
 
 	var UNIT_MILLIS = { d: 86400000, h: 3600000, m: 60000, s: 1000, ms: 1, us: 0.001, ns: 0.000001 };
 
-	// A duration as the server writes it, in human units: the endpoints' text (400d, 5m, 1500ms), ISO-8601
-	// (PT9600H, PT0.05S, P2D), or seconds as a number.
+	// A duration as every endpoint writes it (Durations.format: 400d, 5m, 1500ms), in human units; any other text
+	// as it is. Remaining times come as milliseconds (...Millis fields) and go through millis().
 	function duration(value) {
 		if (value === null || value === undefined || value === '') {
 			return '–';
-		}
-		if (typeof value === 'number') {
-			return millis(value * 1000);
 		}
 		var text = String(value);
 		var short = /^(-?\d+(?:\.\d+)?)(d|h|m|s|ms|us|ns)$/.exec(text);
 		if (short) {
 			return millis(+short[1] * UNIT_MILLIS[short[2]]);
 		}
-		var iso = /^(-)?P(?:(\d+)D)?(?:T(?:(-?\d+)H)?(?:(-?\d+)M)?(?:(-?[\d.]+)S)?)?$/.exec(text);
-		if (iso && text !== 'P' && text !== 'PT') {
-			var total = ((+(iso[2] || 0)) * 86400 + (+(iso[3] || 0)) * 3600 + (+(iso[4] || 0)) * 60 + (+(iso[5] || 0))) * 1000;
-			return millis(iso[1] ? -total : total);
-		}
 		return text;
+	}
+
+	// A member or item the server hid (redis-kit.console.show-payloads is off) comes as null.
+	function valueOrHidden(value) {
+		return value === null ? el('span', { class: 'muted' }, '(hidden)') : value;
 	}
 
 	function ago(value) {
@@ -480,7 +477,7 @@
 						el('h3', { class: 'text' }, board.name + ' · ' + num(board.size) + ' members'),
 						board.error ? el('p', { class: 'error' }, board.error)
 							: table(['#Rank', 'Member', '#Score'], board.top.map(function (entry) {
-								return el('tr', null, el('td', { class: 'num' }, num(entry.rank)), el('td', { class: 'text member' }, entry.member),
+								return el('tr', null, el('td', { class: 'num' }, num(entry.rank)), el('td', { class: 'text member' }, valueOrHidden(entry.member)),
 									el('td', { class: 'num' }, num(entry.score)));
 							}), 'No member yet.'));
 				});
@@ -489,7 +486,7 @@
 						el('h3', { class: 'text' }, list.name + ' · ' + num(list.capacity) + ' per user'),
 						list.error ? el('p', { class: 'error' }, list.error)
 							: table(['Trending', '#Views'], list.trending.map(function (item) {
-								return el('tr', null, el('td', { class: 'text item' }, item.item), el('td', { class: 'num' }, num(item.views)));
+								return el('tr', null, el('td', { class: 'text item' }, valueOrHidden(item.item)), el('td', { class: 'num' }, num(item.views)));
 							}), 'Nothing viewed in the trending period.'));
 				});
 				return el('section', { id: 'page-leaderboards' },
@@ -504,7 +501,8 @@
 					view.recentItems.configured ? el('div', { class: 'cards' }, lists) : notConfigured('Recent-items lists'),
 					recentList.length ? lookup('recent', recentList, 'user', 'One user\'s recent items in', function (r) {
 						return el('span', null, el('span', { class: 'text', id: 'recent-user' }, r.user), ': ',
-							r.items.length ? el('ol', { id: 'recent-items' }, r.items.map(function (item) { return el('li', { class: 'text' }, item); }))
+							r.items === null ? el('span', { class: 'muted', id: 'recent-hidden' }, num(r.count) + ' items (hidden)')
+								: r.items.length ? el('ol', { id: 'recent-items' }, r.items.map(function (item) { return el('li', { class: 'text' }, item); }))
 								: 'nothing viewed');
 					}) : null);
 			});
@@ -850,7 +848,7 @@
 		var groups = detail.groups.map(function (group) {
 			var limited = group.maxInFlight > 0;
 			return el('tr', { 'data-group': group.group },
-				el('td', { class: 'text name' }, group.group),
+				el('td', { class: 'text name' }, valueOrHidden(group.group)),
 				el('td', { class: 'num ready' }, num(group.ready)),
 				el('td', { class: 'in-flight' }, limited ? [fillBar(group.inFlight / group.maxInFlight, group.inFlight >= group.maxInFlight),
 					' ' + num(group.inFlight) + ' of ' + num(group.maxInFlight)] : num(group.inFlight) + ' (no limit)'),

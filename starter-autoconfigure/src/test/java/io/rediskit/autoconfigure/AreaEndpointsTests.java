@@ -155,7 +155,7 @@ class AreaEndpointsTests {
 			boards.get("scores").set("ada", 30);
 			boards.get("scores").set("<img src=x onerror=alert(1)>", 20);
 			RedisLeaderboardEndpoint endpoint = context.getBean(RedisLeaderboardEndpoint.class);
-			assertThat(endpoint.leaderboards().leaderboards()).singleElement().satisfies((board) -> {
+			assertThat(endpoint.leaderboards(true).leaderboards()).singleElement().satisfies((board) -> {
 				assertThat(board.size()).isEqualTo(2);
 				assertThat(board.top()).extracting((entry) -> entry.member())
 					.containsExactly("ada", "<img src=x onerror=alert(1)>");
@@ -177,12 +177,12 @@ class AreaEndpointsTests {
 			lists.get("viewed").view("ada", "book-1");
 			lists.get("viewed").view("ada", "book-2");
 			RedisRecentItemsEndpoint endpoint = context.getBean(RedisRecentItemsEndpoint.class);
-			assertThat(endpoint.lists().lists()).singleElement().satisfies((list) -> {
+			assertThat(endpoint.lists(true).lists()).singleElement().satisfies((list) -> {
 				assertThat(list.capacity()).isEqualTo(5);
 				assertThat(list.trending()).extracting((item) -> item.item()).contains("book-1", "book-2");
 			});
-			assertThat(endpoint.user("viewed", "ada").items()).containsExactly("book-2", "book-1");
-			assertThatIllegalArgumentException().isThrownBy(() -> endpoint.user("viewed", "x".repeat(1025)));
+			assertThat(endpoint.user(true, "viewed", "ada").items()).containsExactly("book-2", "book-1");
+			assertThatIllegalArgumentException().isThrownBy(() -> endpoint.user(true, "viewed", "x".repeat(1025)));
 		});
 	}
 

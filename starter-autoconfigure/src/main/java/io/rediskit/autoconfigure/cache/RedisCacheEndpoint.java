@@ -3,10 +3,16 @@ package io.rediskit.autoconfigure.cache;
 import java.util.List;
 import java.util.Map;
 
+import io.rediskit.autoconfigure.support.Durations;
 import io.rediskit.cache.CacheSpec;
+import io.rediskit.cache.NearCacheInvalidation;
+import io.rediskit.cache.NearCacheSpec;
+import io.rediskit.cache.OutagePolicy;
 import io.rediskit.cache.RedisKitCache;
 import io.rediskit.cache.RedisKitCacheManager;
+import io.rediskit.cache.SingleFlight;
 import io.rediskit.support.Names;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -18,7 +24,7 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
  * near-cache size and state ({@code GET /actuator/rediskitcache}); evicts one entry
  * ({@code DELETE /actuator/rediskitcache/{cache}/{key}}, the key as the cache stores it: the {@code toString()} of
  * the method's key) or every entry of a cache ({@code DELETE /actuator/rediskitcache/{cache}}), on every instance's
- * near cache too.
+ * near cache too. Durations are text as properties take them ({@code 10m}), as in every redis-kit endpoint.
  */
 @Endpoint(id = "rediskitcache")
 public class RedisCacheEndpoint {
@@ -67,21 +73,66 @@ public class RedisCacheEndpoint {
 
 	private CacheDescriptor describe(String name) {
 		RedisKitCache cache = this.manager.getCache(name);
-		return new CacheDescriptor(name, cache.spec(), cache.nearCacheSize(), cache.nearCacheActive(),
+		return new CacheDescriptor(name, SettingsDescriptor.of(cache.spec()), cache.nearCacheSize(),
+				cache.nearCacheActive(),
 				cache.nearCacheInvalidation());
 	}
 
 	/**
 	 * One cache.
 	 * @param name its name
-	 * @param settings its spec
+	 * @param settings its settings
 	 * @param nearCacheSize entries in this instance's near cache
 	 * @param nearCacheActive whether the near cache answers reads now
 	 * @param nearCacheInvalidation how the near cache learns of changes now: {@code tracking} (the server's
 	 * invalidations), {@code pubsub} (the caches' own messages) or {@code none} (no near cache, or not decided yet)
 	 */
-	public record CacheDescriptor(String name, CacheSpec settings, int nearCacheSize, boolean nearCacheActive,
-			String nearCacheInvalidation) {
+	public record CacheDescriptor(String name, SettingsDescriptor settings, int nearCacheSize,
+			boolean nearCacheActive, String nearCacheInvalidation) {
+	}
+
+	/**
+	 * A cache's settings, its {@link CacheSpec} with durations as text ({@link Durations#format}).
+	 * @param ttl how long an entry lives ({@code 10m})
+	 * @param ttlJitter the fraction of the TTL added or taken at random
+	 * @param cacheNullValues whether {@code null} is cached
+	 * @param nullTtl how long a cached {@code null} lives
+	 * @param loadTimeout how long a miss waits for another instance's load
+	 * @param nearCache the near cache, {@code null} for none
+	 * @param earlyRefresh the early refresh factor, 0 for none
+	 * @param staleWhileRevalidate how long an entry past its TTL is still served while reloaded, {@code 0s} for never
+	 * @param outagePolicy what reads do while Redis cannot answer
+	 * @param bloomFilter the Bloom filter of the keys that exist, {@code null} for none
+	 * @param singleFlight which misses load once across instances
+	 */
+	public record SettingsDescriptor(String ttl, double ttlJitter, boolean cacheNullValues, String nullTtl,
+			String loadTimeout, @Nullable NearCacheDescriptor nearCache, double earlyRefresh,
+			String staleWhileRevalidate, OutagePolicy outagePolicy, @Nullable String bloomFilter,
+			SingleFlight singleFlight) {
+
+		/**
+		 * @param spec a cache's spec
+		 * @return its settings as the endpoint shows them
+		 */
+		public static SettingsDescriptor of(CacheSpec spec) {
+			NearCacheSpec near = spec.nearCache();
+			return new SettingsDescriptor(Durations.format(spec.ttl()), spec.ttlJitter(), spec.cacheNullValues(),
+					Durations.format(spec.nullTtl()), Durations.format(spec.loadTimeout()),
+					(near != null) ? new NearCacheDescriptor(near.maxEntries(), Durations.format(near.ttl()),
+							near.invalidation()) : null,
+					spec.earlyRefresh(), Durations.format(spec.staleWhileRevalidate()), spec.outagePolicy(),
+					spec.bloomFilter(), spec.singleFlight());
+		}
+
+	}
+
+	/**
+	 * A cache's near cache settings.
+	 * @param maxEntries the most entries it keeps per instance
+	 * @param ttl how long it keeps an entry ({@code 1m})
+	 * @param invalidation how it learns of changes, as configured
+	 */
+	public record NearCacheDescriptor(int maxEntries, String ttl, NearCacheInvalidation invalidation) {
 	}
 
 }

@@ -16,6 +16,7 @@ import io.rediskit.autoconfigure.cache.RedisCacheEndpoint;
 import io.rediskit.autoconfigure.counter.RedisCounterEndpoint;
 import io.rediskit.autoconfigure.geo.RedisGeoEndpoint;
 import io.rediskit.autoconfigure.id.RedisIdEndpoint;
+import io.rediskit.autoconfigure.keys.RedisKeysEndpoint;
 import io.rediskit.autoconfigure.lock.RedisLocksEndpoint;
 import io.rediskit.autoconfigure.queue.RedisQueuesEndpoint;
 import io.rediskit.autoconfigure.rank.RedisLeaderboardEndpoint;
@@ -25,7 +26,6 @@ import io.rediskit.instance.InstanceRegistry;
 import io.rediskit.instance.InstanceSemaphore;
 import io.rediskit.instance.ListedInstance;
 import io.rediskit.keys.BigKeyOptions;
-import io.rediskit.keys.BigKeyReport;
 import io.rediskit.keys.KeyTools;
 import io.rediskit.lock.JobLock;
 import io.rediskit.latch.LatchRegistry;
@@ -221,7 +221,8 @@ final class ConsoleData {
 		}
 		QueueStats stats = queue.stats();
 		return new DeadLettersView(name, RedisQueuesEndpoint.StatsDescriptor.of(stats, queue.isPaused()),
-				RedisQueuesEndpoint.batches(queue, stats), RedisQueuesEndpoint.groups(queue), Math.max(0, page), size,
+				RedisQueuesEndpoint.batches(queue, stats),
+				RedisQueuesEndpoint.groups(queue, this.properties.isShowPayloads()), Math.max(0, page), size,
 				MAX_DEAD_LETTERS_LISTED, this.properties.isShowPayloads(), letters);
 	}
 
@@ -239,11 +240,14 @@ final class ConsoleData {
 
 	/**
 	 * @return every leaderboard with its top members and every recent-items list with its trending items, as the
-	 * {@code rediskitleaderboard} and {@code rediskitrecentitems} endpoints describe them
+	 * {@code rediskitleaderboard} and {@code rediskitrecentitems} endpoints describe them: members and items only
+	 * with {@code redis-kit.console.show-payloads}
 	 */
 	RankingsView rankings() {
-		return new RankingsView(Described.of(this.sources.leaderboards(), RedisLeaderboardEndpoint::leaderboards),
-				Described.of(this.sources.recentItems(), RedisRecentItemsEndpoint::lists));
+		boolean shown = this.properties.isShowPayloads();
+		return new RankingsView(
+				Described.of(this.sources.leaderboards(), (endpoint) -> endpoint.leaderboards(shown)),
+				Described.of(this.sources.recentItems(), (endpoint) -> endpoint.lists(shown)), shown);
 	}
 
 	/**
@@ -259,11 +263,12 @@ final class ConsoleData {
 	/**
 	 * @param name a recent-items list the page lists
 	 * @param user a user, as the application names them
-	 * @return the user's items, most recent first
+	 * @return the user's items, most recent first (only with {@code redis-kit.console.show-payloads}), and their count
 	 * @throws IllegalArgumentException for an unknown list or a user empty or too long
 	 */
 	RedisRecentItemsEndpoint.UserItemsDescriptor recent(String name, String user) {
-		return required(this.sources.recentItems(), "No recent-items list is named so").user(name, user);
+		return required(this.sources.recentItems(), "No recent-items list is named so")
+			.user(this.properties.isShowPayloads(), name, user);
 	}
 
 	/**
@@ -311,7 +316,7 @@ final class ConsoleData {
 	 * @return the big-key report with the settings of {@code redis-kit.keys.report}, paced as they say
 	 * @throws IllegalStateException if a report is running already, or the key tools are not configured
 	 */
-	BigKeyReport bigKeys() {
+	RedisKeysEndpoint.ReportDescriptor bigKeys() {
 		KeyTools keyTools = this.sources.keyTools().get();
 		BigKeyOptions options = this.sources.bigKeyOptions().get();
 		if (keyTools == null || options == null) {
@@ -321,7 +326,7 @@ final class ConsoleData {
 			throw new IllegalStateException("A big-key report is running already; wait for it");
 		}
 		try {
-			return keyTools.bigKeys(options);
+			return RedisKeysEndpoint.ReportDescriptor.of(keyTools.bigKeys(options));
 		}
 		finally {
 			this.reportRunning.set(false);
@@ -515,9 +520,10 @@ final class ConsoleData {
 	 * The Leaderboards page.
 	 * @param leaderboards the leaderboards
 	 * @param recentItems the recent-items lists
+	 * @param showValues whether members and items are shown ({@code redis-kit.console.show-payloads})
 	 */
 	record RankingsView(Described<RedisLeaderboardEndpoint.LeaderboardsDescriptor> leaderboards,
-			Described<RedisRecentItemsEndpoint.RecentListsDescriptor> recentItems) {
+			Described<RedisRecentItemsEndpoint.RecentListsDescriptor> recentItems, boolean showValues) {
 	}
 
 	/**

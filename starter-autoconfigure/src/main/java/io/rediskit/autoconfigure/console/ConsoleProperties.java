@@ -29,7 +29,9 @@ public class ConsoleProperties {
 	private final Actions actions = new Actions();
 
 	/**
-	 * Whether dead-letter payloads are shown; off since payloads may hold personal data.
+	 * Whether the application's values are shown: dead-letter payloads and headers, queue groups' names,
+	 * leaderboard members, recent items. Off since they may hold personal data; hidden, only their sizes, counts and
+	 * scores show.
 	 */
 	private boolean showPayloads = false;
 

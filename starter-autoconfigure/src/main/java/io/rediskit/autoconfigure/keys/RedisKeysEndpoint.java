@@ -1,8 +1,14 @@
 package io.rediskit.autoconfigure.keys;
 
+import java.util.List;
+import java.util.Map;
+
+import io.rediskit.autoconfigure.support.Durations;
 import io.rediskit.keys.BigKeyOptions;
 import io.rediskit.keys.BigKeyReport;
+import io.rediskit.keys.KeyInfo;
 import io.rediskit.keys.KeyTools;
+import io.rediskit.keys.KeyTotals;
 
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -33,8 +39,33 @@ public class RedisKeysEndpoint {
 
 	/** @return the report */
 	@ReadOperation
-	public BigKeyReport report() {
-		return this.keyTools.bigKeys(this.options);
+	public ReportDescriptor report() {
+		return ReportDescriptor.of(this.keyTools.bigKeys(this.options));
+	}
+
+	/**
+	 * A big-key report as the endpoint and the console show it: the {@link BigKeyReport}, its time taken as text
+	 * ({@link Durations#format}), as every duration of a redis-kit endpoint.
+	 * @param keysScanned how many keys were looked at
+	 * @param largestByMemory the keys with the largest {@code MEMORY USAGE}, largest first
+	 * @param largestByElements per type, the keys with the most elements, largest first
+	 * @param totalsByType totals per type
+	 * @param totalsByPrefix totals per prefix
+	 * @param elapsed how long the report took ({@code 1500ms})
+	 */
+	public record ReportDescriptor(long keysScanned, List<KeyInfo> largestByMemory,
+			Map<String, List<KeyInfo>> largestByElements, Map<String, KeyTotals> totalsByType,
+			Map<String, KeyTotals> totalsByPrefix, String elapsed) {
+
+		/**
+		 * @param report a big-key report
+		 * @return its descriptor
+		 */
+		public static ReportDescriptor of(BigKeyReport report) {
+			return new ReportDescriptor(report.keysScanned(), report.largestByMemory(), report.largestByElements(),
+					report.totalsByType(), report.totalsByPrefix(), Durations.format(report.elapsed()));
+		}
+
 	}
 
 }

@@ -1,5 +1,6 @@
 package io.rediskit.autoconfigure.queue;
 
+import io.rediskit.autoconfigure.support.ShownValues;
 import io.rediskit.queue.QueueRegistry;
 import io.rediskit.queue.RecurringJobs;
 
@@ -30,7 +31,7 @@ public final class QueueEndpointAutoConfiguration {
 	RedisQueuesEndpoint redisQueuesEndpoint(QueueRegistry registry, QueueProperties properties,
 			ObjectProvider<RecurringJobs> recurringJobs, QueueEndpointProperties endpointProperties) {
 		return new RedisQueuesEndpoint(registry, properties, recurringJobs.getIfAvailable(),
-				endpointProperties.getShowValues(), endpointProperties.getRoles());
+				ShownValues.of(endpointProperties));
 	}
 
 }

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.rediskit.autoconfigure.support.AnnotationCheck;
+import io.rediskit.autoconfigure.support.ClosestName;
 import io.rediskit.autoconfigure.support.InvalidAnnotationException;
 import io.rediskit.autoconfigure.support.MethodKeyEvaluator;
 import io.rediskit.queue.QueueListener;
@@ -50,10 +51,14 @@ final class QueueListenerProcessor implements BeanPostProcessor, SmartInitializi
 
 	private @Nullable ListableBeanFactory beanFactory;
 
+	// The configured queues, the closest of which an unknown queue's failure suggests; asked only then.
+	private final ObjectProvider<QueueProperties> properties;
+
 	QueueListenerProcessor(ObjectProvider<QueueRegistry> registry,
-			ObjectProvider<QueueListenerContainerRegistry> containers) {
+			ObjectProvider<QueueListenerContainerRegistry> containers, ObjectProvider<QueueProperties> properties) {
 		this.registry = registry;
 		this.containers = containers;
+		this.properties = properties;
 	}
 
 	@Override
@@ -195,7 +200,10 @@ final class QueueListenerProcessor implements BeanPostProcessor, SmartInitializi
 				queues.get(queue, payloadType);
 			}
 			catch (IllegalArgumentException ex) {
-				throw new IllegalStateException("queue \"" + queue + "\": " + ex.getMessage(), ex);
+				QueueProperties configured = this.properties.getIfAvailable();
+				throw new IllegalStateException("queue \"" + queue + "\""
+						+ ((configured != null) ? ClosestName.didYouMean(queue, configured.getQueues().keySet()) : "")
+						+ ": " + ex.getMessage(), ex);
 			}
 		}
 		Method invocable = AopUtils.selectInvocableMethod(method, candidate.bean.getClass());

@@ -2,6 +2,7 @@ package io.rediskit.autoconfigure.queue;
 
 import java.util.Map;
 
+import io.rediskit.autoconfigure.support.ClosestName;
 import io.rediskit.autoconfigure.support.PropertyChecks;
 import io.rediskit.instance.InstanceInfo;
 import io.rediskit.queue.QueueRegistry;
@@ -46,7 +47,8 @@ class RecurringJobsConfiguration {
 			if (queue == null || !properties.getQueues().containsKey(queue)) {
 				String property = "redis-kit.queue.recurring." + name + ".queue";
 				checks.reject(property, queue, property + " names no queue configured under redis-kit.queue.queues: '"
-						+ queue + "'; configure redis-kit.queue.queues." + queue);
+						+ queue + "'" + ((queue != null) ? ClosestName.didYouMean(queue, properties.getQueues().keySet())
+								: "") + "; configure redis-kit.queue.queues." + queue);
 			}
 		});
 		checks.throwIfInvalid();

@@ -12,6 +12,7 @@ import java.util.SortedSet;
 
 import io.rediskit.autoconfigure.support.Durations;
 import io.rediskit.autoconfigure.support.EntryNames;
+import io.rediskit.autoconfigure.support.ShownValues;
 import io.rediskit.queue.BatchProgress;
 import io.rediskit.queue.DeadLetter;
 import io.rediskit.queue.QueueGroups;
@@ -45,11 +46,12 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
  * {@code {}}, or {@code {"listener": "<id>"}} for one listener of it), and redrive or deletion of one chosen dead
  * letter ({@code POST} or {@code DELETE /actuator/rediskitqueue/{name}/dead-letters/{id}}).
  * <p>
- * Dead letters show their payloads and headers (a message's data: personal data, tenant and user ids) only as
- * {@code management.endpoint.rediskitqueue.show-values} says, like Spring Boot's {@code env} endpoint: never by
- * default, {@code when-authorized} to a user in one of {@code management.endpoint.rediskitqueue.roles} (any
- * authenticated user when none is set), or {@code always}. Hidden, a dead letter keeps everything else and the size of
- * its payload. Over JMX no user is known, so {@code when-authorized} hides them there.
+ * Dead letters show their payloads and headers (a message's data: personal data, tenant and user ids), and a grouped
+ * queue's groups their names (a tenant, a user), only as {@code management.endpoint.rediskitqueue.show-values} says,
+ * like Spring Boot's {@code env} endpoint: never by default, {@code when-authorized} to a user in one of
+ * {@code management.endpoint.rediskitqueue.roles} (any authenticated user when none is set), or {@code always}.
+ * Hidden, a dead letter keeps everything else and the size of its payload, a group its counts and limits. Over JMX
+ * no user is known, so {@code when-authorized} hides them there.
  */
 @Endpoint(id = "rediskitqueue", defaultAccess = Access.READ_ONLY)
 public class RedisQueuesEndpoint {
@@ -68,11 +70,7 @@ public class RedisQueuesEndpoint {
 
 	private final @Nullable RecurringJobs recurringJobs;
 
-	// Null stands for Show.NEVER: the console builds this endpoint without Actuator on the class path, where naming
-	// the enum's constant would fail to load it.
-	private final @Nullable Show showValues;
-
-	private final Set<String> roles;
+	private final ShownValues shownValues;
 
 	/**
 	 * An endpoint that never shows dead letters' payloads and headers.
@@ -94,8 +92,7 @@ public class RedisQueuesEndpoint {
 		this.registry = registry;
 		this.properties = properties;
 		this.recurringJobs = recurringJobs;
-		this.showValues = null;
-		this.roles = Set.of();
+		this.shownValues = ShownValues.never();
 	}
 
 	/**
@@ -107,11 +104,21 @@ public class RedisQueuesEndpoint {
 	 */
 	public RedisQueuesEndpoint(QueueRegistry registry, QueueProperties properties,
 			@Nullable RecurringJobs recurringJobs, Show showValues, Set<String> roles) {
+		this(registry, properties, recurringJobs, ShownValues.of(showValues, roles));
+	}
+
+	/**
+	 * @param registry the queues
+	 * @param properties the configured queue names
+	 * @param recurringJobs the recurring jobs to list, or {@code null}
+	 * @param shownValues to whom dead letters show their payloads and headers
+	 */
+	public RedisQueuesEndpoint(QueueRegistry registry, QueueProperties properties,
+			@Nullable RecurringJobs recurringJobs, ShownValues shownValues) {
 		this.registry = registry;
 		this.properties = properties;
 		this.recurringJobs = recurringJobs;
-		this.showValues = showValues;
-		this.roles = Set.copyOf(roles);
+		this.shownValues = shownValues;
 	}
 
 	/** @return the configured queues and those used so far, sorted */
@@ -149,11 +156,11 @@ public class RedisQueuesEndpoint {
 	 * @param securityContext who asks, for {@code show-values=when-authorized}
 	 * @param name the queue
 	 * @return its stats, oldest dead letters (with their payloads and headers only if shown to who asks), batches in
-	 * progress and busiest groups
+	 * progress and busiest groups (named only if shown)
 	 */
 	@ReadOperation
 	public QueueDescriptor queue(SecurityContext securityContext, @Selector String name) {
-		boolean shown = this.showValues != null && this.showValues.isShown(securityContext, this.roles);
+		boolean shown = this.shownValues.to(securityContext);
 		RedisQueue<Object> queue = handle(name);
 		QueueStats stats = queue.stats();
 		List<DeadLetterDescriptor> deadLetters = queue.deadLetters(DEAD_LETTERS_LISTED)
@@ -161,11 +168,11 @@ public class RedisQueuesEndpoint {
 			.map((letter) -> DeadLetterDescriptor.of(letter, shown))
 			.toList();
 		return new QueueDescriptor(name, StatsDescriptor.of(stats, queue.isPaused()), deadLetters,
-				batches(queue, stats), groups(queue));
+				batches(queue, stats), groups(queue, shown));
 	}
 
 	/**
-	 * The batches of a queue as {@link #queue(String)} lists them, for a reader that wants them without the dead
+	 * The batches of a queue as {@link #queue(SecurityContext, String)} lists them, for a reader that wants them without the dead
 	 * letters (the console).
 	 * @param queue the queue
 	 * @param stats its stats, read just before
@@ -177,11 +184,13 @@ public class RedisQueuesEndpoint {
 	}
 
 	/**
-	 * The groups of a queue as {@link #queue(String)} lists them, each with its limits from the queue's spec.
+	 * The groups of a queue as {@link #queue(SecurityContext, String)} lists them, each with its limits from the queue's spec. A
+	 * group's name is the application's data (a tenant, a user), shown as dead letters' payloads are.
 	 * @param queue the queue
+	 * @param shown whether the groups show their names
 	 * @return its 20 groups with the most ready messages; none for a queue without groups
 	 */
-	public static List<GroupDescriptor> groups(RedisQueue<?> queue) {
+	public static List<GroupDescriptor> groups(RedisQueue<?> queue, boolean shown) {
 		QueueGroups limits = queue.spec().groups();
 		if (limits == null) {
 			return List.of();
@@ -189,7 +198,7 @@ public class RedisQueuesEndpoint {
 		String period = Durations.format(limits.rateLimitPeriod());
 		return queue.groupStats(GROUPS_LISTED)
 			.stream()
-			.map((group) -> new GroupDescriptor(group.group(), group.ready(), group.inFlight(),
+			.map((group) -> new GroupDescriptor(shown ? group.group() : null, group.ready(), group.inFlight(),
 					limits.maxInFlight(group.group()), limits.rateLimit(group.group()), period))
 			.toList();
 	}
@@ -436,14 +445,14 @@ public class RedisQueuesEndpoint {
 	/**
 	 * One group of a queue with groups, with its limits as the queue's spec sets them (a group's own, else the
 	 * groups' default).
-	 * @param group its name
+	 * @param group its name, {@code null} when not shown
 	 * @param ready its messages waiting for their turn
 	 * @param inFlight its messages delivered and not settled
 	 * @param maxInFlight most of its messages in flight across consumers, 0 for no limit
 	 * @param rateLimit most of its messages claimed per {@code rateLimitPeriod}, 0 for no limit
 	 * @param rateLimitPeriod the window of {@code rateLimit}, as properties take it ({@code 1s})
 	 */
-	public record GroupDescriptor(String group, long ready, long inFlight, int maxInFlight, long rateLimit,
+	public record GroupDescriptor(@Nullable String group, long ready, long inFlight, int maxInFlight, long rateLimit,
 			String rateLimitPeriod) {
 	}
 

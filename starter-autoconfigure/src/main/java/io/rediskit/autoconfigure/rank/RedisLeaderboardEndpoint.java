@@ -5,12 +5,14 @@ import java.util.Optional;
 import java.util.SortedSet;
 
 import io.rediskit.autoconfigure.support.EntryNames;
+import io.rediskit.autoconfigure.support.ShownValues;
 import io.rediskit.rank.Leaderboard;
 import io.rediskit.rank.LeaderboardRegistry;
 import io.rediskit.rank.RankOrder;
 import io.rediskit.rank.RankedMember;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
@@ -21,6 +23,13 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
  * score ({@code GET /actuator/rediskitleaderboard/{leaderboard}/{member}}). Each read is one or two commands on one
  * key ({@code ZCARD}, {@code ZREVRANGE}, {@code ZREVRANK}), never a scan. The web console reads the same
  * descriptors.
+ * <p>
+ * Members are the application's values (often user ids), so the top members show their names only as
+ * {@code management.endpoint.rediskitleaderboard.show-values} says, like Spring Boot's {@code env} endpoint: never by
+ * default, {@code when-authorized} to a user in one of {@code management.endpoint.rediskitleaderboard.roles} (any
+ * authenticated user when none is set), or {@code always}. Hidden, each keeps its rank and score with
+ * {@code member} {@code null}. A member's lookup answers for the member the caller names, with its rank and score
+ * only, so it reveals no name.
  */
 @Endpoint(id = "rediskitleaderboard")
 public class RedisLeaderboardEndpoint {
@@ -35,13 +44,27 @@ public class RedisLeaderboardEndpoint {
 
 	private final RankProperties properties;
 
+	private final ShownValues shownValues;
+
 	/**
+	 * An endpoint that never shows members' names.
 	 * @param registry the leaderboards
 	 * @param properties the configured leaderboards
 	 */
 	public RedisLeaderboardEndpoint(LeaderboardRegistry registry, RankProperties properties) {
+		this(registry, properties, ShownValues.never());
+	}
+
+	/**
+	 * @param registry the leaderboards
+	 * @param properties the configured leaderboards
+	 * @param shownValues to whom the top members show their names
+	 */
+	public RedisLeaderboardEndpoint(LeaderboardRegistry registry, RankProperties properties,
+			ShownValues shownValues) {
 		this.registry = registry;
 		this.properties = properties;
+		this.shownValues = shownValues;
 	}
 
 	/** @return the configured leaderboards and those used so far, sorted */
@@ -49,16 +72,30 @@ public class RedisLeaderboardEndpoint {
 		return EntryNames.of(this.registry.names(), this.properties.getLeaderboards());
 	}
 
-	/** @return every leaderboard with its size and top members */
+	/**
+	 * @param securityContext who asks, for {@code show-values=when-authorized}
+	 * @return every leaderboard with its size and top members (their names only if shown to who asks)
+	 */
 	@ReadOperation
-	public LeaderboardsDescriptor leaderboards() {
-		return new LeaderboardsDescriptor(names().stream().map(this::describe).toList());
+	public LeaderboardsDescriptor leaderboards(SecurityContext securityContext) {
+		return leaderboards(this.shownValues.to(securityContext));
 	}
 
-	private LeaderboardDescriptor describe(String name) {
+	/**
+	 * Every leaderboard as {@link #leaderboards(SecurityContext)} describes it, for a reader that decides itself
+	 * whether names show (the console, under {@code redis-kit.console.show-payloads}).
+	 * @param shown whether the top members show their names
+	 * @return every leaderboard with its size and top members
+	 */
+	public LeaderboardsDescriptor leaderboards(boolean shown) {
+		return new LeaderboardsDescriptor(names().stream().map((name) -> describe(name, shown)).toList());
+	}
+
+	private LeaderboardDescriptor describe(String name, boolean shown) {
 		try {
 			Leaderboard board = this.registry.get(name);
-			return new LeaderboardDescriptor(name, board.size(), board.top(TOP), null);
+			return new LeaderboardDescriptor(name, board.size(),
+					board.top(TOP).stream().map((member) -> MemberDescriptor.of(member, shown)).toList(), null);
 		}
 		catch (RuntimeException ex) {
 			return new LeaderboardDescriptor(name, 0, List.of(), String.valueOf(ex.getMessage()));
@@ -99,7 +136,26 @@ public class RedisLeaderboardEndpoint {
 	 * @param top its first {@value RedisLeaderboardEndpoint#TOP} members, highest score first
 	 * @param error why Redis did not answer
 	 */
-	public record LeaderboardDescriptor(String name, long size, List<RankedMember> top, @Nullable String error) {
+	public record LeaderboardDescriptor(String name, long size, List<MemberDescriptor> top, @Nullable String error) {
+	}
+
+	/**
+	 * One of a leaderboard's top members.
+	 * @param member its name, {@code null} when not shown
+	 * @param score its score
+	 * @param rank its rank, from 1, highest score first
+	 */
+	public record MemberDescriptor(@Nullable String member, double score, long rank) {
+
+		/**
+		 * @param member a ranked member
+		 * @param shown whether its name is shown
+		 * @return its descriptor
+		 */
+		public static MemberDescriptor of(RankedMember member, boolean shown) {
+			return new MemberDescriptor(shown ? member.member() : null, member.score(), member.rank());
+		}
+
 	}
 
 	/**

@@ -1,5 +1,8 @@
 package io.rediskit.autoconfigure.ratelimit;
 
+import java.util.Collection;
+import java.util.Set;
+
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.ratelimit.RateLimitListener;
 import io.rediskit.ratelimit.RateLimited;
@@ -57,11 +60,18 @@ public final class RateLimitAutoConfiguration {
 	@ConditionalOnMissingBean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	static RateLimitedAdvisor rateLimitedAdvisor(ObjectProvider<RateLimiterRegistry> registry,
-			Environment environment) {
+			ObjectProvider<RateLimitProperties> properties, Environment environment) {
 		boolean checkNames = Binder.get(environment)
 			.bind("redis-kit.rate-limit.check-names", Boolean.class)
 			.orElse(true);
-		return new RateLimitedAdvisor(new RateLimitedInterceptor(registry, checkNames));
+		return new RateLimitedAdvisor(new RateLimitedInterceptor(registry, () -> configuredNames(properties),
+				checkNames));
+	}
+
+	// Asked only when a method names an unknown limiter, once the singletons (the properties among them) exist.
+	private static Collection<String> configuredNames(ObjectProvider<RateLimitProperties> properties) {
+		RateLimitProperties bound = properties.getIfAvailable();
+		return (bound != null) ? bound.getLimiters().keySet() : Set.of();
 	}
 
 }

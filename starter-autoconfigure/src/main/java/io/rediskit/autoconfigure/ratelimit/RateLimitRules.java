@@ -1,11 +1,13 @@
 package io.rediskit.autoconfigure.ratelimit;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
 
+import io.rediskit.autoconfigure.support.ClosestName;
 import io.rediskit.autoconfigure.support.InvalidPropertiesException;
 import io.rediskit.autoconfigure.support.InvalidPropertiesException.Violation;
 import io.rediskit.ratelimit.RateLimitDecision;
@@ -41,6 +43,8 @@ final class RateLimitRules implements SmartInitializingSingleton {
 
 	private final ObjectProvider<RateLimiterRegistry> registry;
 
+	private final Collection<String> configuredNames;
+
 	private final boolean checkNames;
 
 	private final boolean rateLimitHeaders;
@@ -50,14 +54,17 @@ final class RateLimitRules implements SmartInitializingSingleton {
 	/**
 	 * @param rules the rules, in order
 	 * @param registry where the limiters come from
+	 * @param configuredNames the limiters configured, the closest of which a rule naming none is told of
 	 * @param checkNames whether startup fails when a rule's limiter does not exist
 	 * @param rateLimitHeaders whether rejections carry {@code RateLimit-Policy} and {@code RateLimit}
 	 * @param headersOnSuccess whether allowed requests carry them
 	 */
-	RateLimitRules(List<RateLimitRule> rules, ObjectProvider<RateLimiterRegistry> registry, boolean checkNames,
-			boolean rateLimitHeaders, boolean headersOnSuccess) {
+	RateLimitRules(List<RateLimitRule> rules, ObjectProvider<RateLimiterRegistry> registry,
+			Collection<String> configuredNames, boolean checkNames, boolean rateLimitHeaders,
+			boolean headersOnSuccess) {
 		this.rules = rules;
 		this.registry = registry;
+		this.configuredNames = configuredNames;
 		this.checkNames = checkNames;
 		this.rateLimitHeaders = rateLimitHeaders;
 		this.headersOnSuccess = headersOnSuccess;
@@ -79,7 +86,8 @@ final class RateLimitRules implements SmartInitializingSingleton {
 			catch (IllegalArgumentException ex) {
 				if (this.checkNames) {
 					violations.add(new Violation(rule.property() + ".limiter", rule.limiter(), rule.property()
-							+ ".limiter names \"" + rule.limiter() + "\", which is no limiter: configure"
+							+ ".limiter names \"" + rule.limiter() + "\", which is no limiter"
+							+ ClosestName.didYouMean(rule.limiter(), this.configuredNames) + ": configure"
 							+ " redis-kit.rate-limit.limiters." + rule.limiter() + " or create it in code while the"
 							+ " application starts (for limiters created later, turn this check off with"
 							+ " redis-kit.rate-limit.check-names=false)"));

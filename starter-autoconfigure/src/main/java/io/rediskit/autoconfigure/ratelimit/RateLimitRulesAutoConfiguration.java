@@ -39,8 +39,8 @@ public final class RateLimitRulesAutoConfiguration {
 	RateLimitRules redisKitRateLimitRules(RateLimitProperties properties,
 			ObjectProvider<RateLimiterRegistry> registry) {
 		RateLimitProperties.Web web = properties.getWeb();
-		return new RateLimitRules(RateLimitRule.of(web.getRules()), registry, properties.isCheckNames(),
-				web.getHeaders().isEnabled(), web.getHeaders().isOnSuccess());
+		return new RateLimitRules(RateLimitRule.of(web.getRules()), registry, properties.getLimiters().keySet(),
+				properties.isCheckNames(), web.getHeaders().isEnabled(), web.getHeaders().isOnSuccess());
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -1,11 +1,15 @@
 package io.rediskit.autoconfigure.ratelimit;
 
 import java.lang.reflect.Method;
+import java.util.Collection;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
 
 import io.rediskit.autoconfigure.support.AnnotationInterceptor;
 import io.rediskit.autoconfigure.support.AsyncResults;
+import io.rediskit.autoconfigure.support.ClosestName;
 import io.rediskit.autoconfigure.support.FallbackMethod;
 import io.rediskit.autoconfigure.support.MethodKeyEvaluator;
 import io.rediskit.ratelimit.RateLimitDecision;
@@ -59,14 +63,29 @@ public final class RateLimitedInterceptor extends AnnotationInterceptor<RateLimi
 
 	private final boolean checkNames;
 
+	private final Supplier<Collection<String>> configuredNames;
+
 	/**
+	 * An interceptor whose unknown-limiter failure suggests no name.
 	 * @param registry where limiters come from, resolved on first use
 	 * @param checkNames whether {@link #check(Method, Class)} requires the limiter a method names to exist
 	 */
 	public RateLimitedInterceptor(ObjectProvider<RateLimiterRegistry> registry, boolean checkNames) {
+		this(registry, Set::of, checkNames);
+	}
+
+	/**
+	 * @param registry where limiters come from, resolved on first use
+	 * @param configuredNames the limiters configured ({@code redis-kit.rate-limit.limiters}), asked when a method
+	 * names none of the registry's, for the closest to suggest
+	 * @param checkNames whether {@link #check(Method, Class)} requires the limiter a method names to exist
+	 */
+	public RateLimitedInterceptor(ObjectProvider<RateLimiterRegistry> registry,
+			Supplier<Collection<String>> configuredNames, boolean checkNames) {
 		super(RateLimited.class, RateLimited::key);
 		this.registryProvider = registry;
 		this.registry = SingletonSupplier.of(registry::getObject);
+		this.configuredNames = configuredNames;
 		this.checkNames = checkNames;
 	}
 
@@ -97,7 +116,8 @@ public final class RateLimitedInterceptor extends AnnotationInterceptor<RateLimi
 			limiter = registry.get(annotation.name());
 		}
 		catch (IllegalArgumentException ex) {
-			throw new IllegalArgumentException(on + ": name \"" + annotation.name() + "\" is no limiter: configure "
+			throw new IllegalArgumentException(on + ": name \"" + annotation.name() + "\" is no limiter"
+					+ ClosestName.didYouMean(annotation.name(), this.configuredNames.get()) + ": configure "
 					+ "redis-kit.rate-limit.limiters." + annotation.name() + " or create it in code while the application"
 					+ " starts (with RateLimiterRegistry.create); for limiters created later, turn this check off with"
 					+ " redis-kit.rate-limit.check-names=false", ex);

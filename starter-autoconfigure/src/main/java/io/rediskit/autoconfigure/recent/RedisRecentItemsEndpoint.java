@@ -4,11 +4,13 @@ import java.util.List;
 import java.util.SortedSet;
 
 import io.rediskit.autoconfigure.support.EntryNames;
+import io.rediskit.autoconfigure.support.ShownValues;
 import io.rediskit.recent.RecentItems;
 import io.rediskit.recent.RecentItemsRegistry;
 import io.rediskit.recent.TrendingItem;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
@@ -18,6 +20,12 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
  * user and its {@value #TOP} trending items ({@code GET /actuator/rediskitrecentitems}), and one user's items, most
  * recent first ({@code GET /actuator/rediskitrecentitems/{list}/{user}}). Each read is one command on one key,
  * never a scan. The web console reads the same descriptors.
+ * <p>
+ * Items are the application's values (what a person viewed), so trending items and a user's items show only as
+ * {@code management.endpoint.rediskitrecentitems.show-values} says, like Spring Boot's {@code env} endpoint: never by
+ * default, {@code when-authorized} to a user in one of {@code management.endpoint.rediskitrecentitems.roles} (any
+ * authenticated user when none is set), or {@code always}. Hidden, a trending item keeps its views with {@code item}
+ * {@code null}, and a user's items are {@code null} with their {@code count}.
  */
 @Endpoint(id = "rediskitrecentitems")
 public class RedisRecentItemsEndpoint {
@@ -32,13 +40,27 @@ public class RedisRecentItemsEndpoint {
 
 	private final RecentProperties properties;
 
+	private final ShownValues shownValues;
+
 	/**
+	 * An endpoint that never shows items.
 	 * @param registry the lists
 	 * @param properties the configured lists
 	 */
 	public RedisRecentItemsEndpoint(RecentItemsRegistry registry, RecentProperties properties) {
+		this(registry, properties, ShownValues.never());
+	}
+
+	/**
+	 * @param registry the lists
+	 * @param properties the configured lists
+	 * @param shownValues to whom items show
+	 */
+	public RedisRecentItemsEndpoint(RecentItemsRegistry registry, RecentProperties properties,
+			ShownValues shownValues) {
 		this.registry = registry;
 		this.properties = properties;
+		this.shownValues = shownValues;
 	}
 
 	/** @return the configured lists and those used so far, sorted */
@@ -46,16 +68,30 @@ public class RedisRecentItemsEndpoint {
 		return EntryNames.of(this.registry.names(), this.properties.getLists());
 	}
 
-	/** @return every list with its capacity and trending items */
+	/**
+	 * @param securityContext who asks, for {@code show-values=when-authorized}
+	 * @return every list with its capacity and trending items (the items only if shown to who asks)
+	 */
 	@ReadOperation
-	public RecentListsDescriptor lists() {
-		return new RecentListsDescriptor(names().stream().map(this::describe).toList());
+	public RecentListsDescriptor lists(SecurityContext securityContext) {
+		return lists(this.shownValues.to(securityContext));
 	}
 
-	private RecentListDescriptor describe(String name) {
+	/**
+	 * Every list as {@link #lists(SecurityContext)} describes it, for a reader that decides itself whether items
+	 * show (the console, under {@code redis-kit.console.show-payloads}).
+	 * @param shown whether items show
+	 * @return every list with its capacity and trending items
+	 */
+	public RecentListsDescriptor lists(boolean shown) {
+		return new RecentListsDescriptor(names().stream().map((name) -> describe(name, shown)).toList());
+	}
+
+	private RecentListDescriptor describe(String name, boolean shown) {
 		try {
 			RecentItems list = this.registry.get(name);
-			return new RecentListDescriptor(name, list.spec().capacity(), list.trending(TOP), null);
+			return new RecentListDescriptor(name, list.spec().capacity(),
+					list.trending(TOP).stream().map((item) -> TrendingDescriptor.of(item, shown)).toList(), null);
 		}
 		catch (RuntimeException ex) {
 			return new RecentListDescriptor(name, 0, List.of(), String.valueOf(ex.getMessage()));
@@ -63,14 +99,29 @@ public class RedisRecentItemsEndpoint {
 	}
 
 	/**
+	 * @param securityContext who asks, for {@code show-values=when-authorized}
+	 * @param list a list {@link #names() listed}
+	 * @param user a user, as the application names them
+	 * @return the user's items, most recent first, up to the list's capacity (the items only if shown to who asks)
+	 * @throws IllegalArgumentException for a list not listed or a user empty or longer than
+	 * {@value #MAX_USER_LENGTH} (neither is echoed: both are user input)
+	 */
+	@ReadOperation
+	public UserItemsDescriptor user(SecurityContext securityContext, @Selector String list, @Selector String user) {
+		return user(this.shownValues.to(securityContext), list, user);
+	}
+
+	/**
+	 * One user's items as {@link #user(SecurityContext, String, String)} describes them, for a reader that decides
+	 * itself whether items show (the console).
+	 * @param shown whether items show
 	 * @param list a list {@link #names() listed}
 	 * @param user a user, as the application names them
 	 * @return the user's items, most recent first, up to the list's capacity
 	 * @throws IllegalArgumentException for a list not listed or a user empty or longer than
 	 * {@value #MAX_USER_LENGTH} (neither is echoed: both are user input)
 	 */
-	@ReadOperation
-	public UserItemsDescriptor user(@Selector String list, @Selector String user) {
+	public UserItemsDescriptor user(boolean shown, String list, String user) {
 		if (!names().contains(list)) {
 			throw new IllegalArgumentException("No recent-items list is named so");
 		}
@@ -78,7 +129,8 @@ public class RedisRecentItemsEndpoint {
 			throw new IllegalArgumentException("user must have 1 to " + MAX_USER_LENGTH + " characters");
 		}
 		RecentItems items = this.registry.get(list);
-		return new UserItemsDescriptor(list, user, items.recent(user, items.spec().capacity()));
+		List<String> recent = items.recent(user, items.spec().capacity());
+		return new UserItemsDescriptor(list, user, shown ? recent : null, recent.size());
 	}
 
 	/**
@@ -95,16 +147,36 @@ public class RedisRecentItemsEndpoint {
 	 * @param trending its first {@value RedisRecentItemsEndpoint#TOP} trending items
 	 * @param error why Redis did not answer
 	 */
-	public record RecentListDescriptor(String name, int capacity, List<TrendingItem> trending, @Nullable String error) {
+	public record RecentListDescriptor(String name, int capacity, List<TrendingDescriptor> trending,
+			@Nullable String error) {
+	}
+
+	/**
+	 * One trending item.
+	 * @param item the item, {@code null} when not shown
+	 * @param views its views in the trending period
+	 */
+	public record TrendingDescriptor(@Nullable String item, long views) {
+
+		/**
+		 * @param item a trending item
+		 * @param shown whether the item is shown
+		 * @return its descriptor
+		 */
+		public static TrendingDescriptor of(TrendingItem item, boolean shown) {
+			return new TrendingDescriptor(shown ? item.item() : null, item.views());
+		}
+
 	}
 
 	/**
 	 * One user's recent items.
 	 * @param list the list
 	 * @param user the user
-	 * @param items the items, most recent first
+	 * @param items the items, most recent first, {@code null} when not shown
+	 * @param count how many items the user has
 	 */
-	public record UserItemsDescriptor(String list, String user, List<String> items) {
+	public record UserItemsDescriptor(String list, String user, @Nullable List<String> items, int count) {
 	}
 
 }

@@ -94,6 +94,14 @@ class CacheAutoConfigurationTests {
 				assertThat(endpoint.caches()).filteredOn((cache) -> cache.name().equals("products"))
 					.extracting(RedisCacheEndpoint.CacheDescriptor::nearCacheInvalidation)
 					.containsExactly("tracking");
+				// Durations as properties take them, as in every redis-kit endpoint (never PT1H).
+				assertThat(endpoint.caches()).filteredOn((cache) -> cache.name().equals("products"))
+					.singleElement()
+					.satisfies((cache) -> {
+						assertThat(cache.settings().ttl()).isEqualTo("1h");
+						assertThat(cache.settings().nearCache().ttl()).isEqualTo("1m");
+						assertThat(cache.settings().staleWhileRevalidate()).isEqualTo("0s");
+					});
 				assertThat(endpoint.evict("products", "7")).containsEntry("evicted", true);
 				assertThat(catalog.find(7)).isEqualTo(new Item(7, "item-7"));
 				assertThat(catalog.loads()).isEqualTo(2);

@@ -138,7 +138,8 @@ class ConsoleBrowserTests {
 		}
 	}
 
-	static ConfigurableApplicationContext run(Class<?> application, WebApplicationType type) {
+	// Arguments override the defaults below, as command-line arguments do.
+	static ConfigurableApplicationContext run(Class<?> application, WebApplicationType type, String... arguments) {
 		return new SpringApplicationBuilder(application).web(type)
 			.properties("server.port=0", "spring.main.banner-mode=off",
 					"spring.data.redis.port=" + redis.server().port(), "redis-kit.console.enabled=true",
@@ -164,7 +165,7 @@ class ConsoleBrowserTests {
 					"redis-kit.leaderboard.leaderboards.scores.view-cache-ttl=1s",
 					"redis-kit.recent-items.lists.viewed.capacity=5", "redis-kit.id.generators.order-ids.block-size=100",
 					"management.metrics.distribution.percentiles.rediskit.queue.lateness=0.5,0.95,0.99")
-			.run();
+			.run(arguments);
 	}
 
 	// What the pages show: a hostile lock name held, dead letters with hostile payload and reason, limiter
@@ -641,7 +642,9 @@ class ConsoleBrowserTests {
 	@Test
 	@Order(12)
 	void webFluxServesTheSameConsole() {
-		try (ConfigurableApplicationContext flux = run(FluxApplication.class, WebApplicationType.REACTIVE)) {
+		// With redis-kit.console.show-payloads at its default: the application's values hidden on every page.
+		try (ConfigurableApplicationContext flux = run(FluxApplication.class, WebApplicationType.REACTIVE,
+				"--redis-kit.console.show-payloads=false")) {
 			String base = "http://localhost:" + flux.getEnvironment().getProperty("local.server.port");
 			this.browser.signIn(base, "ada");
 			this.browser.open(base + "/redis-kit/", "overview");
@@ -652,6 +655,8 @@ class ConsoleBrowserTests {
 			this.browser.click(By.linkText("orders"));
 			this.browser.await("the dead letter's reason as text",
 					() -> ("handler failed: " + HOSTILE).equals(this.browser.text("#queue-detail tbody tr .reason")));
+			assertThat(this.browser.text("#queue-detail tbody tr .payload")).endsWith("(hidden)")
+				.doesNotContain(HOSTILE);
 			assertThat((Boolean) this.browser.script(NO_MARKUP_RAN)).isTrue();
 			// The one-letter action and the key lookup through the WebFlux routes, CSRF token included.
 			this.browser.click(By.cssSelector("#queue-detail tbody tr .redrive-one"));
@@ -665,8 +670,32 @@ class ConsoleBrowserTests {
 			this.browser.open(base + "/redis-kit/", "instances");
 			this.browser.await("both instances listed", () -> Long.valueOf(2).equals(this.browser
 				.script("return document.querySelectorAll('#instances tr[data-alive=true]').length;")));
+			this.browser.open(base + "/redis-kit/", "queues");
+			this.browser.click(By.linkText("tenants"));
+			this.browser.await("the groups counted, not named",
+					() -> "2".equals(this.browser.text("#groups tbody tr:first-child .ready")));
+			List<String> groups = this.browser.script("return Array.from(document.querySelectorAll("
+					+ "'#groups tbody tr td.name')).map(function (td) { return td.textContent; });");
+			assertThat(groups).containsExactly("(hidden)", "(hidden)");
 			this.browser.open(base + "/redis-kit/", "leaderboards");
 			assertThat(this.browser.text("[data-leaderboard=scores] h3")).isEqualTo("scores · 3 members");
+			List<String> members = this.browser.script("return Array.from(document.querySelectorAll("
+					+ "'[data-leaderboard=scores] td.member')).map(function (td) { return td.textContent; });");
+			assertThat(members).containsExactly("(hidden)", "(hidden)", "(hidden)");
+			List<String> ranks = this.browser.script("return Array.from(document.querySelectorAll("
+					+ "'[data-leaderboard=scores] td.num:first-child')).map(function (td) { return td.textContent; });");
+			assertThat(ranks).containsExactly("1", "2", "3");
+			List<String> trending = this.browser.script("return Array.from(document.querySelectorAll("
+					+ "'[data-recent=viewed] td.item')).map(function (td) { return td.textContent; });");
+			assertThat(trending).containsExactly("(hidden)", "(hidden)");
+			this.browser.script("var input = document.getElementById('recent-value'); input.focus(); input.value = '';");
+			this.browser.driver().findElement(By.id("recent-value")).sendKeys("ada");
+			this.browser.click(By.id("recent-run"));
+			this.browser.await("the user's items counted, not shown",
+					() -> "2 items (hidden)".equals(this.browser.text("#recent-hidden")));
+			assertThat((Long) this.browser.script("return document.querySelectorAll('#recent-items li').length;"))
+				.isZero();
+			assertThat(this.browser.text("#page-leaderboards")).doesNotContain(HOSTILE, "p-1");
 			this.browser.open(base + "/redis-kit/", "caches");
 			this.browser.click(By.cssSelector("#page-caches tr[data-name=products] .clear"));
 			this.browser.click(By.cssSelector("#page-caches tr[data-name=products] .clear-confirm"));

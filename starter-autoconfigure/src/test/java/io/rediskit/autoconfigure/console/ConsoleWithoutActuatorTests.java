@@ -25,10 +25,11 @@ class ConsoleWithoutActuatorTests {
 			"io.rediskit.autoconfigure.ratelimit.RedisRateLimitEndpoint",
 			"io.rediskit.autoconfigure.bloom.RedisBloomEndpoint", "io.rediskit.autoconfigure.counter.RedisCounterEndpoint",
 			"io.rediskit.autoconfigure.geo.RedisGeoEndpoint", "io.rediskit.autoconfigure.id.RedisIdEndpoint",
-			"io.rediskit.autoconfigure.cache.RedisCacheEndpoint",
+			"io.rediskit.autoconfigure.cache.RedisCacheEndpoint", "io.rediskit.autoconfigure.keys.RedisKeysEndpoint",
 			"io.rediskit.autoconfigure.rank.RedisLeaderboardEndpoint",
 			"io.rediskit.autoconfigure.recent.RedisRecentItemsEndpoint",
-			"io.rediskit.autoconfigure.console.ConsoleData", "io.rediskit.autoconfigure.console.ConsoleEndpoints");
+			"io.rediskit.autoconfigure.console.ConsoleData", "io.rediskit.autoconfigure.console.ConsoleEndpoints",
+			"io.rediskit.autoconfigure.support.ShownValues");
 
 	@Test
 	void everyEndpointTheConsoleReadsLoadsWithoutActuator() throws Exception {

@@ -5,7 +5,6 @@ import java.time.Duration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
-import io.rediskit.keys.BigKeyReport;
 import io.rediskit.keys.DeleteOptions;
 import io.rediskit.keys.KeyScanOptions;
 import io.rediskit.keys.KeyTools;
@@ -51,8 +50,9 @@ class KeysAutoConfigurationTests {
 		this.runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
 			.withPropertyValues("management.endpoint.rediskitkeys.access=READ_ONLY", "management.endpoints.web.exposure.include=rediskitkeys", "redis-kit.keys.report.top=1")
 			.run((context) -> {
-				BigKeyReport report = context.getBean(RedisKeysEndpoint.class).report();
+				RedisKeysEndpoint.ReportDescriptor report = context.getBean(RedisKeysEndpoint.class).report();
 				assertThat(report.keysScanned()).isEqualTo(2);
+				assertThat(report.elapsed()).as("text as properties take it, never PT...").matches("\\d+(ms|s|us|ns|m)");
 				assertThat(report.largestByMemory()).singleElement().satisfies((info) -> assertThat(info.key()).isEqualTo("sample:big"));
 				MeterRegistry meters = context.getBean(MeterRegistry.class);
 				assertThat(meters.get("rediskit.keys.largest.elements").tag("type", "hash").gauge().value()).isEqualTo(300);

@@ -340,7 +340,8 @@ class QueueAutoConfigurationTests {
 				"redis-kit.queue.queues.tenants.groups.max-in-flight=2",
 				"redis-kit.queue.queues.tenants.groups.max-in-flight-by-group.acme=5",
 				"redis-kit.queue.queues.tenants.groups.rate-limit=10",
-				"redis-kit.queue.queues.tenants.groups.rate-limit-period=1m").run((context) -> {
+				"redis-kit.queue.queues.tenants.groups.rate-limit-period=1m",
+				"management.endpoint.rediskitqueue.show-values=always").run((context) -> {
 			RedisQueue<String> tenants = context.getBean(QueueRegistry.class).get("tenants", String.class);
 			List<QueueEntry<String>> entries = new ArrayList<>();
 			for (int i = 0; i < 3; i++) {

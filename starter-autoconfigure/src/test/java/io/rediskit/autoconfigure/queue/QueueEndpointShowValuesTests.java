@@ -29,8 +29,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@code management.endpoint.rediskitqueue.show-values} and {@code .roles}: the {@code rediskitqueue} endpoint shows
- * dead letters' payloads and headers (a message's data) only when they say so, to whom they say, against a real
- * server.
+ * dead letters' payloads and headers (a message's data) and groups' names (tenants, users) only when they say so, to
+ * whom they say, against a real server.
  */
 class QueueEndpointShowValuesTests {
 
@@ -44,7 +44,8 @@ class QueueEndpointShowValuesTests {
 				QueueAutoConfiguration.class, QueueEndpointAutoConfiguration.class))
 		.withPropertyValues("spring.data.redis.port=" + redis.server().port(),
 				"management.endpoints.web.exposure.include=rediskitqueue",
-				"redis-kit.queue.queues.payments.max-deliveries=3");
+				"redis-kit.queue.queues.payments.max-deliveries=3", "redis-kit.queue.queues.tenants.groups.enabled=true",
+				"redis-kit.queue.queues.tenants.groups.max-in-flight=2");
 
 	@BeforeEach
 	void clean() {
@@ -113,6 +114,27 @@ class QueueEndpointShowValuesTests {
 				assertThat(onlyDeadLetter(endpoint, user()).payload()).isEqualTo(stored(context));
 				assertThat(onlyDeadLetter(endpoint, SecurityContext.NONE).payload()).isNull();
 				assertThat(onlyDeadLetter(endpoint, SecurityContext.NONE).headers()).isNull();
+			});
+	}
+
+	@Test
+	void groupsKeepTheirCountsAndLimitsAndShowTheirNamesOnlyAsTheSettingSays() {
+		this.runner
+			.withPropertyValues("management.endpoint.rediskitqueue.show-values=when-authorized",
+					"management.endpoint.rediskitqueue.roles=OPS")
+			.run((context) -> {
+				RedisQueue<String> tenants = context.getBean(QueueRegistry.class).get("tenants", String.class);
+				tenants.enqueueAll(java.util.List.of(QueueEntry.of("a").withGroup("tenant-zoe"),
+						QueueEntry.of("b").withGroup("tenant-zoe"), QueueEntry.of("c").withGroup("tenant-max")));
+				RedisQueuesEndpoint endpoint = context.getBean(RedisQueuesEndpoint.class);
+				for (SecurityContext asker : new SecurityContext[] { SecurityContext.NONE, user("VIEWER") }) {
+					assertThat(endpoint.queue(asker, "tenants").groups()).containsExactly(
+							new RedisQueuesEndpoint.GroupDescriptor(null, 2, 0, 2, 0, "1s"),
+							new RedisQueuesEndpoint.GroupDescriptor(null, 1, 0, 2, 0, "1s"));
+				}
+				assertThat(endpoint.queue(user("OPS"), "tenants").groups())
+					.extracting(RedisQueuesEndpoint.GroupDescriptor::group)
+					.containsExactly("tenant-zoe", "tenant-max");
 			});
 	}
 

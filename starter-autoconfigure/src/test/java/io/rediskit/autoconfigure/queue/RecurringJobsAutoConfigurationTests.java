@@ -82,6 +82,7 @@ class RecurringJobsAutoConfigurationTests {
 			"fixed-rate=1s;grace=-1s|redis-kit.queue.recurring.beat.grace must be between",
 			"fixed-rate=1s;missed-slots=sometimes|redis-kit.queue.recurring.beat.missed-slots",
 			"fixed-rate=1s;queue=unknown|redis-kit.queue.recurring.beat.queue names no queue configured",
+			"fixed-rate=1s;queue=report|redis-kit.queue.recurring.beat.queue names no queue configured under redis-kit.queue.queues: 'report' (did you mean 'reports'?); configure",
 			"fixed-rate=1s;queue=bad.name|redis-kit.queue.recurring.beat.queue must be a queue name" })
 	void invalidJobsFailStartupNamingTheProperty(String settings, String message) {
 		String[] properties = ("queue=reports;" + settings).split(";");

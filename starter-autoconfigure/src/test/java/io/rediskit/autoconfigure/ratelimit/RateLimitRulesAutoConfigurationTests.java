@@ -114,6 +114,7 @@ class RateLimitRulesAutoConfigurationTests {
 	@ParameterizedTest
 	@CsvSource(delimiter = '|', textBlock = """
 			rules[1].limiter=nope      | redis-kit.rate-limit.web.rules[1].limiter names "nope", which is no limiter
+			rules[1].limiter=apj       | redis-kit.rate-limit.web.rules[1].limiter names "apj", which is no limiter (did you mean 'api'?): configure redis-kit.rate-limit.limiters.apj
 			rules[1].limiter=bad.name  | redis-kit.rate-limit.web.rules[1].limiter 'bad.name' is no limiter name
 			rules[1].limiter=          | redis-kit.rate-limit.web.rules[1].limiter is required
 			rules[1].path=/a/{x        | redis-kit.rate-limit.web.rules[1].path '/a/{x' is no path pattern

@@ -80,6 +80,14 @@ class AnnotationStartupCheckTests {
 	}
 
 	@Test
+	void anUnknownLimiterOneTypoFromAConfiguredOneSuggestsIt() {
+		this.runner.withBean(MistypedLimiter.class)
+			.run((context) -> assertFailure(context, MistypedLimiter.class,
+					"@RateLimited(name = \"singel\") on MistypedLimiter.call(String): name \"singel\" is no limiter"
+							+ " (did you mean 'single'?): configure redis-kit.rate-limit.limiters.singel"));
+	}
+
+	@Test
 	void springApplicationReportsInvalidAnnotationsAsAFailureAnalysisNotAStackTrace(CapturedOutput output) {
 		SpringApplication application = new SpringApplication(BadApplication.class);
 		application.setWebApplicationType(WebApplicationType.NONE);
@@ -366,6 +374,15 @@ class AnnotationStartupCheckTests {
 	@EnableAutoConfiguration
 	@Import(UnknownLimiter.class)
 	static class BadApplication {
+
+	}
+
+	static class MistypedLimiter {
+
+		@RateLimited(name = "singel")
+		public String call(String name) {
+			return name;
+		}
 
 	}
 

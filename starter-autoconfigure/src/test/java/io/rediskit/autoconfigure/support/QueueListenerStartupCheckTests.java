@@ -47,6 +47,17 @@ class QueueListenerStartupCheckTests {
 	}
 
 	@Test
+	void anUnknownQueueOneTypoFromAConfiguredOneSuggestsIt() {
+		this.runner.withBean("mistyped", Mistyped.class).run((context) -> {
+			assertThat(context).hasFailed();
+			FailureAnalysis analysis = new InvalidAnnotationFailureAnalyzer().analyze(context.getStartupFailure());
+			assertThat(analysis).isNotNull();
+			assertThat(analysis.getDescription()).contains("@QueueListener(queue = \"emials\") on"
+					+ " Mistyped.onMessage(String): queue \"emials\" (did you mean 'emails'?): No queue named 'emials'");
+		});
+	}
+
+	@Test
 	void everyBadListenerIsOneLineOfTheFailureAnalysis() {
 		this.runner.withBean("bad", Bad.class).run((context) -> {
 			assertThat(context).hasFailed();
@@ -114,6 +125,14 @@ class QueueListenerStartupCheckTests {
 
 		@QueueListener(queue = "emails")
 		void traced(String email, Map<String, String> headers) {
+		}
+
+	}
+
+	static class Mistyped {
+
+		@QueueListener(queue = "emials")
+		void onMessage(String text) {
 		}
 
 	}
