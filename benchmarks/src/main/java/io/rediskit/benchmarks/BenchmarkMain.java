@@ -19,6 +19,7 @@ import io.rediskit.benchmarks.lock.ReadWriteFairBenchmark;
 import io.rediskit.benchmarks.lock.RedlockBenchmark;
 import io.rediskit.benchmarks.memory.MemoryBenchmark;
 import io.rediskit.benchmarks.queue.QueueBenchmark;
+import io.rediskit.benchmarks.queue.QueueDrainBenchmark;
 import io.rediskit.benchmarks.rank.RankBenchmark;
 import io.rediskit.benchmarks.ratelimit.RateLimitBenchmark;
 import io.rediskit.benchmarks.web.WebBenchmark;
@@ -46,7 +47,8 @@ public final class BenchmarkMain {
 		Map<String, Benchmark> benchmarks = new LinkedHashMap<>();
 		List<Benchmark> all = List.of(new LockBenchmark(), new RateLimitBenchmark(), new QueueBenchmark(),
 				new ClusterBenchmark(), new BloomBenchmark(), new GeoBenchmark(), new KeysBenchmark(),
-				new WebBenchmark(), new RedlockBenchmark(), new CacheBenchmark(), new RankBenchmark(),
+				new QueueDrainBenchmark(), new WebBenchmark(), new RedlockBenchmark(), new CacheBenchmark(),
+				new RankBenchmark(),
 				new MemoryBenchmark(),
 				new MultiLockBenchmark(),
 				new CounterBenchmark(),

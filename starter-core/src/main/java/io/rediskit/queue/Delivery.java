@@ -202,9 +202,19 @@ final class Delivery<T> implements QueueMessage<T> {
 
 	@Override
 	public CompletionStage<Void> ackAsync() {
-		// Concurrent acks of a queue share script calls (see AckBatcher); a lone one goes at once.
-		return settle("ack", () -> this.queue.state().ackBatcher(this.queue.parts().scripts).ack(id(), token(), this.result),
-				(outcome) -> {
+		return ackAsync(false);
+	}
+
+	/**
+	 * Acks through the queue's {@link AckBatcher}: concurrent acks share script calls, and a lone one goes at once
+	 * unless held.
+	 * @param held whether the ack waits, unsent, for the next one sent or a flush of the batcher (which the caller
+	 * then owes within its linger bound)
+	 */
+	CompletionStage<Void> ackAsync(boolean held) {
+		AckBatcher batcher = this.queue.state().ackBatcher(this.queue.parts().scripts);
+		return settle("ack", () -> held ? batcher.hold(id(), token(), this.result)
+				: batcher.ack(id(), token(), this.result), (outcome) -> {
 					if (!this.queue.parts().listeners.isEmpty()) {
 						Duration processing = Duration.ofNanos(System.nanoTime() - this.receivedNanos);
 						this.queue.parts().listeners.notify((l) -> l.onAcked(this.queue.name(), processing));

@@ -1,6 +1,7 @@
 package io.rediskit.queue;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +25,8 @@ import io.rediskit.support.ThrottledLog;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import org.springframework.scheduling.TaskScheduler;
+
 /**
  * The dispatcher of a {@link QueueListenerContainer}: holds the claimed deliveries, runs the handler on them with
  * at most {@code concurrency} at once, settles each after its handler finished, and says how many more it can
@@ -42,6 +45,15 @@ import org.apache.commons.logging.LogFactory;
  * thread does not wait for the ack: it sends it (through the queue's {@link AckBatcher}) and takes the next
  * delivery. At-least-once holds: the ack leaves only after the handler returned; a crash between the two, or a
  * lost ack, brings the message back after the visibility timeout.
+ * <p>
+ * <b>Held acks.</b> A delivery that finishes while others taken from the buffer are still running, or others wait
+ * in it, has its ack held (not sent) until the last of them finishes, or the ack linger has passed since the
+ * first ack held, whichever first; then every held ack goes in one script call. A claim of quick handlers is thus
+ * acked in one call, not in two (the first finished alone, since nothing else was on the wire, then the rest). A
+ * crash while acks are held only makes their messages come back after the visibility timeout, as a crash before
+ * the ack does; a stop sends the held acks at once, before it completes. The linger is kept far below the
+ * visibility timeout (see {@link QueueListenerContainer#setAckLinger}), since a delivery whose ack is held or on
+ * the wire is no longer extended by the watchdog.
  * <p>
  * {@link #free()} is what the poller claims. What the queue admits across instances (pause, its rate and in-flight
  * limits) is not decided here but by the claim script, atomically with the claim: a container's view would be
@@ -66,6 +78,12 @@ final class QueueDispatcher<T> {
 
 	private final ThrottledLog failures;
 
+	/** Longest an ack is held for others, in nanoseconds, from the first held; 0 holds none. */
+	private final long lingerNanos;
+
+	/** Runs the linger's deadline. */
+	private final TaskScheduler scheduler;
+
 	private final ReentrantLock lock = new ReentrantLock();
 
 	private final ArrayDeque<Delivery<T>> buffer = new ArrayDeque<>();
@@ -83,6 +101,15 @@ final class QueueDispatcher<T> {
 
 	private int held;
 
+	/** Deliveries taken from the buffer whose handler (or other ending) has not finished yet. */
+	private int active;
+
+	/** Acks are held, to be flushed when the last active delivery finishes or the linger passes. */
+	private boolean lingering;
+
+	/** Counts lingers, so that a linger's deadline flushes only its own. */
+	private long lingers;
+
 	/**
 	 * Deliveries whose handler finished and whose settling call is on the wire: room that comes back shortly.
 	 * Counted up without the lock by the handler's thread, down under it with the room the settling makes.
@@ -92,7 +119,8 @@ final class QueueDispatcher<T> {
 	private volatile boolean accepting = true;
 
 	QueueDispatcher(ScriptedRedisQueue<T> queue, QueueHandler<T> handler, int concurrency, int prefetch,
-			Executor executor, Consumer<Boolean> capacityFreed, ThrottledLog failures) {
+			Executor executor, Consumer<Boolean> capacityFreed, ThrottledLog failures, Duration ackLinger,
+			TaskScheduler scheduler) {
 		this.queue = queue;
 		this.handler = handler;
 		this.concurrency = concurrency;
@@ -100,6 +128,8 @@ final class QueueDispatcher<T> {
 		this.executor = executor;
 		this.capacityFreed = capacityFreed;
 		this.failures = failures;
+		this.lingerNanos = ackLinger.toNanos();
+		this.scheduler = scheduler;
 	}
 
 	/** @return how many more deliveries it takes now: 0 while it is full or stopping */
@@ -255,6 +285,7 @@ final class QueueDispatcher<T> {
 					this.workers--;
 					return;
 				}
+				this.active++;
 				another = startsWorker();
 			}
 			finally {
@@ -264,10 +295,12 @@ final class QueueDispatcher<T> {
 				startWorker();
 			}
 			if (!this.accepting) {
+				finishedUnacked();
 				release(delivery);
 				continue;
 			}
 			if (delivery.isCancelRequested() || delivery.isExpired()) {
+				finishedUnacked();
 				// Not started: the dead-letter script keeps a cancel's reason, and an expiry is its own.
 				settle(delivery, "dead-letter", delivery.isCancelRequested()
 						? () -> delivery.deadLetterAsync(DeadLetter.CANCELLED) : delivery::expireAsync);
@@ -310,6 +343,7 @@ final class QueueDispatcher<T> {
 			if (interrupted) {
 				Thread.currentThread().interrupt();
 			}
+			finishedUnacked();
 			if (!delivery.isSettled()) {
 				Observations.stop(observation, "retry", ex);
 				Duration backoff = this.queue.spec().jitteredBackoff(delivery.deliveryCount());
@@ -327,13 +361,110 @@ final class QueueDispatcher<T> {
 		delivery.finished();
 		if (!delivery.isSettled()) {
 			Observations.stop(observation, "ack");
-			settle(delivery, "ack", delivery::ackAsync);
+			settle(delivery, "ack", () -> ackOrHold(delivery));
 		}
 		else {
+			finishedUnacked();
 			Observations.stop(observation, "settled");
 			settled(delivery);
 		}
 		return true;
+	}
+
+	/**
+	 * Counts a finished delivery out of the active ones and acks it: held while others are active or buffered
+	 * (see the class's description), else sent with every ack held. Holding happens under the lock, so that the
+	 * last delivery to finish, which decides under it too, sends every ack held before it.
+	 */
+	private CompletionStage<Void> ackOrHold(Delivery<T> delivery) {
+		CompletionStage<Void> held = null;
+		boolean unarmed = false;
+		this.lock.lock();
+		try {
+			this.active--;
+			if (this.lingerNanos > 0 && this.accepting && (this.active > 0 || !this.buffer.isEmpty())) {
+				held = delivery.ackAsync(true);
+				if (!this.lingering) {
+					this.lingering = true;
+					unarmed = !armLinger(++this.lingers);
+					if (unarmed) {
+						this.lingering = false;
+					}
+				}
+			}
+			else {
+				// The last to finish: its ack takes every ack held with it.
+				this.lingering = false;
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+		if (held == null) {
+			return delivery.ackAsync(false);
+		}
+		if (unarmed) {
+			// No deadline would send it.
+			acks().flush();
+		}
+		return held;
+	}
+
+	/**
+	 * Counts a delivery out of the active ones that ends without an ack of its own (retried, dead-lettered, settled
+	 * by its handler, given back); the last of them to finish sends the acks held.
+	 */
+	private void finishedUnacked() {
+		boolean flush;
+		this.lock.lock();
+		try {
+			this.active--;
+			flush = this.lingering && this.active == 0 && this.buffer.isEmpty();
+			if (flush) {
+				this.lingering = false;
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+		if (flush) {
+			acks().flush();
+		}
+	}
+
+	/**
+	 * Under the lock: the first ack of a linger was held; its deadline sends it and those held after it.
+	 * @return {@code false} if the scheduler refused the deadline (it is shutting down)
+	 */
+	private boolean armLinger(long linger) {
+		try {
+			this.scheduler.schedule(() -> lingered(linger), Instant.now().plusNanos(this.lingerNanos));
+			return true;
+		}
+		catch (RejectedExecutionException ex) {
+			return false;
+		}
+	}
+
+	private void lingered(long linger) {
+		boolean flush;
+		this.lock.lock();
+		try {
+			flush = this.lingering && this.lingers == linger;
+			if (flush) {
+				this.lingering = false;
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+		if (flush) {
+			acks().flush();
+		}
+	}
+
+	private AckBatcher acks() {
+		return this.queue.state().ackBatcher(this.queue.parts().scripts);
 	}
 
 	/**
@@ -461,10 +592,14 @@ final class QueueDispatcher<T> {
 			unstarted = new ArrayList<>(this.buffer);
 			this.buffer.clear();
 			empty = this.held == 0;
+			// Nothing is held from here on (no ack is held once not accepting): the acks held so far go now, so
+			// that a graceful stop leaves no redelivery behind, whatever the scheduler of their linger does.
+			this.lingering = false;
 		}
 		finally {
 			this.lock.unlock();
 		}
+		acks().flush();
 		if (empty) {
 			this.drained.complete(null);
 		}

@@ -42,9 +42,11 @@ import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
  * not redelivered; a consumer that dies stops extending, and its messages come back after the timeout.</li>
  * </ul>
  * <b>Acknowledgement</b> is at-least-once: a message is acked only after its handler returned; the handler's
- * thread does not wait for the ack, and acks that meet on the wire go as one script call. A crash (or an outage)
- * between the handler's end and the ack brings the message back after the visibility timeout, to be handled
- * again.
+ * thread does not wait for the ack, and acks that meet on the wire go as one script call. A finished delivery's
+ * ack is held back while others this container took are still running or waiting, for at most the
+ * {@link #setAckLinger ack linger} (2 ms by default), so that a claim of quick handlers is acked in one call. A
+ * crash (or an outage) between the handler's end and the ack, held or on the wire, brings the message back after
+ * the visibility timeout, to be handled again; a stop sends held acks at once.
  * <p>
  * <b>Cancelling.</b> A message {@link RedisQueue#cancel(String) cancelled} while this container holds it is
  * not started, or its handler's thread is interrupted (the container listens on the queue's cancel channel); it
@@ -52,7 +54,8 @@ import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
  * the next message. A message whose {@link QueueEntry#timeToLive() time to live} passed while it waited here is
  * dead-lettered as {@value DeadLetter#EXPIRED} instead of started.
  * <p>
- * <b>Stopping</b> is graceful: no new claims; messages claimed but not started go back to the queue at once;
+ * <b>Stopping</b> is graceful: no new claims; acks held are sent at once; messages claimed but not started go back
+ * to the queue at once;
  * running handlers get up to the {@link #setShutdownTimeout shutdown timeout} to finish and be acked, and the
  * messages of those still running then go back at once (their handlers' later settling is refused as stale).
  * {@link #stop(Runnable)} does not block its caller, so that many containers stop in parallel.
@@ -69,6 +72,15 @@ public class QueueListenerContainer<T> implements SmartLifecycle {
 
 	/** Default time running handlers get to finish when the container stops. */
 	public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
+
+	/**
+	 * Default longest time a finished delivery's ack is held for the others of its container still running: see
+	 * {@link #setAckLinger}.
+	 */
+	public static final Duration DEFAULT_ACK_LINGER = Duration.ofMillis(2);
+
+	/** Longest ack linger allowed, whatever the visibility timeout. */
+	public static final Duration MAX_ACK_LINGER = Duration.ofSeconds(1);
 
 	/** Default prefetch per handler: a container claims ahead up to this many times its concurrency. */
 	public static final int DEFAULT_PREFETCH_PER_HANDLER = 4;
@@ -100,6 +112,8 @@ public class QueueListenerContainer<T> implements SmartLifecycle {
 	private int prefetch;
 
 	private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
+
+	private Duration ackLinger = DEFAULT_ACK_LINGER;
 
 	private boolean autoStartup = true;
 
@@ -172,6 +186,37 @@ public class QueueListenerContainer<T> implements SmartLifecycle {
 					- this.concurrency) + " (1000 minus the concurrency " + this.concurrency + "), was " + prefetch);
 		}
 		this.prefetch = prefetch;
+	}
+
+	/**
+	 * Sets how long a finished delivery's ack may be held back while other deliveries this container took are still
+	 * running or waiting for a handler, to be sent with theirs in one script call: the acks held go when the last of
+	 * those finishes, or this long after the first was held, whichever first. A claim of quick handlers is thus
+	 * acked in one call (without it, in two: the first finished alone, the rest together). At-least-once is
+	 * unchanged: a crash while acks are held makes their messages come back after the visibility timeout, as a
+	 * crash before the ack does; a stop sends them at once. Zero holds none. At most a tenth of the queue's
+	 * visibility timeout (a held ack's delivery is no longer extended by the watchdog) and at most
+	 * {@link #MAX_ACK_LINGER}. Default {@link #DEFAULT_ACK_LINGER}. Set it before the container starts.
+	 * @param ackLinger the longest an ack is held
+	 */
+	public void setAckLinger(Duration ackLinger) {
+		Objects.requireNonNull(ackLinger, "ackLinger must not be null");
+		Duration visibility = this.queue.spec().visibilityTimeout();
+		Duration max = visibility.dividedBy(10);
+		if (max.compareTo(MAX_ACK_LINGER) > 0) {
+			max = MAX_ACK_LINGER;
+		}
+		if (ackLinger.isNegative() || ackLinger.compareTo(max) > 0) {
+			throw new IllegalArgumentException("ackLinger must be between 0 and " + max.toMillis() + "ms (a tenth of"
+					+ " the visibility timeout of queue '" + this.queue.name() + "', " + visibility.toMillis()
+					+ "ms, and at most " + MAX_ACK_LINGER.toMillis() + "ms), was " + ackLinger.toMillis() + "ms");
+		}
+		this.ackLinger = ackLinger;
+	}
+
+	/** @return the longest a finished delivery's ack is held for others: see {@link #setAckLinger} */
+	public Duration getAckLinger() {
+		return this.ackLinger;
 	}
 
 	/**
@@ -281,7 +326,7 @@ public class QueueListenerContainer<T> implements SmartLifecycle {
 			}
 			TaskScheduler scheduler = scheduler();
 			QueueDispatcher<T> dispatch = new QueueDispatcher<>(this.queue, this.handler, this.concurrency,
-					this.prefetch, executor(), this::onCapacityFreed, this.pollFailures);
+					this.prefetch, executor(), this::onCapacityFreed, this.pollFailures, this.ackLinger, scheduler);
 			poll = new QueuePoller<>(this.queue, dispatch, scheduler, this.pollFailures, this.listenerId);
 			VisibilityWatchdog<T> extender = new VisibilityWatchdog<>(this.queue, dispatch::unsettled,
 					this.pollFailures);

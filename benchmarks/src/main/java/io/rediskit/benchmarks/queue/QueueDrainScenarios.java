@@ -62,6 +62,9 @@ final class QueueDrainScenarios {
 
 	private static final List<String> LIBRARIES = List.of("redis-kit", "Redisson", "floor");
 
+	/** Without Redisson: what {@code queue-drain} compares, the container against its floor. */
+	private static final List<String> OWN = List.of("redis-kit", "floor");
+
 	/** Time between the end of the enqueue and the burst's due time, so that enqueueing is not measured. */
 	static final long LEAD_MILLIS = 3000;
 
@@ -71,10 +74,24 @@ final class QueueDrainScenarios {
 
 	private final KeyNaming naming;
 
+	private final List<String> libraries;
+
+	private final boolean drainOnly;
+
 	QueueDrainScenarios(BenchmarkContext context, QueueRegistry registry, KeyNaming naming) {
+		this(context, registry, naming, false);
+	}
+
+	/**
+	 * @param drainOnly whether to run {@code queue.drain} alone, redis-kit against its floor without Redisson (the
+	 * {@code queue-drain} subcommand: a fifth of the time, for comparing builds of the container)
+	 */
+	QueueDrainScenarios(BenchmarkContext context, QueueRegistry registry, KeyNaming naming, boolean drainOnly) {
 		this.context = context;
 		this.registry = registry;
 		this.naming = naming;
+		this.libraries = drainOnly ? OWN : LIBRARIES;
+		this.drainOnly = drainOnly;
 	}
 
 	/** @return the figures by scenario, library and concurrency, for the JSON report */
@@ -97,13 +114,16 @@ final class QueueDrainScenarios {
 			};
 			warmUpUntilCompiled(drainScenario, consumeWarmUp);
 			warmUp(drainScenario, drainRun);
-			Map<String, MedianRound<Run>> drains = this.context.medianRounds(drainScenario, LIBRARIES, drainRun,
+			Map<String, MedianRound<Run>> drains = this.context.medianRounds(drainScenario, this.libraries, drainRun,
 					Run::perSecond);
 			drain.put("concurrency-" + concurrency, report("queue.drain", drains, concurrency, batch));
+			if (this.drainOnly) {
+				continue;
+			}
 			long millis = this.context.options().duration().toMillis();
 			String consumeScenario = "queue.consume concurrency " + concurrency;
 			warmUp(consumeScenario, consumeWarmUp);
-			Map<String, MedianRound<Run>> consumes = this.context.medianRounds(consumeScenario, LIBRARIES,
+			Map<String, MedianRound<Run>> consumes = this.context.medianRounds(consumeScenario, this.libraries,
 					(library) -> switch (library) {
 						case "redis-kit" -> consumeRedisKit(concurrency, millis);
 						case "Redisson" -> consumeRedisson(concurrency, millis);
@@ -128,7 +148,7 @@ final class QueueDrainScenarios {
 		if (this.context.options().warmup().isZero()) {
 			return;
 		}
-		for (String library : LIBRARIES) {
+		for (String library : this.libraries) {
 			this.context.progress(scenario + " " + library + ": warming up, not measured");
 			run.run(library);
 		}
@@ -148,7 +168,7 @@ final class QueueDrainScenarios {
 		}
 		CompilationMXBean compiler = ManagementFactory.getCompilationMXBean();
 		boolean timed = compiler != null && compiler.isCompilationTimeMonitoringSupported();
-		for (String library : LIBRARIES) {
+		for (String library : this.libraries) {
 			for (int time = 1; time <= MAX_WARM_UPS; time++) {
 				long compiledBefore = timed ? compiler.getTotalCompilationTime() : 0;
 				long start = System.nanoTime();

@@ -103,6 +103,13 @@ public final class QueueListenerContainerRegistry implements SmartLifecycle {
 				endpoint.concurrency());
 		container.setShutdownTimeout(listener.getShutdownTimeout());
 		container.setListenerId(endpoint.id());
+		try {
+			container.setAckLinger(listener.getAckLinger());
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalStateException("redis-kit.queue.listener.ack-linger for " + endpoint.where() + ": "
+					+ ex.getMessage(), ex);
+		}
 		if (listener.getPrefetch() != null) {
 			try {
 				container.setPrefetch(listener.getPrefetch());

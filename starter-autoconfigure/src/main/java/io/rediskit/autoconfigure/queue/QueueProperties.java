@@ -560,6 +560,14 @@ public class QueueProperties {
 		private @Nullable Integer prefetch;
 
 		/**
+		 * Longest time a finished message's ack is held back while other messages its container took are still
+		 * being handled, to be sent with theirs in one call; 0 to 1s and at most a tenth of the queue's visibility
+		 * timeout, 0 to send each at once. A crash while acks are held redelivers their messages after the
+		 * visibility timeout; a stop sends them at once.
+		 */
+		private Duration ackLinger = Duration.ofMillis(2);
+
+		/**
 		 * Threads the handlers run on: 'dedicated' (each container runs up to its concurrency in threads of its
 		 * own, virtual when spring.threads.virtual.enabled is true on Java 21+) or 'application' (the
 		 * application's applicationTaskExecutor bean, whose size then caps every container's concurrency).
@@ -576,6 +584,18 @@ public class QueueProperties {
 						+ " (1000 minus a container's concurrency), was " + prefetch);
 			}
 			this.prefetch = prefetch;
+		}
+
+		public Duration getAckLinger() {
+			return this.ackLinger;
+		}
+
+		public void setAckLinger(Duration ackLinger) {
+			if (ackLinger.isNegative() || ackLinger.compareTo(Duration.ofSeconds(1)) > 0) {
+				throw new IllegalArgumentException("redis-kit.queue.listener.ack-linger must be between 0 and 1s, was "
+						+ ackLinger.toMillis() + "ms");
+			}
+			this.ackLinger = ackLinger;
 		}
 
 		public ExecutorChoice getExecutor() {

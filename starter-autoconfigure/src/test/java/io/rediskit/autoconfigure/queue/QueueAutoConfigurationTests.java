@@ -269,6 +269,8 @@ class QueueAutoConfigurationTests {
 			"redis-kit.queue.queues.a.b.max-deliveries=3|redis-kit.queue.queues.a",
 			"redis-kit.queue.queues.emails.visibilty-timeout=1s|visibilty-timeout",
 			"redis-kit.queue.listener.prefetch=-1|redis-kit.queue.listener.prefetch must be between 0 and 999",
+			"redis-kit.queue.listener.ack-linger=2s|redis-kit.queue.listener.ack-linger must be between 0 and 1s, was 2000ms",
+			"redis-kit.queue.listener.ack-linger=-1ms|redis-kit.queue.listener.ack-linger must be between 0 and 1s, was -1ms",
 			"redis-kit.queue.queues.emails.max-in-flight=-1|redis-kit.queue.queues.emails.max-in-flight must be between 0 (no limit) and 1000000",
 			"redis-kit.queue.queues.emails.rate-limit=100001|redis-kit.queue.queues.emails.rate-limit must be between 0 (no limit) and 100000",
 			"redis-kit.queue.queues.emails.rate-limit-period=0s|redis-kit.queue.queues.emails.rate-limit-period must be between",
@@ -462,6 +464,20 @@ class QueueAutoConfigurationTests {
 				assertThat(context).hasFailed();
 				assertThat(stackMessages(context.getStartupFailure()))
 					.contains("redis-kit.queue.listener.executor=application needs");
+			});
+	}
+
+	@Test
+	void anAckLingerOverATenthOfTheVisibilityTimeoutFailsStartupNamingTheProperty() {
+		this.runner.withUserConfiguration(Threads.class)
+			.withPropertyValues("redis-kit.queue.queues.emails.visibility-timeout=1s",
+					"redis-kit.queue.listener.ack-linger=200ms")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(stackMessages(context.getStartupFailure()))
+					.contains("redis-kit.queue.listener.ack-linger for ")
+					.contains("ackLinger must be between 0 and 100ms (a tenth of the visibility timeout of queue 'emails',"
+							+ " 1000ms, and at most 1000ms), was 200ms");
 			});
 	}
 

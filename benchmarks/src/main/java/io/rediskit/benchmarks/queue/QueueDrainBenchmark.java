@@ -1,0 +1,48 @@
+package io.rediskit.benchmarks.queue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.rediskit.benchmarks.Benchmark;
+import io.rediskit.benchmarks.BenchmarkContext;
+import io.rediskit.benchmarks.JsonWriter;
+import io.rediskit.queue.QueueRegistry;
+import io.rediskit.support.KeyNaming;
+import io.rediskit.support.ScriptExecutor;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * {@code queue.drain} of {@link QueueBenchmark} alone, the listener container against its same-script floor at
+ * concurrency 8 and 32, without Redisson and without the other queue scenarios ({@link QueueDrainScenarios}):
+ * for comparing builds of the container, alternated, in a fifth of the {@code queue} run's time. Writes
+ * {@code queue-drain.json}.
+ */
+public final class QueueDrainBenchmark implements Benchmark {
+
+	@Override
+	public String name() {
+		return "queue-drain";
+	}
+
+	@Override
+	public void run(BenchmarkContext context) throws Exception {
+		KeyNaming naming = new KeyNaming("bench:");
+		QueueRegistry registry = new QueueRegistry(ScriptExecutor.of(context.connectionFactory()),
+				context.connectionFactory(), naming, JsonMapper.builder().build(), List.of(), (name) -> null);
+		Map<String, Object> json = new LinkedHashMap<>();
+		json.put("environment", context.environment());
+		try {
+			json.putAll(new QueueDrainScenarios(context, registry, naming, true).run());
+			Path directory = context.options().outputDirectory();
+			Files.createDirectories(directory);
+			JsonWriter.write(directory.resolve(name() + ".json"), json);
+		}
+		finally {
+			registry.close();
+		}
+	}
+
+}
