@@ -32,6 +32,13 @@ final class LockHolds {
 
 	private final AtomicLong sequence = new AtomicLong();
 
+	/**
+	 * Each thread's owner, built once per thread: a lock and an unlock look the hold up by it, and the same string
+	 * hashes once. A thread's id is never reused while the JVM runs; the entry goes with its thread.
+	 */
+	private final ThreadLocal<String> threadOwners = ThreadLocal
+		.withInitial(() -> this.instanceId + ":t" + Thread.currentThread().getId());
+
 	private final ConcurrentMap<Id, LockHold> holds = new ConcurrentHashMap<>();
 
 	private final Listeners<LockListener> listeners;
@@ -48,7 +55,7 @@ final class LockHolds {
 
 	/** @return the owner the calling thread acquires as */
 	String threadOwner() {
-		return this.instanceId + ":t" + Thread.currentThread().getId();
+		return this.threadOwners.get();
 	}
 
 	/** @return a new owner for one lease */

@@ -362,8 +362,54 @@ final class LockScripts {
 		return value.getBytes(StandardCharsets.UTF_8);
 	}
 
+	/**
+	 * A number as a script argument. The ones every call sends (counts, totals, the watchdog's lease, a waiter
+	 * timeout) are encoded once and shared: small ones in a table, others in a few slots a later value may take
+	 * over, so that nothing grows with the values used. The driver only reads an argument's bytes.
+	 */
 	static byte[] number(long value) {
-		return Long.toString(value).getBytes(StandardCharsets.US_ASCII);
+		return EncodedNumbers.of(value);
+	}
+
+	/**
+	 * The encodings of numbers, in a class of their own so that they exist before any constant of the scripts
+	 * classes is encoded.
+	 */
+	private static final class EncodedNumbers {
+
+		private static final byte[][] SMALL = new byte[256][];
+
+		private static final EncodedNumber[] SLOTS = new EncodedNumber[16];
+
+		static {
+			for (int value = 0; value < SMALL.length; value++) {
+				SMALL[value] = encode(value);
+			}
+		}
+
+		static byte[] of(long value) {
+			if (value >= 0 && value < SMALL.length) {
+				return SMALL[(int) value];
+			}
+			int slot = (int) (value ^ (value >>> 32)) & (SLOTS.length - 1);
+			EncodedNumber encoded = SLOTS[slot];
+			if (encoded != null && encoded.value() == value) {
+				return encoded.bytes();
+			}
+			byte[] bytes = encode(value);
+			// A racy write of an immutable pair: a reader sees a whole pair, or another, and checks its value.
+			SLOTS[slot] = new EncodedNumber(value, bytes);
+			return bytes;
+		}
+
+		private static byte[] encode(long value) {
+			return Long.toString(value).getBytes(StandardCharsets.US_ASCII);
+		}
+
+	}
+
+	/** A number and its encoding, shared by the calls that send it. */
+	private record EncodedNumber(long value, byte[] bytes) {
 	}
 
 	/** The keys and the channel of one lock name, all in its hash slot. */

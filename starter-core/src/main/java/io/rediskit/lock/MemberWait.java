@@ -17,7 +17,8 @@ import org.jspecify.annotations.Nullable;
  * One acquisition of a member of the lock family whose every attempt is one script ({@link FairEngine},
  * {@link ReadWriteEngine}), for a thread or a lease alike: a {@link SignalledWait} over the member's
  * {@link Steps}, sleeping at most the member's longest sleep. No thread waits inside it: a blocking caller awaits
- * its stage ({@link #await(boolean)}), so the sync and async forms are one implementation.
+ * its stage ({@link #await(boolean)}), so the sync and async forms are one implementation; only the blocking
+ * caller's first attempt is sent and answered on its own thread ({@link SignalledWait#startBlocking()}).
  * <p>
  * Each attempt also renews what the member keeps for a waiter in Redis (a fair lock's place in line, a waiting
  * writer's place), which is why the longest sleep is the member's, shorter than that place lasts. A wait that
@@ -90,7 +91,7 @@ final class MemberWait extends SignalledWait {
 			throw new InterruptedException("Interrupted before acquiring lock '" + this.lock.name() + "'");
 		}
 		boolean interrupted = !interruptible && Thread.interrupted();
-		CompletableFuture<@Nullable LockHold> outcome = start();
+		CompletableFuture<@Nullable LockHold> outcome = startBlocking();
 		try {
 			while (true) {
 				try {

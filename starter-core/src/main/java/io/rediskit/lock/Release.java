@@ -43,16 +43,19 @@ class Release implements BiFunction<@Nullable Long, @Nullable Throwable, @Nullab
 			this.parts.engine().releaseLost(this.hold);
 			return CompletableFuture.failedFuture(lost());
 		}
+		return send().handle(this);
+	}
+
+	/** Marks the hold as releasing and sends its release, the hold in scope. */
+	private CompletionStage<Long> send() {
 		this.hold.releaseStarted();
-		CompletionStage<Long> call;
 		// The hold in scope while its release is sent: the driver's command span is the hold's child.
 		try (Observation.Scope scope = this.hold.openObservationScope()) {
-			call = call(this.hold);
+			return call(this.hold);
 		}
 		catch (RuntimeException ex) {
-			call = CompletableFuture.failedFuture(ex);
+			return CompletableFuture.failedFuture(ex);
 		}
-		return call.handle(this);
 	}
 
 	/**
@@ -63,10 +66,35 @@ class Release implements BiFunction<@Nullable Long, @Nullable Throwable, @Nullab
 		return this.parts.engine().release(hold);
 	}
 
-	/** Releases and waits for the outcome, whether or not the thread was interrupted before. */
+	/**
+	 * Releases and waits for the outcome, whether or not the thread was interrupted before. The answer is applied
+	 * on the calling thread, which waits for it anyway, rather than on the driver's: the driver's one I/O thread
+	 * serves every caller, and a stage would cost the caller two objects more.
+	 */
 	void await() {
-		// The operation's name is a constant: an engine names the lock only in the exception it may throw.
-		Stages.uninterruptibly(() -> this.parts.engine().await(start(), "release", this.hold.lock));
+		Stages.uninterruptibly(this::awaitOnThisThread);
+	}
+
+	private @Nullable Void awaitOnThisThread() {
+		if (this.hold.isLost()) {
+			this.parts.engine().releaseLost(this.hold);
+			throw lost();
+		}
+		CompletionStage<Long> call = send();
+		Long left;
+		try {
+			// The operation's name is a constant: an engine names the lock only in the exception it may throw.
+			left = this.parts.engine().await(call, "release", this.hold.lock);
+		}
+		catch (RuntimeException ex) {
+			if (!call.toCompletableFuture().isDone()) {
+				// The engine gave up waiting (a Redlock's bound): the answer, when it comes, settles the hold.
+				call.handle(this);
+				throw ex;
+			}
+			throw failed(ex);
+		}
+		return apply(left, null);
 	}
 
 	/**

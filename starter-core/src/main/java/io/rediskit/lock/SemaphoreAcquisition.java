@@ -205,12 +205,20 @@ class SemaphoreAcquisition {
 		return hold;
 	}
 
+	/** Sends one attempt and reads its reply on the calling thread, the wait in scope while it is sent. */
 	private SemaphoreScripts.Attempt attemptNow() {
 		try {
-			return requireWithinTotal(Stages.uninterruptibly(() -> Stages.join(attemptAsync())));
+			return requireWithinTotal(Stages.uninterruptibly(this::attemptOnThisThread));
 		}
 		catch (RuntimeException ex) {
 			throw failed(ex);
+		}
+	}
+
+	private SemaphoreScripts.Attempt attemptOnThisThread() {
+		try (Observation.Scope scope = this.wait.openScope()) {
+			return this.engine.scripts.acquireNow(this.lock.keys(), this.owner, this.permits, this.leaseMillis,
+					this.semaphore.total());
 		}
 	}
 

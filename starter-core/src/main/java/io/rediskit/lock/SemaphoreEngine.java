@@ -58,7 +58,7 @@ final class SemaphoreEngine extends ScriptedEngine {
 		LockScripts.Keys keys = hold.lock.keys();
 		ReleaseSignals.Waiter next = this.signals.claimNext(keys.released);
 		if (next == null) {
-			return this.scripts.release(keys, hold.owner).thenApply((freed) -> (freed >= 0) ? 0L : -1L);
+			return this.scripts.releaseHold(keys, hold.owner);
 		}
 		CompletionStage<Long> call;
 		try {

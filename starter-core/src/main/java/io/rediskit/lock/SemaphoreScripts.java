@@ -13,6 +13,7 @@ import java.util.concurrent.CompletionStage;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.LuaScript;
 import io.rediskit.support.ScriptExecutor;
+import io.rediskit.support.Stages;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.ReturnType;
@@ -63,6 +64,17 @@ final class SemaphoreScripts {
 				naming.key("semaphore", name, "released"), name, group);
 	}
 
+	/**
+	 * {@link #acquire}, awaited on the calling thread, which reads the reply there: for a caller that blocks
+	 * anyway, so that the driver's one I/O thread only completes the call. The wait ignores interrupts, as a
+	 * join does.
+	 */
+	Attempt acquireNow(LockScripts.Keys keys, String owner, int permits, long leaseMillis, int total) {
+		return Attempt.of(Stages.join(this.executor.<List<Object>>executeAsync(ACQUIRE, ReturnType.MULTI, 2,
+				keys.lockBytes, keys.fenceBytes, utf8(owner), number(permits), number(leaseMillis), number(total),
+				STATE_TTL_MILLIS)));
+	}
+
 	/** @return the reply of an attempt to take {@code permits} for {@code owner} */
 	CompletionStage<Attempt> acquire(LockScripts.Keys keys, String owner, int permits, long leaseMillis, int total) {
 		return this.executor.<List<Object>>executeAsync(ACQUIRE, ReturnType.MULTI, 2, keys.lockBytes, keys.fenceBytes,
@@ -79,6 +91,16 @@ final class SemaphoreScripts {
 			.<Long>executeAsync(RELEASE, ReturnType.INTEGER, 2, keys.lockBytes, keys.fenceBytes, utf8(owner),
 					keys.releasedBytes)
 			.thenApply((reply) -> required(reply, RELEASE));
+	}
+
+	/**
+	 * Gives a hold's permits back, as the shell's release expects the answer.
+	 * @return {@code 0} when they were given back, {@code -1} when the owner held none (its lease ended)
+	 */
+	CompletionStage<Long> releaseHold(LockScripts.Keys keys, String owner) {
+		return this.executor.<Long>executeAsync(RELEASE, ReturnType.INTEGER, 2, keys.lockBytes, keys.fenceBytes,
+				utf8(owner), keys.releasedBytes)
+			.thenApply((reply) -> (required(reply, RELEASE) >= 0) ? 0L : -1L);
 	}
 
 	/** @return the permits freed, or {@code -1} when the owner held none */

@@ -50,6 +50,9 @@ abstract class SignalledWait extends LockWait {
 
 	private boolean done;
 
+	/** Whether the stop hook was registered: a wait whose first attempt acquired on the caller's thread never is. */
+	private boolean hooked;
+
 	private ReleaseSignals.@Nullable Waiter waiter;
 
 	private @Nullable ScheduledFuture<?> timer;
@@ -116,12 +119,52 @@ abstract class SignalledWait extends LockWait {
 	 * @return the hold, or {@code null} when the wait ran out; completed on the driver's or the scheduler's thread
 	 */
 	final CompletableFuture<@Nullable LockHold> start() {
-		synchronized (this) {
-			this.attempting = true;
-		}
-		this.parts.background().onStop(this.stopHook);
+		begin();
 		attempt();
 		return this.result;
+	}
+
+	/**
+	 * Starts the wait for a caller that blocks until it ends: the first attempt is sent and awaited on the calling
+	 * thread, so that an acquisition that needs no wait takes its hold there, not on the driver's one I/O thread
+	 * that every caller shares, and without the stages of an attempt in flight. A first attempt that did not
+	 * acquire, or failed, goes on as its reply would after {@link #start()}.
+	 * @return as {@link #start()}; completed already when the first attempt acquired or failed
+	 */
+	final CompletableFuture<@Nullable LockHold> startBlocking() {
+		String requestId = this.parts.holds().nextRequestId();
+		LockScripts.Attempt reply;
+		try {
+			CompletionStage<LockScripts.Attempt> call;
+			try (Observation.Scope scope = openScope()) {
+				call = attempt(requestId);
+			}
+			reply = LockScripts.await(call);
+		}
+		catch (RuntimeException ex) {
+			begin();
+			failed(requestId, unwrap(ex));
+			return this.result;
+		}
+		if (reply.acquired()) {
+			// Nothing can have cancelled or stopped a wait that has not begun: the hold is the caller's.
+			LockHold hold = this.parts.holds().acquired(this.lock, this.owner, reply.fencingToken(), reply.holdCount(),
+					this.leaseMillis, this.watchdog);
+			finish(AcquireResult.ACQUIRED, hold, null);
+			return this.result;
+		}
+		begin();
+		replied(reply, requestId);
+		return this.result;
+	}
+
+	/** The wait begins: an attempt is in flight (or its reply in hand), and stopping the registry ends it. */
+	private void begin() {
+		synchronized (this) {
+			this.attempting = true;
+			this.hooked = true;
+		}
+		this.parts.background().onStop(this.stopHook);
 	}
 
 	/** Runs one attempt; the caller has set {@code attempting}. */
@@ -371,11 +414,13 @@ abstract class SignalledWait extends LockWait {
 	private void finish(AcquireResult outcome, @Nullable LockHold hold, @Nullable Throwable failure) {
 		ReleaseSignals.Waiter joined;
 		ScheduledFuture<?> sleep;
+		boolean hookedStop;
 		synchronized (this) {
 			if (this.done) {
 				return;
 			}
 			this.done = true;
+			hookedStop = this.hooked;
 			joined = this.waiter;
 			this.waiter = null;
 			sleep = this.timer;
@@ -385,7 +430,9 @@ abstract class SignalledWait extends LockWait {
 			if (sleep != null) {
 				sleep.cancel(false);
 			}
-			this.parts.background().removeOnStop(this.stopHook);
+			if (hookedStop) {
+				this.parts.background().removeOnStop(this.stopHook);
+			}
 			if (joined != null) {
 				// Leaving only queues an unsubscription when the waiter was the channel's last.
 				signals().leave(joined);

@@ -5,9 +5,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
 
 import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.tck.TestObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistryAssert;
 import io.rediskit.support.KeyNaming;
@@ -266,6 +269,68 @@ class LockObservationTests {
 		}
 		assertThat(this.observed.getCurrentObservation()).as("no scope left open on the caller's thread").isNull();
 		assertThat(scripts.completed).as("none open on the threads that completed the calls").allMatch("none"::equals);
+	}
+
+	/**
+	 * A blocking caller waits for its first attempt and its release anyway: an uncontended write lock, fair lock
+	 * and semaphore take their hold, start its observation and end it on the caller's thread, not on the driver's
+	 * one I/O thread that every caller shares, and still send the attempt in the wait's scope and the release in
+	 * the hold's.
+	 */
+	@Test
+	void anUncontendedBlockingAcquisitionTakesAndEndsItsHoldOnTheCallersThread() throws Exception {
+		ScopeRecordingScripts scripts = new ScopeRecordingScripts(redis.scripts(), this.observed);
+		List<String> holdThreads = new CopyOnWriteArrayList<>();
+		this.observed.observationConfig().observationHandler(new ObservationHandler<>() {
+
+			@Override
+			public void onStart(Observation.Context context) {
+				if (RedisKitObservation.LOCK_HOLD.getName().equals(context.getName())) {
+					holdThreads.add("start " + Thread.currentThread().getName());
+				}
+			}
+
+			@Override
+			public void onStop(Observation.Context context) {
+				if (RedisKitObservation.LOCK_HOLD.getName().equals(context.getName())) {
+					holdThreads.add("stop " + Thread.currentThread().getName());
+				}
+			}
+
+			@Override
+			public boolean supportsContext(Observation.Context context) {
+				return true;
+			}
+
+		});
+		String caller = Thread.currentThread().getName();
+		try (ReadWriteLockRegistry readWrite = new ReadWriteLockRegistry(scripts, redis.connections(),
+				KeyNaming.defaults(), WaiterLineSpec.defaults(), List.of(), Clock.systemUTC());
+				FairLockRegistry fair = new FairLockRegistry(scripts, redis.connections(), KeyNaming.defaults(),
+						WaiterLineSpec.defaults(), List.of(), Clock.systemUTC());
+				SemaphoreRegistry semaphores = new SemaphoreRegistry(scripts, redis.connections(),
+						KeyNaming.defaults(), LockSpec.defaults(), List.of(), Clock.systemUTC())) {
+			readWrite.setObservations(Observations.of(this.observed, null));
+			fair.setObservations(Observations.of(this.observed, null));
+			semaphores.setObservations(Observations.of(this.observed, null));
+			Lock write = readWrite.getReadWriteLock("orders").writeLock();
+			write.lock();
+			write.unlock();
+			RedisLock queue = fair.getLock("orders");
+			queue.lock();
+			queue.unlock();
+			semaphores.getSemaphore("reports", 2).acquire(1, Duration.ZERO).close();
+			assertThat(holdThreads).containsExactly("start " + caller, "stop " + caller, "start " + caller,
+					"stop " + caller, "start " + caller, "stop " + caller);
+			assertThat(scripts.dispatched).containsExactly("rediskit.lock.wait", "rediskit.lock.hold",
+					"rediskit.lock.wait", "rediskit.lock.hold", "rediskit.lock.wait", "rediskit.lock.hold");
+		}
+		assertThat(this.observed.getCurrentObservation()).as("no scope left open on the caller's thread").isNull();
+		TestObservationRegistryAssert.assertThat(this.observed)
+			.forAllObservationsWithNameEqualTo("rediskit.lock.hold",
+					(hold) -> hold.hasLowCardinalityKeyValue("outcome", "released").doesNotHaveError())
+			.forAllObservationsWithNameEqualTo("rediskit.lock.wait",
+					(wait) -> wait.hasLowCardinalityKeyValue("outcome", "acquired").doesNotHaveError());
 	}
 
 }

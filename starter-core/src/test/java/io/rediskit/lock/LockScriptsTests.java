@@ -261,4 +261,21 @@ class LockScriptsTests {
 		return value.getBytes(StandardCharsets.UTF_8);
 	}
 
+	/**
+	 * Numbers are encoded once and shared: whatever values follow one another, including ones that take each
+	 * other's slot, each call gets its own value's digits.
+	 */
+	@Test
+	void numbersAreEncodedOnceAndNeverConfused() {
+		long[] values = { 0, 1, 255, 256, 30_000, 30_000 + 16, 30_000 + 32, -1, Long.MAX_VALUE, Long.MIN_VALUE,
+				86_400_000, 1L << 32, (1L << 32) + 16 };
+		for (int round = 0; round < 3; round++) {
+			for (long value : values) {
+				assertThat(new String(LockScripts.number(value), StandardCharsets.US_ASCII))
+					.isEqualTo(Long.toString(value));
+			}
+		}
+		assertThat(LockScripts.number(7)).as("a small number, from the table").isSameAs(LockScripts.number(7));
+	}
+
 }
