@@ -56,7 +56,10 @@ final class QueueDrainScenarios {
 	static final int COMPILED_PERCENT = 2;
 
 	/** Warm-ups by consuming, at most, per library and drain scenario. */
-	static final int MAX_WARM_UPS = 6;
+	static final int MAX_WARM_UPS = 10;
+
+	/** Warm-ups in a row in which the compiler stayed under its share, to call the compiling done. */
+	static final int QUIET_WARM_UPS = 2;
 
 	static final int[] CONCURRENCIES = { 8, 32 };
 
@@ -157,7 +160,9 @@ final class QueueDrainScenarios {
 	/**
 	 * Before a drain's own warm-up (one unmeasured burst), each library consumes a backlog, the same claims of the
 	 * whole batch and acks in batches the drain makes, for the run's warm-up, again while the JIT compiler spent
-	 * more than {@value #COMPILED_PERCENT}% of that time compiling, at most {@value #MAX_WARM_UPS} times. One burst
+	 * more than {@value #COMPILED_PERCENT}% of that time compiling, until it stayed under that share
+	 * {@value #QUIET_WARM_UPS} times in a row (a quiet warm-up was once followed by one in which it compiled for a
+	 * fifth of the time, 2026-11-29), at most {@value #MAX_WARM_UPS} times. One burst
 	 * alone left the compiler running through the measured rounds of the run's first drain: its processor time per
 	 * message then counted the compiler's (26 µs per message against 14.5 after this warm-up, on 2026-11-29), a
 	 * figure of the run's order, not of the library.
@@ -169,6 +174,7 @@ final class QueueDrainScenarios {
 		CompilationMXBean compiler = ManagementFactory.getCompilationMXBean();
 		boolean timed = compiler != null && compiler.isCompilationTimeMonitoringSupported();
 		for (String library : this.libraries) {
+			int quiet = 0;
 			for (int time = 1; time <= MAX_WARM_UPS; time++) {
 				long compiledBefore = timed ? compiler.getTotalCompilationTime() : 0;
 				long start = System.nanoTime();
@@ -177,7 +183,11 @@ final class QueueDrainScenarios {
 				long compiled = timed ? compiler.getTotalCompilationTime() - compiledBefore : 0;
 				this.context.progress(String.format("%s %s: consumed to warm up (%d of at most %d), the compiler "
 						+ "took %d ms of %d, not measured", scenario, library, time, MAX_WARM_UPS, compiled, millis));
-				if (!timed || compiled * 100 <= millis * COMPILED_PERCENT) {
+				if (!timed) {
+					break;
+				}
+				quiet = (compiled * 100 <= millis * COMPILED_PERCENT) ? quiet + 1 : 0;
+				if (quiet == QUIET_WARM_UPS) {
 					break;
 				}
 			}
