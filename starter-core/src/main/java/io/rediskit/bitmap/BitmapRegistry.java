@@ -2,9 +2,9 @@ package io.rediskit.bitmap;
 
 import java.util.Objects;
 import java.util.Set;
-import java.util.function.Function;
 
 import io.rediskit.support.CommandExecutor;
+import io.rediskit.support.ConfiguredSpecs;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.NamedSpecs;
 import io.rediskit.support.Observations;
@@ -13,7 +13,6 @@ import io.rediskit.support.RedisKitObservation;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.SpecConflictException;
 import org.apache.commons.logging.LogFactory;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -59,7 +58,7 @@ public class BitmapRegistry {
 	 * @param configuredCalendars the configured spec of a calendar name, or {@code null}
 	 */
 	public BitmapRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
-			Function<String, @Nullable CheckInCalendarSpec> configuredCalendars) {
+			ConfiguredSpecs<CheckInCalendarSpec> configuredCalendars) {
 		this(scripts, commands, keyNaming, configuredCalendars, (name) -> null);
 	}
 
@@ -72,8 +71,8 @@ public class BitmapRegistry {
 	 * @param configuredActivities the configured spec of an activity name, or {@code null}
 	 */
 	public BitmapRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
-			Function<String, @Nullable CheckInCalendarSpec> configuredCalendars,
-			Function<String, @Nullable DailyActivitySpec> configuredActivities) {
+			ConfiguredSpecs<CheckInCalendarSpec> configuredCalendars,
+			ConfiguredSpecs<DailyActivitySpec> configuredActivities) {
 		this.scripts = Objects.requireNonNull(scripts, "scripts must not be null");
 		this.commands = Objects.requireNonNull(commands, "commands must not be null");
 		this.keyNaming = Objects.requireNonNull(keyNaming, "keyNaming must not be null");

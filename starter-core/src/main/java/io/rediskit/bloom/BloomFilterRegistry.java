@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Function;
 
 import io.rediskit.support.CommandExecutor;
+import io.rediskit.support.ConfiguredSpecs;
 import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
@@ -17,7 +17,6 @@ import io.rediskit.support.RedisKitObservation;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.SpecConflictException;
 import io.rediskit.support.Stages;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -83,7 +82,7 @@ public class BloomFilterRegistry {
 	 * so it must be cheap
 	 */
 	public BloomFilterRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming, BloomMode mode,
-			List<? extends BloomFilterListener> listeners, Function<String, @Nullable BloomFilterSpec> configuredSpecs) {
+			List<? extends BloomFilterListener> listeners, ConfiguredSpecs<BloomFilterSpec> configuredSpecs) {
 		this.scripts = Objects.requireNonNull(scripts, "scripts must not be null");
 		this.commands = Objects.requireNonNull(commands, "commands must not be null");
 		this.keyNaming = Objects.requireNonNull(keyNaming, "keyNaming must not be null");

@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Function;
 
 import io.rediskit.support.CommandExecutor;
+import io.rediskit.support.ConfiguredSpecs;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.NamedSpecs;
 import io.rediskit.support.Observations;
@@ -15,7 +15,6 @@ import io.rediskit.support.RedisKitObservation;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.SpecConflictException;
 import io.rediskit.support.Stages;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -56,7 +55,7 @@ public class UniqueCounterRegistry {
 	 * @param configuredSpecs the configured spec of a name, or {@code null}; asked on every {@link #get(String)}
 	 */
 	public UniqueCounterRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
-			Function<String, @Nullable UniqueCounterSpec> configuredSpecs) {
+			ConfiguredSpecs<UniqueCounterSpec> configuredSpecs) {
 		this.scripts = Objects.requireNonNull(scripts, "scripts must not be null");
 		this.commands = Objects.requireNonNull(commands, "commands must not be null");
 		this.keyNaming = Objects.requireNonNull(keyNaming, "keyNaming must not be null");

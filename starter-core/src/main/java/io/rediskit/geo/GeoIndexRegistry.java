@@ -3,9 +3,9 @@ package io.rediskit.geo;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.function.Function;
 
 import io.rediskit.support.CommandExecutor;
+import io.rediskit.support.ConfiguredSpecs;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
 import io.rediskit.support.NamedSpecs;
@@ -16,7 +16,6 @@ import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.SpecConflictException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Hands out {@link GeoIndex}es by name: those configured (in Spring Boot, under
@@ -67,7 +66,7 @@ public class GeoIndexRegistry {
 	 * so it must be cheap
 	 */
 	public GeoIndexRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
-			List<? extends GeoListener> listeners, Function<String, @Nullable GeoIndexSpec> configuredSpecs) {
+			List<? extends GeoListener> listeners, ConfiguredSpecs<GeoIndexSpec> configuredSpecs) {
 		this.scripts = Objects.requireNonNull(scripts, "scripts must not be null");
 		this.commands = Objects.requireNonNull(commands, "commands must not be null");
 		this.keyNaming = Objects.requireNonNull(keyNaming, "keyNaming must not be null");

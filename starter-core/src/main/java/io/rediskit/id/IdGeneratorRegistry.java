@@ -2,15 +2,14 @@ package io.rediskit.id;
 
 import java.util.Objects;
 import java.util.Set;
-import java.util.function.Function;
 
 import io.rediskit.support.CommandExecutor;
+import io.rediskit.support.ConfiguredSpecs;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.NamedSpecs;
 import io.rediskit.support.Observations;
 import io.rediskit.support.RedisKitObservation;
 import io.rediskit.support.SpecConflictException;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -47,7 +46,7 @@ public class IdGeneratorRegistry {
 	 * @param configuredSpecs the configured spec of a name, or {@code null}; asked on every {@link #get(String)}
 	 */
 	public IdGeneratorRegistry(CommandExecutor commands, KeyNaming keyNaming,
-			Function<String, @Nullable IdGeneratorSpec> configuredSpecs) {
+			ConfiguredSpecs<IdGeneratorSpec> configuredSpecs) {
 		this.commands = Objects.requireNonNull(commands, "commands must not be null");
 		this.keyNaming = Objects.requireNonNull(keyNaming, "keyNaming must not be null");
 		this.generators = new NamedSpecs<>("id generator", "redis-kit.id.generators", configuredSpecs,

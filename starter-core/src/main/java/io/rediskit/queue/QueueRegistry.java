@@ -5,14 +5,14 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Function;
 
 import io.rediskit.support.Background;
+import io.rediskit.support.ConfiguredSpecs;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
+import io.rediskit.support.NamedSpecs;
 import io.rediskit.support.Observations;
 import io.rediskit.support.RedisKitObservation;
-import io.rediskit.support.NamedSpecs;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.SpecConflictException;
 import io.rediskit.support.Stages;
@@ -87,7 +87,7 @@ public class QueueRegistry implements SmartLifecycle, AutoCloseable {
 	 */
 	public QueueRegistry(ScriptExecutor scripts, RedisConnectionFactory connectionFactory, KeyNaming keyNaming,
 			JsonMapper jsonMapper, List<? extends QueueEventListener> listeners,
-			Function<String, @Nullable QueueSpec> configuredSpecs) {
+			ConfiguredSpecs<QueueSpec> configuredSpecs) {
 		Objects.requireNonNull(scripts, "scripts must not be null");
 		Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
 		this.keyNaming = Objects.requireNonNull(keyNaming, "keyNaming must not be null");

@@ -4,9 +4,9 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.function.Function;
 
 import io.rediskit.support.CommandExecutor;
+import io.rediskit.support.ConfiguredSpecs;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
 import io.rediskit.support.NamedSpecs;
@@ -14,7 +14,6 @@ import io.rediskit.support.Observations;
 import io.rediskit.support.RedisKitObservation;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.SpecConflictException;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -63,7 +62,7 @@ public class LeaderboardRegistry {
 	 * @param clock picks the period boards of an increment, in each spec's zone
 	 */
 	public LeaderboardRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
-			List<? extends LeaderboardListener> listeners, Function<String, @Nullable LeaderboardSpec> configuredSpecs,
+			List<? extends LeaderboardListener> listeners, ConfiguredSpecs<LeaderboardSpec> configuredSpecs,
 			Clock clock) {
 		this.scripts = Objects.requireNonNull(scripts, "scripts must not be null");
 		this.commands = Objects.requireNonNull(commands, "commands must not be null");

@@ -3,9 +3,9 @@ package io.rediskit.ratelimit;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.function.Function;
 
 import io.rediskit.support.CommandExecutor;
+import io.rediskit.support.ConfiguredSpecs;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
 import io.rediskit.support.NamedSpecs;
@@ -13,7 +13,6 @@ import io.rediskit.support.Observations;
 import io.rediskit.support.RedisKitObservation;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.SpecConflictException;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -68,7 +67,7 @@ public class RateLimiterRegistry {
 	 * so it must be cheap, and its answer may change over time
 	 */
 	public RateLimiterRegistry(ScriptExecutor scripts, RedisConnectionFactory connectionFactory, KeyNaming keyNaming,
-			List<? extends RateLimitListener> listeners, Function<String, @Nullable RateLimitSpec> configuredSpecs) {
+			List<? extends RateLimitListener> listeners, ConfiguredSpecs<RateLimitSpec> configuredSpecs) {
 		this.scripts = Objects.requireNonNull(scripts, "scripts must not be null");
 		this.commands = CommandExecutor.of(Objects.requireNonNull(connectionFactory, "connectionFactory must not be null"));
 		this.keyNaming = Objects.requireNonNull(keyNaming, "keyNaming must not be null");

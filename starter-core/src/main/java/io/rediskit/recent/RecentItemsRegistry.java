@@ -3,16 +3,15 @@ package io.rediskit.recent;
 import java.time.Clock;
 import java.util.Objects;
 import java.util.Set;
-import java.util.function.Function;
 
 import io.rediskit.support.CommandExecutor;
+import io.rediskit.support.ConfiguredSpecs;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.NamedSpecs;
 import io.rediskit.support.Observations;
 import io.rediskit.support.RedisKitObservation;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.SpecConflictException;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -56,7 +55,7 @@ public class RecentItemsRegistry {
 	 * @param clock picks the trending bucket of a view
 	 */
 	public RecentItemsRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
-			Function<String, @Nullable RecentItemsSpec> configuredSpecs,
+			ConfiguredSpecs<RecentItemsSpec> configuredSpecs,
 			Clock clock) {
 		this.scripts = Objects.requireNonNull(scripts, "scripts must not be null");
 		this.commands = Objects.requireNonNull(commands, "commands must not be null");

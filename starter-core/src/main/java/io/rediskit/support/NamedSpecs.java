@@ -7,7 +7,6 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.BiFunction;
-import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 
@@ -30,7 +29,9 @@ import org.jspecify.annotations.Nullable;
  * <li>{@link #update(String, Object) update} changes a name's spec on purpose, where an area offers it (the
  * rate limiter): the change holds until the configuration of that name changes.</li>
  * </ul>
- * Specs are compared with {@code equals}; they are records.
+ * Specs are compared with {@code equals}; they are records. A name that names nothing fails {@code get} with the
+ * configured name closest to it, if one is close enough to be a typo ({@link ClosestName}); names created in code
+ * are never suggested.
  *
  * @param <S> the spec type
  * @param <H> the handle type
@@ -43,7 +44,7 @@ public final class NamedSpecs<S, H> {
 
 	private final @Nullable String property;
 
-	private final Function<String, @Nullable S> configuredSpecs;
+	private final ConfiguredSpecs<S> configuredSpecs;
 
 	private final BiFunction<String, S, H> factory;
 
@@ -57,11 +58,12 @@ public final class NamedSpecs<S, H> {
 	 * @param property the configuration's map of specs by name, such as {@code redis-kit.geo.indexes};
 	 * {@code null} for an area configured in code only
 	 * @param configuredSpecs the configured spec of a name, or {@code null}; asked on every {@link #get} and
-	 * {@link #create}, so it must be cheap, and its answer may change over time
+	 * {@link #create}, so it must be cheap, and its answer may change over time; its names are what an unknown
+	 * name's error suggests the closest of
 	 * @param factory makes the handle of a name with a spec
 	 * @param respec gives a handle a changed spec: the same handle changed in place, or a new one in its stead
 	 */
-	public NamedSpecs(String kind, @Nullable String property, Function<String, @Nullable S> configuredSpecs,
+	public NamedSpecs(String kind, @Nullable String property, ConfiguredSpecs<S> configuredSpecs,
 			BiFunction<String, S, H> factory, BiFunction<H, S, H> respec) {
 		this.kind = Objects.requireNonNull(kind, "kind must not be null");
 		this.capitalisedKind = kind.isEmpty() ? kind : Character.toUpperCase(kind.charAt(0)) + kind.substring(1);
@@ -85,11 +87,14 @@ public final class NamedSpecs<S, H> {
 		Entry<S, H> entry = this.entries.get(name);
 		if (entry == null) {
 			if (configured == null) {
+				// Only configured names are suggested: one created in code may be data the application received.
+				String unknown = "No " + this.kind + " named '" + name + "'"
+						+ ClosestName.didYouMean(name, this.configuredSpecs.names());
 				// Advice to configure a name no property can hold (a '.' splits the path) would not work.
 				throw new IllegalArgumentException(!Names.isValid(name)
-						? "No " + this.kind + " named '" + name + "', and none can be: names are " + Names.RULE
-						: "No " + this.kind + " named '" + name + "': " + ((this.property != null)
-								? "configure " + this.property + "." + name + " or " : "") + "create it in code first");
+						? unknown + ", and none can be: names are " + Names.RULE
+						: unknown + ": " + ((this.property != null) ? "configure " + this.property + "." + name + " or "
+								: "") + "create it in code first");
 			}
 			entry = this.entries.computeIfAbsent(Names.requireValid(this.capitalisedKind, name),
 					(key) -> new Entry<>(this.factory.apply(key, configured), configured, configured, false));

@@ -31,7 +31,6 @@ import io.rediskit.ratelimit.RateLimitAlgorithm;
 import io.rediskit.ratelimit.RateLimitSpec;
 import io.rediskit.ratelimit.RateLimiter;
 import io.rediskit.ratelimit.RateLimiterRegistry;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -67,10 +66,10 @@ class OneSpecPerNameTests {
 	 * @param spec a spec
 	 * @param other a spec that differs from it
 	 * @param third a spec that differs from both
-	 * @param registry a registry over a configuration
+	 * @param registry a registry over a configuration, the specs by name, which a test may change
 	 */
 	record Area(String kind, String property, Object spec, Object other, Object third,
-			Function<Function<String, @Nullable Object>, Registry> registry) {
+			Function<Map<String, Object>, Registry> registry) {
 
 		@Override
 		public String toString() {
@@ -88,41 +87,41 @@ class OneSpecPerNameTests {
 						RateLimitSpec.of(RateLimitAlgorithm.GCRA, 20, Duration.ofMinutes(1)),
 						RateLimitSpec.of(RateLimitAlgorithm.TOKEN_BUCKET, 20, Duration.ofMinutes(1)), (configured) -> {
 							RateLimiterRegistry registry = new RateLimiterRegistry(redis.scripts(), redis.connections(), keys,
-									List.of(), (name) -> (RateLimitSpec) configured.apply(name));
+									List.of(), ConfiguredSpecs.of(() -> configured, RateLimitSpec.class::cast));
 							return registry(registry::create, registry::get, RateLimiter::spec, RateLimitSpec.class);
 						}),
 				new Area("Queue", "redis-kit.queue.queues", QueueSpec.defaults(), QueueSpec.defaults().withMaxDeliveries(3),
 						QueueSpec.defaults().withMaxDeliveries(7), (configured) -> {
 							QueueRegistry registry = new QueueRegistry(redis.scripts(), redis.connections(), keys,
-									JsonMapper.builder().build(), List.of(), (name) -> (QueueSpec) configured.apply(name));
+									JsonMapper.builder().build(), List.of(), ConfiguredSpecs.of(() -> configured, QueueSpec.class::cast));
 							return registry((name, spec) -> registry.create(name, spec, String.class),
 									(name) -> registry.get(name, String.class), RedisQueue::spec, QueueSpec.class);
 						}),
 				new Area("Bloom filter", "redis-kit.bloom.filters", BloomFilterSpec.of(1000, 0.01),
 						BloomFilterSpec.of(2000, 0.01), BloomFilterSpec.of(1000, 0.001), (configured) -> {
 							BloomFilterRegistry registry = new BloomFilterRegistry(redis.scripts(), commands, keys,
-									BloomMode.BITMAP, List.of(), (name) -> (BloomFilterSpec) configured.apply(name));
+									BloomMode.BITMAP, List.of(), ConfiguredSpecs.of(() -> configured, BloomFilterSpec.class::cast));
 							return registry(registry::create, registry::get, BloomFilter::spec, BloomFilterSpec.class);
 						}),
 				new Area("Unique counter", "redis-kit.counter.counters", UniqueCounterSpec.daily(ZoneOffset.UTC),
 						UniqueCounterSpec.hourly(ZoneOffset.UTC), UniqueCounterSpec.daily(ZoneId.of("Europe/Paris")),
 						(configured) -> {
 							UniqueCounterRegistry registry = new UniqueCounterRegistry(redis.scripts(), commands, keys,
-									(name) -> (UniqueCounterSpec) configured.apply(name));
+									ConfiguredSpecs.of(() -> configured, UniqueCounterSpec.class::cast));
 							return registry(registry::create, registry::get, UniqueCounter::spec, UniqueCounterSpec.class);
 						}),
 				new Area("Check-in calendar", "redis-kit.counter.calendars", CheckInCalendarSpec.of(ZoneOffset.UTC),
 						CheckInCalendarSpec.of(ZoneOffset.UTC).withRetention(Duration.ofDays(400)),
 						CheckInCalendarSpec.of(ZoneId.of("Asia/Tokyo")), (configured) -> {
 							BitmapRegistry registry = new BitmapRegistry(redis.scripts(), commands, keys,
-									(name) -> (CheckInCalendarSpec) configured.apply(name));
+									ConfiguredSpecs.of(() -> configured, CheckInCalendarSpec.class::cast));
 							return registry(registry::createCalendar, registry::calendar, CheckInCalendar::spec,
 									CheckInCalendarSpec.class);
 						}),
 				new Area("Geo index", "redis-kit.geo.indexes", GeoIndexSpec.byCell(26),
 						GeoIndexSpec.byCell(20), GeoIndexSpec.unsharded(), (configured) -> {
 							GeoIndexRegistry registry = new GeoIndexRegistry(redis.scripts(), commands, keys, List.of(),
-									(name) -> (GeoIndexSpec) configured.apply(name));
+									ConfiguredSpecs.of(() -> configured, GeoIndexSpec.class::cast));
 							return registry(registry::create, registry::get, GeoIndex::spec, GeoIndexSpec.class);
 						}));
 	}
@@ -154,7 +153,7 @@ class OneSpecPerNameTests {
 	@MethodSource("areas")
 	void aSpecInCodeThatDiffersFromTheConfiguredOneIsRefused(Area area) {
 		Map<String, Object> configuration = new HashMap<>(Map.of("bikes", area.spec()));
-		Registry registry = area.registry().apply(configuration::get);
+		Registry registry = area.registry().apply(configuration);
 		assertThatExceptionOfType(SpecConflictException.class).isThrownBy(() -> registry.create("bikes", area.other()))
 			.withMessageStartingWith(area.kind() + " 'bikes' cannot have two specs: configured under " + area.property()
 					+ ".bikes it is " + area.spec() + ", passed to create it is " + area.other() + " (differing: ")
@@ -171,7 +170,7 @@ class OneSpecPerNameTests {
 	@ParameterizedTest(name = "{0}")
 	@MethodSource("areas")
 	void aNameCreatedInCodeKeepsItsOneSpec(Area area) {
-		Registry registry = area.registry().apply((name) -> null);
+		Registry registry = area.registry().apply(Map.of());
 		Object first = registry.create("made", area.spec());
 		assertThatExceptionOfType(SpecConflictException.class).isThrownBy(() -> registry.create("made", area.other()))
 			.withMessageStartingWith(area.kind() + " 'made' cannot have two specs: created in code before, it is "
@@ -189,7 +188,7 @@ class OneSpecPerNameTests {
 	@MethodSource("areas")
 	void aChangedConfigurationIsAReloadNotASecondSpec(Area area) {
 		Map<String, Object> configuration = new HashMap<>(Map.of("bikes", area.spec()));
-		Registry registry = area.registry().apply(configuration::get);
+		Registry registry = area.registry().apply(configuration);
 		assertThat(registry.specOf(registry.get("bikes"))).isEqualTo(area.spec());
 		// What a Spring Cloud refresh does: the next get runs with the new configuration.
 		configuration.put("bikes", area.other());
@@ -205,7 +204,7 @@ class OneSpecPerNameTests {
 	@MethodSource("areas")
 	void aNameCreatedInCodeAndConfiguredDifferentlyLaterFailsOnGet(Area area) {
 		Map<String, Object> configuration = new HashMap<>();
-		Registry registry = area.registry().apply(configuration::get);
+		Registry registry = area.registry().apply(configuration);
 		registry.create("made", area.spec());
 		configuration.put("made", area.other());
 		assertThatExceptionOfType(SpecConflictException.class).isThrownBy(() -> registry.get("made"))
@@ -214,6 +213,26 @@ class OneSpecPerNameTests {
 		// Configured as it was created: both agree, and the handle stays.
 		configuration.put("made", area.spec());
 		assertThat(registry.specOf(registry.get("made"))).isEqualTo(area.spec());
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("areas")
+	void anUnknownNameIsToldTheClosestConfiguredNameNeverOneCreatedInCode(Area area) {
+		Map<String, Object> configuration = new HashMap<>(Map.of("bikes", area.spec()));
+		Registry registry = area.registry().apply(configuration);
+		registry.create("orders", area.other());
+		assertThatExceptionOfType(IllegalArgumentException.class).isThrownBy(() -> registry.get("bkes"))
+			.withMessageEndingWith(" named 'bkes' (did you mean 'bikes'?): configure " + area.property()
+					+ ".bkes or create it in code first");
+		assertThatExceptionOfType(IllegalArgumentException.class).isThrownBy(() -> registry.get("bik.es"))
+			.withMessageContaining(" named 'bik.es' (did you mean 'bikes'?), and none can be: names are ");
+		assertThatExceptionOfType(IllegalArgumentException.class).isThrownBy(() -> registry.get("ordrs"))
+			.as("a name created in code may be data the application received")
+			.withMessageEndingWith(" named 'ordrs': configure " + area.property() + ".ordrs or create it in code first");
+		// A configuration that changed since is what is suggested.
+		configuration.put("bicycles", configuration.remove("bikes"));
+		assertThatExceptionOfType(IllegalArgumentException.class).isThrownBy(() -> registry.get("bycicles"))
+			.withMessageContaining(" named 'bycicles' (did you mean 'bicycles'?): ");
 	}
 
 	@Test

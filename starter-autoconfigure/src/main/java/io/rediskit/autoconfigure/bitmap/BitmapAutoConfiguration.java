@@ -11,6 +11,7 @@ import io.rediskit.bitmap.BitmapRegistry;
 import io.rediskit.bitmap.CheckInCalendarSpec;
 import io.rediskit.bitmap.DailyActivitySpec;
 import io.rediskit.support.CommandExecutor;
+import io.rediskit.support.ConfiguredSpecs;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Observations;
 import io.rediskit.support.ScriptExecutor;
@@ -51,8 +52,8 @@ public final class BitmapAutoConfiguration {
 				activity);
 		checks.throwIfInvalid();
 		BitmapRegistry registry = new BitmapRegistry(scripts, commands, keyNaming,
-				PropertyChecks.lookup(properties::getCalendars, calendar),
-				PropertyChecks.lookup(properties::getActivities, activity));
+				ConfiguredSpecs.of(properties::getCalendars, calendar),
+				ConfiguredSpecs.of(properties::getActivities, activity));
 		registry.setObservations(observations.getIfAvailable(() -> Observations.NOOP));
 		return registry;
 	}

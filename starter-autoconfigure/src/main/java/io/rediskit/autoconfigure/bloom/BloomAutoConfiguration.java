@@ -11,6 +11,7 @@ import io.rediskit.bloom.BloomFilterSpec;
 import io.rediskit.bloom.BloomGrowth;
 import io.rediskit.bloom.BloomMode;
 import io.rediskit.support.CommandExecutor;
+import io.rediskit.support.ConfiguredSpecs;
 import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Observations;
@@ -50,7 +51,7 @@ public final class BloomAutoConfiguration {
 				BloomAutoConfiguration::spec);
 		checks.throwIfInvalid();
 		BloomFilterRegistry registry = new BloomFilterRegistry(scripts, commands, keyNaming, properties.getMode(),
-				listeners.orderedStream().toList(), PropertyChecks.lookup(properties::getFilters,
+				listeners.orderedStream().toList(), ConfiguredSpecs.of(properties::getFilters,
 						BloomAutoConfiguration::spec));
 		registry.setObservations(observations.getIfAvailable(() -> Observations.NOOP));
 		requireSupportedByTheMode(registry, properties);

@@ -8,6 +8,7 @@ import io.rediskit.autoconfigure.support.PropertyChecks;
 import io.rediskit.counter.UniqueCounterRegistry;
 import io.rediskit.counter.UniqueCounterSpec;
 import io.rediskit.support.CommandExecutor;
+import io.rediskit.support.ConfiguredSpecs;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Observations;
 import io.rediskit.support.ScriptExecutor;
@@ -43,7 +44,7 @@ public final class CounterAutoConfiguration {
 		checks.entries(properties, "redis-kit.counter.", "counters", "counter", properties.getCounters(), toSpec);
 		checks.throwIfInvalid();
 		UniqueCounterRegistry registry = new UniqueCounterRegistry(scripts, commands, keyNaming,
-				PropertyChecks.lookup(properties::getCounters, toSpec));
+				ConfiguredSpecs.of(properties::getCounters, toSpec));
 		registry.setObservations(observations.getIfAvailable(() -> Observations.NOOP));
 		return registry;
 	}

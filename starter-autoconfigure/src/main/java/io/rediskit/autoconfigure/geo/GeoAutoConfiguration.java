@@ -9,6 +9,7 @@ import io.rediskit.geo.GeoIndexRegistry;
 import io.rediskit.geo.GeoIndexSpec;
 import io.rediskit.geo.GeoListener;
 import io.rediskit.support.CommandExecutor;
+import io.rediskit.support.ConfiguredSpecs;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Observations;
 import io.rediskit.support.ScriptExecutor;
@@ -47,7 +48,7 @@ public final class GeoAutoConfiguration {
 		checks.entries(properties, "redis-kit.geo.", "indexes", "geo index", properties.getIndexes(), toSpec);
 		checks.throwIfInvalid();
 		GeoIndexRegistry registry = new GeoIndexRegistry(scripts, commands, keyNaming, listeners.orderedStream().toList(),
-				PropertyChecks.lookup(properties::getIndexes, toSpec));
+				ConfiguredSpecs.of(properties::getIndexes, toSpec));
 		registry.setObservations(observations.getIfAvailable(() -> Observations.NOOP));
 		return registry;
 	}

@@ -8,6 +8,7 @@ import io.rediskit.autoconfigure.support.PropertyChecks;
 import io.rediskit.id.IdGeneratorRegistry;
 import io.rediskit.id.IdGeneratorSpec;
 import io.rediskit.support.CommandExecutor;
+import io.rediskit.support.ConfiguredSpecs;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Observations;
 
@@ -41,7 +42,7 @@ public final class IdAutoConfiguration {
 		checks.entries(properties, "redis-kit.id.", "generators", "id generator", properties.getGenerators(), toSpec);
 		checks.throwIfInvalid();
 		IdGeneratorRegistry registry = new IdGeneratorRegistry(commands, keyNaming,
-				PropertyChecks.lookup(properties::getGenerators, toSpec));
+				ConfiguredSpecs.of(properties::getGenerators, toSpec));
 		registry.setObservations(observations.getIfAvailable(() -> Observations.NOOP));
 		return registry;
 	}

@@ -14,6 +14,7 @@ import io.rediskit.queue.QueueListener;
 import io.rediskit.queue.QueueRegistry;
 import io.rediskit.queue.QueueSpec;
 import io.rediskit.support.Background;
+import io.rediskit.support.ConfiguredSpecs;
 import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Observations;
@@ -75,7 +76,7 @@ public final class QueueAutoConfiguration {
 		checks.throwIfInvalid();
 		QueueRegistry registry = new QueueRegistry(scripts, connectionFactory, keyNaming,
 				jsonMapper.getIfAvailable(() -> JsonMapper.builder().build()), listeners.orderedStream().toList(),
-				PropertyChecks.lookup(properties::getQueues, (queue) -> spec(queue, properties)));
+				ConfiguredSpecs.of(properties::getQueues, (queue) -> spec(queue, properties)));
 		// The containers' pollers and watchdogs run short tasks that never block, as the lock's watchdog does.
 		registry.setBackground(background);
 		registry.setObservations(observations.getIfAvailable(() -> Observations.NOOP));

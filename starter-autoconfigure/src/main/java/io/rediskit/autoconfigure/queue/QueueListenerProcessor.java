@@ -7,13 +7,13 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.rediskit.autoconfigure.support.AnnotationCheck;
-import io.rediskit.autoconfigure.support.ClosestName;
 import io.rediskit.autoconfigure.support.InvalidAnnotationException;
 import io.rediskit.autoconfigure.support.MethodKeyEvaluator;
 import io.rediskit.queue.QueueListener;
 import io.rediskit.queue.QueueMessage;
 import io.rediskit.queue.QueueRegistry;
 import io.rediskit.queue.RedisQueue;
+import io.rediskit.support.ClosestName;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;

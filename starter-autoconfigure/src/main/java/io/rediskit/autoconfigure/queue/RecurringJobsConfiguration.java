@@ -2,7 +2,6 @@ package io.rediskit.autoconfigure.queue;
 
 import java.util.Map;
 
-import io.rediskit.autoconfigure.support.ClosestName;
 import io.rediskit.autoconfigure.support.PropertyChecks;
 import io.rediskit.instance.InstanceInfo;
 import io.rediskit.queue.QueueRegistry;
@@ -10,6 +9,7 @@ import io.rediskit.queue.RecurringJobListener;
 import io.rediskit.queue.RecurringJobSpec;
 import io.rediskit.queue.RecurringJobs;
 import io.rediskit.support.Background;
+import io.rediskit.support.ClosestName;
 import io.rediskit.support.ScriptExecutor;
 
 import org.springframework.beans.factory.ObjectProvider;

@@ -10,6 +10,7 @@ import io.rediskit.rank.LeaderboardListener;
 import io.rediskit.rank.LeaderboardRegistry;
 import io.rediskit.rank.LeaderboardSpec;
 import io.rediskit.support.CommandExecutor;
+import io.rediskit.support.ConfiguredSpecs;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Observations;
 import io.rediskit.support.ScriptExecutor;
@@ -47,7 +48,7 @@ public final class RankAutoConfiguration {
 				toSpec);
 		checks.throwIfInvalid();
 		LeaderboardRegistry registry = new LeaderboardRegistry(scripts, commands, keyNaming, listeners.orderedStream().toList(),
-				PropertyChecks.lookup(properties::getLeaderboards, toSpec), Clock.systemUTC());
+				ConfiguredSpecs.of(properties::getLeaderboards, toSpec), Clock.systemUTC());
 		registry.setObservations(observations.getIfAvailable(() -> Observations.NOOP));
 		return registry;
 	}

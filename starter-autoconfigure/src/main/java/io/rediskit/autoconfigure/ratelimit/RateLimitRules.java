@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
 
-import io.rediskit.autoconfigure.support.ClosestName;
 import io.rediskit.autoconfigure.support.InvalidPropertiesException;
 import io.rediskit.autoconfigure.support.InvalidPropertiesException.Violation;
 import io.rediskit.ratelimit.RateLimitDecision;
@@ -15,6 +14,7 @@ import io.rediskit.ratelimit.RateLimitExceededException;
 import io.rediskit.ratelimit.RateLimitSpec;
 import io.rediskit.ratelimit.RateLimiter;
 import io.rediskit.ratelimit.RateLimiterRegistry;
+import io.rediskit.support.ClosestName;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 

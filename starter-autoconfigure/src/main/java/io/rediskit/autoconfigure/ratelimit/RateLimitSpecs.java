@@ -3,14 +3,13 @@ package io.rediskit.autoconfigure.ratelimit;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.function.Function;
 
 import io.rediskit.autoconfigure.ratelimit.RateLimitProperties.Limiter;
 import io.rediskit.autoconfigure.support.PropertyChecks;
 import io.rediskit.ratelimit.RateLimitSpec;
+import io.rediskit.support.ConfiguredSpecs;
 import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.Names;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The limiters of {@code redis-kit.rate-limit.limiters} as specs, each over the group's {@code algorithm} and
@@ -37,7 +36,7 @@ public final class RateLimitSpecs {
 	 * missing {@code limit} or {@code period}, an invalid name, a value out of range, a combination with an
 	 * inherited default the algorithm does not take
 	 */
-	public static Function<String, @Nullable RateLimitSpec> configured(RateLimitProperties properties) {
+	public static ConfiguredSpecs<RateLimitSpec> configured(RateLimitProperties properties) {
 		PropertyChecks checks = new PropertyChecks();
 		Map<String, Limiter> complete = new LinkedHashMap<>();
 		properties.getLimiters().forEach((name, limiter) -> {
@@ -56,7 +55,7 @@ public final class RateLimitSpecs {
 				(limiter, failure) -> (limiter.getAlgorithm() == null && "burst".equals(failure.getComponent()))
 						? "whose algorithm is redis-kit.rate-limit.algorithm" : null);
 		checks.throwIfInvalid();
-		return PropertyChecks.lookup(properties::getLimiters, (limiter) -> spec(limiter, properties));
+		return ConfiguredSpecs.of(properties::getLimiters, (limiter) -> spec(limiter, properties));
 	}
 
 	private static RateLimitSpec spec(Limiter limiter, RateLimitProperties defaults) {

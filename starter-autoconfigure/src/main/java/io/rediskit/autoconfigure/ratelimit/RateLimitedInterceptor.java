@@ -9,7 +9,6 @@ import java.util.function.Supplier;
 
 import io.rediskit.autoconfigure.support.AnnotationInterceptor;
 import io.rediskit.autoconfigure.support.AsyncResults;
-import io.rediskit.autoconfigure.support.ClosestName;
 import io.rediskit.autoconfigure.support.FallbackMethod;
 import io.rediskit.autoconfigure.support.MethodKeyEvaluator;
 import io.rediskit.ratelimit.RateLimitDecision;
@@ -17,6 +16,7 @@ import io.rediskit.ratelimit.RateLimitExceededException;
 import io.rediskit.ratelimit.RateLimited;
 import io.rediskit.ratelimit.RateLimiter;
 import io.rediskit.ratelimit.RateLimiterRegistry;
+import io.rediskit.support.ClosestName;
 import io.rediskit.support.Names;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;

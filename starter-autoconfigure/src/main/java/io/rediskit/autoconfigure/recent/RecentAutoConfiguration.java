@@ -9,6 +9,7 @@ import io.rediskit.autoconfigure.support.PropertyChecks;
 import io.rediskit.recent.RecentItemsRegistry;
 import io.rediskit.recent.RecentItemsSpec;
 import io.rediskit.support.CommandExecutor;
+import io.rediskit.support.ConfiguredSpecs;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Observations;
 import io.rediskit.support.ScriptExecutor;
@@ -44,7 +45,7 @@ public final class RecentAutoConfiguration {
 		checks.entries(properties, "redis-kit.recent-items.", "lists", "list", properties.getLists(), toSpec);
 		checks.throwIfInvalid();
 		RecentItemsRegistry registry = new RecentItemsRegistry(scripts, commands, keyNaming,
-				PropertyChecks.lookup(properties::getLists, toSpec), Clock.systemUTC());
+				ConfiguredSpecs.of(properties::getLists, toSpec), Clock.systemUTC());
 		registry.setObservations(observations.getIfAvailable(() -> Observations.NOOP));
 		return registry;
 	}

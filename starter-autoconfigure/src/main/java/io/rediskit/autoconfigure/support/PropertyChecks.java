@@ -116,25 +116,6 @@ public final class PropertyChecks {
 	}
 
 	/**
-	 * A registry's lookup of configured specs: an entry's spec, built anew from the properties on each call, so that
-	 * a configuration refresh that rebinds the properties applies to the next lookup. Check the entries at startup
-	 * with {@link #entries} first; an entry a refresh made invalid fails its lookup with the spec's
-	 * {@link InvalidSpecException}.
-	 * @param <E> the entries' properties
-	 * @param <S> the spec
-	 * @param entries the entries by name, read on each call (a rebinding may replace the map)
-	 * @param toSpec an entry's spec
-	 * @return the spec of a name, or {@code null} when no entry has the name
-	 */
-	public static <E, S> Function<String, @Nullable S> lookup(Supplier<Map<String, E>> entries,
-			Function<E, S> toSpec) {
-		return (name) -> {
-			E entry = entries.get().get(name);
-			return (entry != null) ? toSpec.apply(entry) : null;
-		};
-	}
-
-	/**
 	 * Records a fault a spec cannot see (a value that names another bean, a path pattern).
 	 * @param property the property as written in YAML, such as {@code redis-kit.console.path}
 	 * @param value its value, as bound

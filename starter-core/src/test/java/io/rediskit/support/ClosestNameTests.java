@@ -1,4 +1,4 @@
-package io.rediskit.autoconfigure.support;
+package io.rediskit.support;
 
 import java.util.List;
 import java.util.Set;

@@ -1,4 +1,4 @@
-package io.rediskit.autoconfigure.support;
+package io.rediskit.support;
 
 import java.util.Collection;
 import java.util.Locale;
@@ -7,9 +7,11 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The "did you mean" of every startup error about a name that names nothing (a limiter of {@code @RateLimited} or
- * of a route rule, the queue of {@code @QueueListener} or of a recurring job): the configured name closest to it, if
- * one is close enough to be a typo. Only configured names are suggested, never anything evaluated or received.
+ * The "did you mean" of every error about a name that names nothing: the configured name closest to it, if one is
+ * close enough to be a typo. Startup errors use it (a limiter of {@code @RateLimited}, of a route rule or of a
+ * gateway route, the queue of {@code @QueueListener} or of a recurring job, a cache's Bloom filter), and so does
+ * {@link NamedSpecs#get(String)} at run time. Only configured names are suggested, never anything evaluated,
+ * received or created in code (such a name may be data the application was sent).
  * <p>
  * Closeness is the edit distance (insertions, deletions, substitutions and swaps of neighbours, letters compared
  * regardless of case): at most 1 for names up to 5 characters, 2 up to 8, 3 beyond. Of equally close names the
