@@ -1,12 +1,15 @@
 package io.rediskit.autoconfigure.cache;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Executor;
 
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.bloom.BloomAutoConfiguration;
+import io.rediskit.autoconfigure.bloom.BloomProperties;
 import io.rediskit.autoconfigure.support.InvalidPropertiesException.Violation;
 import io.rediskit.autoconfigure.support.InvalidPropertiesException;
 import io.rediskit.bloom.BloomFilterRegistry;
@@ -15,6 +18,7 @@ import io.rediskit.cache.CacheListener;
 import io.rediskit.cache.CacheSpec;
 import io.rediskit.cache.RedisKitCacheManager;
 import io.rediskit.support.Background;
+import io.rediskit.support.ClosestName;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Observations;
@@ -86,10 +90,11 @@ public final class CacheAutoConfiguration {
 			ObjectProvider<CacheListener> listeners, Background background,
 			@Qualifier("applicationTaskExecutor") ObjectProvider<Executor> applicationTaskExecutor,
 			ObjectProvider<Executor> executors, ObjectProvider<BloomFilterRegistry> bloomFilters,
-			ObjectProvider<Observations> observations) {
+			ObjectProvider<BloomProperties> bloomProperties, ObjectProvider<Observations> observations) {
 		return () -> {
 			BloomFilterRegistry filters = bloomFilters.getIfAvailable();
-			requireBloomFilters(properties, filters);
+			BloomProperties bloom = bloomProperties.getIfAvailable();
+			requireBloomFilters(properties, filters, (bloom != null) ? bloom.getFilters().keySet() : Set.of());
 			Executor refresher = refresher(applicationTaskExecutor, executors);
 			CacheSpecs configured = CacheSpecs.of(properties);
 			CacheSpec defaults = configured.defaults();
@@ -135,20 +140,24 @@ public final class CacheAutoConfiguration {
 
 	/**
 	 * Fails startup the way a bad value does (the property, its value, its file and line) when a cache names a
-	 * Bloom filter that does not exist: the manager would only say which cache, not which property.
+	 * Bloom filter that does not exist: the manager would only say which cache, not which property. A name one typo
+	 * from a configured filter's is told that filter's.
 	 */
-	private static void requireBloomFilters(CacheProperties properties, @Nullable BloomFilterRegistry filters) {
+	private static void requireBloomFilters(CacheProperties properties, @Nullable BloomFilterRegistry filters,
+			Collection<String> configuredFilters) {
 		List<Violation> violations = new ArrayList<>();
-		checkBloomFilter("redis-kit.cache.bloom-filter", properties.getBloomFilter(), filters, violations);
+		checkBloomFilter("redis-kit.cache.bloom-filter", properties.getBloomFilter(), filters, configuredFilters,
+				violations);
 		properties.getCaches().forEach((name, cache) -> checkBloomFilter(
-				"redis-kit.cache.caches." + name + ".bloom-filter", cache.getBloomFilter(), filters, violations));
+				"redis-kit.cache.caches." + name + ".bloom-filter", cache.getBloomFilter(), filters, configuredFilters,
+				violations));
 		if (!violations.isEmpty()) {
 			throw new InvalidPropertiesException(violations);
 		}
 	}
 
 	private static void checkBloomFilter(String property, @Nullable String filter,
-			@Nullable BloomFilterRegistry filters, List<Violation> violations) {
+			@Nullable BloomFilterRegistry filters, Collection<String> configuredFilters, List<Violation> violations) {
 		if (filter == null) {
 			return;
 		}
@@ -162,7 +171,8 @@ public final class CacheAutoConfiguration {
 		}
 		catch (IllegalArgumentException ex) {
 			violations.add(new Violation(property, filter, property + " names the Bloom filter '" + filter
-					+ "', which does not exist: configure redis-kit.bloom.filters." + filter
+					+ "', which does not exist" + ClosestName.didYouMean(filter, configuredFilters)
+					+ ": configure redis-kit.bloom.filters." + filter
 					+ " or create it in code before the cache manager"));
 		}
 	}

@@ -1,12 +1,16 @@
 package io.rediskit.autoconfigure.ratelimit;
 
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.function.Supplier;
 
 import io.rediskit.ratelimit.RateLimitDecision;
 import io.rediskit.ratelimit.RateLimitSpec;
 import io.rediskit.ratelimit.RateLimiterRegistry;
+import io.rediskit.support.ClosestName;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
@@ -41,7 +45,10 @@ import org.springframework.cloud.gateway.support.ConfigurationService;
  * no thread waits for Redis. The count belongs to the limiter and the key, not to the route, so routes naming
  * the same limiter share it. When Redis cannot answer within the command timeout, the limiter's failure
  * policy decides (fail-open lets the request through); any other Redis error (a wrong type at the key, a
- * missing permission) fails the request, as does a route whose limiter is not configured.
+ * missing permission) fails the request, as does a route whose limiter is not configured. A route that names a
+ * limiter that does not exist when routes load fails to load, as a route with another invalid argument does,
+ * with an error that names the route and suggests the closest configured limiter; with
+ * {@code redis-kit.rate-limit.check-names=false} (limiters created after routes load) only its requests fail.
  * <p>
  * The response carries the headers of the gateway's own {@code RedisRateLimiter} ({@code X-RateLimit-Remaining},
  * {@code -1} when the failure policy answered, {@code X-RateLimit-Burst-Capacity} and
@@ -65,25 +72,65 @@ public class GatewayRateLimiter extends AbstractRateLimiter<GatewayRateLimiter.C
 
 	private final RateLimiterRegistry registry;
 
+	private final Supplier<Collection<String>> configuredNames;
+
+	private final boolean checkNames;
+
 	/**
+	 * A limiter whose routes must name limiters that exist when routes load, and whose unknown-limiter failure
+	 * suggests no name.
 	 * @param registry the limiters routes name
 	 * @param configurationService binds the routes' {@code redis-kit-rate-limiter.*} arguments
 	 */
 	public GatewayRateLimiter(RateLimiterRegistry registry, ConfigurationService configurationService) {
-		super(Config.class, CONFIGURATION_PROPERTY_NAME, configurationService);
-		this.registry = Objects.requireNonNull(registry, "registry must not be null");
+		this(registry, configurationService, Set::of, true);
 	}
 
 	/**
-	 * Binds a route's arguments and checks them, so that a route without a limiter fails when routes load.
+	 * @param registry the limiters routes name
+	 * @param configurationService binds the routes' {@code redis-kit-rate-limiter.*} arguments
+	 * @param configuredNames the limiters configured ({@code redis-kit.rate-limit.limiters}), asked when a route
+	 * names none of the registry's, for the closest to suggest
+	 * @param checkNames whether a route must name a limiter that exists when routes load
+	 * ({@code redis-kit.rate-limit.check-names})
+	 */
+	public GatewayRateLimiter(RateLimiterRegistry registry, ConfigurationService configurationService,
+			Supplier<Collection<String>> configuredNames, boolean checkNames) {
+		super(Config.class, CONFIGURATION_PROPERTY_NAME, configurationService);
+		this.registry = Objects.requireNonNull(registry, "registry must not be null");
+		this.configuredNames = Objects.requireNonNull(configuredNames, "configuredNames must not be null");
+		this.checkNames = checkNames;
+	}
+
+	/**
+	 * Binds a route's arguments and checks them, so that a route without a limiter, or (unless names are not
+	 * checked) naming one that does not exist, fails when routes load, as the gateway fails a route with any other
+	 * invalid argument: the error names the route and the argument and, for a name one typo from a configured
+	 * limiter's, that limiter.
 	 * @param event the arguments of one filter of one route
 	 */
 	@Override
 	public void onApplicationEvent(FilterArgsEvent event) {
 		super.onApplicationEvent(event);
-		Config config = getConfig().get(event.getRouteId());
-		if (config != null) {
-			config.check(event.getRouteId());
+		String routeId = event.getRouteId();
+		Config config = getConfig().get(routeId);
+		if (config == null) {
+			return;
+		}
+		String limiter = config.check(routeId);
+		if (!this.checkNames) {
+			return;
+		}
+		try {
+			this.registry.get(limiter);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException("Route '" + routeId + "': " + CONFIGURATION_PROPERTY_NAME
+					+ ".limiter names \"" + limiter + "\", which is no limiter"
+					+ ClosestName.didYouMean(limiter, this.configuredNames.get()) + ": configure"
+					+ " redis-kit.rate-limit.limiters." + limiter + " or create it in code while the application starts"
+					+ " (for limiters created later, turn this check off with redis-kit.rate-limit.check-names=false)",
+					ex);
 		}
 	}
 
@@ -186,12 +233,13 @@ public class GatewayRateLimiter extends AbstractRateLimiter<GatewayRateLimiter.C
 			return this.limiter;
 		}
 
-		void check(String routeId) {
-			requireLimiter(routeId);
+		String check(String routeId) {
+			String limiter = requireLimiter(routeId);
 			if (this.permits < 1) {
 				throw new IllegalArgumentException("Route '" + routeId + "': " + CONFIGURATION_PROPERTY_NAME
 						+ ".permits must be at least 1, was " + this.permits);
 			}
+			return limiter;
 		}
 
 		@Override

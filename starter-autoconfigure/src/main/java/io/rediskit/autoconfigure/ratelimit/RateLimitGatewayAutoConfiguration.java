@@ -2,6 +2,7 @@ package io.rediskit.autoconfigure.ratelimit;
 
 import io.rediskit.ratelimit.RateLimiterRegistry;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -21,6 +22,9 @@ import org.springframework.context.annotation.Bean;
  * {@code RequestRateLimiter} filter and routes choose redis-kit's with
  * {@code rate-limiter: "#{@redisKitRateLimiter}"}: this bean is then no candidate for injection by type, so
  * adding redis-kit changes no route. Where it is the only one, it is the filter's default.
+ * <p>
+ * A route naming a limiter that does not exist when routes load fails to load, with the closest configured
+ * limiter's name in the error, unless {@code redis-kit.rate-limit.check-names=false}.
  */
 @AutoConfiguration(after = RateLimitAutoConfiguration.class,
 		afterName = "org.springframework.cloud.gateway.config.GatewayRedisAutoConfiguration",
@@ -36,8 +40,9 @@ public final class RateLimitGatewayAutoConfiguration {
 	// The two methods define the same bean, at most one of them: conditions are evaluated in declaration order.
 	@Bean(BEAN_NAME)
 	@ConditionalOnMissingBean(RateLimiter.class)
-	GatewayRateLimiter redisKitRateLimiter(RateLimiterRegistry registry, ConfigurationService configurationService) {
-		return new GatewayRateLimiter(registry, configurationService);
+	GatewayRateLimiter redisKitRateLimiter(RateLimiterRegistry registry, ConfigurationService configurationService,
+			ObjectProvider<RateLimitProperties> properties) {
+		return gatewayRateLimiter(registry, configurationService, properties);
 	}
 
 	// The gateway's filter factory takes the one RateLimiter candidate by type: beside another, stay out of it.
@@ -45,8 +50,18 @@ public final class RateLimitGatewayAutoConfiguration {
 	@ConditionalOnBean(RateLimiter.class)
 	@ConditionalOnMissingBean(GatewayRateLimiter.class)
 	GatewayRateLimiter redisKitRateLimiterBesideOthers(RateLimiterRegistry registry,
-			ConfigurationService configurationService) {
-		return new GatewayRateLimiter(registry, configurationService);
+			ConfigurationService configurationService, ObjectProvider<RateLimitProperties> properties) {
+		return gatewayRateLimiter(registry, configurationService, properties);
+	}
+
+	// Without the properties (a registry of the application's own, rate limiting's auto-configuration off), names
+	// are checked, as by default, with nothing configured to suggest.
+	private static GatewayRateLimiter gatewayRateLimiter(RateLimiterRegistry registry,
+			ConfigurationService configurationService, ObjectProvider<RateLimitProperties> properties) {
+		RateLimitProperties bound = properties.getIfAvailable();
+		return (bound != null) ? new GatewayRateLimiter(registry, configurationService,
+				() -> bound.getLimiters().keySet(), bound.isCheckNames())
+				: new GatewayRateLimiter(registry, configurationService);
 	}
 
 }

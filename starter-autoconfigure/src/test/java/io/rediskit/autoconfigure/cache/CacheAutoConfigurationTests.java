@@ -191,7 +191,21 @@ class CacheAutoConfigurationTests {
 			.run((context) -> assertThat(context).getFailure().rootCause()
 				.isInstanceOf(InvalidPropertiesException.class)
 				.hasMessageContaining("redis-kit.cache.bloom-filter names the Bloom filter 'product-id', which does "
-						+ "not exist: configure redis-kit.bloom.filters.product-id"));
+						+ "not exist (did you mean 'product-ids'?): configure redis-kit.bloom.filters.product-id"));
+		this.runner.withConfiguration(AutoConfigurations.of(BloomAutoConfiguration.class))
+			.withPropertyValues("redis-kit.bloom.filters.product-ids.expected-insertions=1000",
+					"redis-kit.cache.caches.products.bloom-filter=prodcut-ids",
+					"redis-kit.cache.caches.orders.bloom-filter=order-ids")
+			.run((context) -> {
+				FailureAnalysis analysis = StartupFailures.analyze(context);
+				assertThat(analysis.getDescription())
+					.contains("Property: redis-kit.cache.caches.products.bloom-filter\n    Value: \"prodcut-ids\"\n")
+					.contains("names the Bloom filter 'prodcut-ids', which does not exist (did you mean 'product-ids'?):"
+							+ " configure redis-kit.bloom.filters.prodcut-ids or create it in code before the cache manager")
+					.as("nothing close enough to be a typo")
+					.contains("names the Bloom filter 'order-ids', which does not exist: configure "
+							+ "redis-kit.bloom.filters.order-ids");
+			});
 	}
 
 	@Test

@@ -4,6 +4,7 @@ import java.util.Map;
 
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.testsupport.RedisServerExtension;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -15,14 +16,17 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.cloud.gateway.event.FilterArgsEvent;
 import org.springframework.cloud.gateway.filter.ratelimit.AbstractRateLimiter;
 import org.springframework.cloud.gateway.filter.ratelimit.RateLimiter;
 import org.springframework.cloud.gateway.support.ConfigurationService;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.convert.support.DefaultConversionService;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /** Wiring of the gateway's rate limiter: alone, beside another, and not at all. */
 @Tag("gateway")
@@ -77,6 +81,40 @@ class RateLimitGatewayAutoConfigurationTests {
 			.run((context) -> assertThat(context).doesNotHaveBean(GatewayRateLimiter.class));
 		this.runner.withPropertyValues("spring.cloud.gateway.server.webflux.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean(GatewayRateLimiter.class));
+	}
+
+	@Test
+	void aRouteNamingALimiterThatDoesNotExistFailsToLoadWithTheClosestConfiguredName() {
+		this.runner.withPropertyValues("redis-kit.rate-limit.limiters.api.limit=10",
+				"redis-kit.rate-limit.limiters.api.period=1m").run((context) -> {
+					assertThatIllegalArgumentException().isThrownBy(() -> loadRoute(context, "orders", "apl"))
+						.withMessage("Route 'orders': redis-kit-rate-limiter.limiter names \"apl\", which is no limiter"
+								+ " (did you mean 'api'?): configure redis-kit.rate-limit.limiters.apl or create it in code"
+								+ " while the application starts (for limiters created later, turn this check off with"
+								+ " redis-kit.rate-limit.check-names=false)");
+					assertThatIllegalArgumentException().isThrownBy(() -> loadRoute(context, "orders", "nowhere"))
+						.withMessageStartingWith("Route 'orders': redis-kit-rate-limiter.limiter names \"nowhere\","
+								+ " which is no limiter: configure redis-kit.rate-limit.limiters.nowhere ");
+					assertThat(loadRoute(context, "api", "api")).isEqualTo("api");
+				});
+	}
+
+	@Test
+	void withoutTheNameCheckARouteMayNameALimiterCreatedLater() {
+		this.runner.withPropertyValues("redis-kit.rate-limit.check-names=false")
+			.run((context) -> assertThat(loadRoute(context, "later", "created-later")).isEqualTo("created-later"));
+	}
+
+	/**
+	 * Loads a route's filter arguments as the gateway does when routes load.
+	 * @return the limiter bound for the route
+	 */
+	// No gateway type in a signature of this class (its lambdas' included): the JVM without Spring Cloud scans it.
+	private static @Nullable String loadRoute(ApplicationContext context, String routeId, String limiter) {
+		GatewayRateLimiter rateLimiter = context.getBean(GatewayRateLimiter.class);
+		rateLimiter.onApplicationEvent(new FilterArgsEvent(routeId, routeId,
+				Map.of(GatewayRateLimiter.CONFIGURATION_PROPERTY_NAME + ".limiter", limiter)));
+		return rateLimiter.getConfig().get(routeId).getLimiter();
 	}
 
 	@Configuration(proxyBeanMethods = false)
