@@ -56,8 +56,9 @@ public class RateLimitProperties {
 	private boolean unguardedWhenDisabled;
 
 	/**
-	 * Whether startup fails when @RateLimited names a limiter that is neither configured nor created in code
-	 * while the application starts; turn off for limiters created in code later.
+	 * Whether startup fails when @RateLimited or a web rule names a limiter that is neither configured nor
+	 * created in code while the application starts, and a gateway route naming one fails to load; turn off for
+	 * limiters created in code later.
 	 */
 	private boolean checkNames = true;
 
