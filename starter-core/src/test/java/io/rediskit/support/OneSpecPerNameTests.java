@@ -93,14 +93,16 @@ class OneSpecPerNameTests {
 				new Area("Queue", "redis-kit.queue.queues", QueueSpec.defaults(), QueueSpec.defaults().withMaxDeliveries(3),
 						QueueSpec.defaults().withMaxDeliveries(7), (configured) -> {
 							QueueRegistry registry = new QueueRegistry(redis.scripts(), redis.connections(), keys,
-									JsonMapper.builder().build(), List.of(), ConfiguredSpecs.of(() -> configured, QueueSpec.class::cast));
+									JsonMapper.builder().build(), List.of(),
+									ConfiguredSpecs.of(() -> configured, QueueSpec.class::cast));
 							return registry((name, spec) -> registry.create(name, spec, String.class),
 									(name) -> registry.get(name, String.class), RedisQueue::spec, QueueSpec.class);
 						}),
 				new Area("Bloom filter", "redis-kit.bloom.filters", BloomFilterSpec.of(1000, 0.01),
 						BloomFilterSpec.of(2000, 0.01), BloomFilterSpec.of(1000, 0.001), (configured) -> {
 							BloomFilterRegistry registry = new BloomFilterRegistry(redis.scripts(), commands, keys,
-									BloomMode.BITMAP, List.of(), ConfiguredSpecs.of(() -> configured, BloomFilterSpec.class::cast));
+									BloomMode.BITMAP, List.of(),
+									ConfiguredSpecs.of(() -> configured, BloomFilterSpec.class::cast));
 							return registry(registry::create, registry::get, BloomFilter::spec, BloomFilterSpec.class);
 						}),
 				new Area("Unique counter", "redis-kit.counter.counters", UniqueCounterSpec.daily(ZoneOffset.UTC),
@@ -228,7 +230,8 @@ class OneSpecPerNameTests {
 			.withMessageContaining(" named 'bik.es' (did you mean 'bikes'?), and none can be: names are ");
 		assertThatExceptionOfType(IllegalArgumentException.class).isThrownBy(() -> registry.get("ordrs"))
 			.as("a name created in code may be data the application received")
-			.withMessageEndingWith(" named 'ordrs': configure " + area.property() + ".ordrs or create it in code first");
+			.withMessageEndingWith(
+					" named 'ordrs': configure " + area.property() + ".ordrs or create it in code first");
 		// A configuration that changed since is what is suggested.
 		configuration.put("bicycles", configuration.remove("bikes"));
 		assertThatExceptionOfType(IllegalArgumentException.class).isThrownBy(() -> registry.get("bycicles"))

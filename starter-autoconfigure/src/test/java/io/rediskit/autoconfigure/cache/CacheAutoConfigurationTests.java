@@ -200,8 +200,9 @@ class CacheAutoConfigurationTests {
 				FailureAnalysis analysis = StartupFailures.analyze(context);
 				assertThat(analysis.getDescription())
 					.contains("Property: redis-kit.cache.caches.products.bloom-filter\n    Value: \"prodcut-ids\"\n")
-					.contains("names the Bloom filter 'prodcut-ids', which does not exist (did you mean 'product-ids'?):"
-							+ " configure redis-kit.bloom.filters.prodcut-ids or create it in code before the cache manager")
+					.contains("names the Bloom filter 'prodcut-ids', which does not exist"
+							+ " (did you mean 'product-ids'?): configure redis-kit.bloom.filters.prodcut-ids"
+							+ " or create it in code before the cache manager")
 					.as("nothing close enough to be a typo")
 					.contains("names the Bloom filter 'order-ids', which does not exist: configure "
 							+ "redis-kit.bloom.filters.order-ids");

@@ -88,10 +88,10 @@ class RateLimitGatewayAutoConfigurationTests {
 		this.runner.withPropertyValues("redis-kit.rate-limit.limiters.api.limit=10",
 				"redis-kit.rate-limit.limiters.api.period=1m").run((context) -> {
 					assertThatIllegalArgumentException().isThrownBy(() -> loadRoute(context, "orders", "apl"))
-						.withMessage("Route 'orders': redis-kit-rate-limiter.limiter names \"apl\", which is no limiter"
-								+ " (did you mean 'api'?): configure redis-kit.rate-limit.limiters.apl or create it in code"
-								+ " while the application starts (for limiters created later, turn this check off with"
-								+ " redis-kit.rate-limit.check-names=false)");
+						.withMessage("Route 'orders': redis-kit-rate-limiter.limiter names \"apl\", which is no"
+								+ " limiter (did you mean 'api'?): configure redis-kit.rate-limit.limiters.apl or create"
+								+ " it in code while the application starts (for limiters created later, turn this check"
+								+ " off with redis-kit.rate-limit.check-names=false)");
 					assertThatIllegalArgumentException().isThrownBy(() -> loadRoute(context, "orders", "nowhere"))
 						.withMessageStartingWith("Route 'orders': redis-kit-rate-limiter.limiter names \"nowhere\","
 								+ " which is no limiter: configure redis-kit.rate-limit.limiters.nowhere ");
