@@ -31,7 +31,8 @@ public final class RateLimitSpecs {
 	 * Checks every configured limiter, then answers a name with its spec, built from the properties on each call
 	 * (a configuration refresh that rebinds them applies to the next lookup).
 	 * @param properties the bound settings
-	 * @return the spec of a configured limiter by name, {@code null} for a name not configured
+	 * @return the spec of a configured limiter by name, {@code null} for a name not configured; the configured
+	 * names, the closest of which an unknown name's error suggests
 	 * @throws io.rediskit.autoconfigure.support.InvalidPropertiesException naming every property at fault: a
 	 * missing {@code limit} or {@code period}, an invalid name, a value out of range, a combination with an
 	 * inherited default the algorithm does not take

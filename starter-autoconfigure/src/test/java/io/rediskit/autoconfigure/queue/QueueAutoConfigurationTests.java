@@ -111,6 +111,17 @@ class QueueAutoConfigurationTests {
 	}
 
 	@Test
+	void aQueueThatIsNotConfiguredIsToldTheClosestConfiguredOne() {
+		this.runner.withPropertyValues("redis-kit.queue.queues.reports.max-deliveries=3").run((context) -> {
+			QueueRegistry registry = context.getBean(QueueRegistry.class);
+			assertThatExceptionOfType(IllegalArgumentException.class)
+				.isThrownBy(() -> registry.get("report", String.class))
+				.withMessage("No queue named 'report' (did you mean 'reports'?): configure redis-kit.queue.queues.report"
+						+ " or create it in code first");
+		});
+	}
+
+	@Test
 	void groupsBindPerQueue() {
 		this.runner
 			.withPropertyValues("redis-kit.queue.queues.tenants.groups.enabled=true",

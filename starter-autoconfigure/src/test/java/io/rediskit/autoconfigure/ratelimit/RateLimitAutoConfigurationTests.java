@@ -99,6 +99,9 @@ class RateLimitAutoConfigurationTests {
 				assertThat(redis.server().command("EXISTS", "rk:ratelimit:sliding-log:{login:ada}")).isEqualTo(1L);
 				assertThatIllegalArgumentException().isThrownBy(() -> registry.get("unknown"))
 					.withMessageContaining("redis-kit.rate-limit.limiters.unknown");
+				assertThatIllegalArgumentException().isThrownBy(() -> registry.get("uplods"))
+					.withMessage("No rate limiter named 'uplods' (did you mean 'uploads'?): configure"
+							+ " redis-kit.rate-limit.limiters.uplods or create it in code first");
 			});
 	}
 
