@@ -55,7 +55,8 @@ public class BitmapRegistry {
 	 * @param scripts runs the check-in and streak scripts
 	 * @param commands runs the bit commands
 	 * @param keyNaming names the Redis keys
-	 * @param configuredCalendars the configured spec of a calendar name, or {@code null}
+	 * @param configuredCalendars the configured spec of a calendar name, or {@code null} (and the configured names, the
+	 * closest of which an unknown name's error suggests)
 	 */
 	public BitmapRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
 			ConfiguredSpecs<CheckInCalendarSpec> configuredCalendars) {
@@ -67,8 +68,10 @@ public class BitmapRegistry {
 	 * @param scripts runs the scripts
 	 * @param commands runs the bit commands
 	 * @param keyNaming names the Redis keys
-	 * @param configuredCalendars the configured spec of a calendar name, or {@code null}
-	 * @param configuredActivities the configured spec of an activity name, or {@code null}
+	 * @param configuredCalendars the configured spec of a calendar name, or {@code null} (and the configured names, the
+	 * closest of which an unknown name's error suggests)
+	 * @param configuredActivities the configured spec of an activity name, or {@code null} (and the configured names,
+	 * the closest of which an unknown name's error suggests)
 	 */
 	public BitmapRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
 			ConfiguredSpecs<CheckInCalendarSpec> configuredCalendars,

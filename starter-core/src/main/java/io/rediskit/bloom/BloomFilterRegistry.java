@@ -78,8 +78,8 @@ public class BloomFilterRegistry {
 	 * @param keyNaming names the Redis keys
 	 * @param mode where bits live
 	 * @param listeners told of the items of every call, in order
-	 * @param configuredSpecs the configured spec of a name, or {@code null}; asked on every {@link #get(String)},
-	 * so it must be cheap
+	 * @param configuredSpecs the configured spec of a name, or {@code null} (and the configured names, the closest of
+	 * which an unknown name's error suggests); asked on every {@link #get(String)}, so it must be cheap
 	 */
 	public BloomFilterRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming, BloomMode mode,
 			List<? extends BloomFilterListener> listeners, ConfiguredSpecs<BloomFilterSpec> configuredSpecs) {

@@ -52,7 +52,8 @@ public class UniqueCounterRegistry {
 	 * @param scripts runs the bucket scripts
 	 * @param commands runs {@code PFADD} and {@code PFCOUNT}
 	 * @param keyNaming names the Redis keys
-	 * @param configuredSpecs the configured spec of a name, or {@code null}; asked on every {@link #get(String)}
+	 * @param configuredSpecs the configured spec of a name, or {@code null} (and the configured names, the closest of
+	 * which an unknown name's error suggests); asked on every {@link #get(String)}
 	 */
 	public UniqueCounterRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
 			ConfiguredSpecs<UniqueCounterSpec> configuredSpecs) {

@@ -62,8 +62,8 @@ public class GeoIndexRegistry {
 	 * @param commands runs the plain {@code GEOSEARCH} of an unsharded index without expiry
 	 * @param keyNaming names the Redis keys
 	 * @param listeners told of the expired members removed, in order
-	 * @param configuredSpecs the configured spec of a name, or {@code null}; asked on every {@link #get(String)},
-	 * so it must be cheap
+	 * @param configuredSpecs the configured spec of a name, or {@code null} (and the configured names, the closest of
+	 * which an unknown name's error suggests); asked on every {@link #get(String)}, so it must be cheap
 	 */
 	public GeoIndexRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
 			List<? extends GeoListener> listeners, ConfiguredSpecs<GeoIndexSpec> configuredSpecs) {

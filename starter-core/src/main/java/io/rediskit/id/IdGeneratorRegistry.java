@@ -43,7 +43,8 @@ public class IdGeneratorRegistry {
 	 * A registry that also serves configured generators.
 	 * @param commands runs {@code INCRBY}
 	 * @param keyNaming names the Redis keys
-	 * @param configuredSpecs the configured spec of a name, or {@code null}; asked on every {@link #get(String)}
+	 * @param configuredSpecs the configured spec of a name, or {@code null} (and the configured names, the closest of
+	 * which an unknown name's error suggests); asked on every {@link #get(String)}
 	 */
 	public IdGeneratorRegistry(CommandExecutor commands, KeyNaming keyNaming,
 			ConfiguredSpecs<IdGeneratorSpec> configuredSpecs) {

@@ -81,8 +81,8 @@ public class QueueRegistry implements SmartLifecycle, AutoCloseable {
 	 * @param keyNaming names the keys
 	 * @param jsonMapper writes and reads payloads; must not have default typing
 	 * @param listeners told of queue events, in order
-	 * @param configuredSpecs the configured spec of a name, or {@code null}; asked on every {@code get}, so it
-	 * must be cheap
+	 * @param configuredSpecs the configured spec of a name, or {@code null} (and the configured names, the closest of
+	 * which an unknown name's error suggests); asked on every {@code get}, so it must be cheap
 	 * @throws IllegalArgumentException if the mapper has default typing enabled
 	 */
 	public QueueRegistry(ScriptExecutor scripts, RedisConnectionFactory connectionFactory, KeyNaming keyNaming,

@@ -58,7 +58,8 @@ public class LeaderboardRegistry {
 	 * @param commands runs the single commands ({@code ZADD}, {@code ZSCORE}, {@code SADD}, ...)
 	 * @param keyNaming names the Redis keys
 	 * @param listeners told of every vote, in order
-	 * @param configuredSpecs the configured spec of a name, or {@code null}; asked on every {@link #get(String)}
+	 * @param configuredSpecs the configured spec of a name, or {@code null} (and the configured names, the closest of
+	 * which an unknown name's error suggests); asked on every {@link #get(String)}
 	 * @param clock picks the period boards of an increment, in each spec's zone
 	 */
 	public LeaderboardRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,

@@ -63,8 +63,9 @@ public class RateLimiterRegistry {
 	 * @param connectionFactory for the commands that are not scripts ({@link RateLimiter#reset(String)})
 	 * @param keyNaming names the Redis keys
 	 * @param listeners told of every decision, in order
-	 * @param configuredSpecs the configured spec of a name, or {@code null}; asked on every {@link #get(String)},
-	 * so it must be cheap, and its answer may change over time
+	 * @param configuredSpecs the configured spec of a name, or {@code null} (and the configured names, the closest of
+	 * which an unknown name's error suggests); asked on every {@link #get(String)}, so it must be cheap, and its answer
+	 * may change over time
 	 */
 	public RateLimiterRegistry(ScriptExecutor scripts, RedisConnectionFactory connectionFactory, KeyNaming keyNaming,
 			List<? extends RateLimitListener> listeners, ConfiguredSpecs<RateLimitSpec> configuredSpecs) {

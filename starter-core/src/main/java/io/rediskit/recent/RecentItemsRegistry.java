@@ -51,7 +51,8 @@ public class RecentItemsRegistry {
 	 * @param scripts runs the scripts
 	 * @param commands runs {@code ZRANGE} and {@code UNLINK}
 	 * @param keyNaming names the Redis keys
-	 * @param configuredSpecs the configured spec of a name, or {@code null}; asked on every {@link #get(String)}
+	 * @param configuredSpecs the configured spec of a name, or {@code null} (and the configured names, the closest of
+	 * which an unknown name's error suggests); asked on every {@link #get(String)}
 	 * @param clock picks the trending bucket of a view
 	 */
 	public RecentItemsRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
