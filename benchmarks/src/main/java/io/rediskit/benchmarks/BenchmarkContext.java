@@ -40,6 +40,15 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  */
 public final class BenchmarkContext implements AutoCloseable {
 
+	/** The name every benchmark gives redis-kit's figures. */
+	public static final String REDIS_KIT = "redis-kit";
+
+	/**
+	 * The names the benchmarks give a same-script floor: bare Lettuce running redis-kit's own scripts
+	 * ({@code lettuce-evalsha} in the lock family and the rate limiters, {@code floor} elsewhere).
+	 */
+	public static final List<String> FLOOR_NAMES = List.of("floor", "lettuce-evalsha");
+
 	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(10);
 
 	private final BenchmarkOptions options;
@@ -266,10 +275,10 @@ public final class BenchmarkContext implements AutoCloseable {
 	}
 
 	/**
-	 * Runs one scenario for several libraries in {@link BenchmarkOptions#rounds() rounds}, in a rotating order (each
-	 * round starts with the next library, so that none always runs on a machine another just warmed or loaded), and
-	 * measures each library's {@link #spread(String, Collection) spread}: the one loop for a benchmark whose figure
-	 * per run is a single number.
+	 * Runs one scenario for several libraries in {@link BenchmarkOptions#rounds() rounds}, in the
+	 * {@link #roundOrder round order} (the floor next to redis-kit), and measures each library's
+	 * {@link #spread(String, Collection) spread}: the one loop for a benchmark whose figure per run is a single
+	 * number.
 	 * @param scenario names the scenario, such as {@code bloom.add.single}; a figure is named by it and the library
 	 * @param libraries the libraries, in the order the line reports them
 	 * @param measurement one run of a library, returning its figure
@@ -302,14 +311,42 @@ public final class BenchmarkContext implements AutoCloseable {
 			runs.put(library, new ArrayList<>());
 		}
 		for (int round = 0; round < this.options.rounds(); round++) {
-			for (int i = 0; i < libraries.size(); i++) {
-				String library = libraries.get((round + i) % libraries.size());
+			for (String library : roundOrder(libraries, round)) {
 				runs.get(library).add(run.run(library));
 			}
 		}
 		Map<String, MedianRound<R>> medians = new LinkedHashMap<>();
 		runs.forEach((library, all) -> medians.put(library, MedianRound.of(this, scenario + " " + library, all, figure)));
 		return medians;
+	}
+
+	/**
+	 * The order the libraries of a scenario run in, in one round: rotating (each round starts with the next one, so
+	 * that none always runs on a machine another just warmed or loaded), with the floor, if there is one, always
+	 * right before or after {@value #REDIS_KIT}, alternately. The two then run on the same machine as nearly as a
+	 * run allows, and their figures can be {@link Spread#paired paired} round by round: a slower minute of the host
+	 * moves both, not their ratio.
+	 * @param libraries the scenario's libraries; the floor is the one named as in {@link #FLOOR_NAMES}
+	 * @param round the round, from 0
+	 * @return every library once, in the order to run them
+	 */
+	public static List<String> roundOrder(List<String> libraries, int round) {
+		String floor = libraries.contains(REDIS_KIT)
+				? libraries.stream().filter(FLOOR_NAMES::contains).findFirst().orElse(null) : null;
+		List<List<String>> units = new ArrayList<>();
+		for (String library : libraries) {
+			if (floor == null || !(library.equals(floor) || library.equals(REDIS_KIT))) {
+				units.add(List.of(library));
+			}
+			else if (library.equals(REDIS_KIT)) {
+				units.add((round % 2 == 0) ? List.of(REDIS_KIT, floor) : List.of(floor, REDIS_KIT));
+			}
+		}
+		List<String> order = new ArrayList<>(libraries.size());
+		for (int i = 0; i < units.size(); i++) {
+			order.addAll(units.get((round + i) % units.size()));
+		}
+		return order;
 	}
 
 	/**

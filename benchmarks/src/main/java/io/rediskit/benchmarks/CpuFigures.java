@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.StringJoiner;
 
 import io.rediskit.benchmarks.CpuMeter.Cost;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The processor time per operation of each library of a scenario over its rounds ({@link CpuMeter}, measured by
@@ -74,7 +75,29 @@ public final class CpuFigures {
 			line += String.format(Locale.ROOT, " client-cpu-ratio=%.2f cpu-ratio=%.2f", clientRatio(peer),
 					totalRatio(peer));
 		}
+		String floor = floor();
+		// Only rounds run in pairs (as many of each) pair up; a scenario that measured the floor otherwise has none.
+		if (floor != null && rounds(floor).size() == rounds("redis-kit").size()) {
+			line += String.format(Locale.ROOT, " client-of-floor=%.2f", clientOfFloor(floor).median());
+		}
 		return line + " cpu-" + Spread.token(spreads);
+	}
+
+	/**
+	 * redis-kit's client processor time per operation over its floor's, {@link Spread#paired paired} round by round
+	 * (the floor runs next to redis-kit in each round: {@link BenchmarkContext#roundOrder}).
+	 * @param floor the floor's name, one of {@link BenchmarkContext#FLOOR_NAMES}
+	 * @return the rounds' ratios, whose median is the figure to quote (above 1 is more than the floor's)
+	 */
+	public Spread clientOfFloor(String floor) {
+		return Spread.paired(clientSpread("redis-kit"), clientSpread(floor));
+	}
+
+	private @Nullable String floor() {
+		if (!this.rounds.containsKey("redis-kit")) {
+			return null;
+		}
+		return BenchmarkContext.FLOOR_NAMES.stream().filter(this.rounds::containsKey).findFirst().orElse(null);
 	}
 
 	/**

@@ -85,6 +85,49 @@ public final class Spread {
 		return new Spread(rounds.stream().mapToDouble(Number::doubleValue).toArray());
 	}
 
+	/**
+	 * The figure of one library over another's, round by round: each round's figure of {@code numerator} over the
+	 * figure {@code denominator} made in the same round, run next to it. The median of these is the ratio to quote
+	 * between two libraries that always run side by side (redis-kit and its same-script floor): a change in the
+	 * machine's speed that lasts longer than the two runs (the hypervisor taking a core for a minute) moves both
+	 * figures of a round and not their ratio, where a ratio of the two medians can set one library's fast round
+	 * against the other's slow one.
+	 * @param numerator the rounds of one library, in the order they ran
+	 * @param denominator the rounds of the other, in the same order
+	 * @return the spread of the round-by-round ratios, whose median is the paired ratio
+	 * @throws IllegalArgumentException if they have a different number of rounds, or a round of the denominator is
+	 * zero
+	 */
+	public static Spread paired(Spread numerator, Spread denominator) {
+		if (numerator.rounds.length != denominator.rounds.length) {
+			throw new IllegalArgumentException("Paired figures need as many rounds each, were "
+					+ numerator.rounds.length + " and " + denominator.rounds.length);
+		}
+		double[] ratios = new double[numerator.rounds.length];
+		for (int round = 0; round < ratios.length; round++) {
+			if (denominator.rounds[round] == 0) {
+				throw new IllegalArgumentException("Round " + (round + 1) + " of the denominator is zero");
+			}
+			ratios[round] = numerator.rounds[round] / denominator.rounds[round];
+		}
+		return new Spread(ratios);
+	}
+
+	/**
+	 * The share of the floor to print on a scenario's line, {@link #paired paired} round by round.
+	 * @param redisKit redis-kit's rounds
+	 * @param floor the floor's rounds, each run next to redis-kit's round of the same number
+	 * @return such as {@code of-floor=0.97 (rounds 0.95/0.97/1.01)}
+	 */
+	public static String ofFloorToken(Spread redisKit, Spread floor) {
+		Spread paired = paired(redisKit, floor);
+		StringJoiner rounds = new StringJoiner("/", " (rounds ", ")");
+		for (double round : paired.rounds) {
+			rounds.add(String.format(Locale.ROOT, "%.2f", round));
+		}
+		return String.format(Locale.ROOT, "of-floor=%.2f", paired.median()) + ((paired.rounds.length > 1) ? rounds : "");
+	}
+
 	/** @return the figure of each round, in the order they ran */
 	public List<Double> rounds() {
 		List<Double> rounds = new ArrayList<>(this.rounds.length);
@@ -157,15 +200,16 @@ public final class Spread {
 		double kitRate = spreads.get("redis-kit").median();
 		double redissonRate = spreads.get("redisson").median();
 		double floorRate = spreads.get("floor").median();
+		double ofFloor = paired(spreads.get("redis-kit"), spreads.get("floor")).median();
 		System.out.printf("%-26s redis-kit %,12.0f/s  redisson %,12.0f/s  floor %,12.0f/s  ratio %.2fx  of floor %.2f  %s%s%n",
-				label, kitRate, redissonRate, floorRate, kitRate / redissonRate, kitRate / floorRate, token(spreads),
+				label, kitRate, redissonRate, floorRate, kitRate / redissonRate, ofFloor, token(spreads),
 				(cpu != null) ? "  " + cpu.token("redisson") : "");
 		Map<String, Object> result = new LinkedHashMap<>();
 		result.put("redis-kit", kitRate);
 		result.put("redisson", redissonRate);
 		result.put("floor", floorRate);
 		result.put("ratio", kitRate / redissonRate);
-		result.put("ofFloor", kitRate / floorRate);
+		result.put("ofFloor", ofFloor);
 		spreads.forEach((library, spread) -> result.put(library + " rounds", spread.toJson()));
 		if (cpu != null) {
 			spreads.keySet().forEach((library) -> result.put(library + " cpu", cpu.toJson(library)));

@@ -91,4 +91,32 @@ class SpreadTests {
 			.withMessageContaining("rounds must be finite");
 	}
 
+	@Test
+	void pairedRatioIsTheMedianOfEachRoundOverTheRoundRunNextToIt() {
+		// The host slows by half in the second round and by a third in the third: both libraries with it.
+		Spread redisKit = Spread.of(1000, 500, 660);
+		Spread floor = Spread.of(1000, 520, 700);
+		Spread paired = Spread.paired(redisKit, floor);
+		assertThat(paired.rounds()).containsExactly(1.0, 500.0 / 520, 660.0 / 700);
+		assertThat(paired.median()).isEqualTo(500.0 / 520);
+		assertThat(Spread.ofFloorToken(redisKit, floor)).isEqualTo("of-floor=0.96 (rounds 1.00/0.96/0.94)");
+		assertThat(Spread.ofFloorToken(Spread.of(990), Spread.of(1000))).isEqualTo("of-floor=0.99");
+	}
+
+	@Test
+	void pairingKeepsOneLibrarysSlowRoundFromBeingSetAgainstTheOthersUsualOne() {
+		// redis-kit at 0.9 of the floor in two rounds; the floor's third run was the slow one. The medians (700 and
+		// 650) would say 1.08.
+		Spread paired = Spread.paired(Spread.of(900, 450, 700), Spread.of(1000, 500, 650));
+		assertThat(paired.median()).isEqualTo(0.9);
+	}
+
+	@Test
+	void pairedFiguresNeedAsManyRoundsAndNoZeroToDivideBy() {
+		assertThatIllegalArgumentException().isThrownBy(() -> Spread.paired(Spread.of(1, 2), Spread.of(1, 2, 3)))
+			.withMessage("Paired figures need as many rounds each, were 2 and 3");
+		assertThatIllegalArgumentException().isThrownBy(() -> Spread.paired(Spread.of(1, 2), Spread.of(1, 0)))
+			.withMessage("Round 2 of the denominator is zero");
+	}
+
 }

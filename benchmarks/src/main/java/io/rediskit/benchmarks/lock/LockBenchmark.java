@@ -3,8 +3,6 @@ package io.rediskit.benchmarks.lock;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -76,11 +74,10 @@ public final class LockBenchmark implements Benchmark {
 					(name) -> LockCycle.of(context.redisson().getLock("bench:redisson:" + name)));
 			LockScriptFloor floorScripts = new LockScriptFloor(floorConnection);
 			Library floor = new Library(FLOOR, (name) -> floorScripts.lock("bench:" + FLOOR + ":" + name));
-			int rounds = context.options().rounds();
-			Map<String, Run> uncontended = runEach(context, UNCONTENDED, List.of(redisKit, redisson, floor), rounds,
+			Map<String, Run> uncontended = runEach(context, UNCONTENDED, List.of(redisKit, redisson, floor),
 					(library) -> uncontended(context, library));
 			System.out.println(throughputLine(UNCONTENDED, uncontended, context.cpu(UNCONTENDED)));
-			Map<String, Run> contended = runEach(context, CONTENDED, List.of(redisson, redisKit), rounds,
+			Map<String, Run> contended = runEach(context, CONTENDED, List.of(redisson, redisKit),
 					(library) -> contended(context, library));
 			System.out.println(throughputLine(CONTENDED, contended, context.cpu(CONTENDED)));
 			System.out.println(handoffLine(contended));
@@ -180,27 +177,18 @@ public final class LockBenchmark implements Benchmark {
 		context.progress("Wrote " + jsonFile + " and " + chartFile);
 	}
 
-	/** Runs each library {@code rounds} times, alternating the order, and keeps each one's median round. */
+	/**
+	 * Runs each library for the run's rounds ({@link BenchmarkContext#medianRounds}: the floor next to redis-kit) and
+	 * keeps each one's median round.
+	 */
 	private static Map<String, Run> runEach(BenchmarkContext context, String scenarioName, List<Library> libraries,
-			int rounds, Scenario scenario) throws InterruptedException {
-		Map<String, List<Run>> runs = new LinkedHashMap<>();
-		for (int round = 0; round < rounds; round++) {
-			List<Library> order = new ArrayList<>(libraries);
-			if (round % 2 == 1) {
-				Collections.reverse(order);
-			}
-			for (Library library : order) {
-				runs.computeIfAbsent(library.name(), (name) -> new ArrayList<>()).add(scenario.run(library));
-			}
-		}
+			Scenario scenario) throws Exception {
+		Map<String, Library> byName = new LinkedHashMap<>();
+		libraries.forEach((library) -> byName.put(library.name(), library));
 		Map<String, Run> medians = new LinkedHashMap<>();
-		runs.forEach((name, all) -> {
-			List<Run> sorted = new ArrayList<>(all);
-			sorted.sort(Comparator.comparingDouble(Run::opsPerSecond));
-			Run median = sorted.get(sorted.size() / 2);
-			medians.put(name, median.withSpread(context.spread(scenarioName + " " + name,
-					all.stream().map(Run::opsPerSecond).toList())));
-		});
+		context.medianRounds(scenarioName, List.copyOf(byName.keySet()), (name) -> scenario.run(byName.get(name)),
+				Run::opsPerSecond)
+			.forEach((name, median) -> medians.put(name, median.round().withSpread(median.spread())));
 		return medians;
 	}
 
@@ -209,8 +197,8 @@ public final class LockBenchmark implements Benchmark {
 				Math.round(runs.get("redis-kit").opsPerSecond()), Math.round(runs.get("redisson").opsPerSecond()),
 				ratio(runs));
 		if (runs.containsKey(FLOOR)) {
-			line += String.format(Locale.ROOT, " floor=%d of-floor=%.2f", Math.round(runs.get(FLOOR).opsPerSecond()),
-					ofFloor(runs));
+			line += String.format(Locale.ROOT, " floor=%d ", Math.round(runs.get(FLOOR).opsPerSecond()))
+					+ Spread.ofFloorToken(runs.get("redis-kit").spread(), runs.get(FLOOR).spread());
 		}
 		Map<String, Spread> spreads = new LinkedHashMap<>();
 		runs.forEach((library, run) -> spreads.put(library, run.spread()));
@@ -235,9 +223,12 @@ public final class LockBenchmark implements Benchmark {
 		return runs.get("redis-kit").opsPerSecond() / runs.get("redisson").opsPerSecond();
 	}
 
-	/** How much of the same scripts' bare {@code EVALSHA} rate redis-kit reaches. */
+	/**
+	 * How much of the same scripts' bare {@code EVALSHA} rate redis-kit reaches: the median of the rounds' ratios,
+	 * each round's against the floor's round run next to it.
+	 */
 	private static double ofFloor(Map<String, Run> runs) {
-		return runs.get("redis-kit").opsPerSecond() / runs.get(FLOOR).opsPerSecond();
+		return Spread.paired(runs.get("redis-kit").spread(), runs.get(FLOOR).spread()).median();
 	}
 
 	private static double twoDecimals(double value) {

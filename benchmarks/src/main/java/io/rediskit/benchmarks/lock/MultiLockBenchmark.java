@@ -5,8 +5,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -67,34 +65,24 @@ public final class MultiLockBenchmark implements Benchmark {
 				.map((name) -> context.redisson().getLock(name))
 				.toArray(RLock[]::new))));
 			libraries.put(FLOOR, floor::cycle);
-			Map<String, List<Outcome>> rounds = new LinkedHashMap<>();
-			for (int round = 0; round < context.options().rounds(); round++) {
-				List<String> order = new ArrayList<>(libraries.keySet());
-				if (round % 2 == 1) {
-					Collections.reverse(order);
-				}
-				for (String library : order) {
-					rounds.computeIfAbsent(library, (name) -> new ArrayList<>())
-						.add(uncontended(context, library, libraries.get(library)));
-				}
-			}
 			Map<String, Outcome> medians = new LinkedHashMap<>();
 			Map<String, Spread> spreads = new LinkedHashMap<>();
-			rounds.forEach((library, outcomes) -> {
-				List<Outcome> sorted = new ArrayList<>(outcomes);
-				sorted.sort(Comparator.comparingDouble(Outcome::opsPerSecond));
-				medians.put(library, sorted.get(sorted.size() / 2));
-				spreads.put(library, context.spread(UNCONTENDED + " " + library,
-						outcomes.stream().map(Outcome::opsPerSecond).toList()));
-			});
+			context.medianRounds(UNCONTENDED, List.copyOf(libraries.keySet()),
+					(library) -> uncontended(context, library, libraries.get(library)), Outcome::opsPerSecond)
+				.forEach((library, median) -> {
+					medians.put(library, median.round());
+					spreads.put(library, median.spread());
+				});
 			double redisKit = medians.get("redis-kit").opsPerSecond();
 			double ratio = redisKit / medians.get("redisson").opsPerSecond();
-			double ofFloor = redisKit / medians.get(FLOOR).opsPerSecond();
+			double ofFloor = Spread.paired(spreads.get("redis-kit"), spreads.get(FLOOR)).median();
 			CpuFigures cpu = context.cpu(UNCONTENDED);
 			System.out.println(String.format(Locale.ROOT,
-					"%s redis-kit=%d redisson=%d ratio=%.2f floor=%d of-floor=%.2f %s %s", UNCONTENDED,
+					"%s redis-kit=%d redisson=%d ratio=%.2f floor=%d %s %s %s", UNCONTENDED,
 					Math.round(redisKit), Math.round(medians.get("redisson").opsPerSecond()), ratio,
-					Math.round(medians.get(FLOOR).opsPerSecond()), ofFloor, Spread.token(spreads), cpu.token("redisson")));
+					Math.round(medians.get(FLOOR).opsPerSecond()),
+					Spread.ofFloorToken(spreads.get("redis-kit"), spreads.get(FLOOR)), Spread.token(spreads),
+					cpu.token("redisson")));
 			Map<String, Object> json = new LinkedHashMap<>();
 			json.put("benchmark", name());
 			json.put("timestamp", timestamp);

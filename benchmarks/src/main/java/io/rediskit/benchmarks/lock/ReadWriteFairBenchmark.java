@@ -3,7 +3,6 @@ package io.rediskit.benchmarks.lock;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -91,36 +90,24 @@ public final class ReadWriteFairBenchmark implements Benchmark {
 	}
 
 	/**
-	 * Runs every library's scenario {@code rounds} times, alternating the order, and keeps each one's median.
+	 * Runs every library's scenario for the run's rounds ({@link BenchmarkContext#medianRounds}: the floor next to
+	 * redis-kit) and keeps each one's median.
 	 * @param handoffs where the contended scenario's hand-offs of each library's median round go; {@code null} for
 	 * each thread's own lock (or a shared read lock)
 	 */
 	private static Map<String, MedianRound<Outcome>> runEach(BenchmarkContext context, String scenario,
 			Map<String, Function<String, LockCycle>> libraries, Map<String, HandoffRecorder> handoffs)
-			throws InterruptedException {
+			throws Exception {
 		List<String> names = new ArrayList<>(new java.util.TreeMap<>(libraries).keySet());
-		Map<String, List<Outcome>> rounds = new LinkedHashMap<>();
 		Map<Outcome, HandoffRecorder> recorders = new java.util.IdentityHashMap<>();
-		for (int round = 0; round < context.options().rounds(); round++) {
-			List<String> order = new ArrayList<>(names);
-			if (round % 2 == 1) {
-				Collections.reverse(order);
-			}
-			for (String library : order) {
-				Outcome outcome = (handoffs != null)
+		Map<String, MedianRound<Outcome>> medians = context.medianRounds(scenario, names,
+				(library) -> (handoffs != null)
 						? contended(context, scenario, library, libraries.get(library).apply("contended"), recorders)
-						: own(context, scenario, library, libraries.get(library));
-				rounds.computeIfAbsent(library, (name) -> new ArrayList<>()).add(outcome);
-			}
+						: own(context, scenario, library, libraries.get(library)),
+				Outcome::opsPerSecond);
+		if (handoffs != null) {
+			medians.forEach((library, median) -> handoffs.put(library, recorders.get(median.round())));
 		}
-		Map<String, MedianRound<Outcome>> medians = new LinkedHashMap<>();
-		rounds.forEach((library, all) -> {
-			MedianRound<Outcome> median = MedianRound.of(context, scenario + " " + library, all, Outcome::opsPerSecond);
-			medians.put(library, median);
-			if (handoffs != null) {
-				handoffs.put(library, recorders.get(median.round()));
-			}
-		});
 		return medians;
 	}
 
@@ -170,8 +157,8 @@ public final class ReadWriteFairBenchmark implements Benchmark {
 		String line = String.format(Locale.ROOT, "%s redis-kit=%d redisson=%d ratio=%.2f", scenario,
 				Math.round(redisKit), Math.round(redisson), redisKit / redisson);
 		if (outcomes.containsKey(FLOOR)) {
-			double floor = outcomes.get(FLOOR).round().opsPerSecond();
-			line += String.format(Locale.ROOT, " floor=%d of-floor=%.2f", Math.round(floor), redisKit / floor);
+			line += String.format(Locale.ROOT, " floor=%d ", Math.round(outcomes.get(FLOOR).round().opsPerSecond()))
+					+ Spread.ofFloorToken(outcomes.get("redis-kit").spread(), outcomes.get(FLOOR).spread());
 		}
 		if (FAIR_CONTENDED.equals(scenario) && !handoffs.isEmpty()) {
 			for (String library : List.of("redis-kit", "redisson")) {

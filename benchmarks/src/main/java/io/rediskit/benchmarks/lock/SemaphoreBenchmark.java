@@ -4,7 +4,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -133,24 +132,14 @@ public final class SemaphoreBenchmark implements Benchmark {
 		}
 	}
 
-	/** Runs each library {@code rounds} times, alternating the order, and keeps each one's median round. */
+	/**
+	 * Runs each library for the run's rounds ({@link BenchmarkContext#medianRounds}: the floor next to redis-kit) and
+	 * keeps each one's median round.
+	 */
 	private static Map<String, MedianRound<Outcome>> runEach(BenchmarkContext context, String scenario,
-			Map<String, Library> libraries) throws InterruptedException {
-		Map<String, List<Outcome>> runs = new LinkedHashMap<>();
-		List<String> order = new ArrayList<>(libraries.keySet());
-		for (int round = 0; round < context.options().rounds(); round++) {
-			if (round % 2 == 1) {
-				Collections.reverse(order);
-			}
-			for (String library : order) {
-				runs.computeIfAbsent(library, (name) -> new ArrayList<>())
-					.add(runOnce(context, scenario, library, libraries.get(library)));
-			}
-		}
-		Map<String, MedianRound<Outcome>> medians = new LinkedHashMap<>();
-		runs.forEach((name, all) -> medians.put(name,
-				MedianRound.of(context, scenario + " " + name, all, Outcome::opsPerSecond)));
-		return medians;
+			Map<String, Library> libraries) throws Exception {
+		return context.medianRounds(scenario, List.copyOf(libraries.keySet()),
+				(library) -> runOnce(context, scenario, library, libraries.get(library)), Outcome::opsPerSecond);
 	}
 
 	private static Outcome runOnce(BenchmarkContext context, String scenario, String library, Library cycles)
@@ -172,8 +161,7 @@ public final class SemaphoreBenchmark implements Benchmark {
 		});
 		line.append(String.format(Locale.ROOT, " ratio=%.2f", redisKit / runs.get("redisson").round().opsPerSecond()));
 		if (runs.containsKey(FLOOR)) {
-			line.append(String.format(Locale.ROOT, " of-floor=%.2f",
-					redisKit / runs.get(FLOOR).round().opsPerSecond()));
+			line.append(' ').append(Spread.ofFloorToken(runs.get("redis-kit").spread(), runs.get(FLOOR).spread()));
 		}
 		return line.append(' ').append(Spread.token(spreads)).append(' ').append(cpu.token("redisson")).toString();
 	}
@@ -196,7 +184,9 @@ public final class SemaphoreBenchmark implements Benchmark {
 			double redisKit = byLibrary.get("redis-kit").round().opsPerSecond();
 			entry.put("ratio", Math.round(redisKit / byLibrary.get("redisson").round().opsPerSecond() * 100) / 100.0);
 			if (byLibrary.containsKey(FLOOR)) {
-				entry.put("ofFloor", Math.round(redisKit / byLibrary.get(FLOOR).round().opsPerSecond() * 100) / 100.0);
+				Spread ofFloor = Spread.paired(byLibrary.get("redis-kit").spread(), byLibrary.get(FLOOR).spread());
+				entry.put("ofFloor", Math.round(ofFloor.median() * 100) / 100.0);
+				entry.put("ofFloorByRound", ofFloor.rounds());
 			}
 			Map<String, Object> libraries = new LinkedHashMap<>();
 			byLibrary.forEach((library, median) -> {

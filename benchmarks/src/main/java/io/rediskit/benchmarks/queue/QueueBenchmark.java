@@ -74,11 +74,22 @@ public final class QueueBenchmark implements Benchmark {
 		return "queue";
 	}
 
+	/** The key naming of every queue a queue benchmark makes, the floor's too. */
+	static final KeyNaming NAMING = new KeyNaming("bench:");
+
+	/**
+	 * @param context the run
+	 * @return the registry of the queues a queue benchmark makes: defaults, JSON payloads, no listeners of its own
+	 */
+	static QueueRegistry registry(BenchmarkContext context) {
+		return new QueueRegistry(ScriptExecutor.of(context.connectionFactory()), context.connectionFactory(), NAMING,
+				JsonMapper.builder().build(), List.of(), (name) -> null);
+	}
+
 	@Override
 	public void run(BenchmarkContext context) throws Exception {
-		KeyNaming naming = new KeyNaming("bench:");
-		QueueRegistry registry = new QueueRegistry(ScriptExecutor.of(context.connectionFactory()),
-				context.connectionFactory(), naming, JsonMapper.builder().build(), List.of(), (name) -> null);
+		KeyNaming naming = NAMING;
+		QueueRegistry registry = registry(context);
 		Map<String, Object> json = new LinkedHashMap<>();
 		json.put("environment", context.environment());
 		try {

@@ -3,16 +3,12 @@ package io.rediskit.benchmarks.queue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 import io.rediskit.benchmarks.Benchmark;
 import io.rediskit.benchmarks.BenchmarkContext;
 import io.rediskit.benchmarks.JsonWriter;
 import io.rediskit.queue.QueueRegistry;
-import io.rediskit.support.KeyNaming;
-import io.rediskit.support.ScriptExecutor;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code queue.drain} of {@link QueueBenchmark} alone, the listener container against its same-script floor at
@@ -29,13 +25,11 @@ public final class QueueDrainBenchmark implements Benchmark {
 
 	@Override
 	public void run(BenchmarkContext context) throws Exception {
-		KeyNaming naming = new KeyNaming("bench:");
-		QueueRegistry registry = new QueueRegistry(ScriptExecutor.of(context.connectionFactory()),
-				context.connectionFactory(), naming, JsonMapper.builder().build(), List.of(), (name) -> null);
+		QueueRegistry registry = QueueBenchmark.registry(context);
 		Map<String, Object> json = new LinkedHashMap<>();
 		json.put("environment", context.environment());
 		try {
-			json.putAll(new QueueDrainScenarios(context, registry, naming, true).run());
+			json.putAll(new QueueDrainScenarios(context, registry, QueueBenchmark.NAMING, true).run());
 			Path directory = context.options().outputDirectory();
 			Files.createDirectories(directory);
 			JsonWriter.write(directory.resolve(name() + ".json"), json);

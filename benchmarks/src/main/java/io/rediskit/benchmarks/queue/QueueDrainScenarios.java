@@ -2,7 +2,6 @@ package io.rediskit.benchmarks.queue;
 
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,6 +20,7 @@ import io.rediskit.benchmarks.BenchmarkContext;
 import io.rediskit.benchmarks.CpuMeter;
 import io.rediskit.benchmarks.LatencySample;
 import io.rediskit.benchmarks.MedianRound;
+import io.rediskit.benchmarks.Spread;
 import io.rediskit.queue.QueueEntry;
 import io.rediskit.queue.QueueListenerContainer;
 import io.rediskit.queue.QueueRegistry;
@@ -387,6 +387,15 @@ final class QueueDrainScenarios {
 			json.put(library, figures);
 		});
 		MedianRound<Run> floor = runs.get("floor");
+		MedianRound<Run> redisKit = runs.get("redis-kit");
+		if (floor != null && redisKit != null && floor.spread().rounds().stream().allMatch((round) -> round > 0)) {
+			// Each round of redis-kit against the floor's run next to it (BenchmarkContext.roundOrder).
+			Spread ofFloor = Spread.paired(redisKit.spread(), floor.spread());
+			System.out.printf("%s concurrency %d: %s%n", scenario, concurrency,
+					Spread.ofFloorToken(redisKit.spread(), floor.spread()));
+			json.put("ofFloor", Math.round(ofFloor.median() * 100) / 100.0);
+			json.put("ofFloorByRound", ofFloor.rounds());
+		}
 		if (scenario.equals("queue.drain") && floor != null && floor.round().perSecond() > 0) {
 			// The floor's time for the whole burst: a lateness the machine's speed cannot move relative to it.
 			double floorMillis = BURST * 1000.0 / floor.round().perSecond();

@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -455,16 +454,15 @@ public final class RateLimitBenchmark implements Benchmark {
 		context.progress("Wrote " + jsonFile + ", " + chartFile + " and " + admissionsFile);
 	}
 
-	/** Runs each library {@code rounds} times, alternating the order, and keeps each one's median round. */
+	/**
+	 * Runs each library {@code rounds} times, in {@link BenchmarkContext#roundOrder the round order} (the floor next
+	 * to redis-kit), and keeps each one's median round.
+	 */
 	private static <T> Map<String, Run> runEach(BenchmarkContext context, String scenarioName,
 			Map<String, T> libraries, int rounds, Scenario<T> scenario) throws Exception {
 		Map<String, List<Run>> runs = new LinkedHashMap<>();
 		for (int round = 0; round < rounds; round++) {
-			List<String> order = new ArrayList<>(libraries.keySet());
-			if (round % 2 == 1) {
-				Collections.reverse(order);
-			}
-			for (String library : order) {
+			for (String library : BenchmarkContext.roundOrder(List.copyOf(libraries.keySet()), round)) {
 				runs.computeIfAbsent(library, (name) -> new ArrayList<>())
 					.add(scenario.run(library, libraries.get(library)));
 			}
@@ -787,9 +785,12 @@ public final class RateLimitBenchmark implements Benchmark {
 			return this.runs.get(library).medianCpu().totalMicros() / this.runs.get(REDIS_KIT).medianCpu().totalMicros();
 		}
 
-		/** How much of the same script's bare {@code EVALSHA} rate redis-kit reaches. */
+		/**
+		 * How much of the same script's bare {@code EVALSHA} rate redis-kit reaches: the median of the rounds'
+		 * ratios, each against the floor's round run next to it.
+		 */
 		double ofFloor() {
-			return opsPerSecond(REDIS_KIT) / opsPerSecond(LETTUCE);
+			return Spread.paired(this.runs.get(REDIS_KIT).spread(), this.runs.get(LETTUCE).spread()).median();
 		}
 
 		String line() {
