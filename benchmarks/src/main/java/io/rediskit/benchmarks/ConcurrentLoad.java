@@ -15,7 +15,8 @@ import io.rediskit.benchmarks.CpuMeter.Cost;
 /**
  * Calls one operation in a loop on a fixed number of platform threads: through the warmup, through the
  * measured window, and then until every thread has finished the call it was in. From
- * {@link BenchmarkContext#load(String)}; each load runs once.
+ * {@link BenchmarkContext#load(String)}; each load runs once. A warmup that is not zero goes on after its time
+ * while the JIT compiler is busy ({@link JitCompiler}), by at most 10 s.
  * <p>
  * Only calls that return while the window is open are counted, so calls that straddle either edge are
  * left out at both ends alike. A call that throws is not counted; failures are counted by exception type
@@ -26,6 +27,12 @@ import io.rediskit.benchmarks.CpuMeter.Cost;
 public final class ConcurrentLoad {
 
 	private static final int STOP_TIMEOUT_SECONDS = 60;
+
+	/** A slice of the warm-up's extension while the JIT compiler is busy. */
+	private static final int SLICE_MILLIS = 500;
+
+	/** Slices of extension, at most: 10 s. */
+	private static final int MAX_SLICES = 20;
 
 	private final String label;
 
@@ -91,6 +98,9 @@ public final class ConcurrentLoad {
 			ready.await();
 			go.countDown();
 			TimeUnit.NANOSECONDS.sleep(this.warmup.toNanos());
+			if (!this.warmup.isZero()) {
+				warmUntilCompiled();
+			}
 			cpu = CpuMeter.start(this.context);
 			this.phase = Phase.MEASURING;
 			start = System.nanoTime();
@@ -112,6 +122,29 @@ public final class ConcurrentLoad {
 					entry.getValue().first);
 		}
 		return new Outcome(completed.sum(), Duration.ofNanos(end - start), errors, hung, cost);
+	}
+
+	/**
+	 * Goes on warming up, in slices of {@value #SLICE_MILLIS} ms, while the JIT compiler spent more than
+	 * {@value JitCompiler#QUIET_PERCENT}% of the last slice compiling, at most {@value #MAX_SLICES} slices: the first
+	 * scenario of a run, whose code the compiler meets first, otherwise counts the compiler's processor time in its
+	 * window (a read lock at 1.27 of its floor's client time as a run's first scenario, 1.04 after another benchmark
+	 * had run, 2026-11-29).
+	 */
+	private void warmUntilCompiled() throws InterruptedException {
+		int slices = 0;
+		while (slices < MAX_SLICES) {
+			JitCompiler compiler = JitCompiler.measure();
+			TimeUnit.MILLISECONDS.sleep(SLICE_MILLIS);
+			slices++;
+			if (compiler.compiled()) {
+				break;
+			}
+		}
+		if (slices > 1) {
+			this.context.progress(this.label + ": warmed up " + (slices * SLICE_MILLIS) + " ms longer, until the "
+					+ "JIT compiler was quiet" + ((slices == MAX_SLICES) ? " or that limit" : ""));
+		}
 	}
 
 	private void work(int index, Operation operation, CountDownLatch ready, CountDownLatch go, LongAdder completed,

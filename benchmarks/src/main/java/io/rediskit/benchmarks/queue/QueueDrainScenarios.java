@@ -1,7 +1,5 @@
 package io.rediskit.benchmarks.queue;
 
-import java.lang.management.CompilationMXBean;
-import java.lang.management.ManagementFactory;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -18,6 +16,7 @@ import java.util.function.LongConsumer;
 
 import io.rediskit.benchmarks.BenchmarkContext;
 import io.rediskit.benchmarks.CpuMeter;
+import io.rediskit.benchmarks.JitCompiler;
 import io.rediskit.benchmarks.LatencySample;
 import io.rediskit.benchmarks.MedianRound;
 import io.rediskit.benchmarks.Spread;
@@ -51,9 +50,6 @@ import org.springframework.data.redis.connection.RedisConnection;
 final class QueueDrainScenarios {
 
 	static final int BURST = 20_000;
-
-	/** A warm-up's share of compiling, in percent of its time, under which the code counts as compiled. */
-	static final int COMPILED_PERCENT = 2;
 
 	/** Warm-ups by consuming, at most, per library and drain scenario. */
 	static final int MAX_WARM_UPS = 10;
@@ -160,7 +156,7 @@ final class QueueDrainScenarios {
 	/**
 	 * Before a drain's own warm-up (one unmeasured burst), each library consumes a backlog, the same claims of the
 	 * whole batch and acks in batches the drain makes, for the run's warm-up, again while the JIT compiler spent
-	 * more than {@value #COMPILED_PERCENT}% of that time compiling, until it stayed under that share
+	 * more than {@value JitCompiler#QUIET_PERCENT}% of that time compiling, until it stayed under that share
 	 * {@value #QUIET_WARM_UPS} times in a row (a quiet warm-up was once followed by one in which it compiled for a
 	 * fifth of the time, 2026-11-29), at most {@value #MAX_WARM_UPS} times. One burst
 	 * alone left the compiler running through the measured rounds of the run's first drain: its processor time per
@@ -171,22 +167,18 @@ final class QueueDrainScenarios {
 		if (this.context.options().warmup().isZero()) {
 			return;
 		}
-		CompilationMXBean compiler = ManagementFactory.getCompilationMXBean();
-		boolean timed = compiler != null && compiler.isCompilationTimeMonitoringSupported();
 		for (String library : this.libraries) {
 			int quiet = 0;
 			for (int time = 1; time <= MAX_WARM_UPS; time++) {
-				long compiledBefore = timed ? compiler.getTotalCompilationTime() : 0;
-				long start = System.nanoTime();
+				JitCompiler compiler = JitCompiler.measure();
 				consume.run(library);
-				long millis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
-				long compiled = timed ? compiler.getTotalCompilationTime() - compiledBefore : 0;
 				this.context.progress(String.format("%s %s: consumed to warm up (%d of at most %d), the compiler "
-						+ "took %d ms of %d, not measured", scenario, library, time, MAX_WARM_UPS, compiled, millis));
-				if (!timed) {
+						+ "took %d ms of %d, not measured", scenario, library, time, MAX_WARM_UPS,
+						compiler.compiledMillis(), compiler.elapsedMillis()));
+				if (!JitCompiler.isMeasurable()) {
 					break;
 				}
-				quiet = (compiled * 100 <= millis * COMPILED_PERCENT) ? quiet + 1 : 0;
+				quiet = compiler.compiled() ? quiet + 1 : 0;
 				if (quiet == QUIET_WARM_UPS) {
 					break;
 				}
