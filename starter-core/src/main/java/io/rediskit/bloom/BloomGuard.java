@@ -37,7 +37,8 @@ import org.springframework.data.redis.connection.ReturnType;
  * application's cache, on its miss path. Redis failures never hide data: a filter, marker or lock that cannot
  * be reached lets the loader run (logged once per interval), and so does a filter missing from Redis (a restart
  * without persistence, a {@code FLUSHDB}, a lost failover write, an eviction, its ttl), which would otherwise answer
- * "never seen" for every id: a "never seen" answer costs one {@code EXISTS} of the filter's key more.
+ * "never seen" for every id: a "never seen" answer costs one {@code EXISTS} of the filter's key more. A filter
+ * nothing was added to yet has no key either, and guards nothing until its first id is added.
  * <pre>{@code
  * BloomGuard guard = new BloomGuard(filters.get("users"), commands, keyNaming, locks, BloomGuardSpec.defaults());
  * Optional<User> user = guard.load(id, repository::findByIdOrNull);
