@@ -15,7 +15,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** "Most popular articles" with votes and a category view, over HTTP against a real redis-server. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = "redis-kit.leaderboard.leaderboards.articles.view-cache-ttl=1ms")
+		properties = { "redis-kit.leaderboard.leaderboards.articles.view-cache-ttl=1ms",
+				"management.endpoints.web.exposure.include=health,rediskitleaderboard" })
 class ArticlesSampleTests extends SampleHttpTests {
 
 	final JsonMapper json = JsonMapper.builder().build();
@@ -40,6 +41,16 @@ class ArticlesSampleTests extends SampleHttpTests {
 			.containsExactly("redis-streams", "spring-boot-4", "lua-scripts");
 		assertThat(articles(send("GET", "/api/articles/popular?category=databases", Map.of())))
 			.containsExactly("redis-streams", "lua-scripts");
+	}
+
+	@Test
+	void anUnknownLeaderboardAnswers404AndABadMemberAnswers400NotAServerError() throws Exception {
+		HttpResponse<String> unknown = send("GET", "/actuator/rediskitleaderboard/article/ada", Map.of());
+		assertThat(unknown.statusCode()).as("a typo in the leaderboard's name, as Spring Boot's endpoints answer one")
+			.isEqualTo(404);
+		HttpResponse<String> tooLong = send("GET", "/actuator/rediskitleaderboard/articles/" + "m".repeat(1100), Map.of());
+		assertThat(tooLong.statusCode()).as("a member longer than the endpoint reads").isEqualTo(400);
+		assertThat(send("GET", "/actuator/rediskitleaderboard/articles/ada", Map.of()).statusCode()).isEqualTo(200);
 	}
 
 	@SuppressWarnings("unchecked")

@@ -92,6 +92,8 @@ class DocumentationNamesTests {
 
 	private static final Pattern METER = Pattern.compile("^rediskit[a-z0-9.]*");
 
+	private static final Pattern METER_SUFFIX = Pattern.compile("^\\.[a-z][a-z0-9.\\-]*$");
+
 	private static final Pattern METER_LITERAL = Pattern.compile("\"(rediskit[a-z0-9.]*)\"");
 
 	private static final Pattern LUA = Pattern.compile("\\b([a-z0-9_]+\\.lua)\\b");
@@ -293,6 +295,38 @@ class DocumentationNamesTests {
 		assertThat(checked).as("meters, endpoints and health contributors checked").isGreaterThan(100);
 		assertThat(missing).as("meters, endpoints or health contributors the documentation names that do not exist")
 			.isEmpty();
+	}
+
+	/**
+	 * A meter written as a suffix after another one on the same line ({@code rediskit.queue.enqueued}, {@code .acked})
+	 * is that meter's sibling: {@code rediskit.queue.acked} must exist too.
+	 */
+	@Test
+	void meterSuffixesNameSiblingsThatExist() {
+		List<String> missing = new ArrayList<>();
+		int checked = 0;
+		Span previous = null;
+		String meter = null;
+		for (Span span : spans) {
+			if (previous == null || !previous.file().equals(span.file()) || previous.line() != span.line()) {
+				meter = null;
+			}
+			previous = span;
+			Matcher full = METER.matcher(span.text());
+			if (full.matches() && span.text().contains(".")) {
+				meter = span.text();
+				continue;
+			}
+			if (meter != null && METER_SUFFIX.matcher(span.text()).matches()) {
+				String sibling = meter.substring(0, meter.lastIndexOf('.')) + span.text();
+				checked++;
+				if (!meters.contains(sibling)) {
+					missing.add(span + ": " + sibling);
+				}
+			}
+		}
+		assertThat(checked).as("meters written as suffixes checked").isGreaterThan(10);
+		assertThat(missing).as("meters the documentation names as a suffix of another that do not exist").isEmpty();
 	}
 
 	@Test

@@ -62,6 +62,15 @@ class QueueSampleTests extends SampleHttpTests {
 		assertThat(postJson("/actuator/rediskitqueue/digests/stop", "{}").statusCode()).isEqualTo(400);
 	}
 
+	@Test
+	void anUnknownQueueAnswers404ToAReadAnd400ToAnActionNotAServerError() throws Exception {
+		HttpResponse<String> read = get("/actuator/rediskitqueue/digest");
+		assertThat(read.statusCode()).as("a typo in the queue's name, as Spring Boot's endpoints answer one").isEqualTo(404);
+		assertThat(postJson("/actuator/rediskitqueue/digest/pause", "{}").statusCode()).isEqualTo(400);
+		assertThat(postJson("/actuator/rediskitqueue/digest", "{\"max\": 1}").statusCode()).isEqualTo(400);
+		assertThat(get("/actuator/rediskitqueue/digests").statusCode()).isEqualTo(200);
+	}
+
 	private HttpResponse<String> postJson(String path, String json) throws Exception {
 		return this.http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path))
 			.header("Content-Type", "application/json")

@@ -26,7 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Drives the sample's rate-limited endpoints over HTTP against a real redis-server started by the test, with
  * the limiters of {@code application.yml}: 5 calls per 10 s per client, and 5 login attempts per minute.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = "management.endpoints.web.exposure.include=health,metrics,rediskitratelimit")
 class RateLimitSampleTests extends SampleHttpTests {
 
 	private static final long SECOND_MICROS = 1_000_000;
@@ -70,6 +71,15 @@ class RateLimitSampleTests extends SampleHttpTests {
 			assertThat(statuses).as("statuses of 10 calls to %s", path).isEqualTo(expected);
 			return;
 		}
+	}
+
+	@Test
+	void theEndpointAnswers404ForAnUnknownLimiterAnd400ForABadKeyNotAServerError() throws Exception {
+		assertThat(get("/actuator/rediskitratelimit/api-sliding-lg/ada").statusCode())
+			.as("a typo in the limiter's name, as Spring Boot's endpoints answer one").isEqualTo(404);
+		assertThat(get("/actuator/rediskitratelimit/api-sliding-log/" + "k".repeat(1100)).statusCode())
+			.as("a key longer than the endpoint reads").isEqualTo(400);
+		assertThat(get("/actuator/rediskitratelimit/api-sliding-log/ada").statusCode()).isEqualTo(200);
 	}
 
 	@Test

@@ -54,6 +54,17 @@ class RecentlyViewedSampleTests extends SampleHttpTests {
 		assertThat(lists.body()).doesNotContain("kettle", "toaster").contains("\"views\"");
 	}
 
+	@Test
+	void anUnknownListAnswers404AndABadUserAnswers400NotAServerError() throws Exception {
+		HttpResponse<String> unknown = send("GET", "/actuator/rediskitrecentitems/viewed-prodcts/linus", "linus");
+		assertThat(unknown.statusCode()).as("a typo in the list's name, as Spring Boot's endpoints answer one")
+			.isEqualTo(404);
+		assertThat(unknown.body()).doesNotContain("viewed-prodcts");
+		HttpResponse<String> tooLong = send("GET", "/actuator/rediskitrecentitems/viewed-products/" + "u".repeat(1100),
+				"linus");
+		assertThat(tooLong.statusCode()).as("a user longer than the endpoint reads").isEqualTo(400);
+	}
+
 	private HttpResponse<String> send(String method, String path, String user) throws Exception {
 		HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path))
 			.method(method, HttpRequest.BodyPublishers.noBody())

@@ -35,11 +35,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
@@ -105,9 +107,13 @@ class AreaEndpointsTests {
 			assertThat(state.limit()).isEqualTo(5);
 			assertThat(state.remaining()).isEqualTo(4);
 			assertThat(endpoint.key("login", "user:42").remaining()).as("read again: no permit was taken").isEqualTo(4);
-			assertThatIllegalArgumentException().isThrownBy(() -> endpoint.key("<img src=x onerror=alert(1)>", "k"))
+			assertThat(endpoint.key("<img src=x onerror=alert(1)>", "k")).as("answered 404 over HTTP").isNull();
+			assertThatExceptionOfType(InvalidEndpointRequestException.class).isThrownBy(() -> endpoint.key("login", ""))
+				.withMessage("key must have 1 to 1024 characters");
+			assertThatIllegalArgumentException()
+				.isThrownBy(() -> endpoint.keyState("<img src=x onerror=alert(1)>", "k"))
 				.withMessage("No rate limiter is named so");
-			assertThatIllegalArgumentException().isThrownBy(() -> endpoint.key("login", ""));
+			assertThatIllegalArgumentException().isThrownBy(() -> endpoint.keyState("login", ""));
 		});
 	}
 
@@ -165,7 +171,11 @@ class AreaEndpointsTests {
 			assertThat(rank.ranked()).isTrue();
 			assertThat(rank.rank()).isEqualTo(2);
 			assertThat(endpoint.member("scores", "nobody").ranked()).isFalse();
-			assertThatIllegalArgumentException().isThrownBy(() -> endpoint.member("other", "ada"))
+			assertThat(endpoint.member("other", "ada")).as("answered 404 over HTTP").isNull();
+			assertThatExceptionOfType(InvalidEndpointRequestException.class)
+				.isThrownBy(() -> endpoint.member("scores", ""))
+				.withMessage("member must have 1 to 1024 characters");
+			assertThatIllegalArgumentException().isThrownBy(() -> endpoint.rank("other", "ada"))
 				.withMessage("No leaderboard is named so");
 		});
 	}

@@ -35,7 +35,10 @@ import org.springframework.data.redis.connection.ReturnType;
  * Register every id that comes to exist with {@link #add(String)} (or the filter's own {@code add}), before it
  * can be looked up, or the guard answers absent for it. Hits are not cached here: put the guard behind the
  * application's cache, on its miss path. Redis failures never hide data: a filter, marker or lock that cannot
- * be reached lets the loader run (logged once per interval).
+ * be reached lets the loader run (logged once per interval), and so does a filter missing from Redis (a restart
+ * without persistence, a {@code FLUSHDB}, a lost failover write, an eviction, its ttl), which would otherwise answer
+ * "never seen" for every id: a "never seen" answer costs one {@code EXISTS} of the filter's key more. A filter
+ * nothing was added to yet has no key either, and guards nothing until its first id is added.
  * <pre>{@code
  * BloomGuard guard = new BloomGuard(filters.get("users"), commands, keyNaming, locks, BloomGuardSpec.defaults());
  * Optional<User> user = guard.load(id, repository::findByIdOrNull);
@@ -63,6 +66,10 @@ public final class BloomGuard {
 
 	private final ThrottledLog outages;
 
+	private final ThrottledLog missing;
+
+	private final byte[] filterKey;
+
 	/**
 	 * @param filter the filter of the ids that exist
 	 * @param commands runs the null-marker commands
@@ -79,6 +86,10 @@ public final class BloomGuard {
 		this.spec = Objects.requireNonNull(spec, "spec must not be null");
 		this.outages = new ThrottledLog(logger, Duration.ofSeconds(10),
 				"Bloom guard of '" + filter.name() + "' cannot reach Redis; the loader runs");
+		this.missing = new ThrottledLog(logger, Duration.ofSeconds(10), "Bloom guard of '" + filter.name()
+				+ "' finds its filter missing in Redis; the loader runs for every id until its ids are added again");
+		// Every mode keeps the filter under this key: the bits (and header) of shard 0, or a growing filter's record.
+		this.filterKey = keyNaming.key("bloom", filter.name()).getBytes(StandardCharsets.UTF_8);
 	}
 
 	/**
@@ -160,7 +171,20 @@ public final class BloomGuard {
 
 	private boolean mightExist(String id) {
 		try {
-			return this.filter.mightContain(id);
+			if (this.filter.mightContain(id)) {
+				return true;
+			}
+			// A filter that is not in Redis reads as empty: lost to a restart without persistence, a FLUSHDB, a
+			// failover that dropped its key, an eviction or its ttl, it would answer "never seen" for every id and
+			// hide every record. Only a negative answer pays for this check, and the loader runs until the ids are
+			// added again.
+			Long exists = this.commands.execute("EXISTS", ReturnType.INTEGER, this.filterKey);
+			if (exists != null && exists == 0) {
+				String key = new String(this.filterKey, StandardCharsets.UTF_8);
+				this.missing.warn(new IllegalStateException("no key " + key));
+				return true;
+			}
+			return false;
 		}
 		catch (RuntimeException ex) {
 			outage(ex);

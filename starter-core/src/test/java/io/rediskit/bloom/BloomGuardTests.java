@@ -10,6 +10,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 import io.rediskit.lock.LockRegistry;
 import io.rediskit.support.CommandExecutor;
@@ -76,6 +77,27 @@ class BloomGuardTests {
 		}
 		// At 1% false positives, about 10 of 1000 unknown ids reach the loader; each is then remembered.
 		assertThat(loads.get()).isBetween(1, 1 + 40);
+	}
+
+	@Test
+	void aFilterLostInRedisLetsTheLoaderRunInsteadOfHidingEveryRecord() {
+		BloomGuard guard = instance(BloomGuardSpec.defaults());
+		guard.addAll(List.of("7", "8"));
+		AtomicInteger loads = new AtomicInteger();
+		Function<String, String> table = (id) -> {
+			loads.incrementAndGet();
+			return "7".equals(id) ? "kettle" : null;
+		};
+		assertThat(guard.load("unknown", table)).isEmpty();
+		assertThat(loads).as("an id the filter has never seen").hasValue(0);
+		// A restart without persistence, a FLUSHDB, a failover that dropped the key: the filter is gone.
+		redis.flushAll();
+		assertThat(guard.load("7", table)).as("a record that exists").contains("kettle");
+		assertThat(guard.load("unknown", table)).isEmpty();
+		assertThat(loads).as("both reached the loader while the filter is missing").hasValue(2);
+		guard.addAll(List.of("7", "8"));
+		assertThat(guard.load("other", table)).isEmpty();
+		assertThat(loads).as("once its ids are added again, the filter guards again").hasValue(2);
 	}
 
 	@Test

@@ -190,7 +190,7 @@ final class ConsoleData {
 	 * is echoed: both are user input)
 	 */
 	RedisRateLimitEndpoint.KeyStateDescriptor limiter(String name, String key) {
-		return required(this.sources.limiters(), "No rate limiter is named so").key(name, key);
+		return required(this.sources.limiters(), "No rate limiter is named so").keyState(name, key);
 	}
 
 	/**
@@ -257,7 +257,7 @@ final class ConsoleData {
 	 * @throws IllegalArgumentException for an unknown leaderboard or a member empty or too long
 	 */
 	RedisLeaderboardEndpoint.MemberRankDescriptor rank(String name, String member) {
-		return required(this.sources.leaderboards(), "No leaderboard is named so").member(name, member);
+		return required(this.sources.leaderboards(), "No leaderboard is named so").rank(name, member);
 	}
 
 	/**

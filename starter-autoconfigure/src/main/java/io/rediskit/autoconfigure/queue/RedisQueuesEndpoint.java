@@ -156,10 +156,14 @@ public class RedisQueuesEndpoint {
 	 * @param securityContext who asks, for {@code show-values=when-authorized}
 	 * @param name the queue
 	 * @return its stats, oldest dead letters (with their payloads and headers only if shown to who asks), batches in
-	 * progress and busiest groups (named only if shown)
+	 * progress and busiest groups (named only if shown); {@code null} for a queue not {@link #names() listed},
+	 * answered as Spring Boot's own endpoints answer a name they do not have (404 over HTTP)
 	 */
 	@ReadOperation
-	public QueueDescriptor queue(SecurityContext securityContext, @Selector String name) {
+	public @Nullable QueueDescriptor queue(SecurityContext securityContext, @Selector String name) {
+		if (!names().contains(name)) {
+			return null;
+		}
 		boolean shown = this.shownValues.to(securityContext);
 		RedisQueue<Object> queue = handle(name);
 		QueueStats stats = queue.stats();
@@ -211,7 +215,7 @@ public class RedisQueuesEndpoint {
 	 */
 	@WriteOperation
 	public Map<String, Long> redrive(@Selector String name, int max) {
-		return Map.of("redriven", handle(name).redrive(max));
+		return Map.of("redriven", selected(name).redrive(max));
 	}
 
 	/**
@@ -230,7 +234,7 @@ public class RedisQueuesEndpoint {
 			case "resume" -> false;
 			default -> throw InvalidRequest.of("action must be 'pause' or 'resume'");
 		};
-		RedisQueue<Object> queue = handle(name);
+		RedisQueue<Object> queue = selected(name);
 		Map<String, Object> result = new LinkedHashMap<>();
 		result.put("queue", name);
 		if (listener == null || listener.isEmpty()) {
@@ -261,7 +265,7 @@ public class RedisQueuesEndpoint {
 	 */
 	@DeleteOperation
 	public Map<String, Long> purge(@Selector String name) {
-		return Map.of("purged", handle(name).purge());
+		return Map.of("purged", selected(name).purge());
 	}
 
 	/**
@@ -273,7 +277,7 @@ public class RedisQueuesEndpoint {
 	 */
 	@DeleteOperation
 	public Map<String, Boolean> cancel(@Selector String name, @Selector String id) {
-		return Map.of("cancelled", handle(name).cancel(id));
+		return Map.of("cancelled", selected(name).cancel(id));
 	}
 
 	/**
@@ -285,7 +289,7 @@ public class RedisQueuesEndpoint {
 	 */
 	@WriteOperation
 	public Map<String, Boolean> redriveDeadLetter(@Selector String name, @Selector String part, @Selector String id) {
-		return Map.of("redriven", handle(name).redriveDeadLetter(deadLetterId(part, id)));
+		return Map.of("redriven", selected(name).redriveDeadLetter(deadLetterId(part, id)));
 	}
 
 	/**
@@ -297,7 +301,7 @@ public class RedisQueuesEndpoint {
 	 */
 	@DeleteOperation
 	public Map<String, Boolean> deleteDeadLetter(@Selector String name, @Selector String part, @Selector String id) {
-		return Map.of("deleted", handle(name).deleteDeadLetter(deadLetterId(part, id)));
+		return Map.of("deleted", selected(name).deleteDeadLetter(deadLetterId(part, id)));
 	}
 
 	private static String deadLetterId(String part, String id) {
@@ -305,6 +309,17 @@ public class RedisQueuesEndpoint {
 			throw InvalidRequest.of("the path must be {name}/dead-letters/{id}");
 		}
 		return id;
+	}
+
+	/**
+	 * The queue an action names: one not {@link #names() listed} is a bad request (400 over HTTP), not a server
+	 * error, and its name is not echoed (it is user input).
+	 */
+	private RedisQueue<Object> selected(String name) {
+		if (!names().contains(name)) {
+			throw InvalidRequest.of("No queue is named so");
+		}
+		return handle(name);
 	}
 
 	private RedisQueue<Object> handle(String name) {

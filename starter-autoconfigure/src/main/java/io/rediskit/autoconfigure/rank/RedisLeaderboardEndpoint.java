@@ -12,6 +12,7 @@ import io.rediskit.rank.RankOrder;
 import io.rediskit.rank.RankedMember;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -39,6 +40,8 @@ public class RedisLeaderboardEndpoint {
 
 	/** The longest member a lookup takes. */
 	public static final int MAX_MEMBER_LENGTH = 1024;
+
+	private static final String MEMBER_LENGTH = "member must have 1 to " + MAX_MEMBER_LENGTH + " characters";
 
 	private final LeaderboardRegistry registry;
 
@@ -103,23 +106,49 @@ public class RedisLeaderboardEndpoint {
 	}
 
 	/**
+	 * One member's rank over HTTP or JMX: a leaderboard not {@link #names() listed} is answered as Spring Boot's own
+	 * endpoints answer a name they do not have (404 over HTTP), a member empty or too long as a bad request (400),
+	 * never as a server error.
+	 * @param leaderboard a leaderboard {@link #names() listed}
+	 * @param member a member, as the application names it
+	 * @return the member's rank (highest score first) and score, or {@code ranked=false}; {@code null} for a
+	 * leaderboard not listed
+	 * @throws InvalidEndpointRequestException for a member empty or longer than {@value #MAX_MEMBER_LENGTH} (not
+	 * echoed: it is user input)
+	 */
+	@ReadOperation
+	public @Nullable MemberRankDescriptor member(@Selector String leaderboard, @Selector String member) {
+		if (!names().contains(leaderboard)) {
+			return null;
+		}
+		if (!isMember(member)) {
+			throw new InvalidEndpointRequestException(MEMBER_LENGTH, MEMBER_LENGTH);
+		}
+		return rank(leaderboard, member);
+	}
+
+	/**
+	 * One member's rank, for a reader that answers bad input itself (the console).
 	 * @param leaderboard a leaderboard {@link #names() listed}
 	 * @param member a member, as the application names it
 	 * @return the member's rank (highest score first) and score, or {@code ranked=false}
 	 * @throws IllegalArgumentException for a leaderboard not listed or a member empty or longer than
 	 * {@value #MAX_MEMBER_LENGTH} (neither is echoed: both are user input)
 	 */
-	@ReadOperation
-	public MemberRankDescriptor member(@Selector String leaderboard, @Selector String member) {
+	public MemberRankDescriptor rank(String leaderboard, String member) {
 		if (!names().contains(leaderboard)) {
 			throw new IllegalArgumentException("No leaderboard is named so");
 		}
-		if (member.isEmpty() || member.length() > MAX_MEMBER_LENGTH) {
-			throw new IllegalArgumentException("member must have 1 to " + MAX_MEMBER_LENGTH + " characters");
+		if (!isMember(member)) {
+			throw new IllegalArgumentException(MEMBER_LENGTH);
 		}
 		Optional<RankedMember> entry = this.registry.get(leaderboard).entry(member, RankOrder.HIGHEST_FIRST);
 		return new MemberRankDescriptor(leaderboard, member, entry.isPresent(), entry.map(RankedMember::rank).orElse(null),
 				entry.map(RankedMember::score).orElse(null));
+	}
+
+	private static boolean isMember(String member) {
+		return !member.isEmpty() && member.length() <= MAX_MEMBER_LENGTH;
 	}
 
 	/**

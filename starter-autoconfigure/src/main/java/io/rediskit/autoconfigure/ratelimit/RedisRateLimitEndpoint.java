@@ -12,6 +12,7 @@ import io.rediskit.ratelimit.RateLimiter;
 import io.rediskit.ratelimit.RateLimiterRegistry;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
@@ -27,6 +28,8 @@ public class RedisRateLimitEndpoint {
 
 	/** The longest key a lookup takes: keys are identifiers, not documents. */
 	public static final int MAX_KEY_LENGTH = 1024;
+
+	private static final String KEY_LENGTH = "key must have 1 to " + MAX_KEY_LENGTH + " characters";
 
 	private final RateLimiterRegistry registry;
 
@@ -64,25 +67,50 @@ public class RedisRateLimitEndpoint {
 	}
 
 	/**
-	 * Reads one key's state without taking a permit.
+	 * Reads one key's state without taking a permit, over HTTP or JMX: a limiter not {@link #names() listed} is
+	 * answered as Spring Boot's own endpoints answer a name they do not have (404 over HTTP), a key empty or too long
+	 * as a bad request (400), never as a server error.
+	 * @param limiter a limiter {@link #names() listed}
+	 * @param key the key, as the application passes it to the limiter
+	 * @return the key's limit, remaining permits, wait for the next permit and time until full again; {@code null}
+	 * for a limiter not listed
+	 * @throws InvalidEndpointRequestException for a key empty or longer than {@value #MAX_KEY_LENGTH} (not echoed: it
+	 * is user input)
+	 */
+	@ReadOperation
+	public @Nullable KeyStateDescriptor key(@Selector String limiter, @Selector String key) {
+		if (!names().contains(limiter)) {
+			return null;
+		}
+		if (!isKey(key)) {
+			throw new InvalidEndpointRequestException(KEY_LENGTH, KEY_LENGTH);
+		}
+		return keyState(limiter, key);
+	}
+
+	/**
+	 * Reads one key's state without taking a permit, for a reader that answers bad input itself (the console).
 	 * @param limiter a limiter {@link #names() listed}
 	 * @param key the key, as the application passes it to the limiter
 	 * @return the key's limit, remaining permits, wait for the next permit and time until full again
 	 * @throws IllegalArgumentException if no such limiter is listed or the key is empty or longer than
 	 * {@value #MAX_KEY_LENGTH} (neither is echoed: both are user input)
 	 */
-	@ReadOperation
-	public KeyStateDescriptor key(@Selector String limiter, @Selector String key) {
+	public KeyStateDescriptor keyState(String limiter, String key) {
 		if (!names().contains(limiter)) {
 			throw new IllegalArgumentException("No rate limiter is named so");
 		}
-		if (key.isEmpty() || key.length() > MAX_KEY_LENGTH) {
-			throw new IllegalArgumentException("key must have 1 to " + MAX_KEY_LENGTH + " characters");
+		if (!isKey(key)) {
+			throw new IllegalArgumentException(KEY_LENGTH);
 		}
 		RateLimiter handle = this.registry.get(limiter);
 		RateLimitState state = handle.peek(key);
 		return new KeyStateDescriptor(limiter, key, algorithm(handle.spec()), state.limit(), state.remaining(),
 				state.retryAfter().toMillis(), state.resetAfter().toMillis());
+	}
+
+	private static boolean isKey(String key) {
+		return !key.isEmpty() && key.length() <= MAX_KEY_LENGTH;
 	}
 
 	private static String algorithm(RateLimitSpec spec) {

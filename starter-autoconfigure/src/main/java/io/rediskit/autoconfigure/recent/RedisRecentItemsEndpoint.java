@@ -10,6 +10,7 @@ import io.rediskit.recent.RecentItemsRegistry;
 import io.rediskit.recent.TrendingItem;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -35,6 +36,8 @@ public class RedisRecentItemsEndpoint {
 
 	/** The longest user a lookup takes. */
 	public static final int MAX_USER_LENGTH = 1024;
+
+	private static final String USER_LENGTH = "user must have 1 to " + MAX_USER_LENGTH + " characters";
 
 	private final RecentItemsRegistry registry;
 
@@ -99,15 +102,26 @@ public class RedisRecentItemsEndpoint {
 	}
 
 	/**
+	 * One user's items over HTTP or JMX: a list not {@link #names() listed} is answered as Spring Boot's own
+	 * endpoints answer a name they do not have (404 over HTTP), a user empty or too long as a bad request (400),
+	 * never as a server error.
 	 * @param securityContext who asks, for {@code show-values=when-authorized}
 	 * @param list a list {@link #names() listed}
 	 * @param user a user, as the application names them
-	 * @return the user's items, most recent first, up to the list's capacity (the items only if shown to who asks)
-	 * @throws IllegalArgumentException for a list not listed or a user empty or longer than
-	 * {@value #MAX_USER_LENGTH} (neither is echoed: both are user input)
+	 * @return the user's items, most recent first, up to the list's capacity (the items only if shown to who asks);
+	 * {@code null} for a list not listed
+	 * @throws InvalidEndpointRequestException for a user empty or longer than {@value #MAX_USER_LENGTH} (not echoed:
+	 * it is user input)
 	 */
 	@ReadOperation
-	public UserItemsDescriptor user(SecurityContext securityContext, @Selector String list, @Selector String user) {
+	public @Nullable UserItemsDescriptor user(SecurityContext securityContext, @Selector String list,
+			@Selector String user) {
+		if (!names().contains(list)) {
+			return null;
+		}
+		if (!isUser(user)) {
+			throw new InvalidEndpointRequestException(USER_LENGTH, USER_LENGTH);
+		}
 		return user(this.shownValues.to(securityContext), list, user);
 	}
 
@@ -125,12 +139,16 @@ public class RedisRecentItemsEndpoint {
 		if (!names().contains(list)) {
 			throw new IllegalArgumentException("No recent-items list is named so");
 		}
-		if (user.isEmpty() || user.length() > MAX_USER_LENGTH) {
-			throw new IllegalArgumentException("user must have 1 to " + MAX_USER_LENGTH + " characters");
+		if (!isUser(user)) {
+			throw new IllegalArgumentException(USER_LENGTH);
 		}
 		RecentItems items = this.registry.get(list);
 		List<String> recent = items.recent(user, items.spec().capacity());
 		return new UserItemsDescriptor(list, user, shown ? recent : null, recent.size());
+	}
+
+	private static boolean isUser(String user) {
+		return !user.isEmpty() && user.length() <= MAX_USER_LENGTH;
 	}
 
 	/**
