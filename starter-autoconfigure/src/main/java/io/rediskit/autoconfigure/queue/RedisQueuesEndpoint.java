@@ -12,6 +12,7 @@ import java.util.SortedSet;
 
 import io.rediskit.autoconfigure.support.Durations;
 import io.rediskit.autoconfigure.support.EntryNames;
+import io.rediskit.autoconfigure.support.InvalidEndpointRequest;
 import io.rediskit.autoconfigure.support.ShownValues;
 import io.rediskit.queue.BatchProgress;
 import io.rediskit.queue.DeadLetter;
@@ -25,7 +26,6 @@ import io.rediskit.queue.RedisQueue;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.Access;
-import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
@@ -232,7 +232,7 @@ public class RedisQueuesEndpoint {
 		boolean pause = switch (action) {
 			case "pause" -> true;
 			case "resume" -> false;
-			default -> throw InvalidRequest.of("action must be 'pause' or 'resume'");
+			default -> throw InvalidEndpointRequest.of("action must be 'pause' or 'resume'");
 		};
 		RedisQueue<Object> queue = selected(name);
 		Map<String, Object> result = new LinkedHashMap<>();
@@ -306,7 +306,7 @@ public class RedisQueuesEndpoint {
 
 	private static String deadLetterId(String part, String id) {
 		if (!"dead-letters".equals(part)) {
-			throw InvalidRequest.of("the path must be {name}/dead-letters/{id}");
+			throw InvalidEndpointRequest.of("the path must be {name}/dead-letters/{id}");
 		}
 		return id;
 	}
@@ -317,7 +317,7 @@ public class RedisQueuesEndpoint {
 	 */
 	private RedisQueue<Object> selected(String name) {
 		if (!names().contains(name)) {
-			throw InvalidRequest.of("No queue is named so");
+			throw InvalidEndpointRequest.of("No queue is named so");
 		}
 		return handle(name);
 	}
@@ -492,19 +492,6 @@ public class RedisQueuesEndpoint {
 		public static StatsDescriptor of(QueueStats stats, boolean paused) {
 			return new StatsDescriptor(stats.delayed(), stats.ready(), stats.inFlight(), stats.dead(),
 					stats.oldestDueAge().toMillis(), paused, stats.waitingParents(), stats.batchesInProgress());
-		}
-
-	}
-
-	/**
-	 * Makes Actuator's 400 answer. Apart from the endpoint so that the endpoint's class loads without Actuator on the
-	 * class path (the console reads its descriptors without Actuator): the JVM's verifier would load an exception
-	 * class thrown in the endpoint's own methods.
-	 */
-	private static final class InvalidRequest {
-
-		static RuntimeException of(String message) {
-			return new InvalidEndpointRequestException(message, message);
 		}
 
 	}

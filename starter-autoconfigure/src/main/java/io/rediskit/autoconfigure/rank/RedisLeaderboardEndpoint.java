@@ -5,6 +5,7 @@ import java.util.Optional;
 import java.util.SortedSet;
 
 import io.rediskit.autoconfigure.support.EntryNames;
+import io.rediskit.autoconfigure.support.InvalidEndpointRequest;
 import io.rediskit.autoconfigure.support.ShownValues;
 import io.rediskit.rank.Leaderboard;
 import io.rediskit.rank.LeaderboardRegistry;
@@ -12,7 +13,6 @@ import io.rediskit.rank.RankOrder;
 import io.rediskit.rank.RankedMember;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -113,7 +113,8 @@ public class RedisLeaderboardEndpoint {
 	 * @param member a member, as the application names it
 	 * @return the member's rank (highest score first) and score, or {@code ranked=false}; {@code null} for a
 	 * leaderboard not listed
-	 * @throws InvalidEndpointRequestException for a member empty or longer than {@value #MAX_MEMBER_LENGTH} (not
+	 * @throws org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException
+	 * for a member empty or longer than {@value #MAX_MEMBER_LENGTH} (not
 	 * echoed: it is user input)
 	 */
 	@ReadOperation
@@ -122,7 +123,7 @@ public class RedisLeaderboardEndpoint {
 			return null;
 		}
 		if (!isMember(member)) {
-			throw new InvalidEndpointRequestException(MEMBER_LENGTH, MEMBER_LENGTH);
+			throw InvalidEndpointRequest.of(MEMBER_LENGTH);
 		}
 		return rank(leaderboard, member);
 	}

@@ -6,13 +6,13 @@ import java.util.SortedSet;
 
 import io.rediskit.autoconfigure.support.Durations;
 import io.rediskit.autoconfigure.support.EntryNames;
+import io.rediskit.autoconfigure.support.InvalidEndpointRequest;
 import io.rediskit.ratelimit.RateLimitSpec;
 import io.rediskit.ratelimit.RateLimitState;
 import io.rediskit.ratelimit.RateLimiter;
 import io.rediskit.ratelimit.RateLimiterRegistry;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
@@ -74,7 +74,8 @@ public class RedisRateLimitEndpoint {
 	 * @param key the key, as the application passes it to the limiter
 	 * @return the key's limit, remaining permits, wait for the next permit and time until full again; {@code null}
 	 * for a limiter not listed
-	 * @throws InvalidEndpointRequestException for a key empty or longer than {@value #MAX_KEY_LENGTH} (not echoed: it
+	 * @throws org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException
+	 * for a key empty or longer than {@value #MAX_KEY_LENGTH} (not echoed: it
 	 * is user input)
 	 */
 	@ReadOperation
@@ -83,7 +84,7 @@ public class RedisRateLimitEndpoint {
 			return null;
 		}
 		if (!isKey(key)) {
-			throw new InvalidEndpointRequestException(KEY_LENGTH, KEY_LENGTH);
+			throw InvalidEndpointRequest.of(KEY_LENGTH);
 		}
 		return keyState(limiter, key);
 	}

@@ -4,13 +4,13 @@ import java.util.List;
 import java.util.SortedSet;
 
 import io.rediskit.autoconfigure.support.EntryNames;
+import io.rediskit.autoconfigure.support.InvalidEndpointRequest;
 import io.rediskit.autoconfigure.support.ShownValues;
 import io.rediskit.recent.RecentItems;
 import io.rediskit.recent.RecentItemsRegistry;
 import io.rediskit.recent.TrendingItem;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -110,7 +110,8 @@ public class RedisRecentItemsEndpoint {
 	 * @param user a user, as the application names them
 	 * @return the user's items, most recent first, up to the list's capacity (the items only if shown to who asks);
 	 * {@code null} for a list not listed
-	 * @throws InvalidEndpointRequestException for a user empty or longer than {@value #MAX_USER_LENGTH} (not echoed:
+	 * @throws org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException
+	 * for a user empty or longer than {@value #MAX_USER_LENGTH} (not echoed:
 	 * it is user input)
 	 */
 	@ReadOperation
@@ -120,7 +121,7 @@ public class RedisRecentItemsEndpoint {
 			return null;
 		}
 		if (!isUser(user)) {
-			throw new InvalidEndpointRequestException(USER_LENGTH, USER_LENGTH);
+			throw InvalidEndpointRequest.of(USER_LENGTH);
 		}
 		return user(this.shownValues.to(securityContext), list, user);
 	}
