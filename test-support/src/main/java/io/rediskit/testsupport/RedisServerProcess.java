@@ -41,6 +41,8 @@ public final class RedisServerProcess implements AutoCloseable {
 
 	private static final Set<Process> running = ConcurrentHashMap.newKeySet();
 
+	private static final RecentPorts recentPorts = new RecentPorts(256);
+
 	static {
 		Runtime.getRuntime().addShutdownHook(new Thread(() -> running.forEach(Process::destroyForcibly),
 				"redis-kit-server-reaper"));
@@ -365,7 +367,20 @@ public final class RedisServerProcess implements AutoCloseable {
 						this.executable.getFileName() + " exited with " + started.exitValue() + ": " + tail(log));
 			}
 			if (answersPing()) {
-				return;
+				// A server of this JVM started at the same moment on the same probed port answers too, while this
+				// one, which could not bind, is on its way out: only our own process counts as started. Seen as
+				// "ERR Can't replicate myself" in a CI run (2026-11-29), two nodes of one cluster being one server.
+				long answering = answeringPid();
+				if (answering == started.pid() && started.isAlive()) {
+					return;
+				}
+				if (answering > 0) {
+					started.destroyForcibly();
+					running.remove(started);
+					this.process = null;
+					throw new IllegalStateException("port " + this.port + " is served by process " + answering
+							+ ", not by the one started (" + started.pid() + ")");
+				}
 			}
 			sleepBriefly();
 		}
@@ -374,6 +389,26 @@ public final class RedisServerProcess implements AutoCloseable {
 		this.process = null;
 		throw new IllegalStateException(
 				this.executable.getFileName() + " did not answer PING within " + START_TIMEOUT + ": " + tail(log));
+	}
+
+	/** @return the process id the server on this port reports, or -1 if it does not answer */
+	private long answeringPid() {
+		try (Socket socket = new Socket()) {
+			socket.connect(new InetSocketAddress(host(), this.port), 200);
+			socket.setSoTimeout(1000);
+			Object info = Resp.call(socket, "INFO", "server");
+			if (info instanceof String text) {
+				for (String line : text.split("\r\n")) {
+					if (line.startsWith("process_id:")) {
+						return Long.parseLong(line.substring("process_id:".length()).trim());
+					}
+				}
+			}
+			return -1;
+		}
+		catch (IOException | IllegalStateException | NumberFormatException ex) {
+			return -1;
+		}
 	}
 
 	private boolean answersPing() {
@@ -445,7 +480,9 @@ public final class RedisServerProcess implements AutoCloseable {
 		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
 			socket.setReuseAddress(true);
 			int port = socket.getLocalPort();
-			return (port == 6379) ? freePort() : port;
+			// Never 6379, and never a port this JVM handed out among its last ones: parallel starts (a cluster's
+			// nodes) probe at the same moment, and the system may offer the same port to two of them.
+			return (port == 6379 || !recentPorts.claim(port)) ? freePort() : port;
 		}
 	}
 
@@ -456,6 +493,33 @@ public final class RedisServerProcess implements AutoCloseable {
 		catch (IOException ex) {
 			// A temporary directory left behind is harmless.
 		}
+	}
+
+	/** The last ports this JVM handed out, so that no two starts close together get the same one. */
+	static final class RecentPorts {
+
+		private final int capacity;
+
+		private final java.util.ArrayDeque<Integer> order = new java.util.ArrayDeque<>();
+
+		private final Set<Integer> ports = new java.util.HashSet<>();
+
+		RecentPorts(int capacity) {
+			this.capacity = capacity;
+		}
+
+		/** @return whether the port was not among the recent ones; it is now */
+		synchronized boolean claim(int port) {
+			if (!this.ports.add(port)) {
+				return false;
+			}
+			this.order.addLast(port);
+			if (this.order.size() > this.capacity) {
+				this.ports.remove(this.order.removeFirst());
+			}
+			return true;
+		}
+
 	}
 
 	/** The smallest RESP2 client that can send a command and read one reply. */

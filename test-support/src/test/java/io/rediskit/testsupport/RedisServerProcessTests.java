@@ -25,6 +25,19 @@ class RedisServerProcessTests {
 	}
 
 	@Test
+	void aServerThatCannotBindItsPortIsNotTakenForTheOneThatAnswersThere() {
+		// Two starts given the same port: the second cannot bind, and the first answers PING there meanwhile.
+		try (RedisServerProcess first = RedisServerProcess.start()) {
+			first.command("SET", "k", "first");
+			assertThatThrownBy(() -> RedisServerProcess.startOnPort(first.port()))
+				.isInstanceOf(IllegalStateException.class)
+				// Refused either way: it exited on its bind error, or the server answering is another process.
+				.hasMessageContaining(Integer.toString(first.port()));
+			assertThat(first.command("GET", "k")).isEqualTo("first");
+		}
+	}
+
+	@Test
 	void pausedServerAcceptsButNeverAnswersUntilResumed() throws Exception {
 		try (RedisServerProcess server = RedisServerProcess.start()) {
 			server.pause();
