@@ -3,6 +3,7 @@ package io.rediskit.cache;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -78,9 +79,13 @@ import org.springframework.scheduling.TaskScheduler;
  * refresh does), and so does a tracked connection's disconnect. Every heartbeat the tracked set follows the
  * view: a new master gets its connection and tracking, a node no longer master is dropped (tracking turned off on
  * its connection, which the cluster connection keeps while the node is in the view); trust comes back only when
- * the view was refreshed after the last change and every master of it has tracking on. A write that a new master
- * runs before any tracked node reports the change can be missed: the window is at most a heartbeat after the
- * change reached the tracked nodes (a coordinated failover reaches them at once).
+ * the view was refreshed after the last change and every master of it has tracking on. A refreshed view can catch
+ * the cluster halfway (a demoted master not yet known as a replica, still listed as a master without slots), and
+ * the change's epoch is reported once: after a change the view is refreshed again every heartbeat until two
+ * refreshes in a row agree, so the tracked set ends on the settled cluster (trust does not wait for it: tracking
+ * a node that turns out not to be a master costs a connection, never a missed invalidation). A write that a new
+ * master runs before any tracked node reports the change can be missed: the window is at most a heartbeat after
+ * the change reached the tracked nodes (a coordinated failover reaches them at once).
  */
 final class CacheTracking implements AutoCloseable {
 
@@ -167,6 +172,11 @@ final class CacheTracking implements AutoCloseable {
 	private volatile long changeNoticedNanos = System.nanoTime();
 
 	private final AtomicBoolean refreshing = new AtomicBoolean();
+
+	/** The last refreshed view (its nodes, roles, failures and slots), and whether it differed from the one before. */
+	private volatile String lastView = "";
+
+	private volatile boolean settling;
 
 	private volatile boolean trusted;
 
@@ -391,6 +401,27 @@ final class CacheTracking implements AutoCloseable {
 		return masters;
 	}
 
+	/** What a refresh is compared by: each node's id, role, failure flag and slots, in the view's order by id. */
+	private static String describe(Partitions partitions) {
+		StringBuilder view = new StringBuilder();
+		partitions.stream()
+			.sorted(Comparator.comparing(RedisClusterNode::getNodeId))
+			.forEach((node) -> {
+				view.append(node.getNodeId())
+					.append(node.getRole().isUpstream() ? " master" : " replica")
+					.append(node.is(RedisClusterNode.NodeFlag.FAIL) ? " failing" : "");
+				int previous = -2;
+				for (int slot : node.getSlots()) {
+					if (slot != previous + 1) {
+						view.append((previous < 0) ? "" : Integer.toString(previous)).append(' ').append(slot).append('-');
+					}
+					previous = slot;
+				}
+				view.append((previous < 0) ? "" : Integer.toString(previous)).append('\n');
+			});
+		return view.toString();
+	}
+
 	private TrackingArgs trackingArgs() {
 		return TrackingArgs.Builder.enabled().bcast().prefixes(StandardCharsets.UTF_8, this.keyPrefix);
 	}
@@ -420,7 +451,7 @@ final class CacheTracking implements AutoCloseable {
 		}
 		try {
 			if (this.cluster != null) {
-				if (this.topologyFollowed != this.topologyChanges.get()) {
+				if (this.topologyFollowed != this.topologyChanges.get() || this.settling) {
 					refreshTopology();
 				}
 				follow();
@@ -494,6 +525,9 @@ final class CacheTracking implements AutoCloseable {
 				synchronized (this) {
 					this.topologyFollowed = Math.max(this.topologyFollowed, asked);
 				}
+				String view = describe(clusterClient.getPartitions());
+				this.settling = !view.equals(this.lastView);
+				this.lastView = view;
 				follow();
 				regain();
 				if (this.topologyFollowed != this.topologyChanges.get()) {
