@@ -106,7 +106,7 @@ public final class SemaphoreRegistry extends LockFamilyRegistry {
 
 	private RedisSemaphore newSemaphore(String name, String group, int total) {
 		if (total < 1) {
-			throw new IllegalArgumentException("total of semaphore '" + name + "' must be at least 1, was " + total);
+			throw new IllegalArgumentException("total of a semaphore must be at least 1, was " + total);
 		}
 		RedisLock identity = new RedisLock(name, group, SemaphoreScripts.keys(shell().getKeyNaming(), name, group), shell().parts());
 		return this.recent.remember(name, new RedisSemaphore(identity, shell().engine(), total));
@@ -131,7 +131,11 @@ public final class SemaphoreRegistry extends LockFamilyRegistry {
 	 * @return its permits now
 	 */
 	public SemaphorePermits permits(String name, int total) {
-		LockShell.requireName(name, "Semaphore");
+		// A name read back, not given: the key of a group's semaphore is data of any length, so only emptiness is refused.
+		Objects.requireNonNull(name, "name");
+		if (name.isEmpty()) {
+			throw new IllegalArgumentException("Semaphore name must not be empty");
+		}
 		return Stages.join(shell().engine().scripts.permits(SemaphoreScripts.keys(shell().getKeyNaming(), name, name),
 				Math.max(1, total)).thenApply((permits) -> new SemaphorePermits(permits.total(), permits.held())));
 	}
