@@ -112,6 +112,8 @@ public class LatchRegistry implements SmartLifecycle, AutoCloseable {
 	/**
 	 * @param name the latch name, also its metrics' tag: use a fixed set of names
 	 * @return a handle on that latch
+	 * @throws IllegalArgumentException if the name breaks the rule of names given in code: 1 to 128 characters
+	 * without control characters ({@link io.rediskit.support.Names#requireData})
 	 */
 	public RedisCountDownLatch getCountDownLatch(String name) {
 		Names.requireData("Latch", name);

@@ -84,6 +84,8 @@ public final class SemaphoreRegistry extends LockFamilyRegistry {
 	 * @param total how many permits may be held at once, at least 1, unless {@link RedisSemaphore#setTotal} set
 	 * another total in Redis
 	 * @return a handle on that semaphore
+	 * @throws IllegalArgumentException if the name breaks the rule of names given in code: 1 to 128 characters
+	 * without control characters ({@link io.rediskit.support.Names#requireData})
 	 */
 	public RedisSemaphore getSemaphore(String name, int total) {
 		LockShell.requireName(name, "Semaphore");
@@ -94,9 +96,11 @@ public final class SemaphoreRegistry extends LockFamilyRegistry {
 	 * One semaphore of a group, such as the one of a tenant: the semaphore is {@code group:key}, its metrics are
 	 * tagged with {@code group} only.
 	 * @param group the group name, a small fixed set
-	 * @param key what selects the semaphore within the group
+	 * @param key what selects the semaphore within the group: data of any length
 	 * @param total how many permits may be held at once, at least 1
 	 * @return a handle on that semaphore
+	 * @throws IllegalArgumentException if the group breaks the rule of names given in code: 1 to 128 characters
+	 * without control characters ({@link io.rediskit.support.Names#requireData})
 	 */
 	public RedisSemaphore getSemaphore(String group, String key, int total) {
 		LockShell.requireName(group, "Semaphore");
