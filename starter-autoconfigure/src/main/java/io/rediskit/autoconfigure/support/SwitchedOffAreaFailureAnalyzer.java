@@ -2,6 +2,7 @@ package io.rediskit.autoconfigure.support;
 
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
 
@@ -94,6 +95,11 @@ class SwitchedOffAreaFailureAnalyzer extends AbstractInjectionFailureAnalyzer<No
 				+ ((bean != null) ? " of " + bean : "") + " (inject ObjectProvider<" + typeName
 				+ "> where the bean can do without it).";
 		return new FailureAnalysis(text.toString(), action, cause);
+	}
+
+	/** @return every switch an area of {@link #AREAS} has, for the test that each area switch is one of them */
+	static Set<String> switches() {
+		return AREAS.stream().flatMap((area) -> area.switches().stream()).collect(Collectors.toSet());
 	}
 
 	/** @return the first switch that turns off the area of a type, or {@code null} if none does or none has it */

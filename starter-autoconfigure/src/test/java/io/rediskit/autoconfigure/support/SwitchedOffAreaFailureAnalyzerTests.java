@@ -1,6 +1,9 @@
 package io.rediskit.autoconfigure.support;
 
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
 
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.lock.LeaderElectionAutoConfiguration;
@@ -19,16 +22,21 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.support.DefaultListableBeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.context.annotation.ImportCandidates;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.annotation.AnnotationAwareOrderComparator;
+import org.springframework.core.annotation.MergedAnnotations;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.support.SpringFactoriesLoader;
 import org.springframework.mock.env.MockEnvironment;
+import org.springframework.util.ClassUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -93,6 +101,26 @@ class SwitchedOffAreaFailureAnalyzerTests {
 			assertThat(new SwitchedOffAreaFailureAnalyzer(environment()).analyze(context.getStartupFailure())).isNull();
 			assertThat(analyze(context).getDescription()).doesNotContain("is not available because");
 		});
+	}
+
+	@Test
+	void everyAreaSwitchOfTheAutoConfigurationsHasItsTypesInTheAnalyzer() {
+		Set<String> switches = new TreeSet<>();
+		for (String name : ImportCandidates.load(AutoConfiguration.class, getClass().getClassLoader())) {
+			if (name.startsWith("io.rediskit.")) {
+				MergedAnnotations.from(ClassUtils.resolveClassName(name, getClass().getClassLoader()))
+					.stream(ConditionalOnBooleanProperty.class)
+					.flatMap((condition) -> Stream.concat(Stream.of(condition.getStringArray("name")),
+							Stream.of(condition.getStringArray("value"))))
+					.forEach(switches::add);
+			}
+		}
+		// The console is off unless asked for, a web switch removes a handler that nothing injects, and Spring Cloud
+		// Gateway's switch is not ours.
+		switches.removeIf((property) -> !property.startsWith("redis-kit.") || property.startsWith("redis-kit.console.")
+				|| property.endsWith(".web.enabled"));
+		assertThat(switches).contains("redis-kit.lock.leader.enabled", "redis-kit.rate-limit.enabled");
+		assertThat(SwitchedOffAreaFailureAnalyzer.switches()).containsAll(switches);
 	}
 
 	/**
