@@ -492,15 +492,15 @@
 				return el('section', { id: 'page-leaderboards' },
 					el('h1', null, 'Leaderboards'),
 					view.leaderboards.configured ? el('div', { class: 'cards' }, boards) : notConfigured('Leaderboards'),
-					boardList.length ? lookup('rank', boardList, 'member', 'One member\'s rank in', function (r) {
-						return r.ranked ? el('span', null, el('span', { class: 'text', id: 'rank-member' }, r.member), ' is #',
+					boardList.length ? lookup('rank', boardList, 'member', 'One member\'s rank in', function (r, member) {
+						return r.ranked ? el('span', null, el('span', { class: 'text', id: 'rank-member' }, member), ' is #',
 							el('span', { id: 'rank-rank' }, num(r.rank)), ' with ' + num(r.score))
-							: el('span', null, el('span', { class: 'text', id: 'rank-member' }, r.member), ' is not ranked');
+							: el('span', null, el('span', { class: 'text', id: 'rank-member' }, member), ' is not ranked');
 					}) : null,
 					el('h1', null, 'Recent items'),
 					view.recentItems.configured ? el('div', { class: 'cards' }, lists) : notConfigured('Recent-items lists'),
-					recentList.length ? lookup('recent', recentList, 'user', 'One user\'s recent items in', function (r) {
-						return el('span', null, el('span', { class: 'text', id: 'recent-user' }, r.user), ': ',
+					recentList.length ? lookup('recent', recentList, 'user', 'One user\'s recent items in', function (r, user) {
+						return el('span', null, el('span', { class: 'text', id: 'recent-user' }, user), ': ',
 							r.items === null ? el('span', { class: 'muted', id: 'recent-hidden' }, num(r.count) + ' items (hidden)')
 								: r.items.length ? el('ol', { id: 'recent-items' }, r.items.map(function (item) { return el('li', { class: 'text' }, item); }))
 								: 'nothing viewed');
@@ -728,8 +728,11 @@
 			e.preventDefault();
 			lookup.name = select.value;
 			lookup.key = key.value;
-			api('limiter?name=' + q(lookup.name) + '&key=' + q(lookup.key)).then(function (r) {
+			var asked = lookup.key;
+			api('limiter?name=' + q(lookup.name) + '&key=' + q(asked)).then(function (r) {
+				// The answer does not repeat the key (user input): the page shows the one it asked about.
 				lookup.result = r;
+				lookup.asked = asked;
 				lookup.error = null;
 			}, function (error) {
 				lookup.result = null;
@@ -749,7 +752,7 @@
 		else if (lookup.result) {
 			var r = lookup.result;
 			result = el('p', { id: 'lookup-result' },
-				'Key ', el('code', { class: 'text', id: 'lookup-result-key' }, r.key), ' of ', r.limiter, ' (' + r.algorithm + '): ',
+				'Key ', el('code', { class: 'text', id: 'lookup-result-key' }, lookup.asked), ' of ', r.limiter, ' (' + r.algorithm + '): ',
 				el('strong', { id: 'lookup-remaining' }, num(r.remaining) + ' of ' + num(r.limit)), ' remaining; ',
 				r.retryAfterMillis > 0 ? 'the next permit in ' + millis(r.retryAfterMillis) : 'a permit is free now',
 				'; ' + (r.resetAfterMillis > 0 ? 'full again in ' + millis(r.resetAfterMillis) : 'at full capacity') + '.');
@@ -973,7 +976,7 @@
 				});
 			} }, 'Look up'),
 			current.error ? el('span', { class: 'error' }, current.error) : null,
-			current.result ? el('div', { id: kind + '-result' }, show(current.result)) : null);
+			current.result ? el('div', { id: kind + '-result' }, show(current.result, current.value)) : null);
 	}
 
 	function notice(text) {

@@ -104,6 +104,8 @@ class AreaEndpointsTests {
 				assertThat(limiter.error()).isNull();
 			});
 			RedisRateLimitEndpoint.KeyStateDescriptor state = endpoint.key("login", "user:42");
+			assertThat(state.toString()).as("the key is user input, never echoed").doesNotContain("user:42");
+			assertThat(state.limiter()).isEqualTo("login");
 			assertThat(state.limit()).isEqualTo(5);
 			assertThat(state.remaining()).isEqualTo(4);
 			assertThat(endpoint.key("login", "user:42").remaining()).as("read again: no permit was taken").isEqualTo(4);
@@ -168,6 +170,7 @@ class AreaEndpointsTests {
 			});
 			RedisLeaderboardEndpoint.MemberRankDescriptor rank = endpoint.member("scores",
 					"<img src=x onerror=alert(1)>");
+			assertThat(rank.toString()).as("the member is user input, never echoed").doesNotContain("<img");
 			assertThat(rank.ranked()).isTrue();
 			assertThat(rank.rank()).isEqualTo(2);
 			assertThat(endpoint.member("scores", "nobody").ranked()).isFalse();
@@ -192,6 +195,8 @@ class AreaEndpointsTests {
 				assertThat(list.trending()).extracting((item) -> item.item()).contains("book-1", "book-2");
 			});
 			assertThat(endpoint.user(true, "viewed", "ada").items()).containsExactly("book-2", "book-1");
+			assertThat(endpoint.user(false, "viewed", "ada").toString()).as("the user is user input, never echoed")
+				.doesNotContain("ada");
 			assertThatIllegalArgumentException().isThrownBy(() -> endpoint.user(true, "viewed", "x".repeat(1025)));
 		});
 	}

@@ -14,6 +14,7 @@ import io.rediskit.lock.LockRegistry;
 import io.rediskit.support.Background;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.Names;
 import io.rediskit.support.Listeners;
 import io.rediskit.support.Observations;
 import io.rediskit.support.RedisKitObservation;
@@ -111,12 +112,11 @@ public class LatchRegistry implements SmartLifecycle, AutoCloseable {
 	/**
 	 * @param name the latch name, also its metrics' tag: use a fixed set of names
 	 * @return a handle on that latch
+	 * @throws IllegalArgumentException if the name breaks the rule of names given in code: 1 to 128 characters
+	 * without control characters ({@link io.rediskit.support.Names#requireData})
 	 */
 	public RedisCountDownLatch getCountDownLatch(String name) {
-		Objects.requireNonNull(name, "name");
-		if (name.isEmpty()) {
-			throw new IllegalArgumentException("Latch name must not be empty");
-		}
+		Names.requireData("Latch", name);
 		return this.recent.remember(name, new RedisCountDownLatch(name, new LatchScripts.Keys(this.keyNaming, name), this));
 	}
 
@@ -137,10 +137,7 @@ public class LatchRegistry implements SmartLifecycle, AutoCloseable {
 	 * @return the count left: {@code 0} open, {@code -1} not set (or expired)
 	 */
 	public long count(String name) {
-		Objects.requireNonNull(name, "name");
-		if (name.isEmpty()) {
-			throw new IllegalArgumentException("Latch name must not be empty");
-		}
+		Names.requireData("Latch", name);
 		return Stages.join(scripts().count(new LatchScripts.Keys(this.keyNaming, name)));
 	}
 

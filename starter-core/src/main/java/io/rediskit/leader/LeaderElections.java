@@ -16,6 +16,7 @@ import io.rediskit.lock.Locks;
 import io.rediskit.lock.RedlockRegistry;
 import io.rediskit.support.Background;
 import io.rediskit.support.Listeners;
+import io.rediskit.support.Names;
 import io.rediskit.support.ThrottledLog;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -132,13 +133,11 @@ public class LeaderElections implements SmartLifecycle {
 	 * elections run.
 	 * @param role the role, such as {@code billing-scheduler}
 	 * @return this instance's candidacy
-	 * @throws IllegalArgumentException when the role is empty
+	 * @throws IllegalArgumentException when the role breaks the rule of configured names
+	 * ({@link io.rediskit.support.Names#requireValid}), as the roles of {@code redis-kit.lock.leader.roles} do
 	 */
 	public LeaderElection elect(String role) {
-		Objects.requireNonNull(role, "role");
-		if (role.isEmpty()) {
-			throw new IllegalArgumentException("role must not be empty");
-		}
+		Names.requireValid("Leader role", role);
 		LeaderElection election = this.elections.computeIfAbsent(role, (name) -> new LeaderElection(name,
 				this.registry.getLock("leader", name), this.instance, this.listeners, this.retryInterval, this::schedule,
 				this.outages));

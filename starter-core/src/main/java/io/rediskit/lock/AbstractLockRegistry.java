@@ -18,8 +18,10 @@ public abstract sealed class AbstractLockRegistry extends LockFamilyRegistry imp
 
 	/**
 	 * A lock whose metrics are tagged with its own name: use it for a fixed set of names.
-	 * @param name the lock name, not empty
+	 * @param name the lock name, which may be data such as {@code orders:42}
 	 * @return a new handle on that lock
+	 * @throws IllegalArgumentException if the name breaks the rule of names given in code: 1 to 128 characters
+	 * without control characters ({@link io.rediskit.support.Names#requireData})
 	 */
 	@Override
 	public RedisLock getLock(String name) {
@@ -29,9 +31,11 @@ public abstract sealed class AbstractLockRegistry extends LockFamilyRegistry imp
 	/**
 	 * One lock of a group, such as the lock of one order: the lock is {@code group:key}, its metrics are tagged
 	 * with {@code group} only.
-	 * @param group the group name, a small fixed set, not empty
-	 * @param key what selects the lock within the group, such as an order id
+	 * @param group the group name, a small fixed set
+	 * @param key what selects the lock within the group, such as an order id: data of any length
 	 * @return a new handle on that lock
+	 * @throws IllegalArgumentException if the group breaks the rule of names given in code: 1 to 128 characters
+	 * without control characters ({@link io.rediskit.support.Names#requireData})
 	 */
 	@Override
 	public RedisLock getLock(String group, String key) {

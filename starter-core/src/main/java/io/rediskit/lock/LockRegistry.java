@@ -129,10 +129,11 @@ public final class LockRegistry extends AbstractLockRegistry {
 	 * name is the lock {@link #getLock(String)} hands out for it, tagged in metrics with its own name.
 	 * @param names the lock names, at least one, none repeated
 	 * @return a handle on the set
-	 * @throws IllegalArgumentException naming {@code names} when there are none, or one is empty or repeated
+	 * @throws IllegalArgumentException naming {@code names} when there are none, or one is repeated or breaks the
+	 * rule of names given in code ({@link io.rediskit.support.Names#requireData})
 	 */
 	public MultiLock getMultiLock(Collection<String> names) {
-		MultiLock.requireNames(names);
+		MultiLock.requireNames(names, "names", false);
 		return new MultiLock(names.stream().map(this::getLock).toList(), shell().engine().scripts);
 	}
 
@@ -154,7 +155,7 @@ public final class LockRegistry extends AbstractLockRegistry {
 	 * @return a handle on the set
 	 */
 	public MultiLock getMultiLock(String group, Collection<String> keys) {
-		MultiLock.requireNames(keys);
+		MultiLock.requireNames(keys, "keys", true);
 		return new MultiLock(keys.stream().map((key) -> getLock(group, key)).toList(), shell().engine().scripts);
 	}
 

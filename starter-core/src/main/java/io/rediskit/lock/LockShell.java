@@ -11,6 +11,7 @@ import io.rediskit.support.Observations;
 import io.rediskit.support.Background;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
+import io.rediskit.support.Names;
 import io.rediskit.support.ThrottledLog;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -152,14 +153,12 @@ final class LockShell<E extends Engine> {
 	}
 
 	/**
+	 * Checks a name or group given in code: the family's names may be data ({@link Names#requireData}).
 	 * @param what what is named, as the message says it ({@code Lock}, {@code Semaphore})
-	 * @throws IllegalArgumentException if the name is empty
+	 * @throws IllegalArgumentException if the name breaks the rule
 	 */
 	static void requireName(String name, String what) {
-		Objects.requireNonNull(name, "name");
-		if (name.isEmpty()) {
-			throw new IllegalArgumentException(what + " name must not be empty");
-		}
+		Names.requireData(what, name);
 	}
 
 }

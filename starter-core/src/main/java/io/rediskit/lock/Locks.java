@@ -14,6 +14,8 @@ public interface Locks {
 	 * A lock whose metrics are tagged with its own name: use it for a fixed set of names.
 	 * @param name the lock name
 	 * @return a handle on that lock
+	 * @throws IllegalArgumentException if the name breaks the rule of names given in code: 1 to 128 characters
+	 * without control characters ({@link io.rediskit.support.Names#requireData})
 	 */
 	RedisLock getLock(String name);
 
@@ -21,8 +23,10 @@ public interface Locks {
 	 * One lock of a group, such as the lock of one order: the lock is {@code group:key}, its metrics are tagged
 	 * with {@code group} only.
 	 * @param group the group name, a small fixed set
-	 * @param key what selects the lock within the group, such as an order id
+	 * @param key what selects the lock within the group, such as an order id: data of any length
 	 * @return a handle on that lock
+	 * @throws IllegalArgumentException if the group breaks the rule of names given in code: 1 to 128 characters
+	 * without control characters ({@link io.rediskit.support.Names#requireData})
 	 */
 	RedisLock getLock(String group, String key);
 

@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.micrometer.observation.Observation;
+import io.rediskit.support.Names;
 import io.rediskit.support.RedisFailures;
 import io.rediskit.support.Stages;
 import org.jspecify.annotations.Nullable;
@@ -98,22 +99,31 @@ public final class MultiLock {
 
 	/**
 	 * Checks the names of a set.
-	 * @throws IllegalArgumentException naming {@code names} when there are none, or one is empty or repeated
+	 * @param what what the elements are, as the message says it: {@code names} or {@code keys}
+	 * @param data whether the elements are keys (data of any length) rather than names ({@link Names#requireData})
+	 * @throws IllegalArgumentException naming {@code what} when there are none, or one is refused or repeated
 	 */
-	static void requireNames(Collection<String> names) {
-		Objects.requireNonNull(names, "names");
+	static void requireNames(Collection<String> names, String what, boolean data) {
+		Objects.requireNonNull(names, what);
 		if (names.isEmpty()) {
-			throw new IllegalArgumentException("names must not be empty");
+			throw new IllegalArgumentException(what + " must not be empty");
 		}
 		Set<String> seen = new HashSet<>();
+		int i = 0;
 		for (String name : names) {
-			Objects.requireNonNull(name, "names must not contain null");
-			if (name.isEmpty()) {
-				throw new IllegalArgumentException("names must not contain an empty name");
+			Objects.requireNonNull(name, () -> what + " must not contain null");
+			if (!data) {
+				Names.requireData("Lock", name);
+			}
+			else if (name.isEmpty()) {
+				throw new IllegalArgumentException(what + " must not contain an empty key");
 			}
 			if (!seen.add(name)) {
-				throw new IllegalArgumentException("names must not repeat a name, '" + name + "' is given twice");
+				// The position, not the name: names may be data the application received.
+				throw new IllegalArgumentException(what + " must not repeat a name: the one at index " + i
+						+ " repeats an earlier one");
 			}
+			i++;
 		}
 	}
 

@@ -68,6 +68,8 @@ public final class ReadWriteLockRegistry extends AbstractLockRegistry {
 	 * A read-write lock whose metrics are tagged with its own name: use it for a fixed set of names.
 	 * @param name the lock name
 	 * @return both sides of that lock
+	 * @throws IllegalArgumentException if the name breaks the rule of names given in code: 1 to 128 characters
+	 * without control characters ({@link io.rediskit.support.Names#requireData})
 	 */
 	public ReadWriteLock getReadWriteLock(String name) {
 		RedisLock writeLock = getLock(name);
@@ -77,8 +79,10 @@ public final class ReadWriteLockRegistry extends AbstractLockRegistry {
 	/**
 	 * One read-write lock of a group: the lock is {@code group:key}, its metrics are tagged with {@code group}.
 	 * @param group the group name, a small fixed set
-	 * @param key what selects the lock within the group
+	 * @param key what selects the lock within the group: data of any length
 	 * @return both sides of that lock
+	 * @throws IllegalArgumentException if the group breaks the rule of names given in code: 1 to 128 characters
+	 * without control characters ({@link io.rediskit.support.Names#requireData})
 	 */
 	public ReadWriteLock getReadWriteLock(String group, String key) {
 		RedisLock writeLock = getLock(group, key);

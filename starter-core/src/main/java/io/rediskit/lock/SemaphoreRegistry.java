@@ -84,6 +84,8 @@ public final class SemaphoreRegistry extends LockFamilyRegistry {
 	 * @param total how many permits may be held at once, at least 1, unless {@link RedisSemaphore#setTotal} set
 	 * another total in Redis
 	 * @return a handle on that semaphore
+	 * @throws IllegalArgumentException if the name breaks the rule of names given in code: 1 to 128 characters
+	 * without control characters ({@link io.rediskit.support.Names#requireData})
 	 */
 	public RedisSemaphore getSemaphore(String name, int total) {
 		LockShell.requireName(name, "Semaphore");
@@ -94,9 +96,11 @@ public final class SemaphoreRegistry extends LockFamilyRegistry {
 	 * One semaphore of a group, such as the one of a tenant: the semaphore is {@code group:key}, its metrics are
 	 * tagged with {@code group} only.
 	 * @param group the group name, a small fixed set
-	 * @param key what selects the semaphore within the group
+	 * @param key what selects the semaphore within the group: data of any length
 	 * @param total how many permits may be held at once, at least 1
 	 * @return a handle on that semaphore
+	 * @throws IllegalArgumentException if the group breaks the rule of names given in code: 1 to 128 characters
+	 * without control characters ({@link io.rediskit.support.Names#requireData})
 	 */
 	public RedisSemaphore getSemaphore(String group, String key, int total) {
 		LockShell.requireName(group, "Semaphore");
@@ -106,7 +110,7 @@ public final class SemaphoreRegistry extends LockFamilyRegistry {
 
 	private RedisSemaphore newSemaphore(String name, String group, int total) {
 		if (total < 1) {
-			throw new IllegalArgumentException("total of semaphore '" + name + "' must be at least 1, was " + total);
+			throw new IllegalArgumentException("total of a semaphore must be at least 1, was " + total);
 		}
 		RedisLock identity = new RedisLock(name, group, SemaphoreScripts.keys(shell().getKeyNaming(), name, group), shell().parts());
 		return this.recent.remember(name, new RedisSemaphore(identity, shell().engine(), total));
@@ -131,7 +135,11 @@ public final class SemaphoreRegistry extends LockFamilyRegistry {
 	 * @return its permits now
 	 */
 	public SemaphorePermits permits(String name, int total) {
-		LockShell.requireName(name, "Semaphore");
+		// A name read back, not given: the key of a group's semaphore is data of any length, so only emptiness is refused.
+		Objects.requireNonNull(name, "name");
+		if (name.isEmpty()) {
+			throw new IllegalArgumentException("Semaphore name must not be empty");
+		}
 		return Stages.join(shell().engine().scripts.permits(SemaphoreScripts.keys(shell().getKeyNaming(), name, name),
 				Math.max(1, total)).thenApply((permits) -> new SemaphorePermits(permits.total(), permits.held())));
 	}

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Objects;
 
 import io.rediskit.support.InvalidSpecException;
+import io.rediskit.support.Names;
 
 /**
  * Fair sharing between groups (tenants, customers) of one queue: a message enqueued with
@@ -58,8 +59,8 @@ import io.rediskit.support.InvalidSpecException;
 public record QueueGroups(int maxInFlight, Map<String, Integer> overrides, long rateLimit, Duration rateLimitPeriod,
 		Map<String, Long> rateLimitOverrides) {
 
-	/** Longest group name, in characters. */
-	public static final int MAX_NAME_LENGTH = 128;
+	/** Longest group name, in characters: that of every name given in code ({@link Names#requireData}). */
+	public static final int MAX_NAME_LENGTH = Names.MAX_DATA_LENGTH;
 
 	/** Most groups a claim looks at, in turn order. */
 	public static final int SCAN = 1000;
@@ -75,7 +76,7 @@ public record QueueGroups(int maxInFlight, Map<String, Integer> overrides, long 
 		}
 		Objects.requireNonNull(overrides, "overrides must not be null");
 		for (Map.Entry<String, Integer> override : overrides.entrySet()) {
-			String problem = problem(override.getKey());
+			String problem = Names.dataProblem("Group", override.getKey());
 			if (problem != null) {
 				throw new InvalidSpecException("overrides", problem);
 			}
@@ -94,7 +95,7 @@ public record QueueGroups(int maxInFlight, Map<String, Integer> overrides, long 
 		}
 		Objects.requireNonNull(rateLimitOverrides, "rateLimitOverrides must not be null");
 		for (Map.Entry<String, Long> override : rateLimitOverrides.entrySet()) {
-			String problem = problem(override.getKey());
+			String problem = Names.dataProblem("Group", override.getKey());
 			if (problem != null) {
 				throw new InvalidSpecException("rateLimitOverrides", problem);
 			}
@@ -186,24 +187,7 @@ public record QueueGroups(int maxInFlight, Map<String, Integer> overrides, long 
 	 * @throws IllegalArgumentException if it is not a valid group name
 	 */
 	public static String checkName(String group) {
-		Objects.requireNonNull(group, "group must not be null");
-		String problem = problem(group);
-		if (problem != null) {
-			throw new IllegalArgumentException(problem);
-		}
-		return group;
-	}
-
-	private static String problem(String group) {
-		if (group.isEmpty() || group.length() > MAX_NAME_LENGTH) {
-			return "A group name must be 1 to " + MAX_NAME_LENGTH + " characters, was " + group.length();
-		}
-		for (int i = 0; i < group.length(); i++) {
-			if (Character.isISOControl(group.charAt(i))) {
-				return "A group name must not contain control characters, found one at index " + i;
-			}
-		}
-		return null;
+		return Names.requireData("Group", group);
 	}
 
 }

@@ -92,6 +92,8 @@ abstract class LockEngine {
 
 		RedisLock getLock(String name);
 
+		RedisLock getLock(String group, String key);
+
 		List<HeldLock> heldLocks();
 
 		@Override
@@ -142,6 +144,11 @@ abstract class LockEngine {
 				@Override
 				public RedisLock getLock(String name) {
 					return registry.getLock(name);
+				}
+
+				@Override
+				public RedisLock getLock(String group, String key) {
+					return registry.getLock(group, key);
 				}
 
 				@Override
@@ -230,6 +237,11 @@ abstract class LockEngine {
 				@Override
 				public RedisLock getLock(String name) {
 					return registry.getLock(name);
+				}
+
+				@Override
+				public RedisLock getLock(String group, String key) {
+					return registry.getLock(group, key);
 				}
 
 				@Override

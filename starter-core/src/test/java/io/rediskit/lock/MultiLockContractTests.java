@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.Names;
 import io.rediskit.support.TopologyScripts;
 import io.rediskit.testsupport.Topology;
 import io.rediskit.testsupport.TopologyContract;
@@ -256,9 +257,9 @@ class MultiLockContractTests extends TopologyContract {
 		assertThatIllegalArgumentException().isThrownBy(() -> this.registry.getMultiLock(List.of()))
 			.withMessageContaining("names");
 		assertThatIllegalArgumentException().isThrownBy(() -> this.registry.getMultiLock("a", "b", "a"))
-			.withMessageContaining("names must not repeat a name, 'a'");
+			.withMessage("names must not repeat a name: the one at index 2 repeats an earlier one");
 		assertThatIllegalArgumentException().isThrownBy(() -> this.registry.getMultiLock("a", ""))
-			.withMessageContaining("names");
+			.withMessageStartingWith("Lock name must be " + Names.DATA_RULE);
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> this.registry.getMultiLock("a").acquire(Duration.ZERO, Duration.ZERO))
 			.withMessageContaining("leaseTime");

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.rediskit.support.KeyNaming;
+import io.rediskit.support.Names;
 import io.rediskit.support.RedisTestServer;
 import io.rediskit.testsupport.RedisServerProcess;
 import org.junit.jupiter.api.AfterEach;
@@ -486,7 +487,8 @@ class RedisLockTests {
 
 	@Test
 	void invalidArgumentsAreRejectedWithTheReason() {
-		assertThatThrownBy(() -> this.factory.getLock("")).hasMessageContaining("must not be empty");
+		assertThatThrownBy(() -> this.factory.getLock(""))
+			.hasMessage("Lock name must be " + Names.DATA_RULE + ", was 0 characters long");
 		RedisLock lock = this.factory.getLock("orders");
 		assertThatThrownBy(() -> lock.tryLock(Duration.ZERO, Duration.ZERO)).hasMessageContaining("leaseTime");
 		assertThatThrownBy(() -> LockSpec.defaults().withWatchdogTimeout(Duration.ofSeconds(-1)))

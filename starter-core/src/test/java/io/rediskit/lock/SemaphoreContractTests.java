@@ -143,7 +143,7 @@ class SemaphoreContractTests extends TopologyContract {
 		assertThatIllegalArgumentException().isThrownBy(() -> semaphore.acquire(3, Duration.ofSeconds(5)))
 			.withMessage("permits (3) must not exceed the total (2) of semaphore '" + name + "'");
 		assertThatIllegalArgumentException().isThrownBy(() -> this.registry.getSemaphore(name, 0))
-			.withMessage("total of semaphore '" + name + "' must be at least 1, was 0");
+			.withMessage("total of a semaphore must be at least 1, was 0");
 	}
 
 	@Test

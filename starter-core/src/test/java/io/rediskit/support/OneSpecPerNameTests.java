@@ -171,6 +171,18 @@ class OneSpecPerNameTests {
 
 	@ParameterizedTest(name = "{0}")
 	@MethodSource("areas")
+	void aNameCreatedInCodeFollowsTheRuleOfConfiguredNamesAndIsNotRepeated(Area area) {
+		Registry registry = area.registry().apply(Map.of());
+		// A name such a registry keeps a spec for may be configured later: code and configuration meet on it.
+		for (String name : List.of("secret.v1", "secret:v1", "secret v1", "", "secret-" + "x".repeat(64))) {
+			assertThatExceptionOfType(IllegalArgumentException.class).isThrownBy(() -> registry.create(name, area.spec()))
+				.withMessageContaining(" name must be " + Names.RULE)
+				.withMessageNotContaining("secret");
+		}
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("areas")
 	void aNameCreatedInCodeKeepsItsOneSpec(Area area) {
 		Registry registry = area.registry().apply(Map.of());
 		Object first = registry.create("made", area.spec());

@@ -225,7 +225,7 @@ public class RedisQueuesEndpoint {
 	 * @param action {@code pause} or {@code resume}
 	 * @param listener the id of one listener of the queue ({@code <bean>.<method>} unless its {@code @QueueListener}
 	 * names one), or {@code null} for the whole queue
-	 * @return the queue, the listener if any, and whether it is paused now
+	 * @return the queue and whether it (or the listener named) is paused now; the listener's id is not repeated
 	 */
 	@WriteOperation
 	public Map<String, Object> pause(@Selector String name, @Selector String action, @Nullable String listener) {
@@ -253,7 +253,7 @@ public class RedisQueuesEndpoint {
 		else {
 			this.registry.resumeListener(name, listener);
 		}
-		result.put("listener", listener);
+		// The listener's id is not repeated: the request named it, and answers never echo what a caller sends.
 		result.put("paused", this.registry.isListenerPaused(name, listener));
 		return result;
 	}

@@ -144,7 +144,7 @@ public class RedisLeaderboardEndpoint {
 			throw new IllegalArgumentException(MEMBER_LENGTH);
 		}
 		Optional<RankedMember> entry = this.registry.get(leaderboard).entry(member, RankOrder.HIGHEST_FIRST);
-		return new MemberRankDescriptor(leaderboard, member, entry.isPresent(), entry.map(RankedMember::rank).orElse(null),
+		return new MemberRankDescriptor(leaderboard, entry.isPresent(), entry.map(RankedMember::rank).orElse(null),
 				entry.map(RankedMember::score).orElse(null));
 	}
 
@@ -189,14 +189,14 @@ public class RedisLeaderboardEndpoint {
 	}
 
 	/**
-	 * One member's place.
+	 * One member's place. The member is not repeated: it is user input, which answers never echo, and the caller
+	 * named it.
 	 * @param leaderboard the leaderboard
-	 * @param member the member
 	 * @param ranked whether it is on the leaderboard
 	 * @param rank its rank, from 1, highest score first
 	 * @param score its score
 	 */
-	public record MemberRankDescriptor(String leaderboard, String member, boolean ranked, @Nullable Long rank,
+	public record MemberRankDescriptor(String leaderboard, boolean ranked, @Nullable Long rank,
 			@Nullable Double score) {
 	}
 

@@ -106,7 +106,7 @@ public class RedisRateLimitEndpoint {
 		}
 		RateLimiter handle = this.registry.get(limiter);
 		RateLimitState state = handle.peek(key);
-		return new KeyStateDescriptor(limiter, key, algorithm(handle.spec()), state.limit(), state.remaining(),
+		return new KeyStateDescriptor(limiter, algorithm(handle.spec()), state.limit(), state.remaining(),
 				state.retryAfter().toMillis(), state.resetAfter().toMillis());
 	}
 
@@ -140,16 +140,16 @@ public class RedisRateLimitEndpoint {
 	}
 
 	/**
-	 * One key's state, as a request made now would be told it.
+	 * One key's state, as a request made now would be told it. The key is not repeated: it is user input, which
+	 * answers never echo, and the caller named it.
 	 * @param limiter the limiter
-	 * @param key the key
 	 * @param algorithm the limiter's algorithm
 	 * @param limit the permits per period
 	 * @param remaining the permits left now
 	 * @param retryAfterMillis how long until the next permit, 0 when one is free
 	 * @param resetAfterMillis how long until the key is at full capacity again
 	 */
-	public record KeyStateDescriptor(String limiter, String key, String algorithm, long limit, long remaining,
+	public record KeyStateDescriptor(String limiter, String algorithm, long limit, long remaining,
 			long retryAfterMillis, long resetAfterMillis) {
 	}
 

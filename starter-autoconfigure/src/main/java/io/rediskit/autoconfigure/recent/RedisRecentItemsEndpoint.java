@@ -145,7 +145,7 @@ public class RedisRecentItemsEndpoint {
 		}
 		RecentItems items = this.registry.get(list);
 		List<String> recent = items.recent(user, items.spec().capacity());
-		return new UserItemsDescriptor(list, user, shown ? recent : null, recent.size());
+		return new UserItemsDescriptor(list, shown ? recent : null, recent.size());
 	}
 
 	private static boolean isUser(String user) {
@@ -189,13 +189,13 @@ public class RedisRecentItemsEndpoint {
 	}
 
 	/**
-	 * One user's recent items.
+	 * One user's recent items. The user is not repeated: it is user input, which answers never echo, and the caller
+	 * named it.
 	 * @param list the list
-	 * @param user the user
 	 * @param items the items, most recent first, {@code null} when not shown
 	 * @param count how many items the user has
 	 */
-	public record UserItemsDescriptor(String list, String user, @Nullable List<String> items, int count) {
+	public record UserItemsDescriptor(String list, @Nullable List<String> items, int count) {
 	}
 
 }

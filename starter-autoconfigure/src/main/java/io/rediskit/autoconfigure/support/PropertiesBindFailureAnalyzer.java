@@ -2,8 +2,10 @@ package io.rediskit.autoconfigure.support;
 
 import java.beans.PropertyDescriptor;
 import java.lang.reflect.Method;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -34,6 +36,7 @@ import org.springframework.core.convert.ConversionFailedException;
  * <ul>
  * <li>properties that bind to nothing (a typo, a setting the group does not have, a name with a {@code .} read as
  * a name and a setting): each property, its value and origin, and the properties its place does have;</li>
+ * <li>settings written with no value ({@code period:} in YAML), under a heading of their own;</li>
  * <li>a value that is none of an enum's: the values YAML takes, such as {@code fixed-window}, not
  * {@code FIXED_WINDOW}.</li>
  * </ul>
@@ -78,23 +81,43 @@ class PropertiesBindFailureAnalyzer extends AbstractFailureAnalyzer<BindExceptio
 	}
 
 	private FailureAnalysis unbound(BindException cause, UnboundConfigurationPropertiesException unbound) {
-		Collection<ConfigurationProperty> properties = unbound.getUnboundProperties();
-		StringBuilder description = new StringBuilder(cause.getName() + " has "
-				+ ((properties.size() == 1) ? "a property that binds" : properties.size() + " properties that bind")
-				+ " to nothing:\n");
-		for (ConfigurationProperty property : properties) {
+		// A setting that exists but was written with no value ('period:' in YAML) is unbound too, for another reason:
+		// each kind under its own heading, so that neither heading says what is not so.
+		Map<ConfigurationProperty, String> empty = new LinkedHashMap<>();
+		Map<ConfigurationProperty, String> nothing = new LinkedHashMap<>();
+		for (ConfigurationProperty property : unbound.getUnboundProperties()) {
 			String reason = reason(cause.getName(), cause.getTarget().getType(), property.getName());
-			// A setting that exists but was written with no value ('period:' in YAML) binds to nothing too.
 			if (reason.endsWith(BINDS_TO_NOTHING) && property.getValue() instanceof CharSequence text
 					&& text.toString().isBlank()) {
-				reason = property.getName() + " has no value: give it one or remove it";
+				empty.put(property, property.getName() + " has no value: give it one or remove it");
 			}
-			append(description, property, reason);
+			else {
+				nothing.put(property, reason);
+			}
 		}
-		String action = "Correct or remove the properties named above: each reason lists the properties its place"
-				+ " has. A name of your own (a limiter, a queue, a filter, ...) is " + Names.RULE
-				+ ", with no '.': YAML reads 'api.v1:' as the name 'api' and a setting 'v1'; write 'api-v1'.";
-		return new FailureAnalysis(description.toString(), action, cause);
+		StringBuilder description = new StringBuilder();
+		List<String> actions = new ArrayList<>();
+		if (!empty.isEmpty()) {
+			section(description, cause.getName() + " has " + ((empty.size() == 1) ? "a property written"
+					: empty.size() + " properties written") + " with no value:\n", empty);
+			actions.add("Give the properties with no value one, or remove them.");
+		}
+		if (!nothing.isEmpty()) {
+			section(description, cause.getName() + " has " + ((nothing.size() == 1) ? "a property that binds"
+					: nothing.size() + " properties that bind") + " to nothing:\n", nothing);
+			actions.add("Correct or remove the properties that bind to nothing: each reason lists the properties its"
+					+ " place has. A name of your own (a limiter, a queue, a filter, ...) is " + Names.RULE
+					+ ", with no '.': YAML reads 'api.v1:' as the name 'api' and a setting 'v1'; write 'api-v1'.");
+		}
+		return new FailureAnalysis(description.toString(), String.join(" ", actions), cause);
+	}
+
+	private static void section(StringBuilder description, String heading, Map<ConfigurationProperty, String> reasons) {
+		if (!description.isEmpty()) {
+			description.append('\n');
+		}
+		description.append(heading);
+		reasons.forEach((property, reason) -> append(description, property, reason));
 	}
 
 	// Walks the property's elements down the bound type to the first that names nothing, and says what is there.

@@ -52,7 +52,7 @@ class PropertiesBindFailureAnalyzerTests {
 					+ " default-lease-time, default-wait-time, enabled, fair, latch, leader, max-poll-interval, read-write,"
 					+ " redlock, replica-wait, semaphore, unguarded-when-disabled, watchdog-timeout, web\n")
 			.doesNotContain("Bindable");
-		assertThat(analysis.getAction()).startsWith("Correct or remove the properties named above");
+		assertThat(analysis.getAction()).startsWith("Correct or remove the properties that bind to nothing");
 	}
 
 	@Test
@@ -181,9 +181,32 @@ class PropertiesBindFailureAnalyzerTests {
 
 	@Test
 	void aSettingWrittenWithoutAValueIsReportedAsSuch() {
-		assertThat(analyze("redis-kit.rate-limit.limiters.login.limit=5", "redis-kit.rate-limit.limiters.login.period=")
-			.getDescription())
-			.contains("Reason: redis-kit.rate-limit.limiters.login.period has no value: give it one or remove it");
+		FailureAnalysis analysis = analyze("redis-kit.rate-limit.limiters.login.limit=5",
+				"redis-kit.rate-limit.limiters.login.period=");
+		assertThat(analysis.getDescription())
+			.startsWith("redis-kit.rate-limit has a property written with no value:\n")
+			.contains("Reason: redis-kit.rate-limit.limiters.login.period has no value: give it one or remove it")
+			.doesNotContain("binds to nothing");
+		assertThat(analysis.getAction()).startsWith("Give the properties with no value one, or remove them");
+	}
+
+	@Test
+	void emptyValuesAndPropertiesThatBindToNothingHaveAHeadingEach() {
+		FailureAnalysis analysis = analyze("redis-kit.lock.watchdog-timeout=", "redis-kit.lock.default-wait-time=",
+				"redis-kit.lock.watchdog-timout=10s");
+		assertThat(analysis.getDescription())
+			.startsWith("redis-kit.lock has 2 properties written with no value:\n")
+			.contains("Reason: redis-kit.lock.watchdog-timeout has no value: give it one or remove it")
+			.contains("Reason: redis-kit.lock.default-wait-time has no value: give it one or remove it")
+			.contains("\nredis-kit.lock has a property that binds to nothing:\n")
+			.contains("Reason: redis-kit.lock has no property 'watchdog-timout'");
+		// Each property under its own heading: the typo after the second heading, the empty values before it.
+		String description = analysis.getDescription();
+		int nothing = description.indexOf("binds to nothing");
+		assertThat(description.indexOf("Property: redis-kit.lock.watchdog-timout\n")).isGreaterThan(nothing);
+		assertThat(description.indexOf("Property: redis-kit.lock.default-wait-time\n")).isLessThan(nothing);
+		assertThat(analysis.getAction()).startsWith("Give the properties with no value one, or remove them")
+			.contains("Correct or remove the properties that bind to nothing");
 	}
 
 	@Test
