@@ -93,6 +93,9 @@ class BloomAutoConfigurationTests {
 					.extracting(RedisBloomEndpoint.FilterDescriptor::name, RedisBloomEndpoint.FilterDescriptor::complete,
 							RedisBloomEndpoint.FilterDescriptor::seeded)
 					.containsExactly(tuple("other", false, false), tuple("product-ids", true, true));
+				Health health = context.getBean(BloomHealthIndicator.class).health(true);
+				assertThat(health.getStatus()).isEqualTo(Status.UP);
+				assertThat(health.getDetails()).containsEntry("notComplete", List.of("other"));
 			});
 	}
 
