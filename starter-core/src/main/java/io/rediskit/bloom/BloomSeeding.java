@@ -11,6 +11,7 @@ import java.util.concurrent.CompletionStage;
 import io.rediskit.support.LuaScript;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.Stages;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.ReturnType;
 
@@ -92,7 +93,7 @@ final class BloomSeeding {
 
 	// Keys of several shards live in different slots: one call per key and its mark, all in flight at once.
 	private static CompletionStage<Boolean> all(ScriptExecutor scripts, LuaScript script, byte[][] keys, byte[][] marks,
-			byte[] token) {
+			byte @Nullable [] token) {
 		List<CompletableFuture<Long>> replies = new ArrayList<>(keys.length);
 		for (int i = 0; i < keys.length; i++) {
 			byte[][] keysAndArgs = (token != null) ? new byte[][] { keys[i], marks[i], token }
