@@ -4,7 +4,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.YearMonth;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -14,6 +13,7 @@ import io.rediskit.bitmap.BitmapRegistry;
 import io.rediskit.bitmap.CheckInCalendar;
 import io.rediskit.bloom.BloomFilter;
 import io.rediskit.bloom.BloomFilterRegistry;
+import io.rediskit.bloom.BloomFilterSeed;
 import io.rediskit.bloom.BloomGuard;
 import io.rediskit.bloom.BloomGuardSpec;
 import io.rediskit.counter.UniqueCounter;
@@ -23,8 +23,6 @@ import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.RetentionPassedException;
 
-import org.springframework.boot.context.event.ApplicationReadyEvent;
-import org.springframework.context.event.EventListener;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -68,6 +66,9 @@ public class CompactStructuresController {
 	CompactStructuresController(BloomFilterRegistry filters, UniqueCounterRegistry counters, BitmapRegistry bitmaps,
 			LockRegistry locks, CommandExecutor commands, KeyNaming keyNaming, ProductCatalog catalog) {
 		this.usernames = filters.get("usernames");
+		// The table is the source of the filter: seeded from it when a check finds the filter not complete (never
+		// seeded yet, or lost in Redis), once across instances.
+		filters.setSeed(BloomFilterSeed.of("usernames", () -> List.copyOf(this.users)));
 		this.homeVisitors = counters.get("home-visitors");
 		this.checkIns = bitmaps.calendar("daily-check-in");
 		this.catalog = catalog;
@@ -77,8 +78,10 @@ public class CompactStructuresController {
 
 	@PostMapping("/users")
 	public ResponseEntity<Map<String, Object>> register(@RequestParam String name) {
-		// "Never seen" is certain: no table lookup. "Maybe" is checked against the table (about 1% are false).
-		boolean maybeTaken = this.usernames.mightContain(name);
+		// "Never seen" from a complete filter is certain: no table lookup. "Maybe" is checked against the table
+		// (about 1% are false), and so is every name while the filter is not complete: lost in Redis, it would
+		// answer "never seen" for names that are taken.
+		boolean maybeTaken = this.usernames.check(name).mayExist();
 		if (maybeTaken && this.users.contains(name)) {
 			return ResponseEntity.status(HttpStatus.CONFLICT).body(Map.of("name", name, "registered", false,
 					"reason", "taken"));
@@ -136,14 +139,6 @@ public class CompactStructuresController {
 	public ResponseEntity<Void> deleteProduct(@PathVariable String id) {
 		this.catalog.delete(id);
 		return ResponseEntity.noContent().build();
-	}
-
-	/** Registers every product id in the filter: the guard answers "absent" for ids it was never told of. */
-	@EventListener(ApplicationReadyEvent.class)
-	void registerProducts() {
-		List<String> ids = new ArrayList<>();
-		this.catalog.ids().forEach(ids::add);
-		this.products.addAll(ids);
 	}
 
 }

@@ -30,7 +30,7 @@ public class ProductCatalog {
 		}
 	}
 
-	/** @return the ids of every product, to register in the Bloom filter */
+	/** @return the ids of every product, which seed the Bloom filter */
 	Iterable<String> ids() {
 		return this.products.keySet();
 	}

@@ -606,7 +606,7 @@
 				});
 				var layers = [];
 				var filters = filterList.map(function (f) {
-					if (f.error || !f.info) { return el('tr', { 'data-name': f.name }, el('td', { class: 'text' }, f.name), el('td', { class: 'error', colspan: 8 }, f.error || 'not readable')); }
+					if (f.error || !f.info) { return el('tr', { 'data-name': f.name }, el('td', { class: 'text' }, f.name), el('td', { class: 'error', colspan: 9 }, f.error || 'not readable')); }
 					var info = f.info, growing = info.layers && info.layers.length > 0;
 					var over = info.layers && info.layers.length ? info.estimatedFalsePositiveRate > info.falsePositiveRate : info.approximateItems > info.expectedInsertions;
 					if (growing) {
@@ -618,7 +618,10 @@
 						el('td', null, fillBar(info.fillRatio, over), ' ', percent(info.fillRatio)),
 						el('td', { class: 'num' }, percent(info.falsePositiveRate)),
 						el('td', { class: over ? 'num error' : 'num' }, percent(info.estimatedFalsePositiveRate)),
-						el('td', { class: 'num', 'data-layers': growing ? info.layers.length : 0 }, growing ? num(info.layers.length) : '–'));
+						el('td', { class: 'num', 'data-layers': growing ? info.layers.length : 0 }, growing ? num(info.layers.length) : '–'),
+						el('td', { class: f.complete ? null : 'error', 'data-complete': String(f.complete),
+							title: 'Complete: seeded with every item and not lost since, so that "never seen" is trusted' },
+							f.complete ? 'yes' : (f.seeded ? 'no (seeded from its source on the next check)' : 'no (call seed)')));
 				});
 				var layerRows = layers.map(function (entry) {
 					var layer = entry.layer;
@@ -652,7 +655,7 @@
 				return el('section', { id: 'page-structures' },
 					el('h1', null, 'Bloom filters, counters, calendars, geo, ids'),
 					el('h2', null, 'Bloom filters'),
-					s.bloom.configured ? table(['Name', 'Mode', '#Size', '#Hashes', '#Items / sized for', 'Fill', '#Configured FP rate', '#Estimated FP rate now', '#Layers'], filters, 'No Bloom filter.') : notConfigured('Bloom filters'),
+					s.bloom.configured ? table(['Name', 'Mode', '#Size', '#Hashes', '#Items / sized for', 'Fill', '#Configured FP rate', '#Estimated FP rate now', '#Layers', 'Complete'], filters, 'No Bloom filter.') : notConfigured('Bloom filters'),
 					layerRows.length ? el('div', { id: 'bloom-layers' }, el('h3', null, 'Layers of growing filters, oldest first'),
 						table(['Filter', '#Layer', '#Items / capacity', '#Size', '#Hashes', 'Fill', '#FP rate'], layerRows, '')) : null,
 					el('h2', null, 'Unique counters'),

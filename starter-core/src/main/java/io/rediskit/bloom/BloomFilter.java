@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 
+import io.rediskit.support.Stages;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -22,6 +23,14 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * Items are bytes: a {@code String} is its UTF-8 encoding, so {@code add("é")} and
  * {@code add("é".getBytes(UTF_8))} are the same item. Any length is accepted, the empty item included.
+ * <p>
+ * A filter lost in Redis (a restart without persistence, a {@code FLUSHDB}, a failover that dropped its key, an
+ * eviction, its ttl) reads as empty, and the next add creates it again holding that add's items only: a
+ * {@link #mightContain(String) mightContain} of {@code false} then means nothing about whether the item exists.
+ * Code that acts on "never seen" as "does not exist" asks {@link #check(String)} instead, which trusts it only from
+ * a filter that is {@link #isComplete() complete}: {@link #seed(Iterable) seeded} with every item there is, and not
+ * lost or recreated since. A filter whose registry has a {@link BloomFilterSeed} for it is seeded again by itself
+ * when a check finds it not complete.
  * <p>
  * An outage (Redis down, too slow, read-only after a failover) fails the call with Spring's
  * {@code DataAccessException}, ends its observation as {@code error} and logs a throttled warning: a filter cannot
@@ -103,6 +112,52 @@ public interface BloomFilter {
 	 * @return per item, in order, whether it might have been added
 	 */
 	List<Boolean> mightContainAllBytes(Collection<byte[]> items);
+
+	/**
+	 * Looks an item up, and tells whether its "never seen" may be trusted: in one round trip, the lookup and the
+	 * filter's completeness mark (of the item's shard, for a filter of several).
+	 * @param item the item, as UTF-8
+	 * @return {@link BloomAnswer#SEEN}, {@link BloomAnswer#NEVER_SEEN} from a complete filter, or
+	 * {@link BloomAnswer#NOT_COMPLETE} when the filter never saw it but is not complete (then the registry seeds it
+	 * again, in the background, if it has a {@link BloomFilterSeed} for it)
+	 */
+	default BloomAnswer check(String item) {
+		return Stages.join(checkAsync(utf8(item)));
+	}
+
+	/**
+	 * {@link #check(String)} without blocking.
+	 * @param item the item, as UTF-8
+	 * @return the answer, completed on the driver's thread
+	 */
+	default CompletionStage<BloomAnswer> checkAsync(String item) {
+		return checkAsync(utf8(item));
+	}
+
+	/**
+	 * {@link #check(String)} of an item's bytes, without blocking.
+	 * @param item the item's bytes
+	 * @return the answer; exceptionally as {@link #mightContainAsync(String)} completes
+	 */
+	CompletionStage<BloomAnswer> checkAsync(byte[] item);
+
+	/**
+	 * Seeds the filter with every item there is and marks it complete: creates it if absent, marks that a seeding
+	 * began, adds the items in batches, then marks it complete unless it was lost or created anew meanwhile. Items
+	 * added by others while it runs are kept. Blocks while it reads {@code ids} and adds them: call it at startup,
+	 * or let the registry do it from a {@link BloomFilterSeed}. Without a lock around it, two instances seeding at
+	 * once both add everything; the result is the same.
+	 * @param ids every item the filter must hold, as UTF-8, iterated once
+	 * @return whether the filter is now complete; {@code false} if it was lost or recreated while seeding (seed
+	 * again)
+	 */
+	boolean seed(Iterable<String> ids);
+
+	/**
+	 * Whether the filter is complete now: seeded, and not lost or recreated since. One round trip per shard.
+	 * @return whether a "never seen" from it may be trusted
+	 */
+	boolean isComplete();
 
 	/**
 	 * {@link #add(String)} without blocking.

@@ -2,9 +2,15 @@ package io.rediskit.bloom;
 
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+
+import io.rediskit.lock.LockRegistry;
+import io.rediskit.support.Background;
 
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.ConfiguredSpecs;
@@ -12,11 +18,13 @@ import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Listeners;
 import io.rediskit.support.NamedSpecs;
+import io.rediskit.support.Names;
 import io.rediskit.support.Observations;
 import io.rediskit.support.RedisKitObservation;
 import io.rediskit.support.ScriptExecutor;
 import io.rediskit.support.SpecConflictException;
 import io.rediskit.support.Stages;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -38,6 +46,11 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * {@link BloomGrowth growth} is a scalable filter of bitmap layers in any mode but {@link BloomMode#NATIVE}, which
  * refuses it: {@code <prefix>bloom:{<name>}} is then its record and {@code <prefix>bloom:{<name>}:layer:<i>} its
  * layers.
+ * <p>
+ * Completeness: each filter has a mark beside it, {@code <key>:complete}, that says it was {@link BloomFilter#seed
+ * seeded} with every item there is and not lost or created anew since; only a complete filter's "never seen" is
+ * trusted by {@link BloomFilter#check(String)}. A filter given a {@link #setSeed(BloomFilterSeed) seed} is seeded
+ * again by itself when a check finds it not complete.
  */
 public class BloomFilterRegistry {
 
@@ -58,6 +71,12 @@ public class BloomFilterRegistry {
 	private final NamedSpecs<BloomFilterSpec, BloomFilter> filters;
 
 	private volatile long maxShardBits = BloomFilterSpec.MAX_SHARD_BITS;
+
+	private final Map<String, BloomSeeder> seeders = new ConcurrentHashMap<>();
+
+	private volatile @Nullable LockRegistry locks;
+
+	private volatile @Nullable Background background;
 
 	/**
 	 * A registry of bitmap or native filters ({@link BloomMode#AUTO}) created in code only.
@@ -103,6 +122,81 @@ public class BloomFilterRegistry {
 
 	private Observations observations() {
 		return this.observations;
+	}
+
+	/**
+	 * Gives a filter the source of every item it must hold: the filter is then seeded from it in the background by
+	 * {@link #seedAsync(String)}, and by itself whenever a {@link BloomFilter#check(String) check} finds it not
+	 * complete (lost in Redis, or created anew by an add). One seed per filter; a later one replaces it.
+	 * @param seed the seed, naming its filter
+	 */
+	public void setSeed(BloomFilterSeed seed) {
+		Objects.requireNonNull(seed, "seed must not be null");
+		this.seeders.put(Names.requireValid("Bloom filter", seed.filter()), new BloomSeeder(seed));
+	}
+
+	/**
+	 * The locks that make one instance seed a filter when several find it not complete at once: under
+	 * {@code bloom-seed:<filter>}, and only if it is still not complete once the lock is held.
+	 * @param locks the application's lock registry; {@code null} (the default) lets each instance seed (the result is
+	 * the same, the work repeated)
+	 */
+	public void setLocks(@Nullable LockRegistry locks) {
+		this.locks = locks;
+	}
+
+	/**
+	 * Where seedings run: they read the seed's source and add every item, so they may block.
+	 * @param background the application's; by default threads of the registry's own, made on first use
+	 */
+	public void setBackground(Background background) {
+		this.background = Objects.requireNonNull(background, "background must not be null");
+	}
+
+	/**
+	 * @param name a filter's name
+	 * @return whether the filter has a {@link BloomFilterSeed}
+	 */
+	public boolean hasSeed(String name) {
+		return this.seeders.containsKey(name);
+	}
+
+	/**
+	 * Seeds a filter from its {@link BloomFilterSeed} in the background, unless it is complete: the seeding in
+	 * progress if one is, else a new one (under the lock when {@link #setLocks(LockRegistry) locks} are given).
+	 * @param name a filter with a seed
+	 * @return whether the filter is complete once the seeding ends; exceptionally if it failed (Redis, or the source)
+	 * @throws IllegalArgumentException if the filter has no seed, or no filter has the name
+	 */
+	public CompletionStage<Boolean> seedAsync(String name) {
+		BloomSeeder seeder = this.seeders.get(name);
+		if (seeder == null) {
+			throw new IllegalArgumentException("Bloom filter '" + name + "' has no BloomFilterSeed");
+		}
+		return seeder.request(get(name), this.locks, executor());
+	}
+
+	/** A check found a filter not complete: seed it if it has a seed. */
+	private void incomplete(BloomFilter filter) {
+		BloomSeeder seeder = this.seeders.get(filter.name());
+		if (seeder != null) {
+			seeder.request(filter, this.locks, executor());
+		}
+	}
+
+	private Executor executor() {
+		Background current = this.background;
+		if (current == null) {
+			synchronized (this.seeders) {
+				current = this.background;
+				if (current == null) {
+					// Daemon threads made per seeding, none before: nothing for a registry without Boot to close.
+					current = Background.standalone("bloom");
+					this.background = current;
+				}
+			}
+		}
+		return current.executor();
 	}
 
 	/**
@@ -170,10 +264,10 @@ public class BloomFilterRegistry {
 		BloomGrowth growth = spec.growth();
 		if (growth != null) {
 			return new GrowingBloomFilter(name, spec, growth, this.scripts, this.commands, this.keyNaming, this.listeners,
-					this::observations);
+					this::observations, this::incomplete);
 		}
 		return new RedisBloomFilter(name, spec, this.mode, this.maxShardBits, this.scripts, this.commands,
-				this.keyNaming, this.capabilities, this.listeners, this::observations);
+				this.keyNaming, this.capabilities, this.listeners, this::observations, this::incomplete);
 	}
 
 	/** A spec is checked before it is compared with a name's: a spec this mode cannot run is wrong in itself. */

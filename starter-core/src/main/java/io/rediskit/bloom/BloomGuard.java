@@ -26,21 +26,25 @@ import org.springframework.data.redis.connection.ReturnType;
  * A Bloom filter in front of a loader (a repository lookup, a remote call), against cache penetration: lookups
  * of ids that do not exist reaching the database.
  * <ol>
- * <li>An id the filter has never seen is absent: the loader is not called.</li>
+ * <li>An id a {@link BloomFilter#isComplete() complete} filter has never seen is absent: the loader is not
+ * called. One round trip asks both ({@link BloomFilter#check(String)}).</li>
  * <li>An id with a null marker (a recent loader miss) is absent: the loader is not called.</li>
  * <li>Otherwise the caller takes the distributed lock of the id ({@code bloom-guard:<filter>:<id>}), so that
  * concurrent misses of one id, on every instance, call the loader once: the others find the marker it left.
  * A miss leaves a marker for {@link BloomGuardSpec#absentTtl()} plus jitter.</li>
  * </ol>
- * Register every id that comes to exist with {@link #add(String)} (or the filter's own {@code add}), before it
- * can be looked up, or the guard answers absent for it. Hits are not cached here: put the guard behind the
+ * Seed the filter with every id there is, either by giving its registry a {@link BloomFilterSeed} (the filter is
+ * then seeded in the background, and again by itself whenever a check finds it not complete) or by calling
+ * {@link #seed(Iterable)} at startup; register every id that comes to exist later with {@link #add(String)}, before
+ * it can be looked up, or the guard answers absent for it. Hits are not cached here: put the guard behind the
  * application's cache, on its miss path. Redis failures never hide data: a filter, marker or lock that cannot
- * be reached lets the loader run (logged once per interval), and so does a filter missing from Redis (a restart
- * without persistence, a {@code FLUSHDB}, a lost failover write, an eviction, its ttl), which would otherwise answer
- * "never seen" for every id: a "never seen" answer costs one {@code EXISTS} of the filter's key more. A filter
- * nothing was added to yet has no key either, and guards nothing until its first id is added.
+ * be reached lets the loader run (logged once per interval), and so does a filter that is not complete: never
+ * seeded, or lost in Redis (a restart without persistence, a {@code FLUSHDB}, a lost failover write, an eviction,
+ * its ttl) and perhaps created anew since by an add, holding that add's ids only. Its "never seen" would hide every
+ * other record; the loader runs for every id it has not seen, with a warning once per interval, until it is seeded.
  * <pre>{@code
  * BloomGuard guard = new BloomGuard(filters.get("users"), commands, keyNaming, locks, BloomGuardSpec.defaults());
+ * guard.seed(repository.findAllIds());
  * Optional<User> user = guard.load(id, repository::findByIdOrNull);
  * }</pre>
  */
@@ -66,9 +70,7 @@ public final class BloomGuard {
 
 	private final ThrottledLog outages;
 
-	private final ThrottledLog missing;
-
-	private final byte[] filterKey;
+	private final ThrottledLog incomplete;
 
 	/**
 	 * @param filter the filter of the ids that exist
@@ -86,10 +88,10 @@ public final class BloomGuard {
 		this.spec = Objects.requireNonNull(spec, "spec must not be null");
 		this.outages = new ThrottledLog(logger, Duration.ofSeconds(10),
 				"Bloom guard of '" + filter.name() + "' cannot reach Redis; the loader runs");
-		this.missing = new ThrottledLog(logger, Duration.ofSeconds(10), "Bloom guard of '" + filter.name()
-				+ "' finds its filter missing in Redis; the loader runs for every id until its ids are added again");
-		// Every mode keeps the filter under this key: the bits (and header) of shard 0, or a growing filter's record.
-		this.filterKey = keyNaming.key("bloom", filter.name()).getBytes(StandardCharsets.UTF_8);
+		this.incomplete = new ThrottledLog(logger, Duration.ofSeconds(10), "Bloom guard of '" + filter.name()
+				+ "' finds its filter not complete (never seeded, or lost in Redis and perhaps created anew by an add);"
+				+ " the loader runs for every id the filter has not seen until it is seeded: give the Bloom filter"
+				+ " registry a BloomFilterSeed for '" + filter.name() + "', or call seed(every id)");
 	}
 
 	/**
@@ -104,12 +106,24 @@ public final class BloomGuard {
 	}
 
 	/**
-	 * Registers ids that exist in one round trip, leaving null markers alone: for a bulk load at startup,
-	 * before lookups can have left markers. Use {@link #add(String)} for an id created later.
+	 * Registers ids that exist in one round trip, leaving null markers alone. It does not make the filter
+	 * complete: seeding with every id there is does ({@link #seed(Iterable)}). Use {@link #add(String)} for an id
+	 * created later.
 	 * @param ids the ids
 	 */
 	public void addAll(Collection<String> ids) {
 		this.filter.addAll(ids);
+	}
+
+	/**
+	 * Seeds the filter with every id there is and marks it complete ({@link BloomFilter#seed(Iterable)}), leaving null
+	 * markers alone: for startup, before lookups can have left markers, when the registry has no
+	 * {@link BloomFilterSeed} for the filter.
+	 * @param ids every id there is, iterated once
+	 * @return whether the filter is complete; {@code false} if it was lost or created anew while seeded (seed again)
+	 */
+	public boolean seed(Iterable<String> ids) {
+		return this.filter.seed(ids);
 	}
 
 	/**
@@ -171,20 +185,12 @@ public final class BloomGuard {
 
 	private boolean mightExist(String id) {
 		try {
-			if (this.filter.mightContain(id)) {
-				return true;
+			BloomAnswer answer = this.filter.check(id);
+			if (answer == BloomAnswer.NOT_COMPLETE) {
+				// "Never seen" from a filter that does not hold every id would hide the record: the loader runs.
+				this.incomplete.warn(new IllegalStateException("Bloom filter '" + this.filter.name() + "' is not complete"));
 			}
-			// A filter that is not in Redis reads as empty: lost to a restart without persistence, a FLUSHDB, a
-			// failover that dropped its key, an eviction or its ttl, it would answer "never seen" for every id and
-			// hide every record. Only a negative answer pays for this check, and the loader runs until the ids are
-			// added again.
-			Long exists = this.commands.execute("EXISTS", ReturnType.INTEGER, this.filterKey);
-			if (exists != null && exists == 0) {
-				String key = new String(this.filterKey, StandardCharsets.UTF_8);
-				this.missing.warn(new IllegalStateException("no key " + key));
-				return true;
-			}
-			return false;
+			return answer.mayExist();
 		}
 		catch (RuntimeException ex) {
 			outage(ex);

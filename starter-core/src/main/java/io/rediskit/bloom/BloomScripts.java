@@ -9,12 +9,14 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The bitmap filter's Redis calls, one method per operation with the reading of its reply: the {@code add}
- * script, the plain {@code BITFIELD} add to a shard known to exist, the {@code BITFIELD_RO} lookup, the {@code BITCOUNT} of {@code info()}, the header check of a sharded
+ * script, the {@code check} script (a lookup that also reads the completeness mark), the plain {@code BITFIELD} add to a shard known to exist, the {@code BITFIELD_RO} lookup, the {@code BITCOUNT} of {@code info()}, the header check of a sharded
  * filter.
  */
 final class BloomScripts {
 
 	static final LuaScript ADD = LuaScript.fromClasspath("META-INF/redis-kit/scripts/bloom/add.lua");
+
+	static final LuaScript CHECK = LuaScript.fromClasspath("META-INF/redis-kit/scripts/bloom/check.lua");
 
 	static final String LOOKUP = "BITFIELD_RO";
 
@@ -46,20 +48,24 @@ final class BloomScripts {
 	 * The keys and arguments of the {@code add} script for one shard: the sizing, then {@code SET u1 <offset> 1}
 	 * per bit, built here so that the script only unpacks them.
 	 * @param key the shard's key
+	 * @param mark the shard's completeness mark, deleted when the script creates the shard anew
 	 * @param layout the filter's layout
 	 * @param ttlMillis the filter's TTL, 0 for none
+	 * @param token a seeding's token to write to the mark, empty for none
 	 * @param offsets the items' bit offsets, {@code hashes} per item
-	 * @return the key, then the arguments
+	 * @return the two keys, then the arguments
 	 */
-	static byte[][] add(byte[] key, BloomLayout layout, long ttlMillis, long[] offsets) {
-		byte[][] keysAndArgs = new byte[6 + 4 * offsets.length][];
+	static byte[][] add(byte[] key, byte[] mark, BloomLayout layout, long ttlMillis, byte[] token, long[] offsets) {
+		byte[][] keysAndArgs = new byte[8 + 4 * offsets.length][];
 		keysAndArgs[0] = key;
-		keysAndArgs[1] = number(layout.bits());
-		keysAndArgs[2] = number(layout.hashes());
-		keysAndArgs[3] = number(layout.shards());
-		keysAndArgs[4] = number(BloomLayout.MAGIC);
-		keysAndArgs[5] = number(ttlMillis);
-		int at = 6;
+		keysAndArgs[1] = mark;
+		keysAndArgs[2] = number(layout.bits());
+		keysAndArgs[3] = number(layout.hashes());
+		keysAndArgs[4] = number(layout.shards());
+		keysAndArgs[5] = number(BloomLayout.MAGIC);
+		keysAndArgs[6] = number(ttlMillis);
+		keysAndArgs[7] = token;
+		int at = 8;
 		for (long offset : offsets) {
 			keysAndArgs[at++] = SET;
 			keysAndArgs[at++] = U1;
@@ -176,6 +182,23 @@ final class BloomScripts {
 			args[at++] = number(offset);
 		}
 		return args;
+	}
+
+	/**
+	 * The keys and arguments of the {@code check} script: the shard and its mark, then {@link #lookup(long[])}'s
+	 * arguments.
+	 * @param key the shard's key
+	 * @param mark its completeness mark
+	 * @param offsets the item's bit offsets
+	 * @return the two keys, then the arguments
+	 */
+	static byte[][] check(byte[] key, byte[] mark, long[] offsets) {
+		byte[][] lookup = lookup(offsets);
+		byte[][] keysAndArgs = new byte[2 + lookup.length][];
+		keysAndArgs[0] = key;
+		keysAndArgs[1] = mark;
+		System.arraycopy(lookup, 0, keysAndArgs, 2, lookup.length);
+		return keysAndArgs;
 	}
 
 	/** @return the arguments of a header read: {@code BITFIELD_RO key GET <header>} */

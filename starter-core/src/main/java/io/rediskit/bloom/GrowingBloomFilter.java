@@ -3,12 +3,14 @@ package io.rediskit.bloom;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import io.rediskit.support.CommandExecutor;
@@ -51,6 +53,9 @@ final class GrowingBloomFilter implements BloomFilter {
 
 	private final byte[][] layerKeys;
 
+	// Its completeness mark, in the record's slot (see BloomSeeding).
+	private final byte[] markKey;
+
 	private final long ttlMillis;
 
 	private final ScriptExecutor scripts;
@@ -58,6 +63,9 @@ final class GrowingBloomFilter implements BloomFilter {
 	private final CommandExecutor commands;
 
 	private final BloomCalls calls;
+
+	// Told of a check that found the filter not complete: the registry seeds it again if it has a seed.
+	private final Consumer<BloomFilter> incomplete;
 
 	// The layers this instance has seen: a hint for how many layers' offsets to send, never trusted as the truth.
 	private final AtomicInteger knownLayers = new AtomicInteger(1);
@@ -67,12 +75,13 @@ final class GrowingBloomFilter implements BloomFilter {
 
 	GrowingBloomFilter(String name, BloomFilterSpec spec, BloomGrowth growth, ScriptExecutor scripts,
 			CommandExecutor commands, KeyNaming keyNaming, Listeners<BloomFilterListener> listeners,
-			Supplier<Observations> observations) {
+			Supplier<Observations> observations, Consumer<BloomFilter> incomplete) {
 		this.name = name;
 		this.spec = spec;
 		this.layout = new GrowthLayout(spec, growth);
 		this.recordKey = bytes(keyNaming.key("bloom", name));
 		this.layerKeys = new byte[growth.maxLayers()][];
+		this.markKey = bytes(keyNaming.key("bloom", name, BloomSeeding.MARK));
 		for (int i = 0; i < this.layerKeys.length; i++) {
 			this.layerKeys[i] = bytes(keyNaming.key("bloom", name, "layer:" + i));
 		}
@@ -81,6 +90,7 @@ final class GrowingBloomFilter implements BloomFilter {
 		this.scripts = scripts;
 		this.commands = commands;
 		this.calls = new BloomCalls(name, listeners, observations, LogFactory.getLog(GrowingBloomFilter.class));
+		this.incomplete = incomplete;
 	}
 
 	@Override
@@ -120,7 +130,58 @@ final class GrowingBloomFilter implements BloomFilter {
 			return CompletableFuture.completedFuture(List.of());
 		}
 		return this.calls.observed(BloomOperation.CONTAINS, hashes.length,
-				() -> lookUp(hashes, 0, new ArrayList<>(hashes.length)));
+				() -> lookUp(hashes, 0, new ArrayList<>(hashes.length), null, null));
+	}
+
+	@Override
+	public CompletionStage<BloomAnswer> checkAsync(byte[] item) {
+		long[][] hashes = hash(List.of(item));
+		boolean[] complete = new boolean[1];
+		return this.calls.observed(BloomOperation.CONTAINS, 1,
+				() -> lookUp(hashes, 0, new ArrayList<>(1), this.markKey, complete))
+			.thenApply((found) -> {
+				if (found.get(0)) {
+					return BloomAnswer.SEEN;
+				}
+				if (complete[0]) {
+					return BloomAnswer.NEVER_SEEN;
+				}
+				this.incomplete.accept(this);
+				return BloomAnswer.NOT_COMPLETE;
+			});
+	}
+
+	@Override
+	public boolean seed(Iterable<String> ids) {
+		return BloomSeeding.seed(this, ids, new BloomSeeding.Seedable() {
+
+			@Override
+			public CompletionStage<?> begin(byte[] token) {
+				return beginSeeding(token);
+			}
+
+			@Override
+			public CompletionStage<Boolean> end(byte[] token) {
+				return BloomSeeding.end(GrowingBloomFilter.this.scripts, new byte[][] { GrowingBloomFilter.this.recordKey },
+						new byte[][] { GrowingBloomFilter.this.markKey }, token);
+			}
+
+		});
+	}
+
+	/** The add script with no items: creates the record if absent, and writes the token to the mark. */
+	private CompletionStage<?> beginSeeding(byte[] token) {
+		int layers = this.knownLayers.get();
+		return this.scripts.<List<Object>>executeAsync(GrowthScripts.ADD, ReturnType.MULTI, 2 + layers,
+				GrowthScripts.add(this.recordKey, this.layerKeys, this.markKey, this.layout, layers, this.ttlMillis, token,
+						new long[0], 0))
+			.thenAccept((raw) -> checkSizing(GrowthScripts.readAdd(raw)));
+	}
+
+	@Override
+	public boolean isComplete() {
+		return Stages.join(BloomSeeding.isComplete(this.scripts, new byte[][] { this.recordKey },
+				new byte[][] { this.markKey }));
 	}
 
 	/**
@@ -134,9 +195,9 @@ final class GrowingBloomFilter implements BloomFilter {
 		int items = Math.min(RedisBloomFilter.ITEMS_PER_CALL, hashes.length - from);
 		int layers = layersToSend(items);
 		long[] offsets = offsets(hashes, from, items, layers);
-		byte[][] keysAndArgs = GrowthScripts.add(this.recordKey, this.layerKeys, this.layout, layers, this.ttlMillis,
-				offsets, items);
-		return this.scripts.<List<Object>>executeAsync(GrowthScripts.ADD, ReturnType.MULTI, 1 + layers, keysAndArgs)
+		byte[][] keysAndArgs = GrowthScripts.add(this.recordKey, this.layerKeys, this.markKey, this.layout, layers,
+				this.ttlMillis, BloomSeeding.NO_TOKEN, offsets, items);
+		return this.scripts.<List<Object>>executeAsync(GrowthScripts.ADD, ReturnType.MULTI, 2 + layers, keysAndArgs)
 			.thenCompose((raw) -> {
 				GrowthScripts.Reply reply = GrowthScripts.readAdd(raw);
 				checkSizing(reply);
@@ -153,15 +214,19 @@ final class GrowingBloomFilter implements BloomFilter {
 			});
 	}
 
-	private CompletionStage<List<Boolean>> lookUp(long[][] hashes, int from, List<Boolean> answers) {
+	/** With a mark, also tells whether the filter is complete ({@code complete[0]}, from the last call). */
+	private CompletionStage<List<Boolean>> lookUp(long[][] hashes, int from, List<Boolean> answers,
+			byte @Nullable [] mark, boolean @Nullable [] complete) {
 		if (from == hashes.length) {
 			return CompletableFuture.completedFuture(answers);
 		}
 		int items = Math.min(RedisBloomFilter.ITEMS_PER_CALL, hashes.length - from);
 		int layers = this.knownLayers.get();
 		long[] offsets = offsets(hashes, from, items, layers);
-		byte[][] keysAndArgs = GrowthScripts.contains(this.recordKey, this.layerKeys, this.layout, layers, offsets, items);
-		return this.scripts.<List<Object>>executeAsync(GrowthScripts.CONTAINS, ReturnType.MULTI, 1 + layers, keysAndArgs)
+		byte[][] keysAndArgs = GrowthScripts.contains(this.recordKey, this.layerKeys, this.layout, layers, offsets, items,
+				mark);
+		return this.scripts.<List<Object>>executeAsync(GrowthScripts.CONTAINS, ReturnType.MULTI,
+				1 + layers + ((mark != null) ? 1 : 0), keysAndArgs)
 			.thenCompose((raw) -> {
 				GrowthScripts.Reply reply = GrowthScripts.readContains(raw);
 				checkSizing(reply);
@@ -169,7 +234,10 @@ final class GrowingBloomFilter implements BloomFilter {
 				if (reply.status() == GrowthScripts.NEEDS_LAYERS) {
 					learn(reply, layers);
 				}
-				return lookUp(hashes, from + reply.flags().size(), answers);
+				if (complete != null) {
+					complete[0] = reply.status() == GrowthScripts.COMPLETE;
+				}
+				return lookUp(hashes, from + reply.flags().size(), answers, mark, complete);
 			});
 	}
 
@@ -262,8 +330,10 @@ final class GrowingBloomFilter implements BloomFilter {
 
 	@Override
 	public CompletionStage<@Nullable Void> deleteAsync() {
-		// Every layer shares the record's slot: one DEL of them all.
-		return this.commands.<Long>executeAsync("DEL", ReturnType.INTEGER, this.recordKey, this.layerKeys)
+		// Every layer and the mark share the record's slot: one DEL of them all.
+		byte[][] others = Arrays.copyOf(this.layerKeys, this.layerKeys.length + 1);
+		others[this.layerKeys.length] = this.markKey;
+		return this.commands.<Long>executeAsync("DEL", ReturnType.INTEGER, this.recordKey, others)
 			.thenApply((deleted) -> {
 				this.knownLayers.set(1);
 				this.knownCount.set(0);

@@ -24,6 +24,9 @@ final class GrowthScripts {
 	/** The add script's status: every item handled. */
 	static final long DONE = 1;
 
+	/** The lookup script's status when asked with the mark: every item handled, and the filter is complete. */
+	static final long COMPLETE = 2;
+
 	/** The add script's status: an item needs a layer the call did not carry offsets for. */
 	static final long NEEDS_LAYERS = -1;
 
@@ -43,20 +46,24 @@ final class GrowthScripts {
 	 * @param layerKeys the layers' keys, at least {@code layers}
 	 * @param layout the layers' sizing
 	 * @param layers how many layers the offsets cover
+	 * @param markKey the filter's completeness mark, deleted when the add creates the filter anew
 	 * @param ttlMillis the filter's TTL, 0 for none
+	 * @param token a seeding's token to write to the mark, empty for none
 	 * @param offsets per item, per layer, the item's offsets
 	 * @param items how many items
-	 * @return the keys and arguments of the add script
+	 * @return the keys ({@code 2 + layers}) and arguments of the add script
 	 */
-	static byte[][] add(byte[] recordKey, byte[][] layerKeys, GrowthLayout layout, int layers, long ttlMillis,
-			long[] offsets, int items) {
-		byte[][] keysAndArgs = new byte[1 + layers + 5 + 2 * layers + offsets.length][];
+	static byte[][] add(byte[] recordKey, byte[][] layerKeys, byte[] markKey, GrowthLayout layout, int layers,
+			long ttlMillis, byte[] token, long[] offsets, int items) {
+		byte[][] keysAndArgs = new byte[2 + layers + 6 + 2 * layers + offsets.length][];
 		int at = keys(keysAndArgs, recordKey, layerKeys, layers);
+		keysAndArgs[at++] = markKey;
 		keysAndArgs[at++] = utf8(layout.sizing());
 		keysAndArgs[at++] = number(ttlMillis);
 		keysAndArgs[at++] = number(layers);
 		keysAndArgs[at++] = number(items);
 		keysAndArgs[at++] = number(layout.maxLayers());
+		keysAndArgs[at++] = token;
 		for (int i = 0; i < layers; i++) {
 			keysAndArgs[at++] = number(layout.capacity(i));
 		}
@@ -76,12 +83,18 @@ final class GrowthScripts {
 	 * @param layers how many layers the offsets cover
 	 * @param offsets per item, per layer, the item's offsets
 	 * @param items how many items
-	 * @return the keys and arguments of the lookup script
+	 * @param markKey the filter's completeness mark, to be told whether it is complete ({@link #COMPLETE}); {@code null}
+	 * for a plain lookup
+	 * @return the keys ({@code 1 + layers}, and the mark) and arguments of the lookup script
 	 */
 	static byte[][] contains(byte[] recordKey, byte[][] layerKeys, GrowthLayout layout, int layers, long[] offsets,
-			int items) {
-		byte[][] keysAndArgs = new byte[1 + layers + 3 + layers + offsets.length][];
+			int items, byte @Nullable [] markKey) {
+		int marks = (markKey != null) ? 1 : 0;
+		byte[][] keysAndArgs = new byte[1 + layers + marks + 3 + layers + offsets.length][];
 		int at = keys(keysAndArgs, recordKey, layerKeys, layers);
+		if (markKey != null) {
+			keysAndArgs[at++] = markKey;
+		}
 		keysAndArgs[at++] = utf8(layout.sizing());
 		keysAndArgs[at++] = number(layers);
 		keysAndArgs[at++] = number(items);

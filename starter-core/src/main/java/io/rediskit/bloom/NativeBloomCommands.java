@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.rediskit.support.LuaScript;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -14,6 +15,15 @@ import org.jspecify.annotations.Nullable;
  * filter.
  */
 final class NativeBloomCommands {
+
+	/** Reserves a filter if absent, deleting its completeness mark then; with a token, begins a seeding. */
+	static final LuaScript RESERVE_SCRIPT = LuaScript.fromClasspath("META-INF/redis-kit/scripts/bloom/native_reserve.lua");
+
+	/** {@code BF.INSERT}, deleting the completeness mark when it creates the filter anew. */
+	static final LuaScript INSERT_SCRIPT = LuaScript.fromClasspath("META-INF/redis-kit/scripts/bloom/native_add.lua");
+
+	/** {@code BF.MEXISTS} and whether the filter is complete. */
+	static final LuaScript CHECK_SCRIPT = LuaScript.fromClasspath("META-INF/redis-kit/scripts/bloom/native_check.lua");
 
 	static final String RESERVE = "BF.RESERVE";
 
@@ -60,6 +70,25 @@ final class NativeBloomCommands {
 			args[6 + i] = items.get(i);
 		}
 		return args;
+	}
+
+	/**
+	 * @param key the filter's key
+	 * @param mark its completeness mark
+	 * @param first the scripts' first argument, if any (a seeding's token)
+	 * @param args the command's arguments after the key
+	 * @return the keys and arguments of one of the native scripts
+	 */
+	static byte[][] script(byte[] key, byte[] mark, byte @Nullable [] first, byte[][] args) {
+		int lead = (first != null) ? 3 : 2;
+		byte[][] keysAndArgs = new byte[lead + args.length][];
+		keysAndArgs[0] = key;
+		keysAndArgs[1] = mark;
+		if (first != null) {
+			keysAndArgs[2] = first;
+		}
+		System.arraycopy(args, 0, keysAndArgs, lead, args.length);
+		return keysAndArgs;
 	}
 
 	/** @return the arguments after the key of {@code BF.MEXISTS key <item>...} */

@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import io.rediskit.support.CommandExecutor;
@@ -61,6 +62,9 @@ final class RedisBloomFilter implements BloomFilter {
 
 	private final byte[][] shardKeys;
 
+	// Per shard, its completeness mark in its slot (see BloomSeeding).
+	private final byte[][] markKeys;
+
 	private final long ttlMillis;
 
 	private final ScriptExecutor scripts;
@@ -71,6 +75,9 @@ final class RedisBloomFilter implements BloomFilter {
 
 	private final BloomCalls calls;
 
+	// Told of a check that found the filter not complete: the registry seeds it again if it has a seed.
+	private final Consumer<BloomFilter> incomplete;
+
 	// Checked once per handle: a sharded filter's shard 0 (which every sizing has) and a native filter's capacity.
 	private final AtomicReference<@Nullable CompletableFuture<Void>> opened = new AtomicReference<>();
 
@@ -79,17 +86,21 @@ final class RedisBloomFilter implements BloomFilter {
 
 	RedisBloomFilter(String name, BloomFilterSpec spec, BloomMode mode, long maxShardBits, ScriptExecutor scripts,
 			CommandExecutor commands, KeyNaming keyNaming, BloomCapabilities capabilities,
-			Listeners<BloomFilterListener> listeners, Supplier<Observations> observations) {
+			Listeners<BloomFilterListener> listeners, Supplier<Observations> observations,
+			Consumer<BloomFilter> incomplete) {
 		this.name = name;
 		this.spec = spec;
 		this.mode = mode;
 		this.layout = BloomLayout.of(spec, maxShardBits);
 		this.shardKeys = new byte[this.layout.shards()][];
+		this.markKeys = new byte[this.layout.shards()][];
 		this.knownShards = new AtomicIntegerArray(this.layout.shards());
 		for (int i = 0; i < this.shardKeys.length; i++) {
 			// Shard 0 keeps the filter's own tag under every sizing; the others get tags of their own, so a large
 			// filter spreads over a cluster's masters. Configured names hold no ':', so no filter owns these.
-			this.shardKeys[i] = keyNaming.key(AREA, (i == 0) ? name : name + ":" + i).getBytes(StandardCharsets.UTF_8);
+			String shard = (i == 0) ? name : name + ":" + i;
+			this.shardKeys[i] = keyNaming.key(AREA, shard).getBytes(StandardCharsets.UTF_8);
+			this.markKeys[i] = keyNaming.key(AREA, shard, BloomSeeding.MARK).getBytes(StandardCharsets.UTF_8);
 		}
 		Duration ttl = spec.ttl();
 		this.ttlMillis = (ttl != null) ? Math.max(1, ttl.toMillis()) : 0;
@@ -97,6 +108,7 @@ final class RedisBloomFilter implements BloomFilter {
 		this.commands = commands;
 		this.capabilities = capabilities;
 		this.calls = new BloomCalls(name, listeners, observations, logger);
+		this.incomplete = incomplete;
 	}
 
 	@Override
@@ -135,8 +147,9 @@ final class RedisBloomFilter implements BloomFilter {
 
 	private CompletionStage<List<Boolean>> addAll(List<byte[]> list) {
 		return useNative().thenCompose((nativeFilter) -> nativeFilter
-				? openNative().thenCompose((ignored) -> this.commands.<List<Object>>executeAsync(NativeBloomCommands.INSERT,
-						ReturnType.MULTI, this.shardKeys[0], NativeBloomCommands.insert(this.spec, list)))
+				? openNative().thenCompose((ignored) -> this.scripts.<List<Object>>executeAsync(
+						NativeBloomCommands.INSERT_SCRIPT, ReturnType.MULTI, 2, NativeBloomCommands.script(this.shardKeys[0],
+								this.markKeys[0], null, NativeBloomCommands.insert(this.spec, list))))
 					.thenApply((reply) -> NativeBloomCommands.readFlags(reply, list.size()))
 				: openSharded().thenCompose((ignored) -> perShard(list, this::addToShard)));
 	}
@@ -186,15 +199,16 @@ final class RedisBloomFilter implements BloomFilter {
 					}
 					// The old bits in the reply are the answer; the script only writes the sizing beside them.
 					this.knownShards.set(shard, 0);
-					return addByScript(shard, part, n).thenApply((again) -> added);
+					return addByScript(shard, part, n, BloomSeeding.NO_TOKEN).thenApply((again) -> added);
 				}));
 		}
-		return inCalls(offsets, items, ITEMS_PER_CALL, (part, n) -> addByScript(shard, part, n));
+		return inCalls(offsets, items, ITEMS_PER_CALL,
+				(part, n) -> addByScript(shard, part, n, BloomSeeding.NO_TOKEN));
 	}
 
-	private CompletionStage<List<Boolean>> addByScript(int shard, long[] offsets, int items) {
-		return this.scripts.<List<Object>>executeAsync(BloomScripts.ADD, ReturnType.MULTI, 1,
-				BloomScripts.add(this.shardKeys[shard], this.layout, this.ttlMillis, offsets))
+	private CompletionStage<List<Boolean>> addByScript(int shard, long[] offsets, int items, byte[] token) {
+		return this.scripts.<List<Object>>executeAsync(BloomScripts.ADD, ReturnType.MULTI, 2,
+				BloomScripts.add(this.shardKeys[shard], this.markKeys[shard], this.layout, this.ttlMillis, token, offsets))
 			.thenApply((reply) -> {
 				List<Boolean> added = BloomScripts.readAdd(reply, this.name, this.layout, items);
 				this.knownShards.set(shard, 1);
@@ -322,12 +336,7 @@ final class RedisBloomFilter implements BloomFilter {
 	 */
 	private CompletionStage<Void> openNative() {
 		byte[] key = this.shardKeys[0];
-		return once(() -> this.commands.<Long>executeAsync("EXISTS", ReturnType.INTEGER, key)
-			.thenCompose((exists) -> (exists != null && exists == 1) ? CompletableFuture.completedFuture(null)
-					: this.commands.executeAsync(NativeBloomCommands.RESERVE, ReturnType.STATUS, key,
-							NativeBloomCommands.reserve(this.spec))
-						// Another instance may have reserved it first: the capacity check below decides.
-						.exceptionally((failure) -> null))
+		return once(() -> reserve(BloomSeeding.NO_TOKEN)
 			.thenCompose((reserved) -> this.commands.<List<Object>>executeAsync(NativeBloomCommands.INFO,
 					ReturnType.MULTI, key))
 			.thenAccept((info) -> {
@@ -339,6 +348,87 @@ final class RedisBloomFilter implements BloomFilter {
 							+ " the filter (BloomFilter.delete()) to start over empty.");
 				}
 			}));
+	}
+
+	/** Reserves the native filter with its sizing if absent (deleting its mark then); with a token, begins a seeding. */
+	private CompletionStage<@Nullable Long> reserve(byte[] token) {
+		return this.scripts.executeAsync(NativeBloomCommands.RESERVE_SCRIPT, ReturnType.INTEGER, 2,
+				NativeBloomCommands.script(this.shardKeys[0], this.markKeys[0], token, NativeBloomCommands.reserve(this.spec)));
+	}
+
+	@Override
+	public CompletionStage<BloomAnswer> checkAsync(byte[] item) {
+		boolean[] complete = new boolean[1];
+		return this.calls.observed(BloomOperation.CONTAINS, 1, () -> check(item, complete)).thenApply((found) -> {
+			if (found.get(0)) {
+				return BloomAnswer.SEEN;
+			}
+			if (complete[0]) {
+				return BloomAnswer.NEVER_SEEN;
+			}
+			this.incomplete.accept(this);
+			return BloomAnswer.NOT_COMPLETE;
+		});
+	}
+
+	/** One script on the item's shard: the lookup, and whether that shard is complete. */
+	private CompletionStage<List<Boolean>> check(byte[] item, boolean[] complete) {
+		List<byte[]> items = List.of(item);
+		return useNative().thenCompose((nativeFilter) -> nativeFilter
+				? openNative().thenCompose((ignored) -> this.scripts.<List<Object>>executeAsync(
+						NativeBloomCommands.CHECK_SCRIPT, ReturnType.MULTI, 2, NativeBloomCommands.script(this.shardKeys[0],
+								this.markKeys[0], null, NativeBloomCommands.exists(items))))
+					.thenApply((reply) -> NativeBloomCommands.readFlags(completeness(reply, complete), 1))
+				: openSharded().thenCompose((ignored) -> perShard(items, (shard, offsets, n) -> this.scripts
+					.<List<Object>>executeAsync(BloomScripts.CHECK, ReturnType.MULTI, 2,
+							BloomScripts.check(this.shardKeys[shard], this.markKeys[shard], offsets))
+					.thenApply((reply) -> BloomScripts.readLookup(completeness(reply, complete), this.name, this.layout,
+							n)))));
+	}
+
+	/** Takes the check scripts' last element, the completeness flag, off their reply. */
+	private static List<Object> completeness(@Nullable List<Object> reply, boolean[] complete) {
+		if (reply == null || reply.isEmpty()) {
+			throw new IllegalStateException("Unexpected reply from a Bloom filter check: " + reply);
+		}
+		complete[0] = Long.valueOf(1).equals(reply.get(reply.size() - 1));
+		return reply.subList(0, reply.size() - 1);
+	}
+
+	@Override
+	public boolean seed(Iterable<String> ids) {
+		return BloomSeeding.seed(this, ids, new BloomSeeding.Seedable() {
+
+			@Override
+			public CompletionStage<?> begin(byte[] token) {
+				return useNative().thenCompose((nativeFilter) -> nativeFilter
+						? openNative().thenCompose((ignored) -> reserve(token)).thenApply((reserved) -> null)
+						: beginShards(token));
+			}
+
+			@Override
+			public CompletionStage<Boolean> end(byte[] token) {
+				return BloomSeeding.end(RedisBloomFilter.this.scripts, RedisBloomFilter.this.shardKeys,
+						RedisBloomFilter.this.markKeys, token);
+			}
+
+		});
+	}
+
+	/** Every shard is created if absent (an empty shard belongs to a complete filter too) and given the token. */
+	private CompletionStage<@Nullable Void> beginShards(byte[] token) {
+		return openSharded().thenCompose((ignored) -> {
+			CompletableFuture<?>[] begun = new CompletableFuture<?>[this.shardKeys.length];
+			for (int i = 0; i < begun.length; i++) {
+				begun[i] = addByScript(i, new long[0], 0, token).toCompletableFuture();
+			}
+			return CompletableFuture.allOf(begun);
+		});
+	}
+
+	@Override
+	public boolean isComplete() {
+		return Stages.join(BloomSeeding.isComplete(this.scripts, this.shardKeys, this.markKeys));
 	}
 
 	private CompletionStage<Void> once(Supplier<CompletionStage<Void>> check) {
@@ -401,10 +491,11 @@ final class RedisBloomFilter implements BloomFilter {
 
 	@Override
 	public CompletionStage<@Nullable Void> deleteAsync() {
-		// Shards live in different slots on a cluster: one DEL each, all in flight at once.
+		// Shards live in different slots on a cluster: one DEL each (with its mark), all in flight at once.
 		CompletableFuture<?>[] deletions = new CompletableFuture<?>[this.shardKeys.length];
 		for (int i = 0; i < this.shardKeys.length; i++) {
-			deletions[i] = this.commands.executeAsync("DEL", ReturnType.INTEGER, this.shardKeys[i]).toCompletableFuture();
+			deletions[i] = this.commands.executeAsync("DEL", ReturnType.INTEGER, this.shardKeys[i], this.markKeys[i])
+				.toCompletableFuture();
 		}
 		return CompletableFuture.allOf(deletions).thenRun(() -> {
 			this.opened.set(null);

@@ -81,6 +81,15 @@ public interface CacheListener {
 	}
 
 	/**
+	 * A key the cache's Bloom filter has never seen was read (and loaded if absent) as usual, because the filter is
+	 * not complete: never seeded, or lost in Redis and perhaps created anew by an add. Its "never seen" would hide an
+	 * entry that exists.
+	 * @param cacheName the cache
+	 */
+	default void onUnfiltered(String cacheName) {
+	}
+
+	/**
 	 * This instance took an entry's load lease to reload it in the background (the reload itself is reported by
 	 * {@link #onLoad}); at most one instance does so at a time.
 	 * @param cacheName the cache

@@ -290,6 +290,10 @@ final class CacheStore {
 		this.parts.listeners().notify((l) -> l.onFiltered(this.name));
 	}
 
+	void unfiltered() {
+		this.parts.listeners().notify((l) -> l.onUnfiltered(this.name));
+	}
+
 	/** Reports a call of the loader that began at {@code start} ({@link System#nanoTime()}) and ends now. */
 	void loaded(long start, boolean success) {
 		long nanos = System.nanoTime() - start;

@@ -42,6 +42,34 @@ class BloomContractTests extends TopologyContract {
 	}
 
 	@Test
+	void aNeverSeenIsTrustedOnlyFromACompleteFilterInEveryLayout() {
+		BloomFilterRegistry registry = registry().maxShardBits(2_000);
+		List<BloomFilter> filters = List.of(registry.create(this.redis.unique("whole"), BloomFilterSpec.of(1_000, 0.01)),
+				registry.create(this.redis.unique("shards"), BloomFilterSpec.of(3_000, 0.01)),
+				registry.create(this.redis.unique("layers"), BloomFilterSpec.of(100, 0.01).withGrowth(BloomGrowth.DEFAULT)));
+		List<String> items = BloomFilterTests.items("c-", 0, 500);
+		for (BloomFilter filter : filters) {
+			assertThat(filter.check("c-1")).as("%s never seeded", filter.name()).isEqualTo(BloomAnswer.NOT_COMPLETE);
+			filter.addAll(items);
+			assertThat(filter.isComplete()).as("%s: adds alone make no filter complete", filter.name()).isFalse();
+			assertThat(filter.seed(items)).isTrue();
+			assertThat(filter.isComplete()).isTrue();
+			assertThat(filter.check("c-1")).isEqualTo(BloomAnswer.SEEN);
+			assertThat(filter.checkAsync("stranger").toCompletableFuture().join()).as("%s", filter.name())
+				.isEqualTo(BloomAnswer.NEVER_SEEN);
+			// Lost (here deleted), then created anew by one add: it holds that item only.
+			filter.delete();
+			assertThat(filter.check("c-1")).isEqualTo(BloomAnswer.NOT_COMPLETE);
+			filter.add("c-2");
+			assertThat(filter.check("c-1")).as("%s recreated by one add", filter.name()).isEqualTo(BloomAnswer.NOT_COMPLETE);
+			assertThat(filter.isComplete()).isFalse();
+			assertThat(filter.seed(items)).isTrue();
+			assertThat(filter.check("stranger")).isEqualTo(BloomAnswer.NEVER_SEEN);
+			assertThat(filter.mightContainAll(items)).doesNotContain(false);
+		}
+	}
+
+	@Test
 	void otherSizingFailsClearly() {
 		String name = this.redis.unique("sized");
 		registry().create(name, BloomFilterSpec.of(100, 0.01)).add("a");

@@ -14,13 +14,18 @@ import org.springframework.data.redis.connection.ReturnType;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
-/** The add script run directly: the header it writes, its TTL, its replies, and its refusal of other sizing. */
+/**
+ * The add script run directly: the header it writes, its TTL, its replies, and its refusal of other sizing; with the
+ * check and seeding scripts, the completeness mark that only a seeding sets and every creation of the shard clears.
+ */
 class BloomScriptsTests {
 
 	@RegisterExtension
 	static final RedisTestServer redis = RedisTestServer.start();
 
 	private static final byte[] KEY = "f".getBytes(StandardCharsets.UTF_8);
+
+	private static final byte[] MARK = "f:complete".getBytes(StandardCharsets.UTF_8);
 
 	private final BloomLayout layout = new BloomLayout(1000, 3, 1, 1000);
 
@@ -30,7 +35,8 @@ class BloomScriptsTests {
 	}
 
 	private List<Object> add(BloomLayout layout, long ttlMillis, long... offsets) {
-		return redis.scripts().execute(BloomScripts.ADD, ReturnType.MULTI, 1, BloomScripts.add(KEY, layout, ttlMillis, offsets));
+		return redis.scripts().execute(BloomScripts.ADD, ReturnType.MULTI, 2,
+				BloomScripts.add(KEY, MARK, layout, ttlMillis, BloomSeeding.NO_TOKEN, offsets));
 	}
 
 	/** Per item whether it was new, as the filter reads the script's reply. */
@@ -50,6 +56,50 @@ class BloomScriptsTests {
 		assertThat(added(this.layout, 0, 128, 129, 133, 132, 131, 128)).containsExactly(true, false);
 		assertThat(redis.server().command("TTL", "f")).isEqualTo(-1L);
 		assertThat(redis.server().command("BITCOUNT", "f", "16", "-1")).isEqualTo(6L);
+	}
+
+	@Test
+	void onlyASeedingWhoseTokenSurvivedMarksTheShardCompleteAndCreatingItAnewClearsTheMark() {
+		byte[] token = BloomSeeding.token();
+		redis.scripts().execute(BloomScripts.ADD, ReturnType.MULTI, 2,
+				BloomScripts.add(KEY, MARK, this.layout, 60_000, token, new long[0]));
+		assertThat(redis.server().command("EXISTS", "f")).as("a seeding creates the shard").isEqualTo(1L);
+		assertThat(complete()).isZero();
+		assertThat(end(BloomSeeding.token())).as("another seeding's token").isZero();
+		assertThat(end(token)).isEqualTo(1L);
+		assertThat(complete()).isEqualTo(1L);
+		assertThat((Long) redis.server().command("PTTL", "f:complete")).as("the mark lives as long as the shard")
+			.isBetween(1L, 60_000L);
+		assertThat(check(128, 129, 130)).as("never seen, from a complete shard").endsWith(0L, 0L, 0L, 1L);
+		add(this.layout, 0, 128, 129, 130);
+		assertThat(complete()).as("an add to the shard keeps the mark").isEqualTo(1L);
+		assertThat(check(128, 129, 130)).endsWith(1L, 1L, 1L, 1L);
+		// Lost without its mark (an eviction), then created anew by an add: the mark goes with the creation.
+		redis.server().command("DEL", "f");
+		assertThat(check(128, 129, 130)).as("a shard without its header is not complete").endsWith(0L);
+		add(this.layout, 0, 131, 132, 133);
+		assertThat(redis.server().command("EXISTS", "f:complete")).isEqualTo(0L);
+		assertThat(check(128, 129, 130)).endsWith(0L, 0L, 0L, 0L);
+		// A seeding whose shard was lost and recreated meanwhile does not mark it complete.
+		byte[] next = BloomSeeding.token();
+		redis.scripts().execute(BloomScripts.ADD, ReturnType.MULTI, 2,
+				BloomScripts.add(KEY, MARK, this.layout, 0, next, new long[0]));
+		redis.server().command("DEL", "f");
+		add(this.layout, 0, 128, 129, 130);
+		assertThat(end(next)).isZero();
+		assertThat(complete()).isZero();
+	}
+
+	private long complete() {
+		return redis.scripts().execute(BloomSeeding.IS_COMPLETE, ReturnType.INTEGER, 2, KEY, MARK);
+	}
+
+	private long end(byte[] token) {
+		return redis.scripts().execute(BloomSeeding.END, ReturnType.INTEGER, 2, KEY, MARK, token);
+	}
+
+	private List<Object> check(long... offsets) {
+		return redis.scripts().execute(BloomScripts.CHECK, ReturnType.MULTI, 2, BloomScripts.check(KEY, MARK, offsets));
 	}
 
 	@Test

@@ -57,4 +57,20 @@ class NativeBloomCommandsTests {
 		return value.getBytes(StandardCharsets.UTF_8);
 	}
 
+	@Test
+	void theNativeScriptsTakeTheFilterAndItsMarkAsKeysThenTheCommandsArguments() {
+		byte[] key = "rk:bloom:{f}".getBytes(StandardCharsets.UTF_8);
+		byte[] mark = "rk:bloom:{f}:complete".getBytes(StandardCharsets.UTF_8);
+		byte[] token = "seeding:1".getBytes(StandardCharsets.UTF_8);
+		assertThat(strings(NativeBloomCommands.script(key, mark, token,
+				NativeBloomCommands.reserve(BloomFilterSpec.of(1000, 0.01)))))
+			.containsExactly("rk:bloom:{f}", "rk:bloom:{f}:complete", "seeding:1", "0.01", "1000", "NONSCALING");
+		assertThat(strings(NativeBloomCommands.script(key, mark, null, NativeBloomCommands.exists(List.of(bytes("a"))))))
+			.containsExactly("rk:bloom:{f}", "rk:bloom:{f}:complete", "a");
+	}
+
+	private static List<String> strings(byte[][] values) {
+		return Arrays.stream(values).map((value) -> new String(value, StandardCharsets.UTF_8)).toList();
+	}
+
 }

@@ -50,6 +50,11 @@ final class RecordingCacheListener implements CacheListener {
 	}
 
 	@Override
+	public void onUnfiltered(String cacheName) {
+		this.events.add("unfiltered " + cacheName);
+	}
+
+	@Override
 	public void onRefresh(String cacheName, boolean expired) {
 		this.events.add("refresh " + cacheName + " " + (expired ? "stale" : "early"));
 	}

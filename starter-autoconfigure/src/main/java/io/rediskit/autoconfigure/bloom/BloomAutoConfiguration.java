@@ -1,5 +1,7 @@
 package io.rediskit.autoconfigure.bloom;
 
+import java.util.List;
+
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.autoconfigure.bloom.BloomProperties.Filter;
 import io.rediskit.autoconfigure.bloom.BloomProperties.Growth;
@@ -7,9 +9,13 @@ import io.rediskit.autoconfigure.support.Durations;
 import io.rediskit.autoconfigure.support.PropertyChecks;
 import io.rediskit.bloom.BloomFilterListener;
 import io.rediskit.bloom.BloomFilterRegistry;
+import io.rediskit.bloom.BloomFilterSeed;
 import io.rediskit.bloom.BloomFilterSpec;
 import io.rediskit.bloom.BloomGrowth;
 import io.rediskit.bloom.BloomMode;
+import io.rediskit.lock.LockRegistry;
+import io.rediskit.support.Background;
+import io.rediskit.support.ClosestName;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.ConfiguredSpecs;
 import io.rediskit.support.InvalidSpecException;
@@ -33,7 +39,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * {@code redis-kit.bloom.filters} and telling every {@link BloomFilterListener} bean of each call. Off with
  * {@code redis-kit.bloom.enabled=false}; each bean backs off when the application defines its own. Unless the
  * mode is {@code bitmap}, the server is asked at startup, without blocking it, whether it offers native
- * {@code BF.*} filters; the answer is logged.
+ * {@code BF.*} filters; the answer is logged. Each {@link BloomFilterSeed} bean gives its filter the source of every
+ * item it must hold: the filter is seeded from it in the background at startup, and again whenever a check finds it
+ * not complete, under the application's {@link LockRegistry} (when lock is on) so that one instance seeds it.
  */
 @AutoConfiguration(after = { DataRedisAutoConfiguration.class, RedisKitAutoConfiguration.class })
 @ConditionalOnBean(RedisConnectionFactory.class)
@@ -45,7 +53,8 @@ public final class BloomAutoConfiguration {
 	@ConditionalOnMissingBean
 	BloomFilterRegistry bloomFilterRegistry(ScriptExecutor scripts, CommandExecutor commands, KeyNaming keyNaming,
 			BloomProperties properties, ObjectProvider<BloomFilterListener> listeners,
-			ObjectProvider<Observations> observations) {
+			ObjectProvider<Observations> observations, ObjectProvider<BloomFilterSeed> seeds,
+			ObjectProvider<LockRegistry> locks, Background background) {
 		PropertyChecks checks = new PropertyChecks();
 		checks.entries(properties, "redis-kit.bloom.", "filters", "filter", properties.getFilters(),
 				BloomAutoConfiguration::spec);
@@ -54,6 +63,9 @@ public final class BloomAutoConfiguration {
 				listeners.orderedStream().toList(), ConfiguredSpecs.of(properties::getFilters,
 						BloomAutoConfiguration::spec));
 		registry.setObservations(observations.getIfAvailable(() -> Observations.NOOP));
+		registry.setBackground(background);
+		registry.setLocks(locks.getIfUnique());
+		seeds.orderedStream().forEach(registry::setSeed);
 		requireSupportedByTheMode(registry, properties);
 		return registry;
 	}
@@ -98,6 +110,32 @@ public final class BloomAutoConfiguration {
 		return () -> {
 			if (registry.mode() != BloomMode.BITMAP) {
 				registry.detectNativeFiltersAsync();
+			}
+		};
+	}
+
+	/**
+	 * Once every bean exists (filters created in code included), fails startup for a {@link BloomFilterSeed} of a
+	 * filter no one configures or creates, then starts seeding each seeded filter in the background unless it is
+	 * complete. An outage or a failing source does not stop the application: the filter stays not complete (the
+	 * loaders it guards run) and the next check seeds it.
+	 */
+	@Bean
+	SmartInitializingSingleton bloomSeeding(BloomFilterRegistry registry, BloomProperties properties,
+			ObjectProvider<BloomFilterSeed> seeds) {
+		return () -> {
+			List<BloomFilterSeed> all = seeds.orderedStream().toList();
+			for (BloomFilterSeed seed : all) {
+				String name = seed.filter();
+				if (!properties.getFilters().containsKey(name) && !registry.names().contains(name)) {
+					String suggestion = ClosestName.didYouMean(name, properties.getFilters().keySet());
+					throw new IllegalStateException("A BloomFilterSeed seeds the Bloom filter '" + name + "', which does"
+							+ " not exist" + suggestion + ": configure redis-kit.bloom.filters." + name
+							+ ".expected-insertions, or create it in code before the application starts");
+				}
+			}
+			for (BloomFilterSeed seed : all) {
+				registry.seedAsync(seed.filter());
 			}
 		};
 	}

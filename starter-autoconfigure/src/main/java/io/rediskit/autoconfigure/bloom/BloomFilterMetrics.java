@@ -8,6 +8,7 @@ import java.util.function.ToDoubleFunction;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import io.rediskit.bloom.BloomFilter;
 import io.rediskit.bloom.BloomFilterInfo;
 import io.rediskit.bloom.BloomFilterRegistry;
 import org.jspecify.annotations.Nullable;
@@ -15,13 +16,15 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 
 /**
- * Gauges of each configured Bloom filter, read with {@link io.rediskit.bloom.BloomFilter#info()} at most once
- * per 10 seconds per filter (a scrape costs no more than that), {@code NaN} while Redis cannot answer:
+ * Gauges of each configured Bloom filter, read with {@link io.rediskit.bloom.BloomFilter#info()} and
+ * {@link io.rediskit.bloom.BloomFilter#isComplete()} at most once per 10 seconds per filter (a scrape costs no more than that), {@code NaN} while Redis cannot answer:
  * <ul>
  * <li>{@code rediskit.bloom.fill} ({@code filter}): bits set / bits.</li>
  * <li>{@code rediskit.bloom.estimated.fpp} ({@code filter}): the false-positive rate at the current fill.</li>
  * <li>{@code rediskit.bloom.over.capacity} ({@code filter}): 1 while the filter holds more items than it is
  * sized for, else 0.</li>
+ * <li>{@code rediskit.bloom.complete} ({@code filter}): 1 while the filter is complete (seeded with every item, not
+ * lost since), so that its "never seen" is trusted; 0 while it is not, and the loaders it guards run.</li>
  * </ul>
  */
 public class BloomFilterMetrics implements MeterBinder {
@@ -56,35 +59,47 @@ public class BloomFilterMetrics implements MeterBinder {
 			gauge(registry, name, "rediskit.bloom.over.capacity",
 					"1 while the Bloom filter holds more items than it is sized for",
 					(info) -> info.overCapacity() ? 1 : 0);
+			Gauge.builder("rediskit.bloom.complete", this, (metrics) -> {
+				Boolean complete = metrics.sample(name).complete();
+				return (complete != null) ? (complete ? 1 : 0) : Double.NaN;
+			})
+				.description("1 while the Bloom filter is complete: its \"never seen\" is trusted")
+				.tag("filter", name)
+				.register(registry);
 		}
 	}
 
 	private void gauge(MeterRegistry registry, String name, String meter, String description,
 			ToDoubleFunction<BloomFilterInfo> value) {
 		Gauge.builder(meter, this, (metrics) -> {
-			BloomFilterInfo info = metrics.info(name);
+			BloomFilterInfo info = metrics.sample(name).info();
 			return (info != null) ? value.applyAsDouble(info) : Double.NaN;
 		}).description(description).tag("filter", name).register(registry);
 	}
 
-	private @Nullable BloomFilterInfo info(String name) {
+	private Sample sample(String name) {
 		long now = System.nanoTime();
 		Sample sample = this.samples.get(name);
 		if (sample != null && now - sample.takenAt < REFRESH.toNanos()) {
-			return sample.info;
+			return sample;
 		}
 		BloomFilterInfo info;
+		Boolean complete;
 		try {
-			info = this.filters.getObject().get(name).info();
+			BloomFilter filter = this.filters.getObject().get(name);
+			info = filter.info();
+			complete = filter.isComplete();
 		}
 		catch (RuntimeException ex) {
 			info = null;
+			complete = null;
 		}
-		this.samples.put(name, new Sample(info, now));
-		return info;
+		Sample taken = new Sample(info, complete, now);
+		this.samples.put(name, taken);
+		return taken;
 	}
 
-	private record Sample(@Nullable BloomFilterInfo info, long takenAt) {
+	private record Sample(@Nullable BloomFilterInfo info, @Nullable Boolean complete, long takenAt) {
 	}
 
 }

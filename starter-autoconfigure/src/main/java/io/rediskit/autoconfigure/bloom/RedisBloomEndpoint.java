@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.SortedSet;
 
 import io.rediskit.autoconfigure.support.EntryNames;
+import io.rediskit.bloom.BloomFilter;
 import io.rediskit.bloom.BloomFilterInfo;
 import io.rediskit.bloom.BloomFilterRegistry;
 import org.jspecify.annotations.Nullable;
@@ -13,7 +14,7 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
 /**
  * Actuator endpoint {@code rediskitbloom}: every configured or created Bloom filter with its
- * {@link io.rediskit.bloom.BloomFilter#info() info}, read from Redis on each request.
+ * {@link io.rediskit.bloom.BloomFilter#info() info} and whether it is complete, read from Redis on each request.
  */
 @Endpoint(id = "rediskitbloom")
 public class RedisBloomEndpoint {
@@ -44,10 +45,11 @@ public class RedisBloomEndpoint {
 
 	private FilterDescriptor describe(String name) {
 		try {
-			return new FilterDescriptor(name, this.filters.get(name).info(), null);
+			BloomFilter filter = this.filters.get(name);
+			return new FilterDescriptor(name, filter.info(), filter.isComplete(), this.filters.hasSeed(name), null);
 		}
 		catch (RuntimeException ex) {
-			return new FilterDescriptor(name, null, ex.getMessage());
+			return new FilterDescriptor(name, null, null, this.filters.hasSeed(name), ex.getMessage());
 		}
 	}
 
@@ -63,9 +65,14 @@ public class RedisBloomEndpoint {
 	 * One filter.
 	 * @param name its name
 	 * @param info its state, or {@code null} when it could not be read
+	 * @param complete whether it is complete (seeded with every item, not lost since), so that its "never seen" is
+	 * trusted; {@code null} when it could not be read
+	 * @param seeded whether it has a {@link io.rediskit.bloom.BloomFilterSeed}, which seeds it again when it is found
+	 * not complete
 	 * @param error why it could not be read
 	 */
-	public record FilterDescriptor(String name, @Nullable BloomFilterInfo info, @Nullable String error) {
+	public record FilterDescriptor(String name, @Nullable BloomFilterInfo info, @Nullable Boolean complete,
+			boolean seeded, @Nullable String error) {
 	}
 
 }

@@ -23,6 +23,8 @@ import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Observations;
 import io.rediskit.support.ScriptExecutor;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -67,6 +69,8 @@ import org.springframework.scheduling.TaskScheduler;
 @ConditionalOnBooleanProperty(name = "redis-kit.cache.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(CacheProperties.class)
 public final class CacheAutoConfiguration {
+
+	private static final Log logger = LogFactory.getLog(CacheAutoConfiguration.class);
 
 	/** The name of the value serializer bean, which an application may define instead. */
 	public static final String VALUES_BEAN = "redisKitCacheValues";
@@ -174,6 +178,14 @@ public final class CacheAutoConfiguration {
 					+ "', which does not exist" + ClosestName.didYouMean(filter, configuredFilters)
 					+ ": configure redis-kit.bloom.filters." + filter
 					+ " or create it in code before the cache manager"));
+			return;
+		}
+		if (!filters.hasSeed(filter)) {
+			// Not an error: the application may seed it itself. But a filter nothing seeds never filters.
+			logger.info(property + " names the Bloom filter '" + filter + "', which has no BloomFilterSeed bean: it"
+					+ " filters keys only once seeded with every key there is (BloomFilter.seed), and every key is read"
+					+ " and loaded until then, and again after the filter is lost in Redis until it is seeded again."
+					+ " Declare a BloomFilterSeed bean for '" + filter + "' to have it seeded by itself");
 		}
 	}
 

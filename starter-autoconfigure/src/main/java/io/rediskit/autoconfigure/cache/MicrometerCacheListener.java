@@ -29,6 +29,8 @@ import org.jspecify.annotations.Nullable;
  * instance wrote or evicted them.</li>
  * <li>{@code rediskit.cache.filtered} (counter; {@code cache}): keys the cache's Bloom filter had never seen,
  * answered as a cached null without a read or a load.</li>
+ * <li>{@code rediskit.cache.unfiltered} (counter; {@code cache}): keys the cache's Bloom filter had never seen, read
+ * and loaded as usual because the filter is not complete (never seeded, or lost in Redis).</li>
  * <li>{@code rediskit.cache.refreshes} (counter; {@code cache}, {@code trigger} = early | stale): reloads in the
  * background this instance started, before the entry's expiry (early refresh) or past it
  * (stale-while-revalidate).</li>
@@ -93,6 +95,12 @@ public class MicrometerCacheListener implements CacheListener {
 	public void onFiltered(String cacheName) {
 		counter("rediskit.cache.filtered", "Keys the Bloom filter had never seen, answered without a read", cacheName,
 				null, null).increment();
+	}
+
+	@Override
+	public void onUnfiltered(String cacheName) {
+		counter("rediskit.cache.unfiltered", "Keys the Bloom filter had never seen, read because it is not complete",
+				cacheName, null, null).increment();
 	}
 
 	@Override

@@ -6,6 +6,7 @@ import java.time.LocalDate;
 import java.time.YearMonth;
 import java.time.ZoneId;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -18,8 +19,10 @@ import io.rediskit.bitmap.BitmapRegistry;
 import io.rediskit.bitmap.CheckInCalendar;
 import io.rediskit.bitmap.DailyActivity;
 import io.rediskit.bitmap.DailyActivitySpec;
+import io.rediskit.bloom.BloomAnswer;
 import io.rediskit.bloom.BloomFilter;
 import io.rediskit.bloom.BloomFilterRegistry;
+import io.rediskit.bloom.BloomFilterSeed;
 import io.rediskit.bloom.BloomFilterSpec;
 import io.rediskit.bloom.BloomGrowth;
 import io.rediskit.bloom.BloomMode;
@@ -44,6 +47,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * Wiring of the Bloom filter, unique counter and bitmap auto-configurations: beans, back-off, metrics, the
@@ -65,6 +69,44 @@ class BloomAutoConfigurationTests {
 	@BeforeEach
 	void flush() {
 		redis.flushAll();
+	}
+
+	@Test
+	void aSeedBeanSeedsItsFilterAtStartupAndTheEndpointAndGaugeShowItComplete() {
+		this.runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.withBean("productIds", BloomFilterSeed.class, () -> BloomFilterSeed.of("product-ids", () -> List.of("p-1")))
+			.withPropertyValues("redis-kit.bloom.filters.product-ids.expected-insertions=1000",
+					"redis-kit.bloom.filters.other.expected-insertions=1000",
+					"management.endpoints.web.exposure.include=rediskitbloom")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				BloomFilterRegistry filters = context.getBean(BloomFilterRegistry.class);
+				assertThat(filters.hasSeed("product-ids")).isTrue();
+				assertThat(filters.seedAsync("product-ids").toCompletableFuture().get(30, TimeUnit.SECONDS)).isTrue();
+				assertThat(filters.get("product-ids").check("p-2")).isEqualTo(BloomAnswer.NEVER_SEEN);
+				assertThat(filters.get("other").check("p-2")).isEqualTo(BloomAnswer.NOT_COMPLETE);
+				MeterRegistry meters = context.getBean(MeterRegistry.class);
+				context.getBean(BloomFilterMetrics.class).bindTo(meters);
+				assertThat(meters.get("rediskit.bloom.complete").tag("filter", "product-ids").gauge().value()).isEqualTo(1);
+				assertThat(meters.get("rediskit.bloom.complete").tag("filter", "other").gauge().value()).isZero();
+				assertThat(context.getBean(RedisBloomEndpoint.class).filters().filters())
+					.extracting(RedisBloomEndpoint.FilterDescriptor::name, RedisBloomEndpoint.FilterDescriptor::complete,
+							RedisBloomEndpoint.FilterDescriptor::seeded)
+					.containsExactly(tuple("other", false, false), tuple("product-ids", true, true));
+				Health health = context.getBean(BloomHealthIndicator.class).health(true);
+				assertThat(health.getStatus()).isEqualTo(Status.UP);
+				assertThat(health.getDetails()).containsEntry("notComplete", List.of("other"));
+			});
+	}
+
+	@Test
+	void aSeedOfAFilterThatDoesNotExistFailsStartupNamingTheProperty() {
+		this.runner.withBean("productIds", BloomFilterSeed.class, () -> BloomFilterSeed.of("product-id", List::of))
+			.withPropertyValues("redis-kit.bloom.filters.product-ids.expected-insertions=1000")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasMessageContaining("'product-id', which does not exist (did you mean 'product-ids'?)")
+				.hasMessageContaining("redis-kit.bloom.filters.product-id.expected-insertions"));
 	}
 
 	@Test

@@ -1,9 +1,12 @@
 -- Adds items to a growing (scalable) Bloom filter: an item found in any layer is not new; a new item sets its bits
 -- in the newest layer, and when that layer already holds its capacity, a new layer is started first.
 -- KEYS[1]: the filter's record (a hash: sizing, layers, count in the newest layer, items in all);
--- KEYS[2..L+1]: the layers 0..L-1 the client computed offsets for (all in the filter's hash tag).
+-- KEYS[2..L+1]: the layers 0..L-1 the client computed offsets for (all in the filter's hash tag);
+-- KEYS[L+2]: the filter's completeness mark, deleted when the filter is created anew: a filter recreated by an add
+-- holds that add's items only, and a "never seen" from it must not be trusted.
 -- ARGV[1]: the sizing, compared with the stored one; ARGV[2]: ttl in ms (0: none); ARGV[3]: L; ARGV[4]: items;
--- ARGV[5]: the most layers; ARGV[6..5+L]: each layer's capacity; ARGV[6+L..5+2L]: each layer's hashes;
+-- ARGV[5]: the most layers; ARGV[6]: a seeding's token, written to the mark unless empty;
+-- ARGV[7..6+L]: each layer's capacity; ARGV[7+L..6+2L]: each layer's hashes;
 -- then per item, per layer 0..L-1, that layer's bit offsets for the item.
 -- Returns {status, layers, count, new flags...} with one flag (1 new, 0 not) per item handled, in order:
 -- status 1 when every item was handled; -1 when an item needs layer L, which the client did not send (it sends
@@ -27,18 +30,31 @@ elseif stored[1] ~= ARGV[1] then
 else
   layers, count, total = tonumber(stored[2]), tonumber(stored[3]), tonumber(stored[4])
 end
+local mark = KEYS[sent + 2]
+if fresh then
+  redis.call('DEL', mark)
+end
+if ARGV[6] ~= '' then
+  -- A seeding begins: the record is written below if fresh, in this same script.
+  local left = fresh and ttl or redis.call('PTTL', record)
+  if left > 0 then
+    redis.call('SET', mark, ARGV[6], 'PX', left)
+  else
+    redis.call('SET', mark, ARGV[6])
+  end
+end
 if layers > sent then
   return {-1, layers, count}
 end
 
 local capacity, hashes, perItem, first = {}, {}, 0, {}
 for i = 1, sent do
-  capacity[i] = tonumber(ARGV[5 + i])
-  hashes[i] = tonumber(ARGV[5 + sent + i])
+  capacity[i] = tonumber(ARGV[6 + i])
+  hashes[i] = tonumber(ARGV[6 + sent + i])
   first[i] = perItem
   perItem = perItem + hashes[i]
 end
-local base = 6 + 2 * sent
+local base = 7 + 2 * sent
 
 local result = {1, 0, 0}
 local added = 0

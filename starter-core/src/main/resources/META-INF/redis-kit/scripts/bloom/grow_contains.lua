@@ -2,8 +2,10 @@
 -- KEYS[1]: the filter's record; KEYS[2..L+1]: the layers 0..L-1 the client computed offsets for.
 -- ARGV[1]: the sizing, compared with the stored one; ARGV[2]: L; ARGV[3]: items; ARGV[4..3+L]: each layer's
 -- hashes; then per item, per layer 0..L-1, that layer's bit offsets for the item.
--- Returns {1, layers, flags...} with one flag (1 might be in it, 0 not) per item; {-1, layers} when the filter has
--- more layers than the client sent (it asks again); {0, stored sizing} when it is stored with other sizing.
+-- KEYS[L+2], when given: the filter's completeness mark, asked so that a "never seen" can be trusted or not.
+-- Returns {1, layers, flags...} with one flag (1 might be in it, 0 not) per item, or {2, layers, flags...} when the
+-- mark was given and says the filter is complete; {-1, layers} when the filter has more layers than the client sent
+-- (it asks again); {0, stored sizing} when it is stored with other sizing.
 local stored = redis.call('HMGET', KEYS[1], 'sizing', 'layers')
 local sent = tonumber(ARGV[2])
 local items = tonumber(ARGV[3])
@@ -27,6 +29,9 @@ end
 local base = 4 + sent
 
 local result = {1, layers}
+if #KEYS == sent + 2 and stored[1] and redis.call('GET', KEYS[sent + 2]) == 'complete' then
+  result[1] = 2
+end
 for item = 0, items - 1 do
   local at = base + item * perItem
   local found = false
