@@ -195,4 +195,10 @@ public final class CacheAutoConfiguration {
 		return factory.create();
 	}
 
+	@Bean
+	@ConditionalOnMissingBean
+	CacheConnectionsShutdown redisKitCacheConnectionsShutdown(ObjectProvider<RedisKitCacheManager> managers) {
+		return new CacheConnectionsShutdown(managers);
+	}
+
 }
