@@ -47,7 +47,8 @@ class RecentlyViewedSampleTests extends SampleHttpTests {
 		HttpResponse<String> user = send("GET", "/actuator/rediskitrecentitems/viewed-products/linus", "linus");
 		assertThat(user.statusCode()).isEqualTo(200);
 		Map<String, Object> items = this.json.readValue(user.body(), Map.class);
-		assertThat(items).containsEntry("user", "linus").containsEntry("count", 2);
+		assertThat(items).as("the user the caller named is not repeated").doesNotContainKey("user")
+			.containsEntry("count", 2);
 		assertThat(items.get("items")).as("null (Actuator's mapper may leave it out)").isNull();
 		HttpResponse<String> lists = send("GET", "/actuator/rediskitrecentitems", "linus");
 		assertThat(lists.statusCode()).isEqualTo(200);
