@@ -20,7 +20,6 @@ import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.cluster.RedisClusterClient;
-import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
@@ -47,7 +46,10 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * every retry interval on the {@link Background#scheduler() scheduler} until the server confirms it.</li>
  * <li><b>Report.</b> {@link #isSubscribed} says whether the server confirmed a channel on the connection as it is
  * now; a {@link Listener} hears when the connection goes down and comes back (a message may have been lost in
- * between); a failure to subscribe is logged once per interval, with what follows from it.</li>
+ * between); a failure to subscribe is logged once per interval, with what follows from it. Only the subscriber's own
+ * connection counts: on Cluster that is one connection to one node (a publish reaches every node), which Lettuce moves
+ * to another node when its own is lost; the client's other connections coming and going (a topology refresh, the
+ * application's connections to each node) leave the subscription up.</li>
  * </ul>
  * Messages are handed to each channel's handler on the driver's thread: a handler must only signal, never block. A
  * wait for a confirmation completes on the background executor, so what follows it may call Redis.
@@ -102,10 +104,6 @@ public final class Subscriptions implements AutoCloseable {
 	private final ReentrantLock lock = new ReentrantLock();
 
 	private @Nullable StatefulRedisPubSubConnection<byte[], byte[]> connection;
-
-	private @Nullable AbstractRedisClient client;
-
-	private @Nullable RedisConnectionStateListener stateListener;
 
 	private boolean connecting;
 
@@ -288,14 +286,12 @@ public final class Subscriptions implements AutoCloseable {
 	/** On the background executor: blocks up to the driver's connect timeout while Redis does not answer. */
 	private void open() {
 		StatefulRedisPubSubConnection<byte[], byte[]> opened;
-		AbstractRedisClient nativeClient;
-		RedisConnectionStateListener state;
 		try {
 			if (!(this.connectionFactory instanceof LettuceConnectionFactory lettuce)) {
 				throw new IllegalStateException("Pub/sub needs a LettuceConnectionFactory, not a "
 						+ this.connectionFactory.getClass().getName());
 			}
-			nativeClient = lettuce.getRequiredNativeClient();
+			AbstractRedisClient nativeClient = lettuce.getRequiredNativeClient();
 			if (nativeClient instanceof RedisClusterClient cluster) {
 				opened = cluster.connectPubSub(ByteArrayCodec.INSTANCE);
 			}
@@ -306,8 +302,12 @@ public final class Subscriptions implements AutoCloseable {
 				throw new IllegalStateException("Cannot subscribe with a " + nativeClient.getClass().getName());
 			}
 			opened.addListener(new Messages());
-			state = new ConnectionState(opened);
-			nativeClient.addListener(state);
+			// The connection's own events, not the client's: those name every connection the client opens and
+			// closes (a Cluster topology refresh's, the application's to each node), none of which carries these
+			// channels. On Cluster the subscriptions live on the pub/sub connection's default node connection, whose
+			// events name the pub/sub connection itself; the per-node connections it opens only for node-selection
+			// and sharded commands, which are not used here, report to listeners of their own.
+			opened.addListener(new ConnectionState());
 		}
 		catch (RuntimeException ex) {
 			List<CompletableFuture<Void>> failed = new ArrayList<>();
@@ -333,8 +333,6 @@ public final class Subscriptions implements AutoCloseable {
 			kept = !this.closed;
 			if (kept) {
 				this.connection = opened;
-				this.client = nativeClient;
-				this.stateListener = state;
 				this.connected = true;
 				if (!this.wanted.isEmpty()) {
 					send(new ArrayList<>(this.wanted.keySet()));
@@ -345,8 +343,8 @@ public final class Subscriptions implements AutoCloseable {
 			this.lock.unlock();
 		}
 		if (!kept) {
-			// Closed while connecting: the close did not wait for this connection, which ends here.
-			nativeClient.removeListener(state);
+			// Closed while connecting: the close did not wait for this connection, which ends here; its events are
+			// ignored once closed.
 			opened.closeAsync();
 			return;
 		}
@@ -447,11 +445,6 @@ public final class Subscriptions implements AutoCloseable {
 				this.retryTask.cancel(false);
 				this.retryTask = null;
 			}
-			if (this.client != null && this.stateListener != null) {
-				this.client.removeListener(this.stateListener);
-			}
-			this.client = null;
-			this.stateListener = null;
 			dropped = new ArrayList<>(this.wanted.values());
 			this.wanted.clear();
 			this.confirmed.clear();
@@ -542,21 +535,15 @@ public final class Subscriptions implements AutoCloseable {
 	}
 
 	/**
-	 * On the driver's event loop: nothing here may block, nor open a connection (that would wait for this very
-	 * loop). A drop forgets every confirmation, since the server forgot the subscriptions; Lettuce's own
-	 * resubscription after the reconnect, or the next retry, confirms them again.
+	 * The events of the subscriber's own connection, on the driver's event loop: nothing here may block, nor open a
+	 * connection (that would wait for this very loop). A drop forgets every confirmation, since the server forgot the
+	 * subscriptions; Lettuce's own resubscription after the reconnect, or the next retry, confirms them again.
 	 */
 	private final class ConnectionState implements RedisConnectionStateListener {
 
-		private final StatefulRedisPubSubConnection<byte[], byte[]> subscriber;
-
-		ConnectionState(StatefulRedisPubSubConnection<byte[], byte[]> subscriber) {
-			this.subscriber = subscriber;
-		}
-
 		@Override
 		public void onRedisConnected(RedisChannelHandler<?, ?> handler, SocketAddress address) {
-			if (isOurs(handler) && !Subscriptions.this.closed) {
+			if (!Subscriptions.this.closed) {
 				Subscriptions.this.connected = true;
 				Subscriptions.this.listeners.forEach(Listener::onConnected);
 			}
@@ -564,16 +551,11 @@ public final class Subscriptions implements AutoCloseable {
 
 		@Override
 		public void onRedisDisconnected(RedisChannelHandler<?, ?> handler) {
-			if (isOurs(handler) && !Subscriptions.this.closed) {
+			if (!Subscriptions.this.closed) {
 				Subscriptions.this.connected = false;
 				Subscriptions.this.confirmed.clear();
 				Subscriptions.this.listeners.forEach(Listener::onDisconnected);
 			}
-		}
-
-		// On a cluster the events name the connection of each node the subscription uses: any of them counts.
-		private boolean isOurs(RedisChannelHandler<?, ?> handler) {
-			return handler == this.subscriber || this.subscriber instanceof StatefulRedisClusterPubSubConnection<?, ?>;
 		}
 
 	}
