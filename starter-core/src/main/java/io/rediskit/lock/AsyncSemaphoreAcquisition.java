@@ -1,6 +1,7 @@
 package io.rediskit.lock;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import io.rediskit.support.PollingWait;
@@ -13,7 +14,8 @@ import org.jspecify.annotations.Nullable;
  * in flight; a wake-up during an attempt starts another one after it.
  * <p>
  * Cancelling the returned stage ends the wait (reported as {@link AcquireResult#INTERRUPTED}); permits an attempt
- * in flight takes afterwards are released at once. Stopping the registry ends the wait with
+ * in flight takes afterwards are released at once, also when the cancel comes as they are handed over
+ * ({@link LockHolds#handOver}): never reported as acquired, nor as a release. Stopping the registry ends the wait with
  * {@link IllegalStateException}.
  */
 final class AsyncSemaphoreAcquisition extends SemaphoreAcquisition {
@@ -76,14 +78,14 @@ final class AsyncSemaphoreAcquisition extends SemaphoreAcquisition {
 				this.engine.scripts.release(this.lock.keys(), this.owner);
 				return;
 			}
-			Lease lease = this.lock.lease(hold(attempt));
-			if (this.result.complete(lease)) {
+			LockHold hold = hold(attempt);
+			if (this.parts.holds().handOver(this.result, this.lock.lease(hold), List.of(hold))) {
 				report(AcquireResult.ACQUIRED);
 			}
 			else {
-				// Cancelled between the two: the caller never sees the lease.
+				// Cancelled between the two: the caller never sees the lease, the hold was abandoned.
+				this.engine.scripts.release(this.lock.keys(), this.owner);
 				report(AcquireResult.INTERRUPTED);
-				lease.releaseAsync();
 			}
 			return;
 		}

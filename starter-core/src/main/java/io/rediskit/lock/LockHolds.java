@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
@@ -113,6 +114,40 @@ final class LockHolds {
 	void forget(LockHold hold) {
 		this.holds.remove(new Id(hold.lock.keys().lock, hold.owner), hold);
 		hold.endObservation("released", null);
+	}
+
+	/**
+	 * Hands what a wait was granted to its caller's stage. Nothing in the wait can refuse the caller's cancel (or its
+	 * own completion of the stage, as {@code orTimeout} does), so completing the stage is the one point where a
+	 * grant and a cancel are decided together: the wait reports {@link AcquireResult#ACQUIRED} only when this
+	 * answers {@code true}, after it. Otherwise the caller never sees the grant and the holds are
+	 * {@linkplain #abandon abandoned}: the wait reports {@link AcquireResult#INTERRUPTED} and gives back in Redis
+	 * what they took, as it gives back a grant that was answered after the cancel.
+	 * @param granted the lease over the holds
+	 * @param taken the holds the grant recorded, before the caller could release them
+	 * @return whether the caller got the lease
+	 */
+	<T> boolean handOver(CompletableFuture<T> caller, T granted, Collection<LockHold> taken) {
+		if (caller.complete(granted)) {
+			return true;
+		}
+		for (LockHold hold : taken) {
+			abandon(hold);
+		}
+		return false;
+	}
+
+	/**
+	 * Forgets a hold nobody will release, as if it had never been held: never renewed again, not listed, and its
+	 * observation ends as {@code abandoned}, not released. It is marked as releasing first, as a release marks its
+	 * hold: the watchdog may have picked it for a renewal before it was forgotten, and that renewal, sent after the
+	 * give-back, finds the key gone; it must not report the lease as lost. What it took in Redis is the caller's to
+	 * give back.
+	 */
+	void abandon(LockHold hold) {
+		hold.releaseStarted();
+		hold.endObservation("abandoned", null);
+		forget(hold);
 	}
 
 	/** Records a lost hold once: never renewed again, reported to the listeners, and unlock will say so. */

@@ -182,13 +182,21 @@ public final class MultiLock {
 	 * @throws LockNotAcquiredException if the thread was interrupted (the interrupt flag is then set)
 	 */
 	public Optional<MultiLease> tryAcquire(Duration waitTime, @Nullable Duration leaseTime) {
-		CompletableFuture<MultiLease> acquisition = acquireAsync(waitTime, leaseTime).toCompletableFuture();
+		requireArguments(waitTime, leaseTime);
+		this.parts.background().ensureRunning();
+		Acquisition acquisition = start(waitTime, leaseTime);
 		try {
-			return Optional.of(acquisition.get());
+			MultiLease lease = acquisition.result.get();
+			// The waits end before a blocking caller goes on: the lease was handed over just before they ended.
+			acquisition.reported.join();
+			return Optional.of(lease);
 		}
 		catch (InterruptedException ex) {
-			// Cancelling makes the acquisition free whatever it took or is about to take.
-			acquisition.cancel(false);
+			// Cancelling makes the acquisition free whatever it took or is about to take; a lease the stage took
+			// before the cancel is released here, so that nothing is held when this throws.
+			if (!acquisition.result.cancel(false) && !acquisition.result.isCompletedExceptionally()) {
+				acquisition.result.join().releaseAsync();
+			}
 			Thread.currentThread().interrupt();
 			throw new LockNotAcquiredException(this.description, waitTime, ex);
 		}
@@ -211,23 +219,32 @@ public final class MultiLock {
 	 * @throws IllegalArgumentException at once for a lease out of range
 	 */
 	public CompletionStage<MultiLease> acquireAsync(Duration waitTime, @Nullable Duration leaseTime) {
-		Objects.requireNonNull(waitTime, "waitTime");
-		if (leaseTime != null) {
-			this.parts.engine().requireLease(leaseTime);
-		}
+		requireArguments(waitTime, leaseTime);
 		try {
 			this.parts.background().ensureRunning();
 		}
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);
 		}
+		return start(waitTime, leaseTime).result;
+	}
+
+	private void requireArguments(Duration waitTime, @Nullable Duration leaseTime) {
+		Objects.requireNonNull(waitTime, "waitTime");
+		if (leaseTime != null) {
+			this.parts.engine().requireLease(leaseTime);
+		}
+	}
+
+	/** Starts an acquisition of arguments checked, on a running registry. */
+	private Acquisition start(Duration waitTime, @Nullable Duration leaseTime) {
 		Duration lease = (leaseTime != null) ? leaseTime : this.parts.defaultLeaseTime();
 		boolean watchdog = lease == null;
 		long leaseMillis = watchdog ? this.parts.watchdogTimeout().toMillis() : lease.toMillis();
 		long waitNanos = waitTime.isNegative() ? 0 : saturatedNanos(waitTime);
 		Acquisition acquisition = new Acquisition(waitTime, waitNanos, leaseMillis, watchdog);
 		acquisition.attempt();
-		return acquisition.result;
+		return acquisition;
 	}
 
 	@Override
@@ -270,7 +287,10 @@ public final class MultiLock {
 		 */
 		private final Observation @Nullable [] waits;
 
-		private final AtomicBoolean reported = new AtomicBoolean();
+		private final AtomicBoolean reporting = new AtomicBoolean();
+
+		/** Completed once the set's outcome was reported, with nothing observing too. */
+		final CompletableFuture<@Nullable Void> reported = new CompletableFuture<>();
 
 		private int step;
 
@@ -354,11 +374,16 @@ public final class MultiLock {
 					return;
 				}
 				MultiLease lease = new MultiLease(List.copyOf(this.taken));
-				// The waits end before the caller goes on; a cancel that comes in between has ended them already.
-				report(AcquireResult.ACQUIRED);
-				if (!this.result.complete(lease)) {
-					giveUp(null);
+				if (MultiLock.this.parts.holds().handOver(this.result, lease, this.taken)) {
+					report(AcquireResult.ACQUIRED);
+					return;
 				}
+				// Cancelled since the last step's reply: the holds were abandoned, and what the steps took is freed
+				// by owner, so that nothing is reported as released for a set the caller never had.
+				report(AcquireResult.INTERRUPTED);
+				List<RedisLock> held = this.taken.stream().map((hold) -> hold.lock).toList();
+				this.taken.clear();
+				giveUp(held);
 				return;
 			}
 			long left = this.waitNanos - (System.nanoTime() - this.started);
@@ -417,13 +442,16 @@ public final class MultiLock {
 
 		/** Ends the wait of every name with the set's outcome, the first time only. */
 		private void report(AcquireResult outcome) {
-			Observation[] waits = this.waits;
-			if (waits == null || !this.reported.compareAndSet(false, true)) {
+			if (!this.reporting.compareAndSet(false, true)) {
 				return;
 			}
-			for (int i = 0; i < waits.length; i++) {
-				MultiLock.this.locks.get(i).report(outcome, this.started, waits[i]);
+			Observation[] waits = this.waits;
+			if (waits != null) {
+				for (int i = 0; i < waits.length; i++) {
+					MultiLock.this.locks.get(i).report(outcome, this.started, waits[i]);
+				}
 			}
+			this.reported.complete(null);
 		}
 
 	}

@@ -219,12 +219,13 @@ final class RedlockAcquisition extends LockWait {
 				fail(result, AcquireResult.ERROR, failure);
 			}
 			else if (round.hold() != null) {
-				if (result.complete(this.lock.lease(round.hold()))) {
+				if (this.parts.holds().handOver(result, this.lock.lease(round.hold()), List.of(round.hold()))) {
 					report(AcquireResult.ACQUIRED);
 				}
 				else {
-					// Cancelled (and reported) since the round replied.
-					abandon(round.hold());
+					// Cancelled since the round replied: the hold was abandoned, what the round took goes.
+					this.engine.nodes.releaseQuietly(this.lock.keys(), this.owner);
+					report(AcquireResult.INTERRUPTED);
 				}
 			}
 			else if (round.failure() != null) {
@@ -279,17 +280,9 @@ final class RedlockAcquisition extends LockWait {
 		}
 	}
 
-	/**
-	 * A hold nobody will release: forgotten at once (no renewal; its observation ends as {@code abandoned}, not
-	 * released, since nobody held it) and freed on every node. It is
-	 * marked as releasing first, as a release marks its hold: the watchdog may have picked it for a renewal before
-	 * it was forgotten, and that renewal, sent after the release, finds the key gone; it must not report the lease
-	 * as lost.
-	 */
+	/** A hold nobody will release: abandoned ({@link LockHolds#abandon}) and freed on every node. */
 	private void abandon(LockHold hold) {
-		hold.releaseStarted();
-		hold.endObservation("abandoned", null);
-		this.parts.holds().forget(hold);
+		this.parts.holds().abandon(hold);
 		this.engine.nodes.releaseQuietly(this.lock.keys(), this.owner);
 	}
 

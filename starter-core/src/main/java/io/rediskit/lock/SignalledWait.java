@@ -1,6 +1,7 @@
 package io.rediskit.lock;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -25,7 +26,10 @@ import org.jspecify.annotations.Nullable;
  * registry ends the wait with an {@link IllegalStateException}. Cancelling ends the wait (reported as
  * {@link AcquireResult#INTERRUPTED}); no attempt starts after that, an attempt already in flight finishes first,
  * and a hold it took is given back before the wait ends: a grant that arrives after the cancellation is never
- * reported as acquired and never counts as a holder.
+ * reported as acquired and never counts as a holder. The caller's cancel can come at any moment, also while a grant
+ * is being handed over, and nothing refuses it: whether the caller got the lease is decided by its stage taking it
+ * ({@link LockHolds#handOver}), and only then is the wait reported as acquired; a grant the cancel beat is given
+ * back as one answered after the cancel is, with no release reported for it.
  * <p>
  * What a wait that ends without a hold gives back is the subclass's ({@link #giveBack}): the lock undoes an
  * attempt that took it, a member also leaves the place it keeps for a waiter.
@@ -59,6 +63,12 @@ abstract class SignalledWait extends LockWait {
 
 	private LockScripts.@Nullable Attempt lastAttempt;
 
+	/**
+	 * The asynchronous caller's stage, which a grant is handed to ({@link #startAsync()}); {@code null} for a
+	 * blocking caller, whom nothing but the wait itself cancels. Set before the wait starts.
+	 */
+	private @Nullable CompletableFuture<Lease> caller;
+
 	SignalledWait(RedisLock lock, String owner, @Nullable Long leaseMillis, Duration waitTime, long waitNanos) {
 		super(lock, owner, leaseMillis, waitTime, waitNanos);
 	}
@@ -87,23 +97,18 @@ abstract class SignalledWait extends LockWait {
 	/**
 	 * Waits without blocking the calling thread.
 	 * @return the lease, or exceptionally with {@link LockNotAcquiredException} when the wait ran out; cancelling
-	 * it ends the wait, and a lease granted meanwhile is released
+	 * it ends the wait, and a grant it did not take is given back
 	 */
 	final CompletableFuture<Lease> startAsync() {
 		CompletableFuture<Lease> lease = new CompletableFuture<>();
+		this.caller = lease;
 		start().whenComplete((hold, failure) -> {
+			// A hold was handed to the stage already (granted).
 			if (failure != null) {
 				lease.completeExceptionally(failure);
 			}
-			else if (hold == null) {
+			else if (hold == null && !lease.isDone()) {
 				lease.completeExceptionally(notAcquired());
-			}
-			else {
-				Lease granted = this.lock.lease(hold);
-				if (!lease.complete(granted)) {
-					// The caller cancelled the stage: nobody will close this lease, so release it now.
-					granted.releaseAsync();
-				}
 			}
 		});
 		lease.whenComplete((granted, failure) -> {
@@ -215,7 +220,7 @@ abstract class SignalledWait extends LockWait {
 			}
 			LockHold hold = this.parts.holds().acquired(this.lock, this.owner, reply.fencingToken(), reply.holdCount(),
 					this.leaseMillis, this.watchdog);
-			finish(AcquireResult.ACQUIRED, hold, null);
+			granted(hold, requestId);
 			return;
 		}
 		boolean join;
@@ -241,6 +246,21 @@ abstract class SignalledWait extends LockWait {
 			}
 		}
 		rest();
+	}
+
+	/**
+	 * An attempt took the lock: the wait is acquired when its caller takes the hold. An asynchronous caller may have
+	 * cancelled since the reply's check (on its own thread): then the hold was abandoned, and what the attempt took
+	 * is given back as after a cancellation that came before the reply. The attempt is still in flight for
+	 * {@link #cancel()}, so the cancel's callback leaves the end to this.
+	 */
+	private void granted(LockHold hold, String requestId) {
+		CompletableFuture<Lease> stage = this.caller;
+		if (stage == null || this.parts.holds().handOver(stage, this.lock.lease(hold), List.of(hold))) {
+			finish(AcquireResult.ACQUIRED, hold, null);
+			return;
+		}
+		end(AcquireResult.INTERRUPTED, null, requestId);
 	}
 
 	/**

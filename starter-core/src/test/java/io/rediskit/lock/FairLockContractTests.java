@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.TopologyScripts;
@@ -177,6 +178,35 @@ class FairLockContractTests extends TopologyContract {
 		Lease next = waiting.get(10, TimeUnit.SECONDS);
 		assertThat(next.fencingToken()).isGreaterThan(holder.fencingToken());
 		next.releaseAsync().toCompletableFuture().get(10, TimeUnit.SECONDS);
+		assertNoKeys(name);
+	}
+
+	/**
+	 * The caller cancels as a grant is handed over (as the hold's observation starts, after the wait checked for a
+	 * cancel, before the stage takes the lease): the wait is interrupted, never acquired, and leaves the lock free
+	 * and the line empty, with no release reported.
+	 */
+	@Test
+	void aCancelAsTheGrantIsHandedOverIsReportedAsInterruptedAndLeavesNothing() throws Exception {
+		String name = this.redis.unique("handover");
+		LockTesting.RecordingListener waiting = new LockTesting.RecordingListener();
+		try (FairLockRegistry waiter = registry(waiting)) {
+			Lease holder = this.registry.getLock(name).acquire(Duration.ZERO);
+			CompletableFuture<Lease> wait = waiter.getLock(name).acquireAsync(Duration.ofSeconds(10)).toCompletableFuture();
+			LockTesting.awaitCondition("one waiter in line", Duration.ofSeconds(5), () -> inLine(name) == 1);
+			AtomicReference<Boolean> cancelled = new AtomicReference<>();
+			waiting.onNextHoldStart(() -> cancelled.set(wait.cancel(false)));
+			holder.close();
+			LockTesting.awaitCondition("the outcome of the wait", Duration.ofSeconds(10),
+					() -> waiting.count("acquire " + name) >= 1);
+			assertThat(cancelled.get()).as("cancelled as the grant was handed over").isTrue();
+			assertThat(wait).isCancelled();
+			LockTesting.awaitCondition("no hold left", Duration.ofSeconds(10), () -> waiter.heldLocks().isEmpty());
+			Lease next = this.registry.getLock(name).acquire(Duration.ofSeconds(10));
+			assertThat(next.fencingToken()).isGreaterThan(holder.fencingToken());
+			next.close();
+		}
+		assertThat(waiting.events).as("one outcome, and no release").containsExactly("acquire " + name + " INTERRUPTED");
 		assertNoKeys(name);
 	}
 

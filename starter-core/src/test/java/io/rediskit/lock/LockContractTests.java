@@ -321,6 +321,36 @@ class LockContractTests {
 		this.engine.assertGone(key(name));
 	}
 
+	/**
+	 * The caller cancels as a grant is handed over: after the wait checked the reply for a cancel, before the stage
+	 * takes the lease (the hold's observation starts in between, on the thread that applies the grant). Nothing
+	 * refuses the cancel, so the wait is interrupted: never reported acquired, no release reported, no hold left,
+	 * the lock free for the next owner.
+	 */
+	@Test
+	void aCancelAsTheGrantIsHandedOverIsReportedAsInterruptedAndGivesTheLockBack() throws Exception {
+		String name = this.engine.unique("cancel-handover");
+		LockTesting.RecordingListener waiting = new LockTesting.RecordingListener();
+		try (LockEngine.Locks waiter = this.engine.open(waiting, LockEngine.LEASE)) {
+			Lease held = this.locks.getLock(name).acquire(Duration.ofSeconds(10));
+			CompletableFuture<Lease> wait = waiter.getLock(name).acquireAsync(Duration.ofSeconds(30))
+				.toCompletableFuture();
+			AtomicReference<Boolean> cancelled = new AtomicReference<>();
+			waiting.onNextHoldStart(() -> cancelled.set(wait.cancel(false)));
+			held.close();
+			awaitCondition("the outcome of the wait", Duration.ofSeconds(20),
+					() -> waiting.count("acquire " + name) >= 1);
+			assertThat(cancelled.get()).as("cancelled as the grant was handed over").isTrue();
+			assertThat(wait).isCancelled();
+			awaitCondition("no hold left", Duration.ofSeconds(10), () -> waiter.heldLocks().isEmpty());
+			try (Lease next = this.locks.getLock(name).acquire(Duration.ofSeconds(15))) {
+				assertThat(next.fencingToken()).isGreaterThan(held.fencingToken());
+			}
+		}
+		assertThat(waiting.events).as("one outcome, and no release").containsExactly("acquire " + name + " INTERRUPTED");
+		this.engine.assertGone(key(name));
+	}
+
 	@Test
 	void anInterruptedWaitLeavesNoKey() throws Exception {
 		String name = this.engine.unique("interrupted");

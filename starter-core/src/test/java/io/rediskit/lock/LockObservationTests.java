@@ -118,6 +118,9 @@ class LockObservationTests {
 	void aCancelledAsynchronousWaitLeavesNoObservationOpen() throws Exception {
 		RedisLock lock = this.registry.getLock("orders");
 		Lease other = lock.acquireAsync(Duration.ZERO).toCompletableFuture().get(5, TimeUnit.SECONDS);
+		// An asynchronous wait is reported acquired once its stage took the lease: just after its caller can go on.
+		LockTesting.awaitCondition("the first wait ended", Duration.ofSeconds(10),
+				() -> this.recorder.open(RedisKitObservation.LOCK_WAIT).isEmpty());
 		CompletableFuture<Lease> waiting = lock.acquireAsync(Duration.ofMinutes(5)).toCompletableFuture();
 		assertThat(this.recorder.open(RedisKitObservation.LOCK_WAIT)).hasSize(1);
 		waiting.cancel(false);

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
 import io.micrometer.observation.Observation;
@@ -131,6 +132,8 @@ public final class LockTesting {
 
 		private final Observations observations;
 
+		private final AtomicReference<Runnable> onHoldStart = new AtomicReference<>();
+
 		RecordedObservations(List<String> events) {
 			this.events = events;
 			ObservationRegistry registry = ObservationRegistry.create();
@@ -145,6 +148,24 @@ public final class LockTesting {
 		@Override
 		public boolean supportsContext(Observation.Context context) {
 			return context instanceof RedisKitContext;
+		}
+
+		/**
+		 * Runs a hook once, as the next hold starts: on the thread that applies a grant, after the wait checked
+		 * for a cancel and before the caller's stage takes the lease, the window a caller's cancel can fall into.
+		 */
+		void onNextHoldStart(Runnable hook) {
+			this.onHoldStart.set(hook);
+		}
+
+		@Override
+		public void onStart(Observation.Context context) {
+			if (((RedisKitContext) context).observation() == RedisKitObservation.LOCK_HOLD) {
+				Runnable hook = this.onHoldStart.getAndSet(null);
+				if (hook != null) {
+					hook.run();
+				}
+			}
 		}
 
 		@Override
@@ -172,6 +193,11 @@ public final class LockTesting {
 
 		Observations observations() {
 			return this.observed.observations();
+		}
+
+		/** See {@link RecordedObservations#onNextHoldStart}. */
+		void onNextHoldStart(Runnable hook) {
+			this.observed.onNextHoldStart(hook);
 		}
 
 		@Override

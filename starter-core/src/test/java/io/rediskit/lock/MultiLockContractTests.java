@@ -11,6 +11,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Names;
@@ -263,6 +264,40 @@ class MultiLockContractTests extends TopologyContract {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> this.registry.getMultiLock("a").acquire(Duration.ZERO, Duration.ZERO))
 			.withMessageContaining("leaseTime");
+	}
+
+	/**
+	 * The caller cancels as the set is handed over (as the last name's hold starts, before the stage takes the
+	 * lease): every name's wait is interrupted, none acquired, no release reported, and every name free.
+	 */
+	@Test
+	void aCancelAsTheSetIsHandedOverIsReportedAsInterruptedAndFreesEveryName() throws Exception {
+		LockTesting.RecordingListener listener = new LockTesting.RecordingListener();
+		try (LockRegistry recorded = LockTesting.observed(new LockRegistry(TopologyScripts.of(this.redis),
+				this.redis.connections(), KeyNaming.defaults(), LockSpec.defaults(), List.of(listener),
+				Clock.systemUTC()), listener)) {
+			String a = this.redis.unique("handover-a");
+			String b = this.redis.unique("handover-b");
+			// The busy name is the first step's, so that nothing is taken before the hook is set.
+			String first = (this.topology != Topology.CLUSTER || ClusterSlotHashUtil.calculateSlot(key(a)) < ClusterSlotHashUtil
+				.calculateSlot(key(b))) ? a : b;
+			AtomicReference<Boolean> cancelled = new AtomicReference<>();
+			CompletableFuture<MultiLock.MultiLease> waiting;
+			try (Lease busy = this.other.getLock(first).acquire(Duration.ZERO)) {
+				waiting = recorded.getMultiLock(a, b).acquireAsync(Duration.ofSeconds(30), null).toCompletableFuture();
+				CompletableFuture<MultiLock.MultiLease> stage = waiting;
+				// The second hold to start is the set's last: the set is handed over right after it.
+				listener.onNextHoldStart(() -> listener.onNextHoldStart(() -> cancelled.set(stage.cancel(false))));
+			}
+			LockTesting.awaitCondition("the outcome of the wait", Duration.ofSeconds(10),
+					() -> listener.count("acquire ") >= 2);
+			assertThat(cancelled.get()).as("cancelled as the set was handed over").isTrue();
+			assertThat(waiting).isCancelled();
+			LockTesting.awaitCondition("nothing held by the cancelled wait", Duration.ofSeconds(10),
+					() -> recorded.heldLocks().isEmpty() && !this.redis.exists(key(a)) && !this.redis.exists(key(b)));
+			assertThat(listener.events).as("each name's wait interrupted, and no release")
+				.containsExactlyInAnyOrder("acquire " + a + " INTERRUPTED", "acquire " + b + " INTERRUPTED");
+		}
 	}
 
 }

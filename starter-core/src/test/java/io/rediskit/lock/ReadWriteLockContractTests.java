@@ -10,6 +10,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.TopologyScripts;
@@ -221,6 +222,37 @@ class ReadWriteLockContractTests extends TopologyContract {
 		Lease reading = read.get(10, TimeUnit.SECONDS);
 		assertThat(reading.fencingToken()).isGreaterThan(write.fencingToken());
 		reading.releaseAsync().toCompletableFuture().get(10, TimeUnit.SECONDS);
+		assertNoKeys(name);
+	}
+
+	/**
+	 * A writer's caller cancels as the grant is handed over (as the hold's observation starts, after the wait
+	 * checked for a cancel, before the stage takes the lease): interrupted, never acquired, no release reported,
+	 * and no waiting writer, hold or key left.
+	 */
+	@Test
+	void aCancelAsTheGrantIsHandedOverIsReportedAsInterruptedAndLeavesNothing() throws Exception {
+		String name = this.redis.unique("handover");
+		LockTesting.RecordingListener waiting = new LockTesting.RecordingListener();
+		try (ReadWriteLockRegistry waiter = registry(waiting)) {
+			Lease write = this.registry.getReadWriteLock(name).writeLock().acquire(Duration.ZERO);
+			CompletableFuture<Lease> wait = waiter.getReadWriteLock(name).writeLock().acquireAsync(Duration.ofSeconds(10))
+				.toCompletableFuture();
+			LockTesting.awaitCondition("a waiting writer", Duration.ofSeconds(5),
+					() -> this.redis.exists(key(name, "writers")));
+			AtomicReference<Boolean> cancelled = new AtomicReference<>();
+			waiting.onNextHoldStart(() -> cancelled.set(wait.cancel(false)));
+			write.close();
+			LockTesting.awaitCondition("the outcome of the wait", Duration.ofSeconds(10),
+					() -> waiting.count("acquire " + name) >= 1);
+			assertThat(cancelled.get()).as("cancelled as the grant was handed over").isTrue();
+			assertThat(wait).isCancelled();
+			LockTesting.awaitCondition("no hold left", Duration.ofSeconds(10), () -> waiter.heldLocks().isEmpty());
+			Lease next = this.registry.getReadWriteLock(name).writeLock().acquire(Duration.ofSeconds(10));
+			assertThat(next.fencingToken()).isGreaterThan(write.fencingToken());
+			next.close();
+		}
+		assertThat(waiting.events).as("one outcome, and no release").containsExactly("acquire " + name + " INTERRUPTED");
 		assertNoKeys(name);
 	}
 

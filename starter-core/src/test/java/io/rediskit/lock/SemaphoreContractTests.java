@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.TopologyScripts;
@@ -297,6 +298,28 @@ class SemaphoreContractTests extends TopologyContract {
 		assertThat(log.violations(total)).isEmpty();
 		assertThat(log.maxHeld()).as("the semaphore let holders in together").isGreaterThan(1);
 		assertThat(this.registry.getSemaphore(name, total).availablePermits()).isEqualTo(total);
+	}
+
+	/**
+	 * The caller cancels as the permits are handed over (as the hold's observation starts, before the stage takes
+	 * the lease): interrupted, never acquired, no release reported, and the permit back at once.
+	 */
+	@Test
+	void aCancelAsThePermitsAreHandedOverIsReportedAsInterruptedAndGivesThemBack() throws Exception {
+		String name = this.redis.unique("handover");
+		RedisSemaphore semaphore = this.registry.getSemaphore(name, 1);
+		Lease held = this.other.getSemaphore(name, 1).acquire(1, Duration.ofSeconds(10));
+		CompletableFuture<Lease> wait = semaphore.acquireAsync(1, Duration.ofSeconds(20)).toCompletableFuture();
+		AtomicReference<Boolean> cancelled = new AtomicReference<>();
+		this.listener.onNextHoldStart(() -> cancelled.set(wait.cancel(false)));
+		held.close();
+		awaitCondition("the outcome of the wait", Duration.ofSeconds(10), () -> this.listener.count("acquire " + name) >= 1);
+		assertThat(cancelled.get()).as("cancelled as the permits were handed over").isTrue();
+		assertThat(wait).isCancelled();
+		awaitCondition("no permit held", Duration.ofSeconds(10), () -> this.registry.heldPermits().isEmpty());
+		awaitCondition("the permit back", Duration.ofSeconds(10), () -> semaphore.availablePermits() == 1);
+		assertThat(this.listener.events).as("one outcome, and no release")
+			.containsExactly("acquire " + name + " INTERRUPTED");
 	}
 
 }

@@ -23,6 +23,11 @@ final class SemaphoreTesting {
 			return this.observed.observations();
 		}
 
+		/** See {@link LockTesting.RecordedObservations#onNextHoldStart}. */
+		void onNextHoldStart(Runnable hook) {
+			this.observed.onNextHoldStart(hook);
+		}
+
 		@Override
 		public void onRenewal(String lockName, RenewalResult result) {
 			this.events.add("renewal " + lockName + " " + result);
