@@ -139,16 +139,7 @@ final class GrowingBloomFilter implements BloomFilter {
 		boolean[] complete = new boolean[1];
 		return this.calls.observed(BloomOperation.CONTAINS, 1,
 				() -> lookUp(hashes, 0, new ArrayList<>(1), this.markKey, complete))
-			.thenApply((found) -> {
-				if (found.get(0)) {
-					return BloomAnswer.SEEN;
-				}
-				if (complete[0]) {
-					return BloomAnswer.NEVER_SEEN;
-				}
-				this.incomplete.accept(this);
-				return BloomAnswer.NOT_COMPLETE;
-			});
+			.thenApply((found) -> BloomAnswer.of(found.get(0), complete[0], this, this.incomplete));
 	}
 
 	@Override

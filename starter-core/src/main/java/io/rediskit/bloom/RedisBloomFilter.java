@@ -359,16 +359,8 @@ final class RedisBloomFilter implements BloomFilter {
 	@Override
 	public CompletionStage<BloomAnswer> checkAsync(byte[] item) {
 		boolean[] complete = new boolean[1];
-		return this.calls.observed(BloomOperation.CONTAINS, 1, () -> check(item, complete)).thenApply((found) -> {
-			if (found.get(0)) {
-				return BloomAnswer.SEEN;
-			}
-			if (complete[0]) {
-				return BloomAnswer.NEVER_SEEN;
-			}
-			this.incomplete.accept(this);
-			return BloomAnswer.NOT_COMPLETE;
-		});
+		return this.calls.observed(BloomOperation.CONTAINS, 1, () -> check(item, complete))
+			.thenApply((found) -> BloomAnswer.of(found.get(0), complete[0], this, this.incomplete));
 	}
 
 	/** One script on the item's shard: the lookup, and whether that shard is complete. */

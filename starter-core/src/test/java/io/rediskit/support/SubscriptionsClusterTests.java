@@ -1,7 +1,6 @@
 package io.rediskit.support;
 
 import java.net.SocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Queue;
@@ -15,6 +14,8 @@ import java.util.function.BooleanSupplier;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.rediskit.support.SubscriptionsTests.Events;
+import io.rediskit.support.SubscriptionsTests.Received;
 import io.rediskit.testsupport.RedisCluster;
 import io.rediskit.testsupport.RedisServerProcess;
 import org.junit.jupiter.api.AfterAll;
@@ -255,38 +256,6 @@ class SubscriptionsClusterTests {
 
 		void awaitClosed(String what, int count) throws InterruptedException {
 			awaitCondition(what, () -> this.closed.get() >= count);
-		}
-
-	}
-
-	private static final class Received implements java.util.function.Consumer<byte[]> {
-
-		final AtomicInteger count = new AtomicInteger();
-
-		volatile String last;
-
-		@Override
-		public void accept(byte[] message) {
-			this.last = new String(message, StandardCharsets.UTF_8);
-			this.count.incrementAndGet();
-		}
-
-	}
-
-	private static final class Events implements Subscriptions.Listener {
-
-		final AtomicInteger up = new AtomicInteger();
-
-		final AtomicInteger down = new AtomicInteger();
-
-		@Override
-		public void onConnected() {
-			this.up.incrementAndGet();
-		}
-
-		@Override
-		public void onDisconnected() {
-			this.down.incrementAndGet();
 		}
 
 	}

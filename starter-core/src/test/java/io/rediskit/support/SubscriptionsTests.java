@@ -298,7 +298,8 @@ class SubscriptionsTests {
 
 	}
 
-	private static final class Received implements java.util.function.Consumer<byte[]> {
+	/** Counts the messages a subscription delivered and keeps the last (also {@code SubscriptionsClusterTests}'). */
+	static final class Received implements java.util.function.Consumer<byte[]> {
 
 		final AtomicInteger count = new AtomicInteger();
 
@@ -312,7 +313,8 @@ class SubscriptionsTests {
 
 	}
 
-	private static final class Events implements Subscriptions.Listener {
+	/** Counts the subscription's ups and downs (also {@code SubscriptionsClusterTests}'). */
+	static final class Events implements Subscriptions.Listener {
 
 		final AtomicInteger up = new AtomicInteger();
 
