@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledFuture;
@@ -229,6 +230,11 @@ final class CacheSignals implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
+		closeAsync();
+	}
+
+	/** @return {@link #close()}, completed once the subscription's connection is closed */
+	CompletableFuture<Void> closeAsync() {
 		this.closed = true;
 		this.trusted = false;
 		boolean locked = BoundedStop.lock(this.lifecycle, "the caches' heartbeat");
@@ -243,10 +249,11 @@ final class CacheSignals implements AutoCloseable {
 				this.lifecycle.unlock();
 			}
 		}
-		this.subscriptions.close();
+		CompletableFuture<Void> closed = this.subscriptions.closeAsync();
 		if (this.own != null) {
 			this.own.close();
 		}
+		return closed;
 	}
 
 }

@@ -3,11 +3,13 @@ package io.rediskit.cache;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
@@ -339,17 +341,20 @@ final class CacheTracking implements AutoCloseable {
 		available();
 	}
 
-	private void dropCluster() {
+	/** @return completed once the cluster connection is closed */
+	private CompletableFuture<Void> dropCluster() {
 		this.links.values().forEach(this::unlink);
 		if (this.client != null && this.stateListener != null) {
 			this.client.removeListener(this.stateListener);
 		}
 		this.client = null;
 		this.stateListener = null;
+		CompletableFuture<Void> closed = CompletableFuture.completedFuture(null);
 		if (this.cluster != null) {
-			this.cluster.closeAsync();
+			closed = this.cluster.closeAsync();
 			this.cluster = null;
 		}
+		return closed;
 	}
 
 	private void available() {
@@ -724,11 +729,17 @@ final class CacheTracking implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
+		closeAsync();
+	}
+
+	/** @return {@link #close()}, completed once the tracking connections are closed */
+	CompletableFuture<Void> closeAsync() {
 		this.closed = true;
 		this.trusted = false;
 		if (!BoundedStop.lock(this.lifecycle, "the near caches' tracking connection")) {
-			return;
+			return CompletableFuture.completedFuture(null);
 		}
+		List<CompletableFuture<Void>> closing = new ArrayList<>();
 		try {
 			if (this.heartbeatTask != null) {
 				this.heartbeatTask.cancel(false);
@@ -739,8 +750,8 @@ final class CacheTracking implements AutoCloseable {
 				this.ownScheduler = null;
 			}
 			if (this.cluster != null) {
-				dropCluster();
-				return;
+				closing.add(dropCluster());
+				return CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new));
 			}
 			if (this.client != null && this.stateListener != null) {
 				this.client.removeListener(this.stateListener);
@@ -748,12 +759,13 @@ final class CacheTracking implements AutoCloseable {
 			this.stateListener = null;
 			for (Link link : this.links.values()) {
 				unlink(link);
-				link.connection.closeAsync();
+				closing.add(link.connection.closeAsync());
 			}
 		}
 		finally {
 			this.lifecycle.unlock();
 		}
+		return CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new));
 	}
 
 	/** The driver's connection events of the tracked connections: on its event loop, nothing here blocks. */

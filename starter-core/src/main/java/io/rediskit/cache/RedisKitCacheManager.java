@@ -8,12 +8,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 
 import io.rediskit.bloom.BloomFilterRegistry;
 import io.rediskit.support.Background;
+import io.rediskit.support.BoundedStop;
 import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.KeyNaming;
@@ -237,15 +239,20 @@ public class RedisKitCacheManager implements CacheManager, AutoCloseable {
 		return (this.parts.tracking() != null) ? this.parts.tracking().lastResync() : null;
 	}
 
-	/** Ends the subscription, the tracking connection and their heartbeats; the caches keep working. */
+	/**
+	 * Ends the subscription, the tracking connection and their heartbeats, and waits for the connections to close
+	 * (at most {@link BoundedStop#TIMEOUT}), so that the connection factory shut down next finds none still
+	 * closing; the caches keep working.
+	 */
 	@Override
 	public void close() {
-		if (this.parts.tracking() != null) {
-			this.parts.tracking().close();
-		}
-		if (this.parts.signals() != null) {
-			this.parts.signals().close();
-		}
+		CompletableFuture<Void> tracking = (this.parts.tracking() != null) ? this.parts.tracking().closeAsync()
+				: CompletableFuture.completedFuture(null);
+		CompletableFuture<Void> signals = (this.parts.signals() != null) ? this.parts.signals().closeAsync()
+				: CompletableFuture.completedFuture(null);
+		// The connection factory may shut its client down next: a connection still closing then is closed twice.
+		BoundedStop.await(CompletableFuture.allOf(tracking, signals), BoundedStop.TIMEOUT,
+				"the cache manager's connections");
 	}
 
 	private void refresh(Runnable reload) {

@@ -16,7 +16,9 @@ import org.apache.commons.logging.LogFactory;
  * control (handlers finishing, a lock a step in progress holds) waits at most a bound, then gives the step up,
  * logs one warning naming what it abandoned, and goes on, so that an application's shutdown never hangs on Redis,
  * on the driver, or on a connection factory destroyed first. What never needs a wait is not waited for: a
- * subscription ({@link Subscriptions}) closes its connection asynchronously.
+ * subscription ({@link Subscriptions}) closes its connection asynchronously, and an owner that must know it
+ * closed (the cache manager, before the application's connection factory shuts its client down) waits for
+ * {@link Subscriptions#closeAsync()} within {@link #TIMEOUT}.
  * <p>
  * The bound is {@link #TIMEOUT} for a step that has no timeout of its own; a step that has one (a queue's
  * shutdown timeout for its handlers) waits that plus {@link #TIMEOUT}. What is abandoned is left to end on its

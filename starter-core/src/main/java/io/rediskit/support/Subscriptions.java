@@ -432,6 +432,16 @@ public final class Subscriptions implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
+		closeAsync();
+	}
+
+	/**
+	 * {@link #close()}, telling when the connection is closed: an owner that closes the driver's client next waits
+	 * for it (bounded), else the client's shutdown finds the connection still closing and the driver warns that it
+	 * is closed already.
+	 * @return completed once the open connection is closed; at once when there was none
+	 */
+	public CompletableFuture<Void> closeAsync() {
 		this.closed = true;
 		this.connected = false;
 		StatefulRedisPubSubConnection<byte[], byte[]> closing;
@@ -456,9 +466,7 @@ public final class Subscriptions implements AutoCloseable {
 		}
 		IllegalStateException failure = closed();
 		dropped.forEach((each) -> each.first.completeExceptionally(failure));
-		if (closing != null) {
-			closing.closeAsync();
-		}
+		return (closing != null) ? closing.closeAsync() : CompletableFuture.completedFuture(null);
 	}
 
 	private static byte[] bytes(String channel) {
