@@ -13,7 +13,9 @@ import io.rediskit.queue.QueueRegistry;
 /**
  * {@code queue.drain} of {@link QueueBenchmark} alone, the listener container against its same-script floor at
  * concurrency 8 and 32, without Redisson and without the other queue scenarios ({@link QueueDrainScenarios}):
- * for comparing builds of the container, alternated, in a fifth of the {@code queue} run's time. Writes
+ * for comparing builds of the container, alternated, in a fifth of the {@code queue} run's time. A third drain runs
+ * concurrency 8 with its prefetch raised to claim 160 at a time, as concurrency 32 does, against the floor at that
+ * batch: what the setting does for a burst ({@link QueueDrainScenarios#RAISED_PREFETCH_PER_HANDLER}). Writes
  * {@code queue-drain.json}.
  */
 public final class QueueDrainBenchmark implements Benchmark {

@@ -59,6 +59,13 @@ final class QueueDrainScenarios {
 
 	static final int[] CONCURRENCIES = { 8, 32 };
 
+	/**
+	 * The prefetch per handler of {@code queue-drain}'s third drain, concurrency 8 with the claims of concurrency 32
+	 * (8 + 8 x 19 = 160): what raising {@code redis-kit.queue.listener.prefetch} does for a burst at concurrency 8,
+	 * against the floor at the same batch.
+	 */
+	static final int RAISED_PREFETCH_PER_HANDLER = 19;
+
 	private static final List<String> LIBRARIES = List.of("redis-kit", "Redisson", "floor");
 
 	/** Without Redisson: what {@code queue-drain} compares, the container against its floor. */
@@ -98,16 +105,27 @@ final class QueueDrainScenarios {
 		Map<String, Object> drain = new LinkedHashMap<>();
 		Map<String, Object> consume = new LinkedHashMap<>();
 		long warmup = this.context.options().warmup().toMillis();
+		List<int[]> shapes = new ArrayList<>();
 		for (int concurrency : CONCURRENCIES) {
-			int batch = concurrency + concurrency * QueueListenerContainer.DEFAULT_PREFETCH_PER_HANDLER;
+			shapes.add(new int[] { concurrency, concurrency * QueueListenerContainer.DEFAULT_PREFETCH_PER_HANDLER });
+		}
+		if (this.drainOnly) {
+			shapes.add(new int[] { CONCURRENCIES[0], CONCURRENCIES[0] * RAISED_PREFETCH_PER_HANDLER });
+		}
+		for (int[] shape : shapes) {
+			int concurrency = shape[0];
+			int prefetch = shape[1];
+			boolean raised = prefetch != concurrency * QueueListenerContainer.DEFAULT_PREFETCH_PER_HANDLER;
+			int batch = concurrency + prefetch;
 			BenchmarkContext.Run<Run> drainRun = (library) -> switch (library) {
-				case "redis-kit" -> drainRedisKit(concurrency);
+				case "redis-kit" -> drainRedisKit(concurrency, prefetch);
 				case "Redisson" -> drainRedisson(concurrency);
 				default -> floor(BURST, batch, null);
 			};
-			String drainScenario = "queue.drain concurrency " + concurrency;
+			String label = raised ? concurrency + " prefetch " + prefetch : String.valueOf(concurrency);
+			String drainScenario = "queue.drain concurrency " + label;
 			BenchmarkContext.Run<Run> consumeWarmUp = (library) -> switch (library) {
-				case "redis-kit" -> consumeRedisKit(concurrency, warmup);
+				case "redis-kit" -> consumeRedisKit(concurrency, prefetch, warmup);
 				case "Redisson" -> consumeRedisson(concurrency, warmup);
 				default -> floor(Integer.MAX_VALUE, batch, warmup);
 			};
@@ -115,7 +133,8 @@ final class QueueDrainScenarios {
 			warmUp(drainScenario, drainRun);
 			Map<String, MedianRound<Run>> drains = this.context.medianRounds(drainScenario, this.libraries, drainRun,
 					Run::perSecond);
-			drain.put("concurrency-" + concurrency, report("queue.drain", drains, concurrency, batch));
+			drain.put("concurrency-" + concurrency + (raised ? "-prefetch-" + prefetch : ""),
+					report("queue.drain", drains, label, concurrency, batch));
 			if (this.drainOnly) {
 				continue;
 			}
@@ -124,11 +143,11 @@ final class QueueDrainScenarios {
 			warmUp(consumeScenario, consumeWarmUp);
 			Map<String, MedianRound<Run>> consumes = this.context.medianRounds(consumeScenario, this.libraries,
 					(library) -> switch (library) {
-						case "redis-kit" -> consumeRedisKit(concurrency, millis);
+						case "redis-kit" -> consumeRedisKit(concurrency, prefetch, millis);
 						case "Redisson" -> consumeRedisson(concurrency, millis);
 						default -> floor(Integer.MAX_VALUE, batch, millis);
 					}, Run::perSecond);
-			consume.put("concurrency-" + concurrency, report("queue.consume", consumes, concurrency, batch));
+			consume.put("concurrency-" + concurrency, report("queue.consume", consumes, label, concurrency, batch));
 		}
 		Map<String, Object> json = new LinkedHashMap<>();
 		json.put("drain", drain);
@@ -186,7 +205,7 @@ final class QueueDrainScenarios {
 		}
 	}
 
-	private Run drainRedisKit(int concurrency) throws Exception {
+	private Run drainRedisKit(int concurrency, int prefetch) throws Exception {
 		RedisQueue<Long> queue = this.registry.create("drain-" + System.nanoTime(), QueueSpec.defaults(), Long.class);
 		Run run = new Run(BURST);
 		Instant due = Instant.now().plusMillis(LEAD_MILLIS + BURST / 20);
@@ -203,6 +222,7 @@ final class QueueDrainScenarios {
 		}
 		QueueListenerContainer<Long> container = this.registry.createContainer(queue,
 				(message) -> run.received(message.payload()), concurrency);
+		container.setPrefetch(prefetch);
 		container.start();
 		try {
 			run.await(due.toEpochMilli(), this.context, "redis-kit");
@@ -238,13 +258,14 @@ final class QueueDrainScenarios {
 		return run;
 	}
 
-	private Run consumeRedisKit(int concurrency, long millis) throws Exception {
+	private Run consumeRedisKit(int concurrency, int prefetch, long millis) throws Exception {
 		RedisQueue<Long> queue = this.registry.create("consume-" + System.nanoTime(), QueueSpec.defaults(),
 				Long.class);
 		Run run = new Run(Integer.MAX_VALUE);
 		fill(queue, backlog(millis));
 		QueueListenerContainer<Long> container = this.registry.createContainer(queue,
 				(message) -> run.count(), concurrency);
+		container.setPrefetch(prefetch);
 		Work work = Work.start(this.context);
 		long start = System.nanoTime();
 		container.start();
@@ -368,12 +389,16 @@ final class QueueDrainScenarios {
 		}
 	}
 
-	private static Map<String, Object> report(String scenario, Map<String, MedianRound<Run>> runs, int concurrency,
-			int batch) {
+	/**
+	 * @param label the scenario's concurrency as printed: {@code 8}, or {@code 8 prefetch 152} for a raised prefetch
+	 */
+	private static Map<String, Object> report(String scenario, Map<String, MedianRound<Run>> runs, String label,
+			int concurrency, int batch) {
 		Map<String, Object> json = new LinkedHashMap<>();
 		runs.forEach((library, median) -> {
 			int size = library.equals("floor") ? batch : concurrency;
-			System.out.println(median.round().line(scenario, library, size) + "  " + median.spread().token());
+			String what = library.equals("floor") ? "batch " + batch : "concurrency " + label;
+			System.out.println(median.round().line(scenario, library, what) + "  " + median.spread().token());
 			Map<String, Object> figures = median.round().toJson(size);
 			figures.putAll(median.spread().toJson());
 			json.put(library, figures);
@@ -383,7 +408,7 @@ final class QueueDrainScenarios {
 		if (floor != null && redisKit != null && floor.spread().rounds().stream().allMatch((round) -> round > 0)) {
 			// Each round of redis-kit against the floor's run next to it (BenchmarkContext.roundOrder).
 			Spread ofFloor = Spread.paired(redisKit.spread(), floor.spread());
-			System.out.printf("%s concurrency %d: %s%n", scenario, concurrency,
+			System.out.printf("%s concurrency %s: %s%n", scenario, label,
 					Spread.ofFloorToken(redisKit.spread(), floor.spread()));
 			json.put("ofFloor", Math.round(ofFloor.median() * 100) / 100.0);
 			json.put("ofFloorByRound", ofFloor.rounds());
@@ -392,7 +417,7 @@ final class QueueDrainScenarios {
 			// The floor's time for the whole burst: a lateness the machine's speed cannot move relative to it.
 			double floorMillis = BURST * 1000.0 / floor.round().perSecond();
 			StringBuilder line = new StringBuilder(String.format(
-					"%s concurrency %d: lateness p99 over the floor's %.0f ms for the burst:", scenario, concurrency,
+					"%s concurrency %s: lateness p99 over the floor's %.0f ms for the burst:", scenario, label,
 					floorMillis));
 			runs.forEach((library, median) -> {
 				if (median.round().lateness.count() > 0) {
@@ -474,8 +499,8 @@ final class QueueDrainScenarios {
 			return this.perSecond;
 		}
 
-		String line(String scenario, String library, int size) {
-			String what = library.equals("floor") ? "batch " + size : "concurrency " + size;
+		/** @param what the library's size as printed: {@code batch 40}, {@code concurrency 8 prefetch 152} */
+		String line(String scenario, String library, String what) {
 			String work = (this.work != null) ? "  " + this.work : "";
 			if (this.lateness.count() == 0) {
 				return String.format("%s %-10s %-15s %10.0f deliveries/s%s", scenario, library, what, this.perSecond,
