@@ -59,6 +59,21 @@ class CacheSampleTests extends SampleHttpTests {
 		assertThat(lookups(unknown)).isEqualTo(before);
 	}
 
+	@Test
+	void anEvictionFromACacheTheEndpointDoesNotListAnswers400WithoutTheName() throws Exception {
+		// A typo of a valid name, and a name the manager refuses (once a server error).
+		for (String unknown : new String[] { "prodcuts", "%3Cimg%20src%3Dx%3E" }) {
+			HttpResponse<String> clear = send("DELETE", "/actuator/rediskitcache/" + unknown);
+			assertThat(clear.statusCode()).isEqualTo(400);
+			Map<String, Object> error = body(clear);
+			assertThat(error.remove("path")).as("Spring Boot's error page shows the path").isNotNull();
+			assertThat(error.toString()).doesNotContain("prodcuts").doesNotContain("img");
+			assertThat(send("DELETE", "/actuator/rediskitcache/" + unknown + "/41").statusCode()).isEqualTo(400);
+		}
+		send("GET", "/api/catalog/44");
+		assertThat(send("DELETE", "/actuator/rediskitcache/products/44").statusCode()).isEqualTo(200);
+	}
+
 	private HttpResponse<String> send(String method, String path) throws Exception {
 		return this.http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path))
 			.method(method, HttpRequest.BodyPublishers.noBody())

@@ -480,7 +480,8 @@ public final class MultiLock {
 		 * this set or by the single lock of the name.
 		 * @param name one of the full lock names
 		 * @return the token
-		 * @throws IllegalArgumentException naming {@code name} when it is not one of the set
+		 * @throws IllegalArgumentException when {@code name} is not one of the set (the message does not repeat it:
+		 * names may be data the application received)
 		 */
 		public long fencingToken(String name) {
 			for (LockHold hold : this.holds) {
@@ -488,7 +489,8 @@ public final class MultiLock {
 					return hold.fencingToken;
 				}
 			}
-			throw new IllegalArgumentException("name '" + name + "' is not one of " + lockNames());
+			throw new IllegalArgumentException("name is not one of the " + this.holds.size()
+					+ " full lock names of this lease (lockNames())");
 		}
 
 		/** @return whether the lease is neither released nor lost on any of its names */

@@ -230,11 +230,14 @@ class SemaphoreAcquisition {
 		}
 	}
 
-	/** @throws IllegalArgumentException when more permits were asked for than the total in force */
+	/**
+	 * @throws IllegalArgumentException when more permits were asked for than the total in force, with both counts
+	 * and not the semaphore's name (it may be data the application received)
+	 */
 	SemaphoreScripts.Attempt requireWithinTotal(SemaphoreScripts.Attempt attempt) {
 		if (attempt.state() == SemaphoreScripts.Attempt.State.TOO_MANY) {
-			throw new IllegalArgumentException("permits (" + this.permits + ") must not exceed the total ("
-					+ attempt.total() + ") of semaphore '" + this.lock.name() + "'");
+			throw new IllegalArgumentException("permits (" + this.permits
+					+ ") must not exceed the semaphore's total in force (" + attempt.total() + ")");
 		}
 		return attempt;
 	}

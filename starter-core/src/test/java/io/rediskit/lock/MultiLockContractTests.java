@@ -87,7 +87,9 @@ class MultiLockContractTests extends TopologyContract {
 				.isEmpty();
 			assertThat(lease.isActive()).isTrue();
 			assertThatIllegalArgumentException().isThrownBy(() -> lease.fencingToken("elsewhere"))
-				.withMessageContaining("name 'elsewhere'");
+				.withMessage("name is not one of the 3 full lock names of this lease (lockNames())")
+				.withMessageNotContaining("elsewhere")
+				.withMessageNotContaining(a);
 			long token = lease.fencingToken(a);
 			lease.close();
 			assertThat(lease.isActive()).isFalse();

@@ -9,7 +9,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisConnectionStateListener;
@@ -29,6 +28,7 @@ import org.springframework.data.redis.connection.RedisClusterNode;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
+import static io.rediskit.support.SubscriptionsTests.awaitCondition;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -42,7 +42,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SubscriptionsClusterTests {
 
 	/** Far beyond what a healthy step takes, a failover included; a wait that reaches it fails the test. */
-	static final Duration BOUND = Duration.ofSeconds(30);
+	static final Duration BOUND = SubscriptionsTests.BOUND;
 
 	static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
 
@@ -220,16 +220,6 @@ class SubscriptionsClusterTests {
 
 	private static RedisClusterNode node(RedisServerProcess server) {
 		return new RedisClusterNode(server.host(), server.port());
-	}
-
-	private static void awaitCondition(String what, BooleanSupplier condition) throws InterruptedException {
-		long deadline = System.nanoTime() + BOUND.toNanos();
-		while (!condition.getAsBoolean()) {
-			if (System.nanoTime() > deadline) {
-				throw new AssertionError("Timed out after " + BOUND + " waiting for " + what);
-			}
-			Thread.sleep(5);
-		}
 	}
 
 	/** The client's connections other than the subscriber's (none of them is made or lost while it listens). */

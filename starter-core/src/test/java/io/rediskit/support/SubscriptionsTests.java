@@ -281,7 +281,10 @@ class SubscriptionsTests {
 		return Arrays.stream(thread.getStackTrace()).anyMatch((frame) -> frame.getMethodName().equals(method));
 	}
 
-	private static void awaitCondition(String what, BooleanSupplier condition) throws InterruptedException {
+	/**
+	 * Waits until the condition holds, failing the test after {@link #BOUND} (also {@code SubscriptionsClusterTests}').
+	 */
+	static void awaitCondition(String what, BooleanSupplier condition) throws InterruptedException {
 		long deadline = System.nanoTime() + BOUND.toNanos();
 		while (!condition.getAsBoolean()) {
 			if (System.nanoTime() > deadline) {

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.rediskit.autoconfigure.support.Durations;
+import io.rediskit.autoconfigure.support.InvalidEndpointRequest;
 import io.rediskit.cache.CacheSpec;
 import io.rediskit.cache.NearCacheInvalidation;
 import io.rediskit.cache.NearCacheSpec;
@@ -11,7 +12,6 @@ import io.rediskit.cache.OutagePolicy;
 import io.rediskit.cache.RedisKitCache;
 import io.rediskit.cache.RedisKitCacheManager;
 import io.rediskit.cache.SingleFlight;
-import io.rediskit.support.Names;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
@@ -24,7 +24,9 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
  * near-cache size and state ({@code GET /actuator/rediskitcache}); evicts one entry
  * ({@code DELETE /actuator/rediskitcache/{cache}/{key}}, the key as the cache stores it: the {@code toString()} of
  * the method's key) or every entry of a cache ({@code DELETE /actuator/rediskitcache/{cache}}), on every instance's
- * near cache too. Durations are text as properties take them ({@code 10m}), as in every redis-kit endpoint.
+ * near cache too. An action on a cache this instance does not list (neither configured nor used here yet) is a bad
+ * request ({@code 400}), as in the queues' endpoint, and makes no cache; the name is not echoed (it is user input).
+ * Durations are text as properties take them ({@code 10m}), as in every redis-kit endpoint.
  */
 @Endpoint(id = "rediskitcache")
 public class RedisCacheEndpoint {
@@ -46,9 +48,10 @@ public class RedisCacheEndpoint {
 
 	/**
 	 * Evicts one entry.
-	 * @param cache the cache's name
+	 * @param cache the cache's name, one {@link #caches() listed}
 	 * @param key the entry's key
 	 * @return whether it existed
+	 * @throws org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException for a cache not listed
 	 */
 	@DeleteOperation
 	public Map<String, Boolean> evict(@Selector String cache, @Selector String key) {
@@ -57,8 +60,9 @@ public class RedisCacheEndpoint {
 
 	/**
 	 * Evicts every entry of a cache.
-	 * @param cache the cache's name
+	 * @param cache the cache's name, one {@link #caches() listed}
 	 * @return {@code cleared: true}
+	 * @throws org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException for a cache not listed
 	 */
 	@DeleteOperation
 	public Map<String, Boolean> clear(@Selector String cache) {
@@ -66,8 +70,14 @@ public class RedisCacheEndpoint {
 		return Map.of("cleared", true);
 	}
 
+	/**
+	 * The cache an action names. Only a listed one: the manager would make any other valid name a cache (and
+	 * subscribe it), and refuse an invalid one with an exception Actuator answers as a server error.
+	 */
 	private RedisKitCache handle(String cache) {
-		Names.requireValid("cache", cache);
+		if (!this.manager.getCacheNames().contains(cache)) {
+			throw InvalidEndpointRequest.of("No cache is named so");
+		}
 		return this.manager.getCache(cache);
 	}
 

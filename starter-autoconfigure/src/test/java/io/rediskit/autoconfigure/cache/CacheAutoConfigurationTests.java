@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
@@ -38,6 +39,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Wiring of the cache auto-configurations: the manager as the application's cache manager behind
@@ -108,6 +110,26 @@ class CacheAutoConfigurationTests {
 				Health health = context.getBean(CacheHealthIndicator.class).health(true);
 				assertThat(health.getStatus()).isEqualTo(Status.UP);
 				assertThat(health.getDetails().get("products")).asString().endsWith("invalidated by tracking");
+			});
+	}
+
+	@Test
+	void anEndpointActionOnACacheNotListedIsABadRequestThatMakesNoCacheAndEchoesNoName() {
+		this.runner.withPropertyValues("redis-kit.cache.caches.products.ttl=1h",
+				"management.endpoints.web.exposure.include=rediskitcache")
+			.run((context) -> {
+				RedisCacheEndpoint endpoint = context.getBean(RedisCacheEndpoint.class);
+				for (String unknown : new String[] { "prodcuts", "<img src=x onerror=alert(1)>" }) {
+					assertThatExceptionOfType(InvalidEndpointRequestException.class)
+						.isThrownBy(() -> endpoint.clear(unknown))
+						.withMessage("No cache is named so");
+					assertThatExceptionOfType(InvalidEndpointRequestException.class)
+						.isThrownBy(() -> endpoint.evict(unknown, "7"))
+						.withMessage("No cache is named so");
+				}
+				assertThat(context.getBean(RedisKitCacheManager.class).getCacheNames()).containsExactly("products");
+				assertThat(endpoint.clear("products")).containsEntry("cleared", true);
+				assertThat(endpoint.evict("products", "7")).containsEntry("evicted", false);
 			});
 	}
 
