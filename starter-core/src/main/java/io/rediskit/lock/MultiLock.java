@@ -208,6 +208,8 @@ public final class MultiLock {
 			throw new LockNotAcquiredException(this.description, waitTime, ex);
 		}
 		catch (ExecutionException ex) {
+			// As for a lease: the waits end before a blocking caller goes on, just after the stage took the failure.
+			acquisition.settled.join();
 			Throwable cause = ex.getCause();
 			if (cause instanceof LockNotAcquiredException && cause.getCause() == null) {
 				return Optional.empty();
