@@ -182,7 +182,9 @@ public final class MultiLock {
 	 * @param waitTime how long to wait for all of them; zero for one attempt per step
 	 * @param leaseTime the lease of each name; {@code null} for the registry default
 	 * @return the lease, or empty when the wait ran out (nothing is held then)
-	 * @throws LockNotAcquiredException if the thread was interrupted (the interrupt flag is then set)
+	 * @throws LockNotAcquiredException if the thread was interrupted (the interrupt flag is then set), once what
+	 * the wait took is given back: nothing is held then. A set handed over as the interrupt came is returned, with
+	 * the interrupt flag set.
 	 */
 	public Optional<MultiLease> tryAcquire(Duration waitTime, @Nullable Duration leaseTime) {
 		requireArguments(waitTime, leaseTime);
