@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.micrometer.observation.Observation;
+import io.rediskit.support.BoundedStop;
 import io.rediskit.support.Names;
 import io.rediskit.support.RedisFailures;
 import io.rediskit.support.Stages;
@@ -183,8 +184,9 @@ public final class MultiLock {
 	 * @param leaseTime the lease of each name; {@code null} for the registry default
 	 * @return the lease, or empty when the wait ran out (nothing is held then)
 	 * @throws LockNotAcquiredException if the thread was interrupted (the interrupt flag is then set), once what
-	 * the wait took is given back: nothing is held then. A set handed over as the interrupt came is returned, with
-	 * the interrupt flag set.
+	 * the wait took is given back: nothing is held then (should the registry's scheduler have stopped meanwhile, it
+	 * throws after 10 s at most, and what the wait took is freed by its lease). A set handed over as the interrupt
+	 * came is returned, with the interrupt flag set.
 	 */
 	public Optional<MultiLease> tryAcquire(Duration waitTime, @Nullable Duration leaseTime) {
 		requireArguments(waitTime, leaseTime);
@@ -197,12 +199,13 @@ public final class MultiLock {
 			return Optional.of(lease);
 		}
 		catch (InterruptedException ex) {
-			// Cancelling ends the acquisition, which settles once what it took is given back (uninterruptibly, and
-			// bounded as every step is by the command timeout): nothing is held when this throws. A set handed over
-			// before the cancel is the caller's, with the interrupt pending, as a single lock handed over as the
-			// interrupt comes.
+			// Cancelling ends the acquisition, which settles once what it took is given back: nothing is held when
+			// this throws. A set handed over before the cancel is the caller's, with the interrupt pending, as a
+			// single lock handed over as the interrupt comes. A cancel during a pause between attempts is seen by the
+			// next attempt, which a scheduler shut down meanwhile may drop: the wait for it is bounded, and what a
+			// dropped attempt held ends with its lease.
 			acquisition.result.cancel(false);
-			acquisition.settled.join();
+			acquisition.settled.completeOnTimeout(null, BoundedStop.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).join();
 			Thread.currentThread().interrupt();
 			if (!acquisition.result.isCompletedExceptionally()) {
 				return Optional.of(acquisition.result.join());
