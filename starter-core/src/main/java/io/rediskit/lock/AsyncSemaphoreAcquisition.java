@@ -16,7 +16,8 @@ import org.jspecify.annotations.Nullable;
  * Cancelling the returned stage ends the wait (reported as {@link AcquireResult#INTERRUPTED}); permits an attempt
  * in flight takes afterwards are released at once, also when the cancel comes as they are handed over
  * ({@link LockHolds#handOver}): never reported as acquired, nor as a release. Stopping the registry ends the wait with
- * {@link IllegalStateException}.
+ * {@link IllegalStateException} (reported as {@link AcquireResult#ERROR}). A timeout, a failure or a stop is handed
+ * to the stage the same way: one that a cancel beat is reported as interrupted, as the caller saw it.
  */
 final class AsyncSemaphoreAcquisition extends SemaphoreAcquisition {
 
@@ -60,7 +61,7 @@ final class AsyncSemaphoreAcquisition extends SemaphoreAcquisition {
 			RuntimeException error = failed((failure != null) ? failure
 					: new IllegalStateException("No reply to an acquisition of '" + this.lock.name() + "'"));
 			if (ended) {
-				this.result.completeExceptionally(error);
+				end(error, AcquireResult.ERROR);
 			}
 			return;
 		}
@@ -68,7 +69,7 @@ final class AsyncSemaphoreAcquisition extends SemaphoreAcquisition {
 			boolean ended = finish();
 			RuntimeException error = failed(tooMany(attempt));
 			if (ended) {
-				this.result.completeExceptionally(error);
+				end(error, AcquireResult.ERROR);
 			}
 			return;
 		}
@@ -92,9 +93,8 @@ final class AsyncSemaphoreAcquisition extends SemaphoreAcquisition {
 		long left = (this.waitNanos < 0) ? Long.MAX_VALUE : this.startedNanos + this.waitNanos - System.nanoTime();
 		if (this.waitNanos == 0 || left <= 0) {
 			if (finish()) {
-				report(AcquireResult.TIMEOUT);
-				this.result.completeExceptionally(new SemaphoreNotAcquiredException(this.lock.name(),
-						this.permits, this.waitTime, null));
+				end(new SemaphoreNotAcquiredException(this.lock.name(), this.permits, this.waitTime, null),
+						AcquireResult.TIMEOUT);
 			}
 			return;
 		}
@@ -119,10 +119,17 @@ final class AsyncSemaphoreAcquisition extends SemaphoreAcquisition {
 
 	private void stopped() {
 		if (finish()) {
-			report(AcquireResult.INTERRUPTED);
-			this.result.completeExceptionally(new IllegalStateException(
-					"The semaphore registry stopped while waiting for permits of '" + this.lock.name() + "'"));
+			end(new IllegalStateException("The semaphore registry stopped while waiting for permits of '"
+					+ this.lock.name() + "'"), AcquireResult.ERROR);
 		}
+	}
+
+	/**
+	 * Ends the wait without permits: the caller's stage decides ({@link LockHolds#handOver(CompletableFuture,
+	 * Throwable, AcquireResult)}), so that a cancel that came first is reported as the caller saw it, interrupted.
+	 */
+	private void end(Throwable failure, AcquireResult outcome) {
+		report(this.parts.holds().handOver(this.result, failure, outcome));
 	}
 
 	/** @return whether this call ended the wait */

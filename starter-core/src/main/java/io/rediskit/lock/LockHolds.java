@@ -138,6 +138,20 @@ final class LockHolds {
 	}
 
 	/**
+	 * Ends a caller's stage with what ended its wait without a grant (the wait ran out, Redis failed, the registry
+	 * stopped), decided as a grant is ({@link #handOver}): the caller's cancel can come at any moment and nothing
+	 * refuses it, so the stage taking the failure is the one point where the two are decided together. The wait
+	 * reports what this answers, after it: the outcome the caller's stage saw, never a timeout or an error for a
+	 * stage the caller had cancelled.
+	 * @param failure what the stage completes with
+	 * @param outcome the wait's outcome should the stage take the failure
+	 * @return {@code outcome}, or {@link AcquireResult#INTERRUPTED} when the stage had ended already (cancelled)
+	 */
+	AcquireResult handOver(CompletableFuture<?> caller, Throwable failure, AcquireResult outcome) {
+		return caller.completeExceptionally(failure) ? outcome : AcquireResult.INTERRUPTED;
+	}
+
+	/**
 	 * Forgets a hold nobody will release, as if it had never been held: never renewed again, not listed, and its
 	 * observation ends as {@code abandoned}, not released. It is marked as releasing first, as a release marks its
 	 * hold: the watchdog may have picked it for a renewal before it was forgotten, and that renewal, sent after the

@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.micrometer.observation.Observation;
+import io.rediskit.support.BoundedStop;
 import io.rediskit.support.Names;
 import io.rediskit.support.RedisFailures;
 import io.rediskit.support.Stages;
@@ -57,7 +58,10 @@ import org.springframework.data.redis.connection.ClusterSlotHashUtil;
  * <b>Observations.</b> Each name is waited for and held as the single lock of that name: one
  * {@code rediskit.lock.wait} per name (kind {@code lock}, tagged with the name's group), all ended with the set's
  * outcome ({@code acquired}, {@code timeout}, {@code interrupted} when the caller cancelled, {@code error}), and one
- * {@code rediskit.lock.hold} per name from the step that took it to its release.
+ * {@code rediskit.lock.hold} per name from the step that took it to its release. The outcome is the one the
+ * caller's stage saw: a timeout or a failure that a cancel beat is {@code interrupted}. The holds of steps given back
+ * because the set was not acquired (a timeout, a failed step, a cancel) end {@code abandoned}, not released: the
+ * caller never held the set, as a Redlock hold that no caller took ends abandoned.
  */
 public final class MultiLock {
 
@@ -179,7 +183,10 @@ public final class MultiLock {
 	 * @param waitTime how long to wait for all of them; zero for one attempt per step
 	 * @param leaseTime the lease of each name; {@code null} for the registry default
 	 * @return the lease, or empty when the wait ran out (nothing is held then)
-	 * @throws LockNotAcquiredException if the thread was interrupted (the interrupt flag is then set)
+	 * @throws LockNotAcquiredException if the thread was interrupted (the interrupt flag is then set), once what
+	 * the wait took is given back: nothing is held then (should the registry's scheduler have stopped meanwhile, it
+	 * throws after 10 s at most, and what the wait took is freed by its lease). A set handed over as the interrupt
+	 * came is returned, with the interrupt flag set.
 	 */
 	public Optional<MultiLease> tryAcquire(Duration waitTime, @Nullable Duration leaseTime) {
 		requireArguments(waitTime, leaseTime);
@@ -188,19 +195,26 @@ public final class MultiLock {
 		try {
 			MultiLease lease = acquisition.result.get();
 			// The waits end before a blocking caller goes on: the lease was handed over just before they ended.
-			acquisition.reported.join();
+			acquisition.settled.join();
 			return Optional.of(lease);
 		}
 		catch (InterruptedException ex) {
-			// Cancelling makes the acquisition free whatever it took or is about to take; a lease the stage took
-			// before the cancel is released here, so that nothing is held when this throws.
-			if (!acquisition.result.cancel(false) && !acquisition.result.isCompletedExceptionally()) {
-				acquisition.result.join().releaseAsync();
-			}
+			// Cancelling ends the acquisition, which settles once what it took is given back: nothing is held when
+			// this throws. A set handed over before the cancel is the caller's, with the interrupt pending, as a
+			// single lock handed over as the interrupt comes. A cancel during a pause between attempts is seen by the
+			// next attempt, which a scheduler shut down meanwhile may drop: the wait for it is bounded, and what a
+			// dropped attempt held ends with its lease.
+			acquisition.result.cancel(false);
+			acquisition.settled.completeOnTimeout(null, BoundedStop.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).join();
 			Thread.currentThread().interrupt();
+			if (!acquisition.result.isCompletedExceptionally()) {
+				return Optional.of(acquisition.result.join());
+			}
 			throw new LockNotAcquiredException(this.description, waitTime, ex);
 		}
 		catch (ExecutionException ex) {
+			// As for a lease: the waits end before a blocking caller goes on, just after the stage took the failure.
+			acquisition.settled.join();
 			Throwable cause = ex.getCause();
 			if (cause instanceof LockNotAcquiredException && cause.getCause() == null) {
 				return Optional.empty();
@@ -289,8 +303,11 @@ public final class MultiLock {
 
 		private final AtomicBoolean reporting = new AtomicBoolean();
 
-		/** Completed once the set's outcome was reported, with nothing observing too. */
-		final CompletableFuture<@Nullable Void> reported = new CompletableFuture<>();
+		/**
+		 * Completed once the acquisition ended: the set handed over and reported, or what it took given back and
+		 * its outcome reported.
+		 */
+		final CompletableFuture<@Nullable Void> settled = new CompletableFuture<>();
 
 		private int step;
 
@@ -322,7 +339,7 @@ public final class MultiLock {
 		void attempt() {
 			if (this.result.isDone()) {
 				// Cancelled by the caller while a retry was pending.
-				giveUp(null);
+				fail(giveUp(null), new CancellationException(), AcquireResult.INTERRUPTED);
 				return;
 			}
 			List<RedisLock> locks = MultiLock.this.steps.get(this.step);
@@ -344,7 +361,7 @@ public final class MultiLock {
 					answered(locks, reply, failure);
 				}
 				catch (RuntimeException ex) {
-					fail(giveUp(locks), ex);
+					fail(giveUp(locks), ex, AcquireResult.ERROR);
 				}
 			});
 		}
@@ -358,8 +375,7 @@ public final class MultiLock {
 					MultiLock.this.parts.outages().warn(cause);
 				}
 				// The step may have taken its locks all the same: they are freed with the rest.
-				report(AcquireResult.ERROR);
-				fail(giveUp(locks), cause);
+				fail(giveUp(locks), cause, AcquireResult.ERROR);
 				return;
 			}
 			if (reply.acquired()) {
@@ -376,20 +392,19 @@ public final class MultiLock {
 				MultiLease lease = new MultiLease(List.copyOf(this.taken));
 				if (MultiLock.this.parts.holds().handOver(this.result, lease, this.taken)) {
 					report(AcquireResult.ACQUIRED);
+					this.settled.complete(null);
 					return;
 				}
-				// Cancelled since the last step's reply: the holds were abandoned, and what the steps took is freed
-				// by owner, so that nothing is reported as released for a set the caller never had.
-				report(AcquireResult.INTERRUPTED);
+				// Cancelled since the last step's reply: the holds were abandoned, what the steps took is freed.
 				List<RedisLock> held = this.taken.stream().map((hold) -> hold.lock).toList();
 				this.taken.clear();
-				giveUp(held);
+				fail(giveUp(held), new CancellationException(), AcquireResult.INTERRUPTED);
 				return;
 			}
 			long left = this.waitNanos - (System.nanoTime() - this.started);
 			if (left <= 0 || this.result.isDone()) {
-				report(AcquireResult.TIMEOUT);
-				fail(giveUp(null), new LockNotAcquiredException(MultiLock.this.description, this.waitTime, null));
+				fail(giveUp(null), new LockNotAcquiredException(MultiLock.this.description, this.waitTime, null),
+						AcquireResult.TIMEOUT);
 				return;
 			}
 			// The holder's lease end publishes nothing and a release is not subscribed to: back off, never past
@@ -402,37 +417,52 @@ public final class MultiLock {
 				MultiLock.this.parts.background().schedule(this::attempt, pauseNanos);
 			}
 			catch (RuntimeException ex) {
-				fail(giveUp(null), ex);
+				fail(giveUp(null), ex, AcquireResult.ERROR);
 			}
-		}
-
-		/** Completes the acquisition exceptionally once what it took is released, so that the caller finds it free. */
-		private void fail(CompletableFuture<@Nullable Void> released, Throwable failure) {
-			// A failure not reported yet (the scheduler refused the retry, a reply could not be applied) is an error.
-			report(AcquireResult.ERROR);
-			released.whenComplete((ignored, releaseFailure) -> this.result.completeExceptionally(failure));
 		}
 
 		/**
-		 * Frees what was taken: the holds of the steps that succeeded, and the locks of a step whose outcome is
-		 * unknown, freed only where this owner holds them.
+		 * Ends the acquisition without the set once what it took is given back, so that the caller finds it free:
+		 * the caller's stage decides the outcome ({@link LockHolds#handOver(CompletableFuture, Throwable,
+		 * AcquireResult)}), so that a cancel that came first, also while the steps were given back, is reported as
+		 * the caller saw it, interrupted.
+		 * @param failure what the stage completes with, unless the caller cancelled it
+		 * @param outcome the outcome should the stage take the failure
+		 */
+		private void fail(CompletableFuture<@Nullable Void> released, Throwable failure, AcquireResult outcome) {
+			released.whenComplete((ignored, releaseFailure) -> {
+				try {
+					report(MultiLock.this.parts.holds().handOver(this.result, failure, outcome));
+				}
+				finally {
+					this.settled.complete(null);
+				}
+			});
+		}
+
+		/**
+		 * Frees what was taken, none of it the caller's: the holds of the steps that succeeded are abandoned
+		 * ({@link LockHolds#abandon}: not reported as released, since the caller never held the set), and their
+		 * locks, with those of a step whose outcome is unknown, freed only where this owner holds them.
 		 * @return completed when every release was answered, whatever the answer (a failed one ends with its lease)
 		 */
 		private CompletableFuture<@Nullable Void> giveUp(@Nullable List<RedisLock> uncertain) {
-			List<CompletableFuture<?>> releases = new ArrayList<>();
+			List<RedisLock> freed = new ArrayList<>();
 			for (LockHold hold : this.taken) {
-				releases.add(new Release(hold).start().toCompletableFuture());
+				MultiLock.this.parts.holds().abandon(hold);
+				freed.add(hold.lock);
 			}
 			this.taken.clear();
 			if (uncertain != null) {
-				for (RedisLock lock : uncertain) {
-					try {
-						releases.add(MultiLock.this.scripts.releaseLast(lock.keys(), this.owner)
-							.toCompletableFuture());
-					}
-					catch (RuntimeException ex) {
-						// Redis is failing: the lease ends what the step may have taken.
-					}
+				freed.addAll(uncertain);
+			}
+			List<CompletableFuture<?>> releases = new ArrayList<>();
+			for (RedisLock lock : freed) {
+				try {
+					releases.add(MultiLock.this.scripts.releaseLast(lock.keys(), this.owner).toCompletableFuture());
+				}
+				catch (RuntimeException ex) {
+					// Redis is failing: the lease ends what the step may have taken.
 				}
 			}
 			return CompletableFuture.allOf(releases.stream()
@@ -451,7 +481,6 @@ public final class MultiLock {
 					MultiLock.this.locks.get(i).report(outcome, this.started, waits[i]);
 				}
 			}
-			this.reported.complete(null);
 		}
 
 	}

@@ -273,11 +273,13 @@ final class RedlockAcquisition extends LockWait {
 		});
 	}
 
-	/** Ends the wait with a failure, reported unless a cancellation or a stop ended it first. */
+	/**
+	 * Ends the wait with a failure, the caller's stage deciding ({@link LockHolds#handOver(CompletableFuture,
+	 * Throwable, AcquireResult)}): a cancel that came first makes it interrupted, as the caller saw it; a stop that
+	 * came first was reported already.
+	 */
 	private void fail(CompletableFuture<Lease> result, AcquireResult outcome, Throwable failure) {
-		if (result.completeExceptionally(failure)) {
-			report(outcome);
-		}
+		report(this.parts.holds().handOver(result, failure, outcome));
 	}
 
 	/** A hold nobody will release: abandoned ({@link LockHolds#abandon}) and freed on every node. */

@@ -211,7 +211,9 @@ class SemaphoreAcquisition {
 			return requireWithinTotal(Stages.uninterruptibly(this::attemptOnThisThread));
 		}
 		catch (RuntimeException ex) {
-			throw failed(ex);
+			RuntimeException error = failed(ex);
+			report(AcquireResult.ERROR);
+			throw error;
 		}
 	}
 
@@ -265,13 +267,13 @@ class SemaphoreAcquisition {
 	}
 
 	/**
-	 * A failed attempt: undone should it have taken effect, reported, and rethrown as is.
+	 * A failed attempt: undone should it have taken effect, and rethrown as is; reporting it as an error is the
+	 * caller's, once it knows the outcome (an asynchronous caller's stage may have been cancelled meanwhile).
 	 * @param failure the attempt's failure
 	 */
 	RuntimeException failed(Throwable failure) {
 		Throwable cause = Stages.unwrap(failure);
 		if (cause instanceof IllegalArgumentException wrongPermits) {
-			report(AcquireResult.ERROR);
 			return wrongPermits;
 		}
 		try {
@@ -283,7 +285,6 @@ class SemaphoreAcquisition {
 		if (RedisFailures.isUnavailable(cause)) {
 			this.parts.outages().warn(cause);
 		}
-		report(AcquireResult.ERROR);
 		return (cause instanceof RuntimeException runtime) ? runtime : new CompletionException(cause);
 	}
 

@@ -29,7 +29,9 @@ import org.jspecify.annotations.Nullable;
  * reported as acquired and never counts as a holder. The caller's cancel can come at any moment, also while a grant
  * is being handed over, and nothing refuses it: whether the caller got the lease is decided by its stage taking it
  * ({@link LockHolds#handOver}), and only then is the wait reported as acquired; a grant the cancel beat is given
- * back as one answered after the cancel is, with no release reported for it.
+ * back as one answered after the cancel is, with no release reported for it. A wait that ends without a grant
+ * (it ran out, an attempt failed, the registry stopped) is handed to the stage the same way: a cancel that beat it
+ * makes it {@link AcquireResult#INTERRUPTED}, as the caller saw it, never a timeout or an error.
  * <p>
  * What a wait that ends without a hold gives back is the subclass's ({@link #giveBack}): the lock undoes an
  * attempt that took it, a member also leaves the place it keeps for a waiter.
@@ -103,12 +105,9 @@ abstract class SignalledWait extends LockWait {
 		CompletableFuture<Lease> lease = new CompletableFuture<>();
 		this.caller = lease;
 		start().whenComplete((hold, failure) -> {
-			// A hold was handed to the stage already (granted).
-			if (failure != null) {
-				lease.completeExceptionally(failure);
-			}
-			else if (hold == null && !lease.isDone()) {
-				lease.completeExceptionally(notAcquired());
+			// The wait's end was handed to the stage already (finish), unless its bookkeeping threw first.
+			if (!lease.isDone()) {
+				lease.completeExceptionally((failure != null) ? failure : notAcquired());
 			}
 		});
 		lease.whenComplete((granted, failure) -> {
@@ -456,6 +455,11 @@ abstract class SignalledWait extends LockWait {
 			if (joined != null) {
 				// Leaving only queues an unsubscription when the waiter was the channel's last.
 				signals().leave(joined);
+			}
+			CompletableFuture<Lease> stage = this.caller;
+			if (stage != null && hold == null) {
+				// The caller's stage decides, as for a grant: a cancel that came first makes the wait interrupted.
+				outcome = this.parts.holds().handOver(stage, (failure != null) ? failure : notAcquired(), outcome);
 			}
 			report(outcome);
 		}

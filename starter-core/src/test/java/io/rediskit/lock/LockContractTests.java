@@ -351,6 +351,66 @@ class LockContractTests {
 		this.engine.assertGone(key(name));
 	}
 
+	/**
+	 * The caller cancels as the wait runs out, the moment its outcome is reported. The caller's stage decides, as
+	 * for a grant: it took the timeout before the outcome was reported, so the cancel finds it ended, and what the
+	 * listeners heard is what the caller saw. A timeout reported before the stage ended let the cancel through:
+	 * the caller saw a cancellation, the listeners a timeout.
+	 */
+	@Test
+	void aCancelAsTheWaitRunsOutFindsTheStageEndedWithTheOutcomeReported() throws Exception {
+		String name = this.engine.unique("cancel-timeout");
+		LockTesting.RecordingListener waiting = new LockTesting.RecordingListener();
+		AtomicReference<Boolean> cancelled = new AtomicReference<>();
+		try (LockEngine.Locks waiter = this.engine.open(waiting, LockEngine.LEASE);
+				Lease held = this.locks.getLock(name).acquire(Duration.ofSeconds(10))) {
+			CompletableFuture<CompletableFuture<Lease>> stage = new CompletableFuture<>();
+			// Set before the wait starts; the wait's end, on another thread, finds the stage once it is returned.
+			waiting.onNextEnd(() -> cancelled.set(stage.join().cancel(false)));
+			CompletableFuture<Lease> wait = waiter.getLock(name).acquireAsync(Duration.ofMillis(200))
+				.toCompletableFuture();
+			stage.complete(wait);
+			awaitCondition("the outcome of the wait", Duration.ofSeconds(20),
+					() -> waiting.count("acquire " + name) >= 1);
+			assertThat(cancelled.get()).as("a cancel once the outcome is reported").isFalse();
+			assertThat(wait).as("the stage the caller saw").isCompletedExceptionally().isNotCancelled();
+			assertThatExceptionOfType(ExecutionException.class).isThrownBy(wait::get)
+				.withCauseInstanceOf(LockNotAcquiredException.class);
+		}
+		assertThat(waiting.events).as("the outcome the caller saw").containsExactly("acquire " + name + " TIMEOUT");
+	}
+
+	/**
+	 * As above for an error: the registry stops while the caller waits, and the caller cancels as the wait's outcome
+	 * is reported. The stage took the stop's {@link IllegalStateException} first, so the error the listeners heard
+	 * is the one the caller saw.
+	 */
+	@Test
+	void aCancelAsTheRegistryStopsFindsTheStageEndedWithTheErrorReported() throws Exception {
+		String name = this.engine.unique("cancel-stop");
+		LockTesting.RecordingListener waiting = new LockTesting.RecordingListener();
+		AtomicReference<Boolean> cancelled = new AtomicReference<>();
+		CompletableFuture<Lease> wait;
+		try (Lease held = this.locks.getLock(name).acquire(Duration.ofSeconds(10))) {
+			LockEngine.Locks waiter = this.engine.open(waiting, LockEngine.LEASE);
+			try {
+				wait = waiter.getLock(name).acquireAsync(Duration.ofSeconds(30)).toCompletableFuture();
+				CompletableFuture<Lease> stage = wait;
+				waiting.onNextEnd(() -> cancelled.set(stage.cancel(false)));
+			}
+			finally {
+				waiter.close();
+			}
+			awaitCondition("the outcome of the wait", Duration.ofSeconds(20),
+					() -> waiting.count("acquire " + name) >= 1);
+		}
+		assertThat(cancelled.get()).as("a cancel once the outcome is reported").isFalse();
+		assertThat(wait).as("the stage the caller saw").isCompletedExceptionally().isNotCancelled();
+		assertThatExceptionOfType(ExecutionException.class).isThrownBy(wait::get)
+			.withCauseInstanceOf(IllegalStateException.class);
+		assertThat(waiting.events).as("the outcome the caller saw").containsExactly("acquire " + name + " ERROR");
+	}
+
 	@Test
 	void anInterruptedWaitLeavesNoKey() throws Exception {
 		String name = this.engine.unique("interrupted");

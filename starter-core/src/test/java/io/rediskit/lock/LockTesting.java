@@ -124,7 +124,8 @@ public final class LockTesting {
 
 	/**
 	 * Records the waits ({@code acquire <group> <OUTCOME>}) and released holds ({@code release <group>}) of the
-	 * lock family's observations, in the order they end, into {@code events}.
+	 * lock family's observations, in the order they end, into {@code events}, and the groups of abandoned holds into
+	 * {@link #abandoned}.
 	 */
 	static final class RecordedObservations implements ObservationHandler<Observation.Context> {
 
@@ -132,7 +133,12 @@ public final class LockTesting {
 
 		private final Observations observations;
 
+		/** The groups of the holds that ended abandoned (never the caller's), in the order they ended. */
+		final List<String> abandoned = new CopyOnWriteArrayList<>();
+
 		private final AtomicReference<Runnable> onHoldStart = new AtomicReference<>();
+
+		private final AtomicReference<Runnable> onEnd = new AtomicReference<>();
 
 		RecordedObservations(List<String> events) {
 			this.events = events;
@@ -158,6 +164,15 @@ public final class LockTesting {
 			this.onHoldStart.set(hook);
 		}
 
+		/**
+		 * Runs a hook once, as the next wait or hold ends, before it is recorded: on the thread that ends it, as a
+		 * wait's outcome is reported or a hold is released, lost or abandoned, the moments a caller's cancel can race
+		 * a wait's end.
+		 */
+		void onNextEnd(Runnable hook) {
+			this.onEnd.set(hook);
+		}
+
 		@Override
 		public void onStart(Observation.Context context) {
 			if (((RedisKitContext) context).observation() == RedisKitObservation.LOCK_HOLD) {
@@ -171,11 +186,21 @@ public final class LockTesting {
 		@Override
 		public void onStop(Observation.Context context) {
 			RedisKitContext observed = (RedisKitContext) context;
+			if (observed.observation() == RedisKitObservation.LOCK_WAIT
+					|| observed.observation() == RedisKitObservation.LOCK_HOLD) {
+				Runnable hook = this.onEnd.getAndSet(null);
+				if (hook != null) {
+					hook.run();
+				}
+			}
 			if (observed.observation() == RedisKitObservation.LOCK_WAIT) {
 				this.events.add("acquire " + observed.configuredName() + " " + observed.outcome().toUpperCase(Locale.ROOT));
 			}
 			else if (observed.observation() == RedisKitObservation.LOCK_HOLD && observed.outcome().equals("released")) {
 				this.events.add("release " + observed.configuredName());
+			}
+			else if (observed.observation() == RedisKitObservation.LOCK_HOLD && observed.outcome().equals("abandoned")) {
+				this.abandoned.add(observed.configuredName());
 			}
 		}
 
@@ -198,6 +223,16 @@ public final class LockTesting {
 		/** See {@link RecordedObservations#onNextHoldStart}. */
 		void onNextHoldStart(Runnable hook) {
 			this.observed.onNextHoldStart(hook);
+		}
+
+		/** See {@link RecordedObservations#onNextEnd}. */
+		void onNextEnd(Runnable hook) {
+			this.observed.onNextEnd(hook);
+		}
+
+		/** @return the groups of the holds that ended abandoned */
+		List<String> abandoned() {
+			return this.observed.abandoned;
 		}
 
 		@Override

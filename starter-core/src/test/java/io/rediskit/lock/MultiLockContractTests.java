@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -52,6 +54,11 @@ class MultiLockContractTests extends TopologyContract {
 	void close() {
 		this.registry.close();
 		this.other.close();
+	}
+
+	private LockRegistry recorded(LockTesting.RecordingListener listener) {
+		return LockTesting.observed(new LockRegistry(TopologyScripts.of(this.redis), this.redis.connections(),
+				KeyNaming.defaults(), LockSpec.defaults(), List.of(listener), Clock.systemUTC()), listener);
 	}
 
 	private LockRegistry registry() {
@@ -102,26 +109,124 @@ class MultiLockContractTests extends TopologyContract {
 		}
 	}
 
+	/**
+	 * A set that times out after taking steps (on Cluster, the names before the busy one) completes only once those
+	 * steps are given back, and they were never the caller's: their holds end abandoned, no release is reported,
+	 * and each name's wait ends timed out.
+	 */
 	@Test
-	void aTimedOutAcquisitionCompletesOnlyOnceWhatItTookIsReleased() throws Exception {
+	void aTimedOutAcquisitionCompletesOnlyOnceWhatItTookIsGivenBackAndReportsNoRelease() throws Exception {
 		LockTesting.RecordingListener listener = new LockTesting.RecordingListener();
-		try (LockRegistry recorded = LockTesting.observed(new LockRegistry(TopologyScripts.of(this.redis),
-				this.redis.connections(), KeyNaming.defaults(), LockSpec.defaults(), List.of(listener),
-				Clock.systemUTC()), listener)) {
+		try (LockRegistry recorded = recorded(listener)) {
 			MultiLock multi = recorded.getMultiLock(this.redis.unique("first"), this.redis.unique("second"),
 					this.redis.unique("third"));
-			try (Lease busy = this.other.getLock(multi.names().get(2)).acquire(Duration.ZERO)) {
-				// Recorded on the thread that completes the stage, among the listener's events.
+			List<String> names = multi.names();
+			List<String> takenFirst = (this.topology == Topology.CLUSTER) ? names.subList(0, 2) : List.of();
+			List<String> heldAtCompletion = new CopyOnWriteArrayList<>();
+			try (Lease busy = this.other.getLock(names.get(2)).acquire(Duration.ZERO)) {
+				// Read from the servers on the thread that completes the stage, as it completes.
 				multi.acquireAsync(Duration.ZERO, null)
-					.whenComplete((lease, failure) -> listener.events.add("completed"))
+					.whenComplete((lease, failure) -> names.subList(0, 2).stream()
+						.filter((name) -> this.redis.exists(key(name)))
+						.forEach(heldAtCompletion::add))
 					.exceptionally((failure) -> null)
 					.toCompletableFuture()
 					.get(10, TimeUnit.SECONDS);
 			}
-			List<String> releases = listener.events.stream().filter((event) -> event.startsWith("release ")).toList();
-			assertThat(releases).as("the steps taken before the busy one")
-				.hasSize((this.topology == Topology.CLUSTER) ? 2 : 0);
-			assertThat(listener.events).as("released, then completed").endsWith("completed");
+			assertThat(heldAtCompletion).as("names still held as the stage completed").isEmpty();
+			assertThat(listener.abandoned()).as("the steps taken before the busy one, never the caller's")
+				.containsExactlyInAnyOrderElementsOf(takenFirst);
+			assertThat(listener.events).as("each name's wait timed out, and no release")
+				.containsExactlyInAnyOrderElementsOf(names.stream().map((name) -> "acquire " + name + " TIMEOUT").toList());
+			assertThat(recorded.heldLocks()).isEmpty();
+		}
+	}
+
+	/**
+	 * The caller cancels as the wait runs out: at the first end the wait makes, the hold of a step given back on
+	 * Cluster, or else the report of the timeout. The outcome every name's wait reports is the one the caller's
+	 * stage saw. On Cluster the cancel comes while the steps are given back, before the stage ends: interrupted;
+	 * elsewhere the stage took the timeout before it was reported, and the cancel finds it ended.
+	 */
+	@Test
+	void aCancelAsTheWaitRunsOutIsReportedAsTheCallersStageSawIt() throws Exception {
+		LockTesting.RecordingListener listener = new LockTesting.RecordingListener();
+		try (LockRegistry recorded = recorded(listener)) {
+			MultiLock multi = recorded.getMultiLock(this.redis.unique("cancel-timeout-a"),
+					this.redis.unique("cancel-timeout-b"), this.redis.unique("cancel-timeout-c"));
+			List<String> names = multi.names();
+			boolean stepsTaken = this.topology == Topology.CLUSTER;
+			AtomicReference<Boolean> cancelled = new AtomicReference<>();
+			CompletableFuture<MultiLock.MultiLease> wait;
+			try (Lease busy = this.other.getLock(names.get(2)).acquire(Duration.ZERO)) {
+				CompletableFuture<CompletableFuture<MultiLock.MultiLease>> stage = new CompletableFuture<>();
+				// Set before the wait starts; the wait's end, on another thread, finds the stage once it is returned.
+				listener.onNextEnd(() -> cancelled.set(stage.join().cancel(false)));
+				wait = multi.acquireAsync(Duration.ofMillis(200), null).toCompletableFuture();
+				stage.complete(wait);
+				LockTesting.awaitCondition("the outcome of every name's wait", Duration.ofSeconds(20),
+						() -> listener.count("acquire ") >= names.size());
+			}
+			assertThat(cancelled.get()).as("cancelled before the stage ended").isEqualTo(stepsTaken);
+			String outcome = stepsTaken ? "INTERRUPTED" : "TIMEOUT";
+			assertThat(listener.events).as("the outcome the caller saw, and no release")
+				.containsExactlyInAnyOrderElementsOf(names.stream().map((name) -> "acquire " + name + " " + outcome).toList());
+			if (stepsTaken) {
+				assertThat(wait).isCancelled();
+			}
+			else {
+				assertThatExceptionOfType(ExecutionException.class).isThrownBy(wait::get)
+					.withCauseInstanceOf(LockNotAcquiredException.class);
+			}
+			LockTesting.awaitCondition("nothing held by the wait", Duration.ofSeconds(10),
+					() -> recorded.heldLocks().isEmpty() && names.stream().noneMatch((name) -> this.redis.exists(key(name))));
+		}
+	}
+
+	/**
+	 * A thread interrupted while it waits for a busy name (on Cluster, holding the steps before it): the call
+	 * throws with the interrupt flag set, and when it does, no hold is registered and no name it took is held in
+	 * Redis; the busy name's holder keeps it.
+	 */
+	@Test
+	void anInterruptedTryAcquireReturnsWithNothingHeld() throws Exception {
+		MultiLock multi = this.registry.getMultiLock(this.redis.unique("interrupted-a"),
+				this.redis.unique("interrupted-b"), this.redis.unique("interrupted-c"));
+		List<String> names = multi.names();
+		List<String> free = names.subList(0, 2);
+		AtomicReference<Object> outcome = new AtomicReference<>();
+		AtomicReference<Boolean> interruptFlag = new AtomicReference<>();
+		AtomicReference<List<HeldLock>> heldOnReturn = new AtomicReference<>();
+		List<String> keysOnReturn = new CopyOnWriteArrayList<>();
+		try (Lease busy = this.other.getLock(names.get(2)).acquire(Duration.ZERO)) {
+			Thread waiter = new Thread(() -> {
+				try {
+					outcome.set(multi.tryAcquire(Duration.ofSeconds(30), null));
+				}
+				catch (LockNotAcquiredException ex) {
+					outcome.set(ex);
+				}
+				// As the call returns, before anything else runs on this thread.
+				interruptFlag.set(Thread.currentThread().isInterrupted());
+				heldOnReturn.set(this.registry.heldLocks());
+				free.stream().filter((name) -> this.redis.exists(key(name))).forEach(keysOnReturn::add);
+			});
+			waiter.start();
+			if (this.topology == Topology.CLUSTER) {
+				LockTesting.awaitCondition("the steps before the busy name taken", Duration.ofSeconds(10),
+						() -> free.stream().allMatch((name) -> this.redis.exists(key(name))));
+			}
+			LockTesting.awaitCondition("the waiter to block", Duration.ofSeconds(10),
+					() -> waiter.getState() == Thread.State.WAITING);
+			waiter.interrupt();
+			waiter.join(TimeUnit.SECONDS.toMillis(20));
+			assertThat(waiter.isAlive()).isFalse();
+			assertThat(outcome.get()).isInstanceOf(LockNotAcquiredException.class);
+			assertThat(((Throwable) outcome.get()).getCause()).isInstanceOf(InterruptedException.class);
+			assertThat(interruptFlag.get()).as("the interrupt flag set again").isTrue();
+			assertThat(heldOnReturn.get()).as("holds registered as the call returned").isEmpty();
+			assertThat(keysOnReturn).as("names held in Redis as the call returned").isEmpty();
+			assertThat(busy.isActive()).isTrue();
 		}
 	}
 
@@ -299,6 +404,7 @@ class MultiLockContractTests extends TopologyContract {
 					() -> recorded.heldLocks().isEmpty() && !this.redis.exists(key(a)) && !this.redis.exists(key(b)));
 			assertThat(listener.events).as("each name's wait interrupted, and no release")
 				.containsExactlyInAnyOrder("acquire " + a + " INTERRUPTED", "acquire " + b + " INTERRUPTED");
+			assertThat(listener.abandoned()).as("every name's hold, never the caller's").containsExactlyInAnyOrder(a, b);
 		}
 	}
 

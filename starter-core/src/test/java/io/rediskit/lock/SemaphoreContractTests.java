@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -321,6 +322,32 @@ class SemaphoreContractTests extends TopologyContract {
 		awaitCondition("the permit back", Duration.ofSeconds(10), () -> semaphore.availablePermits() == 1);
 		assertThat(this.listener.events).as("one outcome, and no release")
 			.containsExactly("acquire " + name + " INTERRUPTED");
+	}
+
+	/**
+	 * The caller cancels as the wait runs out, the moment its outcome is reported: the stage took the timeout
+	 * first (it decides, as for a grant), so the cancel finds it ended and the listeners heard what the caller saw.
+	 */
+	@Test
+	void aCancelAsTheWaitRunsOutFindsTheStageEndedWithTheOutcomeReported() throws Exception {
+		String name = this.redis.unique("cancel-timeout");
+		RedisSemaphore semaphore = this.registry.getSemaphore(name, 1);
+		AtomicReference<Boolean> cancelled = new AtomicReference<>();
+		try (Lease held = this.other.getSemaphore(name, 1).acquire(1, Duration.ofSeconds(10))) {
+			CompletableFuture<CompletableFuture<Lease>> stage = new CompletableFuture<>();
+			// Set before the wait starts; the wait's end, on another thread, finds the stage once it is returned.
+			this.listener.onNextEnd(() -> cancelled.set(stage.join().cancel(false)));
+			CompletableFuture<Lease> wait = semaphore.acquireAsync(1, Duration.ofMillis(200)).toCompletableFuture();
+			stage.complete(wait);
+			awaitCondition("the outcome of the wait", Duration.ofSeconds(20),
+					() -> this.listener.count("acquire " + name) >= 1);
+			assertThat(cancelled.get()).as("a cancel once the outcome is reported").isFalse();
+			assertThat(wait).as("the stage the caller saw").isCompletedExceptionally().isNotCancelled();
+			assertThatExceptionOfType(ExecutionException.class).isThrownBy(wait::get)
+				.withCauseInstanceOf(SemaphoreNotAcquiredException.class);
+		}
+		assertThat(this.listener.events).as("the outcome the caller saw")
+			.containsExactly("acquire " + name + " TIMEOUT");
 	}
 
 }

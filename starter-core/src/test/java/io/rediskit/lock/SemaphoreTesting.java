@@ -28,6 +28,11 @@ final class SemaphoreTesting {
 			this.observed.onNextHoldStart(hook);
 		}
 
+		/** See {@link LockTesting.RecordedObservations#onNextEnd}. */
+		void onNextEnd(Runnable hook) {
+			this.observed.onNextEnd(hook);
+		}
+
 		@Override
 		public void onRenewal(String lockName, RenewalResult result) {
 			this.events.add("renewal " + lockName + " " + result);
