@@ -160,19 +160,37 @@ final class GrowingBloomFilter implements BloomFilter {
 		});
 	}
 
-	/** The add script with no items: creates the record if absent, and writes the token to the mark. */
+	/**
+	 * The add script with no items, given every layer's key: creates the record if absent (and deletes layers left
+	 * without one), starts the filter over if a layer it counts is missing, and writes the token to the mark.
+	 */
 	private CompletionStage<?> beginSeeding(byte[] token) {
-		int layers = this.knownLayers.get();
+		int layers = this.layout.maxLayers();
 		return this.scripts.<List<Object>>executeAsync(GrowthScripts.ADD, ReturnType.MULTI, 2 + layers,
 				GrowthScripts.add(this.recordKey, this.layerKeys, this.markKey, this.layout, layers, this.ttlMillis, token,
 						new long[0], 0))
-			.thenAccept((raw) -> checkSizing(GrowthScripts.readAdd(raw)));
+			.thenAccept((raw) -> {
+				GrowthScripts.Reply reply = GrowthScripts.readAdd(raw);
+				checkSizing(reply);
+				// The filter as it is now, perhaps started over: the hints may go down.
+				this.knownLayers.set(reply.layers());
+				this.knownCount.set(reply.count());
+			});
 	}
 
+	/**
+	 * The lookup script with no items, given every layer's key and the mark: complete when the mark says so and every
+	 * layer the record counts is there, as a check finds it.
+	 */
 	@Override
 	public boolean isComplete() {
-		return Stages.join(BloomSeeding.isComplete(this.scripts, new byte[][] { this.recordKey },
-				new byte[][] { this.markKey }));
+		int layers = this.layout.maxLayers();
+		List<Object> raw = Stages.join(this.scripts.<List<Object>>executeAsync(GrowthScripts.CONTAINS, ReturnType.MULTI,
+				2 + layers, GrowthScripts.contains(this.recordKey, this.layerKeys, this.layout, layers, new long[0], 0,
+						this.markKey)));
+		GrowthScripts.Reply reply = GrowthScripts.readContains(raw);
+		checkSizing(reply);
+		return reply.status() == GrowthScripts.COMPLETE;
 	}
 
 	/**
