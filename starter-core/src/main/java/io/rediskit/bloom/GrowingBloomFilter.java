@@ -35,6 +35,11 @@ import org.springframework.data.redis.connection.ReturnType;
  * hint); when the filter has grown further (another instance added), the script says so, and the items it did not
  * handle go again with more layers: one more round trip, once per layer the instance had not seen.
  * <p>
+ * A layer lost on its own (evicted, expired, deleted) would read as zeros: a {@link #check(String) check} and
+ * {@link #isComplete()} believe the completeness mark only while every layer the record counts exists (one
+ * {@code EXISTS} in the script), an add that finds one missing deletes the mark, and a seeding that begins on such a
+ * filter deletes it and starts over.
+ * <p>
  * Measured (Redis 7.0, {@code INFO commandstats}): each {@code redis.call} in a script costs about as much as the
  * command itself, and each argument about 50 ns, so the scripts read the record once, write it once, and the add
  * learns whether an item was in the newest layer from the {@code BITFIELD} that sets its bits. Asking the layers
