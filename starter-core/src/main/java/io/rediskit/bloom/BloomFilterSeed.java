@@ -10,7 +10,9 @@ import io.rediskit.support.Names;
  * use, and again by itself whenever a check finds it not complete (lost in Redis, or recreated by a single add).
  * Given to {@link BloomFilterRegistry#setSeed(BloomFilterSeed)}; in Spring Boot, a bean of this type per filter.
  * Seeding runs on a background thread, on one instance at a time (under the lock {@code bloom-seed:<filter>} when
- * the registry has a lock registry), and {@link #ids()} is asked once per seeding: it may read a whole table.
+ * the registry has a lock registry; another instance waits for that lock without holding a thread, and seeds only if
+ * the filter is still not complete once it holds it), and {@link #ids()} is asked once per seeding: it may read a
+ * whole table.
  * <pre>{@code
  * @Bean
  * BloomFilterSeed productIds(ProductRepository products) {

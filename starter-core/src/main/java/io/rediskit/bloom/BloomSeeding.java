@@ -19,7 +19,9 @@ import org.springframework.data.redis.connection.ReturnType;
  * What every filter shares about completeness. Each key that holds a filter (a shard, a growing filter's record, a
  * native filter) has a mark beside it in its hash slot, {@code <key>:complete}, which every script that creates the
  * key anew deletes in the same step: a filter lost and recreated by an add is never taken for complete, and an
- * eviction of the filter without its mark cannot leave a mark that lies (a check asks for both). A seeding writes a
+ * eviction of the filter without its mark cannot leave a mark that lies (a check asks for both: a shard's header is
+ * read with its bits; a growing filter's check asks for every layer its record counts, and an add that finds one
+ * missing deletes the mark). A seeding writes a
  * random token to the mark as it begins (creating the filter if absent), adds every item, and ends with
  * {@code seed_end.lua}, which marks the filter complete only if the token is still there and the filter exists.
  */

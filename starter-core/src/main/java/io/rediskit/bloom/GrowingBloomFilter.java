@@ -35,6 +35,11 @@ import org.springframework.data.redis.connection.ReturnType;
  * hint); when the filter has grown further (another instance added), the script says so, and the items it did not
  * handle go again with more layers: one more round trip, once per layer the instance had not seen.
  * <p>
+ * A layer lost on its own (evicted, expired, deleted) would read as zeros: a {@link #check(String) check} and
+ * {@link #isComplete()} believe the completeness mark only while every layer the record counts exists (one
+ * {@code EXISTS} in the script), an add that finds one missing deletes the mark, and a seeding that begins on such a
+ * filter deletes it and starts over.
+ * <p>
  * Measured (Redis 7.0, {@code INFO commandstats}): each {@code redis.call} in a script costs about as much as the
  * command itself, and each argument about 50 ns, so the scripts read the record once, write it once, and the add
  * learns whether an item was in the newest layer from the {@code BITFIELD} that sets its bits. Asking the layers
@@ -160,19 +165,37 @@ final class GrowingBloomFilter implements BloomFilter {
 		});
 	}
 
-	/** The add script with no items: creates the record if absent, and writes the token to the mark. */
+	/**
+	 * The add script with no items, given every layer's key: creates the record if absent (and deletes layers left
+	 * without one), starts the filter over if a layer it counts is missing, and writes the token to the mark.
+	 */
 	private CompletionStage<?> beginSeeding(byte[] token) {
-		int layers = this.knownLayers.get();
+		int layers = this.layout.maxLayers();
 		return this.scripts.<List<Object>>executeAsync(GrowthScripts.ADD, ReturnType.MULTI, 2 + layers,
 				GrowthScripts.add(this.recordKey, this.layerKeys, this.markKey, this.layout, layers, this.ttlMillis, token,
 						new long[0], 0))
-			.thenAccept((raw) -> checkSizing(GrowthScripts.readAdd(raw)));
+			.thenAccept((raw) -> {
+				GrowthScripts.Reply reply = GrowthScripts.readAdd(raw);
+				checkSizing(reply);
+				// The filter as it is now, perhaps started over: the hints may go down.
+				this.knownLayers.set(reply.layers());
+				this.knownCount.set(reply.count());
+			});
 	}
 
+	/**
+	 * The lookup script with no items, given every layer's key and the mark: complete when the mark says so and every
+	 * layer the record counts is there, as a check finds it.
+	 */
 	@Override
 	public boolean isComplete() {
-		return Stages.join(BloomSeeding.isComplete(this.scripts, new byte[][] { this.recordKey },
-				new byte[][] { this.markKey }));
+		int layers = this.layout.maxLayers();
+		List<Object> raw = Stages.join(this.scripts.<List<Object>>executeAsync(GrowthScripts.CONTAINS, ReturnType.MULTI,
+				2 + layers, GrowthScripts.contains(this.recordKey, this.layerKeys, this.layout, layers, new long[0], 0,
+						this.markKey)));
+		GrowthScripts.Reply reply = GrowthScripts.readContains(raw);
+		checkSizing(reply);
+		return reply.status() == GrowthScripts.COMPLETE;
 	}
 
 	/**

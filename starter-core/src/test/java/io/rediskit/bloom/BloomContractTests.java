@@ -1,6 +1,7 @@
 package io.rediskit.bloom;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -67,6 +68,44 @@ class BloomContractTests extends TopologyContract {
 			assertThat(filter.check("stranger")).isEqualTo(BloomAnswer.NEVER_SEEN);
 			assertThat(filter.mightContainAll(items)).doesNotContain(false);
 		}
+	}
+
+	@Test
+	void aFilterPartlyLostInRedisNeverAnswersNeverSeenForAnItemItHeld() {
+		BloomFilterRegistry registry = registry().maxShardBits(2_000);
+		List<String> items = BloomFilterTests.items("p-", 0, 500);
+		// Eviction, an expiry or an operator's DEL takes one key of a filter and leaves its mark: the bitmap of a
+		// filter of one shard (header and bits), one shard of several, one layer of a growing filter, its record.
+		BloomFilter whole = registry().create(this.redis.unique("whole"), BloomFilterSpec.of(1_000, 0.01));
+		BloomFilter shards = registry.create(this.redis.unique("shards"), BloomFilterSpec.of(3_000, 0.01));
+		BloomFilter layers = registry.create(this.redis.unique("layers"),
+				BloomFilterSpec.of(100, 0.01).withGrowth(BloomGrowth.DEFAULT));
+		String layer = "rk:bloom:{" + layers.name() + "}:layer:";
+		Map<BloomFilter, List<String>> lost = new LinkedHashMap<>();
+		lost.put(whole, List.of("rk:bloom:{" + whole.name() + "}"));
+		lost.put(shards, List.of("rk:bloom:{" + shards.name() + ":1}"));
+		lost.put(layers, List.of(layer + "0", layer + "2", "rk:bloom:{" + layers.name() + "}"));
+		lost.forEach((filter, keys) -> {
+			for (String key : keys) {
+				assertThat(filter.seed(items)).isTrue();
+				assertThat(filter.info().shards()).as("%s: 1 shard, 15 shards, 3 layers", filter.name())
+					.isEqualTo((filter == whole) ? 1 : (filter == shards) ? 15 : 3);
+				assertThat(this.redis.masterFor(key).command("DEL", key)).as("%s", key).isEqualTo(1L);
+				assertThat(items.stream().map(filter::check)).as("%s without %s", filter.name(), key)
+					.doesNotContain(BloomAnswer.NEVER_SEEN)
+					.contains(BloomAnswer.NOT_COMPLETE);
+				assertThat(filter.isComplete()).isFalse();
+				// An add that writes the lost key again does not make the rest of what it held trusted.
+				filter.add("after-the-loss");
+				assertThat(items.stream().map(filter::check)).as("%s without %s, then an add", filter.name(), key)
+					.doesNotContain(BloomAnswer.NEVER_SEEN);
+				assertThat(filter.isComplete()).isFalse();
+			}
+			// A seeding rebuilds it: trusted again, holding every item.
+			assertThat(filter.seed(items)).isTrue();
+			assertThat(filter.check("stranger")).isEqualTo(BloomAnswer.NEVER_SEEN);
+			assertThat(items.stream().map(filter::check)).containsOnly(BloomAnswer.SEEN);
+		});
 	}
 
 	@Test

@@ -65,6 +65,11 @@ class BloomGuardTests {
 
 	/** An instance whose filter registry seeds {@code users} from a source, under its lock registry. */
 	BloomGuard instance(BloomGuardSpec spec, @Nullable BloomFilterSeed seed) {
+		return instance(spec, seed, BloomFilterSpec.of(10_000, 0.01));
+	}
+
+	/** An instance whose filter {@code users} has a sizing of its own. */
+	BloomGuard instance(BloomGuardSpec spec, @Nullable BloomFilterSeed seed, BloomFilterSpec filter) {
 		LettuceConnectionFactory connections = TestConnections.lettuce(redis.server());
 		this.resources.add(connections::destroy);
 		LockRegistry locks = new LockRegistry(connections);
@@ -75,7 +80,7 @@ class BloomGuardTests {
 			filters.setSeed(seed);
 		}
 		this.registries.add(filters);
-		return new BloomGuard(filters.create("users", BloomFilterSpec.of(10_000, 0.01)), CommandExecutor.of(connections),
+		return new BloomGuard(filters.create("users", filter), CommandExecutor.of(connections),
 				KeyNaming.defaults(), locks, spec);
 	}
 
@@ -194,6 +199,36 @@ class BloomGuardTests {
 		assertThat(second.load("other", table)).isEmpty();
 		assertThat(loads).as("unknown ids filtered again").hasValue(before);
 		assertThat(first.load("new", table)).as("the id added during the seeding").contains("record new");
+	}
+
+	@Test
+	void aGrowingFilterThatLostALayerOnItsOwnLetsTheLoaderRunAndIsSeededAgainFromItsSource() throws Exception {
+		List<String> ids = BloomFilterTests.items("u-", 0, 300);
+		AtomicInteger reads = new AtomicInteger();
+		BloomGuard guard = instance(BloomGuardSpec.defaults(), BloomFilterSeed.of("users", () -> {
+			reads.incrementAndGet();
+			return ids;
+		}), BloomFilterSpec.of(100, 0.01).withGrowth(BloomGrowth.DEFAULT));
+		BloomFilterRegistry filters = this.registries.get(0);
+		assertThat(filters.seedAsync("users").toCompletableFuture().get(30, TimeUnit.SECONDS)).isTrue();
+		assertThat(filters.get("users").info().layers()).as("300 ids: layers of 100 and 200").hasSize(2);
+		// Evicted, expired or deleted by an operator: the first layer alone, the record and its mark stay.
+		assertThat(redis.server().command("DEL", "rk:bloom:{users}:layer:0")).isEqualTo(1L);
+		AtomicInteger loads = new AtomicInteger();
+		Function<String, String> table = (id) -> {
+			loads.incrementAndGet();
+			return ids.contains(id) ? "user " + id : null;
+		};
+		for (String id : ids) {
+			assertThat(guard.load(id, table)).as("%s, perhaps in the lost layer", id).contains("user " + id);
+		}
+		// The first check that found it not complete started a seeding, which starts the filter over.
+		assertThat(filters.seedAsync("users").toCompletableFuture().get(30, TimeUnit.SECONDS)).isTrue();
+		assertThat(reads).as("seeded at first and once after the loss").hasValue(2);
+		int before = loads.get();
+		assertThat(guard.load("stranger", table)).isEmpty();
+		assertThat(loads).as("an id the rebuilt filter never saw").hasValue(before);
+		assertThat(guard.load("u-1", table)).contains("user u-1");
 	}
 
 	@Test

@@ -138,6 +138,25 @@ class GrowingBloomFilterTests {
 	}
 
 	@Test
+	void aFilterSeededEmptyIsCompleteAndOneCreatedAnewDropsTheLayersItsLostRecordLeft() {
+		BloomFilter filter = this.registry.create("empty", BloomFilterSpec.of(100, 0.01).withGrowth(BloomGrowth.DEFAULT));
+		assertThat(filter.seed(List.of())).isTrue();
+		assertThat(redis.server().command("EXISTS", "rk:bloom:{empty}:layer:0")).as("no item, no layer yet").isEqualTo(0L);
+		assertThat(filter.isComplete()).isTrue();
+		assertThat(filter.check("a")).isEqualTo(BloomAnswer.NEVER_SEEN);
+		filter.addAll(items("e", 250));
+		assertThat(filter.info().layers()).hasSize(2);
+		// The record alone lost: the filter reads as absent, and is created anew by the next add, without the layers.
+		assertThat(redis.server().command("DEL", "rk:bloom:{empty}")).isEqualTo(1L);
+		assertThat(filter.check("e0")).isEqualTo(BloomAnswer.NOT_COMPLETE);
+		filter.add("after");
+		assertThat(redis.server().command("EXISTS", "rk:bloom:{empty}:layer:1")).isEqualTo(0L);
+		assertThat(filter.info().layers()).hasSize(1);
+		assertThat(filter.info().approximateItems()).isEqualTo(1);
+		assertThat(filter.check("e0")).isEqualTo(BloomAnswer.NOT_COMPLETE);
+	}
+
+	@Test
 	void aTtlCoversTheRecordAndEveryLayer() {
 		BloomFilter brief = this.registry.create("brief",
 				BloomFilterSpec.of(10, 0.01).withTtl(Duration.ofHours(1)).withGrowth(BloomGrowth.DEFAULT));

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
 
 import io.rediskit.bloom.BloomAnswer;
 import io.rediskit.bloom.BloomFilter;
@@ -11,6 +12,7 @@ import io.rediskit.bloom.BloomFilterListener;
 import io.rediskit.bloom.BloomFilterSeed;
 import io.rediskit.bloom.BloomFilterRegistry;
 import io.rediskit.bloom.BloomFilterSpec;
+import io.rediskit.bloom.BloomGrowth;
 import io.rediskit.support.InvalidSpecException;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.RedisTestServer;
@@ -103,6 +105,33 @@ class CacheBloomFilterTests {
 		assertThat(cache.get("p-404", () -> "loaded " + loads.incrementAndGet())).isNull();
 		assertThat(cache.get("p-1", () -> "not called")).isEqualTo("lamp 1");
 		assertThat(loads).as("seeded again, unknown keys are filtered").hasValue(3);
+	}
+
+	@Test
+	void aGrowingFilterThatLostALayerOnItsOwnNeverHidesAnEntryUntilItIsSeededAgain() {
+		List<String> keys = IntStream.range(0, 300).mapToObj((i) -> "p-" + i).toList();
+		BloomFilter filter = this.filters.create("growing-ids",
+				BloomFilterSpec.of(100, 0.01).withGrowth(BloomGrowth.DEFAULT));
+		assertThat(filter.seed(keys)).isTrue();
+		RedisKitCacheManager growing = CacheTesting.manager(redis.connections(),
+				CacheSpec.defaults().withBloomFilter("growing-ids"), List.of(this.events), this.filters);
+		try {
+			Cache cache = growing.getCache("products");
+			// Evicted, expired or deleted by an operator: the first layer alone, the record and its mark stay.
+			assertThat(redis.server().command("DEL", "rk:bloom:{growing-ids}:layer:0")).isEqualTo(1L);
+			AtomicInteger loads = new AtomicInteger();
+			for (String key : keys) {
+				assertThat(cache.get(key, () -> "loaded " + loads.incrementAndGet())).as(key).isNotNull();
+			}
+			assertThat(loads).as("every key read and loaded, those of the lost layer too").hasValue(300);
+			assertThat(filter.check("p-404")).isEqualTo(BloomAnswer.NOT_COMPLETE);
+			assertThat(filter.seed(keys)).isTrue();
+			assertThat(cache.get("p-404", () -> "loaded " + loads.incrementAndGet())).isNull();
+			assertThat(loads).as("seeded again, unknown keys are filtered").hasValue(300);
+		}
+		finally {
+			growing.close();
+		}
 	}
 
 	@Test

@@ -3,7 +3,8 @@
 -- KEYS[1]: the filter's record (a hash: sizing, layers, count in the newest layer, items in all);
 -- KEYS[2..L+1]: the layers 0..L-1 the client computed offsets for (all in the filter's hash tag);
 -- KEYS[L+2]: the filter's completeness mark, deleted when the filter is created anew: a filter recreated by an add
--- holds that add's items only, and a "never seen" from it must not be trusted.
+-- holds that add's items only, and a "never seen" from it must not be trusted. Deleted too when a layer the record
+-- counts is missing (lost on its own); a seeding that begins on such a filter deletes it and starts over.
 -- ARGV[1]: the sizing, compared with the stored one; ARGV[2]: ttl in ms (0: none); ARGV[3]: L; ARGV[4]: items;
 -- ARGV[5]: the most layers; ARGV[6]: a seeding's token, written to the mark unless empty;
 -- ARGV[7..6+L]: each layer's capacity; ARGV[7+L..6+2L]: each layer's hashes;
@@ -31,8 +32,25 @@ else
   layers, count, total = tonumber(stored[2]), tonumber(stored[3]), tonumber(stored[4])
 end
 local mark = KEYS[sent + 2]
+-- A layer evicted, expired or deleted on its own leaves the record, and the items it held would read as never seen.
+-- The full layers exist, and the newest once it holds an item: one EXISTS of them, when the call carries them all.
+if not fresh and layers <= sent then
+  local expected = count > 0 and layers or layers - 1
+  if expected > 0 and redis.call('EXISTS', unpack(KEYS, 2, 1 + expected)) < expected then
+    if ARGV[6] ~= '' then
+      -- A seeding begins, and adds every item there is: it starts the filter over.
+      redis.call('DEL', record)
+      fresh = true
+      layers, count, total = 1, 0, 0
+    else
+      -- Not complete from now on: this add may write the lost layer again, but not what it held.
+      redis.call('DEL', mark)
+    end
+  end
+end
 if fresh then
-  redis.call('DEL', mark)
+  -- Layers left by a record lost before hold bits of no filter now (and perhaps another TTL).
+  redis.call('DEL', mark, unpack(KEYS, 2, 1 + sent))
 end
 if ARGV[6] ~= '' then
   -- A seeding begins: the record is written below if fresh, in this same script.

@@ -4,9 +4,9 @@
 -- hashes; then per item, per layer 0..L-1, that layer's bit offsets for the item.
 -- KEYS[L+2], when given: the filter's completeness mark, asked so that a "never seen" can be trusted or not.
 -- Returns {1, layers, flags...} with one flag (1 might be in it, 0 not) per item, or {2, layers, flags...} when the
--- mark was given and says the filter is complete; {-1, layers} when the filter has more layers than the client sent
--- (it asks again); {0, stored sizing} when it is stored with other sizing.
-local stored = redis.call('HMGET', KEYS[1], 'sizing', 'layers')
+-- mark was given and says the filter is complete and every layer it has is there; {-1, layers} when the filter has
+-- more layers than the client sent (it asks again); {0, stored sizing} when it is stored with other sizing.
+local stored = redis.call('HMGET', KEYS[1], 'sizing', 'layers', 'count')
 local sent = tonumber(ARGV[2])
 local items = tonumber(ARGV[3])
 local layers = 0
@@ -30,7 +30,12 @@ local base = 4 + sent
 
 local result = {1, layers}
 if #KEYS == sent + 2 and stored[1] and redis.call('GET', KEYS[sent + 2]) == 'complete' then
-  result[1] = 2
+  -- A layer evicted, expired or deleted on its own reads as zeros: the items it held would be "never seen". The
+  -- full layers exist, and the newest once it holds an item (a filter seeded empty has none yet): one EXISTS of them.
+  local expected = tonumber(stored[3]) > 0 and layers or layers - 1
+  if expected == 0 or redis.call('EXISTS', unpack(KEYS, 2, 1 + expected)) == expected then
+    result[1] = 2
+  end
 end
 for item = 0, items - 1 do
   local at = base + item * perItem
