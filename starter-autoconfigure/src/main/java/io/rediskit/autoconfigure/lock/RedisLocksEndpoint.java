@@ -250,7 +250,7 @@ public class RedisLocksEndpoint {
 	// The group shown beside a hidden name. A group is the metric tag, configured or chosen from a small fixed set
 	// (the annotation's name, the group of get...(group, key)), so it shows; a lock or semaphore taken by its name
 	// alone is its own group, which may then be data, and is hidden with its name.
-	private static @Nullable String group(String name, @Nullable String group) {
+	private static @Nullable String groupBeside(String name, @Nullable String group) {
 		return (group != null && !group.equals(name)) ? group : null;
 	}
 
@@ -303,7 +303,7 @@ public class RedisLocksEndpoint {
 			if (shown || this.name == null) {
 				return this;
 			}
-			return new SemaphoreDescriptor(null, group(this.name, this.group), this.total, this.held, this.error);
+			return new SemaphoreDescriptor(null, groupBeside(this.name, this.group), this.total, this.held, this.error);
 		}
 
 	}
@@ -444,7 +444,7 @@ public class RedisLocksEndpoint {
 			if (shown || this.name == null) {
 				return this;
 			}
-			return new HeldLockDescriptor(null, group(this.name, this.group), this.heldSince,
+			return new HeldLockDescriptor(null, groupBeside(this.name, this.group), this.heldSince,
 					this.leaseRemainingMillis, this.fencingToken, this.holdCount, this.watchdog, this.owner, this.kind);
 		}
 
