@@ -125,13 +125,16 @@ class ConsoleInstancesBrowserTests {
 	@Order(2)
 	void aSemaphoreAndALatchUsedOnlyByAnotherInstanceShowOnThisOnesLocksPageWithTheirFiguresAndUser() {
 		this.browser.open(this.console, "locks");
-		String pool = "#semaphores tr[data-name=pool]";
+		// With redis-kit.console.show-payloads at its default, names given in code are hidden; the figures and the
+		// instances that use each are not.
+		String pool = "#semaphores tbody tr";
 		this.browser.await("B's semaphore listed", () -> "2".equals(this.browser.text(pool + " .held")));
+		assertThat(this.browser.text(pool + " .name")).isEqualTo("(hidden)");
 		assertThat(this.browser.text(pool + " .total")).isEqualTo("3");
 		assertThat(this.browser.text(pool + " .used-by")).startsWith(HOSTILE_APPLICATION + "@");
 		String latch = "#latches tbody tr";
-		this.browser.await("B's latch listed", () -> HOSTILE_LOCK.equals(this.browser.text(latch + " .name")));
-		assertThat(this.browser.text(latch + " .count")).isEqualTo("5");
+		this.browser.await("B's latch listed", () -> "5".equals(this.browser.text(latch + " .count")));
+		assertThat(this.browser.text(latch + " .name")).isEqualTo("(hidden)");
 		assertThat(this.browser.text(latch + " .used-by")).startsWith(HOSTILE_APPLICATION + "@");
 		assertThat((Boolean) this.browser.script(NO_MARKUP_RAN)).isTrue();
 		// Read without handing out a handle: A's own registries still list neither, so A's heartbeat names neither.
