@@ -332,7 +332,7 @@
 				});
 				var holds = view.holds.map(function (hold) {
 					return el('tr', { 'data-name': hold.name, 'data-instance': hold.instanceId },
-						el('td', { class: 'text name' }, hold.name), el('td', null, hold.kind),
+						el('td', { class: 'text name' }, valueOrHidden(hold.name)), el('td', null, hold.kind),
 						el('td', { class: 'text holder' }, hold.instance, hold.instanceAlive ? null : el('span', { class: 'status-down' }, ' (gone)')),
 						el('td', { class: 'text' }, hold.owner), el('td', null, time(hold.heldSince)),
 						el('td', { class: 'num lease' }, millis(hold.leaseRemainingMillis)),

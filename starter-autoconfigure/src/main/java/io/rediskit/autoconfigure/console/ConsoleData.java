@@ -341,12 +341,15 @@ final class ConsoleData {
 	}
 
 	/**
-	 * @return every instance heard from by heartbeat and what each holds; nothing when this instance keeps no
-	 * heartbeat ({@code redis-kit.console.heartbeat.enabled=false})
+	 * @return every instance heard from by heartbeat and what each holds (the names of holds only with
+	 * {@code redis-kit.console.show-payloads}); nothing when this instance keeps no heartbeat
+	 * ({@code redis-kit.console.heartbeat.enabled=false})
 	 */
 	InstancesDescriptor instances() {
 		InstanceRegistry registry = this.sources.instances().get();
-		return (registry != null) ? InstancesDescriptor.of(registry, registry.list()) : InstancesDescriptor.NO_HEARTBEAT;
+		return (registry != null)
+				? InstancesDescriptor.of(registry, registry.list(), this.properties.isShowPayloads())
+				: InstancesDescriptor.NO_HEARTBEAT;
 	}
 
 	/**
