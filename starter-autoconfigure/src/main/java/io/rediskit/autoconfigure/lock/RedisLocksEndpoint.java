@@ -208,7 +208,7 @@ public class RedisLocksEndpoint {
 		 * @param shown whether the names given in code show
 		 * @return this view, or a copy whose holds, semaphores and latches have no names
 		 */
-		public HeldLocksDescriptor shown(boolean shown) {
+		HeldLocksDescriptor shown(boolean shown) {
 			if (shown) {
 				return this;
 			}
