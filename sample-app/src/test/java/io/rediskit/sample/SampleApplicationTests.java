@@ -79,8 +79,10 @@ class SampleApplicationTests extends SampleHttpTests {
 		ExecutorService executor = Executors.newSingleThreadExecutor();
 		try {
 			Future<HttpResponse<String>> slowPayment = executor.submit(() -> post("/orders/99/pay"));
-			String locks = awaitBody("/actuator/rediskitlock", "orders:99");
-			assertThat(locks).contains("\"group\":\"orders\"").contains("\"fencingToken\":");
+			// The lock's name holds the order id, which the endpoint hides (show-values is left at never): null, or
+			// left out by Actuator's mapper.
+			String locks = awaitBody("/actuator/rediskitlock", "\"group\":\"orders\"");
+			assertThat(locks).contains("\"fencingToken\":").doesNotContain("orders:99");
 			assertThat(slowPayment.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
 		}
 		finally {

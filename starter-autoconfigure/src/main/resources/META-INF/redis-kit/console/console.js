@@ -126,7 +126,7 @@
 		return text;
 	}
 
-	// A member or item the server hid (redis-kit.console.show-payloads is off) comes as null.
+	// A member, item or name given in code the server hid (redis-kit.console.show-payloads is off) comes as null.
 	function valueOrHidden(value) {
 		return value === null ? el('span', { class: 'muted' }, '(hidden)') : value;
 	}
@@ -183,9 +183,8 @@
 
 	// The instances that use a semaphore or latch, by their names; none listed when only this one's handle knows it
 	// (it used it before its last heartbeat).
-	function users(byName, name) {
-		var names = (byName && Object.prototype.hasOwnProperty.call(byName, name)) ? byName[name] : [];
-		return names.length ? names.join(', ') : '–';
+	function users(names) {
+		return names && names.length ? names.join(', ') : '–';
 	}
 
 	function fillBar(ratio, hot) {
@@ -333,7 +332,7 @@
 				});
 				var holds = view.holds.map(function (hold) {
 					return el('tr', { 'data-name': hold.name, 'data-instance': hold.instanceId },
-						el('td', { class: 'text name' }, hold.name), el('td', null, hold.kind),
+						el('td', { class: 'text name' }, valueOrHidden(hold.name)), el('td', null, hold.kind),
 						el('td', { class: 'text holder' }, hold.instance, hold.instanceAlive ? null : el('span', { class: 'status-down' }, ' (gone)')),
 						el('td', { class: 'text' }, hold.owner), el('td', null, time(hold.heldSince)),
 						el('td', { class: 'num lease' }, millis(hold.leaseRemainingMillis)),
@@ -365,8 +364,8 @@
 				var locks = r[0], series = r[1].series;
 				if (!locks.configured) { return el('section', { id: 'page-locks' }, el('h1', null, 'Locks'), notConfigured('Locks')); }
 				var rows = locks.held.map(function (lock) {
-					return el('tr', { 'data-name': lock.name },
-						el('td', { class: 'text' }, lock.name), el('td', null, lock.kind), el('td', { class: 'text' }, lock.owner),
+					return el('tr', { 'data-name': lock.name, 'data-group': lock.group },
+						el('td', { class: 'text name' }, valueOrHidden(lock.name)), el('td', { class: 'text group' }, lock.group || '–'), el('td', null, lock.kind), el('td', { class: 'text' }, lock.owner),
 						el('td', null, time(lock.heldSince)), el('td', { class: 'num' }, millis(lock.leaseRemainingMillis)),
 						el('td', { class: 'num' }, num(lock.fencingToken)), el('td', { class: 'num' }, num(lock.holdCount)),
 						el('td', null, lock.watchdog ? 'yes' : 'no'));
@@ -388,7 +387,7 @@
 					el('h2', null, 'Held by this instance'),
 					el('p', { class: 'muted' }, 'Locks, semaphore permits, read-write and fair locks of this instance; ',
 						el('a', { href: '#instances' }, 'Instances'), ' lists every instance\'s.'),
-					table(['Name', 'Kind', 'Holder', 'Since', '#Lease left', '#Fencing token', '#Holds', 'Watchdog'], rows,
+					table(['Name', 'Group', 'Kind', 'Holder', 'Since', '#Lease left', '#Fencing token', '#Holds', 'Watchdog'], rows,
 						'This instance holds no lock.'),
 					el('h2', null, 'Roles this instance stands for'),
 					el('div', { id: 'roles' }, table(['Role', 'Leader', '#Term', 'This instance'], (locks.leaders || []).map(function (role) {
@@ -397,20 +396,22 @@
 							el('td', null, role.leading ? 'leads' : 'candidate'));
 					}), 'This instance stands for no role (redis-kit.lock.leader.roles).')),
 					el('h2', null, 'Semaphores'),
-					el('div', { id: 'semaphores' }, table(['Semaphore', 'Permits held', '#Held', '#Total'].concat(locks.clusterWide ? ['Used by'] : []), (locks.semaphores || []).map(function (semaphore) {
-						return el('tr', { 'data-name': semaphore.name }, el('td', { class: 'text name' }, semaphore.name),
+					el('div', { id: 'semaphores' }, table(['Semaphore', 'Permits held', '#Held', '#Total'].concat(locks.clusterWide ? ['Used by'] : []), (locks.semaphores || []).map(function (used) {
+						var semaphore = used.semaphore;
+						return el('tr', { 'data-name': semaphore.name, 'data-group': semaphore.group }, el('td', { class: 'text name' }, valueOrHidden(semaphore.name)),
 							semaphore.error ? el('td', { class: 'error', colspan: 3 }, semaphore.error) : [
 								el('td', null, fillBar(semaphore.total > 0 ? semaphore.held / semaphore.total : 0, semaphore.held > semaphore.total),
 									' ' + num(semaphore.held) + ' of ' + num(semaphore.total)),
 								el('td', { class: 'num held' }, num(semaphore.held)), el('td', { class: 'num total' }, num(semaphore.total))],
-							locks.clusterWide ? el('td', { class: 'text used-by' }, users(locks.semaphoreUsers, semaphore.name)) : null);
+							locks.clusterWide ? el('td', { class: 'text used-by' }, users(used.users)) : null);
 					}), locks.clusterWide ? 'No live instance has used a semaphore since it started.' : 'This instance has used no semaphore since it started.')),
 					el('h2', null, 'Count-down latches'),
-					el('div', { id: 'latches' }, table(['Latch', '#Count left'].concat(locks.clusterWide ? ['Used by'] : []), (locks.latches || []).map(function (latch) {
-						return el('tr', { 'data-name': latch.name }, el('td', { class: 'text name' }, latch.name),
+					el('div', { id: 'latches' }, table(['Latch', '#Count left'].concat(locks.clusterWide ? ['Used by'] : []), (locks.latches || []).map(function (used) {
+						var latch = used.latch;
+						return el('tr', { 'data-name': latch.name }, el('td', { class: 'text name' }, valueOrHidden(latch.name)),
 							latch.error ? el('td', { class: 'error' }, latch.error)
 								: el('td', { class: 'num count', 'data-count': latch.count }, latch.count === 0 ? 'open' : (latch.count < 0 ? 'not set' : num(latch.count))),
-							locks.clusterWide ? el('td', { class: 'text used-by' }, users(locks.latchUsers, latch.name)) : null);
+							locks.clusterWide ? el('td', { class: 'text used-by' }, users(used.users)) : null);
 					}), locks.clusterWide ? 'No live instance has used a latch since it started.' : 'This instance has used no latch since it started.')),
 					el('p', { class: 'muted' }, locks.clusterWide
 						? 'Semaphores and latches every live instance used since it started (each names the last 200 in its heartbeat, this one the last 1000 it handed out); their permits and counts are Redis\'s, every instance\'s holders included.'

@@ -1,7 +1,5 @@
 package io.rediskit.autoconfigure;
 
-import java.security.Principal;
-import java.util.Set;
 
 import io.rediskit.autoconfigure.rank.LeaderboardEndpointProperties;
 import io.rediskit.autoconfigure.rank.RankAutoConfiguration;
@@ -14,7 +12,6 @@ import io.rediskit.autoconfigure.recent.RedisRecentItemsEndpoint;
 import io.rediskit.rank.LeaderboardRegistry;
 import io.rediskit.recent.RecentItemsRegistry;
 import io.rediskit.testsupport.RedisServerExtension;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -27,6 +24,7 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfigurat
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
 
+import static io.rediskit.autoconfigure.Askers.user;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -176,24 +174,6 @@ class ValuesEndpointShowValuesTests {
 		RedisRecentItemsEndpoint.UserItemsDescriptor user = lists.user(asker, "viewed", "u-ada");
 		assertThat(user.items()).containsExactly("pharmacy-7", "clinic-42");
 		assertThat(user.count()).isEqualTo(2);
-	}
-
-	private static SecurityContext user(String... roles) {
-		Principal principal = () -> "alice";
-		Set<String> held = Set.of(roles);
-		return new SecurityContext() {
-
-			@Override
-			public @Nullable Principal getPrincipal() {
-				return principal;
-			}
-
-			@Override
-			public boolean isUserInRole(String role) {
-				return held.contains(role);
-			}
-
-		};
 	}
 
 }

@@ -38,6 +38,7 @@ import io.rediskit.autoconfigure.recent.RecentProperties;
 import io.rediskit.autoconfigure.recent.RedisRecentItemsEndpoint;
 import io.rediskit.autoconfigure.support.Durations;
 import io.rediskit.autoconfigure.support.PropertyChecks;
+import io.rediskit.autoconfigure.support.ShownValues;
 import io.rediskit.bitmap.BitmapRegistry;
 import io.rediskit.bloom.BloomFilterRegistry;
 import io.rediskit.cache.RedisKitCacheManager;
@@ -190,7 +191,7 @@ public final class ConsoleAutoConfiguration {
 			ObjectProvider<IdProperties> idProperties) {
 		return new ConsoleEndpoints(
 				() -> ifAvailable(locks, (registry) -> RedisLocksEndpoint.ofFamily(registry, redlocks, semaphores,
-						fairLocks, readWriteLocks, leaders, scheduledJobs, latches)),
+						fairLocks, readWriteLocks, leaders, scheduledJobs, latches, ShownValues.never())),
 				locks::getIfAvailable,
 				() -> ifAvailable(limiters, limiterProperties, RedisRateLimitEndpoint::new),
 				() -> ifAvailable(queues, queueProperties,

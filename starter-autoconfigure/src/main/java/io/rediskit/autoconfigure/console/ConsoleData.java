@@ -120,14 +120,18 @@ final class ConsoleData {
 	 * it stands for, the {@code @ScheduledLock} jobs it triggered, its semaphores with their permits and its latches
 	 * with their counts), each job with its lock's state in Redis now; and, with a heartbeat, the semaphores and
 	 * latches every live instance names in its heartbeat, read in Redis as the endpoint reads its own, each with the
-	 * instances that use it
+	 * instances that use it; names given in code (of holds, semaphores and latches) only with
+	 * {@code redis-kit.console.show-payloads}
 	 */
 	LocksView locks() {
 		RedisLocksEndpoint endpoint = this.sources.locks().get();
 		if (endpoint == null) {
-			return new LocksView(false, List.of(), List.of(), List.of(), List.of(), List.of(), false, Map.of(), Map.of());
+			return new LocksView(false, List.of(), List.of(), List.of(), List.of(), List.of(), false);
 		}
-		RedisLocksEndpoint.HeldLocksDescriptor view = endpoint.heldLocks();
+		boolean shown = this.properties.isShowPayloads();
+		// With names: the heartbeats name the semaphores and latches, which are merged with this instance's by name,
+		// and every row is hidden at the end.
+		RedisLocksEndpoint.HeldLocksDescriptor view = endpoint.heldLocks(true);
 		LockRegistry locks = this.sources.lockRegistry().get();
 		List<ListedInstance> listed = liveInstances();
 		Map<String, List<String>> semaphoreUsers = new TreeMap<>();
@@ -155,10 +159,13 @@ final class ConsoleData {
 				}
 			}
 		}
-		return new LocksView(true, view.locks(), view.leaders(),
+		return new LocksView(true, view.locks().stream().map((lock) -> lock.shown(shown)).toList(), view.leaders(),
 				view.jobs().stream().map((job) -> ScheduledJobView.of(job, locks)).toList(),
-				new ArrayList<>(semaphores.values()), new ArrayList<>(latches.values()), !listed.isEmpty(),
-				semaphoreUsers, latchUsers);
+				semaphores.values().stream().map((semaphore) -> new UsedSemaphore(semaphore.shown(shown),
+						semaphoreUsers.getOrDefault(semaphore.name(), List.of()))).toList(),
+				latches.values().stream().map((latch) -> new UsedLatch(latch.shown(shown),
+						latchUsers.getOrDefault(latch.name(), List.of()))).toList(),
+				!listed.isEmpty());
 	}
 
 	// The live instances by heartbeat, this one included; none without a heartbeat or when Redis does not answer
@@ -334,12 +341,15 @@ final class ConsoleData {
 	}
 
 	/**
-	 * @return every instance heard from by heartbeat and what each holds; nothing when this instance keeps no
-	 * heartbeat ({@code redis-kit.console.heartbeat.enabled=false})
+	 * @return every instance heard from by heartbeat and what each holds (the names of holds only with
+	 * {@code redis-kit.console.show-payloads}); nothing when this instance keeps no heartbeat
+	 * ({@code redis-kit.console.heartbeat.enabled=false})
 	 */
 	InstancesDescriptor instances() {
 		InstanceRegistry registry = this.sources.instances().get();
-		return (registry != null) ? InstancesDescriptor.of(registry, registry.list()) : InstancesDescriptor.NO_HEARTBEAT;
+		return (registry != null)
+				? InstancesDescriptor.of(registry, registry.list(), this.properties.isShowPayloads())
+				: InstancesDescriptor.NO_HEARTBEAT;
 	}
 
 	/**
@@ -445,17 +455,31 @@ final class ConsoleData {
 	 * @param leaders the roles this instance stands for
 	 * @param jobs the scheduled jobs this instance triggered
 	 * @param semaphores the semaphores this instance handed out and those the live instances use, by name, with
-	 * their permits in Redis
+	 * their permits in Redis and the instances that use them
 	 * @param latches the count-down latches likewise, with their counts in Redis
 	 * @param clusterWide whether the semaphores and latches are those of every live instance (by heartbeat), not
 	 * only this one's
-	 * @param semaphoreUsers the live instances that use each semaphore, by the semaphore's name
-	 * @param latchUsers the live instances that use each latch, by the latch's name
 	 */
 	record LocksView(boolean configured, List<RedisLocksEndpoint.HeldLockDescriptor> held,
 			List<RedisLocksEndpoint.LeaderDescriptor> leaders, List<ScheduledJobView> jobs,
-			List<RedisLocksEndpoint.SemaphoreDescriptor> semaphores, List<RedisLocksEndpoint.LatchDescriptor> latches,
-			boolean clusterWide, Map<String, List<String>> semaphoreUsers, Map<String, List<String>> latchUsers) {
+			List<UsedSemaphore> semaphores, List<UsedLatch> latches, boolean clusterWide) {
+	}
+
+	/**
+	 * One semaphore on the Locks page. The instances that use it stand beside it, not in a map by its name, so that
+	 * they still show when its name is hidden.
+	 * @param semaphore the semaphore, as the endpoint describes it
+	 * @param users the live instances that use it, by heartbeat
+	 */
+	record UsedSemaphore(RedisLocksEndpoint.SemaphoreDescriptor semaphore, List<String> users) {
+	}
+
+	/**
+	 * One count-down latch on the Locks page, with the instances that use it (as {@link UsedSemaphore}).
+	 * @param latch the latch, as the endpoint describes it
+	 * @param users the live instances that use it, by heartbeat
+	 */
+	record UsedLatch(RedisLocksEndpoint.LatchDescriptor latch, List<String> users) {
 	}
 
 	/**

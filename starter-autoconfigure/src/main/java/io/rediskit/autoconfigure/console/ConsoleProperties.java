@@ -30,8 +30,8 @@ public class ConsoleProperties {
 
 	/**
 	 * Whether the application's values are shown: dead-letter payloads and headers, queue groups' names,
-	 * leaderboard members, recent items. Off since they may hold personal data; hidden, only their sizes, counts and
-	 * scores show.
+	 * leaderboard members, recent items, the names of held locks, semaphores and latches. Off since they may hold
+	 * personal data; hidden, only their sizes, counts, scores and groups show.
 	 */
 	private boolean showPayloads = false;
 

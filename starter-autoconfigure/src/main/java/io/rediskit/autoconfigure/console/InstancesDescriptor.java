@@ -10,6 +10,7 @@ import io.rediskit.instance.InstanceHold;
 import io.rediskit.instance.InstanceLeadership;
 import io.rediskit.instance.InstanceRegistry;
 import io.rediskit.instance.ListedInstance;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The cluster-wide view the console shows on its Instances page: every instance heard from by heartbeat
@@ -35,9 +36,12 @@ public record InstancesDescriptor(boolean heartbeat, String self, long intervalM
 	 * The view of a registry's list.
 	 * @param registry this instance's registry
 	 * @param listed what it listed
+	 * @param shown whether the names of holds show: given in code, they may be data the application received, which
+	 * the console shows only with {@code redis-kit.console.show-payloads}, as the {@code rediskitlock} endpoint does
+	 * under its {@code show-values}
 	 * @return the view
 	 */
-	public static InstancesDescriptor of(InstanceRegistry registry, List<ListedInstance> listed) {
+	public static InstancesDescriptor of(InstanceRegistry registry, List<ListedInstance> listed, boolean shown) {
 		String self = registry.self().id();
 		List<InstanceDescriptor> instances = new ArrayList<>();
 		List<HoldDescriptor> holds = new ArrayList<>();
@@ -60,7 +64,7 @@ public record InstancesDescriptor(boolean heartbeat, String self, long intervalM
 			.thenComparing(InstanceDescriptor::name));
 		holds.sort(Comparator.comparing(HoldDescriptor::name).thenComparing(HoldDescriptor::instance));
 		return new InstancesDescriptor(true, self, registry.interval().toMillis(), registry.goneAfter().toMillis(), instances,
-				holds, new ArrayList<>(leaders.values()));
+				shown ? holds : holds.stream().map(HoldDescriptor::hidden).toList(), new ArrayList<>(leaders.values()));
 	}
 
 	/**
@@ -98,7 +102,7 @@ public record InstancesDescriptor(boolean heartbeat, String self, long intervalM
 
 	/**
 	 * One lock, permit or role held, as its holder reported it at its last heartbeat.
-	 * @param name the lock's name
+	 * @param name the lock's name, {@code null} when not shown
 	 * @param kind {@code single}, {@code redlock}, {@code semaphore}, {@code fair} or {@code readwrite}
 	 * @param instanceId the holding instance's id
 	 * @param instance the holding instance's name, {@code application@host:pid}
@@ -108,8 +112,14 @@ public record InstancesDescriptor(boolean heartbeat, String self, long intervalM
 	 * @param owner how the instance holds it: {@code thread:<id>} or {@code lease}
 	 * @param heldSince when it was first acquired (the holder's clock), ISO-8601
 	 */
-	public record HoldDescriptor(String name, String kind, String instanceId, String instance, boolean instanceAlive,
-			long leaseRemainingMillis, long fencingToken, String owner, String heldSince) {
+	public record HoldDescriptor(@Nullable String name, String kind, String instanceId, String instance,
+			boolean instanceAlive, long leaseRemainingMillis, long fencingToken, String owner, String heldSince) {
+
+		HoldDescriptor hidden() {
+			return new HoldDescriptor(null, this.kind, this.instanceId, this.instance, this.instanceAlive,
+					this.leaseRemainingMillis, this.fencingToken, this.owner, this.heldSince);
+		}
+
 	}
 
 	/**

@@ -20,6 +20,11 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
  * default, as a report of a large key space takes a while and names keys: turn it on with
  * {@code management.endpoint.rediskitkeys.access=read-only} and expose it with
  * {@code management.endpoints.web.exposure.include=rediskitkeys}.
+ * <p>
+ * Key names can carry the application's data (an order id in a lock's key, a user in a cache key), which the
+ * endpoints that return values hide under {@code show-values} ({@link io.rediskit.autoconfigure.support.ShownValues});
+ * this one names keys all the same, since turning it on is the opt-in and a report without names would not say which
+ * key to fix. It never reads a value.
  */
 @Endpoint(id = "rediskitkeys", defaultAccess = Access.NONE)
 public class RedisKeysEndpoint {

@@ -1,5 +1,6 @@
 package io.rediskit.autoconfigure.lock;
 
+import io.rediskit.autoconfigure.support.ShownValues;
 import io.rediskit.latch.LatchRegistry;
 import io.rediskit.leader.LeaderElections;
 import io.rediskit.lock.FairLockRegistry;
@@ -15,6 +16,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -23,7 +25,8 @@ import org.springframework.context.annotation.Bean;
  * the application has is included the same way, under its kind ({@code single}, {@code redlock},
  * {@code semaphore}, {@code fair}, {@code readwrite}), and so are the leader elections, the scheduled jobs
  * ({@link ScheduledJobs}), the semaphores with their permits and the latches with their counts; each registry is looked
- * up when the endpoint is read, so none is created early.
+ * up when the endpoint is read, so none is created early. Names given in code (of held locks, semaphores and
+ * latches) show only as {@code management.endpoint.rediskitlock.show-values} says ({@link LockEndpointProperties}).
  */
 @AutoConfiguration(after = { LockAutoConfiguration.class, RedlockAutoConfiguration.class,
 		LeaderElectionAutoConfiguration.class, SemaphoreAutoConfiguration.class, ReadWriteLockAutoConfiguration.class,
@@ -31,6 +34,7 @@ import org.springframework.context.annotation.Bean;
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
 @ConditionalOnBean(LockRegistry.class)
 @ConditionalOnAvailableEndpoint(RedisLocksEndpoint.class)
+@EnableConfigurationProperties(LockEndpointProperties.class)
 public final class LockEndpointAutoConfiguration {
 
 	@Bean
@@ -38,9 +42,10 @@ public final class LockEndpointAutoConfiguration {
 	RedisLocksEndpoint redisLocksEndpoint(LockRegistry lockRegistry, ObjectProvider<RedlockRegistry> redlocks,
 			ObjectProvider<SemaphoreRegistry> semaphores, ObjectProvider<FairLockRegistry> fairLocks,
 			ObjectProvider<ReadWriteLockRegistry> readWriteLocks, ObjectProvider<LeaderElections> leaderElections,
-			ObjectProvider<ScheduledJobs> scheduledJobs, ObjectProvider<LatchRegistry> latches) {
+			ObjectProvider<ScheduledJobs> scheduledJobs, ObjectProvider<LatchRegistry> latches,
+			LockEndpointProperties endpointProperties) {
 		return RedisLocksEndpoint.ofFamily(lockRegistry, redlocks, semaphores, fairLocks, readWriteLocks,
-				leaderElections, scheduledJobs, latches);
+				leaderElections, scheduledJobs, latches, ShownValues.of(endpointProperties));
 	}
 
 }

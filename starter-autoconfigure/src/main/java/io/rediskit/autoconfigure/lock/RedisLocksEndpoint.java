@@ -12,6 +12,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.rediskit.autoconfigure.support.Durations;
+import io.rediskit.autoconfigure.support.ShownValues;
 import io.rediskit.latch.LatchRegistry;
 import io.rediskit.latch.RedisCountDownLatch;
 import io.rediskit.leader.LeaderElection;
@@ -27,6 +28,7 @@ import io.rediskit.lock.SemaphoreRegistry;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
@@ -36,6 +38,14 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
  * its kind, in the order included, asked what it holds each time the endpoint is read (so that no registry is
  * looked up early); the single-node lock comes first. Then the {@code @ScheduledLock} jobs this instance triggered,
  * as {@link ScheduledJobs} recorded them (no Redis call: the console shows their state in Redis).
+ * <p>
+ * The names of held locks, semaphores and latches are given in code and often built from what the application
+ * received ({@code @DistributedLock(key = "#orderId")}, {@code getLock("invoice:" + id)}), so they show only as
+ * {@code management.endpoint.rediskitlock.show-values} says, like Spring Boot's {@code env} endpoint: never by
+ * default, {@code when-authorized} to a user in one of {@code management.endpoint.rediskitlock.roles} (any
+ * authenticated user when none is set), or {@code always}. Hidden, a name is {@code null} beside its group, kind,
+ * times, fencing token and counts; a group shows unless it is the name itself (a lock or semaphore taken by its name
+ * alone). Leader roles, the leading instance's name and scheduled jobs' names are configured and always show.
  */
 @Endpoint(id = "rediskitlock")
 public class RedisLocksEndpoint {
@@ -50,6 +60,8 @@ public class RedisLocksEndpoint {
 
 	private volatile Supplier<List<RedisCountDownLatch>> latches = List::of;
 
+	private final ShownValues shownValues;
+
 	/**
 	 * The endpoint over every member of the lock family the application has, each under its kind
 	 * ({@code single}, {@code redlock}, {@code semaphore}, {@code fair}, {@code readwrite}), the leader elections
@@ -63,13 +75,15 @@ public class RedisLocksEndpoint {
 	 * @param leaderElections the leader elections, if any
 	 * @param scheduledJobs the scheduled jobs' records, if any
 	 * @param latches the latch registries, if any: each latch with its count
+	 * @param shownValues to whom names given in code show over HTTP and JMX
 	 * @return the endpoint
 	 */
 	public static RedisLocksEndpoint ofFamily(LockRegistry lockRegistry, ObjectProvider<RedlockRegistry> redlocks,
 			ObjectProvider<SemaphoreRegistry> semaphores, ObjectProvider<FairLockRegistry> fairLocks,
 			ObjectProvider<ReadWriteLockRegistry> readWriteLocks, ObjectProvider<LeaderElections> leaderElections,
-			ObjectProvider<ScheduledJobs> scheduledJobs, ObjectProvider<LatchRegistry> latches) {
-		RedisLocksEndpoint endpoint = new RedisLocksEndpoint(lockRegistry);
+			ObjectProvider<ScheduledJobs> scheduledJobs, ObjectProvider<LatchRegistry> latches,
+			ShownValues shownValues) {
+		RedisLocksEndpoint endpoint = new RedisLocksEndpoint(lockRegistry, shownValues);
 		endpoint.include("redlock", () -> held(redlocks, RedlockRegistry::heldLocks));
 		endpoint.include("semaphore", () -> held(semaphores, SemaphoreRegistry::heldPermits));
 		endpoint.include("fair", () -> held(fairLocks, FairLockRegistry::heldLocks));
@@ -86,10 +100,21 @@ public class RedisLocksEndpoint {
 	}
 
 	/**
-	 * Lists what the lock registry holds, as kind {@code single}; {@link #include} adds the other members.
+	 * Lists what the lock registry holds, as kind {@code single}, never showing names given in code;
+	 * {@link #include} adds the other members.
 	 * @param lockRegistry the registry whose holds are listed first
 	 */
 	public RedisLocksEndpoint(LockRegistry lockRegistry) {
+		this(lockRegistry, ShownValues.never());
+	}
+
+	/**
+	 * Lists what the lock registry holds, as kind {@code single}; {@link #include} adds the other members.
+	 * @param lockRegistry the registry whose holds are listed first
+	 * @param shownValues to whom names given in code show over HTTP and JMX
+	 */
+	public RedisLocksEndpoint(LockRegistry lockRegistry, ShownValues shownValues) {
+		this.shownValues = shownValues;
 		include("single", lockRegistry::heldLocks);
 	}
 
@@ -136,11 +161,23 @@ public class RedisLocksEndpoint {
 	}
 
 	/**
+	 * @param securityContext who asks, for {@code show-values=when-authorized}
+	 * @return the held locks, each included kind in turn, each kind oldest first; then the roles, the jobs, the
+	 * semaphores and the latches (names given in code only if shown to who asks)
+	 */
+	@ReadOperation
+	public HeldLocksDescriptor heldLocks(SecurityContext securityContext) {
+		return heldLocks(this.shownValues.to(securityContext));
+	}
+
+	/**
+	 * What {@link #heldLocks(SecurityContext)} describes, for a reader that decides itself whether names given in
+	 * code show (the console, under {@code redis-kit.console.show-payloads}).
+	 * @param shown whether the names of held locks, semaphores and latches show
 	 * @return the held locks, each included kind in turn, each kind oldest first; then the roles, the jobs, the
 	 * semaphores and the latches
 	 */
-	@ReadOperation
-	public HeldLocksDescriptor heldLocks() {
+	public HeldLocksDescriptor heldLocks(boolean shown) {
 		Map<String, Supplier<List<HeldLock>>> kinds;
 		synchronized (this.members) {
 			kinds = new LinkedHashMap<>(this.members);
@@ -152,7 +189,8 @@ public class RedisLocksEndpoint {
 		List<JobDescriptor> jobs = this.jobs.get().stream().map(JobDescriptor::of).toList();
 		return new HeldLocksDescriptor(locks, leaders, jobs,
 				this.semaphores.get().stream().map(SemaphoreDescriptor::of).toList(),
-				this.latches.get().stream().map(LatchDescriptor::of).toList());
+				this.latches.get().stream().map(LatchDescriptor::of).toList())
+			.shown(shown);
 	}
 
 	/**
@@ -165,6 +203,19 @@ public class RedisLocksEndpoint {
 	 */
 	public record HeldLocksDescriptor(List<HeldLockDescriptor> locks, List<LeaderDescriptor> leaders,
 			List<JobDescriptor> jobs, List<SemaphoreDescriptor> semaphores, List<LatchDescriptor> latches) {
+
+		/**
+		 * @param shown whether the names given in code show
+		 * @return this view, or a copy whose holds, semaphores and latches have no names
+		 */
+		HeldLocksDescriptor shown(boolean shown) {
+			if (shown) {
+				return this;
+			}
+			return new HeldLocksDescriptor(this.locks.stream().map((lock) -> lock.shown(false)).toList(), this.leaders,
+					this.jobs, this.semaphores.stream().map((semaphore) -> semaphore.shown(false)).toList(),
+					this.latches.stream().map((latch) -> latch.shown(false)).toList());
+		}
 
 		/**
 		 * The view without semaphores and latches.
@@ -196,16 +247,23 @@ public class RedisLocksEndpoint {
 
 	}
 
+	// The group shown beside a hidden name. A group is the metric tag, configured or chosen from a small fixed set
+	// (the annotation's name, the group of get...(group, key)), so it shows; a lock or semaphore taken by its name
+	// alone is its own group, which may then be data, and is hidden with its name.
+	private static @Nullable String groupBeside(String name, @Nullable String group) {
+		return (group != null && !group.equals(name)) ? group : null;
+	}
+
 	/**
 	 * One semaphore and its permits, as Redis has them now (the permits of every instance's holders).
-	 * @param name the semaphore
-	 * @param group the name its metrics are tagged with
+	 * @param name the semaphore, {@code null} when not shown
+	 * @param group the name its metrics are tagged with, {@code null} when it is the name and that is not shown
 	 * @param total the total in force, {@code null} when Redis did not answer
 	 * @param held the permits held now, {@code null} when Redis did not answer
 	 * @param error why Redis did not answer
 	 */
-	public record SemaphoreDescriptor(String name, String group, @Nullable Integer total, @Nullable Integer held,
-			@Nullable String error) {
+	public record SemaphoreDescriptor(@Nullable String name, @Nullable String group, @Nullable Integer total,
+			@Nullable Integer held, @Nullable String error) {
 
 		/**
 		 * Reads a semaphore another instance uses, without handing out a handle here (one read-only script).
@@ -215,6 +273,7 @@ public class RedisLocksEndpoint {
 		 * @return it with its permits in Redis, or with the error when Redis did not answer
 		 */
 		public static SemaphoreDescriptor read(SemaphoreRegistry registry, String name, int total) {
+			// Read back from a heartbeat, the name of a group's semaphore ("group:key") no longer says its group.
 			try {
 				SemaphorePermits permits = registry.permits(name, total);
 				return new SemaphoreDescriptor(name, name, permits.total(), permits.held(), null);
@@ -236,16 +295,27 @@ public class RedisLocksEndpoint {
 			}
 		}
 
+		/**
+		 * @param shown whether the name shows
+		 * @return this semaphore, or a copy without its name (and without its group where that is the name)
+		 */
+		public SemaphoreDescriptor shown(boolean shown) {
+			if (shown || this.name == null) {
+				return this;
+			}
+			return new SemaphoreDescriptor(null, groupBeside(this.name, this.group), this.total, this.held, this.error);
+		}
+
 	}
 
 	/**
 	 * One count-down latch and its count, as Redis has it now.
-	 * @param name the latch
+	 * @param name the latch, {@code null} when not shown
 	 * @param count the count left: {@code 0} open, {@code -1} not set (or expired); {@code null} when Redis did
 	 * not answer
 	 * @param error why Redis did not answer
 	 */
-	public record LatchDescriptor(String name, @Nullable Long count, @Nullable String error) {
+	public record LatchDescriptor(@Nullable String name, @Nullable Long count, @Nullable String error) {
 
 		/**
 		 * Reads a latch another instance uses, without handing out a handle here (one read).
@@ -271,10 +341,20 @@ public class RedisLocksEndpoint {
 			}
 		}
 
+		/**
+		 * @param shown whether the name shows
+		 * @return this latch, or a copy without its name
+		 */
+		public LatchDescriptor shown(boolean shown) {
+			return shown ? this : new LatchDescriptor(null, this.count, this.error);
+		}
+
 	}
 
 	/**
-	 * One role this instance stands for, and who leads it as Redis has it.
+	 * One role this instance stands for, and who leads it as Redis has it. Both names always show: a role follows
+	 * the rule of configured names and is a metric tag, as the roles of {@code redis-kit.lock.leader.roles}, and an
+	 * instance is named by its configuration (or host and process id).
 	 * @param role the role
 	 * @param leading whether this instance leads it
 	 * @param leader the name of the instance that leads it, {@code null} when none does (or Redis did not answer)
@@ -299,7 +379,8 @@ public class RedisLocksEndpoint {
 	}
 
 	/**
-	 * One scheduled job as this instance saw it ({@link ScheduledJobs.ScheduledJob}), times as ISO-8601 text.
+	 * One scheduled job as this instance saw it ({@link ScheduledJobs.ScheduledJob}), times as ISO-8601 text. Its
+	 * name always shows: it is the annotation's (placeholders resolved), never the value of a key expression.
 	 * @param name the lock name, or the group name of a keyed job
 	 * @param keyed whether the job has a lock per value of its key expression
 	 * @param lockAtLeastFor lock-at-least
@@ -332,8 +413,9 @@ public class RedisLocksEndpoint {
 
 	/**
 	 * One held lock.
-	 * @param name full lock name
-	 * @param group lock group (metric tag)
+	 * @param name full lock name, {@code null} when not shown
+	 * @param group lock group (metric tag), {@code null} when it is the name (a lock taken by its name alone) and that
+	 * is not shown
 	 * @param heldSince ISO-8601 instant of the first acquisition
 	 * @param leaseRemainingMillis estimated time until the lease ends unless renewed
 	 * @param fencingToken the hold's fencing token
@@ -345,13 +427,25 @@ public class RedisLocksEndpoint {
 	 * {@code readwrite} for a read-write lock (a thread that downgraded is listed twice, once per
 	 * side), {@code fair} for a fair lock
 	 */
-	public record HeldLockDescriptor(String name, String group, String heldSince, long leaseRemainingMillis,
-			long fencingToken, int holdCount, boolean watchdog, String owner, String kind) {
+	public record HeldLockDescriptor(@Nullable String name, @Nullable String group, String heldSince,
+			long leaseRemainingMillis, long fencingToken, int holdCount, boolean watchdog, String owner, String kind) {
 
 		static HeldLockDescriptor of(HeldLock lock, String kind) {
 			return new HeldLockDescriptor(lock.name(), lock.group(), lock.heldSince().toString(),
 					lock.leaseRemaining().toMillis(), lock.fencingToken(), lock.holdCount(), lock.watchdog(),
 					lock.owner(), kind);
+		}
+
+		/**
+		 * @param shown whether the name shows
+		 * @return this hold, or a copy without its name (and without its group where that is the name)
+		 */
+		public HeldLockDescriptor shown(boolean shown) {
+			if (shown || this.name == null) {
+				return this;
+			}
+			return new HeldLockDescriptor(null, groupBeside(this.name, this.group), this.heldSince,
+					this.leaseRemainingMillis, this.fencingToken, this.holdCount, this.watchdog, this.owner, this.kind);
 		}
 
 	}

@@ -9,9 +9,9 @@ import org.springframework.boot.actuate.endpoint.Show;
 
 /**
  * The one decision of every redis-kit endpoint that returns the application's values (a dead letter's payload and
- * headers, a queue group's name, a leaderboard's members, recent items): whether the caller sees them, as
- * {@code management.endpoint.<id>.show-values} and {@code .roles} ({@link EndpointValuesProperties}) say, like
- * Spring Boot's {@code env} endpoint. Hidden by default; over JMX no user is known, so {@code when-authorized} hides
+ * headers, a queue group's name, a leaderboard's members, recent items, the names of held locks, semaphores and
+ * latches): whether the caller sees them, as {@code management.endpoint.<id>.show-values} and {@code .roles}
+ * ({@link EndpointValuesProperties}) say, like Spring Boot's {@code env} endpoint. Hidden by default; over JMX no user is known, so {@code when-authorized} hides
  * them there.
  * <p>
  * The console makes these endpoints without Actuator on the class path and decides itself

@@ -257,7 +257,9 @@ class ConsoleBrowserTests {
 	void locksShowsTheHeldLockWithItsNameAsText() {
 		this.browser.open(this.console, "locks");
 		this.browser.await("the held lock listed",
-				() -> HOSTILE.equals(this.browser.text("#page-locks tbody tr td.text")));
+				() -> HOSTILE.equals(this.browser.text("#page-locks tbody tr td.name")));
+		// Taken by its name alone, the lock is its own group.
+		assertThat(this.browser.text("#page-locks tbody tr td.group")).isEqualTo(HOSTILE);
 		assertThat(this.browser.text("#page-locks tbody tr")).contains("lease").contains("yes");
 		assertThat((Boolean) this.browser.script(NO_MARKUP_RAN)).isTrue();
 		this.browser.screenshot("locks");
@@ -696,6 +698,25 @@ class ConsoleBrowserTests {
 			assertThat((Long) this.browser.script("return document.querySelectorAll('#recent-items li').length;"))
 				.isZero();
 			assertThat(this.browser.text("#page-leaderboards")).doesNotContain(HOSTILE, "p-1");
+			// Names given in code hidden (a hold's here, the other instance's semaphore and latches named in its
+			// heartbeat); groups, permits, counts and who uses each shown.
+			try (Lease order = flux.getBean(LockRegistry.class).getLock("orders", HOSTILE).acquire()) {
+				this.browser.open(base + "/redis-kit/", "locks");
+				this.browser.await("the hold listed by its group",
+						() -> "orders".equals(this.browser.text("#page-locks tbody tr td.group")));
+				assertThat(this.browser.text("#page-locks tbody tr td.name")).isEqualTo("(hidden)");
+				this.browser.await("the other instance's semaphore listed",
+						() -> "2".equals(this.browser.text("#semaphores tbody tr .held")));
+				assertThat(this.browser.text("#semaphores tbody tr td.name")).isEqualTo("(hidden)");
+				assertThat(this.browser.text("#semaphores tbody tr .total")).isEqualTo("3");
+				assertThat(this.browser.text("#semaphores tbody tr .used-by")).startsWith(HOSTILE_APPLICATION + "@");
+				List<String> latches = this.browser.script("return Array.from(document.querySelectorAll("
+						+ "'#latches tbody tr td.name')).map(function (td) { return td.textContent; });");
+				assertThat(latches).containsExactly("(hidden)", "(hidden)");
+				assertThat(this.browser.text("#latches tbody tr .count")).isIn("2", "not set");
+				assertThat(this.browser.text("#page-locks")).doesNotContain(HOSTILE, "never-set");
+				assertThat((Boolean) this.browser.script(NO_MARKUP_RAN)).isTrue();
+			}
 			this.browser.open(base + "/redis-kit/", "caches");
 			this.browser.click(By.cssSelector("#page-caches tr[data-name=products] .clear"));
 			this.browser.click(By.cssSelector("#page-caches tr[data-name=products] .clear-confirm"));

@@ -55,7 +55,7 @@ class LeaderElectionAutoConfigurationTests {
 				long term = events.get(0).term();
 				assertThat(elections.elections()).singleElement()
 					.satisfies((election) -> assertThat(election.term()).contains(term));
-				RedisLocksEndpoint.HeldLocksDescriptor view = context.getBean(RedisLocksEndpoint.class).heldLocks();
+				RedisLocksEndpoint.HeldLocksDescriptor view = context.getBean(RedisLocksEndpoint.class).heldLocks(true);
 				assertThat(view.leaders()).containsExactly(
 						new RedisLocksEndpoint.LeaderDescriptor("nightly-billing", true, "node-1", term));
 				assertThat(view.locks()).singleElement()

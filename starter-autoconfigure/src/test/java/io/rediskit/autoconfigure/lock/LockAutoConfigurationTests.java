@@ -221,7 +221,7 @@ class LockAutoConfigurationTests {
 			RedisLock lock = context.getBean(LockRegistry.class).getLock("listed");
 			lock.lock();
 			try {
-				assertThat(endpoint.heldLocks().locks()).singleElement().satisfies((held) -> {
+				assertThat(endpoint.heldLocks(true).locks()).singleElement().satisfies((held) -> {
 					assertThat(held.name()).isEqualTo("listed");
 					assertThat(held.fencingToken()).isEqualTo(lock.fencingToken());
 					assertThat(held.holdCount()).isEqualTo(1);
@@ -231,14 +231,14 @@ class LockAutoConfigurationTests {
 			finally {
 				lock.unlock();
 			}
-			assertThat(endpoint.heldLocks().locks()).isEmpty();
-			assertThat(endpoint.heldLocks().jobs()).isEmpty();
+			assertThat(endpoint.heldLocks(true).locks()).isEmpty();
+			assertThat(endpoint.heldLocks(true).jobs()).isEmpty();
 			ScheduledJobs.Job job = context.getBean(ScheduledJobs.class)
 				.job("nightly", false, Duration.ZERO, Duration.ofMinutes(1));
 			job.started();
 			job.ended(ScheduledJobs.Outcome.LEASE_LOST);
 			job.skipped();
-			assertThat(endpoint.heldLocks().jobs()).singleElement().satisfies((listed) -> {
+			assertThat(endpoint.heldLocks(true).jobs()).singleElement().satisfies((listed) -> {
 				assertThat(listed.name()).isEqualTo("nightly");
 				assertThat(listed.lockAtMostFor()).isEqualTo("1m");
 				assertThat(listed.lastOutcome()).isEqualTo("lease-lost");

@@ -111,10 +111,10 @@ class MemberLockAutoConfigurationTests {
 			ReadWriteLock rw = context.getBean(ReadWriteLockRegistry.class).getReadWriteLock("listed-rw");
 			try (Lease read = rw.readLock().acquire(Duration.ZERO);
 					Lease fair = context.getBean(FairLockRegistry.class).getLock("listed-fair").acquire(Duration.ZERO)) {
-				assertThat(endpoint.heldLocks().locks()).extracting((held) -> held.kind() + " " + held.name())
+				assertThat(endpoint.heldLocks(true).locks()).extracting((held) -> held.kind() + " " + held.name())
 					.containsExactly("fair listed-fair", "readwrite listed-rw");
 			}
-			assertThat(endpoint.heldLocks().locks()).isEmpty();
+			assertThat(endpoint.heldLocks(true).locks()).isEmpty();
 		});
 	}
 

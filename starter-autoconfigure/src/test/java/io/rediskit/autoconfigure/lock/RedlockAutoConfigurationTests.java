@@ -122,7 +122,7 @@ class RedlockAutoConfigurationTests {
 				try (Lease lease = redlock.acquire(Duration.ofSeconds(5))) {
 					RedisLocksEndpoint endpoint = new RedisLocksEndpoint(context.getBean(LockRegistry.class));
 					endpoint.include("redlock", context.getBean(RedlockRegistry.class)::heldLocks);
-					assertThat(endpoint.heldLocks().locks()).singleElement()
+					assertThat(endpoint.heldLocks(true).locks()).singleElement()
 						.satisfies((held) -> assertThat(held.kind()).isEqualTo("redlock"));
 				}
 				single.lock();

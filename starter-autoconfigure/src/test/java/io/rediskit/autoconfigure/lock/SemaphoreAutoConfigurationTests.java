@@ -123,14 +123,14 @@ class SemaphoreAutoConfigurationTests {
 			RedisLocksEndpoint endpoint = context.getBean(RedisLocksEndpoint.class);
 			try (Lease lease = context.getBean(SemaphoreRegistry.class).getSemaphore("listed", 2).acquire(2,
 					Duration.ZERO)) {
-				assertThat(endpoint.heldLocks().locks()).singleElement().satisfies((held) -> {
+				assertThat(endpoint.heldLocks(true).locks()).singleElement().satisfies((held) -> {
 					assertThat(held.name()).isEqualTo("listed");
 					assertThat(held.kind()).isEqualTo("semaphore");
 					assertThat(held.fencingToken()).isEqualTo(lease.fencingToken());
 					assertThat(held.watchdog()).isTrue();
 				});
 			}
-			assertThat(endpoint.heldLocks().locks()).isEmpty();
+			assertThat(endpoint.heldLocks(true).locks()).isEmpty();
 		});
 	}
 

@@ -1,10 +1,8 @@
 package io.rediskit.autoconfigure.queue;
 
 import java.nio.charset.StandardCharsets;
-import java.security.Principal;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Set;
 
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
 import io.rediskit.queue.QueueEntry;
@@ -13,7 +11,6 @@ import io.rediskit.queue.QueuePriority;
 import io.rediskit.queue.QueueRegistry;
 import io.rediskit.queue.RedisQueue;
 import io.rediskit.testsupport.RedisServerExtension;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -25,6 +22,7 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfigurat
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
 
+import static io.rediskit.autoconfigure.Askers.user;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -167,24 +165,6 @@ class QueueEndpointShowValuesTests {
 	private static RedisQueuesEndpoint.DeadLetterDescriptor onlyDeadLetter(RedisQueuesEndpoint endpoint,
 			SecurityContext asker) {
 		return endpoint.queue(asker, "payments").deadLetters().get(0);
-	}
-
-	private static SecurityContext user(String... roles) {
-		Principal principal = () -> "alice";
-		Set<String> held = Set.of(roles);
-		return new SecurityContext() {
-
-			@Override
-			public @Nullable Principal getPrincipal() {
-				return principal;
-			}
-
-			@Override
-			public boolean isUserInRole(String role) {
-				return held.contains(role);
-			}
-
-		};
 	}
 
 }
