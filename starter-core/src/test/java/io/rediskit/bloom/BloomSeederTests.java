@@ -84,17 +84,7 @@ class BloomSeederTests {
 			throws Exception {
 		CountDownLatch reading = new CountDownLatch(1);
 		CountDownLatch hold = new CountDownLatch(1);
-		Instance first = instance(() -> {
-			reading.countDown();
-			try {
-				assertThat(hold.await(60, TimeUnit.SECONDS)).isTrue();
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				throw new IllegalStateException(ex);
-			}
-			return List.of("7", "8");
-		});
+		Instance first = instance(heldUntil(reading, hold, () -> List.of("7", "8")));
 		Instance second = instance(() -> List.of("7", "8"));
 		CompletableFuture<Boolean> byFirst = first.filters().seedAsync("users").toCompletableFuture();
 		assertThat(reading.await(30, TimeUnit.SECONDS)).as("the first reads its source, under the lock").isTrue();
@@ -120,17 +110,9 @@ class BloomSeederTests {
 	void anInstanceThatGetsTheLockAfterAnotherSeedingFailedSeedsItself() throws Exception {
 		CountDownLatch reading = new CountDownLatch(1);
 		CountDownLatch hold = new CountDownLatch(1);
-		Instance first = instance(() -> {
-			reading.countDown();
-			try {
-				assertThat(hold.await(60, TimeUnit.SECONDS)).isTrue();
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				throw new IllegalStateException(ex);
-			}
+		Instance first = instance(heldUntil(reading, hold, () -> {
 			throw new IllegalStateException("the table cannot be read");
-		});
+		}));
 		Instance second = instance(() -> List.of("7", "8"));
 		CompletableFuture<Boolean> byFirst = first.filters().seedAsync("users").toCompletableFuture();
 		assertThat(reading.await(30, TimeUnit.SECONDS)).isTrue();
@@ -143,6 +125,25 @@ class BloomSeederTests {
 		assertThat(second.reads()).hasValue(1);
 		assertThat(second.filters().get("users").check("8")).isEqualTo(BloomAnswer.SEEN);
 		assertThat(second.filters().get("users").check("9")).isEqualTo(BloomAnswer.NEVER_SEEN);
+	}
+
+	/**
+	 * A source that says it is being read, then waits for {@code hold} before it answers: the instance reading it
+	 * holds the seeding lock meanwhile.
+	 */
+	static Supplier<List<String>> heldUntil(CountDownLatch reading, CountDownLatch hold,
+			Supplier<List<String>> answer) {
+		return () -> {
+			reading.countDown();
+			try {
+				assertThat(hold.await(60, TimeUnit.SECONDS)).isTrue();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException(ex);
+			}
+			return answer.get();
+		};
 	}
 
 	record Instance(BloomFilterRegistry filters, AtomicInteger tasks, AtomicInteger reads) {

@@ -136,6 +136,9 @@ class MultiLockContractTests extends TopologyContract {
 			assertThat(heldAtCompletion).as("names still held as the stage completed").isEmpty();
 			assertThat(listener.abandoned()).as("the steps taken before the busy one, never the caller's")
 				.containsExactlyInAnyOrderElementsOf(takenFirst);
+			// The outcome is reported just after the stage took it, on the thread that completed it.
+			LockTesting.awaitCondition("each name's wait reported", Duration.ofSeconds(10),
+					() -> listener.events.size() >= names.size());
 			assertThat(listener.events).as("each name's wait timed out, and no release")
 				.containsExactlyInAnyOrderElementsOf(names.stream().map((name) -> "acquire " + name + " TIMEOUT").toList());
 			assertThat(recorded.heldLocks()).isEmpty();
