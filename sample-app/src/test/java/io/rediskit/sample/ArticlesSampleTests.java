@@ -53,6 +53,15 @@ class ArticlesSampleTests extends SampleHttpTests {
 		assertThat(send("GET", "/actuator/rediskitleaderboard/articles/ada", Map.of()).statusCode()).isEqualTo(200);
 	}
 
+	@Test
+	void theEndpointShowsHiddenTopMembersAsNulls() throws Exception {
+		assertThat(send("POST", "/api/articles/hidden-name", Map.of()).statusCode()).isIn(200, 201);
+		HttpResponse<String> boards = send("GET", "/actuator/rediskitleaderboard", Map.of());
+		assertThat(boards.statusCode()).isEqualTo(200);
+		// As docs/leaderboards.md says: without show-values a top member keeps its rank and score, its name null.
+		assertThat(boards.body()).contains("\"member\":null").doesNotContain("hidden-name");
+	}
+
 	@SuppressWarnings("unchecked")
 	private List<Object> articles(HttpResponse<String> response) {
 		assertThat(response.statusCode()).isEqualTo(200);
