@@ -1,5 +1,6 @@
 package io.rediskit.autoconfigure;
 
+import java.beans.PropertyDescriptor;
 import java.io.InputStream;
 import java.util.List;
 import java.util.Map;
@@ -7,6 +8,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.beans.BeanUtils;
 import org.springframework.core.io.ClassPathResource;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -78,6 +80,39 @@ class ConfigurationMetadataTests {
 		Map<?, ?> limiterKeys = hint(metadata, "redis-kit.rate-limit.limiters.keys");
 		assertThat((String) ((Map<?, ?>) ((List<?>) limiterKeys.get("values")).get(0)).get("description"))
 			.contains("redis-kit.rate-limit.*");
+	}
+
+	@Test
+	void everyMapOfNamedEntriesCompletesItsNamesAndEverySettingOfAnEntry() throws Exception {
+		Map<?, ?> metadata = read();
+		List<Map<?, ?>> maps = new java.util.ArrayList<>();
+		for (Object entry : (List<?>) metadata.get("properties")) {
+			if (String.valueOf(((Map<?, ?>) entry).get("type")).startsWith("java.util.Map<java.lang.String,io.rediskit.")) {
+				maps.add((Map<?, ?>) entry);
+			}
+		}
+		assertThat(maps.stream().map((entry) -> String.valueOf(entry.get("name"))))
+			.contains("redis-kit.queue.recurring");
+		for (Map<?, ?> map : maps) {
+			String name = (String) map.get("name");
+			String type = (String) map.get("type");
+			String target = type.substring(type.indexOf(',') + 1, type.length() - 1);
+			Map<?, ?> provider = (Map<?, ?>) ((List<?>) hint(metadata, name + ".values").get("providers")).get(0);
+			assertThat(provider.get("name")).as(name).isEqualTo("handle-as");
+			assertThat(((Map<?, ?>) provider.get("parameters")).get("target")).as(name).isEqualTo(target);
+			// The name's completion tells every setting an entry takes, nested groups (near-cache.*, groups.*) included.
+			String keys = (String) ((Map<?, ?>) ((List<?>) hint(metadata, name + ".keys").get("values")).get(0))
+				.get("description");
+			for (PropertyDescriptor setting : BeanUtils.getPropertyDescriptors(Class.forName(target))) {
+				if (!"class".equals(setting.getName())) {
+					assertThat(keys).as(name + ".keys").contains(kebab(setting.getName()));
+				}
+			}
+		}
+	}
+
+	private static String kebab(String camel) {
+		return camel.replaceAll("([A-Z])", "-$1").toLowerCase(java.util.Locale.ROOT);
 	}
 
 	private static Map<?, ?> read() throws Exception {
