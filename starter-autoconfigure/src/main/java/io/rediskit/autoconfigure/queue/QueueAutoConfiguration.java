@@ -221,8 +221,8 @@ public final class QueueAutoConfiguration {
 	@ConditionalOnMissingBean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	static QueueListenerProcessor queueListenerProcessor(ObjectProvider<QueueRegistry> registry,
-			ObjectProvider<QueueListenerContainerRegistry> containers, ObjectProvider<QueueProperties> properties) {
-		return new QueueListenerProcessor(registry, containers, properties);
+			ObjectProvider<QueueListenerContainerRegistry> containers) {
+		return new QueueListenerProcessor(registry, containers);
 	}
 
 }

@@ -13,7 +13,6 @@ import io.rediskit.queue.QueueListener;
 import io.rediskit.queue.QueueMessage;
 import io.rediskit.queue.QueueRegistry;
 import io.rediskit.queue.RedisQueue;
-import io.rediskit.support.ClosestName;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
@@ -51,14 +50,10 @@ final class QueueListenerProcessor implements BeanPostProcessor, SmartInitializi
 
 	private @Nullable ListableBeanFactory beanFactory;
 
-	// The configured queues, the closest of which an unknown queue's failure suggests; asked only then.
-	private final ObjectProvider<QueueProperties> properties;
-
 	QueueListenerProcessor(ObjectProvider<QueueRegistry> registry,
-			ObjectProvider<QueueListenerContainerRegistry> containers, ObjectProvider<QueueProperties> properties) {
+			ObjectProvider<QueueListenerContainerRegistry> containers) {
 		this.registry = registry;
 		this.containers = containers;
-		this.properties = properties;
 	}
 
 	@Override
@@ -200,10 +195,8 @@ final class QueueListenerProcessor implements BeanPostProcessor, SmartInitializi
 				queues.get(queue, payloadType);
 			}
 			catch (IllegalArgumentException ex) {
-				QueueProperties configured = this.properties.getIfAvailable();
-				throw new IllegalStateException("queue \"" + queue + "\""
-						+ ((configured != null) ? ClosestName.didYouMean(queue, configured.getQueues().keySet()) : "")
-						+ ": " + ex.getMessage(), ex);
+				// The registry's message names the property to set and the closest queue it knows, if any.
+				throw new IllegalStateException("queue \"" + queue + "\": " + ex.getMessage(), ex);
 			}
 		}
 		Method invocable = AopUtils.selectInvocableMethod(method, candidate.bean.getClass());

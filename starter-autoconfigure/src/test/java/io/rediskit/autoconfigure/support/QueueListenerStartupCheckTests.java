@@ -52,8 +52,11 @@ class QueueListenerStartupCheckTests {
 			assertThat(context).hasFailed();
 			FailureAnalysis analysis = new InvalidAnnotationFailureAnalyzer().analyze(context.getStartupFailure());
 			assertThat(analysis).isNotNull();
+			// Suggested once, by the registry's message.
 			assertThat(analysis.getDescription()).contains("@QueueListener(queue = \"emials\") on"
-					+ " Mistyped.onMessage(String): queue \"emials\" (did you mean 'emails'?): No queue named 'emials'");
+					+ " Mistyped.onMessage(String): queue \"emials\": No queue named 'emials' (did you mean 'emails'?):"
+					+ " configure redis-kit.queue.queues.emials")
+				.containsOnlyOnce("did you mean");
 		});
 	}
 
