@@ -165,6 +165,26 @@ class RateLimitRulesAutoConfigurationTests {
 	}
 
 	@Test
+	void aRuleListGivenOnTheCommandLineReplacesTheFilesAndTheReportSaysSoRatherThanShowTheFilesValue(
+			CapturedOutput output) {
+		// Spring Boot binds a list from one source: one element's property on the command line drops the file's rules.
+		assertThatException().isThrownBy(() -> new SpringApplicationBuilder(RulesApplication.class)
+			.web(WebApplicationType.SERVLET)
+			.properties("spring.data.redis.port=" + redis.server().port(), "spring.main.banner-mode=off",
+					"server.port=0", "spring.config.name=invalid-rules")
+			.run("--redis-kit.rate-limit.web.rules[0].limiter=api")
+			.close());
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("Property: redis-kit.rate-limit.web.rules[0].path\n    Reason: redis-kit.rate-limit.web.rules[0].path"
+					+ " is required, such as /api/**\n    Not bound: it is set in class path resource [invalid-rules.yml] -"
+					+ " 9:17, but the list redis-kit.rate-limit.web.rules was bound from property source"
+					+ " \"commandLineArgs\" alone: a list set in a property source that wins replaces the whole list of"
+					+ " the others, so give every property of its elements there")
+			.contains("Property: redis-kit.rate-limit.web.rules[0].key\n    Reason:")
+			.doesNotContain("Value: \"/api/**\"");
+	}
+
+	@Test
 	void aRuleMayNameALimiterCreatedInCodeWhileTheApplicationStarts() {
 		this.servlet.withUserConfiguration(LimiterInCode.class)
 			.withPropertyValues("redis-kit.rate-limit.web.rules[0].path=/x", "redis-kit.rate-limit.web.rules[0].key=ip",
