@@ -1,5 +1,6 @@
 package io.rediskit.autoconfigure.support;
 
+import java.beans.PropertyDescriptor;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -10,6 +11,8 @@ import java.util.Map;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.rediskit.autoconfigure.support.InvalidPropertiesException.Violation;
 import io.rediskit.support.InvalidSpecException;
@@ -179,6 +182,26 @@ public final class PropertyChecks {
 		return String.valueOf(value);
 	}
 
+	/**
+	 * A spec names constants as code writes them ({@code SERVE_STALE}); the YAML that set them writes
+	 * {@code serve-stale}. Rewrites, as whole words, the constants of the enum settings of the given properties.
+	 */
+	private static String constantsAsWritten(String reason, BeanWrapper... properties) {
+		String written = reason;
+		for (BeanWrapper wrapper : properties) {
+			for (PropertyDescriptor setting : wrapper.getPropertyDescriptors()) {
+				Class<?> type = setting.getPropertyType();
+				if (type != null && type.isEnum()) {
+					for (Object constant : type.getEnumConstants()) {
+						written = written.replaceAll("\\b" + Pattern.quote(((Enum<?>) constant).name()) + "\\b",
+								Matcher.quoteReplacement(text(constant)));
+					}
+				}
+			}
+		}
+		return written;
+	}
+
 	private static Violation violation(Object group, Object entry, String groupPrefix, String entryPrefix,
 			@Nullable String entryName, InvalidSpecException failure, @Nullable String note) {
 		String component = failure.getComponent();
@@ -190,7 +213,7 @@ public final class PropertyChecks {
 		BeanWrapper source = inherited ? defaults : own;
 		Object value = source.isReadableProperty(component) ? source.getPropertyValue(component) : null;
 		String property = (inherited ? groupPrefix : entryPrefix) + propertyName(component);
-		String reason = property + " " + Durations.inText(failure.getReason());
+		String reason = property + " " + constantsAsWritten(Durations.inText(failure.getReason()), own, defaults);
 		if (entryName != null || note != null) {
 			List<String> context = new ArrayList<>();
 			if (entryName != null) {

@@ -203,7 +203,7 @@ class CacheAutoConfigurationTests {
 				.hasMessageContaining("redis-kit.cache.caches.products.early-refresh must be from 0 (off) to 100"));
 		this.runner.withPropertyValues("redis-kit.cache.outage-policy=serve-stale").run((context) ->
 			assertThat(context).getFailure().rootCause()
-				.hasMessageContaining("redis-kit.cache.outage-policy SERVE_STALE serves the near cache's copies"));
+				.hasMessageContaining("redis-kit.cache.outage-policy serve-stale serves the near cache's copies"));
 		this.runner.withPropertyValues("redis-kit.cache.caches.products.bloom-filter=nowhere").run((context) ->
 			assertThat(context).getFailure().rootCause().isInstanceOf(InvalidPropertiesException.class)
 				.hasMessageContaining("redis-kit.cache.caches.products.bloom-filter names the Bloom filter 'nowhere'"));
@@ -239,8 +239,8 @@ class CacheAutoConfigurationTests {
 			FailureAnalysis analysis = StartupFailures.analyze(context);
 			assertThat(analysis.getDescription())
 				.contains("Property: redis-kit.cache.caches.prices.outage-policy\n    Value: \"serve-stale\"\n")
-				.contains("Reason: redis-kit.cache.caches.prices.outage-policy SERVE_STALE serves the near cache's copies"
-						+ " and needs a near cache; enable it or use BYPASS (cache 'prices')");
+				.contains("Reason: redis-kit.cache.caches.prices.outage-policy serve-stale serves the near cache's copies"
+						+ " and needs a near cache; enable it or use bypass (cache 'prices')");
 		});
 		this.runner.withPropertyValues("redis-kit.cache.near-cache.max-entries=0",
 				"redis-kit.cache.caches.prices.near-cache.enabled=true").run((context) -> {

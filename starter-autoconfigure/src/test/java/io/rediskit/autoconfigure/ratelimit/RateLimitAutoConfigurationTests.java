@@ -229,7 +229,7 @@ class RateLimitAutoConfigurationTests {
 			redis-kit.rate-limit.limiters.login.limit=0        | redis-kit.rate-limit.limiters.login.limit must be at least 1, was 0
 			redis-kit.rate-limit.limiters.login.period=-1s     | redis-kit.rate-limit.limiters.login.period must be at least 1ms
 			redis-kit.rate-limit.limiters.login.period=0       | redis-kit.rate-limit.limiters.login.period must be at least 1ms
-			redis-kit.rate-limit.limiters.login.burst=5        | redis-kit.rate-limit.limiters.login.burst applies to TOKEN_BUCKET and GCRA only, not to SLIDING_LOG
+			redis-kit.rate-limit.limiters.login.burst=5        | redis-kit.rate-limit.limiters.login.burst applies to token-bucket and gcra only, not to sliding-log
 			redis-kit.rate-limit.limiters.login.algorithm=leaky | redis-kit.rate-limit.limiters.login.algorithm
 			redis-kit.rate-limit.limiters.login.period=         | [redis-kit.rate-limit.limiters.login.period] were left unbound
 			redis-kit.rate-limit.limiters[bad name].limit=1     | redis-kit.rate-limit.limiters[bad name] has an invalid limiter name
@@ -290,7 +290,7 @@ class RateLimitAutoConfigurationTests {
 			.run()
 			.close());
 		assertThat(output).contains("APPLICATION FAILED TO START")
-			.contains("redis-kit.rate-limit.limiters.login.burst applies to TOKEN_BUCKET and GCRA only");
+			.contains("redis-kit.rate-limit.limiters.login.burst applies to token-bucket and gcra only");
 	}
 
 	@Test

@@ -157,8 +157,8 @@ class RateLimitSharedDefaultsTests {
 					"redis-kit.rate-limit.limiters.login.burst=5")
 			.run((context) -> assertThat(StartupFailures.analyze(context).getDescription())
 				.contains("Property: redis-kit.rate-limit.limiters.login.burst\n    Value: \"5\"\n")
-				.contains("Reason: redis-kit.rate-limit.limiters.login.burst applies to TOKEN_BUCKET and GCRA only,"
-						+ " not to SLIDING_LOG; remove it or change the algorithm (limiter 'login', whose algorithm is"
+				.contains("Reason: redis-kit.rate-limit.limiters.login.burst applies to token-bucket and gcra only,"
+						+ " not to sliding-log; remove it or change the algorithm (limiter 'login', whose algorithm is"
 						+ " redis-kit.rate-limit.algorithm)"));
 		// Its own algorithm wins over the default: the same burst is then valid.
 		this.runner
