@@ -2,6 +2,9 @@ package io.rediskit.autoconfigure;
 
 import java.beans.PropertyDescriptor;
 import java.io.InputStream;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -9,7 +12,14 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.BeanUtils;
+import org.springframework.beans.factory.annotation.AnnotatedBeanDefinition;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.context.annotation.ClassPathScanningCandidateComponentProvider;
 import org.springframework.core.io.ClassPathResource;
+import org.springframework.core.type.filter.AnnotationTypeFilter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -85,7 +95,7 @@ class ConfigurationMetadataTests {
 	@Test
 	void everyMapOfNamedEntriesCompletesItsNamesAndEverySettingOfAnEntry() throws Exception {
 		Map<?, ?> metadata = read();
-		List<Map<?, ?>> maps = new java.util.ArrayList<>();
+		List<Map<?, ?>> maps = new ArrayList<>();
 		for (Object entry : (List<?>) metadata.get("properties")) {
 			if (String.valueOf(((Map<?, ?>) entry).get("type")).startsWith("java.util.Map<java.lang.String,io.rediskit.")) {
 				maps.add((Map<?, ?>) entry);
@@ -113,6 +123,42 @@ class ConfigurationMetadataTests {
 
 	private static String kebab(String camel) {
 		return camel.replaceAll("([A-Z])", "-$1").toLowerCase(java.util.Locale.ROOT);
+	}
+
+	/**
+	 * Actuator caches a read operation whose only parameter is the asker's {@link SecurityContext} (one answer per
+	 * user) when {@code management.endpoint.<id>.cache.time-to-live} is set, but Spring Boot's processor lists that
+	 * property only for a read operation without parameters: such an endpoint lists it in
+	 * {@code additional-spring-configuration-metadata.json}, so that the IDE completes what works
+	 * ({@code EndpointCacheTimeToLiveTests}).
+	 */
+	@Test
+	void everyEndpointActuatorCachesListsItsTimeToLive() throws Exception {
+		Map<?, ?> metadata = read();
+		ClassPathScanningCandidateComponentProvider scanner = new ClassPathScanningCandidateComponentProvider(false) {
+
+			@Override
+			protected boolean isCandidateComponent(AnnotatedBeanDefinition definition) {
+				return definition.getMetadata().isIndependent();
+			}
+
+		};
+		scanner.addIncludeFilter(new AnnotationTypeFilter(Endpoint.class));
+		List<String> cached = new ArrayList<>();
+		for (BeanDefinition candidate : scanner.findCandidateComponents("io.rediskit")) {
+			Class<?> endpoint = Class.forName(candidate.getBeanClassName());
+			for (Method method : endpoint.getMethods()) {
+				if (method.isAnnotationPresent(ReadOperation.class) && method.getParameterCount() > 0
+						&& Arrays.stream(method.getParameterTypes()).allMatch(SecurityContext.class::equals)) {
+					String id = endpoint.getAnnotation(Endpoint.class).id();
+					cached.add(id);
+					Map<?, ?> property = property(metadata, "management.endpoint." + id + ".cache.time-to-live");
+					assertThat(property.get("type")).as(id).isEqualTo("java.time.Duration");
+					assertThat(property.get("sourceType")).as(id).isEqualTo(endpoint.getName());
+				}
+			}
+		}
+		assertThat(cached).contains("rediskitlock", "rediskitleaderboard", "rediskitrecentitems");
 	}
 
 	private static Map<?, ?> read() throws Exception {

@@ -3,6 +3,8 @@ package io.rediskit.cache;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.rediskit.keys.KeyPatterns;
+
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisClusterNode;
 import org.springframework.data.redis.connection.RedisConnection;
@@ -21,7 +23,18 @@ final class CacheClearing {
 	private CacheClearing() {
 	}
 
-	static void clear(RedisConnectionFactory connectionFactory, String pattern) {
+	/**
+	 * Deletes every entry of a cache, leases and load outcomes included.
+	 * @param parts the manager's parts
+	 * @param name the cache's name
+	 */
+	static void clear(CacheParts parts, String name) {
+		// Names hold no character that encoding changes, so every entry's key starts with this.
+		clear(parts.connectionFactory(),
+				KeyPatterns.escape(parts.keyNaming().prefix() + CacheParts.AREA + ":{" + name + ":") + "*");
+	}
+
+	private static void clear(RedisConnectionFactory connectionFactory, String pattern) {
 		ScanOptions options = ScanOptions.scanOptions().match(pattern).count(BATCH).build();
 		try (RedisConnection connection = connectionFactory.getConnection()) {
 			if (connection instanceof RedisClusterConnection cluster) {

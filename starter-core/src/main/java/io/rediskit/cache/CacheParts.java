@@ -42,4 +42,22 @@ record CacheParts(ScriptExecutor scripts, CommandExecutor commands, KeyNaming ke
 
 	static final String AREA = "cache";
 
+	/**
+	 * @param name a cache's name
+	 * @return the cache's channel, on which writes, evictions, clears and load outcomes are published
+	 */
+	String channel(String name) {
+		return this.keyNaming.areaKey(AREA, "events:" + name);
+	}
+
+	/**
+	 * @param name a cache's name
+	 * @param loadTimeout the cache's load timeout
+	 * @return the cache's Redis calls
+	 */
+	CacheScripts scripts(String name, Duration loadTimeout) {
+		return new CacheScripts(this.scripts, this.commands, this.keyNaming, name, channel(name),
+				loadTimeout.toMillis());
+	}
+
 }

@@ -9,7 +9,6 @@ import java.util.function.Supplier;
 
 import io.micrometer.observation.Observation;
 import io.rediskit.cache.CacheMessages.Message;
-import io.rediskit.keys.KeyPatterns;
 import io.rediskit.support.Observations;
 import io.rediskit.support.RedisFailures;
 import io.rediskit.support.Stages;
@@ -84,9 +83,8 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 		this.name = name;
 		this.spec = spec;
 		this.parts = parts;
-		this.channelName = parts.keyNaming().areaKey(CacheParts.AREA, "events:" + name);
-		this.scripts = new CacheScripts(parts.scripts(), parts.commands(), parts.keyNaming(), name, this.channelName,
-				spec.loadTimeout().toMillis());
+		this.channelName = parts.channel(name);
+		this.scripts = parts.scripts(name, spec.loadTimeout());
 		this.near = new NearCopies(name, this.channelName, spec, parts);
 		this.store = new CacheStore(name, spec, parts, this.scripts, this.near);
 		this.refresh = new CacheRefresh(this.store, parts.refresher(), parts.outageLogInterval(), this::reload);
@@ -406,9 +404,7 @@ public final class RedisKitCache extends AbstractValueAdaptingCache {
 	public void clear() {
 		this.near.clear();
 		try {
-			// Names hold no character that encoding changes, so every entry's key starts with this.
-			CacheClearing.clear(this.parts.connectionFactory(),
-					KeyPatterns.escape(this.parts.keyNaming().prefix() + CacheParts.AREA + ":{" + this.name + ":") + "*");
+			CacheClearing.clear(this.parts, this.name);
 			this.scripts.publishCleared();
 		}
 		catch (RuntimeException ex) {

@@ -223,6 +223,47 @@ public class RedisKitCacheManager implements CacheManager, AutoCloseable {
 	}
 
 	/**
+	 * Evicts one entry of a cache, in Redis and in every instance's near cache, whether or not this manager has made
+	 * the cache: one it has made does so as its {@link RedisKitCache#evictIfPresent} does; for any other name the
+	 * eviction runs without making the cache here (no subscription, no near cache), for an operator acting on a
+	 * cache that other instances use. Its entries and its channel depend on its name only.
+	 * @param name the cache's name
+	 * @param key the entry's key as the cache stores it (the {@code toString()} of the method's key)
+	 * @return whether it existed
+	 * @throws IllegalArgumentException if the name is not valid
+	 * @throws org.springframework.dao.DataAccessException if Redis fails, for a cache not made here (one made here
+	 * logs an outage and answers {@code false}, as its {@code evictIfPresent} does)
+	 */
+	public boolean evictIfPresent(String name, String key) {
+		RedisKitCache cache = this.caches.get(name);
+		if (cache != null) {
+			return cache.evictIfPresent(key);
+		}
+		Names.requireValid("cache", name);
+		return this.parts.scripts(name, spec(name).loadTimeout()).evict(key);
+	}
+
+	/**
+	 * Deletes every entry of a cache on every master and tells every instance's near cache, whether or not this
+	 * manager has made the cache, as {@link #evictIfPresent(String, String)} does for one entry; an entry written
+	 * meanwhile may survive.
+	 * @param name the cache's name
+	 * @throws IllegalArgumentException if the name is not valid
+	 * @throws org.springframework.dao.DataAccessException if Redis fails, for a cache not made here (one made here
+	 * logs an outage, as its {@link RedisKitCache#clear()} does)
+	 */
+	public void clear(String name) {
+		RedisKitCache cache = this.caches.get(name);
+		if (cache != null) {
+			cache.clear();
+			return;
+		}
+		Names.requireValid("cache", name);
+		CacheClearing.clear(this.parts, name);
+		this.parts.scripts(name, spec(name).loadTimeout()).publishCleared();
+	}
+
+	/**
 	 * The spec a cache has or would have.
 	 * @param name the cache's name
 	 * @return its spec

@@ -42,13 +42,16 @@ import org.springframework.data.redis.connection.ReturnType;
  * <p>
  * <b>Keys.</b> {@code <prefix>instance:{all}} (the heartbeats) and {@code <prefix>instance:{all}:records}, one
  * hash slot, each expiring with the retention after the last heartbeat of any instance. One report is bounded to
- * {@value #MAX_HOLDS} holds (the rest counted), {@value #MAX_RUNS} labels and {@value #MAX_NAMES} semaphore and
- * {@value #MAX_NAMES} latch names.
+ * {@value #MAX_HOLDS} holds (the rest counted), {@value #MAX_RUNS} labels and {@value #MAX_NAMES} semaphore,
+ * {@value #MAX_NAMES} latch and {@value #MAX_NAMES} cache names.
  * <p>
  * <b>Semaphores and latches.</b> The report names the semaphores (with the total their handle gives) and latches the
  * instance uses, so that any instance can read their permits and counts in Redis and list them all. A record is
  * lines of {@code <key> <value>}; a key the reader does not know (a later version's) is passed over, so instances of
  * two versions read each other's records during a rolling upgrade.
+ * <p>
+ * <b>Caches.</b> The report names the caches the instance uses, so that an operator on another instance may act on
+ * a cache only this one uses (their entries and invalidations are in Redis, shared by every instance).
  */
 public final class InstanceRegistry implements AutoCloseable {
 
@@ -58,7 +61,7 @@ public final class InstanceRegistry implements AutoCloseable {
 	/** The most labels of what it runs, and the most roles it leads, one heartbeat reports. */
 	public static final int MAX_RUNS = 200;
 
-	/** The most semaphores, and the most latches, one heartbeat names: the first of its report's. */
+	/** The most semaphores, the most latches, and the most caches, one heartbeat names: the first of its report's. */
 	public static final int MAX_NAMES = 200;
 
 	private static final Log logger = LogFactory.getLog(InstanceRegistry.class);
@@ -284,6 +287,7 @@ public final class InstanceRegistry implements AutoCloseable {
 		report.semaphores().stream().limit(MAX_NAMES).forEach((semaphore) -> record.append("semaphore ")
 			.append(semaphore.total()).append(' ').append(part(semaphore.name())).append('\n'));
 		report.latches().stream().limit(MAX_NAMES).forEach((latch) -> line(record, "latch", latch));
+		report.caches().stream().limit(MAX_NAMES).forEach((cache) -> line(record, "cache", cache));
 		if (holds.size() > MAX_HOLDS) {
 			line(record, "omitted", Integer.toString(holds.size() - MAX_HOLDS));
 		}
@@ -304,6 +308,7 @@ public final class InstanceRegistry implements AutoCloseable {
 		List<InstanceLeadership> leads = new ArrayList<>();
 		List<InstanceSemaphore> semaphores = new ArrayList<>();
 		List<String> latches = new ArrayList<>();
+		List<String> caches = new ArrayList<>();
 		try {
 			for (String line : record.split("\n")) {
 				int space = line.indexOf(' ');
@@ -340,6 +345,7 @@ public final class InstanceRegistry implements AutoCloseable {
 						semaphores.add(new InstanceSemaphore(unpart(parts[1]), Integer.parseInt(parts[0])));
 					}
 					case "latch" -> latches.add(unpart(value));
+					case "cache" -> caches.add(unpart(value));
 					default -> {
 						// A field of a later version.
 					}
@@ -356,7 +362,8 @@ public final class InstanceRegistry implements AutoCloseable {
 		Duration since = Duration.ofMillis(Math.max(0, now - beat));
 		return new ListedInstance(info, Instant.ofEpochMilli(beat), since, now - beat < goneAfterMillis,
 				List.copyOf(runs),
-				List.copyOf(holds), omitted, List.copyOf(leads), List.copyOf(semaphores), List.copyOf(latches));
+				List.copyOf(holds), omitted, List.copyOf(leads), List.copyOf(semaphores), List.copyOf(latches),
+				List.copyOf(caches));
 	}
 
 	private static void line(StringBuilder record, String key, String value) {

@@ -10,9 +10,11 @@ import java.util.List;
  * @param leads the roles it leads now
  * @param semaphores the semaphores it uses (handed out since it started), so that any instance can list them
  * @param latches the names of the count-down latches it uses, likewise
+ * @param caches the names of the caches it uses (configured, or used since it started), so that an operator on any
+ * instance may evict from or clear a cache only others use
  */
 public record InstanceReport(List<String> runs, List<InstanceHold> holds, List<InstanceLeadership> leads,
-		List<InstanceSemaphore> semaphores, List<String> latches) {
+		List<InstanceSemaphore> semaphores, List<String> latches, List<String> caches) {
 
 	/** Nothing run, nothing held. */
 	public static final InstanceReport EMPTY = new InstanceReport(List.of(), List.of(), List.of());
@@ -24,6 +26,7 @@ public record InstanceReport(List<String> runs, List<InstanceHold> holds, List<I
 	 * @param leads the roles it leads
 	 * @param semaphores the semaphores it uses
 	 * @param latches the latches it uses
+	 * @param caches the caches it uses
 	 */
 	public InstanceReport {
 		runs = List.copyOf(runs);
@@ -31,6 +34,20 @@ public record InstanceReport(List<String> runs, List<InstanceHold> holds, List<I
 		leads = List.copyOf(leads);
 		semaphores = List.copyOf(semaphores);
 		latches = List.copyOf(latches);
+		caches = List.copyOf(caches);
+	}
+
+	/**
+	 * A report that names no cache.
+	 * @param runs what it runs
+	 * @param holds what it holds
+	 * @param leads the roles it leads
+	 * @param semaphores the semaphores it uses
+	 * @param latches the latches it uses
+	 */
+	public InstanceReport(List<String> runs, List<InstanceHold> holds, List<InstanceLeadership> leads,
+			List<InstanceSemaphore> semaphores, List<String> latches) {
+		this(runs, holds, leads, semaphores, latches, List.of());
 	}
 
 	/**

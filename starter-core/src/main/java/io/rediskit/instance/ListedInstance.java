@@ -19,8 +19,9 @@ import java.util.List;
  * as its holds' do, and another instance's heartbeat then reports the role)
  * @param semaphores the semaphores it used, as of its last heartbeat (none from a version that did not report them)
  * @param latches the names of the latches it used, likewise
+ * @param caches the names of the caches it used, likewise
  */
 public record ListedInstance(InstanceInfo info, Instant lastHeartbeat, Duration sinceHeartbeat, boolean alive,
 		List<String> runs, List<InstanceHold> holds, int heldOmitted, List<InstanceLeadership> leads,
-		List<InstanceSemaphore> semaphores, List<String> latches) {
+		List<InstanceSemaphore> semaphores, List<String> latches, List<String> caches) {
 }

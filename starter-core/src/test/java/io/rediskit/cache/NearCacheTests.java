@@ -108,6 +108,31 @@ class NearCacheTests {
 	}
 
 	@Test
+	void aManagerEvictsFromAndClearsACacheOnlyBUsesWithoutMakingItAndInvalidatesB() {
+		RedisKitCache onB = this.b.getCache("orders");
+		awaitNearCacheActive(onB);
+		// Written around the caches: no invalidation of B's own that could arrive late.
+		redis.server().command("SET", "rk:cache:{orders:o-1}", "\"paid\"");
+		redis.server().command("SET", "rk:cache:{orders:o-2}", "\"open\"");
+		readUntilNearHit(onB, "o-1", "paid");
+		readUntilNearHit(onB, "o-2", "open");
+		assertThat(onB.nearCacheSize()).isEqualTo(2);
+		int before = this.eventsOfB.events.size();
+		assertThat(this.a.evictIfPresent("orders", "o-1")).isTrue();
+		awaitEvent("invalidation orders", before);
+		assertThat(onB.get("o-1")).isNull();
+		before = this.eventsOfB.events.size();
+		this.a.clear("orders");
+		// Pub/sub: the clear's message is B's only news of it.
+		awaitEvent("invalidation orders", before);
+		assertThat(onB.nearCacheSize()).isZero();
+		assertThat(onB.get("o-2")).isNull();
+		assertThat(redis.server().command("EXISTS", "rk:cache:{orders:o-2}")).isEqualTo(0L);
+		assertThat(this.a.evictIfPresent("orders", "o-2")).isFalse();
+		assertThat(this.a.getCacheNames()).doesNotContain("orders");
+	}
+
+	@Test
 	void aKilledSubscriptionFlushesAndBypassesTheNearCacheUntilItIsBack() {
 		RedisKitCache onB = this.b.getCache("rates");
 		awaitNearCacheActive(onB);

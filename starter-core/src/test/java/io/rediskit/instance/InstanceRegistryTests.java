@@ -88,36 +88,43 @@ class InstanceRegistryTests {
 	}
 
 	@Test
-	void eachInstanceSeesTheSemaphoresAndLatchesTheOtherUsesNamesAsData() {
+	void eachInstanceSeesTheSemaphoresLatchesAndCachesTheOtherUsesNamesAsData() {
 		List<InstanceSemaphore> semaphores = new java.util.ArrayList<>();
+		List<String> caches = new java.util.ArrayList<>(List.of(HOSTILE));
 		semaphores.add(new InstanceSemaphore(HOSTILE + " with spaces\nand a line", 3));
 		for (int i = 0; i < InstanceRegistry.MAX_NAMES + 5; i++) {
 			semaphores.add(new InstanceSemaphore("pool-" + i, 1));
+			caches.add("cache-" + i);
 		}
-		this.reportOfB.set(new InstanceReport(List.of(), List.of(), List.of(), semaphores, List.of(HOSTILE, "gate")));
+		this.reportOfB.set(new InstanceReport(List.of(), List.of(), List.of(), semaphores, List.of(HOSTILE, "gate"),
+				caches));
 		this.b.beatNow();
 		ListedInstance b = find(this.a.list(), "b-id").orElseThrow();
 		assertThat(b.semaphores()).hasSize(InstanceRegistry.MAX_NAMES);
 		assertThat(b.semaphores().get(0)).isEqualTo(new InstanceSemaphore(HOSTILE + " with spaces\nand a line", 3));
 		assertThat(b.latches()).containsExactly(HOSTILE, "gate");
+		assertThat(b.caches()).hasSize(InstanceRegistry.MAX_NAMES).startsWith(HOSTILE, "cache-0");
 	}
 
 	@Test
 	void aRecordOfAnotherVersionIsReadWithTheLinesItKnows() {
-		// An older version's record names no semaphore or latch; a later one's may carry lines this one does not know.
+		// An older version's record names no semaphore, latch or cache; a later one's may carry lines this one does
+		// not know.
 		String older = "id a-id\napplication alpha\nhost h\npid 1\nversion 1\nstarted 0\nrun queue%3Aorders\n";
 		ListedInstance read = InstanceRegistry.decode(older + "future-line x y z\n", 1000, 1000, 3000);
 		assertThat(read).isNotNull();
 		assertThat(read.runs()).containsExactly("queue:orders");
 		assertThat(read.semaphores()).isEmpty();
 		assertThat(read.latches()).isEmpty();
+		assertThat(read.caches()).isEmpty();
 		// This version's record, read by itself.
 		String encoded = InstanceRegistry.encode(new InstanceInfo("b-id", "bravo", "h", 2, "2", Instant.EPOCH),
 				new InstanceReport(List.of(), List.of(), List.of(), List.of(new InstanceSemaphore("pool", 3)),
-						List.of("gate")));
+						List.of("gate"), List.of("orders")));
 		ListedInstance again = InstanceRegistry.decode(encoded, 1000, 1000, 3000);
 		assertThat(again.semaphores()).containsExactly(new InstanceSemaphore("pool", 3));
 		assertThat(again.latches()).containsExactly("gate");
+		assertThat(again.caches()).containsExactly("orders");
 	}
 
 	@Test

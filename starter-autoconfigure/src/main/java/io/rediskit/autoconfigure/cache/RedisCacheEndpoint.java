@@ -2,6 +2,7 @@ package io.rediskit.autoconfigure.cache;
 
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import io.rediskit.autoconfigure.support.Durations;
 import io.rediskit.autoconfigure.support.InvalidEndpointRequest;
@@ -12,6 +13,8 @@ import io.rediskit.cache.OutagePolicy;
 import io.rediskit.cache.RedisKitCache;
 import io.rediskit.cache.RedisKitCacheManager;
 import io.rediskit.cache.SingleFlight;
+import io.rediskit.instance.InstanceRegistry;
+import io.rediskit.instance.ListedInstance;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
@@ -24,20 +27,36 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
  * near-cache size and state ({@code GET /actuator/rediskitcache}); evicts one entry
  * ({@code DELETE /actuator/rediskitcache/{cache}/{key}}, the key as the cache stores it: the {@code toString()} of
  * the method's key) or every entry of a cache ({@code DELETE /actuator/rediskitcache/{cache}}), on every instance's
- * near cache too. An action on a cache this instance does not list (neither configured nor used here yet) is a bad
- * request ({@code 400}), as in the queues' endpoint, and makes no cache; the name is not echoed (it is user input).
- * Durations are text as properties take them ({@code 10m}), as in every redis-kit endpoint.
+ * near cache too. An action takes a cache this instance lists, or one a live instance names in its heartbeat (with
+ * {@code redis-kit.console.enabled}, see {@link InstanceRegistry}): a cache only other instances use is evicted from
+ * or cleared in Redis and in their near caches without being made here (no subscription, no near cache). An action
+ * on any other name is a bad request ({@code 400}), as in the queues' endpoint, and makes no cache; the name is not
+ * echoed (it is user input). Durations are text as properties take them ({@code 10m}), as in every redis-kit
+ * endpoint.
  */
 @Endpoint(id = "rediskitcache")
 public class RedisCacheEndpoint {
 
 	private final RedisKitCacheManager manager;
 
+	private final Supplier<@Nullable InstanceRegistry> instances;
+
 	/**
+	 * An endpoint that acts on the caches this instance lists only.
 	 * @param manager the cache manager
 	 */
 	public RedisCacheEndpoint(RedisKitCacheManager manager) {
+		this(manager, () -> null);
+	}
+
+	/**
+	 * An endpoint that also acts on the caches other live instances use.
+	 * @param manager the cache manager
+	 * @param instances the registry of live instances, {@code null} when this instance keeps no heartbeat
+	 */
+	public RedisCacheEndpoint(RedisKitCacheManager manager, Supplier<@Nullable InstanceRegistry> instances) {
 		this.manager = manager;
+		this.instances = instances;
 	}
 
 	/** @return the caches, by name */
@@ -48,37 +67,52 @@ public class RedisCacheEndpoint {
 
 	/**
 	 * Evicts one entry.
-	 * @param cache the cache's name, one {@link #caches() listed}
+	 * @param cache the cache's name, one {@link #caches() listed} or {@link #knows(String) used by a live instance}
 	 * @param key the entry's key
 	 * @return whether it existed
-	 * @throws org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException for a cache not listed
+	 * @throws org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException for any other name
 	 */
 	@DeleteOperation
 	public Map<String, Boolean> evict(@Selector String cache, @Selector String key) {
-		return Map.of("evicted", handle(cache).evictIfPresent(key));
+		return Map.of("evicted", this.manager.evictIfPresent(acted(cache), key));
 	}
 
 	/**
 	 * Evicts every entry of a cache.
-	 * @param cache the cache's name, one {@link #caches() listed}
+	 * @param cache the cache's name, one {@link #caches() listed} or {@link #knows(String) used by a live instance}
 	 * @return {@code cleared: true}
-	 * @throws org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException for a cache not listed
+	 * @throws org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException for any other name
 	 */
 	@DeleteOperation
 	public Map<String, Boolean> clear(@Selector String cache) {
-		handle(cache).clear();
+		this.manager.clear(acted(cache));
 		return Map.of("cleared", true);
 	}
 
 	/**
-	 * The cache an action names. Only a listed one: the manager would make any other valid name a cache (and
-	 * subscribe it), and refuse an invalid one with an exception Actuator answers as a server error.
+	 * Whether the actions take a cache: one this instance lists, or one a live instance names in its last heartbeat
+	 * (read from Redis only for a name not listed here). The console asks this before its own actions.
+	 * @param cache a cache's name
+	 * @return whether it is known
 	 */
-	private RedisKitCache handle(String cache) {
-		if (!this.manager.getCacheNames().contains(cache)) {
+	public boolean knows(String cache) {
+		if (this.manager.getCacheNames().contains(cache)) {
+			return true;
+		}
+		InstanceRegistry registry = this.instances.get();
+		return registry != null && registry.list().stream().filter(ListedInstance::alive)
+			.anyMatch((instance) -> instance.caches().contains(cache));
+	}
+
+	/**
+	 * The name of the cache an action names, if known: any other valid name would be a cache nobody uses, and an
+	 * invalid one an exception Actuator answers as a server error.
+	 */
+	private String acted(String cache) {
+		if (!knows(cache)) {
 			throw InvalidEndpointRequest.of("No cache is named so");
 		}
-		return this.manager.getCache(cache);
+		return cache;
 	}
 
 	private CacheDescriptor describe(String name) {

@@ -5,7 +5,7 @@ import java.util.function.Function;
 import java.util.function.ToLongFunction;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.rediskit.cache.RedisKitCache;
+import io.rediskit.cache.RedisKitCacheManager;
 import io.rediskit.queue.RecurringJobs;
 import io.rediskit.queue.RedisQueue;
 import org.apache.commons.logging.Log;
@@ -14,7 +14,7 @@ import org.apache.commons.logging.LogFactory;
 /**
  * The console's actions on queues, recurring jobs and caches: redrive dead letters (the oldest, or one chosen), delete
  * one, purge a
- * queue, pause and resume it on every instance; pause, resume or trigger a recurring job on every instance; evict one cache entry or clear a cache, near caches included. The web layer has already checked that actions are enabled and that the
+ * queue, pause and resume it on every instance; pause, resume or trigger a recurring job on every instance; evict one cache entry or clear a cache (one this instance lists, or one a live instance uses), near caches included. The web layer has already checked that actions are enabled and that the
  * user may take them; every call, taken or refused, is logged with the user and counted as
  * {@code rediskit.console.actions} ({@code action} = redrive | redrive-dead-letter | delete-dead-letter | purge |
  * pause | resume | evict-cache-key | clear-cache | pause-recurring | resume-recurring | trigger-recurring, {@code result} = done | refused | failed), tagged with neither user, queue or cache name, key nor message id so
@@ -34,7 +34,7 @@ final class ConsoleActions {
 
 	private final Function<String, RedisQueue<Object>> queues;
 
-	private final Function<String, RedisKitCache> caches;
+	private final Function<String, RedisKitCacheManager> caches;
 
 	private final Function<String, RecurringJobs> recurringJobs;
 
@@ -42,11 +42,12 @@ final class ConsoleActions {
 
 	/**
 	 * @param queues the queue of a name the console lists, else {@link IllegalArgumentException}
-	 * @param caches the cache of a name the console lists, else {@link IllegalArgumentException}
+	 * @param caches the manager to act on a cache of a name through, if the console knows it (lists it, or a live
+	 * instance uses it), else {@link IllegalArgumentException}
 	 * @param recurringJobs the recurring jobs that hold a job of a name, else {@link IllegalArgumentException}
 	 * @param counter counts each action with its result
 	 */
-	ConsoleActions(Function<String, RedisQueue<Object>> queues, Function<String, RedisKitCache> caches,
+	ConsoleActions(Function<String, RedisQueue<Object>> queues, Function<String, RedisKitCacheManager> caches,
 			Function<String, RecurringJobs> recurringJobs, Counter counter) {
 		this.queues = queues;
 		this.caches = caches;
@@ -67,7 +68,7 @@ final class ConsoleActions {
 			throw new IllegalArgumentException("key must have 1 to " + MAX_CACHE_KEY_LENGTH + " characters");
 		}
 		return Map.of("evicted", run("evict-cache-key", user, "cache", name, this.caches,
-				(cache) -> cache.evictIfPresent(key) ? 1 : 0) == 1);
+				(manager) -> manager.evictIfPresent(name, key) ? 1 : 0) == 1);
 	}
 
 	/**
@@ -77,8 +78,8 @@ final class ConsoleActions {
 	 * @return {@code cleared: true}
 	 */
 	Map<String, Object> clearCache(String user, String name) {
-		run("clear-cache", user, "cache", name, this.caches, (cache) -> {
-			cache.clear();
+		run("clear-cache", user, "cache", name, this.caches, (manager) -> {
+			manager.clear(name);
 			return 1;
 		});
 		return Map.of("cleared", true);

@@ -188,7 +188,7 @@ public final class ConsoleAutoConfiguration {
 			ObjectProvider<RedisKitCacheManager> caches, ObjectProvider<LeaderboardRegistry> leaderboards,
 			ObjectProvider<RankProperties> leaderboardProperties, ObjectProvider<RecentItemsRegistry> recentItems,
 			ObjectProvider<RecentProperties> recentProperties, ObjectProvider<IdGeneratorRegistry> ids,
-			ObjectProvider<IdProperties> idProperties) {
+			ObjectProvider<IdProperties> idProperties, ObjectProvider<InstanceRegistry> instances) {
 		return new ConsoleEndpoints(
 				() -> ifAvailable(locks, (registry) -> RedisLocksEndpoint.ofFamily(registry, redlocks, semaphores,
 						fairLocks, readWriteLocks, leaders, scheduledJobs, latches, ShownValues.never())),
@@ -201,7 +201,7 @@ public final class ConsoleAutoConfiguration {
 				() -> ifAvailable(counterProperties, (configured) -> new RedisCounterEndpoint(counters.getIfAvailable(),
 						bitmaps.getIfAvailable(), configured)),
 				() -> ifAvailable(geo, geoProperties, RedisGeoEndpoint::new),
-				() -> ifAvailable(caches, RedisCacheEndpoint::new),
+				() -> ifAvailable(caches, (manager) -> new RedisCacheEndpoint(manager, instances::getIfAvailable)),
 				() -> ifAvailable(leaderboards, leaderboardProperties, RedisLeaderboardEndpoint::new),
 				() -> ifAvailable(recentItems, recentProperties, RedisRecentItemsEndpoint::new),
 				() -> ifAvailable(ids, idProperties, RedisIdEndpoint::new), caches::getIfAvailable,

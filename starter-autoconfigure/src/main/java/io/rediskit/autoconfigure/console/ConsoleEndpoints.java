@@ -12,7 +12,6 @@ import io.rediskit.autoconfigure.queue.RedisQueuesEndpoint;
 import io.rediskit.autoconfigure.rank.RedisLeaderboardEndpoint;
 import io.rediskit.autoconfigure.ratelimit.RedisRateLimitEndpoint;
 import io.rediskit.autoconfigure.recent.RedisRecentItemsEndpoint;
-import io.rediskit.cache.RedisKitCache;
 import io.rediskit.cache.RedisKitCacheManager;
 import io.rediskit.instance.InstanceRegistry;
 import io.rediskit.keys.BigKeyOptions;
@@ -101,15 +100,18 @@ record ConsoleEndpoints(Supplier<@Nullable RedisLocksEndpoint> locks, Supplier<@
 
 	/**
 	 * @param name a cache's name
-	 * @return the cache, if the console lists it (it creates none)
+	 * @return the manager to act on it through ({@link RedisKitCacheManager#clear(String)}, which makes no cache),
+	 * if the caches' endpoint {@link RedisCacheEndpoint#knows knows} it: this instance lists it, or a live instance
+	 * uses it
 	 * @throws IllegalArgumentException if it does not (the name is not echoed: it is user input)
 	 */
-	RedisKitCache cache(String name) {
+	RedisKitCacheManager cache(String name) {
+		RedisCacheEndpoint endpoint = this.caches.get();
 		RedisKitCacheManager manager = this.cacheManager.get();
-		if (manager == null || !manager.getCacheNames().contains(name)) {
+		if (endpoint == null || manager == null || !endpoint.knows(name)) {
 			throw new IllegalArgumentException("No cache is named so");
 		}
-		return manager.getCache(name);
+		return manager;
 	}
 
 }

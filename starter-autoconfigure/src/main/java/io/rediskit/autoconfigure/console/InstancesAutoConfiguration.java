@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.function.Function;
 
 import io.rediskit.autoconfigure.RedisKitAutoConfiguration;
+import io.rediskit.autoconfigure.cache.CacheAutoConfiguration;
 import io.rediskit.autoconfigure.lock.FairLockAutoConfiguration;
 import io.rediskit.autoconfigure.lock.LeaderElectionAutoConfiguration;
 import io.rediskit.autoconfigure.lock.LockAutoConfiguration;
@@ -15,6 +16,7 @@ import io.rediskit.autoconfigure.lock.ScheduledJobs;
 import io.rediskit.autoconfigure.lock.SemaphoreAutoConfiguration;
 import io.rediskit.autoconfigure.queue.QueueAutoConfiguration;
 import io.rediskit.autoconfigure.queue.QueueListenerContainerRegistry;
+import io.rediskit.cache.RedisKitCacheManager;
 import io.rediskit.instance.InstanceHold;
 import io.rediskit.instance.InstanceInfo;
 import io.rediskit.instance.InstanceLeadership;
@@ -51,12 +53,14 @@ import org.springframework.core.env.Environment;
  * and {@code redis-kit.console.heartbeat.enabled} is not false, in any application (a worker without a web server
  * too), so that every instance's console lists the live instances, what each runs (the queues it consumes, the
  * recurring and scheduled jobs it triggers, the roles it stands for), the roles it leads, the locks, permits and roles it holds,
- * and the semaphores and latches it uses (their names: every console reads their permits and counts in Redis). The
+ * the semaphores and latches it uses (their names: every console reads their permits and counts in Redis), and the
+ * caches it uses (their names: every instance's {@code rediskitcache} endpoint and console may evict from them). The
  * heartbeat starts with the application and, on a clean shutdown, removes the instance's entry.
  */
 @AutoConfiguration(after = { RedisKitAutoConfiguration.class, LockAutoConfiguration.class,
 		RedlockAutoConfiguration.class, LeaderElectionAutoConfiguration.class, SemaphoreAutoConfiguration.class,
-		ReadWriteLockAutoConfiguration.class, FairLockAutoConfiguration.class, QueueAutoConfiguration.class })
+		ReadWriteLockAutoConfiguration.class, FairLockAutoConfiguration.class, QueueAutoConfiguration.class,
+		CacheAutoConfiguration.class })
 @ConditionalOnBean(ScriptExecutor.class)
 @ConditionalOnBooleanProperty("redis-kit.console.enabled")
 @ConditionalOnBooleanProperty(name = "redis-kit.console.heartbeat.enabled", matchIfMissing = true)
@@ -71,7 +75,7 @@ public final class InstancesAutoConfiguration {
 			ObjectProvider<FairLockRegistry> fairLocks, ObjectProvider<ReadWriteLockRegistry> readWriteLocks,
 			ObjectProvider<LeaderElections> leaders, ObjectProvider<ScheduledJobs> scheduledJobs,
 			ObjectProvider<RecurringJobs> recurringJobs, ObjectProvider<QueueListenerContainerRegistry> containers,
-			ObjectProvider<LatchRegistry> latches) {
+			ObjectProvider<LatchRegistry> latches, ObjectProvider<RedisKitCacheManager> caches) {
 		ConsoleAutoConfiguration.checked(properties);
 		String application = environment.getProperty("spring.application.name", "application");
 		String version = environment.getProperty("spring.application.version", version());
@@ -104,7 +108,9 @@ public final class InstancesAutoConfiguration {
 						.map((semaphore) -> new InstanceSemaphore(semaphore.name(), semaphore.total())).toList();
 					List<String> latchNames = latches.stream().flatMap((registry) -> registry.latches().stream())
 						.map(RedisCountDownLatch::name).toList();
-					return new InstanceReport(runs, holds, leads, used, latchNames);
+					List<String> cacheNames = caches.stream().flatMap((manager) -> manager.getCacheNames().stream())
+						.toList();
+					return new InstanceReport(runs, holds, leads, used, latchNames, cacheNames);
 				}, background);
 	}
 
