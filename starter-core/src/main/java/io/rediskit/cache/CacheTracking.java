@@ -12,10 +12,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
@@ -36,6 +33,7 @@ import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.models.partitions.Partitions;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.ByteArrayCodec;
+import io.rediskit.support.Background;
 import io.rediskit.support.BoundedStop;
 import io.rediskit.support.KeyNaming;
 import org.apache.commons.logging.Log;
@@ -43,7 +41,6 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.scheduling.TaskScheduler;
 
 /**
  * Server-assisted client-side caching for the near caches of one manager: dedicated Lettuce connections, made
@@ -129,7 +126,8 @@ final class CacheTracking implements AutoCloseable {
 
 	private final long staleAfterNanos;
 
-	private final @Nullable TaskScheduler givenScheduler;
+	/** Runs the heartbeat: the application's, or the cache manager's own, closed by the manager. */
+	private final Background background;
 
 	private final Map<String, Handler> handlers = new ConcurrentHashMap<>();
 
@@ -153,8 +151,6 @@ final class CacheTracking implements AutoCloseable {
 	private volatile @Nullable AbstractRedisClient client;
 
 	private @Nullable RedisConnectionStateListener stateListener;
-
-	private @Nullable ScheduledExecutorService ownScheduler;
 
 	private @Nullable ScheduledFuture<?> heartbeatTask;
 
@@ -191,12 +187,12 @@ final class CacheTracking implements AutoCloseable {
 	private volatile boolean closed;
 
 	CacheTracking(LettuceConnectionFactory connectionFactory, KeyNaming keyNaming, Duration heartbeat,
-			@Nullable TaskScheduler scheduler) {
+			Background background) {
 		this.connectionFactory = connectionFactory;
 		this.keyPrefix = keyNaming.prefix() + CacheParts.AREA + ":{";
 		this.heartbeat = heartbeat;
 		this.staleAfterNanos = heartbeat.toNanos() * 3;
-		this.givenScheduler = scheduler;
+		this.background = background;
 	}
 
 	/**
@@ -216,7 +212,7 @@ final class CacheTracking implements AutoCloseable {
 				return;
 			}
 			if (this.heartbeatTask == null) {
-				this.heartbeatTask = every(this::beat);
+				this.heartbeatTask = this.background.scheduleAtFixedRate(this::beat, this.heartbeat, this.heartbeat);
 			}
 			connect();
 		}
@@ -708,21 +704,6 @@ final class CacheTracking implements AutoCloseable {
 		}
 	}
 
-	/** Runs a task every heartbeat on the given scheduler or a daemon thread of its own, first after one. */
-	private ScheduledFuture<?> every(Runnable task) {
-		if (this.givenScheduler != null) {
-			return this.givenScheduler.scheduleAtFixedRate(task, java.time.Instant.now().plus(this.heartbeat),
-					this.heartbeat);
-		}
-		this.ownScheduler = Executors.newSingleThreadScheduledExecutor((runnable) -> {
-			Thread thread = new Thread(runnable, "redis-kit-cache-tracking");
-			thread.setDaemon(true);
-			return thread;
-		});
-		long period = this.heartbeat.toMillis();
-		return this.ownScheduler.scheduleAtFixedRate(task, period, period, TimeUnit.MILLISECONDS);
-	}
-
 	/**
 	 * Ends the heartbeat and the connections. Returns within {@link BoundedStop#TIMEOUT}: a connection being made
 	 * is not waited for longer.
@@ -744,10 +725,6 @@ final class CacheTracking implements AutoCloseable {
 			if (this.heartbeatTask != null) {
 				this.heartbeatTask.cancel(false);
 				this.heartbeatTask = null;
-			}
-			if (this.ownScheduler != null) {
-				this.ownScheduler.shutdownNow();
-				this.ownScheduler = null;
 			}
 			if (this.cluster != null) {
 				closing.add(dropCluster());
