@@ -180,7 +180,10 @@ final class CacheTracking implements AutoCloseable {
 
 	private volatile long epoch;
 
-	private volatile long trustLostNanos = System.nanoTime();
+	private volatile long trustLostNanos;
+
+	/** Whether trust was ever lost: the first trust after starting is no resync. Guarded by this. */
+	private boolean lostOnce;
 
 	private volatile @Nullable Duration lastResync;
 
@@ -568,6 +571,7 @@ final class CacheTracking implements AutoCloseable {
 	 * the masters of a view refreshed after the last change.
 	 */
 	private void regain() {
+		@Nullable Duration resync = null;
 		synchronized (this) {
 			if (this.trusted || this.closed || this.availability != Availability.AVAILABLE) {
 				return;
@@ -586,10 +590,18 @@ final class CacheTracking implements AutoCloseable {
 				return;
 			}
 			this.trusted = true;
-			this.lastResync = Duration.ofNanos(System.nanoTime() - this.trustLostNanos);
+			if (this.lostOnce) {
+				resync = Duration.ofNanos(System.nanoTime() - this.trustLostNanos);
+				this.lastResync = resync;
+			}
 		}
-		logger.info("Near caches answer again, " + this.lastResync.toMillis() + " ms after they were bypassed:"
-				+ " tracking is on" + ((this.cluster != null) ? " on every master" : ""));
+		String where = "tracking is on" + ((this.cluster != null) ? " on every master" : "");
+		if (resync == null) {
+			logger.info("Near caches answer: " + where);
+		}
+		else {
+			logger.info("Near caches answer again, " + resync.toMillis() + " ms after they were bypassed: " + where);
+		}
 	}
 
 	private void relink() {
@@ -697,6 +709,7 @@ final class CacheTracking implements AutoCloseable {
 			this.trusted = false;
 			this.epoch++;
 			this.trustLostNanos = System.nanoTime();
+			this.lostOnce = true;
 		}
 		logger.info("Near caches flushed and bypassed until tracking is on again: " + reason);
 		for (Runnable action : this.trustLost) {

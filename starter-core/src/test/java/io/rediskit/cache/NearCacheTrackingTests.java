@@ -94,6 +94,15 @@ class NearCacheTrackingTests {
 	}
 
 	@Test
+	void theFirstTrackingAfterStartingIsNoResync() {
+		RedisKitCache cache = this.manager.getCache("fresh-start");
+		awaitActive(cache);
+		// Nothing was bypassed before: neither a resync time nor an "answer again" log line (was: the time since
+		// the manager was made).
+		assertThat(this.manager.lastTrackingResync()).isNull();
+	}
+
+	@Test
 	void aManagerGivenNoThreadsRunsBothHeartbeatsOnOneSchedulerOfItsOwnAndStopsItWhenClosed() {
 		RedisKitCache cache = this.manager.getCache("own-threads");
 		awaitActive(cache);
