@@ -54,10 +54,8 @@ final class CacheSignals implements AutoCloseable {
 
 	private final long staleAfterNanos;
 
+	/** Runs the heartbeat and opens the connection: the application's, or the cache manager's own. */
 	private final Background background;
-
-	/** The manager's own threads when the application gave none, closed with it. */
-	private final @Nullable Background own;
 
 	private final Subscriptions subscriptions;
 
@@ -82,16 +80,15 @@ final class CacheSignals implements AutoCloseable {
 	private volatile boolean closed;
 
 	/**
-	 * @param background runs the heartbeat and opens the connection; {@code null} for threads of the manager's own
+	 * @param background runs the heartbeat and opens the connection; the cache manager closes it if it is its own
 	 */
 	CacheSignals(LettuceConnectionFactory connectionFactory, CommandExecutor commands, String probeChannelPrefix,
-			Duration heartbeat, @Nullable Background background) {
+			Duration heartbeat, Background background) {
 		this.commands = commands;
 		this.probeChannel = probeChannelPrefix + UUID.randomUUID();
 		this.heartbeat = heartbeat;
 		this.staleAfterNanos = heartbeat.toNanos() * 3;
-		this.own = (background != null) ? null : Background.standalone("cache");
-		this.background = (background != null) ? background : this.own;
+		this.background = background;
 		this.subscriptions = Subscriptions.of(connectionFactory, this.background, "the caches' channels", heartbeat);
 		this.subscriptions.addListener(new Subscriptions.Listener() {
 
@@ -249,11 +246,7 @@ final class CacheSignals implements AutoCloseable {
 				this.lifecycle.unlock();
 			}
 		}
-		CompletableFuture<Void> closed = this.subscriptions.closeAsync();
-		if (this.own != null) {
-			this.own.close();
-		}
-		return closed;
+		return this.subscriptions.closeAsync();
 	}
 
 }

@@ -12,10 +12,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
@@ -36,6 +33,7 @@ import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.models.partitions.Partitions;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.ByteArrayCodec;
+import io.rediskit.support.Background;
 import io.rediskit.support.BoundedStop;
 import io.rediskit.support.KeyNaming;
 import org.apache.commons.logging.Log;
@@ -43,7 +41,6 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.scheduling.TaskScheduler;
 
 /**
  * Server-assisted client-side caching for the near caches of one manager: dedicated Lettuce connections, made
@@ -129,7 +126,8 @@ final class CacheTracking implements AutoCloseable {
 
 	private final long staleAfterNanos;
 
-	private final @Nullable TaskScheduler givenScheduler;
+	/** Runs the heartbeat: the application's, or the cache manager's own, closed by the manager. */
+	private final Background background;
 
 	private final Map<String, Handler> handlers = new ConcurrentHashMap<>();
 
@@ -153,8 +151,6 @@ final class CacheTracking implements AutoCloseable {
 	private volatile @Nullable AbstractRedisClient client;
 
 	private @Nullable RedisConnectionStateListener stateListener;
-
-	private @Nullable ScheduledExecutorService ownScheduler;
 
 	private @Nullable ScheduledFuture<?> heartbeatTask;
 
@@ -184,19 +180,22 @@ final class CacheTracking implements AutoCloseable {
 
 	private volatile long epoch;
 
-	private volatile long trustLostNanos = System.nanoTime();
+	private volatile long trustLostNanos;
+
+	/** Whether trust was ever lost: the first trust after starting is no resync. Guarded by this. */
+	private boolean lostOnce;
 
 	private volatile @Nullable Duration lastResync;
 
 	private volatile boolean closed;
 
 	CacheTracking(LettuceConnectionFactory connectionFactory, KeyNaming keyNaming, Duration heartbeat,
-			@Nullable TaskScheduler scheduler) {
+			Background background) {
 		this.connectionFactory = connectionFactory;
 		this.keyPrefix = keyNaming.prefix() + CacheParts.AREA + ":{";
 		this.heartbeat = heartbeat;
 		this.staleAfterNanos = heartbeat.toNanos() * 3;
-		this.givenScheduler = scheduler;
+		this.background = background;
 	}
 
 	/**
@@ -216,7 +215,7 @@ final class CacheTracking implements AutoCloseable {
 				return;
 			}
 			if (this.heartbeatTask == null) {
-				this.heartbeatTask = every(this::beat);
+				this.heartbeatTask = this.background.scheduleAtFixedRate(this::beat, this.heartbeat, this.heartbeat);
 			}
 			connect();
 		}
@@ -572,6 +571,7 @@ final class CacheTracking implements AutoCloseable {
 	 * the masters of a view refreshed after the last change.
 	 */
 	private void regain() {
+		@Nullable Duration resync = null;
 		synchronized (this) {
 			if (this.trusted || this.closed || this.availability != Availability.AVAILABLE) {
 				return;
@@ -590,10 +590,18 @@ final class CacheTracking implements AutoCloseable {
 				return;
 			}
 			this.trusted = true;
-			this.lastResync = Duration.ofNanos(System.nanoTime() - this.trustLostNanos);
+			if (this.lostOnce) {
+				resync = Duration.ofNanos(System.nanoTime() - this.trustLostNanos);
+				this.lastResync = resync;
+			}
 		}
-		logger.info("Near caches answer again, " + this.lastResync.toMillis() + " ms after they were bypassed:"
-				+ " tracking is on" + ((this.cluster != null) ? " on every master" : ""));
+		String where = "tracking is on" + ((this.cluster != null) ? " on every master" : "");
+		if (resync == null) {
+			logger.info("Near caches answer: " + where);
+		}
+		else {
+			logger.info("Near caches answer again, " + resync.toMillis() + " ms after they were bypassed: " + where);
+		}
 	}
 
 	private void relink() {
@@ -701,26 +709,12 @@ final class CacheTracking implements AutoCloseable {
 			this.trusted = false;
 			this.epoch++;
 			this.trustLostNanos = System.nanoTime();
+			this.lostOnce = true;
 		}
 		logger.info("Near caches flushed and bypassed until tracking is on again: " + reason);
 		for (Runnable action : this.trustLost) {
 			action.run();
 		}
-	}
-
-	/** Runs a task every heartbeat on the given scheduler or a daemon thread of its own, first after one. */
-	private ScheduledFuture<?> every(Runnable task) {
-		if (this.givenScheduler != null) {
-			return this.givenScheduler.scheduleAtFixedRate(task, java.time.Instant.now().plus(this.heartbeat),
-					this.heartbeat);
-		}
-		this.ownScheduler = Executors.newSingleThreadScheduledExecutor((runnable) -> {
-			Thread thread = new Thread(runnable, "redis-kit-cache-tracking");
-			thread.setDaemon(true);
-			return thread;
-		});
-		long period = this.heartbeat.toMillis();
-		return this.ownScheduler.scheduleAtFixedRate(task, period, period, TimeUnit.MILLISECONDS);
 	}
 
 	/**
@@ -744,10 +738,6 @@ final class CacheTracking implements AutoCloseable {
 			if (this.heartbeatTask != null) {
 				this.heartbeatTask.cancel(false);
 				this.heartbeatTask = null;
-			}
-			if (this.ownScheduler != null) {
-				this.ownScheduler.shutdownNow();
-				this.ownScheduler = null;
 			}
 			if (this.cluster != null) {
 				closing.add(dropCluster());

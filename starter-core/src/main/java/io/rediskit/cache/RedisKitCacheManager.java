@@ -91,6 +91,9 @@ public class RedisKitCacheManager implements CacheManager, AutoCloseable {
 
 	private final @Nullable Executor refresher;
 
+	/** Threads of the manager's own, when it was given no {@link Background}: closed with it. */
+	private final @Nullable Background own;
+
 	/**
 	 * A manager with every option.
 	 * @param scripts runs the cache scripts (the starter's, behind the availability gate)
@@ -150,11 +153,14 @@ public class RedisKitCacheManager implements CacheManager, AutoCloseable {
 		this.defaults = Objects.requireNonNull(defaults, "defaults must not be null");
 		this.configured = new LinkedHashMap<>(configured);
 		this.configured.keySet().forEach((name) -> Names.requireValid("cache", name));
+		// One piece for the subscription's and the tracking's threads: made on first use, so never without Lettuce.
+		this.own = (background != null) ? null : Background.standalone("cache");
+		Background threads = (background != null) ? background : this.own;
 		CacheSignals signals = (connectionFactory instanceof LettuceConnectionFactory lettuce)
-				? new CacheSignals(lettuce, commands, keyNaming.areaKey(CacheParts.AREA, "probe:"), heartbeat, background)
+				? new CacheSignals(lettuce, commands, keyNaming.areaKey(CacheParts.AREA, "probe:"), heartbeat, threads)
 				: null;
 		CacheTracking tracking = (connectionFactory instanceof LettuceConnectionFactory lettuce)
-				? new CacheTracking(lettuce, keyNaming, heartbeat, (background != null) ? background.scheduler() : null)
+				? new CacheTracking(lettuce, keyNaming, heartbeat, threads)
 				: null;
 		if (signals == null) {
 			requireNoNearCache("defaults", defaults);
@@ -294,6 +300,9 @@ public class RedisKitCacheManager implements CacheManager, AutoCloseable {
 		// The connection factory may shut its client down next: a connection still closing then is closed twice.
 		BoundedStop.await(CompletableFuture.allOf(tracking, signals), BoundedStop.TIMEOUT,
 				"the cache manager's connections");
+		if (this.own != null) {
+			this.own.close();
+		}
 	}
 
 	private void refresh(Runnable reload) {

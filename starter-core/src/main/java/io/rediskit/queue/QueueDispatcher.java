@@ -34,7 +34,12 @@ import org.springframework.scheduling.TaskScheduler;
  * <p>
  * <b>Capacity.</b> It holds at most {@code concurrency + prefetch} deliveries: running, waiting in its buffer, or
  * with their ack on the wire. A delivery counts until its settling call completed, so a Redis that stops taking
- * acks stops the claims too.
+ * acks stops the claims too, with one exception: once every delivery held has finished (none running, none
+ * buffered), those whose settling call is on the wire count as room, and the next claim is asked for right away.
+ * Sent from the same thread after those calls, on the same connection where the script executor never blocks, it
+ * reaches Redis behind them and is answered after them: the claims of a burst follow the acks without a round
+ * trip between them, and an ack that waits in the {@link AckBatcher} behind another call (overtaken by the claim)
+ * holds at most one claim more.
  * <p>
  * <b>Threads.</b> A worker task on the executor takes deliveries from the buffer until it is empty, so a burst
  * costs one task per worker, not one per message; at most {@code concurrency} workers exist at once. Workers are
@@ -136,7 +141,7 @@ final class QueueDispatcher<T> {
 	int free() {
 		this.lock.lock();
 		try {
-			return this.accepting ? this.capacity - this.held : 0;
+			return this.accepting ? roomLocked() : 0;
 		}
 		finally {
 			this.lock.unlock();
@@ -163,14 +168,29 @@ final class QueueDispatcher<T> {
 
 	// Under the lock.
 	private boolean wantsMoreLocked() {
-		int free = this.capacity - this.held;
+		int free = roomLocked();
 		if (!this.accepting || free <= 0) {
 			return false;
 		}
-		if (this.settling.get() == 0) {
+		if (this.settling.get() == 0 || allSettling()) {
 			return free * 2 >= this.capacity || this.buffer.isEmpty();
 		}
 		return free * 4 >= this.capacity * 3;
+	}
+
+	/**
+	 * Under the lock: the room a claim may take. Once nothing is running or buffered, the deliveries whose settling
+	 * call is on the wire (or waits in the ack batcher behind one) count as room: a claim sent now follows those
+	 * calls, so their room comes back as the claim is answered, and the claim no longer waits a round trip for them.
+	 */
+	private int roomLocked() {
+		int free = this.capacity - this.held;
+		return allSettling() ? free + this.settling.get() : free;
+	}
+
+	// Under the lock: every delivery held has finished, its settling call sent or held.
+	private boolean allSettling() {
+		return this.active == 0 && this.buffer.isEmpty();
 	}
 
 	/** @return deliveries held and not settled: waiting, running or being settled */
@@ -379,9 +399,11 @@ final class QueueDispatcher<T> {
 	private CompletionStage<Void> ackOrHold(Delivery<T> delivery) {
 		CompletionStage<Void> held = null;
 		boolean unarmed = false;
+		boolean last;
 		this.lock.lock();
 		try {
 			this.active--;
+			last = allSettling();
 			if (this.lingerNanos > 0 && this.accepting && (this.active > 0 || !this.buffer.isEmpty())) {
 				held = delivery.ackAsync(true);
 				if (!this.lingering) {
@@ -401,7 +423,11 @@ final class QueueDispatcher<T> {
 			this.lock.unlock();
 		}
 		if (held == null) {
-			return delivery.ackAsync(false);
+			CompletionStage<Void> sent = delivery.ackAsync(false);
+			if (last) {
+				claimBehind();
+			}
+			return sent;
 		}
 		if (unarmed) {
 			// No deadline would send it.
@@ -416,10 +442,12 @@ final class QueueDispatcher<T> {
 	 */
 	private void finishedUnacked() {
 		boolean flush;
+		boolean last;
 		this.lock.lock();
 		try {
 			this.active--;
-			flush = this.lingering && this.active == 0 && this.buffer.isEmpty();
+			last = allSettling();
+			flush = this.lingering && last;
 			if (flush) {
 				this.lingering = false;
 			}
@@ -429,6 +457,28 @@ final class QueueDispatcher<T> {
 		}
 		if (flush) {
 			acks().flush();
+		}
+		if (last) {
+			claimBehind();
+		}
+	}
+
+	/**
+	 * Asks for a claim right behind the settling calls just sent, if the last delivery held has finished (see
+	 * {@link #roomLocked()}): the driver writes it after them on the same connection, so Redis takes the acks
+	 * first, and the next claim of a burst costs no round trip of its own.
+	 */
+	private void claimBehind() {
+		boolean wanted;
+		this.lock.lock();
+		try {
+			wanted = allSettling() && wantsMoreLocked();
+		}
+		finally {
+			this.lock.unlock();
+		}
+		if (wanted) {
+			this.capacityFreed.accept(true);
 		}
 	}
 

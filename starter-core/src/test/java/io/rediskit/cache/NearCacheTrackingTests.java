@@ -94,6 +94,36 @@ class NearCacheTrackingTests {
 	}
 
 	@Test
+	void theFirstTrackingAfterStartingIsNoResync() {
+		RedisKitCache cache = this.manager.getCache("fresh-start");
+		awaitActive(cache);
+		// Nothing was bypassed before: neither a resync time nor an "answer again" log line (was: the time since
+		// the manager was made).
+		assertThat(this.manager.lastTrackingResync()).isNull();
+	}
+
+	@Test
+	void aManagerGivenNoThreadsRunsBothHeartbeatsOnOneSchedulerOfItsOwnAndStopsItWhenClosed() {
+		RedisKitCache cache = this.manager.getCache("own-threads");
+		awaitActive(cache);
+		// The subscription's heartbeat and the tracking's, both started once the near cache is active.
+		assertThat(cacheSchedulers()).containsExactly("redis-kit-cache-scheduler");
+		this.manager.close();
+		await("the manager's scheduler stopped", () -> cacheSchedulers().isEmpty());
+	}
+
+	/** The platform threads of a cache manager's own that are not its per-task threads ({@code redis-kit-cache-N}). */
+	private static List<String> cacheSchedulers() {
+		return Thread.getAllStackTraces()
+			.keySet()
+			.stream()
+			.filter(Thread::isAlive)
+			.map(Thread::getName)
+			.filter((name) -> name.startsWith("redis-kit-cache") && !name.matches("redis-kit-cache-\\d+"))
+			.toList();
+	}
+
+	@Test
 	void writesByAPlainConnectionAreNeverServedStaleOnceTheirInvalidationArrived() throws Exception {
 		RedisKitCache cache = this.manager.getCache("plain-writes");
 		awaitActive(cache);

@@ -5,8 +5,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -88,6 +90,23 @@ class QueueAckLingerTests {
 		// Held while the others of the claim ran, then sent with the last: one call where the floor makes one.
 		assertThat(this.counting.calls(QueueScripts.ACK_MANY)).isEqualTo(1);
 		assertThat(this.counting.calls(QueueScripts.ACK)).isZero();
+		assertThat(redis.server().command("ZCARD", IN_FLIGHT)).isEqualTo(0L);
+	}
+
+	@Test
+	void theNextClaimOfABurstIsSentBehindTheLastAckWithoutWaitingForItsReply() throws Exception {
+		RedisQueue<Job> queue = this.registry.create("jobs", spec(), Job.class);
+		enqueue(queue, 400);
+		Queue<Integer> seen = new ConcurrentLinkedQueue<>();
+		// Concurrency 4 and the default prefetch of 16: twenty claims of 20, each acked in one call.
+		QueueListenerContainer<Job> container = container(queue, (message) -> seen.add(message.payload().number()), 4);
+		container.setAckLinger(Duration.ofSeconds(1));
+		container.start();
+		awaitTrue(() -> seen.size() >= 400 && acked() >= 400, Duration.ofSeconds(30));
+		assertThat(seen).doesNotHaveDuplicates().hasSize(400);
+		// Once the last of a claim finished, its ack and the next claim leave together: the claim is written
+		// behind the ack, before the ack's reply (before, it waited for that reply: none was).
+		assertThat(this.counting.claimsBehindAcks()).isPositive();
 		assertThat(redis.server().command("ZCARD", IN_FLIGHT)).isEqualTo(0L);
 	}
 

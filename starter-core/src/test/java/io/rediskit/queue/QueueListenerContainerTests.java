@@ -380,6 +380,11 @@ class QueueListenerContainerTests {
 
 		private final Queue<Integer> claimMaxima = new ConcurrentLinkedQueue<>();
 
+		/** Ack calls sent and not answered yet: their stage completes before the caller's completions run. */
+		private final AtomicInteger acksOnTheWire = new AtomicInteger();
+
+		private final AtomicInteger claimsBehindAcks = new AtomicInteger();
+
 		CountingScripts(ScriptExecutor delegate) {
 			this.delegate = delegate;
 		}
@@ -392,6 +397,11 @@ class QueueListenerContainerTests {
 		/** @return the most messages each claim asked for, in the order they were sent */
 		Queue<Integer> claimMaxima() {
 			return this.claimMaxima;
+		}
+
+		/** @return the claims sent while an ack call was on the wire, not answered yet */
+		int claimsBehindAcks() {
+			return this.claimsBehindAcks.get();
 		}
 
 		private void count(LuaScript script) {
@@ -411,6 +421,15 @@ class QueueListenerContainerTests {
 			if (script == QueueScripts.CLAIM) {
 				// ARGV: the time, the request id, then the most messages to claim.
 				this.claimMaxima.add(Integer.parseInt(new String(keysAndArgs[numKeys + 2], StandardCharsets.UTF_8)));
+				if (this.acksOnTheWire.get() > 0) {
+					this.claimsBehindAcks.incrementAndGet();
+				}
+			}
+			if (script == QueueScripts.ACK_MANY || script == QueueScripts.ACK) {
+				this.acksOnTheWire.incrementAndGet();
+				CompletionStage<@Nullable T> call = this.delegate.executeAsync(script, returnType, numKeys, keysAndArgs);
+				// Counted down before the caller's completions run, which see the call answered.
+				return call.whenComplete((reply, failure) -> this.acksOnTheWire.decrementAndGet());
 			}
 			return this.delegate.executeAsync(script, returnType, numKeys, keysAndArgs);
 		}

@@ -38,8 +38,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * Auto-configures Bloom filters: a {@link BloomFilterRegistry} serving the filters of
  * {@code redis-kit.bloom.filters} and telling every {@link BloomFilterListener} bean of each call. Off with
  * {@code redis-kit.bloom.enabled=false}; each bean backs off when the application defines its own. Unless the
- * mode is {@code bitmap}, the server is asked at startup, without blocking it, whether it offers native
- * {@code BF.*} filters; the answer is logged. Each {@link BloomFilterSeed} bean gives its filter the source of every
+ * mode is {@code bitmap} or the application has no filter yet, the server is asked at startup, without blocking
+ * it, whether it offers native {@code BF.*} filters; the answer is logged. Each {@link BloomFilterSeed} bean gives its filter the source of every
  * item it must hold: the filter is seeded from it in the background at startup, and again whenever a check finds it
  * not complete, under the application's {@link LockRegistry} (when lock is on) so that one instance seeds it.
  */
@@ -105,10 +105,12 @@ public final class BloomAutoConfiguration {
 	}
 
 	@Bean
-	SmartInitializingSingleton bloomModeDetection(BloomFilterRegistry registry) {
-		// An outage at startup must not stop the application: detection is asked again on first use.
+	SmartInitializingSingleton bloomModeDetection(BloomFilterRegistry registry, BloomProperties properties) {
+		// An outage at startup must not stop the application: detection is asked again on first use, which is also
+		// when an application with no filter yet (none configured, none created in code) asks, if ever.
 		return () -> {
-			if (registry.mode() != BloomMode.BITMAP) {
+			boolean anyFilter = !properties.getFilters().isEmpty() || !registry.names().isEmpty();
+			if (anyFilter && registry.mode() != BloomMode.BITMAP) {
 				registry.detectNativeFiltersAsync();
 			}
 		};

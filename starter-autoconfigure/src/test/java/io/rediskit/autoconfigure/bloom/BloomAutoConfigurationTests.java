@@ -6,6 +6,8 @@ import java.time.LocalDate;
 import java.time.YearMonth;
 import java.time.ZoneId;
 import java.util.List;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -29,8 +31,10 @@ import io.rediskit.bloom.BloomMode;
 import io.rediskit.counter.BucketSize;
 import io.rediskit.counter.UniqueCounter;
 import io.rediskit.counter.UniqueCounterRegistry;
+import io.rediskit.support.CommandExecutor;
 import io.rediskit.support.RetentionPassedException;
 import io.rediskit.testsupport.RedisServerExtension;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -44,6 +48,10 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.ReturnType;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -69,6 +77,18 @@ class BloomAutoConfigurationTests {
 	@BeforeEach
 	void flush() {
 		redis.flushAll();
+	}
+
+	@Test
+	void theServerIsAskedForNativeFiltersAtStartupOnlyWhenTheApplicationHasAFilter() {
+		this.runner.withUserConfiguration(RecordingCommands.class).run((context) -> {
+			assertThat(context).hasNotFailed();
+			// Nothing to detect for: no "does not offer native Bloom filters" line in the log of every application.
+			assertThat(context.getBean(RecordingCommands.class).commands).doesNotContain("COMMAND");
+		});
+		this.runner.withUserConfiguration(RecordingCommands.class)
+			.withPropertyValues("redis-kit.bloom.filters.product-ids.expected-insertions=1000")
+			.run((context) -> assertThat(context.getBean(RecordingCommands.class).commands).contains("COMMAND"));
 	}
 
 	@Test
@@ -272,6 +292,41 @@ class BloomAutoConfigurationTests {
 			all.append(ex.getMessage()).append('\n');
 		}
 		return all.toString();
+	}
+
+
+	/** The shared command executor, recording each command as it is sent (detection sends {@code COMMAND INFO}). */
+	@Configuration(proxyBeanMethods = false)
+	static class RecordingCommands {
+
+		final List<String> commands = new CopyOnWriteArrayList<>();
+
+		@Bean
+		CommandExecutor commandExecutor(RedisConnectionFactory connectionFactory) {
+			CommandExecutor delegate = CommandExecutor.of(connectionFactory);
+			return new CommandExecutor() {
+
+				@Override
+				public <T> @Nullable T execute(String command, ReturnType returnType, byte[] key, byte[]... args) {
+					RecordingCommands.this.commands.add(command);
+					return delegate.execute(command, returnType, key, args);
+				}
+
+				@Override
+				public <T> CompletionStage<@Nullable T> executeAsync(String command, ReturnType returnType, byte[] key,
+						byte[]... args) {
+					RecordingCommands.this.commands.add(command);
+					return delegate.executeAsync(command, returnType, key, args);
+				}
+
+				@Override
+				public boolean isNative() {
+					return delegate.isNative();
+				}
+
+			};
+		}
+
 	}
 
 }
