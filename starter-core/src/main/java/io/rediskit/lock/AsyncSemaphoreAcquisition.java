@@ -13,11 +13,13 @@ import org.jspecify.annotations.Nullable;
  * earliest lease's end, {@code maxPollInterval}, the wait's end), whichever comes first. At most one attempt is
  * in flight; a wake-up during an attempt starts another one after it.
  * <p>
- * Cancelling the returned stage ends the wait (reported as {@link AcquireResult#INTERRUPTED}); permits an attempt
- * in flight takes afterwards are released at once, also when the cancel comes as they are handed over
- * ({@link LockHolds#handOver}): never reported as acquired, nor as a release. Stopping the registry ends the wait with
- * {@link IllegalStateException} (reported as {@link AcquireResult#ERROR}). A timeout, a failure or a stop is handed
- * to the stage the same way: one that a cancel beat is reported as interrupted, as the caller saw it.
+ * The caller ending the returned stage itself, whichever way (a cancel, {@code complete}, its own deadline through
+ * {@code orTimeout}: {@link LockHolds#whenCallerEnds}), ends the wait at once, reported as the caller's stage saw it
+ * ({@link LockHolds#endedByCaller}); permits an attempt in flight takes afterwards are released at once, also when
+ * the caller's end comes as they are handed over ({@link LockHolds#handOver}): never reported as acquired, nor as a
+ * release. Stopping the registry ends the wait with {@link IllegalStateException} (reported as
+ * {@link AcquireResult#ERROR}). A timeout, a failure or a stop is handed to the stage the same way: one that the
+ * caller's end beat is reported as the caller saw it.
  */
 final class AsyncSemaphoreAcquisition extends SemaphoreAcquisition {
 
@@ -36,9 +38,10 @@ final class AsyncSemaphoreAcquisition extends SemaphoreAcquisition {
 
 	CompletableFuture<Lease> start() {
 		this.parts.background().onStop(this.stopHook);
-		this.result.whenComplete((lease, failure) -> {
-			if (this.result.isCancelled() && finish()) {
-				report(AcquireResult.INTERRUPTED);
+		// Every end of the wait's own finishes it before it completes the stage: then this finds it finished.
+		this.parts.holds().whenCallerEnds(this.result, () -> {
+			if (finish()) {
+				report(LockHolds.endedByCaller(this.result));
 			}
 		});
 		this.wait.start();
@@ -75,7 +78,7 @@ final class AsyncSemaphoreAcquisition extends SemaphoreAcquisition {
 		}
 		if (attempt.state() == SemaphoreScripts.Attempt.State.ACQUIRED) {
 			if (!finish()) {
-				// Cancelled or stopped meanwhile: the permits go back, never reported as acquired.
+				// Ended by the caller or stopped meanwhile: the permits go back, never reported as acquired.
 				this.engine.scripts.release(this.lock.keys(), this.owner);
 				return;
 			}
@@ -84,9 +87,9 @@ final class AsyncSemaphoreAcquisition extends SemaphoreAcquisition {
 				report(AcquireResult.ACQUIRED);
 			}
 			else {
-				// Cancelled between the two: the caller never sees the lease, the hold was abandoned.
+				// Ended by the caller between the two: the caller never sees the lease, the hold was abandoned.
 				this.engine.scripts.release(this.lock.keys(), this.owner);
-				report(AcquireResult.INTERRUPTED);
+				report(LockHolds.endedByCaller(this.result));
 			}
 			return;
 		}
@@ -102,8 +105,9 @@ final class AsyncSemaphoreAcquisition extends SemaphoreAcquisition {
 			this.wait.again(Math.min(left, attempt.sleepNanos(maxPollNanos())));
 		}
 		catch (IllegalStateException ex) {
-			// The registry stopped between two attempts.
-			this.result.completeExceptionally(ex);
+			// The registry stopped between two attempts: the wait is over (PollingWait.again), and reported here.
+			this.parts.background().removeOnStop(this.stopHook);
+			end(ex, AcquireResult.ERROR);
 		}
 	}
 
@@ -126,7 +130,7 @@ final class AsyncSemaphoreAcquisition extends SemaphoreAcquisition {
 
 	/**
 	 * Ends the wait without permits: the caller's stage decides ({@link LockHolds#handOver(CompletableFuture,
-	 * Throwable, AcquireResult)}), so that a cancel that came first is reported as the caller saw it, interrupted.
+	 * Throwable, AcquireResult)}), so that an end of the caller's that came first is reported as the caller saw it.
 	 */
 	private void end(Throwable failure, AcquireResult outcome) {
 		report(this.parts.holds().handOver(this.result, failure, outcome));

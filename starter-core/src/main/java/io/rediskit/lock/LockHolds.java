@@ -11,9 +11,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.rediskit.support.Listeners;
+import io.rediskit.support.Stages;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -117,12 +119,45 @@ final class LockHolds {
 	}
 
 	/**
-	 * Hands what a wait was granted to its caller's stage. Nothing in the wait can refuse the caller's cancel (or its
-	 * own completion of the stage, as {@code orTimeout} does), so completing the stage is the one point where a
-	 * grant and a cancel are decided together: the wait reports {@link AcquireResult#ACQUIRED} only when this
-	 * answers {@code true}, after it. Otherwise the caller never sees the grant and the holds are
-	 * {@linkplain #abandon abandoned}: the wait reports {@link AcquireResult#INTERRUPTED} and gives back in Redis
-	 * what they took, as it gives back a grant that was answered after the cancel.
+	 * Ends a wait as soon as its caller ends the stage itself, whichever way: a cancel, {@code complete},
+	 * {@code completeExceptionally}, or its own deadline ({@code orTimeout}, {@code completeOnTimeout}). Nothing in
+	 * the wait can refuse any of them, so the wait ends at once, as on a cancel: no attempt starts after it, its
+	 * subscriptions and timers are released, an attempt in flight ends it when it replies and a grant it brings is
+	 * given back. The wait's own hand-over ({@link #handOver}) completes the stage too and runs {@code end} as well:
+	 * each wait passes its own point of no return (ended, or an attempt in flight that decides) before it hands its
+	 * end over, so that {@code end} then finds nothing left to end.
+	 * @param caller the caller's stage
+	 * @param end ends the wait, reporting {@link #endedByCaller} unless the wait ended first
+	 */
+	void whenCallerEnds(CompletableFuture<?> caller, Runnable end) {
+		caller.whenComplete((value, failure) -> end.run());
+	}
+
+	/**
+	 * The outcome of a wait whose caller ended its stage before the wait handed its end over, as the caller sees it:
+	 * {@link AcquireResult#TIMEOUT} for a stage ended with a {@link TimeoutException} (the caller's own deadline ran
+	 * out, as {@code orTimeout} ends a stage), {@link AcquireResult#INTERRUPTED} for any other end (a cancel, a
+	 * value or another failure: the caller stopped waiting).
+	 * @param caller the stage, completed
+	 * @return the outcome to report
+	 */
+	static AcquireResult endedByCaller(CompletableFuture<?> caller) {
+		if (caller.isCompletedExceptionally() && !caller.isCancelled()) {
+			Throwable failure = caller.handle((value, ex) -> ex).join();
+			if (failure != null && Stages.unwrap(failure) instanceof TimeoutException) {
+				return AcquireResult.TIMEOUT;
+			}
+		}
+		return AcquireResult.INTERRUPTED;
+	}
+
+	/**
+	 * Hands what a wait was granted to its caller's stage. Nothing in the wait can refuse the caller's own end of the
+	 * stage (a cancel, a completion, its deadline: {@link #whenCallerEnds}), so completing the stage is the one
+	 * point where a grant and the caller's end are decided together: the wait reports {@link AcquireResult#ACQUIRED}
+	 * only when this answers {@code true}, after it. Otherwise the caller never sees the grant and the holds are
+	 * {@linkplain #abandon abandoned}: the wait reports what the caller's stage saw ({@link #endedByCaller}) and
+	 * gives back in Redis what they took, as it gives back a grant that was answered after the caller's end.
 	 * @param granted the lease over the holds
 	 * @param taken the holds the grant recorded, before the caller could release them
 	 * @return whether the caller got the lease
@@ -139,16 +174,16 @@ final class LockHolds {
 
 	/**
 	 * Ends a caller's stage with what ended its wait without a grant (the wait ran out, Redis failed, the registry
-	 * stopped), decided as a grant is ({@link #handOver}): the caller's cancel can come at any moment and nothing
-	 * refuses it, so the stage taking the failure is the one point where the two are decided together. The wait
-	 * reports what this answers, after it: the outcome the caller's stage saw, never a timeout or an error for a
-	 * stage the caller had cancelled.
+	 * stopped), decided as a grant is ({@link #handOver}): the caller's own end of the stage can come at any moment
+	 * and nothing refuses it, so the stage taking the failure is the one point where the two are decided together.
+	 * The wait reports what this answers, after it: the outcome the caller's stage saw, never a timeout or an error
+	 * for a stage the caller had ended.
 	 * @param failure what the stage completes with
 	 * @param outcome the wait's outcome should the stage take the failure
-	 * @return {@code outcome}, or {@link AcquireResult#INTERRUPTED} when the stage had ended already (cancelled)
+	 * @return {@code outcome}, or {@link #endedByCaller} when the caller had ended the stage already
 	 */
 	AcquireResult handOver(CompletableFuture<?> caller, Throwable failure, AcquireResult outcome) {
-		return caller.completeExceptionally(failure) ? outcome : AcquireResult.INTERRUPTED;
+		return caller.completeExceptionally(failure) ? outcome : endedByCaller(caller);
 	}
 
 	/**

@@ -13,6 +13,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -38,8 +39,9 @@ import org.springframework.data.redis.connection.ClusterSlotHashUtil;
  * so the set is taken in steps, one script per slot, in one total order (by slot, then by name) that every
  * multi-key lock of every instance follows: a holder only ever waits for a slot above every slot it holds, so two
  * sets that overlap, whatever order their names were given in, can never wait for each other. A step whose
- * lock is busy is retried until the wait runs out, keeping the steps taken; when it runs out, or a step fails,
- * what was taken is released before the call returns.
+ * lock is busy is retried until the wait runs out, keeping the steps taken; when it runs out, a step fails, the
+ * caller ends the stage of {@link #acquireAsync} itself or the registry stops, what was taken is released before the
+ * call returns (or the stage fails).
  * <p>
  * <b>Leases.</b> A {@link MultiLease} is one owner's hold on every name. The registry's watchdog renews each
  * name's lease on the same tick, as it renews any lock's; should one of them be lost, the whole set is reported
@@ -57,16 +59,24 @@ import org.springframework.data.redis.connection.ClusterSlotHashUtil;
  * <p>
  * <b>Observations.</b> Each name is waited for and held as the single lock of that name: one
  * {@code rediskit.lock.wait} per name (kind {@code lock}, tagged with the name's group), all ended with the set's
- * outcome ({@code acquired}, {@code timeout}, {@code interrupted} when the caller cancelled, {@code error}), and one
- * {@code rediskit.lock.hold} per name from the step that took it to its release. The outcome is the one the
- * caller's stage saw: a timeout or a failure that a cancel beat is {@code interrupted}. The holds of steps given back
- * because the set was not acquired (a timeout, a failed step, a cancel) end {@code abandoned}, not released: the
- * caller never held the set, as a Redlock hold that no caller took ends abandoned.
+ * outcome ({@code acquired}, {@code timeout}, {@code interrupted} when the caller cancelled, {@code error}, also when
+ * the registry stopped), and one {@code rediskit.lock.hold} per name from the step that took it to its release. The
+ * outcome is the one the caller's stage saw: a timeout or a failure that the caller's own end of the stage beat is
+ * {@code timeout} when the caller ended it with a {@link java.util.concurrent.TimeoutException} (its own deadline),
+ * else {@code interrupted}. The holds of steps given back because the set was not acquired (a timeout, a failed
+ * step, the caller's end, a stop) end {@code abandoned}, not released: the caller never held the set, as a Redlock
+ * hold that no caller took ends abandoned.
  */
 public final class MultiLock {
 
 	/** The longest pause between two attempts of a busy step; the wait starts at 1 ms and doubles up to it. */
 	static final long MAX_BACKOFF_MILLIS = 32;
+
+	/**
+	 * How an acquisition ends that the caller ended itself: its stage is completed already, so neither the failure
+	 * nor the outcome is used ({@link LockHolds#endedByCaller} tells the outcome).
+	 */
+	private static final End CALLERS_END = new End(new CancellationException(), AcquireResult.INTERRUPTED);
 
 	private final List<RedisLock> locks;
 
@@ -184,9 +194,10 @@ public final class MultiLock {
 	 * @param leaseTime the lease of each name; {@code null} for the registry default
 	 * @return the lease, or empty when the wait ran out (nothing is held then)
 	 * @throws LockNotAcquiredException if the thread was interrupted (the interrupt flag is then set), once what
-	 * the wait took is given back: nothing is held then (should the registry's scheduler have stopped meanwhile, it
-	 * throws after 10 s at most, and what the wait took is freed by its lease). A set handed over as the interrupt
-	 * came is returned, with the interrupt flag set.
+	 * the wait took is given back: nothing is held then (should Redis not answer the step in flight, it throws
+	 * after 10 s at most, and what that step took is freed by its lease). A set handed over as the interrupt came is
+	 * returned, with the interrupt flag set.
+	 * @throws IllegalStateException if the registry stopped while the wait went on; nothing is held then
 	 */
 	public Optional<MultiLease> tryAcquire(Duration waitTime, @Nullable Duration leaseTime) {
 		requireArguments(waitTime, leaseTime);
@@ -201,9 +212,9 @@ public final class MultiLock {
 		catch (InterruptedException ex) {
 			// Cancelling ends the acquisition, which settles once what it took is given back: nothing is held when
 			// this throws. A set handed over before the cancel is the caller's, with the interrupt pending, as a
-			// single lock handed over as the interrupt comes. A cancel during a pause between attempts is seen by the
-			// next attempt, which a scheduler shut down meanwhile may drop: the wait for it is bounded, and what a
-			// dropped attempt held ends with its lease.
+			// single lock handed over as the interrupt comes. Between two attempts the cancel ends it at once; a step
+			// in flight ends it when Redis answers it, within the command timeout. The wait for that is bounded all
+			// the same, should a reply never come: what such a step took then ends with its lease.
 			acquisition.result.cancel(false);
 			acquisition.settled.completeOnTimeout(null, BoundedStop.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).join();
 			Thread.currentThread().interrupt();
@@ -225,11 +236,15 @@ public final class MultiLock {
 
 	/**
 	 * Takes every lock without blocking the calling thread; between attempts the wait runs on the registry's
-	 * scheduler. Should the caller cancel the stage, whatever was taken is released.
+	 * scheduler. Should the caller end the stage itself (a cancel, {@code complete}, its own deadline through
+	 * {@code orTimeout}), the wait ends at once and whatever was taken is released; each name's wait is reported as
+	 * the stage saw it: {@code timeout} for a stage ended with a {@link java.util.concurrent.TimeoutException},
+	 * else {@code interrupted}.
 	 * @param waitTime how long to wait for all of them; zero or negative for one attempt per step
 	 * @param leaseTime the lease of each name; {@code null} for the registry default (the watchdog if unset)
 	 * @return the lease; completed exceptionally with {@link LockNotAcquiredException} when the wait ran out,
-	 * with Spring's {@code DataAccessException} when Redis failed, nothing held in either case
+	 * with Spring's {@code DataAccessException} when Redis failed, with {@link IllegalStateException} when the
+	 * registry stopped, nothing held in any case
 	 * @throws IllegalArgumentException at once for a lease out of range
 	 */
 	public CompletionStage<MultiLease> acquireAsync(Duration waitTime, @Nullable Duration leaseTime) {
@@ -257,7 +272,7 @@ public final class MultiLock {
 		long leaseMillis = watchdog ? this.parts.watchdogTimeout().toMillis() : lease.toMillis();
 		long waitNanos = waitTime.isNegative() ? 0 : saturatedNanos(waitTime);
 		Acquisition acquisition = new Acquisition(waitTime, waitNanos, leaseMillis, watchdog);
-		acquisition.attempt();
+		acquisition.start();
 		return acquisition;
 	}
 
@@ -275,7 +290,13 @@ public final class MultiLock {
 		}
 	}
 
-	/** One acquisition of the set: its steps in order, the holds taken so far, and the wait between attempts. */
+	/**
+	 * One acquisition of the set: its steps in order, the holds taken so far, and the wait between attempts. It ends
+	 * once, by whoever comes first: its own step (the set handed over, a failure, the wait run out), the caller
+	 * ending its stage ({@link LockHolds#whenCallerEnds}) or the registry stopping. The last two end it at once
+	 * between two attempts (the retry cancelled, what the steps took given back); a step in flight ends it when it
+	 * replies, so that what that step took is given back too.
+	 */
 	private final class Acquisition {
 
 		final CompletableFuture<MultiLease> result = new CompletableFuture<>();
@@ -303,15 +324,35 @@ public final class MultiLock {
 
 		private final AtomicBoolean reporting = new AtomicBoolean();
 
+		private final Runnable stopHook = () -> endFromOutside(new End(new IllegalStateException(
+				"The lock registry stopped while waiting for the locks " + MultiLock.this.description),
+				AcquireResult.ERROR));
+
 		/**
 		 * Completed once the acquisition ended: the set handed over and reported, or what it took given back and
 		 * its outcome reported.
 		 */
 		final CompletableFuture<@Nullable Void> settled = new CompletableFuture<>();
 
+		// Written by one step at a time: the step in flight, or the retry that starts the next.
+
 		private int step;
 
 		private long backoffMillis = 1;
+
+		// The fields below are guarded by this.
+
+		/** A step is sent or answered (its reply decides what comes next): an end from outside waits for it. */
+		private boolean stepping;
+
+		/** The acquisition ended, or an end from outside waits for the step in flight. */
+		private boolean ended;
+
+		/** The end that came from outside while a step was in flight, which its reply applies. */
+		private @Nullable End asked;
+
+		/** The retry of a busy step, between two attempts. */
+		private @Nullable ScheduledFuture<?> retry;
 
 		Acquisition(Duration waitTime, long waitNanos, long leaseMillis, boolean watchdog) {
 			this.waitTime = waitTime;
@@ -327,21 +368,102 @@ public final class MultiLock {
 			for (int i = 0; i < this.waits.length; i++) {
 				this.waits[i] = locks.get(i).startWait();
 			}
-			// A caller that cancels (or a sync caller interrupted) ends the waits: none is left open.
-			this.result.whenComplete((lease, failure) -> {
-				if (this.result.isCancelled()) {
-					report(AcquireResult.INTERRUPTED);
+		}
+
+		/** Runs the first step; the registry's stop and the caller's end of the stage end the acquisition. */
+		void start() {
+			MultiLock.this.parts.background().onStop(this.stopHook);
+			// The acquisition's own end marks it ended before it completes the stage: then this finds it ended.
+			MultiLock.this.parts.holds().whenCallerEnds(this.result, () -> endFromOutside(CALLERS_END));
+			synchronized (this) {
+				if (this.ended) {
+					// The registry stopped before the first step.
+					return;
 				}
-			});
+				this.stepping = true;
+			}
+			attempt();
+		}
+
+		/**
+		 * The caller ended the stage or the registry stopped: the acquisition ends at once between two attempts,
+		 * giving back what the steps took, else when the step in flight replies. Does nothing once it ended.
+		 * @param end what the stage completes with and the outcome, unless the caller ended the stage (then the
+		 * outcome is the one its stage saw)
+		 */
+		private void endFromOutside(End end) {
+			ScheduledFuture<?> pending;
+			synchronized (this) {
+				if (this.ended) {
+					return;
+				}
+				this.ended = true;
+				if (this.stepping) {
+					this.asked = end;
+					return;
+				}
+				pending = this.retry;
+				this.retry = null;
+			}
+			if (pending != null) {
+				pending.cancel(false);
+			}
+			fail(giveUp(null), end.failure(), end.outcome());
+		}
+
+		/** The pause after a busy step is over: the next attempt, unless the acquisition ended meanwhile. */
+		private void retry() {
+			synchronized (this) {
+				if (this.ended) {
+					return;
+				}
+				seeCallersEnd();
+				if (!this.ended) {
+					this.retry = null;
+					this.stepping = true;
+				}
+			}
+			End asked = asked();
+			if (asked != null) {
+				// Ended by the caller, seen here first, or from outside as this retry began.
+				fail(giveUp(null), asked.failure(), asked.outcome());
+				return;
+			}
+			attempt();
+		}
+
+		/**
+		 * Called under this. A stage the acquisition did not complete was completed by its caller, whose end may be
+		 * seen here before the stage's callback runs (the caller's own callbacks run first): the acquisition ends
+		 * with it.
+		 */
+		private void seeCallersEnd() {
+			if (!this.ended && this.result.isDone()) {
+				this.ended = true;
+				this.asked = CALLERS_END;
+			}
+		}
+
+		/**
+		 * The step in flight ends the acquisition itself.
+		 * @return the end that came from outside while it was in flight, which the acquisition ends with instead,
+		 * or {@code null}
+		 */
+		private synchronized @Nullable End endStep() {
+			seeCallersEnd();
+			this.ended = true;
+			this.stepping = false;
+			return this.asked;
+		}
+
+		/** @return the end that came from outside while the step was in flight, or {@code null} */
+		private synchronized @Nullable End asked() {
+			seeCallersEnd();
+			return this.asked;
 		}
 
 		/** Runs the current step; its reply continues on the driver's thread, a retry on the scheduler's. */
-		void attempt() {
-			if (this.result.isDone()) {
-				// Cancelled by the caller while a retry was pending.
-				fail(giveUp(null), new CancellationException(), AcquireResult.INTERRUPTED);
-				return;
-			}
+		private void attempt() {
 			List<RedisLock> locks = MultiLock.this.steps.get(this.step);
 			List<LockScripts.Keys> keys = locks.stream().map(RedisLock::keys).toList();
 			CompletionStage<LockScripts.MultiAttempt> call;
@@ -361,7 +483,9 @@ public final class MultiLock {
 					answered(locks, reply, failure);
 				}
 				catch (RuntimeException ex) {
-					fail(giveUp(locks), ex, AcquireResult.ERROR);
+					End asked = endStep();
+					fail(giveUp(locks), (asked != null) ? asked.failure() : ex,
+							(asked != null) ? asked.outcome() : AcquireResult.ERROR);
 				}
 			});
 		}
@@ -375,7 +499,7 @@ public final class MultiLock {
 					MultiLock.this.parts.outages().warn(cause);
 				}
 				// The step may have taken its locks all the same: they are freed with the rest.
-				fail(giveUp(locks), cause, AcquireResult.ERROR);
+				end(giveUp(locks), cause, AcquireResult.ERROR);
 				return;
 			}
 			if (reply.acquired()) {
@@ -386,24 +510,37 @@ public final class MultiLock {
 				this.step++;
 				this.backoffMillis = 1;
 				if (this.step < MultiLock.this.steps.size()) {
+					End asked = asked();
+					if (asked != null) {
+						// Ended from outside while this step was in flight: what the steps took goes back.
+						end(giveUp(null), asked.failure(), asked.outcome());
+						return;
+					}
 					attempt();
+					return;
+				}
+				End asked = endStep();
+				if (asked != null) {
+					fail(giveUp(null), asked.failure(), asked.outcome());
 					return;
 				}
 				MultiLease lease = new MultiLease(List.copyOf(this.taken));
 				if (MultiLock.this.parts.holds().handOver(this.result, lease, this.taken)) {
+					MultiLock.this.parts.background().removeOnStop(this.stopHook);
 					report(AcquireResult.ACQUIRED);
 					this.settled.complete(null);
 					return;
 				}
-				// Cancelled since the last step's reply: the holds were abandoned, what the steps took is freed.
+				// Ended by the caller since the last step's reply: the holds were abandoned, what the steps took is
+				// freed, and the outcome is the one the caller's stage saw.
 				List<RedisLock> held = this.taken.stream().map((hold) -> hold.lock).toList();
 				this.taken.clear();
 				fail(giveUp(held), new CancellationException(), AcquireResult.INTERRUPTED);
 				return;
 			}
 			long left = this.waitNanos - (System.nanoTime() - this.started);
-			if (left <= 0 || this.result.isDone()) {
-				fail(giveUp(null), new LockNotAcquiredException(MultiLock.this.description, this.waitTime, null),
+			if (left <= 0) {
+				end(giveUp(null), new LockNotAcquiredException(MultiLock.this.description, this.waitTime, null),
 						AcquireResult.TIMEOUT);
 				return;
 			}
@@ -413,23 +550,70 @@ public final class MultiLock {
 			pauseMillis += ThreadLocalRandom.current().nextLong(pauseMillis + 1);
 			this.backoffMillis = Math.min(this.backoffMillis * 2, MAX_BACKOFF_MILLIS);
 			long pauseNanos = Math.min(TimeUnit.MILLISECONDS.toNanos(pauseMillis), left);
+			End asked;
+			synchronized (this) {
+				seeCallersEnd();
+				asked = this.asked;
+				if (asked == null) {
+					// Between two attempts from now on: an end from outside ends the acquisition itself.
+					this.stepping = false;
+				}
+			}
+			if (asked != null) {
+				fail(giveUp(null), asked.failure(), asked.outcome());
+				return;
+			}
+			ScheduledFuture<?> scheduled;
 			try {
-				MultiLock.this.parts.background().schedule(this::attempt, pauseNanos);
+				scheduled = MultiLock.this.parts.background().schedule(this::retry, pauseNanos);
 			}
 			catch (RuntimeException ex) {
+				// The registry stopped: its hook ended the acquisition, unless it stopped before the hook was set.
+				synchronized (this) {
+					if (this.ended) {
+						return;
+					}
+					this.ended = true;
+				}
 				fail(giveUp(null), ex, AcquireResult.ERROR);
+				return;
+			}
+			boolean endedMeanwhile;
+			synchronized (this) {
+				endedMeanwhile = this.ended;
+				if (!endedMeanwhile) {
+					this.retry = scheduled;
+				}
+			}
+			if (endedMeanwhile) {
+				scheduled.cancel(false);
+			}
+		}
+
+		/**
+		 * The step in flight ends the acquisition without the set, with its own end unless one came from outside
+		 * while it was in flight.
+		 */
+		private void end(CompletableFuture<@Nullable Void> released, Throwable failure, AcquireResult outcome) {
+			End asked = endStep();
+			if (asked != null) {
+				fail(released, asked.failure(), asked.outcome());
+			}
+			else {
+				fail(released, failure, outcome);
 			}
 		}
 
 		/**
 		 * Ends the acquisition without the set once what it took is given back, so that the caller finds it free:
 		 * the caller's stage decides the outcome ({@link LockHolds#handOver(CompletableFuture, Throwable,
-		 * AcquireResult)}), so that a cancel that came first, also while the steps were given back, is reported as
-		 * the caller saw it, interrupted.
-		 * @param failure what the stage completes with, unless the caller cancelled it
+		 * AcquireResult)}), so that an end of the caller's that came first, also while the steps were given back, is
+		 * reported as the caller saw it.
+		 * @param failure what the stage completes with, unless the caller ended it
 		 * @param outcome the outcome should the stage take the failure
 		 */
 		private void fail(CompletableFuture<@Nullable Void> released, Throwable failure, AcquireResult outcome) {
+			MultiLock.this.parts.background().removeOnStop(this.stopHook);
 			released.whenComplete((ignored, releaseFailure) -> {
 				try {
 					report(MultiLock.this.parts.holds().handOver(this.result, failure, outcome));
@@ -483,6 +667,14 @@ public final class MultiLock {
 			}
 		}
 
+	}
+
+	/**
+	 * How an acquisition ends when it does not end itself: what the caller's stage completes with and the outcome.
+	 * For the caller's own end of the stage neither counts: the stage is completed already, and the outcome is the
+	 * one it saw ({@link LockHolds#endedByCaller}).
+	 */
+	private record End(Throwable failure, AcquireResult outcome) {
 	}
 
 	/**

@@ -48,8 +48,22 @@ final class RedlockAcquisition extends LockWait {
 	/** Rounds in a row whose votes were split; written by one round at a time. */
 	private int splitsInARow;
 
-	/** A round of {@link #start()} is in flight: it, not a cancellation, ends the wait. Guarded by this. */
+	// The fields below are guarded by this.
+
+	/** A round of {@link #start()} is in flight: it, not the caller's end of the stage, ends the wait. */
 	private boolean roundInFlight;
+
+	/**
+	 * The wait of {@link #start()} ended, or its end was decided: the wait hands its end over (a grant, a failure,
+	 * a timeout, a stop), or the caller ended the stage, and the round in flight, if any, reports it.
+	 */
+	private boolean ended;
+
+	/** The caller's end of the stage came first: the round in flight, if any, reports it. */
+	private boolean endedByCaller;
+
+	/** The pause before the next round, or the end of the wait for a turn in line: cancelled when the wait ends. */
+	private @Nullable ScheduledFuture<?> timer;
 
 	RedlockAcquisition(RedisLock lock, QuorumEngine engine, String owner, @Nullable Long explicitLeaseMillis,
 			Duration waitTime, long waitNanos) {
@@ -136,9 +150,11 @@ final class RedlockAcquisition extends LockWait {
 	}
 
 	/**
-	 * Waits without a thread. Cancelling the returned stage ends the wait, reported as
-	 * {@link AcquireResult#INTERRUPTED}: at once between rounds, else when the round in flight ends; a lock that
-	 * round took is released on every node and never reported as acquired.
+	 * Waits without a thread. The caller ending the returned stage itself, whichever way (a cancel,
+	 * {@code complete}, its own deadline through {@code orTimeout}: {@link LockHolds#whenCallerEnds}), ends the
+	 * wait, reported as the caller's stage saw it ({@link LockHolds#endedByCaller}): at once between rounds (the
+	 * pause cancelled, the line left), else when the round in flight ends; a lock that round took is released on
+	 * every node and never reported as acquired.
 	 * @return the lease; exceptionally with {@link LockNotAcquiredException} when the wait time ran out, with
 	 * the outage when too few nodes answered, with {@link IllegalStateException} when the registry stopped
 	 */
@@ -150,14 +166,12 @@ final class RedlockAcquisition extends LockWait {
 		this.parts.background().onStop(onStop);
 		RoundLine.Turn turn = (this.waitNanos == 0) ? null : this.engine.line.join(this.lock.name());
 		this.turn = turn;
-		result.whenComplete((lease, failure) -> {
+		this.parts.holds().whenCallerEnds(result, () -> {
 			this.parts.background().removeOnStop(onStop);
 			if (turn != null) {
 				turn.leave();
 			}
-			if (result.isCancelled()) {
-				cancelled();
-			}
+			callerEnded(result);
 		});
 		if (turn == null || turn.isFront()) {
 			next(result);
@@ -167,6 +181,7 @@ final class RedlockAcquisition extends LockWait {
 			try {
 				ScheduledFuture<?> timeout = this.parts.background()
 					.schedule(() -> fail(result, AcquireResult.TIMEOUT, notAcquired()), Math.max(0, remainingNanos()));
+				timer(result, timeout);
 				turn.front().thenRun(() -> timeout.cancel(false));
 			}
 			catch (RuntimeException ex) {
@@ -179,40 +194,91 @@ final class RedlockAcquisition extends LockWait {
 	}
 
 	/**
-	 * The caller cancelled: the wait ends now unless a round is in flight, which ends it when it replies. A round
-	 * that replied after the cancellation completed the stage and before this runs has ended it already, and the
-	 * second report is dropped ({@link #report}).
+	 * The stage completed: when the caller ended it (the wait had not), the wait ends now unless a round is in
+	 * flight, which ends it when it replies; the pause or the wait for a turn is cancelled either way.
 	 */
-	private void cancelled() {
+	private void callerEnded(CompletableFuture<Lease> result) {
+		ScheduledFuture<?> pending;
+		boolean now;
 		synchronized (this) {
-			if (this.roundInFlight) {
-				return;
+			pending = this.timer;
+			this.timer = null;
+			now = callersEnd(result) && !this.roundInFlight;
+		}
+		if (pending != null) {
+			pending.cancel(false);
+		}
+		if (now) {
+			report(LockHolds.endedByCaller(result));
+		}
+	}
+
+	/**
+	 * Called under this. A stage that the wait did not complete was completed by its caller, whose end may be
+	 * seen here before the stage's callback runs (the caller's own callbacks run first): the wait ends with it.
+	 * @return whether the caller ended the wait
+	 */
+	private boolean callersEnd(CompletableFuture<Lease> result) {
+		if (!this.ended && result.isDone()) {
+			this.ended = true;
+			this.endedByCaller = true;
+		}
+		return this.endedByCaller;
+	}
+
+	/** Keeps the timer of a pause, to cancel when the wait ends; cancels it at once if it ended already. */
+	private void timer(CompletableFuture<Lease> result, ScheduledFuture<?> scheduled) {
+		boolean over;
+		synchronized (this) {
+			over = this.ended || result.isDone();
+			if (!over) {
+				this.timer = scheduled;
 			}
 		}
-		report(AcquireResult.INTERRUPTED);
+		if (over) {
+			scheduled.cancel(false);
+		}
 	}
 
 	private void next(CompletableFuture<Lease> result) {
+		boolean callers;
+		boolean send;
 		synchronized (this) {
-			// Ended (and reported) by a cancellation or a stop during the pause.
-			if (result.isDone()) {
-				return;
+			callers = callersEnd(result);
+			send = !this.ended;
+			if (send) {
+				this.roundInFlight = true;
+				this.timer = null;
 			}
-			this.roundInFlight = true;
+		}
+		if (callers) {
+			// Ended by the caller during the pause: reported once, here or by its callback.
+			report(LockHolds.endedByCaller(result));
+		}
+		if (!send) {
+			// Ended by the caller or a stop during the pause.
+			return;
 		}
 		attempt().whenComplete((round, failure) -> {
-			boolean ended;
+			boolean endedMeanwhile;
+			boolean reportCallersEnd;
 			synchronized (this) {
 				this.roundInFlight = false;
-				ended = result.isDone();
+				reportCallersEnd = callersEnd(result);
+				endedMeanwhile = this.ended;
+				if (!endedMeanwhile && failure == null && round.hold() != null) {
+					// The grant is handed over: the caller's end, from now on, is decided by the stage.
+					this.ended = true;
+				}
 			}
-			if (ended) {
-				// Cancelled, or the registry stopped, while the round was in flight: nobody takes what it got.
+			if (endedMeanwhile) {
+				// The caller ended the stage, or the registry stopped, while the round was in flight: nobody takes
+				// what it got. A stop reported already; the caller's end is reported here, as the stage saw it.
 				if (round != null && round.hold() != null) {
 					abandon(round.hold());
 				}
-				if (result.isCancelled()) {
-					report(AcquireResult.INTERRUPTED);
+				if (reportCallersEnd) {
+					report(LockHolds.endedByCaller(result));
 				}
 			}
 			else if (failure != null) {
@@ -223,9 +289,9 @@ final class RedlockAcquisition extends LockWait {
 					report(AcquireResult.ACQUIRED);
 				}
 				else {
-					// Cancelled since the round replied: the hold was abandoned, what the round took goes.
+					// Ended by the caller since the round replied: the hold was abandoned, what the round took goes.
 					this.engine.nodes.releaseQuietly(this.lock.keys(), this.owner);
-					report(AcquireResult.INTERRUPTED);
+					report(LockHolds.endedByCaller(result));
 				}
 			}
 			else if (round.failure() != null) {
@@ -254,7 +320,7 @@ final class RedlockAcquisition extends LockWait {
 	private void pauseThenNext(CompletableFuture<Lease> result, long pause) {
 		RoundLine.Turn current = this.turn;
 		if (current == null) {
-			this.parts.background().schedule(() -> next(result), pause);
+			timer(result, this.parts.background().schedule(() -> next(result), pause));
 			return;
 		}
 		AtomicBoolean once = new AtomicBoolean();
@@ -264,6 +330,7 @@ final class RedlockAcquisition extends LockWait {
 				next(result);
 			}
 		}, pause);
+		timer(result, timer);
 		current.wake().thenRun(() -> {
 			if (once.compareAndSet(false, true)) {
 				timer.cancel(false);
@@ -275,10 +342,17 @@ final class RedlockAcquisition extends LockWait {
 
 	/**
 	 * Ends the wait with a failure, the caller's stage deciding ({@link LockHolds#handOver(CompletableFuture,
-	 * Throwable, AcquireResult)}): a cancel that came first makes it interrupted, as the caller saw it; a stop that
-	 * came first was reported already.
+	 * Throwable, AcquireResult)}): an end of the caller's that came first is reported as the caller saw it; a stop
+	 * or a timeout that came first ended the wait already. A stop while a round is in flight ends the stage at once,
+	 * and that round reports nothing more.
 	 */
 	private void fail(CompletableFuture<Lease> result, AcquireResult outcome, Throwable failure) {
+		synchronized (this) {
+			if (this.ended) {
+				return;
+			}
+			this.ended = true;
+		}
 		report(this.parts.holds().handOver(result, failure, outcome));
 	}
 

@@ -23,15 +23,17 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * Joining and leaving the lock's channel run on the driver's or the scheduler's thread and never block: they queue
  * the subscription and unsubscription, which {@link ReleaseSignals} makes on the registry's executor. Stopping the
- * registry ends the wait with an {@link IllegalStateException}. Cancelling ends the wait (reported as
- * {@link AcquireResult#INTERRUPTED}); no attempt starts after that, an attempt already in flight finishes first,
- * and a hold it took is given back before the wait ends: a grant that arrives after the cancellation is never
- * reported as acquired and never counts as a holder. The caller's cancel can come at any moment, also while a grant
- * is being handed over, and nothing refuses it: whether the caller got the lease is decided by its stage taking it
- * ({@link LockHolds#handOver}), and only then is the wait reported as acquired; a grant the cancel beat is given
- * back as one answered after the cancel is, with no release reported for it. A wait that ends without a grant
- * (it ran out, an attempt failed, the registry stopped) is handed to the stage the same way: a cancel that beat it
- * makes it {@link AcquireResult#INTERRUPTED}, as the caller saw it, never a timeout or an error.
+ * registry ends the wait with an {@link IllegalStateException}. The caller ending its stage itself, whichever way
+ * (a cancel, {@code complete}, its own deadline through {@code orTimeout}: {@link LockHolds#whenCallerEnds}), ends
+ * the wait at once, reported as the caller's stage saw it ({@link LockHolds#endedByCaller}: a timeout for its own
+ * deadline, else {@link AcquireResult#INTERRUPTED}); no attempt starts after that, an attempt already in flight
+ * finishes first, and a hold it took is given back before the wait ends: a grant that arrives after the caller's
+ * end is never reported as acquired and never counts as a holder. The caller's end can come at any moment, also
+ * while a grant is being handed over, and nothing refuses it: whether the caller got the lease is decided by its
+ * stage taking it ({@link LockHolds#handOver}), and only then is the wait reported as acquired; a grant the
+ * caller's end beat is given back as one answered after it, with no release reported for it. A wait that ends
+ * without a grant (it ran out, an attempt failed, the registry stopped) is handed to the stage the same way: a
+ * caller's end that beat it is reported as the caller saw it, never as the wait's timeout or error.
  * <p>
  * What a wait that ends without a hold gives back is the subclass's ({@link #giveBack}): the lock undoes an
  * attempt that took it, a member also leaves the place it keeps for a waiter.
@@ -98,8 +100,8 @@ abstract class SignalledWait extends LockWait {
 
 	/**
 	 * Waits without blocking the calling thread.
-	 * @return the lease, or exceptionally with {@link LockNotAcquiredException} when the wait ran out; cancelling
-	 * it ends the wait, and a grant it did not take is given back
+	 * @return the lease, or exceptionally with {@link LockNotAcquiredException} when the wait ran out; ending it
+	 * (a cancel, a completion, a deadline of the caller's) ends the wait, and a grant it did not take is given back
 	 */
 	final CompletableFuture<Lease> startAsync() {
 		CompletableFuture<Lease> lease = new CompletableFuture<>();
@@ -110,11 +112,8 @@ abstract class SignalledWait extends LockWait {
 				lease.completeExceptionally((failure != null) ? failure : notAcquired());
 			}
 		});
-		lease.whenComplete((granted, failure) -> {
-			if (lease.isCancelled()) {
-				cancel();
-			}
-		});
+		// The wait's own hand-over completes the stage too: it is done then, or its attempt in flight decides.
+		this.parts.holds().whenCallerEnds(lease, this::cancel);
 		return lease;
 	}
 
@@ -249,8 +248,8 @@ abstract class SignalledWait extends LockWait {
 
 	/**
 	 * An attempt took the lock: the wait is acquired when its caller takes the hold. An asynchronous caller may have
-	 * cancelled since the reply's check (on its own thread): then the hold was abandoned, and what the attempt took
-	 * is given back as after a cancellation that came before the reply. The attempt is still in flight for
+	 * ended its stage since the reply's check (on its own thread): then the hold was abandoned, and what the attempt
+	 * took is given back as after a caller's end that came before the reply, reported as the caller saw it. The attempt is still in flight for
 	 * {@link #cancel()}, so the cancel's callback leaves the end to this.
 	 */
 	private void granted(LockHold hold, String requestId) {
@@ -342,7 +341,11 @@ abstract class SignalledWait extends LockWait {
 		attempt();
 	}
 
-	/** Ends the wait without a hold; an attempt in flight ends it when its reply comes, giving back what it took. */
+	/**
+	 * The caller ended its stage: ends the wait without a hold, at once between two attempts (the timer cancelled,
+	 * the channel left); an attempt in flight ends it when its reply comes, giving back what it took. Does nothing
+	 * once the wait ended, or while the attempt in flight hands its grant over (that attempt ends the wait).
+	 */
 	final void cancel() {
 		boolean now;
 		synchronized (this) {
@@ -458,7 +461,8 @@ abstract class SignalledWait extends LockWait {
 			}
 			CompletableFuture<Lease> stage = this.caller;
 			if (stage != null && hold == null) {
-				// The caller's stage decides, as for a grant: a cancel that came first makes the wait interrupted.
+				// The caller's stage decides, as for a grant: an end of the caller's that came first is reported as
+				// the caller saw it.
 				outcome = this.parts.holds().handOver(stage, (failure != null) ? failure : notAcquired(), outcome);
 			}
 			report(outcome);

@@ -182,6 +182,37 @@ class FairLockContractTests extends TopologyContract {
 	}
 
 	/**
+	 * A caller whose own deadline ends its stage ({@code orTimeout}) ends the wait at once: it leaves the line while
+	 * the holder still holds the lock, minutes before its own wait time, and is reported as a timeout, as the caller
+	 * saw it; the waiter behind it moves up and gets the lock.
+	 */
+	@Test
+	void aStageTheCallersDeadlineEndsLeavesTheLineAtOnce() throws Exception {
+		String name = this.redis.unique("caller-timeout");
+		LockTesting.RecordingListener waiting = new LockTesting.RecordingListener();
+		try (FairLockRegistry waiter = registry(waiting)) {
+			Lease holder = this.registry.getLock(name).acquire(Duration.ZERO);
+			CompletableFuture<Lease> timedOut = waiter.getLock(name).acquireAsync(Duration.ofMinutes(5))
+				.toCompletableFuture();
+			LockTesting.awaitCondition("one waiter in line", Duration.ofSeconds(5), () -> inLine(name) == 1);
+			CompletableFuture<Lease> next = this.registry.getLock(name).acquireAsync(Duration.ofSeconds(30))
+				.toCompletableFuture();
+			LockTesting.awaitCondition("two waiters in line", Duration.ofSeconds(5), () -> inLine(name) == 2);
+			timedOut.orTimeout(1, TimeUnit.MILLISECONDS);
+			LockTesting.awaitCondition("the timed-out waiter left", Duration.ofSeconds(10), () -> inLine(name) == 1);
+			LockTesting.awaitCondition("the outcome of its wait", Duration.ofSeconds(10),
+					() -> waiting.count("acquire " + name) >= 1);
+			assertThat(waiting.events).containsExactly("acquire " + name + " TIMEOUT");
+			assertThat(waiter.heldLocks()).isEmpty();
+			holder.close();
+			Lease taken = next.get(10, TimeUnit.SECONDS);
+			assertThat(taken.fencingToken()).isGreaterThan(holder.fencingToken());
+			taken.close();
+		}
+		assertNoKeys(name);
+	}
+
+	/**
 	 * The caller cancels as a grant is handed over (as the hold's observation starts, after the wait checked for a
 	 * cancel, before the stage takes the lease): the wait is interrupted, never acquired, and leaves the lock free
 	 * and the line empty, with no release reported.

@@ -313,6 +313,32 @@ class LockAsyncTests {
 			.count();
 	}
 
+	/**
+	 * A caller whose own deadline ends the stage ({@code orTimeout}) ends the wait at once, as a cancel does: the
+	 * wait leaves the lock's channel (the registry's subscription to it goes, the waiter being its last) while the
+	 * holder still holds the lock, and is reported as a timeout; the release later wakes nobody and the key goes.
+	 */
+	@Test
+	void aStageTheCallersDeadlineEndsLeavesTheChannelAtOnce() throws Exception {
+		try (LockRegistry waiting = registry(LockSpec.defaults().withMaxPollInterval(Duration.ofMinutes(10)))) {
+			Lease held = this.registry.getLock("deadline").acquire(Duration.ZERO);
+			CompletableFuture<Lease> waiter = waiting.getLock("deadline")
+				.acquireAsync(Duration.ofMinutes(5))
+				.toCompletableFuture();
+			awaitCondition("the async waiter to subscribe", Duration.ofSeconds(5),
+					() -> waiting.signals().subscribedChannels() == 1);
+			waiter.orTimeout(1, TimeUnit.MILLISECONDS);
+			awaitCondition("the channel left", Duration.ofSeconds(10),
+					() -> waiting.signals().subscribedChannels() == 0);
+			awaitCondition("the outcome of the wait", Duration.ofSeconds(10),
+					() -> this.listener.events.contains("acquire deadline TIMEOUT"));
+			assertThat(held.isActive()).isTrue();
+			held.close();
+			assertThat(this.server.command("EXISTS", "rk:lock:{deadline}")).isEqualTo(0L);
+			assertThat(waiting.heldLocks()).isEmpty();
+		}
+	}
+
 	@Test
 	void isLockedAsyncSeesAnyOwner() throws Exception {
 		RedisLock lock = this.registry.getLock("probe");

@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -409,6 +410,74 @@ class LockContractTests {
 		assertThatExceptionOfType(ExecutionException.class).isThrownBy(wait::get)
 			.withCauseInstanceOf(IllegalStateException.class);
 		assertThat(waiting.events).as("the outcome the caller saw").containsExactly("acquire " + name + " ERROR");
+	}
+
+	/**
+	 * A caller that ends its stage itself (its own deadline through {@code orTimeout}, {@code complete},
+	 * {@code completeExceptionally}) ends the wait at once, as a cancel does: each outcome is reported while the
+	 * holder still holds the lock, minutes before the wait's own time would end it, and no hold is left. A stage the
+	 * caller ended with a {@link TimeoutException} is reported as a timeout (the caller's wait ran out), any other end
+	 * as interrupted. Nothing the waits could still take stays: the key is gone once the holder releases it.
+	 */
+	@Test
+	void aStageTheCallerEndsItselfEndsTheWaitAtOnce() throws Exception {
+		String name = this.engine.unique("caller-ends");
+		LockTesting.RecordingListener waiting = new LockTesting.RecordingListener();
+		try (LockEngine.Locks waiter = this.engine.open(waiting, LockEngine.LEASE)) {
+			try (Lease held = this.locks.getLock(name).acquire(Duration.ofSeconds(10))) {
+				CompletableFuture<Lease> timedOut = waiter.getLock(name).acquireAsync(Duration.ofMinutes(5))
+					.toCompletableFuture()
+					.orTimeout(50, TimeUnit.MILLISECONDS);
+				awaitCondition("the outcome of the wait the caller timed out", Duration.ofSeconds(20),
+						() -> waiting.count("acquire " + name) >= 1);
+				assertThatExceptionOfType(ExecutionException.class).isThrownBy(timedOut::get)
+					.withCauseInstanceOf(TimeoutException.class);
+				CompletableFuture<Lease> completed = waiter.getLock(name).acquireAsync(Duration.ofMinutes(5))
+					.toCompletableFuture();
+				assertThat(completed.complete(null)).isTrue();
+				awaitCondition("the outcome of the wait the caller completed", Duration.ofSeconds(20),
+						() -> waiting.count("acquire " + name) >= 2);
+				CompletableFuture<Lease> failed = waiter.getLock(name).acquireAsync(Duration.ofMinutes(5))
+					.toCompletableFuture();
+				assertThat(failed.completeExceptionally(new IllegalStateException("given up"))).isTrue();
+				awaitCondition("the outcome of the wait the caller failed", Duration.ofSeconds(20),
+						() -> waiting.count("acquire " + name) >= 3);
+				assertThat(held.isActive()).isTrue();
+			}
+			awaitCondition("no hold left", Duration.ofSeconds(10), () -> waiter.heldLocks().isEmpty());
+		}
+		assertThat(waiting.events).as("each end as the caller saw it, and no release")
+			.containsExactly("acquire " + name + " TIMEOUT", "acquire " + name + " INTERRUPTED",
+					"acquire " + name + " INTERRUPTED");
+		this.engine.assertGone(key(name));
+	}
+
+	/**
+	 * The caller's own deadline ends its stage as a grant is handed over (after the wait checked the reply, before
+	 * the stage takes the lease): the stage took the caller's {@link TimeoutException}, so the wait is reported as
+	 * a timeout, never acquired, with no release reported and no hold left, and the lock is given back.
+	 */
+	@Test
+	void aCallersTimeoutAsTheGrantIsHandedOverIsReportedAsATimeoutAndGivesTheLockBack() throws Exception {
+		String name = this.engine.unique("timeout-handover");
+		LockTesting.RecordingListener waiting = new LockTesting.RecordingListener();
+		try (LockEngine.Locks waiter = this.engine.open(waiting, LockEngine.LEASE)) {
+			Lease held = this.locks.getLock(name).acquire(Duration.ofSeconds(10));
+			CompletableFuture<Lease> wait = waiter.getLock(name).acquireAsync(Duration.ofSeconds(30))
+				.toCompletableFuture();
+			AtomicReference<Boolean> ended = new AtomicReference<>();
+			waiting.onNextHoldStart(() -> ended.set(wait.completeExceptionally(new TimeoutException("deadline"))));
+			held.close();
+			awaitCondition("the outcome of the wait", Duration.ofSeconds(20),
+					() -> waiting.count("acquire " + name) >= 1);
+			assertThat(ended.get()).as("ended by the caller as the grant was handed over").isTrue();
+			awaitCondition("no hold left", Duration.ofSeconds(10), () -> waiter.heldLocks().isEmpty());
+			try (Lease next = this.locks.getLock(name).acquire(Duration.ofSeconds(15))) {
+				assertThat(next.fencingToken()).isGreaterThan(held.fencingToken());
+			}
+		}
+		assertThat(waiting.events).as("one outcome, and no release").containsExactly("acquire " + name + " TIMEOUT");
+		this.engine.assertGone(key(name));
 	}
 
 	@Test

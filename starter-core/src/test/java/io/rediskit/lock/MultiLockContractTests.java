@@ -2,19 +2,25 @@ package io.rediskit.lock;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.rediskit.support.Background;
 import io.rediskit.support.KeyNaming;
 import io.rediskit.support.Names;
 import io.rediskit.support.TopologyScripts;
@@ -25,6 +31,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.ClusterSlotHashUtil;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 import static io.rediskit.lock.LockEngine.key;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -363,6 +370,87 @@ class MultiLockContractTests extends TopologyContract {
 		assertThat(waiting).isCancelled();
 	}
 
+	/**
+	 * The registry stops (the application shuts down) while an asynchronous set waits between two attempts at its
+	 * busy name, and the scheduler never runs the retry, as a scheduler shut down with the retry queued drops it: the
+	 * stop ends the wait. The stage fails with the stop once every step taken is given back (on Cluster, the names
+	 * before the busy one): no hold and no name held when it fails, the busy name's holder untouched, and each name's
+	 * wait reported as an error.
+	 */
+	@Test
+	void aStopBetweenTwoAttemptsEndsTheWaitAndGivesBackEveryStep() throws Exception {
+		LockTesting.RecordingListener listener = new LockTesting.RecordingListener();
+		KeepingScheduler scheduler = new KeepingScheduler();
+		scheduler.initialize();
+		try (LockRegistry recorded = recorded(listener)) {
+			recorded.setBackground(Background.of(scheduler, null));
+			MultiLock multi = recorded.getMultiLock(this.redis.unique("stop-a"), this.redis.unique("stop-b"),
+					this.redis.unique("stop-c"));
+			List<String> names = multi.names();
+			List<String> free = names.subList(0, 2);
+			try (Lease busy = this.other.getLock(names.get(2)).acquire(Duration.ZERO)) {
+				CompletableFuture<MultiLock.MultiLease> wait = multi.acquireAsync(Duration.ofMinutes(5), null)
+					.toCompletableFuture();
+				// The busy step was answered and its retry handed to the scheduler, which keeps it: between attempts.
+				assertThat(scheduler.kept.poll(10, TimeUnit.SECONDS)).as("the retry of the busy step").isNotNull();
+				if (this.topology == Topology.CLUSTER) {
+					assertThat(free).as("the steps before the busy name, taken")
+						.allMatch((name) -> this.redis.exists(key(name)));
+				}
+				recorded.stop();
+				assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> wait.get(10, TimeUnit.SECONDS))
+					.havingCause()
+					.isInstanceOf(IllegalStateException.class)
+					.withMessageContaining("stopped");
+				assertThat(recorded.heldLocks()).as("holds as the stage failed").isEmpty();
+				assertThat(free).as("names held as the stage failed").noneMatch((name) -> this.redis.exists(key(name)));
+				assertThat(busy.isActive()).isTrue();
+			}
+			LockTesting.awaitCondition("each name's wait reported", Duration.ofSeconds(10),
+					() -> listener.count("acquire ") >= names.size());
+			assertThat(listener.events).as("each name's wait ended by the stop, and no release")
+				.containsExactlyInAnyOrderElementsOf(names.stream().map((name) -> "acquire " + name + " ERROR").toList());
+		}
+		finally {
+			scheduler.shutdown();
+		}
+	}
+
+	/**
+	 * A caller whose own deadline ends the stage ({@code completeExceptionally} with a {@link TimeoutException}, as
+	 * {@code orTimeout} does) ends the wait at once, minutes before its own wait time: every step taken is given back
+	 * (on Cluster the names before the busy one, their holds abandoned), and each name's wait is reported as a
+	 * timeout, as the caller saw it.
+	 */
+	@Test
+	void aStageTheCallersDeadlineEndsEndsTheWaitAtOnceAndGivesBackEveryStep() throws Exception {
+		LockTesting.RecordingListener listener = new LockTesting.RecordingListener();
+		try (LockRegistry recorded = recorded(listener)) {
+			MultiLock multi = recorded.getMultiLock(this.redis.unique("deadline-a"), this.redis.unique("deadline-b"),
+					this.redis.unique("deadline-c"));
+			List<String> names = multi.names();
+			List<String> taken = (this.topology == Topology.CLUSTER) ? names.subList(0, 2) : List.of();
+			try (Lease busy = this.other.getLock(names.get(2)).acquire(Duration.ZERO)) {
+				CompletableFuture<MultiLock.MultiLease> wait = multi.acquireAsync(Duration.ofMinutes(5), null)
+					.toCompletableFuture();
+				LockTesting.awaitCondition("the steps before the busy name taken", Duration.ofSeconds(10),
+						() -> taken.stream().allMatch((name) -> this.redis.exists(key(name))));
+				assertThat(wait.completeExceptionally(new TimeoutException("deadline"))).isTrue();
+				LockTesting.awaitCondition("each name's wait reported", Duration.ofSeconds(10),
+						() -> listener.count("acquire ") >= names.size());
+				assertThat(listener.events).as("each name's wait timed out, as the caller saw it, and no release")
+					.containsExactlyInAnyOrderElementsOf(
+							names.stream().map((name) -> "acquire " + name + " TIMEOUT").toList());
+				assertThat(listener.abandoned()).as("the steps taken, never the caller's")
+					.containsExactlyInAnyOrderElementsOf(taken);
+				LockTesting.awaitCondition("nothing held by the wait", Duration.ofSeconds(10),
+						() -> recorded.heldLocks().isEmpty()
+								&& names.subList(0, 2).stream().noneMatch((name) -> this.redis.exists(key(name))));
+				assertThat(busy.isActive()).isTrue();
+			}
+		}
+	}
+
 	@Test
 	void namesAreChecked() {
 		assertThatIllegalArgumentException().isThrownBy(() -> this.registry.getMultiLock(List.of()))
@@ -409,6 +497,24 @@ class MultiLockContractTests extends TopologyContract {
 				.containsExactlyInAnyOrder("acquire " + a + " INTERRUPTED", "acquire " + b + " INTERRUPTED");
 			assertThat(listener.abandoned()).as("every name's hold, never the caller's").containsExactlyInAnyOrder(a, b);
 		}
+	}
+
+	/**
+	 * A scheduler that keeps the one-off tasks it is given (a set's retries) and never runs them, as a scheduler shut
+	 * down with them queued drops them; periodic tasks (the watchdog) run as usual.
+	 */
+	static final class KeepingScheduler extends ThreadPoolTaskScheduler {
+
+		final BlockingQueue<Runnable> kept = new LinkedBlockingQueue<>();
+
+		@Override
+		public ScheduledFuture<?> schedule(Runnable task, Instant startTime) {
+			this.kept.add(task);
+			// A real future, to cancel, of a task that does nothing and runs long after the test.
+			return super.schedule(() -> {
+			}, startTime.plus(Duration.ofDays(1)));
+		}
+
 	}
 
 }

@@ -226,6 +226,34 @@ class ReadWriteLockContractTests extends TopologyContract {
 	}
 
 	/**
+	 * A waiting writer whose caller completes the stage itself ends its wait at once: it gives up its place as the
+	 * waiting writer while the holder still writes, minutes before its own wait time, and is reported as
+	 * interrupted; nothing of it is left.
+	 */
+	@Test
+	void aStageTheCallerCompletesGivesUpTheWritersPlaceAtOnce() throws Exception {
+		String name = this.redis.unique("caller-completes");
+		LockTesting.RecordingListener waiting = new LockTesting.RecordingListener();
+		try (ReadWriteLockRegistry waiter = registry(waiting)) {
+			Lease write = this.registry.getReadWriteLock(name).writeLock().acquire(Duration.ZERO);
+			CompletableFuture<Lease> wait = waiter.getReadWriteLock(name).writeLock()
+				.acquireAsync(Duration.ofMinutes(5))
+				.toCompletableFuture();
+			LockTesting.awaitCondition("a waiting writer", Duration.ofSeconds(5),
+					() -> this.redis.exists(key(name, "writers")));
+			assertThat(wait.complete(null)).isTrue();
+			LockTesting.awaitCondition("no waiting writer", Duration.ofSeconds(10),
+					() -> !this.redis.exists(key(name, "writers")));
+			LockTesting.awaitCondition("the outcome of the wait", Duration.ofSeconds(10),
+					() -> waiting.count("acquire " + name) >= 1);
+			assertThat(waiting.events).containsExactly("acquire " + name + " INTERRUPTED");
+			assertThat(waiter.heldLocks()).isEmpty();
+			write.close();
+		}
+		assertNoKeys(name);
+	}
+
+	/**
 	 * A writer's caller cancels as the grant is handed over (as the hold's observation starts, after the wait
 	 * checked for a cancel, before the stage takes the lease): interrupted, never acquired, no release reported,
 	 * and no waiting writer, hold or key left.

@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.rediskit.support.KeyNaming;
@@ -264,6 +265,33 @@ class SemaphoreContractTests extends TopologyContract {
 			.isEqualTo(acquired);
 		assertThat(this.listener.count("acquire " + name + " INTERRUPTED")).isEqualTo(rounds - acquired);
 		awaitCondition("every permit back", Duration.ofSeconds(10), () -> semaphore.availablePermits() == 1);
+	}
+
+	/**
+	 * A caller that ends its stage itself ends the wait at once: each outcome is reported while the holder still
+	 * holds the permit, minutes before the wait's own time; a stage ended with the caller's
+	 * {@link TimeoutException} as a timeout, a completed one as interrupted. Neither wait takes the permit once it
+	 * is released.
+	 */
+	@Test
+	void aStageTheCallerEndsItselfEndsTheWaitAtOnce() throws Exception {
+		String name = this.redis.unique("caller-ends");
+		RedisSemaphore semaphore = this.registry.getSemaphore(name, 1);
+		try (Lease held = this.other.getSemaphore(name, 1).acquire(1, Duration.ofSeconds(10))) {
+			CompletableFuture<Lease> timedOut = semaphore.acquireAsync(1, Duration.ofMinutes(5)).toCompletableFuture();
+			assertThat(timedOut.completeExceptionally(new TimeoutException("deadline"))).isTrue();
+			awaitCondition("the outcome of the wait the caller timed out", Duration.ofSeconds(10),
+					() -> this.listener.count("acquire " + name) >= 1);
+			CompletableFuture<Lease> completed = semaphore.acquireAsync(1, Duration.ofMinutes(5)).toCompletableFuture();
+			assertThat(completed.complete(null)).isTrue();
+			awaitCondition("the outcome of the wait the caller completed", Duration.ofSeconds(10),
+					() -> this.listener.count("acquire " + name) >= 2);
+			assertThat(held.isActive()).isTrue();
+		}
+		assertThat(this.listener.events).as("each end as the caller saw it")
+			.containsExactly("acquire " + name + " TIMEOUT", "acquire " + name + " INTERRUPTED");
+		assertThat(this.registry.heldPermits()).isEmpty();
+		assertThat(semaphore.availablePermits()).isEqualTo(1);
 	}
 
 	@Test
