@@ -38,8 +38,9 @@ import org.springframework.scheduling.TaskScheduler;
  * buffered), those whose settling call is on the wire count as room, and the next claim is asked for right away.
  * Sent from the same thread after those calls, on the same connection where the script executor never blocks, it
  * reaches Redis behind them and is answered after them: the claims of a burst follow the acks without a round
- * trip between them, and an ack that waits in the {@link AckBatcher} behind another call (overtaken by the claim)
- * holds at most one claim more.
+ * trip between them. It then holds at most twice {@code concurrency + prefetch}, counting the deliveries whose ack
+ * is not answered yet (one overtaken by the claim while it waited in the {@link AckBatcher}, or on another
+ * connection than the claim's).
  * <p>
  * <b>Threads.</b> A worker task on the executor takes deliveries from the buffer until it is empty, so a burst
  * costs one task per worker, not one per message; at most {@code concurrency} workers exist at once. Workers are
@@ -185,7 +186,9 @@ final class QueueDispatcher<T> {
 	 */
 	private int roomLocked() {
 		int free = this.capacity - this.held;
-		return allSettling() ? free + this.settling.get() : free;
+		// At most twice the capacity held: claims answered on another connection than acks that are not (a pooled
+		// factory) stop after one claim more.
+		return allSettling() ? free + Math.min(this.settling.get(), this.capacity) : free;
 	}
 
 	// Under the lock: every delivery held has finished, its settling call sent or held.
