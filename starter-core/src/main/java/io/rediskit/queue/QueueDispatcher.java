@@ -38,9 +38,9 @@ import org.springframework.scheduling.TaskScheduler;
  * buffered), those whose settling call is on the wire count as room, and the next claim is asked for right away.
  * Sent from the same thread after those calls, on the same connection where the script executor never blocks, it
  * reaches Redis behind them and is answered after them: the claims of a burst follow the acks without a round
- * trip between them. It then holds at most twice {@code concurrency + prefetch}, counting the deliveries whose ack
- * is not answered yet (one overtaken by the claim while it waited in the {@link AckBatcher}, or on another
- * connection than the claim's).
+ * trip between them. It then holds at most three times {@code concurrency + prefetch}, counting the deliveries
+ * whose ack is not answered yet (overtaken by the claim while it waited in the {@link AckBatcher}, or sent on
+ * another connection than the claim's).
  * <p>
  * <b>Threads.</b> A worker task on the executor takes deliveries from the buffer until it is empty, so a burst
  * costs one task per worker, not one per message; at most {@code concurrency} workers exist at once. Workers are
@@ -186,9 +186,10 @@ final class QueueDispatcher<T> {
 	 */
 	private int roomLocked() {
 		int free = this.capacity - this.held;
-		// At most twice the capacity held: claims answered on another connection than acks that are not (a pooled
-		// factory) stop after one claim more.
-		return allSettling() ? free + Math.min(this.settling.get(), this.capacity) : free;
+		// Bounded: claims answered while acks are not (another connection, of a pooled factory) stop after two more.
+		// Not tighter: with acks sent one by one (no linger), a claim's last acks may still wait for their reply when
+		// the next claim's handlers finish, and a tighter bound would make claims of the few slots left.
+		return allSettling() ? free + Math.min(this.settling.get(), 2 * this.capacity) : free;
 	}
 
 	// Under the lock: every delivery held has finished, its settling call sent or held.
