@@ -40,7 +40,8 @@ import org.springframework.scheduling.TaskScheduler;
  * reaches Redis behind them and is answered after them: the claims of a burst follow the acks without a round
  * trip between them. It then holds at most three times {@code concurrency + prefetch}, counting the deliveries
  * whose ack is not answered yet (overtaken by the claim while it waited in the {@link AckBatcher}, or sent on
- * another connection than the claim's).
+ * another connection than the claim's). Not for a queue with an in-flight limit (its own or its groups'), whose
+ * claims must see the acks' room ({@link #claimsBehindAcks()}).
  * <p>
  * <b>Threads.</b> A worker task on the executor takes deliveries from the buffer until it is empty, so a burst
  * costs one task per worker, not one per message; at most {@code concurrency} workers exist at once. Workers are
@@ -186,10 +187,23 @@ final class QueueDispatcher<T> {
 	 */
 	private int roomLocked() {
 		int free = this.capacity - this.held;
+		if (!claimsBehindAcks()) {
+			return free;
+		}
 		// Bounded: claims answered while acks are not (another connection, of a pooled factory) stop after two more.
 		// Not tighter: with acks sent one by one (no linger), a claim's last acks may still wait for their reply when
 		// the next claim's handlers finish, and a tighter bound would make claims of the few slots left.
 		return allSettling() ? free + Math.min(this.settling.get(), 2 * this.capacity) : free;
+	}
+
+	/**
+	 * Whether a claim may go behind the acks: not for a queue whose in-flight limits (its own, its groups') the acks
+	 * make room in. Those claims rely on Redis taking the acks first, which an ack sent again after a
+	 * {@code NOSCRIPT} does not: the claim would be refused, its messages counted as held back once more.
+	 */
+	private boolean claimsBehindAcks() {
+		QueueSpec spec = this.queue.spec();
+		return spec.maxInFlight() == 0 && spec.groups() == null;
 	}
 
 	// Under the lock: every delivery held has finished, its settling call sent or held.
@@ -473,6 +487,9 @@ final class QueueDispatcher<T> {
 	 * first, and the next claim of a burst costs no round trip of its own.
 	 */
 	private void claimBehind() {
+		if (!claimsBehindAcks()) {
+			return;
+		}
 		boolean wanted;
 		this.lock.lock();
 		try {
