@@ -6,10 +6,16 @@ enum AwaitResult {
 	/** The count was zero. */
 	OPENED,
 
-	/** The timeout ran out first. */
+	/**
+	 * The timeout ran out first, or the caller ended an asynchronous wait's stage with a
+	 * {@link java.util.concurrent.TimeoutException} (its own deadline, as {@code orTimeout} sets it).
+	 */
 	TIMEOUT,
 
-	/** The waiting thread was interrupted, the caller cancelled, or the registry stopped. */
+	/**
+	 * The waiting thread was interrupted, the caller ended an asynchronous wait's stage otherwise (a cancel, a value,
+	 * another failure), or the registry stopped.
+	 */
 	INTERRUPTED,
 
 	/** Redis failed to answer. */

@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 import io.micrometer.observation.Observation;
+import io.rediskit.support.CallerEnds;
 import io.rediskit.support.Observations;
 import io.rediskit.support.PollingWait;
 import io.rediskit.support.RedisKitObservation;
@@ -162,7 +163,11 @@ public final class RedisCountDownLatch {
 	 * Waits until the latch is open without blocking the calling thread.
 	 * @param timeout how long to wait; zero or negative to read the count once
 	 * @return whether the latch opened before the timeout, completed on the driver's or the scheduler's thread;
-	 * exceptionally when Redis failed or the registry stopped. Cancel it to stop waiting.
+	 * exceptionally when Redis failed or the registry stopped. Ending it yourself, whichever way (a cancel,
+	 * {@code complete}, {@code completeExceptionally}, your own deadline through {@code orTimeout}), ends the wait at
+	 * once: it leaves the latch's channel and its timer is cancelled. The wait's observation reports that end as
+	 * the stage saw it: {@code timeout} for a stage ended with a {@link java.util.concurrent.TimeoutException}, else
+	 * {@code interrupted}.
 	 */
 	public CompletionStage<Boolean> awaitAsync(Duration timeout) {
 		long timeoutNanos = nanos(timeout);
@@ -201,6 +206,12 @@ public final class RedisCountDownLatch {
 	/**
 	 * One wait without a thread: a read of the count, then a wake-up by the channel or a timer (the poll interval,
 	 * the timeout), then another read; one read in flight at a time ({@link PollingWait}).
+	 * <p>
+	 * Whoever ends the wait first (an answer, the registry stopping, the caller ending its stage:
+	 * {@link CallerEnds#whenCallerEnds}) finishes it: the timer cancelled, the channel left, no read started after
+	 * it, and a read in flight whose answer comes later changes nothing. The wait's own end is reported only once the
+	 * caller's stage took it: a caller's end that came first, even between the two, is reported as the caller saw it
+	 * ({@link CallerEnds#endedByCaller}), as the lock family's asynchronous waits report it.
 	 */
 	private final class AsyncWait {
 
@@ -227,9 +238,10 @@ public final class RedisCountDownLatch {
 
 		CompletableFuture<Boolean> start() {
 			RedisCountDownLatch.this.registry.onStop(this.stopHook);
-			this.result.whenComplete((open, failure) -> {
-				if (this.result.isCancelled() && finish(false)) {
-					report(AwaitResult.INTERRUPTED, this.observation);
+			// Every end of the wait's own finishes it before it completes the stage: then this finds it finished.
+			CallerEnds.whenCallerEnds(this.result, () -> {
+				if (finish(false)) {
+					report(endedByCaller(), this.observation);
 				}
 			});
 			this.wait.start();
@@ -248,24 +260,21 @@ public final class RedisCountDownLatch {
 		private void answered(@Nullable Long count, @Nullable Throwable failure) {
 			if (failure != null || count == null) {
 				if (finish(false)) {
-					report(AwaitResult.ERROR, this.observation);
-					this.result.completeExceptionally((failure != null) ? Stages.unwrap(failure)
+					fail(AwaitResult.ERROR, (failure != null) ? Stages.unwrap(failure)
 							: new IllegalStateException("No reply to a read of latch '" + RedisCountDownLatch.this.name + "'"));
 				}
 				return;
 			}
 			if (count == 0) {
 				if (finish(true)) {
-					report(AwaitResult.OPENED, this.observation);
-					this.result.complete(true);
+					end(AwaitResult.OPENED, true);
 				}
 				return;
 			}
 			long left = this.started + this.timeoutNanos - System.nanoTime();
 			if (left <= 0) {
 				if (finish(false)) {
-					report(AwaitResult.TIMEOUT, this.observation);
-					this.result.complete(false);
+					end(AwaitResult.TIMEOUT, false);
 				}
 				return;
 			}
@@ -273,16 +282,32 @@ public final class RedisCountDownLatch {
 				this.wait.again(Math.min(left, RedisCountDownLatch.this.registry.spec().maxPollInterval().toNanos()));
 			}
 			catch (IllegalStateException ex) {
-				this.result.completeExceptionally(ex);
+				// The registry stopped between two reads: the wait is over (PollingWait.again), and reported here.
+				RedisCountDownLatch.this.registry.removeOnStop(this.stopHook);
+				fail(AwaitResult.INTERRUPTED, ex);
 			}
 		}
 
 		private void stopped() {
 			if (finish(false)) {
-				report(AwaitResult.INTERRUPTED, this.observation);
-				this.result.completeExceptionally(new IllegalStateException(
+				fail(AwaitResult.INTERRUPTED, new IllegalStateException(
 						"The latch registry stopped while waiting for latch '" + RedisCountDownLatch.this.name + "'"));
 			}
+		}
+
+		/** Completes the caller's stage with the wait's own end, and reports what the stage took. */
+		private void end(AwaitResult outcome, boolean open) {
+			report(this.result.complete(open) ? outcome : endedByCaller(), this.observation);
+		}
+
+		/** Fails the caller's stage with the wait's own end, and reports what the stage took. */
+		private void fail(AwaitResult outcome, Throwable failure) {
+			report(this.result.completeExceptionally(failure) ? outcome : endedByCaller(), this.observation);
+		}
+
+		/** @return the outcome of a stage its caller ended, as the caller saw it */
+		private AwaitResult endedByCaller() {
+			return CallerEnds.endedByCaller(this.result, AwaitResult.TIMEOUT, AwaitResult.INTERRUPTED);
 		}
 
 		/**

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
+import io.rediskit.support.CallerEnds;
 import io.rediskit.support.PollingWait;
 import org.jspecify.annotations.Nullable;
 
@@ -14,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * in flight; a wake-up during an attempt starts another one after it.
  * <p>
  * The caller ending the returned stage itself, whichever way (a cancel, {@code complete}, its own deadline through
- * {@code orTimeout}: {@link LockHolds#whenCallerEnds}), ends the wait at once, reported as the caller's stage saw it
+ * {@code orTimeout}: {@link CallerEnds#whenCallerEnds}), ends the wait at once, reported as the caller's stage saw it
  * ({@link LockHolds#endedByCaller}); permits an attempt in flight takes afterwards are released at once, also when
  * the caller's end comes as they are handed over ({@link LockHolds#handOver}): never reported as acquired, nor as a
  * release. Stopping the registry ends the wait with {@link IllegalStateException} (reported as
@@ -39,7 +40,7 @@ final class AsyncSemaphoreAcquisition extends SemaphoreAcquisition {
 	CompletableFuture<Lease> start() {
 		this.parts.background().onStop(this.stopHook);
 		// Every end of the wait's own finishes it before it completes the stage: then this finds it finished.
-		this.parts.holds().whenCallerEnds(this.result, () -> {
+		CallerEnds.whenCallerEnds(this.result, () -> {
 			if (finish()) {
 				report(LockHolds.endedByCaller(this.result));
 			}

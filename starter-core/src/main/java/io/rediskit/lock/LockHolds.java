@@ -11,11 +11,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.rediskit.support.CallerEnds;
 import io.rediskit.support.Listeners;
-import io.rediskit.support.Stages;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -119,41 +118,20 @@ final class LockHolds {
 	}
 
 	/**
-	 * Ends a wait as soon as its caller ends the stage itself, whichever way: a cancel, {@code complete},
-	 * {@code completeExceptionally}, or its own deadline ({@code orTimeout}, {@code completeOnTimeout}). Nothing in
-	 * the wait can refuse any of them, so the wait ends at once, as on a cancel: no attempt starts after it, its
-	 * subscriptions and timers are released, an attempt in flight ends it when it replies and a grant it brings is
-	 * given back. The wait's own hand-over ({@link #handOver}) completes the stage too and runs {@code end} as well:
-	 * each wait passes its own point of no return (ended, or an attempt in flight that decides) before it hands its
-	 * end over, so that {@code end} then finds nothing left to end.
-	 * @param caller the caller's stage
-	 * @param end ends the wait, reporting {@link #endedByCaller} unless the wait ended first
-	 */
-	void whenCallerEnds(CompletableFuture<?> caller, Runnable end) {
-		caller.whenComplete((value, failure) -> end.run());
-	}
-
-	/**
-	 * The outcome of a wait whose caller ended its stage before the wait handed its end over, as the caller sees it:
-	 * {@link AcquireResult#TIMEOUT} for a stage ended with a {@link TimeoutException} (the caller's own deadline ran
-	 * out, as {@code orTimeout} ends a stage), {@link AcquireResult#INTERRUPTED} for any other end (a cancel, a
-	 * value or another failure: the caller stopped waiting).
+	 * The outcome of a wait whose caller ended its stage before the wait handed its end over, as the caller sees it
+	 * ({@link CallerEnds#endedByCaller}): {@link AcquireResult#TIMEOUT} for a stage ended with a
+	 * {@link java.util.concurrent.TimeoutException} (the caller's own deadline, as {@code orTimeout} ends a stage),
+	 * {@link AcquireResult#INTERRUPTED} for any other end (a cancel, a value or another failure).
 	 * @param caller the stage, completed
 	 * @return the outcome to report
 	 */
 	static AcquireResult endedByCaller(CompletableFuture<?> caller) {
-		if (caller.isCompletedExceptionally() && !caller.isCancelled()) {
-			Throwable failure = caller.handle((value, ex) -> ex).join();
-			if (failure != null && Stages.unwrap(failure) instanceof TimeoutException) {
-				return AcquireResult.TIMEOUT;
-			}
-		}
-		return AcquireResult.INTERRUPTED;
+		return CallerEnds.endedByCaller(caller, AcquireResult.TIMEOUT, AcquireResult.INTERRUPTED);
 	}
 
 	/**
 	 * Hands what a wait was granted to its caller's stage. Nothing in the wait can refuse the caller's own end of the
-	 * stage (a cancel, a completion, its deadline: {@link #whenCallerEnds}), so completing the stage is the one
+	 * stage (a cancel, a completion, its deadline: {@link CallerEnds#whenCallerEnds}), so completing the stage is the one
 	 * point where a grant and the caller's end are decided together: the wait reports {@link AcquireResult#ACQUIRED}
 	 * only when this answers {@code true}, after it. Otherwise the caller never sees the grant and the holds are
 	 * {@linkplain #abandon abandoned}: the wait reports what the caller's stage saw ({@link #endedByCaller}) and

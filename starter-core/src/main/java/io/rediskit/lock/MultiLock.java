@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.micrometer.observation.Observation;
 import io.rediskit.support.BoundedStop;
+import io.rediskit.support.CallerEnds;
 import io.rediskit.support.Names;
 import io.rediskit.support.RedisFailures;
 import io.rediskit.support.Stages;
@@ -293,7 +294,7 @@ public final class MultiLock {
 	/**
 	 * One acquisition of the set: its steps in order, the holds taken so far, and the wait between attempts. It ends
 	 * once, by whoever comes first: its own step (the set handed over, a failure, the wait run out), the caller
-	 * ending its stage ({@link LockHolds#whenCallerEnds}) or the registry stopping. The last two end it at once
+	 * ending its stage ({@link CallerEnds#whenCallerEnds}) or the registry stopping. The last two end it at once
 	 * between two attempts (the retry cancelled, what the steps took given back); a step in flight ends it when it
 	 * replies, so that what that step took is given back too.
 	 */
@@ -374,7 +375,7 @@ public final class MultiLock {
 		void start() {
 			MultiLock.this.parts.background().onStop(this.stopHook);
 			// The acquisition's own end marks it ended before it completes the stage: then this finds it ended.
-			MultiLock.this.parts.holds().whenCallerEnds(this.result, () -> endFromOutside(CALLERS_END));
+			CallerEnds.whenCallerEnds(this.result, () -> endFromOutside(CALLERS_END));
 			synchronized (this) {
 				if (this.ended) {
 					// The registry stopped before the first step.

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.micrometer.observation.Observation;
+import io.rediskit.support.CallerEnds;
 import io.rediskit.support.Stages;
 import org.jspecify.annotations.Nullable;
 
@@ -151,7 +152,7 @@ final class RedlockAcquisition extends LockWait {
 
 	/**
 	 * Waits without a thread. The caller ending the returned stage itself, whichever way (a cancel,
-	 * {@code complete}, its own deadline through {@code orTimeout}: {@link LockHolds#whenCallerEnds}), ends the
+	 * {@code complete}, its own deadline through {@code orTimeout}: {@link CallerEnds#whenCallerEnds}), ends the
 	 * wait, reported as the caller's stage saw it ({@link LockHolds#endedByCaller}): at once between rounds (the
 	 * pause cancelled, the line left), else when the round in flight ends; a lock that round took is released on
 	 * every node and never reported as acquired.
@@ -166,7 +167,7 @@ final class RedlockAcquisition extends LockWait {
 		this.parts.background().onStop(onStop);
 		RoundLine.Turn turn = (this.waitNanos == 0) ? null : this.engine.line.join(this.lock.name());
 		this.turn = turn;
-		this.parts.holds().whenCallerEnds(result, () -> {
+		CallerEnds.whenCallerEnds(result, () -> {
 			this.parts.background().removeOnStop(onStop);
 			if (turn != null) {
 				turn.leave();

@@ -8,6 +8,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledFuture;
 
 import io.micrometer.observation.Observation;
+import io.rediskit.support.CallerEnds;
 import io.rediskit.support.RedisFailures;
 import io.rediskit.support.ReleaseSignals;
 import org.apache.commons.logging.Log;
@@ -24,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  * Joining and leaving the lock's channel run on the driver's or the scheduler's thread and never block: they queue
  * the subscription and unsubscription, which {@link ReleaseSignals} makes on the registry's executor. Stopping the
  * registry ends the wait with an {@link IllegalStateException}. The caller ending its stage itself, whichever way
- * (a cancel, {@code complete}, its own deadline through {@code orTimeout}: {@link LockHolds#whenCallerEnds}), ends
+ * (a cancel, {@code complete}, its own deadline through {@code orTimeout}: {@link CallerEnds#whenCallerEnds}), ends
  * the wait at once, reported as the caller's stage saw it ({@link LockHolds#endedByCaller}: a timeout for its own
  * deadline, else {@link AcquireResult#INTERRUPTED}); no attempt starts after that, an attempt already in flight
  * finishes first, and a hold it took is given back before the wait ends: a grant that arrives after the caller's
@@ -113,7 +114,7 @@ abstract class SignalledWait extends LockWait {
 			}
 		});
 		// The wait's own hand-over completes the stage too: it is done then, or its attempt in flight decides.
-		this.parts.holds().whenCallerEnds(lease, this::cancel);
+		CallerEnds.whenCallerEnds(lease, this::cancel);
 		return lease;
 	}
 

@@ -80,6 +80,9 @@ class LatchContractTests extends TopologyContract {
 		assertThat(latch.countDown()).isEqualTo(2);
 		assertThat(there.countDown()).isEqualTo(1);
 		assertThat(latch.awaitAsync(Duration.ofMillis(300)).toCompletableFuture().get(10, TimeUnit.SECONDS)).isFalse();
+		// An asynchronous wait is reported once its stage took the outcome, just after the stage completes.
+		awaitCondition("the outcome of the wait", Duration.ofSeconds(10),
+				() -> this.listener.events.contains("await " + name + " TIMEOUT"));
 		assertThat(there.countDown()).isZero();
 		assertThat(latch.await(Duration.ZERO)).isTrue();
 		assertThat(latch.countDown()).as("open").isZero();
@@ -219,6 +222,51 @@ class LatchContractTests extends TopologyContract {
 			awaitCondition("the abandoned latch to expire", Duration.ofSeconds(10), () -> latch.count() == -1);
 			assertThat(waiter.get(10, TimeUnit.SECONDS)).isFalse();
 		}
+	}
+
+	/**
+	 * A caller whose own deadline ends the stage ({@code orTimeout}) ends the wait at once, while the latch still
+	 * counts: the wait leaves the latch's channel (the registry's subscription to it goes, the waiter being its
+	 * last) long before its own timeout, and is reported once, as a timeout.
+	 */
+	@Test
+	void aStageTheCallersDeadlineEndsLeavesTheChannelAtOnce() throws Exception {
+		String name = this.redis.unique("deadline");
+		RedisCountDownLatch latch = this.registry.getCountDownLatch(name);
+		assertThat(latch.trySetCount(1)).isTrue();
+		CompletableFuture<Boolean> waiter = latch.awaitAsync(Duration.ofMinutes(5)).toCompletableFuture();
+		awaitCondition("the async waiter to subscribe", Duration.ofSeconds(10),
+				() -> this.registry.signals().subscribedChannels() == 1);
+		waiter.orTimeout(1, TimeUnit.MILLISECONDS);
+		awaitCondition("the channel left", Duration.ofSeconds(10),
+				() -> this.registry.signals().subscribedChannels() == 0);
+		awaitCondition("the outcome of the wait", Duration.ofSeconds(10),
+				() -> this.listener.events.contains("await " + name + " TIMEOUT"));
+		assertThat(latch.count()).as("still counting").isEqualTo(1);
+		assertThat(this.listener.events).containsExactly("await " + name + " TIMEOUT");
+	}
+
+	/**
+	 * A caller that fails the stage itself ({@code completeExceptionally}) ends the wait at once, reported once as
+	 * interrupted: the latch opening afterwards finds no wait of this registry to end or report.
+	 */
+	@Test
+	void aStageTheCallerFailsEndsTheWaitAtOnceAsInterrupted() throws Exception {
+		String name = this.redis.unique("failed");
+		RedisCountDownLatch latch = this.registry.getCountDownLatch(name);
+		assertThat(latch.trySetCount(1)).isTrue();
+		CompletableFuture<Boolean> waiter = latch.awaitAsync(Duration.ofMinutes(5)).toCompletableFuture();
+		awaitCondition("the async waiter to subscribe", Duration.ofSeconds(10),
+				() -> this.registry.signals().subscribedChannels() == 1);
+		assertThat(waiter.completeExceptionally(new IllegalStateException("The caller gave up"))).isTrue();
+		awaitCondition("the channel left", Duration.ofSeconds(10),
+				() -> this.registry.signals().subscribedChannels() == 0);
+		awaitCondition("the outcome of the wait", Duration.ofSeconds(10),
+				() -> this.listener.events.contains("await " + name + " INTERRUPTED"));
+		assertThat(this.other.getCountDownLatch(name).countDown()).isZero();
+		assertThat(latch.await(Duration.ZERO)).isTrue();
+		assertThat(this.listener.events).containsExactly("await " + name + " INTERRUPTED",
+				"await " + name + " OPENED");
 	}
 
 	/** Records every latch event as text, and each wait's outcome from its observation. */
